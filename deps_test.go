@@ -1,0 +1,152 @@
+package blogharvest_test
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/blogharvest/blogharvest"
+
+// allowed is DESIGN §2's import table: for each package of the module (by its
+// path relative to the module root, "." for the root), the packages of this
+// module it may import. Standard library and third-party imports are free.
+var allowed = map[string][]string{
+	".":               {},
+	"schemas":         {},
+	"marc":            {"."},
+	"mets":            {},
+	"aip":             {".", "marc", "mets", "schemas"},
+	"harvest":         {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/render"},
+	"harvest/fetch":   {"."},
+	"harvest/feed":    {".", "harvest/fetch"},
+	"harvest/learn":   {"."},
+	"harvest/render":  {"."},
+	"schedule":        {"."},
+	"daemon":          {"*"},
+	"cmd/blogharvest": {"daemon"},
+}
+
+// TestDependencies fails when a package of the module imports a package of
+// the module that DESIGN §2 does not allow, or when a package is missing from
+// the table.
+func TestDependencies(t *testing.T) {
+	imports, err := moduleImports(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imports) < len(allowed) {
+		t.Fatalf("found %d packages, the table names %d: is the walk broken?", len(imports), len(allowed))
+	}
+	for _, p := range checkImports(imports, allowed) {
+		t.Error(p)
+	}
+}
+
+// TestCheckImportsCatchesForbidden shows that the checker fails on a
+// forbidden import, on an unknown package, and passes a legal graph.
+func TestCheckImportsCatchesForbidden(t *testing.T) {
+	legal := map[string][]string{"aip": {".", "marc"}, "marc": {"."}, ".": nil}
+	if p := checkImports(legal, allowed); len(p) != 0 {
+		t.Fatalf("legal graph rejected: %v", p)
+	}
+	bad := map[string][]string{"marc": {".", "aip"}, ".": {"schedule"}, "newpkg": nil}
+	p := checkImports(bad, allowed)
+	want := []string{`marc imports aip`, `. imports schedule`, `newpkg is not in the table`}
+	if len(p) != len(want) {
+		t.Fatalf("got %d problems %v, want %d", len(p), p, len(want))
+	}
+	for _, w := range want {
+		found := false
+		for _, got := range p {
+			found = found || strings.Contains(got, w)
+		}
+		if !found {
+			t.Errorf("no problem mentions %q in %v", w, p)
+		}
+	}
+}
+
+// checkImports returns one message per import that table forbids.
+func checkImports(imports map[string][]string, table map[string][]string) []string {
+	var problems []string
+	pkgs := make([]string, 0, len(imports))
+	for p := range imports {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		ok, known := table[pkg]
+		if !known {
+			problems = append(problems, fmt.Sprintf("%s is not in the table of DESIGN §2 (deps_test.go)", pkg))
+			continue
+		}
+		for _, imp := range imports[pkg] {
+			if !contains(ok, imp) && !contains(ok, "*") {
+				problems = append(problems, fmt.Sprintf("%s imports %s, which DESIGN §2 forbids", pkg, imp))
+			}
+		}
+	}
+	return problems
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleImports parses the non-test Go files under root and returns, for each
+// package directory, the module-internal packages it imports. Directories
+// named testdata, eval (its own module) and hidden ones are skipped.
+func moduleImports(root string) (map[string][]string, error) {
+	out := make(map[string][]string)
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "eval" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(p))
+		if _, ok := out[dir]; !ok {
+			out[dir] = nil
+		}
+		for _, is := range f.Imports {
+			imp := strings.Trim(is.Path.Value, `"`)
+			if imp == module {
+				imp = "."
+			} else if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
+				imp = path.Clean(rel)
+			} else {
+				continue
+			}
+			if !contains(out[dir], imp) {
+				out[dir] = append(out[dir], imp)
+			}
+		}
+		return nil
+	})
+	return out, err
+}

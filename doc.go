@@ -1,0 +1,11 @@
+// Package blogharvest is the vocabulary of the blog archiver: the records a
+// harvest produces (Blog, Entry, Comment, File), the provenance of every
+// extracted field, the identifiers used to name archival packages, and the
+// error kinds shared by all packages.
+//
+// The package imports nothing of this module. Subpackages speak in these
+// types: harvest produces them, aip, marc and mets turn them into Archival
+// Information Packages, schedule keeps when to produce them next, and daemon
+// wires everything together. See DESIGN section 2 for the dependency table,
+// enforced by deps_test.go.
+package blogharvest
