@@ -31,6 +31,9 @@ var allowed = map[string][]string{
 	"schedule":        {"."},
 	"daemon":          {"*"},
 	"cmd/blogharvest": {"daemon"},
+	// internal/fixture generates and serves the project's own fixture blogs
+	// (testdata/blogs and the demo's sample blog).
+	"internal/fixture": {"."},
 }
 
 // TestDependencies fails when a package of the module imports a package of

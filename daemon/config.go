@@ -1,0 +1,448 @@
+package daemon
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/schedule"
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the daemon's configuration, read from YAML (see blogs.example.yaml).
+type Config struct {
+	Archive      string `yaml:"archive"`      // AIP root; default ./archive
+	State        string `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
+	Listen       string `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
+	UserAgent    string `yaml:"user_agent"`   // sent with every request; should carry a contact
+	Organization string `yaml:"organization"` // Source-Organization of every bag
+	CAFile       string `yaml:"ca_file"`      // extra CA certificates (PEM), added to the system pool
+	Concurrency  int    `yaml:"concurrency"`  // harvests running at once; default 2
+	Log          Log    `yaml:"log"`
+	Defaults     Blog   `yaml:"defaults"` // values for blogs that do not set them
+	Blogs        []Blog `yaml:"blogs"`
+}
+
+// Log configures the structured log.
+type Log struct {
+	Format string `yaml:"format"` // "text" (default) or "json"
+	Level  string `yaml:"level"`  // "debug", "info" (default), "warn", "error"
+}
+
+// Blog is one registered blog. Zero fields take the config's defaults.
+type Blog struct {
+	ID          string   `yaml:"id"`                   // folder name in the archive; [a-z0-9][a-z0-9._-]*
+	URL         string   `yaml:"url"`                  // home page
+	Feed        string   `yaml:"feed"`                 // posts feed; empty: discovered from the home page
+	Schedule    string   `yaml:"schedule"`             // cron spec or @every/@daily descriptor
+	TimeZone    string   `yaml:"time_zone"`            // IANA zone the schedule is read in; default UTC
+	Jitter      Duration `yaml:"jitter"`               // spreads blogs sharing a schedule; zero: none
+	Render      string   `yaml:"render"`               // auto, always or never
+	MaxPages    int      `yaml:"max_pages"`            // pages fetched per crawl, at most
+	Delay       Duration `yaml:"delay"`                // between requests to one host, at least
+	Concurrency int      `yaml:"concurrency_per_host"` // requests in flight per host, at most
+	Include     []string `yaml:"include"`              // URL regexps; when set, only matching URLs are crawled
+	Exclude     []string `yaml:"exclude"`              // URL regexps never crawled
+}
+
+// Duration is a time.Duration read from YAML as "1s", "6h".
+type Duration time.Duration
+
+// UnmarshalYAML parses a Go duration string.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil || v < 0 {
+		return fmt.Errorf("line %d: %q is not a duration like 500ms, 2s or 6h", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// ConfigProblem is one thing wrong with a config, naming where.
+type ConfigProblem struct {
+	Line   int    // line in the YAML file; zero if unknown
+	Blog   string // the blog's id (or "blogs[N]"); empty for top-level keys
+	Key    string // the key, e.g. "schedule" or "defaults.delay"
+	Reason string
+}
+
+func (p ConfigProblem) Error() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", p.Line)
+	}
+	if p.Blog != "" {
+		fmt.Fprintf(&b, "blog %s: ", p.Blog)
+	}
+	fmt.Fprintf(&b, "%s: %s", p.Key, p.Reason)
+	return b.String()
+}
+
+// ConfigError holds every problem of a config file.
+type ConfigError struct {
+	File     string
+	Problems []ConfigProblem
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "config %s: %d problem(s)", e.File, len(e.Problems))
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// Defaults for keys neither a blog nor the config's defaults set.
+var builtinDefaults = Blog{
+	Schedule:    "@every 6h",
+	Render:      "auto",
+	MaxPages:    5000,
+	Delay:       Duration(time.Second),
+	Concurrency: 1,
+	TimeZone:    "UTC",
+}
+
+// LoadConfig reads and validates the config file at path. All problems are
+// reported at once, as a *ConfigError.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig parses and validates a config; name is used in messages.
+func ParseConfig(name string, data []byte) (*Config, error) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		return nil, &ConfigError{File: name, Problems: []ConfigProblem{{Key: "(file)", Reason: err.Error()}}}
+	}
+	c := &Config{}
+	var probs []ConfigProblem
+	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		probs = append(probs, ConfigProblem{Line: root.Line, Key: "(file)", Reason: "not a YAML mapping"})
+		return nil, &ConfigError{File: name, Problems: probs}
+	}
+	doc := root.Content[0]
+	probs = append(probs, unknownKeys(doc, reflect.TypeOf(Config{}), "", "")...)
+	probs = append(probs, decodeTop(doc, c)...)
+	c.applyDefaults()
+	probs = append(probs, c.validate(doc)...)
+	if len(probs) > 0 {
+		sort.SliceStable(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
+		return nil, &ConfigError{File: name, Problems: probs}
+	}
+	return c, nil
+}
+
+// unknownKeys reports keys of the mapping node n that t's yaml tags do not
+// name, recursing into struct-typed and slice-of-struct fields.
+func unknownKeys(n *yaml.Node, t reflect.Type, prefix, blog string) []ConfigProblem {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	fields := make(map[string]reflect.Type)
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		fields[tag] = t.Field(i).Type
+		names = append(names, tag)
+	}
+	var probs []ConfigProblem
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ft, ok := fields[k.Value]
+		if !ok {
+			probs = append(probs, ConfigProblem{Line: k.Line, Blog: blog, Key: prefix + k.Value,
+				Reason: "unknown key (known: " + strings.Join(names, ", ") + ")"})
+			continue
+		}
+		probs = append(probs, nestedUnknown(v, ft, prefix+k.Value, blog)...)
+	}
+	return probs
+}
+
+func nestedUnknown(v *yaml.Node, ft reflect.Type, key, blog string) []ConfigProblem {
+	switch {
+	case ft.Kind() == reflect.Struct && v.Kind == yaml.MappingNode:
+		return unknownKeys(v, ft, key+".", blog)
+	case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct && v.Kind == yaml.SequenceNode:
+		var probs []ConfigProblem
+		for j, item := range v.Content {
+			probs = append(probs, unknownKeys(item, ft.Elem(), "", blogLabel(item, j))...)
+		}
+		return probs
+	}
+	return nil
+}
+
+// blogLabel names a blog in messages: its id if it has one, else blogs[N].
+func blogLabel(n *yaml.Node, i int) string {
+	for k := 0; k+1 < len(n.Content); k += 2 {
+		if n.Content[k].Value == "id" && n.Content[k+1].Value != "" {
+			return n.Content[k+1].Value
+		}
+	}
+	return fmt.Sprintf("blogs[%d]", i)
+}
+
+// decodeTop decodes doc into c key by key so a bad value in one blog does not
+// hide the others, and each type error is attributed to its blog.
+func decodeTop(doc *yaml.Node, c *Config) []ConfigProblem {
+	var probs []ConfigProblem
+	rv := reflect.ValueOf(c).Elem()
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k, v := doc.Content[i], doc.Content[i+1]
+		f := fieldByTag(rv, k.Value)
+		if !f.IsValid() {
+			continue // reported by unknownKeys
+		}
+		if k.Value == "blogs" && v.Kind == yaml.SequenceNode {
+			for j, item := range v.Content {
+				var b Blog
+				probs = append(probs, decodeInto(item, &b, blogLabel(item, j), "")...)
+				c.Blogs = append(c.Blogs, b)
+			}
+			continue
+		}
+		probs = append(probs, decodeInto(v, f.Addr().Interface(), "", k.Value)...)
+	}
+	return probs
+}
+
+func fieldByTag(rv reflect.Value, tag string) reflect.Value {
+	t := rv.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0] == tag {
+			return rv.Field(i)
+		}
+	}
+	return reflect.Value{}
+}
+
+var lineRe = regexp.MustCompile(`^line (\d+): `)
+
+// decodeInto decodes n into v, turning yaml's errors into problems.
+func decodeInto(n *yaml.Node, v any, blog, key string) []ConfigProblem {
+	err := n.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var te *yaml.TypeError
+	msgs := []string{err.Error()}
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	var probs []ConfigProblem
+	for _, m := range msgs {
+		line := n.Line
+		if sm := lineRe.FindStringSubmatch(m); sm != nil {
+			fmt.Sscan(sm[1], &line)
+			m = m[len(sm[0]):]
+		}
+		k := key
+		if k == "" {
+			k = keyAtLine(n, line)
+		}
+		probs = append(probs, ConfigProblem{Line: line, Blog: blog, Key: k, Reason: m})
+	}
+	return probs
+}
+
+// keyAtLine returns the key of mapping n whose value starts on line.
+func keyAtLine(n *yaml.Node, line int) string {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i+1].Line == line || n.Content[i].Line == line {
+			return n.Content[i].Value
+		}
+	}
+	return "(value)"
+}
+
+func (c *Config) applyDefaults() {
+	if c.Archive == "" {
+		c.Archive = "./archive"
+	}
+	if c.State == "" {
+		c.State = "./state/schedule.db"
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = "blogharvest/" + Version + " (+https://github.com/blogharvest/blogharvest)"
+	}
+	if c.Concurrency == 0 {
+		c.Concurrency = 2
+	}
+	c.Defaults = merge(c.Defaults, builtinDefaults)
+	for i := range c.Blogs {
+		c.Blogs[i] = merge(c.Blogs[i], c.Defaults)
+	}
+}
+
+// merge fills the zero fields of b from d.
+func merge(b, d Blog) Blog {
+	bv, dv := reflect.ValueOf(&b).Elem(), reflect.ValueOf(d)
+	for i := 0; i < bv.NumField(); i++ {
+		if bv.Field(i).IsZero() {
+			bv.Field(i).Set(dv.Field(i))
+		}
+	}
+	return b
+}
+
+// validate reports invalid values; doc supplies line numbers.
+func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
+	var probs []ConfigProblem
+	top := func(key, reason string) {
+		probs = append(probs, ConfigProblem{Line: lineOf(doc, key), Key: key, Reason: reason})
+	}
+	if c.Concurrency < 0 {
+		top("concurrency", "must be positive")
+	}
+	if c.Log.Format != "" && c.Log.Format != "text" && c.Log.Format != "json" {
+		top("log.format", fmt.Sprintf("%q is neither text nor json", c.Log.Format))
+	}
+	if c.Log.Level != "" && parseLevel(c.Log.Level) == nil {
+		top("log.level", fmt.Sprintf("%q is not debug, info, warn or error", c.Log.Level))
+	}
+	if len(c.Blogs) == 0 {
+		top("blogs", "no blog registered")
+	}
+	blogs := seqNode(doc, "blogs")
+	seen := make(map[string]int)
+	for i := range c.Blogs {
+		var n *yaml.Node
+		if blogs != nil && i < len(blogs.Content) {
+			n = blogs.Content[i]
+		}
+		probs = append(probs, c.Blogs[i].validate(n, i, seen)...)
+	}
+	return probs
+}
+
+func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProblem {
+	label := b.ID
+	if label == "" {
+		label = fmt.Sprintf("blogs[%d]", i)
+	}
+	var probs []ConfigProblem
+	add := func(key, reason string) {
+		probs = append(probs, ConfigProblem{Line: lineOf(n, key), Blog: label, Key: key, Reason: reason})
+	}
+	if err := blogharvest.ValidID(b.ID); err != nil {
+		add("id", err.Error()+" (the id names the blog's folder in the archive)")
+	} else if prev, dup := seen[b.ID]; dup {
+		add("id", fmt.Sprintf("duplicate id: blogs[%d] has it too", prev))
+	} else {
+		seen[b.ID] = i
+	}
+	if err := checkHTTPURL(b.URL); err != nil {
+		add("url", err.Error())
+	}
+	if b.Feed != "" {
+		if err := checkHTTPURL(b.Feed); err != nil {
+			add("feed", err.Error())
+		}
+	}
+	loc, err := time.LoadLocation(b.TimeZone)
+	if err != nil {
+		add("time_zone", fmt.Sprintf("%q is not an IANA time zone", b.TimeZone))
+		loc = time.UTC
+	}
+	if _, err := schedule.ParseSpec(b.Schedule, loc, time.Duration(b.Jitter), b.ID); err != nil {
+		add("schedule", err.Error())
+	}
+	switch b.Render {
+	case "auto", "always", "never":
+	default:
+		add("render", fmt.Sprintf("%q is not auto, always or never", b.Render))
+	}
+	if b.MaxPages < 0 {
+		add("max_pages", "must be positive")
+	}
+	if b.Concurrency < 0 {
+		add("concurrency_per_host", "must be positive")
+	}
+	for _, k := range []struct {
+		key  string
+		pats []string
+	}{{"include", b.Include}, {"exclude", b.Exclude}} {
+		for _, p := range k.pats {
+			if _, err := regexp.Compile(p); err != nil {
+				add(k.key, fmt.Sprintf("%q is not a valid regular expression: %v", p, err))
+			}
+		}
+	}
+	return probs
+}
+
+func checkHTTPURL(raw string) error {
+	if raw == "" {
+		return errors.New("missing")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %v", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q is not an http(s) URL", raw)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%q has no host", raw)
+	}
+	return nil
+}
+
+// lineOf returns the line of key in mapping n, or n's line, or 0.
+func lineOf(n *yaml.Node, key string) int {
+	if n == nil {
+		return 0
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i].Line
+		}
+	}
+	return n.Line
+}
+
+func seqNode(doc *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if doc.Content[i].Value == key && doc.Content[i+1].Kind == yaml.SequenceNode {
+			return doc.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// Regexps compiles the blog's include and exclude patterns; they were
+// validated by LoadConfig.
+func (b *Blog) Regexps() (include, exclude []*regexp.Regexp) {
+	for _, p := range b.Include {
+		include = append(include, regexp.MustCompile(p))
+	}
+	for _, p := range b.Exclude {
+		exclude = append(exclude, regexp.MustCompile(p))
+	}
+	return include, exclude
+}
+
+// Location returns the blog's time zone; validated by LoadConfig.
+func (b *Blog) Location() *time.Location {
+	loc, err := time.LoadLocation(b.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}

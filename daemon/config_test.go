@@ -1,0 +1,104 @@
+package daemon_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/daemon"
+)
+
+func TestExampleConfigIsValid(t *testing.T) {
+	c, err := daemon.LoadConfig("../blogs.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Blogs) != 3 {
+		t.Fatalf("got %d blogs, want 3", len(c.Blogs))
+	}
+	b := c.Blogs[1]
+	if b.Schedule != "30 */6 * * *" || b.Render != "auto" || time.Duration(b.Delay) != time.Second || b.MaxPages != 5000 {
+		t.Errorf("defaults not applied: %+v", b)
+	}
+	if c.Blogs[2].Render != "always" {
+		t.Errorf("blog value overridden by defaults: %q", c.Blogs[2].Render)
+	}
+}
+
+// TestConfigErrors checks that each kind of bad config is reported naming
+// the line, the blog, the key and the reason.
+func TestConfigErrors(t *testing.T) {
+	const ok = "  - id: good\n    url: https://good.example.org/\n"
+	cases := []struct {
+		name, yaml string
+		line       int
+		blog, key  string
+		reason     string
+	}{
+		{"unknown top key", "archiv: x\nblogs:\n" + ok, 1, "", "archiv", "unknown key"},
+		{"unknown default key", "defaults:\n  shedule: x\nblogs:\n" + ok, 2, "", "defaults.shedule", "unknown key"},
+		{"unknown blog key", "blogs:\n" + ok + "    feeed: https://x.org/\n", 4, "good", "feeed", "unknown key"},
+		{"duplicate id", "blogs:\n" + ok + ok, 4, "good", "id", "duplicate id"},
+		{"unsafe id", "blogs:\n  - id: ../etc\n    url: https://x.org/\n", 2, "../etc", "id", "must start with a lowercase letter"},
+		{"id with slash", "blogs:\n  - id: a/b\n    url: https://x.org/\n", 2, "a/b", "id", "only a-z"},
+		{"missing id", "blogs:\n  - url: https://x.org/\n", 2, "blogs[0]", "id", "empty id"},
+		{"bad url", "blogs:\n  - id: a\n    url: ftp://x.org/\n", 3, "a", "url", "not an http(s) URL"},
+		{"missing url", "blogs:\n  - id: a\n", 2, "a", "url", "missing"},
+		{"bad feed", "blogs:\n  - id: a\n    url: https://x.org/\n    feed: x.org/feed\n", 4, "a", "feed", "not an http(s) URL"},
+		{"bad cron", "blogs:\n  - id: a\n    url: https://x.org/\n    schedule: \"61 * * * *\"\n", 4, "a", "schedule", "61"},
+		{"bad descriptor", "blogs:\n  - id: a\n    url: https://x.org/\n    schedule: \"@every fortnight\"\n", 4, "a", "schedule", "fortnight"},
+		{"bad zone", "blogs:\n  - id: a\n    url: https://x.org/\n    time_zone: Mars/Olympus\n", 4, "a", "time_zone", "not an IANA time zone"},
+		{"bad render", "blogs:\n  - id: a\n    url: https://x.org/\n    render: sometimes\n", 4, "a", "render", "not auto, always or never"},
+		{"bad delay", "blogs:\n  - id: a\n    url: https://x.org/\n    delay: soon\n", 4, "a", "delay", "not a duration"},
+		{"bad number", "blogs:\n  - id: a\n    url: https://x.org/\n    max_pages: lots\n", 4, "a", "max_pages", "cannot unmarshal"},
+		{"bad regexp", "blogs:\n  - id: a\n    url: https://x.org/\n    exclude: [\"(\"]\n", 4, "a", "exclude", "not a valid regular expression"},
+		{"no blogs", "archive: x\n", 0, "", "blogs", "no blog registered"},
+		{"bad log format", "log: {format: xml}\nblogs:\n" + ok, 1, "", "log.format", "neither text nor json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := daemon.ParseConfig("test.yaml", []byte(tc.yaml))
+			var ce *daemon.ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("err = %v, want *ConfigError", err)
+			}
+			for _, p := range ce.Problems {
+				if p.Key == tc.key && p.Blog == tc.blog && strings.Contains(p.Reason, tc.reason) &&
+					(tc.line == 0 || p.Line == tc.line) {
+					if !strings.Contains(err.Error(), "test.yaml") {
+						t.Errorf("message does not name the file: %v", err)
+					}
+					return
+				}
+			}
+			t.Errorf("no problem with line %d, blog %q, key %q, reason ~%q in:\n%v", tc.line, tc.blog, tc.key, tc.reason, err)
+		})
+	}
+}
+
+func TestConfigReportsAllProblemsAtOnce(t *testing.T) {
+	y := `archiv: x
+blogs:
+  - id: a
+    url: ftp://a.org/
+    schedule: "nope"
+  - id: a
+    url: https://b.org/
+    render: maybe
+`
+	_, err := daemon.ParseConfig("all.yaml", []byte(y))
+	var ce *daemon.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{"archiv", "url", "schedule", "id", "render"}
+	if len(ce.Problems) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%v", len(ce.Problems), len(want), err)
+	}
+	for i, p := range ce.Problems {
+		if p.Key != want[i] {
+			t.Errorf("problem %d is about %q, want %q (%v)", i, p.Key, want[i], p)
+		}
+	}
+}
