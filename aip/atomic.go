@@ -1,0 +1,120 @@
+package aip
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// createFile creates a new file for writing; a test replaces it to inject
+// failures (such as a real ENOSPC from /dev/full).
+var createFile = func(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+// writeFile writes r to a new file name, checks its length, syncs and
+// closes it. It returns the bytes written.
+func writeFile(name string, r io.Reader, size int64) (int64, error) {
+	f, err := createFile(name)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(f, r)
+	if err == nil && size >= 0 && n != size {
+		err = fmt.Errorf("wrote %d bytes, want %d", n, size)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, fmt.Errorf("write %s: %w", name, err)
+	}
+	return n, nil
+}
+
+// syncDir fsyncs a directory, making the entries created in it durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// syncTree fsyncs every directory under root, deepest first, root last.
+func syncTree(root string) error {
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	for i := len(dirs) - 1; i >= 0 && err == nil; i-- {
+		err = syncDir(dirs[i])
+	}
+	return err
+}
+
+// mkdirAllSync creates dir and its missing parents below root, fsyncing
+// each parent whose entries changed.
+func mkdirAllSync(root, dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir && parent != root {
+		if err := mkdirAllSync(root, parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return syncDir(parent)
+}
+
+// Sweep removes whatever an interrupted write left in <root>/.tmp. Call it
+// at startup, before any Writer runs. A missing folder is not an error.
+func Sweep(root string) error {
+	tmp := filepath.Join(root, TmpDir)
+	ents, err := os.ReadDir(tmp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("aip: sweep: %w", err)
+	}
+	var errs []error
+	for _, e := range ents {
+		if err := os.RemoveAll(filepath.Join(tmp, e.Name())); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(ents) > 0 {
+		errs = append(errs, syncDir(tmp))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("aip: sweep: %w", err)
+	}
+	return nil
+}
+
+// isNoSpace reports whether err says the disk or the quota is full.
+func isNoSpace(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}

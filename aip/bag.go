@@ -1,0 +1,205 @@
+package aip
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Tag file names.
+const (
+	bagitTxt   = "bagit.txt"
+	bagInfoTxt = "bag-info.txt"
+	bagitDecl  = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"
+)
+
+// algorithms are the digests written for payload and tag manifests.
+var algorithms = []string{"sha256", "sha512"}
+
+// commit writes the bag under <Root>/.tmp, fsyncs it and renames it to
+// final, fsyncing the folders around. On error nothing is left behind.
+func (w *Writer) commit(ctx context.Context, p *pkg, e env, final string) (n int64, err error) {
+	tmpRoot := filepath.Join(w.Root, TmpDir)
+	if err := os.MkdirAll(w.Root, 0o755); err != nil {
+		return 0, fmt.Errorf("aip: %w", err)
+	}
+	if err := mkdirAllSync(w.Root, tmpRoot); err != nil {
+		return 0, fmt.Errorf("aip: %w", err)
+	}
+	tmp, err := os.MkdirTemp(tmpRoot, p.blogID+"-"+p.key+"-"+versionName(p.version)+"-*")
+	if err != nil {
+		return 0, fmt.Errorf("aip: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if n, err = p.writeBag(ctx, tmp, e); err != nil {
+		return 0, fmt.Errorf("aip: %w", err)
+	}
+	if err = publish(w.Root, tmp, final); err != nil {
+		return 0, fmt.Errorf("aip: %w", err)
+	}
+	return n, nil
+}
+
+// publish makes the bag in tmp durable and renames it to final, which must
+// not exist yet (rename refuses to replace a non-empty folder, so an
+// existing version is never touched).
+func publish(root, tmp, final string) error {
+	if err := syncTree(tmp); err != nil {
+		return err
+	}
+	if err := mkdirAllSync(root, filepath.Dir(final)); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(final); err == nil {
+		return fmt.Errorf("publish %s: version exists", final)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return err
+	}
+	if err := syncDir(filepath.Dir(final)); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(tmp))
+}
+
+// writeBag writes payload, manifests and tag files into dir.
+func (p *pkg) writeBag(ctx context.Context, dir string, e env) (int64, error) {
+	var total, octets int64
+	for _, it := range p.items {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		n, err := it.write(filepath.Join(dir, "data", filepath.FromSlash(it.rel)))
+		if err != nil {
+			return 0, err
+		}
+		total, octets = total+n, octets+n
+	}
+	tags := []tagFile{{bagitTxt, []byte(bagitDecl)}, {bagInfoTxt, p.bagInfo(e, octets)}}
+	for _, alg := range algorithms {
+		tags = append(tags, tagFile{"manifest-" + alg + ".txt", p.manifest(alg)})
+	}
+	for _, alg := range algorithms {
+		tags = append(tags, tagFile{"tagmanifest-" + alg + ".txt", tagManifest(alg, tags)})
+	}
+	for _, t := range tags {
+		n, err := writeFile(filepath.Join(dir, t.name), bytes.NewReader(t.body), int64(len(t.body)))
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// tagFile is a tag file's name and content.
+type tagFile struct {
+	name string
+	body []byte
+}
+
+// write copies the item to name, creating its folder, and re-checks the
+// sha256 of content read from disk.
+func (it *item) write(name string) (int64, error) {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return 0, err
+	}
+	if it.src == "" {
+		return writeFile(name, bytes.NewReader(it.body), it.size)
+	}
+	f, err := os.Open(it.src)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	h := newHash("sha256")
+	n, err := writeFile(name, io.TeeReader(f, h), it.size)
+	if err == nil && fmt.Sprintf("%x", h.Sum(nil)) != it.sha256 {
+		err = fmt.Errorf("%s changed while it was archived", it.src)
+	}
+	return n, err
+}
+
+// manifest returns the payload manifest for alg, sorted by path.
+func (p *pkg) manifest(alg string) []byte {
+	lines := make([]string, len(p.items))
+	for i, it := range p.items {
+		sum := it.sha256
+		if alg == "sha512" {
+			sum = it.sha512
+		}
+		lines[i] = sum + "  " + encodePath("data/"+it.rel) + "\n"
+	}
+	sort.Strings(lines)
+	return []byte(strings.Join(lines, ""))
+}
+
+// tagManifest returns the tag manifest for alg over tags.
+func tagManifest(alg string, tags []tagFile) []byte {
+	var b bytes.Buffer
+	for _, t := range tags {
+		if strings.HasPrefix(t.name, "tagmanifest-") {
+			continue
+		}
+		h := newHash(alg)
+		h.Write(t.body)
+		fmt.Fprintf(&b, "%x  %s\n", h.Sum(nil), t.name)
+	}
+	return b.Bytes()
+}
+
+// bagInfo returns bag-info.txt.
+func (p *pkg) bagInfo(e env, octets int64) []byte {
+	sender := p.blogID + "/" + p.key + "/" + versionName(p.version)
+	if p.kind == kindBlog {
+		sender = p.blogID + "/blog/" + versionName(p.version)
+	}
+	fields := [][2]string{
+		{"Source-Organization", e.org},
+		{"Bagging-Date", e.now.Format("2006-01-02")},
+		{"Bag-Software-Agent", joinNonEmpty(e.software, e.version)},
+		{"External-Identifier", oneLine(p.permalink)},
+		{"External-Description", p.kind + " AIP: METS 1.12.1 with MARCXML and PREMIS 3 in data/METS.xml"},
+		{"Bag-Group-Identifier", p.blogID},
+		{"Internal-Sender-Identifier", sender},
+		{contentDigestLabel, p.digest},
+		{"Payload-Oxum", fmt.Sprintf("%d.%d", octets, len(p.items))},
+	}
+	var b bytes.Buffer
+	for _, f := range fields {
+		fmt.Fprintf(&b, "%s: %s\n", f[0], f[1])
+	}
+	return b.Bytes()
+}
+
+// contentDigestLabel is the bag-info.txt label of the content digest that
+// decides whether a new version is needed.
+const contentDigestLabel = "Content-Digest"
+
+// encodePath percent-encodes CR, LF and '%' in a manifest path (RFC 8493 §2.1.3).
+func encodePath(p string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(p)
+}
+
+// readContentDigest returns the Content-Digest of the bag in dir.
+func readContentDigest(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, bagInfoTxt))
+	if err != nil {
+		return "", err
+	}
+	for _, f := range parseBagInfo(data) {
+		if f.label == contentDigestLabel {
+			return f.value, nil
+		}
+	}
+	return "", fmt.Errorf("%s: no %s", dir, contentDigestLabel)
+}

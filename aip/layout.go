@@ -1,0 +1,81 @@
+package aip
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// TmpDir is the folder under the archive root where bags are built before
+// they are renamed into place. Sweep empties it.
+const TmpDir = ".tmp"
+
+// Undated is the year folder of entries without a creation date.
+const Undated = "undated"
+
+// BlogDir returns <root>/<blog-id>/blog, the folder holding the versions
+// of a blog's AIP. It fails when blogID is not a valid blog id.
+func BlogDir(root, blogID string) (string, error) {
+	if err := blogharvest.ValidID(blogID); err != nil {
+		return "", blogharvest.Permanent(fmt.Errorf("aip: blog id: %w", err))
+	}
+	return filepath.Join(root, blogID, "blog"), nil
+}
+
+// EntryDir returns <root>/<blog-id>/entries/<yyyy>/<entry-key>, the folder
+// holding the versions of an entry's AIP. yyyy is the UTC year of the
+// entry's creation date, or "undated"; entry-key is blogharvest.EntryKey of
+// its URL and title, so no part of the path comes raw from the web.
+func EntryDir(root string, e *blogharvest.Entry) (string, error) {
+	if err := blogharvest.ValidID(e.BlogID); err != nil {
+		return "", blogharvest.Permanent(fmt.Errorf("aip: blog id: %w", err))
+	}
+	return filepath.Join(root, e.BlogID, "entries", entryYear(e), blogharvest.EntryKey(e.URL, e.Title)), nil
+}
+
+// entryYear returns the four-digit year folder of e, or Undated.
+func entryYear(e *blogharvest.Entry) string {
+	y := e.Created.UTC().Year()
+	if e.Created.IsZero() || y < 1 || y > 9999 {
+		return Undated
+	}
+	return fmt.Sprintf("%04d", y)
+}
+
+// LatestVersion returns the highest N of the v<N> folders in dir, or 0 when
+// dir holds none or does not exist. Other names are ignored.
+func LatestVersion(dir string) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("aip: latest version: %w", err)
+	}
+	latest := 0
+	for _, e := range ents {
+		if n, ok := versionNumber(e.Name()); ok && e.IsDir() && n > latest {
+			latest = n
+		}
+	}
+	return latest, nil
+}
+
+// versionNumber parses "v<N>" with N ≥ 1 and no leading zeros.
+func versionNumber(name string) (int, bool) {
+	digits, ok := strings.CutPrefix(name, "v")
+	if !ok || digits == "" || digits[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil && n > 0
+}
+
+// versionName returns "v<n>".
+func versionName(n int) string { return "v" + strconv.Itoa(n) }

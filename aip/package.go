@@ -1,0 +1,147 @@
+package aip
+
+import (
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// Kinds of AIP, written to mets/@TYPE.
+const (
+	kindBlog  = "Blog"
+	kindEntry = "Entry"
+)
+
+// Paths inside the payload (relative to data/).
+const (
+	metsName   = "METS.xml"
+	captureLog = "logs/capture.log"
+)
+
+// pkg is an AIP assembled in memory before it is written.
+type pkg struct {
+	kind      string
+	blogID    string
+	key       string // entry-key, or "blog"
+	permalink string
+	dir       string // the folder holding the versions
+	version   int
+	blog      *blogharvest.Blog
+	entry     *blogharvest.Entry
+
+	items  []*item // payload, METS.xml first once assembled
+	used   map[string]bool
+	digest string // content digest, "sha256:<hex>"
+}
+
+// item is one payload file.
+type item struct {
+	rel    string            // path under data/, slash-separated
+	file   *blogharvest.File // the captured file; nil for METS.xml and logs
+	body   []byte            // content in memory; nil when src is set
+	src    string            // content on local disk
+	size   int64
+	sha256 string
+	sha512 string
+	group  string // METS fileGrp USE
+	mime   string
+}
+
+// addFiles names and hashes the captured files. A file whose recorded
+// SHA256 or Size does not match its bytes fails the write, permanently.
+func (p *pkg) addFiles(files []blogharvest.File) error {
+	p.used = map[string]bool{}
+	for i := range files {
+		f := &files[i]
+		rel := path.Join("objects", uniqueName(p.used, roleDir(f.Role)+"/"+objectName(f)))
+		it := &item{rel: rel, file: f, body: f.Body, src: f.Path, group: fileGroup(f.Role), mime: f.MediaType}
+		if err := it.hash(); err != nil {
+			return blogharvest.Transient(fmt.Errorf("aip: %s: %w", f.URL, err))
+		}
+		if f.SHA256 != "" && f.SHA256 != it.sha256 || f.Body == nil && f.Size != 0 && f.Size != it.size {
+			return blogharvest.Permanent(fmt.Errorf("aip: file %s: recorded sha256 %s size %d, content has %s size %d",
+				f.URL, f.SHA256, f.Size, it.sha256, it.size))
+		}
+		p.items = append(p.items, it)
+	}
+	return nil
+}
+
+// hash computes the size and digests of the item's content.
+func (it *item) hash() error {
+	h256, h512 := sha256.New(), sha512.New()
+	w := io.MultiWriter(h256, h512)
+	if it.src != "" {
+		f, err := os.Open(it.src)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if it.size, err = io.Copy(w, f); err != nil {
+			return err
+		}
+	} else {
+		w.Write(it.body)
+		it.size = int64(len(it.body))
+	}
+	it.sha256, it.sha512 = hex.EncodeToString(h256.Sum(nil)), hex.EncodeToString(h512.Sum(nil))
+	return nil
+}
+
+// memItem returns a generated payload item holding body.
+func memItem(rel string, body []byte, group, mime string) *item {
+	it := &item{rel: rel, body: body, group: group, mime: mime}
+	it.hash() // in memory: cannot fail
+	return it
+}
+
+// fileGroup maps a role onto the METS fileGrp USE of DESIGN §7.
+func fileGroup(r blogharvest.Role) string {
+	switch r {
+	case blogharvest.RolePage:
+		return "original"
+	case blogharvest.RoleRendered, blogharvest.RoleScreenshot:
+		return "rendered"
+	case blogharvest.RoleMedia:
+		return "media"
+	}
+	return "metadata"
+}
+
+// contentDigest returns the digest deciding whether a new version is
+// needed: sha256 over the record's fields (comments included) and the
+// digests of its media files, ignoring everything that changes with each
+// capture: capture times, HTTP headers, provenance, non-fatal problems,
+// page and feed snapshots, and of course bagging dates.
+func (p *pkg) contentDigest() string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	if p.blog != nil {
+		b := *p.blog
+		b.Files, b.Captured, b.Provenance = nil, zeroTime, nil
+		enc.Encode(b)
+	} else {
+		e := *p.entry
+		e.Files, e.Captured, e.Provenance, e.Problems = nil, zeroTime, nil, nil
+		e.Comments = append([]blogharvest.Comment(nil), e.Comments...)
+		for i := range e.Comments {
+			e.Comments[i].Provenance = nil
+		}
+		enc.Encode(e)
+	}
+	for _, it := range p.items {
+		if it.group == "media" {
+			fmt.Fprintf(h, "%s %s\n", it.file.URL, it.sha256)
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+var zeroTime = time.Time{}

@@ -1,0 +1,142 @@
+package aip
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// Writer writes Blogs and Entries as AIPs under Root. Set the exported
+// fields before the first call; a Writer is then safe for concurrent use as
+// long as no two calls write the same record at once (the second would find
+// its version taken and fail with a transient error).
+type Writer struct {
+	Root         string           // the archive root
+	Organization string           // Source-Organization and the PREMIS organization agent; if empty, "unknown"
+	Software     string           // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
+	Now          func() time.Time // the clock for METS and bagging dates; if nil, time.Now
+}
+
+// Result describes what a Write call did.
+type Result struct {
+	Dir     string // the version folder: the one written, or the newest when unchanged
+	Version int    // its N
+	Written bool   // false: the content equals the newest version, nothing was written
+	Bytes   int64  // bytes written (payload and tag files); zero when nothing was written
+}
+
+// WriteBlog writes b as a Blog AIP, <Root>/<blog-id>/blog/v<N>. A new version
+// is written only when the blog's content digest differs from the newest
+// version's. Invalid records fail with a permanent error before anything is
+// written; I/O failures (a full disk included) fail with a transient error
+// and leave no bag behind.
+func (w *Writer) WriteBlog(ctx context.Context, b *blogharvest.Blog) (Result, error) {
+	if err := b.Validate(); err != nil {
+		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: blog %s: %w", b.ID, err))
+	}
+	dir, err := BlogDir(w.Root, b.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	p := &pkg{kind: kindBlog, blogID: b.ID, key: "blog", permalink: b.URL, dir: dir, blog: b}
+	return w.write(ctx, p, b.Files)
+}
+
+// WriteEntry writes e, its comments and captured files as an Entry AIP,
+// <Root>/<blog-id>/entries/<yyyy>/<entry-key>/v<N>. Versions and errors are
+// as for WriteBlog.
+func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, error) {
+	if err := e.Validate(); err != nil {
+		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: entry %s: %w", e.URL, err))
+	}
+	dir, err := EntryDir(w.Root, e)
+	if err != nil {
+		return Result{}, err
+	}
+	key := blogharvest.EntryKey(e.URL, e.Title)
+	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, dir: dir, entry: e}
+	return w.write(ctx, p, e.Files)
+}
+
+// write hashes the files, compares the content digest with the newest
+// version, and assembles, validates and commits a new version if needed.
+func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (Result, error) {
+	if err := p.addFiles(files); err != nil {
+		return Result{}, err
+	}
+	p.digest = p.contentDigest()
+	latest, err := LatestVersion(p.dir)
+	if err != nil {
+		return Result{}, blogharvest.Transient(err)
+	}
+	if latest > 0 {
+		last := filepath.Join(p.dir, versionName(latest))
+		if d, err := readContentDigest(last); err == nil && d == p.digest {
+			return Result{Dir: last, Version: latest}, nil
+		}
+	}
+	p.version = latest + 1
+	e := w.env()
+	if err := p.assemble(e); err != nil {
+		return Result{}, err
+	}
+	final := filepath.Join(p.dir, versionName(p.version))
+	n, err := w.commit(ctx, p, e, final)
+	if err != nil {
+		return Result{}, classify(err)
+	}
+	return Result{Dir: final, Version: p.version, Written: true, Bytes: n}, nil
+}
+
+// env is what assembling a package needs from the Writer.
+type env struct {
+	org, software, version string
+	now                    time.Time
+}
+
+// env resolves the Writer's defaults and reads the clock once.
+func (w *Writer) env() env {
+	e := env{org: oneLine(w.Organization), software: oneLine(w.Software)}
+	if e.org == "" {
+		e.org = "unknown"
+	}
+	if e.software == "" {
+		e.software = "blogharvest"
+	}
+	name, version, _ := strings.Cut(e.software, " ")
+	e.software, e.version = name, version
+	now := time.Now
+	if w.Now != nil {
+		now = w.Now
+	}
+	e.now = now().UTC().Truncate(time.Second)
+	return e
+}
+
+// oneLine replaces line breaks and other control characters with spaces.
+func oneLine(s string) string {
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s))
+}
+
+// classify marks a commit error: a full disk or quota is transient and
+// says so; every other I/O error is transient too.
+func classify(err error) error {
+	if isNoSpace(err) {
+		return blogharvest.Transient(fmt.Errorf("aip: disk full, bag not written: %w", err))
+	}
+	var t interface{ Transient() bool }
+	if errors.As(err, &t) {
+		return err
+	}
+	return blogharvest.Transient(err)
+}

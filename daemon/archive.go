@@ -1,0 +1,149 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/harvest"
+)
+
+// harvester runs one crawl of a blog; harvest's NewCrawl and UpdateCrawl
+// behind it in production, something else in loop tests. A zero since asks
+// for a NewCrawl.
+type harvester interface {
+	Harvest(ctx context.Context, o harvest.Options, since time.Time, emit func(harvest.Record) error) (*harvest.Result, error)
+}
+
+// crawler is the production harvester.
+type crawler struct{}
+
+var _ harvester = crawler{}
+
+func (crawler) Harvest(ctx context.Context, o harvest.Options, since time.Time, emit func(harvest.Record) error) (*harvest.Result, error) {
+	if since.IsZero() {
+		return harvest.NewCrawl(ctx, o, emit)
+	}
+	return harvest.UpdateCrawl(ctx, o, since, emit)
+}
+
+// writeGrace bounds how long an AIP write may go on after its harvest was
+// cancelled: a write in flight is finished, never cut off.
+const writeGrace = 2 * time.Minute
+
+// tally counts what one run archived. Safe for concurrent use.
+type tally struct {
+	entries, unchanged, blogs, comments, bytes, failedWrites atomic.Int64
+}
+
+// String sums the tally up for logs and the crawl command.
+func (t *tally) String() string {
+	return fmt.Sprintf("%d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s",
+		t.entries.Load(), t.unchanged.Load(), t.comments.Load(), t.blogs.Load(), humanBytes(t.bytes.Load()))
+}
+
+// archiver streams a crawl's records into the AIP writer.
+type archiver struct {
+	w       *aip.Writer
+	m       *metrics // may be nil
+	log     *slog.Logger
+	t       *tally
+	onEntry func(e *blogharvest.Entry) // progress; may be nil
+}
+
+// emit writes one record. The write runs on a context detached from the
+// crawl's, so cancelling a crawl lets the AIP being written finish. An entry
+// that cannot be archived because it is invalid is logged and skipped (the
+// crawl goes on); any other write failure stops the crawl.
+func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeGrace)
+	defer cancel()
+	switch {
+	case r.Blog != nil:
+		res, err := a.w.WriteBlog(wctx, r.Blog)
+		if err != nil {
+			return fmt.Errorf("archive blog %s: %w", r.Blog.ID, err)
+		}
+		a.count(res, &a.t.blogs, 0)
+	case r.Entry != nil:
+		res, err := a.w.WriteEntry(wctx, r.Entry)
+		if err != nil && !blogharvest.IsTransient(err) {
+			a.t.failedWrites.Add(1)
+			a.log.Error("entry not archived: invalid record", "url", r.Entry.URL, "err", err)
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("archive entry %s: %w", r.Entry.URL, err)
+		}
+		a.count(res, &a.t.entries, len(r.Entry.Comments))
+		a.countMethods(r.Entry)
+		if a.onEntry != nil {
+			a.onEntry(r.Entry)
+		}
+	}
+	return nil
+}
+
+func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
+	if !res.Written {
+		a.t.unchanged.Add(1)
+		if a.m != nil {
+			a.m.unchanged.Inc()
+		}
+		return
+	}
+	n.Add(1)
+	a.t.bytes.Add(res.Bytes)
+	a.t.comments.Add(int64(comments))
+	a.log.Debug("AIP written", "dir", res.Dir, "version", res.Version, "bytes", res.Bytes)
+	if a.m == nil {
+		return
+	}
+	if n == &a.t.blogs {
+		a.m.blogAIPs.Inc()
+	} else {
+		a.m.entries.Inc()
+		a.m.comments.Add(float64(comments))
+	}
+	a.m.bytes.Add(float64(res.Bytes))
+}
+
+func (a *archiver) countMethods(e *blogharvest.Entry) {
+	if a.m == nil {
+		return
+	}
+	for field, method := range e.Provenance {
+		a.m.methods.WithLabelValues(field, string(method)).Inc()
+	}
+}
+
+// recordFetches adds a crawl's HTTP status counts to the metrics.
+func (m *metrics) recordFetches(res *harvest.Result) {
+	if m == nil || res == nil {
+		return
+	}
+	for code, n := range res.Fetches {
+		label := strconv.Itoa(code)
+		if code == 0 {
+			label = "error"
+		}
+		m.fetches.WithLabelValues(label).Add(float64(n))
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,35 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/blogharvest/blogharvest/aip"
+)
+
+func runCheck(ctx context.Context, args []string, io IO) error {
+	fs := newFlagSet("check", "DIR...", io.Stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return &UsageError{errors.New("name at least one bag or archive directory")}
+	}
+	total := 0
+	for _, dir := range fs.Args() {
+		probs := aip.Check(dir)
+		for _, p := range probs {
+			fmt.Fprintln(io.Stdout, p)
+		}
+		total += len(probs)
+		if len(probs) == 0 {
+			fmt.Fprintf(io.Stdout, "%s: ok\n", dir)
+		}
+	}
+	if total > 0 {
+		fmt.Fprintf(io.Stdout, "%d problem(s)\n", total)
+		return ErrProblems
+	}
+	return nil
+}

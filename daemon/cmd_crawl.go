@@ -1,0 +1,155 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+func runCrawl(ctx context.Context, args []string, io IO) error {
+	fs := newFlagSet("crawl", "-config FILE [BLOG-ID...] | -url URL -out DIR [flags]", io.Stderr)
+	cfgPath := fs.String("config", "", "config `file`: harvest its blogs (all, or the ids given) now")
+	rawURL := fs.String("url", "", "ad-hoc crawl of one blog: its home page or feed `URL`")
+	out := fs.String("out", "", "with -url: the archive `dir`; AIPs land under DIR/<blog-id>/")
+	id := fs.String("id", "", "with -url: the blog `id` (default: derived from the URL's host)")
+	delay := fs.Duration("delay", time.Second, "with -url: minimum `time` between requests to one host")
+	maxPages := fs.Int("max-pages", 5000, "with -url: pages fetched at most")
+	render := fs.String("render", "auto", "with -url: `mode` auto, always or never")
+	org := fs.String("organization", "", "with -url: Source-Organization of the bags")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *rawURL != "" && *cfgPath != "":
+		return &UsageError{errors.New("give -config or -url, not both")}
+	case *rawURL != "":
+		if *out == "" || fs.NArg() > 0 {
+			return &UsageError{errors.New("-url needs -out DIR and takes no arguments")}
+		}
+		c, err := adHocConfig(*rawURL, *out, *id, *delay, *maxPages, *render, *org)
+		if err != nil {
+			return &UsageError{err}
+		}
+		return crawlAdHoc(ctx, c, io)
+	case *cfgPath != "":
+		c, err := LoadConfig(*cfgPath)
+		if err != nil {
+			return &UsageError{err}
+		}
+		return crawlConfig(ctx, c, fs, io)
+	}
+	return &UsageError{errors.New("give -config FILE or -url URL -out DIR")}
+}
+
+// crawlConfig harvests the config's blogs (or those named) once, through the
+// daemon's own run path, recording the runs in the schedule store.
+func crawlConfig(ctx context.Context, c *Config, fs *flag.FlagSet, io IO) error {
+	want := map[string]bool{}
+	for _, id := range fs.Args() {
+		want[id] = true
+	}
+	var blogs []Blog
+	for _, b := range c.Blogs {
+		if len(want) == 0 || want[b.ID] {
+			blogs = append(blogs, b)
+			delete(want, b.ID)
+		}
+	}
+	for id := range want {
+		return &UsageError{fmt.Errorf("blog %q is not in the config", id)}
+	}
+	_, err := crawlBlogs(ctx, c, blogs, io)
+	return err
+}
+
+// crawlBlogs opens a daemon without scheduling and runs each blog once,
+// printing what each run archived.
+func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, error) {
+	d := NewDaemon(c)
+	d.Logger = newLogger(c.Log, io.Stderr)
+	if err := d.openStore(); err != nil {
+		return RunStats{}, err
+	}
+	defer d.store.Close()
+	var failed []string
+	var sum RunStats
+	for _, b := range blogs {
+		p := newProgress(io.Stderr)
+		st, err := d.runBlog(ctx, b, func(e *blogharvest.Entry) { p.entry(b.ID, e) })
+		p.done()
+		sum = sum.add(st)
+		fmt.Fprintf(io.Stdout, "%s: %d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s\n",
+			b.ID, st.Entries, st.Unchanged, st.Comments, st.Blogs, humanBytes(st.Bytes))
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("%s: %v", b.ID, err))
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	fmt.Fprintf(io.Stdout, "archive: %s\n", c.Archive)
+	if len(failed) > 0 {
+		return sum, errors.New("failed: " + strings.Join(failed, "; "))
+	}
+	return sum, ctx.Err()
+}
+
+// crawlAdHoc runs a NewCrawl of one blog into c.Archive, with a throw-away
+// schedule state.
+func crawlAdHoc(ctx context.Context, c *Config, io IO) error {
+	tmp, err := os.MkdirTemp("", "blogharvest-state-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	c.State = filepath.Join(tmp, "schedule.db")
+	_, err = crawlBlogs(ctx, c, c.Blogs, io)
+	return err
+}
+
+// adHocConfig builds the config of a crawl -url run.
+func adHocConfig(raw, out, id string, delay time.Duration, maxPages int, render, org string) (*Config, error) {
+	if id == "" {
+		id = idFromURL(raw)
+	}
+	y := fmt.Sprintf("archive: %q\norganization: %q\nblogs:\n  - id: %q\n    url: %q\n    delay: %q\n    max_pages: %d\n    render: %q\n",
+		out, org, id, raw, delay.String(), maxPages, render)
+	return ParseConfig("command line", []byte(y))
+}
+
+// idFromURL derives a blog id from a URL: its host (without www.) and path,
+// lowercased, with every other character turned into '-'.
+func idFromURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "blog"
+	}
+	s := strings.TrimPrefix(strings.ToLower(u.Host), "www.")
+	if p := strings.Trim(u.Path, "/"); p != "" && !strings.Contains(p, "feed") && !strings.HasSuffix(p, ".xml") {
+		s += "-" + p
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	id := strings.Trim(b.String(), "-._")
+	if len(id) > blogharvest.MaxIDLen {
+		id = id[:blogharvest.MaxIDLen]
+	}
+	if blogharvest.ValidID(id) != nil {
+		return "blog"
+	}
+	return id
+}

@@ -1,0 +1,64 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+)
+
+func runRun(ctx context.Context, args []string, io IO) error {
+	fs := newFlagSet("run", "-config FILE [-check]", io.Stderr)
+	cfgPath := fs.String("config", "blogs.yaml", "config `file`")
+	checkOnly := fs.Bool("check", false, "validate the config and exit")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	c, err := LoadConfig(*cfgPath)
+	if err != nil {
+		return &UsageError{err}
+	}
+	if *checkOnly {
+		fmt.Fprintf(io.Stdout, "config %s: valid, %d blogs\n", *cfgPath, len(c.Blogs))
+		return nil
+	}
+	d := NewDaemon(c)
+	d.Logger = newLogger(c.Log, io.Stderr)
+	if err := d.Open(); err != nil {
+		return err
+	}
+	log := d.Logger
+	log.Info("blogharvest started", "version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State)
+	stopHTTP := func() {}
+	if c.Listen != "" {
+		addr, stop, err := d.serve(c.Listen)
+		if err != nil {
+			d.Close()
+			return fmt.Errorf("listen %s: %w", c.Listen, err)
+		}
+		stopHTTP = stop
+		log.Info("serving /healthz, /metrics, /status", "addr", addr.String())
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			log.Info("shutting down: no new harvests; finishing AIP writes in flight")
+			stopHTTP()
+			err := d.Close()
+			log.Info("stopped", "err", err)
+			return err
+		case <-io.Reload:
+			reload(d, *cfgPath)
+		}
+	}
+}
+
+// reload applies the config file again; an invalid new config is logged and
+// the running one kept.
+func reload(d *Daemon, path string) {
+	c, err := LoadConfig(path)
+	if err == nil {
+		err = d.Reload(c)
+	}
+	if err != nil {
+		d.Logger.Error("config not reloaded; keeping the running one", "err", err)
+	}
+}

@@ -1,0 +1,401 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/schedule"
+)
+
+// Daemon schedules and runs the harvests of the configured blogs. Create it
+// with NewDaemon, adjust the exported fields, then Open; Close stops it.
+type Daemon struct {
+	Config *Config
+	Logger *slog.Logger
+	Now    func() time.Time // the clock; defaults to time.Now
+	// Grace bounds how long Close waits for harvests to end after
+	// cancelling them (AIP writes in flight finish within it). If zero, 30s.
+	Grace time.Duration
+
+	harvester harvester
+	store     *schedule.Store
+	sched     *schedule.Scheduler
+	writer    *aip.Writer
+	metrics   *metrics
+
+	ctx    context.Context // cancelled by Close: ends crawls
+	cancel context.CancelFunc
+	sem    chan struct{} // global harvest concurrency
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	blogs   map[string]Blog          // the config's blogs, by id
+	specs   map[string]schedule.Spec // their parsed schedules
+	running map[string]bool          // blogs whose run is in progress
+	again   map[string]bool          // fired while running: run once more after
+	warns   map[string]string        // last warning per blog, for /status
+	closed  bool
+}
+
+// NewDaemon returns a Daemon for c with production defaults.
+func NewDaemon(c *Config) *Daemon {
+	return &Daemon{
+		Config:    c,
+		Logger:    slog.Default(),
+		Now:       time.Now,
+		harvester: crawler{},
+		metrics:   newMetrics(),
+	}
+}
+
+// Open sweeps unfinished AIPs, opens the schedule store (failing fast if
+// another daemon holds it) and starts scheduling every blog.
+func (d *Daemon) Open() error {
+	c := d.Config
+	if err := d.openStore(); err != nil {
+		return err
+	}
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	d.sem = make(chan struct{}, max(c.Concurrency, 1))
+	d.blogs, d.specs = map[string]Blog{}, map[string]schedule.Spec{}
+	d.running, d.again = map[string]bool{}, map[string]bool{}
+	d.sched = schedule.NewScheduler()
+	d.sched.Now = d.Now
+	d.sched.Fire = d.fire
+	if err := d.apply(c); err != nil {
+		d.store.Close()
+		return err
+	}
+	return d.sched.Open()
+}
+
+// openStore prepares the archive (sweeping unfinished AIPs), opens the
+// schedule store and the AIP writer.
+func (d *Daemon) openStore() error {
+	c := d.Config
+	if err := os.MkdirAll(c.Archive, 0o755); err != nil {
+		return fmt.Errorf("archive %s: %w", c.Archive, err)
+	}
+	if err := aip.Sweep(c.Archive); err != nil {
+		return fmt.Errorf("sweep unfinished AIPs: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.State), 0o755); err != nil {
+		return fmt.Errorf("state %s: %w", c.State, err)
+	}
+	store, err := schedule.Open(c.State)
+	if err != nil {
+		return err
+	}
+	d.store = store
+	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now}
+	d.warns = map[string]string{}
+	return nil
+}
+
+// apply schedules the blogs of c, unschedules those it no longer has, and
+// reschedules those whose schedule changed.
+func (d *Daemon) apply(c *Config) error {
+	now := d.Now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	keep := map[string]bool{}
+	for _, b := range c.Blogs {
+		keep[b.ID] = true
+		spec, err := schedule.ParseSpec(b.Schedule, b.Location(), time.Duration(b.Jitter), b.ID)
+		if err != nil {
+			return fmt.Errorf("blog %s: %w", b.ID, err)
+		}
+		old, existed := d.specs[b.ID]
+		d.blogs[b.ID], d.specs[b.ID] = b, spec
+		if existed && old.String() == spec.String() {
+			continue
+		}
+		st, _, err := d.store.Get(b.ID)
+		if err != nil {
+			return err
+		}
+		d.sched.Set(b.ID, spec, schedule.DueOnStartFor(st, spec, now))
+	}
+	for id := range d.blogs {
+		if !keep[id] {
+			delete(d.blogs, id)
+			delete(d.specs, id)
+			d.sched.Remove(id)
+			d.Logger.Info("blog removed from schedule", "blog", id)
+		}
+	}
+	d.Config = c
+	d.metrics.blogs.Set(float64(len(d.blogs)))
+	return nil
+}
+
+// Reload replaces the config: added blogs are scheduled, removed ones
+// unscheduled, changed ones rescheduled. Runs in progress go on.
+func (d *Daemon) Reload(c *Config) error {
+	if err := d.apply(c); err != nil {
+		return err
+	}
+	d.Logger.Info("config reloaded", "blogs", len(c.Blogs))
+	return nil
+}
+
+// fire is the Scheduler's callback: it starts a run of blog id unless one is
+// in progress, in which case it runs once more right after.
+func (d *Daemon) fire(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	if d.running[id] {
+		d.again[id] = true
+		return
+	}
+	d.running[id] = true
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		d.runLoop(id)
+	}()
+}
+
+// runLoop runs blog id, and again while it was fired during its run.
+func (d *Daemon) runLoop(id string) {
+	for {
+		d.runScheduled(id)
+		d.mu.Lock()
+		if !d.again[id] || d.closed {
+			delete(d.running, id)
+			delete(d.again, id)
+			d.mu.Unlock()
+			return
+		}
+		delete(d.again, id)
+		d.mu.Unlock()
+	}
+}
+
+// runScheduled waits for a worker slot, runs the blog's harvest, and
+// schedules its next run from the outcome.
+func (d *Daemon) runScheduled(id string) {
+	select {
+	case d.sem <- struct{}{}:
+	case <-d.ctx.Done():
+		return
+	}
+	defer func() { <-d.sem }()
+	d.mu.Lock()
+	b, ok := d.blogs[id]
+	spec := d.specs[id]
+	d.mu.Unlock()
+	if !ok {
+		return // removed by a reload
+	}
+	err := d.RunBlog(d.ctx, b, nil)
+	if errors.Is(err, context.Canceled) && d.ctx.Err() != nil {
+		return // shutting down: the run is retried at the next start
+	}
+	d.reschedule(id, spec, err)
+}
+
+// reschedule stores and sets the blog's next due time after a run.
+func (d *Daemon) reschedule(id string, spec schedule.Spec, runErr error) {
+	now := d.Now()
+	err := d.store.Update(id, func(st *schedule.State) error {
+		switch {
+		case runErr == nil, !blogharvest.IsTransient(runErr):
+			st.NextDue = schedule.NextAfterSuccess(spec, now)
+		default:
+			st.NextDue = schedule.NextAfterFailure(spec, st.Failures, now)
+		}
+		st.Spec = spec.String()
+		return nil
+	})
+	if err != nil {
+		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
+		return
+	}
+	st, _, _ := d.store.Get(id)
+	d.mu.Lock()
+	if _, ok := d.blogs[id]; ok && !d.closed {
+		d.sched.Set(id, spec, st.NextDue)
+	}
+	d.mu.Unlock()
+}
+
+// RunStats counts what one run archived.
+type RunStats struct {
+	Entries   int   // entry AIPs written (new entries and new versions)
+	Unchanged int   // entries (and blogs) harvested whose content had not changed
+	Blogs     int   // blog AIPs written
+	Comments  int   // comments in the entry AIPs written
+	Bytes     int64 // bytes written into bags
+	Invalid   int   // entries not archived because their record was invalid
+}
+
+func (t *tally) stats() RunStats {
+	return RunStats{Entries: int(t.entries.Load()), Unchanged: int(t.unchanged.Load()), Blogs: int(t.blogs.Load()),
+		Comments: int(t.comments.Load()), Bytes: t.bytes.Load(), Invalid: int(t.failedWrites.Load())}
+}
+
+// RunBlog harvests blog b now, NewCrawl on its first run and UpdateCrawl
+// from its watermark afterwards, writing AIPs and recording the run in the
+// schedule store. progress, if not nil, is told of each entry archived.
+func (d *Daemon) RunBlog(ctx context.Context, b Blog, progress func(*blogharvest.Entry)) error {
+	_, err := d.runBlog(ctx, b, progress)
+	return err
+}
+
+func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest.Entry)) (RunStats, error) {
+	log := d.Logger.With("blog", b.ID)
+	start := d.Now()
+	var since time.Time
+	err := d.store.Update(b.ID, func(st *schedule.State) error {
+		since = st.Watermark
+		st.LastStart, st.Outcome = start, schedule.OutcomeRunning
+		st.Runs++
+		return nil
+	})
+	if err != nil {
+		return RunStats{}, err
+	}
+	d.metrics.running.Inc()
+	defer d.metrics.running.Dec()
+	log.Info("harvest started", "mode", map[bool]string{true: "new", false: "update"}[since.IsZero()], "since", since)
+	t := &tally{}
+	res, runErr := d.harvest(ctx, b, since, t, log, progress)
+	d.finish(b.ID, start, t, res, runErr)
+	outcome := outcomeOf(runErr, t)
+	d.metrics.runs.WithLabelValues(outcome).Inc()
+	d.metrics.duration.WithLabelValues(outcome).Observe(d.Now().Sub(start).Seconds())
+	if runErr != nil {
+		log.Error("harvest failed", "err", runErr, "archived", t.String())
+		return t.stats(), runErr
+	}
+	log.Info("harvest finished", "archived", t.String(), "pages", res.Pages, "failed", res.Failed,
+		"duration", d.Now().Sub(start).Round(time.Millisecond))
+	return t.stats(), nil
+}
+
+// harvest runs one crawl of b into the archive.
+func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, t *tally, log *slog.Logger,
+	progress func(*blogharvest.Entry)) (*harvest.Result, error) {
+	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
+	o := crawlOptions(d.Config, b, log)
+	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
+	d.metrics.recordFetches(res)
+	if res != nil {
+		d.mu.Lock()
+		d.warns[b.ID] = lastOf(res.Warnings)
+		d.mu.Unlock()
+	}
+	return res, err
+}
+
+// finish records a run's end in the schedule store.
+func (d *Daemon) finish(id string, start time.Time, t *tally, res *harvest.Result, runErr error) {
+	err := d.store.Update(id, func(st *schedule.State) error {
+		st.LastEnd = d.Now()
+		st.Outcome = outcomeOf(runErr, t)
+		st.Entries += int(t.entries.Load())
+		st.LastError = ""
+		if runErr != nil {
+			st.LastError = runErr.Error()
+			st.Failures++
+			return nil
+		}
+		st.Failures = 0
+		if res != nil {
+			if res.Watermark.After(st.Watermark) {
+				st.Watermark = res.Watermark
+			}
+			st.ETag, st.LastModified = res.ETag, res.LastModified
+		}
+		return nil
+	})
+	if err != nil {
+		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
+	}
+}
+
+func outcomeOf(err error, t *tally) string {
+	switch {
+	case err != nil:
+		return schedule.OutcomeFailed
+	case t.failedWrites.Load() > 0:
+		return schedule.OutcomePartial
+	}
+	return schedule.OutcomeOK
+}
+
+func lastOf(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1]
+}
+
+// crawlOptions turns a configured blog into harvest options.
+func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
+	inc, exc := b.Regexps()
+	return harvest.Options{
+		Blog:      blogharvest.Blog{ID: b.ID, URL: b.URL, FeedURL: b.Feed},
+		MaxPages:  b.MaxPages,
+		Delay:     time.Duration(b.Delay),
+		PerHost:   b.Concurrency,
+		Render:    b.Render,
+		Include:   inc,
+		Exclude:   exc,
+		UserAgent: c.UserAgent,
+		CAFile:    c.CAFile,
+		Logger:    log,
+	}
+}
+
+// Close stops scheduling, cancels running harvests (letting AIP writes in
+// flight finish), waits for them up to Grace, and closes the store.
+func (d *Daemon) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	d.mu.Unlock()
+	if d.sched != nil {
+		d.sched.Close()
+	}
+	if d.cancel != nil {
+		d.cancel()
+	}
+	grace := d.Grace
+	if grace == 0 {
+		grace = 30 * time.Second
+	}
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		d.Logger.Warn("harvests still running after the grace period; closing anyway", "grace", grace)
+	}
+	if d.store != nil {
+		return d.store.Close()
+	}
+	return nil
+}
+
+func (s RunStats) add(o RunStats) RunStats {
+	return RunStats{Entries: s.Entries + o.Entries, Unchanged: s.Unchanged + o.Unchanged, Blogs: s.Blogs + o.Blogs,
+		Comments: s.Comments + o.Comments, Bytes: s.Bytes + o.Bytes, Invalid: s.Invalid + o.Invalid}
+}

@@ -1,0 +1,110 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/blogharvest/blogharvest/schedule"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// BlogStatus is one blog's line of /status and of the status command.
+type BlogStatus struct {
+	ID        string    `json:"id"`
+	URL       string    `json:"url"`
+	Schedule  string    `json:"schedule"`
+	Running   bool      `json:"running"`
+	LastStart time.Time `json:"last_start,omitzero"`
+	LastEnd   time.Time `json:"last_end,omitzero"`
+	Outcome   string    `json:"outcome,omitempty"`
+	LastError string    `json:"last_error,omitempty"`
+	Warning   string    `json:"warning,omitempty"`
+	NextRun   time.Time `json:"next_run,omitzero"`
+	Entries   int       `json:"entries_archived"`
+	Runs      int       `json:"runs"`
+	Failures  int       `json:"consecutive_failures"`
+	Watermark time.Time `json:"watermark,omitzero"`
+}
+
+// statusFrom builds a BlogStatus from config and stored state.
+func statusFrom(b Blog, st schedule.State) BlogStatus {
+	return BlogStatus{ID: b.ID, URL: b.URL, Schedule: b.Schedule, LastStart: st.LastStart, LastEnd: st.LastEnd,
+		Outcome: st.Outcome, LastError: st.LastError, NextRun: st.NextDue, Entries: st.Entries, Runs: st.Runs,
+		Failures: st.Failures, Watermark: st.Watermark}
+}
+
+// Status returns every configured blog's status, sorted by id.
+func (d *Daemon) Status() ([]BlogStatus, error) {
+	d.mu.Lock()
+	blogs := make([]Blog, 0, len(d.blogs))
+	for _, b := range d.blogs {
+		blogs = append(blogs, b)
+	}
+	d.mu.Unlock()
+	sort.Slice(blogs, func(i, j int) bool { return blogs[i].ID < blogs[j].ID })
+	out := make([]BlogStatus, 0, len(blogs))
+	for _, b := range blogs {
+		st, _, err := d.store.Get(b.ID)
+		if err != nil {
+			return nil, err
+		}
+		s := statusFrom(b, st)
+		d.mu.Lock()
+		s.Running, s.Warning = d.running[b.ID], d.warns[b.ID]
+		d.mu.Unlock()
+		if due, ok := d.sched.Due(b.ID); ok {
+			s.NextRun = due
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Handler serves /healthz, /metrics and /status.
+func (d *Daemon) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
+		st, err := d.Status()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(map[string]any{"version": Version, "blogs": st})
+	})
+	return mux
+}
+
+// serve listens on addr and serves Handler until ctx ends. It returns the
+// bound address (addr may end in :0) and a function that shuts the server
+// down, waiting at most a few seconds.
+func (d *Daemon) serve(addr string) (net.Addr, func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.Logger.Error("status server stopped", "err", err)
+		}
+	}()
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}
+	return ln.Addr(), stop, nil
+}

@@ -1,0 +1,56 @@
+package daemon
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// progress shows a one-line progress display on a terminal, and nothing
+// elsewhere (logs already say what happened).
+type progress struct {
+	w     io.Writer
+	tty   bool
+	mu    sync.Mutex
+	n     int
+	start time.Time
+	last  time.Time
+}
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	tty := false
+	if ok {
+		if fi, err := f.Stat(); err == nil {
+			tty = fi.Mode()&os.ModeCharDevice != 0
+		}
+	}
+	return &progress{w: w, tty: tty, start: time.Now()}
+}
+
+// entry counts one archived entry and redraws at most ten times a second.
+func (p *progress) entry(blog string, e *blogharvest.Entry) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	title := []rune(e.Title)
+	if len(title) > 40 {
+		title = append(title[:39], '…')
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s: %d entries archived, %.0fs  %s", blog, p.n, time.Since(p.start).Seconds(), string(title))
+}
+
+// done clears the progress line.
+func (p *progress) done() {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

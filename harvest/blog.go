@@ -1,0 +1,188 @@
+package harvest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+)
+
+// fetchedPage is an HTML page in memory, with what a scan found on it.
+type fetchedPage struct {
+	resp  *fetch.Response
+	html  []byte // decoded to UTF-8
+	url   *url.URL
+	ident string // canonical identity: rel=canonical in scope, else the final URL
+	info  *pageInfo
+}
+
+// newFetchedPage decodes and scans a fetched HTML response.
+func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
+	text, _, err := resp.Text()
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", resp.URL, err)
+	}
+	u, err := url.Parse(resp.URL)
+	if err != nil {
+		return nil, blogharvest.Permanent(fmt.Errorf("page %q: %w", resp.URL, err))
+	}
+	final, err := canonicalURL(u)
+	if err != nil {
+		return nil, blogharvest.Permanent(err)
+	}
+	fu, _ := url.Parse(final)
+	return &fetchedPage{resp: resp, html: text, url: fu, ident: final, info: scanPage(text, u)}, nil
+}
+
+// discover finds the feed and fetches the home page (nil when the blog was
+// given by its feed and the home page cannot be fetched).
+func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
+	c.blog = c.o.Blog
+	if c.blog.URL == "" {
+		c.blog.URL = c.blog.FeedURL
+	}
+	if c.blog.FeedURL != "" {
+		return c.fetchHome(ctx, c.blog.URL), nil
+	}
+	feedURL, resp, err := feed.Discover(ctx, c.client, c.blog.URL)
+	if errors.Is(err, blogharvest.ErrNotBlog) {
+		return nil, notBlog(c.blog.URL, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("harvest %s: %w", c.blog.URL, err)
+	}
+	c.blog.FeedURL = feedURL
+	if resp == nil || feed.Sniff(resp.Body) {
+		return nil, nil
+	}
+	c.pages++
+	c.res.Pages++
+	c.homeFile(resp)
+	p, err := newFetchedPage(resp)
+	if err != nil {
+		c.warn("home page %s: %v", resp.URL, err)
+		return nil, nil
+	}
+	return p, nil
+}
+
+// fetchHome fetches the home page when the feed was given; failures are
+// warnings.
+func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
+	if raw == c.blog.FeedURL {
+		return nil
+	}
+	resp, err := c.client.Get(ctx, raw)
+	if resp != nil {
+		c.pages++
+		c.res.Pages++
+		c.homeFile(resp)
+	}
+	if err != nil {
+		c.warn("home page %s: %v", raw, err)
+		return nil
+	}
+	p, err := newFetchedPage(resp)
+	if err != nil {
+		c.warn("home page %s: %v", raw, err)
+		return nil
+	}
+	return p
+}
+
+// homeFile records the home page capture and what the exchange says about
+// the blog.
+func (c *crawl) homeFile(resp *fetch.Response) {
+	c.blog.StatusCode = resp.Status
+	c.blog.Provenance.Set("status_code", blogharvest.MethodHTTP)
+	if resp.RemoteIP != "" {
+		c.blog.HostingIP = resp.RemoteIP
+		c.blog.Provenance.Set("hosting_ip", blogharvest.MethodHTTP)
+	}
+	if _, enc, err := resp.Text(); err == nil && enc != "" {
+		c.blog.Encoding = enc
+		c.blog.Provenance.Set("encoding", blogharvest.MethodHTTP)
+	}
+	c.blog.Files = append(c.blog.Files, resp.File(blogharvest.RolePage))
+}
+
+// readFeed fetches the posts feed with its older pages.
+func (c *crawl) readFeed(ctx context.Context) error {
+	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
+	if c.update {
+		po.Since = c.since
+	}
+	f, files, err := feed.FetchAll(ctx, c.client, c.blog.FeedURL, po)
+	switch {
+	case f == nil && errors.Is(err, feed.ErrNotFeed):
+		return notBlog(c.blog.FeedURL, err)
+	case f == nil:
+		return fmt.Errorf("harvest %s: feed %s: %w", c.blog.URL, c.blog.FeedURL, err)
+	case err != nil:
+		c.warn("feed %s: %v", c.blog.FeedURL, err)
+	}
+	c.feed = f
+	c.full = fullTextFeed(f)
+	c.blog.Files = append(c.blog.Files, files...)
+	c.res.ETag, c.res.LastModified = f.ETag, f.LastModified
+	return nil
+}
+
+// fullTextFeed reports whether most feed items carry whole posts rather
+// than summaries.
+func fullTextFeed(f *feed.Feed) bool {
+	full := 0
+	for _, it := range f.Items {
+		if itemFullText(it) {
+			full++
+		}
+	}
+	return len(f.Items) > 0 && full*2 >= len(f.Items)
+}
+
+// itemFullText reports whether an item's content looks like a whole post:
+// present, not tiny and not ending in a "read more" ellipsis.
+func itemFullText(it feed.Item) bool {
+	text := strings.TrimSpace(htmlText(it.Content))
+	if len(text) < 200 {
+		return false
+	}
+	tail := text[max(0, len(text)-40):]
+	return !strings.Contains(tail, "[…]") && !strings.Contains(tail, "[...]") &&
+		!strings.Contains(strings.ToLower(tail), "continue reading") && !strings.Contains(strings.ToLower(tail), "read more")
+}
+
+// emitBlog completes the Blog record and emits it, then drops its files.
+func (c *crawl) emitBlog() error {
+	b := c.blog
+	feed.FillBlog(c.feed, &b)
+	b.ID, b.Captured = c.o.Blog.ID, c.start
+	if c.home != nil {
+		b.URL = c.home.String()
+	}
+	if b.Title == "" {
+		b.Title = c.feed.Title
+	}
+	if c.rulesF != nil {
+		b.Files = append(b.Files, *c.rulesF)
+	}
+	c.blog = blogharvest.Blog{}
+	if err := c.emit(Record{Blog: &b}); err != nil {
+		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)
+	}
+	return nil
+}
+
+// rulesFile returns the learned rules as a log file for the records.
+func rulesFile(rules json.RawMessage, at time.Time) *blogharvest.File {
+	f := &blogharvest.File{Role: blogharvest.RoleLog, MediaType: "application/json", Body: rules, Captured: at}
+	f.Sum()
+	return f
+}

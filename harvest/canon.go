@@ -1,0 +1,156 @@
+package harvest
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+)
+
+// dropParams are query parameters that never change what a blog page shows:
+// analytics tags, share buttons, comment-reply links, mobile switches.
+var dropParams = map[string]bool{
+	"replytocom": true, "share": true, "fbclid": true, "gclid": true, "msclkid": true,
+	"mc_cid": true, "mc_eid": true, "_ga": true, "igshid": true, "showcomment": true,
+	"amp": true, "nocache": true, "preview_id": true, "preview_nonce": true,
+	"shared": true, "like_comment": true, "_wpnonce": true,
+}
+
+// Canonical returns the form of raw that decides a page's identity within a
+// crawl: scheme and host lowercased, default ports dropped, dot segments
+// resolved, the fragment, tracking and share parameters (utm_*, replytocom,
+// share, fbclid, …) and a trailing index.html removed, the remaining query
+// parameters sorted. Only http and https URLs are accepted.
+func Canonical(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", fmt.Errorf("canonical %q: %w", raw, err)
+	}
+	return canonicalURL(u)
+}
+
+// canonicalURL is Canonical on a parsed URL; it does not modify u.
+func canonicalURL(in *url.URL) (string, error) {
+	u := *in
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("canonical %q: scheme %q is not http(s)", in.String(), u.Scheme)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("canonical %q: no host", in.String())
+	}
+	u.Host = canonicalHost(u.Scheme, u.Host)
+	u.Fragment, u.RawFragment, u.User = "", "", nil
+	u.Path = canonicalPath(u.Path)
+	u.RawPath = ""
+	u.RawQuery = canonicalQuery(u.Query())
+	u.ForceQuery = false
+	return u.String(), nil
+}
+
+// canonicalHost lowercases host and drops the scheme's default port and a
+// trailing dot.
+func canonicalHost(scheme, host string) string {
+	host = strings.ToLower(host)
+	if scheme == "http" {
+		host = strings.TrimSuffix(host, ":80")
+	} else {
+		host = strings.TrimSuffix(host, ":443")
+	}
+	return strings.TrimSuffix(host, ".")
+}
+
+// canonicalPath resolves dot segments, keeps a trailing slash and drops a
+// trailing index.html/index.htm/index.php.
+func canonicalPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	slash := strings.HasSuffix(p, "/")
+	p = path.Clean("/" + p)
+	for _, idx := range []string{"/index.html", "/index.htm", "/index.php"} {
+		if strings.HasSuffix(p, idx) {
+			return strings.TrimSuffix(p, idx[1:])
+		}
+	}
+	if slash && p != "/" {
+		p += "/"
+	}
+	return p
+}
+
+// canonicalQuery drops tracking parameters and encodes the rest sorted.
+func canonicalQuery(q url.Values) string {
+	for k := range q {
+		lk := strings.ToLower(k)
+		if dropParams[lk] || strings.HasPrefix(lk, "utm_") || lk == "m" && isMobileSwitch(q.Get(k)) {
+			delete(q, k)
+		}
+	}
+	return q.Encode() // sorted by key
+}
+
+// isMobileSwitch reports whether v is a Blogger ?m=0/1 mobile switch value.
+func isMobileSwitch(v string) bool { return v == "0" || v == "1" }
+
+// resolve returns the canonical form of ref resolved against base, or "" if
+// it is not a crawlable http(s) URL.
+func resolve(base *url.URL, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" || strings.HasPrefix(ref, "#") || strings.HasPrefix(strings.ToLower(ref), "javascript:") {
+		return ""
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	if base != nil {
+		r = base.ResolveReference(r)
+	}
+	c, err := canonicalURL(r)
+	if err != nil {
+		return ""
+	}
+	return c
+}
+
+// binaryExt lists extensions of URLs that are never blog pages.
+var binaryExt = map[string]bool{
+	"jpg": true, "jpeg": true, "png": true, "gif": true, "webp": true, "svg": true, "bmp": true,
+	"ico": true, "tif": true, "tiff": true, "avif": true, "heic": true,
+	"mp3": true, "m4a": true, "ogg": true, "oga": true, "wav": true, "flac": true, "aac": true,
+	"mp4": true, "m4v": true, "ogv": true, "webm": true, "mov": true, "avi": true, "mkv": true,
+	"wmv": true, "flv": true, "swf": true,
+	"pdf": true, "doc": true, "docx": true, "xls": true, "xlsx": true, "ppt": true, "pptx": true,
+	"odt": true, "ods": true, "odp": true, "rtf": true, "epub": true, "csv": true, "txt": true,
+	"zip": true, "gz": true, "tgz": true, "bz2": true, "xz": true, "7z": true, "rar": true, "tar": true,
+	"exe": true, "dmg": true, "iso": true, "apk": true, "deb": true, "rpm": true, "msi": true, "jar": true,
+	"css": true, "js": true, "mjs": true, "map": true, "woff": true, "woff2": true, "ttf": true,
+	"eot": true, "otf": true, "json": true,
+}
+
+// machinePath lists path fragments of URLs that are never content pages.
+var machinePath = []string{
+	"/wp-admin", "/wp-login.php", "/xmlrpc.php", "/wp-json/", "/wp-content/", "/wp-includes/",
+	"/feed/", "/trackback/", "/comments/feed", "/embed/", "/cdn-cgi/", "/wp-comments-post.php",
+	"/feeds/", "/rss/", "/atom/",
+}
+
+// isBinaryURL reports whether u looks like media, a download, an asset or a
+// machine endpoint rather than an HTML page, so it must not be fetched as one.
+func isBinaryURL(u *url.URL) bool {
+	p := strings.ToLower(u.Path)
+	if i := strings.LastIndexByte(p, '.'); i >= 0 && i > strings.LastIndexByte(p, '/') {
+		if binaryExt[p[i+1:]] || p[i+1:] == "xml" || p[i+1:] == "rdf" {
+			return true
+		}
+	}
+	for _, m := range machinePath {
+		if strings.Contains(p+"/", m) {
+			return true
+		}
+	}
+	q := u.Query()
+	return q.Has("feed") || q.Has("attachment_id") || q.Has("format") && q.Get("format") != "html" ||
+		q.Has("action") || q.Has("s") || q.Has("alt") && q.Get("alt") != "html"
+}

@@ -1,0 +1,255 @@
+package harvest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// fetchComments fetches the comment feed of a job's post once: the feed
+// item's (wfw:commentRss, rel=replies, platform conventions) or, for a
+// post found by crawling, the per-post feed its page advertises.
+func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
+	if j.commentsRun {
+		return
+	}
+	it := j.item
+	if it == nil {
+		if j.page == nil {
+			return
+		}
+		cf := postCommentFeed(j.page)
+		if cf == "" {
+			return
+		}
+		it = &feed.Item{Link: j.page.resp.URL, CommentFeedURL: cf}
+	}
+	j.commentsRun = true
+	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, c.client, c.feed, *it)
+}
+
+// postCommentFeed returns the feed a post page advertises for its own
+// comments (WordPress <post>/feed/, Blogger …/comments/default), or "".
+func postCommentFeed(p *fetchedPage) string {
+	self := strings.TrimSuffix(p.ident, "/")
+	for _, f := range p.info.feeds {
+		if strings.HasPrefix(f, self+"/") || strings.Contains(f, "/comments/default") && strings.Contains(f, "/feeds/") {
+			return f
+		}
+	}
+	return ""
+}
+
+// commentsAfter reports whether a comment was added after since.
+func commentsAfter(cs []feed.Comment, since time.Time) bool {
+	for _, cm := range cs {
+		if cm.Published.After(since) {
+			return true
+		}
+	}
+	return false
+}
+
+// commentNumber finds the platform's numeric comment id in an id or URL:
+// "comment-42", "#comment-42", "c42", "#c42", "post-42".
+var commentNumber = regexp.MustCompile(`(?i)(?:comment[-_]?|post[-_]|^c|#c)(\d+)\b`)
+
+// commentKey returns the platform's numeric id of a comment ("comment-42",
+// "…#comment-42", "tag:…post-42") or "".
+func commentKey(id string) string {
+	if isDigits(id) {
+		return id
+	}
+	all := commentNumber.FindAllStringSubmatch(id, -1)
+	if len(all) == 0 {
+		return ""
+	}
+	return all[len(all)-1][1]
+}
+
+// fillComments merges the comment feed's comments (MethodFeed) with those
+// extracted from the page, so that none is lost, and sets the counts.
+func (c *crawl) fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
+	m := newCommentMerger(e.URL)
+	for _, fc := range j.comments {
+		m.addFeed(fc)
+	}
+	pageMethod := methodOf(ex, learn.FieldComments)
+	for _, pc := range ex.Comments {
+		m.addPage(pc, pageMethod)
+	}
+	e.Comments = m.finish()
+	e.NumReplies = len(e.Comments)
+	if j.item != nil && j.item.CommentCount > e.NumReplies {
+		e.NumReplies = j.item.CommentCount
+		e.Provenance.Set("num_of_replies", blogharvest.MethodFeed)
+	} else {
+		e.Provenance.Set("num_of_replies", blogharvest.MethodComputed)
+	}
+	e.HasReply = e.NumReplies > 0
+	e.Provenance.Set("has_reply", blogharvest.MethodComputed)
+	for _, cm := range e.Comments {
+		if cm.Added.After(e.LastReplyDate) {
+			e.LastReplyDate = cm.Added
+		}
+	}
+	if !e.LastReplyDate.IsZero() {
+		e.Provenance.Set("last_reply_date", blogharvest.MethodComputed)
+	}
+}
+
+// commentMerger joins comments from the feed and the page.
+type commentMerger struct {
+	postURL string
+	list    []*blogharvest.Comment
+	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
+	byKey   map[string]int
+}
+
+func newCommentMerger(postURL string) *commentMerger {
+	return &commentMerger{postURL: postURL, byKey: map[string]int{}}
+}
+
+// addFeed adds a comment of the comment feed.
+func (m *commentMerger) addFeed(fc feed.Comment) {
+	id := firstNonEmpty(fc.ID, fc.Link)
+	cm := &blogharvest.Comment{ID: id, URL: fc.Link, Subject: fc.Title, Author: fc.Author,
+		Content: fc.Content, Added: fc.Published, PostURL: m.postURL}
+	for _, f := range []string{"id", "uri", "subject", "author", "full_content", "date_added"} {
+		cm.Provenance.Set(f, blogharvest.MethodFeed)
+	}
+	m.add(cm, fc.InReplyTo, fc.ID, fc.Link)
+}
+
+// addPage adds a comment extracted from the page unless the feed has it;
+// values the feed lacks are filled from the page.
+func (m *commentMerger) addPage(pc learn.Comment, method blogharvest.Method) {
+	if i, ok := m.find(pc); ok {
+		cm := m.list[i]
+		if cm.Author == "" && pc.Author != "" {
+			cm.Author = pc.Author
+			cm.Provenance.Set("author", method)
+		}
+		if cm.URL == "" && pc.URL != "" {
+			cm.URL = pc.URL
+		}
+		if m.parent[i] == "" {
+			m.parent[i] = pc.ParentID
+		}
+		return
+	}
+	cm := &blogharvest.Comment{ID: pc.ID, URL: pc.URL, Author: pc.Author, Content: pc.ContentHTML,
+		Added: pc.Date, PostURL: m.postURL}
+	for _, f := range []string{"id", "author", "full_content", "date_added"} {
+		cm.Provenance.Set(f, method)
+	}
+	m.add(cm, pc.ParentID, pc.ID, pc.URL)
+}
+
+// add appends a comment and indexes it by its keys.
+func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...string) {
+	m.list = append(m.list, cm)
+	m.parent = append(m.parent, parent)
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		m.byKey[k] = len(m.list) - 1
+		if n := commentKey(k); n != "" {
+			m.byKey["#"+n] = len(m.list) - 1
+		}
+	}
+}
+
+// find returns the comment already merged that pc is: same platform id,
+// else same author and minute, else nearly the same text.
+func (m *commentMerger) find(pc learn.Comment) (int, bool) {
+	for _, k := range []string{pc.ID, pc.URL} {
+		if n := commentKey(k); n != "" {
+			if i, ok := m.byKey["#"+n]; ok {
+				return i, true
+			}
+		}
+	}
+	text := strings.TrimSpace(pc.ContentText)
+	for i, cm := range m.list {
+		sameAuthor := normName(cm.Author) == normName(pc.Author) && cm.Author != ""
+		if sameAuthor && !pc.Date.IsZero() && absDur(cm.Added.Sub(pc.Date)) < time.Minute {
+			return i, true
+		}
+		if text != "" && learn.Dice(htmlText(cm.Content), text) >= 0.85 {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func normName(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// finish resolves parents, gives every comment a stable id and counts
+// replies.
+func (m *commentMerger) finish() []blogharvest.Comment {
+	for _, cm := range m.list {
+		cm.ID = stableCommentID(cm)
+		cm.ContentFormat = "text/html"
+		cm.AddressedTo = m.postURL
+	}
+	out := make([]blogharvest.Comment, len(m.list))
+	for i, cm := range m.list {
+		if p, ok := m.resolve(m.parent[i]); ok && p != i {
+			cm.ParentID, cm.ParentURL = m.list[p].ID, m.list[p].URL
+			cm.AddressedTo = firstNonEmpty(cm.ParentURL, m.postURL)
+			m.list[p].NumReplies++
+			m.list[p].HasReply = true
+		}
+	}
+	for i, cm := range m.list {
+		out[i] = *cm
+	}
+	return out
+}
+
+// resolve finds the comment a parent reference names.
+func (m *commentMerger) resolve(ref string) (int, bool) {
+	if ref == "" {
+		return 0, false
+	}
+	if i, ok := m.byKey[ref]; ok {
+		return i, true
+	}
+	if n := commentKey(ref); n != "" {
+		i, ok := m.byKey["#"+n]
+		return i, ok
+	}
+	return 0, false
+}
+
+// stableCommentID returns "comment-N" for comments with a platform id,
+// else the given id when it is short and plain, else a digest.
+func stableCommentID(cm *blogharvest.Comment) string {
+	if n := commentKey(cm.ID); n != "" {
+		return "comment-" + n
+	}
+	if n := commentKey(cm.URL); n != "" && strings.Contains(cm.URL, "comment") {
+		return "comment-" + n
+	}
+	if cm.ID != "" && len(cm.ID) <= 64 && !strings.ContainsAny(cm.ID, "/:?#") {
+		return cm.ID
+	}
+	sum := sha256.Sum256([]byte(cm.Author + "\x00" + cm.Added.String() + "\x00" + cm.Content))
+	return "c" + hex.EncodeToString(sum[:6])
+}

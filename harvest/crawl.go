@@ -1,0 +1,164 @@
+package harvest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// NewCrawl harvests the blog o.Blog from scratch: it finds the feed, learns
+// extraction rules from it, then every post it can reach (feed, feed paging,
+// sitemaps, links), and passes emit the Blog record first and then one Entry
+// per post or page, with comments and captured files. Pages are dropped once
+// their entry is emitted, so memory does not grow with the blog. An error
+// from emit stops the crawl and is returned; a URL without a feed returns an
+// error wrapping blogharvest.ErrNotBlog.
+func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result, error) {
+	return run(ctx, o, time.Time{}, false, emit)
+}
+
+// UpdateCrawl harvests what changed on the blog o.Blog since a date (the
+// Watermark of the previous Result): feed entries published or edited
+// after it, posts with comments added after it (comment feeds of recent
+// posts), and posts that fell out of the feed since (feed paging back to
+// since, sitemap <lastmod> after since, post links of the home page). It
+// emits the Blog record first, then only the entries that changed.
+func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Record) error) (*Result, error) {
+	return run(ctx, o, since, true, emit)
+}
+
+// crawl is the state of one NewCrawl or UpdateCrawl.
+type crawl struct {
+	o      Options
+	since  time.Time
+	update bool
+	client *fetch.Client
+	emit   func(Record) error
+	log    *slog.Logger
+	res    *Result
+	start  time.Time
+
+	blog     blogharvest.Blog
+	home     *url.URL // canonical home page
+	feed     *feed.Feed
+	full     bool // the feed carries whole posts
+	scope    *scope
+	pattern  *postPattern
+	front    *frontier
+	knn      *knn
+	rules    *learn.Rules
+	rulesF   *blogharvest.File
+	pending  map[string]*feed.Item // feed items whose entry is not emitted yet, by canonical URL
+	feedURLs []*url.URL            // in-scope item pages, in feed order
+	offsite  []*feed.Item          // items whose page lies outside the scope
+	emitted  map[string]bool       // canonical URLs of emitted entries and processed pages
+	pages    int                   // HTML pages fetched
+
+	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
+	render rendererState
+}
+
+// run is NewCrawl (update false) and UpdateCrawl.
+func run(ctx context.Context, o Options, since time.Time, update bool, emit func(Record) error) (*Result, error) {
+	o = o.withDefaults()
+	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: o.Now(),
+		res: &Result{Fetches: map[int]int{}, Watermark: since}, front: newFrontier(), knn: newKNN(3, 1024),
+		pending: map[string]*feed.Item{}, emitted: map[string]bool{}}
+	wall := time.Now()
+	defer c.closeRenderer()
+	err := c.crawl(ctx)
+	c.res.Timings.Total = time.Since(wall)
+	if c.client != nil {
+		for code, n := range c.client.Stats().Requests {
+			c.res.Fetches[code] = int(n)
+		}
+	}
+	if err != nil {
+		return c.res, err
+	}
+	return c.res, nil
+}
+
+// crawl runs the phases of a crawl in order.
+func (c *crawl) crawl(ctx context.Context) error {
+	if err := c.newClient(); err != nil {
+		return err
+	}
+	home, err := c.discover(ctx)
+	if err != nil {
+		return err
+	}
+	if err := c.readFeed(ctx); err != nil {
+		return err
+	}
+	c.setScope(home)
+	c.seedFeed()
+	c.verifyPattern(home)
+	c.readSitemaps(ctx)
+	train, err := c.learnRules(ctx)
+	if err != nil {
+		return err
+	}
+	if err := c.emitBlog(); err != nil {
+		return err
+	}
+	if err := c.emitTraining(ctx, train); err != nil {
+		return err
+	}
+	if home != nil {
+		c.seedLinks(home.info, 0)
+	}
+	return c.drain(ctx)
+}
+
+// newClient builds the crawl's HTTP client.
+func (c *crawl) newClient() error {
+	var allow []string
+	for _, raw := range []string{c.o.Blog.URL, c.o.Blog.FeedURL} {
+		if u, err := url.Parse(raw); err == nil && u.Hostname() != "" {
+			allow = append(allow, u.Hostname())
+		}
+	}
+	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
+	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
+		CAFile: c.o.CAFile, AllowHosts: allow, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
+		MaxBody: maxBody, Now: c.o.Now})
+	if err != nil {
+		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
+	}
+	c.client = cl
+	return nil
+}
+
+// warn records a warning for the Result and logs it.
+func (c *crawl) warn(msg string, args ...any) {
+	s := fmt.Sprintf(msg, args...)
+	c.mu.Lock()
+	c.res.Warnings = append(c.res.Warnings, s)
+	c.mu.Unlock()
+	c.log.Warn(s)
+}
+
+// notBlog wraps err so that it says the blog's URL has no feed.
+func notBlog(raw string, err error) error {
+	if errors.Is(err, blogharvest.ErrNotBlog) {
+		return blogharvest.Permanent(fmt.Errorf("harvest %s: %w", raw, err))
+	}
+	return blogharvest.Permanent(fmt.Errorf("harvest %s: %w: %v", raw, blogharvest.ErrNotBlog, err))
+}
+
+// watermark moves the Result's watermark to t when t is later.
+func (c *crawl) watermark(t time.Time) {
+	if t.After(c.res.Watermark) && !t.After(c.start.Add(48*time.Hour)) {
+		c.res.Watermark = t
+	}
+}

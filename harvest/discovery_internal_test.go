@@ -1,0 +1,246 @@
+package harvest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func mustURL(t testing.TB, raw string) *url.URL {
+	t.Helper()
+	u := mustCanonical(raw)
+	if u == nil {
+		t.Fatalf("bad URL %q", raw)
+	}
+	return u
+}
+
+func urls(t testing.TB, raws ...string) []*url.URL {
+	out := make([]*url.URL, len(raws))
+	for i, r := range raws {
+		out[i] = mustURL(t, r)
+	}
+	return out
+}
+
+func TestPatternWordPressDates(t *testing.T) {
+	feed := urls(t, "http://b.ex/2013/08/28/first-post/", "http://b.ex/2013/08/30/second/", "http://b.ex/2013/09/01/third-one/")
+	p := learnPattern(feed)
+	p.verify(urls(t, "http://b.ex/", "http://b.ex/tag/x/", "http://b.ex/about/"), feed)
+	match := []string{"http://b.ex/2012/01/05/old-post/", "http://b.ex/2013/08/28/first-post/"}
+	noMatch := []string{"http://b.ex/tag/x/", "http://b.ex/2013/08/", "http://b.ex/about/", "http://b.ex/page/2/",
+		"http://b.ex/2013/08/28/first-post/comment-page-2/", "http://b.ex/category/a/b/c/d/"}
+	checkPattern(t, p, match, noMatch)
+}
+
+func TestPatternSingleSegmentSlugs(t *testing.T) {
+	feed := urls(t, "http://m.ex/be-kind/", "http://m.ex/less-stuff/", "http://m.ex/on-walking/")
+	p := learnPattern(feed)
+	p.verify(urls(t, "http://m.ex/", "http://m.ex/archives/", "http://m.ex/uncopyright/"), feed)
+	checkPattern(t, p, []string{"http://m.ex/some-older-post/"},
+		[]string{"http://m.ex/archives/", "http://m.ex/uncopyright/", "http://m.ex/tag/", "http://m.ex/a/b/"})
+}
+
+func TestPatternBloggerAndQuery(t *testing.T) {
+	feed := urls(t, "http://d.ex/2013/08/one-thing.html", "http://d.ex/2013/07/other.html")
+	p := learnPattern(feed)
+	p.verify(urls(t, "http://d.ex/search/label/x"), feed)
+	checkPattern(t, p, []string{"http://d.ex/2012/12/old.html"},
+		[]string{"http://d.ex/2013/07/", "http://d.ex/search/label/x", "http://d.ex/2013/07/x.php"})
+
+	q := learnPattern(urls(t, "http://w.ex/?p=12", "http://w.ex/?p=40"))
+	checkPattern(t, q, []string{"http://w.ex/?p=7"}, []string{"http://w.ex/?page_id=7", "http://w.ex/?p=x", "http://w.ex/"})
+
+	tumblr := learnPattern(urls(t, "http://t.ex/post/59190266995/a-slug", "http://t.ex/post/591903/other-slug"))
+	checkPattern(t, tumblr, []string{"http://t.ex/post/1/x"}, []string{"http://t.ex/tagged/1/x"})
+}
+
+func checkPattern(t *testing.T, p *postPattern, match, noMatch []string) {
+	t.Helper()
+	for _, m := range match {
+		if !p.match(mustURL(t, m)) {
+			t.Errorf("pattern %s does not match post %s", p, m)
+		}
+	}
+	for _, m := range noMatch {
+		if p.match(mustURL(t, m)) {
+			t.Errorf("pattern %s matches non-post %s", p, m)
+		}
+	}
+}
+
+func TestKNNPrefersSimilarPages(t *testing.T) {
+	m := newKNN(3, 4)
+	if got := m.predict(mustURL(t, "http://b.ex/page/9/")); got != 1 {
+		t.Errorf("prior = %v, want 1", got)
+	}
+	for i := 2; i <= 4; i++ {
+		m.train(mustURL(t, fmt.Sprintf("http://b.ex/page/%d/", i)), 10)
+	}
+	m.train(mustURL(t, "http://b.ex/about/"), 0)
+	m.train(mustURL(t, "http://b.ex/contact/"), 0) // evicts page/2 (ring of 4)
+	paging := m.predict(mustURL(t, "http://b.ex/page/7/"))
+	about := m.predict(mustURL(t, "http://b.ex/colophon/"))
+	if paging <= about || paging < 5 {
+		t.Errorf("paging estimate %v, about-like estimate %v: want paging far higher", paging, about)
+	}
+	if len(m.samples) != 4 {
+		t.Errorf("kept %d samples, want the ring size 4", len(m.samples))
+	}
+}
+
+func TestFrontierOrderAndOnce(t *testing.T) {
+	f := newFrontier()
+	f.push(task{url: "a", prio: 1})
+	f.push(task{url: "b", prio: prioPost})
+	f.push(task{url: "c", prio: 1})
+	if f.push(task{url: "a", prio: prioPost}) {
+		t.Error("a queued twice")
+	}
+	f.mark("d")
+	if f.push(task{url: "d"}) {
+		t.Error("marked URL queued")
+	}
+	var got []string
+	for t, ok := f.pop(); ok; t, ok = f.pop() {
+		got = append(got, t.url)
+	}
+	if strings.Join(got, "") != "bac" {
+		t.Errorf("order %v, want b a c", got)
+	}
+}
+
+const testSitemap = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc> http://b.ex/2013/08/28/first/ </loc><lastmod>2013-08-28T10:44:08+00:00</lastmod></url>
+<url><loc>http://b.ex/about/</loc><lastmod>2013-01-02</lastmod></url>
+<url><loc>http://b.ex/x/</loc></url>
+</urlset>`
+
+func TestParseSitemap(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(testSitemap))
+	zw.Close()
+	for name, body := range map[string][]byte{"plain": []byte(testSitemap), "gzip": gz.Bytes()} {
+		sm, err := parseSitemap(body)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(sm.URLs) != 3 || sm.URLs[0].Loc != "http://b.ex/2013/08/28/first/" {
+			t.Fatalf("%s: urls %+v", name, sm.URLs)
+		}
+		want := time.Date(2013, 8, 28, 10, 44, 8, 0, time.UTC)
+		if !sm.URLs[0].LastMod.Equal(want) || sm.URLs[1].LastMod.IsZero() || !sm.URLs[2].LastMod.IsZero() {
+			t.Errorf("%s: lastmods %v %v %v", name, sm.URLs[0].LastMod, sm.URLs[1].LastMod, sm.URLs[2].LastMod)
+		}
+	}
+	idx := `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>http://b.ex/wp-sitemap-posts-post-1.xml</loc></sitemap><sitemap><loc>http://b.ex/wp-sitemap-posts-page-1.xml</loc></sitemap></sitemapindex>`
+	sm, err := parseSitemap([]byte(idx))
+	if err != nil || len(sm.Children) != 2 || !isPageSitemap(sm.Children[1]) || isPageSitemap(sm.Children[0]) || !isPostSitemap(sm.Children[0]) {
+		t.Errorf("index: %+v, %v", sm, err)
+	}
+	if _, err := parseSitemap([]byte("<html><body>no</body></html>")); err == nil {
+		t.Error("HTML accepted as a sitemap")
+	}
+}
+
+func TestSitemapBomb(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(bytes.Repeat([]byte(" "), 2<<20))
+	zw.Close()
+	if _, err := gunzipIf(gz.Bytes(), 1<<20); err == nil {
+		t.Error("a 2 MB expansion passed a 1 MB limit")
+	}
+}
+
+func TestRobotsSitemaps(t *testing.T) {
+	got := robotsSitemaps([]byte("User-agent: *\nDisallow: /x\nSITEMAP: http://b.ex/s1.xml\r\nsitemap:http://b.ex/s2.xml.gz\n"))
+	if len(got) != 2 || got[0] != "http://b.ex/s1.xml" || got[1] != "http://b.ex/s2.xml.gz" {
+		t.Errorf("robots sitemaps %q", got)
+	}
+}
+
+func TestScope(t *testing.T) {
+	s := newScope(mustURL(t, "http://www.b.ex/blog/"), []*regexp.Regexp{regexp.MustCompile(`^http://cdn\.ex/posts/`)},
+		[]*regexp.Regexp{regexp.MustCompile(`/private/`)})
+	in := []string{"http://www.b.ex/blog/a/", "https://b.ex/blog/", "http://www.b.ex/blog", "http://cdn.ex/posts/1"}
+	out := []string{"http://www.b.ex/other/", "http://evil.ex/blog/", "http://www.b.ex/blog/private/x", "http://cdn.ex/img/1"}
+	for _, u := range in {
+		if !s.contains(mustURL(t, u)) {
+			t.Errorf("%s out of scope", u)
+		}
+	}
+	for _, u := range out {
+		if s.contains(mustURL(t, u)) {
+			t.Errorf("%s in scope", u)
+		}
+	}
+}
+
+func TestIsBinaryURL(t *testing.T) {
+	bin := []string{"http://b.ex/wp-content/uploads/a.jpg", "http://b.ex/file.PDF", "http://b.ex/feed/", "http://b.ex/x/feed/",
+		"http://b.ex/wp-login.php", "http://b.ex/?feed=rss2", "http://b.ex/s.css", "http://b.ex/sitemap.xml", "http://b.ex/a.mp3"}
+	page := []string{"http://b.ex/2013/08/a-post/", "http://b.ex/2013/07/x.html", "http://b.ex/feedback-wanted/", "http://b.ex/?p=3",
+		"http://b.ex/rss-tips/", "http://b.ex/search/label/x"}
+	for _, u := range bin {
+		if !isBinaryURL(mustURL(t, u)) {
+			t.Errorf("%s not seen as binary", u)
+		}
+	}
+	for _, u := range page {
+		if isBinaryURL(mustURL(t, u)) {
+			t.Errorf("%s seen as binary", u)
+		}
+	}
+}
+
+func TestScanPage(t *testing.T) {
+	page := `<html lang="fr"><head><link rel="canonical" href="/2013/08/28/p/?utm_source=x">
+<link rel="shortlink" href="/?p=5"><link rel="alternate" type="application/rss+xml" href="/2013/08/28/p/feed/">
+<meta property="og:type" content="article"></head><body>
+<header><nav><a href="/about/">About</a></nav></header>
+<a href="/2013/08/27/older/#comments">older</a> <a href="javascript:x()">js</a> <a href="mailto:a@b">m</a>
+<form class="post-password-form" action="/wp-login.php?action=postpass"></form>
+<div id="disqus_thread"></div></body></html>`
+	pi := scanPage([]byte(page), mustURL(t, "http://b.ex/2013/08/28/p/"))
+	if pi.canonical != "http://b.ex/2013/08/28/p/" || pi.shortlink != "http://b.ex/?p=5" || pi.lang != "fr" {
+		t.Errorf("canonical %q shortlink %q lang %q", pi.canonical, pi.shortlink, pi.lang)
+	}
+	if !pi.password || pi.jsComments != "disqus" || !pi.ogArticle || len(pi.feeds) != 1 {
+		t.Errorf("password %v js %q og %v feeds %v", pi.password, pi.jsComments, pi.ogArticle, pi.feeds)
+	}
+	if len(pi.links) != 2 || !pi.links[0].nav || pi.links[1].nav || pi.links[1].url != "http://b.ex/2013/08/27/older/" {
+		t.Errorf("links %+v", pi.links)
+	}
+}
+
+func TestMediaURLs(t *testing.T) {
+	content := `<p><img src="data:image/gif;base64,R0" data-src="/img/a.jpg"></p>
+<img src="/img/b-300.jpg" srcset="/img/b-300.jpg 300w, /img/b-1024.jpg 1024w, /img/b-600.jpg 600w">
+<audio src="http://cdn.ex/s.mp3"></audio><video poster="/v.jpg"><source src="/v.mp4"></video>
+<a href="/docs/report.pdf">report</a> <a href="/2013/other/">post</a> <img src="/img/a.jpg#x">`
+	got := mediaURLs(content, mustURL(t, "http://b.ex/2013/p/"))
+	want := []string{"http://b.ex/img/a.jpg", "http://b.ex/img/b-300.jpg", "http://b.ex/img/b-1024.jpg",
+		"http://cdn.ex/s.mp3", "http://b.ex/v.jpg", "http://b.ex/v.mp4", "http://b.ex/docs/report.pdf"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("media\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestCommentKey(t *testing.T) {
+	cases := map[string]string{"comment-42": "42", "http://b.ex/p/#comment-42": "42", "42": "42", "c84": "84",
+		"http://b.ex/p.html?showComment=1378#c84": "84", "tag:blogger.com,1999:blog-1.post-77": "77",
+		"cafe12ab": "", "": "", "http://b.ex/2013/08/28/p/": ""}
+	for in, want := range cases {
+		if got := commentKey(in); got != want {
+			t.Errorf("commentKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,279 @@
+package harvest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// buildEntry extracts the entry of a fetched page and completes it with
+// the feed's values, comments, rendering and media. It returns nil for a
+// navigation page that turns out not to be content.
+func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharvest.Entry {
+	p := j.page
+	ex, exErr := c.extract(p.resp.URL, p.html, c.lang(p))
+	if !post && j.t.kind == "nav" && !c.looksLikeContent(ex, p) {
+		return nil
+	}
+	e := c.newEntry(j, post)
+	c.fetchComments(ctx, j)
+	ex, exErr = c.maybeRender(ctx, j, e, ex, exErr)
+	c.fillFields(e, j.item, ex, exErr)
+	c.fillComments(e, j, ex)
+	if p.info.password {
+		e.AccessRestriction = "password protected"
+		e.Provenance.Set("access_restriction", blogharvest.MethodHeuristic)
+	}
+	c.addFiles(e, j)
+	if c.o.MaxMediaBytes > 0 && c.o.MaxMediaPerEntry > 0 {
+		c.captureMedia(ctx, e)
+	}
+	return e
+}
+
+// newEntry starts the entry of a fetched page: identity, HTTP values,
+// aliases and the captured page.
+func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
+	p := j.page
+	kind := blogharvest.KindPost
+	if !post || j.t.kind == "page" {
+		kind = blogharvest.KindPage
+	}
+	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: c.home.String(),
+		Captured: p.resp.Captured, StatusCode: p.resp.Status,
+		ResponseCode: fmt.Sprintf("%d %s", p.resp.Status, http.StatusText(p.resp.Status))}
+	e.Provenance.Set("status_code", blogharvest.MethodHTTP)
+	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
+	e.Provenance.Set("child_of", blogharvest.MethodComputed)
+	aliases := []string{j.t.url, p.url.String(), p.info.shortlink}
+	if j.item != nil {
+		aliases = append(aliases, canonicalOr(j.item.Link))
+	}
+	for _, a := range aliases {
+		if a != "" && a != e.URL && !contains(e.Aliases, a) {
+			e.Aliases = append(e.Aliases, a)
+		}
+	}
+	e.Files = append(e.Files, p.resp.File(blogharvest.RolePage))
+	return e
+}
+
+// canonicalOr returns the canonical form of raw, or "" when it has none.
+func canonicalOr(raw string) string {
+	s, err := Canonical(raw)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// extract applies the rules (or the fallbacks) to a page and times it.
+func (c *crawl) extract(pageURL string, html []byte, lang string) (learn.Extraction, error) {
+	t0 := time.Now()
+	ex, err := c.rules.Extract(learn.Page{URL: pageURL, HTML: html, Lang: lang})
+	d := time.Since(t0)
+	c.mu.Lock()
+	c.res.Timings.Extract += d
+	c.mu.Unlock()
+	return ex, err
+}
+
+// looksLikeContent reports whether a navigation page that does not match
+// the post pattern is a standalone page (about, contact) rather than a
+// listing: an article of some length that links to few posts.
+func (c *crawl) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
+	if len(ex.ContentText) < 200 || p.ident == c.home.String() {
+		return false
+	}
+	base := p.url
+	posts := 0
+	for _, l := range scanPage([]byte(ex.ContentHTML), base).links {
+		if u, err := url.Parse(l.url); err == nil && c.pattern.match(u) {
+			posts++
+		}
+	}
+	return posts < 3
+}
+
+// fillFields sets title, author, dates, content and categories, each from
+// the most trustworthy source, and records the method.
+func (c *crawl) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
+	pick := func(field, fromFeed, fromPage string) string {
+		if it != nil && strings.TrimSpace(fromFeed) != "" {
+			e.Provenance.Set(field, blogharvest.MethodFeed)
+			return strings.TrimSpace(fromFeed)
+		}
+		if fromPage != "" {
+			e.Provenance.Set(field, methodOf(ex, field))
+		}
+		return fromPage
+	}
+	var ft, fa string
+	if it != nil {
+		ft, fa = it.Title, it.Author
+	}
+	e.Title = pick("title", ft, ex.Title)
+	e.Author = pick("author", fa, ex.Author)
+	c.fillDates(e, it, ex)
+	c.fillContent(e, it, ex, exErr)
+	if it != nil {
+		e.AltIdentifier = it.GUID
+		e.Categories = append(e.Categories, it.Categories...)
+		if e.AltIdentifier != "" {
+			e.Provenance.Set("alt_identifier", blogharvest.MethodFeed)
+		}
+	}
+}
+
+// methodOf returns the method the extraction used for field, defaulting
+// to MethodRule.
+func methodOf(ex learn.Extraction, field string) blogharvest.Method {
+	if m, ok := ex.Methods[field]; ok {
+		return m
+	}
+	return blogharvest.MethodRule
+}
+
+// fillDates sets Created and Modified from the feed, else the page.
+func (c *crawl) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction) {
+	switch {
+	case it != nil && !it.Published.IsZero():
+		e.Created = it.Published
+		e.Provenance.Set("date_created", blogharvest.MethodFeed)
+	case !ex.Date.IsZero():
+		e.Created = ex.Date
+		e.Provenance.Set("date_created", methodOf(ex, learn.FieldDate))
+	}
+	if it != nil && it.Updated.After(e.Created) {
+		e.Modified = it.Updated
+		e.Provenance.Set("date_modified", blogharvest.MethodFeed)
+	}
+}
+
+// fillContent chooses the article: the feed's full text when the feed
+// carries the whole post (unless a trusted rule found clearly more), else
+// the page's extraction, else the feed's summary.
+func (c *crawl) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
+	feedHTML := ""
+	if it != nil {
+		feedHTML = it.Content
+	}
+	feedFull := it != nil && itemFullText(*it)
+	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(htmlText(feedHTML))*6/5
+	switch {
+	case feedFull && !pageLonger:
+		e.Content = feedHTML
+		e.Provenance.Set("full_content", blogharvest.MethodFeed)
+	case ex.ContentHTML != "":
+		e.Content = ex.ContentHTML
+		e.Provenance.Set("full_content", methodOf(ex, learn.FieldContent))
+	case it != nil && firstNonEmpty(it.Content, it.Summary) != "":
+		e.Content = firstNonEmpty(it.Content, it.Summary)
+		e.Provenance.Set("full_content", blogharvest.MethodFeed)
+		e.Problems = append(e.Problems, "article not found on the page; the feed's text is kept")
+	default:
+		e.Problems = append(e.Problems, fmt.Sprintf("no article extracted: %v", exErr))
+	}
+	if e.Content != "" {
+		e.ContentFormat = "text/html"
+		e.Provenance.Set("full_content_format", blogharvest.MethodComputed)
+	}
+}
+
+// addFiles attaches the feed item, the comment feed and the rules.
+func (c *crawl) addFiles(e *blogharvest.Entry, j *pageJob) {
+	if j.item != nil && len(j.item.Raw) > 0 {
+		f := blogharvest.File{URL: c.blog.FeedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(c.feed.Format),
+			Body: j.item.Raw, Captured: c.start}
+		f.Sum()
+		e.Files = append(e.Files, f)
+	}
+	if j.commentFile != nil {
+		e.Files = append(e.Files, *j.commentFile)
+	}
+	if j.commentsErr != nil {
+		e.Problems = append(e.Problems, fmt.Sprintf("comment feed: %v", j.commentsErr))
+	}
+	if c.rulesF != nil {
+		e.Files = append(e.Files, *c.rulesF)
+	}
+}
+
+// feedMediaType returns the media type of a feed item's raw bytes.
+func feedMediaType(format string) string {
+	switch strings.ToLower(format) {
+	case "atom":
+		return "application/atom+xml"
+	case "json":
+		return "application/feed+json"
+	}
+	return "application/rss+xml"
+}
+
+// feedOnlyEntry builds the entry of a feed item whose page could not be
+// captured (off-site link, fetch failure) from the feed alone.
+func (c *crawl) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.Entry {
+	u := firstNonEmpty(canonicalOr(it.Link), canonicalOr(it.GUID))
+	if u == "" {
+		return nil
+	}
+	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: c.home.String(),
+		Captured: c.start, Problems: []string{problem}}
+	c.fillFields(e, it, learn.Extraction{}, nil)
+	e.NumReplies = max(it.CommentCount, 0)
+	e.HasReply = e.NumReplies > 0
+	c.addFiles(e, &pageJob{item: it})
+	return e
+}
+
+// emitOffsite emits feed-only entries for feed items whose pages lie
+// outside the blog's scope; UpdateCrawl emits only those changed since.
+func (c *crawl) emitOffsite() error {
+	for _, it := range c.offsite {
+		if c.update && !c.itemChanged(it) {
+			continue
+		}
+		e := c.feedOnlyEntry(it, fmt.Sprintf("page %s is outside the blog; not captured", it.Link))
+		if e == nil || !c.claim(e.URL) {
+			continue
+		}
+		c.res.Skipped++
+		if err := c.emitEntry(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entryChanged reports, for UpdateCrawl, whether an entry holds anything
+// after since: publication, edit, a comment, or a sitemap lastmod.
+func (c *crawl) entryChanged(e *blogharvest.Entry, t task) bool {
+	if e.Created.IsZero() && t.lastmod.IsZero() {
+		return true // undated: cannot tell, keep it
+	}
+	if e.Created.After(c.since) || e.Modified.After(c.since) || t.lastmod.After(c.since) {
+		return true
+	}
+	for _, cm := range e.Comments {
+		if cm.Added.After(c.since) {
+			return true
+		}
+	}
+	return false
+}

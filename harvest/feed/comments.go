@@ -1,0 +1,172 @@
+package feed
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+)
+
+// maxCommentPages bounds the pages of one comment feed.
+const maxCommentPages = 20
+
+// bloggerPostID finds the post id in a Blogger item id
+// ("tag:blogger.com,1999:blog-123.post-456").
+var bloggerPostID = regexp.MustCompile(`^tag:blogger\.com,1999:blog-(\d+)\.post-(\d+)$`)
+
+// CommentFeedURLs lists the candidate comment feeds of it, best first: the
+// feed's own wfw:commentRss or rel="replies" link, then the platform's
+// conventional URL (WordPress <post>/feed/, Blogger
+// /feeds/<postid>/comments/default).
+func CommentFeedURLs(f *Feed, it Item) []string {
+	var out []string
+	if it.CommentFeedURL != "" {
+		out = append(out, it.CommentFeedURL)
+	}
+	if strings.HasPrefix(f.Platform, "WordPress") && it.Link != "" {
+		out = appendNew(out, wordpressCommentFeed(it.Link))
+	}
+	if u := bloggerCommentFeed(f, it); u != "" {
+		out = appendNew(out, u)
+	}
+	return out
+}
+
+// wordpressCommentFeed is <post>/feed/ (or <post>/feed after a file-like
+// permalink such as "x.html").
+func wordpressCommentFeed(link string) string {
+	u, err := url.Parse(link)
+	if err != nil {
+		return ""
+	}
+	u.Fragment = ""
+	if strings.HasSuffix(u.Path, "/") {
+		u.Path += "feed/"
+	} else {
+		u.Path += "/feed"
+	}
+	return u.String()
+}
+
+// bloggerCommentFeed derives /feeds/<postid>/comments/default from the
+// posts feed URL and the item's id.
+func bloggerCommentFeed(f *Feed, it Item) string {
+	m := bloggerPostID.FindStringSubmatch(it.GUID)
+	i := strings.Index(f.URL, "/feeds/")
+	if m == nil || i < 0 {
+		return ""
+	}
+	return f.URL[:i] + "/feeds/" + m[2] + "/comments/default"
+}
+
+// wpReplyTo finds the parent link WordPress puts at the start of a reply
+// in its comment feeds ("In reply to <a href="…#comment-8">…</a>.", in the
+// blog's language).
+var wpReplyTo = regexp.MustCompile(`^\s*(?:<p>)?[^<]{0,60}<a href=["']([^"']+#comment-\d+)["']`)
+
+// ParseComments parses a comment feed. InReplyTo comes from Atom
+// thr:in-reply-to, Blogger's rel="related" link, or WordPress's "In reply
+// to" prefix; a parent that is the post itself (Blogger points top-level
+// comments at it) leaves InReplyTo empty.
+func ParseComments(body []byte, feedURL string) ([]Comment, error) {
+	f, err := Parse(body, feedURL)
+	if err != nil {
+		return nil, err
+	}
+	return commentsOf(f), nil
+}
+
+// commentsOf converts a parsed comment feed's items.
+func commentsOf(f *Feed) []Comment {
+	out := make([]Comment, 0, len(f.Items))
+	for _, it := range f.Items {
+		c := Comment{
+			ID: firstNonEmpty(it.GUID, it.Link), Link: it.Link, Title: it.Title, Author: it.Author,
+			Published: itemDate(it), Content: firstNonEmpty(it.Content, it.Summary), Raw: it.Raw,
+			AuthorURL: it.authorURL, InReplyTo: it.replyTo,
+		}
+		if c.InReplyTo == "" {
+			c.InReplyTo = wordpressParent(c.Content)
+		}
+		out = append(out, c)
+	}
+	return dropPostParents(out)
+}
+
+// parentRef reads the Atom threading of one comment.
+func parentRef(si *scannedItem, guid string) string {
+	if si.relatedCommentFeedRef != "" {
+		if id := bloggerCommentID(si.relatedCommentFeedRef, guid); id != "" {
+			return id
+		}
+	}
+	return firstNonEmpty(si.inReplyTo, si.replyHref)
+}
+
+// bloggerCommentID turns a Blogger related link
+// (…/feeds/<blog>/<post>/comments/default/<id>) into the comment's id.
+func bloggerCommentID(href, guid string) string {
+	i := strings.LastIndex(href, "/")
+	m := bloggerPostID.FindStringSubmatch(guid)
+	if i < 0 || m == nil {
+		return ""
+	}
+	return "tag:blogger.com,1999:blog-" + m[1] + ".post-" + href[i+1:]
+}
+
+// wordpressParent reads the "In reply to" link of a WordPress reply.
+func wordpressParent(content string) string {
+	if m := wpReplyTo.FindStringSubmatch(content); m != nil {
+		return html.UnescapeString(m[1])
+	}
+	return ""
+}
+
+// dropPostParents sets InReplyTo to the ID of the parent comment it names
+// (by ID or link) and clears it when it names no comment of the feed: it
+// then points at the post (Blogger, WordPress Atom) or at a comment outside
+// the feed, and the comment is treated as top level.
+func dropPostParents(cs []Comment) []Comment {
+	ids := map[string]string{}
+	for _, c := range cs {
+		if c.Link != "" {
+			ids[c.Link] = c.ID
+		}
+		ids[c.ID] = c.ID
+	}
+	for i := range cs {
+		cs[i].InReplyTo = ids[cs[i].InReplyTo]
+	}
+	return cs
+}
+
+// FetchComments fetches the first comment feed of CommentFeedURLs(f, it)
+// that exists, with its further pages, and parses its comments. The File
+// is the first page (RoleCommentFeed); every comment keeps its own XML in
+// Raw. No candidate, or only missing ones (404/410), yields no comments
+// and no error.
+func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item) ([]Comment, *blogharvest.File, error) {
+	for _, u := range CommentFeedURLs(f, it) {
+		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: acceptFeeds})
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("comments of %s: %w", it.Link, err)
+		}
+		file := resp.File(blogharvest.RoleCommentFeed)
+		cf, err := Parse(resp.Body, resp.URL)
+		if err != nil {
+			return nil, &file, fmt.Errorf("comments of %s: %w", it.Link, err)
+		}
+		p := newPager(cf, PageOptions{MaxPages: maxCommentPages}, false)
+		_, err = p.run(ctx, c)
+		return commentsOf(cf), &file, err
+	}
+	return nil, nil, nil
+}

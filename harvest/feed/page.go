@@ -1,0 +1,201 @@
+package feed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+)
+
+// FetchAll fetches feedURL and pages beyond it: RFC 5005 rel="next" and
+// rel="prev-archive" links first, else Blogger start-index/max-results
+// (bounded by openSearch:totalResults), else WordPress ?paged=N. Paging
+// stops at a page that brings nothing new, an empty page, a guessed page
+// that is not found, o.MaxPages, or a page all older than o.Since.
+//
+// The Feed carries the first page's metadata and every page's items, each
+// once; files holds every page as a RoleFeed capture. A 304 answer to the
+// conditional first request returns a Feed with NotModified set and no
+// items. If a later page fails, the pages so far are returned with the
+// error.
+func FetchAll(ctx context.Context, c *fetch.Client, feedURL string, o PageOptions) (*Feed, []blogharvest.File, error) {
+	resp, err := c.Do(ctx, fetch.Request{URL: feedURL, ETag: o.ETag, LastModified: o.LastModified, Accept: acceptFeeds})
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.NotModified {
+		return &Feed{URL: resp.URL, NotModified: true, ETag: o.ETag, LastModified: o.LastModified}, nil, nil
+	}
+	files := []blogharvest.File{resp.File(blogharvest.RoleFeed)}
+	first, err := Parse(resp.Body, resp.URL)
+	if err != nil {
+		return nil, files, err
+	}
+	first.ETag, first.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+	p := newPager(first, o, true)
+	more, err := p.run(ctx, c)
+	return first, append(files, more...), err
+}
+
+// pager walks the pages after the first.
+type pager struct {
+	all       *Feed // the first page, collecting every page's items
+	o         PageOptions
+	wordpress bool // may guess WordPress ?paged=N
+	seen      map[string]bool
+	visited   map[string]bool
+	page      int // pages fetched
+}
+
+func newPager(first *Feed, o PageOptions, wordpress bool) *pager {
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	p := &pager{all: first, o: o, seen: map[string]bool{}, visited: map[string]bool{first.URL: true}, page: 1}
+	p.wordpress = wordpress && strings.HasPrefix(first.Platform, "WordPress")
+	items := first.Items
+	first.Items = nil
+	p.add(items)
+	return p
+}
+
+// add keeps the items not seen yet and reports how many there were.
+func (p *pager) add(items []Item) int {
+	n := 0
+	for _, it := range items {
+		k := itemKey(it)
+		if k != "" && p.seen[k] {
+			continue
+		}
+		p.seen[k] = true
+		p.all.Items = append(p.all.Items, it)
+		n++
+	}
+	return n
+}
+
+func itemKey(it Item) string {
+	return firstNonEmpty(it.GUID, it.Link, it.Title+"\x00"+it.Published.String())
+}
+
+// run fetches pages until a stop condition; it returns their captures.
+func (p *pager) run(ctx context.Context, c *fetch.Client) ([]blogharvest.File, error) {
+	var files []blogharvest.File
+	cur := p.all
+	curItems := p.all.Items
+	for p.page < p.o.MaxPages && !p.allOlder(curItems) {
+		next, guessed := p.nextURL(cur, len(curItems))
+		if next == "" {
+			return files, nil
+		}
+		p.visited[next] = true
+		f, file, err := fetchPage(ctx, c, next)
+		if file != nil {
+			files = append(files, *file)
+		}
+		if err != nil {
+			if guessed && isNotFound(err) {
+				return files, nil
+			}
+			return files, fmt.Errorf("feed %s page %d: %w", p.all.URL, p.page+1, err)
+		}
+		p.page++
+		if p.add(f.Items) == 0 {
+			return files, nil
+		}
+		cur, curItems = f, f.Items
+	}
+	return files, nil
+}
+
+// fetchPage fetches and parses one page.
+func fetchPage(ctx context.Context, c *fetch.Client, u string) (*Feed, *blogharvest.File, error) {
+	resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: acceptFeeds})
+	if err != nil {
+		return nil, nil, err
+	}
+	file := resp.File(blogharvest.RoleFeed)
+	f, err := Parse(resp.Body, resp.URL)
+	return f, &file, err
+}
+
+// allOlder reports whether Since is set and every dated item is older.
+func (p *pager) allOlder(items []Item) bool {
+	if p.o.Since.IsZero() || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if d := itemDate(it); d.IsZero() || !d.Before(p.o.Since) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextURL picks the next page after cur (which held n items); guessed is
+// true when the URL was constructed rather than given by the feed.
+func (p *pager) nextURL(cur *Feed, n int) (next string, guessed bool) {
+	for _, u := range cur.Next {
+		if !p.visited[u] {
+			return u, false
+		}
+	}
+	if len(cur.Next) > 0 || n == 0 {
+		return "", false
+	}
+	if u := bloggerNext(cur, n); u != "" && !p.visited[u] {
+		return u, true
+	}
+	if p.wordpress {
+		if u := withQuery(p.all.URL, "paged", strconv.Itoa(p.page+1)); !p.visited[u] {
+			return u, true
+		}
+	}
+	return "", false
+}
+
+// bloggerNext builds the next start-index URL of a Blogger feed.
+func bloggerNext(cur *Feed, n int) string {
+	u, err := url.Parse(cur.URL)
+	if err != nil || cur.Platform != "Blogger" && !strings.Contains(u.Path, "/feeds/") {
+		return ""
+	}
+	if cur.TotalResults == 0 && cur.Platform != "Blogger" {
+		return ""
+	}
+	q := u.Query()
+	start, _ := strconv.Atoi(q.Get("start-index"))
+	start = max(start, 1) + n
+	if cur.TotalResults > 0 && start > cur.TotalResults {
+		return ""
+	}
+	q.Set("start-index", strconv.Itoa(start))
+	if q.Get("max-results") == "" {
+		q.Set("max-results", strconv.Itoa(n))
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// withQuery returns raw with the query parameter k set to v.
+func withQuery(raw, k, v string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	q := u.Query()
+	q.Set(k, v)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func isNotFound(err error) bool {
+	var se *fetch.StatusError
+	return errors.As(err, &se) && (se.Code == http.StatusNotFound || se.Code == http.StatusGone)
+}

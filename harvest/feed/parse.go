@@ -1,0 +1,196 @@
+package feed
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/mmcdole/gofeed"
+)
+
+// Parse parses an RSS (0.9x, 1.0, 2.0), Atom or JSON Feed document
+// fetched from feedURL, whatever its declared encoding or media type.
+// Relative links are resolved against feedURL. The error names what is
+// wrong: not a feed (wrapping ErrNotFeed), or where the XML breaks. Errors
+// are permanent.
+func Parse(body []byte, feedURL string) (*Feed, error) {
+	f, err := parse(body, feedURL)
+	if err != nil {
+		return nil, blogharvest.Permanent(fmt.Errorf("parse feed %s: %w", feedURL, err))
+	}
+	return f, nil
+}
+
+func parse(body []byte, feedURL string) (*Feed, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, fmt.Errorf("empty document: %w", ErrNotFeed)
+	}
+	if isJSONFeed(body) {
+		return parseJSON(body, feedURL)
+	}
+	text, _ := toUTF8(body)
+	sc, err := scan(text)
+	if err != nil {
+		return nil, fmt.Errorf("malformed XML: %w", err)
+	}
+	format := map[string]string{"rss": "rss", "RDF": "rss", "feed": "atom"}[sc.root]
+	if format == "" {
+		return nil, fmt.Errorf("root element is <%s>, not rss, feed or rdf:RDF: %w", sc.root, ErrNotFeed)
+	}
+	gf, err := gofeed.NewParser().Parse(bytes.NewReader(text))
+	if err != nil {
+		return nil, fmt.Errorf("malformed %s: %w", format, err)
+	}
+	f := fromGofeed(gf, feedURL)
+	f.Format, f.Raw = format, body
+	mergeScanned(f, sc, feedURL)
+	return f, nil
+}
+
+// fromGofeed copies gofeed's universal feed into a Feed.
+func fromGofeed(gf *gofeed.Feed, feedURL string) *Feed {
+	f := &Feed{
+		URL: feedURL, Title: clean(gf.Title), Subtitle: clean(gf.Description), Link: resolve(feedURL, gf.Link),
+		Language: strings.TrimSpace(gf.Language), Generator: strings.TrimSpace(gf.Generator),
+		Rights: strings.TrimSpace(gf.Copyright), Updated: timeOf(gf.UpdatedParsed),
+	}
+	for _, gi := range gf.Items {
+		f.Items = append(f.Items, fromGofeedItem(gi, feedURL))
+	}
+	if len(gf.Authors) > 0 {
+		f.Webmaster = person(gf.Authors[0])
+	}
+	return f
+}
+
+// fromGofeedItem copies one gofeed item.
+func fromGofeedItem(gi *gofeed.Item, feedURL string) Item {
+	it := Item{
+		GUID: strings.TrimSpace(gi.GUID), Link: resolve(feedURL, gi.Link), Title: clean(gi.Title),
+		Published: timeOf(gi.PublishedParsed), Updated: timeOf(gi.UpdatedParsed),
+		Content: gi.Content, Summary: gi.Description, Categories: gi.Categories, CommentCount: -1,
+	}
+	if len(gi.Authors) > 0 {
+		it.Author = strings.TrimSpace(gi.Authors[0].Name)
+	}
+	if it.Author == "" && gi.DublinCoreExt != nil && len(gi.DublinCoreExt.Creator) > 0 {
+		it.Author = strings.TrimSpace(gi.DublinCoreExt.Creator[0])
+	}
+	for _, e := range gi.Enclosures {
+		if e.URL != "" {
+			it.Enclosures = append(it.Enclosures, resolve(feedURL, e.URL))
+		}
+	}
+	return it
+}
+
+// mergeScanned adds what the scanner found to f.
+func mergeScanned(f *Feed, sc *scanned, feedURL string) {
+	f.TotalResults = sc.totalResults
+	f.Webmaster = firstNonEmpty(sc.managingEditor, sc.webMaster, f.Webmaster)
+	f.Rights = firstNonEmpty(f.Rights, sc.dcRights)
+	f.License = sc.license
+	f.UpdateFrequency = updateFrequency(sc)
+	f.Platform, f.PlatformVersion = platformOf(sc.genValue, sc.genURI, sc.genVer)
+	for _, l := range sc.links {
+		switch l.Rel {
+		case "next", "prev-archive":
+			f.Next = appendNew(f.Next, resolve(feedURL, l.Href))
+		case "license":
+			f.License = firstNonEmpty(f.License, resolve(feedURL, l.Href))
+		}
+	}
+	if len(sc.items) != len(f.Items) {
+		return // cannot pair them safely
+	}
+	for i := range f.Items {
+		mergeItem(&f.Items[i], &sc.items[i], feedURL)
+	}
+}
+
+// mergeItem adds comment links, counts and the raw XML to it.
+func mergeItem(it *Item, si *scannedItem, feedURL string) {
+	it.Raw = si.raw
+	it.authorURL = si.authorURI
+	it.replyTo = parentRef(si, it.GUID)
+	it.CommentFeedURL = resolve(feedURL, si.commentRss)
+	it.CommentsURL = resolve(feedURL, si.comments)
+	it.CommentCount = si.commentCount
+	for _, l := range si.links {
+		if l.Rel != "replies" {
+			continue
+		}
+		if isFeedType(l.Type) {
+			it.CommentFeedURL = firstNonEmpty(it.CommentFeedURL, resolve(feedURL, l.Href))
+		} else {
+			it.CommentsURL = firstNonEmpty(it.CommentsURL, resolve(feedURL, l.Href))
+		}
+		if it.CommentCount < 0 && l.Count >= 0 {
+			it.CommentCount = l.Count
+		}
+	}
+}
+
+// isFeedType reports whether a link type is a feed's media type.
+func isFeedType(t string) bool {
+	t = strings.ToLower(t)
+	return strings.Contains(t, "atom") || strings.Contains(t, "rss") || strings.Contains(t, "feed+json") || strings.Contains(t, "rdf")
+}
+
+// updateFrequency renders sy:updatePeriod/updateFrequency or ttl.
+func updateFrequency(sc *scanned) string {
+	if sc.updatePeriod != "" {
+		return sc.updatePeriod + "/" + firstNonEmpty(sc.updateFreq, "1")
+	}
+	if sc.ttl != "" {
+		return "ttl " + sc.ttl + "m"
+	}
+	return ""
+}
+
+// resolve makes ref absolute against base; it returns ref unchanged if
+// either does not parse, and "" for "".
+func resolve(base, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return ""
+	}
+	b, err1 := url.Parse(base)
+	r, err2 := url.Parse(ref)
+	if err1 != nil || err2 != nil {
+		return ref
+	}
+	return b.ResolveReference(r).String()
+}
+
+func person(p *gofeed.Person) string {
+	switch {
+	case p.Name != "" && p.Email != "":
+		return p.Name + " <" + p.Email + ">"
+	case p.Name != "":
+		return p.Name
+	}
+	return p.Email
+}
+
+func timeOf(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}
+
+// clean collapses the white space of a plain-text field.
+func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func appendNew(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

@@ -1,0 +1,65 @@
+package feed
+
+import (
+	"regexp"
+	"strings"
+)
+
+// platforms maps a lower-case fragment of a generator to the platform's
+// name, most specific first.
+var platforms = []struct{ match, name string }{
+	{"wordpress.com", "WordPress.com"}, {"wordpress", "WordPress"}, {"blogger", "Blogger"},
+	{"blogspot", "Blogger"}, {"tumblr", "Tumblr"}, {"movable type", "Movable Type"},
+	{"movabletype", "Movable Type"}, {"typepad", "TypePad"}, {"octopress", "Octopress"},
+	{"jekyll", "Jekyll"}, {"hugo", "Hugo"}, {"ghost", "Ghost"}, {"medium", "Medium"},
+	{"squarespace", "Squarespace"}, {"drupal", "Drupal"}, {"joomla", "Joomla"},
+	{"livejournal", "LiveJournal"}, {"substack", "Substack"}, {"wix.com", "Wix"},
+	{"pelican", "Pelican"}, {"hexo", "Hexo"}, {"eleventy", "Eleventy"}, {"dotclear", "Dotclear"},
+	{"serendipity", "Serendipity"}, {"b2evolution", "b2evolution"}, {"textpattern", "Textpattern"},
+	{"posterous", "Posterous"}, {"write.as", "Write.as"}, {"bearblog", "Bear"},
+}
+
+var (
+	versionParam = regexp.MustCompile(`[?&]v(?:er(?:sion)?)?=(\d[\w.-]*)`)
+	versionWord  = regexp.MustCompile(`\bv?(\d+(?:\.\d+)+)\b`)
+	urlLike      = regexp.MustCompile(`\S*://\S*`)
+)
+
+// platformOf names the blogging platform and its version from a generator:
+// its text, and for Atom its uri and version attributes. Examples:
+// "https://wordpress.org/?v=6.4.2" → WordPress, 6.4.2; "Blogger" with
+// version="7.00" → Blogger, 7.00. An unknown generator is returned as its
+// text without URLs and version.
+func platformOf(value, uri, version string) (name, ver string) {
+	value, uri = strings.TrimSpace(value), strings.TrimSpace(uri)
+	all := strings.ToLower(value + " " + uri)
+	if all == " " {
+		return "", ""
+	}
+	ver = strings.TrimSpace(version)
+	if ver == "" {
+		ver = versionOf(value + " " + uri)
+	}
+	for _, p := range platforms {
+		if strings.Contains(all, p.match) {
+			return p.name, ver
+		}
+	}
+	name = strings.TrimSpace(versionWord.ReplaceAllString(urlLike.ReplaceAllString(value, ""), ""))
+	name = strings.Trim(name, " -–—();,")
+	if name == "" {
+		name = uri
+	}
+	return name, ver
+}
+
+// versionOf finds a version number in a generator string.
+func versionOf(s string) string {
+	if m := versionParam.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	if m := versionWord.FindStringSubmatch(urlLike.ReplaceAllString(s, "")); m != nil {
+		return m[1]
+	}
+	return ""
+}

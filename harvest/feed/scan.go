@@ -1,0 +1,273 @@
+package feed
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Namespaces read by the scanner.
+const (
+	nsAtom   = "http://www.w3.org/2005/Atom"
+	nsThread = "http://purl.org/syndication/thread/1.0"
+	nsWfw    = "http://wellformedweb.org/CommentAPI/"
+	nsSlash  = "http://purl.org/rss/1.0/modules/slash/"
+	nsSy     = "http://purl.org/rss/1.0/modules/syndication/"
+	nsCCRSS  = "http://backend.userland.com/creativeCommonsRssModule"
+	nsDC     = "http://purl.org/dc/elements/1.1/"
+)
+
+// maxDepth bounds element nesting; deeper documents are hostile.
+const maxDepth = 256
+
+// link is an Atom link element (in Atom or as atom:link in RSS).
+type link struct {
+	Rel, Href, Type string
+	Count           int // thr:count; -1 when absent
+}
+
+// scannedItem is what gofeed does not keep of an item.
+type scannedItem struct {
+	raw                   []byte
+	links                 []link
+	inReplyTo, replyHref  string // thr:in-reply-to ref and href
+	commentRss, comments  string
+	commentCount          int // slash:comments or thr:total; -1 when absent
+	authorURI             string
+	relatedCommentFeedRef string // Blogger: rel="related" link to the parent comment
+}
+
+// scanned is what gofeed does not keep of a feed.
+type scanned struct {
+	root                      string // local name of the root element
+	links                     []link
+	items                     []scannedItem
+	totalResults              int
+	genValue, genURI, genVer  string
+	updatePeriod, updateFreq  string
+	ttl, license, dcRights    string
+	managingEditor, webMaster string
+}
+
+// scanner walks an XML feed once with encoding/xml, which never expands
+// DTD entities (so entity bombs stay inert).
+type scanner struct {
+	d         *xml.Decoder
+	body      []byte
+	out       *scanned
+	stack     []xml.Name
+	item      *scannedItem
+	itemStart int64
+	itemDepth int
+}
+
+// scan reads the UTF-8 XML document body.
+func scan(body []byte) (*scanned, error) {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	d.Strict = false
+	d.Entity = xml.HTMLEntity
+	d.CharsetReader = passThrough
+	s := &scanner{d: d, body: body, out: &scanned{}}
+	for {
+		off := d.InputOffset()
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return s.out, s.finish()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := s.token(tok, off); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// finish checks the document ended where it should.
+func (s *scanner) finish() error {
+	if len(s.stack) > 0 {
+		return fmt.Errorf("unexpected end of document inside <%s>", s.stack[len(s.stack)-1].Local)
+	}
+	return nil
+}
+
+func (s *scanner) token(tok xml.Token, off int64) error {
+	switch t := tok.(type) {
+	case xml.StartElement:
+		if len(s.stack) >= maxDepth {
+			return fmt.Errorf("elements nested deeper than %d", maxDepth)
+		}
+		if s.out.root == "" {
+			s.out.root = t.Name.Local
+		}
+		return s.start(t, off)
+	case xml.EndElement:
+		s.end()
+	}
+	return nil
+}
+
+// start handles an opening tag; text-valued elements are consumed whole.
+func (s *scanner) start(t xml.StartElement, off int64) error {
+	depth := len(s.stack)
+	if s.item == nil && depth <= 2 && (t.Name.Local == "item" || t.Name.Local == "entry") {
+		s.item, s.itemStart, s.itemDepth = &scannedItem{commentCount: -1}, off, depth
+	}
+	consumed, err := s.element(t)
+	if !consumed {
+		s.stack = append(s.stack, t.Name)
+	}
+	return err
+}
+
+// end handles a closing tag, closing the current item if it is the one.
+func (s *scanner) end() {
+	if len(s.stack) == 0 {
+		return
+	}
+	s.stack = s.stack[:len(s.stack)-1]
+	if s.item != nil && len(s.stack) == s.itemDepth {
+		s.item.raw = bytes.Clone(s.body[s.itemStart:s.d.InputOffset()])
+		s.out.items = append(s.out.items, *s.item)
+		s.item = nil
+	}
+}
+
+// element records t if it is one the scanner wants; it reports whether it
+// consumed the element through its end tag.
+func (s *scanner) element(t xml.StartElement) (bool, error) {
+	if s.item != nil && len(s.stack) > s.itemDepth {
+		return s.itemElement(t)
+	}
+	if s.item == nil {
+		return s.feedElement(t)
+	}
+	return false, nil
+}
+
+// itemElement records the extension elements of an item.
+func (s *scanner) itemElement(t xml.StartElement) (bool, error) {
+	it := s.item
+	n := t.Name
+	switch {
+	case n.Local == "link" && n.Space == nsAtom:
+		l := atomLink(t)
+		it.links = append(it.links, l)
+		if l.Rel == "related" && strings.Contains(l.Href, "/comments/default/") {
+			it.relatedCommentFeedRef = l.Href
+		}
+	case n.Space == nsThread && n.Local == "in-reply-to":
+		it.inReplyTo, it.replyHref = attr(t, "ref"), attr(t, "href")
+	case n.Space == nsWfw && n.Local == "commentRss", n.Space == nsWfw && n.Local == "commentRSS":
+		return s.text(&it.commentRss)
+	case n.Space == nsSlash && n.Local == "comments", n.Space == nsThread && n.Local == "total":
+		var v string
+		ok, err := s.text(&v)
+		if c, cerr := strconv.Atoi(strings.TrimSpace(v)); cerr == nil && c >= 0 {
+			it.commentCount = c
+		}
+		return ok, err
+	case n.Local == "comments" && n.Space == "":
+		return s.text(&it.comments)
+	case n.Local == "uri" && n.Space == nsAtom && s.parent() == "author" && len(s.stack) == s.itemDepth+2:
+		return s.text(&it.authorURI)
+	}
+	return false, nil
+}
+
+// feedElement records the feed-level elements gofeed does not keep.
+func (s *scanner) feedElement(t xml.StartElement) (bool, error) {
+	o, n := s.out, t.Name
+	switch {
+	case n.Local == "link" && n.Space == nsAtom:
+		o.links = append(o.links, atomLink(t))
+	case n.Local == "totalResults" && strings.Contains(strings.ToLower(n.Space), "opensearch"):
+		var v string
+		ok, err := s.text(&v)
+		o.totalResults, _ = strconv.Atoi(strings.TrimSpace(v))
+		return ok, err
+	case n.Local == "generator":
+		o.genURI, o.genVer = firstNonEmpty(attr(t, "uri"), attr(t, "url")), attr(t, "version")
+		return s.text(&o.genValue)
+	case n.Space == nsSy && n.Local == "updatePeriod":
+		return s.text(&o.updatePeriod)
+	case n.Space == nsSy && n.Local == "updateFrequency":
+		return s.text(&o.updateFreq)
+	case n.Local == "license" && n.Space == nsCCRSS:
+		return s.text(&o.license)
+	case n.Local == "license" && attr(t, "resource") != "":
+		o.license = attr(t, "resource")
+	case n.Space == "" && n.Local == "ttl":
+		return s.text(&o.ttl)
+	case n.Space == nsDC && n.Local == "rights":
+		return s.text(&o.dcRights)
+	case n.Space == "" && n.Local == "managingEditor":
+		return s.text(&o.managingEditor)
+	case n.Space == "" && n.Local == "webMaster":
+		return s.text(&o.webMaster)
+	}
+	return false, nil
+}
+
+// text reads the character data of the element just opened, through its
+// end tag, into *dst (trimmed).
+func (s *scanner) text(dst *string) (bool, error) {
+	var b strings.Builder
+	for depth := 1; depth > 0; {
+		tok, err := s.d.Token()
+		if err != nil {
+			return true, err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			b.Write(t)
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	*dst = strings.TrimSpace(b.String())
+	return true, nil
+}
+
+func (s *scanner) parent() string {
+	if len(s.stack) == 0 {
+		return ""
+	}
+	return s.stack[len(s.stack)-1].Local
+}
+
+func atomLink(t xml.StartElement) link {
+	l := link{Rel: attr(t, "rel"), Href: strings.TrimSpace(attr(t, "href")), Type: attr(t, "type"), Count: -1}
+	if l.Rel == "" {
+		l.Rel = "alternate"
+	}
+	if c, err := strconv.Atoi(attr(t, "count")); err == nil {
+		l.Count = c
+	}
+	return l
+}
+
+// attr returns the value of t's attribute with local name local.
+func attr(t xml.StartElement, local string) string {
+	for _, a := range t.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

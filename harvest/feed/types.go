@@ -1,0 +1,81 @@
+package feed
+
+import (
+	"errors"
+	"time"
+)
+
+// ErrNotFeed is wrapped by Parse errors for documents that are not RSS,
+// Atom or JSON Feed at all (an HTML page, say).
+var ErrNotFeed = errors.New("not a feed")
+
+// Feed is one parsed feed: blog-level metadata and items. Item links are
+// kept as the feed gives them, even when they point off the blog's host
+// (feeds from FeedBurner and the like do); callers scoping a crawl should
+// compare them with Link or the blog URL themselves.
+type Feed struct {
+	URL             string // the feed's URL (after redirects, when fetched)
+	Format          string // "rss", "atom" or "json"
+	Title           string
+	Subtitle        string // Atom subtitle, RSS description
+	Link            string // the blog's home page as the feed says
+	Language        string
+	Generator       string // as written, e.g. "https://wordpress.org/?v=6.4.2"
+	Platform        string // e.g. "WordPress", "Blogger"; empty when unknown
+	PlatformVersion string // e.g. "6.4.2"
+	Webmaster       string // managingEditor, webMaster or the feed author
+	Rights          string // <rights>, <copyright> or dc:rights
+	License         string // creativeCommons:license, cc:license or an Atom rel="license" link
+	UpdateFrequency string // "hourly/1" from sy:updatePeriod/updateFrequency, or "ttl 60m"
+	Updated         time.Time
+	Items           []Item
+	Next            []string // paging links found (RFC 5005 next / prev-archive, JSON Feed next_url)
+	TotalResults    int      // openSearch:totalResults; zero when absent
+	Raw             []byte   // the document as received (the first page for FetchAll)
+
+	// Set by FetchAll only.
+	NotModified  bool   // the first page answered 304 to a conditional request; Items is empty
+	ETag         string // validators of the first page, for the next conditional request
+	LastModified string
+}
+
+// Item is one entry of a feed.
+type Item struct {
+	GUID, Link, Title, Author string
+	Published, Updated        time.Time // zero when absent
+	Content                   string    // full content (content:encoded, Atom content, content_html)
+	Summary                   string    // description / summary; often the full post in RSS
+	Categories                []string
+	CommentFeedURL            string // wfw:commentRss or an Atom rel="replies" feed link
+	CommentsURL               string // RSS <comments> or an Atom rel="replies" HTML link
+	CommentCount              int    // slash:comments or thr:count; -1 when unknown
+	Enclosures                []string
+	Raw                       []byte // the item's own XML (UTF-8) or JSON, for the archive
+
+	authorURL string // Atom author uri, for comments
+	replyTo   string // Atom threading parent, for comments
+}
+
+// Comment is one entry of a comment feed.
+type Comment struct {
+	ID, Link, Title, Author, AuthorURL string
+	Published                         time.Time
+	Content                           string
+	InReplyTo                         string // ID or link of the parent comment; "" at top level
+	Raw                               []byte
+}
+
+// PageOptions bounds FetchAll.
+type PageOptions struct {
+	// MaxPages caps the pages fetched. If zero, DefaultMaxPages.
+	MaxPages int
+	// Since stops paging after a page whose items are all older. If zero,
+	// paging goes on to the end.
+	Since time.Time
+	// ETag and LastModified make the first request conditional.
+	ETag, LastModified string
+}
+
+// DefaultMaxPages is the page limit of FetchAll when PageOptions.MaxPages
+// is zero.
+const DefaultMaxPages = 200

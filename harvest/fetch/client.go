@@ -1,0 +1,162 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// Client fetches the resources of one crawl politely and safely. It is safe
+// for concurrent use. Create it with New.
+type Client struct {
+	o      Options
+	hc     *http.Client
+	guard  *guard
+	proxy  func(*url.URL) (*url.URL, error) // nil when Options.Transport is set
+	mu     sync.Mutex
+	hosts  map[string]*hostState
+	robots map[string]*robotsEntry
+	stats  statsCounter
+}
+
+// Request is one GET with optional conditional-request validators.
+type Request struct {
+	URL          string
+	ETag         string // sent as If-None-Match when set
+	LastModified string // sent as If-Modified-Since when set
+	Accept       string // the Accept header; if empty, "*/*"
+}
+
+// New returns a client configured by o. Proxy variables (HTTP_PROXY,
+// HTTPS_PROXY, NO_PROXY) and SSL_CERT_FILE are read now. It fails only on
+// an unreadable CA file.
+func New(o Options) (*Client, error) {
+	o = o.withDefaults()
+	c := &Client{o: o, hosts: map[string]*hostState{}, robots: map[string]*robotsEntry{}}
+	c.stats.init()
+	rt := o.Transport
+	if rt == nil {
+		proxy, addrs := proxyConfig()
+		c.proxy = proxy
+		c.guard = newGuard(o.AllowHosts, addrs)
+		t, err := newTransport(o, c.guard, proxy)
+		if err != nil {
+			return nil, fmt.Errorf("fetch: new client: %w", err)
+		}
+		rt = t
+	} else {
+		c.guard = newGuard(o.AllowHosts, nil)
+	}
+	jar, _ := cookiejar.New(nil)
+	c.hc = &http.Client{Transport: &politeTransport{c: c, next: rt}, CheckRedirect: c.checkRedirect, Jar: jar}
+	return c, nil
+}
+
+// Get fetches rawURL; see Do.
+func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
+	return c.Do(ctx, Request{URL: rawURL})
+}
+
+// Do fetches r.URL: it checks the address and robots.txt, waits its turn
+// for the host, follows redirects and retries transient failures with
+// backoff. A 304 answer yields a Response with NotModified set. A non-2xx
+// final status returns both the Response (to capture it) and a
+// *StatusError; every other error returns a nil Response. Errors are marked
+// transient or permanent (blogharvest.IsTransient).
+func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
+	u, err := c.checkTarget(ctx, r.URL)
+	if err != nil {
+		return nil, err
+	}
+	release, err := c.host(hostKey(u)).acquire(ctx)
+	if err != nil {
+		return nil, blogharvest.Transient(fmt.Errorf("fetch %s: %w", u, err))
+	}
+	defer release()
+	for attempt := 0; ; attempt++ {
+		resp, err := c.attempt(ctx, u, r)
+		wait, retry := c.retryWait(ctx, err, attempt)
+		if !retry {
+			return resp, err
+		}
+		c.stats.retried()
+		if serr := c.o.Sleep(ctx, wait); serr != nil {
+			return resp, err
+		}
+	}
+}
+
+// checkTarget parses raw and refuses what must not be fetched: other
+// schemes, non-public literal addresses, robots.txt exclusions.
+func (c *Client) checkTarget(ctx context.Context, raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, blogharvest.Permanent(fmt.Errorf("fetch %q: %w", raw, err))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, blogharvest.Permanent(fmt.Errorf("fetch %q: not an absolute http(s) URL", raw))
+	}
+	u.Fragment = ""
+	if err := c.guard.checkURL(u); err != nil {
+		return nil, err
+	}
+	if err := c.Allowed(ctx, u.String()); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// checkRedirect vets each redirect hop: no loops, not too many, no private
+// addresses, robots.txt respected.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	chain := make([]string, 0, len(via)+1)
+	for _, v := range via {
+		chain = append(chain, v.URL.String())
+	}
+	next := req.URL.String()
+	chain = append(chain, next)
+	if c.o.MaxRedirects < 0 {
+		return http.ErrUseLastResponse
+	}
+	for _, v := range chain[:len(chain)-1] {
+		if v == next {
+			return blogharvest.Permanent(&RedirectError{URL: chain[0], Chain: chain, Loop: true})
+		}
+	}
+	if len(via) > c.o.MaxRedirects {
+		return blogharvest.Permanent(&RedirectError{URL: chain[0], Chain: chain})
+	}
+	_, err := c.checkTarget(req.Context(), next)
+	return err
+}
+
+// unwrapURLError returns the error inside a *url.Error that our own code
+// made (already classified), or err itself.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		var t interface{ Transient() bool }
+		if errors.As(ue.Err, &t) {
+			return ue.Err
+		}
+	}
+	return err
+}
+
+// isProxied reports whether requests to u go through a proxy.
+func (c *Client) isProxied(u *url.URL) bool {
+	if c.proxy == nil {
+		return false
+	}
+	p, err := c.proxy(u)
+	return err == nil && p != nil
+}
+
+func hostKey(u *url.URL) string { return strings.ToLower(u.Host) }

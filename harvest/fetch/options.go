@@ -1,0 +1,122 @@
+package fetch
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// Defaults used by New for zero fields of Options.
+const (
+	DefaultUserAgent       = "blogharvest/1.0 (+https://github.com/blogharvest/blogharvest)"
+	DefaultTimeout         = 60 * time.Second
+	DefaultConnectTimeout  = 10 * time.Second
+	DefaultIdleReadTimeout = 20 * time.Second
+	DefaultMaxBody         = 20 << 20
+	DefaultMaxRedirects    = 10
+	DefaultRetries         = 2
+	// MaxRetryAfter bounds how long a single Retry-After is waited for
+	// inside a request; longer waits are returned to the caller as a
+	// transient *StatusError carrying RetryAfter.
+	MaxRetryAfter = 2 * time.Minute
+)
+
+// Options configures a Client. The zero value is usable: every zero field
+// takes the default stated on it.
+type Options struct {
+	// UserAgent is sent with every request and used to pick the robots.txt
+	// group. If empty, DefaultUserAgent.
+	UserAgent string
+	// Timeout bounds one attempt of a request, from dialling to the last
+	// body byte. If zero, DefaultTimeout.
+	Timeout time.Duration
+	// ConnectTimeout bounds dialling and the TLS handshake. If zero,
+	// DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// IdleReadTimeout bounds the wait for the response headers and for each
+	// read of the body (a slow drip is cut off). If zero,
+	// DefaultIdleReadTimeout.
+	IdleReadTimeout time.Duration
+	// MaxBody caps a body in bytes after decompression. If zero,
+	// DefaultMaxBody (20 MB).
+	MaxBody int64
+	// MaxRedirects caps the redirects followed per request. If zero,
+	// DefaultMaxRedirects; if negative, redirects are not followed.
+	MaxRedirects int
+	// Delay is the minimum time between two requests to one host. A larger
+	// robots.txt Crawl-delay wins. If zero, requests are not spaced.
+	Delay time.Duration
+	// PerHost is the number of requests in flight to one host. If zero, 1.
+	PerHost int
+	// Retries is the number of retries after a transient failure (429, 5xx,
+	// timeout, connection error). If zero, DefaultRetries; if negative, none.
+	Retries int
+	// CAFile names a PEM file of CA certificates added to the system pool,
+	// as is the file named by SSL_CERT_FILE. If empty, only SSL_CERT_FILE.
+	CAFile string
+	// AllowHosts lists host names (or literal IPs) that may resolve to
+	// loopback, private or link-local addresses, such as a blog that is
+	// itself served from 127.0.0.1. If empty, no such address is fetched.
+	AllowHosts []string
+	// IgnoreRobots skips robots.txt entirely (for an archivist's own blogs).
+	IgnoreRobots bool
+	// Transport, if set, replaces the default transport; then proxies, CA
+	// files, ConnectTimeout and the dial-time address check do not apply
+	// (literal private IPs are still refused).
+	Transport http.RoundTripper
+	// Now returns the current time. If nil, time.Now.
+	Now func() time.Time
+	// Sleep waits for d or until ctx is done. If nil, a timer-based sleep.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// withDefaults returns o with every zero field set to its default.
+func (o Options) withDefaults() Options {
+	if o.UserAgent == "" {
+		o.UserAgent = DefaultUserAgent
+	}
+	o.Timeout = orDuration(o.Timeout, DefaultTimeout)
+	o.ConnectTimeout = orDuration(o.ConnectTimeout, DefaultConnectTimeout)
+	o.IdleReadTimeout = orDuration(o.IdleReadTimeout, DefaultIdleReadTimeout)
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if o.MaxRedirects == 0 {
+		o.MaxRedirects = DefaultMaxRedirects
+	}
+	if o.PerHost <= 0 {
+		o.PerHost = 1
+	}
+	if o.Retries == 0 {
+		o.Retries = DefaultRetries
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleep
+	}
+	return o
+}
+
+func orDuration(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// sleep waits for d or until ctx is done, returning ctx's error then.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}

@@ -1,0 +1,94 @@
+package fetch
+
+import (
+	"bytes"
+	"fmt"
+	"mime"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/transform"
+)
+
+// Response is a fetched resource.
+type Response struct {
+	URL         string      // final URL, after redirects
+	Status      int         // HTTP status code
+	Header      http.Header // response headers as received
+	Body        []byte      // raw bytes as sent, after content decoding
+	NotModified bool        // true for a 304 answer to a conditional request
+	Redirects   []string    // URLs that redirected here, first first
+	Captured    time.Time   // when the response was read
+	RemoteIP    string      // the server's IP, best effort; empty behind a proxy
+}
+
+// MediaType returns the Content-Type header, or a sniffed type if absent.
+func (r *Response) MediaType() string {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		return ct
+	}
+	return http.DetectContentType(r.Body)
+}
+
+// File returns the response as a capture for the archive, summed.
+func (r *Response) File(role blogharvest.Role) blogharvest.File {
+	f := blogharvest.File{
+		URL: r.URL, Role: role, MediaType: r.MediaType(), Body: r.Body,
+		Captured: r.Captured, Status: r.Status, Header: r.Header.Clone(),
+	}
+	if f.Body == nil {
+		f.Body = []byte{}
+	}
+	f.Sum()
+	return f
+}
+
+// xmlEncoding finds the encoding of an XML declaration.
+var xmlEncoding = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']`)
+
+// Text returns the body decoded to UTF-8 and the name of the charset it was
+// decoded from. The charset comes from a byte order mark, the Content-Type
+// header, an XML declaration or an HTML meta tag, in that order, and
+// defaults to windows-1252 for HTML as browsers do (utf-8 for XML and JSON).
+func (r *Response) Text() ([]byte, string, error) {
+	return DecodeText(r.Body, r.Header.Get("Content-Type"))
+}
+
+// DecodeText decodes body to UTF-8 as Response.Text does, given the
+// Content-Type it was served with.
+func DecodeText(body []byte, contentType string) ([]byte, string, error) {
+	enc, name, certain := charset.DetermineEncoding(body, contentType)
+	if !certain {
+		if m := xmlEncoding.FindSubmatch(body); m != nil {
+			if e, n := charset.Lookup(string(m[1])); e != nil {
+				enc, name = e, n
+			}
+		} else if isXMLorJSON(body, contentType) {
+			enc, name = nil, "utf-8"
+		}
+	}
+	if enc == nil || name == "utf-8" {
+		return bytes.ToValidUTF8(trimBOM(body), []byte("\uFFFD")), "utf-8", nil
+	}
+	out, _, err := transform.Bytes(enc.NewDecoder(), body)
+	if err != nil {
+		return nil, name, fmt.Errorf("decode %s: %w", name, err)
+	}
+	return out, name, nil
+}
+
+func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }
+
+// isXMLorJSON reports whether a body without a declared charset is XML or
+// JSON, whose default encoding is UTF-8.
+func isXMLorJSON(body []byte, contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if bytes.HasSuffix([]byte(mt), []byte("xml")) || bytes.HasSuffix([]byte(mt), []byte("json")) {
+		return true
+	}
+	b := bytes.TrimSpace(trimBOM(body))
+	return bytes.HasPrefix(b, []byte("<?xml")) || bytes.HasPrefix(b, []byte("{"))
+}

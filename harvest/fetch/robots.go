@@ -1,0 +1,147 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/temoto/robotstxt"
+)
+
+// robotsRetry is how long an unreachable robots.txt (5xx, network error)
+// keeps its host disallowed before it is asked for again.
+const robotsRetry = time.Minute
+
+// maxRobots is the robots.txt size parsed (RFC 9309 asks for at least
+// 500 KiB).
+const maxRobots = 512 << 10
+
+// Robots is what a host's robots.txt says to this client.
+type Robots struct {
+	URL        string
+	Status     int           // HTTP status; zero when unreachable
+	CrawlDelay time.Duration // for our user agent; zero if none
+	Sitemaps   []string      // Sitemap: lines
+	File       *blogharvest.File
+	Err        error // why it is unreachable; nil when fetched
+	data       *robotstxt.RobotsData
+}
+
+// robotsEntry caches one host's robots.txt; ready closes when fetched.
+type robotsEntry struct {
+	ready   chan struct{}
+	r       *Robots
+	expires time.Time // zero: kept for the client's life
+}
+
+// Allowed reports whether robots.txt lets this client fetch rawURL: nil,
+// or an error wrapping blogharvest.ErrDisallowed, permanent when the file
+// says so and transient when it could not be fetched (5xx, unreachable).
+func (c *Client) Allowed(ctx context.Context, rawURL string) error {
+	if c.o.IgnoreRobots {
+		return nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return blogharvest.Permanent(fmt.Errorf("robots %q: %w", rawURL, err))
+	}
+	if u.Path == "/robots.txt" {
+		return nil
+	}
+	r := c.RobotsFor(ctx, u)
+	if r.Err != nil {
+		return blogharvest.Transient(fmt.Errorf("fetch %s: robots.txt unavailable (%v): %w", rawURL, r.Err, blogharvest.ErrDisallowed))
+	}
+	if !r.data.TestAgent(u.EscapedPath()+querySuffix(u), c.o.UserAgent) {
+		return blogharvest.Permanent(fmt.Errorf("fetch %s: %w", rawURL, blogharvest.ErrDisallowed))
+	}
+	return nil
+}
+
+func querySuffix(u *url.URL) string {
+	if u.RawQuery == "" {
+		return ""
+	}
+	return "?" + u.RawQuery
+}
+
+// RobotsFor returns the robots.txt of u's scheme and host, fetching it on
+// first use and caching it for the client's life (an unreachable one is
+// asked for again after a minute).
+func (c *Client) RobotsFor(ctx context.Context, u *url.URL) *Robots {
+	key := u.Scheme + "://" + hostKey(u)
+	c.mu.Lock()
+	e, ok := c.robots[key]
+	if ok && !e.expires.IsZero() && isClosed(e.ready) && c.o.Now().After(e.expires) {
+		ok = false
+	}
+	if !ok {
+		e = &robotsEntry{ready: make(chan struct{})}
+		c.robots[key] = e
+		c.mu.Unlock()
+		e.r = c.fetchRobots(ctx, key+"/robots.txt")
+		if e.r.Err != nil {
+			e.expires = c.o.Now().Add(robotsRetry)
+		}
+		close(e.ready)
+		return e.r
+	}
+	c.mu.Unlock()
+	select {
+	case <-e.ready:
+		return e.r
+	case <-ctx.Done():
+		return &Robots{URL: key + "/robots.txt", Err: ctx.Err()}
+	}
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// fetchRobots fetches and parses one robots.txt (RFC 9309: 4xx allows
+// all, 5xx and network errors disallow all for now).
+func (c *Client) fetchRobots(ctx context.Context, raw string) *Robots {
+	r := &Robots{URL: raw}
+	u, _ := url.Parse(raw)
+	resp, err := c.attempt(ctx, u, Request{URL: raw, Accept: "text/plain"})
+	var se *StatusError
+	if err != nil && !errors.As(err, &se) {
+		r.Err = err
+		return r
+	}
+	r.Status = resp.Status
+	f := resp.File(blogharvest.RoleRobots)
+	r.File = &f
+	body := resp.Body
+	if len(body) > maxRobots {
+		body = body[:maxRobots]
+	}
+	if resp.Status >= 500 {
+		r.Err = fmt.Errorf("HTTP %d", resp.Status)
+		return r
+	}
+	r.data, err = robotstxt.FromStatusAndBytes(resp.Status, body)
+	if err != nil {
+		r.data, _ = robotstxt.FromStatusAndBytes(404, nil)
+	}
+	c.applyRobots(u, r)
+	return r
+}
+
+// applyRobots records the sitemaps and applies the crawl-delay of r.
+func (c *Client) applyRobots(u *url.URL, r *Robots) {
+	r.Sitemaps = r.data.Sitemaps
+	if g := r.data.FindGroup(c.o.UserAgent); g != nil {
+		r.CrawlDelay = g.CrawlDelay
+	}
+	c.host(hostKey(u)).slowDown(c.o.Now(), r.CrawlDelay)
+}

@@ -1,0 +1,122 @@
+package fetch_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+)
+
+const robotsTxt = `User-agent: *
+Disallow: /private
+Crawl-delay: 5
+
+User-agent: blogharvest
+Disallow: /drafts
+Disallow: /*?replytocom=
+Crawl-delay: 1.5
+Sitemap: http://example.org/sitemap.xml
+`
+
+func TestRobotsDisallow(t *testing.T) {
+	var seen atomic.Int32
+	srv := serve(t, robotsTxt, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/drafts/x" || r.URL.RawQuery != "" {
+			seen.Add(1)
+		}
+	})
+	c := newClient(t, fetch.Options{UserAgent: "blogharvest/1.0 (+mailto:a@example.org)", Sleep: new(sleeps).sleep})
+	ctx := context.Background()
+	for path, allowed := range map[string]bool{"/drafts/x": false, "/post?replytocom=4": false, "/private": true, "/post": true} {
+		_, err := c.Get(ctx, srv.URL+path)
+		if allowed != (err == nil) {
+			t.Errorf("%s: err %v, want allowed %v", path, err, allowed)
+		}
+		if !allowed && (!errors.Is(err, blogharvest.ErrDisallowed) || blogharvest.IsTransient(err)) {
+			t.Errorf("%s: err %v, want permanent ErrDisallowed", path, err)
+		}
+	}
+	if seen.Load() != 0 {
+		t.Errorf("disallowed paths were requested %d times", seen.Load())
+	}
+	r := c.RobotsFor(ctx, mustParse(t, srv.URL))
+	if r.CrawlDelay != 1500*time.Millisecond || len(r.Sitemaps) != 1 || r.File == nil || r.File.Role != blogharvest.RoleRobots {
+		t.Errorf("robots %+v", r)
+	}
+}
+
+func TestRobotsCrawlDelay(t *testing.T) {
+	srv := serve(t, robotsTxt, func(w http.ResponseWriter, r *http.Request) {})
+	s := new(sleeps)
+	c := newClient(t, fetch.Options{UserAgent: "blogharvest/1.0", Delay: 100 * time.Millisecond, Sleep: s.sleep})
+	for range 3 {
+		if _, err := c.Get(context.Background(), srv.URL+"/p"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The robots.txt request, then three pages at least 1.5 s apart: the
+	// recorded (not slept) waits grow by 1.5 s each.
+	if got := s.max(); got < 2*1500*time.Millisecond-100*time.Millisecond {
+		t.Errorf("longest wait %v, want about 3s; waits %v", got, s.d)
+	}
+}
+
+func TestRobotsDelayReallyWaits(t *testing.T) {
+	srv := serve(t, "User-agent: *\nCrawl-delay: 0.3\n", func(w http.ResponseWriter, r *http.Request) {})
+	c := newClient(t, fetch.Options{})
+	start := time.Now()
+	for range 3 {
+		if _, err := c.Get(context.Background(), srv.URL+"/p"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if el := time.Since(start); el < 550*time.Millisecond {
+		t.Errorf("3 requests with a 0.3 s crawl-delay took %v", el)
+	}
+}
+
+func TestRobotsStatus(t *testing.T) {
+	for code, want := range map[int]string{404: "allow", 403: "allow", 503: "transient", 0: "transient"} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				if code == 0 {
+					panic(http.ErrAbortHandler) // connection dropped
+				}
+				w.WriteHeader(code)
+				return
+			}
+			io.WriteString(w, "page")
+		}))
+		c := newClient(t, fetch.Options{Retries: -1})
+		_, err := c.Get(context.Background(), srv.URL+"/p")
+		srv.Close()
+		switch want {
+		case "allow":
+			if err != nil {
+				t.Errorf("robots %d: %v", code, err)
+			}
+		case "transient":
+			if !errors.Is(err, blogharvest.ErrDisallowed) || !blogharvest.IsTransient(err) {
+				t.Errorf("robots %d: %v, want transient ErrDisallowed", code, err)
+			}
+		}
+	}
+}
+
+func TestIgnoreRobots(t *testing.T) {
+	srv := serve(t, "User-agent: *\nDisallow: /\n", func(w http.ResponseWriter, r *http.Request) {})
+	c := newClient(t, fetch.Options{IgnoreRobots: true})
+	if _, err := c.Get(context.Background(), srv.URL+"/p"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Stats().Requests[200] != 1 {
+		t.Errorf("stats %+v: robots.txt fetched", c.Stats())
+	}
+}

@@ -1,0 +1,48 @@
+package fetch
+
+import (
+	"maps"
+	"sync"
+)
+
+// Stats counts a client's traffic, for metrics.
+type Stats struct {
+	Requests map[int]int64 // HTTP exchanges by status code; 0 counts transport failures
+	Bytes    int64         // decoded body bytes read
+	Retries  int64         // retries after transient failures
+}
+
+// statsCounter is the mutable, locked form of Stats.
+type statsCounter struct {
+	mu sync.Mutex
+	s  Stats
+}
+
+func (sc *statsCounter) init() { sc.s.Requests = map[int]int64{} }
+
+func (sc *statsCounter) request(code int) {
+	sc.mu.Lock()
+	sc.s.Requests[code]++
+	sc.mu.Unlock()
+}
+
+func (sc *statsCounter) addBytes(n int64) {
+	sc.mu.Lock()
+	sc.s.Bytes += n
+	sc.mu.Unlock()
+}
+
+func (sc *statsCounter) retried() {
+	sc.mu.Lock()
+	sc.s.Retries++
+	sc.mu.Unlock()
+}
+
+// Stats returns a snapshot of the client's counters.
+func (c *Client) Stats() Stats {
+	c.stats.mu.Lock()
+	defer c.stats.mu.Unlock()
+	s := c.stats.s
+	s.Requests = maps.Clone(s.Requests)
+	return s
+}

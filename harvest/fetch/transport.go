@@ -1,0 +1,91 @@
+package fetch
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"time"
+
+	"golang.org/x/net/http/httpproxy"
+)
+
+// proxyConfig reads HTTP_PROXY, HTTPS_PROXY and NO_PROXY (and their lower
+// case forms) now, with http.ProxyFromEnvironment's semantics.
+func proxyConfig() (func(*url.URL) (*url.URL, error), []string) {
+	cfg := httpproxy.FromEnvironment()
+	var addrs []string
+	for _, p := range []string{cfg.HTTPProxy, cfg.HTTPSProxy} {
+		if a := proxyAddr(p); a != "" {
+			addrs = append(addrs, a)
+		}
+	}
+	return cfg.ProxyFunc(), addrs
+}
+
+// proxyAddr returns the host:port dialled for the proxy given as raw.
+func proxyAddr(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		u, err = url.Parse("http://" + raw)
+		if err != nil {
+			return ""
+		}
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "socks5": "1080"}[u.Scheme]
+		if port == "" {
+			port = "80"
+		}
+	}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// certPool returns the system pool with the PEM files named by
+// SSL_CERT_FILE and caFile added.
+func certPool(caFile string) (*x509.CertPool, error) {
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	for _, f := range []string{os.Getenv("SSL_CERT_FILE"), caFile} {
+		if f == "" {
+			continue
+		}
+		pem, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("read CA file: %w", err)
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("CA file %s: no PEM certificates", f)
+		}
+	}
+	return pool, nil
+}
+
+// newTransport builds the default transport of a client.
+func newTransport(o Options, g *guard, proxy func(*url.URL) (*url.URL, error)) (*http.Transport, error) {
+	pool, err := certPool(o.CAFile)
+	if err != nil {
+		return nil, err
+	}
+	d := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * o.ConnectTimeout / 10}
+	return &http.Transport{
+		Proxy:                 func(r *http.Request) (*url.URL, error) { return proxy(r.URL) },
+		DialContext:           g.dialContext(d),
+		TLSClientConfig:       &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout:   o.ConnectTimeout,
+		ResponseHeaderTimeout: o.IdleReadTimeout,
+		DisableCompression:    true,
+		MaxIdleConnsPerHost:   o.PerHost,
+		IdleConnTimeout:       90 * time.Second,
+		ForceAttemptHTTP2:     true,
+	}, nil
+}

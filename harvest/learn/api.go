@@ -1,0 +1,101 @@
+package learn
+
+import (
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// Page is one fetched web page.
+type Page struct {
+	URL  string // where the page was fetched from; relative links resolve against it
+	HTML []byte // the page, decoded to UTF-8
+	Lang string // BCP 47 language of the page or blog ("fr", "en-US"); empty if unknown
+}
+
+// Target is what the feed says about the post a Page shows: the values the
+// learner looks for in the page.
+type Target struct {
+	Title    string
+	Author   string
+	Date     time.Time // zero when the feed gives none
+	Content  string    // HTML or text from the feed
+	FullText bool      // whether Content is the whole post (false: a summary)
+	Comments []CommentTarget
+}
+
+// CommentTarget is one comment of a post as its comment feed gives it.
+type CommentTarget struct {
+	ID       string
+	Author   string
+	Date     time.Time
+	Content  string // HTML or text
+	ParentID string // ID of the comment answered; empty for a top-level comment
+}
+
+// Pair is a page and what its feed entry says about it.
+type Pair struct {
+	Page   Page
+	Target Target
+}
+
+// Options tune Learn.
+type Options struct {
+	// MinConfidence is the mean Dice (over all training pages) below which a
+	// learned rule is not trusted and Extract uses the fallbacks instead. If
+	// zero, 0.5 is used.
+	MinConfidence float64
+}
+
+// DefaultMinConfidence is the confidence threshold used when
+// Options.MinConfidence is zero.
+const DefaultMinConfidence = 0.5
+
+func (o Options) minConfidence() float64 {
+	if o.MinConfidence == 0 {
+		return DefaultMinConfidence
+	}
+	return o.MinConfidence
+}
+
+// Extraction is what Extract found on a page. Fields are zero when nothing was
+// found; Methods says, per field, which method produced each value.
+type Extraction struct {
+	Title       string
+	Author      string
+	Date        time.Time
+	ContentHTML string // cleaned article HTML, URLs absolute
+	ContentText string // the article's text, whitespace collapsed
+	Comments    []Comment
+
+	// Methods maps "title", "author", "date_created", "full_content" and
+	// "comments" to the method that produced them.
+	Methods blogharvest.Provenance
+
+	// Score says how well the article rule matched this page, in [0, 1]: the
+	// rule's confidence, scaled down when the extracted text is much shorter
+	// than the articles seen in training. It is 0 when the article came from a
+	// fallback or was not found, which is the signal for render:auto to try a
+	// rendered page.
+	Score float64
+}
+
+// Comment is one comment found on a page.
+type Comment struct {
+	ID          string // the element's id ("comment-42"), else a digest of the content
+	Author      string
+	Date        time.Time
+	ContentHTML string
+	ContentText string
+	ParentID    string // ID of the enclosing comment; empty at top level
+	URL         string // permalink, when the page gives one
+}
+
+// Method names used in Extraction.Methods keys.
+const (
+	FieldTitle    = "title"
+	FieldAuthor   = "author"
+	FieldDate     = "date_created"
+	FieldContent  = "full_content"
+	FieldComments = "comments"
+)

@@ -1,0 +1,155 @@
+package learn
+
+import (
+	"bytes"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// boilerplate matches the id or class of boxes inside an article that are
+// not the article: share buttons, related posts, ads, comment forms.
+var boilerplate = regexp.MustCompile(`(?i)(^|[\s_-])(share|sharing|sharedaddy|social|addtoany|addthis|related|jp-relatedposts|yarpp|advert|ads|ad-container|sponsor|newsletter|subscribe|respond|comment-form|post-navigation|nav-links|navigation|breadcrumbs?|wp-block-buttons|shareaholic|outbrain|taboola|popular-posts)([\s_-]|$)`)
+
+// droppedTags are removed from article HTML with their content.
+var droppedTags = map[string]bool{
+	"script": true, "style": true, "noscript": true, "template": true, "form": true, "button": true,
+	"input": true, "select": true, "textarea": true, "link": true, "meta": true,
+}
+
+// urlAttrs are the attributes holding one URL.
+var urlAttrs = map[string]bool{"href": true, "src": true, "poster": true, "data-src": true, "cite": true, "longdesc": true, "data-lazy-src": true}
+
+// cleanNode removes scripts, styles, forms, HTML comments, share and related
+// boxes and event handlers under n (not n itself), promotes lazy-loaded image
+// sources, and resolves relative URLs against base. It modifies the tree.
+func cleanNode(n *html.Node, base *url.URL) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch {
+		case c.Type == html.CommentNode:
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode && (droppedTags[c.Data] || isBoilerplate(c)):
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode:
+			cleanAttrs(c, base)
+			cleanNode(c, base)
+		}
+		c = next
+	}
+}
+
+// isBoilerplate reports whether element n is a share, related or similar
+// box, by its id or class.
+func isBoilerplate(n *html.Node) bool {
+	id, class := attr(n, "id"), attr(n, "class")
+	return (id != "" && boilerplate.MatchString(id)) || (class != "" && boilerplate.MatchString(class))
+}
+
+// cleanAttrs drops event handlers, promotes lazy image sources and resolves
+// URLs of element n.
+func cleanAttrs(n *html.Node, base *url.URL) {
+	lazy := attr(n, "data-src")
+	if lazy == "" {
+		lazy = attr(n, "data-lazy-src")
+	}
+	out := n.Attr[:0]
+	for _, a := range n.Attr {
+		k := strings.ToLower(a.Key)
+		switch {
+		case strings.HasPrefix(k, "on"):
+			continue
+		case k == "src" && lazy != "" && (a.Val == "" || strings.HasPrefix(a.Val, "data:")):
+			a.Val = lazy
+		}
+		if urlAttrs[k] {
+			a.Val = resolve(base, a.Val)
+		} else if k == "srcset" || k == "data-srcset" {
+			a.Val = resolveSrcset(base, a.Val)
+		}
+		out = append(out, a)
+	}
+	n.Attr = out
+}
+
+// resolve returns ref resolved against base; unparseable references and
+// javascript: URLs come back empty.
+func resolve(base *url.URL, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if strings.HasPrefix(strings.ToLower(ref), "javascript:") {
+		return ""
+	}
+	if base == nil || ref == "" || strings.HasPrefix(ref, "data:") || strings.HasPrefix(ref, "#") {
+		return ref
+	}
+	u, err := base.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
+}
+
+// resolveSrcset resolves every URL of a srcset value.
+func resolveSrcset(base *url.URL, v string) string {
+	parts := strings.Split(v, ",")
+	for i, p := range parts {
+		f := strings.Fields(p)
+		if len(f) > 0 {
+			f[0] = resolve(base, f[0])
+			parts[i] = strings.Join(f, " ")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// innerHTML renders n's children.
+func innerHTML(n *html.Node) string {
+	var b bytes.Buffer
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		_ = html.Render(&b, c)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// ImageURLs returns the absolute URLs of the images of article HTML (src,
+// lazy data-src and every srcset candidate), resolved against base, each
+// once, in document order.
+func ImageURLs(contentHTML, base string) []string {
+	b, _ := url.Parse(base)
+	nodes, err := html.ParseFragment(strings.NewReader(contentHTML), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: bodyAtom})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(u string) {
+		if u = resolve(b, u); u != "" && !strings.HasPrefix(u, "data:") && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && (n.Data == "img" || n.Data == "source") {
+			for _, k := range []string{"src", "data-src", "data-lazy-src"} {
+				add(attr(n, k))
+			}
+			for _, k := range []string{"srcset", "data-srcset"} {
+				for _, p := range strings.Split(attr(n, k), ",") {
+					if f := strings.Fields(p); len(f) > 0 {
+						add(f[0])
+					}
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	for _, n := range nodes {
+		walk(n)
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+package learn_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// tally counts successes of one field.
+type tally struct{ ok, n int }
+
+func (t *tally) add(ok bool) {
+	t.n++
+	if ok {
+		t.ok++
+	}
+}
+
+func (t tally) String() string {
+	if t.n == 0 {
+		return "    -    "
+	}
+	return fmt.Sprintf("%3d/%-3d %3.0f%%", t.ok, t.n, 100*float64(t.ok)/float64(t.n))
+}
+
+func (t tally) rate() float64 {
+	if t.n == 0 {
+		return 1
+	}
+	return float64(t.ok) / float64(t.n)
+}
+
+// blogScore is the held-out score of one blog.
+type blogScore struct {
+	art8, art5, title, author, date tally
+	commentP, commentR              tally
+	methods                         map[string]int
+}
+
+// scoreExtraction scores one extraction against its feed entry.
+func (s *blogScore) scoreExtraction(x learn.Extraction, want learn.Target) {
+	truth := learn.HTMLText(want.Content)
+	d := learn.Dice(x.ContentText, truth)
+	s.art8.add(d >= 0.8)
+	s.art5.add(d >= 0.5)
+	s.title.add(learn.Dice(x.Title, want.Title) >= 0.9)
+	if want.Author != "" {
+		s.author.add(learn.SameAuthor(x.Author, want.Author))
+	}
+	if !want.Date.IsZero() {
+		s.date.add(learn.SameDay(x.Date, want.Date))
+	}
+	for k, m := range x.Methods {
+		s.methods[k+"="+string(m)]++
+	}
+	if len(want.Comments) > 0 || len(x.Comments) > 0 {
+		scoreComments(s, x.Comments, want.Comments)
+	}
+}
+
+// scoreComments counts extracted comments that match a feed comment
+// (precision) and feed comments found (recall), by Dice ≥ 0.8 of the text.
+func scoreComments(s *blogScore, got []learn.Comment, want []learn.CommentTarget) {
+	used := make([]bool, len(want))
+	for _, g := range got {
+		hit := false
+		for j, w := range want {
+			if !used[j] && learn.Dice(g.ContentText, learn.HTMLText(w.Content)) >= 0.8 {
+				used[j], hit = true, true
+				break
+			}
+		}
+		s.commentP.add(hit)
+	}
+	for _, u := range used {
+		s.commentR.add(u)
+	}
+}
+
+// TestCorpusHeldOut learns on one half of each corpus blog's feed entries
+// (split by date), extracts the other half, swaps, and prints the success
+// rates per blog. It fails when the overall rates fall below the floors
+// measured when it was written.
+func TestCorpusHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus evaluation skipped in -short mode")
+	}
+	total := &blogScore{methods: map[string]int{}}
+	var lines []string
+	for _, b := range corpusBlogs(t) {
+		pairs := b.pairs(t)
+		if len(pairs) < 2 {
+			continue
+		}
+		s := &blogScore{methods: map[string]int{}}
+		old, recent := split(pairs)
+		heldOut(t, s, old, recent)
+		heldOut(t, s, recent, old)
+		lines = append(lines, fmt.Sprintf("%-22s %s %s %s %s %s %s %s %v", b.Name, s.art8, s.art5, s.title, s.author, s.date, s.commentP, s.commentR, s.methods))
+		total.merge(s)
+	}
+	t.Logf("%-22s %-12s %-12s %-12s %-12s %-12s %-12s %-12s", "blog", "article≥.8", "article≥.5", "title", "author", "date", "comments P", "comments R")
+	for _, l := range lines {
+		t.Log(l)
+	}
+	t.Logf("%-22s %s %s %s %s %s %s %s", "ALL", total.art8, total.art5, total.title, total.author, total.date, total.commentP, total.commentR)
+	floor(t, "article", total.art8, 0.9)
+	floor(t, "title", total.title, 0.9)
+}
+
+// floor fails the test when a rate is below min.
+func floor(t *testing.T, what string, got tally, min float64) {
+	t.Helper()
+	if got.rate() < min {
+		t.Errorf("%s success %.3f, want ≥ %.2f", what, got.rate(), min)
+	}
+}
+
+// merge adds o's counts to s.
+func (s *blogScore) merge(o *blogScore) {
+	for _, p := range [][2]*tally{{&s.art8, &o.art8}, {&s.art5, &o.art5}, {&s.title, &o.title}, {&s.author, &o.author},
+		{&s.date, &o.date}, {&s.commentP, &o.commentP}, {&s.commentR, &o.commentR}} {
+		p[0].ok += p[1].ok
+		p[0].n += p[1].n
+	}
+}
+
+// heldOut learns on train and scores extraction of test.
+func heldOut(t *testing.T, s *blogScore, train, test []learn.Pair) {
+	rules, err := learn.Learn(train, learn.Options{})
+	if err != nil {
+		t.Fatalf("learn: %v", err)
+	}
+	for _, p := range test {
+		x, err := rules.Extract(p.Page)
+		if err != nil && !strings.Contains(err.Error(), "no article") {
+			t.Errorf("extract %s: %v", p.Page.URL, err)
+		}
+		s.scoreExtraction(x, p.Target)
+		if testing.Verbose() && learn.Dice(x.ContentText, learn.HTMLText(p.Target.Content)) < 0.8 {
+			t.Logf("  miss %s: dice %.2f (rule %s conf %.2f)", p.Page.URL, learn.Dice(x.ContentText, learn.HTMLText(p.Target.Content)), rules.Article.XPath, rules.Article.Confidence)
+		}
+	}
+}

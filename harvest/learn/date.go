@@ -1,0 +1,338 @@
+package learn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	dateparser "github.com/markusmobius/go-dateparser"
+	"golang.org/x/net/html"
+)
+
+// dateAttrs are the attributes that hold a machine-readable date.
+var dateAttrs = []string{"datetime", "content", "title"}
+
+// monthNames and dayNames localise dates: month names January… and day
+// names Sunday… for each language.
+var monthNames = map[string][]string{
+	"fr": {"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
+	"de": {"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
+	"es": {"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
+	"it": {"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"},
+	"pt": {"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
+	"nl": {"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
+}
+
+var dayNames = map[string][]string{
+	"fr": {"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"},
+	"de": {"Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"},
+	"es": {"domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"},
+	"it": {"domenica", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato"},
+	"pt": {"domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"},
+	"nl": {"zondag", "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag"},
+}
+
+// englishLayouts are the renderings of a date searched for on every page.
+var englishLayouts = []string{
+	"2006-01-02", time.RFC3339, "2006/01/02", time.RFC1123, time.RFC1123Z, "Mon, 2 Jan 2006",
+	"January 2, 2006", "Jan 2, 2006", "2 January 2006", "2 Jan 2006", "January 2 2006",
+	"02/01/2006", "01/02/2006", "2/1/2006", "1/2/2006", "02.01.2006", "2.1.2006", "02-01-2006",
+	"Monday, January 2, 2006", "Monday, 2 January 2006", "Mon 2 Jan 2006",
+	"2006-01-02 15:04", "January 2, 2006 at 3:04 pm", "January 2, 2006 at 15:04", "02 Jan 2006",
+	"Jan 02, 2006", "2006.01.02", "01.02.06", "02/01/06", "01/02/06",
+}
+
+// DateRenderings returns the ways a page may write t: numeric and English
+// layouts, English ordinals ("January 2nd, 2006"), and day–month–year with
+// localised month and day names for lang (and for fr, de, es, it, pt and nl
+// when lang is empty).
+func DateRenderings(t time.Time, lang string) []string {
+	var out []string
+	for _, l := range englishLayouts {
+		out = append(out, t.Format(l))
+	}
+	out = append(out, fmt.Sprintf("%s %d%s, %d", t.Month(), t.Day(), ordinal(t.Day()), t.Year()))
+	base := langBase(lang)
+	for l := range monthNames {
+		if base == "" || base == l {
+			out = append(out, localised(t, l)...)
+		}
+	}
+	return out
+}
+
+// localised returns t written with language l's month and day names.
+func localised(t time.Time, l string) []string {
+	m, wd := monthNames[l][t.Month()-1], dayNames[l][t.Weekday()]
+	d, y := t.Day(), t.Year()
+	out := []string{
+		fmt.Sprintf("%d %s %d", d, m, y), fmt.Sprintf("%d. %s %d", d, m, y),
+		fmt.Sprintf("%d de %s de %d", d, m, y), fmt.Sprintf("%s %d %s %d", wd, d, m, y),
+		fmt.Sprintf("%s, %d. %s %d", wd, d, m, y), fmt.Sprintf("%s, %d de %s de %d", wd, d, m, y),
+		fmt.Sprintf("%s %d, %d", m, d, y),
+	}
+	if d == 1 && l == "fr" {
+		out = append(out, fmt.Sprintf("1er %s %d", m, y))
+	}
+	return out
+}
+
+func ordinal(d int) string {
+	switch {
+	case d%10 == 1 && d != 11:
+		return "st"
+	case d%10 == 2 && d != 12:
+		return "nd"
+	case d%10 == 3 && d != 13:
+		return "rd"
+	}
+	return "th"
+}
+
+// langBase returns the primary subtag of a BCP 47 tag, lower-cased.
+func langBase(lang string) string {
+	lang = strings.ToLower(lang)
+	if i := strings.IndexAny(lang, "-_"); i >= 0 {
+		lang = lang[:i]
+	}
+	return lang
+}
+
+// maxDateRange bounds the text, in bigrams, of an element considered as a
+// date.
+const maxDateRange = 96
+
+// dateScores scores elements as the post's date: the best Dice of the
+// element's bigram set against any rendering of target, or 1 when a date
+// attribute of the element parses to the same day. The best element weighs
+// the score by 1/(1 + 0.05 × tree distance to the article element). It also
+// returns, per element, the attribute that matched.
+func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores, []string) {
+	f := none(len(d.els))
+	attrs := make([]string, len(d.els))
+	if target.IsZero() {
+		return f, attrs
+	}
+	rend := renderingSets(d, target, lang)
+	union := unionSet(rend, d.coder.size())
+	bestVal := 0.0
+	for i, n := range d.els {
+		s := attrDateScore(n, target, &attrs[i])
+		if s == 0 {
+			s = textDateScore(d, i, rend, union)
+		}
+		if s < 0.5 {
+			continue
+		}
+		f.score[i] = s
+		v := s
+		if article >= 0 {
+			v = s / (1 + 0.05*float64(d.distance(i, article)))
+		}
+		if v > bestVal {
+			f.best, bestVal = i, v
+		}
+	}
+	return f, attrs
+}
+
+// renderingSets returns the sorted, distinct bigram ids of each rendering of
+// t (in its own zone and in UTC).
+func renderingSets(d *doc, t time.Time, lang string) [][]int32 {
+	texts := DateRenderings(t, lang)
+	if u := t.UTC(); u.Day() != t.Day() {
+		texts = append(texts, DateRenderings(u, lang)...)
+	}
+	sets := make([][]int32, len(texts))
+	for i, s := range texts {
+		sets[i] = sortedSet(d.coder.appendText(nil, s))
+	}
+	return sets
+}
+
+// unionSet returns the membership table of the union of sets.
+func unionSet(sets [][]int32, n int) []bool {
+	for _, s := range sets {
+		for _, v := range s {
+			if int(v) >= n {
+				n = int(v) + 1
+			}
+		}
+	}
+	u := make([]bool, n)
+	for _, s := range sets {
+		for _, v := range s {
+			u[v] = true
+		}
+	}
+	return u
+}
+
+// sortedSet sorts ids and removes duplicates, in place.
+func sortedSet(ids []int32) []int32 {
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	out := ids[:0]
+	for i, v := range ids {
+		if i == 0 || v != ids[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// textDateScore returns the best Dice of element i's text against the
+// renderings, or 0 when the element is too long or mostly not date text.
+func textDateScore(d *doc, i int, rend [][]int32, union []bool) float64 {
+	s, e := d.start[i], d.end[i]
+	if e-s < 3 || e-s > maxDateRange {
+		return 0
+	}
+	in := 0
+	for _, v := range d.vals[s:e] {
+		if int(v) < len(union) && union[v] {
+			in++
+		}
+	}
+	if float64(in) < 0.6*float64(e-s) {
+		return 0
+	}
+	set := sortedSet(append([]int32(nil), d.vals[s:e]...))
+	best := 0.0
+	for _, r := range rend {
+		if x := sortedDice(set, r); x > best {
+			best = x
+		}
+	}
+	return best
+}
+
+// sortedDice returns the Dice coefficient of two sorted sets.
+func sortedDice(a, b []int32) float64 {
+	if len(a)+len(b) == 0 {
+		return 0
+	}
+	i, j, common := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			common++
+			i++
+			j++
+		}
+	}
+	return 2 * float64(common) / float64(len(a)+len(b))
+}
+
+// attrDateScore returns 1 when one of n's date attributes parses to the day
+// of target, recording the attribute's name in which.
+func attrDateScore(n *html.Node, target time.Time, which *string) float64 {
+	for _, a := range dateAttrs {
+		v := attr(n, a)
+		if len(v) < 8 || len(v) > 40 {
+			continue
+		}
+		if t, ok := parseMachineDate(v); ok && sameDay(t, target) {
+			*which = a
+			return 1
+		}
+	}
+	return 0
+}
+
+// machineLayouts are the layouts of machine-readable dates in attributes.
+var machineLayouts = []string{
+	time.RFC3339, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05", "2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02", time.RFC1123, time.RFC1123Z,
+}
+
+// parseMachineDate parses an ISO 8601 or RFC 1123 date.
+func parseMachineDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, l := range machineLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// sameDay reports whether a and b fall on the same calendar day, each in its
+// own zone or both in UTC.
+func sameDay(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	if ay == by && am == bm && ad == bd {
+		return true
+	}
+	ay, am, ad = a.UTC().Date()
+	by, bm, bd = b.UTC().Date()
+	return ay == by && am == bm && ad == bd
+}
+
+// SameDay reports whether a and b fall on the same calendar day (each in its
+// own zone, or both in UTC). Neither may be zero.
+func SameDay(a, b time.Time) bool { return !a.IsZero() && !b.IsZero() && sameDay(a, b) }
+
+// ParseDate parses a date as pages write it, in language lang (a BCP 47 tag;
+// English is tried too): ISO 8601 and RFC 1123 directly, anything else with
+// quickDate, then (for short texts) go-dateparser, which knows relative
+// dates and 200 locales but is slow. Text around the date ("Posted on …") is
+// tolerated.
+func ParseDate(s, lang string) (time.Time, bool) {
+	s = collapse(s)
+	if s == "" || len(s) > 200 {
+		return time.Time{}, false
+	}
+	if t, ok := parseMachineDate(s); ok {
+		return t, true
+	}
+	if t, ok := quickDate(s, lang); ok {
+		return t, true
+	}
+	if len(s) > 64 {
+		return time.Time{}, false
+	}
+	cfg := &dateparser.Configuration{
+		Languages:       dateLanguages(lang),
+		DefaultTimezone: time.UTC,
+		StrictParsing:   true,
+	}
+	if dt, err := dateparser.Parse(cfg, s); err == nil && !dt.IsZero() {
+		return dt.Time, true
+	}
+	return time.Time{}, false
+}
+
+// dateLanguages returns the languages go-dateparser tries for lang.
+func dateLanguages(lang string) []string {
+	b := langBase(lang)
+	if b == "" || b == "en" {
+		return []string{"en"}
+	}
+	return []string{b, "en"}
+}
+
+// voteAttr returns the attribute most training pages read the date from
+// with rule r ("" for the text).
+func voteAttr(pages []*trainPage, r *Rule) string {
+	count := map[string]int{}
+	for _, p := range pages {
+		if n := r.first(p.d.root); n != nil {
+			if j, ok := p.d.idx[n]; ok && p.date.score[j] > 0 {
+				count[p.dateAttr[j]]++
+			}
+		}
+	}
+	best, max := "", 0
+	for a, c := range count {
+		if c > max || c == max && a < best {
+			best, max = a, c
+		}
+	}
+	return best
+}

@@ -1,0 +1,166 @@
+package learn
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// monthIndex maps lower-cased month names and abbreviations of English and
+// the localised languages to 1–12.
+var monthIndex = buildMonthIndex()
+
+func buildMonthIndex() map[string]int {
+	m := map[string]int{}
+	en := []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+	for i, name := range en {
+		m[name] = i + 1
+		m[name[:3]] = i + 1
+	}
+	m["sept"] = 9
+	for _, names := range monthNames {
+		for i, name := range names {
+			name = strings.ToLower(name)
+			m[name] = i + 1
+			if r := []rune(name); len(r) > 4 {
+				m[string(r[:4])] = i + 1
+				m[string(r[:3])] = i + 1
+			}
+		}
+	}
+	return m
+}
+
+// dateToken is one word or number of a text that may hold a date.
+type dateToken struct {
+	word string
+	num  int // -1 for words
+	sep  byte
+}
+
+// quickDate finds a calendar date in s without go-dateparser: year-month-day
+// with '-', '/' or '.', day/month/year (month/day/year for English and for
+// lang "en-US"), and day, month name and year in any order. It returns the
+// date at midnight UTC.
+func quickDate(s, lang string) (time.Time, bool) {
+	toks := dateTokens(s)
+	for i := range toks {
+		if t, ok := numericDate(toks[i:], lang); ok {
+			return t, true
+		}
+	}
+	for i, tk := range toks {
+		if mon, ok := monthIndex[tk.word]; ok && tk.num < 0 {
+			if t, ok := namedDate(toks, i, mon); ok {
+				return t, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// dateTokens splits s into words and numbers, remembering the separator
+// after each.
+func dateTokens(s string) []dateToken {
+	var toks []dateToken
+	var cur []rune
+	flush := func(sep rune) {
+		if len(cur) == 0 {
+			return
+		}
+		w := string(cur)
+		n, err := strconv.Atoi(w)
+		if err != nil {
+			n = -1
+			w = strings.TrimRight(w, "0123456789")
+			w = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(w, "st"), "nd"), "rd"), "th")
+			if d, err := strconv.Atoi(w); err == nil {
+				n = d
+			} else {
+				w = string(cur)
+			}
+		}
+		b := byte(' ')
+		if sep < 128 {
+			b = byte(sep)
+		}
+		toks = append(toks, dateToken{word: strings.ToLower(w), num: n, sep: b})
+		cur = cur[:0]
+	}
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			cur = append(cur, unicode.ToLower(r))
+			continue
+		}
+		flush(r)
+	}
+	flush(' ')
+	return toks
+}
+
+// numericDate reads a date of three numbers joined by one separator at the
+// start of toks.
+func numericDate(toks []dateToken, lang string) (time.Time, bool) {
+	if len(toks) < 3 || toks[0].num < 0 || toks[1].num < 0 || toks[2].num < 0 {
+		return time.Time{}, false
+	}
+	sep := toks[0].sep
+	if sep != '-' && sep != '/' && sep != '.' || toks[1].sep != sep {
+		return time.Time{}, false
+	}
+	a, b, c := toks[0], toks[1], toks[2]
+	if len(a.word) == 4 {
+		return makeDate(a.num, b.num, c.num)
+	}
+	year := c.num
+	if len(c.word) == 2 {
+		year += 2000
+	} else if len(c.word) != 4 {
+		return time.Time{}, false
+	}
+	monthFirst := sep == '/' && (langBase(lang) == "en" || lang == "") && a.num <= 12
+	if a.num > 12 {
+		monthFirst = false
+	} else if b.num > 12 {
+		monthFirst = true
+	}
+	if monthFirst {
+		return makeDate(year, a.num, b.num)
+	}
+	return makeDate(year, b.num, a.num)
+}
+
+// namedDate reads a date around a month name at toks[i]: "2 August 2013",
+// "August 2nd, 2013", "2. August 2013", "2 de agosto de 2013".
+func namedDate(toks []dateToken, i, mon int) (time.Time, bool) {
+	day, year := -1, -1
+	for j := i - 3; j <= i+3; j++ {
+		if j < 0 || j >= len(toks) || j == i || toks[j].num < 0 {
+			continue
+		}
+		n := toks[j].num
+		switch {
+		case len(toks[j].word) == 4 && n >= 1900 && n <= 2100 && year < 0:
+			year = n
+		case n >= 1 && n <= 31 && len(toks[j].word) <= 2 && (day < 0 || j > i && day < 0):
+			day = n
+		}
+	}
+	if day < 0 || year < 0 {
+		return time.Time{}, false
+	}
+	return makeDate(year, mon, day)
+}
+
+// makeDate returns the date at midnight UTC, if valid.
+func makeDate(y, m, d int) (time.Time, bool) {
+	if y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false
+	}
+	return t, true
+}

@@ -1,0 +1,200 @@
+package learn
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
+)
+
+// Extract applies the rules to a page. Fields whose rule is untrusted or
+// finds nothing come from the fallbacks (structured data, platform
+// heuristics, text density); Extraction.Methods records which. When no
+// article is found at all, Extract returns what it did find together with an
+// error wrapping blogharvest.ErrNoArticle. A nil *Rules uses the fallbacks
+// only.
+func (r *Rules) Extract(p Page) (Extraction, error) {
+	root, err := html.Parse(bytes.NewReader(p.HTML))
+	if err != nil {
+		return Extraction{}, fmt.Errorf("extract %s: parse html: %w", p.URL, err)
+	}
+	e := &extractor{rules: r, root: root, page: p, fb: newFallback(root)}
+	e.base, _ = url.Parse(p.URL)
+	if r != nil && p.Lang == "" {
+		e.page.Lang = r.Lang
+	}
+	return e.run()
+}
+
+// ExtractWithoutRules extracts a page with the fallbacks only, for pages of
+// blogs whose feed gives nothing to learn from.
+func ExtractWithoutRules(p Page) (Extraction, error) {
+	var r *Rules
+	return r.Extract(p)
+}
+
+// extractor holds the state of one extraction.
+type extractor struct {
+	rules *Rules
+	root  *html.Node
+	page  Page
+	base  *url.URL
+	fb    *fallback
+	x     Extraction
+}
+
+// run extracts every field.
+func (e *extractor) run() (Extraction, error) {
+	e.comments()
+	article := e.article()
+	e.title(article)
+	e.author()
+	e.date()
+	if article != nil {
+		cleanNode(article, e.base)
+		e.x.ContentHTML = innerHTML(article)
+		e.x.ContentText = nodeText(article)
+	}
+	if e.x.ContentText == "" && e.x.ContentHTML == "" {
+		if text := e.fb.structuredBody(); text != "" {
+			e.x.ContentText = text
+			e.x.ContentHTML = textToHTML(text)
+			e.x.Methods.Set(FieldContent, blogharvest.MethodStructured)
+		}
+	}
+	if e.x.ContentText == "" {
+		delete(e.x.Methods, FieldContent)
+		return e.x, fmt.Errorf("extract %s: %w", e.page.URL, blogharvest.ErrNoArticle)
+	}
+	return e.x, nil
+}
+
+// rule returns the rule picked by get when the rules exist and it is
+// trusted, else nil.
+func (e *extractor) rule(get func(*Rules) *Rule) *Rule {
+	if e.rules == nil {
+		return nil
+	}
+	if r := get(e.rules); r.usable() {
+		return r
+	}
+	return nil
+}
+
+// article finds the article element: by rule, else by the fallbacks.
+func (e *extractor) article() *html.Node {
+	if r := e.rule(func(r *Rules) *Rule { return r.Article }); r != nil {
+		if n := r.first(e.root); n != nil && nodeText(n) != "" {
+			e.x.Methods.Set(FieldContent, blogharvest.MethodRule)
+			e.x.Score = r.Confidence
+			if r.TextLen > 0 {
+				e.x.Score *= min(1, float64(len(nodeText(n)))/(0.25*float64(r.TextLen)))
+			}
+			return n
+		}
+	}
+	n, m := e.fb.article()
+	if n != nil {
+		e.x.Methods.Set(FieldContent, m)
+	}
+	return n
+}
+
+// title extracts the title, by rule, else by the fallbacks.
+func (e *extractor) title(article *html.Node) {
+	if r := e.rule(func(r *Rules) *Rule { return r.Title }); r != nil {
+		if n := r.first(e.root); n != nil {
+			if t := nodeText(n); t != "" {
+				e.x.Title = t
+				e.x.Methods.Set(FieldTitle, blogharvest.MethodRule)
+				return
+			}
+		}
+	}
+	if t, m := e.fb.title(article); t != "" {
+		e.x.Title = t
+		e.x.Methods.Set(FieldTitle, m)
+	}
+}
+
+// author extracts the author, by rule, else by the fallbacks.
+func (e *extractor) author() {
+	if r := e.rule(func(r *Rules) *Rule { return r.Author }); r != nil {
+		if n := r.first(e.root); n != nil {
+			if t := cleanAuthor(nodeText(n)); t != "" {
+				e.x.Author = t
+				e.x.Methods.Set(FieldAuthor, blogharvest.MethodRule)
+				return
+			}
+		}
+	}
+	if t, m := e.fb.author(); t != "" {
+		e.x.Author = t
+		e.x.Methods.Set(FieldAuthor, m)
+	}
+}
+
+// date extracts the publication date, by rule, else by the fallbacks.
+func (e *extractor) date() {
+	if r := e.rule(func(r *Rules) *Rule { return r.Date }); r != nil {
+		if n := r.first(e.root); n != nil {
+			if t, ok := nodeDate(n, r.Attr, e.page.Lang); ok {
+				e.x.Date = t
+				e.x.Methods.Set(FieldDate, blogharvest.MethodRule)
+				return
+			}
+		}
+	}
+	if t, m := e.fb.date(e.page.Lang); !t.IsZero() {
+		e.x.Date = t
+		e.x.Methods.Set(FieldDate, m)
+	}
+}
+
+// nodeDate reads a date from element n: from attribute a when set and
+// present, else from any date attribute, else from its text.
+func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
+	if a != "" {
+		if t, ok := parseMachineDate(attr(n, a)); ok {
+			return t, true
+		}
+	}
+	for _, k := range dateAttrs {
+		if t, ok := parseMachineDate(attr(n, k)); ok {
+			return t, true
+		}
+	}
+	return ParseDate(nodeText(n), lang)
+}
+
+// bylinePrefixes are words that introduce an author's name.
+var bylinePrefixes = []string{"posted by ", "written by ", "by ", "par ", "von ", "por ", "door ", "di ", "auteur : ", "auteur: ", "author: "}
+
+// cleanAuthor strips a byline prefix and trailing separators from an
+// author's name.
+func cleanAuthor(s string) string {
+	s = collapse(s)
+	low := strings.ToLower(s)
+	for _, p := range bylinePrefixes {
+		if strings.HasPrefix(low, p) {
+			s = s[len(p):]
+			break
+		}
+	}
+	return strings.Trim(s, " ,|·-–—:")
+}
+
+// textToHTML turns plain text into paragraphs of escaped HTML.
+func textToHTML(text string) string {
+	var b strings.Builder
+	for _, p := range strings.Split(text, "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			b.WriteString("<p>" + html.EscapeString(p) + "</p>\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,256 @@
+package learn
+
+import (
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
+)
+
+// fallback finds fields without learned rules: structured data first, then
+// platform heuristics, then (for the article) text density.
+type fallback struct {
+	root *html.Node
+	sd   *structured // read on first use
+}
+
+func newFallback(root *html.Node) *fallback { return &fallback{root: root} }
+
+// data returns the page's structured data, reading it once.
+func (f *fallback) data() *structured {
+	if f.sd == nil {
+		f.sd = readStructured(f.root)
+	}
+	return f.sd
+}
+
+// minArticleText is the shortest text a heuristic article element may hold.
+const minArticleText = 40
+
+// contentClasses are the class tokens and ids of article containers on
+// common platforms (WordPress, Blogger, Tumblr, Medium, Ghost, Jekyll …),
+// most specific first.
+var contentClasses = []string{
+	"entry-content", "post-content", "post-body", "article-content", "entry-body", "article-body",
+	"post-entry", "postbody", "post_content", "entry_content", "single-post-content", "blog-post-body",
+	"story-body", "td-post-content", "gh-content", "markdown-body", "post-text", "entrytext",
+	"articleBody", "blog-content", "content-body", "text", "entry", "hentry", "post", "blog-post",
+}
+
+// article returns the article element and the method that found it.
+func (f *fallback) article() (*html.Node, blogharvest.Method) {
+	if c := f.data().content; c != nil && len(nodeText(c)) >= minArticleText {
+		return c, blogharvest.MethodStructured
+	}
+	if n := f.byItemprop("articleBody"); n != nil {
+		return n, blogharvest.MethodStructured
+	}
+	if n := f.heuristicArticle(); n != nil {
+		return n, blogharvest.MethodHeuristic
+	}
+	if n := densest(f.root); n != nil {
+		return n, blogharvest.MethodDensity
+	}
+	return nil, ""
+}
+
+// byItemprop returns the first element with itemprop p and enough text.
+func (f *fallback) byItemprop(p string) *html.Node {
+	var found *html.Node
+	walkElements(f.root, func(n *html.Node) bool {
+		if found == nil && attr(n, "itemprop") == p && len(nodeText(n)) >= minArticleText {
+			found = n
+		}
+		return found == nil
+	})
+	return found
+}
+
+// heuristicArticle returns the element whose class or id comes first in
+// contentClasses (an <article> or <main> element after them), among those
+// with enough text.
+func (f *fallback) heuristicArticle() *html.Node {
+	rank := make(map[string]int, len(contentClasses))
+	for i, c := range contentClasses {
+		rank[c] = i + 1
+	}
+	var best *html.Node
+	bestRank := len(contentClasses) + 3
+	walkElements(f.root, func(n *html.Node) bool {
+		r := elementRank(n, rank, len(contentClasses))
+		if r < bestRank && len(nodeText(n)) >= minArticleText {
+			best, bestRank = n, r
+		}
+		return true
+	})
+	return best
+}
+
+// elementRank returns the best rank of n's class tokens or id, or a rank
+// after every class for <article> and <main>, or a rank beyond all.
+func elementRank(n *html.Node, rank map[string]int, last int) int {
+	r := last + 3
+	for _, tok := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
+		if v, ok := rank[tok]; ok && v < r {
+			r = v
+		}
+	}
+	switch {
+	case r <= last:
+	case n.Data == "article":
+		r = last + 1
+	case n.Data == "main":
+		r = last + 2
+	}
+	return r
+}
+
+// titleClasses mark post titles on common platforms.
+var titleClasses = map[string]bool{
+	"entry-title": true, "post-title": true, "article-title": true, "p-name": true, "posttitle": true,
+	"title": true, "headline": true, "post-header": true, "entry-header": true,
+}
+
+// title returns the post's title and the method that found it.
+func (f *fallback) title(article *html.Node) (string, blogharvest.Method) {
+	sd := f.data()
+	if t := firstNonEmpty(sd.title, sd.mfTitle); t != "" {
+		return collapse(t), blogharvest.MethodStructured
+	}
+	var h1, classed *html.Node
+	walkElements(f.root, func(n *html.Node) bool {
+		if h1 == nil && n.Data == "h1" && nodeText(n) != "" {
+			h1 = n
+		}
+		if classed == nil && isHeading(n) && anyClass(n, titleClasses) && nodeText(n) != "" {
+			classed = n
+		}
+		return true
+	})
+	switch {
+	case classed != nil:
+		return nodeText(classed), blogharvest.MethodHeuristic
+	case h1 != nil:
+		return nodeText(h1), blogharvest.MethodHeuristic
+	}
+	if t := documentTitle(f.root); t != "" {
+		return t, blogharvest.MethodHeuristic
+	}
+	return "", ""
+}
+
+// isHeading reports whether n is h1–h6 or holds a heading's class.
+func isHeading(n *html.Node) bool {
+	return len(n.Data) == 2 && n.Data[0] == 'h' && n.Data[1] >= '1' && n.Data[1] <= '6'
+}
+
+// anyClass reports whether one of n's class tokens is in set.
+func anyClass(n *html.Node, set map[string]bool) bool {
+	for _, tok := range strings.Fields(attr(n, "class")) {
+		if set[tok] {
+			return true
+		}
+	}
+	return false
+}
+
+// documentTitle returns the <title> text without the blog name: the longest
+// part between " | ", " - ", " – ", " — ", " » " and " :: ".
+func documentTitle(root *html.Node) string {
+	var t string
+	walkElements(root, func(n *html.Node) bool {
+		if t == "" && n.Data == "title" {
+			t = nodeText(n)
+		}
+		return t == ""
+	})
+	best := ""
+	for _, part := range splitAny(t, []string{" | ", " - ", " – ", " — ", " » ", " :: "}) {
+		if len(part) > len(best) {
+			best = part
+		}
+	}
+	return strings.TrimSpace(best)
+}
+
+// splitAny splits s at every separator in seps.
+func splitAny(s string, seps []string) []string {
+	for _, sep := range seps {
+		s = strings.ReplaceAll(s, sep, "\x00")
+	}
+	return strings.Split(s, "\x00")
+}
+
+// authorClasses mark bylines on common platforms.
+var authorClasses = map[string]bool{
+	"author": true, "byline": true, "post-author": true, "entry-author": true, "author-name": true,
+	"fn": true, "p-author": true, "vcard": true, "g-profile": true,
+}
+
+// author returns the post's author and the method that found it.
+func (f *fallback) author() (string, blogharvest.Method) {
+	sd := f.data()
+	if a := firstNonEmpty(sd.author, sd.mfAuthor); a != "" {
+		return cleanAuthor(a), blogharvest.MethodStructured
+	}
+	var found string
+	walkElements(f.root, func(n *html.Node) bool {
+		if isCommentBox(n) {
+			return false
+		}
+		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
+			if t := cleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
+				found = t
+			}
+		}
+		return found == ""
+	})
+	if found != "" {
+		return found, blogharvest.MethodHeuristic
+	}
+	return "", ""
+}
+
+// isCommentBox reports whether n is a comment list, whose authors are not
+// the post's.
+func isCommentBox(n *html.Node) bool {
+	id, class := strings.ToLower(attr(n, "id")), strings.ToLower(attr(n, "class"))
+	return strings.Contains(id, "comment") || strings.Contains(class, "comment")
+}
+
+// dateClasses mark post dates on common platforms.
+var dateClasses = map[string]bool{
+	"published": true, "entry-date": true, "post-date": true, "date-header": true, "postdate": true,
+	"date": true, "dt-published": true, "post-meta": true, "entry-meta": true, "meta-date": true, "timestamp": true,
+}
+
+// date returns the post's date and the method that found it.
+func (f *fallback) date(lang string) (time.Time, blogharvest.Method) {
+	sd := f.data()
+	for _, s := range []string{sd.date, sd.mfDate} {
+		if t, ok := ParseDate(s, lang); ok {
+			return t, blogharvest.MethodStructured
+		}
+	}
+	var found time.Time
+	walkElements(f.root, func(n *html.Node) bool {
+		if isCommentBox(n) {
+			return false
+		}
+		if found.IsZero() && (n.Data == "time" || anyClass(n, dateClasses) || attr(n, "itemprop") == "datePublished") {
+			if t, ok := nodeDate(n, "", lang); ok {
+				found = t
+			}
+		}
+		return found.IsZero()
+	})
+	if !found.IsZero() {
+		return found, blogharvest.MethodHeuristic
+	}
+	return time.Time{}, ""
+}
+
+// structuredBody returns a JSON-LD articleBody, the last resort for the
+// article's text.
+func (f *fallback) structuredBody() string { return f.data().body }

@@ -1,0 +1,186 @@
+package learn
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/antchfx/htmlquery"
+	"github.com/antchfx/xpath"
+	"golang.org/x/net/html"
+)
+
+// Rule is a learned XPath for one field, with how well it did on the
+// training pages.
+type Rule struct {
+	XPath      string    `json:"xpath"`
+	Confidence float64   `json:"confidence"`  // mean score over all training pages
+	Trusted    bool      `json:"trusted"`     // Confidence reached Options.MinConfidence
+	Votes      int       `json:"votes"`       // training pages whose best node the rule describes
+	PageScores []float64 `json:"page_scores"` // score of the rule's node on each training page (Rules.Pages order)
+	// Attr names the attribute holding the value (dates: "datetime",
+	// "content", "title"); empty means the element's text.
+	Attr string `json:"attr,omitempty"`
+	// TextLen is the median length in characters of the text the rule
+	// selected in training; Extract uses it to compute Extraction.Score.
+	TextLen int `json:"text_len,omitempty"`
+
+	once sync.Once
+	expr *xpath.Expr
+	err  error
+}
+
+// compiled returns the compiled XPath, compiling it on first use.
+func (r *Rule) compiled() (*xpath.Expr, error) {
+	r.once.Do(func() {
+		r.expr, r.err = xpath.Compile(r.XPath)
+		if r.err != nil {
+			r.err = fmt.Errorf("compile rule %q: %w", r.XPath, r.err)
+		}
+	})
+	return r.expr, r.err
+}
+
+// first returns the first node r selects under top, or nil.
+func (r *Rule) first(top *html.Node) *html.Node {
+	if r == nil {
+		return nil
+	}
+	e, err := r.compiled()
+	if err != nil {
+		return nil
+	}
+	return htmlquery.QuerySelector(top, e)
+}
+
+// all returns every node r selects under top.
+func (r *Rule) all(top *html.Node) []*html.Node {
+	if r == nil {
+		return nil
+	}
+	e, err := r.compiled()
+	if err != nil {
+		return nil
+	}
+	return htmlquery.QuerySelectorAll(top, e)
+}
+
+// usable reports whether r exists and is trusted.
+func (r *Rule) usable() bool { return r != nil && r.Trusted }
+
+// Rule kinds, most to least preferred.
+const (
+	kindID = iota
+	kindClass
+	kindTag
+	kindPath
+)
+
+// candidate is one XPath that describes a node.
+type candidate struct {
+	xpath string
+	kind  int
+}
+
+// maxTokens bounds the class tokens considered per element.
+const maxTokens = 4
+
+// candidates returns the rules that select element n of a page: by stable
+// id, by class token, by semantic tag, and by paths from up to three
+// ancestors that have an id or class.
+func candidates(n *html.Node, relTo *html.Node) []candidate {
+	prefix := "//"
+	if relTo != nil {
+		prefix = ".//"
+	}
+	var out []candidate
+	for _, a := range anchors(n) {
+		out = append(out, candidate{prefix + a.xpath, a.kind})
+	}
+	if semanticTags[n.Data] {
+		out = append(out, candidate{prefix + n.Data, kindTag})
+	}
+	steps, seen := "", 0
+	a := n
+	for ; a != nil && a != relTo && a.Type == html.ElementNode && seen < 3; a = a.Parent {
+		if a != n {
+			if c := anchors(a); len(c) > 0 {
+				seen++
+				for _, c := range c {
+					out = append(out, candidate{prefix + c.xpath + steps, kindPath})
+				}
+			}
+		}
+		steps = "/" + step(a) + steps
+	}
+	switch {
+	case relTo != nil && a == relTo:
+		out = append(out, candidate{"." + steps, kindPath + 1})
+	case relTo == nil && strings.HasPrefix(steps, "/html"):
+		out = append(out, candidate{steps, kindPath + 1})
+	}
+	return out
+}
+
+// semanticTags are elements whose tag alone can be a rule.
+var semanticTags = map[string]bool{"article": true, "main": true, "h1": true, "time": true, "address": true}
+
+// anchors returns the one-step XPaths (without the leading //) that select
+// element n by a stable-looking id or by each of its class tokens.
+func anchors(n *html.Node) []candidate {
+	var out []candidate
+	if id := attr(n, "id"); stableName(id) {
+		out = append(out, candidate{fmt.Sprintf("*[@id='%s']", id), kindID})
+	}
+	for i, tok := range strings.Fields(attr(n, "class")) {
+		if i >= maxTokens {
+			break
+		}
+		if stableName(tok) {
+			out = append(out, candidate{fmt.Sprintf("%s[contains(concat(' ',normalize-space(@class),' '),' %s ')]", n.Data, tok), kindClass})
+		}
+	}
+	return out
+}
+
+// stableName reports whether an id or class token may be stable across
+// pages: non-empty, quotable, and without a run of three or more digits
+// (post-1234, comment-98765 name one post, not a template slot). Tokens that
+// merely look stable are still put to the vote across pages.
+func stableName(s string) bool {
+	if s == "" || len(s) > 64 || strings.ContainsAny(s, `'"`) {
+		return false
+	}
+	run := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			if run++; run >= 3 {
+				return false
+			}
+		} else {
+			run = 0
+		}
+	}
+	return true
+}
+
+// step returns the XPath step selecting n among its siblings: tag[k].
+func step(n *html.Node) string {
+	k := 1
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode && s.Data == n.Data {
+			k++
+		}
+	}
+	return fmt.Sprintf("%s[%d]", n.Data, k)
+}
+
+// attr returns the value of n's attribute key, or "".
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val
+		}
+	}
+	return ""
+}

@@ -1,0 +1,198 @@
+package learn
+
+import (
+	"encoding/json"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// structured is what a page states about its post in structured data:
+// JSON-LD BlogPosting/Article, microformats h-entry, OpenGraph and
+// article:* meta.
+type structured struct {
+	title, author, date, body string
+	hentry                    *html.Node // the h-entry element, if any
+	content                   *html.Node // its e-content element, if any
+	mfTitle, mfAuthor, mfDate string     // from the h-entry
+}
+
+// articleTypes are the schema.org types JSON-LD posts use.
+var articleTypes = map[string]bool{
+	"BlogPosting": true, "Article": true, "NewsArticle": true, "TechArticle": true,
+	"SocialMediaPosting": true, "Report": true, "ScholarlyArticle": true, "LiveBlogPosting": true,
+}
+
+// readStructured collects the structured data of a page.
+func readStructured(root *html.Node) *structured {
+	s := &structured{}
+	walkElements(root, func(n *html.Node) bool {
+		switch {
+		case n.Data == "script" && strings.Contains(attr(n, "type"), "ld+json"):
+			if n.FirstChild != nil {
+				s.jsonLD(n.FirstChild.Data)
+			}
+		case n.Data == "meta":
+			s.meta(n)
+		case s.hentry == nil && hasClass(n, "h-entry"):
+			s.hentry = n
+			s.microformats(n)
+		}
+		return true
+	})
+	return s
+}
+
+// meta reads OpenGraph and article:* meta elements.
+func (s *structured) meta(n *html.Node) {
+	key := attr(n, "property")
+	if key == "" {
+		key = attr(n, "name")
+	}
+	v := strings.TrimSpace(attr(n, "content"))
+	set := func(dst *string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	switch strings.ToLower(key) {
+	case "og:title", "twitter:title":
+		set(&s.title)
+	case "article:author", "author", "dc.creator":
+		if !strings.HasPrefix(v, "http") {
+			set(&s.author)
+		}
+	case "article:published_time", "dc.date", "dc.date.issued", "date":
+		set(&s.date)
+	}
+}
+
+// jsonLD reads one JSON-LD script.
+func (s *structured) jsonLD(src string) {
+	var v any
+	if err := json.Unmarshal([]byte(src), &v); err != nil {
+		return
+	}
+	s.visitLD(v, 0)
+}
+
+// visitLD looks for article objects in a JSON-LD value (arrays and @graph
+// included).
+func (s *structured) visitLD(v any, depth int) {
+	if depth > 6 {
+		return
+	}
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			s.visitLD(x, depth+1)
+		}
+	case map[string]any:
+		if g, ok := v["@graph"]; ok {
+			s.visitLD(g, depth+1)
+		}
+		if !isArticleType(v["@type"]) {
+			return
+		}
+		setFirst(&s.title, ldString(v["headline"]), ldString(v["name"]))
+		setFirst(&s.author, ldName(v["author"]))
+		setFirst(&s.date, ldString(v["datePublished"]), ldString(v["dateCreated"]))
+		setFirst(&s.body, ldString(v["articleBody"]))
+	}
+}
+
+// isArticleType reports whether a JSON-LD @type names an article type.
+func isArticleType(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return articleTypes[t]
+	case []any:
+		for _, x := range t {
+			if isArticleType(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ldString returns v when it is a string.
+func ldString(v any) string {
+	s, _ := v.(string)
+	return strings.TrimSpace(s)
+}
+
+// ldName returns the name of a JSON-LD person (or the first of a list).
+func ldName(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSpace(v)
+	case map[string]any:
+		return ldString(v["name"])
+	case []any:
+		if len(v) > 0 {
+			return ldName(v[0])
+		}
+	}
+	return ""
+}
+
+// setFirst sets *dst to the first non-empty value, if *dst is empty.
+func setFirst(dst *string, vals ...string) {
+	for _, v := range vals {
+		if *dst == "" && v != "" {
+			*dst = v
+		}
+	}
+}
+
+// microformats reads an h-entry's properties.
+func (s *structured) microformats(entry *html.Node) {
+	walkElements(entry, func(n *html.Node) bool {
+		if n != entry && hasClass(n, "h-entry") {
+			return false
+		}
+		switch {
+		case s.mfTitle == "" && hasClass(n, "p-name"):
+			s.mfTitle = nodeText(n)
+		case s.mfAuthor == "" && hasClass(n, "p-author"):
+			s.mfAuthor = nodeText(n)
+		case s.mfDate == "" && hasClass(n, "dt-published"):
+			s.mfDate = firstNonEmpty(attr(n, "datetime"), attr(n, "title"), nodeText(n))
+		case s.content == nil && hasClass(n, "e-content"):
+			s.content = n
+		}
+		return true
+	})
+}
+
+// firstNonEmpty returns the first non-empty value.
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// hasClass reports whether element n has class token c.
+func hasClass(n *html.Node, c string) bool {
+	for _, tok := range strings.Fields(attr(n, "class")) {
+		if tok == c {
+			return true
+		}
+	}
+	return false
+}
+
+// walkElements calls f on every element under n (n included) in document
+// order, skipping the children of elements for which f returns false.
+func walkElements(n *html.Node, f func(*html.Node) bool) {
+	if n.Type == html.ElementNode && !f(n) {
+		return
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walkElements(c, f)
+	}
+}

@@ -1,0 +1,179 @@
+package harvest
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Media limits used when Options leaves them zero.
+const (
+	DefaultMaxMediaBytes    = 20 << 20
+	DefaultMaxMediaPerEntry = 50
+)
+
+// docExt lists extensions of linked documents captured as media.
+var docExt = map[string]bool{
+	"pdf": true, "doc": true, "docx": true, "odt": true, "rtf": true, "xls": true, "xlsx": true,
+	"ods": true, "ppt": true, "pptx": true, "odp": true, "epub": true, "zip": true, "csv": true,
+	"mp3": true, "m4a": true, "ogg": true, "oga": true, "wav": true, "flac": true,
+	"mp4": true, "m4v": true, "webm": true, "ogv": true, "mov": true,
+	"jpg": true, "jpeg": true, "png": true, "gif": true, "webp": true, "svg": true, "avif": true,
+}
+
+// mediaTypeAllowed reports whether a captured body of media type mt may be
+// kept as media: images, audio, video and common document formats.
+func mediaTypeAllowed(mt string) bool {
+	mt, _, _ = mime.ParseMediaType(mt)
+	switch {
+	case strings.HasPrefix(mt, "image/"), strings.HasPrefix(mt, "audio/"), strings.HasPrefix(mt, "video/"):
+		return true
+	case mt == "application/pdf", mt == "application/msword", mt == "application/rtf",
+		mt == "application/zip", mt == "application/epub+zip", mt == "text/csv", mt == "application/ogg",
+		strings.HasPrefix(mt, "application/vnd.openxmlformats-officedocument."),
+		strings.HasPrefix(mt, "application/vnd.oasis.opendocument."),
+		strings.HasPrefix(mt, "application/vnd.ms-"):
+		return true
+	}
+	return false
+}
+
+// mediaURLs returns the absolute URLs of the images (src, srcset, lazy
+// data-src), audio, video and linked documents in an article's HTML, in
+// document order, without duplicates.
+func mediaURLs(content string, base *url.URL) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(ref string) {
+		if ref = strings.TrimSpace(ref); ref == "" || strings.HasPrefix(ref, "data:") {
+			return
+		}
+		u, err := base.Parse(ref)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return
+		}
+		u.Fragment = ""
+		if s := u.String(); !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	z := html.NewTokenizer(strings.NewReader(content))
+	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		tn, more := z.TagName()
+		mediaOfTag(atom.Lookup(tn), readAttrs(z, more), add)
+	}
+	return out
+}
+
+// mediaOfTag passes the media URLs one tag names to add.
+func mediaOfTag(a atom.Atom, attrs map[string]string, add func(string)) {
+	switch a {
+	case atom.Img:
+		add(firstNonEmpty(attrs["data-orig-file"], attrs["data-src"], attrs["data-lazy-src"], attrs["src"]))
+		add(largestSrcset(firstNonEmpty(attrs["data-srcset"], attrs["srcset"])))
+	case atom.Source:
+		add(attrs["src"])
+		add(largestSrcset(attrs["srcset"]))
+	case atom.Audio, atom.Video, atom.Track, atom.Embed:
+		add(attrs["src"])
+		add(attrs["poster"])
+	case atom.A:
+		if isDocLink(attrs["href"]) {
+			add(attrs["href"])
+		}
+	}
+}
+
+// isDocLink reports whether href names a document or media file by its
+// extension.
+func isDocLink(href string) bool {
+	u, err := url.Parse(href)
+	if err != nil {
+		return false
+	}
+	ext := strings.TrimPrefix(strings.ToLower(path.Ext(u.Path)), ".")
+	return docExt[ext]
+}
+
+// largestSrcset returns the candidate of a srcset with the largest width
+// or density descriptor, or "".
+func largestSrcset(srcset string) string {
+	best, bestSize := "", -1.0
+	for _, cand := range strings.Split(srcset, ",") {
+		f := strings.Fields(cand)
+		if len(f) == 0 {
+			continue
+		}
+		size := 1.0
+		if len(f) > 1 {
+			if v, err := strconv.ParseFloat(strings.TrimRight(f[1], "wx"), 64); err == nil {
+				size = v
+			}
+		}
+		if size > bestSize {
+			best, bestSize = f[0], size
+		}
+	}
+	return best
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// captureMedia fetches the media of e's content within the limits and
+// appends them to e.Files; every failure becomes one of e.Problems.
+func (c *crawl) captureMedia(ctx context.Context, e *blogharvest.Entry) {
+	base, err := url.Parse(e.URL)
+	if err != nil || e.Content == "" {
+		return
+	}
+	urls := mediaURLs(e.Content, base)
+	if len(urls) > c.o.MaxMediaPerEntry {
+		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), c.o.MaxMediaPerEntry))
+		urls = urls[:c.o.MaxMediaPerEntry]
+	}
+	for _, u := range urls {
+		if ctx.Err() != nil {
+			return
+		}
+		f, err := c.fetchMedia(ctx, u)
+		if err != nil {
+			e.Problems = append(e.Problems, fmt.Sprintf("media %s: %v", u, err))
+			continue
+		}
+		e.Files = append(e.Files, f)
+	}
+}
+
+// fetchMedia fetches one media file and checks its size and type.
+func (c *crawl) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
+	resp, err := c.client.Get(ctx, u)
+	if err != nil {
+		return blogharvest.File{}, err
+	}
+	if int64(len(resp.Body)) > c.o.MaxMediaBytes {
+		return blogharvest.File{}, fmt.Errorf("%d bytes exceed the %d-byte media limit: %w", len(resp.Body), c.o.MaxMediaBytes, blogharvest.ErrTooLarge)
+	}
+	if mt := resp.MediaType(); !mediaTypeAllowed(mt) {
+		return blogharvest.File{}, fmt.Errorf("type %q is not an allowed media type", mt)
+	}
+	return resp.File(blogharvest.RoleMedia), nil
+}

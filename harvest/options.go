@@ -1,0 +1,146 @@
+package harvest
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/render"
+)
+
+// Render modes of Options.Render.
+const (
+	RenderAuto   = "auto"   // render when the static page lacks what the feed describes
+	RenderAlways = "always" // render every entry page
+	RenderNever  = "never"  // never start a browser
+)
+
+// DefaultMaxPages bounds a crawl when Options.MaxPages is zero.
+const DefaultMaxPages = 5000
+
+// Options configures one crawl. Only Blog.URL (or Blog.FeedURL) is required;
+// every zero field takes the default stated on it.
+type Options struct {
+	// Blog names the blog: ID (stamped on every record), URL (home page or
+	// feed) and, optionally, FeedURL (skips feed discovery).
+	Blog blogharvest.Blog
+	// MaxPages bounds the HTML pages fetched (feeds, sitemaps and media do
+	// not count). If zero, DefaultMaxPages.
+	MaxPages int
+	// Delay is the minimum time between two requests to one host. If zero,
+	// requests are not spaced (robots.txt Crawl-delay still applies).
+	Delay time.Duration
+	// PerHost is the number of pages processed at once. If zero, 1.
+	PerHost int
+	// Render is RenderAuto, RenderAlways or RenderNever. If empty, RenderAuto.
+	Render string
+	// Browser renders pages when set; if nil and Render is not RenderNever,
+	// the crawl starts its own Chromium on first need and closes it at the
+	// end (no browser installed: rendering is off, with one warning).
+	Browser Renderer
+	// RenderHostRules is passed to a browser the crawl starts (see
+	// render.Options.HostRules), for blogs served through Transport.
+	RenderHostRules string
+	// Include adds URLs matching any of these to the crawl's scope (the
+	// blog's hosts under its path prefix); Exclude removes URLs matching any.
+	Include, Exclude []*regexp.Regexp
+	// UserAgent is sent with every request. If empty, fetch's default.
+	UserAgent string
+	// CAFile names extra CA certificates (PEM). If empty, the system pool.
+	CAFile string
+	// Transport replaces the HTTP transport (tests, replay). If nil, the
+	// default transport.
+	Transport http.RoundTripper
+	// IgnoreRobots skips robots.txt (for an archivist's own blogs).
+	IgnoreRobots bool
+	// MaxMediaBytes bounds one media file. If zero, DefaultMaxMediaBytes;
+	// if negative, no media are captured.
+	MaxMediaBytes int64
+	// MaxMediaPerEntry bounds the media files of one entry. If zero,
+	// DefaultMaxMediaPerEntry; if negative, no media are captured.
+	MaxMediaPerEntry int
+	// MaxFeedPages bounds the feed pages followed (RFC 5005, ?paged=N,
+	// Blogger start-index). If zero, 50.
+	MaxFeedPages int
+	// Logger receives progress and warnings. If nil, slog.Default() with
+	// the blog's id.
+	Logger *slog.Logger
+	// Now returns the current time. If nil, time.Now.
+	Now func() time.Time
+}
+
+// Renderer renders a page in a browser; *render.Browser implements it.
+type Renderer interface {
+	Render(ctx context.Context, url string) (*render.Result, error)
+}
+
+var _ Renderer = (*render.Browser)(nil)
+
+// Record is one item of a crawl's output: exactly one field is set. The
+// Blog always comes first.
+type Record struct {
+	Blog  *blogharvest.Blog
+	Entry *blogharvest.Entry
+}
+
+// Result sums up a crawl.
+type Result struct {
+	Pages    int // HTML pages fetched
+	Entries  int // entries emitted
+	Comments int // comments in the emitted entries
+	Failed   int // pages that could not be fetched or processed
+	Skipped  int // URLs not fetched: robots.txt, out of scope, over MaxPages, unchanged since
+	// Watermark is the newest date (post, edit or comment) the crawl saw,
+	// never earlier than the since of UpdateCrawl: pass it to the next
+	// UpdateCrawl.
+	Watermark time.Time
+	// ETag and LastModified are the feed's validators, for a conditional
+	// fetch next time.
+	ETag, LastModified string
+	Rules              json.RawMessage // the learned extraction rules
+	Pattern            string          // the post-URL pattern
+	Fetches            map[int]int     // HTTP exchanges by status code; 0 counts transport failures
+	Warnings           []string
+	Timings            Timings
+}
+
+// Timings splits a crawl's wall time.
+type Timings struct {
+	Total   time.Duration // wall time of the crawl
+	Extract time.Duration // spent applying rules to pages (summed over workers)
+	Learn   time.Duration // spent learning the rules
+	Render  time.Duration // spent rendering pages (summed over workers)
+}
+
+// withDefaults returns o with every zero field set to its default.
+func (o Options) withDefaults() Options {
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	if o.PerHost <= 0 {
+		o.PerHost = 1
+	}
+	if o.Render == "" {
+		o.Render = RenderAuto
+	}
+	if o.MaxMediaBytes == 0 {
+		o.MaxMediaBytes = DefaultMaxMediaBytes
+	}
+	if o.MaxMediaPerEntry == 0 {
+		o.MaxMediaPerEntry = DefaultMaxMediaPerEntry
+	}
+	if o.MaxFeedPages <= 0 {
+		o.MaxFeedPages = 50
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default().With("blog", o.Blog.ID)
+	}
+	return o
+}

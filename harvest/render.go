@@ -1,0 +1,135 @@
+package harvest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/render"
+)
+
+// rendererState is the crawl's browser: the one given in Options, or one
+// started on first need and closed at the end.
+type rendererState struct {
+	r       Renderer
+	own     *render.Browser
+	started bool
+	off     bool
+}
+
+// renderer returns the browser to use, starting one if needed; nil when
+// rendering is off (RenderNever, or no browser installed: one warning).
+func (c *crawl) renderer(ctx context.Context) Renderer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := &c.render
+	switch {
+	case c.o.Render == RenderNever || st.off:
+		return nil
+	case c.o.Browser != nil:
+		return c.o.Browser
+	case st.started:
+		return st.r
+	}
+	st.started = true
+	b, err := render.New(context.WithoutCancel(ctx), render.Options{Tabs: c.o.PerHost, Screenshot: true,
+		HostRules: c.o.RenderHostRules, Logger: c.log})
+	if err != nil {
+		st.off = true
+		msg := fmt.Sprintf("render: %v: rendering is off for this crawl", err)
+		if errors.Is(err, render.ErrNoBrowser) {
+			msg = fmt.Sprintf("render: no browser installed (%v): rendering is off for this crawl", err)
+		}
+		c.res.Warnings = append(c.res.Warnings, msg)
+		c.log.Warn(msg)
+		return nil
+	}
+	st.own, st.r = b, b
+	return b
+}
+
+// closeRenderer closes a browser the crawl started.
+func (c *crawl) closeRenderer() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.render.own != nil {
+		c.render.own.Close()
+		c.render.own = nil
+	}
+}
+
+// renderReason says why a page should be rendered, or "" when the static
+// HTML suffices. Auto renders when the static page lacks the article the
+// feed describes, shows a JavaScript comment system, or holds fewer
+// comments than the comment feed or the feed's count say exist.
+func (c *crawl) renderReason(j *pageJob, ex learn.Extraction, exErr error) string {
+	if c.o.Render == RenderAlways {
+		return "render: always"
+	}
+	if c.o.Render == RenderNever {
+		return ""
+	}
+	feedText := 0
+	if j.item != nil && itemFullText(*j.item) {
+		feedText = len(htmlText(j.item.Content))
+	}
+	switch {
+	case errors.Is(exErr, blogharvest.ErrNoArticle) || ex.ContentText == "":
+		return "no article in the static page"
+	case feedText > 0 && len(ex.ContentText) < feedText/2:
+		return "the static page holds less than half of the feed's article"
+	case j.page.info.jsComments != "":
+		return "comments by " + j.page.info.jsComments
+	case len(ex.Comments) < len(j.comments):
+		return "the comment feed has more comments than the static page"
+	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
+		return "the feed counts more comments than the static page holds"
+	}
+	return ""
+}
+
+// maybeRender renders the page when renderReason says so, keeps the
+// rendered DOM and screenshot, and returns the better of the two
+// extractions.
+func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction, exErr error) (learn.Extraction, error) {
+	reason := c.renderReason(j, ex, exErr)
+	if reason == "" {
+		return ex, exErr
+	}
+	r := c.renderer(ctx)
+	if r == nil {
+		return ex, exErr
+	}
+	t0 := time.Now()
+	res, err := r.Render(ctx, j.page.resp.URL)
+	c.mu.Lock()
+	c.res.Timings.Render += time.Since(t0)
+	c.mu.Unlock()
+	if err != nil {
+		e.Problems = append(e.Problems, fmt.Sprintf("render (%s): %v", reason, err))
+		return ex, exErr
+	}
+	c.addRendered(e, res)
+	rex, rerr := c.extract(firstNonEmpty(res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
+	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
+		return rex, nil
+	}
+	return ex, exErr
+}
+
+// addRendered attaches the rendered DOM and the screenshot to an entry.
+func (c *crawl) addRendered(e *blogharvest.Entry, res *render.Result) {
+	now := c.o.Now()
+	dom := blogharvest.File{URL: firstNonEmpty(res.URL, e.URL), Role: blogharvest.RoleRendered,
+		MediaType: "text/html; charset=utf-8", Body: res.HTML, Captured: now}
+	dom.Sum()
+	e.Files = append(e.Files, dom)
+	if len(res.Screenshot) > 0 {
+		shot := blogharvest.File{Role: blogharvest.RoleScreenshot, MediaType: "image/png", Body: res.Screenshot, Captured: now}
+		shot.Sum()
+		e.Files = append(e.Files, shot)
+	}
+}

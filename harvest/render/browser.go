@@ -1,0 +1,241 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+)
+
+// startTimeout bounds the start of one browser process.
+const startTimeout = 30 * time.Second
+
+// Browser is one headless Chromium process shared by the whole harvest, with
+// a bounded pool of reused tabs. It restarts the process when it crashes or
+// hangs. Its methods are safe for concurrent use.
+type Browser struct {
+	o    Options
+	path string
+	log  *slog.Logger
+	base context.Context // parent of every browser process; values only
+	tabs chan *tab       // the pool: Tabs slots, nil until a tab is made
+
+	mu     sync.Mutex
+	inst   *instance // the running process; nil after Close
+	gen    int       // generation of inst, bumped on every restart
+	closed bool
+}
+
+// instance is one running browser process.
+type instance struct {
+	gen         int
+	ctx         context.Context // chromedp browser context
+	cancel      context.CancelFunc
+	allocCancel context.CancelFunc
+	dir         string // the fresh --user-data-dir
+}
+
+// New starts a headless browser for rendering. ctx bounds only the start; the
+// browser runs until Close. It returns an error wrapping ErrNoBrowser when
+// no browser binary is installed or it cannot be started.
+func New(ctx context.Context, o Options) (*Browser, error) {
+	o = o.withDefaults()
+	path, err := findBrowser(o.ExecPath)
+	if err != nil {
+		return nil, err
+	}
+	b := &Browser{o: o, path: path, log: o.Logger, base: context.WithoutCancel(ctx)}
+	b.tabs = make(chan *tab, o.Tabs)
+	for range o.Tabs {
+		b.tabs <- nil
+	}
+	inst, err := b.start(ctx, 1)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w: %w", path, ErrNoBrowser, err)
+	}
+	b.inst, b.gen = inst, 1
+	return b, nil
+}
+
+// allocatorOptions are the command-line flags of every browser process.
+func (b *Browser) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(b.path),
+		chromedp.UserDataDir(dir),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.WindowSize(1280, 1024),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-breakpad", true),
+		chromedp.Flag("disable-client-side-phishing-detection", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("metrics-recording-only", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("hide-scrollbars", true),
+		// Cross-site iframes (Disqus) stay in the page's process, so
+		// their documents are reachable from the page's session.
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "site-per-process,IsolateOrigins,Translate,OptimizationHints,MediaRouter"),
+	}
+	if b.o.ProxyServer != "" {
+		opts = append(opts, chromedp.ProxyServer(b.o.ProxyServer))
+	}
+	if b.o.HostRules != "" {
+		opts = append(opts, chromedp.Flag("host-resolver-rules", b.o.HostRules))
+	}
+	return opts
+}
+
+// start runs a fresh browser process of generation gen.
+func (b *Browser) start(ctx context.Context, gen int) (*instance, error) {
+	dir, err := os.MkdirTemp("", "blogharvest-chromium-")
+	if err != nil {
+		return nil, fmt.Errorf("user data dir: %w", err)
+	}
+	actx, acancel := chromedp.NewExecAllocator(b.base, b.allocatorOptions(dir)...)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(b.cdpError))
+	inst := &instance{gen: gen, ctx: bctx, cancel: bcancel, allocCancel: acancel, dir: dir}
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Run(bctx) }()
+	timer := time.NewTimer(startTimeout)
+	defer timer.Stop()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	case <-timer.C:
+		err = errors.New("browser did not start in time")
+	}
+	if err != nil {
+		inst.stop()
+		return nil, err
+	}
+	return inst, nil
+}
+
+// cdpError logs protocol errors chromedp reports outside any call.
+func (b *Browser) cdpError(format string, args ...any) {
+	b.log.Debug("chromedp: " + fmt.Sprintf(format, args...))
+}
+
+// stop kills the process, waits for it and removes its user data dir.
+func (in *instance) stop() {
+	in.cancel()
+	in.allocCancel()
+	os.RemoveAll(in.dir)
+}
+
+// close asks the browser to quit, kills it after a grace period and removes
+// its user data dir.
+func (in *instance) close() error {
+	ctx, cancel := context.WithTimeout(in.ctx, 5*time.Second)
+	defer cancel()
+	err := chromedp.Cancel(ctx)
+	in.allocCancel()
+	if rerr := os.RemoveAll(in.dir); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// current returns the running instance, or an error after Close.
+func (b *Browser) current() (*instance, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, errClosed
+	}
+	return b.inst, nil
+}
+
+// errClosed is returned by Render after Close.
+var errClosed = blogharvest.Permanent(errors.New("browser closed"))
+
+// restart replaces instance old with a fresh process, unless another caller
+// already did.
+func (b *Browser) restart(ctx context.Context, old *instance) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return errClosed
+	}
+	if b.inst != old {
+		return nil
+	}
+	b.log.Warn("restarting browser", "generation", old.gen+1)
+	old.stop()
+	inst, err := b.start(ctx, old.gen+1)
+	if err != nil {
+		return fmt.Errorf("restart browser: %w", err)
+	}
+	b.inst, b.gen = inst, inst.gen
+	return nil
+}
+
+// alive reports whether the browser process answers within a few seconds.
+func (in *instance) alive() bool {
+	if in.ctx.Err() != nil {
+		return false
+	}
+	c := chromedp.FromContext(in.ctx)
+	if c == nil || c.Browser == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(in.ctx, 3*time.Second)
+	defer cancel()
+	_, _, _, _, _, err := browser.GetVersion().Do(cdp.WithExecutor(ctx, c.Browser))
+	return err == nil
+}
+
+// PID returns the process id of the running browser, for monitoring (memory
+// use of the process tree), or 0 when none runs.
+func (b *Browser) PID() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.inst == nil {
+		return 0
+	}
+	c := chromedp.FromContext(b.inst.ctx)
+	if c == nil || c.Browser == nil || c.Browser.Process() == nil {
+		return 0
+	}
+	return c.Browser.Process().Pid
+}
+
+// Close closes every tab, stops the browser and removes its user data dir.
+// Render calls after Close fail.
+func (b *Browser) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	inst := b.inst
+	b.inst = nil
+	b.mu.Unlock()
+	b.drainTabs()
+	if err := inst.close(); err != nil {
+		return fmt.Errorf("close browser: %w", err)
+	}
+	return nil
+}

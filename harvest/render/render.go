@@ -1,0 +1,241 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// browserError marks a failure of the browser, not of the page: a crashed
+// or hung process or renderer. Render restarts what failed and retries once.
+type browserError struct{ err error }
+
+func (e *browserError) Error() string { return e.err.Error() }
+func (e *browserError) Unwrap() error { return e.err }
+
+// errBrowser wraps err as a browser failure; nil stays nil.
+func errBrowser(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &browserError{err}
+}
+
+// errCrashed reports that the tab's renderer process crashed.
+var errCrashed = errors.New("renderer crashed")
+
+// Render loads url in a tab, waits for the network to go idle, scrolls
+// through the page, clicks "load more" controls until nothing new appears and
+// captures the DOM (with iframes), the frames' documents and, if asked, a
+// screenshot. A page that never settles is captured when Options.Timeout
+// (or ctx's deadline, if sooner) is nearly spent, with a note in
+// Result.Notes; the last fifth of the time, at most 5s, is kept for the
+// capture. If the browser crashes or hangs, it
+// is restarted and the page tried once more. Errors are marked transient or
+// permanent (blogharvest.IsTransient).
+func (b *Browser) Render(ctx context.Context, url string) (*Result, error) {
+	res, err := b.try(ctx, url)
+	var be *browserError
+	if err == nil || !errors.As(err, &be) || ctx.Err() != nil {
+		return res, wrapRenderErr(url, err)
+	}
+	b.log.Warn("render failed, retrying once", "url", url, "err", err)
+	res, err2 := b.try(ctx, url)
+	if err2 != nil {
+		return nil, wrapRenderErr(url, fmt.Errorf("%w (first attempt: %v)", err2, err))
+	}
+	res.Notes = append(res.Notes, "retried after browser failure: "+err.Error())
+	return res, nil
+}
+
+// wrapRenderErr adds the operation and marks err transient: a render that
+// failed may work later, and a closed browser is permanent.
+func wrapRenderErr(url string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errClosed):
+		return fmt.Errorf("render %s: %w", url, err)
+	}
+	return blogharvest.Transient(fmt.Errorf("render %s: %w", url, err))
+}
+
+// try renders url once in a pooled tab, restarting the browser when it is
+// found dead or hung.
+func (b *Browser) try(ctx context.Context, url string) (*Result, error) {
+	t, err := b.acquire(ctx)
+	if err != nil {
+		if inst, cerr := b.current(); cerr == nil && !inst.alive() {
+			err = errors.Join(err, b.restart(ctx, inst))
+		}
+		return nil, err
+	}
+	res, err := b.renderIn(ctx, t, url)
+	if err == nil {
+		b.release(t, resetTab(t))
+		return res, nil
+	}
+	var be *browserError
+	healthy := !errors.As(err, &be)
+	b.release(t, healthy)
+	if !healthy && !t.inst.alive() {
+		err = errors.Join(err, b.restart(ctx, t.inst))
+	}
+	return nil, err
+}
+
+// resetTab loads a blank page into t, so that the page just rendered stops
+// running (timers, polling) while the tab waits in the pool. It reports
+// whether the tab is still usable.
+func resetTab(t *tab) bool {
+	ctx, cancel := context.WithTimeout(t.ctx, 3*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Navigate("about:blank")) == nil
+}
+
+// renderIn renders url in tab t, classifying failures of the tab or the
+// browser as browser errors.
+func (b *Browser) renderIn(ctx context.Context, t *tab, url string) (*Result, error) {
+	p := &pageRun{o: b.o, url: url, t: t, worlds: newWorlds()}
+	res, err := p.run(ctx)
+	if err != nil && ctx.Err() == nil && (t.ctx.Err() != nil || errors.Is(err, errCrashed)) {
+		err = errBrowser(err)
+	}
+	return res, err
+}
+
+// pageRun is the state of rendering one page in one tab.
+type pageRun struct {
+	o      Options
+	url    string
+	t      *tab
+	w      *watcher
+	worlds *worlds
+	notes  []string
+	clicks int
+	budget time.Duration // the time allowed for the page
+}
+
+// reserve is the part of the time allowed kept for capturing the page.
+func reserve(budget time.Duration) time.Duration {
+	return min(max(budget/5, 500*time.Millisecond), 5*time.Second, budget/2)
+}
+
+// run loads, settles, exercises and captures the page.
+func (p *pageRun) run(ctx context.Context) (*Result, error) {
+	start := time.Now()
+	p.budget = p.o.Timeout
+	if d, ok := ctx.Deadline(); ok {
+		p.budget = min(p.budget, time.Until(d))
+	}
+	pctx, cancel := context.WithTimeout(p.t.ctx, p.budget)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	sctx, scancel := context.WithTimeout(pctx, p.budget-reserve(p.budget))
+	defer scancel()
+	p.w = newWatcher(p.mainFrame())
+	chromedp.ListenTarget(pctx, p.w.onEvent)
+	go p.dismissDialogs(pctx)
+	go func() {
+		select {
+		case <-p.w.crashed:
+			cancel()
+		case <-pctx.Done():
+		}
+	}()
+	if err := p.load(sctx); err != nil {
+		return nil, err
+	}
+	p.settle(sctx)
+	res, err := p.capture(pctx)
+	if err != nil {
+		return nil, p.captureErr(pctx, err)
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// mainFrame is the id of the tab's main frame.
+func (p *pageRun) mainFrame() cdp.FrameID {
+	return cdp.FrameID(chromedp.FromContext(p.t.ctx).Target.TargetID)
+}
+
+// load navigates to the page and waits for its load event. Running out of
+// time is noted, not fatal: whatever loaded is captured.
+func (p *pageRun) load(ctx context.Context) error {
+	err := chromedp.Run(ctx, chromedp.Navigate(p.url))
+	switch {
+	case err == nil:
+		return nil
+	case p.crashed():
+		return errCrashed
+	case ctx.Err() != nil && p.t.ctx.Err() == nil:
+		p.note("load event not reached within %s", p.budget-reserve(p.budget))
+		return nil
+	}
+	return fmt.Errorf("navigate: %w", err)
+}
+
+// settle waits for the network to go idle, scrolls through the page and
+// clicks "load more" controls, noting when time runs out.
+func (p *pageRun) settle(ctx context.Context) {
+	if err := p.w.waitIdle(ctx, p.o.IdleTime); err != nil {
+		p.note("%v after %s", err, p.budget-reserve(p.budget))
+		return
+	}
+	p.autoscroll(ctx)
+	_ = p.w.waitIdle(ctx, p.o.IdleTime)
+	if p.o.MaxClicks > 0 {
+		p.clicks = p.clickMore(ctx)
+	}
+	if ctx.Err() != nil {
+		p.note("timeout %s reached while scrolling and clicking: captured as it was", p.budget)
+	}
+}
+
+// crashed reports whether the renderer crashed.
+func (p *pageRun) crashed() bool {
+	select {
+	case <-p.w.crashed:
+		return true
+	default:
+		return false
+	}
+}
+
+// captureErr classifies a failed capture: a renderer that does not answer
+// within the timeout is hung, and its tab must go.
+func (p *pageRun) captureErr(ctx context.Context, err error) error {
+	if p.crashed() {
+		return errCrashed
+	}
+	if ctx.Err() != nil {
+		return errBrowser(fmt.Errorf("capture: page does not answer (hung renderer?): %w", err))
+	}
+	return fmt.Errorf("capture: %w", err)
+}
+
+func (p *pageRun) note(format string, args ...any) {
+	p.notes = append(p.notes, fmt.Sprintf(format, args...))
+}
+
+// dismissDialogs answers JavaScript dialogs, which would block the page:
+// alerts and confirms are dismissed, "leave page?" is accepted.
+func (p *pageRun) dismissDialogs(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case typ := <-p.w.dialogs:
+			accept := typ == page.DialogTypeBeforeunload
+			_ = chromedp.Run(ctx, page.HandleJavaScriptDialog(accept))
+		}
+	}
+}

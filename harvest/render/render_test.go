@@ -1,0 +1,216 @@
+package render_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/harvest/render"
+)
+
+var (
+	shared    *render.Browser // one browser for the whole suite
+	blog      *site           // served as http://blog.test/
+	comments  *site           // served as http://comments.test/, another site
+	installed bool            // a browser binary is on PATH
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	flag.Parse()
+	blog, comments = newSite(), newSite()
+	defer blog.srv.Close()
+	defer comments.srv.Close()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if _, err := exec.LookPath(name); err == nil {
+			installed = true
+		}
+	}
+	if installed {
+		b, err := render.New(context.Background(), sharedOptions())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "start browser:", err)
+			return 1
+		}
+		shared = b
+		defer b.Close()
+	}
+	return m.Run()
+}
+
+// sharedOptions maps blog.test and comments.test to the two test servers, so
+// the cross-origin frame is cross-site as a Disqus thread is.
+func sharedOptions() render.Options {
+	return render.Options{
+		Tabs:       2,
+		Timeout:    10 * time.Second,
+		HostRules:  fmt.Sprintf("MAP blog.test %s, MAP comments.test %s", blog.host(), comments.host()),
+		Screenshot: true,
+		Logger:     quietLogger(),
+	}
+}
+
+func quietLogger() *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// browser returns the shared browser, skipping the test when no browser is
+// installed.
+func browser(t testing.TB) *render.Browser {
+	t.Helper()
+	if shared == nil {
+		t.Skip("no chromium, chromium-browser or google-chrome on PATH: rendering tests skipped")
+	}
+	return shared
+}
+
+// renderOK renders u with the shared browser and fails the test on error.
+func renderOK(t *testing.T, ctx context.Context, u string) *render.Result {
+	t.Helper()
+	res, err := browser(t).Render(ctx, u)
+	if err != nil {
+		t.Fatalf("Render(%s): %v", u, err)
+	}
+	return res
+}
+
+func TestDelayedComments(t *testing.T) {
+	res := renderOK(t, context.Background(), "http://blog.test/delayed.html")
+	if n := strings.Count(string(res.HTML), `class="comment"`); n != 3 {
+		t.Errorf("rendered DOM has %d comments, want 3; notes %v", n, res.Notes)
+	}
+	if res.Status != 200 || len(res.Notes) != 0 {
+		t.Errorf("status %d, notes %v; want 200 and none", res.Status, res.Notes)
+	}
+}
+
+func TestLoadMoreClicks(t *testing.T) {
+	res := renderOK(t, context.Background(), "http://blog.test/loadmore.html")
+	if n := strings.Count(string(res.HTML), `class="comment"`); n != 20 {
+		t.Errorf("rendered DOM has %d comments, want all 20 of 4 batches; clicks %d, notes %v", n, res.Clicks, res.Notes)
+	}
+	if res.Clicks < 3 || res.Clicks > 4 {
+		t.Errorf("Clicks = %d, want 3 (one per further batch) or 4", res.Clicks)
+	}
+	if !strings.Contains(string(res.HTML), "Reader 3-4") {
+		t.Error("last comment of the last batch missing")
+	}
+}
+
+func TestSameOriginFrameInlined(t *testing.T) {
+	res := renderOK(t, context.Background(), "http://blog.test/iframe-same.html")
+	html := string(res.HTML)
+	if !strings.Contains(html, `<div data-blogharvest-iframe="/thread.html?n=4">`) {
+		t.Fatalf("frame not inlined:\n%s", html)
+	}
+	if n := strings.Count(html, `class="post-message comment"`); n != 4 {
+		t.Errorf("inlined frame has %d comments, want 4 (2 loaded + 1 click); clicks %d", n, res.Clicks)
+	}
+	if len(res.Frames) != 0 {
+		t.Errorf("same-origin frame also returned in Frames: %v", res.Frames)
+	}
+	if res.Clicks < 1 {
+		t.Errorf("Clicks = %d, want the frame's load-more clicked", res.Clicks)
+	}
+}
+
+func TestCrossOriginFrame(t *testing.T) {
+	u := "http://blog.test/iframe-cross.html?embed=" + "http://comments.test/thread.html%3Fn%3D6"
+	res := renderOK(t, context.Background(), u)
+	if len(res.Frames) != 1 {
+		t.Fatalf("got %d frames, want the cross-origin thread; notes %v", len(res.Frames), res.Notes)
+	}
+	f := res.Frames[0]
+	if f.URL != "http://comments.test/thread.html?n=6" {
+		t.Errorf("frame URL %q", f.URL)
+	}
+	if n := strings.Count(string(f.HTML), `class="post-message comment"`); n != 6 {
+		t.Errorf("frame has %d comments, want all 6 (3 batches); clicks %d, notes %v", n, res.Clicks, res.Notes)
+	}
+	if strings.Contains(string(res.HTML), "post-message") {
+		t.Error("cross-origin thread inlined into the page: it is not readable from the page")
+	}
+	if comments.hitCount("/api/batch") < 3 {
+		t.Errorf("comments.test served %d batches, want 3", comments.hitCount("/api/batch"))
+	}
+}
+
+func TestScriptBuiltPage(t *testing.T) {
+	res := renderOK(t, context.Background(), "http://blog.test/dynamic.html")
+	html := string(res.HTML)
+	if !strings.Contains(html, `<h1 class="post-title">Built by script</h1>`) || !strings.Contains(html, "<title>Built by script</title>") {
+		t.Errorf("article not built:\n%s", html)
+	}
+	if !contains(res.NetErrors, "404 http://blog.test/missing.png") {
+		t.Errorf("NetErrors = %q, want the missing image", res.NetErrors)
+	}
+	if !contains(res.Console, "widget failed: quota") || !contains(res.Console, "late widget exploded") {
+		t.Errorf("Console = %q, want the console error and the uncaught exception", res.Console)
+	}
+}
+
+func TestNeverSettlingPageTimesOut(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	res := renderOK(t, ctx, "http://blog.test/never.html")
+	if d := time.Since(start); d > 3500*time.Millisecond {
+		t.Errorf("Render took %s, the deadline was 3s", d)
+	}
+	if len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "network not idle") {
+		t.Errorf("Notes = %q, want a note that the network never went idle", res.Notes)
+	}
+	if !strings.Contains(string(res.HTML), "A page that polls forever") {
+		t.Error("partial DOM not returned")
+	}
+}
+
+func TestLazyImagesLoadOnScroll(t *testing.T) {
+	res := renderOK(t, context.Background(), "http://blog.test/lazy.html")
+	for _, p := range []string{"/img/native.png", "/img/observed.png"} {
+		if blog.hitCount(p) == 0 {
+			t.Errorf("%s never requested: autoscroll did not reach it", p)
+		}
+	}
+	if !strings.Contains(string(res.HTML), `src="/img/observed.png"`) {
+		t.Error("lazy script's src swap not in the rendered DOM")
+	}
+	if len(res.Screenshot) < 8 || string(res.Screenshot[1:4]) != "PNG" {
+		t.Error("no PNG screenshot")
+	}
+}
+
+func contains(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestNoBrowser(t *testing.T) {
+	_, err := render.New(context.Background(), render.Options{ExecPath: "/nonexistent/chromium"})
+	if !errors.Is(err, render.ErrNoBrowser) {
+		t.Errorf("New with a missing binary: %v, want ErrNoBrowser", err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, err = render.New(context.Background(), render.Options{})
+	if !errors.Is(err, render.ErrNoBrowser) || !strings.Contains(err.Error(), "chromium") {
+		t.Errorf("New with an empty PATH: %v, want ErrNoBrowser naming chromium", err)
+	}
+}

@@ -1,0 +1,60 @@
+package harvest
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// scope decides which URLs belong to the blog: its hosts (with and without
+// "www.") under its path prefix, plus URLs an include pattern names, minus
+// URLs an exclude pattern names.
+type scope struct {
+	hosts   map[string]bool
+	prefix  string // path prefix, always ending in "/"
+	include []*regexp.Regexp
+	exclude []*regexp.Regexp
+}
+
+// newScope returns the scope of the blog whose home page is home.
+func newScope(home *url.URL, include, exclude []*regexp.Regexp) *scope {
+	s := &scope{hosts: map[string]bool{}, include: include, exclude: exclude}
+	s.addHost(home.Host)
+	s.prefix = home.Path
+	if i := strings.LastIndexByte(s.prefix, '/'); i >= 0 {
+		s.prefix = s.prefix[:i+1]
+	} else {
+		s.prefix = "/"
+	}
+	return s
+}
+
+// addHost puts host and its www./bare twin into the scope.
+func (s *scope) addHost(host string) {
+	host = strings.ToLower(host)
+	s.hosts[host] = true
+	if rest, ok := strings.CutPrefix(host, "www."); ok {
+		s.hosts[rest] = true
+	} else {
+		s.hosts["www."+host] = true
+	}
+}
+
+// contains reports whether the canonical URL u is in scope.
+func (s *scope) contains(u *url.URL) bool {
+	raw := u.String()
+	for _, re := range s.exclude {
+		if re.MatchString(raw) {
+			return false
+		}
+	}
+	if s.hosts[u.Host] && strings.HasPrefix(u.Path+"/", s.prefix) {
+		return true
+	}
+	for _, re := range s.include {
+		if re.MatchString(raw) {
+			return true
+		}
+	}
+	return false
+}

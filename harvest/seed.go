@@ -1,0 +1,217 @@
+package harvest
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+)
+
+// setScope fixes the blog's home page and scope: the final home page URL,
+// else the configured URL unless it is the feed, else the feed's link.
+func (c *crawl) setScope(home *fetchedPage) {
+	var hu *url.URL
+	switch {
+	case home != nil:
+		hu = home.url
+	case c.o.Blog.URL != "" && c.o.Blog.URL != c.blog.FeedURL:
+		hu = mustCanonical(c.o.Blog.URL)
+	default:
+		hu = mustCanonical(c.feed.Link)
+	}
+	if hu == nil {
+		hu = mustCanonical(c.blog.FeedURL)
+	}
+	c.home = hu
+	c.scope = newScope(hu, c.o.Include, c.o.Exclude)
+	if u := mustCanonical(c.o.Blog.URL); u != nil && u.Host != hu.Host {
+		c.scope.addHost(u.Host)
+	}
+	c.front.mark(hu.String())
+	c.emitted[hu.String()] = true
+}
+
+// mustCanonical returns the canonical parsed form of raw, or nil.
+func mustCanonical(raw string) *url.URL {
+	s, err := Canonical(raw)
+	if err != nil {
+		return nil
+	}
+	u, _ := url.Parse(s)
+	return u
+}
+
+// itemURL returns the in-scope page of a feed item: its link, else its
+// guid when that is a URL in scope; nil when neither is.
+func (c *crawl) itemURL(it *feed.Item) *url.URL {
+	for _, raw := range []string{it.Link, it.GUID} {
+		if u := mustCanonical(raw); u != nil && c.scope.contains(u) && !isBinaryURL(u) {
+			return u
+		}
+	}
+	return nil
+}
+
+// seedFeed queues the feed's items (newest first) and generalises the
+// post-URL pattern from their URLs. Items whose link leaves the blog are
+// kept for feed-only entries.
+func (c *crawl) seedFeed() {
+	var urls []*url.URL
+	for i := range c.feed.Items {
+		it := &c.feed.Items[i]
+		u := c.itemURL(it)
+		if u == nil {
+			c.offsite = append(c.offsite, it)
+			continue
+		}
+		if _, dup := c.pending[u.String()]; dup {
+			continue
+		}
+		urls = append(urls, u)
+		c.pending[u.String()] = it
+		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.feed.Items)-i), kind: "post"})
+	}
+	c.pattern = learnPattern(urls)
+	c.feedURLs = urls
+}
+
+// verifyPattern checks the post pattern against pages known not to be
+// posts: the home page, the feed and the home page's navigation, tag,
+// category and paging links.
+func (c *crawl) verifyPattern(home *fetchedPage) {
+	non := []*url.URL{c.home}
+	if u := mustCanonical(c.blog.FeedURL); u != nil {
+		non = append(non, u)
+	}
+	if home != nil {
+		for _, l := range home.info.links {
+			if l.nav || strings.Contains(l.rel, "tag") || strings.Contains(l.rel, "category") ||
+				l.rel == "next" || l.rel == "prev" || strings.Contains(l.rel, "author") {
+				if u, err := url.Parse(l.url); err == nil && !c.isFeedURL(l.url) {
+					non = append(non, u)
+				}
+			}
+		}
+	}
+	c.pattern.verify(non, c.feedURLs)
+	c.res.Pattern = c.pattern.String()
+}
+
+// isFeedURL reports whether raw is the URL of a feed item's page.
+func (c *crawl) isFeedURL(raw string) bool {
+	_, ok := c.pending[raw]
+	return ok
+}
+
+// readSitemaps reads robots.txt and the sitemaps it names or platforms
+// keep at well-known paths, and queues their URLs.
+func (c *crawl) readSitemaps(ctx context.Context) {
+	queue := c.sitemapCandidates(ctx)
+	tried := map[string]bool{}
+	for n := 0; len(queue) > 0 && n < maxSitemaps; n++ {
+		loc := queue[0]
+		queue = queue[1:]
+		if tried[loc] {
+			continue
+		}
+		tried[loc] = true
+		queue = append(queue, c.readSitemap(ctx, loc)...)
+	}
+}
+
+// maxSitemaps bounds the sitemap files read per crawl.
+const maxSitemaps = 200
+
+// sitemapCandidates returns the robots.txt Sitemap: URLs and the
+// well-known sitemap paths of the blog's host, and keeps robots.txt.
+func (c *crawl) sitemapCandidates(ctx context.Context) []string {
+	var out []string
+	if r := c.client.RobotsFor(ctx, c.home); r != nil {
+		if r.File != nil {
+			c.blog.Files = append(c.blog.Files, *r.File)
+		}
+		out = append(out, r.Sitemaps...)
+	}
+	root := &url.URL{Scheme: c.home.Scheme, Host: c.home.Host}
+	for _, p := range []string{"/sitemap.xml", "/wp-sitemap.xml"} {
+		out = append(out, root.JoinPath(p).String())
+		if c.scope.prefix != "/" {
+			out = append(out, root.JoinPath(c.scope.prefix, p).String())
+		}
+	}
+	return out
+}
+
+// readSitemap fetches and parses one sitemap, queues its URLs and returns
+// the sitemaps it indexes. Failures are quiet: most candidates do not exist.
+func (c *crawl) readSitemap(ctx context.Context, loc string) []string {
+	resp, err := c.client.Get(ctx, loc)
+	if err != nil {
+		return nil
+	}
+	sm, err := parseSitemap(resp.Body)
+	if err != nil {
+		c.log.Debug("not a sitemap", "url", loc, "err", err)
+		return nil
+	}
+	c.blog.Files = append(c.blog.Files, resp.File(blogharvest.RoleSitemap))
+	if c.blog.SitemapURL == "" {
+		c.blog.SitemapURL = loc
+	}
+	for _, su := range sm.URLs {
+		c.queueSitemapURL(su, isPageSitemap(loc), isPostSitemap(loc))
+	}
+	return sm.Children
+}
+
+// queueSitemapURL queues one sitemap URL as a post, a platform page or a
+// listing. UpdateCrawl skips URLs whose lastmod is not after since.
+func (c *crawl) queueSitemapURL(su sitemapURL, page, post bool) {
+	u := mustCanonical(su.Loc)
+	if u == nil || !c.scope.contains(u) || isBinaryURL(u) || c.front.has(u.String()) {
+		return
+	}
+	if c.update && (su.LastMod.IsZero() || !su.LastMod.After(c.since)) {
+		c.res.Skipped++
+		return
+	}
+	t := task{url: u.String(), prio: prioListing, lastmod: su.LastMod}
+	switch {
+	case page:
+		t.kind, t.prio = "page", prioPage
+	case post || c.pattern.match(u):
+		t.kind, t.prio = "post", prioPost
+	}
+	c.front.push(t)
+}
+
+// seedLinks queues the in-scope links of a page fetched at depth; it
+// returns how many new post URLs it queued. UpdateCrawl follows only the
+// post links of the home page.
+func (c *crawl) seedLinks(info *pageInfo, depth int) int {
+	posts := 0
+	for _, l := range info.links {
+		u, err := url.Parse(l.url)
+		if err != nil || !c.scope.contains(u) || isBinaryURL(u) || c.front.has(l.url) {
+			continue
+		}
+		post := c.pattern.match(u)
+		if c.update && (!post || depth > 0) {
+			continue
+		}
+		t := task{url: l.url, depth: depth + 1}
+		switch {
+		case post:
+			t.kind, t.prio = "post", prioPost
+			posts++
+		case l.nav:
+			t.kind, t.prio = "nav", c.knn.predict(u)
+		default:
+			t.prio = c.knn.predict(u)
+		}
+		c.front.push(t)
+	}
+	return posts
+}

@@ -1,0 +1,116 @@
+package harvest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// Training set sizes: the feed items whose pages teach the rules.
+const (
+	maxTrainNew    = 15 // NewCrawl
+	maxTrainUpdate = 5  // UpdateCrawl, which fetches fewer pages
+)
+
+// learnRules fetches the pages of the newest feed items, learns the rules
+// from them and returns the fetched jobs, to be emitted as entries.
+func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
+	n := maxTrainNew
+	if c.update {
+		n = maxTrainUpdate
+	}
+	jobs := c.trainingJobs(min(n, c.o.MaxPages-c.pages))
+	var pairs []learn.Pair
+	for _, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c.prefetch(ctx, j)
+		if j.page != nil {
+			pairs = append(pairs, c.pair(j))
+		}
+	}
+	t0 := time.Now()
+	rules, err := learn.Learn(pairs, learn.Options{})
+	c.res.Timings.Learn = time.Since(t0)
+	switch {
+	case errors.Is(err, learn.ErrNoPairs):
+		c.warn("no feed item page could be fetched: extraction uses fallbacks only")
+	case err != nil:
+		c.warn("learn rules: %v: extraction uses fallbacks only", err)
+	default:
+		c.rules = rules
+		if b, err := json.Marshal(rules); err == nil {
+			c.res.Rules = b
+			c.rulesF = rulesFile(b, c.start)
+		}
+	}
+	return jobs, nil
+}
+
+// trainingJobs takes up to n feed items, newest first, out of the frontier.
+func (c *crawl) trainingJobs(n int) []*pageJob {
+	var jobs []*pageJob
+	for _, u := range c.feedURLs {
+		if len(jobs) >= n {
+			break
+		}
+		it := c.pending[u.String()]
+		jobs = append(jobs, &pageJob{t: task{url: u.String(), kind: "post"}, item: it, fromFeed: true})
+		delete(c.pending, u.String())
+	}
+	return jobs
+}
+
+// prefetch fetches a training job's comments and page; failures leave
+// j.page nil and are kept in j.err for the entry.
+func (c *crawl) prefetch(ctx context.Context, j *pageJob) {
+	c.fetchComments(ctx, j)
+	c.pages++
+	j.page, j.err = c.fetchPage(ctx, j.t.url)
+}
+
+// pair turns a prefetched job into a training pair.
+func (c *crawl) pair(j *pageJob) learn.Pair {
+	it := j.item
+	content := it.Content
+	if content == "" {
+		content = it.Summary
+	}
+	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, Content: content,
+		FullText: c.full && itemFullText(*it)}
+	for _, cm := range j.comments {
+		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
+			Content: cm.Content, ParentID: cm.InReplyTo})
+	}
+	return learn.Pair{Page: learn.Page{URL: j.page.resp.URL, HTML: j.page.html, Lang: c.lang(j.page)}, Target: t}
+}
+
+// lang returns the language of a page: its own, else the feed's.
+func (c *crawl) lang(p *fetchedPage) string {
+	if p != nil && p.info.lang != "" {
+		return p.info.lang
+	}
+	return c.feed.Language
+}
+
+// itemChanged reports whether a feed item was published or edited after
+// since.
+func (c *crawl) itemChanged(it *feed.Item) bool {
+	return it.Published.After(c.since) || it.Updated.After(c.since)
+}
+
+// emitTraining builds and emits the entries of the training jobs.
+func (c *crawl) emitTraining(ctx context.Context, jobs []*pageJob) error {
+	for _, j := range jobs {
+		out := c.finish(ctx, j)
+		if err := c.handle(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}

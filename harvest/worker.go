@@ -1,0 +1,263 @@
+package harvest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+)
+
+// pageJob is one page to process, with what is known about it beforehand.
+type pageJob struct {
+	t           task
+	item        *feed.Item // the feed's entry for the page; nil if none
+	fromFeed    bool       // queued from the feed (its item decides the entry)
+	page        *fetchedPage
+	err         error // why page is nil
+	comments    []feed.Comment
+	commentFile *blogharvest.File
+	commentsErr error
+	commentsRun bool
+}
+
+// outcome is what processing a pageJob produced, for the coordinator.
+type outcome struct {
+	job       *pageJob
+	info      *pageInfo // nil when no page was fetched
+	url       *url.URL  // the page's identity
+	post      bool      // the page is a post (for kNN training, only non-posts count)
+	entry     *blogharvest.Entry
+	fetched   bool
+	unchanged bool // UpdateCrawl: nothing new since
+	err       error
+}
+
+// errNotHTML is returned for pages that turn out to be feeds or binaries.
+var errNotHTML = errors.New("not an HTML page")
+
+// drain processes the frontier with a pool of workers until it is empty or
+// MaxPages pages were fetched. The coordinator (this goroutine) alone
+// touches the frontier, the kNN model and emit.
+func (c *crawl) drain(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := c.o.PerHost
+	jobs, outs := make(chan *pageJob), make(chan outcome)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for j := range jobs {
+				outs <- c.process(ctx, j)
+			}
+		})
+	}
+	err := c.coordinate(ctx, jobs, outs, workers)
+	close(jobs)
+	cancel()
+	go func() { wg.Wait(); close(outs) }()
+	for range outs { // let busy workers finish
+	}
+	c.res.Skipped += c.front.len()
+	if err == nil {
+		err = c.emitOffsite()
+	}
+	return err
+}
+
+// coordinate dispatches jobs and handles outcomes; it returns the first
+// error of emit or ctx.
+func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-chan outcome, workers int) error {
+	inflight := 0
+	for {
+		for inflight < workers && c.pages < c.o.MaxPages && ctx.Err() == nil {
+			t, ok := c.front.pop()
+			if !ok {
+				break
+			}
+			if c.claimed(t.url) {
+				continue // a training page, or reached under another URL
+			}
+			c.pages++
+			jobs <- &pageJob{t: t, fromFeed: c.isPending(t.url)}
+			inflight++
+		}
+		if inflight == 0 {
+			return ctx.Err()
+		}
+		out := <-outs
+		inflight--
+		if err := c.handle(out); err != nil {
+			return err
+		}
+	}
+}
+
+// process fetches and processes one page (in a worker).
+func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
+	j.item = c.takeItem(j.t.url)
+	if c.update && j.item != nil && !c.itemChanged(j.item) {
+		c.fetchComments(ctx, j)
+		if !commentsAfter(j.comments, c.since) {
+			return outcome{job: j, unchanged: true}
+		}
+	}
+	j.page, j.err = c.fetchPage(ctx, j.t.url)
+	return c.finish(ctx, j)
+}
+
+// finish turns a job whose page was fetched (or failed) into an outcome.
+func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
+	if j.page == nil {
+		if j.item != nil && j.fromFeed && !errors.Is(j.err, blogharvest.ErrDisallowed) {
+			e := c.feedOnlyEntry(j.item, fmt.Sprintf("page %s: %v", j.t.url, j.err))
+			return outcome{job: j, entry: e, err: j.err, unchanged: c.update && !c.itemChanged(j.item)}
+		}
+		return outcome{job: j, err: j.err}
+	}
+	p := j.page
+	out := outcome{job: j, info: p.info, url: p.url, fetched: true}
+	if !c.claim(p.ident) {
+		return out // reached before under another URL
+	}
+	if p.ident != j.t.url {
+		if j.item == nil {
+			j.item = c.takeItem(p.ident)
+		}
+		out.url, _ = url.Parse(p.ident)
+	}
+	out.post = j.item != nil || j.t.kind == "post" || c.pattern.match(out.url)
+	if !out.post && j.t.kind != "page" && j.t.kind != "nav" {
+		return out
+	}
+	e := c.buildEntry(ctx, j, out.post)
+	if e != nil && c.update && !c.entryChanged(e, j.t) {
+		out.unchanged = true
+		return out
+	}
+	out.entry = e
+	return out
+}
+
+// handle applies an outcome: counts, links, kNN training, emission.
+func (c *crawl) handle(out outcome) error {
+	switch {
+	case errors.Is(out.err, blogharvest.ErrDisallowed):
+		c.res.Skipped++
+		c.log.Info("disallowed by robots.txt", "url", out.job.t.url)
+	case out.err != nil:
+		c.res.Failed++
+		c.log.Warn("page failed", "url", out.job.t.url, "err", out.err)
+	case out.unchanged:
+		c.res.Skipped++
+	}
+	if out.fetched {
+		c.res.Pages++
+	}
+	if out.info != nil && out.url != nil {
+		if !c.update || out.url.String() == c.home.String() {
+			n := c.seedLinks(out.info, out.job.t.depth)
+			if !out.post {
+				c.knn.train(out.url, float64(n))
+			}
+		}
+	}
+	if out.entry == nil || out.unchanged {
+		return nil
+	}
+	return c.emitEntry(out.entry)
+}
+
+// emitEntry passes an entry to emit and counts it.
+func (c *crawl) emitEntry(e *blogharvest.Entry) error {
+	c.watermark(e.Created)
+	c.watermark(e.Modified)
+	for _, cm := range e.Comments {
+		c.watermark(cm.Added)
+	}
+	c.res.Entries++
+	c.res.Comments += len(e.Comments)
+	if err := c.emit(Record{Entry: e}); err != nil {
+		return fmt.Errorf("harvest %s: emit entry %s: %w", c.home, e.URL, err)
+	}
+	return nil
+}
+
+// fetchPage fetches an HTML page and scans it. Feeds and binaries get
+// errNotHTML.
+func (c *crawl) fetchPage(ctx context.Context, raw string) (*fetchedPage, error) {
+	resp, err := c.client.Get(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	if !isHTML(resp) {
+		return nil, blogharvest.Permanent(fmt.Errorf("page %s: %w (%s)", raw, errNotHTML, resp.MediaType()))
+	}
+	p, err := newFetchedPage(resp)
+	if err != nil {
+		return nil, err
+	}
+	if canon := p.info.canonical; canon != "" {
+		if u, err := url.Parse(canon); err == nil && c.scope.contains(u) {
+			p.ident = canon
+		}
+	}
+	return p, nil
+}
+
+// isHTML reports whether a response is an HTML page (not a feed or file).
+func isHTML(resp *fetch.Response) bool {
+	if feed.Sniff(resp.Body) {
+		return false
+	}
+	mt, _, _ := mime.ParseMediaType(resp.MediaType())
+	return mt == "text/html" || mt == "application/xhtml+xml" || mt == "" || strings.HasPrefix(mt, "text/plain") && isHTMLBytes(resp.Body)
+}
+
+// isHTMLBytes reports whether b starts like an HTML document.
+func isHTMLBytes(b []byte) bool {
+	s := strings.ToLower(strings.TrimSpace(string(b[:min(len(b), 512)])))
+	return strings.HasPrefix(s, "<!doctype html") || strings.HasPrefix(s, "<html")
+}
+
+// claim marks a canonical URL as processed; it reports false when it was
+// processed already.
+func (c *crawl) claim(u string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.emitted[u] {
+		return false
+	}
+	c.emitted[u] = true
+	return true
+}
+
+// claimed reports whether a canonical URL was processed already.
+func (c *crawl) claimed(u string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.emitted[u]
+}
+
+// takeItem removes and returns the pending feed item for u, or nil.
+func (c *crawl) takeItem(u string) *feed.Item {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it := c.pending[u]
+	delete(c.pending, u)
+	return it
+}
+
+// isPending reports whether a feed item waits for u.
+func (c *crawl) isPending(u string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pending[u]
+	return ok
+}

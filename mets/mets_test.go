@@ -1,0 +1,179 @@
+package mets_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/mets"
+	"github.com/blogharvest/blogharvest/schemas"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
+
+// when is the fixed clock of every test document.
+var when = time.Date(2024, 3, 1, 12, 30, 0, 0, time.FixedZone("CET", 3600))
+
+const marcRecord = `<record xmlns="http://www.loc.gov/MARC21/slim">
+  <leader>00000naa a22000007n 4500</leader>
+  <controlfield tag="001">entry-1</controlfield>
+  <datafield tag="245" ind1="0" ind2="0"><subfield code="a">A &lt;b&gt; &amp; "c" – ünïcødé</subfield></datafield>
+  <datafield tag="520" ind1=" " ind2=" "><subfield code="a"> leading and trailing space </subfield></datafield>
+</record>`
+
+// sample returns a document using every feature of the model.
+func sample() *mets.Document {
+	const sum = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	return &mets.Document{
+		ObjID: "urn:uuid:6ba7b810-9dad-51d1-80b4-00c04fd430c8", Type: "Entry", Label: "A post", Created: when,
+		Agents: []mets.Agent{
+			{Role: "CREATOR", Type: "OTHER", OtherType: "SOFTWARE", Name: "blogharvest 0.1.0"},
+			{Role: "CUSTODIAN", Type: "ORGANIZATION", Name: "Example Library", Notes: []string{"a note"}},
+		},
+		DmdSecs: []mets.DmdSec{{ID: "dmd-entry", MDType: "MARC", XML: []byte(marcRecord)},
+			{ID: "dmd-comment-1", MDType: "MARC", Label: "comment", XML: []byte(strings.Replace(marcRecord, "entry-1", "comment-1", 1))}},
+		AmdSec: mets.AmdSec{
+			Objects: []mets.Object{
+				{ID: "obj-page", SHA256: sum, Size: 0, FormatName: "text/html", OriginalName: "https://example.org/2024/03/a-post/",
+					Properties: []mets.Property{{Type: "HTTP status", Value: "200"}}},
+				{ID: "obj-image", SHA256: sum, FormatName: "image/png", OriginalName: "https://example.org/a.png?x=1&y=2"},
+			},
+			Events: []mets.Event{
+				{ID: "ev-capture", Type: mets.EventCapture, Date: when, Outcome: "success", Detail: "HTTP GET",
+					Objects: []string{"obj-page", "obj-image"}, Agents: []mets.AgentLink{{ID: "ag-software", Role: "executing program"}}},
+				{ID: "ev-validation", Type: mets.EventValidation, Date: when, Outcome: "success", OutcomeDetail: "METS, MARC, PREMIS valid",
+					Agents: []mets.AgentLink{{ID: "ag-software"}, {ID: "ag-org", Role: "implementer"}}},
+				{ID: "ev-custom", Type: "normalization", Date: when},
+			},
+			Agents: []mets.PremisAgent{
+				{ID: "ag-software", Name: "blogharvest", Type: "software", Version: "0.1.0"},
+				{ID: "ag-org", Name: "Example Library", Type: "organization", Note: "custodian"},
+			},
+		},
+		FileGroups: []mets.FileGroup{
+			{Use: "original", Files: []mets.File{{ID: "file-page", MimeType: "text/html", Checksum: sum, Created: when,
+				Href: "objects/page/index.html", AdmIDs: []string{"obj-page", "ev-capture"}}}},
+			{Use: "media", Files: []mets.File{{ID: "file-image", MimeType: "image/png", Checksum: sum,
+				Href: "objects/media/a%20b.png", LocType: "OTHER", AdmIDs: []string{"obj-image"}}}},
+		},
+		StructMap: mets.Div{Type: "Entry", Label: "A post", DmdIDs: []string{"dmd-entry"}, AdmIDs: []string{"ev-validation"},
+			Fptrs: []string{"file-page", "file-image"},
+			Children: []mets.Div{{ID: "div-c1", Type: "Comment", DmdIDs: []string{"dmd-comment-1"}}}},
+	}
+}
+
+// minimal returns the smallest document Marshal accepts.
+func minimal() *mets.Document {
+	return &mets.Document{Created: when, StructMap: mets.Div{Type: "Blog"}}
+}
+
+func TestGolden(t *testing.T) {
+	for name, d := range map[string]*mets.Document{"full": sample(), "minimal": minimal()} {
+		t.Run(name, func(t *testing.T) {
+			got, err := d.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", name+".golden.xml")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("output differs from %s (run with -update if intended):\n%s", golden, got)
+			}
+			if p := schemas.Validate(got); len(p) != 0 {
+				t.Errorf("schemas.Validate: %v", p)
+			}
+			xmllint(t, golden)
+		})
+	}
+}
+
+// xmllint validates file with libxml2 against the driver schema of the
+// schemas package; it skips when xmllint is not installed.
+func xmllint(t *testing.T, file string) {
+	t.Helper()
+	if _, err := exec.LookPath("xmllint"); err != nil {
+		t.Skip("xmllint not installed")
+	}
+	out, err := exec.Command("xmllint", "--noout", "--nonet", "--schema", "../schemas/driver.xsd", file).CombinedOutput()
+	if err != nil {
+		t.Errorf("xmllint %s: %v\n%s", file, err, out)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, _ := sample().Marshal()
+	for range 20 {
+		b, _ := sample().Marshal()
+		if !bytes.Equal(a, b) {
+			t.Fatal("two marshals of the same document differ")
+		}
+	}
+}
+
+// TestEmbeddedXMLKept checks that the descriptive XML keeps its namespace,
+// escaping and significant whitespace.
+func TestEmbeddedXMLKept(t *testing.T) {
+	out, err := sample().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<record xmlns="http://www.loc.gov/MARC21/slim">`,
+		`A &lt;b&gt; &amp; &quot;c&quot; – ünïcødé`,
+		`<subfield code="a"> leading and trailing space </subfield>`,
+		`xsi:type="premis:file"`, `xmlns:premis="http://www.loc.gov/premis/v3"`,
+		`valueURI="http://id.loc.gov/vocabulary/preservation/eventType/cap"`,
+		`CREATEDATE="2024-03-01T11:30:00Z"`,
+	} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+}
+
+func TestMarshalRejects(t *testing.T) {
+	cases := map[string]func(d *mets.Document){
+		"digit ID":        func(d *mets.Document) { d.DmdSecs[0].ID = "1dmd"; d.StructMap.DmdIDs = []string{"1dmd"} },
+		"duplicate ID":    func(d *mets.Document) { d.AmdSec.Objects[1].ID = "obj-page" },
+		"dangling FILEID": func(d *mets.Document) { d.StructMap.Fptrs = append(d.StructMap.Fptrs, "file-nothing") },
+		"dangling ADMID":  func(d *mets.Document) { d.FileGroups[0].Files[0].AdmIDs = []string{"obj-nothing"} },
+		"event object":    func(d *mets.Document) { d.AmdSec.Events[0].Objects = []string{"obj-nothing"} },
+		"zero created":    func(d *mets.Document) { d.Created = time.Time{} },
+		"bad dmd XML":     func(d *mets.Document) { d.DmdSecs[0].XML = []byte("<record>") },
+		"no dmd element":  func(d *mets.Document) { d.DmdSecs[0].XML = []byte("just text") },
+		"space in ID":     func(d *mets.Document) { d.StructMap.Children[0].ID = "div c1" },
+	}
+	for name, breakIt := range cases {
+		d := sample()
+		breakIt(d)
+		if _, err := d.Marshal(); err == nil {
+			t.Errorf("%s: Marshal succeeded", name)
+		}
+	}
+}
+
+func TestID(t *testing.T) {
+	for in, want := range map[string]string{
+		"file-1": "file-1", "1file": "id-1file", "": "id-", "a b/c": "a-b-c", "ünï": "id--n-", "-x": "id--x", "_ok.x": "_ok.x",
+	} {
+		if got := mets.ID(in); got != want {
+			t.Errorf("ID(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := mets.ID("file", "page", "0"); got != "file-page-0" {
+		t.Errorf("ID(parts) = %q", got)
+	}
+}

@@ -1,0 +1,147 @@
+package mets
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/beevik/etree"
+)
+
+// Marshal returns d as an indented METS 1.12.1 document with an XML
+// declaration. The output depends only on d: the same Document always yields
+// the same bytes. It fails when Check does, or when a DmdSec's XML is not a
+// single well-formed element.
+func (d *Document) Marshal() ([]byte, error) {
+	if err := d.Check(); err != nil {
+		return nil, fmt.Errorf("mets: %w", err)
+	}
+	doc := etree.NewDocument()
+	doc.CreateProcInst("xml", `version="1.0" encoding="UTF-8"`)
+	root := d.root(doc)
+	d.writeHdr(root)
+	for _, m := range d.DmdSecs {
+		if err := writeDmdSec(root, m); err != nil {
+			return nil, err
+		}
+	}
+	if !d.AmdSec.empty() {
+		d.AmdSec.write(root)
+	}
+	writeFileSec(root, d.FileGroups)
+	d.StructMap.write(root.CreateElement("mets:structMap").CreateAttr("TYPE", "logical").Element())
+	doc.IndentWithSettings(&etree.IndentSettings{Spaces: 2, PreserveLeafWhitespace: true})
+	var buf bytes.Buffer
+	if _, err := doc.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("mets: write: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// root creates the mets element with every namespace the document uses.
+func (d *Document) root(doc *etree.Document) *etree.Element {
+	root := doc.CreateElement("mets:mets")
+	root.CreateAttr("xmlns:mets", NSMETS)
+	root.CreateAttr("xmlns:premis", NSPREMIS)
+	root.CreateAttr("xmlns:xlink", NSXLink)
+	root.CreateAttr("xmlns:xsi", NSXSI)
+	attrs(root, "OBJID", d.ObjID, "LABEL", d.Label, "TYPE", d.Type, "PROFILE", d.Profile)
+	return root
+}
+
+// writeHdr writes metsHdr with the creation date and the agents.
+func (d *Document) writeHdr(root *etree.Element) {
+	hdr := root.CreateElement("mets:metsHdr")
+	hdr.CreateAttr("CREATEDATE", stamp(d.Created))
+	for _, a := range d.Agents {
+		ag := hdr.CreateElement("mets:agent")
+		attrs(ag, "ROLE", a.Role, "TYPE", a.Type, "OTHERTYPE", a.OtherType)
+		ag.CreateElement("mets:name").SetText(a.Name)
+		for _, n := range a.Notes {
+			ag.CreateElement("mets:note").SetText(n)
+		}
+	}
+}
+
+// writeDmdSec embeds m.XML, parsed, in dmdSec/mdWrap/xmlData.
+func writeDmdSec(root *etree.Element, m DmdSec) error {
+	inner := etree.NewDocument()
+	if err := inner.ReadFromBytes(m.XML); err != nil {
+		return fmt.Errorf("mets: dmdSec %s: %w", m.ID, err)
+	}
+	el := inner.Root()
+	if el == nil || len(inner.ChildElements()) != 1 {
+		return fmt.Errorf("mets: dmdSec %s: XML must hold exactly one root element", m.ID)
+	}
+	sec := root.CreateElement("mets:dmdSec")
+	sec.CreateAttr("ID", m.ID)
+	wrap := sec.CreateElement("mets:mdWrap")
+	attrs(wrap, "MDTYPE", m.MDType, "OTHERMDTYPE", m.OtherMDType, "LABEL", m.Label)
+	wrap.CreateElement("mets:xmlData").AddChild(el)
+	return nil
+}
+
+// writeFileSec writes the file groups; nothing when there are none.
+func writeFileSec(root *etree.Element, groups []FileGroup) {
+	if len(groups) == 0 {
+		return
+	}
+	sec := root.CreateElement("mets:fileSec")
+	for _, g := range groups {
+		grp := sec.CreateElement("mets:fileGrp")
+		grp.CreateAttr("USE", g.Use)
+		for _, f := range g.Files {
+			f.write(grp)
+		}
+	}
+}
+
+// write writes one file with its FLocat.
+func (f File) write(grp *etree.Element) {
+	el := grp.CreateElement("mets:file")
+	attrs(el, "ID", f.ID, "MIMETYPE", f.MimeType, "SIZE", strconv.FormatInt(f.Size, 10))
+	if !f.Created.IsZero() {
+		el.CreateAttr("CREATED", stamp(f.Created))
+	}
+	if f.Checksum != "" {
+		attrs(el, "CHECKSUM", f.Checksum, "CHECKSUMTYPE", "SHA-256")
+	}
+	attrs(el, "ADMID", strings.Join(f.AdmIDs, " "))
+	loc := el.CreateElement("mets:FLocat")
+	loctype := f.LocType
+	if loctype == "" {
+		loctype = "URL"
+	}
+	attrs(loc, "LOCTYPE", loctype)
+	if loctype == "OTHER" {
+		loc.CreateAttr("OTHERLOCTYPE", "relative path")
+	}
+	attrs(loc, "xlink:type", "simple", "xlink:href", f.Href)
+}
+
+// write writes div and its descendants under parent.
+func (div *Div) write(parent *etree.Element) {
+	el := parent.CreateElement("mets:div")
+	attrs(el, "ID", div.ID, "TYPE", div.Type, "LABEL", div.Label,
+		"DMDID", strings.Join(div.DmdIDs, " "), "ADMID", strings.Join(div.AdmIDs, " "))
+	for _, f := range div.Fptrs {
+		el.CreateElement("mets:fptr").CreateAttr("FILEID", f)
+	}
+	for i := range div.Children {
+		div.Children[i].write(el)
+	}
+}
+
+// attrs sets each non-empty value of the name, value pairs kv on el.
+func attrs(el *etree.Element, kv ...string) {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			el.CreateAttr(kv[i], kv[i+1])
+		}
+	}
+}
+
+// stamp formats t as an xs:dateTime in UTC with second precision.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -1,0 +1,98 @@
+package schedule
+
+import "time"
+
+// Backoff bounds: the first retry after a failure waits BaseBackoff, each
+// further consecutive failure doubles the wait, up to MaxBackoff. With 12 h a
+// blog that keeps failing is still tried about twice a day, and a daily blog
+// that keeps failing settles on its regular daily slot (see NextAfterFailure).
+const (
+	BaseBackoff = time.Minute
+	MaxBackoff  = 12 * time.Hour
+)
+
+// Backoff returns the wait after the given number of consecutive failures:
+// 1m, 2m, 4m, … doubling, capped at MaxBackoff. Failures below 1 count as 1.
+func Backoff(failures int) time.Duration {
+	if failures < 1 {
+		failures = 1
+	}
+	if failures > 30 {
+		return MaxBackoff
+	}
+	return min(BaseBackoff<<(failures-1), MaxBackoff)
+}
+
+// NextAfterSuccess returns when a blog is due after a run that ended at now
+// with outcome ok or partial: its next regular slot.
+func NextAfterSuccess(s Spec, now time.Time) time.Time {
+	return s.Next(now)
+}
+
+// NextAfterFailure returns when a blog is due after a failed run that ended at
+// now, failures being the consecutive failures including this one.
+//
+// A failing blog is retried sooner than its next regular slot while the
+// backoff allows, and never much more often than the backoff allows:
+//   - if now+Backoff(failures) comes before the next regular slot, that is
+//     the retry time (a blip is retried within minutes);
+//   - otherwise the retry is the first regular slot at or after
+//     now+Backoff(failures)-Backoff(failures)/8, so a retry whose wait has
+//     grown to the interval lands on the times the archivist chose. The
+//     eighth of slack keeps a run's own duration from pushing the retry one
+//     whole slot further.
+//
+// After a success NextAfterSuccess puts the blog back on every regular slot.
+// With "0 3 * * *" a run failing at 03:00 is retried at 03:01, 03:03, 03:07, …
+// and, once the wait reaches 12 h, about twice a day; "@every 10m" spaces out
+// to about every 12 h instead of hammering a failing server every 10 minutes;
+// "@weekly" is retried every 12 h until its next regular slot.
+//
+// For a permanent error (blogharvest.IsTransient false) a retry cannot help:
+// use NextAfterSuccess, the regular slot, instead.
+func NextAfterFailure(s Spec, failures int, now time.Time) time.Time {
+	wait := Backoff(failures)
+	retry := now.Add(wait)
+	if s.IsZero() {
+		return retry
+	}
+	if regular := s.Next(now); retry.Before(regular) {
+		return retry
+	}
+	earliest := wait - wait/8
+	if s.every > 0 {
+		n := (earliest + s.every - 1) / s.every
+		return now.Add(n * s.every)
+	}
+	return s.Next(now.Add(earliest - time.Nanosecond))
+}
+
+// DueOnStart returns when a blog with the stored state st is due when the
+// daemon starts at now:
+//   - no NextDue (a new blog, never run): now, its first run;
+//   - a run that was still "running" (the daemon died during it): now;
+//   - a NextDue that passed while the daemon was down: now, once, however
+//     many slots were missed;
+//   - otherwise the stored NextDue.
+func DueOnStart(st State, now time.Time) time.Time {
+	if st.NextDue.IsZero() || st.Outcome == OutcomeRunning || !st.NextDue.After(now) {
+		return now
+	}
+	return st.NextDue
+}
+
+// DueOnStartFor is DueOnStart for a blog whose current spec is s. If the
+// schedule was changed in the config since the state was saved (st.Spec
+// differs from s.String()), the stored NextDue belongs to the old schedule:
+// the blog is due at s's first slot after its last run ended (now if that has
+// passed), as if s had been in force all along.
+func DueOnStartFor(st State, s Spec, now time.Time) time.Time {
+	if st.Spec == s.String() || st.LastEnd.IsZero() || st.Outcome == OutcomeRunning {
+		return DueOnStart(st, now)
+	}
+	due := s.Next(st.LastEnd)
+	if due.IsZero() || !due.After(now) {
+		return now
+	}
+	return due
+}

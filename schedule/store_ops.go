@@ -1,0 +1,113 @@
+package schedule
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Get returns the state of blog id, and false if it has none. The error is a
+// *VersionError if the stored value has a version this build cannot read.
+func (s *Store) Get(id string) (State, bool, error) {
+	if err := validKey("get", id); err != nil {
+		return State{}, false, err
+	}
+	var st State
+	var found bool
+	err := s.db.View(func(tx *bolt.Tx) error {
+		data := blogs(tx).Get([]byte(id))
+		if data == nil {
+			return nil
+		}
+		found = true
+		var err error
+		st, err = decodeState(id, data)
+		return err
+	})
+	return st, found, err
+}
+
+// Put stores st as the state of blog id, setting st.V to StateVersion and
+// its times to UTC.
+func (s *Store) Put(id string, st State) error {
+	if err := validKey("put", id); err != nil {
+		return err
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error { return put(tx, id, st) })
+	if err != nil {
+		return fmt.Errorf("put state of blog %q: %w", id, err)
+	}
+	return nil
+}
+
+// Update reads the state of blog id (a zero State if it has none), calls fn
+// on it and stores the result, all in one transaction. If fn returns an
+// error nothing is stored and Update returns that error.
+func (s *Store) Update(id string, fn func(*State) error) error {
+	if err := validKey("update", id); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		var st State
+		if data := blogs(tx).Get([]byte(id)); data != nil {
+			var err error
+			if st, err = decodeState(id, data); err != nil {
+				return err
+			}
+		}
+		if err := fn(&st); err != nil {
+			return err
+		}
+		return put(tx, id, st)
+	})
+}
+
+// Delete removes the state of blog id. Deleting a blog without state is not
+// an error.
+func (s *Store) Delete(id string) error {
+	if err := validKey("delete", id); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error { return blogs(tx).Delete([]byte(id)) })
+}
+
+// All returns the state of every blog, keyed by blog id. One unreadable
+// value fails the whole call with its *VersionError.
+func (s *Store) All() (map[string]State, error) {
+	all := make(map[string]State)
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return blogs(tx).ForEach(func(k, v []byte) error {
+			st, err := decodeState(string(k), v)
+			all[string(k)] = st
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// IDs returns the ids of all blogs with state, sorted.
+func (s *Store) IDs() ([]string, error) {
+	var ids []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return blogs(tx).ForEach(func(k, _ []byte) error {
+			ids = append(ids, string(k))
+			return nil
+		})
+	})
+	return ids, err
+}
+
+// put encodes and stores one state.
+func put(tx *bolt.Tx, id string, st State) error {
+	data, err := encodeState(st)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketBlogs).Put([]byte(id), data)
+}
+
+// blogs returns the blogs bucket, which Open and OpenReadOnly ensure exists.
+func blogs(tx *bolt.Tx) *bolt.Bucket { return tx.Bucket(bucketBlogs) }
