@@ -33,7 +33,8 @@ var allowed = map[string][]string{
 	"cmd/blogharvest": {"daemon"},
 	// internal/fixture generates and serves the project's own fixture blogs
 	// (testdata/blogs and the demo's sample blog).
-	"internal/fixture": {"."},
+	"internal/fixture":     {"."},
+	"internal/fixture/gen": {"internal/fixture"},
 }
 
 // TestDependencies fails when a package of the module imports a package of

@@ -1,4 +1,50 @@
 // Package schedule decides when each blog is harvested next: cron specs with
-// time zones and jitter, failure backoff, catch-up after downtime, and the
-// bbolt store that keeps only schedule metadata per blog.
+// time zones and jitter, failure backoff, catch-up after downtime, a
+// Scheduler that fires blogs when due, and the bbolt store that keeps only
+// schedule metadata per blog.
+//
+// # Specs
+//
+// ParseSpec reads the five standard cron fields or a descriptor (@daily,
+// @every 6h, …) in a blog's time zone, with an optional per-blog jitter that
+// spreads blogs sharing a spec. Calendar slots are wall-clock slots: each
+// fires once a day across daylight-saving changes (see ParseSpec).
+//
+// # Next run
+//
+// The pure functions NextAfterSuccess, NextAfterFailure and DueOnStart turn
+// a spec, a run's outcome and the time into the next due time; the daemon
+// stores it in State.NextDue. A new blog is due at once; a blog whose
+// NextDue passed while the daemon was down runs once at start, not once per
+// missed slot; a failing blog backs off exponentially (Backoff) and returns
+// to its regular slots after a success.
+//
+// # Scheduler
+//
+// A Scheduler keeps every blog in one min-heap ordered by (due, id) with one
+// timer for the earliest, and calls Fire(id) when a blog is due. The daemon
+// decides what a firing means (a worker pool, one run per blog at a time)
+// and, when the run ends, calls Set with the next due time. Lifecycle:
+//
+//	s := schedule.NewScheduler()
+//	s.Fire = func(id string) { queue <- id }
+//	for id, st := range states {
+//		s.Set(id, specs[id], schedule.DueOnStartFor(st, specs[id], time.Now()))
+//	}
+//	s.Open()
+//	defer s.Close()
+//
+// # State file
+//
+// Store is a bbolt file holding bucket "meta" (key "schema": the layout
+// version) and bucket "blogs" (blog id → JSON-encoded State with a version
+// field V). Nothing else is stored: records, pages and rules live in the
+// archive. Only one process may open the file for writing; a second daemon
+// on the same file gets ErrInUse after LockTimeout (one second) instead of
+// hanging. bbolt locks the file with flock: a read-only open takes a shared
+// lock, which a running daemon's exclusive lock excludes, so
+// `blogharvest status` cannot read the file while the daemon runs: it asks
+// the daemon's /status endpoint first and opens the file read-only (Open
+// ReadOnly) only when no daemon answers. Conversely a status reader holding
+// the file keeps a daemon from starting, so readers close it at once.
 package schedule

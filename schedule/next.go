@@ -44,7 +44,9 @@ func NextAfterSuccess(s Spec, now time.Time) time.Time {
 //
 // After a success NextAfterSuccess puts the blog back on every regular slot.
 // With "0 3 * * *" a run failing at 03:00 is retried at 03:01, 03:03, 03:07, …
-// and, once the wait reaches 12 h, about twice a day; "@every 10m" spaces out
+// and, once the wait reaches 12 h, twice a day (03:00 and 12 h later); the
+// step onto the slot can leave one gap of up to a day and a half, never one
+// shorter than the backoff. "@every 10m" spaces out
 // to about every 12 h instead of hammering a failing server every 10 minutes;
 // "@weekly" is retried every 12 h until its next regular slot.
 //

@@ -11,9 +11,10 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// MinEvery is the shortest interval an "@every" spec may ask for. Harvesting
-// a blog more often than once a minute is a misconfiguration, not a schedule.
-const MinEvery = time.Minute
+// MinEvery is the shortest interval an "@every" spec may ask for. It is
+// small enough for tests and demos that watch a daemon react within seconds;
+// real blogs are harvested hours apart, and a failing blog backs off anyway.
+const MinEvery = time.Second
 
 // parser accepts the standard five cron fields (minute, hour, day of month,
 // month, day of week) and descriptors such as @daily and @every 6h.

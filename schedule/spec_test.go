@@ -104,7 +104,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{"0 3 * * mon-xyz", "xyz"},
 		{"@every fortnight", "fortnight"},
 		{"@every", "duration"},
-		{"@every 10s", "minimum"},
+		{"@every 500ms", "minimum"},
 		{"@every -6h", "minimum"},
 		{"@sometimes", "unrecognized"},
 		{"0 0 31 4 *", "never fires"}, // 31 April
