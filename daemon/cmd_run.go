@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 )
 
 func runRun(ctx context.Context, args []string, io IO) error {
@@ -25,6 +26,9 @@ func runRun(ctx context.Context, args []string, io IO) error {
 	if err := d.Open(); err != nil {
 		return err
 	}
+	// Parsing a large config and loading every blog's state leaves garbage
+	// the idle daemon would otherwise keep resident for a long while.
+	debug.FreeOSMemory()
 	log := d.Logger
 	log.Info("blogharvest started", "version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State)
 	stopHTTP := func() {}
