@@ -43,7 +43,7 @@ var breakages = []breakage{
 		}},
 	{name: "extra-payload", apply: func(t *testing.T, bag string) {
 		must(t, os.WriteFile(filepath.Join(bag, "data/objects/media/stowaway.bin"), []byte("?"), 0o644))
-	}, want: []error{&aip.ExtraError{}, &aip.OxumError{}},
+	}, want: []error{&aip.ExtraError{}, &aip.OxumError{}, &aip.FileRefError{}},
 		check: func(t *testing.T, bag string, errs []error) {
 			if e := first[*aip.ExtraError](errs); !strings.HasSuffix(e.Path, "stowaway.bin") {
 				t.Errorf("ExtraError.Path = %s", e.Path)

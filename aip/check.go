@@ -95,8 +95,10 @@ func checkAIP(dir string) []error {
 	return b.errs
 }
 
-// checkFileRefs resolves every mets:file against the payload.
+// checkFileRefs resolves every mets:file against the payload, and reports
+// payload files (METS.xml aside) that no mets:file describes.
 func (b *bag) checkFileRefs(metsPath string, doc *etree.Document) {
+	described := map[string]bool{"data/" + metsName: true}
 	for _, f := range doc.FindElements("//file") {
 		if f.NamespaceURI() != mets.NSMETS {
 			continue
@@ -107,7 +109,16 @@ func (b *bag) checkFileRefs(metsPath string, doc *etree.Document) {
 			b.refFail(metsPath, id, "", "no FLocat")
 			continue
 		}
-		b.checkFileRef(metsPath, id, f, loc.SelectAttrValue("xlink:href", ""))
+		href := loc.SelectAttrValue("xlink:href", "")
+		if rel, err := safePath(href); err == nil {
+			described["data/"+rel] = true
+		}
+		b.checkFileRef(metsPath, id, f, href)
+	}
+	for _, p := range sortedKeys(b.payload) {
+		if !described[p] {
+			b.refFail(metsPath, "", p, "payload file not described in the METS fileSec")
+		}
 	}
 }
 

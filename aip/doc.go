@@ -5,9 +5,34 @@
 //	<archive>/<blog-id>/blog/v<N>/
 //	<archive>/<blog-id>/entries/<yyyy>/<entry-key>/v<N>/
 //
-// holding bagit.txt, bag-info.txt, sha256 and sha512 manifests, a tag
-// manifest, and data/METS.xml (MARCXML records and PREMIS), data/objects/…
-// (the captured files) and data/logs/…. A bag is built under <archive>/.tmp,
-// validated, fsynced and renamed into place, so a crash leaves either no AIP or
-// a complete one; an existing version is never modified.
+// where yyyy is the UTC year of the entry's creation date (or "undated") and
+// entry-key is blogharvest.EntryKey of its canonical URL: no part of a path
+// comes raw from the web. Each bag holds
+//
+//	bagit.txt
+//	bag-info.txt              Source-Organization, Bagging-Date, Bag-Software-Agent,
+//	                          External-Identifier (the permalink), Bag-Group-Identifier
+//	                          (the blog id), Internal-Sender-Identifier, Content-Digest,
+//	                          Payload-Oxum
+//	manifest-sha256.txt, manifest-sha512.txt
+//	tagmanifest-sha256.txt, tagmanifest-sha512.txt
+//	data/METS.xml             METS 1.12.1: a MARCXML dmdSec per record (the Blog, or the
+//	                          Entry and each Comment), PREMIS 3 objects, events and
+//	                          agents, fileSec groups original, rendered, media and
+//	                          metadata, and a structMap Entry › Comment nested as the
+//	                          comments answer each other
+//	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
+//	data/logs/capture.log     URL, HTTP status, capture time and sha256 per file
+//
+// A Writer validates the records, the MARC records (marc.Lint) and the METS
+// document (schemas.Validate) before anything touches the disk, then builds
+// the bag under <archive>/.tmp, fsyncs every file and folder and renames the
+// bag into place, so a crash leaves either no AIP or a complete one; Sweep
+// clears .tmp at startup. A new version v<N+1> is written only when the
+// content digest (the record's fields and its media, not capture times nor
+// bagging dates) differs from the newest version's; an existing version is
+// never modified.
+//
+// Check verifies bags and whole archives, reporting every problem as a typed
+// error; CheckBag does the plain BagIt part for any bag.
 package aip

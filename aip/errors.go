@@ -16,6 +16,7 @@ type ChecksumError struct {
 	Got       string // the digest of the bytes on disk
 }
 
+// Error implements error.
 func (e *ChecksumError) Error() string {
 	return fmt.Sprintf("%s: %s checksum mismatch: manifest has %s, file has %s", e.Path, e.Algorithm, e.Want, e.Got)
 }
@@ -27,7 +28,10 @@ type MissingError struct {
 	Manifest string // the manifest or document that lists it
 }
 
-func (e *MissingError) Error() string { return fmt.Sprintf("%s: listed in %s but missing", e.Path, e.Manifest) }
+// Error implements error.
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("%s: listed in %s but missing", e.Path, e.Manifest)
+}
 
 // ExtraError reports a payload file that a payload manifest does not list.
 type ExtraError struct {
@@ -35,6 +39,7 @@ type ExtraError struct {
 	Manifest string // the manifest that lacks it
 }
 
+// Error implements error.
 func (e *ExtraError) Error() string { return fmt.Sprintf("%s: not listed in %s", e.Path, e.Manifest) }
 
 // OxumError reports a Payload-Oxum that does not match the payload.
@@ -44,6 +49,7 @@ type OxumError struct {
 	Got  string // the same measured on disk
 }
 
+// Error implements error.
 func (e *OxumError) Error() string {
 	return fmt.Sprintf("%s: Payload-Oxum is %s, payload has %s", e.Bag, e.Want, e.Got)
 }
@@ -56,6 +62,7 @@ type FormatError struct {
 	Reason string
 }
 
+// Error implements error.
 func (e *FormatError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Reason)
@@ -69,6 +76,7 @@ type SchemaError struct {
 	Problem schemas.Problem
 }
 
+// Error implements error.
 func (e *SchemaError) Error() string { return fmt.Sprintf("%s: schema: %v", e.Path, e.Problem) }
 
 // Unwrap returns the schema problem.
@@ -81,7 +89,10 @@ type LintError struct {
 	Problem marc.Problem
 }
 
-func (e *LintError) Error() string { return fmt.Sprintf("%s: dmdSec %s: %v", e.Path, e.DmdID, e.Problem) }
+// Error implements error.
+func (e *LintError) Error() string {
+	return fmt.Sprintf("%s: dmdSec %s: %v", e.Path, e.DmdID, e.Problem)
+}
 
 // Unwrap returns the lint problem.
 func (e *LintError) Unwrap() error { return e.Problem }
@@ -95,6 +106,7 @@ type FileRefError struct {
 	Reason string
 }
 
+// Error implements error.
 func (e *FileRefError) Error() string {
 	return fmt.Sprintf("%s: file %s (%s): %s", e.Path, e.FileID, e.Href, e.Reason)
 }
@@ -103,4 +115,5 @@ func (e *FileRefError) Error() string {
 // the archive, or a path given to Check) that holds no bagit.txt.
 type NotBagError struct{ Path string }
 
+// Error implements error.
 func (e *NotBagError) Error() string { return fmt.Sprintf("%s: not a bag (no bagit.txt)", e.Path) }

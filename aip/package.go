@@ -144,4 +144,5 @@ func (p *pkg) contentDigest() string {
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
+
 var zeroTime = time.Time{}

@@ -121,7 +121,7 @@ func TestHostileNames(t *testing.T) {
 		if !strings.HasPrefix(name, filepath.ToSlash(rel)+"/") && !strings.HasPrefix(name, ".tmp/") {
 			t.Errorf("file outside the bag: %s", name)
 		}
-		if base := filepath.Base(name); !safe.MatchString(base) {
+		if base := filepath.Base(name); base != "METS.xml" && !safe.MatchString(base) {
 			t.Errorf("unsafe name %q", base)
 		}
 	}

@@ -196,6 +196,18 @@ func (e *env) status(t *testing.T) map[string]any {
 	return body.Blogs[0]
 }
 
+func httpGet(t *testing.T, u string) string {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	return b.String()
+}
+
 func checkArchive(t *testing.T, root string) {
 	t.Helper()
 	for _, p := range aip.Check(root) {
@@ -216,6 +228,21 @@ func TestDaemonEndToEnd(t *testing.T) {
 	e := newEnv(t, "@every 2s")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "every post and page archived", 90*time.Second, e.hasAll(t))
+
+	// healthz and metrics answer, and count what was archived.
+	if body := httpGet(t, "http://"+e.listen+"/healthz"); body != "ok\n" {
+		t.Errorf("/healthz = %q", body)
+	}
+	metrics := httpGet(t, "http://"+e.listen+"/metrics")
+	for _, m := range []string{"blogharvest_entries_archived_total", `blogharvest_runs_total{outcome="ok"}`,
+		`blogharvest_fetches_total{code="200"}`, `blogharvest_extractions_total{field="title"`} {
+		if !strings.Contains(metrics, m) {
+			t.Errorf("/metrics lacks %s", m)
+		}
+	}
+	if strings.Contains(metrics, "blogharvest_entries_archived_total 0\n") {
+		t.Error("/metrics counts no archived entry")
+	}
 
 	// status answers while the daemon runs, and a second daemon fails fast.
 	out, err := exec.Command(binary, "status", "-config", e.config).CombinedOutput()

@@ -81,8 +81,8 @@ func procCPU(b *testing.B, pid int) time.Duration {
 		b.Fatal(err)
 	}
 	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
-	ut, _ := strconv.ParseInt(f[11], 10, 64) // utime, field 14 of stat
-	st, _ := strconv.ParseInt(f[12], 10, 64) // stime, field 15
+	ut, _ := strconv.ParseInt(f[11], 10, 64)        // utime, field 14 of stat
+	st, _ := strconv.ParseInt(f[12], 10, 64)        // stime, field 15
 	return time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
 }
 

@@ -60,6 +60,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	}
 	c.blog.FeedURL = feedURL
 	if resp == nil || feed.Sniff(resp.Body) {
+		c.urlIsFeed = true
 		return nil, nil
 	}
 	c.pages++
@@ -76,7 +77,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 // fetchHome fetches the home page when the feed was given; failures are
 // warnings.
 func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
-	if raw == c.blog.FeedURL {
+	if raw == c.blog.FeedURL || raw == "" {
 		return nil
 	}
 	resp, err := c.client.Get(ctx, raw)
@@ -166,6 +167,9 @@ func (c *crawl) emitBlog() error {
 	b.ID, b.Captured = c.o.Blog.ID, c.start
 	if c.home != nil {
 		b.URL = c.home.String()
+		if given := canonicalOr(c.o.Blog.URL); given != "" && given != b.URL && !c.urlIsFeed && !contains(b.Aliases, given) {
+			b.Aliases = append(b.Aliases, given)
+		}
 	}
 	if b.Title == "" {
 		b.Title = c.feed.Title
@@ -173,7 +177,7 @@ func (c *crawl) emitBlog() error {
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}
-	c.blog = blogharvest.Blog{}
+	c.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
 	if err := c.emit(Record{Blog: &b}); err != nil {
 		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)
 	}

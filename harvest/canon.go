@@ -48,8 +48,8 @@ func canonicalURL(in *url.URL) (string, error) {
 	return u.String(), nil
 }
 
-// canonicalHost lowercases host and drops the scheme's default port and a
-// trailing dot.
+// canonicalHost lowercases host, drops the scheme's default port and a
+// trailing dot, and maps Blogger's country domains to blogspot.com.
 func canonicalHost(scheme, host string) string {
 	host = strings.ToLower(host)
 	if scheme == "http" {
@@ -57,7 +57,11 @@ func canonicalHost(scheme, host string) string {
 	} else {
 		host = strings.TrimSuffix(host, ":443")
 	}
-	return strings.TrimSuffix(host, ".")
+	host = strings.TrimSuffix(host, ".")
+	if i := strings.Index(host, ".blogspot."); i > 0 && !strings.Contains(host, ":") {
+		host = host[:i] + ".blogspot.com" // Blogger's country domains (.ch, .co.uk …) are the same blog
+	}
+	return host
 }
 
 // canonicalPath resolves dot segments, keeps a trailing slash and drops a

@@ -22,6 +22,8 @@ func TestCanonical(t *testing.T) {
 		{"http://ex.com/2013/07/post.html?showComment=1378#c84", "http://ex.com/2013/07/post.html"},
 		{"http://ex.com/2013/07/post.html?m=1", "http://ex.com/2013/07/post.html"},
 		{"http://user:pw@ex.com/x", "http://ex.com/x"},
+		{"http://digital-examples.blogspot.ch/2013/07/a.html", "http://digital-examples.blogspot.com/2013/07/a.html"},
+		{"http://x.blogspot.co.uk/", "http://x.blogspot.com/"},
 	}
 	for _, c := range cases {
 		got, err := harvest.Canonical(c.in)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -120,12 +121,26 @@ func newCommentMerger(postURL string) *commentMerger {
 // addFeed adds a comment of the comment feed.
 func (m *commentMerger) addFeed(fc feed.Comment) {
 	id := firstNonEmpty(fc.ID, fc.Link)
-	cm := &blogharvest.Comment{ID: id, URL: fc.Link, Subject: fc.Title, Author: fc.Author,
+	cm := &blogharvest.Comment{ID: id, URL: fc.Link, Subject: commentSubject(fc), Author: fc.Author,
 		Content: fc.Content, Added: fc.Published, PostURL: m.postURL}
 	for _, f := range []string{"id", "uri", "subject", "author", "full_content", "date_added"} {
-		cm.Provenance.Set(f, blogharvest.MethodFeed)
+		if f != "subject" || cm.Subject != "" {
+			cm.Provenance.Set(f, blogharvest.MethodFeed)
+		}
 	}
 	m.add(cm, fc.InReplyTo, fc.ID, fc.Link)
+}
+
+// commentSubject returns a comment's own title, or "" for the titles
+// platforms make up ("By: Ann", "Comment on Post by Ann").
+func commentSubject(fc feed.Comment) string {
+	t := strings.TrimSpace(fc.Title)
+	low := strings.ToLower(t)
+	if fc.Author != "" && strings.Contains(t, fc.Author) &&
+		(strings.HasPrefix(low, "by:") || strings.HasPrefix(low, "comment on ") || strings.HasPrefix(low, "re:")) {
+		return ""
+	}
+	return t
 }
 
 // addPage adds a comment extracted from the page unless the feed has it;
@@ -252,4 +267,31 @@ func stableCommentID(cm *blogharvest.Comment) string {
 	}
 	sum := sha256.Sum256([]byte(cm.Author + "\x00" + cm.Added.String() + "\x00" + cm.Content))
 	return "c" + hex.EncodeToString(sum[:6])
+}
+
+// commentPageRE matches WordPress comment pages (<post>/comment-page-N/).
+var commentPageRE = regexp.MustCompile(`/comment-page-\d+/?$`)
+
+// maxCommentPages bounds the further comment pages fetched for one post.
+const maxCommentPages = 50
+
+// commentPages fetches a post's further comment pages, adds their
+// comments to ex and keeps the pages; failures become Problems.
+func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
+	prefix := strings.TrimSuffix(j.page.ident, "/") + "/comment-page-"
+	seen := map[string]bool{}
+	for _, l := range j.page.info.links {
+		if !strings.HasPrefix(l.url, prefix) || !commentPageRE.MatchString(l.url) || seen[l.url] || len(seen) >= maxCommentPages {
+			continue
+		}
+		seen[l.url] = true
+		p, err := c.fetchPage(ctx, l.url)
+		if err != nil {
+			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", l.url, err))
+			continue
+		}
+		more, _ := c.extract(p.resp.URL, p.html, c.lang(p))
+		ex.Comments = append(ex.Comments, more.Comments...)
+		e.Files = append(e.Files, p.resp.File(blogharvest.RolePage))
+	}
 }

@@ -47,21 +47,23 @@ type crawl struct {
 	res    *Result
 	start  time.Time
 
-	blog     blogharvest.Blog
-	home     *url.URL // canonical home page
-	feed     *feed.Feed
-	full     bool // the feed carries whole posts
-	scope    *scope
-	pattern  *postPattern
-	front    *frontier
-	knn      *knn
-	rules    *learn.Rules
-	rulesF   *blogharvest.File
-	pending  map[string]*feed.Item // feed items whose entry is not emitted yet, by canonical URL
-	feedURLs []*url.URL            // in-scope item pages, in feed order
-	offsite  []*feed.Item          // items whose page lies outside the scope
-	emitted  map[string]bool       // canonical URLs of emitted entries and processed pages
-	pages    int                   // HTML pages fetched
+	blog       blogharvest.Blog
+	home       *url.URL // canonical home page
+	urlIsFeed  bool     // Options.Blog.URL turned out to be the feed
+	feed       *feed.Feed
+	full       bool // the feed carries whole posts
+	scope      *scope
+	pattern    *postPattern
+	front      *frontier
+	knn        *knn
+	rules      *learn.Rules
+	rulesF     *blogharvest.File
+	pending    map[string]*feed.Item // feed items whose entry is not emitted yet, by canonical URL
+	feedURLs   []*url.URL            // in-scope item pages, in feed order
+	offsite    []*feed.Item          // items whose page lies outside the scope
+	emitted    map[string]bool       // canonical URLs of emitted entries and processed pages
+	pages      int                   // HTML pages dispatched (bounded by MaxPages)
+	disallowed int                   // URLs robots.txt kept the crawl from
 
 	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
 	render rendererState
@@ -70,9 +72,10 @@ type crawl struct {
 // run is NewCrawl (update false) and UpdateCrawl.
 func run(ctx context.Context, o Options, since time.Time, update bool, emit func(Record) error) (*Result, error) {
 	o = o.withDefaults()
-	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: o.Now(),
-		res: &Result{Fetches: map[int]int{}, Watermark: since}, front: newFrontier(), knn: newKNN(3, 1024),
-		pending: map[string]*feed.Item{}, emitted: map[string]bool{}}
+	start := o.Now()
+	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: start,
+		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
+		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{}}
 	wall := time.Now()
 	defer c.closeRenderer()
 	err := c.crawl(ctx)
@@ -99,6 +102,9 @@ func (c *crawl) crawl(ctx context.Context) error {
 	}
 	if err := c.readFeed(ctx); err != nil {
 		return err
+	}
+	if home == nil && c.feed.Link != "" {
+		home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
 	}
 	c.setScope(home)
 	c.seedFeed()
@@ -131,7 +137,7 @@ func (c *crawl) newClient() error {
 	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
 	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
 		CAFile: c.o.CAFile, AllowHosts: allow, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
-		MaxBody: maxBody, Now: c.o.Now})
+		MaxBody: maxBody})
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}
@@ -154,11 +160,4 @@ func notBlog(raw string, err error) error {
 		return blogharvest.Permanent(fmt.Errorf("harvest %s: %w", raw, err))
 	}
 	return blogharvest.Permanent(fmt.Errorf("harvest %s: %w: %v", raw, blogharvest.ErrNotBlog, err))
-}
-
-// watermark moves the Result's watermark to t when t is later.
-func (c *crawl) watermark(t time.Time) {
-	if t.After(c.res.Watermark) && !t.After(c.start.Add(48*time.Hour)) {
-		c.res.Watermark = t
-	}
 }

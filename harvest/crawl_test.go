@@ -107,12 +107,13 @@ func crawl(t *testing.T, o harvest.Options) (*harvest.Result, *output) {
 }
 
 func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
-	for _, name := range []string{"wordpress", "blogger", "static"} {
+	for _, name := range []string{"wordpress", "blogger", "static", "french", "jscomments"} {
 		t.Run(name, func(t *testing.T) {
 			site, srv := serve(t, name, nil)
 			res, out := crawl(t, options(name, srv.URL))
 			truth := site.Truth(srv.URL)
 			checkBlogFirst(t, out)
+			checkBlogFiles(t, out.blogs[0], truth.Blog.SitemapURL != "")
 			got := out.byURL(t)
 			found := 0
 			for _, p := range truth.Posts {
@@ -122,7 +123,9 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 					continue
 				}
 				found++
-				checkPost(t, e, p)
+				if !p.Scripted { // without a browser, only the feed knows a scripted post
+					checkPost(t, e, p, truth.Blog.Comments != "js")
+				}
 			}
 			for _, p := range truth.Pages {
 				if e, ok := got[p.URL]; !ok || e.Kind != blogharvest.KindPage {
@@ -137,6 +140,31 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 			t.Logf("%s: recall %d/%d, %d entries, %d pages fetched, pattern %s, fetches %v, warnings %q",
 				name, found, len(truth.Posts), res.Entries, res.Pages, res.Pattern, res.Fetches, res.Warnings)
 		})
+	}
+}
+
+// checkBlogFiles checks that the Blog record keeps the home page, the
+// feed, robots.txt, the sitemaps and the rules.
+func checkBlogFiles(t *testing.T, b *blogharvest.Blog, sitemap bool) {
+	t.Helper()
+	roles := map[blogharvest.Role]int{}
+	for _, f := range b.Files {
+		roles[f.Role]++
+		if f.SHA256 == "" {
+			t.Errorf("blog file %s (%s) not summed", f.URL, f.Role)
+		}
+	}
+	want := []blogharvest.Role{blogharvest.RolePage, blogharvest.RoleFeed, blogharvest.RoleRobots, blogharvest.RoleLog}
+	if sitemap {
+		want = append(want, blogharvest.RoleSitemap)
+		if b.SitemapURL == "" {
+			t.Error("blog sitemap_uri empty")
+		}
+	}
+	for _, r := range want {
+		if roles[r] == 0 {
+			t.Errorf("blog record has no %s file (has %v)", r, roles)
+		}
 	}
 }
 
@@ -157,8 +185,9 @@ func checkBlogFirst(t *testing.T, out *output) {
 	}
 }
 
-// checkPost compares the fields of a harvested post with the truth.
-func checkPost(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth) {
+// checkPost compares the fields of a harvested post with the truth; the
+// comments only when the static pages or feeds hold them.
+func checkPost(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth, staticComments bool) {
 	t.Helper()
 	if e.Title != p.Title {
 		t.Errorf("%s: title %q, want %q", p.URL, e.Title, p.Title)
@@ -166,11 +195,16 @@ func checkPost(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth) {
 	if want, _ := time.Parse(time.RFC3339, p.Date); !e.Created.Equal(want) && !sameDay(e.Created, want) {
 		t.Errorf("%s: created %v, want %v", p.URL, e.Created, want)
 	}
-	if len(e.Comments) < len(p.Comments) {
+	if staticComments && len(e.Comments) < len(p.Comments) {
 		t.Errorf("%s: %d comments, want %d", p.URL, len(e.Comments), len(p.Comments))
 	}
 	if e.Content == "" {
 		t.Errorf("%s: no content (problems %q)", p.URL, e.Problems)
+	}
+	for _, f := range e.Files {
+		if f.Role == blogharvest.RoleFeed && f.URL == "" {
+			t.Errorf("%s: feed item file without the feed's URL", p.URL)
+		}
 	}
 }
 
@@ -219,8 +253,8 @@ func TestNewCrawlHonoursRobots(t *testing.T) {
 			t.Errorf("entry %s captured despite robots.txt", e.URL)
 		}
 	}
-	if res.Skipped == 0 {
-		t.Error("no URL counted as skipped")
+	if res.Skipped == 0 || !strings.Contains(strings.Join(res.Warnings, "\n"), "robots.txt") {
+		t.Errorf("skipped %d, warnings %q: want the disallowed URLs counted and reported", res.Skipped, res.Warnings)
 	}
 }
 
@@ -271,5 +305,240 @@ func TestNewCrawlEmitErrorStops(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || n != 3 {
 		t.Fatalf("err %v after %d entries: want the emit error after 3", err, n)
+	}
+}
+
+func TestNewCrawlTinyBlogThroughListings(t *testing.T) {
+	b := newTinyBlog(95)
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	res, out := crawl(t, options("tiny", srv.URL))
+	got := out.byURL(t)
+	for i := 0; i < b.posts; i++ {
+		if _, ok := got[srv.URL+b.path(i)]; !ok {
+			t.Errorf("post %d not found", i)
+		}
+	}
+	if len(got) != b.posts {
+		t.Errorf("%d entries, want %d", len(got), b.posts)
+	}
+	t.Logf("pages %d, pattern %s", res.Pages, res.Pattern)
+}
+
+func TestNewCrawlFeedLinksOffsite(t *testing.T) {
+	other := &requestLog{}
+	off := httptest.NewServer(other.wrap(http.NotFoundHandler()))
+	defer off.Close()
+	b := newTinyBlog(25)
+	b.offsite = off.URL
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	_, out := crawl(t, options("tiny", srv.URL))
+	if n := other.count(func(string) bool { return true }); n > 0 {
+		t.Errorf("%d requests to the off-site host", n)
+	}
+	got := out.byURL(t)
+	e, ok := got[off.URL+b.path(b.posts-1)]
+	if !ok || e.StatusCode != 0 || len(e.Problems) == 0 || e.Title != b.title(b.posts-1) {
+		t.Errorf("off-site item: found %v, want a feed-only entry with a problem: %+v", ok, e)
+	}
+	for i := 0; i < b.posts-1; i++ {
+		if _, ok := got[srv.URL+b.path(i)]; !ok {
+			t.Errorf("on-site post %d not found", i)
+		}
+	}
+}
+
+func TestUpdateCrawlFindsOnlyWhatIsNew(t *testing.T) {
+	site, srv := serve(t, "wordpress", nil)
+	first := newestActivity(site).Add(24 * time.Hour) // the first crawl runs a day after the last activity
+	o := options("wp", srv.URL)
+	o.Now = func() time.Time { return first }
+	res, _ := crawl(t, o)
+	if !res.Watermark.Equal(first.Add(-harvest.WatermarkMargin)) {
+		t.Fatalf("watermark %v, want the start %v less the margin", res.Watermark, first)
+	}
+	commented := site.Posts()[2] // still in the feed after one more post
+	np := site.AddPost(fixture.PostSpec{Title: "A brand new post about ladders", Date: first.Add(48 * time.Hour)})
+	site.AddComment(commented.Slug, fixture.CommentSpec{Author: "Late Reader", Text: "Arrived late, but glad I did.",
+		Date: first.Add(50 * time.Hour)})
+	second := first.Add(72 * time.Hour)
+	o.Now = func() time.Time { return second }
+	out := &output{}
+	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBlogFirst(t, out)
+	got := out.byURL(t)
+	want := map[string]bool{srv.URL + np.Path: true, srv.URL + commented.Path: true}
+	for u := range got {
+		if !want[u] {
+			t.Errorf("UpdateCrawl emitted unchanged %s", u)
+		}
+	}
+	for u := range want {
+		if _, ok := got[u]; !ok {
+			t.Errorf("UpdateCrawl missed %s", u)
+		}
+	}
+	if e := got[srv.URL+commented.Path]; e != nil && !hasCommentBy(e, "Late Reader") {
+		t.Errorf("new comment missing from %s", e.URL)
+	}
+	if !res2.Watermark.After(res.Watermark) {
+		t.Errorf("watermark %v did not move past %v", res2.Watermark, res.Watermark)
+	}
+	t.Logf("update: %d pages, %d skipped, fetches %v", res2.Pages, res2.Skipped, res2.Fetches)
+}
+
+// newestActivity returns the latest post, edit or comment date of a fixture.
+func newestActivity(site *fixture.Site) time.Time {
+	var last time.Time
+	for _, p := range site.Posts() {
+		for _, d := range []time.Time{p.Date, p.Modified} {
+			if d.After(last) {
+				last = d
+			}
+		}
+		for _, c := range p.Comments {
+			if c.Date.After(last) {
+				last = c.Date
+			}
+		}
+	}
+	return last
+}
+
+func hasCommentBy(e *blogharvest.Entry, author string) bool {
+	for _, c := range e.Comments {
+		if c.Author == author {
+			return true
+		}
+	}
+	return false
+}
+
+func TestNewCrawlPasswordProtectedPost(t *testing.T) {
+	b := newTinyBlog(30)
+	b.locked = 3 // not in the feed: found by the listings
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	_, out := crawl(t, options("tiny", srv.URL))
+	got := out.byURL(t)
+	for i := 0; i < b.posts; i++ {
+		e := got[srv.URL+b.path(i)]
+		switch {
+		case e == nil:
+			t.Errorf("post %d not found", i)
+		case i == b.locked && e.AccessRestriction == "":
+			t.Errorf("protected post %d: no access restriction", i)
+		case i != b.locked && e.AccessRestriction != "":
+			t.Errorf("post %d: access restriction %q", i, e.AccessRestriction)
+		}
+	}
+}
+
+func TestNewCrawlCapturesMedia(t *testing.T) {
+	site, srv := serve(t, "wordpress", nil)
+	victim := site.Posts()[1]
+	site.EditPost(victim.Slug, `<p>`+strings.Repeat("A paragraph long enough to be an article. ", 12)+
+		`</p><p><img src="/wp-content/uploads/2013/01/missing.jpg" alt="gone"></p>`)
+	o := options("wp", srv.URL)
+	o.MaxMediaPerEntry = 0 // default
+	_, out := crawl(t, o)
+	got := out.byURL(t)
+	withImages := 0
+	for _, p := range site.Truth(srv.URL).Posts {
+		e := got[p.URL]
+		if e == nil || p.URL == srv.URL+victim.Path || !strings.Contains(p.BodyHTML, "<img") {
+			continue
+		}
+		withImages++
+		n := 0
+		for _, f := range e.Files {
+			if f.Role == blogharvest.RoleMedia {
+				n++
+				if !strings.HasPrefix(f.MediaType, "image/") || f.SHA256 == "" || f.Size == 0 {
+					t.Errorf("%s: media %s: type %q, sha %q, size %d", p.URL, f.URL, f.MediaType, f.SHA256, f.Size)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: images in the article but no media captured (problems %q)", p.URL, e.Problems)
+		}
+	}
+	if withImages == 0 {
+		t.Fatal("fixture has no post with images")
+	}
+	v := got[srv.URL+victim.Path]
+	if v == nil || !strings.Contains(strings.Join(v.Problems, "\n"), "missing.jpg") {
+		t.Errorf("broken image not recorded as a problem: %+v", v)
+	}
+}
+
+func TestUpdateCrawlFindsPostsThatLeftTheFeed(t *testing.T) {
+	site, srv := serve(t, "wordpress", nil)
+	first := newestActivity(site).Add(24 * time.Hour)
+	o := options("wp", srv.URL)
+	o.Now = func() time.Time { return first }
+	res, _ := crawl(t, o)
+	want := map[string]bool{}
+	for i := range 13 { // more than the feed's first page holds
+		p := site.AddPost(fixture.PostSpec{Date: first.Add(time.Duration(i+1) * time.Hour)})
+		want[srv.URL+p.Path] = true
+	}
+	o.Now = func() time.Time { return first.Add(72 * time.Hour) }
+	out := &output{}
+	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit); err != nil {
+		t.Fatal(err)
+	}
+	got := out.byURL(t)
+	for u := range got {
+		if !want[u] {
+			t.Errorf("UpdateCrawl emitted unchanged %s", u)
+		}
+	}
+	for u := range want {
+		if _, ok := got[u]; !ok {
+			t.Errorf("UpdateCrawl missed %s", u)
+		}
+	}
+}
+
+func TestNewCrawlGivenTheFeedURL(t *testing.T) {
+	b := newTinyBlog(35)
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	o := options("tiny", srv.URL)
+	o.Blog.URL = srv.URL + "/feed/"
+	_, out := crawl(t, o)
+	if len(out.byURL(t)) != b.posts {
+		t.Errorf("%d entries, want %d", len(out.entries), b.posts)
+	}
+	if b := out.blogs[0]; b.URL != srv.URL+"/" || b.FeedURL != srv.URL+"/feed/" || b.StatusCode != 200 {
+		t.Errorf("blog URL %q feed %q status %d: want the home page from the feed's link", b.URL, b.FeedURL, b.StatusCode)
+	}
+}
+
+func TestNewCrawlStopsWhenCancelled(t *testing.T) {
+	b := newTinyBlog(300)
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	res, err := harvest.NewCrawl(ctx, options("tiny", srv.URL), func(r harvest.Record) error {
+		if r.Entry != nil {
+			if n++; n == 20 {
+				cancel()
+			}
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n > 25 || res.Pages > 40 {
+		t.Errorf("%d entries, %d pages after cancelling at 20 entries", n, res.Pages)
 	}
 }

@@ -2,4 +2,44 @@
 // records: NewCrawl harvests a blog from scratch, UpdateCrawl harvests what
 // changed since a date. Both are stateless: everything they need comes from
 // the web and their arguments.
+//
+// A crawl runs in phases:
+//
+//  1. Discovery: the feed (feed.Discover unless Options.Blog.FeedURL is
+//     set) and the home page, whose final URL fixes the scope (the blog's
+//     hosts, with and without "www.", under its path prefix, plus the
+//     Include and minus the Exclude patterns).
+//  2. The feed with its older pages. The in-scope item URLs are
+//     generalised into a post-URL pattern (per path segment `\d+`,
+//     a literal or `[^/]+`), verified against pages known not to be posts.
+//  3. robots.txt and sitemaps (robots Sitemap: lines, /sitemap.xml,
+//     /wp-sitemap.xml, indexes, gzip) queue posts, platform pages
+//     (wp-sitemap-posts-page) and listings.
+//  4. Rules are learned (harvest/learn) from the pages of the newest feed
+//     items and their feed values; the Blog record is emitted, then the
+//     training entries.
+//  5. The frontier, a priority queue, is drained by Options.PerHost
+//     workers: posts first, other pages ranked by a distance-weighted kNN
+//     estimate of the new post links they hold, trained on the pages
+//     fetched so far. Canonical URLs (rel=canonical in scope, else
+//     normalised: see Canonical) decide identity; each page is processed
+//     once; MaxPages bounds the pages fetched.
+//
+// Each entry takes its fields from the feed (MethodFeed) where the feed has
+// them and from the page otherwise (the learned rules, else fallbacks);
+// comments from the comment feed are merged with those found on the page
+// and its further comment pages. In RenderAuto mode a page is rendered in
+// Chromium when its static HTML lacks the article, shows a JavaScript
+// comment system, or holds fewer comments than the feeds say exist. Media
+// inside the article are captured within limits; failures become
+// Entry.Problems, never errors.
+//
+// UpdateCrawl emits only entries published, edited or commented after its
+// since: new feed items (paging back to since), comment feeds of the items
+// still in the feed, sitemap URLs with a later lastmod, and the post links
+// of the home page. Its Result.Watermark is the since of the next run.
+//
+// Memory does not grow with the blog: a page is dropped once its entry is
+// emitted; only the URL set, the frontier and a bounded kNN sample ring
+// stay.
 package harvest

@@ -19,11 +19,12 @@ import (
 func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	ex, exErr := c.extract(p.resp.URL, p.html, c.lang(p))
-	if !post && j.t.kind == "nav" && !c.looksLikeContent(ex, p) {
+	if !post && j.t.kind == "candidate" && !c.looksLikeContent(ex, p) {
 		return nil
 	}
 	e := c.newEntry(j, post)
 	c.fetchComments(ctx, j)
+	c.commentPages(ctx, j, e, &ex)
 	ex, exErr = c.maybeRender(ctx, j, e, ex, exErr)
 	c.fillFields(e, j.item, ex, exErr)
 	c.fillComments(e, j, ex)
@@ -175,7 +176,7 @@ func (c *crawl) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extrac
 		feedHTML = it.Content
 	}
 	feedFull := it != nil && itemFullText(*it)
-	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(htmlText(feedHTML))*6/5
+	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(htmlText(feedHTML))*3/2
 	switch {
 	case feedFull && !pageLonger:
 		e.Content = feedHTML

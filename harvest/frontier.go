@@ -18,7 +18,7 @@ type task struct {
 	url     string // canonical
 	prio    float64
 	seq     int       // insertion order, for FIFO among equal priorities
-	kind    string    // "post", "page" (a platform page), "" (anything else)
+	kind    string    // "post", "page" (a platform page), "candidate" (navigation or sitemap: a page if it looks like one), "" (a listing)
 	lastmod time.Time // sitemap <lastmod>; zero if none
 	depth   int       // links followed from the seeds
 }

@@ -80,6 +80,12 @@ type Renderer interface {
 
 var _ Renderer = (*render.Browser)(nil)
 
+// WatermarkMargin is subtracted from the crawl's start to make its
+// watermark, so that items a cached feed or a skewed server clock shows
+// late are still picked up by the next UpdateCrawl. Entries emitted twice
+// cost nothing: the archive writes a new version only when content changed.
+const WatermarkMargin = time.Hour
+
 // Record is one item of a crawl's output: exactly one field is set. The
 // Blog always comes first.
 type Record struct {
@@ -94,9 +100,9 @@ type Result struct {
 	Comments int // comments in the emitted entries
 	Failed   int // pages that could not be fetched or processed
 	Skipped  int // URLs not fetched: robots.txt, out of scope, over MaxPages, unchanged since
-	// Watermark is the newest date (post, edit or comment) the crawl saw,
-	// never earlier than the since of UpdateCrawl: pass it to the next
-	// UpdateCrawl.
+	// Watermark is the time the crawl started (Options.Now) less
+	// WatermarkMargin: pass it as since to the next UpdateCrawl. Anything
+	// published later carries a later date.
 	Watermark time.Time
 	// ETag and LastModified are the feed's validators, for a conditional
 	// fetch next time.

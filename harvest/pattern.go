@@ -167,8 +167,17 @@ func (p *postPattern) match(u *url.URL) bool {
 // listings, never for posts.
 var nonPostSegments = []string{
 	"tag", "tags", "category", "categories", "author", "page", "search", "label", "archive",
-	"archives", "topics", "topic", "feed", "comments", "wp-content", "date",
+	"archives", "topics", "topic", "feed", "comments", "wp-content", "date", "tagged", "labels",
 }
+
+// listingSegments is nonPostSegments as a set.
+var listingSegments = func() map[string]bool {
+	m := map[string]bool{}
+	for _, s := range nonPostSegments {
+		m[s] = true
+	}
+	return m
+}()
 
 // verify checks the pattern against URLs known not to be posts (listing
 // pages, the home page) and excludes the leading segment of each one that

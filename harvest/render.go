@@ -65,7 +65,7 @@ func (c *crawl) closeRenderer() {
 // HTML suffices. Auto renders when the static page lacks the article the
 // feed describes, shows a JavaScript comment system, or holds fewer
 // comments than the comment feed or the feed's count say exist.
-func (c *crawl) renderReason(j *pageJob, ex learn.Extraction, exErr error) string {
+func (c *crawl) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr error) string {
 	if c.o.Render == RenderAlways {
 		return "render: always"
 	}
@@ -81,6 +81,8 @@ func (c *crawl) renderReason(j *pageJob, ex learn.Extraction, exErr error) strin
 		return "no article in the static page"
 	case feedText > 0 && len(ex.ContentText) < feedText/2:
 		return "the static page holds less than half of the feed's article"
+	case post && c.articleRuleTrusted() && ex.Score < lowScore:
+		return fmt.Sprintf("low article score %.2f", ex.Score)
 	case j.page.info.jsComments != "":
 		return "comments by " + j.page.info.jsComments
 	case len(ex.Comments) < len(j.comments):
@@ -91,11 +93,21 @@ func (c *crawl) renderReason(j *pageJob, ex learn.Extraction, exErr error) strin
 	return ""
 }
 
+// lowScore is the article score under which a post's static page is
+// taken to lack its article.
+const lowScore = 0.3
+
+// articleRuleTrusted reports whether a trusted article rule was learned,
+// so that a low score on a post means the static page lacks the article.
+func (c *crawl) articleRuleTrusted() bool {
+	return c.rules != nil && c.rules.Article != nil && c.rules.Article.Trusted
+}
+
 // maybeRender renders the page when renderReason says so, keeps the
 // rendered DOM and screenshot, and returns the better of the two
 // extractions.
 func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction, exErr error) (learn.Extraction, error) {
-	reason := c.renderReason(j, ex, exErr)
+	reason := c.renderReason(j, e.Kind == blogharvest.KindPost, ex, exErr)
 	if reason == "" {
 		return ex, exErr
 	}
@@ -112,24 +124,23 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 		e.Problems = append(e.Problems, fmt.Sprintf("render (%s): %v", reason, err))
 		return ex, exErr
 	}
-	c.addRendered(e, res)
-	rex, rerr := c.extract(firstNonEmpty(res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
+	e.Files = append(e.Files, res.Files(c.o.Now())...)
+	for _, n := range res.Notes {
+		e.Problems = append(e.Problems, "render: "+n)
+	}
+	rex, rerr := c.extract(firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
+	c.frameComments(&rex, res)
 	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
 		return rex, nil
 	}
 	return ex, exErr
 }
 
-// addRendered attaches the rendered DOM and the screenshot to an entry.
-func (c *crawl) addRendered(e *blogharvest.Entry, res *render.Result) {
-	now := c.o.Now()
-	dom := blogharvest.File{URL: firstNonEmpty(res.URL, e.URL), Role: blogharvest.RoleRendered,
-		MediaType: "text/html; charset=utf-8", Body: res.HTML, Captured: now}
-	dom.Sum()
-	e.Files = append(e.Files, dom)
-	if len(res.Screenshot) > 0 {
-		shot := blogharvest.File{Role: blogharvest.RoleScreenshot, MediaType: "image/png", Body: res.Screenshot, Captured: now}
-		shot.Sum()
-		e.Files = append(e.Files, shot)
+// frameComments adds the comments found in the rendered page's
+// cross-origin frames (Disqus and other embedded threads) to ex.
+func (c *crawl) frameComments(ex *learn.Extraction, res *render.Result) {
+	for _, f := range res.Frames {
+		fx, _ := c.extract(f.URL, f.HTML, "")
+		ex.Comments = append(ex.Comments, fx.Comments...)
 	}
 }

@@ -150,6 +150,63 @@ func entryLink(entry []byte) string {
 	}
 }
 
+// hrefRE finds link targets in HTML, well enough for a test oracle.
+var hrefRE = regexp.MustCompile(`href\s*=\s*["']([^"'#]+)`)
+
+// reachable returns the held-out URLs that following links from the home
+// page and the pages of the kept feed entries reaches (a breadth-first walk
+// over the captured files, independent of the crawler); the others cannot
+// be found by links (corpus README, "Evaluating discovery").
+func (r *replay) reachable(t testing.TB) map[string]bool {
+	seen := map[string]bool{canonicalOrEmpty(r.blog.Feed): true} // the uncut feed is not served
+	queue := append([]string{canonicalOrEmpty(r.blog.URL)}, r.kept...)
+	for _, u := range queue {
+		seen[u] = true
+	}
+	for len(queue) > 0 {
+		u := mustParse(t, queue[0])
+		queue = queue[1:]
+		body, err := os.ReadFile(r.fileFor(u))
+		if err != nil {
+			continue
+		}
+		for _, m := range hrefRE.FindAllSubmatch(body, -1) {
+			ref, err := u.Parse(string(m[1]))
+			if err != nil {
+				continue
+			}
+			c := canonicalOrEmpty(ref.String())
+			if c == "" || seen[c] || !r.onBlog(ref) {
+				continue
+			}
+			if st, err := os.Stat(r.fileFor(mustParse(t, c))); err == nil && !st.IsDir() {
+				seen[c] = true
+				queue = append(queue, c)
+			}
+		}
+	}
+	out := map[string]bool{}
+	for _, u := range r.heldOut {
+		out[u] = seen[u]
+	}
+	return out
+}
+
+func canonicalOrEmpty(raw string) string {
+	c, _ := harvest.Canonical(raw)
+	return c
+}
+
+// onBlog reports whether u is on one of the blog's hosts.
+func (r *replay) onBlog(u *url.URL) bool {
+	for _, h := range r.blog.Hosts {
+		if strings.EqualFold(u.Hostname(), h) {
+			return true
+		}
+	}
+	return false
+}
+
 // ServeHTTP answers for every host of the blog from its site/ folder.
 func (r *replay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	u := *req.URL

@@ -36,14 +36,14 @@ var jsCommentMarkers = []struct{ marker, system string }{
 	{"livefyre", "livefyre"}, {"fyre.co", "livefyre"}, {"jetpack_remote_comment", "jetpack"},
 	{"jetpack-comments", "jetpack"}, {"fb-comments", "facebook"}, {"facebook.com/plugins/comments", "facebook"},
 	{"intensedebate", "intensedebate"}, {"utteranc.es", "utterances"}, {"giscus.app", "giscus"},
-	{"commento", "commento"}, {"data-comments-src", "scripted"}, {"comments-iframe", "iframe"},
+	{"cdn.commento.io", "commento"}, {"data-comments=", "scripted"}, {"data-comments-src", "scripted"},
 }
 
 // scanPage tokenizes page (UTF-8 HTML) fetched from base.
 func scanPage(page []byte, base *url.URL) *pageInfo {
 	pi := &pageInfo{}
 	z := html.NewTokenizer(bytes.NewReader(page))
-	navDepth := 0
+	var nav navStack
 	for {
 		tt := z.Next()
 		switch tt {
@@ -54,18 +54,69 @@ func scanPage(page []byte, base *url.URL) *pageInfo {
 			tn, hasAttr := z.TagName()
 			a := atom.Lookup(tn)
 			attrs := readAttrs(z, hasAttr)
-			if (a == atom.Nav || a == atom.Header) && tt == html.StartTagToken {
-				navDepth++
+			if tt == html.StartTagToken {
+				nav.open(a, attrs)
 			}
-			base = pi.startTag(a, attrs, base, navDepth > 0)
+			base = pi.startTag(a, attrs, base, nav.inside())
 		case html.EndTagToken:
 			tn, _ := z.TagName()
-			if a := atom.Lookup(tn); (a == atom.Nav || a == atom.Header) && navDepth > 0 {
-				navDepth--
-			}
+			nav.close(atom.Lookup(tn))
 		}
 	}
 }
+
+// navStack tracks the open container elements around the tokenizer's
+// position, to tell site navigation (<nav>, <header>, menus, page lists)
+// from content.
+type navStack struct {
+	tags []atom.Atom
+	nav  []bool
+	n    int // open navigation containers
+}
+
+// containers are the elements navStack tracks.
+var containers = map[atom.Atom]bool{atom.Nav: true, atom.Header: true, atom.Div: true, atom.Ul: true,
+	atom.Ol: true, atom.Section: true, atom.Aside: true, atom.Footer: true, atom.Main: true, atom.Article: true}
+
+// navMarkers are class or id fragments of navigation containers.
+var navMarkers = []string{"menu", "nav", "pagelist", "widget_pages"}
+
+func (s *navStack) open(a atom.Atom, attrs map[string]string) {
+	if !containers[a] {
+		return
+	}
+	isNav := a == atom.Nav || a == atom.Header
+	marks := strings.ToLower(attrs["class"] + " " + attrs["id"] + " " + attrs["role"])
+	for _, m := range navMarkers {
+		isNav = isNav || strings.Contains(marks, m)
+	}
+	s.tags = append(s.tags, a)
+	s.nav = append(s.nav, isNav)
+	if isNav {
+		s.n++
+	}
+}
+
+// close pops up to the innermost open a, if any.
+func (s *navStack) close(a atom.Atom) {
+	if !containers[a] {
+		return
+	}
+	for i := len(s.tags) - 1; i >= 0; i-- {
+		if s.tags[i] != a {
+			continue
+		}
+		for k := i; k < len(s.tags); k++ {
+			if s.nav[k] {
+				s.n--
+			}
+		}
+		s.tags, s.nav = s.tags[:i], s.nav[:i]
+		return
+	}
+}
+
+func (s *navStack) inside() bool { return s.n > 0 }
 
 // readAttrs returns the attributes of the current tag, keys lowercased.
 func readAttrs(z *html.Tokenizer, more bool) map[string]string {
@@ -98,6 +149,14 @@ func (pi *pageInfo) startTag(a atom.Atom, attrs map[string]string, base *url.URL
 	case atom.Base:
 		if b, err := base.Parse(attrs["href"]); err == nil && attrs["href"] != "" {
 			return b
+		}
+	case atom.Script:
+		if src := strings.ToLower(attrs["src"]); strings.Contains(src, "comment") && !strings.Contains(src, "comment-reply") && pi.jsComments == "" {
+			pi.jsComments = "scripted"
+		}
+	case atom.Iframe:
+		if src := strings.ToLower(attrs["src"]); strings.Contains(src, "comment") && pi.jsComments == "" {
+			pi.jsComments = "iframe"
 		}
 	case atom.Form, atom.Input:
 		if strings.Contains(attrs["class"], "post-password-form") || strings.Contains(attrs["action"], "action=postpass") ||
@@ -143,6 +202,9 @@ func (pi *pageInfo) metaTag(attrs map[string]string) {
 
 // detectJSComments looks for the markers of JavaScript comment systems.
 func (pi *pageInfo) detectJSComments(page []byte) {
+	if pi.jsComments != "" {
+		return
+	}
 	for _, m := range jsCommentMarkers {
 		if bytes.Contains(page, []byte(m.marker)) {
 			pi.jsComments = m.system

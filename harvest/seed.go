@@ -16,7 +16,7 @@ func (c *crawl) setScope(home *fetchedPage) {
 	switch {
 	case home != nil:
 		hu = home.url
-	case c.o.Blog.URL != "" && c.o.Blog.URL != c.blog.FeedURL:
+	case c.o.Blog.URL != "" && !c.urlIsFeed && c.o.Blog.URL != c.blog.FeedURL:
 		hu = mustCanonical(c.o.Blog.URL)
 	default:
 		hu = mustCanonical(c.feed.Link)
@@ -177,12 +177,15 @@ func (c *crawl) queueSitemapURL(su sitemapURL, page, post bool) {
 		c.res.Skipped++
 		return
 	}
-	t := task{url: u.String(), prio: prioListing, lastmod: su.LastMod}
+	t := task{url: u.String(), lastmod: su.LastMod}
 	switch {
 	case page:
 		t.kind, t.prio = "page", prioPage
-	case post || c.pattern.match(u):
+	case post:
 		t.kind, t.prio = "post", prioPost
+	default:
+		t.kind, t.prio = c.classify(u, true)
+		t.prio = max(t.prio, prioListing)
 	}
 	c.front.push(t)
 }
@@ -194,7 +197,7 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 	posts := 0
 	for _, l := range info.links {
 		u, err := url.Parse(l.url)
-		if err != nil || !c.scope.contains(u) || isBinaryURL(u) || c.front.has(l.url) {
+		if err != nil || !c.scope.contains(u) || isBinaryURL(u) || c.front.has(l.url) || commentPageRE.MatchString(u.Path) {
 			continue
 		}
 		post := c.pattern.match(u)
@@ -202,16 +205,48 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 			continue
 		}
 		t := task{url: l.url, depth: depth + 1}
-		switch {
-		case post:
-			t.kind, t.prio = "post", prioPost
+		t.kind, t.prio = c.classify(u, l.nav)
+		if post {
 			posts++
-		case l.nav:
-			t.kind, t.prio = "nav", c.knn.predict(u)
-		default:
-			t.prio = c.knn.predict(u)
 		}
 		c.front.push(t)
 	}
 	return posts
+}
+
+// classify returns the kind and priority of a URL to queue: a post by
+// the pattern, a page by platform convention, a candidate page when
+// navigation or a sitemap names it (kept if it looks like content), else
+// a listing ranked by the kNN estimate.
+func (c *crawl) classify(u *url.URL, candidate bool) (string, float64) {
+	switch {
+	case c.pattern.match(u):
+		return "post", prioPost
+	case isPlatformPage(u):
+		return "page", prioPage
+	case candidate && !isListingPath(u):
+		return "candidate", c.knn.predict(u)
+	}
+	return "", c.knn.predict(u)
+}
+
+// isListingPath reports whether u names a listing by a segment blog
+// platforms reserve for them (page/2, tag/x, archive.html, ?paged=2).
+func isListingPath(u *url.URL) bool {
+	for _, seg := range segments(u.Path) {
+		if i := strings.LastIndexByte(seg, '.'); i > 0 {
+			seg = seg[:i]
+		}
+		if listingSegments[strings.ToLower(seg)] {
+			return true
+		}
+	}
+	q := u.Query()
+	return q.Has("paged") || q.Has("page") || q.Has("updated-max")
+}
+
+// isPlatformPage reports whether u is a standalone page by its platform's
+// URL convention (Blogger /p/slug.html).
+func isPlatformPage(u *url.URL) bool {
+	return strings.HasPrefix(u.Path, "/p/") && strings.HasSuffix(u.Path, ".html") && strings.Count(u.Path, "/") == 2
 }

@@ -37,48 +37,61 @@ func parseSitemap(body []byte) (*sitemap, error) {
 	}
 	d := xml.NewDecoder(bytes.NewReader(body))
 	d.Strict = false
-	sm := &sitemap{}
-	var cur *sitemapURL
-	inIndex, root := false, ""
+	p := &sitemapParser{d: d, sm: &sitemap{}}
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			break
+			return p.sm, nil
 		}
 		if err != nil {
 			return nil, blogharvest.Permanent(fmt.Errorf("parse sitemap: %w", err))
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		if root == "" {
-			root = se.Name.Local
-			if root != "urlset" && root != "sitemapindex" {
-				return nil, blogharvest.Permanent(fmt.Errorf("parse sitemap: root element <%s> is not urlset or sitemapindex", root))
-			}
-		}
-		switch se.Name.Local {
-		case "url":
-			sm.URLs = append(sm.URLs, sitemapURL{})
-			cur, inIndex = &sm.URLs[len(sm.URLs)-1], false
-		case "sitemap":
-			sm.Children = append(sm.Children, "")
-			cur, inIndex = nil, true
-		case "loc":
-			loc := strings.TrimSpace(readText(d))
-			if inIndex && len(sm.Children) > 0 {
-				sm.Children[len(sm.Children)-1] = loc
-			} else if cur != nil {
-				cur.Loc = loc
-			}
-		case "lastmod":
-			if cur != nil {
-				cur.LastMod = parseLastMod(readText(d))
+		if se, ok := tok.(xml.StartElement); ok {
+			if err := p.start(se); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return sm, nil
+}
+
+// sitemapParser holds the state of parseSitemap.
+type sitemapParser struct {
+	d       *xml.Decoder
+	sm      *sitemap
+	root    string
+	cur     *sitemapURL // the <url> being read; nil inside <sitemap>
+	inIndex bool
+}
+
+// start handles one start element.
+func (p *sitemapParser) start(se xml.StartElement) error {
+	if p.root == "" {
+		p.root = se.Name.Local
+		if p.root != "urlset" && p.root != "sitemapindex" {
+			return blogharvest.Permanent(fmt.Errorf("parse sitemap: root element <%s> is not urlset or sitemapindex", p.root))
+		}
+	}
+	sm := p.sm
+	switch se.Name.Local {
+	case "url":
+		sm.URLs = append(sm.URLs, sitemapURL{})
+		p.cur, p.inIndex = &sm.URLs[len(sm.URLs)-1], false
+	case "sitemap":
+		sm.Children = append(sm.Children, "")
+		p.cur, p.inIndex = nil, true
+	case "loc":
+		loc := strings.TrimSpace(readText(p.d))
+		if p.inIndex && len(sm.Children) > 0 {
+			sm.Children[len(sm.Children)-1] = loc
+		} else if p.cur != nil {
+			p.cur.Loc = loc
+		}
+	case "lastmod":
+		if p.cur != nil {
+			p.cur.LastMod = parseLastMod(readText(p.d))
+		}
+	}
+	return nil
 }
 
 // readText returns the character data up to the end of the current element.

@@ -65,6 +65,12 @@ func (c *crawl) drain(ctx context.Context) error {
 	for range outs { // let busy workers finish
 	}
 	c.res.Skipped += c.front.len()
+	if c.disallowed > 0 {
+		c.warn("%d URLs disallowed by robots.txt were skipped", c.disallowed)
+	}
+	if c.front.len() > 0 {
+		c.warn("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
+	}
 	if err == nil {
 		err = c.emitOffsite()
 	}
@@ -133,7 +139,7 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 		out.url, _ = url.Parse(p.ident)
 	}
 	out.post = j.item != nil || j.t.kind == "post" || c.pattern.match(out.url)
-	if !out.post && j.t.kind != "page" && j.t.kind != "nav" {
+	if !out.post && j.t.kind != "page" && j.t.kind != "candidate" {
 		return out
 	}
 	e := c.buildEntry(ctx, j, out.post)
@@ -150,10 +156,13 @@ func (c *crawl) handle(out outcome) error {
 	switch {
 	case errors.Is(out.err, blogharvest.ErrDisallowed):
 		c.res.Skipped++
-		c.log.Info("disallowed by robots.txt", "url", out.job.t.url)
+		c.disallowed++
+		c.log.Debug("disallowed by robots.txt", "url", out.job.t.url)
+	case errors.Is(out.err, errNotHTML):
+		c.res.Skipped++
 	case out.err != nil:
 		c.res.Failed++
-		c.log.Warn("page failed", "url", out.job.t.url, "err", out.err)
+		c.log.Info("page failed", "url", out.job.t.url, "err", out.err)
 	case out.unchanged:
 		c.res.Skipped++
 	}
@@ -176,11 +185,6 @@ func (c *crawl) handle(out outcome) error {
 
 // emitEntry passes an entry to emit and counts it.
 func (c *crawl) emitEntry(e *blogharvest.Entry) error {
-	c.watermark(e.Created)
-	c.watermark(e.Modified)
-	for _, cm := range e.Comments {
-		c.watermark(cm.Added)
-	}
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
 	if err := c.emit(Record{Entry: e}); err != nil {

@@ -62,7 +62,7 @@ func sample() *mets.Document {
 				Href: "objects/media/a%20b.png", LocType: "OTHER", AdmIDs: []string{"obj-image"}}}},
 		},
 		StructMap: mets.Div{Type: "Entry", Label: "A post", DmdIDs: []string{"dmd-entry"}, AdmIDs: []string{"ev-validation"},
-			Fptrs: []string{"file-page", "file-image"},
+			Fptrs:    []string{"file-page", "file-image"},
 			Children: []mets.Div{{ID: "div-c1", Type: "Comment", DmdIDs: []string{"dmd-comment-1"}}}},
 	}
 }

@@ -65,9 +65,10 @@ func bloggerCommentFeed(f *Feed, it Item) string {
 }
 
 // wpReplyTo finds the parent link WordPress puts at the start of a reply
-// in its comment feeds ("In reply to <a href="…#comment-8">…</a>.", in the
-// blog's language).
-var wpReplyTo = regexp.MustCompile(`^\s*(?:<p>)?[^<]{0,60}<a href=["']([^"']+#comment-\d+)["']`)
+// in its comment feeds ("In reply to <a href="…#comment-8">Al</a>.", in
+// the blog's language). The link text must be the parent's author, so an
+// ordinary link at the start of a comment is not taken for one.
+var wpReplyTo = regexp.MustCompile(`^\s*(?:<p>)?[^<]{1,60}<a href=["']([^"']+#comment-\d+)["'][^>]*>([^<]*)</a>`)
 
 // ParseComments parses a comment feed. InReplyTo comes from Atom
 // thr:in-reply-to, Blogger's rel="related" link, or WordPress's "In reply
@@ -90,11 +91,9 @@ func commentsOf(f *Feed) []Comment {
 			Published: itemDate(it), Content: firstNonEmpty(it.Content, it.Summary), Raw: it.Raw,
 			AuthorURL: it.authorURL, InReplyTo: it.replyTo,
 		}
-		if c.InReplyTo == "" {
-			c.InReplyTo = wordpressParent(c.Content)
-		}
 		out = append(out, c)
 	}
+	wordpressParents(out)
 	return dropPostParents(out)
 }
 
@@ -119,12 +118,24 @@ func bloggerCommentID(href, guid string) string {
 	return "tag:blogger.com,1999:blog-" + m[1] + ".post-" + href[i+1:]
 }
 
-// wordpressParent reads the "In reply to" link of a WordPress reply.
-func wordpressParent(content string) string {
-	if m := wpReplyTo.FindStringSubmatch(content); m != nil {
-		return html.UnescapeString(m[1])
+// wordpressParents sets the parent of WordPress replies from their "In
+// reply to" prefix, when the linked comment is in the feed, its author is
+// the one named, and it is not newer than the reply.
+func wordpressParents(cs []Comment) {
+	byLink := map[string]*Comment{}
+	for i := range cs {
+		byLink[cs[i].Link] = &cs[i]
 	}
-	return ""
+	for i := range cs {
+		m := wpReplyTo.FindStringSubmatch(cs[i].Content)
+		if cs[i].InReplyTo != "" || m == nil {
+			continue
+		}
+		p := byLink[html.UnescapeString(m[1])]
+		if p != nil && p != &cs[i] && strings.TrimSpace(html.UnescapeString(m[2])) == p.Author && !p.Published.After(cs[i].Published) {
+			cs[i].InReplyTo = p.ID
+		}
+	}
 }
 
 // dropPostParents sets InReplyTo to the ID of the parent comment it names

@@ -1,4 +1,21 @@
 // Package feed discovers, fetches, parses and pages through blog feeds (RSS,
 // Atom, JSON Feed) and comment feeds, and derives blog-level metadata from
 // them.
+//
+// Parsing sniffs content rather than trusting Content-Type, survives wrong
+// declared encodings, never expands DTD entities, and keeps each item's own
+// XML (re-encoded as UTF-8) or JSON in Item.Raw for the archive. Metadata
+// gofeed does not keep (Atom link relations, threading, wfw/slash/sy/
+// creativeCommons/openSearch elements) is read by a second, streaming pass
+// over the same bytes.
+//
+// Items are kept whatever host their links point to: a feed proxied
+// through FeedBurner, or a link blog, points off-site. Callers that scope a
+// crawl compare Item.Link with the blog's host themselves.
+//
+// Paging follows RFC 5005 links, then Blogger start-index/max-results, then
+// WordPress ?paged=N; comment feeds come from wfw:commentRss, Atom
+// rel="replies", WordPress <post>/feed/ and Blogger
+// /feeds/<postid>/comments/default, with nesting from thr:in-reply-to,
+// Blogger's rel="related" links and WordPress's "In reply to" prefix.
 package feed

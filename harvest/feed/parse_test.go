@@ -300,10 +300,10 @@ func utf16(s string) string {
 func TestSniff(t *testing.T) {
 	for doc, want := range map[string]bool{
 		rssDoc: true, atomDoc: true, jsonDoc: true,
-		utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss/>"): true,
+		utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss/>"):                           true,
 		"<!-- c --><?xml-stylesheet href='x'?>\n<feed xmlns='http://www.w3.org/2005/Atom'/>": true,
-		`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`:                     false,
-		"<!DOCTYPE html><html><body>rss feed</body></html>":                                      false,
+		`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`:                  false,
+		"<!DOCTYPE html><html><body>rss feed</body></html>":                                  false,
 		`{"version": "2"}`: false, "": false, "\x00\x01binary": false,
 	} {
 		if got := feed.Sniff([]byte(doc)); got != want {

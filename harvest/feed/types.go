@@ -59,10 +59,10 @@ type Item struct {
 // Comment is one entry of a comment feed.
 type Comment struct {
 	ID, Link, Title, Author, AuthorURL string
-	Published                         time.Time
-	Content                           string
-	InReplyTo                         string // ID or link of the parent comment; "" at top level
-	Raw                               []byte
+	Published                          time.Time
+	Content                            string
+	InReplyTo                          string // ID or link of the parent comment; "" at top level
+	Raw                                []byte
 }
 
 // PageOptions bounds FetchAll.

@@ -22,13 +22,15 @@ const acceptEncoding = "gzip, deflate, br"
 // readBody reads r, decoded per the Content-Encoding list enc, keeping at
 // most max decoded bytes. A longer body is a *TooLargeError.
 func readBody(r io.Reader, enc, u string, max int64) ([]byte, error) {
-	r = io.LimitReader(r, max+1) // the encoded form is capped too
-	r, err := decoder(r, enc)
+	r, err := decoder(&capReader{r: r, left: max}, enc) // the encoded form is capped too
+	if errors.Is(err, errRawTooLarge) {
+		return nil, blogharvest.Permanent(&TooLargeError{URL: u, Limit: max})
+	}
 	if err != nil {
 		return nil, blogharvest.Permanent(fmt.Errorf("fetch %s: %w", u, err))
 	}
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
-	if int64(len(b)) > max {
+	if int64(len(b)) > max || errors.Is(err, errRawTooLarge) {
 		return nil, blogharvest.Permanent(&TooLargeError{URL: u, Limit: max})
 	}
 	if err != nil {
@@ -90,6 +92,7 @@ type idleReader struct {
 	timer *time.Timer
 }
 
+// Read reads from the body, restarting the idle timer around each read.
 func (ir *idleReader) Read(p []byte) (int, error) {
 	ir.timer.Reset(ir.idle)
 	n, err := ir.r.Read(p)
@@ -99,5 +102,27 @@ func (ir *idleReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// errIdle marks the cancellation cause of an idle read.
-var errIdle = errors.New("idle read")
+// errRawTooLarge ends a body whose encoded form exceeds the cap.
+var errRawTooLarge = errors.New("encoded body too large")
+
+// capReader fails with errRawTooLarge once more than left bytes are read.
+type capReader struct {
+	r    io.Reader
+	left int64
+}
+
+// Read reads from the underlying body, failing past the cap.
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, errRawTooLarge
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return n, errRawTooLarge
+	}
+	return n, err
+}

@@ -22,6 +22,7 @@ type StatusError struct {
 	RetryAfter time.Duration // the server's Retry-After; zero if absent
 }
 
+// Error names the URL, the status and any Retry-After.
 func (e *StatusError) Error() string {
 	s := fmt.Sprintf("fetch %s: HTTP %d %s", e.URL, e.Code, http.StatusText(e.Code))
 	if e.RetryAfter > 0 {
@@ -37,6 +38,7 @@ type TooLargeError struct {
 	Limit int64 // bytes
 }
 
+// Error names the URL and the limit.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("fetch %s: body exceeds %d bytes", e.URL, e.Limit)
 }
@@ -52,6 +54,7 @@ type RedirectError struct {
 	Loop  bool     // true when the chain returns to a URL already visited
 }
 
+// Error names the chain's start and whether it loops.
 func (e *RedirectError) Error() string {
 	if e.Loop {
 		return fmt.Sprintf("fetch %s: redirect loop after %d hops back to %s", e.URL, len(e.Chain)-1, e.Chain[len(e.Chain)-1])
@@ -67,6 +70,7 @@ type TimeoutError struct {
 	After time.Duration
 }
 
+// Error names what timed out and after how long.
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("fetch %s: %s timeout after %s", e.URL, e.What, e.After)
 }

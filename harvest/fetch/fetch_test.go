@@ -245,3 +245,11 @@ func mustParse(t *testing.T, raw string) *url.URL {
 	}
 	return u
 }
+
+// httptestServer serves h for a benchmark and returns its URL.
+func httptestServer(tb testing.TB, h http.HandlerFunc) string {
+	tb.Helper()
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	return srv.URL
+}

@@ -36,12 +36,12 @@ func TestEndlessBody(t *testing.T) {
 	}
 }
 
-// bomb is 64 MB of zeros compressed to about 64 KB.
+// bomb is 16 MB of zeros compressed to about 16 KB.
 func bomb(t *testing.T) []byte {
 	var b bytes.Buffer
 	z, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 	zeros := make([]byte, 1<<20)
-	for range 64 {
+	for range 16 {
 		z.Write(zeros)
 	}
 	z.Close()
@@ -54,7 +54,7 @@ func TestGzipBomb(t *testing.T) {
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Write(payload)
 	})
-	c := newClient(t, fetch.Options{MaxBody: 2 << 20})
+	c := newClient(t, fetch.Options{MaxBody: 1 << 20})
 	_, err := c.Get(context.Background(), srv.URL+"/bomb")
 	var tl *fetch.TooLargeError
 	if !errors.As(err, &tl) {
@@ -154,5 +154,28 @@ func TestSlowDrip(t *testing.T) {
 		if el := time.Since(start); el > 2*time.Second {
 			t.Errorf("%s: took %v", tc.what, el)
 		}
+	}
+}
+
+// TestCompressedTooLarge caps the encoded body too: a gzip stream longer
+// than the limit is refused as too large, not as a broken stream.
+func TestCompressedTooLarge(t *testing.T) {
+	noise := make([]byte, 3<<20)
+	for i := range noise {
+		noise[i] = byte(i*7919 + i>>8*31)
+	}
+	var b bytes.Buffer
+	z, _ := gzip.NewWriterLevel(&b, gzip.NoCompression)
+	z.Write(noise)
+	z.Close()
+	srv := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(b.Bytes())
+	})
+	c := newClient(t, fetch.Options{MaxBody: 1 << 20})
+	_, err := c.Get(context.Background(), srv.URL+"/big")
+	var tl *fetch.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("err %v, want TooLargeError", err)
 	}
 }

@@ -76,7 +76,7 @@ func newTransport(o Options, g *guard, proxy func(*url.URL) (*url.URL, error)) (
 	if err != nil {
 		return nil, err
 	}
-	d := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * o.ConnectTimeout / 10}
+	d := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Transport{
 		Proxy:                 func(r *http.Request) (*url.URL, error) { return proxy(r.URL) },
 		DialContext:           g.dialContext(d),

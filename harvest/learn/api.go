@@ -91,7 +91,8 @@ type Comment struct {
 	URL         string // permalink, when the page gives one
 }
 
-// Method names used in Extraction.Methods keys.
+// Field names: the keys of Extraction.Methods, named after the MARC
+// attributes of DESIGN §6.
 const (
 	FieldTitle    = "title"
 	FieldAuthor   = "author"

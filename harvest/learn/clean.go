@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // boilerplate matches the id or class of boxes inside an article that are
@@ -118,7 +119,7 @@ func innerHTML(n *html.Node) string {
 // once, in document order.
 func ImageURLs(contentHTML, base string) []string {
 	b, _ := url.Parse(base)
-	nodes, err := html.ParseFragment(strings.NewReader(contentHTML), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: bodyAtom})
+	nodes, err := html.ParseFragment(strings.NewReader(contentHTML), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
 	if err != nil {
 		return nil
 	}

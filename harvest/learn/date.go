@@ -116,11 +116,14 @@ func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores
 	}
 	rend := renderingSets(d, target, lang)
 	union := unionSet(rend, d.coder.size())
-	bestVal := 0.0
+	bestVal, slow := 0.0, 0
 	for i, n := range d.els {
 		s := attrDateScore(n, target, &attrs[i])
 		if s == 0 {
 			s = textDateScore(d, i, rend, union)
+			if s >= 0.5 && !textIsDay(n, target, lang, &slow) {
+				s = 0
+			}
 		}
 		if s < 0.5 {
 			continue
@@ -135,6 +138,32 @@ func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores
 		}
 	}
 	return f, attrs
+}
+
+// maxSlowParses bounds the go-dateparser calls textIsDay makes per page.
+const maxSlowParses = 8
+
+// textIsDay reports whether element n's text parses to target's day: bigram
+// similarity alone cannot tell "September 2013" from "September 2, 2013".
+// slow counts the calls to go-dateparser, which are expensive.
+func textIsDay(n *html.Node, target time.Time, lang string, slow *int) bool {
+	text := nodeText(n)
+	if t, ok := quickDate(text, lang); ok {
+		return nearDay(t, target)
+	}
+	if *slow >= maxSlowParses || len(text) > 64 {
+		return false
+	}
+	*slow++
+	t, ok := ParseDate(text, lang)
+	return ok && nearDay(t, target)
+}
+
+// nearDay reports whether a date written without a zone (t, midnight UTC)
+// can be target's day in some zone: within a day of it.
+func nearDay(t, target time.Time) bool {
+	d := t.Sub(target)
+	return d > -36*time.Hour && d < 36*time.Hour
 }
 
 // renderingSets returns the sorted, distinct bigram ids of each rendering of
@@ -194,10 +223,12 @@ func textDateScore(d *doc, i int, rend [][]int32, union []bool) float64 {
 			in++
 		}
 	}
-	if float64(in) < 0.6*float64(e-s) {
+	if in < 6 && float64(in) < 0.4*float64(e-s) {
 		return 0
 	}
-	set := sortedSet(append([]int32(nil), d.vals[s:e]...))
+	// The element's whole text, spaces between its text nodes included:
+	// dates are often split into spans (<span>02</span> <span>Sep</span>).
+	set := sortedSet(d.coder.appendText(nil, nodeText(d.els[i])))
 	best := 0.0
 	for _, r := range rend {
 		if x := sortedDice(set, r); x > best {
@@ -253,6 +284,9 @@ var machineLayouts = []string{
 // parseMachineDate parses an ISO 8601 or RFC 1123 date.
 func parseMachineDate(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
+	if len(s) < 8 || !(s[0] >= '0' && s[0] <= '9' || strings.Contains(s, ", ")) {
+		return time.Time{}, false
+	}
 	for _, l := range machineLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t, true
@@ -274,9 +308,66 @@ func sameDay(a, b time.Time) bool {
 	return ay == by && am == bm && ad == bd
 }
 
-// SameDay reports whether a and b fall on the same calendar day (each in its
-// own zone, or both in UTC). Neither may be zero.
-func SameDay(a, b time.Time) bool { return !a.IsZero() && !b.IsZero() && sameDay(a, b) }
+// SameDay reports whether a and b fall on the same calendar day, in a's
+// zone (the zone a page's date was written in, as Extract reports it) or in
+// b's. Neither may be zero.
+func SameDay(a, b time.Time) bool {
+	if a.IsZero() || b.IsZero() {
+		return false
+	}
+	return sameDay(a, b.In(a.Location())) || sameDay(a.In(b.Location()), b)
+}
+
+// learnOffset estimates the UTC offset, in seconds, in which the pages write
+// their dates: a date written as day D for an instant T says the offset lies
+// in [D − T, D + 24h − T); the estimate is the middle of the intersection
+// over the training pages, rounded to the hour, or 0 when the pages
+// disagree or show the date with its zone.
+func learnOffset(pages []*trainPage, r *Rule) int {
+	lo, hi := int64(-14*3600), int64(14*3600)
+	seen := false
+	for _, p := range pages {
+		n := r.firstIn(p.d.root, p.d.ix)
+		if n == nil || p.pair.Target.Date.IsZero() {
+			continue
+		}
+		t, ok := nodeDate(n, r.Attr, p.pair.Page.Lang)
+		if !ok || !isBareDay(t) {
+			continue
+		}
+		d := t.Unix() - p.pair.Target.Date.Unix()
+		lo, hi = max(lo, d), min(hi, d+24*3600)
+		seen = true
+	}
+	if !seen || lo >= hi {
+		return 0
+	}
+	mid := (lo + hi) / 2
+	return int((mid + 1800*sign(mid)) / 3600 * 3600)
+}
+
+func sign(x int64) int64 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// isBareDay reports whether t is a day without time or zone: midnight UTC.
+func isBareDay(t time.Time) bool {
+	_, off := t.Zone()
+	return off == 0 && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0
+}
+
+// inOffset returns a bare day t as the same calendar day in the zone
+// offset seconds east of UTC.
+func inOffset(t time.Time, offset int) time.Time {
+	if offset == 0 || !isBareDay(t) {
+		return t
+	}
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.FixedZone("", offset))
+}
 
 // ParseDate parses a date as pages write it, in language lang (a BCP 47 tag;
 // English is tried too): ISO 8601 and RFC 1123 directly, anything else with
@@ -322,7 +413,7 @@ func dateLanguages(lang string) []string {
 func voteAttr(pages []*trainPage, r *Rule) string {
 	count := map[string]int{}
 	for _, p := range pages {
-		if n := r.first(p.d.root); n != nil {
+		if n := r.firstIn(p.d.root, p.d.ix); n != nil {
 			if j, ok := p.d.idx[n]; ok && p.date.score[j] > 0 {
 				count[p.dateAttr[j]]++
 			}

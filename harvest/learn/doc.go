@@ -3,4 +3,57 @@
 // the linear-time BlogForever algorithm (Sørensen–Dice on character bigrams),
 // and applies them, falling back to structured data, platform heuristics and
 // text density when a rule is untrusted or finds nothing.
+//
+// # Learning
+//
+// Each page is parsed once. Its visible text (scripts, styles and comments
+// dropped; text after inline children kept) is case-folded, white space is
+// collapsed, and every character bigram gets an integer id. Elements are
+// numbered in post-order, so each element's bigrams are a contiguous range.
+// For every element Learn needs |N|, the number of distinct bigrams under it,
+// and |N∩T|, the number of those in a target T (the feed's content, title,
+// author): both come from one linear pass, in which every bigram occurrence
+// adds one to the element holding it and takes one from the deepest element
+// that also holds the previous occurrence of the same bigram; summing
+// children into parents then counts each distinct bigram once per element.
+//
+// The best element of a page scores highest: Dice 2|N∩T|/(|N|+|T|) for the
+// article of a full-text feed; for a summary-only feed (Target.FullText
+// false), containment |N∩T|/|T|, after which the best element climbs from
+// the paragraph that holds the summary to its block container (div, article,
+// section, main, td). Title, author and date prefer, among near-equal
+// scores, the element nearest the article (Dice × 1/(1 + 0.05 × tree
+// distance) for author and date). Dates are matched against many renderings
+// of the feed's date (numeric, RFC 1123, English and French, German, Spanish,
+// Italian, Portuguese and Dutch month and day names) and against datetime,
+// content and title attributes.
+//
+// Each page's best element (and its same-text wrappers) proposes rules: its
+// id, each class token, a semantic tag, and paths from up to three
+// ancestors with an id or class. Ids and tokens with runs of three or more
+// digits (post-1234) are never proposed, and the vote across pages weeds out
+// the rest of what varies between posts. The most voted rules are evaluated
+// on every training page; the one with the highest mean score wins, and that
+// mean is its confidence. Below Options.MinConfidence a rule is kept, for
+// debugging, but untrusted.
+//
+// Comments: the feed's comments of each training page are located the same
+// way; rules that select many nodes are scored by a maximum-weight bipartite
+// matching (the Hungarian algorithm) between the nodes they select and the
+// feed's comments, then author and date rules are learned relative to the
+// comment element (or its sibling, for flat <dt>/<dd> layouts), as is where
+// the element carrying the feed's comment id sits. Nesting of comment
+// elements gives each comment's parent.
+//
+// # Extraction
+//
+// When the article, title, author and date all have trusted one-step rules
+// and there is no comment rule, Extract finds the selected elements by
+// searching the raw bytes for their id, class token or tag and parses only
+// the article; otherwise it parses the whole page. A post is never dropped
+// silently: with no article, Extract returns what it found with an error
+// wrapping blogharvest.ErrNoArticle.
+//
+// The scoring functions of the evaluation (Dice, TokenF1, SameAuthor,
+// SameDay, HTMLText) are exported for the eval module.
 package learn

@@ -18,16 +18,44 @@ import (
 // error wrapping blogharvest.ErrNoArticle. A nil *Rules uses the fallbacks
 // only.
 func (r *Rules) Extract(p Page) (Extraction, error) {
+	if x, ok := r.fastExtract(p); ok {
+		return x, nil
+	}
+	return r.slowExtract(p)
+}
+
+// slowExtract parses the whole page and extracts every field.
+func (r *Rules) slowExtract(p Page) (Extraction, error) {
 	root, err := html.Parse(bytes.NewReader(p.HTML))
 	if err != nil {
 		return Extraction{}, fmt.Errorf("extract %s: parse html: %w", p.URL, err)
 	}
-	e := &extractor{rules: r, root: root, page: p, fb: newFallback(root)}
-	e.base, _ = url.Parse(p.URL)
+	e := &extractor{rules: r, root: root, page: p, fb: newFallback(root), ix: newIndex(root)}
+	e.base = parseBase(p.URL)
 	if r != nil && p.Lang == "" {
 		e.page.Lang = r.Lang
 	}
 	return e.run()
+}
+
+// articleScore is the Score of an article of textLen characters selected
+// by rule r: the rule's confidence, scaled down when the text is under a
+// quarter of the median length seen in training.
+func articleScore(r *Rule, textLen int) float64 {
+	s := r.Confidence
+	if r.TextLen > 0 {
+		s *= min(1, float64(textLen)/(0.25*float64(r.TextLen)))
+	}
+	return s
+}
+
+// parseBase parses a page URL, or returns nil.
+func parseBase(u string) *url.URL {
+	b, err := url.Parse(u)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // ExtractWithoutRules extracts a page with the fallbacks only, for pages of
@@ -44,6 +72,7 @@ type extractor struct {
 	page  Page
 	base  *url.URL
 	fb    *fallback
+	ix    *nodeIndex
 	x     Extraction
 }
 
@@ -88,12 +117,9 @@ func (e *extractor) rule(get func(*Rules) *Rule) *Rule {
 // article finds the article element: by rule, else by the fallbacks.
 func (e *extractor) article() *html.Node {
 	if r := e.rule(func(r *Rules) *Rule { return r.Article }); r != nil {
-		if n := r.first(e.root); n != nil && nodeText(n) != "" {
+		if n := r.firstIn(e.root, e.ix); n != nil && nodeText(n) != "" {
 			e.x.Methods.Set(FieldContent, blogharvest.MethodRule)
-			e.x.Score = r.Confidence
-			if r.TextLen > 0 {
-				e.x.Score *= min(1, float64(len(nodeText(n)))/(0.25*float64(r.TextLen)))
-			}
+			e.x.Score = articleScore(r, len(nodeText(n)))
 			return n
 		}
 	}
@@ -107,7 +133,7 @@ func (e *extractor) article() *html.Node {
 // title extracts the title, by rule, else by the fallbacks.
 func (e *extractor) title(article *html.Node) {
 	if r := e.rule(func(r *Rules) *Rule { return r.Title }); r != nil {
-		if n := r.first(e.root); n != nil {
+		if n := r.firstIn(e.root, e.ix); n != nil {
 			if t := nodeText(n); t != "" {
 				e.x.Title = t
 				e.x.Methods.Set(FieldTitle, blogharvest.MethodRule)
@@ -124,7 +150,7 @@ func (e *extractor) title(article *html.Node) {
 // author extracts the author, by rule, else by the fallbacks.
 func (e *extractor) author() {
 	if r := e.rule(func(r *Rules) *Rule { return r.Author }); r != nil {
-		if n := r.first(e.root); n != nil {
+		if n := r.firstIn(e.root, e.ix); n != nil {
 			if t := cleanAuthor(nodeText(n)); t != "" {
 				e.x.Author = t
 				e.x.Methods.Set(FieldAuthor, blogharvest.MethodRule)
@@ -141,9 +167,9 @@ func (e *extractor) author() {
 // date extracts the publication date, by rule, else by the fallbacks.
 func (e *extractor) date() {
 	if r := e.rule(func(r *Rules) *Rule { return r.Date }); r != nil {
-		if n := r.first(e.root); n != nil {
+		if n := r.firstIn(e.root, e.ix); n != nil {
 			if t, ok := nodeDate(n, r.Attr, e.page.Lang); ok {
-				e.x.Date = t
+				e.x.Date = inOffset(t, r.UTCOffset)
 				e.x.Methods.Set(FieldDate, blogharvest.MethodRule)
 				return
 			}
@@ -174,14 +200,24 @@ func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
 // bylinePrefixes are words that introduce an author's name.
 var bylinePrefixes = []string{"posted by ", "written by ", "by ", "par ", "von ", "por ", "door ", "di ", "auteur : ", "auteur: ", "author: "}
 
-// cleanAuthor strips a byline prefix and trailing separators from an
-// author's name.
+// bylineSuffixes are words that follow a commenter's name ("Ann says:").
+var bylineSuffixes = []string{" says", " said", " a dit", " schreef", " schrieb", " sagte", " dijo", " disse", " ha detto", " ha scritto", " escribió", " wrote"}
+
+// cleanAuthor strips a byline prefix or suffix and trailing separators
+// from an author's name.
 func cleanAuthor(s string) string {
 	s = collapse(s)
 	low := strings.ToLower(s)
 	for _, p := range bylinePrefixes {
 		if strings.HasPrefix(low, p) {
-			s = s[len(p):]
+			s, low = s[len(p):], low[len(p):]
+			break
+		}
+	}
+	low = strings.TrimRight(low, " .…:")
+	for _, p := range bylineSuffixes {
+		if strings.HasSuffix(low, p) {
+			s = s[:len(low)-len(p)]
 			break
 		}
 	}

@@ -9,12 +9,14 @@ import (
 
 // doc is a parsed page with, for every element, the range of its text's
 // bigram ids and the number of distinct bigrams under it (|N|). Elements are
-// numbered in post-order, so an element's range is contiguous and ranges end
-// in non-decreasing order.
+// numbered in post-order, so an element's range is contiguous, children
+// come before their parent, and ranges end in non-decreasing order.
 type doc struct {
 	root   *html.Node
 	coder  *coder
 	vals   []int32      // bigram ids of the page's visible text, in document order
+	owner  []int32      // per position: the element whose own text holds it
+	meet   []int32      // per position: the deepest element holding it and the previous occurrence of its bigram, -1 if none
 	els    []*html.Node // elements in post-order
 	start  []int32      // first position of each element's bigrams in vals
 	end    []int32      // one past the last
@@ -22,6 +24,14 @@ type doc struct {
 	parent []int32      // index of each element's parent element, -1 for the root
 	idx    map[*html.Node]int32
 	size   []int32 // |N|: distinct bigrams of each element
+	ix     *nodeIndex
+	runs   []textRun // text nodes, for owner
+}
+
+// textRun is the positions of one text node and its parent element.
+type textRun struct {
+	from, to int32
+	parent   *html.Node
 }
 
 // parseDoc parses page HTML and indexes it.
@@ -44,7 +54,11 @@ func indexDoc(root *html.Node) *doc {
 			d.parent[i] = p
 		}
 	}
+	d.setOwners()
+	d.setMeets()
 	d.size = d.sweep(nil)[0]
+	d.ix = newIndex(root)
+	d.runs = nil
 	return d
 }
 
@@ -52,7 +66,11 @@ func indexDoc(root *html.Node) *doc {
 func (d *doc) walk(n *html.Node, depth int32) {
 	switch n.Type {
 	case html.TextNode:
+		from := int32(len(d.vals))
 		d.vals = d.coder.appendText(d.vals, n.Data)
+		if to := int32(len(d.vals)); to > from {
+			d.runs = append(d.runs, textRun{from, to, n.Parent})
+		}
 		return
 	case html.ElementNode:
 		if skipped(n) {
@@ -76,65 +94,75 @@ func (d *doc) walk(n *html.Node, depth int32) {
 	d.depth = append(d.depth, depth)
 }
 
+// setOwners records the element that holds each text position. Text
+// directly under the document node (none in practice) belongs to no
+// element and is owned by the root element.
+func (d *doc) setOwners() {
+	d.owner = make([]int32, len(d.vals))
+	top := int32(len(d.els) - 1)
+	for _, r := range d.runs {
+		o, ok := d.idx[r.parent]
+		if !ok {
+			o = top
+		}
+		for i := r.from; i < r.to; i++ {
+			d.owner[i] = o
+		}
+	}
+}
+
+// setMeets finds, for each position, the previous occurrence of its bigram
+// and the deepest element holding both: climbing from the position's owner
+// to the first ancestor that starts at or before the previous occurrence.
+func (d *doc) setMeets() {
+	d.meet = make([]int32, len(d.vals))
+	last := make([]int32, d.coder.size())
+	for i, v := range d.vals {
+		p := last[v] - 1
+		last[v] = int32(i + 1)
+		if p < 0 {
+			d.meet[i] = -1
+			continue
+		}
+		e := d.owner[i]
+		for e >= 0 && d.start[e] > p {
+			e = d.parent[e]
+		}
+		d.meet[i] = e
+	}
+}
+
 // sweep counts, for every element, the distinct bigrams under it that belong
 // to each target set (a membership table indexed by bigram id; ids beyond
-// its length are not members). A nil target counts every bigram. It runs in
-// O(M log M) for M bigram positions: one left-to-right pass keeps, per
-// target, a Fenwick tree with a 1 at the last occurrence of each member
-// bigram seen so far; the distinct members of a range ending at the current
-// position are then the sum over that range.
+// its length are not members). A nil target counts every bigram. Each count
+// is linear: every position of a member bigram adds 1 to its owner and
+// takes 1 from the deepest element that also holds the bigram's previous
+// occurrence (so each distinct bigram counts once per element), and the
+// counts are then summed bottom-up, children before parents.
 func (d *doc) sweep(targets ...[]bool) [][]int32 {
 	if len(targets) == 0 {
 		targets = [][]bool{nil}
 	}
-	n := len(d.vals)
-	last := make([]int32, d.coder.size())
-	bits := make([][]int32, len(targets))
 	out := make([][]int32, len(targets))
-	for k := range targets {
-		bits[k] = make([]int32, n+1)
-		out[k] = make([]int32, len(d.els))
-	}
-	e := 0
-	for i := 0; ; i++ {
-		for ; e < len(d.els) && int(d.end[e]) == i; e++ {
-			for k := range targets {
-				out[k][e] = fenSum(bits[k], i) - fenSum(bits[k], int(d.start[e]))
-			}
-		}
-		if i == n {
-			break
-		}
-		v := d.vals[i]
-		p := last[v]
-		last[v] = int32(i + 1)
-		for k, t := range targets {
+	for k, t := range targets {
+		cnt := make([]int32, len(d.els))
+		for i, v := range d.vals {
 			if t != nil && (int(v) >= len(t) || !t[v]) {
 				continue
 			}
-			if p > 0 {
-				fenAdd(bits[k], int(p-1), -1)
+			cnt[d.owner[i]]++
+			if m := d.meet[i]; m >= 0 {
+				cnt[m]--
 			}
-			fenAdd(bits[k], i, 1)
 		}
+		for e, p := range d.parent {
+			if p >= 0 {
+				cnt[p] += cnt[e]
+			}
+		}
+		out[k] = cnt
 	}
 	return out
-}
-
-// fenAdd adds x at position i of a Fenwick tree.
-func fenAdd(t []int32, i int, x int32) {
-	for i++; i < len(t); i += i & -i {
-		t[i] += x
-	}
-}
-
-// fenSum returns the sum of positions [0, i) of a Fenwick tree.
-func fenSum(t []int32, i int) int32 {
-	var s int32
-	for ; i > 0; i -= i & -i {
-		s += t[i]
-	}
-	return s
 }
 
 // targetSet returns the membership table of the bigrams of texts, coded

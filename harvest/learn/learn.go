@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"golang.org/x/net/html"
@@ -73,6 +74,7 @@ func Learn(pairs []Pair, opts Options) (*Rules, error) {
 	r.Date = learnField(pages, func(p *trainPage) *fieldScores { return &p.date }, min)
 	if r.Date != nil {
 		r.Date.Attr = voteAttr(pages, r.Date)
+		r.Date.UTCOffset = learnOffset(pages, r.Date)
 	}
 	if r.Article != nil {
 		r.Article.TextLen = medianTextLen(pages, r.Article)
@@ -322,7 +324,7 @@ func evaluate(r *Rule, pages []*trainPage, field func(*trainPage) *fieldScores) 
 	r.PageScores = make([]float64, len(pages))
 	sum := 0.0
 	for i, p := range pages {
-		if n := r.first(p.d.root); n != nil {
+		if n := r.firstIn(p.d.root, p.d.ix); n != nil {
 			if j, ok := p.d.idx[n]; ok {
 				r.PageScores[i] = round3(field(p).score[j])
 			}
@@ -340,7 +342,7 @@ func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
 func medianTextLen(pages []*trainPage, r *Rule) int {
 	var lens []int
 	for _, p := range pages {
-		if n := r.first(p.d.root); n != nil {
+		if n := r.firstIn(p.d.root, p.d.ix); n != nil {
 			lens = append(lens, len(nodeText(n)))
 		}
 	}
@@ -352,27 +354,31 @@ func medianTextLen(pages []*trainPage, r *Rule) int {
 }
 
 // fragmentTexts returns the text nodes of an HTML fragment (or plain text),
-// skipping scripts and styles.
+// entities decoded, skipping scripts, styles and comments. It tokenizes
+// rather than parses: a feed entry's content needs no tree.
 func fragmentTexts(s string) []string {
-	nodes, err := html.ParseFragment(stringsReader(s), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: bodyAtom})
-	if err != nil {
-		return []string{s}
-	}
 	var out []string
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		switch {
-		case n.Type == html.TextNode:
-			out = append(out, n.Data)
-		case n.Type == html.ElementNode && skipped(n):
-			return
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+	z := html.NewTokenizer(strings.NewReader(s))
+	skip := ""
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return out
+		case html.TextToken:
+			if skip == "" {
+				out = append(out, string(z.Text()))
+			}
+		case html.StartTagToken:
+			if name, _ := z.TagName(); skip == "" && rawTextTags[string(name)] {
+				skip = string(name)
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); string(name) == skip {
+				skip = ""
+			}
 		}
 	}
-	for _, n := range nodes {
-		walk(n)
-	}
-	return out
 }
+
+// rawTextTags are elements whose content is not text a reader sees.
+var rawTextTags = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "iframe": true, "svg": true, "object": true}

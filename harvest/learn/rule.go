@@ -24,45 +24,61 @@ type Rule struct {
 	// TextLen is the median length in characters of the text the rule
 	// selected in training; Extract uses it to compute Extraction.Score.
 	TextLen int `json:"text_len,omitempty"`
+	// UTCOffset is the zone, in seconds east of UTC, in which the pages
+	// write dates without a zone (dates only); learned from the feed.
+	UTCOffset int `json:"utc_offset,omitempty"`
 
 	once sync.Once
-	expr *xpath.Expr
+	sel  *selector   // the rule, when of the simple shape Learn writes
+	expr *xpath.Expr // else the compiled XPath
 	err  error
 }
 
-// compiled returns the compiled XPath, compiling it on first use.
-func (r *Rule) compiled() (*xpath.Expr, error) {
+// compile parses the rule on first use.
+func (r *Rule) compile() error {
 	r.once.Do(func() {
+		var ok bool
+		if r.sel, ok = parseSelector(r.XPath); ok {
+			return
+		}
 		r.expr, r.err = xpath.Compile(r.XPath)
 		if r.err != nil {
 			r.err = fmt.Errorf("compile rule %q: %w", r.XPath, r.err)
 		}
 	})
-	return r.expr, r.err
+	return r.err
 }
 
-// first returns the first node r selects under top, or nil.
-func (r *Rule) first(top *html.Node) *html.Node {
-	if r == nil {
+// first returns the first node r selects from top (the document or, for
+// relative rules, the context element), or nil.
+func (r *Rule) first(top *html.Node) *html.Node { return r.firstIn(top, nil) }
+
+// firstIn is first with the index of top's document, which may be nil.
+func (r *Rule) firstIn(top *html.Node, ix *nodeIndex) *html.Node {
+	if r == nil || r.compile() != nil {
 		return nil
 	}
-	e, err := r.compiled()
-	if err != nil {
+	if r.sel != nil {
+		if ns := r.sel.eval(top, true, ix); len(ns) > 0 {
+			return ns[0]
+		}
 		return nil
 	}
-	return htmlquery.QuerySelector(top, e)
+	return htmlquery.QuerySelector(top, r.expr)
 }
 
-// all returns every node r selects under top.
-func (r *Rule) all(top *html.Node) []*html.Node {
-	if r == nil {
+// all returns every node r selects from top.
+func (r *Rule) all(top *html.Node) []*html.Node { return r.allIn(top, nil) }
+
+// allIn is all with the index of top's document, which may be nil.
+func (r *Rule) allIn(top *html.Node, ix *nodeIndex) []*html.Node {
+	if r == nil || r.compile() != nil {
 		return nil
 	}
-	e, err := r.compiled()
-	if err != nil {
-		return nil
+	if r.sel != nil {
+		return r.sel.eval(top, false, ix)
 	}
-	return htmlquery.QuerySelectorAll(top, e)
+	return htmlquery.QuerySelectorAll(top, r.expr)
 }
 
 // usable reports whether r exists and is trusted.

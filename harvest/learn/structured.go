@@ -178,13 +178,22 @@ func firstNonEmpty(vals ...string) string {
 
 // hasClass reports whether element n has class token c.
 func hasClass(n *html.Node, c string) bool {
-	for _, tok := range strings.Fields(attr(n, "class")) {
-		if tok == c {
+	v := attr(n, "class")
+	for {
+		i := strings.Index(v, c)
+		if i < 0 {
+			return false
+		}
+		j := i + len(c)
+		if (i == 0 || isHTMLSpace(v[i-1])) && (j == len(v) || isHTMLSpace(v[j])) {
 			return true
 		}
+		v = v[i+1:]
 	}
-	return false
 }
+
+// isHTMLSpace reports whether b is ASCII white space as HTML defines it.
+func isHTMLSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' }
 
 // walkElements calls f on every element under n (n included) in document
 // order, skipping the children of elements for which f returns false.

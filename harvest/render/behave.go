@@ -2,7 +2,6 @@ package render
 
 import (
 	"context"
-	"time"
 )
 
 // Behaviour names the "load more" controls of one comment platform.
@@ -16,7 +15,7 @@ var behaviours = []Behaviour{
 	{"Disqus", []string{".load-more__button", "[data-action=more-posts]", ".load-more a"}},
 	{"LiveFyre", []string{".fyre-stream-more", ".fyre-stream-more-container", ".fyre-comment-more"}},
 	{"WordPress/Jetpack", []string{"#infinite-handle button", "#infinite-handle span", ".load-more-comments", ".comments-load-more", ".wp-block-comments-load-more"}},
-	{"Blogger", []string{".loadmore a", ".comment-thread .loadmore a", ".thread-expanded .thread-count a"}},
+	{"Blogger", []string{".loadmore a", ".comment-thread .loadmore a"}},
 }
 
 // textPattern matches the label of a generic "load more" button or link.
@@ -57,16 +56,14 @@ func (p *pageRun) autoscroll(ctx context.Context) {
 			p.o.Logger.Debug("autoscroll stopped", "url", p.url, "screens", i, "err", err)
 			break
 		}
-		sleep(ctx, 100*time.Millisecond)
 	}
-	fs, err := frames(ctx)
-	if err != nil {
-		return
-	}
-	for _, f := range fs[1:] {
-		var bottom bool
-		_ = p.worlds.call(ctx, f.frame.ID, scrollJS, &bottom)
-	}
+	p.eachFrame(ctx, func(ctx context.Context, s *session, f *frameNode) bool {
+		if f.frame.ID != main {
+			var bottom bool
+			_ = s.worlds.call(ctx, f.frame.ID, scrollJS, &bottom)
+		}
+		return false
+	})
 }
 
 // clickMore clicks "load more" controls, in every frame, one per frame per
@@ -77,34 +74,48 @@ func (p *pageRun) clickMore(ctx context.Context) int {
 	sels := selectors(p.o.ExtraSelectors)
 	clicks := 0
 	for clicks < p.o.MaxClicks && ctx.Err() == nil {
-		fs, err := frames(ctx)
-		if err != nil {
-			break
-		}
-		round := 0
-		for _, f := range fs {
+		round := p.eachFrame(ctx, func(ctx context.Context, s *session, f *frameNode) bool {
 			var label string
-			if err := p.worlds.call(ctx, f.frame.ID, clickJS, &label, sels, textPattern, p.o.MaxClicks); err != nil || label == "" {
-				continue
+			err := s.worlds.call(ctx, f.frame.ID, clickJS, &label, sels, textPattern, p.o.MaxClicks)
+			if err != nil || label == "" {
+				return false
 			}
 			p.o.Logger.Debug("clicked", "url", p.url, "frame", f.frame.URL, "label", label)
-			round++
-		}
+			return true
+		})
 		if round == 0 {
 			break
 		}
 		clicks += round
-		_ = p.w.waitIdle(ctx, p.o.IdleTime)
+		_ = p.waitIdle(ctx)
 	}
 	return clicks
 }
 
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
+// eachFrame calls fn for every frame of every session (the tab's and its
+// out-of-process iframes'), with ctx bound to the frame's session, and
+// returns how many calls returned true.
+func (p *pageRun) eachFrame(ctx context.Context, fn func(context.Context, *session, *frameNode) bool) int {
+	n := 0
+	for _, s := range p.sessions(ctx) {
+		n += p.sessionFrames(ctx, s, fn)
 	}
+	return n
+}
+
+// sessionFrames calls fn for every frame of session s.
+func (p *pageRun) sessionFrames(ctx context.Context, s *session, fn func(context.Context, *session, *frameNode) bool) int {
+	ctx, cancel := s.bind(ctx)
+	defer cancel()
+	fs, err := frames(ctx)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, f := range fs {
+		if !p.remote(s, f) && fn(ctx, s, f) {
+			n++
+		}
+	}
+	return n
 }

@@ -30,7 +30,6 @@ type Browser struct {
 
 	mu     sync.Mutex
 	inst   *instance // the running process; nil after Close
-	gen    int       // generation of inst, bumped on every restart
 	closed bool
 }
 
@@ -61,7 +60,7 @@ func New(ctx context.Context, o Options) (*Browser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w: %w", path, ErrNoBrowser, err)
 	}
-	b.inst, b.gen = inst, 1
+	b.inst = inst
 	return b, nil
 }
 
@@ -91,10 +90,15 @@ func (b *Browser) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("metrics-recording-only", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("hide-scrollbars", true),
+	}
+	if siteIsolation {
+		opts = append(opts, chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter"))
+	} else {
 		// Cross-site iframes (Disqus) stay in the page's process, so
 		// their documents are reachable from the page's session.
-		chromedp.Flag("disable-site-isolation-trials", true),
-		chromedp.Flag("disable-features", "site-per-process,IsolateOrigins,Translate,OptimizationHints,MediaRouter"),
+		opts = append(opts,
+			chromedp.Flag("disable-site-isolation-trials", true),
+			chromedp.Flag("disable-features", "site-per-process,IsolateOrigins,Translate,OptimizationHints,MediaRouter"))
 	}
 	if b.o.ProxyServer != "" {
 		opts = append(opts, chromedp.ProxyServer(b.o.ProxyServer))
@@ -171,8 +175,8 @@ func (b *Browser) current() (*instance, error) {
 var errClosed = blogharvest.Permanent(errors.New("browser closed"))
 
 // restart replaces instance old with a fresh process, unless another caller
-// already did.
-func (b *Browser) restart(ctx context.Context, old *instance) error {
+// already did. It does not depend on any one caller's context.
+func (b *Browser) restart(old *instance) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -181,13 +185,15 @@ func (b *Browser) restart(ctx context.Context, old *instance) error {
 	if b.inst != old {
 		return nil
 	}
-	b.log.Warn("restarting browser", "generation", old.gen+1)
+	begin := time.Now()
 	old.stop()
-	inst, err := b.start(ctx, old.gen+1)
+	stopped := time.Since(begin)
+	inst, err := b.start(b.base, old.gen+1)
 	if err != nil {
 		return fmt.Errorf("restart browser: %w", err)
 	}
-	b.inst, b.gen = inst, inst.gen
+	b.inst = inst
+	b.log.Warn("browser restarted", "generation", inst.gen, "stop", stopped, "took", time.Since(begin))
 	return nil
 }
 

@@ -16,17 +16,17 @@ func (p *pageRun) capture(ctx context.Context) (*Result, error) {
 		// The page is still busy: stop it so that it answers quickly.
 		_ = chromedp.Run(ctx, page.StopLoading())
 	}
-	fs, err := frames(ctx)
-	if err != nil {
-		return nil, err
-	}
-	res.FinalURL = fs[0].frame.URL + fs[0].frame.URLFragment
 	var html string
-	if err := p.worlds.call(ctx, fs[0].frame.ID, serializeJS, &html); err != nil {
+	if err := p.worlds.call(ctx, p.mainFrame(), serializeJS, &html); err != nil {
 		return nil, fmt.Errorf("serialise page: %w", err)
 	}
 	res.HTML = []byte(html)
-	p.captureFrames(ctx, fs, res)
+	if fs, err := frames(ctx); err != nil {
+		p.note("frames not captured: %v", err)
+	} else {
+		res.FinalURL = fs[0].frame.URL + fs[0].frame.URLFragment
+	}
+	p.captureFrames(ctx, res)
 	if p.o.Screenshot {
 		if err := p.screenshot(ctx, res); err != nil {
 			p.note("no screenshot: %v", err)
@@ -38,27 +38,39 @@ func (p *pageRun) capture(ctx context.Context) (*Result, error) {
 }
 
 // captureFrames adds to res the documents of the frames not inlined into
-// their parent's serialisation.
-func (p *pageRun) captureFrames(ctx context.Context, fs []*frameNode, res *Result) {
-	for _, f := range fs[1:] {
-		if f.root != f {
-			continue
+// their parent's serialisation: cross-origin frames of the tab's session and
+// the out-of-process iframes.
+func (p *pageRun) captureFrames(ctx context.Context, res *Result) {
+	p.eachFrame(ctx, func(ctx context.Context, s *session, f *frameNode) bool {
+		if f.root != f || (s.cancel == nil && f.frame.ParentID == "") {
+			return false // inlined, or the page itself
 		}
 		var html string
-		if err := p.worlds.call(ctx, f.frame.ID, serializeJS, &html); err != nil {
+		if err := s.worlds.call(ctx, f.frame.ID, serializeJS, &html); err != nil {
 			p.note("frame %s not captured: %v", f.frame.URL, err)
-			continue
+			return false
 		}
 		res.Frames = append(res.Frames, Frame{URL: f.frame.URL, HTML: []byte(html)})
-	}
+		return true
+	})
 }
 
-// screenshot takes a full-page PNG from the top of the page.
+// screenshot takes a full-page PNG from the top of the page. On long pages
+// it dominates the capture (software rasterising and PNG encoding);
+// encoding optimised for speed saved little and made files a third larger.
 func (p *pageRun) screenshot(ctx context.Context, res *Result) error {
 	var buf []byte
 	err := chromedp.Run(ctx,
 		chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
-		chromedp.FullScreenshot(&buf, 100),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			var err error
+			buf, err = page.CaptureScreenshot().
+				WithFormat(page.CaptureScreenshotFormatPng).
+				WithCaptureBeyondViewport(true).
+				WithFromSurface(true).
+				Do(ctx)
+			return err
+		}),
 	)
 	if err != nil {
 		return err

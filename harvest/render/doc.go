@@ -1,4 +1,34 @@
 // Package render drives a headless Chromium (chromedp) to render pages that
 // JavaScript builds: a pool of tabs, network-idle waits, autoscroll, clicking
 // "load more comments", iframe capture and full-page screenshots.
+//
+// One Browser runs one browser process for the whole harvest (New), with a
+// bounded pool of reused tabs, each in a window of its own so that every page
+// is visible and draws frames (lazy loaders, IntersectionObserver and
+// screenshots depend on it). Render loads a page, waits until no request has
+// been in flight for Options.IdleTime, scrolls down screen by screen, then
+// clicks "load more" controls (the table of Behaviours, labels such as "Load
+// more comments", Options.ExtraSelectors) in every frame until a click adds
+// nothing, and serialises the DOM. The package's scripts run in an isolated
+// world per frame: they see the page's DOM but not its JavaScript, and leave
+// no trace in it.
+//
+// Frames: the documents of same-origin iframes are inlined into Result.HTML
+// as <div data-blogharvest-iframe="src"> right after their iframe; the
+// documents of cross-origin frames (a Disqus thread) come in Result.Frames.
+// Site isolation is switched off so that cross-site frames live in the
+// page's renderer, where the page's DevTools session reaches them; should a
+// frame still run out of process, Render attaches to its target and treats
+// it like the others (its requests, clicks and document).
+//
+// Failures: a page that never settles is captured when its time is nearly
+// spent, with a note in Result.Notes. A crashed or hung renderer loses its
+// tab, a dead or unresponsive browser is restarted, and the page is tried
+// once more before Render returns an error. New returns an error wrapping
+// ErrNoBrowser when no browser is installed; the harvest then runs without
+// rendering.
+//
+// The browser runs headless with --no-sandbox (the harvester may run as
+// root), a fresh --user-data-dir removed on Close, and the background
+// networking of Chromium (updates, sync, safe browsing) switched off.
 package render

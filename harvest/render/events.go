@@ -1,7 +1,6 @@
 package render
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 )
 
 // maxMessages caps the console and network messages kept per page.
@@ -23,7 +23,7 @@ const maxMessages = 200
 // the main document's status, dialogs and renderer crashes.
 type watcher struct {
 	mu       sync.Mutex
-	inflight map[network.RequestID]cdp.LoaderID
+	inflight map[network.RequestID]request
 	urls     map[network.RequestID]string // every request seen, for messages
 	changed  time.Time                    // last time inflight changed
 	console  []string
@@ -32,12 +32,13 @@ type watcher struct {
 	crashed  chan struct{}
 	dialogs  chan page.DialogType
 	mainID   cdp.FrameID
+	oopifs   []target.ID // out-of-process iframes attached, in order
 }
 
 // newWatcher returns a watcher for the tab whose main frame is mainID.
 func newWatcher(mainID cdp.FrameID) *watcher {
 	return &watcher{
-		inflight: map[network.RequestID]cdp.LoaderID{},
+		inflight: map[network.RequestID]request{},
 		urls:     map[network.RequestID]string{},
 		changed:  time.Now(),
 		crashed:  make(chan struct{}),
@@ -78,6 +79,8 @@ func (w *watcher) onEvent(ev any) {
 		case w.dialogs <- ev.Type:
 		default:
 		}
+	case *target.EventAttachedToTarget:
+		w.oopifAttached(ev)
 	case *inspector.EventTargetCrashed:
 		select {
 		case <-w.crashed:
@@ -98,9 +101,15 @@ func (w *watcher) requestSent(ev *network.EventRequestWillBeSent) {
 		return
 	}
 	if _, ok := w.inflight[ev.RequestID]; !ok { // redirects reuse the id
-		w.inflight[ev.RequestID] = ev.LoaderID
+		w.inflight[ev.RequestID] = request{ev.LoaderID, ev.FrameID}
 		w.changed = time.Now()
 	}
+}
+
+// request is a request in flight.
+type request struct {
+	loader cdp.LoaderID
+	frame  cdp.FrameID
 }
 
 // navigated forgets the requests of the previous document when the main
@@ -110,8 +119,8 @@ func (w *watcher) navigated(f *cdp.Frame) {
 	if f.ParentID != "" || f.ID != w.mainID {
 		return
 	}
-	for id, loader := range w.inflight {
-		if loader != f.LoaderID {
+	for id, r := range w.inflight {
+		if r.loader != f.LoaderID {
 			delete(w.inflight, id)
 		}
 	}
@@ -178,27 +187,6 @@ func (w *watcher) pending() []string {
 		out = append(out, u)
 	}
 	return out
-}
-
-// waitIdle returns when the network has been quiet for idle, or an error
-// naming what is still loading when ctx ends first. Dialogs (alert, confirm)
-// are answered meanwhile by pageRun.dismissDialogs.
-func (w *watcher) waitIdle(ctx context.Context, idle time.Duration) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if ok, _ := w.quiet(idle); ok {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			_, n := w.quiet(idle)
-			return fmt.Errorf("network not idle: %d requests in flight %v", n, w.pending())
-		case <-w.crashed:
-			return errCrashed
-		case <-tick.C:
-		}
-	}
 }
 
 // exceptionText describes an uncaught exception.

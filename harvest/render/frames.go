@@ -55,6 +55,14 @@ func frames(ctx context.Context) ([]*frameNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frame tree: %w", err)
 	}
+	return flatten(tree), nil
+}
+
+// flatten lists the frames of tree in document order and finds the root of
+// each: a frame's document is serialised with its root's when it has the
+// root's origin and every frame between them does too, as the script reads
+// exactly the iframes whose contentDocument it may access.
+func flatten(tree *page.FrameTree) []*frameNode {
 	var out []*frameNode
 	var walk func(t *page.FrameTree, parent *frameNode)
 	walk = func(t *page.FrameTree, parent *frameNode) {
@@ -69,7 +77,7 @@ func frames(ctx context.Context) ([]*frameNode, error) {
 		}
 	}
 	walk(tree, nil)
-	return out, nil
+	return out
 }
 
 // call runs script (a function expression) with args in frame id's isolated
@@ -81,7 +89,7 @@ func (w *worlds) call(ctx context.Context, id cdp.FrameID, script string, out an
 	}
 	var res *runtime.RemoteObject
 	err = w.eval(ctx, id, expr, &res)
-	if err != nil && strings.Contains(err.Error(), "context") && ctx.Err() == nil {
+	if err != nil && worldGone(err) && ctx.Err() == nil {
 		delete(w.ids, id) // the frame navigated: its world is gone
 		err = w.eval(ctx, id, expr, &res)
 	}
@@ -92,6 +100,12 @@ func (w *worlds) call(ctx context.Context, id cdp.FrameID, script string, out an
 		return nil
 	}
 	return json.Unmarshal(res.Value, out)
+}
+
+// worldGone reports whether err says an isolated world no longer exists.
+func worldGone(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Cannot find context") || strings.Contains(s, "context was destroyed")
 }
 
 // eval evaluates expr in frame id's isolated world.

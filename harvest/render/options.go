@@ -21,8 +21,9 @@ type Options struct {
 	// Tabs is how many pages render at once, each in its own reused tab.
 	// If zero, 2.
 	Tabs int
-	// Timeout bounds one page: loading, settling, clicking and capturing.
-	// If zero, 30s.
+	// Timeout bounds one page: loading, settling, clicking and capturing
+	// (a sooner deadline of Render's context wins). The retry after a
+	// browser failure gets a Timeout of its own. If zero, 30s.
 	Timeout time.Duration
 	// IdleTime is how long the network must stay quiet (no request in
 	// flight) before the page counts as settled. If zero, 500ms.

@@ -36,7 +36,7 @@ func (b *Browser) acquire(ctx context.Context) (*tab, error) {
 		return t, nil
 	}
 	if t != nil {
-		t.cancel()
+		t.close()
 	}
 	if err == nil {
 		t, err = openTab(ctx, inst)
@@ -52,10 +52,20 @@ func (b *Browser) acquire(ctx context.Context) (*tab, error) {
 // is no longer trusted.
 func (b *Browser) release(t *tab, healthy bool) {
 	if !healthy {
-		t.cancel()
+		t.close()
 		t = nil
 	}
 	b.tabs <- t
+}
+
+// close closes the tab. Closing waits for the browser to confirm, which a
+// dead browser never does, so then the waiting happens in the background.
+func (t *tab) close() {
+	if t.inst.ctx.Err() != nil {
+		go t.cancel()
+		return
+	}
+	t.cancel()
 }
 
 // drainTabs closes the tabs that sit in the pool.
@@ -64,7 +74,7 @@ func (b *Browser) drainTabs() {
 		select {
 		case t := <-b.tabs:
 			if t != nil {
-				t.cancel()
+				t.close()
 			}
 			b.tabs <- nil
 		default:
@@ -82,11 +92,16 @@ func openTab(ctx context.Context, inst *instance) (*tab, error) {
 	tctx, cancel := context.WithTimeout(inst.ctx, tabTimeout)
 	defer cancel()
 	c := chromedp.FromContext(inst.ctx)
-	id, err := target.CreateTarget("about:blank").WithNewWindow(true).Do(cdp.WithExecutor(tctx, c.Browser))
+	bctx := cdp.WithExecutor(tctx, c.Browser)
+	id, err := target.CreateTarget("about:blank").WithNewWindow(true).Do(bctx)
 	if err != nil {
 		return nil, fmt.Errorf("open tab: %w", errBrowser(err))
 	}
-	return attachTab(ctx, inst, id)
+	t, err := attachTab(ctx, inst, id)
+	if err != nil {
+		_ = target.CloseTarget(id).Do(bctx)
+	}
+	return t, err
 }
 
 // attachTab attaches a chromedp context to the new tab id.

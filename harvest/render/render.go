@@ -9,6 +9,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -35,10 +36,9 @@ var errCrashed = errors.New("renderer crashed")
 // captures the DOM (with iframes), the frames' documents and, if asked, a
 // screenshot. A page that never settles is captured when Options.Timeout
 // (or ctx's deadline, if sooner) is nearly spent, with a note in
-// Result.Notes; the last fifth of the time, at most 5s, is kept for the
-// capture. If the browser crashes or hangs, it
-// is restarted and the page tried once more. Errors are marked transient or
-// permanent (blogharvest.IsTransient).
+// Result.Notes; the last quarter of the time (1s to 5s) is kept for the
+// capture. If the browser crashes or hangs, it is restarted and the page
+// tried once more. Errors are marked transient, except after Close.
 func (b *Browser) Render(ctx context.Context, url string) (*Result, error) {
 	res, err := b.try(ctx, url)
 	var be *browserError
@@ -71,23 +71,24 @@ func wrapRenderErr(url string, err error) error {
 func (b *Browser) try(ctx context.Context, url string) (*Result, error) {
 	t, err := b.acquire(ctx)
 	if err != nil {
-		if inst, cerr := b.current(); cerr == nil && !inst.alive() {
-			err = errors.Join(err, b.restart(ctx, inst))
+		if inst, cerr := b.current(); cerr == nil && ctx.Err() == nil && !inst.alive() {
+			err = errors.Join(err, b.restart(inst))
 		}
 		return nil, err
 	}
-	res, err := b.renderIn(ctx, t, url)
-	if err == nil {
-		b.release(t, resetTab(t))
-		return res, nil
-	}
+	p := &pageRun{o: b.o, url: url, t: t, worlds: newWorlds()}
+	res, err := b.renderIn(ctx, p)
 	var be *browserError
 	healthy := !errors.As(err, &be)
-	b.release(t, healthy)
-	if !healthy && !t.inst.alive() {
-		err = errors.Join(err, b.restart(ctx, t.inst))
+	if healthy {
+		healthy = resetTab(t)
 	}
-	return nil, err
+	p.closeSessions()
+	b.release(t, healthy)
+	if !healthy && err != nil && !t.inst.alive() {
+		err = errors.Join(err, b.restart(t.inst))
+	}
+	return res, err
 }
 
 // resetTab loads a blank page into t, so that the page just rendered stops
@@ -99,12 +100,16 @@ func resetTab(t *tab) bool {
 	return chromedp.Run(ctx, chromedp.Navigate("about:blank")) == nil
 }
 
-// renderIn renders url in tab t, classifying failures of the tab or the
-// browser as browser errors.
-func (b *Browser) renderIn(ctx context.Context, t *tab, url string) (*Result, error) {
-	p := &pageRun{o: b.o, url: url, t: t, worlds: newWorlds()}
+// renderIn renders p, classifying failures of the tab or the browser as
+// browser errors.
+func (b *Browser) renderIn(ctx context.Context, p *pageRun) (*Result, error) {
+	t := p.t
 	res, err := p.run(ctx)
-	if err != nil && ctx.Err() == nil && (t.ctx.Err() != nil || errors.Is(err, errCrashed)) {
+	switch {
+	case err == nil || ctx.Err() != nil:
+	case t.inst.ctx.Err() != nil:
+		err = errBrowser(fmt.Errorf("browser process lost: %w", err))
+	case t.ctx.Err() != nil || errors.Is(err, errCrashed):
 		err = errBrowser(err)
 	}
 	return res, err
@@ -119,12 +124,14 @@ type pageRun struct {
 	worlds *worlds
 	notes  []string
 	clicks int
-	budget time.Duration // the time allowed for the page
+	budget time.Duration      // the time allowed for the page
+	sess   []*session         // the tab's session, then out-of-process iframes'
+	seen   map[target.ID]bool // iframe targets attached or tried
 }
 
 // reserve is the part of the time allowed kept for capturing the page.
 func reserve(budget time.Duration) time.Duration {
-	return min(max(budget/5, 500*time.Millisecond), 5*time.Second, budget/2)
+	return min(max(budget/4, time.Second), 5*time.Second, budget/2)
 }
 
 // run loads, settles, exercises and captures the page.
@@ -153,12 +160,15 @@ func (p *pageRun) run(ctx context.Context) (*Result, error) {
 	if err := p.load(sctx); err != nil {
 		return nil, err
 	}
+	loaded := time.Since(start)
 	p.settle(sctx)
+	settled := time.Since(start)
 	res, err := p.capture(pctx)
 	if err != nil {
-		return nil, p.captureErr(pctx, err)
+		return nil, p.captureErr(ctx, pctx, err)
 	}
 	res.Elapsed = time.Since(start)
+	p.o.Logger.Debug("rendered", "url", p.url, "loaded", loaded, "settled", settled, "captured", res.Elapsed, "clicks", res.Clicks)
 	return res, nil
 }
 
@@ -186,17 +196,39 @@ func (p *pageRun) load(ctx context.Context) error {
 // settle waits for the network to go idle, scrolls through the page and
 // clicks "load more" controls, noting when time runs out.
 func (p *pageRun) settle(ctx context.Context) {
-	if err := p.w.waitIdle(ctx, p.o.IdleTime); err != nil {
+	if err := p.waitIdle(ctx); err != nil {
 		p.note("%v after %s", err, p.budget-reserve(p.budget))
 		return
 	}
 	p.autoscroll(ctx)
-	_ = p.w.waitIdle(ctx, p.o.IdleTime)
+	_ = p.waitIdle(ctx)
 	if p.o.MaxClicks > 0 {
 		p.clicks = p.clickMore(ctx)
 	}
 	if ctx.Err() != nil {
 		p.note("timeout %s reached while scrolling and clicking: captured as it was", p.budget)
+	}
+}
+
+// waitIdle returns when the network has been quiet for IdleTime, or an error
+// naming what is still loading when ctx ends first. Meanwhile it attaches to
+// out-of-process iframes as they appear, to follow their requests too.
+func (p *pageRun) waitIdle(ctx context.Context) error {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		p.sessions(ctx)
+		if ok, _ := p.w.quiet(p.o.IdleTime); ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			_, n := p.w.quiet(p.o.IdleTime)
+			return fmt.Errorf("network not idle: %d requests in flight %v", n, p.w.pending())
+		case <-p.w.crashed:
+			return errCrashed
+		case <-tick.C:
+		}
 	}
 }
 
@@ -211,12 +243,15 @@ func (p *pageRun) crashed() bool {
 }
 
 // captureErr classifies a failed capture: a renderer that does not answer
-// within the timeout is hung, and its tab must go.
-func (p *pageRun) captureErr(ctx context.Context, err error) error {
-	if p.crashed() {
+// within the time allowed is hung, and its tab must go. ctx is the caller's
+// context, pctx the page's.
+func (p *pageRun) captureErr(ctx, pctx context.Context, err error) error {
+	switch {
+	case p.crashed():
 		return errCrashed
-	}
-	if ctx.Err() != nil {
+	case ctx.Err() != nil:
+		return fmt.Errorf("capture: %w", ctx.Err())
+	case pctx.Err() != nil:
 		return errBrowser(fmt.Errorf("capture: page does not answer (hung renderer?): %w", err))
 	}
 	return fmt.Errorf("capture: %w", err)

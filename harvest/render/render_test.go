@@ -16,6 +16,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
 
+// The tests that render with the shared browser run in parallel (it has two
+// tabs); those that kill its processes run first, alone.
 var (
 	shared    *render.Browser // one browser for the whole suite
 	blog      *site           // served as http://blog.test/
@@ -53,17 +55,18 @@ func runTests(m *testing.M) int {
 // the cross-origin frame is cross-site as a Disqus thread is.
 func sharedOptions() render.Options {
 	return render.Options{
-		Tabs:       2,
-		Timeout:    10 * time.Second,
-		HostRules:  fmt.Sprintf("MAP blog.test %s, MAP comments.test %s", blog.host(), comments.host()),
-		Screenshot: true,
-		Logger:     quietLogger(),
+		Tabs:           2,
+		Timeout:        10 * time.Second,
+		HostRules:      fmt.Sprintf("MAP blog.test %s, MAP comments.test %s", blog.host(), comments.host()),
+		Screenshot:     true,
+		ExtraSelectors: []string{".suite"},
+		Logger:         quietLogger(),
 	}
 }
 
 func quietLogger() *slog.Logger {
 	if testing.Verbose() {
-		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
@@ -89,6 +92,7 @@ func renderOK(t *testing.T, ctx context.Context, u string) *render.Result {
 }
 
 func TestDelayedComments(t *testing.T) {
+	t.Parallel()
 	res := renderOK(t, context.Background(), "http://blog.test/delayed.html")
 	if n := strings.Count(string(res.HTML), `class="comment"`); n != 3 {
 		t.Errorf("rendered DOM has %d comments, want 3; notes %v", n, res.Notes)
@@ -99,6 +103,7 @@ func TestDelayedComments(t *testing.T) {
 }
 
 func TestLoadMoreClicks(t *testing.T) {
+	t.Parallel()
 	res := renderOK(t, context.Background(), "http://blog.test/loadmore.html")
 	if n := strings.Count(string(res.HTML), `class="comment"`); n != 20 {
 		t.Errorf("rendered DOM has %d comments, want all 20 of 4 batches; clicks %d, notes %v", n, res.Clicks, res.Notes)
@@ -111,7 +116,20 @@ func TestLoadMoreClicks(t *testing.T) {
 	}
 }
 
+func TestExtraSelectorsAndLabels(t *testing.T) {
+	t.Parallel()
+	res := renderOK(t, context.Background(), "http://blog.test/custom.html")
+	html := string(res.HTML)
+	if a, b := strings.Count(html, `<li class="comment">suite</li>`), strings.Count(html, `<li class="comment">plus</li>`); a != 2 || b != 2 {
+		t.Errorf("got %d comments by the extra selector and %d by the French label, want 2 and 2", a, b)
+	}
+	if res.Clicks != 4 {
+		t.Errorf("Clicks = %d, want 4", res.Clicks)
+	}
+}
+
 func TestSameOriginFrameInlined(t *testing.T) {
+	t.Parallel()
 	res := renderOK(t, context.Background(), "http://blog.test/iframe-same.html")
 	html := string(res.HTML)
 	if !strings.Contains(html, `<div data-blogharvest-iframe="/thread.html?n=4">`) {
@@ -129,6 +147,7 @@ func TestSameOriginFrameInlined(t *testing.T) {
 }
 
 func TestCrossOriginFrame(t *testing.T) {
+	t.Parallel()
 	u := "http://blog.test/iframe-cross.html?embed=" + "http://comments.test/thread.html%3Fn%3D6"
 	res := renderOK(t, context.Background(), u)
 	if len(res.Frames) != 1 {
@@ -150,6 +169,7 @@ func TestCrossOriginFrame(t *testing.T) {
 }
 
 func TestScriptBuiltPage(t *testing.T) {
+	t.Parallel()
 	res := renderOK(t, context.Background(), "http://blog.test/dynamic.html")
 	html := string(res.HTML)
 	if !strings.Contains(html, `<h1 class="post-title">Built by script</h1>`) || !strings.Contains(html, "<title>Built by script</title>") {
@@ -164,6 +184,7 @@ func TestScriptBuiltPage(t *testing.T) {
 }
 
 func TestNeverSettlingPageTimesOut(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -180,6 +201,7 @@ func TestNeverSettlingPageTimesOut(t *testing.T) {
 }
 
 func TestLazyImagesLoadOnScroll(t *testing.T) {
+	t.Parallel()
 	res := renderOK(t, context.Background(), "http://blog.test/lazy.html")
 	for _, p := range []string{"/img/native.png", "/img/observed.png"} {
 		if blog.hitCount(p) == 0 {

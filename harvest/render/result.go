@@ -19,7 +19,8 @@ type Result struct {
 	// right after their iframe.
 	HTML []byte
 	// Frames holds the documents of the other (cross-origin) frames, each
-	// with its own same-origin iframes inlined, in document order.
+	// with its own same-origin iframes inlined: those of the page's process
+	// in document order, then out-of-process ones in order of appearance.
 	Frames []Frame
 	// Screenshot is a full-page PNG; nil unless Options.Screenshot.
 	Screenshot []byte

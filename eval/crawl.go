@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest"
+)
+
+// heldPost is one post the crawl must discover and extract.
+type heldPost struct {
+	truth     truth
+	reachable bool // linked from a page the crawl can reach (counted in discovery)
+	found     bool
+}
+
+// crawlCase is one blog to crawl: the options and the held-out posts.
+type crawlCase struct {
+	name string
+	opts harvest.Options
+	held map[string]*heldPost // by key
+	key  func(url string) string
+	// archive maps every post of the capture (by key) to whether it is
+	// reachable by links; archived records which ones the crawl emitted.
+	archive  map[string]bool
+	archived map[string]bool
+	posts    int // blog.json's posts count (corpus blogs)
+}
+
+// crawlStats are one crawl's measurements.
+type crawlStats struct {
+	wall      time.Duration
+	pages     int
+	entries   int
+	extract   time.Duration
+	learn     time.Duration
+	peakKB    int64
+	warnings  int
+	discovery discoveryJSON
+	archive   archiveJSON
+}
+
+// run crawls the blog and scores the held-out posts it emits.
+func (cc *crawlCase) run(ctx context.Context) *blogRun {
+	br := newBlogRun(cc.name, []string{systemOurs})
+	sc := br.scores[systemOurs]
+	resetPeakRSS()
+	start := time.Now()
+	res, err := harvest.NewCrawl(ctx, cc.opts, func(rec harvest.Record) error {
+		if rec.Entry != nil {
+			cc.emit(sc, rec.Entry)
+		}
+		return nil
+	})
+	st := &crawlStats{wall: time.Since(start), peakKB: peakRSS()}
+	if err != nil {
+		sc.errors++
+		br.skip = fmt.Sprintf("crawl failed: %v", err)
+	}
+	if res != nil {
+		st.pages, st.entries, st.warnings = res.Pages, res.Entries, len(res.Warnings)
+		st.extract, st.learn = res.Timings.Extract, res.Timings.Learn
+	}
+	st.discovery = cc.discovery()
+	st.archive = cc.archiveDiscovery()
+	br.crawl = st
+	return br
+}
+
+// emit scores an emitted entry when it is a held-out post.
+func (cc *crawlCase) emit(sc *score, e *blogharvest.Entry) {
+	for _, u := range append([]string{e.URL}, e.Aliases...) {
+		if _, ok := cc.archive[cc.key(u)]; ok {
+			cc.archived[cc.key(u)] = true
+		}
+	}
+	for _, u := range append([]string{e.URL}, e.Aliases...) {
+		h := cc.held[cc.key(u)]
+		if h != nil && !h.found {
+			h.found = true
+			sc.add(entryResult(e), h.truth)
+			return
+		}
+	}
+}
+
+// discovery counts the held-out posts found.
+func (cc *crawlCase) discovery() discoveryJSON {
+	var d discoveryJSON
+	for _, h := range cc.held {
+		switch {
+		case h.reachable:
+			d.N++
+			if h.found {
+				d.Found++
+			}
+		default:
+			d.Unreachable++
+			if h.found {
+				d.FoundUnreachable++
+			}
+		}
+	}
+	if d.N > 0 {
+		d.Recall = round(float64(d.Found) / float64(d.N))
+	}
+	return d
+}
+
+// archiveDiscovery counts the capture's posts the crawl emitted.
+func (cc *crawlCase) archiveDiscovery() archiveJSON {
+	a := archiveJSON{Posts: cc.posts, Matched: len(cc.archive)}
+	for k, reach := range cc.archive {
+		if reach {
+			a.N++
+			if cc.archived[k] {
+				a.Found++
+			}
+		}
+	}
+	if a.N > 0 {
+		a.Recall = round(float64(a.Found) / float64(a.N))
+	}
+	return a
+}
+
+// entryResult converts a harvested entry for scoring.
+func entryResult(e *blogharvest.Entry) result {
+	r := result{Title: e.Title, Author: e.Author, Date: e.Created, Text: textOf(e.Content), HasComments: true,
+		Methods: map[string]string{}}
+	for _, c := range e.Comments {
+		r.Comments = append(r.Comments, textOf(c.Content))
+		r.CommentFrom = append(r.CommentFrom, string(c.Provenance["full_content"]))
+	}
+	for f, m := range e.Provenance {
+		r.Methods[f] = string(m)
+	}
+	return r
+}
+
+// crawlOptions are the options every evaluation crawl uses: no rendering,
+// no media (the corpus has none), no politeness delay.
+func crawlOptions(blog blogharvest.Blog, logger *slog.Logger) harvest.Options {
+	return harvest.Options{Blog: blog, Render: harvest.RenderNever, MaxMediaBytes: -1, MaxMediaPerEntry: -1,
+		Logger: logger}
+}
+
+// crawlLogger returns the crawler's logger: warnings to stderr with -v,
+// else nothing.
+func crawlLogger(cfg *config, stderr io.Writer, blog string) *slog.Logger {
+	if !cfg.verbose {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})).With("blog", blog)
+}
+
+// fill adds the crawl's measurements to blogharvest's scores.
+func (st *crawlStats) fill(s systemJSON) systemJSON {
+	d := st.discovery
+	wall, pages, peak, warn := round(ms(st.wall)), st.pages, st.peakKB, st.warnings
+	a := st.archive
+	s.Discovery, s.CrawlWallMS, s.PagesFetched, s.PeakRSSKB, s.Warnings = &d, &wall, &pages, &peak, &warn
+	s.Archive = &a
+	s.MSPerPost, s.LearnMS, s.LearnMSPerPage = 0, nil, nil
+	if st.entries > 0 {
+		s.MSPerPost = round(ms(st.extract) / float64(st.entries))
+	}
+	l := round(ms(st.learn))
+	s.LearnMS = &l
+	return s
+}
+
+// crawlTotals sums the blogs' crawl measurements (peak RSS: the maximum).
+func crawlTotals(ev *evaluation, s systemJSON) systemJSON {
+	sum := &crawlStats{}
+	for _, b := range ev.blogs {
+		st := b.crawl
+		if st == nil {
+			continue
+		}
+		sum.wall += st.wall
+		sum.pages += st.pages
+		sum.entries += st.entries
+		sum.extract += st.extract
+		sum.learn += st.learn
+		sum.warnings += st.warnings
+		sum.peakKB = max(sum.peakKB, st.peakKB)
+		d := &sum.discovery
+		d.N, d.Found = d.N+st.discovery.N, d.Found+st.discovery.Found
+		d.Unreachable += st.discovery.Unreachable
+		d.FoundUnreachable += st.discovery.FoundUnreachable
+		a := &sum.archive
+		a.N, a.Found, a.Matched, a.Posts = a.N+st.archive.N, a.Found+st.archive.Found, a.Matched+st.archive.Matched, a.Posts+st.archive.Posts
+	}
+	if sum.archive.N > 0 {
+		sum.archive.Recall = round(float64(sum.archive.Found) / float64(sum.archive.N))
+	}
+	if sum.discovery.N > 0 {
+		sum.discovery.Recall = round(float64(sum.discovery.Found) / float64(sum.discovery.N))
+	}
+	return sum.fill(s)
+}

@@ -1,0 +1,18 @@
+// Command eval measures blogharvest against its peers on real corpora
+// (DESIGN §8).
+//
+// Mode extract learns rules on one half of each blog's feed entries (split
+// by date), extracts the other half, then swaps, and scores blogharvest and
+// three baselines (go-trafilatura, readeck go-readability, go-domdistiller)
+// on the same pages against the feed's title, author, date, full text and
+// comment feeds. Mode crawl replays each blog from the corpus on loopback
+// with a feed cut to its newest half and scores what NewCrawl discovers and
+// extracts of the older half.
+//
+// Usage:
+//
+//	go run . -corpus DIR -mode extract|crawl -json OUT.json -md OUT.md -plot OUT.svg [-blogs a,b] [-fixtures]
+//
+// The corpus layout is described in the corpus README (blog.json plus
+// site/<host>/<path> per blog).
+package main

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+)
+
+// Modes of -mode.
+const (
+	modeExtract = "extract"
+	modeCrawl   = "crawl"
+)
+
+// config is the parsed command line.
+type config struct {
+	corpus   string
+	mode     string
+	jsonOut  string
+	mdOut    string
+	plotOut  string
+	blogs    []string
+	fixtures bool
+	verbose  bool
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := Main(ctx, os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "eval:", err)
+		os.Exit(1)
+	}
+}
+
+// Main parses args, runs the evaluation and writes the outputs asked for.
+func Main(ctx context.Context, args []string, stderr io.Writer) error {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	ev, err := evaluate(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	return writeOutputs(cfg, ev)
+}
+
+// parseFlags parses the command line.
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := &config{}
+	var blogs string
+	fs.StringVar(&cfg.corpus, "corpus", "", "corpus folder (one folder per blog with blog.json and site/)")
+	fs.StringVar(&cfg.mode, "mode", modeExtract, "extract or crawl")
+	fs.StringVar(&cfg.jsonOut, "json", "", "write the JSON report here")
+	fs.StringVar(&cfg.mdOut, "md", "", "write the Markdown report here (/dev/stdout works)")
+	fs.StringVar(&cfg.plotOut, "plot", "", "write the SVG plot of cumulative extraction time here (extract mode)")
+	fs.StringVar(&blogs, "blogs", "", "comma-separated blog names to evaluate (default: all)")
+	fs.BoolVar(&cfg.fixtures, "fixtures", false, "also evaluate the project's own fixture blogs")
+	fs.BoolVar(&cfg.verbose, "v", false, "log progress and the crawler's messages to stderr")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if blogs != "" {
+		cfg.blogs = strings.Split(blogs, ",")
+	}
+	if cfg.mode != modeExtract && cfg.mode != modeCrawl {
+		return nil, fmt.Errorf("-mode %q: want %s or %s", cfg.mode, modeExtract, modeCrawl)
+	}
+	if cfg.corpus == "" && !cfg.fixtures {
+		return nil, errors.New("nothing to evaluate: give -corpus DIR and/or -fixtures")
+	}
+	return cfg, nil
+}
+
+// evaluate runs the chosen mode over the fixtures and the corpus.
+func evaluate(ctx context.Context, cfg *config, stderr io.Writer) (*evaluation, error) {
+	ev := &evaluation{mode: cfg.mode, timeline: newTimeline(), started: time.Now()}
+	var err error
+	if cfg.mode == modeExtract {
+		err = runExtract(ctx, cfg, ev, stderr)
+	} else {
+		err = runCrawl(ctx, cfg, ev, stderr)
+	}
+	ev.wall = time.Since(ev.started)
+	return ev, err
+}
+
+// runExtract evaluates extract mode on the fixtures and the corpus.
+func runExtract(ctx context.Context, cfg *config, ev *evaluation, stderr io.Writer) error {
+	logf := progress(cfg, stderr)
+	x := newExtractor(baselines(), ev.timeline, logf)
+	ev.systems = x.systems
+	if cfg.fixtures {
+		for _, name := range fixtureNames(cfg.blogs) {
+			s, err := fixtureSamples(name)
+			if err != nil {
+				return err
+			}
+			logf("extract %s%s: %d posts", fixturePrefix, name, len(s))
+			ev.blogs = append(ev.blogs, x.blog(fixturePrefix+name, s))
+		}
+	}
+	if cfg.corpus == "" {
+		return nil
+	}
+	blogs, err := loadCorpus(cfg.corpus, cfg.blogs)
+	if err != nil {
+		return err
+	}
+	for _, b := range blogs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s, skip, err := b.samples()
+		if err != nil {
+			return err
+		}
+		logf("extract %s: %d posts", b.Name, len(s))
+		br := x.blog(b.Name, s)
+		if skip != "" {
+			br.skip = skip
+		}
+		ev.blogs = append(ev.blogs, br)
+	}
+	return nil
+}
+
+// progress returns a logger writing to stderr with -v, else discarding.
+func progress(cfg *config, stderr io.Writer) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		if cfg.verbose {
+			fmt.Fprintf(stderr, format+"\n", args...)
+		}
+	}
+}
+
+// writeOutputs writes the JSON, Markdown and SVG files asked for.
+func writeOutputs(cfg *config, ev *evaluation) error {
+	r := buildReport(ev, cfg.corpus)
+	if cfg.jsonOut != "" {
+		data, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode report: %w", err)
+		}
+		if err := os.WriteFile(cfg.jsonOut, append(data, '\n'), 0o644); err != nil {
+			return fmt.Errorf("write json: %w", err)
+		}
+	}
+	if cfg.mdOut != "" {
+		if err := writeFile(cfg.mdOut, func(w io.Writer) error { return writeMarkdown(w, r, ev.systems) }); err != nil {
+			return fmt.Errorf("write markdown: %w", err)
+		}
+	}
+	if cfg.plotOut != "" && ev.mode == modeExtract {
+		if err := writeFile(cfg.plotOut, func(w io.Writer) error { return writePlot(w, r.Curves, ev.systems) }); err != nil {
+			return fmt.Errorf("write plot: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeFile creates path (or writes to /dev/stdout) with fn.
+func writeFile(path string, fn func(io.Writer) error) error {
+	if path == "-" || path == "/dev/stdout" {
+		return fn(os.Stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,57 @@
+package harvest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+func TestCommentMergeKeepsEveryCommentOnce(t *testing.T) {
+	post := "http://b.ex/2013/08/28/p/"
+	t0 := time.Date(2013, 8, 28, 12, 0, 0, 0, time.UTC)
+	j := &pageJob{item: &feed.Item{CommentCount: 5}, comments: []feed.Comment{
+		{ID: "http://b.ex/?p=5#comment-41", Link: post + "#comment-41", Author: "Ann", Published: t0, Content: "<p>First!</p>"},
+		{ID: "http://b.ex/?p=5#comment-42", Link: post + "#comment-42", Author: "Bob", Published: t0.Add(time.Hour),
+			Content: "<p>A reply to Ann.</p>", InReplyTo: post + "#comment-41"},
+	}}
+	ex := learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodRule}, Comments: []learn.Comment{
+		{ID: "comment-41", Author: "Ann", Date: t0, ContentText: "First!"}, // same as feed 41
+		{ID: "comment-42", Author: "Bob", Date: t0.Add(time.Hour), ContentText: "A reply to Ann.", ParentID: "comment-41"},
+		{ID: "comment-43", Author: "Cy", Date: t0.Add(2 * time.Hour), ContentHTML: "<p>Only on the page.</p>",
+			ContentText: "Only on the page.", ParentID: "comment-42"},
+		{ID: "c9f1e2", Author: "Dee", ContentText: "Undated, no platform id."},
+	}}
+	e := &blogharvest.Entry{URL: post}
+	(&crawl{}).fillComments(e, j, ex)
+	if len(e.Comments) != 4 {
+		t.Fatalf("%d comments, want 4: %+v", len(e.Comments), e.Comments)
+	}
+	byID := map[string]blogharvest.Comment{}
+	for _, c := range e.Comments {
+		byID[c.ID] = c
+	}
+	ann, bob, cy := byID["comment-41"], byID["comment-42"], byID["comment-43"]
+	if ann.Provenance["full_content"] != blogharvest.MethodFeed || cy.Provenance["full_content"] != blogharvest.MethodRule {
+		t.Errorf("provenance: ann %v, cy %v", ann.Provenance, cy.Provenance)
+	}
+	if bob.ParentID != "comment-41" || cy.ParentID != "comment-42" || ann.ParentID != "" {
+		t.Errorf("parents: bob %q cy %q ann %q", bob.ParentID, cy.ParentID, ann.ParentID)
+	}
+	if !ann.HasReply || ann.NumReplies != 1 || bob.NumReplies != 1 || cy.HasReply {
+		t.Errorf("reply counts: ann %v/%d bob %d cy %v", ann.HasReply, ann.NumReplies, bob.NumReplies, cy.HasReply)
+	}
+	if bob.ParentURL != post+"#comment-41" || bob.AddressedTo != bob.ParentURL || ann.AddressedTo != post {
+		t.Errorf("links: bob parent %q addressed %q, ann addressed %q", bob.ParentURL, bob.AddressedTo, ann.AddressedTo)
+	}
+	if e.NumReplies != 5 || !e.HasReply || !e.LastReplyDate.Equal(t0.Add(2*time.Hour)) {
+		t.Errorf("entry counts: %d %v %v", e.NumReplies, e.HasReply, e.LastReplyDate)
+	}
+	for _, c := range e.Comments {
+		if err := c.Validate(); err != nil {
+			t.Errorf("comment %s: %v", c.ID, err)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package harvest_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest"
+)
+
+// shortCorpus are the corpus blogs crawled in -short mode.
+var shortCorpus = map[string]bool{"bft-mnmlist": true, "bft-digital-examples": true, "3mdeb": true}
+
+func TestCorpusDiscovery(t *testing.T) {
+	for _, name := range []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
+		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"} {
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() && !shortCorpus[name] {
+				t.Skip("large pages: run without -short")
+			}
+			r := loadReplay(t, name)
+			o := harvest.Options{Blog: blogharvest.Blog{ID: name, URL: r.blog.URL}, Transport: r.start(t),
+				Render: harvest.RenderNever, MaxMediaPerEntry: -1, PerHost: 2}
+			out := &output{}
+			res, err := harvest.NewCrawl(context.Background(), o, out.emit)
+			if err != nil {
+				t.Fatalf("NewCrawl: %v", err)
+			}
+			found := map[string]bool{}
+			posts := 0
+			for _, e := range out.entries {
+				found[e.URL] = true
+				for _, a := range e.Aliases {
+					found[a] = true
+				}
+				if e.Kind == blogharvest.KindPost && e.StatusCode == 200 {
+					posts++
+				}
+			}
+			out.byURL(t)
+			reach := r.reachable(t)
+			hit, reachHit := 0, 0
+			for _, u := range r.heldOut {
+				switch {
+				case found[u]:
+					hit++
+					if reach[u] {
+						reachHit++
+					}
+				case reach[u]:
+					t.Errorf("reachable held-out post not found: %s", u)
+				default:
+					t.Logf("unreachable held-out post not found: %s", u)
+				}
+			}
+			t.Logf("%s: discovery recall %d/%d held-out (%d/%d reachable); %d post entries (blog.json posts %d); %d pages fetched; pattern %s; warnings %q",
+				name, hit, len(r.heldOut), reachHit, countTrue(reach), posts, r.blog.Posts, res.Pages, res.Pattern, res.Warnings)
+		})
+	}
+}
+
+func countTrue(m map[string]bool) int {
+	n := 0
+	for _, v := range m {
+		if v {
+			n++
+		}
+	}
+	return n
+}

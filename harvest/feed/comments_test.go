@@ -1,0 +1,129 @@
+package feed_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+)
+
+// wpComments is a WordPress comment feed: comment 12 answers 10, 13
+// answers 12, in WordPress's own words; 10 starts with a link to the later
+// comment 12, which must not count as its parent.
+const wpComments = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel><title>Comments on: Toast</title><link>%[1]s/toast/</link><generator>https://wordpress.org/?v=6.4.2</generator>
+<item><title>By: Cy</title><link>%[1]s/toast/#comment-13</link><dc:creator><![CDATA[Cy]]></dc:creator><pubDate>Wed, 06 Mar 2024 10:00:00 +0000</pubDate><guid isPermaLink="false">%[1]s/?p=5#comment-13</guid>
+ <content:encoded><![CDATA[<p>En réponse à <a href="%[1]s/toast/#comment-12">Bo</a>.</p><p>Quite.</p>]]></content:encoded></item>
+<item><title>By: Bo</title><link>%[1]s/toast/#comment-12</link><dc:creator><![CDATA[Bo]]></dc:creator><pubDate>Tue, 05 Mar 2024 10:00:00 +0000</pubDate><guid isPermaLink="false">%[1]s/?p=5#comment-12</guid>
+ <description><![CDATA[In reply to &lt;a href=&quot;%[1]s/toast/#comment-10&quot;&gt;Al&lt;/a&gt;.]]></description>
+ <content:encoded><![CDATA[<p>In reply to <a href="%[1]s/toast/#comment-10">Al</a>.</p><p>Agreed.</p>]]></content:encoded></item>
+<item><title>By: Al</title><link>%[1]s/toast/#comment-10</link><dc:creator><![CDATA[Al]]></dc:creator><pubDate>Mon, 04 Mar 2024 10:00:00 +0000</pubDate><guid isPermaLink="false">%[1]s/?p=5#comment-10</guid>
+ <content:encoded><![CDATA[<p>Nice <a href="%[1]s/toast/#comment-12">Bo</a>.</p>]]></content:encoded></item>
+</channel></rss>`
+
+// atomComments threads with thr:in-reply-to; the top-level comment points
+// at the post itself.
+const atomComments = `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom" xmlns:thr="http://purl.org/syndication/thread/1.0">
+<title>Comments</title><id>urn:c</id>
+<entry><id>urn:c:2</id><title>Re</title><link rel="alternate" href="https://a.example.org/p#c2"/><author><name>Ben</name><uri>https://ben.example.org/</uri></author>
+ <published>2024-01-02T00:00:00Z</published><content>second</content><thr:in-reply-to ref="urn:c:1" href="https://a.example.org/p#c1"/></entry>
+<entry><id>urn:c:1</id><title>First</title><link rel="alternate" href="https://a.example.org/p#c1"/><author><name>Ann</name></author>
+ <published>2024-01-01T00:00:00Z</published><content>first</content><thr:in-reply-to ref="urn:post:1" href="https://a.example.org/p"/></entry>
+</feed>`
+
+func TestParseCommentsNesting(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		want      map[string]string // author → parent's author
+	}{
+		{"wordpress", fmt.Sprintf(wpComments, "https://tea.example.org"), map[string]string{"Cy": "Bo", "Bo": "Al", "Al": ""}},
+		{"atom", atomComments, map[string]string{"Ben": "Ann", "Ann": ""}},
+	} {
+		cs, err := feed.ParseComments([]byte(tc.doc), "https://x.example.org/comments")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		byID := map[string]string{}
+		for _, c := range cs {
+			byID[c.ID] = c.Author
+		}
+		got := map[string]string{}
+		for _, c := range cs {
+			got[c.Author] = byID[c.InReplyTo]
+			if c.InReplyTo != "" && byID[c.InReplyTo] == "" {
+				t.Errorf("%s: %s answers unknown %q", tc.name, c.Author, c.InReplyTo)
+			}
+			if len(c.Raw) == 0 || c.Published.IsZero() || c.Content == "" {
+				t.Errorf("%s: comment %+v incomplete", tc.name, c)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: parents %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	cs, _ := feed.ParseComments([]byte(atomComments), "https://x.example.org/comments")
+	if cs[0].AuthorURL != "https://ben.example.org/" {
+		t.Errorf("author URL %q", cs[0].AuthorURL)
+	}
+}
+
+func TestFetchCommentsWordPress(t *testing.T) {
+	mux := http.NewServeMux()
+	var site string
+	mux.HandleFunc("/toast/feed/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, wpComments, site) })
+	site = serveMux(t, mux).URL
+	f := &feed.Feed{URL: site + "/feed/", Platform: "WordPress"}
+	it := feed.Item{Link: site + "/toast/"}
+	if got := feed.CommentFeedURLs(f, it); !slices.Equal(got, []string{site + "/toast/feed/"}) {
+		t.Errorf("candidates %v", got)
+	}
+	cs, file, err := feed.FetchComments(context.Background(), newClient(t), f, it)
+	if err != nil || len(cs) != 3 || file == nil || file.Role != blogharvest.RoleCommentFeed || file.Validate() != nil {
+		t.Fatalf("%v: %d comments, file %v", err, len(cs), file)
+	}
+	it.Link = site + "/none/" // its comment feed is missing
+	if cs, file, err := feed.FetchComments(context.Background(), newClient(t), f, it); err != nil || cs != nil || file != nil {
+		t.Errorf("missing comment feed: %v %v %v", cs, file, err)
+	}
+}
+
+// TestFetchCommentsBlogger derives the Blogger comment feed from the post
+// id, follows its rel="next" page, and nests a reply by its
+// rel="related" link.
+func TestFetchCommentsBlogger(t *testing.T) {
+	mux := http.NewServeMux()
+	entry := func(id, related string) string {
+		rel := ""
+		if related != "" {
+			rel = `<link rel="related" type="application/atom+xml" href="https://www.blogger.com/feeds/7/555/comments/default/` + related + `"/>`
+		}
+		return `<entry><id>tag:blogger.com,1999:blog-7.post-` + id + `</id><published>2024-01-0` + id[len(id)-1:] + `T00:00:00Z</published><title>c</title><content type="html">comment ` + id + `</content>` + rel +
+			`<thr:in-reply-to xmlns:thr="http://purl.org/syndication/thread/1.0" ref="tag:blogger.com,1999:blog-7.post-555" href="https://b.example/p.html"/></entry>`
+	}
+	head := `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><id>x</id><title>Comments</title><generator version="7.00" uri="http://www.blogger.com">Blogger</generator>`
+	mux.HandleFunc("/feeds/555/comments/default", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("start-index") == "3" {
+			fmt.Fprint(w, head+entry("903", "901")+`</feed>`)
+			return
+		}
+		fmt.Fprint(w, head+`<link rel="next" href="/feeds/555/comments/default?start-index=3&amp;max-results=2"/>`+entry("902", "")+entry("901", "")+`</feed>`)
+	})
+	site := serveMux(t, mux).URL
+	f := &feed.Feed{URL: site + "/feeds/posts/default", Platform: "Blogger"}
+	it := feed.Item{GUID: "tag:blogger.com,1999:blog-7.post-555", Link: site + "/2024/01/p.html"}
+	cs, file, err := feed.FetchComments(context.Background(), newClient(t), f, it)
+	if err != nil || len(cs) != 3 || file == nil {
+		t.Fatalf("%v: %d comments", err, len(cs))
+	}
+	parents := map[string]string{}
+	for _, c := range cs {
+		parents[c.ID[len(c.ID)-3:]] = c.InReplyTo
+	}
+	if parents["901"] != "" || parents["902"] != "" || parents["903"] != "tag:blogger.com,1999:blog-7.post-901" {
+		t.Errorf("parents %v", parents)
+	}
+}

@@ -1,0 +1,153 @@
+package learn_test
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// cpuTime returns the CPU time (user + system) the process has used.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// reportCPU reports CPU ns per op next to wall time: on a shared machine
+// the wall time includes waiting for a core.
+func reportCPU(b *testing.B, start int64) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// corpusPairs returns the pairs of one corpus blog, skipping when absent.
+func corpusPairs(b *testing.B, name string) []learn.Pair {
+	for _, cb := range corpusBlogs(b) {
+		if cb.Name == name {
+			return cb.pairs(b)
+		}
+	}
+	b.Skipf("blog %s not in corpus", name)
+	return nil
+}
+
+// BenchmarkLearn15 learns from 15 feed entries of lahso (pages of 55–70 KB,
+// with comments), parsing included.
+func BenchmarkLearn15(b *testing.B) {
+	pairs := corpusPairs(b, "lahso")
+	if len(pairs) > 15 {
+		pairs = pairs[:15]
+	}
+	size := 0
+	for _, p := range pairs {
+		size += len(p.Page.HTML)
+	}
+	b.ReportMetric(float64(size)/float64(len(pairs))/1024, "KB/page")
+	b.ResetTimer()
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := learn.Learn(pairs, learn.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
+}
+
+// BenchmarkLearn15Quantum learns from the 15 quantumdiaries entries.
+func BenchmarkLearn15Quantum(b *testing.B) {
+	pairs := corpusPairs(b, "bft-quantumdiaries")
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := learn.Learn(pairs, learn.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
+}
+
+// BenchmarkExtract applies learned rules to the newest page of corpus
+// blogs (learned from all their entries), and to a synthetic 100 KB page,
+// through Extract (fast path when it applies) and the whole-page path.
+func BenchmarkExtract(b *testing.B) {
+	for _, name := range []string{"bft-digital-examples", "bft-korben", "bft-quantumdiaries", "lahso"} {
+		pairs := corpusPairs(b, name)
+		rules, err := learn.Learn(pairs, learn.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchExtract(b, name, rules, pairs[len(pairs)-1].Page)
+	}
+	page, content := syntheticPage(100 * 1024)
+	rules, err := learn.Learn([]learn.Pair{{Page: learn.Page{URL: "https://x.example/a/", HTML: page},
+		Target: syntheticTarget(content)}}, learn.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchExtract(b, "synthetic", rules, learn.Page{URL: "https://x.example/a/", HTML: page})
+}
+
+// benchExtract runs Extract and the whole-page path on one page.
+func benchExtract(b *testing.B, name string, rules *learn.Rules, page learn.Page) {
+	_, fast := rules.FastExtract(page)
+	for _, path := range []string{"extract", "wholepage"} {
+		b.Run(fmt.Sprintf("%s/%s/fast=%v", name, path, fast && path == "extract"), func(b *testing.B) {
+			start := cpuTime()
+			for b.Loop() {
+				if path == "extract" {
+					_, _ = rules.Extract(page)
+				} else {
+					_, _ = rules.SlowExtract(page)
+				}
+			}
+			reportCPU(b, start)
+			b.ReportMetric(float64(len(page.HTML))/1024, "KB")
+		})
+	}
+}
+
+// syntheticTarget is the feed entry of a synthetic page.
+func syntheticTarget(content string) learn.Target {
+	return learn.Target{Title: "A walk by the river", Author: "Ann Writer", Content: content, FullText: true,
+		Date: time.Date(2024, 3, 3, 10, 0, 0, 0, time.UTC)}
+}
+
+// syntheticPage returns a blog page of about size bytes: an article of many
+// paragraphs inside a template with navigation and a sidebar.
+func syntheticPage(size int) ([]byte, string) {
+	var art strings.Builder
+	for i := 0; art.Len() < size*2/3; i++ {
+		fmt.Fprintf(&art, "<p>Paragraph %d tells of <em>walk %d</em> along the river, where herons %d and reeds meet the tide.</p>\n", i, i*7, i%13)
+	}
+	var side strings.Builder
+	for i := 0; side.Len() < size/3; i++ {
+		fmt.Fprintf(&side, "<li><a href=\"/p/%d/\">Older post number %d</a></li>\n", i, i)
+	}
+	page := "<html><head><title>A walk</title></head><body><div id=\"nav\"><a href=\"/\">Home</a></div>" +
+		"<div class=\"post\"><h1 class=\"title\">A walk by the river</h1><div class=\"meta\"><span class=\"byline\">Ann Writer</span>" +
+		" <span class=\"published\">March 3, 2024</span></div><div class=\"entry-content\">" + art.String() +
+		"</div></div><ul id=\"sidebar\">" + side.String() + "</ul></body></html>"
+	return []byte(page), art.String()
+}
+
+// BenchmarkLearnScaling shows how learning from one page grows with the
+// page's size: ns/op divided by size should stay flat (linear, or n log n).
+func BenchmarkLearnScaling(b *testing.B) {
+	for _, kb := range []int{10, 50, 100, 500, 1000, 2000} {
+		page, content := syntheticPage(kb * 1024)
+		pairs := []learn.Pair{{Page: learn.Page{URL: "https://x.example/a/", HTML: page},
+			Target: syntheticTarget(content)}}
+		b.Run(fmt.Sprintf("%dKB", kb), func(b *testing.B) {
+			b.SetBytes(int64(len(page)))
+			start := cpuTime()
+			for b.Loop() {
+				if _, err := learn.Learn(pairs, learn.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, start)
+		})
+	}
+}

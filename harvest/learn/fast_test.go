@@ -1,0 +1,60 @@
+package learn_test
+
+import (
+	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// compareFastSlow fails when the fast path answers differently from the
+// whole-page path on page; it reports whether the fast path answered.
+func compareFastSlow(t *testing.T, r *learn.Rules, page learn.Page) bool {
+	t.Helper()
+	fast, ok := r.FastExtract(page)
+	if !ok {
+		return false
+	}
+	slow, _ := r.SlowExtract(page)
+	if fast.Title != slow.Title || fast.Author != slow.Author || !fast.Date.Equal(slow.Date) || fast.ContentText != slow.ContentText || fast.Score != slow.Score {
+		t.Errorf("%s: fast path\n%q %q %v %.2f %.80q\nslow path\n%q %q %v %.2f %.80q", page.URL,
+			fast.Title, fast.Author, fast.Date, fast.Score, fast.ContentText, slow.Title, slow.Author, slow.Date, slow.Score, slow.ContentText)
+	}
+	return true
+}
+
+func TestFastPathMatchesSlowPath(t *testing.T) {
+	pairs, page := casePairs(t, "wordpress")
+	r, err := learn.Learn(pairs, learn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !compareFastSlow(t, r, page) {
+		t.Error("fast path did not answer on a page with one-step rules")
+	}
+}
+
+// TestFastPathOnCorpus compares both paths on every corpus page.
+func TestFastPathOnCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus")
+	}
+	answered, total := 0, 0
+	for _, b := range corpusBlogs(t) {
+		pairs := b.pairs(t)
+		if len(pairs) < 2 {
+			continue
+		}
+		old, recent := split(pairs)
+		r, err := learn.Learn(old, learn.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range recent {
+			total++
+			if compareFastSlow(t, r, p.Page) {
+				answered++
+			}
+		}
+	}
+	t.Logf("fast path answered %d of %d pages", answered, total)
+}
