@@ -35,6 +35,8 @@ var allowed = map[string][]string{
 	// (testdata/blogs and the demo's sample blog).
 	"internal/fixture":     {"."},
 	"internal/fixture/gen": {"internal/fixture"},
+	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
+	"internal/tlstest": {},
 }
 
 // TestDependencies fails when a package of the module imports a package of

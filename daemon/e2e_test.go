@@ -228,6 +228,10 @@ func TestDaemonEndToEnd(t *testing.T) {
 	e := newEnv(t, "@every 2s")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "every post and page archived", 90*time.Second, e.hasAll(t))
+	waitFor(t, "a finished run", 60*time.Second, func() bool {
+		st := e.status(t)
+		return st != nil && st["outcome"] == "ok"
+	})
 
 	// healthz and metrics answer, and count what was archived.
 	if body := httpGet(t, "http://"+e.listen+"/healthz"); body != "ok\n" {

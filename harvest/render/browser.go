@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,12 +25,14 @@ const startTimeout = 30 * time.Second
 type Browser struct {
 	o    Options
 	path string
+	spki string // --ignore-certificate-errors-spki-list, from Options.TrustedCAs
 	log  *slog.Logger
 	base context.Context // parent of every browser process; values only
 	tabs chan *tab       // the pool: Tabs slots, nil until a tab is made
 
 	mu     sync.Mutex
 	inst   *instance // the running process; nil after Close
+	stale  []string  // user data dirs of killed processes, swept on Close
 	closed bool
 }
 
@@ -51,7 +54,19 @@ func New(ctx context.Context, o Options) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Browser{o: o, path: path, log: o.Logger, base: context.WithoutCancel(ctx)}
+	spki, err := spkiList(o.TrustedCAs)
+	if err != nil {
+		return nil, err
+	}
+	pins, err := pinHosts(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if spki != "" {
+		pins = append(pins, spki)
+	}
+	spki = strings.Join(pins, ",")
+	b := &Browser{o: o, path: path, spki: spki, log: o.Logger, base: context.WithoutCancel(ctx)}
 	b.tabs = make(chan *tab, o.Tabs)
 	for range o.Tabs {
 		b.tabs <- nil
@@ -102,6 +117,12 @@ func (b *Browser) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 	}
 	if b.o.ProxyServer != "" {
 		opts = append(opts, chromedp.ProxyServer(b.o.ProxyServer))
+		if bypass := proxyBypass(b.o.NoProxy); bypass != "" {
+			opts = append(opts, chromedp.Flag("proxy-bypass-list", bypass))
+		}
+	}
+	if b.spki != "" {
+		opts = append(opts, chromedp.Flag("ignore-certificate-errors-spki-list", b.spki))
 	}
 	if b.o.HostRules != "" {
 		opts = append(opts, chromedp.Flag("host-resolver-rules", b.o.HostRules))
@@ -187,6 +208,10 @@ func (b *Browser) restart(old *instance) error {
 	}
 	begin := time.Now()
 	old.stop()
+	// Orphaned helper processes of a killed browser may still write a
+	// file or two into its user data dir: sweep again later.
+	b.stale = append(b.stale, old.dir)
+	time.AfterFunc(2*time.Second, func() { os.RemoveAll(old.dir) })
 	stopped := time.Since(begin)
 	inst, err := b.start(b.base, old.gen+1)
 	if err != nil {
@@ -236,11 +261,15 @@ func (b *Browser) Close() error {
 		return nil
 	}
 	b.closed = true
-	inst := b.inst
+	inst, stale := b.inst, b.stale
 	b.inst = nil
 	b.mu.Unlock()
 	b.drainTabs()
-	if err := inst.close(); err != nil {
+	err := inst.close()
+	for _, dir := range stale {
+		err = errors.Join(err, os.RemoveAll(dir))
+	}
+	if err != nil {
 		return fmt.Errorf("close browser: %w", err)
 	}
 	return nil

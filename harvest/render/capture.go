@@ -55,20 +55,32 @@ func (p *pageRun) captureFrames(ctx context.Context, res *Result) {
 	})
 }
 
-// screenshot takes a full-page PNG from the top of the page. On long pages
-// it dominates the capture (software rasterising and PNG encoding);
-// encoding optimised for speed saved little and made files a third larger.
+// maxShotHeight caps the height of screenshots, in CSS pixels: an endless
+// page would otherwise make a PNG of hundreds of megabytes.
+const maxShotHeight = 16384
+
+// screenshot takes a full-page PNG from the top of the page, at most
+// maxShotHeight high. On long pages it dominates the capture (software
+// rasterising and PNG encoding); encoding optimised for speed saved little
+// and made files a third larger.
 func (p *pageRun) screenshot(ctx context.Context, res *Result) error {
 	var buf []byte
 	err := chromedp.Run(ctx,
 		chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
 		chromedp.ActionFunc(func(ctx context.Context) error {
-			var err error
-			buf, err = page.CaptureScreenshot().
+			_, _, _, _, _, size, err := page.GetLayoutMetrics().Do(ctx)
+			if err != nil {
+				return err
+			}
+			shot := page.CaptureScreenshot().
 				WithFormat(page.CaptureScreenshotFormatPng).
 				WithCaptureBeyondViewport(true).
-				WithFromSurface(true).
-				Do(ctx)
+				WithFromSurface(true)
+			if size != nil && size.Height > maxShotHeight {
+				p.note("screenshot cut at %d of %.0f px", maxShotHeight, size.Height)
+				shot = shot.WithClip(&page.Viewport{Width: size.Width, Height: maxShotHeight, Scale: 1})
+			}
+			buf, err = shot.Do(ctx)
 			return err
 		}),
 	)

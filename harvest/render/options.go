@@ -37,6 +37,18 @@ type Options struct {
 	// ProxyServer is passed as --proxy-server (e.g. "http://proxy:3128").
 	// If empty, connections are direct.
 	ProxyServer string
+	// NoProxy lists hosts reached directly, in NO_PROXY syntax
+	// ("localhost,.example.org"). Used only with ProxyServer.
+	NoProxy string
+	// TrustedCAs are PEM files of certificates Chromium accepts as TLS
+	// anchors besides its own store (a TLS-inspecting proxy's CA): a
+	// certificate chain holding one of their public keys is accepted.
+	TrustedCAs []string
+	// PinHosts are hosts (the blog's, typically) whose TLS certificate
+	// chains New verifies in Go against the system pool plus TrustedCAs,
+	// through ProxyServer, and tells Chromium to accept. Needed only with
+	// TrustedCAs; a host that cannot be verified fails New.
+	PinHosts []string
 	// HostRules is passed as --host-resolver-rules (e.g.
 	// "MAP blog.example 127.0.0.1:8080"). If empty, DNS is used.
 	HostRules string

@@ -1,10 +1,12 @@
 package render_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"image/png"
 	"io"
 	"log/slog"
 	"os"
@@ -213,6 +215,21 @@ func TestLazyImagesLoadOnScroll(t *testing.T) {
 	}
 	if len(res.Screenshot) < 8 || string(res.Screenshot[1:4]) != "PNG" {
 		t.Error("no PNG screenshot")
+	}
+}
+
+func TestScreenshotHeightCapped(t *testing.T) {
+	t.Parallel()
+	res := renderOK(t, context.Background(), "http://blog.test/endless.html")
+	cfg, err := png.DecodeConfig(bytes.NewReader(res.Screenshot))
+	if err != nil {
+		t.Fatalf("screenshot: %v (notes %q)", err, res.Notes)
+	}
+	if cfg.Height != 16384 || cfg.Width < 800 {
+		t.Errorf("screenshot %dx%d, want the width of the window and 16384 high", cfg.Width, cfg.Height)
+	}
+	if !contains(res.Notes, "screenshot cut at 16384 of 20") {
+		t.Errorf("Notes = %q, want the cut noted", res.Notes)
 	}
 }
 
