@@ -19,6 +19,9 @@ const (
 	systemTrafilatura = "go-trafilatura"
 	systemReadability = "readeck-readability"
 	systemDistiller   = "go-domdistiller"
+	// curveOursApply is the plot's curve of blogharvest without its
+	// learning time.
+	curveOursApply = "blogharvest (rules applied only)"
 )
 
 // baseline is a peer extractor run on the same pages as blogharvest.

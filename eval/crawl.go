@@ -28,7 +28,9 @@ type crawlCase struct {
 	// reachable by links; archived records which ones the crawl emitted.
 	archive  map[string]bool
 	archived map[string]bool
-	posts    int // blog.json's posts count (corpus blogs)
+	emitted  int      // entries emitted
+	extra    []string // entries of kind post that are no post of the capture
+	posts    int      // blog.json's posts count (corpus blogs)
 }
 
 // crawlStats are one crawl's measurements.
@@ -73,10 +75,16 @@ func (cc *crawlCase) run(ctx context.Context) *blogRun {
 
 // emit scores an emitted entry when it is a held-out post.
 func (cc *crawlCase) emit(sc *score, e *blogharvest.Entry) {
+	cc.emitted++
+	known := false
 	for _, u := range append([]string{e.URL}, e.Aliases...) {
 		if _, ok := cc.archive[cc.key(u)]; ok {
 			cc.archived[cc.key(u)] = true
+			known = true
 		}
+	}
+	if !known && e.Kind == blogharvest.KindPost {
+		cc.extra = append(cc.extra, e.URL)
 	}
 	for _, u := range append([]string{e.URL}, e.Aliases...) {
 		h := cc.held[cc.key(u)]
@@ -113,7 +121,10 @@ func (cc *crawlCase) discovery() discoveryJSON {
 
 // archiveDiscovery counts the capture's posts the crawl emitted.
 func (cc *crawlCase) archiveDiscovery() archiveJSON {
-	a := archiveJSON{Posts: cc.posts, Matched: len(cc.archive)}
+	a := archiveJSON{Posts: cc.posts, Matched: len(cc.archive), Emitted: cc.emitted, ExtraPosts: len(cc.extra)}
+	if len(cc.extra) > 0 {
+		a.ExtraExamples = cc.extra[:min(3, len(cc.extra))]
+	}
 	for k, reach := range cc.archive {
 		if reach {
 			a.N++
@@ -195,6 +206,7 @@ func crawlTotals(ev *evaluation, s systemJSON) systemJSON {
 		d.FoundUnreachable += st.discovery.FoundUnreachable
 		a := &sum.archive
 		a.N, a.Found, a.Matched, a.Posts = a.N+st.archive.N, a.Found+st.archive.Found, a.Matched+st.archive.Matched, a.Posts+st.archive.Posts
+		a.Emitted, a.ExtraPosts = a.Emitted+st.archive.Emitted, a.ExtraPosts+st.archive.ExtraPosts
 	}
 	if sum.archive.N > 0 {
 		sum.archive.Recall = round(float64(sum.archive.Found) / float64(sum.archive.N))

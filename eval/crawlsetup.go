@@ -111,7 +111,11 @@ func crawlFixture(ctx context.Context, cfg *config, name string, stderr io.Write
 		cc.archive[canonicalKey(p.URL)] = true
 		cc.posts++
 		if !p.InFeed {
-			cc.held[canonicalKey(p.URL)] = &heldPost{truth: fixtureTruth(tr.Blog, p), reachable: true}
+			t, err := fixtureTruth(srv.Client(), tr.Blog, p)
+			if err != nil {
+				return nil, fmt.Errorf("fixture %s: %w", name, err)
+			}
+			cc.held[canonicalKey(p.URL)] = &heldPost{truth: t, reachable: true}
 		}
 	}
 	blog := blogharvest.Blog{ID: blogID(name), URL: srv.URL + "/", FeedURL: tr.Blog.FeedURL}
@@ -119,17 +123,18 @@ func crawlFixture(ctx context.Context, cfg *config, name string, stderr io.Write
 	return cc.run(ctx), nil
 }
 
-// fixtureTruth is a fixture post's truth for crawl mode: every comment
-// counts where comments are in the HTML (the crawler follows comment
-// pages and comment feeds).
-func fixtureTruth(b fixture.BlogTruth, p fixture.PostTruth) truth {
-	s := sample{Target: fixtureTarget(p)}
-	s.Target.FullText = !p.Scripted
-	s.CommentTruth = b.Comments == "html" || b.Comments == "html+feed"
-	if !s.CommentTruth {
-		s.Target.Comments = nil
+// fixtureTruth is a fixture post's truth for crawl mode, from its page
+// as served: every comment counts where comments are in the HTML (the
+// crawler follows comment pages and comment feeds).
+func fixtureTruth(c *http.Client, b fixture.BlogTruth, p fixture.PostTruth) (truth, error) {
+	s, err := fixtureSample(c, b, p)
+	if err != nil {
+		return truth{}, err
 	}
-	return truthOf(s)
+	if s.CommentTruth {
+		s.Target.Comments = fixtureTarget(p).Comments
+	}
+	return truthOf(s), nil
 }
 
 // noPaging answers 404 to feed requests with a query string (WordPress

@@ -13,8 +13,12 @@ func writeMarkdown(w io.Writer, r *report, systems []string) error {
 	fmt.Fprintf(&b, "# blogharvest evaluation, mode %s\n\n", r.Mode)
 	b.WriteString("Success rates with counts (ok/n). For author and date, [k/m shown]: the page shows only m of the n truth values, and k of those were found.\n\n")
 	if r.Corpus != "" {
-		fmt.Fprintf(&b, "Corpus `%s`, started %s, wall time %.1f s, load average %s.\n\n", r.Corpus,
+		fmt.Fprintf(&b, "Corpus `%s`, started %s, wall time %.1f s, load average %s.", r.Corpus,
 			r.Started.Format("2006-01-02 15:04 MST"), r.WallMS/1000, r.LoadAvg)
+		if r.Reps > 0 {
+			fmt.Fprintf(&b, " Each timed call ran %d× and the fastest run counts.", r.Reps)
+		}
+		b.WriteString("\n\n")
 	}
 	crawl := r.Mode == modeCrawl
 	b.WriteString("## All blogs\n\n")

@@ -18,7 +18,8 @@ var plotColors = []string{"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"}
 
 // writePlot draws the cumulative extraction time of each system against
 // the posts processed (the papers' Figure 2) as a standalone SVG.
-// blogharvest's curve includes its learning time, as vertical steps.
+// blogharvest's curve includes its learning time, as vertical steps; a
+// dashed curve shows it without.
 func writePlot(w io.Writer, curves map[string][]point, systems []string) error {
 	maxX, maxY := 1.0, 1.0
 	for _, c := range curves {
@@ -37,8 +38,12 @@ func writePlot(w io.Writer, curves map[string][]point, systems []string) error {
 	axes(&b, xTicks, yTicks, sx, sy)
 	for i, s := range systems {
 		if c := curves[s]; len(c) > 0 {
-			curve(&b, c, plotColors[i%len(plotColors)], sx, sy)
-			legend(&b, i, s, c[len(c)-1], plotColors[i%len(plotColors)])
+			dash := ""
+			if s == curveOursApply {
+				dash = ` stroke-dasharray="6 4"`
+			}
+			curve(&b, c, plotColors[i%len(plotColors)], dash, sx, sy)
+			legend(&b, i, s, c[len(c)-1], plotColors[i%len(plotColors)], dash)
 		}
 	}
 	b.WriteString("</svg>\n")
@@ -62,19 +67,20 @@ func axes(b *strings.Builder, xt, yt []float64, sx, sy func(float64) float64) {
 	fmt.Fprintf(b, `<text transform="translate(16 %.1f) rotate(-90)" text-anchor="middle">cumulative time (ms)</text>`+"\n", (padT+plotH-padB)/2)
 }
 
-// curve draws one system's cumulative time as a polyline.
-func curve(b *strings.Builder, c []point, color string, sx, sy func(float64) float64) {
+// curve draws one system's cumulative time as a polyline; dash is an
+// optional stroke-dasharray attribute.
+func curve(b *strings.Builder, c []point, color, dash string, sx, sy func(float64) float64) {
 	pts := []string{fmt.Sprintf("%.1f,%.1f", sx(0), sy(0))}
 	for _, p := range c {
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", sx(float64(p.Posts)), sy(p.MS)))
 	}
-	fmt.Fprintf(b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`+"\n", color, strings.Join(pts, " "))
+	fmt.Fprintf(b, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", color, dash, strings.Join(pts, " "))
 }
 
 // legend writes one system's legend line with its total.
-func legend(b *strings.Builder, i int, name string, last point, color string) {
+func legend(b *strings.Builder, i int, name string, last point, color, dash string) {
 	x, y := padL+16, padT+12+float64(i)*18
-	fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/>`, x, y-4, x+20, y-4, color)
+	fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3"%s/>`, x, y-4, x+20, y-4, color, dash)
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f">%s: %s ms for %d posts</text>`+"\n", x+26, y, escapeXML(name), num(last.MS), last.Posts)
 }
 

@@ -184,7 +184,7 @@ func TestTinyExtract(t *testing.T) {
 	r, md, svg := runMain(t, "-corpus", tinyCorpus(t, 8), "-mode", "extract")
 	ours := checkReport(t, r, modeExtract, allSystems)
 	t.Log("\n" + md)
-	checkPlot(t, svg, len(allSystems))
+	checkPlot(t, svg, len(allSystems)+1)
 	if got := number(t, obj(t, ours, "article"), "n"); got != 8 {
 		t.Errorf("article n = %v, want 8 (every post tested once)", got)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"sort"
 	"time"
 )
 
@@ -11,6 +10,7 @@ type report struct {
 	Corpus   string                `json:"corpus,omitempty"`
 	LoadAvg  string                `json:"load_avg,omitempty"` // /proc/loadavg at the end: timings are only as quiet as the machine
 	Started  time.Time             `json:"started"`
+	Reps     int                   `json:"reps,omitempty"` // timed calls repeated, fastest kept (extract mode)
 	WallMS   float64               `json:"wall_ms"`
 	Versions map[string]string     `json:"versions"`
 	Systems  map[string]systemJSON `json:"systems"`
@@ -77,6 +77,12 @@ type archiveJSON struct {
 	Recall  float64 `json:"recall"`
 	Matched int     `json:"matched"`
 	Posts   int     `json:"posts"`
+	// Emitted counts every entry the crawl emitted; ExtraPosts those of
+	// kind post that are no post of the capture (listing pages taken for
+	// posts, say), with a few examples.
+	Emitted       int      `json:"emitted"`
+	ExtraPosts    int      `json:"extra_posts"`
+	ExtraExamples []string `json:"extra_examples,omitempty"`
 }
 
 // systemJSON is one system's scores.
@@ -192,14 +198,4 @@ func buildReport(ev *evaluation, corpus string) *report {
 		r.Curves = ev.timeline.curve
 	}
 	return r
-}
-
-// sortedKeys returns m's keys sorted.
-func sortedKeys(m map[string]int) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

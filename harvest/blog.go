@@ -171,8 +171,9 @@ func (c *crawl) emitBlog() error {
 			b.Aliases = append(b.Aliases, given)
 		}
 	}
-	if b.Title == "" {
-		b.Title = c.feed.Title
+	if b.Language == "" && c.homeLang != "" {
+		b.Language = c.homeLang
+		b.Provenance.Set("language", blogharvest.MethodHeuristic)
 	}
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)

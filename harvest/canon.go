@@ -158,3 +158,27 @@ func isBinaryURL(u *url.URL) bool {
 	return q.Has("feed") || q.Has("attachment_id") || q.Has("format") && q.Get("format") != "html" ||
 		q.Has("action") || q.Has("s") || q.Has("alt") && q.Get("alt") != "html"
 }
+
+// Crawler-trap limits: URLs beyond them are never queued.
+const (
+	maxURLLen      = 512
+	maxSegments    = 12
+	maxSegRepeated = 3
+)
+
+// isTrap reports whether u looks like a crawler trap rather than a page:
+// overlong, too deep, or a path that repeats one segment (relative links
+// resolved again and again, endless calendars).
+func isTrap(u *url.URL) bool {
+	segs := segments(u.Path)
+	if len(u.String()) > maxURLLen || len(segs) > maxSegments {
+		return true
+	}
+	seen := map[string]int{}
+	for _, s := range segs {
+		if seen[s]++; seen[s] >= maxSegRepeated && !isDigits(s) {
+			return true
+		}
+	}
+	return false
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -36,12 +37,16 @@ func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
 	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, c.client, c.feed, *it)
 }
 
+// bloggerPostComments matches a Blogger per-post comment feed (not the
+// blog-wide /feeds/comments/default).
+var bloggerPostComments = regexp.MustCompile(`/feeds/\d+/comments/default`)
+
 // postCommentFeed returns the feed a post page advertises for its own
 // comments (WordPress <post>/feed/, Blogger …/comments/default), or "".
 func postCommentFeed(p *fetchedPage) string {
 	self := strings.TrimSuffix(p.ident, "/")
 	for _, f := range p.info.feeds {
-		if strings.HasPrefix(f, self+"/") || strings.Contains(f, "/comments/default") && strings.Contains(f, "/feeds/") {
+		if strings.HasPrefix(f, self+"/") || bloggerPostComments.MatchString(f) {
 			return f
 		}
 	}
@@ -111,6 +116,7 @@ type commentMerger struct {
 	postURL string
 	list    []*blogharvest.Comment
 	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
+	pageID  []string // id of each comment's element on the page; "" if not seen there
 	byKey   map[string]int
 }
 
@@ -158,6 +164,7 @@ func (m *commentMerger) addPage(pc learn.Comment, method blogharvest.Method) {
 		if m.parent[i] == "" {
 			m.parent[i] = pc.ParentID
 		}
+		m.pageID[i] = pc.ID
 		return
 	}
 	cm := &blogharvest.Comment{ID: pc.ID, URL: pc.URL, Author: pc.Author, Content: pc.ContentHTML,
@@ -166,12 +173,14 @@ func (m *commentMerger) addPage(pc learn.Comment, method blogharvest.Method) {
 		cm.Provenance.Set(f, method)
 	}
 	m.add(cm, pc.ParentID, pc.ID, pc.URL)
+	m.pageID[len(m.pageID)-1] = pc.ID
 }
 
 // add appends a comment and indexes it by its keys.
 func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...string) {
 	m.list = append(m.list, cm)
 	m.parent = append(m.parent, parent)
+	m.pageID = append(m.pageID, "")
 	for _, k := range keys {
 		if k == "" {
 			continue
@@ -218,8 +227,8 @@ func absDur(d time.Duration) time.Duration {
 // finish resolves parents, gives every comment a stable id and counts
 // replies.
 func (m *commentMerger) finish() []blogharvest.Comment {
-	for _, cm := range m.list {
-		cm.ID = stableCommentID(cm)
+	for i, cm := range m.list {
+		cm.ID = stableCommentID(cm, m.pageID[i])
 		cm.ContentFormat = "text/html"
 		cm.AddressedTo = m.postURL
 	}
@@ -253,13 +262,33 @@ func (m *commentMerger) resolve(ref string) (int, bool) {
 	return 0, false
 }
 
-// stableCommentID returns "comment-N" for comments with a platform id,
-// else the given id when it is short and plain, else a digest.
-func stableCommentID(cm *blogharvest.Comment) string {
-	if n := commentKey(cm.ID); n != "" {
-		return "comment-" + n
+// fragment returns the fragment of a URL, or "".
+func fragment(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
 	}
-	if n := commentKey(cm.URL); n != "" && strings.Contains(cm.URL, "comment") {
+	return u.Fragment
+}
+
+// wrappedCommentID finds the comment anchor in the ids of the elements
+// WordPress wraps a comment in.
+var wrappedCommentID = regexp.MustCompile(`(?:^|[-_])(comment-\d+)$`)
+
+// stableCommentID returns the id the platform gives a comment in its
+// pages: the fragment of its permalink ("comment-42", "c42"), else the id
+// of its element on the page, else "comment-N" for a numeric platform id,
+// else the given id when it is short and plain, else a digest.
+func stableCommentID(cm *blogharvest.Comment, pageID string) string {
+	for _, id := range []string{fragment(cm.URL), pageID} {
+		if m := wrappedCommentID.FindStringSubmatch(id); m != nil {
+			return m[1] // li-comment-42, div-comment-42: the anchor is comment-42
+		}
+		if commentKey(id) != "" && !strings.ContainsAny(id, "/:?#") {
+			return id
+		}
+	}
+	if n := commentKey(cm.ID); n != "" {
 		return "comment-" + n
 	}
 	if cm.ID != "" && len(cm.ID) <= 64 && !strings.ContainsAny(cm.ID, "/:?#") {

@@ -15,6 +15,7 @@ func TestCorpusDiscovery(t *testing.T) {
 	for _, name := range []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
 		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if testing.Short() && !shortCorpus[name] {
 				t.Skip("large pages: run without -short")
 			}

@@ -50,6 +50,7 @@ type crawl struct {
 	blog       blogharvest.Blog
 	home       *url.URL // canonical home page
 	urlIsFeed  bool     // Options.Blog.URL turned out to be the feed
+	homeLang   string   // <html lang> of the home page
 	feed       *feed.Feed
 	full       bool // the feed carries whole posts
 	scope      *scope
@@ -85,10 +86,7 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 			c.res.Fetches[code] = int(n)
 		}
 	}
-	if err != nil {
-		return c.res, err
-	}
-	return c.res, nil
+	return c.res, err
 }
 
 // crawl runs the phases of a crawl in order.
@@ -110,6 +108,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.seedFeed()
 	c.verifyPattern(home)
 	c.readSitemaps(ctx)
+	c.readSiteComments(ctx, home)
 	train, err := c.learnRules(ctx)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package harvest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -109,6 +110,7 @@ func crawl(t *testing.T, o harvest.Options) (*harvest.Result, *output) {
 func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 	for _, name := range []string{"wordpress", "blogger", "static", "french", "jscomments"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			site, srv := serve(t, name, nil)
 			res, out := crawl(t, options(name, srv.URL))
 			truth := site.Truth(srv.URL)
@@ -116,6 +118,7 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 			checkBlogFiles(t, out.blogs[0], truth.Blog.SitemapURL != "")
 			got := out.byURL(t)
 			found := 0
+			var cs commentScore
 			for _, p := range truth.Posts {
 				e, ok := got[p.URL]
 				if !ok {
@@ -123,8 +126,9 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 					continue
 				}
 				found++
+				cs.add(t, e, p)
 				if !p.Scripted { // without a browser, only the feed knows a scripted post
-					checkPost(t, e, p, truth.Blog.Comments != "js")
+					checkPost(t, e, p, truth.Blog.Comments != "js", truth.Blog.Platform == "WordPress")
 				}
 			}
 			for _, p := range truth.Pages {
@@ -137,8 +141,11 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 					t.Errorf("entry %s invalid: %v", e.URL, err)
 				}
 			}
-			t.Logf("%s: recall %d/%d, %d entries, %d pages fetched, pattern %s, fetches %v, warnings %q",
-				name, found, len(truth.Posts), res.Entries, res.Pages, res.Pattern, res.Fetches, res.Warnings)
+			t.Logf("%s: recall %d/%d, %d entries, %d pages fetched, pattern %s, fetches %v, warnings %q; comments: %s",
+				name, found, len(truth.Posts), res.Entries, res.Pages, res.Pattern, res.Fetches, res.Warnings, &cs)
+			if truth.Blog.Comments != "js" && truth.Blog.Comments != "none" {
+				cs.check(t)
+			}
 		})
 	}
 }
@@ -168,6 +175,49 @@ func checkBlogFiles(t *testing.T, b *blogharvest.Blog, sitemap bool) {
 	}
 }
 
+// commentScore compares harvested comments with the truth by id.
+type commentScore struct {
+	truth, got, matched, parents, parentsOK int
+}
+
+func (s *commentScore) add(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth) {
+	t.Helper()
+	ids := map[string]blogharvest.Comment{}
+	for _, c := range e.Comments {
+		if _, dup := ids[c.ID]; dup {
+			t.Errorf("%s: comment %s twice", p.URL, c.ID)
+		}
+		ids[c.ID] = c
+	}
+	s.truth += len(p.Comments)
+	s.got += len(e.Comments)
+	for _, tc := range p.Comments {
+		c, ok := ids[tc.ID]
+		if !ok {
+			continue
+		}
+		s.matched++
+		if tc.ParentID != "" {
+			s.parents++
+			if c.ParentID == tc.ParentID {
+				s.parentsOK++
+			}
+		}
+	}
+}
+
+func (s *commentScore) String() string {
+	return fmt.Sprintf("truth %d, harvested %d, matched %d, parents right %d/%d", s.truth, s.got, s.matched, s.parentsOK, s.parents)
+}
+
+// check wants every comment found, nothing extra, and the nesting kept.
+func (s *commentScore) check(t *testing.T) {
+	t.Helper()
+	if s.matched < s.truth || s.got > s.matched || s.parentsOK < s.parents {
+		t.Errorf("comments: %s", s)
+	}
+}
+
 func kindOf(e *blogharvest.Entry) blogharvest.Kind {
 	if e == nil {
 		return ""
@@ -186,8 +236,9 @@ func checkBlogFirst(t *testing.T, out *output) {
 }
 
 // checkPost compares the fields of a harvested post with the truth; the
-// comments only when the static pages or feeds hold them.
-func checkPost(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth, staticComments bool) {
+// comments only when the static pages or feeds hold them, tags apart from
+// categories only on WordPress, whose pages mark them.
+func checkPost(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth, staticComments, wordpress bool) {
 	t.Helper()
 	if e.Title != p.Title {
 		t.Errorf("%s: title %q, want %q", p.URL, e.Title, p.Title)
@@ -200,6 +251,9 @@ func checkPost(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth, staticCo
 	}
 	if e.Content == "" {
 		t.Errorf("%s: no content (problems %q)", p.URL, e.Problems)
+	}
+	if wordpress && (len(e.Tags) != len(p.Tags) || len(e.Categories) != len(p.Categories)) {
+		t.Errorf("%s: tags %q categories %q, want tags %q categories %q", p.URL, e.Tags, e.Categories, p.Tags, p.Categories)
 	}
 	for _, f := range e.Files {
 		if f.Role == blogharvest.RoleFeed && f.URL == "" {
@@ -480,8 +534,7 @@ func TestUpdateCrawlFindsPostsThatLeftTheFeed(t *testing.T) {
 	site, srv := serve(t, "wordpress", nil)
 	first := newestActivity(site).Add(24 * time.Hour)
 	o := options("wp", srv.URL)
-	o.Now = func() time.Time { return first }
-	res, _ := crawl(t, o)
+	since := first.Add(-harvest.WatermarkMargin) // what a NewCrawl at first returns
 	want := map[string]bool{}
 	for i := range 13 { // more than the feed's first page holds
 		p := site.AddPost(fixture.PostSpec{Date: first.Add(time.Duration(i+1) * time.Hour)})
@@ -489,7 +542,7 @@ func TestUpdateCrawlFindsPostsThatLeftTheFeed(t *testing.T) {
 	}
 	o.Now = func() time.Time { return first.Add(72 * time.Hour) }
 	out := &output{}
-	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit); err != nil {
+	if _, err := harvest.UpdateCrawl(context.Background(), o, since, out.emit); err != nil {
 		t.Fatal(err)
 	}
 	got := out.byURL(t)
@@ -541,4 +594,57 @@ func TestNewCrawlStopsWhenCancelled(t *testing.T) {
 	if n > 25 || res.Pages > 40 {
 		t.Errorf("%d entries, %d pages after cancelling at 20 entries", n, res.Pages)
 	}
+}
+
+func TestUpdateCrawlEmitsExactlyWhatChangedSince(t *testing.T) {
+	for _, name := range []string{"wordpress", "blogger", "static"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			site, srv := serve(t, name, nil)
+			posts := site.Posts()
+			since := posts[4].Date.Add(-time.Minute) // five posts are newer
+			if name != "static" {                    // an old post, long out of the feed, gets a comment
+				site.AddComment(posts[30].Slug, fixture.CommentSpec{Author: "Late Reader", Date: since.Add(time.Hour)})
+				posts = site.Posts()
+			}
+			want := map[string]bool{}
+			for _, p := range posts {
+				if changedSince(p, since) {
+					want[srv.URL+p.Path] = true
+				}
+			}
+			o := options(name, srv.URL)
+			o.Now = func() time.Time { return newestActivity(site).Add(time.Hour) }
+			out := &output{}
+			if _, err := harvest.UpdateCrawl(context.Background(), o, since, out.emit); err != nil {
+				t.Fatal(err)
+			}
+			got := out.byURL(t)
+			for u := range got {
+				if !want[u] {
+					t.Errorf("emitted %s, unchanged since %v", u, since)
+				}
+			}
+			for u := range want {
+				if got[u] == nil {
+					t.Errorf("missed %s, changed since %v", u, since)
+				}
+			}
+			t.Logf("%s: %d of %d posts changed since %v; %d emitted", name, len(want), len(posts), since, len(got))
+		})
+	}
+}
+
+// changedSince reports whether a fixture post was published, edited or
+// commented after since.
+func changedSince(p fixture.Post, since time.Time) bool {
+	if p.Date.After(since) || p.Modified.After(since) {
+		return true
+	}
+	for _, c := range p.Comments {
+		if c.Date.After(since) {
+			return true
+		}
+	}
+	return false
 }

@@ -160,13 +160,6 @@ func TestSitemapBomb(t *testing.T) {
 	}
 }
 
-func TestRobotsSitemaps(t *testing.T) {
-	got := robotsSitemaps([]byte("User-agent: *\nDisallow: /x\nSITEMAP: http://b.ex/s1.xml\r\nsitemap:http://b.ex/s2.xml.gz\n"))
-	if len(got) != 2 || got[0] != "http://b.ex/s1.xml" || got[1] != "http://b.ex/s2.xml.gz" {
-		t.Errorf("robots sitemaps %q", got)
-	}
-}
-
 func TestScope(t *testing.T) {
 	s := newScope(mustURL(t, "http://www.b.ex/blog/"), []*regexp.Regexp{regexp.MustCompile(`^http://cdn\.ex/posts/`)},
 		[]*regexp.Regexp{regexp.MustCompile(`/private/`)})
@@ -241,6 +234,54 @@ func TestCommentKey(t *testing.T) {
 	for in, want := range cases {
 		if got := commentKey(in); got != want {
 			t.Errorf("commentKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestListingAndPlatformPages(t *testing.T) {
+	listing := []string{"http://b.ex/page/2/", "http://b.ex/archive.html", "http://b.ex/tag/x/", "http://b.ex/?paged=3",
+		"http://b.ex/search/label/x", "http://b.ex/search?updated-max=2013-01-01"}
+	for _, u := range listing {
+		if !isListingPath(mustURL(t, u)) {
+			t.Errorf("%s not seen as a listing", u)
+		}
+	}
+	for _, u := range []string{"http://b.ex/about/", "http://b.ex/p/contact.html", "http://b.ex/pages-i-like/"} {
+		if isListingPath(mustURL(t, u)) {
+			t.Errorf("%s seen as a listing", u)
+		}
+	}
+	if !isPlatformPage(mustURL(t, "http://b.ex/p/about.html")) || isPlatformPage(mustURL(t, "http://b.ex/p/x/y.html")) {
+		t.Error("Blogger /p/ pages misjudged")
+	}
+}
+
+func TestPostCommentFeed(t *testing.T) {
+	page := `<link rel="alternate" type="application/atom+xml" href="http://d.ex/feeds/comments/default">
+<link rel="alternate" type="application/atom+xml" href="http://d.ex/feeds/123/comments/default">`
+	p := &fetchedPage{ident: "http://d.ex/2013/07/a.html", info: scanPage([]byte(page), mustURL(t, "http://d.ex/2013/07/a.html"))}
+	if got := postCommentFeed(p); got != "http://d.ex/feeds/123/comments/default" {
+		t.Errorf("Blogger post comment feed %q", got)
+	}
+	wp := `<link rel="alternate" type="application/rss+xml" href="http://w.ex/feed/"><link rel="alternate" type="application/rss+xml" href="http://w.ex/2013/08/28/p/feed/">`
+	p = &fetchedPage{ident: "http://w.ex/2013/08/28/p/", info: scanPage([]byte(wp), mustURL(t, "http://w.ex/2013/08/28/p/"))}
+	if got := postCommentFeed(p); got != "http://w.ex/2013/08/28/p/feed/" {
+		t.Errorf("WordPress post comment feed %q", got)
+	}
+}
+
+func TestIsTrap(t *testing.T) {
+	trap := []string{"http://b.ex/a/b/a/b/a/b/", "http://b.ex/" + strings.Repeat("x", 600),
+		"http://b.ex/1/2/3/4/5/6/7/8/9/10/11/12/13/"}
+	ok := []string{"http://b.ex/2013/08/08/slug/", "http://b.ex/tag/x/page/2/", "http://b.ex/2013/01/01/01/"}
+	for _, u := range trap {
+		if !isTrap(mustURL(t, u)) {
+			t.Errorf("%s not seen as a trap", u)
+		}
+	}
+	for _, u := range ok {
+		if isTrap(mustURL(t, u)) {
+			t.Errorf("%s seen as a trap", u)
 		}
 	}
 }

@@ -36,8 +36,10 @@
 //
 // UpdateCrawl emits only entries published, edited or commented after its
 // since: new feed items (paging back to since), comment feeds of the items
-// still in the feed, sitemap URLs with a later lastmod, and the post links
-// of the home page. Its Result.Watermark is the since of the next run.
+// still in the feed, posts the blog-wide comment feed shows commented since,
+// sitemap URLs with a later lastmod, and the post links of the home page.
+// Its Result.Watermark (the crawl's start less WatermarkMargin) is the since
+// of the next run.
 //
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring

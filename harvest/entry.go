@@ -27,6 +27,7 @@ func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharv
 	c.commentPages(ctx, j, e, &ex)
 	ex, exErr = c.maybeRender(ctx, j, e, ex, exErr)
 	c.fillFields(e, j.item, ex, exErr)
+	e.Categories, e.Tags = splitTags(e.Categories, p.info)
 	c.fillComments(e, j, ex)
 	if p.info.password {
 		e.AccessRestriction = "password protected"
@@ -277,4 +278,30 @@ func (c *crawl) entryChanged(e *blogharvest.Entry, t task) bool {
 		}
 	}
 	return false
+}
+
+// splitTags moves the feed's categories that the page links as tags
+// (rel="tag" beside rel="category tag" links, as WordPress marks them) to
+// tags; RSS lists both kinds as <category>.
+func splitTags(cats []string, info *pageInfo) (categories, tags []string) {
+	tagSlugs, wpStyle := map[string]bool{}, false
+	for _, l := range info.links {
+		wpStyle = wpStyle || strings.Contains(l.rel, "category")
+		if strings.Contains(l.rel, "tag") && !strings.Contains(l.rel, "category") {
+			if segs := segments(strings.SplitN(l.url, "?", 2)[0]); len(segs) > 0 {
+				tagSlugs[blogharvest.Slug(segs[len(segs)-1])] = true
+			}
+		}
+	}
+	if !wpStyle { // Blogger marks its labels rel=tag too: they stay categories
+		return cats, nil
+	}
+	for _, c := range cats {
+		if tagSlugs[blogharvest.Slug(c)] {
+			tags = append(tags, c)
+		} else {
+			categories = append(categories, c)
+		}
+	}
+	return categories, tags
 }

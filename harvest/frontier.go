@@ -66,6 +66,8 @@ func (f *frontier) pop() (task, bool) {
 // len returns the number of queued tasks.
 func (f *frontier) len() int { return f.h.Len() }
 
+// taskHeap implements heap.Interface: highest priority first, FIFO among
+// equals.
 type taskHeap []task
 
 func (h taskHeap) Len() int { return len(h) }

@@ -26,7 +26,9 @@ const DefaultMaxPages = 5000
 // every zero field takes the default stated on it.
 type Options struct {
 	// Blog names the blog: ID (stamped on every record), URL (home page or
-	// feed) and, optionally, FeedURL (skips feed discovery).
+	// feed) and, optionally, FeedURL (skips feed discovery). The hosts of
+	// URL and FeedURL may resolve to private or loopback addresses (the
+	// archivist named them); every other host must be public.
 	Blog blogharvest.Blog
 	// MaxPages bounds the HTML pages fetched (feeds, sitemaps and media do
 	// not count). If zero, DefaultMaxPages.

@@ -25,6 +25,9 @@ func (c *crawl) setScope(home *fetchedPage) {
 		hu = mustCanonical(c.blog.FeedURL)
 	}
 	c.home = hu
+	if home != nil {
+		c.homeLang = home.info.lang
+	}
 	c.scope = newScope(hu, c.o.Include, c.o.Exclude)
 	if u := mustCanonical(c.o.Blog.URL); u != nil && u.Host != hu.Host {
 		c.scope.addHost(u.Host)
@@ -197,7 +200,7 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 	posts := 0
 	for _, l := range info.links {
 		u, err := url.Parse(l.url)
-		if err != nil || !c.scope.contains(u) || isBinaryURL(u) || c.front.has(l.url) || commentPageRE.MatchString(u.Path) {
+		if err != nil || !c.scope.contains(u) || isBinaryURL(u) || isTrap(u) || c.front.has(l.url) || commentPageRE.MatchString(u.Path) {
 			continue
 		}
 		post := c.pattern.match(u)

@@ -149,20 +149,6 @@ func gunzipIf(body []byte, limit int64) ([]byte, error) {
 	return out, nil
 }
 
-// robotsSitemaps returns the Sitemap: lines of a robots.txt.
-func robotsSitemaps(robots []byte) []string {
-	var out []string
-	for _, line := range strings.Split(string(robots), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") {
-			if v = strings.TrimSpace(v); v != "" {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
 // isPageSitemap reports whether a sitemap URL lists a platform's standalone
 // pages (WordPress core wp-sitemap-posts-page-N.xml, Yoast page-sitemap.xml).
 func isPageSitemap(loc string) bool {

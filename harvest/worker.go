@@ -68,7 +68,7 @@ func (c *crawl) drain(ctx context.Context) error {
 	if c.disallowed > 0 {
 		c.warn("%d URLs disallowed by robots.txt were skipped", c.disallowed)
 	}
-	if c.front.len() > 0 {
+	if err == nil && c.front.len() > 0 {
 		c.warn("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
 	}
 	if err == nil {

@@ -12,7 +12,7 @@ import (
 
 // boilerplate matches the id or class of boxes inside an article that are
 // not the article: share buttons, related posts, ads, comment forms.
-var boilerplate = regexp.MustCompile(`(?i)(^|[\s_-])(share|sharing|sharedaddy|social|addtoany|addthis|related|jp-relatedposts|yarpp|advert|ads|ad-container|sponsor|newsletter|subscribe|respond|comment-form|post-navigation|nav-links|navigation|breadcrumbs?|wp-block-buttons|shareaholic|outbrain|taboola|popular-posts)([\s_-]|$)`)
+var boilerplate = regexp.MustCompile(`(?i)(^|[\s_-])(share|sharing|sharedaddy|social|addtoany|addthis|related|jp-relatedposts|yarpp|advert|ads|ad-container|sponsor|newsletter|subscribe|respond|comment-form|post-navigation|nav-links|navigation|breadcrumbs?|wp-block-buttons|shareaholic|outbrain|taboola|popular-posts|comments|commentlist|comment-list|disqus_thread)([\s_-]|$)`)
 
 // droppedTags are removed from article HTML with their content.
 var droppedTags = map[string]bool{

@@ -442,7 +442,7 @@ func dateSubScore(s subject, i int) (float64, string) {
 	if v := attrDateScore(s.d.els[i], s.target.Date, &which); v > 0 {
 		return v, which
 	}
-	return textDateScore(s.d, i, s.rend, s.union), ""
+	return textDateScore(s.d, i, s.rend, s.union, nil), ""
 }
 
 // smallDice returns the Dice of element i's text against text, or 0 when

@@ -2,7 +2,7 @@ package learn
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,7 +101,7 @@ func langBase(lang string) string {
 
 // maxDateRange bounds the text, in bigrams, of an element considered as a
 // date.
-const maxDateRange = 96
+const maxDateRange = 64
 
 // dateScores scores elements as the post's date: the best Dice of the
 // element's bigram set against any rendering of target, or 1 when a date
@@ -120,10 +120,7 @@ func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores
 	for i, n := range d.els {
 		s := attrDateScore(n, target, &attrs[i])
 		if s == 0 {
-			s = textDateScore(d, i, rend, union)
-			if s >= 0.5 && !textIsDay(n, target, lang, &slow) {
-				s = 0
-			}
+			s = textDateScore(d, i, rend, union, func() bool { return textIsDay(n, target, lang, &slow) })
 		}
 		if s < 0.5 {
 			continue
@@ -173,9 +170,13 @@ func renderingSets(d *doc, t time.Time, lang string) [][]int32 {
 	if u := t.UTC(); u.Day() != t.Day() {
 		texts = append(texts, DateRenderings(u, lang)...)
 	}
-	sets := make([][]int32, len(texts))
-	for i, s := range texts {
-		sets[i] = sortedSet(d.coder.appendText(nil, s))
+	seen := make(map[string]bool, len(texts))
+	sets := make([][]int32, 0, len(texts))
+	for _, s := range texts {
+		if k := NormalizeText(s); !seen[k] {
+			seen[k] = true
+			sets = append(sets, sortedSet(d.coder.appendText(nil, s)))
+		}
 	}
 	return sets
 }
@@ -200,19 +201,14 @@ func unionSet(sets [][]int32, n int) []bool {
 
 // sortedSet sorts ids and removes duplicates, in place.
 func sortedSet(ids []int32) []int32 {
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	out := ids[:0]
-	for i, v := range ids {
-		if i == 0 || v != ids[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // textDateScore returns the best Dice of element i's text against the
-// renderings, or 0 when the element is too long or mostly not date text.
-func textDateScore(d *doc, i int, rend [][]int32, union []bool) float64 {
+// renderings, or 0 when the element is too long, mostly not date text, or
+// scores 0.5 or more but fails verify (when not nil).
+func textDateScore(d *doc, i int, rend [][]int32, union []bool, verify func() bool) float64 {
 	s, e := d.start[i], d.end[i]
 	if e-s < 3 || e-s > maxDateRange {
 		return 0
@@ -229,13 +225,36 @@ func textDateScore(d *doc, i int, rend [][]int32, union []bool) float64 {
 	// The element's whole text, spaces between its text nodes included:
 	// dates are often split into spans (<span>02</span> <span>Sep</span>).
 	set := sortedSet(d.coder.appendText(nil, nodeText(d.els[i])))
+	common := 0
+	for _, v := range set {
+		if int(v) < len(union) && union[v] {
+			common++
+		}
+	}
+	if 2*float64(common) < 0.5*float64(len(set)+minLen(rend)) {
+		return 0 // no rendering can reach a Dice of 0.5
+	}
 	best := 0.0
 	for _, r := range rend {
 		if x := sortedDice(set, r); x > best {
 			best = x
 		}
 	}
+	if best >= 0.5 && verify != nil && !verify() {
+		return 0
+	}
 	return best
+}
+
+// minLen returns the length of the shortest set.
+func minLen(sets [][]int32) int {
+	m := 0
+	for i, s := range sets {
+		if i == 0 || len(s) < m {
+			m = len(s)
+		}
+	}
+	return m
 }
 
 // sortedDice returns the Dice coefficient of two sorted sets.

@@ -90,7 +90,7 @@ func (sc *scanner) find(r *Rule) (span, bool) {
 		return span{}, false
 	}
 	st := &r.sel.steps[0]
-	if !st.desc || st.pos != 0 || implicitEnd[st.tag] {
+	if !st.desc || st.pos != 0 || st.sibling != 0 || implicitEnd[st.tag] {
 		return span{}, false
 	}
 	needle := needleOf(st)
@@ -134,7 +134,7 @@ func delimited(b []byte, pos, n int, st *selStep) bool {
 // cannot be found by counting tags.
 var implicitEnd = map[string]bool{
 	"p": true, "li": true, "dt": true, "dd": true, "option": true, "tr": true, "td": true, "th": true,
-	"*": true, "html": true, "body": true, "head": true, "tbody": true, "thead": true, "colgroup": true, "rt": true, "rp": true,
+	"html": true, "body": true, "head": true, "tbody": true, "thead": true, "colgroup": true, "rt": true, "rp": true,
 }
 
 // needleOf returns the lower-cased bytes to search for a step.
@@ -161,7 +161,7 @@ func (sc *scanner) elementAt(pos int, st *selStep) (span, bool) {
 	}
 	tok := z.Token()
 	n := &html.Node{Type: html.ElementNode, Data: tok.Data, Attr: tok.Attr}
-	if !st.matches(n) {
+	if !st.matches(n) || implicitEnd[tok.Data] {
 		return span{}, false
 	}
 	tagEnd := lt + len(z.Raw())

@@ -139,7 +139,7 @@ func candidates(n *html.Node, relTo *html.Node) []candidate {
 }
 
 // semanticTags are elements whose tag alone can be a rule.
-var semanticTags = map[string]bool{"article": true, "main": true, "h1": true, "time": true, "address": true}
+var semanticTags = map[string]bool{"article": true, "main": true, "h1": true, "time": true, "address": true, "title": true}
 
 // anchors returns the one-step XPaths (without the leading //) that select
 // element n by a stable-looking id or by each of its class tokens.
@@ -147,6 +147,11 @@ func anchors(n *html.Node) []candidate {
 	var out []candidate
 	if id := attr(n, "id"); stableName(id) {
 		out = append(out, candidate{fmt.Sprintf("*[@id='%s']", id), kindID})
+	}
+	for _, k := range namingAttrs {
+		if v := attr(n, k); stableName(v) && (k == "itemprop" || n.Data == "meta") {
+			out = append(out, candidate{fmt.Sprintf("%s[@%s='%s']", n.Data, k, v), kindClass})
+		}
 	}
 	for i, tok := range strings.Fields(attr(n, "class")) {
 		if i >= maxTokens {
@@ -158,6 +163,10 @@ func anchors(n *html.Node) []candidate {
 	}
 	return out
 }
+
+// namingAttrs are attributes that name what an element holds: microdata
+// itemprop, and the property or name of a meta element.
+var namingAttrs = []string{"itemprop", "property", "name"}
 
 // stableName reports whether an id or class token may be stable across
 // pages: non-empty, quotable, and without a run of three or more digits
