@@ -5,9 +5,9 @@ import (
 	"crypto/tls"
 	"errors"
 	"io"
-	"path/filepath"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/harvest/fetch"
