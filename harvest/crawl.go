@@ -36,6 +36,15 @@ func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Reco
 	return run(ctx, o, since, true, emit)
 }
 
+// Learn does what a crawl does before it emits anything: it finds the
+// blog's feed, fetches the pages of the feed's entries and learns extraction
+// rules from them. The Result holds the rules (Rules), the post-URL pattern
+// and what was fetched; nothing is emitted. It is the archivist's way to see
+// what a crawl would extract, and why.
+func Learn(ctx context.Context, o Options) (*Result, error) {
+	return run(ctx, o, time.Time{}, false, nil)
+}
+
 // crawl is the state of one NewCrawl or UpdateCrawl.
 type crawl struct {
 	o      Options
@@ -110,8 +119,8 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.readSitemaps(ctx)
 	c.readSiteComments(ctx, home)
 	train, err := c.learnRules(ctx)
-	if err != nil {
-		return err
+	if err != nil || c.emit == nil {
+		return err // c.emit is nil for Learn: it stops here
 	}
 	if err := c.emitBlog(); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -647,4 +648,40 @@ func changedSince(p fixture.Post, since time.Time) bool {
 		}
 	}
 	return false
+}
+
+func TestNewCrawlFindsOldPostsThroughAGzippedSitemap(t *testing.T) {
+	b := newTinyBlog(60)
+	b.sitemap = true
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	_, out := crawl(t, options("tiny", srv.URL))
+	if got := out.byURL(t); len(got) != b.posts {
+		t.Errorf("%d entries, want %d: the sitemap names every post", len(got), b.posts)
+	}
+	if out.blogs[0].SitemapURL != srv.URL+"/sitemaps/all.xml.gz" {
+		t.Errorf("sitemap_uri %q", out.blogs[0].SitemapURL)
+	}
+}
+
+func TestNewCrawlScopeExclude(t *testing.T) {
+	b := newTinyBlog(40)
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	o := options("tiny", srv.URL)
+	o.Exclude = []*regexp.Regexp{regexp.MustCompile(`/post-(1|3)\d/$`)} // 10–19 found by links, 30–39 in the feed
+	log := &requestLog{}
+	srv.Config.Handler = log.wrap(b)
+	_, out := crawl(t, o)
+	for u := range out.byURL(t) {
+		if o.Exclude[0].MatchString(u) {
+			t.Errorf("excluded %s emitted", u)
+		}
+	}
+	if n := log.count(func(p string) bool { return o.Exclude[0].MatchString(p) }); n > 0 {
+		t.Errorf("%d excluded pages fetched", n)
+	}
+	if len(out.entries) != b.posts-20 {
+		t.Errorf("%d entries, want %d", len(out.entries), b.posts-20)
+	}
 }

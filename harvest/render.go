@@ -35,8 +35,7 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 		return st.r
 	}
 	st.started = true
-	b, err := render.New(context.WithoutCancel(ctx), render.Options{Tabs: c.o.PerHost, Screenshot: true,
-		HostRules: c.o.RenderHostRules, Logger: c.log})
+	b, err := render.New(context.WithoutCancel(ctx), c.renderOptions())
 	if err != nil {
 		st.off = true
 		msg := fmt.Sprintf("render: %v: rendering is off for this crawl", err)
@@ -49,6 +48,25 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 	}
 	st.own, st.r = b, b
 	return b
+}
+
+// renderOptions configures a browser the crawl starts. Unless the crawl
+// runs over its own Transport (replay), the browser goes through the same
+// proxy as the HTTP client and trusts the same extra CAs, pinned to the
+// blog's own host.
+func (c *crawl) renderOptions() render.Options {
+	o := render.Options{Tabs: c.o.PerHost, Screenshot: true, HostRules: c.o.RenderHostRules, Logger: c.log}
+	if c.o.Transport != nil {
+		return o
+	}
+	o = render.FromEnvironment(o)
+	if c.o.CAFile != "" {
+		o.TrustedCAs = append(o.TrustedCAs, c.o.CAFile)
+	}
+	if c.home != nil && c.home.Scheme == "https" {
+		o.PinHosts = []string{c.home.Host}
+	}
+	return o
 }
 
 // closeRenderer closes a browser the crawl started.

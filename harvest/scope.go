@@ -40,14 +40,23 @@ func (s *scope) addHost(host string) {
 	}
 }
 
-// contains reports whether the canonical URL u is in scope.
-func (s *scope) contains(u *url.URL) bool {
+// excluded reports whether an exclude pattern names the canonical URL u.
+func (s *scope) excluded(u *url.URL) bool {
 	raw := u.String()
 	for _, re := range s.exclude {
 		if re.MatchString(raw) {
-			return false
+			return true
 		}
 	}
+	return false
+}
+
+// contains reports whether the canonical URL u is in scope.
+func (s *scope) contains(u *url.URL) bool {
+	if s.excluded(u) {
+		return false
+	}
+	raw := u.String()
 	if s.hosts[u.Host] && strings.HasPrefix(u.Path+"/", s.prefix) {
 		return true
 	}

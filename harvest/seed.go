@@ -61,9 +61,14 @@ func (c *crawl) itemURL(it *feed.Item) *url.URL {
 // post-URL pattern from their URLs. Items whose link leaves the blog are
 // kept for feed-only entries.
 func (c *crawl) seedFeed() {
-	var urls []*url.URL
+	var urls, shapes []*url.URL
 	for i := range c.feed.Items {
 		it := &c.feed.Items[i]
+		if l := mustCanonical(it.Link); l != nil && c.scope.excluded(l) {
+			c.res.Skipped++
+			shapes = append(shapes, l) // excluded, but it still shows what posts look like
+			continue
+		}
 		u := c.itemURL(it)
 		if u == nil {
 			c.offsite = append(c.offsite, it)
@@ -73,10 +78,11 @@ func (c *crawl) seedFeed() {
 			continue
 		}
 		urls = append(urls, u)
+		shapes = append(shapes, u)
 		c.pending[u.String()] = it
 		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.feed.Items)-i), kind: "post"})
 	}
-	c.pattern = learnPattern(urls)
+	c.pattern = learnPattern(shapes)
 	c.feedURLs = urls
 }
 

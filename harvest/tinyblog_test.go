@@ -1,6 +1,7 @@
 package harvest_test
 
 import (
+	"compress/gzip"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -19,6 +20,7 @@ type tinyBlog struct {
 	offsite  string // base URL the feed's newest item links to instead; empty for none
 	locked   int    // index of a password-protected post; -1 for none
 	scripted int    // index of a post whose article JavaScript writes; -1 for none
+	sitemap  bool   // no "older posts" links: only robots.txt's gzipped sitemap lists old posts
 	start    time.Time
 }
 
@@ -65,6 +67,10 @@ func (b *tinyBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.listing(w, base, n)
 	case p == "/feed/":
 		b.feed(w, base)
+	case p == "/robots.txt" && b.sitemap:
+		fmt.Fprintf(w, "User-agent: *\nDisallow: /private/\nSitemap: %s/sitemaps/all.xml.gz\n", base)
+	case p == "/sitemaps/all.xml.gz" && b.sitemap:
+		b.sitemapGz(w, base)
 	default:
 		b.post(w, r, base)
 	}
@@ -85,7 +91,7 @@ func (b *tinyBlog) listing(w http.ResponseWriter, base string, n int) {
 	for i := newest; i > newest-b.perPage && i >= 0; i-- {
 		fmt.Fprintf(&s, "<h2><a href=\"%s%s\">%s</a></h2>\n", base, b.path(i), b.title(i))
 	}
-	if newest-b.perPage >= 0 {
+	if newest-b.perPage >= 0 && !b.sitemap {
 		fmt.Fprintf(&s, "<a class=\"next\" href=\"%s/page/%d/\">Older posts</a>", base, n+1)
 	}
 	b.page(w, base, "Tiny blog", s.String())
@@ -120,4 +126,16 @@ func (b *tinyBlog) feed(w http.ResponseWriter, base string) {
 			b.title(i), link, i, b.date(i).Format(time.RFC1123Z), b.body(i))
 	}
 	fmt.Fprint(w, `</channel></rss>`)
+}
+
+// sitemapGz writes a gzipped sitemap of every post, with lastmod.
+func (b *tinyBlog) sitemapGz(w http.ResponseWriter, base string) {
+	w.Header().Set("Content-Type", "application/gzip")
+	zw := gzip.NewWriter(w)
+	defer zw.Close()
+	fmt.Fprint(zw, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for i := 0; i < b.posts; i++ {
+		fmt.Fprintf(zw, "<url><loc>%s%s</loc><lastmod>%s</lastmod></url>\n", base, b.path(i), b.date(i).Format(time.RFC3339))
+	}
+	fmt.Fprint(zw, `</urlset>`)
 }
