@@ -8,15 +8,18 @@ import (
 	"golang.org/x/net/html"
 )
 
-// comments extracts the page's comments with the learned comment rules.
-// Comments have no fallback: without a trusted rule none are extracted.
+// comments extracts the page's comments with the learned comment rules;
+// without a trusted rule, or when it finds nothing, the comment fallback
+// (commentfallback.go) looks for them.
 func (e *extractor) comments() {
 	if e.rules == nil || e.rules.Comments == nil || !e.rules.Comments.Node.usable() {
+		e.fallbackComments()
 		return
 	}
 	cr := e.rules.Comments
 	bodies := cr.Node.allIn(e.root, e.ix)
 	if len(bodies) == 0 {
+		e.fallbackComments()
 		return
 	}
 	elems := commentElements(bodies)

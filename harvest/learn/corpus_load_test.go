@@ -154,7 +154,8 @@ func itemAuthor(it *gofeed.Item) string {
 }
 
 // commentTargets returns the comments of the post at link from its comment
-// feed <link>/feed/ (WordPress), when the corpus has it.
+// feed <link>/feed/ (WordPress), when the corpus has it; nil when it has
+// not, and the page's comments are unknown.
 func (b corpusBlog) commentTargets(t testing.TB, link string) []learn.CommentTarget {
 	u := strings.TrimSuffix(link, "/") + "/feed/"
 	if b.read(u) == nil {
@@ -164,7 +165,7 @@ func (b corpusBlog) commentTargets(t testing.TB, link string) []learn.CommentTar
 	if f == nil {
 		return nil
 	}
-	var out []learn.CommentTarget
+	out := []learn.CommentTarget{} // not nil: the comments are known, even when none
 	for _, it := range f.Items {
 		c := learn.CommentTarget{ID: commentID(it.Link), Author: itemAuthor(it), Content: it.Content}
 		if c.Content == "" {

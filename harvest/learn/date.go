@@ -117,10 +117,14 @@ func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores
 	rend := renderingSets(d, target, lang)
 	union := unionSet(rend, d.coder.size())
 	bestVal, slow := 0.0, 0
+	year := fmt.Sprint(target.Year())
 	for i, n := range d.els {
 		s := attrDateScore(n, target, &attrs[i])
 		if s == 0 {
 			s = textDateScore(d, i, rend, union, func() bool { return textIsDay(n, target, lang, &slow) })
+		}
+		if s < 0.5 {
+			s = max(s, ownTextDateScore(n, target, year, lang))
 		}
 		if s < 0.5 {
 			continue

@@ -54,6 +54,27 @@
 // silently: with no article, Extract returns what it found with an error
 // wrapping blogharvest.ErrNoArticle.
 //
+// Authors and dates have more sources than their rules. In training, an
+// element whose own text node holds the feed's day among other words
+// ("Posté le 27 août 2013 |", "This entry was posted on Wednesday, August
+// 28th, 2013 at 4:44 am and is filed under") scores as a date, and a byline
+// one part of which is the feed's author ("Seth Zenz | USLHC | USA") scores
+// as the author, the part being recorded in Rule.Part. In extraction, when
+// the rule is untrusted or finds nothing, the date comes from structured
+// data (JSON-LD datePublished, h-entry dt-published, article:published_time,
+// DC.date, date, sailthru.date, parsely-pub-date and similar meta, then
+// og:updated_time last), then <time>, dated classes (<abbr
+// class="published" title="…">) and itemprop datePublished, then the day in
+// the permalink's path (/2013/08/28/; a path with only a month gives no
+// day), then the first date written in a text node around the article. A
+// date without a zone is taken in the zone learned from the feed. The
+// author comes from structured data (JSON-LD, h-entry, meta author), then
+// author classes, rel=author and itemprop author, then a byline in running
+// text ("Posted by X at 10:44 AM", "By X, Staff Writer", "par X", "von X"),
+// then an element whose class or id mentions author or byline; last, when
+// every training entry named the same author (at least three),
+// Rules.SoleAuthor, recorded as a heuristic since it is an inference.
+//
 // The scoring functions of the evaluation (Dice, TokenF1, SameAuthor,
 // SameDay, HTMLText) are exported for the eval module.
 package learn

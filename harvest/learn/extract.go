@@ -82,7 +82,10 @@ func (e *extractor) run() (Extraction, error) {
 	article := e.article()
 	e.title(article)
 	e.author()
+	e.blogAuthor()
 	e.date()
+	e.urlDate()
+	e.nearDate(article)
 	if article != nil {
 		cleanNode(article, e.base)
 		e.x.ContentHTML = innerHTML(article)
@@ -151,7 +154,7 @@ func (e *extractor) title(article *html.Node) {
 func (e *extractor) author() {
 	if r := e.rule(func(r *Rules) *Rule { return r.Author }); r != nil {
 		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t := cleanAuthor(nodeText(n)); t != "" {
+			if t := authorOf(r, nodeText(n)); t != "" {
 				e.x.Author = t
 				e.x.Methods.Set(FieldAuthor, blogharvest.MethodRule)
 				return
@@ -176,7 +179,7 @@ func (e *extractor) date() {
 		}
 	}
 	if t, m := e.fb.date(e.page.Lang); !t.IsZero() {
-		e.x.Date = t
+		e.x.Date = inOffset(t, e.rules.dateOffset())
 		e.x.Methods.Set(FieldDate, m)
 	}
 }
@@ -194,7 +197,7 @@ func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
 			return t, true
 		}
 	}
-	return ParseDate(nodeText(n), lang)
+	return textDate(n, lang)
 }
 
 // bylinePrefixes are words that introduce an author's name.

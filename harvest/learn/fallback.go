@@ -201,11 +201,14 @@ func (f *fallback) author() (string, blogharvest.Method) {
 		}
 		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
 			if t := cleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
-				found = t
+				found = firstNonEmpty(bylineName(nodeText(n)), t)
 			}
 		}
 		return found == ""
 	})
+	if found == "" {
+		found = firstNonEmpty(textByline(f.root), looseByline(f.root))
+	}
 	if found != "" {
 		return found, blogharvest.MethodHeuristic
 	}
@@ -233,6 +236,18 @@ func (f *fallback) date(lang string) (time.Time, blogharvest.Method) {
 			return t, blogharvest.MethodStructured
 		}
 	}
+	if t, m := f.heuristicDate(lang); !t.IsZero() {
+		return t, m
+	}
+	if t, ok := ParseDate(sd.updated, lang); ok {
+		return t, blogharvest.MethodStructured
+	}
+	return time.Time{}, ""
+}
+
+// heuristicDate returns the date of the first <time>, dated class or
+// itemprop datePublished outside the comments.
+func (f *fallback) heuristicDate(lang string) (time.Time, blogharvest.Method) {
 	var found time.Time
 	walkElements(f.root, func(n *html.Node) bool {
 		if isCommentBox(n) {

@@ -20,8 +20,8 @@ import (
 
 // fastExtract extracts p with raw scans, or reports false.
 // It answers only when the article, title, author and date all have
-// trusted rules and there is no comment rule, since the fallbacks and the
-// comment rules need the whole tree.
+// trusted rules, there is no comment rule and the page shows no comment
+// markup, since the fallbacks and the comment rules need the whole tree.
 func (r *Rules) fastExtract(p Page) (Extraction, bool) {
 	if r == nil || !r.Article.usable() || !r.Title.usable() || !r.Author.usable() || !r.Date.usable() ||
 		r.Comments != nil && r.Comments.Node.usable() {
@@ -29,6 +29,9 @@ func (r *Rules) fastExtract(p Page) (Extraction, bool) {
 	}
 	sc := &scanner{page: p.HTML, lower: asciiLower(p.HTML)}
 	var x Extraction
+	if mayHoldComments(sc.lower) {
+		return x, false
+	}
 	art, ok := sc.find(r.Article)
 	if !ok {
 		return x, false
@@ -42,7 +45,7 @@ func (r *Rules) fastExtract(p Page) (Extraction, bool) {
 		set  func(span) bool
 	}{
 		{r.Title, func(s span) bool { x.Title = sc.text(s); return x.Title != "" }},
-		{r.Author, func(s span) bool { x.Author = cleanAuthor(sc.text(s)); return x.Author != "" }},
+		{r.Author, func(s span) bool { x.Author = authorOf(r.Author, sc.text(s)); return x.Author != "" }},
 		{r.Date, func(s span) bool { return sc.date(s, r.Date, p.Lang, r.Lang, &x) }},
 	} {
 		s, ok := sc.find(f.rule)

@@ -28,6 +28,9 @@ type Rules struct {
 	Pages []string `json:"pages"`
 	// Lang is the language of the training pages, used to parse dates.
 	Lang string `json:"lang,omitempty"`
+	// SoleAuthor is the author every training entry named (at least three
+	// of them), which Extract infers for pages that name no author.
+	SoleAuthor string `json:"sole_author,omitempty"`
 }
 
 // ErrNoPairs is returned by Learn when it is given nothing to learn from.
@@ -71,6 +74,10 @@ func Learn(pairs []Pair, opts Options) (*Rules, error) {
 	r.Article = learnField(pages, func(p *trainPage) *fieldScores { return &p.article }, min)
 	r.Title = learnField(pages, func(p *trainPage) *fieldScores { return &p.title }, min)
 	r.Author = learnField(pages, func(p *trainPage) *fieldScores { return &p.author }, min)
+	if r.Author != nil {
+		r.Author.Part = votePart(pages, r.Author)
+	}
+	r.SoleAuthor = soleAuthor(pairs)
 	r.Date = learnField(pages, func(p *trainPage) *fieldScores { return &p.date }, min)
 	if r.Date != nil {
 		r.Date.Attr = voteAttr(pages, r.Date)
@@ -124,6 +131,7 @@ func scorePage(pair *Pair) (*trainPage, error) {
 	p.article = articleScores(d, inter[0], sizes[0], t.FullText)
 	p.title = nearScores(d, inter[1], sizes[1], p.article.best, 0.02, 0)
 	p.author = nearScores(d, inter[2], sizes[2], p.article.best, 0.5, 0.05)
+	scoreBylineParts(d, &p.author, t.Author, inter[2], sizes[2], p.article.best)
 	p.date, p.dateAttr = dateScores(d, t.Date, pair.Page.Lang, p.article.best)
 	return p, nil
 }

@@ -27,6 +27,9 @@ type Rule struct {
 	// UTCOffset is the zone, in seconds east of UTC, in which the pages
 	// write dates without a zone (dates only); learned from the feed.
 	UTCOffset int `json:"utc_offset,omitempty"`
+	// Part is, for authors, the 1-based part of the selected byline that
+	// names the author ("Seth Zenz | USLHC | USA": 1); 0 means all of it.
+	Part int `json:"part,omitempty"`
 
 	once sync.Once
 	sel  *selector   // the rule, when of the simple shape Learn writes

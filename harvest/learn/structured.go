@@ -12,6 +12,7 @@ import (
 // article:* meta.
 type structured struct {
 	title, author, date, body string
+	updated                   string     // when the post was last changed: a date when nothing better is said
 	hentry                    *html.Node // the h-entry element, if any
 	content                   *html.Node // its e-content element, if any
 	mfTitle, mfAuthor, mfDate string     // from the h-entry
@@ -45,10 +46,7 @@ func readStructured(root *html.Node) *structured {
 
 // meta reads OpenGraph and article:* meta elements.
 func (s *structured) meta(n *html.Node) {
-	key := attr(n, "property")
-	if key == "" {
-		key = attr(n, "name")
-	}
+	key := firstNonEmpty(attr(n, "property"), attr(n, "name"), attr(n, "itemprop"))
 	v := strings.TrimSpace(attr(n, "content"))
 	set := func(dst *string) {
 		if *dst == "" {
@@ -62,8 +60,12 @@ func (s *structured) meta(n *html.Node) {
 		if !strings.HasPrefix(v, "http") {
 			set(&s.author)
 		}
-	case "article:published_time", "dc.date", "dc.date.issued", "date":
+	case "article:published_time", "article:published", "dc.date", "dc.date.issued", "dc.date.created",
+		"dcterms.date", "dcterms.created", "dcterms.issued", "date", "datepublished", "sailthru.date",
+		"parsely-pub-date", "publish-date", "pubdate", "publish_date", "citation_publication_date":
 		set(&s.date)
+	case "og:updated_time", "article:modified_time":
+		set(&s.updated)
 	}
 }
 

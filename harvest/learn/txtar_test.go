@@ -56,7 +56,8 @@ type caseWant struct {
 
 // TestTxtar runs the extractor cases in testdata/*.txtar: Learn on every
 // pageN.html with its pageN.json target (no pages: fallbacks only), Extract
-// test.html, and compare with want.json.
+// test.html (fetched from test.url, when given), and compare with
+// want.json.
 func TestTxtar(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -94,7 +95,11 @@ func runCase(t *testing.T, files []txtarFile) {
 			t.Fatal(err)
 		}
 	}
-	x, err := rules.Extract(learn.Page{URL: "https://blog.example/posts/test/", HTML: byName["test.html"]})
+	testURL := "https://blog.example/posts/test/"
+	if u := strings.TrimSpace(string(byName["test.url"])); u != "" {
+		testURL = u
+	}
+	x, err := rules.Extract(learn.Page{URL: testURL, HTML: byName["test.html"]})
 	var want caseWant
 	if err := json.Unmarshal(byName["want.json"], &want); err != nil {
 		t.Fatalf("want.json: %v", err)

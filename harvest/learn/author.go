@@ -1,0 +1,153 @@
+package learn
+
+import (
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// authorSeparators split a byline into parts: "Seth Zenz | USLHC | USA",
+// "Ann Lee · Editor".
+var authorSeparators = []string{" | ", " · ", " • ", " – ", " — ", " - ", " / ", ", "}
+
+// authorParts returns the parts of a cleaned byline.
+func authorParts(s string) []string {
+	parts := splitAny(s, authorSeparators)
+	for i, p := range parts {
+		parts[i] = cleanAuthor(p)
+	}
+	return parts
+}
+
+// partOf returns the 1-based index of the part of byline s that names
+// author, 0 when the whole byline does or no part does.
+func partOf(s, author string) int {
+	if SameAuthor(s, author) {
+		return 0
+	}
+	for i, p := range authorParts(s) {
+		if SameAuthor(p, author) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// authorOf returns the author's name in the text of the element a rule
+// selects: the whole cleaned text, or the part the rule learned.
+func authorOf(r *Rule, text string) string {
+	s := cleanAuthor(text)
+	if r == nil || r.Part <= 0 {
+		return s
+	}
+	if parts := authorParts(s); len(parts) >= r.Part && len(parts) > 1 {
+		return parts[r.Part-1]
+	}
+	return s
+}
+
+// maxBylineExtra bounds, in bigrams, how much longer than the author's name
+// a byline whose parts are checked may be.
+const maxBylineExtra = 60
+
+// scoreBylineParts raises to 1 the score of short elements one part of
+// whose text is the author's name ("Seth Zenz | USLHC | USA"), which Dice
+// on the whole text ranks below the same name in a far-away list, then
+// picks the best element again. inter and t are the bigram intersections
+// and target size of the Dice scores.
+func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, article int) {
+	if t == 0 || author == "" {
+		return
+	}
+	raised := false
+	for i := range f.score {
+		if f.score[i] >= 1 || int(inter[i]) < t || int(d.end[i]-d.start[i]) > t+maxBylineExtra {
+			continue
+		}
+		if s := cleanAuthor(nodeText(d.els[i])); !SameAuthor(s, author) && partOf(s, author) > 0 {
+			f.score[i], raised = 1, true
+		}
+	}
+	if raised {
+		f.best = nearest(d, f.score, article, 0.5, 0.05)
+	}
+}
+
+// nearest returns the element with the highest score × 1/(1 + penalty ×
+// tree distance to article), among those within slack of the best score.
+func nearest(d *doc, score []float64, article int, slack, penalty float64) int {
+	top := 0.0
+	for _, s := range score {
+		top = max(top, s)
+	}
+	best, bestVal := -1, -1.0
+	for i, s := range score {
+		if s == 0 || s < top-slack {
+			continue
+		}
+		v := s
+		if article >= 0 {
+			v = s / (1 + penalty*float64(d.distance(i, article)))
+		}
+		if v > bestVal {
+			best, bestVal = i, v
+		}
+	}
+	return best
+}
+
+// votePart returns the part of the bylines rule r selects that most
+// training pages' authors are (0: the whole byline).
+func votePart(pages []*trainPage, r *Rule) int {
+	count := map[int]int{}
+	for _, p := range pages {
+		if a := p.pair.Target.Author; a != "" {
+			if n := r.firstIn(p.d.root, p.d.ix); n != nil {
+				count[partOf(cleanAuthor(nodeText(n)), a)]++
+			}
+		}
+	}
+	best := 0
+	for k, c := range count {
+		if c > count[best] || c == count[best] && k < best {
+			best = k
+		}
+	}
+	return best
+}
+
+// minSoleAuthorPages is how many training entries must name the same single
+// author before Extract infers it for pages that name nobody.
+const minSoleAuthorPages = 3
+
+// soleAuthor returns the author every training entry names, when there is
+// one and at least minSoleAuthorPages entries name it, else "".
+func soleAuthor(pairs []Pair) string {
+	name, n := "", 0
+	for _, p := range pairs {
+		a := strings.TrimSpace(p.Target.Author)
+		switch {
+		case a == "":
+			return ""
+		case n == 0:
+			name = a
+		case !SameAuthor(a, name):
+			return ""
+		}
+		n++
+	}
+	if n < minSoleAuthorPages {
+		return ""
+	}
+	return name
+}
+
+// blogAuthor is the last resort for a page's author: the feed's sole
+// author, recorded as a heuristic since it is an inference, not something
+// the page says.
+func (e *extractor) blogAuthor() {
+	if e.x.Author == "" && e.rules != nil && e.rules.SoleAuthor != "" {
+		e.x.Author = e.rules.SoleAuthor
+		e.x.Methods.Set(FieldAuthor, blogharvest.MethodHeuristic)
+	}
+}

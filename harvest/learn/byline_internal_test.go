@@ -1,0 +1,57 @@
+package learn
+
+import "testing"
+
+func TestBylineName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Posted by Hal Brennan at 10:44 AM":                             "Hal Brennan",
+		"By Ines Walcott, Staff Writer":                                 "Ines Walcott",
+		"par Anne Roux le 2 août 2013":                                  "Anne Roux",
+		"von Jens Ober | 3 Kommentare":                                  "Jens Ober",
+		"Inspired by Bob's post on sourdough":                           "",
+		"By the way, this post is very long and is not a byline at all": "",
+		"Hal Brennan": "",
+	} {
+		if got := bylineName(in); got != want {
+			t.Errorf("bylineName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAuthorOfPart(t *testing.T) {
+	r := &Rule{Part: 1}
+	for in, want := range map[string]string{
+		"Seth Zenz | USLHC | USA": "Seth Zenz",
+		"Seth Zenz":               "Seth Zenz",
+		"By Ann Lee · Editor":     "Ann Lee",
+	} {
+		if got := authorOf(r, in); got != want {
+			t.Errorf("authorOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := partOf("CERN | Geneva | Switzerland", "CERN"); got != 1 {
+		t.Errorf("partOf = %d, want 1", got)
+	}
+	if got := partOf("Dr. Ann Lee", "Ann Lee"); got != 0 {
+		t.Errorf("partOf of a non-part = %d, want 0", got)
+	}
+}
+
+func TestPathDate(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://b.example/2013/08/28/slug/":    "2013-08-28",
+		"https://b.example/blog/2013/08/28":     "2013-08-28",
+		"https://b.example/2013/08/slug.html":   "",
+		"https://b.example/2013/02/30/bad-day/": "",
+		"https://b.example/p/1234/56/78/":       "",
+		"https://b.example/?p=2013&m=08&d=28":   "",
+	} {
+		got := ""
+		if d, ok := pathDate(in); ok {
+			got = d.Format("2006-01-02")
+		}
+		if got != want {
+			t.Errorf("pathDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,338 @@
+package learn
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
+)
+
+// This file is the comment fallback: finding a page's comments without a
+// learned rule, for blogs that have no comment feed to learn from (comments
+// loaded by JavaScript, embedded threads) or whose rule finds nothing.
+//
+// Comment elements are recognised first by the markup comment systems share
+// (markers): ids like comment-42, the class token comment on a block
+// element, Disqus's dsq-comment, Blogger's comment-block, schema.org Comment
+// microdata, the microformats p-comment and h-cite. When no marker is found,
+// a structural detector looks for repeated records: sibling elements with
+// the same tag and first class token of which at least two each hold an
+// author-like element, a date-like element and a text block, and no
+// heading or form. Areas that list other things — sidebars, "recent
+// comments" and related-post widgets, navigation — are never searched.
+// Last, schema.org Comment objects of the page's JSON-LD are read (see
+// commentfallback_ld.go). Nesting of comment elements gives each comment's
+// parent, as for learned rules.
+
+// fallbackComments extracts the page's comments with the fallback and
+// records MethodHeuristic; it leaves the extraction alone when it finds
+// none.
+func (e *extractor) fallbackComments() {
+	elems := findCommentElements(e.root)
+	var out []Comment
+	if len(elems) > 0 {
+		out = e.heuristicComments(elems)
+	} else {
+		out = ldComments(e.root, e.page.Lang)
+	}
+	if len(out) == 0 {
+		return
+	}
+	e.x.Comments = out
+	e.x.Methods.Set(FieldComments, blogharvest.MethodHeuristic)
+}
+
+// heuristicComments extracts one comment per element and sets parents
+// from their nesting.
+func (e *extractor) heuristicComments(elems []*html.Node) []Comment {
+	isElem := make(map[*html.Node]bool, len(elems))
+	for _, el := range elems {
+		isElem[el] = true
+	}
+	out := make([]Comment, len(elems))
+	for k, el := range elems {
+		out[k] = e.heuristicComment(readRecord(el, isElem))
+	}
+	setParents(out, elems)
+	return out
+}
+
+// heuristicComment turns one comment record into a Comment.
+func (e *extractor) heuristicComment(r record) Comment {
+	c := Comment{ID: recordID(r.elem)}
+	if r.author != nil {
+		c.Author = cleanAuthor(nodeText(r.author))
+	}
+	if r.date != nil {
+		if t, ok := nodeDate(r.date, "", e.page.Lang); ok {
+			c.Date = t
+			if e.rules != nil && e.rules.Date != nil {
+				c.Date = inOffset(t, e.rules.Date.UTCOffset)
+			}
+		}
+	}
+	body := r.bodyNode()
+	cleanNode(body, e.base)
+	c.ContentHTML = innerHTML(body)
+	c.ContentText = nodeText(body)
+	c.URL = commentURL(e, c.ID)
+	if c.ID == "" {
+		c.ID = digestID(c.Author, c.ContentText)
+	}
+	return c
+}
+
+// commentURL returns the page URL with fragment id, or "" without an id.
+func commentURL(e *extractor, id string) string {
+	if id == "" || e.base == nil {
+		return ""
+	}
+	u := *e.base
+	u.Fragment = id
+	return u.String()
+}
+
+// findCommentElements returns the page's comment elements in document
+// order: those the markers find, else the structural detector's.
+func findCommentElements(root *html.Node) []*html.Node {
+	if elems := markedComments(root); len(elems) > 0 {
+		return elems
+	}
+	return repeatedRecords(root)
+}
+
+// commentIDPattern matches the ids platforms give comment elements:
+// comment-42, div-comment-42 (WordPress), li-comment-42, comment_42.
+var commentIDPattern = regexp.MustCompile(`^(?:(?:div|li|article|dsq)-)?comment[-_]?\d+$`)
+
+// commentTags are the elements that the class token comment marks as a
+// comment (not a span saying "3 comments").
+var commentTags = map[string]bool{"li": true, "article": true, "div": true, "section": true, "dd": true, "blockquote": true, "tr": true}
+
+// isCommentMarker reports whether n carries a comment system's markup.
+func isCommentMarker(n *html.Node) bool {
+	if commentIDPattern.MatchString(strings.ToLower(attr(n, "id"))) {
+		return true
+	}
+	if it := strings.ToLower(attr(n, "itemtype")); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
+		return true
+	}
+	for _, c := range []string{"dsq-comment", "comment-block", "p-comment", "h-cite"} {
+		if hasClass(n, c) {
+			return true
+		}
+	}
+	return commentTags[n.Data] && (hasClass(n, "comment") || hasClass(n, "Comment"))
+}
+
+// excludedArea reports whether n lists things other than the post's
+// comments: navigation, sidebars, recent-comment and related-post widgets.
+func excludedArea(n *html.Node) bool {
+	switch n.Data {
+	case "aside", "nav", "form", "select", "head":
+		return true
+	}
+	hints := strings.ToLower(attr(n, "id") + " " + attr(n, "class"))
+	for _, h := range excludedHints {
+		if strings.Contains(hints, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// excludedHints are id and class fragments of areas that are not the
+// post's comments.
+var excludedHints = []string{"sidebar", "recent", "related", "popular", "breadcrumb", "yarpp", "similar-posts", "more-posts", "latest", "blogroll", "top-comment", "trending"}
+
+// markedComments returns the elements the markers find, outside excluded
+// areas, without mere wrappers of another marked element, keeping those
+// that read as comments.
+func markedComments(root *html.Node) []*html.Node {
+	var found []*html.Node
+	walkElements(root, func(n *html.Node) bool {
+		if skipped(n) || excludedArea(n) {
+			return false
+		}
+		if isCommentMarker(n) {
+			found = append(found, n)
+		}
+		return true
+	})
+	if len(found) == 0 {
+		return nil
+	}
+	isMarked := make(map[*html.Node]bool, len(found))
+	for _, n := range found {
+		isMarked[n] = true
+	}
+	var out []*html.Node
+	for _, n := range found {
+		if !isWrapper(n, isMarked) && readRecord(n, isMarked).isComment(false) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// isWrapper reports whether marked element n holds another marked element
+// and almost no text of its own (WordPress's <li class="comment"> around
+// <article id="div-comment-4">): the inner element is the comment.
+func isWrapper(n *html.Node, isMarked map[*html.Node]bool) bool {
+	inner := false
+	walkElements(n, func(c *html.Node) bool {
+		if c != n && isMarked[c] {
+			inner = true
+		}
+		return !inner
+	})
+	if !inner {
+		return false
+	}
+	own := cloneTree(n, func(c *html.Node) bool { return c.Type == html.ElementNode && isMarked[c] })
+	return len(nodeText(own)) <= 40
+}
+
+// recordTags are the elements a repeated comment record can be.
+var recordTags = map[string]bool{"li": true, "article": true, "div": true, "section": true, "dd": true, "tr": true, "blockquote": true}
+
+// repeatedRecords is the structural detector: among the children of each
+// element, those with the same signature (tag and first class token) form
+// a group; a group of which at least two members, and two thirds, read as
+// comments (author, date and text; no heading or form) is a comment list.
+// Replies, alone in their nested lists, are kept when their signature is
+// one of a comment list's and they lie inside one of its comments.
+func repeatedRecords(root *html.Node) []*html.Node {
+	var found []*html.Node
+	listed := map[string]bool{}
+	walkElements(root, func(n *html.Node) bool {
+		if skipped(n) || excludedArea(n) {
+			return false
+		}
+		for sig, members := range childGroups(n) {
+			if len(members) >= 2 {
+				if ok := commentGroup(members); len(ok) >= 2 && 3*len(ok) >= 2*len(members) {
+					found = append(found, ok...)
+					listed[sig] = true
+				}
+			}
+		}
+		return true
+	})
+	if len(found) == 0 {
+		return nil
+	}
+	return withReplies(root, found, listed)
+}
+
+// childGroups groups the record-like element children of n by signature.
+func childGroups(n *html.Node) map[string][]*html.Node {
+	var groups map[string][]*html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || !recordTags[c.Data] || c.FirstChild == nil {
+			continue
+		}
+		if groups == nil {
+			groups = map[string][]*html.Node{}
+		}
+		sig := signature(c)
+		groups[sig] = append(groups[sig], c)
+	}
+	return groups
+}
+
+// signature returns an element's tag and first class token, digits
+// dropped (comment-42 and comment-43 alike).
+func signature(n *html.Node) string {
+	tok := ""
+	if f := strings.Fields(attr(n, "class")); len(f) > 0 {
+		tok = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return -1
+			}
+			return r
+		}, f[0])
+	}
+	return n.Data + "." + tok
+}
+
+// commentGroup returns the members of a sibling group that read as
+// comments, each read without the same-signature records nested in it.
+func commentGroup(members []*html.Node) []*html.Node {
+	var ok []*html.Node
+	for _, m := range members {
+		if readRecord(m, sameSignature(m)).isComment(true) {
+			ok = append(ok, m)
+		}
+	}
+	return ok
+}
+
+// sameSignature returns the descendants of m with m's signature.
+func sameSignature(m *html.Node) map[*html.Node]bool {
+	sig := signature(m)
+	out := map[*html.Node]bool{}
+	walkElements(m, func(c *html.Node) bool {
+		if c != m && c.Data == m.Data && signature(c) == sig {
+			out[c] = true
+		}
+		return true
+	})
+	return out
+}
+
+// withReplies adds to the comments found the records of a listed
+// signature nested in them, and returns all in document order.
+func withReplies(root *html.Node, found []*html.Node, listed map[string]bool) []*html.Node {
+	in := make(map[*html.Node]bool, len(found))
+	for _, n := range found {
+		in[n] = true
+	}
+	var out []*html.Node
+	walkElements(root, func(n *html.Node) bool {
+		switch {
+		case in[n]:
+			out = append(out, n)
+		case listed[signature(n)] && insideAny(n, in) && readRecord(n, sameSignature(n)).isComment(true):
+			in[n] = true
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+// insideAny reports whether an ancestor of n is in set.
+func insideAny(n *html.Node, set map[*html.Node]bool) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if set[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// commentMarkup are byte strings, lower-cased, of the markup the comment
+// fallback's markers look for (and of inlined iframes, which often hold
+// an embedded thread).
+var commentMarkup = [][]byte{
+	[]byte(`id="comment-`), []byte(`id="div-comment-`), []byte(`id="li-comment-`), []byte(`id='comment-`),
+	[]byte(`class="comment"`), []byte(`class="comment `), []byte(`schema.org/comment`), []byte(`schema.org/usercomments`),
+	[]byte(`p-comment`), []byte(`h-cite`), []byte(`dsq-comment`), []byte(`comment-block`),
+	[]byte(`"comment"`), []byte(`data-blogharvest-iframe`),
+}
+
+// mayHoldComments reports whether a lower-cased page shows markup of the
+// comment fallback, so that Extract's fast path, which skips comments,
+// must not answer. Comments only the structural detector would find are
+// looked for when the page is parsed anyway.
+func mayHoldComments(lower []byte) bool {
+	for _, m := range commentMarkup {
+		if bytes.Contains(lower, m) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,244 @@
+package learn
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// record is one comment-like element and the parts found in it, outside
+// the comments nested in it: the author's name, the date and the text.
+type record struct {
+	elem   *html.Node
+	author *html.Node
+	date   *html.Node
+	body   *html.Node // the element with a body hint, or nil: the rest is the text
+	nested func(*html.Node) bool
+	heavy  bool // holds a heading or a form: a post or a comment form
+}
+
+// readRecord finds the parts of comment element el; nested reports the
+// elements of other comments inside it. The body is the first element
+// with the best body hint (bodyRank) that does not hold the author.
+func readRecord(el *html.Node, nested map[*html.Node]bool) record {
+	r := record{elem: el, nested: func(n *html.Node) bool { return n != el && nested[n] }}
+	authorRank := len(authorHints) + 1
+	var bodies []*html.Node
+	walkElements(el, func(n *html.Node) bool {
+		if r.nested(n) || skipped(n) {
+			return false
+		}
+		if n != el {
+			r.visit(n, &authorRank)
+			if isBodyLike(n) {
+				bodies = append(bodies, n)
+			}
+		}
+		return true
+	})
+	best := 3
+	for _, b := range bodies {
+		if k := bodyRank(b); k < best && (r.author == nil || !isInside(r.author, b)) && nodeText(b) != "" {
+			r.body, best = b, k
+		}
+	}
+	return r
+}
+
+// visit looks at one element of a record for an author, a date, and
+// headings or forms.
+func (r *record) visit(n *html.Node, authorRank *int) {
+	switch n.Data {
+	case "h1", "h2", "h3", "form", "textarea":
+		r.heavy = true
+	}
+	if k := authorRankOf(n); k < *authorRank {
+		if a := nameIn(n); a != nil {
+			r.author, *authorRank = a, k
+		}
+	}
+	if (r.date == nil || isInside(n, r.date)) && isDateLike(n) {
+		r.date = n // the deepest: a <time> rather than the meta line around it
+	}
+}
+
+// authorHints are, most specific first, fragments of the class, itemprop
+// or rel of an element holding a commenter's name.
+var authorHints = []string{"fn", "p-author", "p-name", "nickname", "nick", "comment-author", "author", "username", "user", "commenter", "poster", "name", "who", "byline"}
+
+// citeRank is the rank of a <cite>, after the hints naming an author.
+const citeRank = 9
+
+// authorRankOf returns the rank of the first author hint n matches
+// (cite elements rank with "commenter"), or past the end.
+func authorRankOf(n *html.Node) int {
+	hints := strings.ToLower(attr(n, "class") + " " + attr(n, "itemprop") + " " + attr(n, "rel") + " " + attr(n, "id"))
+	best := len(authorHints) + 1
+	for _, tok := range strings.Fields(hints) {
+		for k, h := range authorHints {
+			if k < best && (tok == h || k >= 4 && strings.Contains(tok, h) && !strings.Contains(tok, "avatar") && !strings.Contains(tok, "url")) {
+				best = k
+			}
+		}
+	}
+	if n.Data == "cite" && best > citeRank {
+		best = citeRank
+	}
+	return best
+}
+
+// isDateLike reports whether n looks like a comment's date and reads as
+// one: a time element, a date attribute, or a date hint in its class,
+// itemprop or id.
+func isDateLike(n *html.Node) bool {
+	hinted := n.Data == "time" || attr(n, "datetime") != ""
+	if !hinted {
+		hints := strings.ToLower(attr(n, "class") + " " + attr(n, "itemprop") + " " + attr(n, "id"))
+		for _, h := range []string{"date", "time", "published", "posted", "when", "meta"} {
+			hinted = hinted || strings.Contains(hints, h)
+		}
+	}
+	if !hinted {
+		return false
+	}
+	if _, ok := nodeDate(n, "", ""); ok {
+		return true
+	}
+	t := nodeText(n)
+	if len(t) > 64 || !strings.ContainsAny(t, "0123456789") {
+		return false
+	}
+	_, ok := ParseDate(t, "")
+	return ok
+}
+
+// bodyRank ranks a body-like element: 0 for microdata and microformats
+// (itemprop text, e-content), 1 for a class naming a comment's text or
+// message, 2 for any other content, body or text class.
+func bodyRank(n *html.Node) int {
+	class := strings.ToLower(attr(n, "class"))
+	switch {
+	case attr(n, "itemprop") != "" || hasClass(n, "e-content") || hasClass(n, "p-content"):
+		return 0
+	case strings.Contains(class, "comment") || strings.Contains(class, "message"):
+		return 1
+	}
+	return 2
+}
+
+// isBodyLike reports whether n's class or itemprop marks a comment's text.
+func isBodyLike(n *html.Node) bool {
+	if p := strings.ToLower(attr(n, "itemprop")); p == "text" || p == "commenttext" || p == "description" {
+		return true
+	}
+	for _, tok := range strings.Fields(strings.ToLower(attr(n, "class"))) {
+		if strings.Contains(tok, "author") || strings.Contains(tok, "meta") || strings.Contains(tok, "avatar") {
+			continue
+		}
+		for _, h := range []string{"content", "body", "text", "message"} {
+			if strings.Contains(tok, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isComment reports whether the record reads as a comment: some text of
+// its own, no heading or form, and an author or a date (both when strict).
+func (r record) isComment(strict bool) bool {
+	if r.heavy {
+		return false
+	}
+	if strict && (r.author == nil || r.date == nil) || r.author == nil && r.date == nil {
+		return false
+	}
+	text := nodeText(r.bodyNode())
+	return len(text) >= 2 && (!strict || len(text) >= 10)
+}
+
+// bodyNode returns a copy of the comment's text: the body element, else
+// the element without its author, date, nested comments and chrome (reply
+// links, avatars, headers and footers).
+func (r record) bodyNode() *html.Node {
+	if r.body != nil {
+		return cloneTree(r.body, func(n *html.Node) bool {
+			return n.Type == html.ElementNode && (r.nested(n) || n == r.date || isTimeLine(n))
+		})
+	}
+	return cloneTree(r.elem, func(n *html.Node) bool {
+		return n.Type == html.ElementNode && (r.nested(n) || n == r.author || n == r.date || isChrome(n) ||
+			r.author != nil && isInside(r.author, n) || r.date != nil && isInside(r.date, n))
+	})
+}
+
+// isChrome reports whether n is part of a comment's frame rather than its
+// text.
+func isChrome(n *html.Node) bool {
+	switch n.Data {
+	case "header", "footer", "img", "button", "form":
+		return true
+	}
+	hints := strings.ToLower(attr(n, "class"))
+	for _, h := range []string{"reply", "avatar", "meta", "action", "vote", "share"} {
+		if strings.Contains(hints, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// recordID returns the id of a comment element or of its first child
+// element, when it names a comment or has no digits-free generic form.
+func recordID(el *html.Node) string {
+	if id := attr(el, "id"); id != "" {
+		return id
+	}
+	for c := el.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && commentIDPattern.MatchString(strings.ToLower(attr(c, "id"))) {
+			return attr(c, "id")
+		}
+	}
+	for _, k := range []string{"data-comment-id", "data-id"} {
+		if v := attr(el, k); v != "" {
+			return "comment-" + v
+		}
+	}
+	return ""
+}
+
+// digestID returns an id made of the comment's author and text.
+func digestID(author, text string) string {
+	sum := sha256.Sum256([]byte(author + "\x00" + text))
+	return "c-" + hex.EncodeToString(sum[:6])
+}
+
+// isTimeLine reports whether n is a short line with a date or time class
+// ("3 minutes ago"), which is not part of a comment's text.
+func isTimeLine(n *html.Node) bool {
+	class := strings.ToLower(attr(n, "class"))
+	return (strings.Contains(class, "time") || strings.Contains(class, "date")) && len(nodeText(n)) <= 40
+}
+
+// nameIn returns n when its text is short enough to be a name, else its
+// first link that is (a profile link in a long author box), or nil.
+func nameIn(n *html.Node) *html.Node {
+	if isName(nodeText(n)) {
+		return n
+	}
+	var link *html.Node
+	walkElements(n, func(c *html.Node) bool {
+		if link == nil && c.Data == "a" && isName(nodeText(c)) {
+			link = c
+		}
+		return link == nil
+	})
+	return link
+}
+
+// isName reports whether s is short enough to be a commenter's name.
+func isName(s string) bool {
+	return s != "" && len(s) <= 80 && len(strings.Fields(s)) <= 8
+}

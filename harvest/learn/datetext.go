@@ -1,0 +1,103 @@
+package learn
+
+import (
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
+)
+
+// ownTextScore is the score of an element one of whose own text nodes
+// holds the target's day among other words ("Posté le 27 août 2013 |",
+// "This entry was posted on Wednesday, August 28th, 2013 at 4:44 am and
+// is filed under"): too diluted for Dice against a rendering, but a date
+// once parsed.
+const ownTextScore = 0.8
+
+// maxOwnText bounds the length of a text node searched for a date.
+const maxOwnText = 200
+
+// ownTextDateScore returns ownTextScore when one of n's own text nodes
+// (its children, not deeper) holds year and parses to target's day, else
+// 0. The year test keeps the parser off almost every text node.
+func ownTextDateScore(n *html.Node, target time.Time, year, lang string) float64 {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.TextNode || len(c.Data) > maxOwnText || !strings.Contains(c.Data, year) {
+			continue
+		}
+		if t, ok := quickDate(c.Data, lang); ok && nearDay(t, target) {
+			return ownTextScore
+		}
+	}
+	return 0
+}
+
+// textDate reads a date from element n's text: the whole text when it
+// parses, else the first of its own text nodes that holds a date (the
+// whole text of a footer that says when the post was published and much
+// else is too long to parse).
+func textDate(n *html.Node, lang string) (time.Time, bool) {
+	if t, ok := ParseDate(nodeText(n), lang); ok {
+		return t, true
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode && len(c.Data) <= maxOwnText {
+			if t, ok := quickDate(c.Data, lang); ok {
+				return t, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// nearDate is the last resort for a page's date: the first date written in
+// a text node around the article (within its parent and grandparent, the
+// article itself and comments left out), as in a "Posted on …" line the
+// rules and heuristics did not know. The day is taken in the blog's zone.
+func (e *extractor) nearDate(article *html.Node) {
+	if !e.x.Date.IsZero() || article == nil || article.Parent == nil {
+		return
+	}
+	around := article.Parent
+	if g := around.Parent; g != nil && g.Data != "body" && g.Data != "html" {
+		around = g
+	}
+	if t, ok := firstTextDate(around, article, e.page.Lang); ok {
+		e.x.Date = inOffset(t, e.rules.dateOffset())
+		e.x.Methods.Set(FieldDate, blogharvest.MethodHeuristic)
+	}
+}
+
+// firstTextDate returns the first date in a text node under n, skipping
+// the subtree skip, comment boxes and raw text.
+func firstTextDate(n, skip *html.Node, lang string) (time.Time, bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c == skip:
+		case c.Type == html.TextNode:
+			if len(c.Data) <= maxOwnText && hasYear(c.Data) {
+				if t, ok := quickDate(c.Data, lang); ok {
+					return t, true
+				}
+			}
+		case c.Type == html.ElementNode && !rawTextTags[c.Data] && !isCommentBox(c):
+			if t, ok := firstTextDate(c, skip, lang); ok {
+				return t, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// hasYear reports whether s holds four digits starting 19 or 20.
+func hasYear(s string) bool {
+	for i := 0; i+3 < len(s); i++ {
+		if (s[i] == '1' && s[i+1] == '9' || s[i] == '2' && s[i+1] == '0') && isDigit(s[i+2]) && isDigit(s[i+3]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }

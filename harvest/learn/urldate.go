@@ -1,0 +1,57 @@
+package learn
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// pathDate reads the day a permalink's path gives, as in
+// /2013/08/28/slug/: year, month and day as consecutive segments. A path
+// with only a year and month (/2013/08/slug) gives no day, and none is
+// claimed.
+func pathDate(raw string) (time.Time, bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return time.Time{}, false
+	}
+	segs := strings.Split(u.Path, "/")
+	for i := 0; i+2 < len(segs); i++ {
+		if len(segs[i]) != 4 || len(segs[i+1]) != 2 || len(segs[i+2]) != 2 {
+			continue
+		}
+		y, e1 := strconv.Atoi(segs[i])
+		m, e2 := strconv.Atoi(segs[i+1])
+		d, e3 := strconv.Atoi(segs[i+2])
+		if e1 == nil && e2 == nil && e3 == nil {
+			if t, ok := makeDate(y, m, d); ok {
+				return t, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// urlDate is the last resort for a page's date: the day in its permalink,
+// in the blog's learned zone.
+func (e *extractor) urlDate() {
+	if !e.x.Date.IsZero() {
+		return
+	}
+	if t, ok := pathDate(e.page.URL); ok {
+		e.x.Date = inOffset(t, e.rules.dateOffset())
+		e.x.Methods.Set(FieldDate, blogharvest.MethodHeuristic)
+	}
+}
+
+// dateOffset returns the zone, in seconds east of UTC, in which the blog
+// writes dates without a zone, 0 when unknown.
+func (r *Rules) dateOffset() int {
+	if r == nil || r.Date == nil {
+		return 0
+	}
+	return r.Date.UTCOffset
+}
