@@ -725,7 +725,7 @@ func checkComments(t *testing.T, tr *wpTruth, a *wpArchive) {
 }
 
 var (
-	commentFragment = regexp.MustCompile(`#comment-(\d+)$`)
+	commentFragment = regexp.MustCompile(`#(?:div-)?comment-(\d+)$`) // div-comment-N: the comment's body on the page
 	commentPage     = regexp.MustCompile(`comment-page-\d+`)
 )
 
@@ -748,6 +748,9 @@ func checkComment(t *testing.T, tr *wpTruth, c *wpComment, got map[string][]stri
 		}
 		t.Errorf("comment %d (%s) by %q: not archived (%s)", c.ID, c.Link, c.AuthorName, where)
 		return
+	}
+	if want := fmt.Sprintf("#comment-%d", c.ID); !strings.HasSuffix(first(got, "uri"), want) {
+		t.Errorf("comment %d: uri %q is not its WordPress permalink (…%s, as in %s)", c.ID, first(got, "uri"), want, c.Link)
 	}
 	if post != nil && !strings.HasPrefix(first(got, "is_child_of_post"), post.Link) {
 		t.Errorf("comment %d: is_child_of_post %q, WordPress post %s", c.ID, first(got, "is_child_of_post"), post.Link)
