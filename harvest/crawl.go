@@ -74,6 +74,7 @@ type crawl struct {
 	emitted    map[string]bool       // canonical URLs of emitted entries and processed pages
 	pages      int                   // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                   // URLs robots.txt kept the crawl from
+	variants   map[string]int        // query-string URLs queued per path (bounded: crawler traps)
 
 	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
 	render rendererState
@@ -85,7 +86,8 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 	start := o.Now()
 	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: start,
 		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
-		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{}}
+		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{},
+		variants: map[string]int{}}
 	wall := time.Now()
 	defer c.closeRenderer()
 	err := c.crawl(ctx)

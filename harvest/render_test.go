@@ -71,35 +71,3 @@ func TestNewCrawlWithoutBrowserWarnsOnce(t *testing.T) {
 		t.Errorf("%d render warnings (%q), %d entries: want one warning and every post", n, res.Warnings, len(out.entries))
 	}
 }
-
-func TestNewCrawlRendersJavaScriptComments(t *testing.T) {
-	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium")
-	}
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	site, srv := serve(t, "jscomments", nil)
-	o := options("js", srv.URL)
-	o.Render = harvest.RenderAuto
-	o.MaxPages = 14 // the feed's pages and a couple more: enough to see auto at work
-	res, out := crawl(t, o)
-	got := out.byURL(t)
-	want, have := 0, 0
-	for _, p := range site.Truth(srv.URL).Posts {
-		e := got[p.URL]
-		if e == nil || len(p.Comments) == 0 {
-			continue
-		}
-		rendered := false
-		for _, f := range e.Files {
-			rendered = rendered || f.Role == blogharvest.RoleRendered
-		}
-		if !rendered {
-			t.Errorf("%s: comments loaded by JavaScript, but the page was not rendered (problems %q)", p.URL, e.Problems)
-		}
-		want += len(p.Comments)
-		have += len(e.Comments)
-	}
-	t.Logf("JavaScript comments captured: %d of %d; render time %v; warnings %q", have, want, res.Timings.Render, res.Warnings)
-}

@@ -210,7 +210,7 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 			continue
 		}
 		post := c.pattern.match(u)
-		if c.update && (!post || depth > 0) {
+		if c.update && (!post || depth > 0) || !post && c.tooManyVariants(u) {
 			continue
 		}
 		t := task{url: l.url, depth: depth + 1}
@@ -221,6 +221,25 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 		c.front.push(t)
 	}
 	return posts
+}
+
+// maxQueryVariants bounds the query-string URLs queued per path that the
+// post pattern does not recognise: ?query-0-page=N&query-1-page=M, sorting
+// and filter combinations multiply without end, and all show one page.
+const maxQueryVariants = 25
+
+// tooManyVariants reports whether u has a query string and its path has
+// had maxQueryVariants query variants queued already; otherwise it counts u.
+func (c *crawl) tooManyVariants(u *url.URL) bool {
+	if u.RawQuery == "" || isListingPath(u) {
+		return false // listing pagination (?paged=N, updated-max) is bounded by the blog's size
+	}
+	key := u.Host + u.Path
+	if c.variants[key] >= maxQueryVariants {
+		return true
+	}
+	c.variants[key]++
+	return false
 }
 
 // classify returns the kind and priority of a URL to queue: a post by

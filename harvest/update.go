@@ -35,10 +35,24 @@ func (c *crawl) readSiteComments(ctx context.Context, home *fetchedPage) {
 		if !it.Published.After(c.since) && !it.Updated.After(c.since) {
 			continue
 		}
-		if post := mustCanonical(it.Link); post != nil && c.scope.contains(post) && !isBinaryURL(post) {
+		if post := commentedPost(it.Link); post != nil && c.scope.contains(post) && !isBinaryURL(post) {
 			c.front.push(task{url: post.String(), kind: "post", prio: prioPost})
 		}
 	}
+}
+
+// commentedPost returns the canonical post URL of a site comment feed
+// item's link: WordPress links a comment as <post>/comment-page-N/#comment-M
+// when comments are paged, and the post is the URL without that page.
+func commentedPost(link string) *url.URL {
+	u := mustCanonical(link)
+	if u == nil {
+		return nil
+	}
+	if loc := commentPageRE.FindStringIndex(u.Path); loc != nil {
+		u.Path = u.Path[:loc[0]+1]
+	}
+	return u
 }
 
 // siteCommentFeed returns the blog-wide comment feed the home page

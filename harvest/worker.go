@@ -35,7 +35,8 @@ type outcome struct {
 	post      bool      // the page is a post (for kNN training, only non-posts count)
 	entry     *blogharvest.Entry
 	fetched   bool
-	unchanged bool // UpdateCrawl: nothing new since
+	unchanged bool   // UpdateCrawl: nothing new since
+	queue     string // a canonical URL to queue instead (the page was a variant of it)
 	err       error
 }
 
@@ -129,8 +130,13 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 	}
 	p := j.page
 	out := outcome{job: j, info: p.info, url: p.url, fetched: true}
+	if isQueryVariant(p) && j.item == nil && !j.fromFeed {
+		out.info, out.queue = nil, p.ident // a view of another page (?query-0-page=2, ?cst): never its content
+		return out
+	}
 	if !c.claim(p.ident) {
-		return out // reached before under another URL
+		out.info = nil // reached before under another URL: its links were seeded then
+		return out
 	}
 	if p.ident != j.t.url {
 		if j.item == nil {
@@ -169,6 +175,9 @@ func (c *crawl) handle(out outcome) error {
 	if out.fetched {
 		c.res.Pages++
 	}
+	if out.queue != "" {
+		c.queueCanonical(out.queue)
+	}
 	if out.info != nil && out.url != nil {
 		if !c.update || out.url.String() == c.home.String() {
 			n := c.seedLinks(out.info, out.job.t.depth)
@@ -181,6 +190,25 @@ func (c *crawl) handle(out outcome) error {
 		return nil
 	}
 	return c.emitEntry(out.entry)
+}
+
+// isQueryVariant reports whether a page was fetched at a URL with a query
+// string while its rel=canonical names another URL: a query view of that
+// page (block pagination, sorting, tracking), not a page of its own.
+func isQueryVariant(p *fetchedPage) bool {
+	return p.url.RawQuery != "" && p.info.canonical != "" && p.ident != p.url.String()
+}
+
+// queueCanonical queues the canonical URL of a query variant once, as a
+// candidate page (the variant's own links are not followed).
+func (c *crawl) queueCanonical(raw string) {
+	u, err := url.Parse(raw)
+	if err != nil || c.front.has(raw) || c.claimed(raw) || !c.scope.contains(u) || isBinaryURL(u) {
+		return
+	}
+	t := task{url: raw}
+	t.kind, t.prio = c.classify(u, true)
+	c.front.push(t)
 }
 
 // emitEntry passes an entry to emit and counts it.

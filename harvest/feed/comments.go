@@ -118,9 +118,16 @@ func bloggerCommentID(href, guid string) string {
 	return "tag:blogger.com,1999:blog-" + m[1] + ".post-" + href[i+1:]
 }
 
+// wpReplyPara is the whole paragraph WordPress prepends to a reply in its
+// comment feeds: "<p>In reply to <a href="…#comment-8">Al</a>.</p>".
+var wpReplyPara = regexp.MustCompile(`^\s*<p>[^<]{1,60}<a href=["']([^"']+#comment-\d+)["'][^>]*>[^<]*</a>[^<]{0,8}</p>\s*`)
+
 // wordpressParents sets the parent of WordPress replies from their "In
-// reply to" prefix, when the linked comment is in the feed, its author is
-// the one named, and it is not newer than the reply.
+// reply to" prefix and strips that prefix from the content (it is the
+// feed's decoration, not the comment's text). A parent in the feed must be
+// the author named and not newer than the reply; a parent outside the feed
+// (feeds show the newest comments only) is kept as its link, so that the
+// page's comments can supply it.
 func wordpressParents(cs []Comment) {
 	byLink := map[string]*Comment{}
 	for i := range cs {
@@ -131,17 +138,49 @@ func wordpressParents(cs []Comment) {
 		if cs[i].InReplyTo != "" || m == nil {
 			continue
 		}
-		p := byLink[html.UnescapeString(m[1])]
-		if p != nil && p != &cs[i] && strings.TrimSpace(html.UnescapeString(m[2])) == p.Author && !p.Published.After(cs[i].Published) {
+		link := html.UnescapeString(m[1])
+		p := byLink[link]
+		switch {
+		case p == nil && wpReplyPara.MatchString(cs[i].Content) && samePost(link, cs[i].Link):
+			cs[i].InReplyTo = link
+		case p != nil && p != &cs[i] && strings.TrimSpace(html.UnescapeString(m[2])) == p.Author && !p.Published.After(cs[i].Published):
 			cs[i].InReplyTo = p.ID
+		default:
+			continue
+		}
+		if loc := wpReplyPara.FindStringIndex(cs[i].Content); loc != nil {
+			cs[i].Content = cs[i].Content[loc[1]:]
 		}
 	}
 }
 
+// samePost reports whether two comment links lie on the same post: same
+// host and path once the fragment and a /comment-page-N/ are removed.
+func samePost(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	if err1 != nil || err2 != nil || ua.Host == "" {
+		return false
+	}
+	return strings.EqualFold(ua.Host, ub.Host) && postPath(ua.Path) == postPath(ub.Path)
+}
+
+// wpCommentPage matches a WordPress comment page at the end of a path.
+var wpCommentPage = regexp.MustCompile(`/comment-page-\d+/?$`)
+
+// postPath is a comment link's path without its comment page.
+func postPath(p string) string {
+	return strings.TrimSuffix(wpCommentPage.ReplaceAllString(p, "/"), "/")
+}
+
+// wpCommentRef matches a reference to a WordPress comment by its anchor.
+var wpCommentRef = regexp.MustCompile(`#comment-\d+$`)
+
 // dropPostParents sets InReplyTo to the ID of the parent comment it names
 // (by ID or link) and clears it when it names no comment of the feed: it
-// then points at the post (Blogger, WordPress Atom) or at a comment outside
-// the feed, and the comment is treated as top level.
+// then points at the post (Blogger, WordPress Atom). A reference to a
+// WordPress comment anchor (…#comment-7) outside the feed is kept as it
+// is: the comment exists, the feed only shows the newest ones.
 func dropPostParents(cs []Comment) []Comment {
 	ids := map[string]string{}
 	for _, c := range cs {
@@ -151,7 +190,11 @@ func dropPostParents(cs []Comment) []Comment {
 		ids[c.ID] = c.ID
 	}
 	for i := range cs {
-		cs[i].InReplyTo = ids[cs[i].InReplyTo]
+		ref := cs[i].InReplyTo
+		cs[i].InReplyTo = ids[ref]
+		if cs[i].InReplyTo == "" && wpCommentRef.MatchString(ref) {
+			cs[i].InReplyTo = ref
+		}
 	}
 	return cs
 }
@@ -175,7 +218,7 @@ func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item) ([]Co
 		if err != nil {
 			return nil, &file, fmt.Errorf("comments of %s: %w", it.Link, err)
 		}
-		p := newPager(cf, PageOptions{MaxPages: maxCommentPages}, false)
+		p := newPager(cf, PageOptions{MaxPages: maxCommentPages}, true) // WordPress pages its comment feeds with ?paged=N too
 		_, err = p.run(ctx, c)
 		return commentsOf(cf), &file, err
 	}

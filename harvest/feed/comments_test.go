@@ -127,3 +127,43 @@ func TestFetchCommentsBlogger(t *testing.T) {
 		t.Errorf("parents %v", parents)
 	}
 }
+
+// wpDeepComments is a WordPress comment feed whose replies answer
+// comments on an older comment page, outside the feed's newest items.
+const wpDeepComments = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel><title>Comments on: Deep</title><link>%[1]s/deep/</link><generator>https://wordpress.org/?v=6.1.9</generator>
+<item><title>By: Jo</title><link>%[1]s/deep/comment-page-2/#comment-15</link><dc:creator><![CDATA[Jo]]></dc:creator><pubDate>Wed, 06 Mar 2024 10:00:00 +0000</pubDate><guid isPermaLink="false">%[1]s/?p=5#comment-15</guid>
+ <content:encoded><![CDATA[<p>In reply to <a href="%[1]s/deep/comment-page-2/#comment-14">Jane</a>.</p>
+<p>Depth ten.</p>]]></content:encoded></item>
+<item><title>By: Ed</title><link>%[1]s/deep/comment-page-2/#comment-16</link><dc:creator><![CDATA[Ed]]></dc:creator><pubDate>Wed, 06 Mar 2024 11:00:00 +0000</pubDate><guid isPermaLink="false">%[1]s/?p=5#comment-16</guid>
+ <content:encoded><![CDATA[<p>See <a href="%[1]s/other/#comment-3">this</a>.</p><p>Unrelated link.</p>]]></content:encoded></item>
+</channel></rss>`
+
+func TestParseCommentsReplyPrefix(t *testing.T) {
+	site := "https://tea.example.org"
+	cs, err := feed.ParseComments([]byte(fmt.Sprintf(wpComments, site)), site+"/toast/feed/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.Author == "Bo" && c.Content != "<p>Agreed.</p>" || c.Author == "Cy" && c.Content != "<p>Quite.</p>" {
+			t.Errorf("%s: content %q still carries the feed's reply prefix", c.Author, c.Content)
+		}
+		if c.Author == "Al" && c.Content == "" {
+			t.Errorf("Al: an ordinary link at the start was stripped")
+		}
+	}
+	cs, err = feed.ParseComments([]byte(fmt.Sprintf(wpDeepComments, site)), site+"/deep/feed/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{ // author → parent reference, content
+		"Jo": {site + "/deep/comment-page-2/#comment-14", "<p>Depth ten.</p>"},
+		"Ed": {"", `<p>See <a href="` + site + `/other/#comment-3">this</a>.</p><p>Unrelated link.</p>`},
+	}
+	for _, c := range cs {
+		if got := [2]string{c.InReplyTo, c.Content}; got != want[c.Author] {
+			t.Errorf("%s: parent, content = %q, want %q", c.Author, got, want[c.Author])
+		}
+	}
+}

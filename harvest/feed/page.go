@@ -80,8 +80,13 @@ func (p *pager) add(items []Item) int {
 	return n
 }
 
+// itemKey identifies an item across pages: its GUID and link together
+// (WordPress imports can give two posts one GUID), else its title and date.
 func itemKey(it Item) string {
-	return firstNonEmpty(it.GUID, it.Link, it.Title+"\x00"+it.Published.String())
+	if it.GUID == "" && it.Link == "" {
+		return it.Title + "\x00" + it.Published.String()
+	}
+	return it.GUID + "\x00" + it.Link
 }
 
 // run fetches pages until a stop condition; it returns their captures.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -184,5 +185,40 @@ func TestFetchAllErrors(t *testing.T) {
 	_, _, err = feed.FetchAll(context.Background(), c, site+"/missing", feed.PageOptions{})
 	if !errors.As(err, &se) || se.Code != 404 {
 		t.Errorf("missing feed: %v", err)
+	}
+}
+
+// TestFetchAllSharedGUID keeps two posts that share a GUID (as a WordPress
+// import can leave them) and still drops an item repeated across pages.
+func TestFetchAllSharedGUID(t *testing.T) {
+	item := func(site, slug string) string {
+		return fmt.Sprintf(`<item><title>%s</title><link>%s/%s/</link><guid isPermaLink="false">https://old.example.com/?p=1</guid><pubDate>Mon, 02 Jan 2023 10:00:00 +0000</pubDate></item>`, slug, site, slug)
+	}
+	mux := http.NewServeMux()
+	srv := serveMux(t, mux)
+	page := func(items ...string) string {
+		return `<?xml version="1.0"?><rss version="2.0"><channel><title>B</title><link>` + srv.URL + `/</link><generator>https://wordpress.org/?v=6.1</generator>` + strings.Join(items, "") + `</channel></rss>`
+	}
+	mux.HandleFunc("/feed/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/rss+xml")
+		switch r.URL.Query().Get("paged") {
+		case "":
+			fmt.Fprint(w, page(item(srv.URL, "one"), item(srv.URL, "two")))
+		case "2":
+			fmt.Fprint(w, page(item(srv.URL, "two"), item(srv.URL, "three")))
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	f, _, err := feed.FetchAll(context.Background(), newClient(t), srv.URL+"/feed/", feed.PageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range f.Items {
+		got = append(got, it.Title)
+	}
+	if strings.Join(got, " ") != "one two three" {
+		t.Errorf("items %q, want one two three", got)
 	}
 }

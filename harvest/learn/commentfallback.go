@@ -263,11 +263,22 @@ func signature(n *html.Node) string {
 func commentGroup(members []*html.Node) []*html.Node {
 	var ok []*html.Node
 	for _, m := range members {
-		if readRecord(m, sameSignature(m)).isComment(true) {
+		if hasAuthorHint(m) && readRecord(m, sameSignature(m)).isComment(true) {
 			ok = append(ok, m)
 		}
 	}
 	return ok
+}
+
+// hasAuthorHint reports whether an element under m has an author hint: a
+// cheap test before reading a record, whose dates are costly to parse.
+func hasAuthorHint(m *html.Node) bool {
+	found := false
+	walkElements(m, func(c *html.Node) bool {
+		found = found || c != m && authorRankOf(c) <= len(authorHints)
+		return !found && !skipped(c)
+	})
+	return found
 }
 
 // sameSignature returns the descendants of m with m's signature.

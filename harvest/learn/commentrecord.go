@@ -91,7 +91,8 @@ func authorRankOf(n *html.Node) int {
 
 // isDateLike reports whether n looks like a comment's date and reads as
 // one: a time element, a date attribute, or a date hint in its class,
-// itemprop or id.
+// itemprop or id, with a machine-readable date attribute or a short text
+// holding a calendar date (relative dates, "3 hours ago", are not).
 func isDateLike(n *html.Node) bool {
 	hinted := n.Data == "time" || attr(n, "datetime") != ""
 	if !hinted {
@@ -103,14 +104,19 @@ func isDateLike(n *html.Node) bool {
 	if !hinted {
 		return false
 	}
-	if _, ok := nodeDate(n, "", ""); ok {
-		return true
+	for _, k := range dateAttrs {
+		if _, ok := parseMachineDate(attr(n, k)); ok {
+			return true
+		}
 	}
-	t := nodeText(n)
-	if len(t) > 64 || !strings.ContainsAny(t, "0123456789") {
+	t := nodeText(n) // a short line only, parsed without go-dateparser, which is costly
+	if len(t) > 48 || !strings.ContainsAny(t, "0123456789") {
 		return false
 	}
-	_, ok := ParseDate(t, "")
+	if _, ok := parseMachineDate(t); ok {
+		return true
+	}
+	_, ok := quickDate(t, "")
 	return ok
 }
 
@@ -190,8 +196,9 @@ func isChrome(n *html.Node) bool {
 	return false
 }
 
-// recordID returns the id of a comment element or of its first child
-// element, when it names a comment or has no digits-free generic form.
+// recordID returns the id of a comment element, else the comment id of
+// one of its child elements, else one made of its data-comment-id or
+// data-id attribute, else "".
 func recordID(el *html.Node) string {
 	if id := attr(el, "id"); id != "" {
 		return id

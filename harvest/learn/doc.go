@@ -47,10 +47,17 @@
 //
 // # Extraction
 //
+// Without a trusted comment rule, or when it finds nothing, comments come
+// from a fallback (MethodHeuristic): the markup comment systems share
+// (comment-42 ids, the comment class on block elements, Disqus, Blogger,
+// schema.org Comment microdata and JSON-LD, microformats p-comment and
+// h-cite), else repeated sibling records that each hold an author, a date
+// and a text; sidebars and related-post lists are never searched.
+//
 // When the article, title, author and date all have trusted one-step rules
-// and there is no comment rule, Extract finds the selected elements by
-// searching the raw bytes for their id, class token or tag and parses only
-// the article; otherwise it parses the whole page. A post is never dropped
+// and there is no comment rule nor comment markup, Extract finds the
+// selected elements by searching the raw bytes for their id, class token
+// or tag and parses only the article; otherwise it parses the whole page. A post is never dropped
 // silently: with no article, Extract returns what it found with an error
 // wrapping blogharvest.ErrNoArticle.
 //

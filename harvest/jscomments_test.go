@@ -1,0 +1,129 @@
+package harvest_test
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/render"
+	"github.com/blogharvest/blogharvest/internal/fixture"
+)
+
+// TestNewCrawlArchivesJavaScriptComments crawls the jscomments blog, whose
+// comments only a browser sees (loaded from JSON ten at a time behind a
+// "Load more comments" button, or in a same-origin iframe), with one
+// shared Chromium, and checks that every comment of every post is
+// archived with its author, text and parent, that every rendered entry
+// keeps its screenshot and rendered DOM, and that the AIPs written from
+// the crawl pass aip.Check.
+func TestNewCrawlArchivesJavaScriptComments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium installed: JavaScript comments cannot be rendered")
+	}
+	b, err := render.New(context.Background(), render.Options{Tabs: 2, Screenshot: true})
+	if errors.Is(err, render.ErrNoBrowser) {
+		t.Skipf("no browser installed: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	site, srv := serve(t, "jscomments", nil)
+	o := options("js", srv.URL)
+	o.Render, o.Browser = harvest.RenderAuto, b
+	res, out := crawl(t, o)
+	truth := site.Truth(srv.URL)
+	got := out.byURL(t)
+	want, found, busiest := 0, 0, 0
+	for _, p := range truth.Posts {
+		busiest = max(busiest, len(p.Comments))
+		e := got[p.URL]
+		if e == nil {
+			t.Errorf("post %s not archived", p.URL)
+			continue
+		}
+		want += len(p.Comments)
+		found += checkJSComments(t, e, p)
+		checkRenderedFiles(t, e)
+	}
+	t.Logf("comments archived: %d of %d in %d posts (busiest thread %d); render time %v; warnings %q", found, want, len(truth.Posts),
+		busiest, res.Timings.Render, res.Warnings)
+	if busiest <= 10 {
+		t.Fatalf("the busiest thread has %d comments: no post needs \"Load more comments\"", busiest)
+	}
+	checkArchive(t, out)
+}
+
+// checkJSComments compares an entry's comments with the truth's and
+// returns how many match in id, author, text and parent.
+func checkJSComments(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth) int {
+	t.Helper()
+	byID := map[string]blogharvest.Comment{}
+	for _, c := range e.Comments {
+		byID[c.ID] = c
+	}
+	ok := 0
+	for _, w := range p.Comments {
+		g, has := byID[w.ID]
+		switch {
+		case !has:
+			t.Errorf("%s: comment %s by %s missing", p.URL, w.ID, w.Author)
+		case g.Author != w.Author || learn.NormalizeText(learn.HTMLText(g.Content)) != learn.NormalizeText(w.Text) || g.ParentID != w.ParentID:
+			t.Errorf("%s: comment %s: %q %.60q parent %q; want %q %.60q parent %q", p.URL, w.ID, g.Author,
+				learn.HTMLText(g.Content), g.ParentID, w.Author, w.Text, w.ParentID)
+		case g.Provenance["full_content"] != blogharvest.MethodHeuristic:
+			t.Errorf("%s: comment %s: method %q, want heuristic", p.URL, w.ID, g.Provenance["full_content"])
+		default:
+			ok++
+		}
+	}
+	if len(e.Comments) != len(p.Comments) {
+		t.Errorf("%s: %d comments archived, want %d", p.URL, len(e.Comments), len(p.Comments))
+	}
+	return ok
+}
+
+// checkRenderedFiles checks that a rendered entry keeps both its rendered
+// DOM and its screenshot; every jscomments post needs rendering.
+func checkRenderedFiles(t *testing.T, e *blogharvest.Entry) {
+	t.Helper()
+	roles := map[blogharvest.Role]int{}
+	for _, f := range e.Files {
+		roles[f.Role]++
+	}
+	if roles[blogharvest.RoleRendered] == 0 || roles[blogharvest.RoleScreenshot] == 0 {
+		t.Errorf("%s: files %v: want the rendered DOM and a screenshot (problems %q)", e.URL, roles, e.Problems)
+	}
+}
+
+// checkArchive writes the crawl's blog and entries as AIPs and checks
+// them.
+func checkArchive(t *testing.T, out *output) {
+	t.Helper()
+	if len(out.blogs) != 1 {
+		t.Fatalf("%d blog records, want 1", len(out.blogs))
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	w := &aip.Writer{Root: t.TempDir(), Organization: "test", Now: func() time.Time { return now }}
+	ctx := context.Background()
+	if _, err := w.WriteBlog(ctx, out.blogs[0]); err != nil {
+		t.Fatalf("write blog: %v", err)
+	}
+	for _, e := range out.entries {
+		if _, err := w.WriteEntry(ctx, e); err != nil {
+			t.Fatalf("write %s: %v", e.URL, err)
+		}
+	}
+	for _, err := range aip.Check(w.Root) {
+		t.Errorf("aip check: %v", err)
+	}
+}
