@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -32,6 +33,7 @@ func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharv
 	if p.info.password {
 		e.AccessRestriction = "password protected"
 		e.Provenance.Set("access_restriction", blogharvest.MethodHeuristic)
+		e.Title = stripProtectedPrefix(e.Title)
 	}
 	c.addFiles(e, j)
 	if c.o.MaxMediaBytes > 0 && c.o.MaxMediaPerEntry > 0 {
@@ -67,6 +69,19 @@ func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	return e
 }
 
+// protectedPrefix is the label platforms put before the title of a
+// password-protected post ("Protected: ", "Protégé : ", "Geschützt: ").
+var protectedPrefix = regexp.MustCompile(`^[\p{L}]{3,20}\s?:\s+`)
+
+// stripProtectedPrefix removes the platform's protection label from the
+// title of a password-protected entry; other titles are never touched.
+func stripProtectedPrefix(title string) string {
+	if loc := protectedPrefix.FindStringIndex(title); loc != nil && loc[1] < len(title) {
+		return title[loc[1]:]
+	}
+	return title
+}
+
 // canonicalOr returns the canonical form of raw, or "" when it has none.
 func canonicalOr(raw string) string {
 	s, err := Canonical(raw)
@@ -100,8 +115,8 @@ func (c *crawl) extract(pageURL string, html []byte, lang string) (learn.Extract
 // the post pattern is a standalone page (about, contact) rather than a
 // listing: an article of some length that links to few posts.
 func (c *crawl) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
-	if len(ex.ContentText) < 200 || p.ident == c.home.String() {
-		return false
+	if len(ex.ContentText) < 200 || p.ident == c.home.String() || p.info.articles > 1 {
+		return false // several articles: a listing (archive, post format, author page)
 	}
 	base := p.url
 	posts := 0
@@ -280,28 +295,62 @@ func (c *crawl) entryChanged(e *blogharvest.Entry, t task) bool {
 	return false
 }
 
-// splitTags moves the feed's categories that the page links as tags
-// (rel="tag" beside rel="category tag" links, as WordPress marks them) to
-// tags; RSS lists both kinds as <category>.
+// splitTags tells the feed's categories from its tags (RSS lists both as
+// <category>) by the entry's own taxonomy links on the page, as WordPress
+// marks them: rel="category tag" for a category, rel="tag" alone for a tag.
+// A name listed twice may be both. Without feed categories the page's
+// lists are taken as they are. Pages without rel="category" links (Blogger
+// marks its labels rel=tag) keep every term a category.
 func splitTags(cats []string, info *pageInfo) (categories, tags []string) {
-	tagSlugs, wpStyle := map[string]bool{}, false
-	for _, l := range info.links {
-		wpStyle = wpStyle || strings.Contains(l.rel, "category")
-		if strings.Contains(l.rel, "tag") && !strings.Contains(l.rel, "category") {
-			if segs := segments(strings.SplitN(l.url, "?", 2)[0]); len(segs) > 0 {
-				tagSlugs[blogharvest.Slug(segs[len(segs)-1])] = true
-			}
-		}
-	}
-	if !wpStyle { // Blogger marks its labels rel=tag too: they stay categories
+	pageCats, pageTags := taxonomyLinks(info)
+	if len(pageCats) == 0 {
 		return cats, nil
 	}
+	if len(cats) == 0 {
+		return pageCats, pageTags
+	}
+	usedCat, usedTag := map[string]bool{}, map[string]bool{}
 	for _, c := range cats {
-		if tagSlugs[blogharvest.Slug(c)] {
+		name := strings.Join(strings.Fields(c), " ")
+		switch {
+		case !usedCat[name] && containsName(pageCats, name):
+			usedCat[name] = true
+			categories = append(categories, c)
+		case !usedTag[name] && containsName(pageTags, name):
+			usedTag[name] = true
 			tags = append(tags, c)
-		} else {
+		case usedCat[name] || usedTag[name]:
+			// listed again: WordPress lists a term once per taxonomy
+		default:
 			categories = append(categories, c)
 		}
 	}
 	return categories, tags
 }
+
+// taxonomyLinks returns the anchor texts of the page's category links
+// (rel="category tag", or rel="tag" to a /category/ URL) and tag links.
+func taxonomyLinks(info *pageInfo) (cats, tags []string) {
+	for _, l := range info.links {
+		if !hasRel(l.rel, "tag") && !hasRel(l.rel, "category") {
+			continue
+		}
+		if hasRel(l.rel, "category") || strings.Contains(l.url, "/category/") {
+			cats = appendNew(cats, l.text)
+		} else {
+			tags = appendNew(tags, l.text)
+		}
+	}
+	return cats, tags
+}
+
+// appendNew appends s unless list holds it or it is empty.
+func appendNew(list []string, s string) []string {
+	if s == "" || contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// containsName reports whether list holds name exactly.
+func containsName(list []string, name string) bool { return contains(list, name) }

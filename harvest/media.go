@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"mime"
+	"net/netip"
 	"net/url"
 	"path"
 	"strconv"
@@ -154,6 +155,10 @@ func (c *crawl) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 		if ctx.Err() != nil {
 			return
 		}
+		if !c.mediaHostAllowed(u) {
+			e.Problems = append(e.Problems, fmt.Sprintf("media %s: on another host; not fetched (media hosts %q)", u, c.mediaHosts()))
+			continue
+		}
 		f, err := c.fetchMedia(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("media %s: %v", u, err))
@@ -176,4 +181,41 @@ func (c *crawl) fetchMedia(ctx context.Context, u string) (blogharvest.File, err
 		return blogharvest.File{}, fmt.Errorf("type %q is not an allowed media type", mt)
 	}
 	return resp.File(blogharvest.RoleMedia), nil
+}
+
+// mediaHosts returns the effective Options.MediaHosts of the crawl.
+func (c *crawl) mediaHosts() string {
+	if c.o.MediaHosts != "" {
+		return c.o.MediaHosts
+	}
+	if c.home != nil && isPrivateHost(c.home.Hostname()) {
+		return MediaSameHost
+	}
+	return MediaAnyHost
+}
+
+// mediaHostAllowed reports whether a media URL may be fetched: always on
+// the blog's own hosts, elsewhere only with MediaAnyHost.
+func (c *crawl) mediaHostAllowed(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	return c.scope.hosts[strings.ToLower(u.Host)] || c.mediaHosts() == MediaAnyHost
+}
+
+// isPrivateHost reports whether host is a loopback, private or link-local
+// IP literal or a localhost name: a blog that must not lead the crawler
+// off the machine or the intranet.
+func isPrivateHost(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified()
 }

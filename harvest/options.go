@@ -65,6 +65,13 @@ type Options struct {
 	// MaxMediaPerEntry bounds the media files of one entry. If zero,
 	// DefaultMaxMediaPerEntry; if negative, no media are captured.
 	MaxMediaPerEntry int
+	// MediaHosts says where media may be fetched from: MediaSameHost (the
+	// blog's own hosts only) or MediaAnyHost (embedded media on other public
+	// hosts too, within the limits above). If empty, MediaSameHost when the
+	// blog is on a loopback or private address or a localhost name (a blog
+	// on an intranet or a test machine never sends traffic elsewhere),
+	// else MediaAnyHost.
+	MediaHosts string
 	// MaxFeedPages bounds the feed pages followed (RFC 5005, ?paged=N,
 	// Blogger start-index). If zero, 50.
 	MaxFeedPages int
@@ -123,6 +130,12 @@ type Timings struct {
 	Learn   time.Duration // spent learning the rules
 	Render  time.Duration // spent rendering pages (summed over workers)
 }
+
+// Values of Options.MediaHosts.
+const (
+	MediaSameHost = "same"
+	MediaAnyHost  = "any"
+)
 
 // withDefaults returns o with every zero field set to its default.
 func (o Options) withDefaults() Options {

@@ -11,9 +11,10 @@ import (
 
 // link is one hyperlink found on a page.
 type link struct {
-	url string // canonical
-	nav bool   // inside <nav>, <header> or a menu: site navigation
-	rel string // rel attribute, lowercased
+	url  string // canonical
+	nav  bool   // inside <nav>, <header> or a menu: site navigation
+	rel  string // rel attribute, lowercased
+	text string // the anchor text, kept only for rel="tag"/"category" links (taxonomy terms)
 }
 
 // pageInfo is what one tokenizer pass over a page finds besides its
@@ -26,6 +27,7 @@ type pageInfo struct {
 	lang       string
 	ogArticle  bool   // og:type article or article:published_time
 	password   bool   // a WordPress post-password-form
+	articles   int    // <article> elements and hentry blocks: several make a listing
 	jsComments string // the JavaScript comment system found, e.g. "disqus"
 }
 
@@ -44,6 +46,7 @@ func scanPage(page []byte, base *url.URL) *pageInfo {
 	pi := &pageInfo{}
 	z := html.NewTokenizer(bytes.NewReader(page))
 	var nav navStack
+	term := -1 // index of the open rel="tag" link whose text is read
 	for {
 		tt := z.Next()
 		switch tt {
@@ -57,12 +60,35 @@ func scanPage(page []byte, base *url.URL) *pageInfo {
 			if tt == html.StartTagToken {
 				nav.open(a, attrs)
 			}
+			n := len(pi.links)
 			base = pi.startTag(a, attrs, base, nav.inside())
+			if a == atom.A && len(pi.links) > n && (hasRel(pi.links[n].rel, "tag") || hasRel(pi.links[n].rel, "category")) && tt == html.StartTagToken {
+				term = n
+			}
+		case html.TextToken:
+			if term >= 0 {
+				pi.links[term].text += string(z.Text())
+			}
 		case html.EndTagToken:
 			tn, _ := z.TagName()
-			nav.close(atom.Lookup(tn))
+			a := atom.Lookup(tn)
+			if a == atom.A && term >= 0 {
+				pi.links[term].text = strings.Join(strings.Fields(pi.links[term].text), " ")
+				term = -1
+			}
+			nav.close(a)
 		}
 	}
+}
+
+// hasRel reports whether a rel attribute value holds the token tok.
+func hasRel(rel, tok string) bool {
+	for _, f := range strings.Fields(rel) {
+		if f == tok {
+			return true
+		}
+	}
+	return false
 }
 
 // navStack tracks the open container elements around the tokenizer's
@@ -157,6 +183,14 @@ func (pi *pageInfo) startTag(a atom.Atom, attrs map[string]string, base *url.URL
 	case atom.Iframe:
 		if src := strings.ToLower(attrs["src"]); strings.Contains(src, "comment") && pi.jsComments == "" {
 			pi.jsComments = "iframe"
+		}
+	case atom.Article:
+		if !strings.Contains(strings.ToLower(attrs["class"]+" "+attrs["id"]), "comment") {
+			pi.articles++ // comments are <article class="comment-body"> in HTML5 themes
+		}
+	case atom.Div:
+		if hasRel(attrs["class"], "hentry") {
+			pi.articles++ // pre-HTML5 themes mark each post so
 		}
 	case atom.Form, atom.Input:
 		if strings.Contains(attrs["class"], "post-password-form") || strings.Contains(attrs["action"], "action=postpass") ||

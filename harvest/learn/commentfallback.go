@@ -113,7 +113,7 @@ var commentTags = map[string]bool{"li": true, "article": true, "div": true, "sec
 
 // isCommentMarker reports whether n carries a comment system's markup.
 func isCommentMarker(n *html.Node) bool {
-	if commentIDPattern.MatchString(strings.ToLower(attr(n, "id"))) {
+	if id := strings.ToLower(attr(n, "id")); strings.Contains(id, "comment") && commentIDPattern.MatchString(id) {
 		return true
 	}
 	if it := strings.ToLower(attr(n, "itemtype")); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
@@ -134,7 +134,11 @@ func excludedArea(n *html.Node) bool {
 	case "aside", "nav", "form", "select", "head":
 		return true
 	}
-	hints := strings.ToLower(attr(n, "id") + " " + attr(n, "class"))
+	id, class := attr(n, "id"), attr(n, "class")
+	if id == "" && class == "" {
+		return false
+	}
+	hints := strings.ToLower(id + " " + class)
 	for _, h := range excludedHints {
 		if strings.Contains(hints, h) {
 			return true
@@ -247,13 +251,14 @@ func childGroups(n *html.Node) map[string][]*html.Node {
 // dropped (comment-42 and comment-43 alike).
 func signature(n *html.Node) string {
 	tok := ""
-	if f := strings.Fields(attr(n, "class")); len(f) > 0 {
+	for f := range strings.FieldsSeq(attr(n, "class")) {
 		tok = strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' {
 				return -1
 			}
 			return r
-		}, f[0])
+		}, f)
+		break
 	}
 	return n.Data + "." + tok
 }
@@ -327,23 +332,98 @@ func insideAny(n *html.Node, set map[*html.Node]bool) bool {
 
 // commentMarkup are byte strings, lower-cased, of the markup the comment
 // fallback's markers look for (and of inlined iframes, which often hold
-// an embedded thread).
-var commentMarkup = [][]byte{
-	[]byte(`id="comment-`), []byte(`id="div-comment-`), []byte(`id="li-comment-`), []byte(`id='comment-`),
-	[]byte(`class="comment"`), []byte(`class="comment `), []byte(`schema.org/comment`), []byte(`schema.org/usercomments`),
-	[]byte(`p-comment`), []byte(`h-cite`), []byte(`dsq-comment`), []byte(`comment-block`),
-	[]byte(`"comment"`), []byte(`data-blogharvest-iframe`),
+// an embedded thread), each with a test of what follows or precedes it
+// (nil: none) that keeps out look-alikes the markers ignore: comment-form
+// ids, wp-comments-post.php, a form's for="comment" and name="comment".
+var commentMarkup = []markup{
+	{[]byte(`id="comment`), idNumbered}, {[]byte(`id="div-comment`), idNumbered}, {[]byte(`id="li-comment`), idNumbered},
+	{[]byte(`id='comment`), idNumbered}, {[]byte(`id="article-comment`), idNumbered}, {[]byte(`id="dsq-comment`), idNumbered},
+	{[]byte(`class="comment"`), nil}, {[]byte(`class="comment `), nil}, {[]byte(`schema.org/comment`), nil},
+	{[]byte(`schema.org/usercomments`), nil}, {[]byte(`p-comment`), wholeToken}, {[]byte(`h-cite`), nil},
+	{[]byte(`dsq-comment`), nil}, {[]byte(`comment-block`), nil}, {[]byte(`"comment"`), notFormField},
+	{[]byte(`data-blogharvest-iframe`), nil},
+}
+
+// markup is a byte string of commentMarkup and the test of a match of it
+// at lower[from:to].
+type markup struct {
+	m  []byte
+	ok func(lower []byte, from, to int) bool
+}
+
+// idNumbered reports whether a comment id goes on with a number, as
+// commentIDPattern needs: comment-42, comment_42, comment42.
+func idNumbered(lower []byte, _, to int) bool {
+	if to < len(lower) && (lower[to] == '-' || lower[to] == '_') {
+		to++
+	}
+	return to < len(lower) && lower[to] >= '0' && lower[to] <= '9'
+}
+
+// wholeToken reports whether the match is a whole class token.
+func wholeToken(lower []byte, from, to int) bool {
+	const edges = "\"' \t\n\r\f="
+	return from > 0 && strings.IndexByte(edges, lower[from-1]) >= 0 &&
+		(to == len(lower) || strings.IndexByte(edges, lower[to]) >= 0)
+}
+
+// notFormField reports whether a quoted "comment" is not the value of a
+// form field's for, name, id or value attribute.
+func notFormField(lower []byte, from, _ int) bool {
+	if from == 0 || lower[from-1] != '=' {
+		return true
+	}
+	k := from - 1
+	for k > 0 && (lower[k-1] >= 'a' && lower[k-1] <= 'z' || lower[k-1] == '-') {
+		k--
+	}
+	switch string(lower[k : from-1]) {
+	case "for", "name", "id", "value":
+		return k > 0 && strings.IndexByte(" \t\n\r\f\"'", lower[k-1]) < 0
+	}
+	return true
 }
 
 // mayHoldComments reports whether a lower-cased page shows markup of the
 // comment fallback, so that Extract's fast path, which skips comments,
-// must not answer. Comments only the structural detector would find are
-// looked for when the page is parsed anyway.
+// must not answer: one scan for the word comment, each hit checked
+// against the markup holding it, then the markup without the word.
+// Comments only the structural detector would find are looked for when
+// the page is parsed anyway.
 func mayHoldComments(lower []byte) bool {
+	word := []byte("comment")
+	for i := 0; ; {
+		k := bytes.Index(lower[i:], word)
+		if k < 0 {
+			break
+		}
+		pos := i + k
+		for _, m := range commentMarkup {
+			if at := bytes.Index(m.m, word); at >= 0 && pos >= at && m.matchAt(lower, pos-at) {
+				return true
+			}
+		}
+		i = pos + 1
+	}
 	for _, m := range commentMarkup {
-		if bytes.Contains(lower, m) {
-			return true
+		if bytes.Contains(m.m, word) {
+			continue
+		}
+		for i := 0; ; {
+			k := bytes.Index(lower[i:], m.m)
+			if k < 0 {
+				break
+			}
+			if m.matchAt(lower, i+k) {
+				return true
+			}
+			i += k + 1
 		}
 	}
 	return false
+}
+
+// matchAt reports whether m matches lower at from and passes its test.
+func (m markup) matchAt(lower []byte, from int) bool {
+	return bytes.HasPrefix(lower[from:], m.m) && (m.ok == nil || m.ok(lower, from, from+len(m.m)))
 }

@@ -74,17 +74,33 @@ const citeRank = 9
 // authorRankOf returns the rank of the first author hint n matches
 // (cite elements rank with "commenter"), or past the end.
 func authorRankOf(n *html.Node) int {
-	hints := strings.ToLower(attr(n, "class") + " " + attr(n, "itemprop") + " " + attr(n, "rel") + " " + attr(n, "id"))
 	best := len(authorHints) + 1
-	for _, tok := range strings.Fields(hints) {
-		for k, h := range authorHints {
-			if k < best && (tok == h || k >= 4 && strings.Contains(tok, h) && !strings.Contains(tok, "avatar") && !strings.Contains(tok, "url")) {
-				best = k
-			}
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "class", "itemprop", "rel", "id":
+		default:
+			continue
+		}
+		if a.Namespace != "" || a.Val == "" || attr(n, a.Key) != a.Val {
+			continue // as attr reads it: the first, without namespace
+		}
+		for tok := range strings.FieldsSeq(strings.ToLower(a.Val)) {
+			best = authorTokenRank(tok, best)
 		}
 	}
 	if n.Data == "cite" && best > citeRank {
 		best = citeRank
+	}
+	return best
+}
+
+// authorTokenRank returns the rank of the first author hint of one
+// lower-cased token when it is below best, else best.
+func authorTokenRank(tok string, best int) int {
+	for k, h := range authorHints[:min(best, len(authorHints))] {
+		if tok == h || k >= 4 && strings.Contains(tok, h) && !strings.Contains(tok, "avatar") && !strings.Contains(tok, "url") {
+			return k
+		}
 	}
 	return best
 }

@@ -30,7 +30,7 @@ func (r *Rules) slowExtract(p Page) (Extraction, error) {
 	if err != nil {
 		return Extraction{}, fmt.Errorf("extract %s: parse html: %w", p.URL, err)
 	}
-	e := &extractor{rules: r, root: root, page: p, fb: newFallback(root), ix: newIndex(root)}
+	e := &extractor{rules: r, root: root, page: p, fb: newFallback(root), ix: newLazyIndex(root)}
 	e.base = parseBase(p.URL)
 	if r != nil && p.Lang == "" {
 		e.page.Lang = r.Lang

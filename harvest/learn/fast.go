@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"strings"
 
@@ -32,24 +33,20 @@ func (r *Rules) fastExtract(p Page) (Extraction, bool) {
 	if mayHoldComments(sc.lower) {
 		return x, false
 	}
-	art, ok := sc.find(r.Article)
-	if !ok {
-		return x, false
-	}
-	root, ok := parseSubtree(p.HTML[art.from:art.to])
+	root, ok := sc.node(r.Article)
 	if !ok || nodeText(root) == "" {
 		return x, false
 	}
 	for _, f := range []struct {
 		rule *Rule
-		set  func(span) bool
+		set  func(*html.Node) bool
 	}{
-		{r.Title, func(s span) bool { x.Title = sc.text(s); return x.Title != "" }},
-		{r.Author, func(s span) bool { x.Author = authorOf(r.Author, sc.text(s)); return x.Author != "" }},
-		{r.Date, func(s span) bool { return sc.date(s, r.Date, p.Lang, r.Lang, &x) }},
+		{r.Title, func(n *html.Node) bool { x.Title = nodeText(n); return x.Title != "" }},
+		{r.Author, func(n *html.Node) bool { x.Author = authorOf(r.Author, nodeText(n)); return x.Author != "" }},
+		{r.Date, func(n *html.Node) bool { return fastDate(n, r.Date, p.Lang, r.Lang, &x) }},
 	} {
-		s, ok := sc.find(f.rule)
-		if !ok || !f.set(s) {
+		n, ok := sc.node(f.rule)
+		if !ok || !f.set(n) {
 			return x, false
 		}
 	}
@@ -68,13 +65,31 @@ func (r *Rules) fastExtract(p Page) (Extraction, bool) {
 // bytes, UTF-8 included, are kept, so offsets do not move.
 func asciiLower(b []byte) []byte {
 	out := make([]byte, len(b))
-	for i, c := range b {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(out[i:], lowerWord(binary.LittleEndian.Uint64(b[i:])))
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
 		out[i] = c
 	}
 	return out
+}
+
+// lowerWord lower-cases the ASCII letters among the 8 bytes of x at once:
+// a byte is an upper-case letter when its low 7 bits are at least 'A' and
+// at most 'Z' and its high bit is clear; adding 0x20 to it is setting
+// bit 5.
+func lowerWord(x uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	low7 := x &^ high
+	geA := low7 + (0x80-'A')*ones
+	gtZ := low7 + (0x80-'Z'-1)*ones
+	upper := geA &^ gtZ &^ x & high
+	return x | upper>>2
 }
 
 // span is an element's bytes in the page: [from, to) from its start tag to
@@ -87,9 +102,35 @@ type scanner struct {
 	hiddenSpans [][2]int // comments and raw-text elements, in order; nil until needed
 }
 
-// find locates the first element a one-step rule selects.
+// node returns the first element rule r selects, parsing only the
+// element its first step finds: the rule's first step must be a lookup by
+// id, class token or tag, and its other steps stay inside that element.
+func (sc *scanner) node(r *Rule) (*html.Node, bool) {
+	s, ok := sc.find(r)
+	if !ok {
+		return nil, false
+	}
+	root, ok := parseSubtree(sc.page[s.from:s.to])
+	rest := r.sel.steps[1:]
+	if !ok || len(rest) == 0 {
+		return root, ok
+	}
+	// Another element of the first step inside this one could hold a
+	// match earlier in document order than this one's.
+	if bytes.Contains(sc.lower[s.tagEnd:s.to], []byte(needleOf(&r.sel.steps[0]))) {
+		return nil, false
+	}
+	ns := (&selector{rel: true, steps: rest}).eval(root, true, nil)
+	if len(ns) == 0 {
+		return nil, false
+	}
+	return ns[0], true
+}
+
+// find locates the first element the first step of rule r selects, when
+// r is a rule from the document whose later steps go down from it.
 func (sc *scanner) find(r *Rule) (span, bool) {
-	if r.compile() != nil || r.sel == nil || len(r.sel.steps) != 1 || r.sel.rel {
+	if r.compile() != nil || r.sel == nil || r.sel.rel || len(r.sel.steps) > 1 && r.sel.steps[1].sibling != 0 {
 		return span{}, false
 	}
 	st := &r.sel.steps[0]
@@ -261,22 +302,10 @@ func parseSubtree(b []byte) (*html.Node, bool) {
 	return nodes[0], true
 }
 
-// text returns the visible text of an element.
-func (sc *scanner) text(s span) string {
-	if n, ok := parseSubtree(sc.page[s.from:s.to]); ok {
-		return nodeText(n)
-	}
-	return ""
-}
-
-// date reads the date of the element at s into x.
-func (sc *scanner) date(s span, r *Rule, lang, fallbackLang string, x *Extraction) bool {
+// fastDate reads the date of element n into x.
+func fastDate(n *html.Node, r *Rule, lang, fallbackLang string, x *Extraction) bool {
 	if lang == "" {
 		lang = fallbackLang
-	}
-	n, ok := parseSubtree(sc.page[s.from:s.to])
-	if !ok {
-		return false
 	}
 	t, ok := nodeDate(n, r.Attr, lang)
 	if ok {

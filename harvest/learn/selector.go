@@ -167,6 +167,14 @@ type nodeIndex struct {
 	byID    map[string][]*html.Node
 	byClass map[string][]*html.Node
 	byTag   map[string][]*html.Node
+	lazy    bool // no maps: each lookup walks the document
+}
+
+// newLazyIndex returns an index of root that builds nothing and walks the
+// document at each lookup: cheaper when only a few rules are looked up, as
+// in extraction, and right as long as the tree is not changed meanwhile.
+func newLazyIndex(root *html.Node) *nodeIndex {
+	return &nodeIndex{root: root, lazy: true}
 }
 
 // newIndex indexes the elements under root.
@@ -210,6 +218,8 @@ func forTokens(v string, f func(string)) {
 func (ix *nodeIndex) lookup(st *selStep) []*html.Node {
 	var list []*html.Node
 	switch {
+	case ix.lazy:
+		return ix.walkLookup(st)
 	case st.attrKey == "id":
 		list = ix.byID[st.attrVal]
 	case st.classTok != "":
@@ -225,6 +235,21 @@ func (ix *nodeIndex) lookup(st *selStep) []*html.Node {
 			out = append(out, n)
 		}
 	}
+	return out
+}
+
+// walkLookup is lookup for a lazy index.
+func (ix *nodeIndex) walkLookup(st *selStep) []*html.Node {
+	if st.attrKey != "id" && st.classTok == "" && st.tag == "*" {
+		return nil
+	}
+	var out []*html.Node
+	walkElements(ix.root, func(n *html.Node) bool {
+		if st.matches(n) && (st.pos == 0 || position(n) == st.pos) {
+			out = append(out, n)
+		}
+		return true
+	})
 	return out
 }
 

@@ -115,36 +115,134 @@ func NormalizeText(s string) string {
 // collapse returns s with white space runs collapsed to one space and
 // trimmed, case kept.
 func collapse(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	if isCollapsed(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, w := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
+		if isSpaceRune(r) {
+			i += w
+			continue
+		}
+		j := i + w
+		for j < len(s) {
+			r, w = rune(s[j]), 1
+			if r >= utf8.RuneSelf {
+				r, w = utf8.DecodeRuneInString(s[j:])
+			}
+			if isSpaceRune(r) {
+				break
+			}
+			j += w
+		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, s[i:j]...)
+		i = j
+	}
+	return string(b)
+}
+
+// isCollapsed reports whether s is ASCII-spaced text that collapse would
+// return unchanged: no white space but single inner spaces.
+func isCollapsed(s string) bool {
+	prev := byte(' ')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return false
+		case c == ' ':
+			if prev == ' ' {
+				return false
+			}
+		case asciiSpace[c]:
+			return false
+		}
+		prev = c
+	}
+	return prev != ' ' || s == ""
+}
+
+// asciiSpace are the ASCII bytes unicode.IsSpace reports as white space.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// isSpaceRune reports whether r is white space as strings.Fields sees it.
+func isSpaceRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiSpace[r]
+	}
+	return unicode.IsSpace(r)
 }
 
 // nodeText returns the visible text under n, text nodes separated by spaces
 // where the markup separates blocks, white space collapsed.
 func nodeText(n *html.Node) string {
-	var b strings.Builder
-	writeText(&b, n)
-	return collapse(b.String())
+	if n.Type == html.TextNode {
+		return collapse(n.Data)
+	}
+	var w spaceWriter
+	writeText(&w, n)
+	return string(w.b)
 }
 
-func writeText(b *strings.Builder, n *html.Node) {
+// spaceWriter collapses white space as it is written: what it holds is
+// collapse of all it was given, without building that string first.
+type spaceWriter struct {
+	b     []byte
+	space bool // white space seen since the last word
+}
+
+// writeString appends s.
+func (w *spaceWriter) writeString(s string) {
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if isSpaceRune(r) {
+			w.space = true
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(s) && s[j] < utf8.RuneSelf && !asciiSpace[s[j]] {
+			j++
+		}
+		if w.space && len(w.b) > 0 {
+			w.b = append(w.b, ' ')
+		}
+		w.space = false
+		w.b = append(w.b, s[i:j]...)
+		i = j
+	}
+}
+
+// writeText writes the visible text under n.
+func writeText(b *spaceWriter, n *html.Node) {
+	block := false
 	switch n.Type {
 	case html.TextNode:
-		b.WriteString(n.Data)
+		b.writeString(n.Data)
 		return
 	case html.ElementNode:
 		if skipped(n) {
 			return
 		}
-		if n.Data == "br" || blockTags[n.Data] {
-			b.WriteByte(' ')
-			defer b.WriteByte(' ')
-		}
+		block = n.Data == "br" || blockTags[n.Data]
 	case html.CommentNode:
 		return
 	}
+	b.space = b.space || block
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		writeText(b, c)
 	}
+	b.space = b.space || block
 }
 
 // blockTags are the elements that start a new line of text.

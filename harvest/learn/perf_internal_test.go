@@ -1,0 +1,171 @@
+package learn
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// TestCollapseMatchesFields checks collapse against its definition,
+// strings.Join(strings.Fields(s), " "), on random mixes of letters, ASCII
+// and Unicode white space and invalid UTF-8.
+func TestCollapseMatchesFields(t *testing.T) {
+	parts := []string{"a", "é", " ", "  ", "\t", "\n", "\u00a0", "\u0085", "\u2003", "\xff", "\xe2\x80", "Zz", "\v\f\r"}
+	rng := rand.New(rand.NewSource(1))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.Intn(8) {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		s := b.String()
+		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// FuzzCollapse compares collapse with strings.Fields on any input.
+func FuzzCollapse(f *testing.F) {
+	f.Add(" a  b\u00a0c ")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestMayHoldCommentsMatchesNaive checks the one-scan mayHoldComments
+// against trying every markup at every offset.
+func TestMayHoldCommentsMatchesNaive(t *testing.T) {
+	parts := []string{"comment", "comments", `id="`, `id='`, "div-", "li-", `class="`, "schema.org/", "user", "p-", "h-cite",
+		"dsq-", "-block", `"`, " ", "x", "data-blogharvest-iframe", "co", "4", "-", "_", "for=", "name=", "=", "w"}
+	rng := rand.New(rand.NewSource(2))
+	hits := 0
+	for range 50000 {
+		var b strings.Builder
+		for range rng.Intn(7) {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		s := []byte(b.String())
+		want := false
+		for i := range s {
+			for _, m := range commentMarkup {
+				want = want || m.matchAt(s, i)
+			}
+		}
+		if got := mayHoldComments(s); got != want {
+			t.Fatalf("mayHoldComments(%q) = %v, want %v", s, got, want)
+		}
+		if want {
+			hits++
+		}
+	}
+	if hits == 0 {
+		t.Fatal("no input held comment markup")
+	}
+}
+
+// TestMayHoldComments checks markup the comment fallback reads and
+// comment-form look-alikes it ignores.
+func TestMayHoldComments(t *testing.T) {
+	for s, want := range map[string]bool{
+		`<li id="comment-42">`:                       true,
+		`<article id="div-comment-7">`:               true,
+		`<div id='comment_3'>`:                       true,
+		`<div class="comment odd">`:                  true,
+		`<div class="h-entry p-comment">`:            true,
+		`{"@type":"comment","text":"x"}`:             true,
+		`<div itemtype="http://schema.org/comment">`: true,
+		`<iframe data-blogharvest-iframe="1">`:       true,
+		`<div id="comment-form-comment">`:            false,
+		`<form action="/wp-comments-post.php">`:      false,
+		`<label for="comment">`:                      false,
+		`<textarea id="comment" name="comment">`:     false,
+		`<div class="comment-form-field comment-x">`: false,
+		`<a href="#respond">leave a comment</a>`:     false,
+	} {
+		if got := mayHoldComments([]byte(s)); got != want {
+			t.Errorf("mayHoldComments(%s) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// refNodeText is nodeText as first written: all text, then collapsed.
+func refNodeText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			b.WriteString(n.Data)
+			return
+		case html.CommentNode:
+			return
+		case html.ElementNode:
+			if skipped(n) {
+				return
+			}
+			if n.Data == "br" || blockTags[n.Data] {
+				b.WriteByte(' ')
+				defer b.WriteByte(' ')
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// TestNodeTextMatchesReference checks the streaming nodeText against
+// collapsing the whole text, on every element of random documents.
+func TestNodeTextMatchesReference(t *testing.T) {
+	parts := []string{"a", "b c", " ", "\u00a0", "é", "<p>", "</p>", "<br>", "<span>", "</span>", "<div>", "</div>", "<!-- x -->", "<script>s</script>", "\n", "<em>", "</em>", "<li>"}
+	rng := rand.New(rand.NewSource(3))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.Intn(20) {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		root, err := html.Parse(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var check func(*html.Node)
+		check = func(n *html.Node) {
+			if got, want := nodeText(n), refNodeText(n); got != want {
+				t.Fatalf("nodeText of %q in %q = %q, want %q", n.Data, b.String(), got, want)
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				check(c)
+			}
+		}
+		check(root)
+	}
+}
+
+// TestASCIILowerMatchesBytes checks the word-at-a-time asciiLower against
+// lower-casing byte by byte, on every byte value at every offset.
+func TestASCIILowerMatchesBytes(t *testing.T) {
+	b := make([]byte, 0, 300)
+	for c := range 256 {
+		b = append(b, byte(c))
+	}
+	b = append(b, "MiXeD Case ÉTÉ"...)
+	for off := range 9 {
+		in := b[off:]
+		got := asciiLower(in)
+		for i, c := range in {
+			want := c
+			if c >= 'A' && c <= 'Z' {
+				want = c + 'a' - 'A'
+			}
+			if got[i] != want {
+				t.Fatalf("asciiLower at offset %d, byte %d (%#x) = %#x, want %#x", off, i, c, got[i], want)
+			}
+		}
+	}
+}
