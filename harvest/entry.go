@@ -29,6 +29,7 @@ func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharv
 	ex, exErr = c.maybeRender(ctx, j, e, ex, exErr)
 	c.fillFields(e, j.item, ex, exErr)
 	e.Categories, e.Tags = splitTags(e.Categories, p.info)
+	c.appendPostPages(ctx, e, p)
 	c.fillComments(e, j, ex)
 	if p.info.password {
 		e.AccessRestriction = "password protected"
@@ -323,6 +324,16 @@ func splitTags(cats []string, info *pageInfo) (categories, tags []string) {
 			// listed again: WordPress lists a term once per taxonomy
 		default:
 			categories = append(categories, c)
+		}
+	}
+	for _, name := range pageTags { // a feed names a term once even when it is a category and a tag
+		if usedCat[name] && !usedTag[name] {
+			tags = append(tags, name)
+		}
+	}
+	for _, name := range pageCats {
+		if usedTag[name] && !usedCat[name] {
+			categories = append(categories, name)
 		}
 	}
 	return categories, tags

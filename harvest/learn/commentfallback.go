@@ -30,10 +30,10 @@ import (
 // records MethodHeuristic; it leaves the extraction alone when it finds
 // none.
 func (e *extractor) fallbackComments() {
-	elems := findCommentElements(e.root)
+	elems, recs := findCommentElements(e.root)
 	var out []Comment
 	if len(elems) > 0 {
-		out = e.heuristicComments(elems)
+		out = e.heuristicComments(elems, recs)
 	} else {
 		out = ldComments(e.root, e.page.Lang)
 	}
@@ -45,15 +45,22 @@ func (e *extractor) fallbackComments() {
 }
 
 // heuristicComments extracts one comment per element and sets parents
-// from their nesting.
-func (e *extractor) heuristicComments(elems []*html.Node) []Comment {
-	isElem := make(map[*html.Node]bool, len(elems))
-	for _, el := range elems {
-		isElem[el] = true
+// from their nesting. recs, when not nil, are the elements' records, read
+// with the elements as the nested comments.
+func (e *extractor) heuristicComments(elems []*html.Node, recs []record) []Comment {
+	if recs == nil {
+		isElem := make(map[*html.Node]bool, len(elems))
+		for _, el := range elems {
+			isElem[el] = true
+		}
+		recs = make([]record, len(elems))
+		for k, el := range elems {
+			recs[k] = readRecord(el, isElem)
+		}
 	}
 	out := make([]Comment, len(elems))
-	for k, el := range elems {
-		out[k] = e.heuristicComment(readRecord(el, isElem))
+	for k := range elems {
+		out[k] = e.heuristicComment(recs[k])
 	}
 	setParents(out, elems)
 	return out
@@ -95,12 +102,13 @@ func commentURL(e *extractor, id string) string {
 }
 
 // findCommentElements returns the page's comment elements in document
-// order: those the markers find, else the structural detector's.
-func findCommentElements(root *html.Node) []*html.Node {
-	if elems := markedComments(root); len(elems) > 0 {
-		return elems
+// order: those the markers find, else the structural detector's; and,
+// when already read, their records (else nil).
+func findCommentElements(root *html.Node) ([]*html.Node, []record) {
+	if elems, recs := markedComments(root); len(elems) > 0 {
+		return elems, recs
 	}
-	return repeatedRecords(root)
+	return repeatedRecords(root), nil
 }
 
 // commentIDPattern matches the ids platforms give comment elements:
@@ -113,6 +121,9 @@ var commentTags = map[string]bool{"li": true, "article": true, "div": true, "sec
 
 // isCommentMarker reports whether n carries a comment system's markup.
 func isCommentMarker(n *html.Node) bool {
+	if len(n.Attr) == 0 {
+		return false
+	}
 	if id := strings.ToLower(attr(n, "id")); strings.Contains(id, "comment") && commentIDPattern.MatchString(id) {
 		return true
 	}
@@ -134,13 +145,24 @@ func excludedArea(n *html.Node) bool {
 	case "aside", "nav", "form", "select", "head":
 		return true
 	}
-	id, class := attr(n, "id"), attr(n, "class")
-	if id == "" && class == "" {
+	if len(n.Attr) == 0 {
 		return false
 	}
-	hints := strings.ToLower(id + " " + class)
+	for _, a := range n.Attr {
+		if (a.Key == "id" || a.Key == "class") && a.Namespace == "" && a.Val != "" && attr(n, a.Key) == a.Val && hasExcludedHint(a.Val) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasExcludedHint reports whether an id or class, case-folded, holds one
+// of excludedHints (which have no spaces, so id and class can be tested
+// apart).
+func hasExcludedHint(v string) bool {
+	v = strings.ToLower(v)
 	for _, h := range excludedHints {
-		if strings.Contains(hints, h) {
+		if strings.Contains(v, h) {
 			return true
 		}
 	}
@@ -153,8 +175,9 @@ var excludedHints = []string{"sidebar", "recent", "related", "popular", "breadcr
 
 // markedComments returns the elements the markers find, outside excluded
 // areas, without mere wrappers of another marked element, keeping those
-// that read as comments.
-func markedComments(root *html.Node) []*html.Node {
+// that read as comments; and, when it kept every element found, their
+// records, read with them as the nested comments (else nil).
+func markedComments(root *html.Node) ([]*html.Node, []record) {
 	var found []*html.Node
 	walkElements(root, func(n *html.Node) bool {
 		if skipped(n) || excludedArea(n) {
@@ -166,19 +189,26 @@ func markedComments(root *html.Node) []*html.Node {
 		return true
 	})
 	if len(found) == 0 {
-		return nil
+		return nil, nil
 	}
 	isMarked := make(map[*html.Node]bool, len(found))
 	for _, n := range found {
 		isMarked[n] = true
 	}
 	var out []*html.Node
+	var recs []record
 	for _, n := range found {
-		if !isWrapper(n, isMarked) && readRecord(n, isMarked).isComment(false) {
-			out = append(out, n)
+		if isWrapper(n, isMarked) {
+			continue
+		}
+		if r := readRecord(n, isMarked); r.isComment(false) {
+			out, recs = append(out, n), append(recs, r)
 		}
 	}
-	return out
+	if len(out) < len(found) {
+		recs = nil // read with other nested comments than the kept ones
+	}
+	return out, recs
 }
 
 // isWrapper reports whether marked element n holds another marked element
@@ -344,6 +374,16 @@ var commentMarkup = []markup{
 	{[]byte(`data-blogharvest-iframe`), nil},
 }
 
+// commentWordAt is where the word comment starts in each commentMarkup
+// string, or -1.
+var commentWordAt = func() []int {
+	out := make([]int, len(commentMarkup))
+	for k, m := range commentMarkup {
+		out[k] = bytes.Index(m.m, []byte("comment"))
+	}
+	return out
+}()
+
 // markup is a byte string of commentMarkup and the test of a match of it
 // at lower[from:to].
 type markup struct {
@@ -398,15 +438,15 @@ func mayHoldComments(lower []byte) bool {
 			break
 		}
 		pos := i + k
-		for _, m := range commentMarkup {
-			if at := bytes.Index(m.m, word); at >= 0 && pos >= at && m.matchAt(lower, pos-at) {
+		for k, m := range commentMarkup {
+			if at := commentWordAt[k]; at >= 0 && pos >= at && m.matchAt(lower, pos-at) {
 				return true
 			}
 		}
 		i = pos + 1
 	}
-	for _, m := range commentMarkup {
-		if bytes.Contains(m.m, word) {
+	for k, m := range commentMarkup {
+		if commentWordAt[k] >= 0 {
 			continue
 		}
 		for i := 0; ; {

@@ -111,11 +111,8 @@ func authorTokenRank(tok string, best int) int {
 // holding a calendar date (relative dates, "3 hours ago", are not).
 func isDateLike(n *html.Node) bool {
 	hinted := n.Data == "time" || attr(n, "datetime") != ""
-	if !hinted {
-		hints := strings.ToLower(attr(n, "class") + " " + attr(n, "itemprop") + " " + attr(n, "id"))
-		for _, h := range []string{"date", "time", "published", "posted", "when", "meta"} {
-			hinted = hinted || strings.Contains(hints, h)
-		}
+	for _, k := range []string{"class", "itemprop", "id"} {
+		hinted = hinted || hasDateHint(attr(n, k))
 	}
 	if !hinted {
 		return false
@@ -134,6 +131,21 @@ func isDateLike(n *html.Node) bool {
 	}
 	_, ok := quickDate(t, "")
 	return ok
+}
+
+// hasDateHint reports whether an attribute value, case-folded, holds a
+// word of dates (the words have no spaces, so values can be tested apart).
+func hasDateHint(v string) bool {
+	if v == "" {
+		return false
+	}
+	v = strings.ToLower(v)
+	for _, h := range []string{"date", "time", "published", "posted", "when", "meta"} {
+		if strings.Contains(v, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyRank ranks a body-like element: 0 for microdata and microformats
@@ -155,7 +167,7 @@ func isBodyLike(n *html.Node) bool {
 	if p := strings.ToLower(attr(n, "itemprop")); p == "text" || p == "commenttext" || p == "description" {
 		return true
 	}
-	for _, tok := range strings.Fields(strings.ToLower(attr(n, "class"))) {
+	for tok := range strings.FieldsSeq(strings.ToLower(attr(n, "class"))) {
 		if strings.Contains(tok, "author") || strings.Contains(tok, "meta") || strings.Contains(tok, "avatar") {
 			continue
 		}

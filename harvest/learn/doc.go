@@ -54,10 +54,12 @@
 // h-cite), else repeated sibling records that each hold an author, a date
 // and a text; sidebars and related-post lists are never searched.
 //
-// When the article, title, author and date all have trusted one-step rules
-// and there is no comment rule nor comment markup, Extract finds the
-// selected elements by searching the raw bytes for their id, class token
-// or tag and parses only the article; otherwise it parses the whole page. A post is never dropped
+// When the article, title, author and date all have trusted rules whose
+// first step is an id, class token or tag and whose other steps go down
+// from it, and there is no comment rule nor comment markup (a comment
+// form is not), Extract finds the elements of those first steps by
+// searching the raw bytes and parses only them; otherwise it parses the
+// whole page. A post is never dropped
 // silently: with no article, Extract returns what it found with an error
 // wrapping blogharvest.ErrNoArticle.
 //

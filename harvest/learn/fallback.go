@@ -147,7 +147,7 @@ func isHeading(n *html.Node) bool {
 
 // anyClass reports whether one of n's class tokens is in set.
 func anyClass(n *html.Node, set map[string]bool) bool {
-	for _, tok := range strings.Fields(attr(n, "class")) {
+	for tok := range strings.FieldsSeq(attr(n, "class")) {
 		if set[tok] {
 			return true
 		}

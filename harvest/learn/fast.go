@@ -11,12 +11,13 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// This file is Extract's fast path. Most learned rules are one step — an
-// id, a class token or a tag — so the element they select can be found by
+// This file is Extract's fast path. Most learned rules start with one step
+// — an id, a class token or a tag — whose element can be found by
 // searching the raw bytes for the id, token or tag name and checking the
-// enclosing start tag with the tokenizer; only the article element itself
-// is then parsed. It avoids parsing the whole page, which is most of the
-// cost of Extract. Whenever a rule has another shape, a value is missing or
+// enclosing start tag with the tokenizer; only that element is then
+// parsed, and the rule's other steps, which go down from it, are applied
+// to it. It avoids parsing the whole page, which is most of the cost of
+// Extract. Whenever a rule has another shape, a value is missing or
 // anything looks unusual, the fast path gives up and Extract parses the page.
 
 // fastExtract extracts p with raw scans, or reports false.
@@ -117,7 +118,7 @@ func (sc *scanner) node(r *Rule) (*html.Node, bool) {
 	}
 	// Another element of the first step inside this one could hold a
 	// match earlier in document order than this one's.
-	if bytes.Contains(sc.lower[s.tagEnd:s.to], []byte(needleOf(&r.sel.steps[0]))) {
+	if _, nested := sc.findIn(&r.sel.steps[0], s.tagEnd, s.to); nested {
 		return nil, false
 	}
 	ns := (&selector{rel: true, steps: rest}).eval(root, true, nil)
@@ -137,12 +138,18 @@ func (sc *scanner) find(r *Rule) (span, bool) {
 	if !st.desc || st.pos != 0 || st.sibling != 0 || implicitEnd[st.tag] {
 		return span{}, false
 	}
-	needle := needleOf(st)
-	if needle == "" {
+	return sc.findIn(st, 0, len(sc.lower))
+}
+
+// findIn locates the first element passing step st whose start tag holds
+// the step's needle within lower[from:to].
+func (sc *scanner) findIn(st *selStep, from, to int) (span, bool) {
+	needle := []byte(needleOf(st))
+	if len(needle) == 0 {
 		return span{}, false
 	}
-	for from := 0; ; {
-		i := bytes.Index(sc.lower[from:], []byte(needle))
+	for {
+		i := bytes.Index(sc.lower[from:to], needle)
 		if i < 0 {
 			return span{}, false
 		}

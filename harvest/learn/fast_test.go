@@ -20,6 +20,9 @@ func compareFastSlow(t *testing.T, r *learn.Rules, page learn.Page) bool {
 		t.Errorf("%s: fast path\n%q %q %v %.2f %.80q\nslow path\n%q %q %v %.2f %.80q", page.URL,
 			fast.Title, fast.Author, fast.Date, fast.Score, fast.ContentText, slow.Title, slow.Author, slow.Date, slow.Score, slow.ContentText)
 	}
+	if len(fast.Comments) != len(slow.Comments) {
+		t.Errorf("%s: fast path found %d comments, slow path %d", page.URL, len(fast.Comments), len(slow.Comments))
+	}
 	return true
 }
 

@@ -43,7 +43,7 @@ func TestMayHoldCommentsMatchesNaive(t *testing.T) {
 		"dsq-", "-block", `"`, " ", "x", "data-blogharvest-iframe", "co", "4", "-", "_", "for=", "name=", "=", "w"}
 	rng := rand.New(rand.NewSource(2))
 	hits := 0
-	for range 50000 {
+	for range 20000 {
 		var b strings.Builder
 		for range rng.Intn(7) {
 			b.WriteString(parts[rng.Intn(len(parts))])
@@ -166,6 +166,53 @@ func TestASCIILowerMatchesBytes(t *testing.T) {
 			if got[i] != want {
 				t.Fatalf("asciiLower at offset %d, byte %d (%#x) = %#x, want %#x", off, i, c, got[i], want)
 			}
+		}
+	}
+}
+
+// TestIsBoilerplateNameMatchesRegexp checks the hand-written matcher
+// against the boilerplate regexp on random ids and classes.
+func TestIsBoilerplateNameMatchesRegexp(t *testing.T) {
+	parts := []string{"share", "Sharing", "ads", "ad", "-", "_", " ", "\t", "x", "comments", "comment-form", "nav", "links",
+		"BREADCRUMBS", "breadcrumb", "s", "jp-relatedposts", "disqus_thread", "ſhare", "é", "yarpp", "post", "1"}
+	rng := rand.New(rand.NewSource(4))
+	for range 10000 {
+		var b strings.Builder
+		for range rng.Intn(6) {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		s := b.String()
+		if got, want := isBoilerplateName(s), boilerplate.MatchString(s); got != want {
+			t.Fatalf("isBoilerplateName(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestScannerNodeMultiStep checks that the fast path's node, for rules
+// with steps below their first, selects what the whole-page evaluation
+// does, and gives up when another element of the first step is nested.
+func TestScannerNodeMultiStep(t *testing.T) {
+	page := `<html><body><div id="w"><ul><li>one</li><li>two <b>2</b></li></ul><ul><li>three</li></ul></div>` +
+		`<div class="c"><p>a</p><div class="c"><p>b</p></div></div></body></html>`
+	root, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &scanner{page: []byte(page), lower: asciiLower([]byte(page))}
+	for xpath, wantFast := range map[string]bool{
+		"//*[@id='w']/ul[1]/li[2]": true,
+		"//*[@id='w']/ul[2]/li[1]": true,
+		"//*[@id='w']//li[3]":      false, // none: the fast path gives up
+		"//div[contains(concat(' ',normalize-space(@class),' '),' c ')]/p[1]": false, // nested .c
+	} {
+		r := &Rule{XPath: xpath}
+		n, ok := sc.node(r)
+		if ok != wantFast {
+			t.Errorf("%s: fast path answered %v, want %v", xpath, ok, wantFast)
+			continue
+		}
+		if ok && nodeText(n) != nodeText(r.first(root)) {
+			t.Errorf("%s: fast path %q, whole page %q", xpath, nodeText(n), nodeText(r.first(root)))
 		}
 	}
 }

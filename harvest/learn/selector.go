@@ -167,11 +167,12 @@ type nodeIndex struct {
 	byID    map[string][]*html.Node
 	byClass map[string][]*html.Node
 	byTag   map[string][]*html.Node
-	lazy    bool // no maps: each lookup walks the document
+	lazy    bool         // no maps: lookups scan elems
+	elems   []*html.Node // a lazy index's elements in document order, once looked up
 }
 
-// newLazyIndex returns an index of root that builds nothing and walks the
-// document at each lookup: cheaper when only a few rules are looked up, as
+// newLazyIndex returns an index of root that builds no maps: its first
+// lookup lists the elements, and each lookup scans them; cheaper when only a few rules are looked up, as
 // in extraction, and right as long as the tree is not changed meanwhile.
 func newLazyIndex(root *html.Node) *nodeIndex {
 	return &nodeIndex{root: root, lazy: true}
@@ -243,13 +244,18 @@ func (ix *nodeIndex) walkLookup(st *selStep) []*html.Node {
 	if st.attrKey != "id" && st.classTok == "" && st.tag == "*" {
 		return nil
 	}
+	if ix.elems == nil {
+		walkElements(ix.root, func(n *html.Node) bool {
+			ix.elems = append(ix.elems, n)
+			return true
+		})
+	}
 	var out []*html.Node
-	walkElements(ix.root, func(n *html.Node) bool {
+	for _, n := range ix.elems {
 		if st.matches(n) && (st.pos == 0 || position(n) == st.pos) {
 			out = append(out, n)
 		}
-		return true
-	})
+	}
 	return out
 }
 
