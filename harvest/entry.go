@@ -194,7 +194,14 @@ func (c *crawl) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extrac
 	}
 	feedFull := it != nil && itemFullText(*it)
 	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(htmlText(feedHTML))*3/2
+	// A full-text feed's short or empty item (an image post, a post with no
+	// text) beats a fallback's guess, which then holds the article's
+	// surroundings (title, byline) instead.
+	shortPost := c.full && it != nil && ex.ContentHTML != "" && methodOf(ex, learn.FieldContent) != blogharvest.MethodRule
 	switch {
+	case shortPost && !feedFull:
+		e.Content = feedHTML
+		e.Provenance.Set("full_content", blogharvest.MethodFeed)
 	case feedFull && !pageLonger:
 		e.Content = feedHTML
 		e.Provenance.Set("full_content", blogharvest.MethodFeed)

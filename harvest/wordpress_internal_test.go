@@ -4,6 +4,10 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
 func TestCommentedPostDropsCommentPage(t *testing.T) {
@@ -111,5 +115,28 @@ func TestStripPageLinks(t *testing.T) {
 	}
 	if plain := "<p>No pages</p>"; stripPageLinks(plain) != plain {
 		t.Errorf("a fragment without page links changed")
+	}
+}
+
+func TestFillContentShortPostOfFullFeed(t *testing.T) {
+	surroundings := learn.Extraction{ContentHTML: "<h1>Edge Case: No Content</h1><p>Published August 6, 2009 By Theme Buster</p>",
+		ContentText: "Edge Case: No Content Published August 6, 2009 By Theme Buster",
+		Methods:     blogharvest.Provenance{learn.FieldContent: blogharvest.MethodHeuristic}}
+	for _, tc := range []struct{ feedHTML, want string }{
+		{"", ""},
+		{`<p><img src="/a.jpg" alt=""></p>`, `<p><img src="/a.jpg" alt=""></p>`},
+	} {
+		c := &crawl{full: true}
+		e := &blogharvest.Entry{}
+		c.fillContent(e, &feed.Item{Content: tc.feedHTML}, surroundings, nil)
+		if e.Content != tc.want {
+			t.Errorf("feed %q: content %q, want the feed's", tc.feedHTML, e.Content)
+		}
+	}
+	c := &crawl{full: false} // a summary feed: the page's extraction stays
+	e := &blogharvest.Entry{}
+	c.fillContent(e, &feed.Item{Content: ""}, surroundings, nil)
+	if e.Content != surroundings.ContentHTML {
+		t.Errorf("summary feed: content %q", e.Content)
 	}
 }

@@ -218,7 +218,7 @@ func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item) ([]Co
 		if err != nil {
 			return nil, &file, fmt.Errorf("comments of %s: %w", it.Link, err)
 		}
-		p := newPager(cf, PageOptions{MaxPages: maxCommentPages}, true) // WordPress pages its comment feeds with ?paged=N too
+		p := newPager(cf, PageOptions{MaxPages: maxCommentPages}, false) // WordPress 6.1 ignores ?paged=N on comment feeds: no guessing
 		_, err = p.run(ctx, c)
 		return commentsOf(cf), &file, err
 	}
