@@ -100,8 +100,28 @@ func (c *crawl) lang(p *fetchedPage) string {
 
 // itemChanged reports whether a feed item was published or edited after
 // since.
+//
+// A feed that gives no modification date (WordPress RSS) cannot say whether
+// an older post was edited; the crawl keeps no state to compare with, so the
+// items of the feed's first page without one count as changed: they are
+// extracted again and the archive, which writes a version only when the
+// content differs, decides. Nothing edited within the feed's window is lost.
 func (c *crawl) itemChanged(it *feed.Item) bool {
-	return it.Published.After(c.since) || it.Updated.After(c.since)
+	if it.Published.After(c.since) || it.Updated.After(c.since) {
+		return true
+	}
+	return it.Updated.IsZero() && c.onFirstPage(it)
+}
+
+// onFirstPage reports whether it is among the items of the feed's first page.
+func (c *crawl) onFirstPage(it *feed.Item) bool {
+	n := min(c.feed.FirstPage, len(c.feed.Items))
+	for i := range c.feed.Items[:n] {
+		if &c.feed.Items[i] == it || c.feed.Items[i].Link == it.Link && c.feed.Items[i].GUID == it.GUID {
+			return true
+		}
+	}
+	return false
 }
 
 // emitTraining builds and emits the entries of the training jobs.

@@ -39,6 +39,7 @@ func FetchAll(ctx context.Context, c *fetch.Client, feedURL string, o PageOption
 	}
 	first.ETag, first.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	p := newPager(first, o, true)
+	first.FirstPage = len(first.Items)
 	more, err := p.run(ctx, c)
 	return first, append(files, more...), err
 }

@@ -35,6 +35,7 @@ type Feed struct {
 
 	// Set by FetchAll only.
 	NotModified  bool   // the first page answered 304 to a conditional request; Items is empty
+	FirstPage    int    // how many of Items came from the first page (the feed as a reader sees it)
 	ETag         string // validators of the first page, for the next conditional request
 	LastModified string
 }
