@@ -3,6 +3,7 @@ package learn
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 
 	"github.com/blogharvest/blogharvest"
 	"golang.org/x/net/html"
@@ -74,10 +75,30 @@ func (e *extractor) comment(cr *CommentRules, body, elem *html.Node, selected ma
 func commentID(elem *html.Node, levels []int) string {
 	for _, k := range levels {
 		if h := idHolder(elem, k); h != nil && attr(h, "id") != "" {
-			return attr(h, "id")
+			return anchorID(elem, attr(h, "id"))
 		}
 	}
-	return elementID(elem)
+	return anchorID(elem, elementID(elem))
+}
+
+// anchorID prefers the comment's permalink anchor to a wrapper's id: themes
+// give the body of comment 42 an id like "div-comment-42" inside the
+// element "comment-42" that permalinks (#comment-42) point at. When an
+// enclosing element (up to three levels) carries id without such a prefix,
+// that id is the comment's.
+func anchorID(elem *html.Node, id string) string {
+	for _, prefix := range []string{"div-", "li-", "article-"} {
+		bare, ok := strings.CutPrefix(id, prefix)
+		if !ok {
+			continue
+		}
+		for n, k := elem, 0; n != nil && n.Type == html.ElementNode && k <= 3; n, k = n.Parent, k+1 {
+			if attr(n, "id") == bare {
+				return bare
+			}
+		}
+	}
+	return id
 }
 
 // Id levels below zero: the comment element's first child with an id
