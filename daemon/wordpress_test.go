@@ -361,25 +361,6 @@ blogs:
 	return d
 }
 
-// startEnv is start with an environment.
-func startEnv(t *testing.T, env []string, args ...string) *proc {
-	t.Helper()
-	p := &proc{cmd: exec.Command(binary, args...), logs: &syncBuffer{}, done: make(chan error, 1)}
-	p.cmd.Env = env
-	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs // one writer: exec serialises the writes
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.done <- p.cmd.Wait() }()
-	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("logs of %v:\n%s", args, lastLines(p.logs.String(), 30))
-		}
-	})
-	return p
-}
-
 // wpStatus is the part of /status the test reads.
 type wpStatus struct {
 	Running   bool      `json:"running"`
