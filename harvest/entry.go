@@ -147,7 +147,11 @@ func (c *crawl) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extract
 		ft, fa = it.Title, it.Author
 	}
 	e.Title = pick("title", ft, ex.Title)
-	e.Author = pick("author", fa, ex.Author)
+	pageAuthor := ex.Author
+	if e.Kind == blogharvest.KindPage && c.inferredAuthor(ex) {
+		pageAuthor = "" // pages are not in the posts feed: its sole author says nothing of them
+	}
+	e.Author = pick("author", fa, pageAuthor)
 	c.fillDates(e, it, ex)
 	c.fillContent(e, it, ex, exErr)
 	if it != nil {
@@ -157,6 +161,13 @@ func (c *crawl) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extract
 			e.Provenance.Set("alt_identifier", blogharvest.MethodFeed)
 		}
 	}
+}
+
+// inferredAuthor reports whether ex's author is only the posts feed's sole
+// author (learn.Rules.SoleAuthor), not something the page says.
+func (c *crawl) inferredAuthor(ex learn.Extraction) bool {
+	return c.rules != nil && ex.Author != "" && ex.Author == c.rules.SoleAuthor &&
+		methodOf(ex, "author") == blogharvest.MethodHeuristic
 }
 
 // methodOf returns the method the extraction used for field, defaulting
