@@ -41,12 +41,6 @@ type tally struct {
 	entries, unchanged, blogs, comments, bytes, failedWrites atomic.Int64
 }
 
-// String sums the tally up for logs and the crawl command.
-func (t *tally) String() string {
-	return fmt.Sprintf("%d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s",
-		t.entries.Load(), t.unchanged.Load(), t.comments.Load(), t.blogs.Load(), humanBytes(t.bytes.Load()))
-}
-
 // archiver streams a crawl's records into the AIP writer.
 type archiver struct {
 	w       *aip.Writer

@@ -38,7 +38,8 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 		if err != nil {
 			return &UsageError{err}
 		}
-		return crawlAdHoc(ctx, c, io)
+		_, err = crawlAdHoc(ctx, c, io)
+		return err
 	case *cfgPath != "":
 		c, err := LoadConfig(*cfgPath)
 		if err != nil {
@@ -86,8 +87,7 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, 
 		st, err := d.runBlog(ctx, b, func(e *blogharvest.Entry) { p.entry(b.ID, e) })
 		p.done()
 		sum = sum.add(st)
-		fmt.Fprintf(io.Stdout, "%s: %d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s\n",
-			b.ID, st.Entries, st.Unchanged, st.Comments, st.Blogs, humanBytes(st.Bytes))
+		fmt.Fprintf(io.Stdout, "%s: %s\n", b.ID, st)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", b.ID, err))
 		}
@@ -104,15 +104,14 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, 
 
 // crawlAdHoc runs a NewCrawl of one blog into c.Archive, with a throw-away
 // schedule state.
-func crawlAdHoc(ctx context.Context, c *Config, io IO) error {
+func crawlAdHoc(ctx context.Context, c *Config, io IO) (RunStats, error) {
 	tmp, err := os.MkdirTemp("", "blogharvest-state-")
 	if err != nil {
-		return err
+		return RunStats{}, err
 	}
 	defer os.RemoveAll(tmp)
 	c.State = filepath.Join(tmp, "schedule.db")
-	_, err = crawlBlogs(ctx, c, c.Blogs, io)
-	return err
+	return crawlBlogs(ctx, c, c.Blogs, io)
 }
 
 // adHocConfig builds the config of a crawl -url run.

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -73,13 +72,7 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 	}
 	c.Log.Level = "warn"
 	start := time.Now()
-	tmp, err := os.MkdirTemp("", "blogharvest-demo-state-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	c.State = filepath.Join(tmp, "schedule.db")
-	st, err := crawlBlogs(ctx, c, c.Blogs, io)
+	st, err := crawlAdHoc(ctx, c, io)
 	if err != nil {
 		return err
 	}

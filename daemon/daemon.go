@@ -279,10 +279,10 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	d.metrics.runs.WithLabelValues(outcome).Inc()
 	d.metrics.duration.WithLabelValues(outcome).Observe(d.Now().Sub(start).Seconds())
 	if runErr != nil {
-		log.Error("harvest failed", "err", runErr, "archived", t.String())
+		log.Error("harvest failed", "err", runErr, "archived", t.stats().String())
 		return t.stats(), runErr
 	}
-	log.Info("harvest finished", "archived", t.String(), "pages", res.Pages, "failed", res.Failed,
+	log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "failed", res.Failed,
 		"duration", d.Now().Sub(start).Round(time.Millisecond))
 	return t.stats(), nil
 }
@@ -393,6 +393,12 @@ func (d *Daemon) Close() error {
 		return d.store.Close()
 	}
 	return nil
+}
+
+// String sums the stats up for logs and the crawl command.
+func (s RunStats) String() string {
+	return fmt.Sprintf("%d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s",
+		s.Entries, s.Unchanged, s.Comments, s.Blogs, humanBytes(s.Bytes))
 }
 
 func (s RunStats) add(o RunStats) RunStats {
