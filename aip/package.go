@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -120,7 +121,8 @@ func fileGroup(r blogharvest.Role) string {
 // needed: sha256 over the record's fields (comments included) and the
 // digests of its media files, ignoring everything that changes with each
 // capture: capture times, HTTP headers, provenance, non-fatal problems,
-// page and feed snapshots, and of course bagging dates.
+// page and feed snapshots, and of course bagging dates; and the order of
+// pictures a page shuffles on each request (unshuffled).
 func (p *pkg) contentDigest() string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
@@ -131,16 +133,22 @@ func (p *pkg) contentDigest() string {
 	} else {
 		e := *p.entry
 		e.Files, e.Captured, e.Provenance, e.Problems = nil, zeroTime, nil, nil
+		e.Content = unshuffled(e.Content) // galleries in random order (shuffle.go)
 		e.Comments = append([]blogharvest.Comment(nil), e.Comments...)
 		for i := range e.Comments {
 			e.Comments[i].Provenance = nil
 		}
 		enc.Encode(e)
 	}
+	var media []string // sorted: captured in the order of the content
 	for _, it := range p.items {
 		if it.group == "media" {
-			fmt.Fprintf(h, "%s %s\n", it.file.URL, it.sha256)
+			media = append(media, fmt.Sprintf("%s %s\n", it.file.URL, it.sha256))
 		}
+	}
+	slices.Sort(media)
+	for _, m := range media {
+		io.WriteString(h, m)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -76,6 +76,36 @@ func TestEditedMediaMakesVersion(t *testing.T) {
 	}
 }
 
+// TestShuffledGalleryNoVersion: a gallery the blog shows in random order
+// (WordPress orderby="rand") is no edit: the same pictures in another
+// order, captured in that order, make no new version; a picture more does.
+func TestShuffledGalleryNoVersion(t *testing.T) {
+	w := newWriter(t)
+	ctx := context.Background()
+	pics := []string{"bridge", "beach", "boardwalk"}
+	entry := func(order ...int) *blogharvest.Entry {
+		e := fixtureEntry()
+		var b strings.Builder
+		b.WriteString(`<p>Holiday pictures.</p><div class="gallery">`)
+		for _, k := range order {
+			u := "https://garden.example.org/" + pics[k] + ".png"
+			b.WriteString(`<figure class="gallery-item"><img src="` + u + `" alt="` + pics[k] + `"><figcaption>` + pics[k] + `</figcaption></figure>`)
+			e.Files = append(e.Files, file(u, blogharvest.RoleMedia, "image/png", "\x89PNG "+pics[k], 200))
+		}
+		e.Content = b.String() + `</div>`
+		return e
+	}
+	if r, err := w.WriteEntry(ctx, entry(0, 1, 2)); err != nil || r.Version != 1 {
+		t.Fatalf("first write: %+v, %v", r, err)
+	}
+	if r, err := w.WriteEntry(ctx, entry(2, 0, 1)); err != nil || r.Written {
+		t.Fatalf("shuffled gallery: %+v, %v; want nothing written", r, err)
+	}
+	if r, err := w.WriteEntry(ctx, entry(2, 0)); err != nil || r.Version != 2 {
+		t.Fatalf("a picture removed: %+v, %v; want v2", r, err)
+	}
+}
+
 func TestLatestVersion(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"v1", "v2", "v10", "v010", "v0", "vx", "x3"} {

@@ -118,7 +118,7 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 func (c *crawl) readFeed(ctx context.Context) error {
 	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
 	if c.update {
-		po.Since = c.since
+		po.Since, po.Enough = c.since, c.wantItems
 	}
 	f, files, err := feed.FetchAll(ctx, c.client, c.blog.FeedURL, po)
 	switch {
@@ -132,8 +132,26 @@ func (c *crawl) readFeed(ctx context.Context) error {
 	c.feed = f
 	c.full = fullTextFeed(f)
 	c.blog.Files = append(c.blog.Files, files...)
+	c.modificationDates(ctx)
 	c.res.ETag, c.res.LastModified = f.ETag, f.LastModified
 	return nil
+}
+
+// modificationDates dates the feed's items from the platform's Atom feed
+// when the posts feed gives no modification dates, so that UpdateCrawl
+// finds edited posts without extracting every post of the feed again, and
+// both crawls record the same date_modified.
+func (c *crawl) modificationDates(ctx context.Context) {
+	file, n, err := feed.FillUpdated(ctx, c.client, c.feed)
+	if file != nil {
+		c.blog.Files = append(c.blog.Files, *file)
+	}
+	if err != nil {
+		c.log.Info("modification dates", "err", err)
+	}
+	if n > 0 {
+		c.log.Debug("modification dates from the Atom feed", "items", n)
+	}
 }
 
 // fullTextFeed reports whether most feed items carry whole posts rather

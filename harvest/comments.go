@@ -117,6 +117,7 @@ type commentMerger struct {
 	list    []*blogharvest.Comment
 	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
 	pageID  []string // id of each comment's element on the page; "" if not seen there
+	keyed   []bool   // whether each comment carries a platform id
 	byKey   map[string]int
 }
 
@@ -181,6 +182,7 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	m.list = append(m.list, cm)
 	m.parent = append(m.parent, parent)
 	m.pageID = append(m.pageID, "")
+	m.keyed = append(m.keyed, false)
 	for _, k := range keys {
 		if k == "" {
 			continue
@@ -188,12 +190,16 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 		m.byKey[k] = len(m.list) - 1
 		if n := commentKey(k); n != "" {
 			m.byKey["#"+n] = len(m.list) - 1
+			m.keyed[len(m.list)-1] = true
 		}
 	}
 }
 
 // find returns the comment already merged that pc is: same platform id,
-// else same author and minute, else nearly the same text.
+// else same author and minute, else nearly the same text. Two comments
+// that both carry other platform ids must have the same author and text:
+// threads of short replies ("Comment Depth 03", "Comment Depth 04") look
+// alike.
 func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 	for _, k := range []string{pc.ID, pc.URL} {
 		if n := commentKey(k); n != "" {
@@ -202,8 +208,17 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 			}
 		}
 	}
+	keyed := commentKey(pc.ID) != "" || commentKey(pc.URL) != ""
 	text := strings.TrimSpace(pc.ContentText)
 	for i, cm := range m.list {
+		if keyed && m.keyed[i] {
+			// Both carry platform ids, and they differ: the same comment
+			// only if numbered apart (a comment system beside the feed's).
+			if normName(htmlText(cm.Content)) == normName(text) && normName(cm.Author) == normName(pc.Author) {
+				return i, true
+			}
+			continue
+		}
 		sameAuthor := normName(cm.Author) == normName(pc.Author) && cm.Author != ""
 		if sameAuthor && !pc.Date.IsZero() && absDur(cm.Added.Sub(pc.Date)) < time.Minute {
 			return i, true

@@ -55,3 +55,31 @@ func TestCommentMergeKeepsEveryCommentOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentMergeKeepsLookalikes: a 10-level thread of short replies
+// ("Comment Depth 03", "Comment Depth 04") looks alike to text similarity;
+// comments with different platform ids are never merged for it, even when
+// one came from the feed and the other only from the page.
+func TestCommentMergeKeepsLookalikes(t *testing.T) {
+	post := "http://b.ex/2012/01/03/template-comments/"
+	t0 := time.Date(2013, 3, 14, 8, 0, 0, 0, time.UTC)
+	j := &pageJob{comments: []feed.Comment{
+		{ID: "http://b.ex/?p=1148#comment-907", Link: post + "comment-page-2/#comment-907", Author: "Fred Bloggs",
+			Published: t0.Add(3 * time.Minute), Content: "<p>Comment Depth 04</p>"},
+	}}
+	var page []learn.Comment
+	for i, id := range []string{"904", "905", "906", "907"} {
+		page = append(page, learn.Comment{ID: "comment-" + id, Author: "Fred Bloggs", Date: t0.Add(time.Duration(i) * time.Minute),
+			ContentHTML: "<p>Comment Depth 0" + string(rune('1'+i)) + "</p>", ContentText: "Comment Depth 0" + string(rune('1'+i))})
+	}
+	ex := learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodHeuristic}, Comments: page}
+	e := &blogharvest.Entry{URL: post}
+	(&crawl{}).fillComments(e, j, ex)
+	var ids []string
+	for _, c := range e.Comments {
+		ids = append(ids, c.ID)
+	}
+	if len(e.Comments) != 4 {
+		t.Fatalf("%d comments %v, want comment-904 … comment-907 once each", len(e.Comments), ids)
+	}
+}

@@ -71,6 +71,7 @@ type crawl struct {
 	pending    map[string]*feed.Item // feed items whose entry is not emitted yet, by canonical URL
 	feedURLs   []*url.URL            // in-scope item pages, in feed order
 	offsite    []*feed.Item          // items whose page lies outside the scope
+	commented  []*url.URL            // UpdateCrawl: posts with comments since the watermark
 	emitted    map[string]bool       // canonical URLs of emitted entries and processed pages
 	pages      int                   // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                   // URLs robots.txt kept the crawl from
@@ -109,17 +110,19 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.commented = c.siteCommentPosts(ctx, home)
 	if err := c.readFeed(ctx); err != nil {
 		return err
 	}
 	if home == nil && c.feed.Link != "" {
 		home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
+		c.commented = c.siteCommentPosts(ctx, home)
 	}
 	c.setScope(home)
 	c.seedFeed()
 	c.verifyPattern(home)
 	c.readSitemaps(ctx)
-	c.readSiteComments(ctx, home)
+	c.queueCommented()
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {
 		return err // c.emit is nil for Learn: it stops here

@@ -427,8 +427,9 @@ func TestUpdateCrawlFindsOnlyWhatIsNew(t *testing.T) {
 	checkBlogFirst(t, out)
 	got := out.byURL(t)
 	want := map[string]bool{srv.URL + np.Path: true, srv.URL + commented.Path: true}
+	undated := firstFeedPage(site, srv)
 	for u := range got {
-		if !want[u] {
+		if !want[u] && !undated[u] {
 			t.Errorf("UpdateCrawl emitted unchanged %s", u)
 		}
 	}
@@ -592,7 +593,9 @@ func TestNewCrawlStopsWhenCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if n > 25 || res.Pages > 40 {
+	// Not cancelled, the crawl would fetch over 300 pages; the entries
+	// and listing pages already in flight may still land.
+	if n > 25 || res.Pages > 50 {
 		t.Errorf("%d entries, %d pages after cancelling at 20 entries", n, res.Pages)
 	}
 }
@@ -620,9 +623,13 @@ func TestUpdateCrawlEmitsExactlyWhatChangedSince(t *testing.T) {
 			if _, err := harvest.UpdateCrawl(context.Background(), o, since, out.emit); err != nil {
 				t.Fatal(err)
 			}
+			undated := map[string]bool{}
+			if name == "wordpress" {
+				undated = firstFeedPage(site, srv)
+			}
 			got := out.byURL(t)
 			for u := range got {
-				if !want[u] {
+				if !want[u] && !undated[u] {
 					t.Errorf("emitted %s, unchanged since %v", u, since)
 				}
 			}
@@ -634,6 +641,18 @@ func TestUpdateCrawlEmitsExactlyWhatChangedSince(t *testing.T) {
 			t.Logf("%s: %d of %d posts changed since %v; %d emitted", name, len(want), len(posts), since, len(got))
 		})
 	}
+}
+
+// firstFeedPage returns the post URLs on the first page of a fixture
+// WordPress feed. Its RSS has no modification dates and the fixture serves
+// no Atom twin, so UpdateCrawl extracts these posts again (an edit would
+// otherwise go unseen) and the archive tells an edit by content.
+func firstFeedPage(site *fixture.Site, srv *httptest.Server) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range site.Posts()[:10] {
+		out[srv.URL+p.Path] = true
+	}
+	return out
 }
 
 // changedSince reports whether a fixture post was published, edited or

@@ -12,30 +12,67 @@ import (
 // by UpdateCrawl.
 const maxSiteCommentPages = 10
 
-// readSiteComments queues, for UpdateCrawl, the posts that the blog-wide
+// siteCommentPosts returns, for UpdateCrawl, the posts that the blog-wide
 // comment feed (WordPress /comments/feed/, Blogger /feeds/comments/default)
-// shows commented after since, so that new comments on posts no longer
-// in the posts feed are found too.
-func (c *crawl) readSiteComments(ctx context.Context, home *fetchedPage) {
+// shows commented after since, so that new comments on posts no longer in
+// the posts feed are found too. They are read before the posts feed, which
+// is then read on to their items (wantItems), so that a post revisited for
+// its comments keeps what only its feed item says (GUID, dates, full text).
+func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.URL {
 	if !c.update || home == nil {
-		return
+		return nil
 	}
 	cf := siteCommentFeed(home.info)
 	if cf == "" {
-		return
+		return nil
 	}
 	f, _, err := feed.FetchAll(ctx, c.client, cf, feed.PageOptions{Since: c.since, MaxPages: maxSiteCommentPages})
 	if err != nil {
 		c.log.Info("site comment feed", "url", cf, "err", err)
 	}
 	if f == nil {
-		return
+		return nil
 	}
+	var posts []*url.URL
+	seen := map[string]bool{}
 	for _, it := range f.Items {
 		if !it.Published.After(c.since) && !it.Updated.After(c.since) {
 			continue
 		}
-		if post := commentedPost(it.Link); post != nil && c.scope.contains(post) && !isBinaryURL(post) {
+		if post := commentedPost(it.Link); post != nil && !seen[post.String()] && !isBinaryURL(post) {
+			seen[post.String()] = true
+			posts = append(posts, post)
+		}
+	}
+	return posts
+}
+
+// wantItems reports whether items hold the feed item of every commented
+// post, or more pages of the feed could not be worth reading: a comment on
+// a page (which the posts feed never lists) would otherwise page through
+// the whole feed on every update.
+func (c *crawl) wantItems(items []feed.Item) bool {
+	if len(c.commented) == 0 {
+		return true
+	}
+	have := make(map[string]bool, len(items))
+	for _, it := range items {
+		if u := mustCanonical(it.Link); u != nil {
+			have[u.String()] = true
+		}
+	}
+	for _, p := range c.commented {
+		if !have[p.String()] {
+			return false
+		}
+	}
+	return true
+}
+
+// queueCommented queues the commented posts within the blog's scope.
+func (c *crawl) queueCommented() {
+	for _, post := range c.commented {
+		if c.scope.contains(post) {
 			c.front.push(task{url: post.String(), kind: "post", prio: prioPost})
 		}
 	}

@@ -149,7 +149,10 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 		return out
 	}
 	e := c.buildEntry(ctx, j, out.post)
-	if e != nil && c.update && !c.entryChanged(e, j.t) {
+	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
+	// cannot tell for a first-page item without a modification date; the
+	// archive then decides by content) or that shows a change itself.
+	if e != nil && c.update && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
 		out.unchanged = true
 		return out
 	}

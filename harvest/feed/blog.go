@@ -11,7 +11,9 @@ import (
 // FillBlog copies the blog-level metadata of f into b: title, subtitle,
 // language, platform and version, webmaster, rights, licence, update
 // frequency (MethodFeed), and the post frequency and last activity computed
-// from the item dates (MethodComputed). Fields b already has are kept; every
+// from the item dates (MethodComputed). The post frequency is that of the
+// feed's first page, so that a crawl reading every page and an update
+// reading only the newest agree on it. Fields b already has are kept; every
 // field set is recorded in b.Provenance under its DESIGN §6 name.
 func FillBlog(f *Feed, b *blogharvest.Blog) {
 	set := func(dst *string, v, field string, m blogharvest.Method) {
@@ -30,7 +32,7 @@ func FillBlog(f *Feed, b *blogharvest.Blog) {
 	set(&b.Copyright, f.Rights, "copyright", feed)
 	set(&b.License, f.License, "license", feed)
 	set(&b.UpdateFrequency, f.UpdateFrequency, "update_frequency", feed)
-	set(&b.PostFrequency, PostFrequency(f.Items), "post_frequency", blogharvest.MethodComputed)
+	set(&b.PostFrequency, PostFrequency(f.firstPageItems()), "post_frequency", blogharvest.MethodComputed)
 	if b.FeedURL == "" {
 		b.FeedURL = f.URL
 	}
@@ -38,6 +40,15 @@ func FillBlog(f *Feed, b *blogharvest.Blog) {
 		b.LastActivity = last
 		b.Provenance.Set("last_activity_date", blogharvest.MethodComputed)
 	}
+}
+
+// firstPageItems returns the items of the feed's first page (all items
+// when the first page is not known).
+func (f *Feed) firstPageItems() []Item {
+	if f.FirstPage > 0 && f.FirstPage < len(f.Items) {
+		return f.Items[:f.FirstPage]
+	}
+	return f.Items
 }
 
 // itemDate is an item's publication date, or its update date.

@@ -17,7 +17,8 @@ import (
 // rel="prev-archive" links first, else Blogger start-index/max-results
 // (bounded by openSearch:totalResults), else WordPress ?paged=N. Paging
 // stops at a page that brings nothing new, an empty page, a guessed page
-// that is not found, o.MaxPages, or a page all older than o.Since.
+// that is not found, o.MaxPages, or a page all older than o.Since (once
+// o.Enough, if set, is satisfied).
 //
 // The Feed carries the first page's metadata and every page's items, each
 // once; files holds every page as a RoleFeed capture. A 304 answer to the
@@ -131,9 +132,13 @@ func fetchPage(ctx context.Context, c *fetch.Client, u string) (*Feed, *blogharv
 	return f, &file, err
 }
 
-// allOlder reports whether Since is set and every dated item is older.
+// allOlder reports whether Since is set, every dated item is older and
+// Enough, if set, is satisfied.
 func (p *pager) allOlder(items []Item) bool {
 	if p.o.Since.IsZero() || len(items) == 0 {
+		return false
+	}
+	if p.o.Enough != nil && !p.o.Enough(p.all.Items) {
 		return false
 	}
 	for _, it := range items {

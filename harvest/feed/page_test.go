@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -80,6 +81,20 @@ func TestFetchAllStops(t *testing.T) {
 	f, _, err = feed.FetchAll(context.Background(), newClient(t), site+"/feed/", feed.PageOptions{Since: base.AddDate(0, 0, 17)})
 	if err != nil || len(f.Items) != 20 {
 		t.Errorf("Since post 17: %v, %d items", err, len(f.Items))
+	}
+	// An update that must revisit post 3 (a new comment) reads on to page 3.
+	want := site + "/post-3/"
+	enough := func(items []feed.Item) bool {
+		return slices.ContainsFunc(items, func(it feed.Item) bool { return it.Link == want })
+	}
+	f, _, err = feed.FetchAll(context.Background(), newClient(t), site+"/feed/", feed.PageOptions{Since: base.AddDate(0, 0, 26), Enough: enough})
+	if err != nil || len(f.Items) != 25 || !enough(f.Items) {
+		t.Errorf("Since after every post, Enough wants post 3: %v, %d items", err, len(f.Items))
+	}
+	want = site + "/post-21/"
+	f, _, err = feed.FetchAll(context.Background(), newClient(t), site+"/feed/", feed.PageOptions{Since: base.AddDate(0, 0, 26), Enough: enough})
+	if err != nil || len(f.Items) != 10 {
+		t.Errorf("Since after every post, Enough wants post 21 of page 1: %v, %d items", err, len(f.Items))
 	}
 }
 

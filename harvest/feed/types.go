@@ -73,6 +73,10 @@ type PageOptions struct {
 	// Since stops paging after a page whose items are all older. If zero,
 	// paging goes on to the end.
 	Since time.Time
+	// Enough, when set with Since, keeps paging past Since (up to
+	// MaxPages) until it reports that the items read so far are enough:
+	// an update crawl reads on to the items of older posts it must revisit.
+	Enough func(items []Item) bool
 	// ETag and LastModified make the first request conditional.
 	ETag, LastModified string
 }

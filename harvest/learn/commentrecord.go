@@ -16,7 +16,8 @@ type record struct {
 	date   *html.Node
 	body   *html.Node // the element with a body hint, or nil: the rest is the text
 	nested func(*html.Node) bool
-	heavy  bool // holds a heading or a form: a post or a comment form
+	heavy  bool // holds a form, or a heading outside its body: a post or a comment form
+	heads  []*html.Node
 }
 
 // readRecord finds the parts of comment element el; nested reports the
@@ -44,6 +45,12 @@ func readRecord(el *html.Node, nested map[*html.Node]bool) record {
 			r.body, best = b, k
 		}
 	}
+	for _, h := range r.heads {
+		if r.body == nil || !isInside(h, r.body) {
+			r.heavy = true // headings a commenter wrote sit in the body
+		}
+	}
+	r.heads = nil
 	return r
 }
 
@@ -51,8 +58,10 @@ func readRecord(el *html.Node, nested map[*html.Node]bool) record {
 // headings or forms.
 func (r *record) visit(n *html.Node, authorRank *int) {
 	switch n.Data {
-	case "h1", "h2", "h3", "form", "textarea":
+	case "form", "textarea":
 		r.heavy = true
+	case "h1", "h2", "h3":
+		r.heads = append(r.heads, n)
 	}
 	if k := authorRankOf(n); k < *authorRank {
 		if a := nameIn(n); a != nil {
@@ -229,7 +238,7 @@ func isChrome(n *html.Node) bool {
 // data-id attribute, else "".
 func recordID(el *html.Node) string {
 	if id := attr(el, "id"); id != "" {
-		return id
+		return anchorID(el, id)
 	}
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && commentIDPattern.MatchString(strings.ToLower(attr(c, "id"))) {
