@@ -320,7 +320,8 @@ var commentPageRE = regexp.MustCompile(`/comment-page-\d+/?$`)
 const maxCommentPages = 50
 
 // commentPages fetches a post's further comment pages, adds their
-// comments to ex and keeps the pages; failures become Problems.
+// comments to ex and keeps the pages that bring new ones; failures become
+// Problems.
 func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
 	prefix := strings.TrimSuffix(j.page.ident, "/") + "/comment-page-"
 	seen := map[string]bool{}
@@ -335,7 +336,26 @@ func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Ent
 			continue
 		}
 		more, _ := c.extract(p.resp.URL, p.html, c.lang(p))
-		ex.Comments = append(ex.Comments, more.Comments...)
+		if !addNewComments(ex, more.Comments) {
+			continue // the post's own page (WordPress shows the last comment page there)
+		}
 		e.Files = append(e.Files, p.resp.File(blogharvest.RolePage))
 	}
+}
+
+// addNewComments appends to ex the comments of cs whose ids it does not
+// hold yet, and reports whether there were any.
+func addNewComments(ex *learn.Extraction, cs []learn.Comment) bool {
+	have := make(map[string]bool, len(ex.Comments))
+	for _, cm := range ex.Comments {
+		have[cm.ID] = true
+	}
+	added := false
+	for _, cm := range cs {
+		if cm.ID == "" || !have[cm.ID] {
+			ex.Comments = append(ex.Comments, cm)
+			added = true
+		}
+	}
+	return added
 }

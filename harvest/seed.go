@@ -126,7 +126,7 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 			continue
 		}
 		tried[loc] = true
-		queue = append(queue, c.readSitemap(ctx, loc)...)
+		queue = append(queue, c.readSitemap(ctx, loc, tried)...)
 	}
 }
 
@@ -155,10 +155,18 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 
 // readSitemap fetches and parses one sitemap, queues its URLs and returns
 // the sitemaps it indexes. Failures are quiet: most candidates do not exist.
-func (c *crawl) readSitemap(ctx context.Context, loc string) []string {
+// A candidate redirected to a sitemap read before (WordPress sends
+// /sitemap.xml to /wp-sitemap.xml) is not read or kept twice.
+func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bool) []string {
 	resp, err := c.client.Get(ctx, loc)
 	if err != nil {
 		return nil
+	}
+	if resp.URL != loc {
+		if tried[resp.URL] {
+			return nil
+		}
+		tried[resp.URL] = true
 	}
 	sm, err := parseSitemap(resp.Body)
 	if err != nil {

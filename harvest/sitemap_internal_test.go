@@ -1,0 +1,49 @@
+package harvest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+)
+
+// TestSitemapRedirectReadOnce: robots.txt names /wp-sitemap.xml and
+// WordPress redirects /sitemap.xml there; the sitemap is read and kept
+// once, and its posts are queued.
+func TestSitemapRedirectReadOnce(t *testing.T) {
+	var srv *httptest.Server
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s/wp-sitemap.xml\n", srv.URL)
+	})
+	mux.HandleFunc("/sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/wp-sitemap.xml", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/wp-sitemap.xml", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/2024/01/02/a-post/</loc></url></urlset>`, srv.URL)
+	})
+	srv = httptest.NewServer(mux)
+	defer srv.Close()
+	cl, err := fetch.New(fetch.Options{UserAgent: "blogharvest-test", AllowHosts: []string{"127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := mustURL(t, srv.URL+"/")
+	c := &crawl{client: cl, home: home, scope: newScope(home, nil, nil), front: newFrontier(), log: slog.New(slog.DiscardHandler),
+		pattern: learnPattern(nil), knn: newKNN(3, 16)}
+	c.readSitemaps(context.Background())
+	kept := 0
+	for _, f := range c.blog.Files {
+		if f.Role == blogharvest.RoleSitemap {
+			kept++
+		}
+	}
+	if kept != 1 || !c.front.has(srv.URL+"/2024/01/02/a-post/") {
+		t.Errorf("%d sitemap captures (want 1), post queued: %v", kept, c.front.has(srv.URL+"/2024/01/02/a-post/"))
+	}
+}
