@@ -72,6 +72,7 @@ type crawl struct {
 	feedURLs   []*url.URL            // in-scope item pages, in feed order
 	offsite    []*feed.Item          // items whose page lies outside the scope
 	commented  []*url.URL            // UpdateCrawl: posts with comments since the watermark
+	media      *mediaCache           // media fetched in this crawl, shared by its entries
 	emitted    map[string]bool       // canonical URLs of emitted entries and processed pages
 	pages      int                   // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                   // URLs robots.txt kept the crawl from
@@ -88,7 +89,7 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: start,
 		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
 		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{},
-		variants: map[string]int{}}
+		variants: map[string]int{}, media: newMediaCache()}
 	wall := time.Now()
 	defer c.closeRenderer()
 	err := c.crawl(ctx)

@@ -168,8 +168,19 @@ func (c *crawl) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 	}
 }
 
-// fetchMedia fetches one media file and checks its size and type.
+// fetchMedia returns the capture of one media file, fetched once per
+// crawl (mediaCache), after checking its size and type.
 func (c *crawl) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
+	if r, ok := c.media.get(u); ok {
+		return r.file, r.err
+	}
+	f, err := c.fetchMediaFile(ctx, u)
+	c.media.put(u, mediaResult{f, err})
+	return f, err
+}
+
+// fetchMediaFile fetches one media file and checks its size and type.
+func (c *crawl) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
 	resp, err := c.client.Get(ctx, u)
 	if err != nil {
 		return blogharvest.File{}, err
