@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -45,9 +46,13 @@ func (b *tinyBlog) body(i int) string {
 <p><label>Password: <input name="post_password" type="password" size="20"></label></p></form>`
 	}
 	var s strings.Builder
-	for k := 0; k < 6; k++ {
+	for k := 0; k < 6+i%7; k++ {
 		fmt.Fprintf(&s, "<p>Paragraph %d of post %d: the tide came in slowly over the old harbour wall while we "+
-			"counted the boats, mended the nets and talked about weather, bridges and the long walk home.</p>\n", k, i)
+			"counted the boats, mended the nets and talked about <a href=\"/category/%s/\">%s</a>, bridges and the long walk home.</p>\n",
+			k, i, tinyCategories[(i+k)%len(tinyCategories)], tinyCategories[(i+k)%len(tinyCategories)])
+		if k == 2 {
+			s.WriteString("<blockquote><p>The river does not hurry, yet it gets there.</p></blockquote>\n")
+		}
 	}
 	return s.String()
 }
@@ -76,31 +81,151 @@ func (b *tinyBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// page writes the frame every HTML page shares.
-func (b *tinyBlog) page(w http.ResponseWriter, base, title, main string) {
+// page writes the frame every HTML page shares, shaped like a WordPress
+// theme's: a head with styles, metadata and scripts, a header with the
+// site's navigation, the main column, a sidebar of widgets and a footer.
+// Pages weigh 20–35 KB, as real blog pages do (before images).
+func (b *tinyBlog) page(w http.ResponseWriter, base, title, canonical, main string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprintf(w, `<!DOCTYPE html><html lang="en"><head><title>%s</title>
-<link rel="alternate" type="application/rss+xml" href="%s/feed/"></head><body>
-<header><nav><a href="%s/">Home</a></nav></header><main>%s</main><footer>Tiny blog</footer></body></html>`,
-		title, base, base, main)
+	fmt.Fprintf(w, `<!DOCTYPE html>
+<html lang="en-US">
+<head>
+<meta charset="UTF-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>%s &#8211; Tiny blog</title>
+<link rel="alternate" type="application/rss+xml" title="Tiny blog &raquo; Feed" href="%s/feed/">
+<link rel="canonical" href="%s">
+<link rel="stylesheet" id="theme-css" href="%s/wp-content/themes/tiny/style.css?ver=6.4" media="all">
+<style id="tiny-inline-css">%s</style>
+<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","@id":"%s","url":"%s","name":"%s","isPartOf":{"@id":"%s/#website"},"inLanguage":"en-US"},{"@type":"WebSite","@id":"%s/#website","url":"%s/","name":"Tiny blog","description":"Notes on rivers, bridges and the weather","inLanguage":"en-US"}]}</script>
+<script>window._wpemojiSettings = {"baseUrl":"https:\/\/s.w.org\/images\/core\/emoji\/14.0.0\/72x72\/","ext":".png","source":{"concatemoji":"%s\/wp-includes\/js\/wp-emoji-release.min.js?ver=6.4"}};
+%s</script>
+</head>
+<body class="post-template-default single single-post">
+<div id="page" class="site"><a class="skip-link screen-reader-text" href="#content">Skip to content</a>
+<header id="masthead" class="site-header"><div class="site-branding"><p class="site-title"><a href="%s/" rel="home">Tiny blog</a></p>
+<p class="site-description">Notes on rivers, bridges and the weather</p></div>
+<nav id="site-navigation" class="main-navigation"><ul id="primary-menu" class="menu">%s</ul></nav></header>
+<div id="content" class="site-content"><div id="primary" class="content-area"><main id="main" class="site-main">
+%s
+</main></div>
+%s
+</div>
+<footer id="colophon" class="site-footer"><div class="site-info">Proudly powered by a tiny server. &copy; 2010&ndash;2018 Ann Walker.</div></footer></div>
+<script src="%s/wp-content/themes/tiny/js/navigation.js?ver=1.0" id="tiny-navigation-js"></script>
+<script>document.querySelectorAll('.menu-toggle').forEach(function(b){b.addEventListener('click',function(){b.parentNode.classList.toggle('toggled')})});</script>
+</body>
+</html>`, title, base, canonical, base, tinyCSS, canonical, canonical, title, base, base, base, base, tinyJS, base, b.menu(base), main, b.sidebar(base), base)
+}
+
+// tinyCSS is the theme's inline style sheet (about 11 KB, as WordPress's
+// global styles are).
+var tinyCSS = func() string {
+	var s strings.Builder
+	for _, c := range []string{"black", "cyan-bluish-gray", "white", "pale-pink", "vivid-red", "luminous-vivid-orange",
+		"luminous-vivid-amber", "light-green-cyan", "vivid-green-cyan", "pale-cyan-blue", "vivid-cyan-blue", "vivid-purple"} {
+		fmt.Fprintf(&s, ".has-%s-color{color: var(--wp--preset--color--%s) !important;}.has-%s-background-color{background-color: var(--wp--preset--color--%s) !important;}.has-%s-border-color{border-color: var(--wp--preset--color--%s) !important;}\n", c, c, c, c, c, c)
+	}
+	for _, sel := range []string{"body", ".site", ".site-header", ".site-title", ".site-description", ".main-navigation",
+		".menu", ".menu li", ".menu a", ".content-area", ".site-main", ".entry-header", ".entry-title", ".entry-meta",
+		".entry-content", ".entry-content p", ".entry-footer", ".cat-links", ".tags-links", ".post-navigation",
+		".nav-previous", ".nav-next", ".comments-area", ".comment-list", ".comment-body", ".comment-meta",
+		".comment-author", ".comment-content", ".reply", ".comment-respond", ".widget-area", ".widget", ".widget-title",
+		".search-form", ".site-footer", ".screen-reader-text", ".avatar", "blockquote", "pre", "code"} {
+		fmt.Fprintf(&s, "%s{margin:0 0 1.5em;padding:0;font-family:Georgia,'Times New Roman',serif;font-size:1rem;line-height:1.6;color:#333;background:transparent}\n", sel)
+	}
+	return s.String()
+}()
+
+// tinyJS is the theme's inline script (about 6 KB, as WordPress's emoji
+// loader is).
+var tinyJS = func() string {
+	var s strings.Builder
+	for k := 0; s.Len() < 6000; k++ {
+		fmt.Fprintf(&s, "!function(i,n){var o%d,s,e;function c(e){try{var t={supportTests:e,timestamp:(new Date).valueOf()};sessionStorage.setItem(o%d,JSON.stringify(t))}catch(e){}}if(n.readyState!==\"loading\"){c(%d)}}(window,document);\n", k, k, k)
+	}
+	return s.String()
+}()
+
+// menu is the header's navigation: home and the categories.
+func (b *tinyBlog) menu(base string) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, `<li class="menu-item"><a href="%s/">Home</a></li>`, base)
+	for _, c := range tinyCategories[:5] {
+		fmt.Fprintf(&s, `<li class="menu-item menu-item-type-taxonomy"><a href="%s/category/%s/">%s</a></li>`, base, c, strings.ToTitle(c[:1])+c[1:])
+	}
+	return s.String()
+}
+
+// tinyCategories are the blog's categories.
+var tinyCategories = []string{"rivers", "bridges", "weather", "harbours", "walks", "boats", "tides", "maps"}
+
+// sidebar is the widget area: search, recent posts, recent comments,
+// archives (the last twelve months), categories and meta links.
+func (b *tinyBlog) sidebar(base string) string {
+	var s strings.Builder
+	s.WriteString(`<aside id="secondary" class="widget-area"><section id="search-2" class="widget widget_search">` +
+		`<form role="search" method="get" class="search-form" action="/"><label><span class="screen-reader-text">Search for:</span>` +
+		`<input type="search" class="search-field" placeholder="Search &hellip;" value="" name="s"></label>` +
+		`<input type="submit" class="search-submit" value="Search"></form></section>` +
+		`<section id="recent-posts-2" class="widget widget_recent_entries"><h2 class="widget-title">Recent Posts</h2><ul>`)
+	for i := b.posts - 1; i >= 0 && i >= b.posts-5; i-- {
+		fmt.Fprintf(&s, "<li><a href=\"%s%s\">%s</a></li>\n", base, b.path(i), b.title(i))
+	}
+	s.WriteString(`</ul></section><section id="recent-comments-2" class="widget widget_recent_comments"><h2 class="widget-title">Recent Comments</h2><ul id="recentcomments">`)
+	for k, i := 0, b.posts-1; k < 5 && i >= 0 && i >= b.posts-b.feedSize; i-- { // comments come on recent posts
+		if b.commentCount(i) > 0 {
+			fmt.Fprintf(&s, `<li class="recentcomments"><span class="comment-author-link">%s</span> on <a href="%s%s#comment-%d">%s</a></li>`,
+				tinyReaders[i%len(tinyReaders)], base, b.path(i), b.commentID(i, 0), b.title(i))
+			k++
+		}
+	}
+	s.WriteString(`</ul></section><section id="archives-2" class="widget widget_archive"><h2 class="widget-title">Archives</h2><ul>`)
+	last := b.date(b.posts - 1)
+	for m := 0; m < 12; m++ {
+		d := time.Date(last.Year(), last.Month()-time.Month(m), 1, 0, 0, 0, 0, time.UTC)
+		fmt.Fprintf(&s, "<li><a href=\"%s%s\">%s</a></li>\n", base, d.Format("/2006/01/"), d.Format("January 2006"))
+	}
+	s.WriteString(`</ul></section><section id="categories-2" class="widget widget_categories"><h2 class="widget-title">Categories</h2><ul>`)
+	for _, c := range tinyCategories {
+		fmt.Fprintf(&s, `<li class="cat-item"><a href="%s/category/%s/">%s</a></li>`, base, c, c)
+	}
+	s.WriteString(`</ul></section><section id="meta-2" class="widget widget_meta"><h2 class="widget-title">Meta</h2><ul>` +
+		`<li><a href="/wp-login.php">Log in</a></li><li><a href="/feed/">Entries feed</a></li>` +
+		`<li><a href="https://wordpress.org/">WordPress.org</a></li></ul></section></aside>`)
+	return s.String()
 }
 
 func (b *tinyBlog) listing(w http.ResponseWriter, base string, n int) {
 	var s strings.Builder
 	newest := b.posts - 1 - (n-1)*b.perPage
 	for i := newest; i > newest-b.perPage && i >= 0; i-- {
-		fmt.Fprintf(&s, "<h2><a href=\"%s%s\">%s</a></h2>\n", base, b.path(i), b.title(i))
+		fmt.Fprintf(&s, `<article class="post type-post status-publish hentry"><header class="entry-header"><h2 class="entry-title"><a href="%s%s" rel="bookmark">%s</a></h2></header>`+
+			`<div class="entry-summary"><p>%s&hellip;</p></div></article>`+"\n", base, b.path(i), b.title(i), b.summary(i))
 	}
 	if newest-b.perPage >= 0 && !b.sitemap {
 		fmt.Fprintf(&s, "<a class=\"next\" href=\"%s/page/%d/\">Older posts</a>", base, n+1)
 	}
-	b.page(w, base, "Tiny blog", s.String())
+	canonical := fmt.Sprintf("%s/page/%d/", base, n)
+	if n == 1 {
+		canonical = base + "/"
+	}
+	b.page(w, base, "Tiny blog", canonical, s.String())
+}
+
+// summary is the start of a post's first paragraph.
+func (b *tinyBlog) summary(i int) string {
+	return fmt.Sprintf("Paragraph 0 of post %d: the tide came in slowly over the old harbour wall", i)
 }
 
 func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
 	_, seg, _ := strings.Cut(strings.TrimSuffix(r.URL.Path, "/")[1:], "post-")
 	i, err := strconv.Atoi(seg)
 	if err != nil || i < 0 || i >= b.posts || b.path(i) != r.URL.Path {
+		if tinyArchive.MatchString(r.URL.Path) || strings.HasPrefix(r.URL.Path, "/category/") || r.URL.Path == "/author/ann/" {
+			b.listing(w, base, 1) // month, category and author archives: the newest posts will do
+			return
+		}
 		http.NotFound(w, r)
 		return
 	}
@@ -108,10 +233,87 @@ func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
 	if i == b.scripted {
 		body = "<script>document.currentScript.parentNode.innerHTML = " + strconv.Quote(body) + ";</script>"
 	}
-	main := fmt.Sprintf(`<article class="post"><h1 class="entry-title">%s</h1>
-<p class="byline">By <span class="author">Ann Walker</span> on <time class="published" datetime="%s">%s</time></p>
-<div class="entry-content">%s</div></article>`, b.title(i), b.date(i).Format(time.RFC3339), b.date(i).Format("January 2, 2006"), body)
-	b.page(w, base, b.title(i), main)
+	cat := tinyCategories[i%len(tinyCategories)]
+	main := fmt.Sprintf(`<article id="post-%d" class="post-%d post type-post status-publish format-standard hentry category-%s">
+<header class="entry-header"><h1 class="entry-title">%s</h1>
+<div class="entry-meta"><p class="byline">By <span class="author vcard"><a class="url fn n" href="%s/author/ann/">Ann Walker</a></span> on <time class="published" datetime="%s">%s</time></p></div></header>
+<div class="entry-content">%s</div>
+<footer class="entry-footer"><span class="cat-links">Posted in <a href="%s/category/%s/" rel="category tag">%s</a></span></footer></article>
+%s%s`, i, i, cat, b.title(i), base, b.date(i).Format(time.RFC3339), b.date(i).Format("January 2, 2006"), body,
+		base, cat, cat, b.postNav(base, i), b.comments(base, i))
+	b.page(w, base, b.title(i), base+b.path(i), main)
+}
+
+// tinyArchive matches a month archive's path.
+var tinyArchive = regexp.MustCompile(`^/\d{4}/\d{2}/$`)
+
+// postNav links a post to its neighbours.
+func (b *tinyBlog) postNav(base string, i int) string {
+	var s strings.Builder
+	s.WriteString(`<nav class="navigation post-navigation" aria-label="Posts"><h2 class="screen-reader-text">Post navigation</h2><div class="nav-links">`)
+	if i > 0 {
+		fmt.Fprintf(&s, `<div class="nav-previous"><a href="%s%s" rel="prev">%s</a></div>`, base, b.path(i-1), b.title(i-1))
+	}
+	if i+1 < b.posts {
+		fmt.Fprintf(&s, `<div class="nav-next"><a href="%s%s" rel="next">%s</a></div>`, base, b.path(i+1), b.title(i+1))
+	}
+	s.WriteString(`</div></nav>`)
+	return s.String()
+}
+
+// tinyReaders are the names comments are signed with.
+var tinyReaders = []string{"Bea Harbour", "Carl Tide", "Dora Bridge", "Eli Marsh", "Fay Heron"}
+
+// commentCount is how many comments post i has: one post in four has
+// some, up to five.
+func (b *tinyBlog) commentCount(i int) int {
+	if i%4 != 1 {
+		return 0
+	}
+	return 1 + i%5
+}
+
+// commentID is the id of comment k of post i.
+func (b *tinyBlog) commentID(i, k int) int { return 10*i + k + 1 }
+
+// comments is a post's comment section as WordPress writes it: the
+// threaded list (the third comment answers the second) and the form.
+func (b *tinyBlog) comments(base string, i int) string {
+	var s strings.Builder
+	s.WriteString(`<div id="comments" class="comments-area">`)
+	if n := b.commentCount(i); n > 0 {
+		fmt.Fprintf(&s, `<h2 class="comments-title">%d thoughts on &ldquo;%s&rdquo;</h2><ol class="comment-list">`, n, b.title(i))
+		for k := 0; k < n; k++ {
+			if k == 2 {
+				continue // written inside comment 1
+			}
+			s.WriteString(b.comment(base, i, k, 1))
+			if k == 1 && n > 2 {
+				s.WriteString(`<ol class="children">` + b.comment(base, i, 2, 2) + `</li></ol>`)
+			}
+			s.WriteString("</li>\n")
+		}
+		s.WriteString(`</ol>`)
+	}
+	s.WriteString(`<div id="respond" class="comment-respond"><h3 id="reply-title" class="comment-reply-title">Leave a Reply</h3>` +
+		`<form action="/wp-comments-post.php" method="post" id="commentform" class="comment-form">` +
+		`<p class="comment-form-comment"><label for="comment">Comment</label><textarea id="comment" name="comment" cols="45" rows="8" maxlength="65525" required></textarea></p>` +
+		`<p class="comment-form-author"><label for="author">Name</label><input id="author" name="author" type="text" value="" size="30"></p>` +
+		`<p class="form-submit"><input name="submit" type="submit" id="submit" class="submit" value="Post Comment"></p></form></div></div>`)
+	return s.String()
+}
+
+// comment is the start of comment k of post i, its <li> left open.
+func (b *tinyBlog) comment(base string, i, k, depth int) string {
+	id, who := b.commentID(i, k), tinyReaders[(i+k)%len(tinyReaders)]
+	d := b.date(i).Add(time.Duration(k+1) * 90 * time.Minute)
+	return fmt.Sprintf(`<li id="comment-%d" class="comment even depth-%d"><article id="div-comment-%d" class="comment-body">
+<footer class="comment-meta"><div class="comment-author vcard"><img alt="" src="%s/avatar/%d.png" class="avatar avatar-32 photo" height="32" width="32"> <b class="fn">%s</b> <span class="says">says:</span></div>
+<div class="comment-metadata"><a href="%s%s#comment-%d"><time datetime="%s">%s at %s</time></a></div></footer>
+<div class="comment-content"><p>Comment %d on post %d: I walked that harbour wall last spring and the boats were still there, %s.</p></div>
+<div class="reply"><a rel="nofollow" class="comment-reply-link" href="#respond">Reply</a></div></article>`,
+		id, depth, id, base, k, who, base, b.path(i), id, d.Format(time.RFC3339), d.Format("January 2, 2006"), d.Format("3:04 pm"),
+		k, i, strings.Repeat("mended nets and talked of tides ", 1+k%3))
 }
 
 func (b *tinyBlog) feed(w http.ResponseWriter, base string) {

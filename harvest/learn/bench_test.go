@@ -151,3 +151,57 @@ func BenchmarkLearnScaling(b *testing.B) {
 		})
 	}
 }
+
+// corpusCase is one held-out page with the rules learned from the other
+// half of its blog, as the eval pairs them.
+type corpusCase struct {
+	name  string
+	rules *learn.Rules
+	page  learn.Page
+}
+
+// corpusCases learns on each half of every corpus blog and pairs the
+// rules with the pages of the other half.
+func corpusCases(b testing.TB) []corpusCase {
+	var out []corpusCase
+	for _, cb := range corpusBlogs(b) {
+		pairs := cb.pairs(b)
+		if len(pairs) < 2 {
+			continue
+		}
+		old, recent := split(pairs)
+		for _, h := range [][2][]learn.Pair{{old, recent}, {recent, old}} {
+			rules, err := learn.Learn(h[0], learn.Options{})
+			if err != nil {
+				rules = nil
+			}
+			for _, p := range h[1] {
+				out = append(out, corpusCase{cb.Name, rules, p.Page})
+			}
+		}
+	}
+	return out
+}
+
+// BenchmarkExtractCorpus extracts every held-out corpus page with the
+// rules learned from the other half of its blog, as the eval does; ns/op
+// is per page.
+func BenchmarkExtractCorpus(b *testing.B) {
+	cases := corpusCases(b)
+	fast := 0
+	for _, c := range cases {
+		if _, ok := c.rules.FastExtract(c.page); ok {
+			fast++
+		}
+	}
+	b.ResetTimer()
+	start := cpuTime()
+	for b.Loop() {
+		for _, c := range cases {
+			_, _ = c.rules.Extract(c.page)
+		}
+	}
+	reportCPU(b, start)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e6, "ms/page")
+	b.ReportMetric(float64(fast)/float64(len(cases)), "fast-share")
+}

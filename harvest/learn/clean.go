@@ -27,7 +27,12 @@ var urlAttrs = map[string]bool{"href": true, "src": true, "poster": true, "data-
 // cleanNode removes scripts, styles, forms, HTML comments, share and related
 // boxes and event handlers under n (not n itself), promotes lazy-loaded image
 // sources, and resolves relative URLs against base. It modifies the tree.
-func cleanNode(n *html.Node, base *url.URL) {
+func cleanNode(n *html.Node, base *url.URL) { cleanTree(n, base) }
+
+// cleanTree is cleanNode, reporting whether it may have changed the text
+// of n (nodeText): it removed an element whose text or block shape counts.
+func cleanTree(n *html.Node, base *url.URL) bool {
+	changed := false
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		switch {
@@ -35,13 +40,19 @@ func cleanNode(n *html.Node, base *url.URL) {
 			n.RemoveChild(c)
 		case c.Type == html.ElementNode && (droppedTags[c.Data] || isBoilerplate(c)):
 			n.RemoveChild(c)
+			changed = changed || !textless[c.Data] || c.Namespace != ""
 		case c.Type == html.ElementNode:
 			cleanAttrs(c, base)
-			cleanNode(c, base)
+			changed = cleanTree(c, base) || changed
 		}
 		c = next
 	}
+	return changed
 }
+
+// textless are the dropped elements that add nothing to nodeText: their
+// content is skipped and they do not break lines.
+var textless = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "link": true, "meta": true, "input": true}
 
 // isBoilerplate reports whether element n is a share, related or similar
 // box, by its id or class.

@@ -31,6 +31,7 @@ import (
 // none.
 func (e *extractor) fallbackComments() {
 	elems, recs := findCommentElements(e.root)
+	e.commentElems = elems
 	var out []Comment
 	if len(elems) > 0 {
 		out = e.heuristicComments(elems, recs)
@@ -205,10 +206,27 @@ func markedComments(root *html.Node) ([]*html.Node, []record) {
 			out, recs = append(out, n), append(recs, r)
 		}
 	}
-	if len(out) < len(found) {
+	if len(out) < len(found) && droppedInside(found, out) {
 		recs = nil // read with other nested comments than the kept ones
 	}
 	return out, recs
+}
+
+// droppedInside reports whether an element of found that is not kept lies
+// inside a kept one: only then were the kept ones' records read with other
+// nested comments than the kept ones (a record skips the comments nested
+// in its element).
+func droppedInside(found, kept []*html.Node) bool {
+	isKept := make(map[*html.Node]bool, len(kept))
+	for _, n := range kept {
+		isKept[n] = true
+	}
+	for _, n := range found {
+		if !isKept[n] && insideAny(n, isKept) {
+			return true
+		}
+	}
+	return false
 }
 
 // isWrapper reports whether marked element n holds another marked element

@@ -17,13 +17,21 @@ func (e *extractor) comments() {
 		e.fallbackComments()
 		return
 	}
+	if !e.ruleComments() {
+		e.fallbackComments()
+	}
+}
+
+// ruleComments extracts the page's comments with the learned comment
+// rules, and reports false when they find none.
+func (e *extractor) ruleComments() bool {
 	cr := e.rules.Comments
 	bodies := cr.Node.allIn(e.root, e.ix)
 	if len(bodies) == 0 {
-		e.fallbackComments()
-		return
+		return false
 	}
 	elems := commentElements(bodies)
+	e.commentElems = elems
 	selected := make(map[*html.Node]bool, len(bodies))
 	for _, b := range bodies {
 		selected[b] = true
@@ -35,6 +43,7 @@ func (e *extractor) comments() {
 	setParents(out, elems)
 	e.x.Comments = out
 	e.x.Methods.Set(FieldComments, blogharvest.MethodRule)
+	return true
 }
 
 // comment extracts one comment from its body and element.

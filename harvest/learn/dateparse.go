@@ -63,40 +63,44 @@ func quickDate(s, lang string) (time.Time, bool) {
 // dateTokens splits s into words and numbers, remembering the separator
 // after each.
 func dateTokens(s string) []dateToken {
-	var toks []dateToken
-	var cur []rune
-	flush := func(sep rune) {
-		if len(cur) == 0 {
-			return
-		}
-		w := string(cur)
-		n, err := strconv.Atoi(w)
-		if err != nil {
-			n = -1
-			w = strings.TrimRight(w, "0123456789")
-			w = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(w, "st"), "nd"), "rd"), "th")
-			if d, err := strconv.Atoi(w); err == nil {
-				n = d
-			} else {
-				w = string(cur)
-			}
-		}
-		b := byte(' ')
-		if sep < 128 {
-			b = byte(sep)
-		}
-		toks = append(toks, dateToken{word: strings.ToLower(w), num: n, sep: b})
-		cur = cur[:0]
-	}
-	for _, r := range s {
+	toks := make([]dateToken, 0, 8)
+	start := -1
+	for i, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			cur = append(cur, unicode.ToLower(r))
+			if start < 0 {
+				start = i
+			}
 			continue
 		}
-		flush(r)
+		if start >= 0 {
+			toks = append(toks, newDateToken(s[start:i], r))
+			start = -1
+		}
 	}
-	flush(' ')
+	if start >= 0 {
+		toks = append(toks, newDateToken(s[start:], ' '))
+	}
 	return toks
+}
+
+// newDateToken makes the token of word w (letters and digits) followed
+// by sep: a number ("28", "28th"), else a lower-cased word.
+func newDateToken(w string, sep rune) dateToken {
+	w = strings.ToLower(w)
+	n, err := strconv.Atoi(w)
+	if err != nil {
+		n = -1
+		t := strings.TrimRight(w, "0123456789")
+		t = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(t, "st"), "nd"), "rd"), "th")
+		if d, err := strconv.Atoi(t); err == nil {
+			n, w = d, t
+		}
+	}
+	b := byte(' ')
+	if sep < 128 {
+		b = byte(sep)
+	}
+	return dateToken{word: w, num: n, sep: b}
 }
 
 // numericDate reads a date of three numbers joined by one separator at the

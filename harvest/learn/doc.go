@@ -56,10 +56,14 @@
 //
 // When the article, title, author and date all have trusted rules whose
 // first step is an id, class token or tag and whose other steps go down
-// from it, and there is no comment rule nor comment markup (a comment
-// form is not), Extract finds the elements of those first steps by
-// searching the raw bytes and parses only them; otherwise it parses the
-// whole page. A post is never dropped
+// from it (or that go down through the head, /html[1]/head[1]/…),
+// Extract does not parse the whole page. One pass over the raw bytes
+// reads its outline — each element's name, extent and parent, following
+// html.Parse's implied end tags and giving up on markup the parser would
+// repair in other ways — and only the elements the rules select are
+// built, with the comments' common ancestor when there is a comment rule
+// or comment markup (a comment form is not). Otherwise, or when anything
+// looks unusual, it parses the whole page. A post is never dropped
 // silently: with no article, Extract returns what it found with an error
 // wrapping blogharvest.ErrNoArticle.
 //

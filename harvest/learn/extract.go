@@ -74,6 +74,8 @@ type extractor struct {
 	fb    *fallback
 	ix    *nodeIndex
 	x     Extraction
+
+	commentElems []*html.Node // the comment elements found, for the fast path's checks
 }
 
 // run extracts every field.

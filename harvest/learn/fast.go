@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/blogharvest/blogharvest"
 	"golang.org/x/net/html"
@@ -12,60 +13,122 @@ import (
 )
 
 // This file is Extract's fast path. Most learned rules start with one step
-// — an id, a class token or a tag — whose element can be found by
-// searching the raw bytes for the id, token or tag name and checking the
-// enclosing start tag with the tokenizer; only that element is then
-// parsed, and the rule's other steps, which go down from it, are applied
-// to it. It avoids parsing the whole page, which is most of the cost of
-// Extract. Whenever a rule has another shape, a value is missing or
-// anything looks unusual, the fast path gives up and Extract parses the page.
+// — an id, a class token or a tag — whose element can be found in the
+// page's outline (outline.go: every element's name, extent and parent,
+// read in one pass over the raw bytes), or, when the outline gives up, by
+// searching the raw bytes for the id, token or tag name; only that element
+// is then built (build.go) or parsed, and the rule's other steps, which go
+// down from it, are applied to it. It avoids parsing the whole page, which
+// is most of the cost of Extract. Whenever a rule has another shape, a
+// value is missing or anything looks unusual, the fast path gives up and
+// Extract parses the page.
 
 // fastExtract extracts p with raw scans, or reports false.
 // It answers only when the article, title, author and date all have
-// trusted rules, there is no comment rule and the page shows no comment
-// markup, since the fallbacks and the comment rules need the whole tree.
+// trusted rules, since their fallbacks need the whole tree; comments come
+// from the part of the page that holds them (fastcomments.go).
 func (r *Rules) fastExtract(p Page) (Extraction, bool) {
-	if r == nil || !r.Article.usable() || !r.Title.usable() || !r.Author.usable() || !r.Date.usable() ||
-		r.Comments != nil && r.Comments.Node.usable() {
-		return Extraction{}, false
+	x, why := r.fastTry(p)
+	return x, why == ""
+}
+
+// fastTry is fastExtract, saying why it gave up ("" when it did not).
+func (r *Rules) fastTry(p Page) (Extraction, string) {
+	if r == nil || !r.Article.usable() || !r.Title.usable() || !r.Author.usable() || !r.Date.usable() {
+		return Extraction{}, "untrusted rule"
 	}
-	sc := &scanner{page: p.HTML, lower: asciiLower(p.HTML)}
+	if !fastShape(r.Article) || !fastShape(r.Title) || !fastShape(r.Author) || !fastShape(r.Date) {
+		return Extraction{}, "rule shape"
+	}
+	sc := newScanner(p.HTML)
+	defer sc.release()
 	var x Extraction
-	if mayHoldComments(sc.lower) {
-		return x, false
-	}
 	root, ok := sc.node(r.Article)
-	if !ok || nodeText(root) == "" {
-		return x, false
+	if !ok {
+		return x, "article"
 	}
-	for _, f := range []struct {
-		rule *Rule
-		set  func(*html.Node) bool
-	}{
-		{r.Title, func(n *html.Node) bool { x.Title = nodeText(n); return x.Title != "" }},
-		{r.Author, func(n *html.Node) bool { x.Author = authorOf(r.Author, nodeText(n)); return x.Author != "" }},
-		{r.Date, func(n *html.Node) bool { return fastDate(n, r.Date, p.Lang, r.Lang, &x) }},
-	} {
-		n, ok := sc.node(f.rule)
-		if !ok || !f.set(n) {
-			return x, false
-		}
+	rawText := nodeText(root) // the score is of the text before cleaning, as in the slow path
+	if rawText == "" {
+		return x, "empty article"
+	}
+	if why := sc.fields(r, p, &x); why != "" {
+		return x, why
+	}
+	if !sc.fastComments(r, p, &x) { // the costliest part, last
+		return x, "comments"
 	}
 	for _, f := range []string{FieldContent, FieldTitle, FieldAuthor, FieldDate} {
 		x.Methods.Set(f, blogharvest.MethodRule)
 	}
-	base := parseBase(p.URL)
-	cleanNode(root, base)
+	x.ContentText = rawText
+	if cleanTree(root, parseBase(p.URL)) {
+		x.ContentText = nodeText(root)
+	}
 	x.ContentHTML = innerHTML(root)
-	x.ContentText = nodeText(root)
-	x.Score = articleScore(r.Article, len(x.ContentText))
-	return x, true
+	x.Score = articleScore(r.Article, len(rawText))
+	return x, ""
+}
+
+// fields extracts the title, author and date into x by their rules, or
+// says which it could not.
+func (sc *scanner) fields(r *Rules, p Page, x *Extraction) string {
+	for _, f := range []struct {
+		name string
+		rule *Rule
+		set  func(*html.Node) bool
+	}{
+		{FieldTitle, r.Title, func(n *html.Node) bool { x.Title = nodeText(n); return x.Title != "" }},
+		{FieldAuthor, r.Author, func(n *html.Node) bool { x.Author = authorOf(r.Author, nodeText(n)); return x.Author != "" }},
+		{FieldDate, r.Date, func(n *html.Node) bool { return fastDate(n, r.Date, p.Lang, r.Lang, x) }},
+	} {
+		n, ok := sc.node(f.rule)
+		if !ok || !f.set(n) {
+			return f.name
+		}
+	}
+	return ""
+}
+
+// scanBuffers are the buffers of a scanner, reused between pages.
+type scanBuffers struct {
+	lower []byte
+	els   []olElem
+	stack []int
+}
+
+// scanPool holds scanBuffers for reuse.
+var scanPool = sync.Pool{New: func() any { return new(scanBuffers) }}
+
+// newScanner returns a scanner of page with buffers from the pool; its
+// release returns them.
+func newScanner(page []byte) *scanner {
+	buf := scanPool.Get().(*scanBuffers)
+	if cap(buf.lower) < len(page) {
+		buf.lower = make([]byte, len(page))
+	}
+	return &scanner{page: page, lower: asciiLowerInto(buf.lower[:len(page)], page), buf: buf}
+}
+
+// release returns the scanner's buffers to the pool; the scanner must not
+// be used afterwards.
+func (sc *scanner) release() {
+	if sc.buf == nil {
+		return
+	}
+	if sc.ol != nil {
+		sc.buf.els, sc.buf.stack = sc.ol.els[:0], sc.ol.stack[:0]
+	}
+	if cap(sc.buf.lower) <= 4<<20 { // do not keep the buffers of huge pages
+		scanPool.Put(sc.buf)
+	}
 }
 
 // asciiLower returns a copy of b with ASCII letters lower-cased; other
 // bytes, UTF-8 included, are kept, so offsets do not move.
-func asciiLower(b []byte) []byte {
-	out := make([]byte, len(b))
+func asciiLower(b []byte) []byte { return asciiLowerInto(make([]byte, len(b)), b) }
+
+// asciiLowerInto is asciiLower writing into out, which has b's length.
+func asciiLowerInto(out, b []byte) []byte {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		binary.LittleEndian.PutUint64(out[i:], lowerWord(binary.LittleEndian.Uint64(b[i:])))
@@ -100,45 +163,159 @@ type span struct{ from, tagEnd, to int }
 // scanner searches one page.
 type scanner struct {
 	page, lower []byte
-	hiddenSpans [][2]int // comments and raw-text elements, in order; nil until needed
+	buf         *scanBuffers // pooled buffers; nil when not pooled
+	hiddenSpans [][2]int     // comments and raw-text elements, in order; nil until needed
+	ol          *outline     // nil until needed
+}
+
+// outline returns the page's outline, reading it on first use.
+func (sc *scanner) outline() *outline {
+	if sc.ol == nil {
+		var els []olElem
+		var stack []int
+		if sc.buf != nil {
+			els, stack = sc.buf.els[:0], sc.buf.stack[:0]
+		}
+		sc.ol = newOutlineInto(sc.page, sc.lower, els, stack)
+	}
+	return sc.ol
 }
 
 // node returns the first element rule r selects, parsing only the
 // element its first step finds: the rule's first step must be a lookup by
 // id, class token or tag, and its other steps stay inside that element.
 func (sc *scanner) node(r *Rule) (*html.Node, bool) {
+	if headRule(r) {
+		return sc.headNode(r)
+	}
+	if !fastShape(r) {
+		return nil, false
+	}
+	if o := sc.outline(); o.ok {
+		return sc.outlineNode(r)
+	}
 	s, ok := sc.find(r)
 	if !ok {
 		return nil, false
 	}
-	root, ok := parseSubtree(sc.page[s.from:s.to])
+	_, nested := sc.findIn(&r.sel.steps[0], s.tagEnd, s.to)
+	return sc.nodeIn(r, s, nested)
+}
+
+// maxTries bounds the elements of a rule's first step the fast path
+// tries in turn when the rule's other steps find nothing in the first.
+const maxTries = 32
+
+// outlineNode is node with the page's outline: the elements of the rule's
+// first step are tried in document order until the other steps find a
+// node in one.
+func (sc *scanner) outlineNode(r *Rule) (*html.Node, bool) {
+	o, st := sc.ol, &r.sel.steps[0]
+	from := 0
+	for try := 0; try < maxTries; try++ {
+		k, ok := o.first(st, from, len(o.els))
+		if !ok || k < 0 || o.els[k].to < 0 {
+			return nil, false // an element whose end is implied: its extent is not its bytes
+		}
+		e := o.els[k]
+		end := o.within(k)
+		in, ok := o.first(st, k+1, end)
+		if !ok {
+			return nil, false
+		}
+		if n, ok := sc.nodeIn(r, span{e.from, e.tagEnd, e.to}, in >= 0); ok || len(r.sel.steps) == 1 {
+			return n, ok
+		}
+		from = end
+	}
+	return nil, false
+}
+
+// nodeIn returns the first node of rule r inside the element at span s,
+// whose element matches the rule's first step; nested says whether
+// another element of that step lies inside it.
+func (sc *scanner) nodeIn(r *Rule, s span, nested bool) (*html.Node, bool) {
+	root, ok := sc.subtree(s)
 	rest := r.sel.steps[1:]
 	if !ok || len(rest) == 0 {
 		return root, ok
 	}
-	// Another element of the first step inside this one could hold a
-	// match earlier in document order than this one's.
-	if _, nested := sc.findIn(&r.sel.steps[0], s.tagEnd, s.to); nested {
-		return nil, false
+	sel := &selector{rel: true, steps: rest}
+	if nested {
+		// Other elements of the first step inside this one may hold
+		// matches earlier in document order than this one's: the whole
+		// rule is applied to the subtree.
+		doc := &html.Node{Type: html.DocumentNode}
+		doc.AppendChild(root)
+		sel = r.sel
 	}
-	ns := (&selector{rel: true, steps: rest}).eval(root, true, nil)
+	ns := sel.eval(root, true, nil)
 	if len(ns) == 0 {
 		return nil, false
 	}
 	return ns[0], true
 }
 
-// find locates the first element the first step of rule r selects, when
-// r is a rule from the document whose later steps go down from it.
-func (sc *scanner) find(r *Rule) (span, bool) {
+// headRule reports whether r is a rule from the document that goes down
+// through its head (/html[1]/head[1]…), as titles taken from <title> are.
+func headRule(r *Rule) bool {
+	if r.compile() != nil || r.sel == nil || r.sel.rel || len(r.sel.steps) < 2 {
+		return false
+	}
+	for k, want := range []string{"html", "head"} {
+		st := &r.sel.steps[k]
+		if st.desc || st.sibling != 0 || st.tag != want || st.pos != 1 || st.attrKey != "" || st.classTok != "" {
+			return false
+		}
+	}
+	for _, st := range r.sel.steps[2:] {
+		if st.sibling != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// headNode returns the first element of a head rule, parsing the page up
+// to its <body> tag only: the parser has built the whole head by then.
+func (sc *scanner) headNode(r *Rule) (*html.Node, bool) {
+	o := sc.outline()
+	if !o.ok || o.bodyAt < 0 {
+		return nil, false
+	}
+	doc, err := html.Parse(bytes.NewReader(sc.page[:o.bodyAt]))
+	if err != nil {
+		return nil, false
+	}
+	ns := r.sel.eval(doc, true, nil)
+	if len(ns) == 0 {
+		return nil, false
+	}
+	return ns[0], true
+}
+
+// fastShape reports whether the fast path can apply rule r: a rule from
+// the document whose first step is a lookup by id, class token or tag and
+// whose later steps go down from it.
+func fastShape(r *Rule) bool {
+	if headRule(r) {
+		return true
+	}
 	if r.compile() != nil || r.sel == nil || r.sel.rel || len(r.sel.steps) > 1 && r.sel.steps[1].sibling != 0 {
-		return span{}, false
+		return false
 	}
 	st := &r.sel.steps[0]
-	if !st.desc || st.pos != 0 || st.sibling != 0 || implicitEnd[st.tag] {
+	return st.desc && st.pos == 0 && st.sibling == 0
+}
+
+// find locates the first element the first step of rule r selects,
+// without the outline: elements whose end tag may be omitted are not
+// looked for.
+func (sc *scanner) find(r *Rule) (span, bool) {
+	if !fastShape(r) || implicitEnd[r.sel.steps[0].tag] {
 		return span{}, false
 	}
-	return sc.findIn(st, 0, len(sc.lower))
+	return sc.findIn(&r.sel.steps[0], 0, len(sc.lower))
 }
 
 // findIn locates the first element passing step st whose start tag holds
@@ -206,18 +383,27 @@ func (sc *scanner) elementAt(pos int, st *selStep) (span, bool) {
 	if lt < 0 || bytes.IndexByte(sc.page[lt:pos], '>') >= 0 || sc.hidden(lt) {
 		return span{}, false
 	}
-	z := html.NewTokenizer(bytes.NewReader(sc.page[lt:]))
-	if z.Next() != html.StartTagToken {
+	n, tagEnd, ok := startTagAt(sc.page, lt)
+	if !ok {
+		if n, tagEnd, ok = tokenizeStartTag(sc.page, lt); !ok {
+			return span{}, false
+		}
+	}
+	if !st.matches(n) || implicitEnd[n.Data] {
 		return span{}, false
+	}
+	end, ok := sc.closeAt(n.Data, tagEnd)
+	return span{lt, tagEnd, end}, ok
+}
+
+// tokenizeStartTag reads the start tag at page[lt] with the tokenizer.
+func tokenizeStartTag(page []byte, lt int) (*html.Node, int, bool) {
+	z := html.NewTokenizer(bytes.NewReader(page[lt:]))
+	if tt := z.Next(); tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+		return nil, 0, false
 	}
 	tok := z.Token()
-	n := &html.Node{Type: html.ElementNode, Data: tok.Data, Attr: tok.Attr}
-	if !st.matches(n) || implicitEnd[tok.Data] {
-		return span{}, false
-	}
-	tagEnd := lt + len(z.Raw())
-	end, ok := closeOf(z, tok.Data)
-	return span{lt, tagEnd, tagEnd + end}, ok
+	return &html.Node{Type: html.ElementNode, Data: tok.Data, Attr: tok.Attr}, lt + len(z.Raw()), true
 }
 
 // hidden reports whether offset i lies inside a comment or a script, style
@@ -228,68 +414,6 @@ func (sc *scanner) hidden(i int) bool {
 	}
 	k := sort.Search(len(sc.hiddenSpans), func(k int) bool { return sc.hiddenSpans[k][1] > i })
 	return k < len(sc.hiddenSpans) && sc.hiddenSpans[k][0] < i
-}
-
-// hiddenOpeners are the starts of comments and raw-text elements with
-// their ends.
-var hiddenOpeners = [][2]string{{"<!--", "-->"}, {"<script", "</script"}, {"<style", "</style"}, {"<textarea", "</textarea"}}
-
-// hiddenSpans returns the byte ranges of a lower-cased page that are
-// comments or raw-text elements, in order; a range that starts inside an
-// earlier one (a "<script" in a comment) is dropped.
-func hiddenSpans(lower []byte) [][2]int {
-	var all [][2]int
-	for _, o := range hiddenOpeners {
-		for i := 0; ; {
-			j := bytes.Index(lower[i:], []byte(o[0]))
-			if j < 0 {
-				break
-			}
-			from := i + j
-			end := len(lower)
-			if k := bytes.Index(lower[from+len(o[0]):], []byte(o[1])); k >= 0 {
-				end = from + len(o[0]) + k + len(o[1])
-			}
-			all = append(all, [2]int{from, end})
-			i = end
-		}
-	}
-	sort.Slice(all, func(a, b int) bool { return all[a][0] < all[b][0] })
-	out := [][2]int{}
-	for _, sp := range all {
-		if len(out) == 0 || sp[0] >= out[len(out)-1][1] {
-			out = append(out, sp)
-		}
-	}
-	return out
-}
-
-// closeOf reads tokens after a start tag of tag until its matching end tag
-// and returns the offset, relative to the end of the start tag, just past
-// that end tag.
-func closeOf(z *html.Tokenizer, tag string) (int, bool) {
-	if voidTags[tag] {
-		return 0, true
-	}
-	depth, off := 1, 0
-	for {
-		tt := z.Next()
-		off += len(z.Raw())
-		switch tt {
-		case html.ErrorToken:
-			return 0, false
-		case html.StartTagToken, html.EndTagToken:
-			name, _ := z.TagName()
-			if string(name) != tag {
-				continue
-			}
-			if tt == html.StartTagToken {
-				depth++
-			} else if depth--; depth == 0 {
-				return off, true
-			}
-		}
-	}
 }
 
 // voidTags have no content and no end tag.

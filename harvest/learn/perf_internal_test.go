@@ -2,8 +2,11 @@ package learn
 
 import (
 	"math/rand"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -203,7 +206,7 @@ func TestScannerNodeMultiStep(t *testing.T) {
 		"//*[@id='w']/ul[1]/li[2]": true,
 		"//*[@id='w']/ul[2]/li[1]": true,
 		"//*[@id='w']//li[3]":      false, // none: the fast path gives up
-		"//div[contains(concat(' ',normalize-space(@class),' '),' c ')]/p[1]": false, // nested .c
+		"//div[contains(concat(' ',normalize-space(@class),' '),' c ')]/p[1]": true, // nested .c: the whole rule applies to the outer one
 	} {
 		r := &Rule{XPath: xpath}
 		n, ok := sc.node(r)
@@ -213,6 +216,61 @@ func TestScannerNodeMultiStep(t *testing.T) {
 		}
 		if ok && nodeText(n) != nodeText(r.first(root)) {
 			t.Errorf("%s: fast path %q, whole page %q", xpath, nodeText(n), nodeText(r.first(root)))
+		}
+	}
+}
+
+// refDateTokens is dateTokens as first written, rune by rune.
+func refDateTokens(s string) []dateToken {
+	var toks []dateToken
+	var cur []rune
+	flush := func(sep rune) {
+		if len(cur) == 0 {
+			return
+		}
+		w := string(cur)
+		n, err := strconv.Atoi(w)
+		if err != nil {
+			n = -1
+			w = strings.TrimRight(w, "0123456789")
+			w = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(w, "st"), "nd"), "rd"), "th")
+			if d, err := strconv.Atoi(w); err == nil {
+				n = d
+			} else {
+				w = string(cur)
+			}
+		}
+		b := byte(' ')
+		if sep < 128 {
+			b = byte(sep)
+		}
+		toks = append(toks, dateToken{word: strings.ToLower(w), num: n, sep: b})
+		cur = cur[:0]
+	}
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			cur = append(cur, unicode.ToLower(r))
+			continue
+		}
+		flush(r)
+	}
+	flush(' ')
+	return toks
+}
+
+// TestDateTokensMatchesReference checks dateTokens against the rune by
+// rune version on random dates, words and separators.
+func TestDateTokensMatchesReference(t *testing.T) {
+	parts := []string{"28", "28th", "1st", "2ND", "Août", "MARCH", "mars", " ", "-", "/", ".", ",", "à", "٣", "Ä", "10:44", "am", "\u00a0", "x1", "ß", "İ"}
+	rng := rand.New(rand.NewSource(6))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.Intn(8) {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		s := b.String()
+		if got, want := dateTokens(s), refDateTokens(s); !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
+			t.Fatalf("dateTokens(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

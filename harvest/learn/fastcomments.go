@@ -1,0 +1,143 @@
+package learn
+
+import (
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
+)
+
+// This file lets the fast path extract comments: the page's outline
+// (outline.go) locates the comment elements — by the first step of the
+// learned comment rule, or by the comment fallback's markup — and only
+// the parent of the element that holds them all (or an ancestor higher
+// up, when the comment code needs to read that far) is parsed. The
+// comment code then runs on that subtree as it would on the whole page.
+// Whenever the subtree might not show what the whole page would (a
+// comment element reaching its top, an excluded area around it, markup
+// outside elements), the fast path gives up.
+
+// fastComments extracts the page's comments into x, reporting false when
+// the fast path cannot.
+func (sc *scanner) fastComments(r *Rules, p Page, x *Extraction) bool {
+	ruled := r.Comments != nil && r.Comments.Node.usable()
+	o := sc.outline()
+	if !o.ok {
+		return !ruled && !mayHoldComments(sc.lower) // no markup the comment fallback reads
+	}
+	var at []int
+	var ok bool
+	if ruled {
+		at, ok = sc.ruleElements(r.Comments.Node)
+		if !ok || len(at) == 0 {
+			return false
+		}
+	} else if at, ok = o.commentMarkers(); !ok {
+		return false
+	} else if len(at) == 0 {
+		return true // no markup the comment fallback reads
+	}
+	up := 1
+	for try := 0; try < 2; try++ {
+		top, ok := o.container(at, up, !ruled)
+		if !ok {
+			return false
+		}
+		deficit, ok := sc.commentsIn(top, ruled, len(at), r, p, x)
+		if deficit == 0 {
+			return ok
+		}
+		up += deficit
+	}
+	return false
+}
+
+// ruleElements returns the outline elements the first step of the
+// comment rule selects.
+func (sc *scanner) ruleElements(rule *Rule) ([]int, bool) {
+	if !fastShape(rule) {
+		return nil, false
+	}
+	return sc.ol.all(&rule.sel.steps[0], 0, len(sc.ol.els))
+}
+
+// commentsIn parses outline element top and extracts the comments in it:
+// by rule (expecting want comment bodies when the rule has one step), or
+// by the fallback's markers. When a comment element lies too close to the
+// top for what the comment code reads around it, it returns how many
+// levels more the subtree needs.
+func (sc *scanner) commentsIn(top int, ruled bool, want int, r *Rules, p Page, x *Extraction) (int, bool) {
+	t := sc.ol.els[top]
+	root, ok := sc.subtree(span{t.from, t.tagEnd, t.to})
+	if !ok {
+		return 0, false
+	}
+	doc := &html.Node{Type: html.DocumentNode}
+	doc.AppendChild(root)
+	e := &extractor{rules: r, root: doc, page: p, base: parseBase(p.URL), ix: newLazyIndex(doc)}
+	if r != nil && p.Lang == "" {
+		e.page.Lang = r.Lang
+	}
+	if ruled {
+		if !e.ruleComments() || len(r.Comments.Node.sel.steps) == 1 && len(e.x.Comments) != want {
+			return 0, false
+		}
+	} else {
+		elems, recs := markedComments(doc)
+		if len(elems) == 0 {
+			return 0, false // the slow path would look for repeated records on the whole page
+		}
+		e.commentElems = elems
+		e.x.Comments = e.heuristicComments(elems, recs)
+		e.x.Methods.Set(FieldComments, blogharvest.MethodHeuristic)
+	}
+	deficit := 0
+	for _, el := range e.commentElems {
+		deficit = max(deficit, levelsNeeded(el, r, ruled)-depthBelow(el, root))
+	}
+	if deficit > 0 {
+		return deficit, false
+	}
+	x.Comments = e.x.Comments
+	x.Methods.Set(FieldComments, e.x.Methods[FieldComments])
+	return 0, true
+}
+
+// levelsNeeded returns how many ancestors of comment element el the
+// comment code may read: its parent (nesting, ids), the ancestors the
+// learned id levels name, and three levels when an id has a wrapper's
+// prefix (anchorID).
+func levelsNeeded(el *html.Node, r *Rules, ruled bool) int {
+	need := 1
+	ids := []string{attr(el, "id")}
+	if ruled {
+		for _, l := range r.Comments.IDLevels {
+			need = max(need, l)
+			if h := idHolder(el, l); h != nil {
+				ids = append(ids, attr(h, "id"))
+			}
+		}
+		ids = append(ids, elementID(el))
+	}
+	for _, id := range ids {
+		for _, prefix := range []string{"div-", "li-", "article-"} {
+			if strings.HasPrefix(id, prefix) {
+				need = max(need, 3)
+			}
+		}
+	}
+	return need
+}
+
+// depthBelow returns how many levels n lies below top (-1 when not under
+// it).
+func depthBelow(n, top *html.Node) int {
+	d := 0
+	for ; n != nil; n = n.Parent {
+		if n == top {
+			return d
+		}
+		d++
+	}
+	return -1
+}

@@ -1,0 +1,842 @@
+package learn
+
+import (
+	"bytes"
+
+	"golang.org/x/net/html/atom"
+)
+
+// This file builds a page's outline: its elements' names, extents and
+// parents, read from the raw bytes in one pass without building a tree.
+// It follows html.Parse on ordinary markup — implied end tags of p, li,
+// dd, dt, option and table parts, implied tbody and tr, void and raw-text
+// elements, SVG — and gives up (ok false) on anything the parser would
+// repair in a way the outline cannot follow: misnested formatting
+// elements, content foster-parented out of tables, nested forms, MathML.
+// A link opened inside another across a block is the exception: the
+// parent of the outer link is kept as one opaque element, whose extent is
+// known but whose elements are not listed (skipAround). html, head and
+// body are not listed: their children are at the top. The tests compare
+// outlines with html.Parse on random markup and on every corpus page.
+
+// olElem is one element of an outline.
+type olElem struct {
+	name             string
+	from, tagEnd, to int // start tag at [from, tagEnd); the element ends at to, -1 when its end is implied
+	parent           int // index of the parent, -1 at the top
+	id, class        [2]int32
+	itemtype         [2]int32
+	odd              bool   // the id, class or itemtype holds a character reference, a NUL or a CR: read it with the tokenizer
+	foreign          bool   // an element inside SVG
+	opaque           bool   // its elements are not listed: the parser restructures them (skipAround)
+	mark             bool   // its id, class or itemtype mentions a comment or a citation, as comment markers do
+	flags            uint16 // the name's tagFlags
+	atom             atom.Atom
+}
+
+// has reports whether element k's name has flag f.
+func (o *outline) has(k int, f uint16) bool { return o.els[k].flags&f != 0 }
+
+// outline is the list of a page's elements in document order.
+type outline struct {
+	page, lower []byte
+	els         []olElem
+	ok          bool
+	stack       []int
+	foreign     int          // depth of open svg and math elements
+	pos         int          // offset of the start tag being read
+	inBody      bool         // a start tag of the body was read
+	formPointer bool         // a form was opened and no </form> read since (the parser ignores nested forms)
+	selects     int          // open select elements
+	bodyAt      int          // offset of the <body> tag, -1 when there is none
+	b           *treeBuilder // builds the tree as well, when set (build.go)
+
+	inlinedFrames bool // an element has data-blogharvest-iframe (iframes the renderer inlined)
+	resume        int  // where to go on after an element was made opaque (skipAround); 0 for none
+}
+
+// newOutline reads the outline of a page (lower is the page lower-cased).
+func newOutline(page, lower []byte) *outline { return newOutlineInto(page, lower, nil, nil) }
+
+// newOutlineInto is newOutline appending to the empty slices els and
+// stack, whose capacity it reuses.
+func newOutlineInto(page, lower []byte, els []olElem, stack []int) *outline {
+	if els == nil {
+		els = make([]olElem, 0, len(page)/80)
+	}
+	o := &outline{page: page, lower: lower, ok: true, els: els, stack: stack, bodyAt: -1}
+	for i := 0; o.ok; {
+		j := bytes.IndexByte(lower[i:], '<')
+		if j < 0 {
+			break
+		}
+		i = o.markup(i + j)
+	}
+	return o
+}
+
+// markup reads the markup at lower[lt] ('<') and returns where to go on.
+func (o *outline) markup(lt int) int {
+	b := o.lower
+	if lt+1 >= len(b) {
+		return len(b)
+	}
+	switch c := b[lt+1]; {
+	case c == '!':
+		if bytes.HasPrefix(b[lt+2:], []byte("--")) {
+			return o.comment(lt + 4)
+		}
+		if o.foreign > 0 {
+			o.fail() // CDATA sections
+		}
+		return skipTo(b, lt+2, '>')
+	case c == '?':
+		return skipTo(b, lt+2, '>')
+	case c == '/':
+		if lt+2 < len(b) && isASCIILetter(b[lt+2]) {
+			return o.endTag(lt)
+		}
+		return skipTo(b, lt+2, '>')
+	case isASCIILetter(c):
+		return o.startTag(lt)
+	}
+	return lt + 1
+}
+
+// skipTo returns the offset just past the first c at or after i.
+func skipTo(b []byte, i int, c byte) int {
+	if k := bytes.IndexByte(b[i:], c); k >= 0 {
+		return i + k + 1
+	}
+	return len(b)
+}
+
+// comment skips a comment whose text starts at i.
+func (o *outline) comment(i int) int {
+	b := o.lower
+	switch {
+	case bytes.HasPrefix(b[i:], []byte(">")):
+		return i + 1
+	case bytes.HasPrefix(b[i:], []byte("->")):
+		return i + 2
+	}
+	end := spanEnd(b, i, []byte("-->"))
+	if bytes.Contains(b[i:end], []byte("--!>")) {
+		o.fail()
+	}
+	return end
+}
+
+// tagName returns the name of the tag whose name starts at i, its flags
+// and its end.
+func (o *outline) tagName(i int) (string, uint16, atom.Atom, int) {
+	b := o.lower
+	k := i
+	for k < len(b) && !tagDelim(b[k]) && b[k] != 0 {
+		k++
+	}
+	if k < len(b) && b[k] == 0 {
+		o.fail() // the tokenizer puts U+FFFD in the name
+	}
+	if a := atom.Lookup(b[i:k]); a != 0 {
+		return a.String(), atomFlags[a], a, k
+	}
+	name := string(b[i:k])
+	return name, tagFlagMap[name], 0, k
+}
+
+// attrs reads the attributes of a start tag from i to its '>' and returns
+// the offset just past it, recording id and class on e.
+func (o *outline) attrs(e *olElem, i int) (int, bool) {
+	p := o.page
+	selfClosing := false
+	for {
+		i = skipSpace(p, i)
+		if i >= len(p) {
+			o.fail()
+			return len(p), false
+		}
+		switch p[i] {
+		case '>':
+			return i + 1, selfClosing
+		case '/':
+			i++
+			selfClosing = i < len(p) && p[i] == '>'
+			continue
+		}
+		selfClosing = false
+		k, v, next := attrSpan(p, i)
+		if next < 0 {
+			o.fail()
+			return len(p), false
+		}
+		var slot *[2]int32
+		switch key := o.lower[k[0]:k[1]]; {
+		case string(key) == "id" && e.id[0] < 0:
+			slot = &e.id
+		case string(key) == "class" && e.class[0] < 0:
+			slot = &e.class
+		case string(key) == "itemtype" && e.itemtype[0] < 0:
+			slot = &e.itemtype
+		case string(key) == "data-blogharvest-iframe":
+			o.inlinedFrames = true
+		}
+		if slot != nil {
+			if v[0] >= 0 && mentionsComment(o.lower[v[0]:v[1]]) {
+				e.mark = true
+			}
+			*slot = [2]int32{int32(v[0]), int32(v[1])}
+			if v[0] < 0 {
+				*slot = [2]int32{int32(k[1]), int32(k[1])} // no value: empty
+			} else if bytes.IndexByte(p[v[0]:v[1]], '&') >= 0 || bytes.IndexByte(p[v[0]:v[1]], 0) >= 0 || bytes.IndexByte(p[v[0]:v[1]], '\r') >= 0 {
+				e.odd = true
+			}
+		}
+		i = next
+	}
+}
+
+// attrSpan returns the key and value ranges of the attribute at p[i]
+// (value [-1, -1] when it has none) and the offset after it; -1 when the
+// page ends inside it.
+func attrSpan(p []byte, i int) (k, v [2]int, next int) {
+	start := i
+	for i < len(p) && (i == start || p[i] != '=') && !tagDelim(p[i]) {
+		i++
+	}
+	k, v = [2]int{start, i}, [2]int{-1, -1}
+	j := skipSpace(p, i)
+	if j >= len(p) || p[j] != '=' {
+		return k, v, i
+	}
+	j = skipSpace(p, j+1)
+	if j >= len(p) {
+		return k, v, -1
+	}
+	switch q := p[j]; q {
+	case '"', '\'':
+		e := bytes.IndexByte(p[j+1:], q)
+		if e < 0 {
+			return k, v, -1
+		}
+		return k, [2]int{j + 1, j + 1 + e}, j + e + 2
+	}
+	e := j
+	for e < len(p) && p[e] != '>' && !isHTMLSpace(p[e]) {
+		e++
+	}
+	return k, [2]int{j, e}, e
+}
+
+// top returns the index of the current element, or -1.
+func (o *outline) top() int {
+	if len(o.stack) == 0 {
+		return -1
+	}
+	return o.stack[len(o.stack)-1]
+}
+
+// topName returns the name of the current element, or "".
+func (o *outline) topName() string {
+	if t := o.top(); t >= 0 {
+		return o.els[t].name
+	}
+	return ""
+}
+
+// pop closes the current element, which ends at end (-1: implied).
+func (o *outline) pop(end int) {
+	t := o.top()
+	o.els[t].to = end
+	o.stack = o.stack[:len(o.stack)-1]
+	switch o.els[t].name {
+	case "svg", "math":
+		o.foreign--
+	case "select":
+		o.selects--
+	}
+}
+
+// startTag reads the start tag at lt.
+func (o *outline) startTag(lt int) int {
+	name, flags, a, i := o.tagName(lt + 1)
+	e := olElem{name: name, from: lt, to: -1, parent: -1, id: [2]int32{-1, -1}, class: [2]int32{-1, -1}, itemtype: [2]int32{-1, -1}, flags: flags, atom: a}
+	end, selfClosing := o.attrs(&e, i)
+	if !o.ok {
+		return len(o.lower)
+	}
+	e.tagEnd = end
+	o.pos = lt
+	o.inBody = o.inBody || name == "body" || e.flags&fHead == 0 && name != "html" && name != "head"
+	switch name {
+	case "html", "head", "body":
+		o.frameTag(name, lt)
+		return end
+	}
+	if o.foreign > 0 {
+		return o.foreignStart(e, selfClosing)
+	}
+	if !o.implyEnds(name, e.flags) || o.resume > 0 {
+		if o.resume > 0 {
+			return o.resumed()
+		}
+		return len(o.lower)
+	}
+	e.parent = o.top()
+	o.els = append(o.els, e)
+	k := len(o.els) - 1
+	if o.b != nil {
+		if name == "svg" {
+			o.fail() // foreign names and attributes are adjusted
+			return len(o.lower)
+		}
+		o.buildElementNode(k)
+	}
+	o.formPointer = o.formPointer || name == "form"
+	if name == "select" {
+		o.selects++
+	}
+	switch {
+	case e.flags&fVoid != 0 || name == "svg" && selfClosing:
+		o.els[k].to = end
+		return end
+	case name == "svg":
+		o.foreign++
+	case e.flags&fHidden != 0:
+		return o.rawText(k, end)
+	}
+	o.stack = append(o.stack, k)
+	return end
+}
+
+// frameTag reads an html, head or body start tag at lt: the outline
+// does not list them, and follows no more when one comes inside elements.
+func (o *outline) frameTag(name string, lt int) {
+	if o.foreign > 0 || len(o.stack) > 0 {
+		o.fail()
+	}
+	if name == "body" && o.bodyAt < 0 {
+		o.bodyAt = lt
+	}
+}
+
+// rawText reads the content of raw-text element k, whose start tag ends
+// at end, up to its end tag, and returns the offset after it.
+func (o *outline) rawText(k, end int) int {
+	name := o.els[k].name
+	if name == "plaintext" {
+		o.fail()
+		return len(o.lower)
+	}
+	closer := []byte("</" + name)
+	close := spanEnd(o.lower, end, closer)
+	if name == "script" && doubleEscaped(o.lower[end:close]) {
+		o.fail() // the tokenizer reads on past this end tag
+	}
+	if o.b != nil {
+		if !bytes.HasSuffix(o.lower[:close], closer) {
+			o.fail()
+			return len(o.lower)
+		}
+		o.buildRawText(k, o.page[end:close-len(closer)])
+	}
+	o.els[k].to = skipTo(o.lower, close, '>')
+	return o.els[k].to
+}
+
+// doubleEscaped reports whether script text may hold "<!--" followed by
+// "<script", in which the tokenizer does not end the script at the next
+// "</script".
+func doubleEscaped(text []byte) bool {
+	i := bytes.Index(text, []byte("<!--"))
+	return i >= 0 && bytes.Contains(text[i:], []byte("<script"))
+}
+
+// inTable handles a start tag met where a table part is the current
+// element: cells and rows close their open siblings; anything else would
+// be moved out of the table.
+func (o *outline) inTable(name string) bool {
+	switch name {
+	case "tr":
+		o.popWhile("tr")
+	case "tbody", "thead", "tfoot":
+		o.popWhile("tr", "tbody", "thead", "tfoot")
+	case "td", "th":
+		if o.topName() == "table" {
+			o.implied("tbody", o.pos)
+		}
+		if t := o.topName(); t == "tbody" || t == "thead" || t == "tfoot" {
+			o.implied("tr", o.pos) // the parser adds a tr
+		}
+	case "script", "style", "table":
+		if name == "table" {
+			o.fail()
+		}
+	default:
+		o.fail()
+	}
+	if name == "tr" && o.topName() == "table" {
+		o.implied("tbody", o.pos) // the parser adds a tbody
+	}
+	return o.ok
+}
+
+// closeA closes an open a element before another starts, as the
+// parser's adoption agency does when only ordinary elements lie above it.
+func (o *outline) closeA() {
+	k := o.open("a")
+	if k < 0 {
+		return
+	}
+	for _, j := range o.stack[k+1:] {
+		if o.has(j, fFormatting|fScopeStop) {
+			o.fail()
+			return
+		}
+	}
+	for _, j := range o.stack[k+1:] {
+		if o.has(j, fSpecial) {
+			o.skipAround(k) // the adoption agency moves elements
+			return
+		}
+	}
+	o.closeTo(k, -1)
+}
+
+// closeCell closes the open table cell, when there is one in table scope.
+func (o *outline) closeCell() {
+	for k := len(o.stack) - 1; k >= 0; k-- {
+		switch o.els[o.stack[k]].name {
+		case "td", "th":
+			o.closeTo(k, -1)
+			return
+		case "table", "html":
+			return
+		}
+	}
+}
+
+// inSelect handles a start tag inside a select element: options and
+// groups close the open option (and group); anything else is not
+// followed.
+func (o *outline) inSelect(name string) bool {
+	switch name {
+	case "option":
+		o.popWhile("option")
+	case "optgroup":
+		o.popWhile("option", "optgroup")
+	default:
+		o.fail()
+	}
+	return o.ok
+}
+
+// implied opens an element the parser adds without a tag, at offset at.
+func (o *outline) implied(name string, at int) {
+	o.els = append(o.els, olElem{name: name, from: at, tagEnd: at, to: -1, parent: o.top(), id: [2]int32{-1, -1}, class: [2]int32{-1, -1}, itemtype: [2]int32{-1, -1}, flags: tagFlagMap[name], atom: atom.Lookup([]byte(name))})
+	if o.b != nil {
+		o.buildElementNode(len(o.els) - 1)
+	}
+	o.stack = append(o.stack, len(o.els)-1)
+}
+
+// popWhile closes the current element while its name is one of names.
+func (o *outline) popWhile(names ...string) {
+	for {
+		t := o.topName()
+		found := false
+		for _, n := range names {
+			found = found || t == n
+		}
+		if !found {
+			return
+		}
+		o.pop(-1)
+	}
+}
+
+// open returns the stack position of the innermost open element name, or
+// -1.
+func (o *outline) open(name string) int {
+	for k := len(o.stack) - 1; k >= 0; k-- {
+		if o.els[o.stack[k]].name == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// closeP closes an open p element in button scope.
+func (o *outline) closeP() {
+	if k := o.inScope("p", "button"); k >= 0 {
+		o.closeTo(k, -1)
+	}
+}
+
+// closeListItem closes the open li (or dd, dt) that a new one ends, as
+// the parser does: the innermost one, unless a special element other
+// than address, div and p lies above it.
+func (o *outline) closeListItem(name string) {
+	for k := len(o.stack) - 1; k >= 0; k-- {
+		n := o.els[o.stack[k]].name
+		if n == name || name != "li" && (n == "dd" || n == "dt") {
+			o.closeTo(k, -1)
+			return
+		}
+		if o.has(o.stack[k], fSpecial) && n != "address" && n != "div" && n != "p" {
+			return
+		}
+	}
+}
+
+// endTag reads the end tag at lt.
+func (o *outline) endTag(lt int) int {
+	name, flags, _, i := o.tagName(lt + 2)
+	end := skipTo(o.lower, i, '>')
+	if !o.ok {
+		return len(o.lower)
+	}
+	if o.foreign > 0 && name != o.topName() || o.top() >= 0 && o.has(o.top(), fTablePart) && flags&fTablePart == 0 && name != "td" && name != "th" ||
+		o.selects > 0 && name != "select" && name != "option" && name != "optgroup" {
+		o.fail() // foreign content, table and select modes
+		return len(o.lower)
+	}
+	switch name {
+	case "html", "head":
+		return end
+	case "body":
+		if len(o.stack) > 0 {
+			o.fail() // what follows may go elsewhere than into the open elements
+		}
+		return end
+	case "form":
+		return o.endForm(end)
+	case "p", "br":
+		if name == "br" || o.inScope("p", "button") < 0 {
+			if !o.inBody {
+				o.fail()
+				return len(o.lower)
+			}
+			o.implied(name, lt) // the parser inserts an empty element
+			o.pop(end)
+			return end
+		}
+	}
+	if isHeadingName(name) && o.innerHeading() != name {
+		o.fail() // closes another heading, or none
+		return len(o.lower)
+	}
+	k := o.open(name)
+	if k < 0 {
+		return end // ignored by the parser
+	}
+	if o.foreign == 0 && !o.closable(name, flags, k) {
+		if o.resume > 0 {
+			return o.resumed()
+		}
+		if o.ok {
+			return end // ignored by the parser
+		}
+		return len(o.lower)
+	}
+	o.closeTo(k, end)
+	if !o.ok {
+		return len(o.lower)
+	}
+	return end
+}
+
+// innerHeading returns the name of the innermost open h1 … h6, or "".
+func (o *outline) innerHeading() string {
+	for k := len(o.stack) - 1; k >= 0; k-- {
+		if n := o.els[o.stack[k]].name; isHeadingName(n) {
+			return n
+		}
+	}
+	return ""
+}
+
+// endForm reads </form>: the parser takes the form out of the stack
+// without closing the elements open in it, which the outline follows
+// only when the form is the current element.
+func (o *outline) endForm(end int) int {
+	o.formPointer = false
+	if o.open("form") < 0 {
+		return end
+	}
+	if o.topName() != "form" {
+		o.fail()
+		return len(o.lower)
+	}
+	o.pop(end)
+	return end
+}
+
+// closable reports whether the end tag of name closes the open element
+// at stack position k: false when the parser ignores it (the outline
+// then stays ok) or when the outline cannot follow what it does.
+func (o *outline) closable(name string, flags uint16, k int) bool {
+	above := o.stack[k+1:]
+	switch {
+	case flags&fFormatting != 0:
+		for _, j := range above {
+			if o.has(j, fSpecial|fFormatting) {
+				o.fail() // the adoption agency moves elements
+				return false
+			}
+		}
+	case flags&fSpecial != 0:
+		scope := o.inScope(name)
+		if name == "li" {
+			scope = o.inScope(name, "ol", "ul")
+		}
+		if scope < 0 && flags&fTablePart == 0 {
+			o.fail()
+			return false
+		}
+	default:
+		for _, j := range above {
+			if o.has(j, fSpecial) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// outlineDebug, when set by a test, is called when an outline gives up.
+var outlineDebug func(*outline)
+
+// resumed returns where to go on after skipAround, clearing it.
+func (o *outline) resumed() int {
+	r := o.resume
+	o.resume = 0
+	return r
+}
+
+// closeFrom returns the offset just past the end tag that closes depth
+// open elements named name, reading from offset from: start and end tags
+// of that name are counted, comments and raw text skipped.
+func (o *outline) closeFrom(name string, depth, from int) (int, bool) {
+	b := o.lower
+	for i := from; ; {
+		j := bytes.IndexByte(b[i:], '<')
+		if j < 0 {
+			return 0, false
+		}
+		lt := i + j
+		if h := hiddenEnd(b, lt); h > 0 {
+			i = h
+			continue
+		}
+		i = lt + 1
+		rest := b[lt+1:]
+		closing := len(rest) > 0 && rest[0] == '/'
+		if closing {
+			rest = rest[1:]
+		}
+		if len(rest) <= len(name) || !bytes.HasPrefix(rest, []byte(name)) || !tagDelim(rest[len(name)]) {
+			continue
+		}
+		if !closing {
+			depth++
+		} else if depth--; depth == 0 {
+			return skipTo(b, lt, '>'), true
+		}
+	}
+}
+
+// implyEnds closes the elements a start tag of name implicitly ends, as
+// html.Parse does, and reports false when it cannot follow the parser.
+func (o *outline) implyEnds(name string, flags uint16) bool {
+	if name == "a" {
+		if o.closeA(); o.resume > 0 {
+			return true
+		}
+	}
+	if flags&fUnfollowed != 0 || name == "form" && o.formPointer ||
+		name == "button" && o.inScope("button") >= 0 || name == "table" && o.inScope("p", "button") >= 0 {
+		o.fail() // nested a, form or button; a table after a p (quirks mode keeps the p open)
+		return false
+	}
+	if o.selects > 0 {
+		return o.inSelect(name)
+	}
+	switch name {
+	case "td", "th", "tr", "tbody", "thead", "tfoot":
+		o.closeCell()
+	}
+	if t := o.top(); t >= 0 && o.has(t, fTablePart) {
+		return o.inTable(name)
+	}
+	switch name {
+	case "td", "th", "tr", "tbody", "thead", "tfoot":
+		o.fail() // table parts outside a table
+		return false
+	case "li", "dd", "dt":
+		o.closeListItem(name)
+	case "option", "optgroup":
+		o.popWhile("option")
+	}
+	if flags&fClosesP != 0 {
+		o.closeP()
+	}
+	if isHeadingName(name) && isHeadingName(o.topName()) {
+		o.pop(-1)
+	}
+	return o.ok
+}
+
+// inScope returns the stack position of name when it is open in scope
+// (bounded by scopeStop and by extra), else -1.
+func (o *outline) inScope(name string, extra ...string) int {
+	for k := len(o.stack) - 1; k >= 0; k-- {
+		n := o.els[o.stack[k]].name
+		if n == name {
+			return k
+		}
+		if o.has(o.stack[k], fScopeStop) {
+			return -1
+		}
+		for _, x := range extra {
+			if n == x {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// closeTo closes the elements down to stack position k included; the
+// last ends at end. The parser keeps formatting elements closed this way
+// to open them again later, which the outline does not follow.
+func (o *outline) closeTo(k, end int) {
+	for len(o.stack)-1 > k {
+		if o.has(o.top(), fFormatting) {
+			o.fail()
+			return
+		}
+		o.pop(-1)
+	}
+	o.pop(end)
+}
+
+// fail marks the outline unusable.
+func (o *outline) fail() {
+	if o.ok && outlineDebug != nil {
+		outlineDebug(o)
+	}
+	o.ok = false
+}
+
+// foreignStart handles a start tag inside SVG or MathML: elements nest
+// until their end tag unless they close themselves; HTML elements that
+// break out of foreign content are not followed.
+func (o *outline) foreignStart(e olElem, selfClosing bool) int {
+	if o.b != nil || breakout[e.name] || e.name == "foreignobject" || e.name == "annotation-xml" || e.name == "desc" || e.name == "title" {
+		o.fail()
+		return len(o.lower)
+	}
+	e.parent = o.top()
+	e.foreign = true
+	o.els = append(o.els, e)
+	k := len(o.els) - 1
+	if selfClosing {
+		o.els[k].to = e.tagEnd
+		return e.tagEnd
+	}
+	if e.name == "svg" || e.name == "math" {
+		o.foreign++
+	}
+	o.stack = append(o.stack, k)
+	return e.tagEnd
+}
+
+// isHeadingName reports whether name is h1 … h6.
+func isHeadingName(name string) bool {
+	return len(name) == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6'
+}
+
+// skipAround handles an a element opened in another whose tree the
+// parser's adoption agency builds: the parent of the outer a, at stack
+// position k, becomes opaque — its extent is known, its elements are not
+// listed — and reading goes on after its end. It fails when that parent
+// cannot be skipped reliably: formatting elements left open in it would
+// be opened again after it.
+func (o *outline) skipAround(k int) {
+	if k < 1 || o.b != nil || o.foreign > 0 || o.selects > 0 {
+		o.fail()
+		return
+	}
+	p := o.stack[k-1]
+	e := &o.els[p]
+	if e.from == e.tagEnd || o.has(p, fFormatting|fTablePart|fScopeStop) || implicitEnd[e.name] {
+		o.fail()
+		return
+	}
+	depth := 0
+	for _, j := range o.stack[k-1:] {
+		if o.els[j].name == e.name {
+			depth++
+		}
+	}
+	end, ok := o.closeFrom(e.name, depth, o.pos)
+	if !ok || bytes.Contains(o.lower[e.tagEnd:end], []byte("<form")) || !o.balanced(e.tagEnd, end) {
+		o.fail()
+		return
+	}
+	o.els = o.els[:p+1]
+	o.stack = o.stack[:k]
+	e.opaque = true
+	o.pop(end)
+	o.resume = end
+}
+
+// balanced reports whether the formatting elements started in
+// lower[from:to] are as many as those ended there, name by name, comments
+// and raw text aside.
+func (o *outline) balanced(from, to int) bool {
+	count := map[string]int{}
+	b := o.lower[:to]
+	for i := from; ; {
+		j := bytes.IndexByte(b[i:], '<')
+		if j < 0 {
+			break
+		}
+		lt := i + j
+		if h := hiddenEnd(b, lt); h > 0 {
+			i = h
+			continue
+		}
+		i = lt + 1
+		closing := lt+1 < len(b) && b[lt+1] == '/'
+		start := lt + 1
+		if closing {
+			start++
+		}
+		if start >= len(b) || !isASCIILetter(b[start]) {
+			continue
+		}
+		name, flags, _, _ := o.tagName(start)
+		if flags&fFormatting == 0 {
+			continue
+		}
+		if closing {
+			count[name]--
+		} else {
+			count[name]++
+		}
+	}
+	for _, c := range count {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mentionsComment reports whether an attribute value, lower-cased,
+// mentions a comment or a citation.
+func mentionsComment(v []byte) bool {
+	return bytes.Contains(v, []byte("comment")) || bytes.Contains(v, []byte("cite"))
+}

@@ -1,0 +1,247 @@
+package learn
+
+import (
+	"bytes"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// This file looks elements up in an outline: by a rule's step, by offset,
+// and the element that holds a set of them.
+
+// matches reports whether element k passes step st (tag and attribute
+// tests). unsure is true when the outline cannot tell: the element is
+// foreign (SVG), whose names and attributes the parser adjusts.
+func (o *outline) matches(k int, st *selStep) (ok, unsure bool) {
+	e := &o.els[k]
+	if st.tag != "*" && !strings.EqualFold(e.name, st.tag) {
+		return false, false
+	}
+	ok, unsure = o.attrMatches(k, st)
+	if e.foreign {
+		return false, ok || unsure
+	}
+	return ok && (st.tag == "*" || e.name == st.tag), unsure
+}
+
+// attrMatches reports whether element k passes the attribute test of st.
+func (o *outline) attrMatches(k int, st *selStep) (ok, unsure bool) {
+	e := &o.els[k]
+	switch {
+	case st.attrKey == "" && st.classTok == "":
+		return true, false
+	case e.from == e.tagEnd:
+		return false, false // an element the parser implied has no attributes
+	case e.odd || st.attrKey != "" && st.attrKey != "id":
+		n, _, ok := startTagAt(o.page, e.from)
+		if !ok {
+			if n, _, ok = tokenizeStartTag(o.page, e.from); !ok {
+				return false, true
+			}
+		}
+		return (&selStep{tag: "*", attrKey: st.attrKey, attrVal: st.attrVal, classTok: st.classTok}).matches(n), false
+	case st.attrKey == "id":
+		return e.id[0] >= 0 && string(o.page[e.id[0]:e.id[1]]) == st.attrVal, false
+	}
+	return e.class[0] >= 0 && hasClassToken(o.page[e.class[0]:e.class[1]], st.classTok), false
+}
+
+// hides reports whether element k is opaque and its bytes may hold an
+// element passing st, which the outline does not list.
+func (o *outline) hides(k int, st *selStep) bool {
+	e := &o.els[k]
+	return e.opaque && bytes.Contains(o.lower[e.tagEnd:e.to], []byte(strings.ToLower(needleOf(st))))
+}
+
+// hasClassToken reports whether class value v holds token c.
+func hasClassToken(v []byte, c string) bool {
+	for {
+		i := bytes.Index(v, []byte(c))
+		if i < 0 {
+			return false
+		}
+		j := i + len(c)
+		if (i == 0 || isHTMLSpace(v[i-1])) && (j == len(v) || isHTMLSpace(v[j])) {
+			return true
+		}
+		v = v[i+1:]
+	}
+}
+
+// all returns the elements among els[from:to] that pass step st, in
+// document order; false when the outline cannot tell for one of them.
+func (o *outline) all(st *selStep, from, to int) ([]int, bool) {
+	var out []int
+	for k := from; k < to; k++ {
+		if o.hides(k, st) {
+			return nil, false
+		}
+		ok, unsure := o.matches(k, st)
+		if unsure {
+			return nil, false
+		}
+		if ok {
+			out = append(out, k)
+		}
+	}
+	return out, true
+}
+
+// first returns the first element among els[from:to] that passes st, or
+// -1; false when the outline cannot tell.
+func (o *outline) first(st *selStep, from, to int) (int, bool) {
+	for k := from; k < to; k++ {
+		if o.hides(k, st) {
+			return -1, false
+		}
+		ok, unsure := o.matches(k, st)
+		if unsure {
+			return -1, false
+		}
+		if ok {
+			return k, true
+		}
+	}
+	return -1, true
+}
+
+// within returns the index just past the last element inside element k.
+func (o *outline) within(k int) int {
+	end := o.els[k].to
+	j := k + 1
+	for j < len(o.els) && o.els[j].from < end {
+		j++
+	}
+	return j
+}
+
+// container returns the element up levels above the nearest common
+// ancestor of elements at, going further up past elements whose end is
+// implied; false when the top of the page comes first or, with excluded
+// set, when an element on the way up is an area the comment fallback does
+// not search.
+func (o *outline) container(at []int, up int, excluded bool) (int, bool) {
+	c := at[0]
+	for _, k := range at[1:] {
+		if c = o.common(c, k); c < 0 {
+			return -1, false
+		}
+	}
+	for d := 0; ; d++ {
+		if c < 0 || excluded && o.excluded(c) {
+			return -1, false
+		}
+		if e := &o.els[c]; d >= up && e.to >= 0 && !implicitEnd[e.name] && e.from < e.tagEnd {
+			break
+		}
+		c = o.els[c].parent
+	}
+	for a := o.els[c].parent; a >= 0; a = o.els[a].parent {
+		if excluded && o.excluded(a) {
+			return -1, false
+		}
+	}
+	return c, true
+}
+
+// common returns the nearest common ancestor (or self) of elements a and
+// b, or -1.
+func (o *outline) common(a, b int) int {
+	for a >= 0 && b >= 0 && a != b {
+		if a > b {
+			a = o.els[a].parent // a parent comes before its children
+		} else {
+			b = o.els[b].parent
+		}
+	}
+	if a != b {
+		return -1
+	}
+	return a
+}
+
+// excluded reports whether element k is an area the comment fallback
+// does not search (see excludedArea).
+func (o *outline) excluded(k int) bool {
+	e := &o.els[k]
+	switch e.name {
+	case "aside", "nav", "form", "select", "head", "svg", "object", "template", "iframe":
+		return true // excluded, or skipped by the fallback's walk
+	}
+	if e.odd {
+		return true // the values need unescaping: assume the worst
+	}
+	for _, v := range [][2]int32{e.id, e.class} {
+		if v[0] >= 0 && v[1] > v[0] && hasExcludedHint(string(o.page[v[0]:v[1]])) {
+			return true
+		}
+	}
+	return false
+}
+
+// commentMarkers returns the elements that carry a comment system's
+// markup (isCommentMarker) outside the areas the comment fallback does not
+// search, in document order; false when the page may hold comments the
+// outline cannot judge: JSON-LD mentioning comments, or inlined iframes.
+func (o *outline) commentMarkers() ([]int, bool) {
+	if o.inlinedFrames {
+		return nil, false
+	}
+	var out []int
+	for k := range o.els {
+		e := &o.els[k]
+		if e.name == "script" && bytes.Contains(o.lower[e.from:e.tagEnd], []byte("ld+json")) &&
+			bytes.Contains(o.lower[e.tagEnd:e.to], []byte("comment")) {
+			return nil, false
+		}
+		if e.opaque && mayHoldComments(o.lower[e.tagEnd:e.to]) && !o.inExcluded(k) {
+			return nil, false // markers the outline does not list
+		}
+		if e.foreign || !e.mark {
+			continue
+		}
+		n, ok := o.markerNode(k)
+		if !ok {
+			return nil, false
+		}
+		if isCommentMarker(n) && !o.inExcluded(k) {
+			out = append(out, k)
+		}
+	}
+	return out, true
+}
+
+// markerNode returns a node with element k's name, id, class and
+// itemtype, the attributes isCommentMarker reads.
+func (o *outline) markerNode(k int) (*html.Node, bool) {
+	e := &o.els[k]
+	if e.odd {
+		n, _, ok := tokenizeStartTag(o.page, e.from)
+		return n, ok
+	}
+	n := &html.Node{Type: html.ElementNode, Data: e.name}
+	for _, a := range []struct {
+		key string
+		v   [2]int32
+	}{{"id", e.id}, {"class", e.class}, {"itemtype", e.itemtype}} {
+		if a.v[0] >= 0 {
+			n.Attr = append(n.Attr, html.Attribute{Key: a.key, Val: string(o.page[a.v[0]:a.v[1]])})
+		}
+	}
+	return n, true
+}
+
+// inExcluded reports whether element k or an ancestor is an area the
+// comment fallback does not search, or k lies in the page's head.
+func (o *outline) inExcluded(k int) bool {
+	if o.bodyAt >= 0 && o.els[k].from < o.bodyAt {
+		return true
+	}
+	for a := k; a >= 0; a = o.els[a].parent {
+		if o.excluded(a) {
+			return true
+		}
+	}
+	return false
+}

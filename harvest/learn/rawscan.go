@@ -1,0 +1,355 @@
+package learn
+
+import (
+	"bytes"
+	"strings"
+
+	"golang.org/x/net/html/atom"
+
+	"golang.org/x/net/html"
+)
+
+// This file reads raw HTML bytes without a tokenizer, for the fast path:
+// the spans that hold no elements (comments and raw-text elements), the
+// extent of an element, and a start tag's attributes. Each follows what
+// golang.org/x/net/html's tokenizer does on ordinary markup and reports
+// false where markup is unusual, so that the caller can parse instead.
+
+// hiddenTextTags are the elements whose content the tokenizer reads as text
+// (html.Parse enables scripting, so noscript is one of them).
+var hiddenTextTags = []string{"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"}
+
+// hiddenSpans returns the byte ranges of a lower-cased page that are
+// comments or raw-text elements, in order, in one pass over its tags.
+func hiddenSpans(lower []byte) [][2]int {
+	out := [][2]int{}
+	for i := 0; ; {
+		j := bytes.IndexByte(lower[i:], '<')
+		if j < 0 {
+			return out
+		}
+		from := i + j
+		end := hiddenEnd(lower, from)
+		if end < 0 {
+			i = from + 1
+			continue
+		}
+		out = append(out, [2]int{from, end})
+		i = end
+	}
+}
+
+// hiddenEnd returns the end of the comment or raw-text element that starts
+// at lower[from] ('<'), or -1 when none starts there.
+func hiddenEnd(lower []byte, from int) int {
+	rest := lower[from+1:]
+	if bytes.HasPrefix(rest, []byte("!--")) {
+		return spanEnd(lower, from+4, []byte("-->"))
+	}
+	if len(rest) == 0 || rest[0] < 'i' || rest[0] > 'x' {
+		return -1
+	}
+	for _, t := range hiddenTextTags {
+		if len(rest) > len(t) && rest[0] == t[0] && bytes.HasPrefix(rest, []byte(t)) && tagDelim(rest[len(t)]) {
+			return spanEnd(lower, from+1+len(t), []byte("</"+t))
+		}
+	}
+	return -1
+}
+
+// spanEnd returns the offset just past the first closer at or after
+// from, or len(lower) when there is none.
+func spanEnd(lower []byte, from int, closer []byte) int {
+	if k := bytes.Index(lower[from:], closer); k >= 0 {
+		return from + k + len(closer)
+	}
+	return len(lower)
+}
+
+// tagDelim reports whether c may follow a tag name.
+func tagDelim(c byte) bool {
+	return c == ' ' || c == '>' || c == '/' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// hiddenCursor walks a page's hidden spans forwards.
+type hiddenCursor struct {
+	spans [][2]int
+	k     int
+}
+
+// skip returns the end of the hidden span holding offset i, or i when it
+// lies in none; offsets must not decrease between calls.
+func (h *hiddenCursor) skip(i int) int {
+	for h.k < len(h.spans) && h.spans[h.k][1] <= i {
+		h.k++
+	}
+	if h.k < len(h.spans) && h.spans[h.k][0] <= i {
+		return h.spans[h.k][1]
+	}
+	return i
+}
+
+// closeAt returns the offset just past the end tag that closes the element
+// tag whose start tag ends at from, counting nested elements of the same
+// name and skipping hidden spans; false when the page ends first.
+func (sc *scanner) closeAt(tag string, from int) (int, bool) {
+	if voidTags[tag] {
+		return from, true
+	}
+	sc.hidden(0)
+	h := hiddenCursor{spans: sc.hiddenSpans}
+	lower, name := sc.lower, []byte(tag)
+	depth := 1
+	for i := from; ; {
+		j := bytes.IndexByte(lower[i:], '<')
+		if j < 0 {
+			return 0, false
+		}
+		k := i + j
+		if e := h.skip(k); e != k {
+			i = e
+			continue
+		}
+		i = k + 1
+		rest := lower[k+1:]
+		end := len(rest) > 0 && rest[0] == '/'
+		if end {
+			rest = rest[1:]
+		}
+		if len(rest) <= len(name) || !bytes.HasPrefix(rest, name) || !tagDelim(rest[len(name)]) {
+			continue
+		}
+		if !end {
+			depth++
+			continue
+		}
+		if depth--; depth == 0 {
+			gt := bytes.IndexByte(lower[k:], '>')
+			if gt < 0 {
+				return 0, false
+			}
+			return k + gt + 1, true
+		}
+	}
+}
+
+// startTagAt reads the start tag at page[lt] ('<') as the tokenizer
+// does: the element (name and attributes, keys lower-cased, values
+// unescaped) and the offset just past its '>'. It reports false for
+// anything unusual (a NUL byte, an uncommon character reference or a
+// carriage return in a value, the page ending inside the tag).
+func startTagAt(page []byte, lt int) (*html.Node, int, bool) {
+	name, attrs, end, ok := tagAt(page, lt)
+	if !ok {
+		return nil, 0, false
+	}
+	return &html.Node{Type: html.ElementNode, Data: name, Attr: attrs}, end, true
+}
+
+// tagAt is startTagAt returning the name and attributes.
+func tagAt(page []byte, lt int) (string, []html.Attribute, int, bool) {
+	i := lt + 1
+	nameEnd := i
+	for nameEnd < len(page) && !tagDelim(page[nameEnd]) && page[nameEnd] != 0 {
+		nameEnd++
+	}
+	if nameEnd == i || nameEnd >= len(page) || !isASCIILetter(page[i]) {
+		return "", nil, 0, false
+	}
+	name := lowerString(page[i:nameEnd])
+	var buf [8]html.Attribute
+	attrs := buf[:0]
+	for i = nameEnd; ; {
+		i = skipSpace(page, i)
+		if i >= len(page) || page[i] == 0 {
+			return "", nil, 0, false
+		}
+		switch {
+		case page[i] == '>':
+			if len(attrs) == 0 {
+				return name, nil, i + 1, true
+			}
+			return name, append([]html.Attribute(nil), attrs...), i + 1, true
+		case page[i] == '/':
+			i++
+			continue
+		}
+		a, next, ok := attrAt(page, i)
+		if !ok {
+			return "", nil, 0, false
+		}
+		attrs = append(attrs, a)
+		i = next
+	}
+}
+
+// attrAt reads one attribute starting at page[i].
+func attrAt(page []byte, i int) (html.Attribute, int, bool) {
+	start := i
+	for i < len(page) && (i == start || page[i] != '=') && !tagDelim(page[i]) && page[i] != 0 {
+		i++
+	}
+	a := html.Attribute{Key: lowerString(page[start:i])}
+	j := skipSpace(page, i)
+	if j >= len(page) || page[j] != '=' {
+		return a, i, true
+	}
+	j = skipSpace(page, j+1)
+	if j >= len(page) {
+		return a, 0, false
+	}
+	var val []byte
+	switch q := page[j]; q {
+	case '"', '\'':
+		k := bytes.IndexByte(page[j+1:], q)
+		if k < 0 {
+			return a, 0, false
+		}
+		val, i = page[j+1:j+1+k], j+k+2
+	default:
+		i = j
+		for i < len(page) && page[i] != '>' && !isHTMLSpace(page[i]) {
+			i++
+		}
+		val = page[j:i]
+	}
+	if bytes.IndexByte(val, 0) >= 0 || bytes.IndexByte(val, '\r') >= 0 {
+		return a, 0, false
+	}
+	a.Val = string(val)
+	if bytes.IndexByte(val, '&') >= 0 {
+		if !plainRefs(val) {
+			return a, 0, false // the tokenizer's unescaping in attributes has its own rules
+		}
+		a.Val = html.UnescapeString(a.Val)
+	}
+	return a, i, true
+}
+
+// plainRefs reports whether every & of an attribute value starts a whole
+// reference ending in ';' (a known name or a number), which the
+// tokenizer replaces in attributes as html.UnescapeString does.
+func plainRefs(v []byte) bool {
+	for {
+		i := bytes.IndexByte(v, '&')
+		if i < 0 {
+			return true
+		}
+		v = v[i+1:]
+		j := bytes.IndexByte(v, ';')
+		if j < 0 || !plainRef(v[:j]) {
+			return false
+		}
+		v = v[j+1:]
+	}
+}
+
+// plainRef reports whether name (between & and ;) is a reference the
+// tokenizer replaces whole: a known name, or a number.
+func plainRef(name []byte) bool {
+	switch string(name) {
+	case "amp", "lt", "gt", "quot", "apos", "nbsp":
+		return true
+	}
+	if len(name) == 0 {
+		return false
+	}
+	if name[0] != '#' {
+		r := html.UnescapeString("&" + string(name) + ";")
+		return !strings.ContainsAny(r, "&;")
+	}
+	if len(name) < 2 {
+		return false
+	}
+	digits := name[1:]
+	hex := digits[0] == 'x' || digits[0] == 'X'
+	if hex {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 6 {
+		return false
+	}
+	for _, c := range digits {
+		if !(c >= '0' && c <= '9' || hex && (c|0x20 >= 'a' && c|0x20 <= 'f')) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipSpace returns the offset of the first non-space byte at or after i.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isHTMLSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// lowerString returns b as a string with ASCII letters lower-cased,
+// without allocating for the names the atom package knows.
+func lowerString(b []byte) string {
+	var buf [32]byte
+	if len(b) <= len(buf) {
+		l := asciiLowerInto(buf[:len(b)], b)
+		if a := atom.Lookup(l); a != 0 {
+			return a.String()
+		}
+		return string(l)
+	}
+	return string(asciiLower(b))
+}
+
+// subtree returns the element at span s as html.ParseFragment would in a
+// body: built directly (plain text, or markup the outline follows), else
+// parsed.
+func (sc *scanner) subtree(s span) (*html.Node, bool) {
+	if n, ok := textElement(sc.page, s); ok {
+		return n, true
+	}
+	if n, ok := buildElement(sc.page[s.from:s.to], sc.lower[s.from:s.to]); ok {
+		return n, true
+	}
+	return parseSubtree(sc.page[s.from:s.to])
+}
+
+// textElement builds the element at span s when it holds only text (no
+// markup, character references allowed) and is an ordinary element of a
+// body; false otherwise.
+func textElement(page []byte, s span) (*html.Node, bool) {
+	endTag := s.tagEnd
+	if s.to > s.tagEnd {
+		endTag = s.tagEnd + bytes.LastIndexByte(page[s.tagEnd:s.to], '<')
+		if endTag < s.tagEnd {
+			return nil, false
+		}
+	}
+	text := page[s.tagEnd:endTag]
+	if bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, 0) >= 0 || bytes.IndexByte(text, '\r') >= 0 {
+		return nil, false
+	}
+	n, _, ok := startTagAt(page, s.from)
+	if !ok {
+		if n, _, ok = tokenizeStartTag(page, s.from); !ok {
+			return nil, false
+		}
+	}
+	a := atom.Lookup([]byte(n.Data))
+	if a == 0 || notPlain[n.Data] || tagFlagMap[n.Data]&(fHidden|fTablePart) != 0 || voidTags[n.Data] != (s.to == s.tagEnd) {
+		return nil, false
+	}
+	n.DataAtom, n.Data = a, a.String()
+	if len(text) > 0 {
+		n.AppendChild(&html.Node{Type: html.TextNode, Data: html.UnescapeString(string(text))})
+	}
+	return n, true
+}
+
+// notPlain are the elements a body's parser treats specially, which
+// textElement leaves to it.
+var notPlain = map[string]bool{
+	"pre": true, "listing": true, "td": true, "th": true, "caption": true, "col": true, "colgroup": true, "select": true,
+	"option": true, "optgroup": true, "svg": true, "math": true, "html": true, "head": true, "body": true, "frame": true,
+	"frameset": true, "image": true, "template": true, "isindex": true, "nobr": true,
+}
