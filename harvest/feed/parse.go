@@ -114,6 +114,9 @@ func mergeScanned(f *Feed, sc *scanned, feedURL string) {
 // mergeItem adds comment links, counts and the raw XML to it.
 func mergeItem(it *Item, si *scannedItem, feedURL string) {
 	it.Raw = si.raw
+	if orig := resolve(feedURL, strings.TrimSpace(si.origLink)); orig != "" {
+		it.Link = orig // FeedBurner's item link is its own redirect (feedproxy.google.com/~r/…)
+	}
 	it.authorURL = si.authorURI
 	it.replyTo = parentRef(si, it.GUID)
 	it.CommentFeedURL = resolve(feedURL, si.commentRss)

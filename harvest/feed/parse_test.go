@@ -325,6 +325,36 @@ func TestOffSiteLinks(t *testing.T) {
 	}
 }
 
+// TestFeedBurnerOrigLink: a FeedBurner feed links each item through its
+// redirector and gives the post's own URL in feedburner:origLink (RSS and
+// Atom); the item's Link is the post's own URL.
+func TestFeedBurnerOrigLink(t *testing.T) {
+	ns := ` xmlns:feedburner="http://rssnamespace.org/feedburner/ext/1.0"`
+	rss := strings.Replace(rssDoc, `<rss version="2.0"`, `<rss version="2.0"`+ns, 1)
+	rss = strings.Replace(rss, "<link>https://tea.example.org/2024/02/first/</link>",
+		"<link>https://feedproxy.example.com/~r/tea/~3/abc/</link><feedburner:origLink>https://tea.example.org/2024/02/first/</feedburner:origLink>", 1)
+	atom := `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"` + ns + `><title>Tea</title>
+<entry><id>tag:tea,2024:1</id><title>First</title><updated>2024-02-01T10:00:00Z</updated>
+<link rel="alternate" type="text/html" href="https://feedproxy.example.com/~r/tea/~3/abc/"/>
+<feedburner:origLink>https://tea.example.org/2024/02/first/</feedburner:origLink></entry></feed>`
+	for name, doc := range map[string]string{"rss": rss, "atom": atom} {
+		f, err := feed.Parse([]byte(doc), "https://feeds.example.com/tea")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		found := false
+		for _, it := range f.Items {
+			if strings.Contains(it.Link, "feedproxy") {
+				t.Errorf("%s: item %q keeps the redirector link %s", name, it.Title, it.Link)
+			}
+			found = found || it.Link == "https://tea.example.org/2024/02/first/"
+		}
+		if !found {
+			t.Errorf("%s: no item links to the post's own URL: %+v", name, f.Items)
+		}
+	}
+}
+
 func TestFillBlog(t *testing.T) {
 	f, err := feed.Parse([]byte(rssDoc), "https://tea.example.org/feed/")
 	if err != nil {

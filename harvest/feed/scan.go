@@ -12,13 +12,14 @@ import (
 
 // Namespaces read by the scanner.
 const (
-	nsAtom   = "http://www.w3.org/2005/Atom"
-	nsThread = "http://purl.org/syndication/thread/1.0"
-	nsWfw    = "http://wellformedweb.org/CommentAPI/"
-	nsSlash  = "http://purl.org/rss/1.0/modules/slash/"
-	nsSy     = "http://purl.org/rss/1.0/modules/syndication/"
-	nsCCRSS  = "http://backend.userland.com/creativeCommonsRssModule"
-	nsDC     = "http://purl.org/dc/elements/1.1/"
+	nsAtom       = "http://www.w3.org/2005/Atom"
+	nsThread     = "http://purl.org/syndication/thread/1.0"
+	nsWfw        = "http://wellformedweb.org/CommentAPI/"
+	nsSlash      = "http://purl.org/rss/1.0/modules/slash/"
+	nsFeedBurner = "http://rssnamespace.org/feedburner/ext/1.0"
+	nsSy         = "http://purl.org/rss/1.0/modules/syndication/"
+	nsCCRSS      = "http://backend.userland.com/creativeCommonsRssModule"
+	nsDC         = "http://purl.org/dc/elements/1.1/"
 )
 
 // maxDepth bounds element nesting; deeper documents are hostile.
@@ -36,7 +37,8 @@ type scannedItem struct {
 	links                 []link
 	inReplyTo, replyHref  string // thr:in-reply-to ref and href
 	commentRss, comments  string
-	commentCount          int // slash:comments or thr:total; -1 when absent
+	commentCount          int    // slash:comments or thr:total; -1 when absent
+	origLink              string // feedburner:origLink: the post's own URL behind a FeedBurner redirect
 	authorURI             string
 	relatedCommentFeedRef string // Blogger: rel="related" link to the parent comment
 }
@@ -173,6 +175,8 @@ func (s *scanner) itemElement(t xml.StartElement) (bool, error) {
 		return ok, err
 	case n.Local == "comments" && n.Space == "":
 		return s.text(&it.comments)
+	case n.Local == "origLink" && n.Space == nsFeedBurner:
+		return s.text(&it.origLink)
 	case n.Local == "uri" && n.Space == nsAtom && s.parent() == "author" && len(s.stack) == s.itemDepth+2:
 		return s.text(&it.authorURI)
 	}
