@@ -28,9 +28,10 @@ type crawlCase struct {
 	// reachable by links; archived records which ones the crawl emitted.
 	archive  map[string]bool
 	archived map[string]bool
-	emitted  int      // entries emitted
-	extra    []string // entries of kind post that are no post of the capture
-	posts    int      // blog.json's posts count (corpus blogs)
+	emitted  int                              // entries emitted
+	logf     func(format string, args ...any) // progress and misses, with -v
+	extra    []string                         // entries of kind post that are no post of the capture
+	posts    int                              // blog.json's posts count (corpus blogs)
 }
 
 // crawlStats are one crawl's measurements.
@@ -90,7 +91,10 @@ func (cc *crawlCase) emit(sc *score, e *blogharvest.Entry) {
 		h := cc.held[cc.key(u)]
 		if h != nil && !h.found {
 			h.found = true
-			sc.add(entryResult(e), h.truth)
+			r := entryResult(e)
+			for _, m := range sc.add(r, h.truth) {
+				cc.logf("  miss %s %s: %s", m, e.URL, missDetail(m, r, h.truth))
+			}
 			return
 		}
 	}

@@ -65,7 +65,7 @@ func crawlCorpusBlog(ctx context.Context, cfg *config, b *corpusBlog, stderr io.
 		return nil, err
 	}
 	defer r.Close()
-	cc := &crawlCase{name: b.Name, held: map[string]*heldPost{}, key: b.fileFor}
+	cc := &crawlCase{name: b.Name, held: map[string]*heldPost{}, key: b.fileFor, logf: progress(cfg, stderr)}
 	seeds := []string{b.URL}
 	for _, it := range r.kept {
 		seeds = append(seeds, it.Link)
@@ -102,7 +102,7 @@ func crawlFixture(ctx context.Context, cfg *config, name string, stderr io.Write
 	srv := httptest.NewServer(noPaging(site.Handler(), feedPath))
 	defer srv.Close()
 	tr := site.Truth(srv.URL)
-	cc := &crawlCase{name: fixturePrefix + name, held: map[string]*heldPost{}, key: canonicalKey,
+	cc := &crawlCase{name: fixturePrefix + name, held: map[string]*heldPost{}, key: canonicalKey, logf: progress(cfg, stderr),
 		archive: map[string]bool{}, archived: map[string]bool{}}
 	for _, p := range tr.Posts {
 		if p.Kind != "post" {
