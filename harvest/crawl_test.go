@@ -638,6 +638,11 @@ func TestUpdateCrawlEmitsExactlyWhatChangedSince(t *testing.T) {
 					t.Errorf("missed %s, changed since %v", u, since)
 				}
 			}
+			// The old post revisited for its comment keeps its feed item's
+			// values: the feed was read on to it.
+			if old := got[srv.URL+posts[30].Path]; name != "static" && old != nil && old.Provenance["date_created"] != blogharvest.MethodFeed {
+				t.Errorf("%s: revisited for a comment, date_created from %q, want the feed's", old.URL, old.Provenance["date_created"])
+			}
 			t.Logf("%s: %d of %d posts changed since %v; %d emitted", name, len(want), len(posts), since, len(got))
 		})
 	}

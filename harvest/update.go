@@ -47,12 +47,17 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	return posts
 }
 
+// maxRevisitItems bounds the feed items UpdateCrawl reads to find those of
+// the posts it revisits for new comments: a comment on a page (which the
+// posts feed never lists) or on a very old post would otherwise page
+// through the whole feed on every update. Posts beyond it are revisited
+// with what their pages say.
+const maxRevisitItems = 100
+
 // wantItems reports whether items hold the feed item of every commented
-// post, or more pages of the feed could not be worth reading: a comment on
-// a page (which the posts feed never lists) would otherwise page through
-// the whole feed on every update.
+// post, or maxRevisitItems were read.
 func (c *crawl) wantItems(items []feed.Item) bool {
-	if len(c.commented) == 0 {
+	if len(c.commented) == 0 || len(items) >= maxRevisitItems {
 		return true
 	}
 	have := make(map[string]bool, len(items))
