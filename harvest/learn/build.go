@@ -19,6 +19,25 @@ import (
 type treeBuilder struct {
 	nodes []*html.Node // by outline element
 	top   []*html.Node // nodes outside any element
+	slab  []html.Node  // where new nodes are taken from: one allocation for many nodes
+	arena *nodeArena   // where they are taken from instead, when set
+}
+
+// newNode returns a node of type t with data d, taken from the arena or
+// the slab.
+func (tb *treeBuilder) newNode(t html.NodeType, d string) *html.Node {
+	if tb.arena != nil {
+		n := tb.arena.node()
+		n.Type, n.Data = t, d
+		return n
+	}
+	if len(tb.slab) == cap(tb.slab) {
+		tb.slab = make([]html.Node, 0, 64)
+	}
+	tb.slab = tb.slab[:len(tb.slab)+1]
+	n := &tb.slab[len(tb.slab)-1]
+	n.Type, n.Data = t, d
+	return n
 }
 
 // buildBuffers are the slices of a build, reused between builds.
@@ -33,7 +52,11 @@ var buildPool = sync.Pool{New: func() any { return &buildBuffers{els: make([]olE
 
 // buildElement builds the element whose bytes (start tag to end tag) are
 // b, lower being b lower-cased; false when it cannot.
-func buildElement(b, lower []byte) (*html.Node, bool) {
+func buildElement(b, lower []byte) (*html.Node, bool) { return buildElementIn(b, lower, nil) }
+
+// buildElementIn is buildElement taking the nodes from arena, when not
+// nil: they are valid until the arena is reset.
+func buildElementIn(b, lower []byte, arena *nodeArena) (*html.Node, bool) {
 	buf := buildPool.Get().(*buildBuffers)
 	defer func() {
 		clear(buf.nodes)
@@ -41,7 +64,10 @@ func buildElement(b, lower []byte) (*html.Node, bool) {
 		buildPool.Put(buf)
 	}()
 	o := &outline{page: b, lower: lower, ok: true, els: buf.els, stack: buf.stack, bodyAt: -1, inBody: true,
-		b: &treeBuilder{nodes: buf.nodes}}
+		b: &treeBuilder{nodes: buf.nodes, arena: arena}}
+	if arena == nil {
+		o.b.slab = make([]html.Node, 0, min(max(len(b)/96, 8), 256))
+	}
 	defer func() { buf.els, buf.stack, buf.nodes = o.els, o.stack, o.b.nodes }()
 	textStart := 0
 	for i := 0; o.ok; {
@@ -95,7 +121,7 @@ func (o *outline) buildMarkup(lt int) int {
 			}
 			data = decodeText(raw, true) // the tokenizer unescapes comments too
 		}
-		o.appendNode(&html.Node{Type: html.CommentNode, Data: data})
+		o.appendNode(o.b.newNode(html.CommentNode, data))
 		return end
 	case b[lt+1] == '!' || b[lt+1] == '?' || b[lt+1] == '/' && (lt+2 >= len(b) || !isASCIILetter(b[lt+2])):
 		o.fail()
@@ -141,7 +167,7 @@ func (o *outline) text(raw []byte) {
 		l.Data += s
 		return
 	}
-	n.AppendChild(&html.Node{Type: html.TextNode, Data: s})
+	n.AppendChild(o.b.newNode(html.TextNode, s))
 }
 
 // decodeText converts the newlines of raw text and, when unescape is
@@ -160,9 +186,10 @@ func decodeText(raw []byte, unescape bool) string {
 // buildElementNode adds the node of outline element k, the last read.
 func (o *outline) buildElementNode(k int) {
 	e := &o.els[k]
-	n := &html.Node{Type: html.ElementNode, Data: e.name, DataAtom: e.atom}
+	n := o.b.newNode(html.ElementNode, e.name)
+	n.DataAtom = e.atom
 	if e.from < e.tagEnd {
-		_, attrs, _, ok := tagAt(o.page, e.from)
+		attrs, _, ok := tagAttrs(o.page, e.from)
 		if !ok {
 			var tag *html.Node
 			if tag, _, ok = tokenizeStartTag(o.page, e.from); !ok {
@@ -194,6 +221,47 @@ func (o *outline) buildRawText(k int, content []byte) {
 		s = strings.TrimPrefix(s, "\n")
 	}
 	if s != "" {
-		o.b.nodes[k].AppendChild(&html.Node{Type: html.TextNode, Data: s})
+		o.b.nodes[k].AppendChild(o.b.newNode(html.TextNode, s))
 	}
+}
+
+// nodeArena hands out nodes from chunks that are reused from one page to
+// the next: the nodes of a scanner's subtrees live until it is released.
+type nodeArena struct {
+	chunks  [][]html.Node
+	k, used int // the chunk nodes are taken from, and how many it gave
+}
+
+// arenaChunk is the number of nodes of a chunk; maxArenaChunks bounds the
+// chunks kept for the next page.
+const arenaChunk, maxArenaChunks = 256, 16
+
+// node returns a zero node.
+func (a *nodeArena) node() *html.Node {
+	if a.k < len(a.chunks) && a.used == arenaChunk {
+		a.k, a.used = a.k+1, 0
+	}
+	if a.k == len(a.chunks) {
+		a.chunks, a.used = append(a.chunks, make([]html.Node, arenaChunk)), 0
+	}
+	n := &a.chunks[a.k][a.used]
+	a.used++
+	return n
+}
+
+// reset zeroes the nodes given out, which must no longer be used, and
+// makes them available again.
+func (a *nodeArena) reset() {
+	for i := 0; i < len(a.chunks) && i <= a.k; i++ {
+		end := arenaChunk
+		if i == a.k {
+			end = a.used
+		}
+		clear(a.chunks[i][:end])
+	}
+	if len(a.chunks) > maxArenaChunks {
+		clear(a.chunks[maxArenaChunks:])
+		a.chunks = a.chunks[:maxArenaChunks]
+	}
+	a.k, a.used = 0, 0
 }

@@ -129,6 +129,33 @@ func cleanAttrs(n *html.Node, base *url.URL) {
 	n.Attr = out
 }
 
+// resolvePlainPath resolves, without parsing, the commonest reference:
+// an absolute path of plain characters ("/category/x/") against an http
+// or https base with a plain host, which comes out as base.Parse would
+// give it; false for anything else.
+func resolvePlainPath(base *url.URL, ref string) (string, bool) {
+	if len(ref) < 1 || ref[0] != '/' || strings.HasPrefix(ref, "//") || strings.Contains(ref, "/.") ||
+		base.Scheme != "http" && base.Scheme != "https" || base.User != nil || base.Opaque != "" || base.Host == "" {
+		return "", false
+	}
+	if !plainChars(ref, "-._~/") || !plainChars(base.Host, "-.:") {
+		return "", false
+	}
+	return base.Scheme + "://" + base.Host + ref, true
+}
+
+// plainChars reports whether s has only ASCII letters, digits and the
+// bytes of extra.
+func plainChars(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // resolve returns ref resolved against base; unparseable references and
 // javascript: URLs come back empty.
 func resolve(base *url.URL, ref string) string {
@@ -138,6 +165,9 @@ func resolve(base *url.URL, ref string) string {
 	}
 	if base == nil || ref == "" || strings.HasPrefix(ref, "data:") || strings.HasPrefix(ref, "#") {
 		return ref
+	}
+	if r, ok := resolvePlainPath(base, ref); ok {
+		return r
 	}
 	u, err := base.Parse(ref)
 	if err != nil {
@@ -161,11 +191,13 @@ func resolveSrcset(base *url.URL, v string) string {
 
 // innerHTML renders n's children.
 func innerHTML(n *html.Node) string {
-	var b bytes.Buffer
+	b := getRender()
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		_ = html.Render(&b, c)
+		_ = html.Render(b, c)
 	}
-	return strings.TrimSpace(b.String())
+	s := string(bytes.TrimSpace(b.Bytes()))
+	putRender(b)
+	return s
 }
 
 // ImageURLs returns the absolute URLs of the images of article HTML (src,

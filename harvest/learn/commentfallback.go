@@ -2,8 +2,8 @@ package learn
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
 	"golang.org/x/net/html"
@@ -112,9 +112,33 @@ func findCommentElements(root *html.Node) ([]*html.Node, []record) {
 	return repeatedRecords(root), nil
 }
 
-// commentIDPattern matches the ids platforms give comment elements:
-// comment-42, div-comment-42 (WordPress), li-comment-42, comment_42.
-var commentIDPattern = regexp.MustCompile(`^(?:(?:div|li|article|dsq)-)?comment[-_]?\d+$`)
+// isCommentID reports whether a lower-cased id is one platforms give
+// comment elements: comment-42, div-comment-42 (WordPress), li-comment-42,
+// comment_42; that is, ^(?:(?:div|li|article|dsq)-)?comment[-_]?\d+$.
+func isCommentID(id string) bool {
+	for _, p := range []string{"div-", "li-", "article-", "dsq-"} {
+		if strings.HasPrefix(id, p) {
+			id = id[len(p):]
+			break
+		}
+	}
+	rest, ok := strings.CutPrefix(id, "comment")
+	if !ok {
+		return false
+	}
+	if rest != "" && (rest[0] == '-' || rest[0] == '_') {
+		rest = rest[1:]
+	}
+	if rest == "" {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] < '0' || rest[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // commentTags are the elements that the class token comment marks as a
 // comment (not a span saying "3 comments").
@@ -125,7 +149,7 @@ func isCommentMarker(n *html.Node) bool {
 	if len(n.Attr) == 0 {
 		return false
 	}
-	if id := strings.ToLower(attr(n, "id")); strings.Contains(id, "comment") && commentIDPattern.MatchString(id) {
+	if id := strings.ToLower(attr(n, "id")); strings.Contains(id, "comment") && isCommentID(id) {
 		return true
 	}
 	if it := strings.ToLower(attr(n, "itemtype")); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
@@ -160,19 +184,97 @@ func excludedArea(n *html.Node) bool {
 // hasExcludedHint reports whether an id or class, case-folded, holds one
 // of excludedHints (which have no spaces, so id and class can be tested
 // apart).
-func hasExcludedHint(v string) bool {
-	v = strings.ToLower(v)
-	for _, h := range excludedHints {
-		if strings.Contains(v, h) {
-			return true
+func hasExcludedHint(v string) bool { return excludedHintSet.in(v) }
+
+// hasExcludedHintLower is hasExcludedHint of a value already case-folded.
+func hasExcludedHintLower(v []byte) bool { return excludedHintSet.inLower(v) }
+
+// hintSet finds words in attribute values: a quicker strings.Contains of
+// each, on the value case-folded.
+type hintSet struct {
+	by    [256][][]byte // the words by their first byte
+	byStr [256][]string // the same, as strings
+}
+
+// newHintSet returns the hintSet of lower-case words.
+func newHintSet(words []string) *hintSet {
+	h := new(hintSet)
+	for _, w := range words {
+		h.by[w[0]] = append(h.by[w[0]], []byte(w))
+		h.byStr[w[0]] = append(h.byStr[w[0]], w)
+	}
+	return h
+}
+
+// in reports whether v, case-folded as strings.ToLower does, holds one
+// of the words; ASCII values are folded without allocating.
+func (h *hintSet) in(v string) bool {
+	var buf [256]byte
+	if len(v) > len(buf) || !isASCIIString(v) {
+		return h.inLower([]byte(strings.ToLower(v)))
+	}
+	b := buf[:len(v)]
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return h.inLower(b)
+}
+
+// inLowerString is inLower of a string.
+func (h *hintSet) inLowerString(v string) bool {
+	for i := 0; i < len(v); i++ {
+		for _, w := range h.byStr[v[i]] {
+			if strings.HasPrefix(v[i:], w) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
+// inLower reports whether a case-folded value holds one of the words.
+func (h *hintSet) inLower(v []byte) bool {
+	for i, c := range v {
+		for _, w := range h.by[c] {
+			if bytes.HasPrefix(v[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isASCIIBytes reports whether b has only ASCII bytes.
+func isASCIIBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isASCIIString reports whether s has only ASCII bytes: its case folding
+// is then ASCII's.
+func isASCIIString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // excludedHints are id and class fragments of areas that are not the
 // post's comments.
 var excludedHints = []string{"sidebar", "recent", "related", "popular", "breadcrumb", "yarpp", "similar-posts", "more-posts", "latest", "blogroll", "top-comment", "trending"}
+
+// excludedHintSet finds excludedHints.
+var excludedHintSet = newHintSet(excludedHints)
 
 // markedComments returns the elements the markers find, outside excluded
 // areas, without mere wrappers of another marked element, keeping those
@@ -410,7 +512,7 @@ type markup struct {
 }
 
 // idNumbered reports whether a comment id goes on with a number, as
-// commentIDPattern needs: comment-42, comment_42, comment42.
+// isCommentID needs: comment-42, comment_42, comment42.
 func idNumbered(lower []byte, _, to int) bool {
 	if to < len(lower) && (lower[to] == '-' || lower[to] == '_') {
 		to++

@@ -77,6 +77,9 @@ func (r *record) visit(n *html.Node, authorRank *int) {
 // or rel of an element holding a commenter's name.
 var authorHints = []string{"fn", "p-author", "p-name", "nickname", "nick", "comment-author", "author", "username", "user", "commenter", "poster", "name", "who", "byline"}
 
+// authorHintSet finds any of authorHints in a token.
+var authorHintSet = newHintSet(authorHints)
+
 // citeRank is the rank of a <cite>, after the hints naming an author.
 const citeRank = 9
 
@@ -106,6 +109,9 @@ func authorRankOf(n *html.Node) int {
 // authorTokenRank returns the rank of the first author hint of one
 // lower-cased token when it is below best, else best.
 func authorTokenRank(tok string, best int) int {
+	if !authorHintSet.inLowerString(tok) {
+		return best // no hint in it: it can equal none, nor contain one
+	}
 	for k, h := range authorHints[:min(best, len(authorHints))] {
 		if tok == h || k >= 4 && strings.Contains(tok, h) && !strings.Contains(tok, "avatar") && !strings.Contains(tok, "url") {
 			return k
@@ -145,17 +151,11 @@ func isDateLike(n *html.Node) bool {
 // hasDateHint reports whether an attribute value, case-folded, holds a
 // word of dates (the words have no spaces, so values can be tested apart).
 func hasDateHint(v string) bool {
-	if v == "" {
-		return false
-	}
-	v = strings.ToLower(v)
-	for _, h := range []string{"date", "time", "published", "posted", "when", "meta"} {
-		if strings.Contains(v, h) {
-			return true
-		}
-	}
-	return false
+	return v != "" && dateHintSet.in(v)
 }
+
+// dateHintSet finds the words of dates hasDateHint looks for.
+var dateHintSet = newHintSet([]string{"date", "time", "published", "posted", "when", "meta"})
 
 // bodyRank ranks a body-like element: 0 for microdata and microformats
 // (itemprop text, e-content), 1 for a class naming a comment's text or
@@ -241,7 +241,7 @@ func recordID(el *html.Node) string {
 		return anchorID(el, id)
 	}
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && commentIDPattern.MatchString(strings.ToLower(attr(c, "id"))) {
+		if c.Type == html.ElementNode && isCommentID(strings.ToLower(attr(c, "id"))) {
 			return attr(c, "id")
 		}
 	}

@@ -307,7 +307,7 @@ var machineLayouts = []string{
 // parseMachineDate parses an ISO 8601 or RFC 1123 date.
 func parseMachineDate(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
-	if len(s) < 8 || !(s[0] >= '0' && s[0] <= '9' || strings.Contains(s, ", ")) {
+	if len(s) < 8 || !(s[0] >= '0' && s[0] <= '9' || strings.Contains(s, ", ")) || !machineShape(s) {
 		return time.Time{}, false
 	}
 	for _, l := range machineLayouts {
@@ -316,6 +316,16 @@ func parseMachineDate(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// machineShape reports whether s may have a layout of machineLayouts:
+// "2006-01-…" or "Mon, …". It spares time.Parse the strings no layout
+// takes, whose errors it would allocate.
+func machineShape(s string) bool {
+	if s[0] >= '0' && s[0] <= '9' {
+		return len(s) >= 10 && s[4] == '-' && s[7] == '-'
+	}
+	return len(s) >= 5 && s[3] == ',' && s[4] == ' '
 }
 
 // sameDay reports whether a and b fall on the same calendar day, each in its

@@ -87,12 +87,12 @@ func dateTokens(s string) []dateToken {
 // by sep: a number ("28", "28th"), else a lower-cased word.
 func newDateToken(w string, sep rune) dateToken {
 	w = strings.ToLower(w)
-	n, err := strconv.Atoi(w)
-	if err != nil {
+	n, ok := atoiDigits(w)
+	if !ok {
 		n = -1
 		t := strings.TrimRight(w, "0123456789")
 		t = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(t, "st"), "nd"), "rd"), "th")
-		if d, err := strconv.Atoi(t); err == nil {
+		if d, ok := atoiDigits(t); ok {
 			n, w = d, t
 		}
 	}
@@ -101,6 +101,22 @@ func newDateToken(w string, sep rune) dateToken {
 		b = byte(sep)
 	}
 	return dateToken{word: w, num: n, sep: b}
+}
+
+// atoiDigits is strconv.Atoi of a word of letters and digits, which
+// takes no sign: it reads only words of ASCII digits, sparing Atoi the
+// error it would allocate for the others.
+func atoiDigits(w string) (int, bool) {
+	if w == "" {
+		return 0, false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(w)
+	return n, err == nil
 }
 
 // numericDate reads a date of three numbers joined by one separator at the

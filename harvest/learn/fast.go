@@ -94,6 +94,7 @@ type scanBuffers struct {
 	lower []byte
 	els   []olElem
 	stack []int
+	arena nodeArena // the nodes of the subtrees built
 }
 
 // scanPool holds scanBuffers for reuse.
@@ -118,6 +119,7 @@ func (sc *scanner) release() {
 	if sc.ol != nil {
 		sc.buf.els, sc.buf.stack = sc.ol.els[:0], sc.ol.stack[:0]
 	}
+	sc.buf.arena.reset()
 	if cap(sc.buf.lower) <= 4<<20 { // do not keep the buffers of huge pages
 		scanPool.Put(sc.buf)
 	}
@@ -130,6 +132,14 @@ func asciiLower(b []byte) []byte { return asciiLowerInto(make([]byte, len(b)), b
 // asciiLowerInto is asciiLower writing into out, which has b's length.
 func asciiLowerInto(out, b []byte) []byte {
 	i := 0
+	out = out[:len(b)]
+	for ; i+32 <= len(b); i += 32 {
+		src, dst := b[i:i+32:i+32], out[i:i+32:i+32]
+		binary.LittleEndian.PutUint64(dst[0:], lowerWord(binary.LittleEndian.Uint64(src[0:])))
+		binary.LittleEndian.PutUint64(dst[8:], lowerWord(binary.LittleEndian.Uint64(src[8:])))
+		binary.LittleEndian.PutUint64(dst[16:], lowerWord(binary.LittleEndian.Uint64(src[16:])))
+		binary.LittleEndian.PutUint64(dst[24:], lowerWord(binary.LittleEndian.Uint64(src[24:])))
+	}
 	for ; i+8 <= len(b); i += 8 {
 		binary.LittleEndian.PutUint64(out[i:], lowerWord(binary.LittleEndian.Uint64(b[i:])))
 	}

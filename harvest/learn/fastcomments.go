@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
@@ -38,6 +39,11 @@ func (sc *scanner) fastComments(r *Rules, p Page, x *Extraction) bool {
 		return true // no markup the comment fallback reads
 	}
 	up := 1
+	if !ruled {
+		if up, ok = o.markerLevels(at); !ok {
+			return false
+		}
+	}
 	for try := 0; try < 2; try++ {
 		top, ok := o.container(at, up, !ruled)
 		if !ok {
@@ -48,6 +54,54 @@ func (sc *scanner) fastComments(r *Rules, p Page, x *Extraction) bool {
 			return ok
 		}
 		up += deficit
+	}
+	return false
+}
+
+// markerLevels returns how many levels above the markers' common
+// ancestor the comment fallback's subtree starts: one, or more when a
+// marker's id has a wrapper's prefix (levelsNeeded), so that the subtree
+// is built once rather than found too short after it was read.
+func (o *outline) markerLevels(at []int) (int, bool) {
+	up := 1
+	for {
+		top, ok := o.container(at, up, true)
+		if !ok {
+			return 0, false
+		}
+		deficit := 0
+		for _, k := range at {
+			if e := &o.els[k]; !e.odd && e.id[0] >= 0 && hasWrapperPrefix(o.page[e.id[0]:e.id[1]]) {
+				deficit = max(deficit, 3-o.depthBelow(k, top))
+			}
+		}
+		if deficit <= 0 {
+			return up, true
+		}
+		up += deficit
+	}
+}
+
+// depthBelow returns how many levels element k lies below element top, or
+// -1 when it is not inside it.
+func (o *outline) depthBelow(k, top int) int {
+	d := 0
+	for ; k >= 0; k = o.els[k].parent {
+		if k == top {
+			return d
+		}
+		d++
+	}
+	return -1
+}
+
+// hasWrapperPrefix reports whether an id starts as the ids of comment
+// wrappers do, which anchorID reads three levels up from.
+func hasWrapperPrefix(id []byte) bool {
+	for _, prefix := range []string{"div-", "li-", "article-"} {
+		if bytes.HasPrefix(id, []byte(prefix)) {
+			return true
+		}
 	}
 	return false
 }

@@ -51,8 +51,10 @@ type outline struct {
 	bodyAt      int          // offset of the <body> tag, -1 when there is none
 	b           *treeBuilder // builds the tree as well, when set (build.go)
 
-	inlinedFrames bool // an element has data-blogharvest-iframe (iframes the renderer inlined)
-	resume        int  // where to go on after an element was made opaque (skipAround); 0 for none
+	inlinedFrames bool   // an element has data-blogharvest-iframe (iframes the renderer inlined)
+	resume        int    // where to go on after an element was made opaque (skipAround); 0 for none
+	excl          []int8 // excluded's verdicts by element, once the outline is read
+	openP         int    // open p elements
 }
 
 // newOutline reads the outline of a page (lower is the page lower-cased).
@@ -105,6 +107,9 @@ func (o *outline) markup(lt int) int {
 
 // skipTo returns the offset just past the first c at or after i.
 func skipTo(b []byte, i int, c byte) int {
+	if i < len(b) && b[i] == c {
+		return i + 1 // the commonest case, as after an end tag's name
+	}
 	if k := bytes.IndexByte(b[i:], c); k >= 0 {
 		return i + k + 1
 	}
@@ -127,19 +132,25 @@ func (o *outline) comment(i int) int {
 	return end
 }
 
+// nameEnds are the bytes that end a tag name: tagDelim's and NUL.
+var nameEnds = [256]bool{' ': true, '>': true, '/': true, '\t': true, '\n': true, '\r': true, '\f': true, 0: true}
+
 // tagName returns the name of the tag whose name starts at i, its flags
 // and its end.
 func (o *outline) tagName(i int) (string, uint16, atom.Atom, int) {
 	b := o.lower
 	k := i
-	for k < len(b) && !tagDelim(b[k]) && b[k] != 0 {
+	for k < len(b) && !nameEnds[b[k]] {
 		k++
 	}
 	if k < len(b) && b[k] == 0 {
 		o.fail() // the tokenizer puts U+FFFD in the name
 	}
+	if e, ok := cachedAtom(b[i:k]); ok {
+		return e.name, e.flags, e.a, k
+	}
 	if a := atom.Lookup(b[i:k]); a != 0 {
-		return a.String(), atomFlags[a], a, k
+		return a.String(), atomFlags(a), a, k
 	}
 	name := string(b[i:k])
 	return name, tagFlagMap[name], 0, k
@@ -165,13 +176,13 @@ func (o *outline) attrs(e *olElem, i int) (int, bool) {
 			continue
 		}
 		selfClosing = false
-		k, v, next := attrSpan(p, i)
+		keyEnd, vFrom, vTo, next := attrSpan(p, i)
 		if next < 0 {
 			o.fail()
 			return len(p), false
 		}
 		var slot *[2]int32
-		switch key := o.lower[k[0]:k[1]]; {
+		switch key := o.lower[i:keyEnd]; {
 		case string(key) == "id" && e.id[0] < 0:
 			slot = &e.id
 		case string(key) == "class" && e.class[0] < 0:
@@ -182,51 +193,81 @@ func (o *outline) attrs(e *olElem, i int) (int, bool) {
 			o.inlinedFrames = true
 		}
 		if slot != nil {
-			if v[0] >= 0 && mentionsComment(o.lower[v[0]:v[1]]) {
-				e.mark = true
-			}
-			*slot = [2]int32{int32(v[0]), int32(v[1])}
-			if v[0] < 0 {
-				*slot = [2]int32{int32(k[1]), int32(k[1])} // no value: empty
-			} else if bytes.IndexByte(p[v[0]:v[1]], '&') >= 0 || bytes.IndexByte(p[v[0]:v[1]], 0) >= 0 || bytes.IndexByte(p[v[0]:v[1]], '\r') >= 0 {
-				e.odd = true
+			*slot = [2]int32{int32(vFrom), int32(vTo)}
+			if vFrom < 0 {
+				*slot = [2]int32{int32(keyEnd), int32(keyEnd)} // no value: empty
+			} else {
+				mark, odd := scanValue(o.lower[vFrom:vTo])
+				e.mark, e.odd = e.mark || mark, e.odd || odd
 			}
 		}
 		i = next
 	}
 }
 
-// attrSpan returns the key and value ranges of the attribute at p[i]
-// (value [-1, -1] when it has none) and the offset after it; -1 when the
-// page ends inside it.
-func attrSpan(p []byte, i int) (k, v [2]int, next int) {
-	start := i
-	for i < len(p) && (i == start || p[i] != '=') && !tagDelim(p[i]) {
-		i++
+// scanValue reports, in one pass over a lower-cased attribute value,
+// whether it mentions a comment or a citation (as comment markers do) and
+// whether it holds a character reference, a NUL or a CR, which the
+// tokenizer rewrites.
+func scanValue(v []byte) (mark, odd bool) {
+	for i, c := range v {
+		switch valueBytes[c] {
+		case vOdd:
+			odd = true
+		case vC:
+			mark = mark || bytes.HasPrefix(v[i:], []byte("comment")) || bytes.HasPrefix(v[i:], []byte("cite"))
+		}
 	}
-	k, v = [2]int{start, i}, [2]int{-1, -1}
-	j := skipSpace(p, i)
+	return mark, odd
+}
+
+// Classes of bytes in attribute values, for scanValue.
+const (
+	vPlain = iota
+	vOdd
+	vC
+)
+
+// valueBytes classes the bytes of a lower-cased attribute value.
+var valueBytes = [256]uint8{'&': vOdd, 0: vOdd, '\r': vOdd, 'c': vC}
+
+// attrSpan returns the end of the key of the attribute at p[i] (its key
+// is p[i:keyEnd]), its value's range (-1, -1 when it has none) and the
+// offset after it; next is -1 when the page ends inside it.
+func attrSpan(p []byte, i int) (keyEnd, vFrom, vTo, next int) {
+	keyEnd = i + 1 // the key's first byte may be '='
+	for keyEnd < len(p) && !keyEnds[p[keyEnd]] {
+		keyEnd++
+	}
+	if i >= len(p) || tagDelim(p[i]) {
+		keyEnd = i // no key: stop where the tokenizer does
+	}
+	j := skipSpace(p, keyEnd)
 	if j >= len(p) || p[j] != '=' {
-		return k, v, i
+		return keyEnd, -1, -1, keyEnd
 	}
 	j = skipSpace(p, j+1)
 	if j >= len(p) {
-		return k, v, -1
+		return keyEnd, -1, -1, -1
 	}
 	switch q := p[j]; q {
 	case '"', '\'':
 		e := bytes.IndexByte(p[j+1:], q)
 		if e < 0 {
-			return k, v, -1
+			return keyEnd, -1, -1, -1
 		}
-		return k, [2]int{j + 1, j + 1 + e}, j + e + 2
+		return keyEnd, j + 1, j + 1 + e, j + e + 2
 	}
 	e := j
 	for e < len(p) && p[e] != '>' && !isHTMLSpace(p[e]) {
 		e++
 	}
-	return k, [2]int{j, e}, e
+	return keyEnd, j, e, e
 }
+
+// keyEnds are the bytes that end an attribute's key after its first:
+// tagDelim's and '='.
+var keyEnds = [256]bool{' ': true, '>': true, '/': true, '\t': true, '\n': true, '\r': true, '\f': true, '=': true}
 
 // top returns the index of the current element, or -1.
 func (o *outline) top() int {
@@ -250,6 +291,8 @@ func (o *outline) pop(end int) {
 	o.els[t].to = end
 	o.stack = o.stack[:len(o.stack)-1]
 	switch o.els[t].name {
+	case "p":
+		o.openP--
 	case "svg", "math":
 		o.foreign--
 	case "select":
@@ -305,8 +348,16 @@ func (o *outline) startTag(lt int) int {
 	case e.flags&fHidden != 0:
 		return o.rawText(k, end)
 	}
-	o.stack = append(o.stack, k)
+	o.push(k)
 	return end
+}
+
+// push opens element k.
+func (o *outline) push(k int) {
+	o.stack = append(o.stack, k)
+	if o.els[k].name == "p" {
+		o.openP++
+	}
 }
 
 // frameTag reads an html, head or body start tag at lt: the outline
@@ -437,7 +488,7 @@ func (o *outline) implied(name string, at int) {
 	if o.b != nil {
 		o.buildElementNode(len(o.els) - 1)
 	}
-	o.stack = append(o.stack, len(o.els)-1)
+	o.push(len(o.els) - 1)
 }
 
 // popWhile closes the current element while its name is one of names.
@@ -690,6 +741,9 @@ func (o *outline) implyEnds(name string, flags uint16) bool {
 // inScope returns the stack position of name when it is open in scope
 // (bounded by scopeStop and by extra), else -1.
 func (o *outline) inScope(name string, extra ...string) int {
+	if name == "p" && o.openP == 0 {
+		return -1
+	}
 	for k := len(o.stack) - 1; k >= 0; k-- {
 		n := o.els[o.stack[k]].name
 		if n == name {
@@ -748,7 +802,7 @@ func (o *outline) foreignStart(e olElem, selfClosing bool) int {
 	if e.name == "svg" || e.name == "math" {
 		o.foreign++
 	}
-	o.stack = append(o.stack, k)
+	o.push(k)
 	return e.tagEnd
 }
 
@@ -787,6 +841,12 @@ func (o *outline) skipAround(k int) {
 	}
 	o.els = o.els[:p+1]
 	o.stack = o.stack[:k]
+	o.openP = 0
+	for _, j := range o.stack {
+		if o.els[j].name == "p" {
+			o.openP++
+		}
+	}
 	e.opaque = true
 	o.pop(end)
 	o.resume = end
@@ -833,10 +893,4 @@ func (o *outline) balanced(from, to int) bool {
 		}
 	}
 	return true
-}
-
-// mentionsComment reports whether an attribute value, lower-cased,
-// mentions a comment or a citation.
-func mentionsComment(v []byte) bool {
-	return bytes.Contains(v, []byte("comment")) || bytes.Contains(v, []byte("cite"))
 }

@@ -15,7 +15,7 @@ import (
 // foreign (SVG), whose names and attributes the parser adjusts.
 func (o *outline) matches(k int, st *selStep) (ok, unsure bool) {
 	e := &o.els[k]
-	if st.tag != "*" && !strings.EqualFold(e.name, st.tag) {
+	if st.tag != "*" && e.name != st.tag && !strings.EqualFold(e.name, st.tag) {
 		return false, false
 	}
 	ok, unsure = o.attrMatches(k, st)
@@ -164,6 +164,20 @@ func (o *outline) common(a, b int) int {
 // excluded reports whether element k is an area the comment fallback
 // does not search (see excludedArea).
 func (o *outline) excluded(k int) bool {
+	if len(o.excl) != len(o.els) {
+		o.excl = make([]int8, len(o.els)) // 0 unknown, 1 excluded, -1 not
+	}
+	if o.excl[k] == 0 {
+		o.excl[k] = -1
+		if o.excludes(k) {
+			o.excl[k] = 1
+		}
+	}
+	return o.excl[k] > 0
+}
+
+// excludes is excluded, without the memo.
+func (o *outline) excludes(k int) bool {
 	e := &o.els[k]
 	switch e.name {
 	case "aside", "nav", "form", "select", "head", "svg", "object", "template", "iframe":
@@ -172,8 +186,15 @@ func (o *outline) excluded(k int) bool {
 	if e.odd {
 		return true // the values need unescaping: assume the worst
 	}
-	for _, v := range [][2]int32{e.id, e.class} {
-		if v[0] >= 0 && v[1] > v[0] && hasExcludedHint(string(o.page[v[0]:v[1]])) {
+	for _, v := range [...][2]int32{e.id, e.class} {
+		if v[0] < 0 || v[1] <= v[0] {
+			continue
+		}
+		if val := o.page[v[0]:v[1]]; !isASCIIBytes(val) {
+			if hasExcludedHint(string(val)) {
+				return true
+			}
+		} else if hasExcludedHintLower(o.lower[v[0]:v[1]]) {
 			return true
 		}
 	}
@@ -189,6 +210,7 @@ func (o *outline) commentMarkers() ([]int, bool) {
 		return nil, false
 	}
 	var out []int
+	var scratch html.Node
 	for k := range o.els {
 		e := &o.els[k]
 		if e.name == "script" && bytes.Contains(o.lower[e.from:e.tagEnd], []byte("ld+json")) &&
@@ -201,35 +223,81 @@ func (o *outline) commentMarkers() ([]int, bool) {
 		if e.foreign || !e.mark {
 			continue
 		}
-		n, ok := o.markerNode(k)
+		marker, ok := o.isMarker(k, &scratch)
 		if !ok {
 			return nil, false
 		}
-		if isCommentMarker(n) && !o.inExcluded(k) {
+		if marker && !o.inExcluded(k) {
 			out = append(out, k)
 		}
 	}
 	return out, true
 }
 
+// isMarker reports whether element k passes isCommentMarker, reading its
+// id, class and itemtype in the page when they are ASCII, else through a
+// node (markerNode); false when the node cannot be made.
+func (o *outline) isMarker(k int, scratch *html.Node) (bool, bool) {
+	e := &o.els[k]
+	if e.odd || !o.asciiValue(e.id) || !o.asciiValue(e.itemtype) {
+		n, ok := o.markerNode(k, scratch)
+		return ok && isCommentMarker(n), ok
+	}
+	if e.id[0] < 0 && e.class[0] < 0 && e.itemtype[0] < 0 {
+		return false, true // no attribute isCommentMarker reads
+	}
+	if id := o.value(o.lower, e.id); bytes.Contains(id, []byte("comment")) && isCommentID(string(id)) {
+		return true, true
+	}
+	if it := o.value(o.lower, e.itemtype); bytes.Contains(it, []byte("schema.org/comment")) || bytes.Contains(it, []byte("schema.org/usercomments")) {
+		return true, true
+	}
+	class := o.value(o.page, e.class)
+	for _, c := range []string{"dsq-comment", "comment-block", "p-comment", "h-cite"} {
+		if hasClassToken(class, c) {
+			return true, true
+		}
+	}
+	return commentTags[e.name] && (hasClassToken(class, "comment") || hasClassToken(class, "Comment")), true
+}
+
+// asciiValue reports whether the attribute value at v (none: [-1, -1])
+// is ASCII, so that lower holds its case folding.
+func (o *outline) asciiValue(v [2]int32) bool { return v[0] < 0 || isASCIIBytes(o.page[v[0]:v[1]]) }
+
+// value returns the bytes of the attribute value at v in b (the page or
+// lower), nil for none.
+func (o *outline) value(b []byte, v [2]int32) []byte {
+	if v[0] < 0 {
+		return nil
+	}
+	return b[v[0]:v[1]]
+}
+
 // markerNode returns a node with element k's name, id, class and
-// itemtype, the attributes isCommentMarker reads.
-func (o *outline) markerNode(k int) (*html.Node, bool) {
+// itemtype, the attributes isCommentMarker reads; it is scratch, reused
+// from one call to the next, unless the tag must be read by the
+// tokenizer.
+func (o *outline) markerNode(k int, scratch *html.Node) (*html.Node, bool) {
 	e := &o.els[k]
 	if e.odd {
 		n, _, ok := tokenizeStartTag(o.page, e.from)
 		return n, ok
 	}
-	n := &html.Node{Type: html.ElementNode, Data: e.name}
-	for _, a := range []struct {
+	attrs := scratch.Attr[:0]
+	*scratch = html.Node{Type: html.ElementNode, Data: e.name}
+	for _, a := range [...]struct {
 		key string
 		v   [2]int32
 	}{{"id", e.id}, {"class", e.class}, {"itemtype", e.itemtype}} {
 		if a.v[0] >= 0 {
-			n.Attr = append(n.Attr, html.Attribute{Key: a.key, Val: string(o.page[a.v[0]:a.v[1]])})
+			attrs = append(attrs, html.Attribute{Key: a.key, Val: string(o.page[a.v[0]:a.v[1]])})
 		}
 	}
-	return n, true
+	if len(attrs) > 0 {
+		scratch.Attr = attrs
+	}
+	return scratch, true
 }
 
 // inExcluded reports whether element k or an ancestor is an area the

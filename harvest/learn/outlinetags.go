@@ -1,6 +1,9 @@
 package learn
 
-import "golang.org/x/net/html/atom"
+import (
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
 
 // This file holds the tables of element names the outline (outline.go)
 // follows the HTML standard's tree construction with.
@@ -16,6 +19,7 @@ const (
 	fTablePart
 	fUnfollowed
 	fScopeStop
+	fBlock // not for the outline: blockTags, for writeText
 )
 
 // tagFlagMap holds the flags of the names that have some.
@@ -25,7 +29,7 @@ var tagFlagMap = func() map[string]uint16 {
 		names map[string]bool
 		flag  uint16
 	}{{voidTags, fVoid}, {hiddenText, fHidden}, {closesP, fClosesP}, {special, fSpecial}, {formatting, fFormatting},
-		{headTags, fHead}, {tableParts, fTablePart}, {unfollowed, fUnfollowed}, {scopeStop, fScopeStop}} {
+		{headTags, fHead}, {tableParts, fTablePart}, {unfollowed, fUnfollowed}, {scopeStop, fScopeStop}, {blockTags, fBlock}} {
 		for n, ok := range set.names {
 			if ok {
 				m[n] |= set.flag
@@ -35,16 +39,52 @@ var tagFlagMap = func() map[string]uint16 {
 	return m
 }()
 
-// atomFlags holds tagFlagMap by atom, which is quicker to look up.
-var atomFlags = func() map[atom.Atom]uint16 {
-	m := map[atom.Atom]uint16{}
+// atomFlag is the flags of one atom in atomFlagTab.
+type atomFlag struct {
+	a    atom.Atom
+	f    uint16
+	more bool // other atoms at this offset have flags: look in atomFlagMore
+}
+
+// atomFlagTab holds tagFlagMap by atom, indexed by the atom's offset in
+// the atom table, which is quicker to look up than a map; atoms that share
+// an offset with another one are in atomFlagMore.
+var atomFlagTab, atomFlagMore = func() ([]atomFlag, map[atom.Atom]uint16) {
+	var tab []atomFlag
+	more := map[atom.Atom]uint16{}
 	for n, f := range tagFlagMap {
-		if a := atom.Lookup([]byte(n)); a != 0 {
-			m[a] = f
+		a := atom.Lookup([]byte(n))
+		if a == 0 {
+			continue
 		}
+		i := int(a >> 8)
+		for len(tab) <= i {
+			tab = append(tab, atomFlag{})
+		}
+		if tab[i].a == 0 {
+			tab[i].a, tab[i].f = a, f
+			continue
+		}
+		more[a] = f
+		tab[i].more = true
 	}
-	return m
+	return tab, more
 }()
+
+// atomFlags returns the flags of the name of atom a.
+func atomFlags(a atom.Atom) uint16 {
+	i := int(a >> 8)
+	if i >= len(atomFlagTab) {
+		return 0
+	}
+	switch e := &atomFlagTab[i]; {
+	case e.a == a:
+		return e.f
+	case e.more:
+		return atomFlagMore[a]
+	}
+	return 0
+}
 
 // breakout are the HTML elements that end foreign content.
 var breakout = map[string]bool{
@@ -114,3 +154,86 @@ var hiddenText = func() map[string]bool {
 	}
 	return m
 }()
+
+// commonTags are names looked up through atomCache rather than
+// atom.Lookup: the elements most pages are made of.
+var commonTags = []string{
+	"a", "abbr", "article", "aside", "b", "blockquote", "body", "br", "button", "caption", "cite", "code", "dd", "div", "dl", "dt",
+	"em", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "i",
+	"iframe", "img", "input", "label", "li", "link", "main", "meta", "nav", "noscript", "ol", "option", "p", "path", "pre",
+	"script", "section", "select", "small", "source", "span", "strong", "style", "sub", "sup", "svg", "table", "tbody", "td",
+	"textarea", "th", "thead", "time", "title", "tr", "u", "ul", "video",
+}
+
+// atomCacheEntry is one name of atomCache: its bytes packed in a word.
+type atomCacheEntry struct {
+	key   uint64
+	a     atom.Atom
+	name  string // a's name
+	flags uint16 // atomFlags(a)
+}
+
+// atomCache is an open-addressed table of the atoms of commonTags, keyed
+// by their names (at most 7 bytes) packed into a word.
+var atomCache = func() *[256]atomCacheEntry {
+	var t [256]atomCacheEntry
+	for _, n := range commonTags {
+		k, ok := packName([]byte(n))
+		if !ok || atom.Lookup([]byte(n)) == 0 {
+			continue
+		}
+		for h := atomSlot(k); ; h = (h + 1) & 255 {
+			if t[h].key == 0 {
+				a := atom.Lookup([]byte(n))
+				t[h] = atomCacheEntry{key: k, a: a, name: a.String(), flags: tagFlagMap[n]}
+				break
+			}
+		}
+	}
+	return &t
+}()
+
+// packName packs a name of 1 to 7 bytes into a word: its length in the
+// top byte, its bytes below; false for other lengths.
+func packName(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 7 {
+		return 0, false
+	}
+	var k uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		k = k<<8 | uint64(b[i])
+	}
+	return k | uint64(len(b))<<56, true
+}
+
+// atomSlot is the first slot of key k in atomCache.
+func atomSlot(k uint64) int { return int((k * 0x9E3779B97F4A7C15) >> 56) }
+
+// lookupAtom is atom.Lookup, quicker for the names of commonTags.
+func lookupAtom(b []byte) atom.Atom {
+	if e, ok := cachedAtom(b); ok {
+		return e.a
+	}
+	return atom.Lookup(b)
+}
+
+// cachedAtom returns the entry of name b in atomCache, when it has one.
+func cachedAtom(b []byte) (*atomCacheEntry, bool) {
+	if k, ok := packName(b); ok {
+		for h := atomSlot(k); atomCache[h].key != 0; h = (h + 1) & 255 {
+			if atomCache[h].key == k {
+				return &atomCache[h], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// isBlock reports whether element n is one of blockTags, through its atom
+// when it has the one of its name.
+func isBlock(n *html.Node) bool {
+	if a := n.DataAtom; a != 0 && n.Data == a.String() {
+		return atomFlags(a)&fBlock != 0
+	}
+	return blockTags[n.Data]
+}

@@ -148,35 +148,61 @@ func startTagAt(page []byte, lt int) (*html.Node, int, bool) {
 
 // tagAt is startTagAt returning the name and attributes.
 func tagAt(page []byte, lt int) (string, []html.Attribute, int, bool) {
+	nameEnd, ok := tagNameEnd(page, lt)
+	if !ok {
+		return "", nil, 0, false
+	}
+	attrs, end, ok := attrsAt(page, nameEnd)
+	if !ok {
+		return "", nil, 0, false
+	}
+	return lowerString(page[lt+1 : nameEnd]), attrs, end, true
+}
+
+// tagAttrs returns the attributes of the start tag at page[lt] ('<') and
+// the offset just past it, as tagAt does, without its name.
+func tagAttrs(page []byte, lt int) ([]html.Attribute, int, bool) {
+	nameEnd, ok := tagNameEnd(page, lt)
+	if !ok {
+		return nil, 0, false
+	}
+	return attrsAt(page, nameEnd)
+}
+
+// tagNameEnd returns the end of the name of the start tag at page[lt],
+// false when it is not an ordinary name.
+func tagNameEnd(page []byte, lt int) (int, bool) {
 	i := lt + 1
 	nameEnd := i
 	for nameEnd < len(page) && !tagDelim(page[nameEnd]) && page[nameEnd] != 0 {
 		nameEnd++
 	}
-	if nameEnd == i || nameEnd >= len(page) || !isASCIILetter(page[i]) {
-		return "", nil, 0, false
-	}
-	name := lowerString(page[i:nameEnd])
+	return nameEnd, nameEnd > i && nameEnd < len(page) && isASCIILetter(page[i])
+}
+
+// attrsAt reads the attributes of a start tag from i, just past its name,
+// to its '>'.
+func attrsAt(page []byte, i int) ([]html.Attribute, int, bool) {
 	var buf [8]html.Attribute
 	attrs := buf[:0]
-	for i = nameEnd; ; {
+	for {
 		i = skipSpace(page, i)
 		if i >= len(page) || page[i] == 0 {
-			return "", nil, 0, false
+			return nil, 0, false
 		}
 		switch {
 		case page[i] == '>':
 			if len(attrs) == 0 {
-				return name, nil, i + 1, true
+				return nil, i + 1, true
 			}
-			return name, append([]html.Attribute(nil), attrs...), i + 1, true
+			return append([]html.Attribute(nil), attrs...), i + 1, true
 		case page[i] == '/':
 			i++
 			continue
 		}
 		a, next, ok := attrAt(page, i)
 		if !ok {
-			return "", nil, 0, false
+			return nil, 0, false
 		}
 		attrs = append(attrs, a)
 		i = next
@@ -293,7 +319,7 @@ func lowerString(b []byte) string {
 	var buf [32]byte
 	if len(b) <= len(buf) {
 		l := asciiLowerInto(buf[:len(b)], b)
-		if a := atom.Lookup(l); a != 0 {
+		if a := lookupAtom(l); a != 0 {
 			return a.String()
 		}
 		return string(l)
@@ -308,7 +334,11 @@ func (sc *scanner) subtree(s span) (*html.Node, bool) {
 	if n, ok := textElement(sc.page, s); ok {
 		return n, true
 	}
-	if n, ok := buildElement(sc.page[s.from:s.to], sc.lower[s.from:s.to]); ok {
+	var arena *nodeArena
+	if sc.buf != nil {
+		arena = &sc.buf.arena
+	}
+	if n, ok := buildElementIn(sc.page[s.from:s.to], sc.lower[s.from:s.to], arena); ok {
 		return n, true
 	}
 	return parseSubtree(sc.page[s.from:s.to])

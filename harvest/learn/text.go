@@ -186,9 +186,12 @@ func nodeText(n *html.Node) string {
 	if n.Type == html.TextNode {
 		return collapse(n.Data)
 	}
-	var w spaceWriter
+	buf := getText()
+	w := spaceWriter{b: (*buf)[:0]}
 	writeText(&w, n)
-	return string(w.b)
+	s := string(w.b)
+	putText(buf, w.b)
+	return s
 }
 
 // spaceWriter collapses white space as it is written: what it holds is
@@ -234,7 +237,7 @@ func writeText(b *spaceWriter, n *html.Node) {
 		if skipped(n) {
 			return
 		}
-		block = n.Data == "br" || blockTags[n.Data]
+		block = n.Data == "br" || isBlock(n)
 	case html.CommentNode:
 		return
 	}
