@@ -106,8 +106,9 @@ const maxDateRange = 64
 // dateScores scores elements as the post's date: the best Dice of the
 // element's bigram set against any rendering of target, or 1 when a date
 // attribute of the element parses to the same day. The best element weighs
-// the score by 1/(1 + 0.05 × tree distance to the article element). It also
-// returns, per element, the attribute that matched.
+// the score by 1/(1 + 0.05 × tree distance to the article element).
+// Elements in sidebars and widgets (widgetAreas) are not candidates. It
+// also returns, per element, the attribute that matched.
 func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores, []string) {
 	f := none(len(d.els))
 	attrs := make([]string, len(d.els))
@@ -118,7 +119,11 @@ func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores
 	union := unionSet(rend, d.coder.size())
 	bestVal, slow := 0.0, 0
 	year := fmt.Sprint(target.Year())
+	widget := widgetAreas(d, article)
 	for i, n := range d.els {
+		if widget != nil && widget[i] {
+			continue
+		}
 		s := attrDateScore(n, target, &attrs[i])
 		if s == 0 {
 			s = textDateScore(d, i, rend, union, func() bool { return textIsDay(n, target, lang, &slow) })
