@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 // TestMediaFetchedOncePerCrawl: two posts show the same picture and the
@@ -28,13 +27,8 @@ func TestMediaFetchedOncePerCrawl(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	cl, err := fetch.New(fetch.Options{UserAgent: "blogharvest-test", AllowHosts: []string{"127.0.0.1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := mustURL(t, srv.URL+"/")
-	c := &crawl{client: cl, home: home, scope: newScope(home, nil, nil), media: newMediaCache(),
-		o: Options{MaxMediaBytes: 1 << 20, MaxMediaPerEntry: 10}}
+	c := loopbackCrawl(t, srv.URL)
+	c.o = Options{MaxMediaBytes: 1 << 20, MaxMediaPerEntry: 10}
 	var entries []*blogharvest.Entry
 	for _, p := range []string{"/a/", "/b/"} {
 		e := &blogharvest.Entry{URL: srv.URL + p, Content: `<p>Post.</p><img src="/logo.png"><img src="/gone.png">`}

@@ -29,13 +29,7 @@ func TestSitemapRedirectReadOnce(t *testing.T) {
 	})
 	srv = httptest.NewServer(mux)
 	defer srv.Close()
-	cl, err := fetch.New(fetch.Options{UserAgent: "blogharvest-test", AllowHosts: []string{"127.0.0.1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := mustURL(t, srv.URL+"/")
-	c := &crawl{client: cl, home: home, scope: newScope(home, nil, nil), front: newFrontier(), log: slog.New(slog.DiscardHandler),
-		pattern: learnPattern(nil), knn: newKNN(3, 16)}
+	c := loopbackCrawl(t, srv.URL)
 	c.readSitemaps(context.Background())
 	kept := 0
 	for _, f := range c.blog.Files {
@@ -46,4 +40,18 @@ func TestSitemapRedirectReadOnce(t *testing.T) {
 	if kept != 1 || !c.front.has(srv.URL+"/2024/01/02/a-post/") {
 		t.Errorf("%d sitemap captures (want 1), post queued: %v", kept, c.front.has(srv.URL+"/2024/01/02/a-post/"))
 	}
+}
+
+// loopbackCrawl returns the parts of a crawl of the blog at site (an
+// httptest server) that the internal tests use: client, home, scope,
+// frontier, post pattern, kNN, media cache and a silent logger.
+func loopbackCrawl(t *testing.T, site string) *crawl {
+	t.Helper()
+	cl, err := fetch.New(fetch.Options{UserAgent: "blogharvest-test", AllowHosts: []string{"127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := mustURL(t, site+"/")
+	return &crawl{client: cl, home: home, scope: newScope(home, nil, nil), front: newFrontier(),
+		log: slog.New(slog.DiscardHandler), pattern: learnPattern(nil), knn: newKNN(3, 16), media: newMediaCache()}
 }
