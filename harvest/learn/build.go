@@ -21,6 +21,49 @@ type treeBuilder struct {
 	top   []*html.Node // nodes outside any element
 	slab  []html.Node  // where new nodes are taken from: one allocation for many nodes
 	arena *nodeArena   // where they are taken from instead, when set
+
+	attrs    []html.Attribute // the attributes of the start tag last read (attr)
+	tokenize bool             // that tag must be read by the tokenizer
+}
+
+// attr adds the attribute of the start tag being read whose key is
+// p[i:keyEnd] and whose value is p[vFrom:vTo] (none when vFrom < 0), as
+// attrAt reads it; what attrAt would not read sets tokenize.
+func (tb *treeBuilder) attr(p []byte, i, keyEnd, vFrom, vTo int) {
+	key := p[i:keyEnd]
+	if bytes.IndexByte(key, 0) >= 0 {
+		tb.tokenize = true
+		return
+	}
+	a := html.Attribute{Key: lowerString(key)}
+	if vFrom >= 0 {
+		val := p[vFrom:vTo]
+		if bytes.IndexByte(val, 0) >= 0 || bytes.IndexByte(val, '\r') >= 0 {
+			tb.tokenize = true
+			return
+		}
+		a.Val = string(val)
+		if bytes.IndexByte(val, '&') >= 0 {
+			if !plainRefs(val) {
+				tb.tokenize = true
+				return
+			}
+			a.Val = html.UnescapeString(a.Val)
+		}
+	}
+	tb.attrs = append(tb.attrs, a)
+}
+
+// tagAttrs returns the attributes of the start tag last read, nil when
+// it has none; false when the tokenizer must read it.
+func (tb *treeBuilder) tagAttrs() ([]html.Attribute, bool) {
+	if tb.tokenize {
+		return nil, false
+	}
+	if len(tb.attrs) == 0 {
+		return nil, true
+	}
+	return tb.arena.copyAttrs(tb.attrs), true
 }
 
 // newNode returns a node of type t with data d, taken from the arena or
@@ -45,38 +88,40 @@ type buildBuffers struct {
 	els   []olElem
 	stack []int
 	nodes []*html.Node
+	attrs []html.Attribute
 }
 
 // buildPool holds buildBuffers for reuse.
 var buildPool = sync.Pool{New: func() any { return &buildBuffers{els: make([]olElem, 0, 256)} }}
 
 // buildElement builds the element whose bytes (start tag to end tag) are
-// b, lower being b lower-cased; false when it cannot.
-func buildElement(b, lower []byte) (*html.Node, bool) { return buildElementIn(b, lower, nil) }
+// b; false when it cannot.
+func buildElement(b []byte) (*html.Node, bool) { return buildElementIn(b, nil) }
 
 // buildElementIn is buildElement taking the nodes from arena, when not
 // nil: they are valid until the arena is reset.
-func buildElementIn(b, lower []byte, arena *nodeArena) (*html.Node, bool) {
+func buildElementIn(b []byte, arena *nodeArena) (*html.Node, bool) {
 	buf := buildPool.Get().(*buildBuffers)
 	defer func() {
 		clear(buf.nodes)
-		buf.els, buf.stack, buf.nodes = buf.els[:0], buf.stack[:0], buf.nodes[:0]
+		clear(buf.attrs[:cap(buf.attrs)])
+		buf.els, buf.stack, buf.nodes, buf.attrs = buf.els[:0], buf.stack[:0], buf.nodes[:0], buf.attrs[:0]
 		buildPool.Put(buf)
 	}()
-	o := &outline{page: b, lower: lower, ok: true, els: buf.els, stack: buf.stack, bodyAt: -1, inBody: true,
-		b: &treeBuilder{nodes: buf.nodes, arena: arena}}
+	o := &outline{page: b, ok: true, els: buf.els, stack: buf.stack, bodyAt: -1, inBody: true,
+		b: &treeBuilder{nodes: buf.nodes, arena: arena, attrs: buf.attrs}}
 	if arena == nil {
 		o.b.slab = make([]html.Node, 0, min(max(len(b)/96, 8), 256))
 	}
-	defer func() { buf.els, buf.stack, buf.nodes = o.els, o.stack, o.b.nodes }()
+	defer func() { buf.els, buf.stack, buf.nodes, buf.attrs = o.els, o.stack, o.b.nodes, o.b.attrs }()
 	textStart := 0
 	for i := 0; o.ok; {
-		j := bytes.IndexByte(lower[i:], '<')
+		j := bytes.IndexByte(b[i:], '<')
 		if j < 0 {
 			break
 		}
 		lt := i + j
-		if !markupAt(lower, lt) {
+		if !markupAt(b, lt) {
 			i = lt + 1
 			continue
 		}
@@ -91,20 +136,20 @@ func buildElementIn(b, lower []byte, arena *nodeArena) (*html.Node, bool) {
 	return o.b.top[0], true
 }
 
-// markupAt reports whether the '<' at lower[lt] starts markup rather than
+// markupAt reports whether the '<' at b[lt] starts markup rather than
 // text.
-func markupAt(lower []byte, lt int) bool {
-	if lt+1 >= len(lower) {
+func markupAt(b []byte, lt int) bool {
+	if lt+1 >= len(b) {
 		return false
 	}
-	c := lower[lt+1]
+	c := b[lt+1]
 	return c == '!' || c == '?' || c == '/' || isASCIILetter(c)
 }
 
 // buildMarkup reads markup like markup, building comments; it gives up on
 // the markup that becomes bogus comments.
 func (o *outline) buildMarkup(lt int) int {
-	b := o.lower
+	b := o.page
 	switch {
 	case bytes.HasPrefix(b[lt:], []byte("<!--")):
 		end := o.markup(lt)
@@ -189,7 +234,7 @@ func (o *outline) buildElementNode(k int) {
 	n := o.b.newNode(html.ElementNode, e.name)
 	n.DataAtom = e.atom
 	if e.from < e.tagEnd {
-		attrs, _, ok := tagAttrs(o.page, e.from)
+		attrs, ok := o.b.tagAttrs()
 		if !ok {
 			var tag *html.Node
 			if tag, _, ok = tokenizeStartTag(o.page, e.from); !ok {
@@ -229,7 +274,33 @@ func (o *outline) buildRawText(k int, content []byte) {
 // the next: the nodes of a scanner's subtrees live until it is released.
 type nodeArena struct {
 	chunks  [][]html.Node
-	k, used int // the chunk nodes are taken from, and how many it gave
+	k, used int              // the chunk nodes are taken from, and how many it gave
+	attrBuf []html.Attribute // where attribute lists are taken from, reused like the nodes
+	attrOld [][]html.Attribute
+}
+
+// copyAttrs returns a copy of attrs taken from the arena, or a new one
+// when the arena is nil.
+func (a *nodeArena) copyAttrs(attrs []html.Attribute) []html.Attribute {
+	if a == nil {
+		return append([]html.Attribute(nil), attrs...)
+	}
+	out := a.attrs(len(attrs))
+	copy(out, attrs)
+	return out
+}
+
+// attrs returns a list of n attributes, full: appending to it copies it.
+func (a *nodeArena) attrs(n int) []html.Attribute {
+	if len(a.attrBuf)+n > cap(a.attrBuf) {
+		if a.attrBuf != nil {
+			a.attrOld = append(a.attrOld, a.attrBuf)
+		}
+		a.attrBuf = make([]html.Attribute, 0, max(n, arenaChunk))
+	}
+	k := len(a.attrBuf)
+	a.attrBuf = a.attrBuf[:k+n]
+	return a.attrBuf[k : k+n : k+n]
 }
 
 // arenaChunk is the number of nodes of a chunk; maxArenaChunks bounds the
@@ -264,4 +335,8 @@ func (a *nodeArena) reset() {
 		a.chunks = a.chunks[:maxArenaChunks]
 	}
 	a.k, a.used = 0, 0
+	clear(a.attrBuf)
+	a.attrBuf = a.attrBuf[:0]
+	clear(a.attrOld) // the last chunk is kept: pages that need more are rare
+	a.attrOld = a.attrOld[:0]
 }

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -60,15 +61,16 @@ func (e *extractor) heuristicComments(elems []*html.Node, recs []record) []Comme
 		}
 	}
 	out := make([]Comment, len(elems))
+	urls := newFragmentURL(e.base)
 	for k := range elems {
-		out[k] = e.heuristicComment(recs[k])
+		out[k] = e.heuristicComment(recs[k], &urls)
 	}
 	setParents(out, elems)
 	return out
 }
 
 // heuristicComment turns one comment record into a Comment.
-func (e *extractor) heuristicComment(r record) Comment {
+func (e *extractor) heuristicComment(r record, urls *fragmentURL) Comment {
 	c := Comment{ID: recordID(r.elem)}
 	if r.author != nil {
 		c.Author = cleanAuthor(nodeText(r.author))
@@ -81,25 +83,47 @@ func (e *extractor) heuristicComment(r record) Comment {
 			}
 		}
 	}
-	body := r.bodyNode()
+	body := r.ownBody() // the record's own copy: cleaning it changes no other
 	cleanNode(body, e.base)
 	c.ContentHTML = innerHTML(body)
 	c.ContentText = nodeText(body)
-	c.URL = commentURL(e, c.ID)
+	c.URL = urls.with(c.ID)
 	if c.ID == "" {
 		c.ID = digestID(c.Author, c.ContentText)
 	}
 	return c
 }
 
-// commentURL returns the page URL with fragment id, or "" without an id.
-func commentURL(e *extractor, id string) string {
-	if id == "" || e.base == nil {
+// fragmentURL makes the page URL with a fragment, the rest of it written
+// once.
+type fragmentURL struct {
+	base   *url.URL
+	prefix string // base without its fragment, when it has no raw one
+}
+
+// newFragmentURL returns the fragmentURL of the page URL base (nil: none).
+func newFragmentURL(base *url.URL) fragmentURL {
+	f := fragmentURL{base: base}
+	if base != nil && base.RawFragment == "" {
+		u := *base
+		u.Fragment = ""
+		f.prefix = u.String()
+	}
+	return f
+}
+
+// with returns the page URL with fragment id, as url.URL's String writes
+// it, or "" without an id.
+func (f *fragmentURL) with(id string) string {
+	if id == "" || f.base == nil {
 		return ""
 	}
-	u := *e.base
-	u.Fragment = id
-	return u.String()
+	if f.base.RawFragment != "" { // String may write it rather than id escaped
+		u := *f.base
+		u.Fragment = id
+		return u.String()
+	}
+	return f.prefix + "#" + (&url.URL{Fragment: id}).EscapedFragment()
 }
 
 // findCommentElements returns the page's comment elements in document
@@ -146,39 +170,93 @@ var commentTags = map[string]bool{"li": true, "article": true, "div": true, "sec
 
 // isCommentMarker reports whether n carries a comment system's markup.
 func isCommentMarker(n *html.Node) bool {
-	if len(n.Attr) == 0 {
-		return false
+	return len(n.Attr) > 0 && markerAttrsOf(n).isMarker(n.Data)
+}
+
+// markerAttrs are the attributes markers and excluded areas are read
+// from: as attr reads them, the first of each key without namespace.
+type markerAttrs struct {
+	id, class, itemtype string
+}
+
+// markerAttrsOf reads n's markerAttrs in one pass over its attributes.
+func markerAttrsOf(n *html.Node) markerAttrs {
+	var m markerAttrs
+	var seen [3]bool
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "id":
+			if !seen[0] {
+				m.id, seen[0] = a.Val, true
+			}
+		case "class":
+			if !seen[1] {
+				m.class, seen[1] = a.Val, true
+			}
+		case "itemtype":
+			if !seen[2] {
+				m.itemtype, seen[2] = a.Val, true
+			}
+		}
 	}
-	if id := strings.ToLower(attr(n, "id")); strings.Contains(id, "comment") && isCommentID(id) {
+	return m
+}
+
+// isMarker reports whether an element named tag with these attributes
+// carries a comment system's markup.
+func (m markerAttrs) isMarker(tag string) bool {
+	if commentWordSet.in(m.id) && isCommentID(strings.ToLower(m.id)) {
 		return true
 	}
-	if it := strings.ToLower(attr(n, "itemtype")); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
-		return true
-	}
-	for _, c := range []string{"dsq-comment", "comment-block", "p-comment", "h-cite"} {
-		if hasClass(n, c) {
+	if m.itemtype != "" {
+		if it := strings.ToLower(m.itemtype); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
 			return true
 		}
 	}
-	return commentTags[n.Data] && (hasClass(n, "comment") || hasClass(n, "Comment"))
+	if !strings.Contains(m.class, "omment") && !strings.Contains(m.class, "h-cite") {
+		return false // none of the tokens below
+	}
+	for tok := range strings.FieldsFuncSeq(m.class, isHTMLSpaceRune) {
+		switch tok {
+		case "dsq-comment", "comment-block", "p-comment", "h-cite":
+			return true
+		case "comment", "Comment":
+			if commentTags[tag] {
+				return true
+			}
+		}
+	}
+	return false
 }
+
+// isHTMLSpaceRune is isHTMLSpace of a rune.
+func isHTMLSpaceRune(r rune) bool { return r < utf8.RuneSelf && isHTMLSpace(byte(r)) }
+
+// commentWordSet finds the word comment in a value, case-folded.
+var commentWordSet = newHintSet([]string{"comment"})
 
 // excludedArea reports whether n lists things other than the post's
 // comments: navigation, sidebars, recent-comment and related-post widgets.
 func excludedArea(n *html.Node) bool {
-	switch n.Data {
+	return excludedTag(n.Data) || len(n.Attr) > 0 && markerAttrsOf(n).excluded()
+}
+
+// excludedTag reports whether elements named tag are excluded areas.
+func excludedTag(tag string) bool {
+	switch tag {
 	case "aside", "nav", "form", "select", "head":
 		return true
 	}
-	if len(n.Attr) == 0 {
-		return false
-	}
-	for _, a := range n.Attr {
-		if (a.Key == "id" || a.Key == "class") && a.Namespace == "" && a.Val != "" && attr(n, a.Key) == a.Val && hasExcludedHint(a.Val) {
-			return true
-		}
-	}
 	return false
+}
+
+// excluded reports whether an id or class of these attributes names an
+// excluded area.
+func (m markerAttrs) excluded() bool {
+	return hasExcludedHint(m.id) || hasExcludedHint(m.class)
 }
 
 // hasExcludedHint reports whether an id or class, case-folded, holds one
@@ -192,36 +270,72 @@ func hasExcludedHintLower(v []byte) bool { return excludedHintSet.inLower(v) }
 // hintSet finds words in attribute values: a quicker strings.Contains of
 // each, on the value case-folded.
 type hintSet struct {
-	by    [256][][]byte // the words by their first byte
-	byStr [256][]string // the same, as strings
+	by    [256][][]byte  // the words by their first byte
+	byStr [256][]string  // the same, as strings
+	next  [128][2]uint64 // by a word's first byte, the set of its second bytes
 }
 
-// newHintSet returns the hintSet of lower-case words.
+// newHintSet returns the hintSet of words: lower-case ASCII, two bytes or
+// more.
 func newHintSet(words []string) *hintSet {
 	h := new(hintSet)
 	for _, w := range words {
 		h.by[w[0]] = append(h.by[w[0]], []byte(w))
 		h.byStr[w[0]] = append(h.byStr[w[0]], w)
+		h.next[w[0]][w[1]>>6] |= 1 << (w[1] & 63)
 	}
 	return h
 }
 
 // in reports whether v, case-folded as strings.ToLower does, holds one
-// of the words; ASCII values are folded without allocating.
+// of the words; ASCII values are folded as they are read, and only where
+// a word's first two bytes are.
 func (h *hintSet) in(v string) bool {
-	var buf [256]byte
-	if len(v) > len(buf) || !isASCIIString(v) {
-		return h.inLower([]byte(strings.ToLower(v)))
-	}
-	b := buf[:len(v)]
 	for i := 0; i < len(v); i++ {
 		c := v[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+		if c >= utf8.RuneSelf {
+			return h.inLower([]byte(strings.ToLower(v))) // a word found before would be found there too
 		}
-		b[i] = c
+		if i+1 == len(v) {
+			break // no word of two bytes starts here
+		}
+		d := v[i+1]
+		if d >= utf8.RuneSelf {
+			continue // no word's second byte; the next turn reads it
+		}
+		c, d = foldASCII(c), foldASCII(d)
+		if h.next[c][d>>6]&(1<<(d&63)) == 0 {
+			continue
+		}
+		for _, w := range h.byStr[c] {
+			if hasFoldedPrefix(v[i:], w) {
+				return true
+			}
+		}
 	}
-	return h.inLower(b)
+	return false
+}
+
+// foldASCII returns an ASCII byte case-folded.
+func foldASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasFoldedPrefix reports whether v starts with the lower-case ASCII word
+// w, ASCII letters of v case-folded.
+func hasFoldedPrefix(v, w string) bool {
+	if len(v) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if foldASCII(v[j]) != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // inLowerString is inLower of a string.
@@ -283,10 +397,17 @@ var excludedHintSet = newHintSet(excludedHints)
 func markedComments(root *html.Node) ([]*html.Node, []record) {
 	var found []*html.Node
 	walkElements(root, func(n *html.Node) bool {
-		if skipped(n) || excludedArea(n) {
+		if skipped(n) || excludedTag(n.Data) {
 			return false
 		}
-		if isCommentMarker(n) {
+		if len(n.Attr) == 0 {
+			return true
+		}
+		m := markerAttrsOf(n) // read once for excludedArea and isCommentMarker
+		if m.excluded() {
+			return false
+		}
+		if m.isMarker(n.Data) {
 			found = append(found, n)
 		}
 		return true
@@ -345,8 +466,46 @@ func isWrapper(n *html.Node, isMarked map[*html.Node]bool) bool {
 	if !inner {
 		return false
 	}
-	own := cloneTree(n, func(c *html.Node) bool { return c.Type == html.ElementNode && isMarked[c] })
-	return len(nodeText(own)) <= 40
+	return len(textWithout(n, func(c *html.Node) bool { return c.Type == html.ElementNode && isMarked[c] })) <= 40
+}
+
+// textWithout returns nodeText(cloneTree(n, skip)) without making the
+// copy.
+func textWithout(n *html.Node, skip func(*html.Node) bool) string {
+	if n.Type == html.TextNode {
+		return collapse(n.Data)
+	}
+	buf := getText()
+	w := spaceWriter{b: (*buf)[:0]}
+	writeTextWithout(&w, n, skip)
+	s := string(w.b)
+	putText(buf, w.b)
+	return s
+}
+
+// writeTextWithout is writeText leaving out the subtrees under n for
+// which skip is true.
+func writeTextWithout(b *spaceWriter, n *html.Node, skip func(*html.Node) bool) {
+	block := false
+	switch n.Type {
+	case html.TextNode:
+		b.writeString(n.Data)
+		return
+	case html.ElementNode:
+		if skipped(n) {
+			return
+		}
+		block = n.Data == "br" || isBlock(n)
+	case html.CommentNode:
+		return
+	}
+	b.space = b.space || block
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if !skip(c) {
+			writeTextWithout(b, c, skip)
+		}
+	}
+	b.space = b.space || block
 }
 
 // recordTags are the elements a repeated comment record can be.
@@ -418,11 +577,18 @@ func signature(n *html.Node) string {
 func commentGroup(members []*html.Node) []*html.Node {
 	var ok []*html.Node
 	for _, m := range members {
-		if hasAuthorHint(m) && readRecord(m, sameSignature(m)).isComment(true) {
+		if hasAuthorHint(m) && readsAsComment(m) {
 			ok = append(ok, m)
 		}
 	}
 	return ok
+}
+
+// readsAsComment reports whether the record of m, read without the
+// same-signature records nested in it, is strictly a comment's.
+func readsAsComment(m *html.Node) bool {
+	r := readRecord(m, sameSignature(m))
+	return r.isComment(true)
 }
 
 // hasAuthorHint reports whether an element under m has an author hint: a
@@ -461,7 +627,7 @@ func withReplies(root *html.Node, found []*html.Node, listed map[string]bool) []
 		switch {
 		case in[n]:
 			out = append(out, n)
-		case listed[signature(n)] && insideAny(n, in) && readRecord(n, sameSignature(n)).isComment(true):
+		case listed[signature(n)] && insideAny(n, in) && readsAsComment(n):
 			in[n] = true
 			out = append(out, n)
 		}

@@ -16,61 +16,127 @@ type record struct {
 	date   *html.Node
 	body   *html.Node // the element with a body hint, or nil: the rest is the text
 	nested func(*html.Node) bool
-	heavy  bool // holds a form, or a heading outside its body: a post or a comment form
-	heads  []*html.Node
+	heavy  bool       // holds a form, or a heading outside its body: a post or a comment form
+	own    *html.Node // bodyNode's copy, once made (ownBody)
 }
 
 // readRecord finds the parts of comment element el; nested reports the
 // elements of other comments inside it. The body is the first element
 // with the best body hint (bodyRank) that does not hold the author.
 func readRecord(el *html.Node, nested map[*html.Node]bool) record {
-	r := record{elem: el, nested: func(n *html.Node) bool { return n != el && nested[n] }}
-	authorRank := len(authorHints) + 1
-	var bodies []*html.Node
-	walkElements(el, func(n *html.Node) bool {
-		if r.nested(n) || skipped(n) {
-			return false
-		}
-		if n != el {
-			r.visit(n, &authorRank)
-			if isBodyLike(n) {
-				bodies = append(bodies, n)
-			}
-		}
-		return true
-	})
+	rd := recordReader{r: record{elem: el, nested: func(n *html.Node) bool { return n != el && nested[n] }}}
+	for c := el.FirstChild; c != nil; c = c.NextSibling {
+		rd.walk(c)
+	}
+	r := rd.r
+	r.author = rd.pickAuthor()
 	best := 3
-	for _, b := range bodies {
-		if k := bodyRank(b); k < best && (r.author == nil || !isInside(r.author, b)) && nodeText(b) != "" {
+	for _, b := range rd.bodies {
+		if k := bodyRank(b); k < best && (r.author == nil || !isInside(r.author, b)) && hasText(b) {
 			r.body, best = b, k
 		}
 	}
-	for _, h := range r.heads {
+	for _, h := range rd.heads {
 		if r.body == nil || !isInside(h, r.body) {
 			r.heavy = true // headings a commenter wrote sit in the body
 		}
 	}
-	r.heads = nil
 	return r
 }
 
-// visit looks at one element of a record for an author, a date, and
-// headings or forms.
-func (r *record) visit(n *html.Node, authorRank *int) {
-	switch n.Data {
-	case "form", "textarea":
-		r.heavy = true
-	case "h1", "h2", "h3":
-		r.heads = append(r.heads, n)
+// hasText reports whether nodeText(n) != "", without making the text.
+func hasText(n *html.Node) bool {
+	switch n.Type {
+	case html.TextNode:
+		for _, r := range n.Data {
+			if !isSpaceRune(r) {
+				return true
+			}
+		}
+		return false
+	case html.ElementNode:
+		if skipped(n) {
+			return false
+		}
+	case html.CommentNode:
+		return false
 	}
-	if k := authorRankOf(n); k < *authorRank {
-		if a := nameIn(n); a != nil {
-			r.author, *authorRank = a, k
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if hasText(c) {
+			return true
 		}
 	}
-	if (r.date == nil || isInside(n, r.date)) && isDateLike(n) {
-		r.date = n // the deepest: a <time> rather than the meta line around it
+	return false
+}
+
+// recordReader gathers a record's parts in one walk of its element.
+type recordReader struct {
+	r       record
+	authors []authorCandidate // elements with an author hint, in document order
+	bodies  []*html.Node
+	heads   []*html.Node
+}
+
+// authorCandidate is an element with an author hint and its rank.
+type authorCandidate struct {
+	n    *html.Node
+	rank int
+}
+
+// walk visits n and the elements under it that belong to the record.
+// The date is the first element, children before parents, that reads as
+// one (isDateLike): the same as taking the first in document order, then
+// the first inside it, and so on while there is one (the deepest: a
+// <time> rather than the meta line around it), without reading the meta
+// lines' texts.
+func (rd *recordReader) walk(n *html.Node) {
+	if n.Type == html.ElementNode {
+		if rd.r.nested(n) || skipped(n) {
+			return
+		}
+		rd.visit(n)
 	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		rd.walk(c)
+	}
+	if rd.r.date == nil && n.Type == html.ElementNode && isDateLike(n) {
+		rd.r.date = n
+	}
+}
+
+// visit looks at one element of a record for an author, a body, and
+// headings or forms.
+func (rd *recordReader) visit(n *html.Node) {
+	switch n.Data {
+	case "form", "textarea":
+		rd.r.heavy = true
+	case "h1", "h2", "h3":
+		rd.heads = append(rd.heads, n)
+	}
+	if k := authorRankOf(n); k <= len(authorHints) {
+		rd.authors = append(rd.authors, authorCandidate{n, k})
+	}
+	if isBodyLike(n) {
+		rd.bodies = append(rd.bodies, n)
+	}
+}
+
+// pickAuthor returns the name in the best-ranked author candidate that
+// holds one (nameIn), the first in document order among equals, or nil.
+func (rd *recordReader) pickAuthor() *html.Node {
+	for tried := 0; tried < len(rd.authors); tried++ {
+		best := -1
+		for k, c := range rd.authors {
+			if c.n != nil && (best < 0 || c.rank < rd.authors[best].rank) {
+				best = k
+			}
+		}
+		if a := nameIn(rd.authors[best].n); a != nil {
+			return a
+		}
+		rd.authors[best].n = nil
+	}
+	return nil
 }
 
 // authorHints are, most specific first, fragments of the class, itemprop
@@ -93,8 +159,8 @@ func authorRankOf(n *html.Node) int {
 		default:
 			continue
 		}
-		if a.Namespace != "" || a.Val == "" || attr(n, a.Key) != a.Val {
-			continue // as attr reads it: the first, without namespace
+		if a.Namespace != "" || a.Val == "" || !authorHintSet.in(a.Val) || attr(n, a.Key) != a.Val {
+			continue // as attr reads it: the first, without namespace; or no token holds a hint
 		}
 		for tok := range strings.FieldsSeq(strings.ToLower(a.Val)) {
 			best = authorTokenRank(tok, best)
@@ -173,10 +239,16 @@ func bodyRank(n *html.Node) int {
 
 // isBodyLike reports whether n's class or itemprop marks a comment's text.
 func isBodyLike(n *html.Node) bool {
-	if p := strings.ToLower(attr(n, "itemprop")); p == "text" || p == "commenttext" || p == "description" {
-		return true
+	if p := attr(n, "itemprop"); p != "" {
+		if p = strings.ToLower(p); p == "text" || p == "commenttext" || p == "description" {
+			return true
+		}
 	}
-	for tok := range strings.FieldsSeq(strings.ToLower(attr(n, "class"))) {
+	class := attr(n, "class")
+	if !bodyHintSet.in(class) {
+		return false // no token holds a body hint
+	}
+	for tok := range strings.FieldsSeq(strings.ToLower(class)) {
 		if strings.Contains(tok, "author") || strings.Contains(tok, "meta") || strings.Contains(tok, "avatar") {
 			continue
 		}
@@ -189,17 +261,29 @@ func isBodyLike(n *html.Node) bool {
 	return false
 }
 
+// bodyHintSet finds the words of isBodyLike's body hints.
+var bodyHintSet = newHintSet([]string{"content", "body", "text", "message"})
+
 // isComment reports whether the record reads as a comment: some text of
 // its own, no heading or form, and an author or a date (both when strict).
-func (r record) isComment(strict bool) bool {
+func (r *record) isComment(strict bool) bool {
 	if r.heavy {
 		return false
 	}
 	if strict && (r.author == nil || r.date == nil) || r.author == nil && r.date == nil {
 		return false
 	}
-	text := nodeText(r.bodyNode())
+	text := nodeText(r.ownBody())
 	return len(text) >= 2 && (!strict || len(text) >= 10)
+}
+
+// ownBody returns bodyNode's copy, made once: isComment reads its text,
+// heuristicComment cleans it.
+func (r *record) ownBody() *html.Node {
+	if r.own == nil {
+		r.own = r.bodyNode()
+	}
+	return r.own
 }
 
 // bodyNode returns a copy of the comment's text: the body element, else

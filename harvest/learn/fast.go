@@ -92,8 +92,7 @@ func (sc *scanner) fields(r *Rules, p Page, x *Extraction) string {
 // scanBuffers are the buffers of a scanner, reused between pages.
 type scanBuffers struct {
 	lower []byte
-	els   []olElem
-	stack []int
+	ol    outline   // the page's outline, its slices reused
 	arena nodeArena // the nodes of the subtrees built
 }
 
@@ -103,11 +102,24 @@ var scanPool = sync.Pool{New: func() any { return new(scanBuffers) }}
 // newScanner returns a scanner of page with buffers from the pool; its
 // release returns them.
 func newScanner(page []byte) *scanner {
-	buf := scanPool.Get().(*scanBuffers)
-	if cap(buf.lower) < len(page) {
-		buf.lower = make([]byte, len(page))
+	return &scanner{page: page, buf: scanPool.Get().(*scanBuffers)}
+}
+
+// lowered returns the page lower-cased, making it on first use: only the
+// searches of raw bytes need it, when the outline gives up.
+func (sc *scanner) lowered() []byte {
+	if sc.lower != nil {
+		return sc.lower
 	}
-	return &scanner{page: page, lower: asciiLowerInto(buf.lower[:len(page)], page), buf: buf}
+	if sc.buf == nil {
+		sc.lower = asciiLower(sc.page)
+		return sc.lower
+	}
+	if cap(sc.buf.lower) < len(sc.page) {
+		sc.buf.lower = make([]byte, len(sc.page))
+	}
+	sc.lower = asciiLowerInto(sc.buf.lower[:len(sc.page)], sc.page)
+	return sc.lower
 }
 
 // release returns the scanner's buffers to the pool; the scanner must not
@@ -116,11 +128,10 @@ func (sc *scanner) release() {
 	if sc.buf == nil {
 		return
 	}
-	if sc.ol != nil {
-		sc.buf.els, sc.buf.stack = sc.ol.els[:0], sc.ol.stack[:0]
-	}
 	sc.buf.arena.reset()
-	if cap(sc.buf.lower) <= 4<<20 { // do not keep the buffers of huge pages
+	// The page is not kept.
+	sc.buf.ol.page, sc.buf.ol.lower, sc.buf.ol.lowerOf = nil, nil, nil
+	if cap(sc.buf.lower) <= 4<<20 && cap(sc.buf.ol.els) <= 4<<20/80 { // do not keep the buffers of huge pages
 		scanPool.Put(sc.buf)
 	}
 }
@@ -172,23 +183,33 @@ type span struct{ from, tagEnd, to int }
 
 // scanner searches one page.
 type scanner struct {
-	page, lower []byte
+	page, lower []byte       // lower: the page lower-cased, nil until made (lowered)
 	buf         *scanBuffers // pooled buffers; nil when not pooled
 	hiddenSpans [][2]int     // comments and raw-text elements, in order; nil until needed
 	ol          *outline     // nil until needed
 }
 
-// outline returns the page's outline, reading it on first use.
+// outline returns the page's outline, reading it on first use. When the
+// outline gives up, the page is lower-cased for the raw searches that
+// take over.
 func (sc *scanner) outline() *outline {
-	if sc.ol == nil {
-		var els []olElem
-		var stack []int
-		if sc.buf != nil {
-			els, stack = sc.buf.els[:0], sc.buf.stack[:0]
-		}
-		sc.ol = newOutlineInto(sc.page, sc.lower, els, stack)
+	if sc.ol != nil {
+		return sc.ol
 	}
-	return sc.ol
+	o := &outline{}
+	if sc.buf != nil {
+		o = &sc.buf.ol
+		*o = outline{els: o.els[:0], stack: o.stack[:0], folded: o.folded, excl: o.excl[:0]}
+	} else {
+		o.els = make([]olElem, 0, len(sc.page)/80)
+	}
+	o.page, o.lower, o.lowerOf = sc.page, sc.lower, sc.lowered
+	o.read()
+	sc.ol = o
+	if !o.ok {
+		sc.lowered()
+	}
+	return o
 }
 
 // node returns the first element rule r selects, parsing only the
@@ -325,7 +346,7 @@ func (sc *scanner) find(r *Rule) (span, bool) {
 	if !fastShape(r) || implicitEnd[r.sel.steps[0].tag] {
 		return span{}, false
 	}
-	return sc.findIn(&r.sel.steps[0], 0, len(sc.lower))
+	return sc.findIn(&r.sel.steps[0], 0, len(sc.page))
 }
 
 // findIn locates the first element passing step st whose start tag holds
@@ -335,14 +356,15 @@ func (sc *scanner) findIn(st *selStep, from, to int) (span, bool) {
 	if len(needle) == 0 {
 		return span{}, false
 	}
+	lower := sc.lowered()
 	for {
-		i := bytes.Index(sc.lower[from:to], needle)
+		i := bytes.Index(lower[from:to], needle)
 		if i < 0 {
 			return span{}, false
 		}
 		pos := from + i
 		from = pos + 1
-		if !delimited(sc.lower, pos, len(needle), st) {
+		if !delimited(lower, pos, len(needle), st) {
 			continue
 		}
 		if s, ok := sc.elementAt(pos, st); ok {
@@ -420,7 +442,7 @@ func tokenizeStartTag(page []byte, lt int) (*html.Node, int, bool) {
 // or textarea element.
 func (sc *scanner) hidden(i int) bool {
 	if sc.hiddenSpans == nil {
-		sc.hiddenSpans = hiddenSpans(sc.lower)
+		sc.hiddenSpans = hiddenSpans(sc.lowered())
 	}
 	k := sort.Search(len(sc.hiddenSpans), func(k int) bool { return sc.hiddenSpans[k][1] > i })
 	return k < len(sc.hiddenSpans) && sc.hiddenSpans[k][0] < i

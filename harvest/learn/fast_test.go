@@ -1,6 +1,7 @@
 package learn_test
 
 import (
+	"bytes"
 	"reflect"
 	"regexp"
 	"testing"
@@ -53,6 +54,41 @@ func TestFastPathMatchesSlowPath(t *testing.T) {
 		t.Error("fast path did not answer on a page with one-step rules and no comments")
 	}
 }
+
+// TestFastPathUpperCase checks that the fast path reads tag names,
+// attribute keys and raw-text end tags whatever their case: the wordpress
+// case with its markup upper- and mixed-cased parses to the same tree, so
+// both paths must give what the fast path gives on the original page.
+func TestFastPathUpperCase(t *testing.T) {
+	pairs, page := casePairs(t, "wordpress")
+	r, err := learn.Learn(pairs, learn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ok := r.FastExtract(page)
+	if !ok {
+		t.Fatal("fast path did not answer on the original page")
+	}
+	upper := page
+	upper.HTML = upperTag.ReplaceAllFunc(page.HTML, bytes.ToUpper)
+	upper.HTML = bytes.ReplaceAll(upper.HTML, []byte(" class="), []byte(" Class="))
+	upper.HTML = bytes.ReplaceAll(upper.HTML, []byte(" id="), []byte(" ID="))
+	upper.HTML = bytes.ReplaceAll(upper.HTML, []byte("</script>"), []byte("</ScRiPt>"))
+	if bytes.Equal(upper.HTML, page.HTML) || !bytes.Contains(upper.HTML, []byte("<LI ID=")) {
+		t.Fatal("the page was not changed as expected")
+	}
+	if !compareFastSlow(t, r, upper) {
+		t.Fatal("fast path did not answer on the upper-cased page")
+	}
+	got, _ := r.FastExtract(upper)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("upper-cased page: fast path\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// upperTag matches the start and end of tags, names included, of some
+// elements of the wordpress case.
+var upperTag = regexp.MustCompile(`</?(div|p|li|ol|h2|time|span|a|cite|script|style)\b`)
 
 // commentSection matches the comment list of the wordpress case.
 var commentSection = regexp.MustCompile(`(?s)<div id="comments">.*?</ol></div>`)

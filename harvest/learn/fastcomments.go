@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
@@ -24,7 +25,7 @@ func (sc *scanner) fastComments(r *Rules, p Page, x *Extraction) bool {
 	ruled := r.Comments != nil && r.Comments.Node.usable()
 	o := sc.outline()
 	if !o.ok {
-		return !ruled && !mayHoldComments(sc.lower) // no markup the comment fallback reads
+		return !ruled && !mayHoldComments(sc.lowered()) // no markup the comment fallback reads
 	}
 	var at []int
 	var ok bool
@@ -59,20 +60,26 @@ func (sc *scanner) fastComments(r *Rules, p Page, x *Extraction) bool {
 }
 
 // markerLevels returns how many levels above the markers' common
-// ancestor the comment fallback's subtree starts: one, or more when a
-// marker's id has a wrapper's prefix (levelsNeeded), so that the subtree
-// is built once rather than found too short after it was read.
+// ancestor the comment fallback's subtree starts: none, or more when a
+// marker, which may be a comment, would be its top (a comment's parent is
+// read), or when a marker's id has a wrapper's prefix and anchorID would
+// read above the top (levelsNeeded), so that the subtree is built once
+// rather than found too short after it was read. It is a guess that
+// commentsIn checks on the tree.
 func (o *outline) markerLevels(at []int) (int, bool) {
-	up := 1
+	up := 0
 	for {
 		top, ok := o.container(at, up, true)
 		if !ok {
 			return 0, false
 		}
 		deficit := 0
+		if slices.Contains(at, top) {
+			deficit = 1
+		}
 		for _, k := range at {
-			if e := &o.els[k]; !e.odd && e.id[0] >= 0 && hasWrapperPrefix(o.page[e.id[0]:e.id[1]]) {
-				deficit = max(deficit, 3-o.depthBelow(k, top))
+			if need := o.anchorLevel(k); need > 0 {
+				deficit = max(deficit, need-o.depthBelow(k, top))
 			}
 		}
 		if deficit <= 0 {
@@ -80,6 +87,29 @@ func (o *outline) markerLevels(at []int) (int, bool) {
 		}
 		up += deficit
 	}
+}
+
+// anchorLevel guesses from the outline how many levels above marker k
+// anchorID reads: none when k's id has no wrapper's prefix, else the level
+// of the nearest ancestor (up to three) whose id is k's without the prefix,
+// else three.
+func (o *outline) anchorLevel(k int) int {
+	e := &o.els[k]
+	if e.odd || e.id[0] < 0 {
+		return 0
+	}
+	id := o.page[e.id[0]:e.id[1]]
+	bare, ok := cutWrapperPrefix(id)
+	if !ok {
+		return 0
+	}
+	a := e.parent
+	for level := 1; level <= 3 && a >= 0; level, a = level+1, o.els[a].parent {
+		if p := &o.els[a]; !p.odd && p.id[0] >= 0 && bytes.Equal(o.page[p.id[0]:p.id[1]], bare) {
+			return level
+		}
+	}
+	return 3
 }
 
 // depthBelow returns how many levels element k lies below element top, or
@@ -95,15 +125,16 @@ func (o *outline) depthBelow(k, top int) int {
 	return -1
 }
 
-// hasWrapperPrefix reports whether an id starts as the ids of comment
-// wrappers do, which anchorID reads three levels up from.
-func hasWrapperPrefix(id []byte) bool {
+// cutWrapperPrefix returns an id without the prefix the ids of comment
+// wrappers start with, which anchorID reads up to three levels up from,
+// and whether it had one.
+func cutWrapperPrefix(id []byte) ([]byte, bool) {
 	for _, prefix := range []string{"div-", "li-", "article-"} {
-		if bytes.HasPrefix(id, []byte(prefix)) {
-			return true
+		if bare, ok := bytes.CutPrefix(id, []byte(prefix)); ok {
+			return bare, true
 		}
 	}
-	return false
+	return nil, false
 }
 
 // ruleElements returns the outline elements the first step of the
@@ -174,13 +205,30 @@ func levelsNeeded(el *html.Node, r *Rules, ruled bool) int {
 		ids = append(ids, elementID(el))
 	}
 	for _, id := range ids {
-		for _, prefix := range []string{"div-", "li-", "article-"} {
-			if strings.HasPrefix(id, prefix) {
-				need = max(need, 3)
-			}
-		}
+		need = max(need, anchorLevel(el, id))
 	}
 	return need
+}
+
+// anchorLevel returns how many levels above el anchorID(el, id) reads:
+// none when id has no wrapper's prefix, else the level of the ancestor
+// whose id it returns, else three (all it reads). Read on a subtree, the
+// answer holds for the whole page when the subtree has that many levels
+// above el.
+func anchorLevel(el *html.Node, id string) int {
+	for _, prefix := range []string{"div-", "li-", "article-"} {
+		bare, ok := strings.CutPrefix(id, prefix)
+		if !ok {
+			continue
+		}
+		for n, k := el, 0; n != nil && n.Type == html.ElementNode && k <= 3; n, k = n.Parent, k+1 {
+			if attr(n, "id") == bare {
+				return k
+			}
+		}
+		return 3
+	}
+	return 0
 }
 
 // depthBelow returns how many levels n lies below top (-1 when not under

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"encoding/binary"
 
 	"golang.org/x/net/html/atom"
 )
@@ -37,9 +38,14 @@ type olElem struct {
 // has reports whether element k's name has flag f.
 func (o *outline) has(k int, f uint16) bool { return o.els[k].flags&f != 0 }
 
-// outline is the list of a page's elements in document order.
+// outline is the list of a page's elements in document order. It reads
+// the page's bytes as they are, matching names and keys whatever their
+// case; the page lower-cased (lower) is made only for the rarer reads
+// that search it (lowered).
 type outline struct {
 	page, lower []byte
+	lowerOf     func() []byte // makes lower, when set; else lowered allocates it
+	folded      []byte        // scratch of fold
 	els         []olElem
 	ok          bool
 	stack       []int
@@ -57,29 +63,58 @@ type outline struct {
 	openP         int    // open p elements
 }
 
-// newOutline reads the outline of a page (lower is the page lower-cased).
-func newOutline(page, lower []byte) *outline { return newOutlineInto(page, lower, nil, nil) }
+// newOutline reads the outline of a page (lower is the page lower-cased,
+// or nil to make it when needed).
+func newOutline(page, lower []byte) *outline {
+	o := &outline{page: page, lower: lower, els: make([]olElem, 0, len(page)/80)}
+	o.read()
+	return o
+}
 
-// newOutlineInto is newOutline appending to the empty slices els and
-// stack, whose capacity it reuses.
-func newOutlineInto(page, lower []byte, els []olElem, stack []int) *outline {
-	if els == nil {
-		els = make([]olElem, 0, len(page)/80)
-	}
-	o := &outline{page: page, lower: lower, ok: true, els: els, stack: stack, bodyAt: -1}
+// read reads the outline of o.page into o.els (empty), with o.stack
+// (empty) for the open elements.
+func (o *outline) read() {
+	o.ok, o.bodyAt = true, -1
+	page := o.page
 	for i := 0; o.ok; {
-		j := bytes.IndexByte(lower[i:], '<')
+		j := bytes.IndexByte(page[i:], '<')
 		if j < 0 {
 			break
 		}
 		i = o.markup(i + j)
 	}
-	return o
 }
 
-// markup reads the markup at lower[lt] ('<') and returns where to go on.
+// lowered returns the page lower-cased, making it on first use.
+func (o *outline) lowered() []byte {
+	if o.lower == nil {
+		if o.lowerOf != nil {
+			o.lower = o.lowerOf()
+		} else {
+			o.lower = asciiLower(o.page)
+		}
+	}
+	return o.lower
+}
+
+// fold returns page[from:to] lower-cased: the page's bytes themselves
+// when they have no upper-case letter, else a copy valid until the next
+// call.
+func (o *outline) fold(from, to int) []byte {
+	v := o.page[from:to]
+	if !hasUpper(v) {
+		return v
+	}
+	if cap(o.folded) < len(v) {
+		o.folded = make([]byte, len(v))
+	}
+	o.folded = asciiLowerInto(o.folded[:len(v)], v)
+	return o.folded
+}
+
+// markup reads the markup at page[lt] ('<') and returns where to go on.
 func (o *outline) markup(lt int) int {
-	b := o.lower
+	b := o.page
 	if lt+1 >= len(b) {
 		return len(b)
 	}
@@ -118,7 +153,7 @@ func skipTo(b []byte, i int, c byte) int {
 
 // comment skips a comment whose text starts at i.
 func (o *outline) comment(i int) int {
-	b := o.lower
+	b := o.page
 	switch {
 	case bytes.HasPrefix(b[i:], []byte(">")):
 		return i + 1
@@ -132,27 +167,66 @@ func (o *outline) comment(i int) int {
 	return end
 }
 
-// nameEnds are the bytes that end a tag name: tagDelim's and NUL.
-var nameEnds = [256]bool{' ': true, '>': true, '/': true, '\t': true, '\n': true, '\r': true, '\f': true, 0: true}
+// Classes of bytes in tag names, for tagName.
+const (
+	nPlain uint8 = iota
+	nUpper       // an upper-case letter
+	nEnd         // ends the name: tagDelim's and NUL
+)
 
-// tagName returns the name of the tag whose name starts at i, its flags
-// and its end.
+// nameBytes classes the bytes of tag names.
+var nameBytes = func() (t [256]uint8) {
+	for _, c := range []byte(" >/\t\n\r\f\x00") {
+		t[c] = nEnd
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = nUpper
+	}
+	return t
+}()
+
+// tagName returns the name of the tag whose name starts at i, lower-cased
+// as the tokenizer does, its flags and its end.
 func (o *outline) tagName(i int) (string, uint16, atom.Atom, int) {
-	b := o.lower
+	b := o.page
 	k := i
-	for k < len(b) && !nameEnds[b[k]] {
+	var seen uint8
+	for k < len(b) {
+		c := nameBytes[b[k]]
+		if c == nEnd {
+			break
+		}
+		seen |= c
 		k++
 	}
 	if k < len(b) && b[k] == 0 {
 		o.fail() // the tokenizer puts U+FFFD in the name
 	}
-	if e, ok := cachedAtom(b[i:k]); ok {
+	if n := k - i; n > 0 && n < 8 && i+8 <= len(b) { // the common names, packed as packName does
+		x := binary.LittleEndian.Uint64(b[i:]) & (1<<(8*n) - 1)
+		if seen&nUpper != 0 {
+			x = lowerWord(x)
+		}
+		if e, ok := atomByKey(x | uint64(n)<<56); ok {
+			return e.name, e.flags, e.a, k
+		}
+	}
+	n := b[i:k]
+	var buf [24]byte
+	if seen&nUpper != 0 {
+		if len(n) > len(buf) {
+			n = asciiLower(n)
+		} else {
+			n = asciiLowerInto(buf[:len(n)], n)
+		}
+	}
+	if e, ok := cachedAtom(n); ok {
 		return e.name, e.flags, e.a, k
 	}
-	if a := atom.Lookup(b[i:k]); a != 0 {
+	if a := atom.Lookup(n); a != 0 {
 		return a.String(), atomFlags(a), a, k
 	}
-	name := string(b[i:k])
+	name := string(n)
 	return name, tagFlagMap[name], 0, k
 }
 
@@ -161,6 +235,9 @@ func (o *outline) tagName(i int) (string, uint16, atom.Atom, int) {
 func (o *outline) attrs(e *olElem, i int) (int, bool) {
 	p := o.page
 	selfClosing := false
+	if o.b != nil {
+		o.b.attrs, o.b.tokenize = o.b.attrs[:0], false
+	}
 	for {
 		i = skipSpace(p, i)
 		if i >= len(p) {
@@ -181,15 +258,18 @@ func (o *outline) attrs(e *olElem, i int) (int, bool) {
 			o.fail()
 			return len(p), false
 		}
+		if o.b != nil {
+			o.b.attr(p, i, keyEnd, vFrom, vTo)
+		}
 		var slot *[2]int32
-		switch key := o.lower[i:keyEnd]; {
-		case string(key) == "id" && e.id[0] < 0:
+		switch key := p[i:keyEnd]; {
+		case equalFold(key, "id") && e.id[0] < 0:
 			slot = &e.id
-		case string(key) == "class" && e.class[0] < 0:
+		case equalFold(key, "class") && e.class[0] < 0:
 			slot = &e.class
-		case string(key) == "itemtype" && e.itemtype[0] < 0:
+		case equalFold(key, "itemtype") && e.itemtype[0] < 0:
 			slot = &e.itemtype
-		case string(key) == "data-blogharvest-iframe":
+		case equalFold(key, "data-blogharvest-iframe"):
 			o.inlinedFrames = true
 		}
 		if slot != nil {
@@ -197,7 +277,7 @@ func (o *outline) attrs(e *olElem, i int) (int, bool) {
 			if vFrom < 0 {
 				*slot = [2]int32{int32(keyEnd), int32(keyEnd)} // no value: empty
 			} else {
-				mark, odd := scanValue(o.lower[vFrom:vTo])
+				mark, odd := scanValue(p[vFrom:vTo])
 				e.mark, e.odd = e.mark || mark, e.odd || odd
 			}
 		}
@@ -205,17 +285,17 @@ func (o *outline) attrs(e *olElem, i int) (int, bool) {
 	}
 }
 
-// scanValue reports, in one pass over a lower-cased attribute value,
-// whether it mentions a comment or a citation (as comment markers do) and
-// whether it holds a character reference, a NUL or a CR, which the
-// tokenizer rewrites.
+// scanValue reports, in one pass over an attribute value, whether it
+// mentions a comment or a citation (as comment markers do), whatever the
+// case, and whether it holds a character reference, a NUL or a CR, which
+// the tokenizer rewrites.
 func scanValue(v []byte) (mark, odd bool) {
 	for i, c := range v {
 		switch valueBytes[c] {
 		case vOdd:
 			odd = true
 		case vC:
-			mark = mark || bytes.HasPrefix(v[i:], []byte("comment")) || bytes.HasPrefix(v[i:], []byte("cite"))
+			mark = mark || hasPrefixFold(v[i:], "comment") || hasPrefixFold(v[i:], "cite")
 		}
 	}
 	return mark, odd
@@ -228,8 +308,8 @@ const (
 	vC
 )
 
-// valueBytes classes the bytes of a lower-cased attribute value.
-var valueBytes = [256]uint8{'&': vOdd, 0: vOdd, '\r': vOdd, 'c': vC}
+// valueBytes classes the bytes of attribute values.
+var valueBytes = [256]uint8{'&': vOdd, 0: vOdd, '\r': vOdd, 'c': vC, 'C': vC}
 
 // attrSpan returns the end of the key of the attribute at p[i] (its key
 // is p[i:keyEnd]), its value's range (-1, -1 when it has none) and the
@@ -306,7 +386,7 @@ func (o *outline) startTag(lt int) int {
 	e := olElem{name: name, from: lt, to: -1, parent: -1, id: [2]int32{-1, -1}, class: [2]int32{-1, -1}, itemtype: [2]int32{-1, -1}, flags: flags, atom: a}
 	end, selfClosing := o.attrs(&e, i)
 	if !o.ok {
-		return len(o.lower)
+		return len(o.page)
 	}
 	e.tagEnd = end
 	o.pos = lt
@@ -323,7 +403,7 @@ func (o *outline) startTag(lt int) int {
 		if o.resume > 0 {
 			return o.resumed()
 		}
-		return len(o.lower)
+		return len(o.page)
 	}
 	e.parent = o.top()
 	o.els = append(o.els, e)
@@ -331,7 +411,7 @@ func (o *outline) startTag(lt int) int {
 	if o.b != nil {
 		if name == "svg" {
 			o.fail() // foreign names and attributes are adjusted
-			return len(o.lower)
+			return len(o.page)
 		}
 		o.buildElementNode(k)
 	}
@@ -340,12 +420,12 @@ func (o *outline) startTag(lt int) int {
 		o.selects++
 	}
 	switch {
-	case e.flags&fVoid != 0 || name == "svg" && selfClosing:
+	case flags&fVoid != 0 || name == "svg" && selfClosing:
 		o.els[k].to = end
 		return end
 	case name == "svg":
 		o.foreign++
-	case e.flags&fHidden != 0:
+	case flags&fHidden != 0:
 		return o.rawText(k, end)
 	}
 	o.push(k)
@@ -377,30 +457,61 @@ func (o *outline) rawText(k, end int) int {
 	name := o.els[k].name
 	if name == "plaintext" {
 		o.fail()
-		return len(o.lower)
+		return len(o.page)
 	}
-	closer := []byte("</" + name)
-	close := spanEnd(o.lower, end, closer)
-	if name == "script" && doubleEscaped(o.lower[end:close]) {
+	closer, found := endTagFold(o.page, end, name) // "</" + name, whatever its case
+	close := len(o.page)
+	if found {
+		close = closer + 2 + len(name)
+	}
+	if name == "script" && doubleEscaped(o.page[end:close]) {
 		o.fail() // the tokenizer reads on past this end tag
 	}
 	if o.b != nil {
-		if !bytes.HasSuffix(o.lower[:close], closer) {
+		if !found {
 			o.fail()
-			return len(o.lower)
+			return len(o.page)
 		}
-		o.buildRawText(k, o.page[end:close-len(closer)])
+		o.buildRawText(k, o.page[end:closer])
 	}
-	o.els[k].to = skipTo(o.lower, close, '>')
+	o.els[k].to = skipTo(o.page, close, '>')
 	return o.els[k].to
 }
 
+// endTagFold returns the offset of the first "</" followed by name
+// (lower-case), whatever its case, at or after from in b.
+func endTagFold(b []byte, from int, name string) (int, bool) {
+	for i := from; ; {
+		j := bytes.IndexByte(b[i:], '<')
+		if j < 0 {
+			return 0, false
+		}
+		lt := i + j
+		if lt+1 < len(b) && b[lt+1] == '/' && hasPrefixFold(b[lt+2:], name) {
+			return lt, true
+		}
+		i = lt + 1
+	}
+}
+
 // doubleEscaped reports whether script text may hold "<!--" followed by
-// "<script", in which the tokenizer does not end the script at the next
-// "</script".
+// "<script" (whatever its case), in which the tokenizer does not end the
+// script at the next "</script".
 func doubleEscaped(text []byte) bool {
 	i := bytes.Index(text, []byte("<!--"))
-	return i >= 0 && bytes.Contains(text[i:], []byte("<script"))
+	if i < 0 {
+		return false
+	}
+	for text = text[i:]; ; {
+		j := bytes.IndexByte(text, '<')
+		if j < 0 {
+			return false
+		}
+		if hasPrefixFold(text[j+1:], "script") {
+			return true
+		}
+		text = text[j+1:]
+	}
 }
 
 // inTable handles a start tag met where a table part is the current
@@ -542,15 +653,18 @@ func (o *outline) closeListItem(name string) {
 
 // endTag reads the end tag at lt.
 func (o *outline) endTag(lt int) int {
+	if end, ok := o.endCurrent(lt); ok {
+		return end
+	}
 	name, flags, _, i := o.tagName(lt + 2)
-	end := skipTo(o.lower, i, '>')
+	end := skipTo(o.page, i, '>')
 	if !o.ok {
-		return len(o.lower)
+		return len(o.page)
 	}
 	if o.foreign > 0 && name != o.topName() || o.top() >= 0 && o.has(o.top(), fTablePart) && flags&fTablePart == 0 && name != "td" && name != "th" ||
 		o.selects > 0 && name != "select" && name != "option" && name != "optgroup" {
 		o.fail() // foreign content, table and select modes
-		return len(o.lower)
+		return len(o.page)
 	}
 	switch name {
 	case "html", "head":
@@ -566,7 +680,7 @@ func (o *outline) endTag(lt int) int {
 		if name == "br" || o.inScope("p", "button") < 0 {
 			if !o.inBody {
 				o.fail()
-				return len(o.lower)
+				return len(o.page)
 			}
 			o.implied(name, lt) // the parser inserts an empty element
 			o.pop(end)
@@ -575,7 +689,7 @@ func (o *outline) endTag(lt int) int {
 	}
 	if isHeadingName(name) && o.innerHeading() != name {
 		o.fail() // closes another heading, or none
-		return len(o.lower)
+		return len(o.page)
 	}
 	k := o.open(name)
 	if k < 0 {
@@ -588,13 +702,30 @@ func (o *outline) endTag(lt int) int {
 		if o.ok {
 			return end // ignored by the parser
 		}
-		return len(o.lower)
+		return len(o.page)
 	}
 	o.closeTo(k, end)
 	if !o.ok {
-		return len(o.lower)
+		return len(o.page)
 	}
 	return end
+}
+
+// endCurrent reads the end tag at lt when it is the current element's,
+// the commonest case, and returns the offset after it; false otherwise.
+func (o *outline) endCurrent(lt int) (int, bool) {
+	t := o.top()
+	if t < 0 || o.selects > 0 {
+		return 0, false
+	}
+	name, p := o.els[t].name, o.page
+	i := lt + 2 + len(name)
+	if i >= len(p) || p[i] == 0 || nameBytes[p[i]] != nEnd || name == "form" || !hasPrefixFold(p[lt+2:], name) {
+		return 0, false
+	}
+	end := skipTo(p, i, '>')
+	o.pop(end)
+	return end, true
 }
 
 // innerHeading returns the name of the innermost open h1 … h6, or "".
@@ -617,7 +748,7 @@ func (o *outline) endForm(end int) int {
 	}
 	if o.topName() != "form" {
 		o.fail()
-		return len(o.lower)
+		return len(o.page)
 	}
 	o.pop(end)
 	return end
@@ -669,7 +800,7 @@ func (o *outline) resumed() int {
 // open elements named name, reading from offset from: start and end tags
 // of that name are counted, comments and raw text skipped.
 func (o *outline) closeFrom(name string, depth, from int) (int, bool) {
-	b := o.lower
+	b := o.lowered()
 	for i := from; ; {
 		j := bytes.IndexByte(b[i:], '<')
 		if j < 0 {
@@ -789,7 +920,7 @@ func (o *outline) fail() {
 func (o *outline) foreignStart(e olElem, selfClosing bool) int {
 	if o.b != nil || breakout[e.name] || e.name == "foreignobject" || e.name == "annotation-xml" || e.name == "desc" || e.name == "title" {
 		o.fail()
-		return len(o.lower)
+		return len(o.page)
 	}
 	e.parent = o.top()
 	e.foreign = true
@@ -835,7 +966,7 @@ func (o *outline) skipAround(k int) {
 		}
 	}
 	end, ok := o.closeFrom(e.name, depth, o.pos)
-	if !ok || bytes.Contains(o.lower[e.tagEnd:end], []byte("<form")) || !o.balanced(e.tagEnd, end) {
+	if !ok || bytes.Contains(o.lowered()[e.tagEnd:end], []byte("<form")) || !o.balanced(e.tagEnd, end) {
 		o.fail()
 		return
 	}
@@ -857,7 +988,7 @@ func (o *outline) skipAround(k int) {
 // and raw text aside.
 func (o *outline) balanced(from, to int) bool {
 	count := map[string]int{}
-	b := o.lower[:to]
+	b := o.lowered()[:to]
 	for i := from; ; {
 		j := bytes.IndexByte(b[i:], '<')
 		if j < 0 {

@@ -18,7 +18,7 @@ import (
 // subtree. It reports whether the outline was usable and, if so, the
 // first difference ("" when none).
 func outlineMismatch(page []byte) (bool, string) {
-	o := newOutline(page, asciiLower(page))
+	o := newOutline(page, nil)
 	if !o.ok {
 		return false, ""
 	}
@@ -83,7 +83,7 @@ func (o *outline) checkExtent(k int, n *html.Node) string {
 	if a.String() != b.String() {
 		return fmt.Sprintf("element %d <%s> at %d: subtree differs:\n%.300s\n%.300s", k, e.name, e.from, a.String(), b.String())
 	}
-	if t, ok := buildElement(o.page[e.from:e.to], o.lower[e.from:e.to]); ok {
+	if t, ok := buildElement(o.page[e.from:e.to]); ok {
 		if msg := sameTree(t, sub); msg != "" {
 			return fmt.Sprintf("element %d <%s> at %d: built tree differs: %s\n%.300q", k, e.name, e.from, msg, o.page[e.from:e.to])
 		}
@@ -106,7 +106,10 @@ func TestOutlineRandom(t *testing.T) {
 		"<path d='x'/>", "<select>", "<option>", "</select>", "<dl>", "<dt>", "<dd>", "</dl>", "<form>", "</form>", "<section id=s>",
 		"</section>", "<em>", "</em>", "<pre>", "</pre>", "<input>", "<button>", "</button>", "<textarea><p></textarea>", "<title>x</title>",
 		"<html>", "<body>", "</body>", "<head>", "<meta charset=utf-8>", "<!DOCTYPE html>", "<object>", "</object>", "<hr/>", "<div/>",
-		"<div class=w><a href=1><div class=e>x<a href=2>y</a></div></a></div>", "<p><b>x<div>y</b>z</div>", "<span id=a&amp;b title=\"&#233;&#x41;&lt;&notit;&copy=&raquo;&semi;&hellip;\">", "<a>", "<a id=q>", "\r\n", "<pre>\nx", "<textarea>\r\nt</textarea>", "<!---->", "<!-->", "<!-- &amp; -->", "x &lt; y", "a < b", "<style>p{}</style>", "<h1 class='t' data-x=\"&lt;\">", "</h1>", "&amp; &eacute;", "<time datetime=2020>", "</time>", "<td class=c>", "<i class=x>"}
+		"<div class=w><a href=1><div class=e>x<a href=2>y</a></div></a></div>", "<p><b>x<div>y</b>z</div>", "<span id=a&amp;b title=\"&#233;&#x41;&lt;&notit;&copy=&raquo;&semi;&hellip;\">", "<a>", "<a id=q>", "\r\n", "<pre>\nx", "<textarea>\r\nt</textarea>", "<!---->", "<!-->", "<!-- &amp; -->", "x &lt; y", "a < b", "<style>p{}</style>", "<h1 class='t' data-x=\"&lt;\">", "</h1>", "&amp; &eacute;", "<time datetime=2020>", "</time>", "<td class=c>", "<i class=x>",
+		// upper and mixed case: names, keys and raw-text end tags are read whatever their case
+		"<DIV Class=w>", "</Div>", "<P>", "</LI>", "<SCRIPT>a</ScRiPt>", "<Style>p{}</STYLE >", "<script><!--<SCRIPT>x</script>y</SCRIPT>",
+		"<Textarea>x</TEXTAREA>", "<span CLASS=\"Comment x\" ID=C itemType=X>", "<svg><Path d=x/></SVG>", "<TABLE>", "<TD>", "<A HREF=x>", "</A>"}
 	rng := rand.New(rand.NewSource(outlineSeed()))
 	usable := 0
 	for range 30000 {
@@ -165,9 +168,61 @@ func sameTree(a, b *html.Node) string {
 func FuzzOutline(f *testing.F) {
 	f.Add("<div class=a><p>x<ul><li>1<li>2</ul><a href=1><div class=b><a>y</a></div></a></div>")
 	f.Add("<table><tr><td>x</table><svg><path/></svg><!-- c --><pre>\ny</pre>")
+	f.Add("<DIV CLASS=a ID=b><SCRIPT>x</ScRiPt><P>y</Div><STYLE>z</style >")
 	f.Fuzz(func(t *testing.T, s string) {
 		if _, msg := outlineMismatch([]byte(s)); msg != "" {
 			t.Fatalf("%q: %s", s, msg)
 		}
 	})
+}
+
+// TestIsMarkerMatchesNodes checks the outline's reading of comment
+// markers against isCommentMarker on the parsed elements, on random ids,
+// classes and item types in any case.
+func TestIsMarkerMatchesNodes(t *testing.T) {
+	tags := []string{"div", "li", "span", "article", "DIV", "section", "p"}
+	words := []string{"comment", "Comment", "COMMENT", "dsq-comment", "comment-block", "p-comment", "h-cite", "cite", "x", "comment-1",
+		"div-comment-2", "li-comment-3", "comments", " ", "\t", "é", "http://schema.org/Comment", "https://schema.org/UserComments"}
+	rng := rand.New(rand.NewSource(8))
+	value := func() string {
+		var b strings.Builder
+		for range rng.Intn(4) {
+			b.WriteString(words[rng.Intn(len(words))])
+			if rng.Intn(2) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		return b.String()
+	}
+	checked := 0
+	for range 3000 {
+		var page strings.Builder
+		for range 1 + rng.Intn(4) {
+			tag := tags[rng.Intn(len(tags))]
+			fmt.Fprintf(&page, "<%s", tag)
+			for _, key := range []string{"id", "CLASS", "class", "itemtype"} {
+				if rng.Intn(3) > 0 {
+					fmt.Fprintf(&page, " %s=%q", key, value())
+				}
+			}
+			fmt.Fprintf(&page, ">x</%s>", tag)
+		}
+		o := newOutline([]byte(page.String()), nil)
+		if !o.ok {
+			continue
+		}
+		var scratch html.Node
+		for k := range o.els {
+			n, _, ok := tokenizeStartTag(o.page, o.els[k].from)
+			if !ok {
+				t.Fatalf("%q: element %d does not tokenize", page.String(), k)
+			}
+			got, ok := o.isMarker(k, &scratch)
+			if want := isCommentMarker(n); !ok || got != want {
+				t.Fatalf("%q: element %d: isMarker %v (%v), isCommentMarker %v", page.String(), k, got, ok, want)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d elements checked", checked)
 }

@@ -51,7 +51,7 @@ func (o *outline) attrMatches(k int, st *selStep) (ok, unsure bool) {
 // element passing st, which the outline does not list.
 func (o *outline) hides(k int, st *selStep) bool {
 	e := &o.els[k]
-	return e.opaque && bytes.Contains(o.lower[e.tagEnd:e.to], []byte(strings.ToLower(needleOf(st))))
+	return e.opaque && bytes.Contains(o.lowered()[e.tagEnd:e.to], []byte(strings.ToLower(needleOf(st))))
 }
 
 // hasClassToken reports whether class value v holds token c.
@@ -165,7 +165,7 @@ func (o *outline) common(a, b int) int {
 // does not search (see excludedArea).
 func (o *outline) excluded(k int) bool {
 	if len(o.excl) != len(o.els) {
-		o.excl = make([]int8, len(o.els)) // 0 unknown, 1 excluded, -1 not
+		o.excl = append(o.excl[:0], make([]int8, len(o.els))...) // 0 unknown, 1 excluded, -1 not
 	}
 	if o.excl[k] == 0 {
 		o.excl[k] = -1
@@ -194,7 +194,7 @@ func (o *outline) excludes(k int) bool {
 			if hasExcludedHint(string(val)) {
 				return true
 			}
-		} else if hasExcludedHintLower(o.lower[v[0]:v[1]]) {
+		} else if hasExcludedHintLower(o.fold(int(v[0]), int(v[1]))) {
 			return true
 		}
 	}
@@ -213,11 +213,11 @@ func (o *outline) commentMarkers() ([]int, bool) {
 	var scratch html.Node
 	for k := range o.els {
 		e := &o.els[k]
-		if e.name == "script" && bytes.Contains(o.lower[e.from:e.tagEnd], []byte("ld+json")) &&
-			bytes.Contains(o.lower[e.tagEnd:e.to], []byte("comment")) {
+		if e.name == "script" && bytes.Contains(o.fold(e.from, e.tagEnd), []byte("ld+json")) &&
+			bytes.Contains(o.fold(e.tagEnd, e.to), []byte("comment")) {
 			return nil, false
 		}
-		if e.opaque && mayHoldComments(o.lower[e.tagEnd:e.to]) && !o.inExcluded(k) {
+		if e.opaque && mayHoldComments(o.lowered()[e.tagEnd:e.to]) && !o.inExcluded(k) {
 			return nil, false // markers the outline does not list
 		}
 		if e.foreign || !e.mark {
@@ -246,10 +246,10 @@ func (o *outline) isMarker(k int, scratch *html.Node) (bool, bool) {
 	if e.id[0] < 0 && e.class[0] < 0 && e.itemtype[0] < 0 {
 		return false, true // no attribute isCommentMarker reads
 	}
-	if id := o.value(o.lower, e.id); bytes.Contains(id, []byte("comment")) && isCommentID(string(id)) {
+	if id := o.foldValue(e.id); bytes.Contains(id, []byte("comment")) && isCommentID(string(id)) {
 		return true, true
 	}
-	if it := o.value(o.lower, e.itemtype); bytes.Contains(it, []byte("schema.org/comment")) || bytes.Contains(it, []byte("schema.org/usercomments")) {
+	if it := o.foldValue(e.itemtype); bytes.Contains(it, []byte("schema.org/comment")) || bytes.Contains(it, []byte("schema.org/usercomments")) {
 		return true, true
 	}
 	class := o.value(o.page, e.class)
@@ -261,8 +261,17 @@ func (o *outline) isMarker(k int, scratch *html.Node) (bool, bool) {
 	return commentTags[e.name] && (hasClassToken(class, "comment") || hasClassToken(class, "Comment")), true
 }
 
+// foldValue returns the attribute value at v (none: [-1, -1]) lower-cased
+// (fold), nil for none.
+func (o *outline) foldValue(v [2]int32) []byte {
+	if v[0] < 0 {
+		return nil
+	}
+	return o.fold(int(v[0]), int(v[1]))
+}
+
 // asciiValue reports whether the attribute value at v (none: [-1, -1])
-// is ASCII, so that lower holds its case folding.
+// is ASCII, so that its ASCII lower-casing is its case folding.
 func (o *outline) asciiValue(v [2]int32) bool { return v[0] < 0 || isASCIIBytes(o.page[v[0]:v[1]]) }
 
 // value returns the bytes of the attribute value at v in b (the page or

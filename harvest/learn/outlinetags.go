@@ -220,10 +220,17 @@ func lookupAtom(b []byte) atom.Atom {
 // cachedAtom returns the entry of name b in atomCache, when it has one.
 func cachedAtom(b []byte) (*atomCacheEntry, bool) {
 	if k, ok := packName(b); ok {
-		for h := atomSlot(k); atomCache[h].key != 0; h = (h + 1) & 255 {
-			if atomCache[h].key == k {
-				return &atomCache[h], true
-			}
+		return atomByKey(k)
+	}
+	return nil, false
+}
+
+// atomByKey returns the entry of atomCache whose name packs to k, when it
+// has one.
+func atomByKey(k uint64) (*atomCacheEntry, bool) {
+	for h := atomSlot(k); atomCache[h].key != 0; h = (h + 1) & 255 {
+		if atomCache[h].key == k {
+			return &atomCache[h], true
 		}
 	}
 	return nil, false

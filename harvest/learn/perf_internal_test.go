@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"math/rand"
 	"reflect"
 	"strconv"
@@ -271,6 +272,26 @@ func TestDateTokensMatchesReference(t *testing.T) {
 		s := b.String()
 		if got, want := dateTokens(s), refDateTokens(s); !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
 			t.Fatalf("dateTokens(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestScanValueMatchesNaive checks the word-at-a-time scanValue against
+// searching the value lower-cased, on random values of every length.
+func TestScanValueMatchesNaive(t *testing.T) {
+	parts := []string{"comment", "COMMENT", "Cite", "cit", "commen", "c", "C", "&", "\x00", "\r", "x", "é", "-", " ", "abcdefg"}
+	rng := rand.New(rand.NewSource(7))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.Intn(10) {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		v := []byte(b.String())
+		lower := asciiLower(v)
+		wantMark := bytes.Contains(lower, []byte("comment")) || bytes.Contains(lower, []byte("cite"))
+		wantOdd := bytes.ContainsAny(v, "&\x00\r")
+		if mark, odd := scanValue(v); mark != wantMark || odd != wantOdd {
+			t.Fatalf("scanValue(%q) = %v, %v, want %v, %v", v, mark, odd, wantMark, wantOdd)
 		}
 	}
 }

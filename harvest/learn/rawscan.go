@@ -98,7 +98,7 @@ func (sc *scanner) closeAt(tag string, from int) (int, bool) {
 	}
 	sc.hidden(0)
 	h := hiddenCursor{spans: sc.hiddenSpans}
-	lower, name := sc.lower, []byte(tag)
+	lower, name := sc.lowered(), []byte(tag)
 	depth := 1
 	for i := from; ; {
 		j := bytes.IndexByte(lower[i:], '<')
@@ -157,16 +157,6 @@ func tagAt(page []byte, lt int) (string, []html.Attribute, int, bool) {
 		return "", nil, 0, false
 	}
 	return lowerString(page[lt+1 : nameEnd]), attrs, end, true
-}
-
-// tagAttrs returns the attributes of the start tag at page[lt] ('<') and
-// the offset just past it, as tagAt does, without its name.
-func tagAttrs(page []byte, lt int) ([]html.Attribute, int, bool) {
-	nameEnd, ok := tagNameEnd(page, lt)
-	if !ok {
-		return nil, 0, false
-	}
-	return attrsAt(page, nameEnd)
 }
 
 // tagNameEnd returns the end of the name of the start tag at page[lt],
@@ -338,7 +328,7 @@ func (sc *scanner) subtree(s span) (*html.Node, bool) {
 	if sc.buf != nil {
 		arena = &sc.buf.arena
 	}
-	if n, ok := buildElementIn(sc.page[s.from:s.to], sc.lower[s.from:s.to], arena); ok {
+	if n, ok := buildElementIn(sc.page[s.from:s.to], arena); ok {
 		return n, true
 	}
 	return parseSubtree(sc.page[s.from:s.to])
@@ -382,4 +372,40 @@ var notPlain = map[string]bool{
 	"pre": true, "listing": true, "td": true, "th": true, "caption": true, "col": true, "colgroup": true, "select": true,
 	"option": true, "optgroup": true, "svg": true, "math": true, "html": true, "head": true, "body": true, "frame": true,
 	"frameset": true, "image": true, "template": true, "isindex": true, "nobr": true,
+}
+
+// lowerByte lower-cases c when it is an ASCII letter.
+func lowerByte(c byte) byte {
+	if c-'A' < 26 {
+		c += 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether b starts with s (lower-case), ASCII
+// letters compared whatever their case, as the tokenizer compares names.
+func hasPrefixFold(b []byte, s string) bool {
+	if len(b) < len(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if lowerByte(b[i]) != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// equalFold reports whether b is s (lower-case), ASCII letters compared
+// whatever their case; other bytes, UTF-8 included, must be equal.
+func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }
+
+// hasUpper reports whether b holds an ASCII upper-case letter.
+func hasUpper(b []byte) bool {
+	for _, c := range b {
+		if c-'A' < 26 {
+			return true
+		}
+	}
+	return false
 }
