@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"bytes"
 	"net/url"
 	"regexp"
 	"strings"
@@ -15,14 +14,24 @@ import (
 // not the article: share buttons, related posts, ads, comment forms.
 var boilerplate = regexp.MustCompile(`(?i)(^|[\s_-])(share|sharing|sharedaddy|social|addtoany|addthis|related|jp-relatedposts|yarpp|advert|ads|ad-container|sponsor|newsletter|subscribe|respond|comment-form|post-navigation|nav-links|navigation|breadcrumbs?|wp-block-buttons|shareaholic|outbrain|taboola|popular-posts|comments|commentlist|comment-list|disqus_thread)([\s_-]|$)`)
 
-// droppedTags are removed from article HTML with their content.
-var droppedTags = map[string]bool{
-	"script": true, "style": true, "noscript": true, "template": true, "form": true, "button": true,
-	"input": true, "select": true, "textarea": true, "link": true, "meta": true,
+// droppedTag reports whether elements named tag are removed from
+// article HTML with their content.
+func droppedTag(tag string) bool {
+	switch tag {
+	case "script", "style", "noscript", "template", "form", "button", "input", "select", "textarea", "link", "meta":
+		return true
+	}
+	return false
 }
 
-// urlAttrs are the attributes holding one URL.
-var urlAttrs = map[string]bool{"href": true, "src": true, "poster": true, "data-src": true, "cite": true, "longdesc": true, "data-lazy-src": true}
+// urlAttr reports whether the attribute named key holds one URL.
+func urlAttr(key string) bool {
+	switch key {
+	case "href", "src", "poster", "data-src", "cite", "longdesc", "data-lazy-src":
+		return true
+	}
+	return false
+}
 
 // cleanNode removes scripts, styles, forms, HTML comments, share and related
 // boxes and event handlers under n (not n itself), promotes lazy-loaded image
@@ -38,9 +47,9 @@ func cleanTree(n *html.Node, base *url.URL) bool {
 		switch {
 		case c.Type == html.CommentNode:
 			n.RemoveChild(c)
-		case c.Type == html.ElementNode && (droppedTags[c.Data] || isBoilerplate(c)):
+		case c.Type == html.ElementNode && (droppedTag(c.Data) || isBoilerplate(c)):
 			n.RemoveChild(c)
-			changed = changed || !textless[c.Data] || c.Namespace != ""
+			changed = changed || !textless(c.Data) || c.Namespace != ""
 		case c.Type == html.ElementNode:
 			cleanAttrs(c, base)
 			changed = cleanTree(c, base) || changed
@@ -50,9 +59,15 @@ func cleanTree(n *html.Node, base *url.URL) bool {
 	return changed
 }
 
-// textless are the dropped elements that add nothing to nodeText: their
-// content is skipped and they do not break lines.
-var textless = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "link": true, "meta": true, "input": true}
+// textless reports whether dropped elements named tag add nothing to
+// nodeText: their content is skipped and they do not break lines.
+func textless(tag string) bool {
+	switch tag {
+	case "script", "style", "noscript", "template", "link", "meta", "input":
+		return true
+	}
+	return false
+}
 
 // isBoilerplate reports whether element n is a share, related or similar
 // box, by its id or class.
@@ -119,7 +134,7 @@ func cleanAttrs(n *html.Node, base *url.URL) {
 		case k == "src" && lazy != "" && (a.Val == "" || strings.HasPrefix(a.Val, "data:")):
 			a.Val = lazy
 		}
-		if urlAttrs[k] {
+		if urlAttr(k) {
 			a.Val = resolve(base, a.Val)
 		} else if k == "srcset" || k == "data-srcset" {
 			a.Val = resolveSrcset(base, a.Val)
@@ -138,29 +153,39 @@ func resolvePlainPath(base *url.URL, ref string) (string, bool) {
 		base.Scheme != "http" && base.Scheme != "https" || base.User != nil || base.Opaque != "" || base.Host == "" {
 		return "", false
 	}
-	if !plainChars(ref, "-._~/") || !plainChars(base.Host, "-.:") {
+	if !plainChars(ref, &plainPath) || !plainChars(base.Host, &plainHost) {
 		return "", false
 	}
 	return base.Scheme + "://" + base.Host + ref, true
 }
 
-// plainChars reports whether s has only ASCII letters, digits and the
-// bytes of extra.
-func plainChars(s, extra string) bool {
+// plainChars reports whether every byte of s is in the set.
+func plainChars(s string, set *[256]bool) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+		if !set[s[i]] {
 			return false
 		}
 	}
 	return true
 }
 
+// plainPath and plainHost are the bytes of plain paths and hosts: ASCII
+// letters and digits, and "-._~/" in paths, "-.:" in hosts.
+var plainPath, plainHost = plainSet("-._~/"), plainSet("-.:")
+
+// plainSet returns the set of ASCII letters, digits and the bytes of extra.
+func plainSet(extra string) (set [256]bool) {
+	for c := range 256 {
+		set[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, byte(c)) >= 0
+	}
+	return set
+}
+
 // resolve returns ref resolved against base; unparseable references and
 // javascript: URLs come back empty.
 func resolve(base *url.URL, ref string) string {
 	ref = strings.TrimSpace(ref)
-	if strings.HasPrefix(strings.ToLower(ref), "javascript:") {
+	if hasLowerPrefix(ref, "javascript:") {
 		return ""
 	}
 	if base == nil || ref == "" || strings.HasPrefix(ref, "data:") || strings.HasPrefix(ref, "#") {
@@ -176,6 +201,26 @@ func resolve(base *url.URL, ref string) string {
 	return u.String()
 }
 
+// hasLowerPrefix is strings.HasPrefix(strings.ToLower(s), prefix) for a
+// prefix of lower-case ASCII without 'k', without lower-casing s: no rune
+// but the ASCII letters lower-cases to an ASCII letter other than 'k'
+// (the Kelvin sign's).
+func hasLowerPrefix(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // resolveSrcset resolves every URL of a srcset value.
 func resolveSrcset(base *url.URL, v string) string {
 	parts := strings.Split(v, ",")
@@ -187,17 +232,6 @@ func resolveSrcset(base *url.URL, v string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// innerHTML renders n's children.
-func innerHTML(n *html.Node) string {
-	b := getRender()
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		_ = html.Render(b, c)
-	}
-	s := string(bytes.TrimSpace(b.Bytes()))
-	putRender(b)
-	return s
 }
 
 // ImageURLs returns the absolute URLs of the images of article HTML (src,

@@ -273,7 +273,14 @@ type hintSet struct {
 	by    [256][][]byte  // the words by their first byte
 	byStr [256][]string  // the same, as strings
 	next  [128][2]uint64 // by a word's first byte, the set of its second bytes
+	first [256]uint8     // hintFirst for a word's first byte in either case, hintOther for non-ASCII bytes
 }
+
+// Kinds of bytes in hintSet.first; other bytes start no word.
+const (
+	hintFirst = 1 + iota // a word's first byte, in either case
+	hintOther            // a non-ASCII byte: the value is folded as strings.ToLower folds it
+)
 
 // newHintSet returns the hintSet of words: lower-case ASCII, two bytes or
 // more.
@@ -283,6 +290,13 @@ func newHintSet(words []string) *hintSet {
 		h.by[w[0]] = append(h.by[w[0]], []byte(w))
 		h.byStr[w[0]] = append(h.byStr[w[0]], w)
 		h.next[w[0]][w[1]>>6] |= 1 << (w[1] & 63)
+		h.first[w[0]] = hintFirst
+		if w[0] >= 'a' && w[0] <= 'z' {
+			h.first[w[0]-'a'+'A'] = hintFirst
+		}
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		h.first[c] = hintOther
 	}
 	return h
 }
@@ -293,7 +307,10 @@ func newHintSet(words []string) *hintSet {
 func (h *hintSet) in(v string) bool {
 	for i := 0; i < len(v); i++ {
 		c := v[i]
-		if c >= utf8.RuneSelf {
+		switch h.first[c] {
+		case 0:
+			continue // no word starts here
+		case hintOther:
 			return h.inLower([]byte(strings.ToLower(v))) // a word found before would be found there too
 		}
 		if i+1 == len(v) {

@@ -72,19 +72,21 @@ func (r *Rules) fastTry(p Page) (Extraction, string) {
 // fields extracts the title, author and date into x by their rules, or
 // says which it could not.
 func (sc *scanner) fields(r *Rules, p Page, x *Extraction) string {
-	for _, f := range []struct {
-		name string
-		rule *Rule
-		set  func(*html.Node) bool
-	}{
-		{FieldTitle, r.Title, func(n *html.Node) bool { x.Title = nodeText(n); return x.Title != "" }},
-		{FieldAuthor, r.Author, func(n *html.Node) bool { x.Author = authorOf(r.Author, nodeText(n)); return x.Author != "" }},
-		{FieldDate, r.Date, func(n *html.Node) bool { return fastDate(n, r.Date, p.Lang, r.Lang, x) }},
-	} {
-		n, ok := sc.node(f.rule)
-		if !ok || !f.set(n) {
-			return f.name
-		}
+	n, ok := sc.node(r.Title)
+	if !ok {
+		return FieldTitle
+	}
+	if x.Title = nodeText(n); x.Title == "" {
+		return FieldTitle
+	}
+	if n, ok = sc.node(r.Author); !ok {
+		return FieldAuthor
+	}
+	if x.Author = authorOf(r.Author, nodeText(n)); x.Author == "" {
+		return FieldAuthor
+	}
+	if n, ok = sc.node(r.Date); !ok || !fastDate(n, r.Date, p.Lang, r.Lang, x) {
+		return FieldDate
 	}
 	return ""
 }

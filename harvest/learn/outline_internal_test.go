@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,4 +226,31 @@ func TestIsMarkerMatchesNodes(t *testing.T) {
 		}
 	}
 	t.Logf("%d elements checked", checked)
+}
+
+// TestHasClassTokenMatchesNaive checks hasClassToken and markerClass
+// against splitting class values at HTML spaces, on random values.
+func TestHasClassTokenMatchesNaive(t *testing.T) {
+	words := []string{"comment", "Comment", "COMMENT", "dsq-comment", "comment-block", "p-comment", "h-cite", "x", "comment-1", "é",
+		" ", "\t", "\n", "\f", "\r", "\v", "  "}
+	rng := rand.New(rand.NewSource(9))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.Intn(6) {
+			b.WriteString(words[rng.Intn(len(words))])
+		}
+		v := b.String()
+		toks := strings.FieldsFunc(v, isHTMLSpaceRune)
+		c := words[rng.Intn(7)]
+		if got, want := hasClassToken([]byte(v), c), slices.Contains(toks, c); got != want {
+			t.Fatalf("hasClassToken(%q, %q) = %v, want %v", v, c, got, want)
+		}
+		name := []string{"div", "span", "li", "p"}[rng.Intn(4)]
+		want := slices.ContainsFunc(toks, func(s string) bool {
+			return s == "dsq-comment" || s == "comment-block" || s == "p-comment" || s == "h-cite" || commentTags[name] && (s == "comment" || s == "Comment")
+		})
+		if got := markerClass([]byte(v), name); got != want {
+			t.Fatalf("markerClass(%q, %q) = %v, want %v", v, name, got, want)
+		}
+	}
 }

@@ -15,7 +15,7 @@ import (
 // foreign (SVG), whose names and attributes the parser adjusts.
 func (o *outline) matches(k int, st *selStep) (ok, unsure bool) {
 	e := &o.els[k]
-	if st.tag != "*" && e.name != st.tag && !strings.EqualFold(e.name, st.tag) {
+	if st.tag != "*" && e.name != st.tag && (len(e.name) != len(st.tag) || !strings.EqualFold(e.name, st.tag)) {
 		return false, false
 	}
 	ok, unsure = o.attrMatches(k, st)
@@ -56,17 +56,29 @@ func (o *outline) hides(k int, st *selStep) bool {
 
 // hasClassToken reports whether class value v holds token c.
 func hasClassToken(v []byte, c string) bool {
-	for {
-		i := bytes.Index(v, []byte(c))
-		if i < 0 {
-			return false
-		}
-		j := i + len(c)
-		if (i == 0 || isHTMLSpace(v[i-1])) && (j == len(v) || isHTMLSpace(v[j])) {
+	for tok, rest := nextToken(v); tok != nil; tok, rest = nextToken(rest) {
+		if string(tok) == c {
 			return true
 		}
-		v = v[i+1:]
 	}
+	return false
+}
+
+// nextToken returns the first token of class value v (nil when none) and
+// what follows it.
+func nextToken(v []byte) (tok, rest []byte) {
+	i := 0
+	for i < len(v) && isHTMLSpace(v[i]) {
+		i++
+	}
+	if i == len(v) {
+		return nil, nil
+	}
+	j := i + 1
+	for j < len(v) && !isHTMLSpace(v[j]) {
+		j++
+	}
+	return v[i:j], v[j:]
 }
 
 // all returns the elements among els[from:to] that pass step st, in
@@ -74,7 +86,7 @@ func hasClassToken(v []byte, c string) bool {
 func (o *outline) all(st *selStep, from, to int) ([]int, bool) {
 	var out []int
 	for k := from; k < to; k++ {
-		if o.hides(k, st) {
+		if o.els[k].opaque && o.hides(k, st) {
 			return nil, false
 		}
 		ok, unsure := o.matches(k, st)
@@ -92,7 +104,7 @@ func (o *outline) all(st *selStep, from, to int) ([]int, bool) {
 // -1; false when the outline cannot tell.
 func (o *outline) first(st *selStep, from, to int) (int, bool) {
 	for k := from; k < to; k++ {
-		if o.hides(k, st) {
+		if o.els[k].opaque && o.hides(k, st) {
 			return -1, false
 		}
 		ok, unsure := o.matches(k, st)
@@ -252,13 +264,25 @@ func (o *outline) isMarker(k int, scratch *html.Node) (bool, bool) {
 	if it := o.foldValue(e.itemtype); bytes.Contains(it, []byte("schema.org/comment")) || bytes.Contains(it, []byte("schema.org/usercomments")) {
 		return true, true
 	}
-	class := o.value(o.page, e.class)
-	for _, c := range []string{"dsq-comment", "comment-block", "p-comment", "h-cite"} {
-		if hasClassToken(class, c) {
-			return true, true
+	return markerClass(o.value(o.page, e.class), e.name), true
+}
+
+// markerClass reports whether class value v holds a class token of
+// comment markup: dsq-comment, comment-block, p-comment or h-cite, or,
+// when name (the element's) is one of commentTags, comment or Comment. Its
+// tokens are read once.
+func markerClass(v []byte, name string) bool {
+	for tok, rest := nextToken(v); tok != nil; tok, rest = nextToken(rest) {
+		switch string(tok) {
+		case "dsq-comment", "comment-block", "p-comment", "h-cite":
+			return true
+		case "comment", "Comment":
+			if commentTags[name] {
+				return true
+			}
 		}
 	}
-	return commentTags[e.name] && (hasClassToken(class, "comment") || hasClassToken(class, "Comment")), true
+	return false
 }
 
 // foldValue returns the attribute value at v (none: [-1, -1]) lower-cased

@@ -1,9 +1,6 @@
 package learn
 
-import (
-	"bytes"
-	"sync"
-)
+import "sync"
 
 // This file holds the scratch buffers that text and HTML are written into
 // before being copied out as strings: reused between calls, they spare
@@ -13,11 +10,8 @@ import (
 // pages are left to the collector.
 const maxScratch = 1 << 20
 
-// textScratch holds byte slices for nodeText.
+// textScratch holds byte slices for nodeText and innerHTML.
 var textScratch = sync.Pool{New: func() any { return new([]byte) }}
-
-// renderScratch holds buffers for innerHTML.
-var renderScratch = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // getText returns an empty byte slice from the pool; putText returns it.
 func getText() *[]byte { return textScratch.Get().(*[]byte) }
@@ -27,19 +21,5 @@ func putText(b *[]byte, last []byte) {
 	if cap(last) <= maxScratch {
 		*b = last[:0]
 		textScratch.Put(b)
-	}
-}
-
-// getRender returns an empty buffer from the pool.
-func getRender() *bytes.Buffer {
-	b := renderScratch.Get().(*bytes.Buffer)
-	b.Reset()
-	return b
-}
-
-// putRender returns b to the pool.
-func putRender(b *bytes.Buffer) {
-	if b.Cap() <= maxScratch {
-		renderScratch.Put(b)
 	}
 }

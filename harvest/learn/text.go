@@ -201,29 +201,110 @@ type spaceWriter struct {
 	space bool // white space seen since the last word
 }
 
-// writeString appends s.
+// writeString appends s. Words and the single spaces between them are
+// copied in runs, found 8 bytes at a time where the text is plain ASCII
+// (plainBlock), else byte by byte (textClass): only the lead bytes of the
+// few multi-byte runes that may be white space are decoded.
 func (w *spaceWriter) writeString(s string) {
+	start := -1 // the start of the run being copied; -1 between runs
 	for i := 0; i < len(s); {
-		r, n := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		if isSpaceRune(r) {
-			w.space = true
-			i += n
+		if i+8 <= len(s) && plainBlock(load64(s, i), start >= 0) {
+			if start < 0 {
+				start = w.startRun(i)
+			}
+			i += 8
 			continue
 		}
-		j := i + n
-		for j < len(s) && s[j] < utf8.RuneSelf && !asciiSpace[s[j]] {
-			j++
+		n := 1 // the width of the white space at i
+		switch textClass[s[i]] {
+		case textWord:
+			if start < 0 {
+				start = w.startRun(i)
+			}
+			for i++; i < len(s) && textClass[s[i]] == textWord; i++ {
+			}
+			continue
+		case textSpace:
+			if start >= 0 && i+1 < len(s) && textClass[s[i+1]] == textWord {
+				i++ // a single space inside the run
+				continue
+			}
+		case textMaybeSpace:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsSpace(r) {
+				if start < 0 {
+					start = w.startRun(i)
+				}
+				i++ // the rune's other bytes are word bytes
+				continue
+			}
+			n = size
 		}
-		if w.space && len(w.b) > 0 {
-			w.b = append(w.b, ' ')
+		if start >= 0 {
+			w.b = append(w.b, s[start:i]...)
+			start = -1
 		}
-		w.space = false
-		w.b = append(w.b, s[i:j]...)
-		i = j
+		w.space = true
+		i += n
 	}
+	if start >= 0 {
+		w.b = append(w.b, s[start:]...)
+	}
+}
+
+// startRun separates the run of words starting at i from what w holds
+// and returns i.
+func (w *spaceWriter) startRun(i int) int {
+	if w.space && len(w.b) > 0 {
+		w.b = append(w.b, ' ')
+	}
+	w.space = false
+	return i
+}
+
+// plainBlock reports whether the 8 bytes of x (little-endian: the first
+// is the lowest) go into a run of words as they are: ASCII word bytes and
+// single spaces, no space last (what follows is not known) and, unless a
+// run is open, none first. The bytes' high bits carry the tests: a byte
+// is at least 0x21 when adding 0x5F to it sets its high bit, and is a
+// space when adding 0x7F to it xor 0x20 does not; no byte carries into
+// the next, all being below 0x80.
+func plainBlock(x uint64, open bool) bool {
+	const ones, high, low7 = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	if x&high != 0 {
+		return false
+	}
+	word := (x + (0x80-0x21)*ones) & high
+	space := ^((x ^ 0x20*ones) + low7) & high
+	edges := uint64(0x80) << 56
+	if !open {
+		edges |= 0x80
+	}
+	return word|space == high && space&(space>>8) == 0 && space&edges == 0
+}
+
+// load64 returns the 8 bytes of s at i as a little-endian number.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// Byte classes of textClass.
+const (
+	textWord       = iota // a byte of a word: not white space
+	textSpace             // ' '
+	textOtherSpace        // other ASCII white space
+	textMaybeSpace        // the lead byte of U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F or U+3000
+)
+
+// textClass classifies the bytes of text for spaceWriter: the non-ASCII
+// white space runes (unicode.IsSpace) all start with 0xC2, 0xE1, 0xE2 or
+// 0xE3; other bytes, UTF-8 continuation bytes and invalid bytes included,
+// are word bytes.
+var textClass = [256]uint8{
+	' ': textSpace, '\t': textOtherSpace, '\n': textOtherSpace, '\v': textOtherSpace, '\f': textOtherSpace, '\r': textOtherSpace,
+	0xC2: textMaybeSpace, 0xE1: textMaybeSpace, 0xE2: textMaybeSpace, 0xE3: textMaybeSpace,
 }
 
 // writeText writes the visible text under n.
