@@ -500,31 +500,6 @@ func textWithout(n *html.Node, skip func(*html.Node) bool) string {
 	return s
 }
 
-// writeTextWithout is writeText leaving out the subtrees under n for
-// which skip is true.
-func writeTextWithout(b *spaceWriter, n *html.Node, skip func(*html.Node) bool) {
-	block := false
-	switch n.Type {
-	case html.TextNode:
-		b.writeString(n.Data)
-		return
-	case html.ElementNode:
-		if skipped(n) {
-			return
-		}
-		block = n.Data == "br" || isBlock(n)
-	case html.CommentNode:
-		return
-	}
-	b.space = b.space || block
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if !skip(c) {
-			writeTextWithout(b, c, skip)
-		}
-	}
-	b.space = b.space || block
-}
-
 // recordTags are the elements a repeated comment record can be.
 var recordTags = map[string]bool{"li": true, "article": true, "div": true, "section": true, "dd": true, "tr": true, "blockquote": true}
 

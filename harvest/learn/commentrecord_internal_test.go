@@ -121,11 +121,7 @@ func TestReadRecordMatchesNaive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		marked := map[*html.Node]bool{}
-		walkElements(root, func(n *html.Node) bool {
-			marked[n] = isCommentMarker(n)
-			return true
-		})
+		marked := markedElements(root)
 		walkElements(root, func(n *html.Node) bool {
 			if msg := recordMismatch(n, marked); msg != "" {
 				t.Fatalf("%q: <%s>: %s", b.String(), n.Data, msg)
@@ -183,11 +179,7 @@ func TestReadRecordMatchesNaiveOnCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		marked := map[*html.Node]bool{}
-		walkElements(root, func(n *html.Node) bool {
-			marked[n] = isCommentMarker(n)
-			return true
-		})
+		marked := markedElements(root)
 		walkElements(root, func(n *html.Node) bool {
 			if marked[n] || subtreeSize(n, 40) <= 40 {
 				checked++
@@ -210,4 +202,15 @@ func subtreeSize(n *html.Node, limit int) int {
 		return count <= limit
 	})
 	return count
+}
+
+// markedElements tells, for every element under root, whether it is a
+// comment marker.
+func markedElements(root *html.Node) map[*html.Node]bool {
+	marked := map[*html.Node]bool{}
+	walkElements(root, func(n *html.Node) bool {
+		marked[n] = isCommentMarker(n)
+		return true
+	})
+	return marked
 }

@@ -308,7 +308,11 @@ var textClass = [256]uint8{
 }
 
 // writeText writes the visible text under n.
-func writeText(b *spaceWriter, n *html.Node) {
+func writeText(b *spaceWriter, n *html.Node) { writeTextWithout(b, n, nil) }
+
+// writeTextWithout is writeText leaving out the subtrees under n for
+// which skip (when not nil) is true.
+func writeTextWithout(b *spaceWriter, n *html.Node, skip func(*html.Node) bool) {
 	block := false
 	switch n.Type {
 	case html.TextNode:
@@ -324,7 +328,9 @@ func writeText(b *spaceWriter, n *html.Node) {
 	}
 	b.space = b.space || block
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		writeText(b, c)
+		if skip == nil || !skip(c) {
+			writeTextWithout(b, c, skip)
+		}
 	}
 	b.space = b.space || block
 }
