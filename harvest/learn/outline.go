@@ -801,31 +801,11 @@ func (o *outline) resumed() int {
 // of that name are counted, comments and raw text skipped.
 func (o *outline) closeFrom(name string, depth, from int) (int, bool) {
 	b := o.lowered()
-	for i := from; ; {
-		j := bytes.IndexByte(b[i:], '<')
-		if j < 0 {
-			return 0, false
-		}
-		lt := i + j
-		if h := hiddenEnd(b, lt); h > 0 {
-			i = h
-			continue
-		}
-		i = lt + 1
-		rest := b[lt+1:]
-		closing := len(rest) > 0 && rest[0] == '/'
-		if closing {
-			rest = rest[1:]
-		}
-		if len(rest) <= len(name) || !bytes.HasPrefix(rest, []byte(name)) || !tagDelim(rest[len(name)]) {
-			continue
-		}
-		if !closing {
-			depth++
-		} else if depth--; depth == 0 {
-			return skipTo(b, lt, '>'), true
-		}
+	lt, ok := matchingEnd(b, name, depth, from, func(lt int) int { return hiddenEnd(b, lt) })
+	if !ok {
+		return 0, false
 	}
+	return skipTo(b, lt, '>'), true
 }
 
 // implyEnds closes the elements a start tag of name implicitly ends, as

@@ -98,37 +98,48 @@ func (sc *scanner) closeAt(tag string, from int) (int, bool) {
 	}
 	sc.hidden(0)
 	h := hiddenCursor{spans: sc.hiddenSpans}
-	lower, name := sc.lowered(), []byte(tag)
-	depth := 1
+	lower := sc.lowered()
+	lt, ok := matchingEnd(lower, tag, 1, from, h.skip)
+	if !ok {
+		return 0, false
+	}
+	gt := bytes.IndexByte(lower[lt:], '>')
+	if gt < 0 {
+		return 0, false
+	}
+	return lt + gt + 1, true
+}
+
+// matchingEnd returns the offset of the '<' of the end tag that closes
+// depth open elements named name, reading lower from offset from: start
+// and end tags of that name are counted; hidden(lt) returns the end of the
+// comment or raw text at or around the '<' at lt, or a value not past lt
+// when there is none. It reports false when the page ends first.
+func matchingEnd(lower []byte, name string, depth, from int, hidden func(lt int) int) (int, bool) {
+	n := []byte(name)
 	for i := from; ; {
 		j := bytes.IndexByte(lower[i:], '<')
 		if j < 0 {
 			return 0, false
 		}
-		k := i + j
-		if e := h.skip(k); e != k {
+		lt := i + j
+		if e := hidden(lt); e > lt {
 			i = e
 			continue
 		}
-		i = k + 1
-		rest := lower[k+1:]
-		end := len(rest) > 0 && rest[0] == '/'
-		if end {
+		i = lt + 1
+		rest := lower[lt+1:]
+		closing := len(rest) > 0 && rest[0] == '/'
+		if closing {
 			rest = rest[1:]
 		}
-		if len(rest) <= len(name) || !bytes.HasPrefix(rest, name) || !tagDelim(rest[len(name)]) {
+		if len(rest) <= len(n) || !bytes.HasPrefix(rest, n) || !tagDelim(rest[len(n)]) {
 			continue
 		}
-		if !end {
+		if !closing {
 			depth++
-			continue
-		}
-		if depth--; depth == 0 {
-			gt := bytes.IndexByte(lower[k:], '>')
-			if gt < 0 {
-				return 0, false
-			}
-			return k + gt + 1, true
+		} else if depth--; depth == 0 {
+			return lt, true
 		}
 	}
 }
