@@ -14,11 +14,7 @@ func TestHasLowerPrefixMatchesToLower(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	hits := 0
 	for range 50000 {
-		var b strings.Builder
-		for range rng.Intn(8) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		s := b.String()
+		s := randomMix(rng, parts, 8)
 		if rng.Intn(3) == 0 {
 			s = []string{"javascript:", "JavaScript:", "JAVASCRIPT:"}[rng.Intn(3)] + s
 		}

@@ -113,25 +113,22 @@ func TestReadRecordMatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	dated, authored := 0, 0
 	for range 3000 {
-		var b strings.Builder
-		for range rng.Intn(24) {
-			b.WriteString(recordPieces[rng.Intn(len(recordPieces))])
-		}
-		root, err := html.Parse(strings.NewReader(b.String()))
+		b := randomMix(rng, recordPieces, 24)
+		root, err := html.Parse(strings.NewReader(b))
 		if err != nil {
 			t.Fatal(err)
 		}
 		marked := markedElements(root)
 		walkElements(root, func(n *html.Node) bool {
 			if msg := recordMismatch(n, marked); msg != "" {
-				t.Fatalf("%q: <%s>: %s", b.String(), n.Data, msg)
+				t.Fatalf("%q: <%s>: %s", b, n.Data, msg)
 			}
 			if got, want := hasText(n), nodeText(n) != ""; got != want {
-				t.Fatalf("%q: <%s>: hasText = %v, want %v", b.String(), n.Data, got, want)
+				t.Fatalf("%q: <%s>: hasText = %v, want %v", b, n.Data, got, want)
 			}
 			skip := func(c *html.Node) bool { return marked[c] }
 			if got, want := textWithout(n, skip), nodeText(cloneTree(n, skip)); got != want {
-				t.Fatalf("%q: <%s>: textWithout = %q, want %q", b.String(), n.Data, got, want)
+				t.Fatalf("%q: <%s>: textWithout = %q, want %q", b, n.Data, got, want)
 			}
 			if r := readRecord(n, marked); n.Data == "body" {
 				dated, authored = dated+btoi(r.date != nil), authored+btoi(r.author != nil)

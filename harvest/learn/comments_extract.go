@@ -96,6 +96,18 @@ func commentID(elem *html.Node, levels []int) string {
 // enclosing element (up to three levels) carries id without such a prefix,
 // that id is the comment's.
 func anchorID(elem *html.Node, id string) string {
+	if bare, level, _ := anchorAncestor(elem, id); level >= 0 {
+		return bare
+	}
+	return id
+}
+
+// anchorAncestor looks for the element anchorID takes a comment's id
+// from: when id has a wrapper's prefix, it returns the id without it and
+// the level (0 to 3) of the nearest enclosing element carrying that id, or
+// -1 when none does; wrapped is false (level -1) when id has no such
+// prefix.
+func anchorAncestor(elem *html.Node, id string) (bare string, level int, wrapped bool) {
 	for _, prefix := range []string{"div-", "li-", "article-"} {
 		bare, ok := strings.CutPrefix(id, prefix)
 		if !ok {
@@ -103,11 +115,12 @@ func anchorID(elem *html.Node, id string) string {
 		}
 		for n, k := elem, 0; n != nil && n.Type == html.ElementNode && k <= 3; n, k = n.Parent, k+1 {
 			if attr(n, "id") == bare {
-				return bare
+				return bare, k, true
 			}
 		}
+		return bare, -1, true
 	}
-	return id
+	return "", -1, false
 }
 
 // Id levels below zero: the comment element's first child with an id

@@ -3,7 +3,6 @@ package learn
 import (
 	"bytes"
 	"slices"
-	"strings"
 
 	"github.com/blogharvest/blogharvest"
 	"golang.org/x/net/html"
@@ -216,19 +215,14 @@ func levelsNeeded(el *html.Node, r *Rules, ruled bool) int {
 // answer holds for the whole page when the subtree has that many levels
 // above el.
 func anchorLevel(el *html.Node, id string) int {
-	for _, prefix := range []string{"div-", "li-", "article-"} {
-		bare, ok := strings.CutPrefix(id, prefix)
-		if !ok {
-			continue
-		}
-		for n, k := el, 0; n != nil && n.Type == html.ElementNode && k <= 3; n, k = n.Parent, k+1 {
-			if attr(n, "id") == bare {
-				return k
-			}
-		}
+	switch _, level, wrapped := anchorAncestor(el, id); {
+	case !wrapped:
+		return 0
+	case level < 0:
 		return 3
+	default:
+		return level
 	}
-	return 0
 }
 
 // depthBelow returns how many levels n lies below top (-1 when not under

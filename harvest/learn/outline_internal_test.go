@@ -114,13 +114,10 @@ func TestOutlineRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(outlineSeed()))
 	usable := 0
 	for range 30000 {
-		var b strings.Builder
-		for range rng.Intn(14) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		ok, msg := outlineMismatch([]byte(b.String()))
+		b := randomMix(rng, parts, 14)
+		ok, msg := outlineMismatch([]byte(b))
 		if msg != "" {
-			t.Fatalf("%q: %s", b.String(), msg)
+			t.Fatalf("%q: %s", b, msg)
 		}
 		if ok {
 			usable++
@@ -235,11 +232,7 @@ func TestHasClassTokenMatchesNaive(t *testing.T) {
 		" ", "\t", "\n", "\f", "\r", "\v", "  "}
 	rng := rand.New(rand.NewSource(9))
 	for range 20000 {
-		var b strings.Builder
-		for range rng.Intn(6) {
-			b.WriteString(words[rng.Intn(len(words))])
-		}
-		v := b.String()
+		v := randomMix(rng, words, 6)
 		toks := strings.FieldsFunc(v, isHTMLSpaceRune)
 		c := words[rng.Intn(7)]
 		if got, want := hasClassToken([]byte(v), c), slices.Contains(toks, c); got != want {

@@ -19,11 +19,7 @@ func TestCollapseMatchesFields(t *testing.T) {
 	parts := []string{"a", "é", " ", "  ", "\t", "\n", "\u00a0", "\u0085", "\u2003", "\xff", "\xe2\x80", "Zz", "\v\f\r"}
 	rng := rand.New(rand.NewSource(1))
 	for range 20000 {
-		var b strings.Builder
-		for range rng.Intn(8) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		s := b.String()
+		s := randomMix(rng, parts, 8)
 		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
 			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
 		}
@@ -48,11 +44,7 @@ func TestMayHoldCommentsMatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	hits := 0
 	for range 20000 {
-		var b strings.Builder
-		for range rng.Intn(7) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		s := []byte(b.String())
+		s := []byte(randomMix(rng, parts, 7))
 		want := false
 		for i := range s {
 			for _, m := range commentMarkup {
@@ -130,18 +122,15 @@ func TestNodeTextMatchesReference(t *testing.T) {
 	parts := []string{"a", "b c", " ", "\u00a0", "é", "<p>", "</p>", "<br>", "<span>", "</span>", "<div>", "</div>", "<!-- x -->", "<script>s</script>", "\n", "<em>", "</em>", "<li>"}
 	rng := rand.New(rand.NewSource(3))
 	for range 3000 {
-		var b strings.Builder
-		for range rng.Intn(20) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		root, err := html.Parse(strings.NewReader(b.String()))
+		b := randomMix(rng, parts, 20)
+		root, err := html.Parse(strings.NewReader(b))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var check func(*html.Node)
 		check = func(n *html.Node) {
 			if got, want := nodeText(n), refNodeText(n); got != want {
-				t.Fatalf("nodeText of %q in %q = %q, want %q", n.Data, b.String(), got, want)
+				t.Fatalf("nodeText of %q in %q = %q, want %q", n.Data, b, got, want)
 			}
 			for c := n.FirstChild; c != nil; c = c.NextSibling {
 				check(c)
@@ -181,11 +170,7 @@ func TestIsBoilerplateNameMatchesRegexp(t *testing.T) {
 		"BREADCRUMBS", "breadcrumb", "s", "jp-relatedposts", "disqus_thread", "ſhare", "é", "yarpp", "post", "1"}
 	rng := rand.New(rand.NewSource(4))
 	for range 10000 {
-		var b strings.Builder
-		for range rng.Intn(6) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		s := b.String()
+		s := randomMix(rng, parts, 6)
 		if got, want := isBoilerplateName(s), boilerplate.MatchString(s); got != want {
 			t.Fatalf("isBoilerplateName(%q) = %v, want %v", s, got, want)
 		}
@@ -265,11 +250,7 @@ func TestDateTokensMatchesReference(t *testing.T) {
 	parts := []string{"28", "28th", "1st", "2ND", "Août", "MARCH", "mars", " ", "-", "/", ".", ",", "à", "٣", "Ä", "10:44", "am", "\u00a0", "x1", "ß", "İ"}
 	rng := rand.New(rand.NewSource(6))
 	for range 20000 {
-		var b strings.Builder
-		for range rng.Intn(8) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		s := b.String()
+		s := randomMix(rng, parts, 8)
 		if got, want := dateTokens(s), refDateTokens(s); !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
 			t.Fatalf("dateTokens(%q) = %v, want %v", s, got, want)
 		}
@@ -282,11 +263,7 @@ func TestScanValueMatchesNaive(t *testing.T) {
 	parts := []string{"comment", "COMMENT", "Cite", "cit", "commen", "c", "C", "&", "\x00", "\r", "x", "é", "-", " ", "abcdefg"}
 	rng := rand.New(rand.NewSource(7))
 	for range 20000 {
-		var b strings.Builder
-		for range rng.Intn(10) {
-			b.WriteString(parts[rng.Intn(len(parts))])
-		}
-		v := []byte(b.String())
+		v := []byte(randomMix(rng, parts, 10))
 		lower := asciiLower(v)
 		wantMark := bytes.Contains(lower, []byte("comment")) || bytes.Contains(lower, []byte("cite"))
 		wantOdd := bytes.ContainsAny(v, "&\x00\r")
@@ -294,4 +271,14 @@ func TestScanValueMatchesNaive(t *testing.T) {
 			t.Fatalf("scanValue(%q) = %v, %v, want %v, %v", v, mark, odd, wantMark, wantOdd)
 		}
 	}
+}
+
+// randomMix joins up to max-1 parts drawn at random, for tests that
+// compare a fast function with a plain one on random input.
+func randomMix(rng *rand.Rand, parts []string, max int) string {
+	var b strings.Builder
+	for range rng.Intn(max) {
+		b.WriteString(parts[rng.Intn(len(parts))])
+	}
+	return b.String()
 }

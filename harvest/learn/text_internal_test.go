@@ -41,12 +41,9 @@ func TestSpaceWriterMatchesFields(t *testing.T) {
 				w.space = true
 				all.WriteByte(' ')
 			}
-			var b strings.Builder
-			for range rng.Intn(8) {
-				b.WriteString(parts[rng.Intn(len(parts))])
-			}
-			w.writeString(b.String())
-			all.WriteString(b.String())
+			b := randomMix(rng, parts, 8)
+			w.writeString(b)
+			all.WriteString(b)
 		}
 		if got, want := string(w.b), strings.Join(strings.Fields(all.String()), " "); got != want {
 			t.Fatalf("spaceWriter of %q = %q, want %q", all.String(), got, want)
