@@ -88,10 +88,19 @@ func mkdirAllSync(root, dir string) error {
 	return syncDir(parent)
 }
 
-// Sweep removes whatever an interrupted write left in <root>/.tmp. Call it
-// at startup, before any Writer runs. A missing folder is not an error.
-func Sweep(root string) error {
-	tmp := filepath.Join(root, TmpDir)
+// Sweep removes whatever an interrupted write left in the .tmp folder of
+// the archive l locks. Only the lock's holder may sweep: while it holds the
+// lock no other process writes there, so whatever .tmp holds was left by a
+// writer that died. Call it once after LockArchive, before any Writer runs.
+// A missing folder is not an error.
+func Sweep(l *ArchiveLock) error {
+	if l == nil {
+		return errors.New("aip: sweep: no archive lock (take it with LockArchive)")
+	}
+	if err := l.verify(l.root); err != nil {
+		return fmt.Errorf("aip: sweep: %w", err)
+	}
+	tmp := filepath.Join(l.root, TmpDir)
 	ents, err := os.ReadDir(tmp)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -22,12 +22,14 @@ const (
 var algorithms = []string{"sha256", "sha512"}
 
 // commit writes the bag under <Root>/.tmp, fsyncs it and renames it to
-// final, fsyncing the folders around. On error nothing is left behind.
-func (w *Writer) commit(ctx context.Context, p *pkg, e env, final string) (n int64, err error) {
-	tmpRoot := filepath.Join(w.Root, TmpDir)
-	if err := os.MkdirAll(w.Root, 0o755); err != nil {
-		return 0, fmt.Errorf("aip: %w", err)
+// final, fsyncing the folders around. It works only under lock, checked
+// before it starts and again right before the rename. On error nothing is
+// left behind.
+func (w *Writer) commit(ctx context.Context, lock *ArchiveLock, p *pkg, e env, final string) (n int64, err error) {
+	if err := lock.verify(w.Root); err != nil {
+		return 0, err
 	}
+	tmpRoot := filepath.Join(w.Root, TmpDir)
 	if err := mkdirAllSync(w.Root, tmpRoot); err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
@@ -40,19 +42,27 @@ func (w *Writer) commit(ctx context.Context, p *pkg, e env, final string) (n int
 			os.RemoveAll(tmp)
 		}
 	}()
-	if n, err = p.writeBag(ctx, tmp, e); err != nil {
+	files, err := p.writeBag(ctx, tmp, e, final)
+	if err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
-	if err = publish(w.Root, tmp, final); err != nil {
+	if err = publish(lock, w.Root, tmp, final, files); err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
-	return n, nil
+	return files.bytes(), nil
 }
 
-// publish makes the bag in tmp durable and renames it to final, which must
-// not exist yet (rename refuses to replace a non-empty folder, so an
-// existing version is never touched).
-func publish(root, tmp, final string) error {
+// testHook, if set (by tests only), is called with the version folder
+// being written and an event: the bag-relative path of each file once it
+// is written into .tmp, then "publish" right before the checks that
+// precede the rename.
+var testHook func(final, event string)
+
+// publish makes the bag in tmp durable, checks that the archive is still
+// locked and the bag still whole, and renames it to final, which must not
+// exist yet (rename refuses to replace a non-empty folder, so an existing
+// version is never touched).
+func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
 	if err := syncTree(tmp); err != nil {
 		return err
 	}
@@ -61,6 +71,15 @@ func publish(root, tmp, final string) error {
 	}
 	if _, err := os.Lstat(final); err == nil {
 		return fmt.Errorf("publish %s: version exists", final)
+	}
+	if testHook != nil {
+		testHook(final, "publish")
+	}
+	if err := lock.verify(root); err != nil {
+		return err
+	}
+	if err := files.verify(tmp); err != nil {
+		return err
 	}
 	if err := os.Rename(tmp, final); err != nil {
 		return err
@@ -71,18 +90,25 @@ func publish(root, tmp, final string) error {
 	return syncDir(filepath.Dir(tmp))
 }
 
-// writeBag writes payload, manifests and tag files into dir.
-func (p *pkg) writeBag(ctx context.Context, dir string, e env) (int64, error) {
-	var total, octets int64
+// writeBag writes payload, manifests and tag files into dir, the temp
+// folder of the bag to be published as final, and returns what it wrote.
+func (p *pkg) writeBag(ctx context.Context, dir string, e env, final string) (bagFiles, error) {
+	var files bagFiles
+	var octets int64
 	for _, it := range p.items {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return nil, err
 		}
-		n, err := it.write(filepath.Join(dir, "data", filepath.FromSlash(it.rel)))
+		rel := "data/" + it.rel
+		n, err := it.write(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		total, octets = total+n, octets+n
+		octets += n
+		files = append(files, bagFile{rel: rel, size: n})
+		if testHook != nil {
+			testHook(final, rel)
+		}
 	}
 	tags := []tagFile{{bagitTxt, []byte(bagitDecl)}, {bagInfoTxt, p.bagInfo(e, octets)}}
 	for _, alg := range algorithms {
@@ -94,11 +120,14 @@ func (p *pkg) writeBag(ctx context.Context, dir string, e env) (int64, error) {
 	for _, t := range tags {
 		n, err := writeFile(filepath.Join(dir, t.name), bytes.NewReader(t.body), int64(len(t.body)))
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		total += n
+		files = append(files, bagFile{rel: t.name, size: n, body: t.body})
+		if testHook != nil {
+			testHook(final, t.name)
+		}
 	}
-	return total, nil
+	return files, nil
 }
 
 // tagFile is a tag file's name and content.

@@ -30,8 +30,11 @@ func writeFixtures(t testing.TB, root string) (entry, blog aip.Result) {
 	if blog, err = w.WriteBlog(context.Background(), fixtureBlog()); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.RemoveAll(filepath.Join(root, aip.TmpDir)); err != nil {
-		t.Fatal(err)
+	w.Close()
+	for _, n := range []string{aip.TmpDir, aip.LockFile} { // the writer's, not the archive's content
+		if err := os.RemoveAll(filepath.Join(root, n)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return entry, blog
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -15,11 +16,24 @@ import (
 // fields before the first call; a Writer is then safe for concurrent use as
 // long as no two calls write the same record at once (the second would find
 // its version taken and fail with a transient error).
+//
+// A Writer writes only into an archive whose lock it holds (one writer per
+// archive): Lock, or the lock it takes itself at its first write.
 type Writer struct {
 	Root         string           // the archive root
 	Organization string           // Source-Organization and the PREMIS organization agent; if empty, "unknown"
 	Software     string           // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
 	Now          func() time.Time // the clock for METS and bagging dates; if nil, time.Now
+
+	// Lock is the archive's lock, from LockArchive(Root) (the caller sweeps
+	// and closes it). If nil, the Writer locks Root itself at its first
+	// write, sweeps .tmp and keeps the lock until Close. Either way a write
+	// fails with a transient error wrapping *LockedError while another
+	// process holds the archive, and re-checks the lock before publishing.
+	Lock *ArchiveLock
+
+	mu  sync.Mutex
+	own *ArchiveLock // the lock the Writer took itself, if Lock is nil
 }
 
 // Result describes what a Write call did.
@@ -85,12 +99,52 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	if err := p.assemble(e); err != nil {
 		return Result{}, err
 	}
+	lock, err := w.lock()
+	if err != nil {
+		return Result{}, classify(err)
+	}
 	final := filepath.Join(p.dir, versionName(p.version))
-	n, err := w.commit(ctx, p, e, final)
+	n, err := w.commit(ctx, lock, p, e, final)
 	if err != nil {
 		return Result{}, classify(err)
 	}
 	return Result{Dir: final, Version: p.version, Written: true, Bytes: n}, nil
+}
+
+// lock returns the archive lock the Writer writes under: Lock, or the one
+// it takes (and sweeps under) at its first call.
+func (w *Writer) lock() (*ArchiveLock, error) {
+	if w.Lock != nil {
+		return w.Lock, nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.own != nil {
+		return w.own, nil
+	}
+	l, err := LockArchive(w.Root)
+	if err != nil {
+		return nil, err
+	}
+	if err := Sweep(l); err != nil {
+		l.Close()
+		return nil, err
+	}
+	w.own = l
+	return l, nil
+}
+
+// Close releases the archive lock the Writer took itself; a Lock given to
+// it is left to its owner. Call it when no write is in flight.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.own == nil {
+		return nil
+	}
+	err := w.own.Close()
+	w.own = nil
+	return err
 }
 
 // env is what assembling a package needs from the Writer.

@@ -79,7 +79,7 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, 
 	if err := d.openStore(); err != nil {
 		return RunStats{}, err
 	}
-	defer d.store.Close()
+	defer d.closeStore()
 	var failed []string
 	var sum RunStats
 	for _, b := range blogs {

@@ -114,6 +114,9 @@ func summarize(root string) (archiveSummary, error) {
 			}
 			return nil
 		}
+		if d.Name() == aip.LockFile && filepath.Dir(p) == filepath.Clean(root) {
+			return nil // the archive's lock file, not part of any bag
+		}
 		info, err := d.Info()
 		if err != nil {
 			return err

@@ -28,6 +28,7 @@ type Daemon struct {
 	Grace time.Duration
 
 	harvester harvester
+	lock      *aip.ArchiveLock // one writer per archive: held from openStore to Close
 	store     *schedule.Store
 	sched     *schedule.Scheduler
 	writer    *aip.Writer
@@ -58,8 +59,9 @@ func NewDaemon(c *Config) *Daemon {
 	}
 }
 
-// Open sweeps unfinished AIPs, opens the schedule store (failing fast if
-// another daemon holds it) and starts scheduling every blog.
+// Open locks the archive and sweeps unfinished AIPs, opens the schedule
+// store (failing fast if another process holds either) and starts
+// scheduling every blog.
 func (d *Daemon) Open() error {
 	c := d.Config
 	if err := d.openStore(); err != nil {
@@ -73,33 +75,52 @@ func (d *Daemon) Open() error {
 	d.sched.Now = d.Now
 	d.sched.Fire = d.fire
 	if err := d.apply(c); err != nil {
-		d.store.Close()
+		d.closeStore()
 		return err
 	}
 	return d.sched.Open()
 }
 
-// openStore prepares the archive (sweeping unfinished AIPs), opens the
-// schedule store and the AIP writer.
+// openStore prepares the archive: it takes the archive's lock (failing fast
+// with *aip.LockedError if another process writes there) before anything
+// touches <archive>/.tmp, sweeps unfinished AIPs, opens the schedule store
+// and the AIP writer. closeStore undoes it.
 func (d *Daemon) openStore() error {
 	c := d.Config
-	if err := os.MkdirAll(c.Archive, 0o755); err != nil {
-		return fmt.Errorf("archive %s: %w", c.Archive, err)
+	lock, err := aip.LockArchive(c.Archive)
+	if err != nil {
+		return err
 	}
-	if err := aip.Sweep(c.Archive); err != nil {
+	if err := aip.Sweep(lock); err != nil {
+		lock.Close()
 		return fmt.Errorf("sweep unfinished AIPs: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(c.State), 0o755); err != nil {
+		lock.Close()
 		return fmt.Errorf("state %s: %w", c.State, err)
 	}
 	store, err := schedule.Open(c.State)
 	if err != nil {
+		lock.Close()
 		return err
 	}
-	d.store = store
-	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now}
+	d.lock, d.store = lock, store
+	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now,
+		Lock: lock}
 	d.warns = map[string]string{}
 	return nil
+}
+
+// closeStore closes the schedule store and releases the archive's lock.
+func (d *Daemon) closeStore() error {
+	var err error
+	if d.store != nil {
+		err = d.store.Close()
+	}
+	if d.lock != nil {
+		err = errors.Join(err, d.lock.Close())
+	}
+	return err
 }
 
 // apply schedules the blogs of c, unschedules those it no longer has, and
@@ -389,10 +410,7 @@ func (d *Daemon) Close() error {
 	case <-time.After(grace):
 		d.Logger.Warn("harvests still running after the grace period; closing anyway", "grace", grace)
 	}
-	if d.store != nil {
-		return d.store.Close()
-	}
-	return nil
+	return d.closeStore()
 }
 
 // String sums the stats up for logs and the crawl command.

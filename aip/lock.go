@@ -1,0 +1,150 @@
+package aip
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// LockFile is the name of the lock file at the archive root. Whoever holds
+// an exclusive flock on it is the archive's one writer; its PID is written
+// in it as a decimal number and a newline.
+const LockFile = ".lock"
+
+// ArchiveLock is the exclusive hold of one process on an archive: only the
+// holder sweeps <archive>/.tmp and writes bags. The kernel releases it when
+// the process ends, however it ends (kill -9 included).
+type ArchiveLock struct {
+	root string
+	path string
+
+	mu sync.Mutex
+	f  *os.File // nil once closed
+}
+
+// LockedError reports an archive another process (or another lock of this
+// process) holds.
+type LockedError struct {
+	Root string // the archive
+	Path string // its lock file
+	PID  int    // the holder's process id, as it wrote it; zero if unknown
+}
+
+// Error implements error. It says "in use", names the holder's PID and
+// what to do.
+func (e *LockedError) Error() string {
+	holder := "another process"
+	if e.PID > 0 {
+		holder = "process " + strconv.Itoa(e.PID)
+	}
+	return fmt.Sprintf("archive %s is in use by %s (lock %s): one writer per archive; stop it or wait for it to finish",
+		e.Root, holder, e.Path)
+}
+
+// LockArchive takes the exclusive lock of the archive at root, creating
+// root and its lock file if needed, and writes this process's PID into the
+// lock file. It never waits: if another holds the lock it fails at once
+// with a *LockedError naming the holder's PID. Take the lock before
+// anything touches <root>/.tmp, hold it as long as bags are written, and
+// Close it at the end.
+func LockArchive(root string) (*ArchiveLock, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("aip: lock archive: %w", err)
+	}
+	path := filepath.Join(root, LockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("aip: lock archive: %w", err)
+	}
+	if err := flock(f); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, &LockedError{Root: root, Path: path, PID: readPID(path)}
+		}
+		return nil, fmt.Errorf("aip: lock archive %s: %w", path, err)
+	}
+	if err := writePID(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("aip: lock archive %s: %w", path, err)
+	}
+	return &ArchiveLock{root: root, path: path, f: f}, nil
+}
+
+// flock takes an exclusive flock on f without waiting, retrying when a
+// signal interrupts the call.
+func flock(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
+
+// writePID replaces the lock file's content with this process's PID.
+func writePID(f *os.File) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return err
+}
+
+// readPID returns the PID written in the lock file, or zero.
+func readPID(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(data)))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}
+
+// Root returns the archive the lock is held on.
+func (l *ArchiveLock) Root() string { return l.root }
+
+// Close releases the lock. Closing twice is harmless.
+func (l *ArchiveLock) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close() // closing the last descriptor releases the flock
+	l.f = nil
+	return err
+}
+
+// verify checks that the lock is still held on root: not closed, and its
+// lock file still the one locked (not removed or replaced, which would let
+// another process lock a new file at the same path).
+func (l *ArchiveLock) verify(root string) error {
+	if l == nil {
+		return fmt.Errorf("aip: archive %s: no lock held (take it with LockArchive)", root)
+	}
+	if filepath.Clean(l.root) != filepath.Clean(root) {
+		return fmt.Errorf("aip: archive %s: the lock held is on %s", root, l.root)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("aip: archive %s: lock released", root)
+	}
+	held, err := l.f.Stat()
+	if err != nil {
+		return fmt.Errorf("aip: archive %s: lock: %w", root, err)
+	}
+	now, err := os.Lstat(l.path)
+	if err != nil || !os.SameFile(held, now) {
+		return fmt.Errorf("aip: archive %s: lock file %s was removed or replaced: another process may be writing", root, l.path)
+	}
+	return nil
+}
