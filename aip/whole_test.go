@@ -1,0 +1,75 @@
+package aip_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
+)
+
+// TestWriterPublishesOnlyWholeBags damages the temp bag right before the
+// rename, as another process sweeping or writing .tmp would: each time the
+// write fails with a transient error saying what is wrong, and nothing is
+// published.
+func TestWriterPublishesOnlyWholeBags(t *testing.T) {
+	damages := map[string]func(tmp string) error{
+		"payload removed":   func(tmp string) error { return os.Remove(filepath.Join(tmp, "data/objects/media/kettle.png")) },
+		"payload truncated": func(tmp string) error { return os.Truncate(filepath.Join(tmp, "data/METS.xml"), 10) },
+		"bag emptied":       func(tmp string) error { return os.RemoveAll(filepath.Join(tmp, "data")) },
+		"file added": func(tmp string) error {
+			return os.WriteFile(filepath.Join(tmp, "data/objects/stowaway.bin"), []byte("?"), 0o644)
+		},
+		"manifest rewritten, same size": func(tmp string) error {
+			p := filepath.Join(tmp, "manifest-sha256.txt")
+			data, err := os.ReadFile(p)
+			data[0] ^= 1
+			return errors.Join(err, os.WriteFile(p, data, 0o644))
+		},
+		"tag file replaced by a symlink": func(tmp string) error {
+			p := filepath.Join(tmp, "bagit.txt")
+			return errors.Join(os.Rename(p, p+".real"), os.Symlink("bagit.txt.real", p))
+		},
+	}
+	for name, damage := range damages {
+		t.Run(name, func(t *testing.T) {
+			w := newWriter(t)
+			defer w.Close()
+			var hookErr error
+			aip.SetTestHook(func(final, event string) {
+				if event == "publish" {
+					hookErr = damage(tempBag(t, w.Root))
+				}
+			})
+			defer aip.SetTestHook(nil)
+			e := fixtureEntry()
+			_, err := w.WriteEntry(context.Background(), e)
+			if hookErr != nil {
+				t.Fatal(hookErr)
+			}
+			if err == nil || !blogharvest.IsTransient(err) || !strings.Contains(err.Error(), "no longer whole") {
+				t.Fatalf("write of a damaged temp bag: err %v, want a transient \"no longer whole\" error", err)
+			}
+			dir, _ := aip.EntryDir(w.Root, e)
+			if v, _ := aip.LatestVersion(dir); v != 0 {
+				t.Errorf("v%d published", v)
+			}
+			if n := countEntries(filepath.Join(w.Root, aip.TmpDir)); n != 0 {
+				t.Errorf(".tmp holds %d leftovers", n)
+			}
+		})
+	}
+}
+
+// tempBag returns the one bag being built under root/.tmp.
+func tempBag(t *testing.T, root string) string {
+	m, _ := filepath.Glob(filepath.Join(root, aip.TmpDir, "*"))
+	if len(m) != 1 {
+		t.Fatalf("temp bags: %v", m)
+	}
+	return m[0]
+}
