@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/beevik/etree"
 	"github.com/blogharvest/blogharvest/marc"
@@ -16,36 +17,52 @@ import (
 
 // Check verifies a bag, or every bag below a folder (a whole archive), and
 // returns every problem found; nil means all is well. Each bag gets the
-// BagIt checks of CheckBag; a bag holding data/METS.xml is an AIP and also
-// gets its METS validated against the schemas, its MARC records linted, and
-// every METS file reference resolved and compared (size, SHA-256) with the
-// payload. In an archive, a v<N> folder that is not a bag is a problem; the
-// .tmp folder is skipped. Problems are typed: *ChecksumError, *MissingError,
+// BagIt checks of CheckBag. Every bag of an archive is an AIP, and so is a
+// bag given alone that looks like one (a v<N> folder, or one holding
+// data/METS.xml or a Content-Digest): an AIP must hold data/METS.xml,
+// bag-info.txt, manifest-sha256.txt and tagmanifest-sha256.txt, each tag
+// manifest must list every other tag file, its METS is validated against the
+// schemas, its MARC records linted, and every METS file reference resolved
+// and compared (size, SHA-256) with the payload. In an archive, a v<N>
+// folder that is not a bag is a problem; the .tmp folder is skipped.
+// Symbolic links are never followed: one given as path, in an archive or in
+// a bag is a problem. Problems are typed: *ChecksumError, *MissingError,
 // *ExtraError, *OxumError, *FormatError, *SchemaError, *LintError,
-// *FileRefError, *NotBagError.
+// *FileRefError, *NotBagError, *SymlinkError.
 func Check(path string) []error {
-	info, err := os.Stat(path)
-	if err != nil {
+	info, err := os.Lstat(path)
+	switch {
+	case err != nil:
 		return []error{fmt.Errorf("check: %w", err)}
-	}
-	if !info.IsDir() {
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(path)
+		return []error{&SymlinkError{Path: path, Target: target}}
+	case !info.IsDir():
 		return []error{&NotBagError{Path: path}}
+	case isBag(path):
+		return checkAIP(path, looksLikeAIP(path))
 	}
-	if isBag(path) {
-		return checkAIP(path)
-	}
+	return checkTree(path)
+}
+
+// checkTree checks every bag below root, an archive, as an AIP.
+func checkTree(root string) []error {
 	var errs []error
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			errs = append(errs, err)
 			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			errs = append(errs, &SymlinkError{Path: p, Target: target})
+			return nil
 		case !d.IsDir():
 			return nil
-		case d.Name() == TmpDir && p != path:
+		case d.Name() == TmpDir && p != root:
 			return filepath.SkipDir
 		case isBag(p):
-			errs = append(errs, checkAIP(p)...)
+			errs = append(errs, checkAIP(p, true)...)
 			return filepath.SkipDir
 		}
 		if _, ok := versionNumber(d.Name()); ok {
@@ -69,15 +86,35 @@ func isBag(dir string) bool {
 	return len(m) > 0
 }
 
-// checkAIP checks dir as a bag and, when it holds data/METS.xml, as an AIP.
-func checkAIP(dir string) []error {
+// looksLikeAIP reports whether a bag given alone is one of ours: a v<N>
+// folder, or a bag with data/METS.xml or a Content-Digest in bag-info.txt.
+func looksLikeAIP(dir string) bool {
+	if _, ok := versionNumber(filepath.Base(dir)); ok {
+		return true
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "data", metsName)); err == nil {
+		return true
+	}
+	d, err := readContentDigest(dir)
+	return err == nil && d != ""
+}
+
+// aipTagFiles are the tag files every AIP holds (DESIGN §7).
+var aipTagFiles = []string{bagInfoTxt, "manifest-sha256.txt", "tagmanifest-sha256.txt"}
+
+// checkAIP checks dir as a bag and, when it is an AIP, as an AIP.
+func checkAIP(dir string, isAIP bool) []error {
 	b, ok := checkBag(dir)
-	if !ok {
+	if !ok || !isAIP {
 		return b.errs
 	}
+	b.checkAIPTags()
 	metsPath := filepath.Join(dir, "data", metsName)
-	data, err := os.ReadFile(metsPath)
+	data, err := b.read("data/" + metsName)
 	if errors.Is(err, fs.ErrNotExist) {
+		if !b.links["data/"+metsName] {
+			b.errs = append(b.errs, &MissingError{Path: metsPath, Manifest: "the AIP layout"})
+		}
 		return b.errs
 	}
 	if err != nil {
@@ -93,6 +130,32 @@ func checkAIP(dir string) []error {
 	b.checkFileRefs(metsPath, doc)
 	b.lintRecords(metsPath, doc)
 	return b.errs
+}
+
+// checkAIPTags reports the tag files an AIP lacks, and tag files a tag
+// manifest does not list.
+func (b *bag) checkAIPTags() {
+	for _, name := range aipTagFiles {
+		if _, err := os.Lstat(filepath.Join(b.dir, name)); errors.Is(err, fs.ErrNotExist) {
+			b.errs = append(b.errs, &MissingError{Path: filepath.Join(b.dir, name), Manifest: "the AIP layout"})
+		}
+	}
+	tags := []string{bagitTxt, bagInfoTxt}
+	for m := range b.listed {
+		if strings.HasPrefix(m, "manifest-") {
+			tags = append(tags, m)
+		}
+	}
+	for _, tm := range sortedKeys(b.listed) {
+		if !strings.HasPrefix(tm, "tagmanifest-") {
+			continue
+		}
+		for _, name := range tags {
+			if _, ok := b.listed[tm][name]; !ok {
+				b.fail(tm, 0, fmt.Sprintf("does not list the tag file %s", name))
+			}
+		}
+	}
 }
 
 // checkFileRefs resolves every mets:file against the payload, and reports

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // bag is a bag being checked: what its tag files say and what its payload
@@ -23,13 +24,16 @@ type bag struct {
 	listed  map[string]map[string]string // manifest name → path → checksum
 	fetch   map[string]bool              // paths listed in fetch.txt
 	sums    map[string]map[string]string // path → algorithm → checksum computed
+	links   map[string]bool              // bag-relative paths of symbolic links, never followed
 }
 
 // CheckBag checks dir as a BagIt bag (RFC 8493, and the earlier drafts from
 // 0.93 on): bagit.txt, every payload and tag manifest (paths in scope, no
 // duplicates, every file present with the right checksum, every payload file
 // listed in every payload manifest), bag-info.txt's Payload-Oxum and
-// fetch.txt. It returns every problem found, nil for a valid bag.
+// fetch.txt. A symbolic link anywhere in the bag is a problem
+// (*SymlinkError) and is never followed: what it points to is neither read
+// nor hashed. It returns every problem found, nil for a valid bag.
 func CheckBag(dir string) []error {
 	b, _ := checkBag(dir)
 	return b.errs
@@ -39,8 +43,9 @@ func CheckBag(dir string) []error {
 // ok is false when bagit.txt is unusable and nothing else was checked.
 func checkBag(dir string) (b *bag, ok bool) {
 	b = &bag{dir: dir, listed: map[string]map[string]string{}, fetch: map[string]bool{},
-		sums: map[string]map[string]string{}}
-	data, err := os.ReadFile(filepath.Join(dir, bagitTxt))
+		sums: map[string]map[string]string{}, links: map[string]bool{}}
+	b.scanLinks()
+	data, err := b.read(bagitTxt)
 	if err != nil {
 		b.errs = append(b.errs, &NotBagError{Path: dir})
 		return b, false
@@ -61,12 +66,58 @@ func (b *bag) fail(name string, line int, reason string) {
 	b.errs = append(b.errs, &FormatError{Path: filepath.Join(b.dir, filepath.FromSlash(name)), Line: line, Reason: reason})
 }
 
-// scanPayload records every file under data/ with its size.
+// scanLinks reports every symbolic link in the bag (not following any)
+// and records it in b.links.
+func (b *bag) scanLinks() {
+	filepath.WalkDir(b.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return nil // unreadable folders are reported where they are read
+		}
+		rel, _ := filepath.Rel(b.dir, p)
+		b.links[filepath.ToSlash(rel)] = true
+		target, _ := os.Readlink(p)
+		b.errs = append(b.errs, &SymlinkError{Path: p, Target: target})
+		return nil
+	})
+}
+
+// throughLink reports whether the bag-relative path p is a symbolic link or
+// lies below one.
+func (b *bag) throughLink(p string) bool {
+	for ; p != "." && p != "/" && p != ""; p = path.Dir(p) {
+		if b.links[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// open opens the bag file p (bag-relative, slash-separated) for reading
+// without following a symbolic link: one in the bag is reported by
+// scanLinks and reads as missing here.
+func (b *bag) open(p string) (*os.File, error) {
+	if b.throughLink(p) {
+		return nil, fs.ErrNotExist
+	}
+	return os.OpenFile(filepath.Join(b.dir, filepath.FromSlash(p)), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+}
+
+// read returns the content of the bag file p, as open finds it.
+func (b *bag) read(p string) ([]byte, error) {
+	f, err := b.open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// scanPayload records every regular file under data/ with its size.
 func (b *bag) scanPayload() {
 	b.payload = map[string]int64{}
 	root := filepath.Join(b.dir, "data")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
 			return err
 		}
 		info, err := d.Info()
@@ -85,7 +136,7 @@ func (b *bag) scanPayload() {
 // readTag reads a tag file and decodes it to UTF-8; ok is false when it is
 // missing or undecodable (the latter recorded as a problem).
 func (b *bag) readTag(name string) (string, bool) {
-	data, err := os.ReadFile(filepath.Join(b.dir, name))
+	data, err := b.read(name)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			b.fail(name, 0, err.Error())
@@ -224,7 +275,7 @@ func (b *bag) compare(manifest, p, want string) {
 // hashFile returns the checksums of the bag file p for algs; nil when the
 // file cannot be read (a problem is recorded unless it is simply missing).
 func (b *bag) hashFile(p string, algs []string) map[string]string {
-	f, err := os.Open(filepath.Join(b.dir, filepath.FromSlash(p)))
+	f, err := b.open(p)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			b.fail(p, 0, err.Error())

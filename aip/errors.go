@@ -117,3 +117,15 @@ type NotBagError struct{ Path string }
 
 // Error implements error.
 func (e *NotBagError) Error() string { return fmt.Sprintf("%s: not a bag (no bagit.txt)", e.Path) }
+
+// SymlinkError reports a symbolic link in an archive or a bag: a bag holds
+// regular files and folders only, and Check never follows a link.
+type SymlinkError struct {
+	Path   string // the link
+	Target string // what it points to, as stored in the link
+}
+
+// Error implements error.
+func (e *SymlinkError) Error() string {
+	return fmt.Sprintf("%s: symbolic link to %s (not followed: an archive holds no links)", e.Path, e.Target)
+}
