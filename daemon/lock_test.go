@@ -1,0 +1,163 @@
+package daemon_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/internal/fixture"
+)
+
+// writers returns the command lines of every command that writes into
+// e's archive: each must take the archive's lock.
+func (e *env) writers() [][]string {
+	return [][]string{
+		{"run", "-config", e.config},
+		{"crawl", "-config", e.config},
+		{"crawl", "-config", e.config, "sample"},
+		{"crawl", "-url", e.srv.URL + "/", "-out", e.archive, "-id", "sample", "-delay", "1ms", "-render", "never"},
+		{"demo", "-out", e.archive},
+	}
+}
+
+// lockMessage is what a writer refused by the archive's lock prints.
+func lockMessage(archive string, pid int) string {
+	return "archive " + archive + " is in use by process " + strconv.Itoa(pid)
+}
+
+// startDaemon starts `run` on e and waits until it serves /status (it
+// holds the archive's lock from before then).
+func startDaemon(t *testing.T, e *env) *proc {
+	t.Helper()
+	d := start(t, "run", "-config", e.config)
+	waitFor(t, "the daemon to serve /status", 30*time.Second, func() bool { return e.status(t) != nil })
+	return d
+}
+
+// TestSecondWriterLeavesTmpAlone: while a daemon runs, every other writing
+// command (run, crawl -config, crawl -url -out, demo -out) on its archive
+// fails with exit code 1 and a message naming the daemon's PID, and leaves
+// the daemon's half-built bag in .tmp alone.
+func TestSecondWriterLeavesTmpAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	e := newEnv(t, "@every 1h")
+	d := startDaemon(t, e)
+	half := filepath.Join(e.archive, aip.TmpDir, "sample-half-v1-123", "data", "METS.xml")
+	if err := os.MkdirAll(filepath.Dir(half), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(half, []byte("<half"), 0o644)
+	for _, args := range e.writers() {
+		code, stdout, stderr := run(t, args...)
+		if code != daemon.ExitFailure || !strings.Contains(stderr, lockMessage(e.archive, d.cmd.Process.Pid)) {
+			t.Errorf("%v: exit %d, want %d and the lock message\nstdout: %s\nstderr: %s", args[:2], code,
+				daemon.ExitFailure, stdout, stderr)
+		}
+		if _, err := os.Stat(half); err != nil {
+			t.Fatalf("%v touched the daemon's .tmp: %v", args[:2], err)
+		}
+	}
+	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+		t.Errorf("daemon exit code %d", code)
+	}
+}
+
+// TestOneWriterPerArchive runs a daemon harvesting a blog that changes all
+// the time, so it writes bags on every run (every second), and starts 20
+// other writing processes on its archive meanwhile (run, crawl -config,
+// crawl -url -out, demo -out): each fails fast with exit code 1 and the lock
+// message naming the daemon's PID, while the daemon goes on writing. After
+// the daemon's shutdown the archive checks clean and .tmp is empty: nothing
+// published is incomplete.
+func TestOneWriterPerArchive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes and crawls a blog many times")
+	}
+	e := newEnv(t, "@every 1s")
+	d := startDaemon(t, e)
+	waitFor(t, "every post and page archived", 90*time.Second, e.hasAll(t))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); changeBlog(e.site, stop) }()
+	before := countBags(e.archive)
+
+	writers := e.writers()
+	var others []*proc
+	for i := range 20 {
+		others = append(others, start(t, writers[i%len(writers)]...))
+		time.Sleep(250 * time.Millisecond)
+	}
+	want := lockMessage(e.archive, d.cmd.Process.Pid)
+	for i, p := range others {
+		select {
+		case <-p.done:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("%v still running: a second writer must fail at once", p.cmd.Args[1:3])
+		}
+		if code := p.cmd.ProcessState.ExitCode(); code != daemon.ExitFailure || !strings.Contains(p.logs.String(), want) {
+			t.Errorf("writer %d %v: exit %d, want %d and %q; output:\n%s", i, p.cmd.Args[1:3], code,
+				daemon.ExitFailure, want, lastLines(p.logs.String(), 10))
+		}
+	}
+	after := countBags(e.archive)
+	close(stop)
+	wg.Wait()
+	if after <= before {
+		t.Errorf("the daemon wrote no bag while the others tried (%d bags before, %d after)", before, after)
+	}
+	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+		t.Errorf("daemon exit code %d", code)
+	}
+	if strings.Contains(d.logs.String(), "harvest failed") {
+		t.Errorf("a daemon harvest failed:\n%s", lastLines(d.logs.String(), 20))
+	}
+	for _, p := range aip.Check(e.archive) {
+		t.Errorf("check: %v", p)
+	}
+	if n := countEntriesIn(filepath.Join(e.archive, aip.TmpDir)); n > 0 {
+		t.Errorf(".tmp holds %d entries after a clean shutdown", n)
+	}
+	t.Logf("%d bags before the 20 writers, %d after", before, after)
+}
+
+// changeBlog adds a post or a comment every quarter second until stop.
+func changeBlog(site *fixture.Site, stop <-chan struct{}) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		if i%2 == 0 {
+			site.AddPost(fixture.PostSpec{Title: "Written while others try " + strconv.Itoa(i), Date: time.Now()})
+			continue
+		}
+		posts := site.Posts()
+		site.AddComment(posts[i%len(posts)].Slug, fixture.CommentSpec{Author: "Reader", Text: "Comment " + strconv.Itoa(i),
+			Date: time.Now()})
+	}
+}
+
+// countBags counts the published bags of archive.
+func countBags(archive string) int {
+	m, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v*", "bagit.txt"))
+	b, _ := filepath.Glob(filepath.Join(archive, "*", "blog", "v*", "bagit.txt"))
+	return len(m) + len(b)
+}
+
+func countEntriesIn(dir string) int {
+	ents, _ := os.ReadDir(dir)
+	return len(ents)
+}
