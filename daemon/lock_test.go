@@ -115,11 +115,11 @@ func TestOneWriterPerArchive(t *testing.T) {
 	if after <= before {
 		t.Errorf("the daemon wrote no bag while the others tried (%d bags before, %d after)", before, after)
 	}
+	if logs := d.logs.String(); strings.Contains(logs, "harvest failed") { // before SIGTERM cancels a run
+		t.Errorf("a daemon harvest failed while the others tried:\n%s", lastLines(logs, 20))
+	}
 	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
 		t.Errorf("daemon exit code %d", code)
-	}
-	if strings.Contains(d.logs.String(), "harvest failed") {
-		t.Errorf("a daemon harvest failed:\n%s", lastLines(d.logs.String(), 20))
 	}
 	for _, p := range aip.Check(e.archive) {
 		t.Errorf("check: %v", p)
