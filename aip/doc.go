@@ -28,11 +28,24 @@
 // document (schemas.Validate) before anything touches the disk, then builds
 // the bag under <archive>/.tmp, fsyncs every file and folder and renames the
 // bag into place, so a crash leaves either no AIP or a complete one; Sweep
-// clears .tmp at startup. A new version v<N+1> is written only when the
+// clears .tmp at startup.
+//
+// One process writes into an archive at a time. LockArchive takes an
+// exclusive flock on <archive>/.lock (LockFile) and writes its PID there; a
+// second writer fails at once with a *LockedError naming that PID. The
+// kernel releases the lock when its holder ends, even by kill -9. Sweep and
+// a Writer work only under the lock, and right before the rename a Writer
+// checks that it still holds the lock and that the temp bag is still whole
+// (every file it wrote, with the size it wrote, tag files byte for byte,
+// nothing added); otherwise the write fails, transiently, and nothing is
+// published.
+//
+// A new version v<N+1> is written only when the
 // content digest (the record's fields and its media, not capture times nor
 // bagging dates) differs from the newest version's; an existing version is
 // never modified.
 //
 // Check verifies bags and whole archives, reporting every problem as a typed
-// error; CheckBag does the plain BagIt part for any bag.
+// error, a missing METS document or tag manifest and any symbolic link (never
+// followed) included; CheckBag does the plain BagIt part for any bag.
 package aip

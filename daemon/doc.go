@@ -1,9 +1,11 @@
 // Package daemon is blogharvest's command line and long-running service.
 //
 // Main parses the subcommand and runs it. The run subcommand loads and
-// validates the config, opens the schedule store, sweeps unfinished AIPs,
-// schedules every blog, runs harvests in a bounded worker pool and streams
-// their records into the AIP writer. SIGHUP reloads the config; the first
+// validates the config, locks the archive (one writer per archive: run,
+// crawl and demo all fail fast, exit code 1, while another process holds
+// it), sweeps unfinished AIPs, opens the schedule store, schedules every
+// blog, runs harvests in a bounded worker pool and streams their records
+// into the AIP writer. SIGHUP reloads the config; the first
 // SIGTERM or SIGINT stops scheduling, lets AIP writes in flight finish,
 // cancels crawls and closes the store within a grace period; a second signal
 // ends the process at once. Only this package knows the concrete types of the
