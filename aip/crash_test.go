@@ -46,7 +46,7 @@ const (
 	wantKills       = 50
 	wantInside      = 25
 	wantInsideKind  = 5
-	crashTimeBudget = 60 * time.Second
+	crashTimeBudget = 80 * time.Second // about 15 s alone, 45 s under -race on a loaded machine
 )
 
 // crashChild is the state of TestCrashChild's progress reports.
@@ -136,8 +136,8 @@ type crashCount struct {
 func (c *crashCount) enough() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.kills >= wantKills+10 && c.inside >= wantInside+5 &&
-		c.insideBlog >= wantInsideKind+3 && c.insideEntry >= wantInsideKind+3
+	return c.kills >= wantKills+5 && c.inside >= wantInside+3 &&
+		c.insideBlog >= wantInsideKind+2 && c.insideEntry >= wantInsideKind+2
 }
 
 func (c *crashCount) add(inside bool, kind string) {

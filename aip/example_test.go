@@ -17,7 +17,18 @@ import (
 func ExampleWriter() {
 	root, _ := os.MkdirTemp("", "archive")
 	defer os.RemoveAll(root)
-	w := &aip.Writer{Root: root, Organization: "Example Library", Software: "blogharvest 0.1.0",
+	// One writer per archive: lock it, then sweep what a dead writer left.
+	lock, err := aip.LockArchive(root)
+	if err != nil {
+		fmt.Println(err) // *aip.LockedError: another process writes there
+		return
+	}
+	defer lock.Close()
+	if err := aip.Sweep(lock); err != nil {
+		fmt.Println(err)
+		return
+	}
+	w := &aip.Writer{Root: root, Lock: lock, Organization: "Example Library", Software: "blogharvest 0.1.0",
 		Now: func() time.Time { return time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC) }}
 	page := blogharvest.File{URL: "https://blog.example.org/2024/05/hello/", Role: blogharvest.RolePage,
 		MediaType: "text/html", Body: []byte("<h1>Hello</h1>"), Status: 200}
