@@ -73,3 +73,26 @@ func tempBag(t *testing.T, root string) string {
 	}
 	return m[0]
 }
+
+// TestWriterRechecksLockBeforeRename removes the archive's lock file while
+// a bag is being written (another process could then lock a new one and
+// sweep .tmp): the bag is not published.
+func TestWriterRechecksLockBeforeRename(t *testing.T) {
+	w := newWriter(t)
+	defer w.Close()
+	aip.SetTestHook(func(final, event string) {
+		if event == "publish" {
+			os.Remove(filepath.Join(w.Root, aip.LockFile))
+		}
+	})
+	defer aip.SetTestHook(nil)
+	e := fixtureEntry()
+	_, err := w.WriteEntry(context.Background(), e)
+	if err == nil || !blogharvest.IsTransient(err) || !strings.Contains(err.Error(), "removed or replaced") {
+		t.Fatalf("write after the lock file was removed: err %v, want a transient error", err)
+	}
+	dir, _ := aip.EntryDir(w.Root, e)
+	if v, _ := aip.LatestVersion(dir); v != 0 {
+		t.Errorf("v%d published without the lock", v)
+	}
+}
