@@ -187,6 +187,9 @@ func crawlHostileBlog(t *testing.T, mode string, tlsProxy bool) {
 			texts = append(texts, f.URL, string(f.Body))
 			if f.Role == "rendered" {
 				rendered++
+				if !strings.HasPrefix(f.URL, b.base+"/") {
+					t.Errorf("entry %s keeps a rendered frame of %s: refused frames are not archived", e.URL, f.URL)
+				}
 			}
 		}
 		for _, s := range []*internalService{b.frame, b.script, b.fetched} {
