@@ -41,9 +41,25 @@ func (c *crawl) startBrowserProxy() (*fetch.BrowserProxy, error) {
 	return fetch.NewBrowserProxy(gate, o)
 }
 
-// browserRefused records a target the browser was refused, once per host.
+// maxRefusalWarnings bounds the "browser request refused" warnings of one
+// crawl; further refusals are only logged at debug level.
+const maxRefusalWarnings = 20
+
+// browserRefused records a target the browser was refused (the proxy
+// reports each host:port once).
 func (c *crawl) browserRefused(hostport string, _ error) {
-	c.warn("browser request refused: %s", hostport)
+	c.mu.Lock()
+	c.render.refusals++
+	n := c.render.refusals
+	c.mu.Unlock()
+	switch {
+	case n < maxRefusalWarnings:
+		c.warn("browser request refused: %s", hostport)
+	case n == maxRefusalWarnings:
+		c.warn("browser request refused: %s (further refusals are not listed)", hostport)
+	default:
+		c.log.Debug("browser request refused", "target", hostport)
+	}
 }
 
 // browserMayLoad reports whether the browser may load raw: the gate's

@@ -208,3 +208,32 @@ func crawlHostileBlog(t *testing.T, mode string, tlsProxy bool) {
 	}
 	t.Logf("warnings %q; proxy asked %d times", res.Warnings, len(px.Asked()))
 }
+
+// TestRenderHostRulesThroughFilter crawls a blog named blog.test served
+// over Options.Transport (as replays and the eval module do) with
+// RenderHostRules mapping its name to the loopback server: the browser,
+// behind the crawl's filtering proxy, reaches it by the proxy's dial.
+func TestRenderHostRulesThroughFilter(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium")
+	}
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	b := newTinyBlog(12)
+	b.scripted = 2
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	o := options("mapped", "http://blog.test")
+	o.Transport = replayTransport{addr: srv.Listener.Addr().String(), next: srv.Client().Transport}
+	o.RenderHostRules = "MAP blog.test " + srv.Listener.Addr().String()
+	o.Render = harvest.RenderAuto
+	res, out := crawl(t, o)
+	e := out.byURL(t)["http://blog.test"+b.path(b.scripted)]
+	if e == nil {
+		t.Fatalf("scripted post not archived (warnings %q)", res.Warnings)
+	}
+	if !strings.Contains(e.Content, "Paragraph 5 of post 2") {
+		t.Errorf("scripted post content %q: want the article JavaScript wrote (problems %q, warnings %q)", e.Content, e.Problems, res.Warnings)
+	}
+}

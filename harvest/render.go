@@ -15,11 +15,12 @@ import (
 // rendererState is the crawl's browser: the one given in Options, or one
 // started on first need and closed at the end.
 type rendererState struct {
-	r       Renderer
-	own     *render.Browser
-	proxy   *fetch.BrowserProxy // the filter a browser the crawl started goes through
-	started bool
-	off     bool
+	r        Renderer
+	own      *render.Browser
+	proxy    *fetch.BrowserProxy // the filter a browser the crawl started goes through
+	refusals int                 // targets the proxy refused
+	started  bool
+	off      bool
 }
 
 // renderer returns the browser to use, starting one if needed; nil when

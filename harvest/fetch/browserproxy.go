@@ -373,13 +373,21 @@ func (p *BrowserProxy) upstreamFor(r *http.Request) (*url.URL, error) {
 }
 
 // dialDirect is the forwarding transport's dial: the gate's Dial for
-// targets, a plain dial for the configured upstream proxy.
+// targets, a plain dial for the configured upstream proxy; a connection on
+// which nothing moves for IdleTimeout fails.
 func (p *BrowserProxy) dialDirect(ctx context.Context, network, addr string) (net.Conn, error) {
+	var conn net.Conn
+	var err error
 	if p.isUpstream(addr) {
 		d := net.Dialer{Timeout: p.o.ConnectTimeout}
-		return d.DialContext(ctx, network, addr)
+		conn, err = d.DialContext(ctx, network, addr)
+	} else {
+		conn, err = p.gate.Dial(ctx, network, addr)
 	}
-	return p.gate.Dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &idleConn{Conn: conn, idle: p.o.IdleTimeout}, nil
 }
 
 // isUpstream reports whether addr is the address of an upstream proxy.
