@@ -12,12 +12,12 @@ import (
 // browserGate is the decision every request of the crawl's browser goes
 // through: the crawl client's scope and address rules.
 func (c *crawl) browserGate() fetch.BrowserGate {
-	return c.client.GuardBrowserGate(c.blogOrigins())
+	return c.client.GuardBrowserGate(c.browserOrigins())
 }
 
-// blogOrigins lists the URLs whose origins (scheme, host, port) are the
+// browserOrigins lists the URLs whose origins (scheme, host, port) are the
 // blog's own: its URL, its feed and its canonical home page.
-func (c *crawl) blogOrigins() []string {
+func (c *crawl) browserOrigins() []string {
 	out := []string{c.o.Blog.URL, c.o.Blog.FeedURL}
 	if c.home != nil {
 		out = append(out, c.home.String())

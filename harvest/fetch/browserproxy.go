@@ -169,7 +169,7 @@ func (p *BrowserProxy) refuse(w http.ResponseWriter, hostport string, err error)
 	p.log.Debug("browser proxy: refused", "target", hostport, "err", err)
 	w.Header().Set("Connection", "close")
 	w.WriteHeader(http.StatusForbidden)
-	if reserved(hostport) {
+	if reservedHost(hostport) {
 		return
 	}
 	p.mu.Lock()
@@ -181,25 +181,25 @@ func (p *BrowserProxy) refuse(w http.ResponseWriter, hostport string, err error)
 	}
 }
 
-// reserved reports whether hostport names a host under .invalid (RFC
+// reservedHost reports whether hostport names a host under .invalid (RFC
 // 6761): the browser's own services are pointed there (see package
 // render), so their requests are refused without a report.
-func reserved(hostport string) bool {
+func reservedHost(hostport string) bool {
 	return strings.HasSuffix(strings.TrimSuffix(normHost(hostport), "."), ".invalid")
 }
 
-// target returns scheme and host:port of an absolute-URI request, or an
+// proxyTarget returns scheme and host:port of an absolute-URI request, or an
 // error for anything else (origin-form requests, other schemes).
-func target(r *http.Request) (string, string, error) {
+func proxyTarget(r *http.Request) (string, string, error) {
 	u := r.URL
 	if !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return "", "", fmt.Errorf("not an absolute http URL: %q", r.RequestURI)
 	}
-	return u.Scheme, withPort(u.Scheme, u.Host), nil
+	return u.Scheme, hostportWithDefault(u.Scheme, u.Host), nil
 }
 
-// withPort adds scheme's default port to a host without one.
-func withPort(scheme, host string) string {
+// hostportWithDefault adds scheme's default port to a host without one.
+func hostportWithDefault(scheme, host string) string {
 	if _, _, err := net.SplitHostPort(host); err == nil {
 		return host
 	}
@@ -212,8 +212,8 @@ func withPort(scheme, host string) string {
 
 // forward proxies one absolute-URI request after the gate's check.
 func (p *BrowserProxy) forward(w http.ResponseWriter, r *http.Request) {
-	scheme, hostport, err := target(r)
-	if err == nil && reserved(hostport) {
+	scheme, hostport, err := proxyTarget(r)
+	if err == nil && reservedHost(hostport) {
 		err = fmt.Errorf("browser service %s: %w", hostport, ErrRefused)
 	}
 	if err == nil {
@@ -226,14 +226,14 @@ func (p *BrowserProxy) forward(w http.ResponseWriter, r *http.Request) {
 	p.log.Debug("browser proxy: forward", "method", r.Method, "target", hostport)
 	out := r.Clone(r.Context())
 	out.RequestURI = ""
-	removeHopHeaders(out.Header)
+	stripHopHeaders(out.Header)
 	resp, err := p.tr.RoundTrip(out)
 	if err != nil {
 		p.failed(w, hostport, err)
 		return
 	}
 	defer resp.Body.Close()
-	removeHopHeaders(resp.Header)
+	stripHopHeaders(resp.Header)
 	for k, vs := range resp.Header {
 		w.Header()[k] = vs
 	}
@@ -253,17 +253,17 @@ func (p *BrowserProxy) failed(w http.ResponseWriter, hostport string, err error)
 	w.WriteHeader(http.StatusBadGateway)
 }
 
-// hopHeaders are the hop-by-hop headers a proxy does not pass on.
-var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate",
+// hopByHopHeaders are the hop-by-hop headers a proxy does not pass on.
+var hopByHopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate",
 	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
 
-func removeHopHeaders(h http.Header) {
+func stripHopHeaders(h http.Header) {
 	for _, f := range h.Values("Connection") {
 		for _, k := range strings.Split(f, ",") {
 			h.Del(strings.TrimSpace(k))
 		}
 	}
-	for _, k := range hopHeaders {
+	for _, k := range hopByHopHeaders {
 		h.Del(k)
 	}
 }
@@ -276,7 +276,7 @@ func (p *BrowserProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, hostport, fmt.Errorf("CONNECT %q: not host:port", hostport))
 		return
 	}
-	if reserved(hostport) {
+	if reservedHost(hostport) {
 		p.refuse(w, hostport, fmt.Errorf("browser service %s: %w", hostport, ErrRefused))
 		return
 	}
@@ -302,7 +302,7 @@ func (p *BrowserProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	}
 	defer p.untrack(client, up)
 	io.WriteString(client, "HTTP/1.1 200 Connection established\r\n\r\n")
-	p.splice(&idleConn{Conn: client, idle: p.o.IdleTimeout}, buf.Reader, &idleConn{Conn: up, idle: p.o.IdleTimeout})
+	p.splice(&idleDeadlineConn{Conn: client, idle: p.o.IdleTimeout}, buf.Reader, &idleDeadlineConn{Conn: up, idle: p.o.IdleTimeout})
 }
 
 // track registers the connections of a tunnel so that Close cuts them;
@@ -348,18 +348,18 @@ func (p *BrowserProxy) splice(client net.Conn, pending *bufio.Reader, up net.Con
 	<-done
 }
 
-// idleConn extends its deadline on every read and write.
-type idleConn struct {
+// idleDeadlineConn extends its deadline on every read and write.
+type idleDeadlineConn struct {
 	net.Conn
 	idle time.Duration
 }
 
-func (c *idleConn) Read(b []byte) (int, error) {
+func (c *idleDeadlineConn) Read(b []byte) (int, error) {
 	c.Conn.SetDeadline(time.Now().Add(c.idle))
 	return c.Conn.Read(b)
 }
 
-func (c *idleConn) Write(b []byte) (int, error) {
+func (c *idleDeadlineConn) Write(b []byte) (int, error) {
 	c.Conn.SetDeadline(time.Now().Add(c.idle))
 	return c.Conn.Write(b)
 }
@@ -387,7 +387,7 @@ func (p *BrowserProxy) dialDirect(ctx context.Context, network, addr string) (ne
 	if err != nil {
 		return nil, err
 	}
-	return &idleConn{Conn: conn, idle: p.o.IdleTimeout}, nil
+	return &idleDeadlineConn{Conn: conn, idle: p.o.IdleTimeout}, nil
 }
 
 // isUpstream reports whether addr is the address of an upstream proxy.
@@ -462,15 +462,15 @@ func (p *BrowserProxy) connectVia(ctx context.Context, proxy *url.URL, hostport 
 	}
 	conn.SetDeadline(time.Time{})
 	if br.Buffered() > 0 {
-		return &prefixConn{Conn: conn, r: io.MultiReader(io.LimitReader(br, int64(br.Buffered())), conn)}, nil
+		return &bufferedConn{Conn: conn, r: io.MultiReader(io.LimitReader(br, int64(br.Buffered())), conn)}, nil
 	}
 	return conn, nil
 }
 
-// prefixConn reads bytes already buffered before its connection's.
-type prefixConn struct {
+// bufferedConn reads bytes already buffered before its connection's.
+type bufferedConn struct {
 	net.Conn
 	r io.Reader
 }
 
-func (c *prefixConn) Read(b []byte) (int, error) { return c.r.Read(b) }
+func (c *bufferedConn) Read(b []byte) (int, error) { return c.r.Read(b) }

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// metadataNames are the cloud-metadata host names no browser is sent to,
+// legacyMetadataNames are the cloud-metadata host names no browser is sent to,
 // whatever they resolve to (behind a proxy the proxy resolves them).
-var metadataNames = map[string]bool{
+var legacyMetadataNames = map[string]bool{
 	"metadata.google.internal": true, "metadata.goog": true, "metadata": true,
 	"instance-data": true, "instance-data.ec2.internal": true, "metadata.azure.com": true,
 }
@@ -27,7 +27,7 @@ func (c *Client) GuardBrowserGate(origins []string) BrowserGate {
 	own := map[string]bool{}
 	addrs := map[string]bool{}
 	for _, o := range origins {
-		scheme, hostport, ok := splitOrigin(o)
+		scheme, hostport, ok := legacySplitOrigin(o)
 		if ok {
 			own[scheme+"://"+hostport] = true
 			addrs[hostport] = true
@@ -43,7 +43,7 @@ func (c *Client) GuardBrowserGate(origins []string) BrowserGate {
 			if own[scheme+"://"+hostport] || (scheme == "https" && addrs[hostport]) {
 				return nil
 			}
-			return checkBrowserHost(hostport)
+			return legacyCheckBrowserHost(hostport)
 		},
 		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if addrs[strings.ToLower(addr)] {
@@ -54,9 +54,9 @@ func (c *Client) GuardBrowserGate(origins []string) BrowserGate {
 	}
 }
 
-// splitOrigin returns the scheme and lower-case host:port (default port
+// legacySplitOrigin returns the scheme and lower-case host:port (default port
 // added) of an origin or URL.
-func splitOrigin(raw string) (string, string, bool) {
+func legacySplitOrigin(raw string) (string, string, bool) {
 	scheme, rest, ok := strings.Cut(raw, "://")
 	if !ok {
 		return "", "", false
@@ -69,14 +69,14 @@ func splitOrigin(raw string) (string, string, bool) {
 	if host == "" || (scheme != "http" && scheme != "https") {
 		return "", "", false
 	}
-	return scheme, strings.ToLower(withPort(scheme, host)), true
+	return scheme, strings.ToLower(hostportWithDefault(scheme, host)), true
 }
 
-// checkBrowserHost refuses localhost, metadata names and literal
+// legacyCheckBrowserHost refuses localhost, metadata names and literal
 // non-public addresses.
-func checkBrowserHost(hostport string) error {
+func legacyCheckBrowserHost(hostport string) error {
 	host := normHost(hostport)
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") || metadataNames[strings.TrimSuffix(host, ".")] {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") || legacyMetadataNames[strings.TrimSuffix(host, ".")] {
 		return fmt.Errorf("browser request %s: %w", hostport, ErrRefused)
 	}
 	if a, err := netip.ParseAddr(host); err == nil && !isPublic(a) {
