@@ -213,6 +213,9 @@ func hostportWithDefault(scheme, host string) string {
 // forward proxies one absolute-URI request after the gate's check.
 func (p *BrowserProxy) forward(w http.ResponseWriter, r *http.Request) {
 	scheme, hostport, err := proxyTarget(r)
+	if err != nil {
+		hostport = r.Host
+	}
 	if err == nil && reservedHost(hostport) {
 		err = fmt.Errorf("browser service %s: %w", hostport, ErrRefused)
 	}
