@@ -30,7 +30,12 @@
 // comments from the comment feed are merged with those found on the page
 // and its further comment pages. In RenderAuto mode a page is rendered in
 // Chromium when its static HTML lacks the article, shows a JavaScript
-// comment system, or holds fewer comments than the feeds say exist. Media
+// comment system (a script or iframe the browser may load), or holds fewer
+// comments than the feeds say exist. The browser a crawl starts reaches the
+// network only through a filtering proxy of the crawl's own
+// (fetch.BrowserProxy) that applies the client's scope and address rules
+// to every request and carries it through the crawl's upstream proxy;
+// refused hosts become warnings and refused frames are not captured. Media
 // inside the article are captured within limits; failures become
 // Entry.Problems, never errors.
 //

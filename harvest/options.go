@@ -44,8 +44,11 @@ type Options struct {
 	// the crawl starts its own Chromium on first need and closes it at the
 	// end (no browser installed: rendering is off, with one warning).
 	Browser Renderer
-	// RenderHostRules is passed to a browser the crawl starts (see
-	// render.Options.HostRules), for blogs served through Transport.
+	// RenderHostRules maps host names for a browser the crawl starts, in
+	// --host-resolver-rules syntax ("MAP blog.test 127.0.0.1:8080"), for
+	// blogs served through Transport. Its MAP rules are applied by the
+	// dial of the crawl's browser proxy (the browser itself resolves no
+	// name), after the scope decision.
 	RenderHostRules string
 	// Include adds URLs matching any of these to the crawl's scope (the
 	// blog's hosts under its path prefix); Exclude removes URLs matching any.

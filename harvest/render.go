@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
@@ -14,10 +15,12 @@ import (
 // rendererState is the crawl's browser: the one given in Options, or one
 // started on first need and closed at the end.
 type rendererState struct {
-	r       Renderer
-	own     *render.Browser
-	started bool
-	off     bool
+	r        Renderer
+	own      *render.Browser
+	proxy    *fetch.BrowserProxy // the filter a browser the crawl started goes through
+	refusals int                 // targets the proxy refused
+	started  bool
+	off      bool
 }
 
 // renderer returns the browser to use, starting one if needed; nil when
@@ -35,7 +38,7 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 		return st.r
 	}
 	st.started = true
-	b, err := render.New(context.WithoutCancel(ctx), c.renderOptions())
+	b, err := c.startBrowser(ctx)
 	if err != nil {
 		st.off = true
 		msg := fmt.Sprintf("render: %v: rendering is off for this crawl", err)
@@ -50,16 +53,36 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 	return b
 }
 
-// renderOptions configures a browser the crawl starts. Unless the crawl
-// runs over its own Transport (replay), the browser goes through the same
-// proxy as the HTTP client and trusts the same extra CAs, pinned to the
-// blog's own host.
-func (c *crawl) renderOptions() render.Options {
-	o := render.Options{Tabs: c.o.PerHost, Screenshot: true, HostRules: c.o.RenderHostRules, Logger: c.log}
+// startBrowser starts the crawl's browser behind its filtering proxy
+// (kept in c.render.proxy; c.mu is held).
+func (c *crawl) startBrowser(ctx context.Context) (*render.Browser, error) {
+	p, err := c.startBrowserProxy()
+	if err != nil {
+		return nil, fmt.Errorf("browser proxy: %w", err)
+	}
+	b, err := render.New(context.WithoutCancel(ctx), c.renderOptions(p))
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	c.render.proxy = p
+	return b, nil
+}
+
+// renderOptions configures a browser the crawl starts: every request it
+// makes goes through the filtering proxy p, which decides with the
+// crawl's scope rules and carries through the crawl's upstream proxy.
+// Unless the crawl runs over its own Transport (replay), the browser
+// trusts the same extra CAs as the HTTP client, pinned to the blog's own
+// host.
+func (c *crawl) renderOptions(p *fetch.BrowserProxy) render.Options {
+	o := render.Options{Tabs: c.o.PerHost, Screenshot: true, Logger: c.log,
+		ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: c.browserMayLoad}
 	if c.o.Transport != nil {
 		return o
 	}
 	o = render.FromEnvironment(o)
+	o.ProxyServer, o.NoProxy = p.URL(), ""
 	if c.o.CAFile != "" {
 		o.TrustedCAs = append(o.TrustedCAs, c.o.CAFile)
 	}
@@ -76,6 +99,10 @@ func (c *crawl) closeRenderer() {
 	if c.render.own != nil {
 		c.render.own.Close()
 		c.render.own = nil
+	}
+	if c.render.proxy != nil {
+		c.render.proxy.Close()
+		c.render.proxy = nil
 	}
 }
 
@@ -101,7 +128,7 @@ func (c *crawl) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr e
 		return "the static page holds less than half of the feed's article"
 	case post && c.articleRuleTrusted() && ex.Score < lowScore:
 		return fmt.Sprintf("low article score %.2f", ex.Score)
-	case j.page.info.jsComments != "":
+	case j.page.info.jsComments != "" && (j.page.info.jsCommentsSrc == "" || c.browserMayLoad(j.page.info.jsCommentsSrc)):
 		return "comments by " + j.page.info.jsComments
 	case len(ex.Comments) < len(j.comments):
 		return "the comment feed has more comments than the static page"

@@ -29,6 +29,10 @@ type pageInfo struct {
 	password   bool   // a WordPress post-password-form
 	articles   int    // <article> elements and hentry blocks: several make a listing
 	jsComments string // the JavaScript comment system found, e.g. "disqus"
+	// jsCommentsSrc is the URL of the script or iframe that made
+	// jsComments "scripted" or "iframe"; rendering for it is worth it only
+	// when the browser may load it.
+	jsCommentsSrc string
 }
 
 // jsCommentMarkers maps markup fragments to the JavaScript comment system
@@ -178,11 +182,11 @@ func (pi *pageInfo) startTag(a atom.Atom, attrs map[string]string, base *url.URL
 		}
 	case atom.Script:
 		if src := strings.ToLower(attrs["src"]); strings.Contains(src, "comment") && !strings.Contains(src, "comment-reply") && pi.jsComments == "" {
-			pi.jsComments = "scripted"
+			pi.jsComments, pi.jsCommentsSrc = "scripted", srcURL(base, attrs["src"])
 		}
 	case atom.Iframe:
 		if src := strings.ToLower(attrs["src"]); strings.Contains(src, "comment") && pi.jsComments == "" {
-			pi.jsComments = "iframe"
+			pi.jsComments, pi.jsCommentsSrc = "iframe", srcURL(base, attrs["src"])
 		}
 	case atom.Article:
 		if !strings.Contains(strings.ToLower(attrs["class"]+" "+attrs["id"]), "comment") {
@@ -199,6 +203,16 @@ func (pi *pageInfo) startTag(a atom.Atom, attrs map[string]string, base *url.URL
 		}
 	}
 	return base
+}
+
+// srcURL resolves a script's or iframe's src against base; a src that
+// does not resolve yields "invalid:" (which no browser may load).
+func srcURL(base *url.URL, src string) string {
+	u, err := base.Parse(strings.TrimSpace(src))
+	if err != nil {
+		return "invalid:"
+	}
+	return u.String()
 }
 
 // linkTag records <link rel=canonical|shortlink|alternate|next|prev>.

@@ -90,39 +90,45 @@ func (b *Browser) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.WindowSize(1280, 1024),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-default-apps", true),
-		chromedp.Flag("disable-breakpad", true),
-		chromedp.Flag("disable-client-side-phishing-detection", true),
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-		chromedp.Flag("metrics-recording-only", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("hide-scrollbars", true),
 	}
-	if siteIsolation {
-		opts = append(opts, chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter"))
-	} else {
+	features := quietFeatures
+	if !siteIsolation {
 		// Cross-site iframes (Disqus) stay in the page's process, so
 		// their documents are reachable from the page's session.
-		opts = append(opts,
-			chromedp.Flag("disable-site-isolation-trials", true),
-			chromedp.Flag("disable-features", "site-per-process,IsolateOrigins,Translate,OptimizationHints,MediaRouter"))
+		opts = append(opts, chromedp.Flag("disable-site-isolation-trials", true))
+		features = "site-per-process,IsolateOrigins," + features
 	}
-	if b.o.ProxyServer != "" {
+	opts = append(opts, chromedp.Flag("disable-features", features))
+	opts = append(opts, quietFlags()...)
+	if b.spki != "" {
+		opts = append(opts, chromedp.Flag("ignore-certificate-errors-spki-list", b.spki))
+	}
+	return append(opts, b.proxyFlags()...)
+}
+
+// proxyFlags are the flags that route the browser's requests: through
+// ProxyServer (only through it with ProxyOnly), and HostRules.
+func (b *Browser) proxyFlags() []chromedp.ExecAllocatorOption {
+	var opts []chromedp.ExecAllocatorOption
+	switch {
+	case b.o.ProxyServer != "" && b.o.ProxyOnly:
+		// Chromium bypasses proxies for loopback unless told not to, and
+		// would resolve names for preconnects and WebRTC itself.
+		opts = append(opts, chromedp.ProxyServer(b.o.ProxyServer),
+			chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+			chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE "+proxyHost(b.o.ProxyServer)))
+		return opts
+	case b.o.ProxyServer != "":
 		opts = append(opts, chromedp.ProxyServer(b.o.ProxyServer))
 		if bypass := proxyBypass(b.o.NoProxy); bypass != "" {
 			opts = append(opts, chromedp.Flag("proxy-bypass-list", bypass))
 		}
-	}
-	if b.spki != "" {
-		opts = append(opts, chromedp.Flag("ignore-certificate-errors-spki-list", b.spki))
 	}
 	if b.o.HostRules != "" {
 		opts = append(opts, chromedp.Flag("host-resolver-rules", b.o.HostRules))

@@ -45,6 +45,10 @@ func (p *pageRun) captureFrames(ctx context.Context, res *Result) {
 		if f.root != f || (s.cancel == nil && f.frame.ParentID == "") {
 			return false // inlined, or the page itself
 		}
+		if !p.frameAllowed(f.frame.URL) {
+			p.note("frame %s not captured: out of scope", f.frame.URL)
+			return false
+		}
 		var html string
 		if err := s.worlds.call(ctx, f.frame.ID, serializeJS, &html); err != nil {
 			p.note("frame %s not captured: %v", f.frame.URL, err)
@@ -89,4 +93,10 @@ func (p *pageRun) screenshot(ctx context.Context, res *Result) error {
 	}
 	res.Screenshot = buf
 	return nil
+}
+
+// frameAllowed reports whether the document of a frame at url may be
+// captured (Options.FrameAllowed).
+func (p *pageRun) frameAllowed(url string) bool {
+	return p.o.FrameAllowed == nil || p.o.FrameAllowed(url)
 }

@@ -30,5 +30,13 @@
 //
 // The browser runs headless with --no-sandbox (the harvester may run as
 // root), a fresh --user-data-dir removed on Close, and the background
-// networking of Chromium (updates, sync, safe browsing) switched off.
+// traffic of Chromium switched off (quietFlags: component and variations
+// updates, sign-in, sync, metrics, crash reports, safe browsing, GCM,
+// translation, optimisation hints, media routing, search preconnects);
+// the services that cannot be switched off (the accounts check, GCM
+// check-in) are pointed at .invalid names. With Options.ProxyOnly every
+// request goes to ProxyServer (the harvest's filtering proxy): loopback
+// is not bypassed, Chromium resolves no name itself and WebRTC sends no
+// UDP outside the proxy. Options.FrameAllowed keeps frames the proxy
+// refused out of the capture.
 package render

@@ -49,6 +49,14 @@ type Options struct {
 	// through ProxyServer, and tells Chromium to accept. Needed only with
 	// TrustedCAs; a host that cannot be verified fails New.
 	PinHosts []string
+	// ProxyOnly sends every request to ProxyServer, a filtering proxy on
+	// loopback: loopback targets are not bypassed and Chromium resolves no
+	// name itself (HostRules and NoProxy are ignored).
+	ProxyOnly bool
+	// FrameAllowed, if set, says whether a frame's document may be
+	// captured: frames whose URL it refuses (their loads were refused by
+	// the proxy) are left out of Result.Frames, with a note.
+	FrameAllowed func(url string) bool
 	// HostRules is passed as --host-resolver-rules (e.g.
 	// "MAP blog.example 127.0.0.1:8080"). If empty, DNS is used.
 	HostRules string
