@@ -34,9 +34,9 @@ func TestDialGuard(t *testing.T) {
 		g    *guard
 		want bool
 	}{
-		{newGuard(nil, nil), false},
-		{newGuard([]string{"LOCALHOST"}, nil), true},
-		{newGuard(nil, []string{addr}), true},
+		{newGuard(nil, nil, nil), false},
+		{newGuard([]string{"LOCALHOST"}, nil, nil), true},
+		{newGuard(nil, nil, []string{addr}), true},
 	} {
 		conn, err := tc.g.dialContext(&net.Dialer{})(ctx, "tcp", addr)
 		if tc.want != (err == nil) {
