@@ -59,6 +59,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 		return nil, fmt.Errorf("harvest %s: %w", c.blog.URL, err)
 	}
 	c.blog.FeedURL = feedURL
+	c.addOrigin(feedURL)
 	if resp == nil || feed.Sniff(resp.Body) {
 		c.urlIsFeed = true
 		return nil, nil
@@ -72,6 +73,15 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 		return nil, nil
 	}
 	return p, nil
+}
+
+// addOrigin adds the origin of raw, a feed the home page declares or the
+// home page a feed names, to the blog's origins for pages (never for
+// non-public addresses: fetch.Client.AddOrigin).
+func (c *crawl) addOrigin(raw string) {
+	if err := c.client.AddOrigin(raw); err != nil {
+		c.log.Debug("origin not added", "url", raw, "err", err)
+	}
 }
 
 // fetchHome fetches the home page when the feed was given; failures are

@@ -26,9 +26,10 @@ const DefaultMaxPages = 5000
 // every zero field takes the default stated on it.
 type Options struct {
 	// Blog names the blog: ID (stamped on every record), URL (home page or
-	// feed) and, optionally, FeedURL (skips feed discovery). The hosts of
-	// URL and FeedURL may resolve to private or loopback addresses (the
-	// archivist named them); every other host must be public.
+	// feed) and, optionally, FeedURL (skips feed discovery). The origins
+	// (scheme, host, port) of URL and FeedURL, with Allow, are the blog's:
+	// they may resolve to private or loopback addresses (the archivist
+	// named them); every other host must be public.
 	Blog blogharvest.Blog
 	// MaxPages bounds the HTML pages fetched (feeds, sitemaps and media do
 	// not count). If zero, DefaultMaxPages.
@@ -47,6 +48,13 @@ type Options struct {
 	// RenderHostRules is passed to a browser the crawl starts (see
 	// render.Options.HostRules), for blogs served through Transport.
 	RenderHostRules string
+	// Allow lists more origins of the blog ("https://cdn.example.org",
+	// "http://127.0.0.1:8081": scheme, host and port) besides those of
+	// Blog.URL and Blog.FeedURL. Pages (links, sitemaps, feed pages,
+	// comment feeds, redirect hops) are fetched only from the blog's
+	// origins; media from any public address, and from a non-public one
+	// only on the blog's origins. Another port of a host is another origin.
+	Allow []string
 	// Include adds URLs matching any of these to the crawl's scope (the
 	// blog's hosts under its path prefix); Exclude removes URLs matching any.
 	Include, Exclude []*regexp.Regexp

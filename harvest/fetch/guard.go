@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/blogharvest/blogharvest"
@@ -42,16 +43,17 @@ func isPublic(a netip.Addr) bool {
 // guard decides where requests may go: pages to the blog's origins (when
 // set), non-public addresses only to those origins and the allowed hosts.
 type guard struct {
-	allow   map[string]bool // lower-case host names and IPs of Options.AllowHosts, any port
-	origins *origins        // Options.Origins; an empty set leaves pages unrestricted
-	proxies map[string]bool // host:port of configured proxies, always dialable
+	allow   map[string]bool         // lower-case host names and IPs of Options.AllowHosts, any port
+	origins atomic.Pointer[origins] // Options.Origins (and AddOrigin); an empty set leaves pages unrestricted
+	proxies map[string]bool         // host:port of configured proxies, always dialable
 }
 
 func newGuard(allowHosts []string, o *origins, proxies []string) *guard {
 	if o == nil {
 		o, _ = newOrigins(nil)
 	}
-	g := &guard{allow: map[string]bool{}, origins: o, proxies: map[string]bool{}}
+	g := &guard{allow: map[string]bool{}, proxies: map[string]bool{}}
+	g.origins.Store(o)
 	for _, h := range allowHosts {
 		g.allow[normHost(h)] = true
 	}
@@ -72,7 +74,7 @@ func normHost(h string) string {
 // privateAllowed reports whether hp (a normalised host:port) may be on a
 // non-public address: one of the blog's origins or an allowed host.
 func (g *guard) privateAllowed(hp string) bool {
-	return g.origins.hostports[hp] || g.allow[normHost(hp)]
+	return g.origins.Load().hostports[hp] || g.allow[normHost(hp)]
 }
 
 // checkURL refuses a page outside the blog's origins (ErrOutOfScope) and
@@ -81,7 +83,7 @@ func (g *guard) privateAllowed(hp string) bool {
 // Names are not resolved here.
 func (g *guard) checkURL(u *url.URL, kind Kind) error {
 	o, _ := originOf(u)
-	if kind == Page && len(g.origins.set) > 0 && !g.origins.set[o] {
+	if set := g.origins.Load().set; kind == Page && len(set) > 0 && !set[o] {
 		return blogharvest.Permanent(fmt.Errorf("fetch %s: %s: %w", u, o, ErrOutOfScope))
 	}
 	hp := hostPort(u.Scheme, u.Host)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"net/url"
@@ -103,13 +104,22 @@ func newOrigins(raws []string) (*origins, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.add(n)
+		o.add(n, true)
 	}
 	return o, nil
 }
 
-// add puts the normalised origin n and its equivalent forms into the set.
-func (o *origins) add(n string) {
+// with returns a copy of o with the normalised origin n added, for pages
+// only (not dialable on non-public addresses).
+func (o *origins) with(n string) *origins {
+	c := &origins{set: maps.Clone(o.set), hostports: o.hostports}
+	c.add(n, false)
+	return c
+}
+
+// add puts the normalised origin n and its equivalent forms into the set,
+// and their host:port into hostports when private is set.
+func (o *origins) add(n string, private bool) {
 	scheme, hp, _ := strings.Cut(n, "://")
 	host, port, _ := net.SplitHostPort(hp)
 	hosts := []string{host}
@@ -121,21 +131,42 @@ func (o *origins) add(n string) {
 		}
 	}
 	for _, h := range hosts {
-		o.put(scheme, h, port)
+		o.put(scheme, h, port, private)
 		if isName(host) && (scheme == "http" && port == "80" || scheme == "https" && port == "443") {
 			if scheme == "http" {
-				o.put("https", h, "443")
+				o.put("https", h, "443", private)
 			} else {
-				o.put("http", h, "80")
+				o.put("http", h, "80", private)
 			}
 		}
 	}
 }
 
-func (o *origins) put(scheme, host, port string) {
+func (o *origins) put(scheme, host, port string, private bool) {
 	hp := net.JoinHostPort(host, port)
 	o.set[scheme+"://"+hp] = true
-	o.hostports[hp] = true
+	if private {
+		o.hostports[hp] = true
+	}
+}
+
+// AddOrigin adds the origin of raw (an absolute http(s) URL) to the
+// blog's origins for pages only: a feed the blog's home page declares on
+// another host (a feed service), or the home page a feed names. It gets
+// no exception for non-public addresses: a private, loopback or metadata
+// target is still refused. It does nothing when Options.Origins is empty
+// (pages are unrestricted then).
+func (c *Client) AddOrigin(raw string) error {
+	n, err := Origin(raw)
+	if err != nil {
+		return fmt.Errorf("fetch: add origin: %w", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o := c.guard.origins.Load(); len(o.set) > 0 && !o.set[n] {
+		c.guard.origins.Store(o.with(n))
+	}
+	return nil
 }
 
 // isName reports whether host is a DNS name, not an IP literal.
