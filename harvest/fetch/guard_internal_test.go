@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"testing"
 )
 
@@ -47,5 +48,36 @@ func TestDialGuard(t *testing.T) {
 		} else if !errors.Is(err, ErrRefused) {
 			t.Errorf("err %v, want ErrRefused", err)
 		}
+	}
+}
+
+// TestOrigins checks which origins count as the blog's: exact scheme, host
+// and port; the www./bare twin on the same scheme and port; for a name on
+// a default port the http:80/https:443 pair; never another port, and no
+// twin for an IP literal. Only the given origins may be non-public.
+func TestOrigins(t *testing.T) {
+	o, err := newOrigins([]string{"http://Blog.Example.org/path/?q", "http://127.0.0.1:8080", "https://www.b.example:8443", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for raw, want := range map[string]bool{
+		"http://blog.example.org/x": true, "https://blog.example.org/": true, "http://www.blog.example.org:80/": true,
+		"https://www.blog.example.org": true, "http://blog.example.org:8080/": false, "https://blog.example.org:8443/": false,
+		"http://127.0.0.1:8080/a": true, "http://127.0.0.1/": false, "https://127.0.0.1:8080/": false, "http://127.0.0.1:8081/": false,
+		"https://www.b.example:8443/": true, "https://b.example:8443/": true, "http://b.example:8443/": false, "https://b.example/": false,
+		"http://www.127.0.0.1:8080/": false,
+	} {
+		u, _ := url.Parse(raw)
+		n, _ := originOf(u)
+		if o.set[n] != want {
+			t.Errorf("%s (%s) in origins = %v, want %v", raw, n, o.set[n], want)
+		}
+	}
+	more := o.with("https://feeds.example.net:443")
+	if !more.set["https://feeds.example.net:443"] || more.hostports["feeds.example.net:443"] || o.set["https://feeds.example.net:443"] {
+		t.Errorf("an added origin must be a page origin only, in a copy")
+	}
+	if _, err := newOrigins([]string{"ftp://x.org"}); err == nil {
+		t.Error("ftp origin accepted")
 	}
 }
