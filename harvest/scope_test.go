@@ -140,8 +140,13 @@ func TestScopeHostileBlog(t *testing.T) {
 			t.Errorf("entry %s holds the other origin's page", u)
 		}
 	}
-	if res.Skipped == 0 || !hasWarning(res.Warnings, "outside the blog's origins") {
+	if res.Skipped == 0 || !hasWarning(res.Warnings, "outside the blog's origins, or redirected out of them, were skipped") {
 		t.Errorf("skipped %d, warnings %q: want the redirected post skipped as out of scope", res.Skipped, res.Warnings)
+	}
+	for _, what := range []string{other.URL + "/feed/?page=2", "sitemap " + other.URL + "/robots-sitemap.xml", "sitemap " + other.URL + "/child.xml"} {
+		if !hasProblem(res.Warnings, what, "outside the blog's origins") {
+			t.Errorf("no warning names %s as out of scope: %q", what, res.Warnings)
+		}
 	}
 	first := entries[srv.URL+"/2024/01/01/first/"]
 	if first == nil {
@@ -158,6 +163,9 @@ func TestScopeHostileBlog(t *testing.T) {
 	}
 	if own != 1 {
 		t.Errorf("the blog's own image captured %d times, want once; files %v", own, first.Files)
+	}
+	if !hasProblem(first.Problems, "comment feed", other.URL+"/comments/1/", "outside the blog's origins") {
+		t.Errorf("no problem says the comment feed is out of scope: %q", first.Problems)
 	}
 	for _, want := range []string{other.URL + "/img/other.png", "10.1.2.3", "169.254.169.254", "metadata.google.internal"} {
 		if !hasProblem(first.Problems, want, "refused") {
@@ -176,7 +184,7 @@ func TestScopeAllowReachesOrigin(t *testing.T) {
 	o.Allow = []string{other.URL}
 	_, out := crawl(t, o)
 	hits := strings.Join(other.requests(), " ")
-	for _, want := range []string{"/robots-sitemap.xml", "/child.xml", "/feed/?page=2", "/comments/1/", "/internal/admin/"} {
+	for _, want := range []string{"/robots-sitemap.xml", "/child.xml", "/feed/?page=2", "/comments/1/", "/internal/admin/", "/2024/02/01/from-sitemap/"} {
 		if !strings.Contains(hits, want) {
 			t.Errorf("allowed origin not asked for %s (asked %s)", want, hits)
 		}
