@@ -55,6 +55,9 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	if errors.Is(err, blogharvest.ErrNotBlog) {
 		return nil, notBlog(c.blog.URL, err)
 	}
+	if errors.Is(err, fetch.ErrOutOfScope) {
+		return nil, fmt.Errorf("harvest %s: %w (if that origin is the blog's, list it in allow)", c.blog.URL, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("harvest %s: %w", c.blog.URL, err)
 	}

@@ -74,8 +74,10 @@ type Options struct {
 	// DefaultMaxMediaPerEntry; if negative, no media are captured.
 	MaxMediaPerEntry int
 	// MediaHosts says where media may be fetched from: MediaSameHost (the
-	// blog's own hosts only) or MediaAnyHost (embedded media on other public
-	// hosts too, within the limits above). If empty, MediaSameHost when the
+	// blog's own hosts only: those of its home page, Blog.URL and Allow,
+	// with their ports) or MediaAnyHost (embedded media on other public
+	// hosts too, within the limits above; a non-public address is refused
+	// either way unless it is one of the blog's origins). If empty, MediaSameHost when the
 	// blog is on a loopback or private address or a localhost name (a blog
 	// on an intranet or a test machine never sends traffic elsewhere),
 	// else MediaAnyHost.

@@ -1,6 +1,8 @@
 package harvest_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 // stolen is the text every page of the other origin serves: it must never
@@ -222,4 +225,26 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestScopeHomeRedirectedAway: a home page redirected to another origin
+// fails the crawl with an error that says so and names allow, and the
+// other origin is not asked; with allow it is the blog.
+func TestScopeHomeRedirectedAway(t *testing.T) {
+	other := newOtherOrigin(t)
+	srv := httptest.NewServer(http.RedirectHandler(other.URL+"/", http.StatusMovedPermanently))
+	t.Cleanup(srv.Close)
+	_, err := harvest.NewCrawl(context.Background(), options("away", srv.URL), (&output{}).emit)
+	if !errors.Is(err, fetch.ErrOutOfScope) || !strings.Contains(err.Error(), "allow") {
+		t.Errorf("err = %v, want ErrOutOfScope naming allow", err)
+	}
+	if hits := other.requests(); len(hits) != 0 {
+		t.Errorf("the other origin was asked for %q", hits)
+	}
+	o := options("away", srv.URL)
+	o.Allow = []string{other.URL}
+	harvest.NewCrawl(context.Background(), o, (&output{}).emit)
+	if len(other.requests()) == 0 {
+		t.Errorf("allowed origin not asked")
+	}
 }
