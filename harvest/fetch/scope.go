@@ -249,3 +249,19 @@ func (c *Client) DialBrowser(ctx context.Context, network, addr string) (net.Con
 	d := &net.Dialer{Timeout: c.o.ConnectTimeout}
 	return c.guard.dialContext(d)(ctx, network, addr)
 }
+
+// UpstreamProxy returns the proxy through which the client's own requests
+// to scheme://hostport go (HTTP_PROXY, HTTPS_PROXY and NO_PROXY as read by
+// New), or nil when they go direct or Options.Transport is set. A browser
+// filtering its traffic with CheckBrowserTarget forwards through it; a
+// proxy URL may carry credentials, so it must not be logged.
+func (c *Client) UpstreamProxy(scheme, hostport string) *url.URL {
+	if c.proxy == nil {
+		return nil
+	}
+	p, err := c.proxy(&url.URL{Scheme: scheme, Host: hostport})
+	if err != nil {
+		return nil
+	}
+	return p
+}

@@ -82,3 +82,25 @@ func TestScopeBehindProxy(t *testing.T) {
 		t.Errorf("proxy was asked %q, want only %q", got, want)
 	}
 }
+
+// TestUpstreamProxy checks that the browser is told the proxy the client
+// uses, honouring NO_PROXY.
+func TestUpstreamProxy(t *testing.T) {
+	t.Setenv("HTTPS_PROXY", "http://proxy.example.org:3128")
+	t.Setenv("HTTP_PROXY", "")
+	t.Setenv("NO_PROXY", "direct.example.org")
+	t.Setenv("no_proxy", "direct.example.org")
+	c, err := fetch.New(fetch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := c.UpstreamProxy("https", "blog.example.org:443"); p == nil || p.Host != "proxy.example.org:3128" {
+		t.Errorf("https via %v, want proxy.example.org:3128", p)
+	}
+	if p := c.UpstreamProxy("https", "direct.example.org:443"); p != nil {
+		t.Errorf("NO_PROXY host via %v", p)
+	}
+	if p := c.UpstreamProxy("http", "blog.example.org:80"); p != nil {
+		t.Errorf("http without HTTP_PROXY via %v", p)
+	}
+}
