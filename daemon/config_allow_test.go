@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
 // TestConfigAllow checks the allow key: origins only, each bad one named
@@ -76,5 +79,28 @@ func TestCrawlAllowFlag(t *testing.T) {
 		"-allow", "http://127.0.0.1:8081", "-allow", "http://127.0.0.1:8082/path"}, daemon.IO{Stdout: &stdout, Stderr: &stderr})
 	if code != daemon.ExitUsage || !strings.Contains(stderr.String(), "-allow") || !strings.Contains(stderr.String(), "path, query or fragment") {
 		t.Errorf("exit %d, stderr %q: want a usage error about -allow's path", code, stderr.String())
+	}
+}
+
+// TestCrawlAllowOrigin: a blog whose home page redirects to another port
+// of 127.0.0.1 fails without -allow (naming allow) and is archived with it.
+func TestCrawlAllowOrigin(t *testing.T) {
+	site := fixture.MustNew("static")
+	blog := httptest.NewServer(site.Handler())
+	defer blog.Close()
+	front := httptest.NewServer(http.RedirectHandler(blog.URL+"/", http.StatusMovedPermanently))
+	defer front.Close()
+	out := t.TempDir()
+	code, _, stderr := run(t, "crawl", "-url", front.URL+"/", "-id", "moved", "-out", out, "-delay", "1ms", "-render", "never")
+	if code != daemon.ExitFailure || !strings.Contains(stderr, "allow") {
+		t.Errorf("without -allow: exit %d, stderr %s", code, lastLines(stderr, 5))
+	}
+	code, stdout, stderr := run(t, "crawl", "-url", front.URL+"/", "-id", "moved", "-out", out, "-delay", "1ms", "-render", "never", "-allow", blog.URL)
+	if code != 0 {
+		t.Fatalf("with -allow: exit %d\n%s\n%s", code, stdout, lastLines(stderr, 10))
+	}
+	bags, _ := filepath.Glob(filepath.Join(out, "moved", "entries", "*", "*", "v1", "bagit.txt"))
+	if tr := site.Truth(blog.URL); len(bags) != len(tr.Posts)+len(tr.Pages) {
+		t.Errorf("%d entry AIPs, want %d", len(bags), len(tr.Posts)+len(tr.Pages))
 	}
 }
