@@ -73,9 +73,8 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 }
 
 // Do fetches r.URL: it checks the scope (r.Kind), the address and
-// robots.txt, waits its turn
-// for the host, follows redirects and retries transient failures with
-// backoff. A 304 answer yields a Response with NotModified set. A non-2xx
+// robots.txt, waits its turn for the host, follows redirects and retries
+// transient failures with backoff. A 304 answer yields a Response with NotModified set. A non-2xx
 // final status returns both the Response (to capture it) and a
 // *StatusError; every other error returns a nil Response. Errors are marked
 // transient or permanent (blogharvest.IsTransient); a page outside the

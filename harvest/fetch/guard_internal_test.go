@@ -81,3 +81,22 @@ func TestOrigins(t *testing.T) {
 		t.Error("ftp origin accepted")
 	}
 }
+
+// TestLegacyIPv4 checks the numeric host forms read as addresses.
+func TestLegacyIPv4(t *testing.T) {
+	for host, want := range map[string]string{
+		"2130706433": "127.0.0.1", "0x7f.1": "127.0.0.1", "127.1": "127.0.0.1", "017700000001": "127.0.0.1",
+		"10.0x10.1": "10.16.0.1", "0xa9.254.169.254": "169.254.169.254", "8.8.8.8": "8.8.8.8",
+		"example.org": "", "1.2.3.4.5": "", "256.1": "", "0x": "", "1..2": "", "4294967296": "", "1.2.65536": "",
+	} {
+		a, ok := legacyIPv4(host)
+		if ok != (want != "") || ok && a.String() != want {
+			t.Errorf("legacyIPv4(%q) = %v, %v; want %q", host, a, ok, want)
+		}
+	}
+	for _, h := range []string{"2130706433", "0x7f.1", "0xa9.254.169.254", "017700000001"} {
+		if !privateName(h) {
+			t.Errorf("%s not refused", h)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
@@ -197,6 +198,9 @@ func privateName(host string) bool {
 	if a, err := netip.ParseAddr(host); err == nil {
 		return !isPublic(a)
 	}
+	if a, ok := legacyIPv4(host); ok {
+		return !isPublic(a) // 2130706433, 0x7f.1, 127.1: what inet_aton and some proxies read as addresses
+	}
 	if host == "localhost" || metadataNames[host] {
 		return true
 	}
@@ -206,6 +210,37 @@ func privateName(host string) bool {
 		}
 	}
 	return false
+}
+
+// legacyIPv4 parses host as the numeric forms inet_aton accepts (one to
+// four parts, each decimal, octal with a leading 0 or hex with 0x, the
+// last filling the remaining bytes); false when it is not one.
+func legacyIPv4(host string) (netip.Addr, bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	var vals []uint64
+	for _, p := range parts {
+		v, err := strconv.ParseUint(p, 0, 32)
+		if err != nil || p == "" || strings.HasPrefix(p, "+") {
+			return netip.Addr{}, false
+		}
+		vals = append(vals, v)
+	}
+	var n uint64
+	for i, v := range vals[:len(vals)-1] {
+		if v > 255 {
+			return netip.Addr{}, false
+		}
+		n |= v << (8 * (3 - i))
+	}
+	last := vals[len(vals)-1]
+	if last >= 1<<(8*(5-len(vals))) {
+		return netip.Addr{}, false
+	}
+	n |= last
+	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
 }
 
 // CheckBrowserTarget decides whether a browser rendering for this client

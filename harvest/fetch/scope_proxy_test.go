@@ -60,7 +60,7 @@ func TestScopeBehindProxy(t *testing.T) {
 	for _, u := range []string{"https://10.1.2.3/a.png", "http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/latest/",
 		"https://metadata.google.internal/computeMetadata/v1/", "http://metadata/computeMetadata/v1/", "http://metadata.goog/",
 		"http://instance-data/latest/", "https://intranet.internal/x.png", "https://app.localhost/x.png", "http://localhost/x.png",
-		other.URL + "/x.png", "http://[::1]/x.png", "http://100.100.100.200/latest/"} {
+		other.URL + "/x.png", "http://[::1]/x.png", "http://100.100.100.200/latest/", "http://2130706433/", "http://0xa9.254.169.254/"} {
 		if _, err := c.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource}); !errors.Is(err, fetch.ErrRefused) {
 			t.Errorf("subresource %s: %v, want ErrRefused", u, err)
 		}
