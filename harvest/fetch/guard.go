@@ -103,8 +103,20 @@ func refused(u, addr string) error {
 // dialContext dials addr, refusing non-public resolved addresses unless
 // addr is one of the blog's origins, an allowed host or a configured proxy.
 func (g *guard) dialContext(d *net.Dialer) func(context.Context, string, string) (net.Conn, error) {
+	checked := g.dialChecked(d)
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if g.proxies[addr] || g.privateAllowed(hostPort("", addr)) {
+		if g.proxies[addr] {
+			return d.DialContext(ctx, network, addr)
+		}
+		return checked(ctx, network, addr)
+	}
+}
+
+// dialChecked dials addr, refusing non-public resolved addresses unless
+// addr is one of the blog's origins or an allowed host.
+func (g *guard) dialChecked(d *net.Dialer) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if g.privateAllowed(hostPort("", addr)) {
 			return d.DialContext(ctx, network, addr)
 		}
 		checked := *d

@@ -275,14 +275,15 @@ func (c *Client) CheckBrowserTarget(ctx context.Context, scheme, hostport string
 // of the blog's origins or allowed hosts, every address the name resolves
 // to is checked as it is dialled and a non-public one refused (an error
 // wrapping ErrRefused), so a name that rebinds to a private address cannot
-// slip through. It does not go through a proxy, and its connect timeout is
-// Options.ConnectTimeout.
+// slip through. It does not go through a proxy (see UpstreamProxy), a
+// configured proxy's address is checked like any other, and its connect
+// timeout is Options.ConnectTimeout.
 func (c *Client) DialBrowser(ctx context.Context, network, addr string) (net.Conn, error) {
 	if err := c.CheckBrowserTarget(ctx, "", addr); err != nil {
 		return nil, err
 	}
 	d := &net.Dialer{Timeout: c.o.ConnectTimeout}
-	return c.guard.dialContext(d)(ctx, network, addr)
+	return c.guard.dialChecked(d)(ctx, network, addr) // a configured proxy gets no exception here
 }
 
 // UpstreamProxy returns the proxy through which the client's own requests

@@ -104,6 +104,22 @@ func TestDialBrowser(t *testing.T) {
 			conn.Close()
 		}
 	}
+	// The client's own proxy, named so, is dialled by the client but is no
+	// exception for the browser.
+	proxyAddr := net.JoinHostPort(name, portOf(other.URL))
+	t.Setenv("HTTP_PROXY", "http://"+proxyAddr)
+	t.Setenv("NO_PROXY", "")
+	t.Setenv("no_proxy", "")
+	pc, err := fetch.New(fetch.Options{Origins: []string{blog.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conn, err := pc.DialBrowser(ctx, "tcp", proxyAddr); !errors.Is(err, fetch.ErrRefused) {
+		t.Errorf("the client's proxy %s: %v, want ErrRefused for the browser", proxyAddr, err)
+		if conn != nil {
+			conn.Close()
+		}
+	}
 }
 
 func hostOf(raw string) string {
