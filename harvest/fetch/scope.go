@@ -124,7 +124,7 @@ func (o *origins) add(n string, private bool) {
 	scheme, hp, _ := strings.Cut(n, "://")
 	host, port, _ := net.SplitHostPort(hp)
 	hosts := []string{host}
-	if _, err := netip.ParseAddr(host); err != nil {
+	if isName(host) {
 		if rest, ok := strings.CutPrefix(host, "www."); ok {
 			hosts = append(hosts, rest)
 		} else {
