@@ -24,6 +24,8 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	maxPages := fs.Int("max-pages", 5000, "with -url: pages fetched at most")
 	render := fs.String("render", "auto", "with -url: `mode` auto, always or never")
 	org := fs.String("organization", "", "with -url: Source-Organization of the bags")
+	var allow originList
+	fs.Var(&allow, "allow", "with -url: one more `origin` of the blog (scheme://host[:port]); repeatable")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,6 +40,7 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 		if err != nil {
 			return &UsageError{err}
 		}
+		c.Blogs[0].Allow = allow
 		_, err = crawlAdHoc(ctx, c, io)
 		return err
 	case *cfgPath != "":
@@ -112,6 +115,22 @@ func crawlAdHoc(ctx context.Context, c *Config, io IO) (RunStats, error) {
 	defer os.RemoveAll(tmp)
 	c.State = filepath.Join(tmp, "schedule.db")
 	return crawlBlogs(ctx, c, c.Blogs, io)
+}
+
+// originList is the value of the repeatable -allow flag; each origin is
+// checked as the config's allow key is.
+type originList []string
+
+// String joins the origins.
+func (l *originList) String() string { return strings.Join(*l, ",") }
+
+// Set checks and adds one origin.
+func (l *originList) Set(v string) error {
+	if err := checkOrigin(v); err != nil {
+		return err
+	}
+	*l = append(*l, v)
+	return nil
 }
 
 // adHocConfig builds the config of a crawl -url run.

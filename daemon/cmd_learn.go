@@ -15,6 +15,8 @@ func runLearn(ctx context.Context, args []string, io IO) error {
 	fs := newFlagSet("learn", "-url URL", io.Stderr)
 	rawURL := fs.String("url", "", "the blog's home page or feed `URL`")
 	delay := fs.Duration("delay", time.Second, "minimum `time` between requests to one host")
+	var allow originList
+	fs.Var(&allow, "allow", "one more `origin` of the blog (scheme://host[:port]); repeatable")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -25,6 +27,7 @@ func runLearn(ctx context.Context, args []string, io IO) error {
 	if err != nil {
 		return &UsageError{err}
 	}
+	c.Blogs[0].Allow = allow
 	o := crawlOptions(c, c.Blogs[0], newLogger(Log{Level: "warn"}, io.Stderr))
 	res, err := harvest.Learn(ctx, o)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,6 +52,10 @@ type Blog struct {
 	Concurrency int      `yaml:"concurrency_per_host"` // requests in flight per host, at most
 	Include     []string `yaml:"include"`              // URL regexps; when set, only matching URLs are crawled
 	Exclude     []string `yaml:"exclude"`              // URL regexps never crawled
+	// Allow lists more origins of the blog (scheme://host[:port]) besides
+	// those of url and feed: pages may be fetched from them, and they may
+	// be on private or loopback addresses.
+	Allow []string `yaml:"allow"`
 }
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
@@ -328,7 +333,56 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 		}
 		probs = append(probs, c.Blogs[i].validate(n, i, seen)...)
 	}
+	if d := mapNode(doc, "defaults"); d != nil {
+		probs = append(probs, allowProblems(d, "", "defaults.")...)
+	}
 	return probs
+}
+
+// allowProblems checks the allow list of mapping n (a blog or defaults),
+// naming each bad origin's own line; nothing when n does not set allow.
+func allowProblems(n *yaml.Node, blog, prefix string) []ConfigProblem {
+	seq := seqNode(n, "allow") // a value that is not a list is reported by decodeInto
+	if seq == nil {
+		return nil
+	}
+	var probs []ConfigProblem
+	for _, item := range seq.Content {
+		if item.Kind != yaml.ScalarNode {
+			continue // reported by decodeInto
+		}
+		if err := checkOrigin(item.Value); err != nil {
+			probs = append(probs, ConfigProblem{Line: item.Line, Blog: blog, Key: prefix + "allow", Reason: err.Error()})
+		}
+	}
+	return probs
+}
+
+// checkOrigin accepts an absolute http(s) origin: scheme://host[:port],
+// optionally with a trailing "/", and nothing else.
+func checkOrigin(raw string) error {
+	const form = "scheme://host[:port], e.g. https://cdn.example.org or http://127.0.0.1:8081"
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not an origin (%s): %v", raw, form, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q is not an http(s) origin (%s)", raw, form)
+	case u.Hostname() == "":
+		return fmt.Errorf("%q has no host (%s)", raw, form)
+	case u.User != nil:
+		return fmt.Errorf("an origin must not carry user info (%s)", form)
+	case u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Opaque != "":
+		return fmt.Errorf("%q has a path, query or fragment: give the origin only (%s)", raw, form)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%q: port %q is not 1-65535", raw, p)
+		}
+	} else if strings.HasSuffix(u.Host, ":") {
+		return fmt.Errorf("%q: empty port", raw)
+	}
+	return nil
 }
 
 func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProblem {
@@ -374,6 +428,9 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 	if b.Concurrency < 0 {
 		add("concurrency_per_host", "must be positive")
 	}
+	if n != nil {
+		probs = append(probs, allowProblems(n, label, "")...)
+	}
 	for _, k := range []struct {
 		key  string
 		pats []string
@@ -415,6 +472,24 @@ func lineOf(n *yaml.Node, key string) int {
 		}
 	}
 	return n.Line
+}
+
+// valueNode returns the value of key in mapping n, or nil.
+func valueNode(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// mapNode returns the mapping value of key in doc, or nil.
+func mapNode(doc *yaml.Node, key string) *yaml.Node {
+	if v := valueNode(doc, key); v != nil && v.Kind == yaml.MappingNode {
+		return v
+	}
+	return nil
 }
 
 func seqNode(doc *yaml.Node, key string) *yaml.Node {

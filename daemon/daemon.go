@@ -377,6 +377,7 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 		Render:    b.Render,
 		Include:   inc,
 		Exclude:   exc,
+		Allow:     b.Allow,
 		UserAgent: c.UserAgent,
 		CAFile:    c.CAFile,
 		Logger:    log,

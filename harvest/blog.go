@@ -55,10 +55,14 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	if errors.Is(err, blogharvest.ErrNotBlog) {
 		return nil, notBlog(c.blog.URL, err)
 	}
+	if errors.Is(err, fetch.ErrOutOfScope) {
+		return nil, fmt.Errorf("harvest %s: %w (if that origin is the blog's, list it in allow)", c.blog.URL, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("harvest %s: %w", c.blog.URL, err)
 	}
 	c.blog.FeedURL = feedURL
+	c.addOrigin(feedURL)
 	if resp == nil || feed.Sniff(resp.Body) {
 		c.urlIsFeed = true
 		return nil, nil
@@ -72,6 +76,15 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 		return nil, nil
 	}
 	return p, nil
+}
+
+// addOrigin adds the origin of raw, a feed the home page declares or the
+// home page a feed names, to the blog's origins for pages (never for
+// non-public addresses: fetch.Client.AddOrigin).
+func (c *crawl) addOrigin(raw string) {
+	if err := c.client.AddOrigin(raw); err != nil {
+		c.log.Debug("origin not added", "url", raw, "err", err)
+	}
 }
 
 // fetchHome fetches the home page when the feed was given; failures are

@@ -10,19 +10,9 @@ import (
 )
 
 // browserGate is the decision every request of the crawl's browser goes
-// through: the crawl client's scope and address rules.
+// through: the crawl client's own scope and address rules.
 func (c *crawl) browserGate() fetch.BrowserGate {
-	return c.client.GuardBrowserGate(c.browserOrigins())
-}
-
-// browserOrigins lists the URLs whose origins (scheme, host, port) are the
-// blog's own: its URL, its feed and its canonical home page.
-func (c *crawl) browserOrigins() []string {
-	out := []string{c.o.Blog.URL, c.o.Blog.FeedURL}
-	if c.home != nil {
-		out = append(out, c.home.String())
-	}
-	return out
+	return fetch.BrowserGate{Check: c.client.CheckBrowserTarget, Dial: c.client.DialBrowser}
 }
 
 // startBrowserProxy starts the filtering proxy the crawl's browser goes

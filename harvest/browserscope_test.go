@@ -47,10 +47,10 @@ func newInternalService(t *testing.T, secret string) *internalService {
 	return s
 }
 
-// hostileBlog is a small https blog whose posts embed internal services:
+// renderHostileBlog is a small https blog whose posts embed internal services:
 // an iframe, a script and a fetch() to other loopback ports, images on a
 // private address, a link-local address and a cloud-metadata name.
-type hostileBlog struct {
+type renderHostileBlog struct {
 	base                   string // https://blog.example.org
 	frame, script, fetched *internalService
 }
@@ -58,7 +58,7 @@ type hostileBlog struct {
 const hostileParagraph = "<p>Paragraph %d of post %d: the tide came in slowly over the old harbour wall while we counted the boats, " +
 	"mended the nets and talked about rivers, bridges and the long walk home along the canal.</p>\n"
 
-func (b *hostileBlog) body(i int) string {
+func (b *renderHostileBlog) body(i int) string {
 	var s strings.Builder
 	for k := range 6 {
 		fmt.Fprintf(&s, hostileParagraph, k, i)
@@ -66,7 +66,7 @@ func (b *hostileBlog) body(i int) string {
 	return s.String()
 }
 
-func (b *hostileBlog) embeds() string {
+func (b *renderHostileBlog) embeds() string {
 	return fmt.Sprintf(`<iframe src="%s/comments/embed" width="400" height="200"></iframe>
 <img src="http://10.0.0.1/pixel.png" alt=""><img src="http://metadata.google.internal/computeMetadata/v1/" alt="">
 <img src="http://169.254.169.254/latest/meta-data/" alt="">
@@ -75,9 +75,9 @@ func (b *hostileBlog) embeds() string {
 		b.frame.srv.URL, b.script.srv.URL, b.fetched.srv.URL+"/secret")
 }
 
-func (b *hostileBlog) path(i int) string { return fmt.Sprintf("/2020/01/0%d/post-%d/", i+1, i) }
+func (b *renderHostileBlog) path(i int) string { return fmt.Sprintf("/2020/01/0%d/post-%d/", i+1, i) }
 
-func (b *hostileBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (b *renderHostileBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch p := r.URL.Path; {
 	case p == "/feed/":
 		w.Header().Set("Content-Type", "application/rss+xml")
@@ -102,7 +102,7 @@ func (b *hostileBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (b *hostileBlog) page(w http.ResponseWriter, title, main string) {
+func (b *renderHostileBlog) page(w http.ResponseWriter, title, main string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%s</title>
 <link rel="alternate" type="application/rss+xml" href="%s/feed/"></head><body><main>%s</main></body></html>`, title, b.base, main)
@@ -134,12 +134,12 @@ func TestBrowserStaysInScopeBehindProxy(t *testing.T) {
 	}
 }
 
-// crawlHostileBlog crawls a hostileBlog with render mode mode behind a
+// crawlHostileBlog crawls a renderHostileBlog with render mode mode behind a
 // proxy spoken to over TLS when tlsProxy is set.
 func crawlHostileBlog(t *testing.T, mode string, tlsProxy bool) {
 	const host = "blog.example.org"
 	ca := tlstest.NewCA(t)
-	b := &hostileBlog{base: "https://" + host, frame: newInternalService(t, "FRAME-SECRET-7391"),
+	b := &renderHostileBlog{base: "https://" + host, frame: newInternalService(t, "FRAME-SECRET-7391"),
 		script: newInternalService(t, "SCRIPT-SECRET-5521"), fetched: newInternalService(t, "FETCH-SECRET-8832")}
 	blog := httptest.NewUnstartedServer(b)
 	blog.TLS = &tls.Config{Certificates: []tls.Certificate{ca.Leaf(t, host)}}

@@ -76,6 +76,7 @@ type crawl struct {
 	emitted    map[string]bool       // canonical URLs of emitted entries and processed pages
 	pages      int                   // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                   // URLs robots.txt kept the crawl from
+	outOfScope int                   // pages outside the blog's origins or redirected out of them
 	variants   map[string]int        // query-string URLs queued per path (bounded: crawler traps)
 
 	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
@@ -116,6 +117,9 @@ func (c *crawl) crawl(ctx context.Context) error {
 		return err
 	}
 	if home == nil && c.feed.Link != "" {
+		if c.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
+			c.addOrigin(c.feed.Link) // the feed names the blog's home page
+		}
 		home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
 		c.commented = c.siteCommentPosts(ctx, home)
 	}
@@ -140,17 +144,13 @@ func (c *crawl) crawl(ctx context.Context) error {
 	return c.drain(ctx)
 }
 
-// newClient builds the crawl's HTTP client.
+// newClient builds the crawl's HTTP client, held to the blog's origins
+// (Blog.URL, Blog.FeedURL, Allow) for pages.
 func (c *crawl) newClient() error {
-	var allow []string
-	for _, raw := range []string{c.o.Blog.URL, c.o.Blog.FeedURL} {
-		if u, err := url.Parse(raw); err == nil && u.Hostname() != "" {
-			allow = append(allow, u.Hostname())
-		}
-	}
+	origins := append([]string{c.o.Blog.URL, c.o.Blog.FeedURL}, c.o.Allow...)
 	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
 	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
-		CAFile: c.o.CAFile, AllowHosts: allow, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
+		CAFile: c.o.CAFile, Origins: origins, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
 		MaxBody: maxBody})
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)

@@ -8,7 +8,10 @@
 //  1. Discovery: the feed (feed.Discover unless Options.Blog.FeedURL is
 //     set) and the home page, whose final URL fixes the scope (the blog's
 //     hosts, with and without "www.", under its path prefix, plus the
-//     Include and minus the Exclude patterns).
+//     Include and minus the Exclude patterns). Underneath, the fetch
+//     client holds every page request, redirect hops included, to the
+//     blog's origins (Blog.URL, Blog.FeedURL or the discovered feed,
+//     Options.Allow); media are subresources, from any public address.
 //  2. The feed with its older pages. The in-scope item URLs are
 //     generalised into a post-URL pattern (per path segment `\d+`,
 //     a literal or `[^/]+`), verified against pages known not to be posts.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -181,7 +182,7 @@ func (c *crawl) fetchMedia(ctx context.Context, u string) (blogharvest.File, err
 
 // fetchMediaFile fetches one media file and checks its size and type.
 func (c *crawl) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
-	resp, err := c.client.Get(ctx, u)
+	resp, err := c.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
 	if err != nil {
 		return blogharvest.File{}, err
 	}

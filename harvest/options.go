@@ -26,9 +26,10 @@ const DefaultMaxPages = 5000
 // every zero field takes the default stated on it.
 type Options struct {
 	// Blog names the blog: ID (stamped on every record), URL (home page or
-	// feed) and, optionally, FeedURL (skips feed discovery). The hosts of
-	// URL and FeedURL may resolve to private or loopback addresses (the
-	// archivist named them); every other host must be public.
+	// feed) and, optionally, FeedURL (skips feed discovery). The origins
+	// (scheme, host, port) of URL and FeedURL, with Allow, are the blog's:
+	// they may resolve to private or loopback addresses (the archivist
+	// named them); every other host must be public.
 	Blog blogharvest.Blog
 	// MaxPages bounds the HTML pages fetched (feeds, sitemaps and media do
 	// not count). If zero, DefaultMaxPages.
@@ -50,6 +51,13 @@ type Options struct {
 	// dial of the crawl's browser proxy (the browser itself resolves no
 	// name), after the scope decision.
 	RenderHostRules string
+	// Allow lists more origins of the blog ("https://cdn.example.org",
+	// "http://127.0.0.1:8081": scheme, host and port) besides those of
+	// Blog.URL and Blog.FeedURL. Pages (links, sitemaps, feed pages,
+	// comment feeds, redirect hops) are fetched only from the blog's
+	// origins; media from any public address, and from a non-public one
+	// only on the blog's origins. Another port of a host is another origin.
+	Allow []string
 	// Include adds URLs matching any of these to the crawl's scope (the
 	// blog's hosts under its path prefix); Exclude removes URLs matching any.
 	Include, Exclude []*regexp.Regexp
@@ -69,8 +77,10 @@ type Options struct {
 	// DefaultMaxMediaPerEntry; if negative, no media are captured.
 	MaxMediaPerEntry int
 	// MediaHosts says where media may be fetched from: MediaSameHost (the
-	// blog's own hosts only) or MediaAnyHost (embedded media on other public
-	// hosts too, within the limits above). If empty, MediaSameHost when the
+	// blog's own hosts only: those of its home page, Blog.URL and Allow,
+	// with their ports) or MediaAnyHost (embedded media on other public
+	// hosts too, within the limits above; a non-public address is refused
+	// either way unless it is one of the blog's origins). If empty, MediaSameHost when the
 	// blog is on a loopback or private address or a localhost name (a blog
 	// on an intranet or a test machine never sends traffic elsewhere),
 	// else MediaAnyHost.

@@ -2,11 +2,13 @@ package harvest
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 // setScope fixes the blog's home page and scope: the final home page URL,
@@ -29,8 +31,10 @@ func (c *crawl) setScope(home *fetchedPage) {
 		c.homeLang = home.info.lang
 	}
 	c.scope = newScope(hu, c.o.Include, c.o.Exclude)
-	if u := mustCanonical(c.o.Blog.URL); u != nil && u.Host != hu.Host {
-		c.scope.addHost(u.Host)
+	for _, raw := range append([]string{c.o.Blog.URL}, c.o.Allow...) {
+		if u := mustCanonical(raw); u != nil && u.Host != hu.Host {
+			c.scope.addHost(u.Host) // the configured URL and allowed origins are the blog's too
+		}
 	}
 	c.front.mark(hu.String())
 	c.emitted[hu.String()] = true
@@ -159,6 +163,10 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 // /sitemap.xml to /wp-sitemap.xml) is not read or kept twice.
 func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bool) []string {
 	resp, err := c.client.Get(ctx, loc)
+	if errors.Is(err, fetch.ErrOutOfScope) {
+		c.warn("sitemap %s: not fetched: %v", loc, err)
+		return nil
+	}
 	if err != nil {
 		return nil
 	}

@@ -69,6 +69,9 @@ func (c *crawl) drain(ctx context.Context) error {
 	if c.disallowed > 0 {
 		c.warn("%d URLs disallowed by robots.txt were skipped", c.disallowed)
 	}
+	if c.outOfScope > 0 {
+		c.warn("%d pages outside the blog's origins, or redirected out of them, were skipped (allow adds an origin)", c.outOfScope)
+	}
 	if err == nil && c.front.len() > 0 {
 		c.warn("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
 	}
@@ -167,6 +170,10 @@ func (c *crawl) handle(out outcome) error {
 		c.res.Skipped++
 		c.disallowed++
 		c.log.Debug("disallowed by robots.txt", "url", out.job.t.url)
+	case errors.Is(out.err, fetch.ErrOutOfScope):
+		c.res.Skipped++
+		c.outOfScope++
+		c.log.Info("page skipped: out of the blog's scope", "url", out.job.t.url, "err", out.err)
 	case errors.Is(out.err, errNotHTML):
 		c.res.Skipped++
 	case out.err != nil:

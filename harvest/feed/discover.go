@@ -24,7 +24,10 @@ var feedTypes = []string{"application/rss+xml", "application/atom+xml", "applica
 // Discover finds the posts feed of the blog at pageURL. The URL may itself
 // be a feed. Otherwise the page's <link rel="alternate"> feeds are tried
 // (comment feeds last), then CommonPaths. Each candidate is fetched and
-// sniffed. home is the response for pageURL. A page with no feed yields an
+// sniffed; a candidate is fetched as a fetch.Subresource, so that a feed
+// served from another public host is found while private addresses stay
+// refused (the caller may then add the feed's origin to the client's).
+// home is the response for pageURL. A page with no feed yields an
 // error wrapping blogharvest.ErrNotBlog (permanent); fetch errors of
 // pageURL are returned as they are.
 func Discover(ctx context.Context, c *fetch.Client, pageURL string) (feedURL string, home *fetch.Response, err error) {
@@ -37,7 +40,7 @@ func Discover(ctx context.Context, c *fetch.Client, pageURL string) (feedURL str
 	}
 	text, _, _ := home.Text()
 	for _, cand := range candidates(home.URL, text) {
-		resp, err := c.Do(ctx, fetch.Request{URL: cand, Accept: acceptFeeds})
+		resp, err := c.Do(ctx, fetch.Request{URL: cand, Accept: acceptFeeds, Kind: fetch.Subresource})
 		if err == nil && Sniff(resp.Body) {
 			return resp.URL, home, nil
 		}

@@ -236,20 +236,21 @@ func TestBrowserProxyCloseCutsTunnels(t *testing.T) {
 	}
 }
 
-// TestGuardBrowserGate: the blog's own origins may be reached on loopback;
+// TestClientBrowserGate: through the client's CheckBrowserTarget and
+// DialBrowser, the blog's own origins may be reached on loopback;
 // another port of the same host, localhost, metadata names and literal
 // private addresses may not, and a name resolving to loopback is refused
 // when dialled.
-func TestGuardBrowserGate(t *testing.T) {
+func TestClientBrowserGate(t *testing.T) {
 	own := httptest.NewServer(http.NotFoundHandler())
 	defer own.Close()
 	other := httptest.NewServer(http.NotFoundHandler())
 	defer other.Close()
-	c, err := fetch.New(fetch.Options{})
+	c, err := fetch.New(fetch.Options{Origins: []string{own.URL + "/blog/"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := c.GuardBrowserGate([]string{own.URL + "/blog/"})
+	g := fetch.BrowserGate{Check: c.CheckBrowserTarget, Dial: c.DialBrowser}
 	ownHP, otherHP := own.Listener.Addr().String(), other.Listener.Addr().String()
 	ctx := context.Background()
 	for _, tc := range []struct {

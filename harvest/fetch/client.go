@@ -32,27 +32,35 @@ type Request struct {
 	ETag         string // sent as If-None-Match when set
 	LastModified string // sent as If-Modified-Since when set
 	Accept       string // the Accept header; if empty, "*/*"
+	// Kind says where the request may go (see Page and Subresource); the
+	// zero value is Page.
+	Kind Kind
 }
 
 // New returns a client configured by o. Proxy variables (HTTP_PROXY,
-// HTTPS_PROXY, NO_PROXY) and SSL_CERT_FILE are read now. It fails only on
-// an unreadable CA file.
+// HTTPS_PROXY, NO_PROXY) and SSL_CERT_FILE are read now. It fails on an
+// unreadable CA file and on an entry of Options.Origins that is not an
+// absolute http(s) URL.
 func New(o Options) (*Client, error) {
 	o = o.withDefaults()
 	c := &Client{o: o, hosts: map[string]*hostState{}, robots: map[string]*robotsEntry{}}
 	c.stats.init()
+	origins, err := newOrigins(o.Origins)
+	if err != nil {
+		return nil, fmt.Errorf("fetch: new client: %w", err)
+	}
 	rt := o.Transport
 	if rt == nil {
 		proxy, addrs := proxyConfig()
 		c.proxy = proxy
-		c.guard = newGuard(o.AllowHosts, addrs)
+		c.guard = newGuard(o.AllowHosts, origins, addrs)
 		t, err := newTransport(o, c.guard, proxy)
 		if err != nil {
 			return nil, fmt.Errorf("fetch: new client: %w", err)
 		}
 		rt = t
 	} else {
-		c.guard = newGuard(o.AllowHosts, nil)
+		c.guard = newGuard(o.AllowHosts, origins, nil)
 	}
 	jar, _ := cookiejar.New(nil)
 	c.hc = &http.Client{Transport: &politeTransport{c: c, next: rt}, CheckRedirect: c.checkRedirect, Jar: jar}
@@ -64,13 +72,16 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 	return c.Do(ctx, Request{URL: rawURL})
 }
 
-// Do fetches r.URL: it checks the address and robots.txt, waits its turn
-// for the host, follows redirects and retries transient failures with
-// backoff. A 304 answer yields a Response with NotModified set. A non-2xx
+// Do fetches r.URL: it checks the scope (r.Kind), the address and
+// robots.txt, waits its turn for the host, follows redirects and retries
+// transient failures with backoff. A 304 answer yields a Response with NotModified set. A non-2xx
 // final status returns both the Response (to capture it) and a
 // *StatusError; every other error returns a nil Response. Errors are marked
-// transient or permanent (blogharvest.IsTransient).
+// transient or permanent (blogharvest.IsTransient); a page outside the
+// blog's origins, or redirected out of them, wraps ErrOutOfScope and
+// nothing is sent to its origin.
 func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
+	ctx = context.WithValue(ctx, kindKey{}, r.Kind)
 	u, err := c.checkTarget(ctx, r.URL)
 	if err != nil {
 		return nil, err
@@ -93,8 +104,19 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	}
 }
 
+// kindKey is the context key of the Kind of the request under way, for
+// its redirect hops.
+type kindKey struct{}
+
+// kindOf returns the Kind ctx carries; Page when none.
+func kindOf(ctx context.Context) Kind {
+	k, _ := ctx.Value(kindKey{}).(Kind)
+	return k
+}
+
 // checkTarget parses raw and refuses what must not be fetched: other
-// schemes, non-public literal addresses, robots.txt exclusions.
+// schemes, pages (by ctx's Kind) outside the blog's origins, non-public
+// literal addresses and private or metadata names, robots.txt exclusions.
 func (c *Client) checkTarget(ctx context.Context, raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -104,7 +126,7 @@ func (c *Client) checkTarget(ctx context.Context, raw string) (*url.URL, error) 
 		return nil, blogharvest.Permanent(fmt.Errorf("fetch %q: not an absolute http(s) URL", raw))
 	}
 	u.Fragment = ""
-	if err := c.guard.checkURL(u); err != nil {
+	if err := c.guard.checkURL(u, kindOf(ctx)); err != nil {
 		return nil, err
 	}
 	if err := c.Allowed(ctx, u.String()); err != nil {
@@ -113,8 +135,9 @@ func (c *Client) checkTarget(ctx context.Context, raw string) (*url.URL, error) 
 	return u, nil
 }
 
-// checkRedirect vets each redirect hop: no loops, not too many, no private
-// addresses, robots.txt respected.
+// checkRedirect vets each redirect hop like the first URL: no loops, not
+// too many, in scope for the request's Kind, no private addresses,
+// robots.txt respected.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	chain := make([]string, 0, len(via)+1)
 	for _, v := range via {

@@ -1,8 +1,15 @@
 // Package fetch is the HTTP client of a crawl: timeouts, body caps,
 // decompression, charset decoding, redirects, robots.txt, per-host rate limits,
-// retries with backoff, conditional GET, proxies, and a refusal to follow a
-// public blog onto private addresses. BrowserProxy puts a browser behind the
-// same decision: a loopback proxy that tunnels or forwards only what a
-// BrowserGate allows. Every response becomes a
-// blogharvest.File capture; every error says whether it is transient.
+// retries with backoff, conditional GET, proxies, and the crawl's scope and
+// address rules: pages (Kind Page) only on the blog's origins
+// (Options.Origins: scheme, host and port), every redirect hop included;
+// subresources from any public address; non-public addresses (checked as
+// they are dialled, after DNS) only on the blog's origins. Behind a proxy,
+// where names are resolved by the proxy, literal non-public addresses and
+// localhost, private-use and cloud-metadata names are refused before
+// anything is sent. A browser rendering for the crawl goes through
+// BrowserProxy, a loopback proxy that tunnels or forwards only what its
+// BrowserGate allows: the same decision, through CheckBrowserTarget and
+// DialBrowser. Every response becomes a blogharvest.File capture; every
+// error says whether it is transient.
 package fetch

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/blogharvest/blogharvest"
@@ -39,14 +40,20 @@ func isPublic(a netip.Addr) bool {
 	return true
 }
 
-// guard decides which hosts may be reached on non-public addresses.
+// guard decides where requests may go: pages to the blog's origins (when
+// set), non-public addresses only to those origins and the allowed hosts.
 type guard struct {
-	allow   map[string]bool // lower-case host names and IPs of Options.AllowHosts
-	proxies map[string]bool // host:port of configured proxies, always dialable
+	allow   map[string]bool         // lower-case host names and IPs of Options.AllowHosts, any port
+	origins atomic.Pointer[origins] // Options.Origins (and AddOrigin); an empty set leaves pages unrestricted
+	proxies map[string]bool         // host:port of configured proxies, always dialable
 }
 
-func newGuard(allowHosts []string, proxies []string) *guard {
+func newGuard(allowHosts []string, o *origins, proxies []string) *guard {
+	if o == nil {
+		o, _ = newOrigins(nil)
+	}
 	g := &guard{allow: map[string]bool{}, proxies: map[string]bool{}}
+	g.origins.Store(o)
 	for _, h := range allowHosts {
 		g.allow[normHost(h)] = true
 	}
@@ -56,25 +63,34 @@ func newGuard(allowHosts []string, proxies []string) *guard {
 	return g
 }
 
-// normHost lower-cases h and strips a port and IPv6 brackets.
+// normHost lower-cases h and strips a port, IPv6 brackets and a final dot.
 func normHost(h string) string {
 	if host, _, err := net.SplitHostPort(h); err == nil {
 		h = host
 	}
-	return strings.ToLower(strings.Trim(h, "[]"))
+	return strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")
 }
 
-// checkURL refuses a URL whose host is a literal non-public IP (or
-// "localhost") unless it is allowed. Names are not resolved here.
-func (g *guard) checkURL(u *url.URL) error {
-	host := normHost(u.Host)
-	if g.allow[host] {
+// privateAllowed reports whether hp (a normalised host:port) may be on a
+// non-public address: one of the blog's origins or an allowed host.
+func (g *guard) privateAllowed(hp string) bool {
+	return g.origins.Load().hostports[hp] || g.allow[normHost(hp)]
+}
+
+// checkURL refuses a page outside the blog's origins (ErrOutOfScope) and
+// a URL whose host is a literal non-public IP, a localhost, private-use or
+// metadata name (ErrRefused) unless it is one of the origins or allowed.
+// Names are not resolved here.
+func (g *guard) checkURL(u *url.URL, kind Kind) error {
+	o, _ := originOf(u)
+	if set := g.origins.Load().set; kind == Page && len(set) > 0 && !set[o] {
+		return blogharvest.Permanent(fmt.Errorf("fetch %s: %s: %w", u, o, ErrOutOfScope))
+	}
+	hp := hostPort(u.Scheme, u.Host)
+	if g.privateAllowed(hp) {
 		return nil
 	}
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return refused(u.String(), host)
-	}
-	if a, err := netip.ParseAddr(host); err == nil && !isPublic(a) {
+	if host := normHost(hp); privateName(host) {
 		return refused(u.String(), host)
 	}
 	return nil
@@ -84,11 +100,23 @@ func refused(u, addr string) error {
 	return blogharvest.Permanent(fmt.Errorf("fetch %s: %s: %w", u, addr, ErrRefused))
 }
 
-// dialContext dials addr, refusing non-public resolved addresses unless the
-// host is allowed or addr is a configured proxy.
+// dialContext dials addr, refusing non-public resolved addresses unless
+// addr is one of the blog's origins, an allowed host or a configured proxy.
 func (g *guard) dialContext(d *net.Dialer) func(context.Context, string, string) (net.Conn, error) {
+	checked := g.dialChecked(d)
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if g.proxies[addr] || g.allow[normHost(addr)] {
+		if g.proxies[addr] {
+			return d.DialContext(ctx, network, addr)
+		}
+		return checked(ctx, network, addr)
+	}
+}
+
+// dialChecked dials addr, refusing non-public resolved addresses unless
+// addr is one of the blog's origins or an allowed host.
+func (g *guard) dialChecked(d *net.Dialer) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if g.privateAllowed(hostPort("", addr)) {
 			return d.DialContext(ctx, network, addr)
 		}
 		checked := *d

@@ -55,9 +55,20 @@ type Options struct {
 	// as is the file named by SSL_CERT_FILE. If empty, only SSL_CERT_FILE.
 	CAFile string
 	// AllowHosts lists host names (or literal IPs) that may resolve to
-	// loopback, private or link-local addresses, such as a blog that is
-	// itself served from 127.0.0.1. If empty, no such address is fetched.
+	// loopback, private or link-local addresses on any port. It is coarse
+	// (every port of the host); a crawl uses Origins instead. If empty,
+	// only Origins may be non-public.
 	AllowHosts []string
+	// Origins are the blog's origins, given as URLs of which only scheme,
+	// host and port count ("https://blog.example.org", "http://127.0.0.1:8081").
+	// When set, every request of Kind Page and each of its redirect hops
+	// must lie on one of them (else ErrOutOfScope). The www./bare twin of a
+	// host name on the same scheme and port, and for a name on a default
+	// port the other of http:80 and https:443, count as the same origin;
+	// another port never does. The origins' host:port (exactly) may also
+	// resolve to non-public addresses. If empty, pages may go anywhere
+	// public.
+	Origins []string
 	// IgnoreRobots skips robots.txt entirely (for an archivist's own blogs).
 	IgnoreRobots bool
 	// Transport, if set, replaces the default transport; then proxies, CA

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"time"
 
@@ -108,11 +109,19 @@ func isClosed(ch chan struct{}) bool {
 }
 
 // fetchRobots fetches and parses one robots.txt (RFC 9309: 4xx allows
-// all, 5xx and network errors disallow all for now).
+// all, 5xx and network errors disallow all for now; a redirect out of the
+// client's scope makes it unavailable, like a 4xx).
 func (c *Client) fetchRobots(ctx context.Context, raw string) *Robots {
 	r := &Robots{URL: raw}
 	u, _ := url.Parse(raw)
 	resp, err := c.attempt(ctx, u, Request{URL: raw, Accept: "text/plain"})
+	if errors.Is(err, ErrOutOfScope) || errors.Is(err, ErrRefused) {
+		// Redirected where this client may not go: unavailable, as after
+		// too many redirects (RFC 9309 §2.3.1.2), so no rules apply.
+		r.data, _ = robotstxt.FromStatusAndBytes(http.StatusNotFound, nil)
+		r.Status = http.StatusNotFound
+		return r
+	}
 	var se *StatusError
 	if err != nil && !errors.As(err, &se) {
 		r.Err = err
