@@ -197,6 +197,7 @@ func (c *crawl) emitBlog() error {
 		b.Files = append(b.Files, *c.rulesF)
 	}
 	c.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
+	c.cleanBlog(&b)
 	if err := c.emit(Record{Blog: &b}); err != nil {
 		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)
 	}

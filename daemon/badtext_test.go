@@ -1,0 +1,184 @@
+package daemon_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// rawBlog is a small blog served from raw bytes, so tests can put any byte
+// into a page or a feed: a home page, an RSS feed of summaries and one HTML
+// page per post.
+type rawBlog struct {
+	feedTitle string
+	feedType  string // Content-Type of the feed
+	posts     []rawPost
+	user      string // when set, every request needs basic auth user:pass
+	pass      string
+	extra     string // HTML appended to every post page (links to elsewhere)
+
+	mu     sync.Mutex
+	served map[string][]byte // path → bytes served
+}
+
+// rawPost is one post: its path, title and article body (raw bytes).
+type rawPost struct{ path, title, body string }
+
+func newRawBlog(n int) *rawBlog {
+	b := &rawBlog{feedTitle: "Raw blog", feedType: "application/rss+xml; charset=utf-8", served: map[string][]byte{}}
+	for i := range n {
+		b.posts = append(b.posts, rawPost{
+			path:  fmt.Sprintf("/2025/0%d/post-%d/", i%9+1, i+1),
+			title: fmt.Sprintf("Post number %d about rivers", i+1),
+			body: strings.Repeat(fmt.Sprintf("<p>Paragraph of post %d on the river and its bridges, with enough words "+
+				"to be an article worth extracting from the page.</p>\n", i+1), 6),
+		})
+	}
+	return b
+}
+
+func (b *rawBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if b.user != "" {
+		if u, p, ok := r.BasicAuth(); !ok || u != b.user || p != b.pass {
+			w.Header().Set("WWW-Authenticate", `Basic realm="blog"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+	}
+	base := "http://" + r.Host
+	var body []byte
+	switch p := r.URL.Path; p {
+	case "/":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		body = b.home(base)
+	case "/feed.xml":
+		w.Header().Set("Content-Type", b.feedType)
+		body = b.feed(base)
+	default:
+		i := b.find(p)
+		if i < 0 {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		body = b.page(base, b.posts[i])
+	}
+	b.mu.Lock()
+	b.served[r.URL.Path] = body
+	b.mu.Unlock()
+	w.Write(body)
+}
+
+func (b *rawBlog) find(p string) int {
+	for i, post := range b.posts {
+		if post.path == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *rawBlog) home(base string) []byte {
+	var s strings.Builder
+	fmt.Fprintf(&s, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Raw blog</title>\n"+
+		"<link rel=\"alternate\" type=\"application/rss+xml\" href=\"%s/feed.xml\"></head><body><h1>Raw blog</h1><ul>\n", base)
+	for _, p := range b.posts {
+		fmt.Fprintf(&s, "<li><a href=\"%s%s\">%s</a></li>\n", base, p.path, html.EscapeString(p.title))
+	}
+	s.WriteString("</ul></body></html>\n")
+	return []byte(s.String())
+}
+
+func (b *rawBlog) feed(base string) []byte {
+	var s strings.Builder
+	fmt.Fprintf(&s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel><title>%s</title><link>%s/</link><description>Small</description>\n",
+		b.feedTitle, base)
+	start := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC)
+	for i, p := range b.posts {
+		fmt.Fprintf(&s, "<item><title>%s</title><link>%s%s</link><guid isPermaLink=\"false\">raw-%d</guid><pubDate>%s</pubDate>"+
+			"<description>The start of post %d […]</description></item>\n",
+			p.title, base, p.path, i, start.Add(time.Duration(i)*24*time.Hour).Format(time.RFC1123Z), i+1)
+	}
+	s.WriteString("</channel></rss>\n")
+	return []byte(s.String())
+}
+
+func (b *rawBlog) page(base string, p rawPost) []byte {
+	return []byte(fmt.Sprintf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title></head>\n"+
+		"<body><header><a href=\"%s/\">Raw blog</a></header><main><article class=\"post\"><h1 class=\"entry-title\">%s</h1>\n"+
+		"<div class=\"entry-content\">\n%s</div></article></main>%s<footer>Footer text</footer></body></html>\n",
+		p.title, base, p.title, p.body, b.extra))
+}
+
+// servedSum returns the sha256 of what was served at path.
+func (b *rawBlog) servedSum(path string) [32]byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return sha256.Sum256(b.served[path])
+}
+
+// archiveFiles returns every regular file under root with its content.
+func archiveFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			data, _ := os.ReadFile(p)
+			out[p] = data
+		}
+		return nil
+	})
+	return out
+}
+
+// TestControlCharactersInPageText: a page whose text holds U+0001 and U+000C
+// is archived, its record text without them, one warning, its raw page
+// bytes as served, and check passes.
+func TestControlCharactersInPageText(t *testing.T) {
+	b := newRawBlog(4)
+	b.posts[1].body = "<p>Before\x01 the bell\x0c after the form feed.</p>\n" + b.posts[1].body
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	out := t.TempDir()
+	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	if code != 0 {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	files := archiveFiles(t, out)
+	want := b.servedSum(b.posts[1].path)
+	var raw, marc, warned int
+	for p, data := range files {
+		if filepath.Base(p) == "capture.log" {
+			warned += strings.Count(string(data), "# problem: text: characters not allowed in XML removed from full_content")
+		}
+		if sha256.Sum256(data) == want {
+			raw++
+		}
+		if strings.HasSuffix(p, ".xml") && strings.Contains(string(data), "form feed") {
+			marc++
+			if strings.ContainsAny(string(data), "\x01\x0c") {
+				t.Errorf("%s holds a control character", p)
+			}
+		}
+	}
+	if raw == 0 {
+		t.Errorf("the raw page is not in the archive byte for byte")
+	}
+	if marc == 0 {
+		t.Errorf("no record holds the page's text\n%s", stderr)
+	}
+	if warned != 1 {
+		t.Errorf("%d capture logs record the removal, want 1", warned)
+	}
+	if code, stdout, _ := run(t, "check", out); code != 0 {
+		t.Errorf("check: exit %d\n%s", code, stdout)
+	}
+}
