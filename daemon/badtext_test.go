@@ -182,3 +182,74 @@ func TestControlCharactersInPageText(t *testing.T) {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestControlCharacterInFeedTitle: one U+0001 in the feed's title (and one
+// in an item's title) no longer fails the harvest; the blog is archived and
+// the archived feed keeps the bytes as served.
+func TestControlCharacterInFeedTitle(t *testing.T) {
+	b := newRawBlog(4)
+	b.feedTitle = "Raw\x01 blog"
+	b.posts[2].title = "Post\x01 three"
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	out := t.TempDir()
+	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	if code != 0 {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	blogs, _ := filepath.Glob(filepath.Join(out, "*", "blog", "v1", "bagit.txt"))
+	entries, _ := filepath.Glob(filepath.Join(out, "*", "entries", "*", "*", "v1", "bagit.txt"))
+	if len(blogs) != 1 || len(entries) != 4 {
+		t.Errorf("%d blog and %d entry AIPs, want 1 and 4\n%s", len(blogs), len(entries), stderr)
+	}
+	want := b.servedSum("/feed.xml")
+	found := false
+	for p, data := range archiveFiles(t, out) {
+		found = found || sha256.Sum256(data) == want
+		if !strings.Contains(p, "objects") && strings.Contains(string(data), "\x01") {
+			t.Errorf("%s holds U+0001", p)
+		}
+	}
+	if !found {
+		t.Error("the feed is not archived as served")
+	}
+	if code, stdout, _ := run(t, "check", out); code != 0 {
+		t.Errorf("check: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestLatin1BytesInUTF8 serves a UTF-8 feed and UTF-8 pages holding three
+// Latin-1 bytes: every other non-ASCII character comes out right, and only
+// the three bytes are replaced, each by its windows-1252 reading.
+func TestLatin1BytesInUTF8(t *testing.T) {
+	b := newRawBlog(4)
+	good := "café naïve Zürich 日本語"
+	b.posts[1].title = "Good " + good + " and bad \xe9t\xe9 \x93q\x94"
+	b.posts[1].body = "<p>Body " + good + " and bad \xe9t\xe9 \x93q\x94 end.</p>\n" + b.posts[1].body
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	out := t.TempDir()
+	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	if code != 0 {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	wantTitle := "Good " + good + " and bad été “q”"
+	wantBody := "Body " + good + " and bad été “q” end."
+	var title, body int
+	for p, data := range archiveFiles(t, out) {
+		if !strings.HasSuffix(p, ".xml") {
+			continue
+		}
+		s := string(data)
+		title += strings.Count(s, wantTitle)
+		body += strings.Count(s, wantBody)
+		for _, bad := range []string{"Ã", "â€", "\ufffd"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("%s holds mojibake %q", p, bad)
+			}
+		}
+	}
+	if title == 0 || body == 0 {
+		t.Errorf("title found %d times, body %d times in the records\n%s", title, body, stderr)
+	}
+}
