@@ -24,6 +24,7 @@ type rawBlog struct {
 	user      string // when set, every request needs basic auth user:pass
 	pass      string
 	extra     string // HTML appended to every post page (links to elsewhere)
+	cycle     bool   // the first post's comment feed has two comments answering each other
 
 	mu     sync.Mutex
 	served map[string][]byte // path → bytes served
@@ -62,6 +63,9 @@ func (b *rawBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/feed.xml":
 		w.Header().Set("Content-Type", b.feedType)
 		body = b.feed(base)
+	case "/comments-0.xml":
+		w.Header().Set("Content-Type", "application/atom+xml")
+		body = []byte(cycleComments)
 	default:
 		i := b.find(p)
 		if i < 0 {
@@ -99,13 +103,17 @@ func (b *rawBlog) home(base string) []byte {
 
 func (b *rawBlog) feed(base string) []byte {
 	var s strings.Builder
-	fmt.Fprintf(&s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel><title>%s</title><link>%s/</link><description>Small</description>\n",
+	fmt.Fprintf(&s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:wfw=\"http://wellformedweb.org/CommentAPI/\"><channel><title>%s</title><link>%s/</link><description>Small</description>\n",
 		b.feedTitle, base)
 	start := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC)
 	for i, p := range b.posts {
 		fmt.Fprintf(&s, "<item><title>%s</title><link>%s%s</link><guid isPermaLink=\"false\">raw-%d</guid><pubDate>%s</pubDate>"+
-			"<description>The start of post %d […]</description></item>\n",
+			"<description>The start of post %d […]</description>",
 			p.title, base, p.path, i, start.Add(time.Duration(i)*24*time.Hour).Format(time.RFC1123Z), i+1)
+		if b.cycle && i == 0 {
+			fmt.Fprintf(&s, "<wfw:commentRss>%s/comments-0.xml</wfw:commentRss>", base)
+		}
+		s.WriteString("</item>\n")
 	}
 	s.WriteString("</channel></rss>\n")
 	return []byte(s.String())
@@ -117,6 +125,18 @@ func (b *rawBlog) page(base string, p rawPost) []byte {
 		"<div class=\"entry-content\">\n%s</div></article></main>%s<footer>Footer text</footer></body></html>\n",
 		p.title, base, p.title, p.body, b.extra))
 }
+
+// cycleComments is a comment feed whose two comments answer each other:
+// no archivable record can hold them.
+const cycleComments = `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:thr="http://purl.org/syndication/thread/1.0">
+<title>Comments</title><id>urn:c</id><updated>2025-01-02T00:00:00Z</updated>
+<entry><id>urn:c:1</id><title>One</title><author><name>Ann</name></author><updated>2025-01-02T00:00:00Z</updated>
+<content type="html">The first comment, answering the second.</content><thr:in-reply-to ref="urn:c:2"/></entry>
+<entry><id>urn:c:2</id><title>Two</title><author><name>Bob</name></author><updated>2025-01-02T01:00:00Z</updated>
+<content type="html">The second comment, answering the first.</content><thr:in-reply-to ref="urn:c:1"/></entry>
+</feed>
+`
 
 // servedSum returns the sha256 of what was served at path.
 func (b *rawBlog) servedSum(path string) [32]byte {
@@ -251,5 +271,40 @@ func TestLatin1BytesInUTF8(t *testing.T) {
 	}
 	if title == 0 || body == 0 {
 		t.Errorf("title found %d times, body %d times in the records\n%s", title, body, stderr)
+	}
+}
+
+// TestUnarchivableEntryIsPartial: an entry whose record stays invalid (its
+// comments answer each other in a cycle) is not archived; the run's outcome
+// is "partial", its last error names the entry, the log names the URL and
+// the field, and crawl exits 1 while the other entries are archived.
+func TestUnarchivableEntryIsPartial(t *testing.T) {
+	b := newRawBlog(4)
+	b.cycle = true
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "blogs.yaml")
+	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: raw\n    url: %s/\n    delay: 1ms\n    render: never\n",
+		filepath.Join(dir, "archive"), filepath.Join(dir, "schedule.db"), srv.URL)
+	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "crawl", "-config", cfg)
+	if code != 1 {
+		t.Errorf("crawl: exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	post := srv.URL + b.posts[0].path
+	if !strings.Contains(stderr, "entry not archived") || !strings.Contains(stderr, post) ||
+		!strings.Contains(stderr, "comments: parent links form a cycle") {
+		t.Errorf("the log does not name the entry and the field:\n%s", stderr)
+	}
+	entries, _ := filepath.Glob(filepath.Join(dir, "archive", "raw", "entries", "*", "*", "v1", "bagit.txt"))
+	if len(entries) != 3 {
+		t.Errorf("%d entry AIPs, want 3", len(entries))
+	}
+	_, out, _ := run(t, "status", "-config", cfg, "-json")
+	if !strings.Contains(out, `"outcome": "partial"`) || !strings.Contains(out, post) {
+		t.Errorf("status does not say partial and name the entry:\n%s", out)
 	}
 }

@@ -90,6 +90,8 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, 
 		fmt.Fprintf(io.Stdout, "%s: %s\n", b.ID, st)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", b.ID, err))
+		} else if st.Invalid > 0 {
+			failed = append(failed, fmt.Sprintf("%s: %d entries not archived, their records are invalid (see the log)", b.ID, st.Invalid))
 		}
 		if ctx.Err() != nil {
 			break

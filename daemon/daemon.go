@@ -315,6 +315,7 @@ func (d *Daemon) finish(id string, start time.Time, t *tally, res *harvest.Resul
 			return nil
 		}
 		st.Failures = 0
+		st.LastError = t.invalidSummary()
 		if res != nil {
 			if res.Watermark.After(st.Watermark) {
 				st.Watermark = res.Watermark
