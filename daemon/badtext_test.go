@@ -25,6 +25,7 @@ type rawBlog struct {
 	pass      string
 	extra     string // HTML appended to every post page (links to elsewhere)
 	cycle     bool   // the first post's comment feed has two comments answering each other
+	away      string // when set, /away/ redirects there
 
 	mu     sync.Mutex
 	served map[string][]byte // path → bytes served
@@ -63,6 +64,13 @@ func (b *rawBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/feed.xml":
 		w.Header().Set("Content-Type", b.feedType)
 		body = b.feed(base)
+	case "/away/":
+		if b.away != "" {
+			http.Redirect(w, r, b.away, http.StatusFound)
+			return
+		}
+		http.NotFound(w, r)
+		return
 	case "/comments-0.xml":
 		w.Header().Set("Content-Type", "application/atom+xml")
 		body = []byte(cycleComments)

@@ -51,6 +51,7 @@ type Blog struct {
 	Concurrency int      `yaml:"concurrency_per_host"` // requests in flight per host, at most
 	Include     []string `yaml:"include"`              // URL regexps; when set, only matching URLs are crawled
 	Exclude     []string `yaml:"exclude"`              // URL regexps never crawled
+	Auth        Auth     `yaml:"auth"`                 // HTTP basic authentication for the blog's own origins
 }
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
@@ -355,6 +356,10 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 			add("feed", err.Error())
 		}
 	}
+	for _, p := range b.Auth.load() {
+		p.Line, p.Blog = lineOf(mapValue(n, "auth"), strings.TrimPrefix(p.Key, "auth.")), label
+		probs = append(probs, p)
+	}
 	loc, err := time.LoadLocation(b.TimeZone)
 	if err != nil {
 		add("time_zone", fmt.Sprintf("%q is not an IANA time zone", b.TimeZone))
@@ -391,6 +396,10 @@ func checkHTTPURL(raw string) error {
 	if raw == "" {
 		return errors.New("missing")
 	}
+	if hasUserinfo(raw) {
+		return errors.New("holds a user name or password (user:password@), which would be written into the archive " +
+			"and the logs; put them under auth: {user: …, password_file: …} instead")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("%q is not a URL: %v", raw, err)
@@ -415,6 +424,19 @@ func lineOf(n *yaml.Node, key string) int {
 		}
 	}
 	return n.Line
+}
+
+// mapValue returns the value of key in mapping n, or nil.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 func seqNode(doc *yaml.Node, key string) *yaml.Node {
