@@ -131,6 +131,11 @@ func TestCredentialsInURLRejected(t *testing.T) {
 		!strings.Contains(stderr, "does not exist") {
 		t.Errorf("missing password file: exit %d\n%s", code, stderr)
 	}
+	cfg = writeConfig(t, dir, "", "https://blog.example/", "    auth: {user: ann}\n")
+	code, _, stderr = run(t, "crawl", "-config", cfg)
+	if code != daemon.ExitUsage || !strings.Contains(stderr, "blog raw: auth.password_file: missing") {
+		t.Errorf("auth without password_file: exit %d\n%s", code, stderr)
+	}
 }
 
 // TestStatusLastErrorHasNoLocalPath: a run that fails on a path inside the
