@@ -42,7 +42,7 @@ func TestCleanTextMakesRecordsValid(t *testing.T) {
 	e := blogharvest.Entry{BlogID: "b", Kind: blogharvest.KindPost, URL: "https://b.example/p",
 		Title: "T\x01", Content: "<p>x\x01\x0c</p>", ContentFormat: "text/html", Tags: []string{"a\x02"},
 		Comments: []blogharvest.Comment{{ID: "c1", Author: "A\x03", Content: "hi\x04"}, {ID: "c2", Content: "yo\x05"}},
-		Files: []blogharvest.File{{URL: "https://b.example/p", Role: blogharvest.RolePage, Body: body}}}
+		Files:    []blogharvest.File{{URL: "https://b.example/p", Role: blogharvest.RolePage, Body: body}}}
 	e.Files[0].Sum()
 	if e.Validate() == nil {
 		t.Fatal("the dirty entry validates")
