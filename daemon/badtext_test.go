@@ -241,6 +241,9 @@ func TestControlCharacterInFeedTitle(t *testing.T) {
 	if !found {
 		t.Error("the feed is not archived as served")
 	}
+	if !strings.Contains(stderr, "2 characters not allowed in XML removed before parsing") {
+		t.Errorf("no warning names the repair:\n%s", stderr)
+	}
 	if code, stdout, _ := run(t, "check", out); code != 0 {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}

@@ -129,6 +129,9 @@ func (c *crawl) readFeed(ctx context.Context) error {
 	case err != nil:
 		c.warn("feed %s: %v", c.blog.FeedURL, err)
 	}
+	if f.Removed > 0 {
+		c.warn("feed %s: %d characters not allowed in XML removed before parsing (the archived feed keeps them)", c.blog.FeedURL, f.Removed)
+	}
 	c.feed = f
 	c.full = fullTextFeed(f)
 	c.blog.Files = append(c.blog.Files, files...)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
@@ -20,6 +21,12 @@ var xmlDeclEncoding = regexp.MustCompile(`^(\s*<\?xml[^>]*?encoding\s*=\s*["'])(
 // UTF-8 is taken as UTF-8, and bytes that are not valid UTF-8 in a UTF-8
 // document are read one by one as windows-1252, the rest kept as UTF-8.
 func toUTF8(body []byte) (out []byte, cs string) {
+	out, cs, _ = toLegalUTF8(body)
+	return out, cs
+}
+
+// toLegalUTF8 is toUTF8 that also counts the characters it removed.
+func toLegalUTF8(body []byte) (out []byte, cs string, removed int) {
 	body = trimBOM(body)
 	text, cs, err := fetch.DecodeText(body, "")
 	if cs != "utf-8" && !bytes.HasPrefix(body, []byte{0xfe, 0xff}) && !bytes.HasPrefix(body, []byte{0xff, 0xfe}) &&
@@ -32,20 +39,23 @@ func toUTF8(body []byte) (out []byte, cs string) {
 	}
 	text = trimBOM(text) // a UTF-16 BOM decodes to a UTF-8 one
 	text = xmlDeclEncoding.ReplaceAll(text, []byte("${1}UTF-8${3}"))
-	return xmlLegal(text), cs
+	out, removed = xmlLegal(text)
+	return out, cs, removed
 }
 
 // charRef matches a numeric character reference.
 var charRef = regexp.MustCompile(`&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));`)
 
 // xmlLegal returns the UTF-8 text without the characters XML 1.0 does not
-// allow, raw or as numeric character references.
-func xmlLegal(text []byte) []byte {
+// allow, raw or as numeric character references, and how many it removed.
+func xmlLegal(text []byte) ([]byte, int) {
+	removed := 0
 	if s, changed := blogharvest.XMLText(string(text)); changed {
+		removed = utf8.RuneCount(text) - utf8.RuneCountInString(s)
 		text = []byte(s)
 	}
 	if !bytes.Contains(text, []byte("&#")) {
-		return text
+		return text, removed
 	}
 	return charRef.ReplaceAllFunc(text, func(ref []byte) []byte {
 		m := charRef.FindSubmatch(ref)
@@ -55,10 +65,11 @@ func xmlLegal(text []byte) []byte {
 		}
 		n, err := strconv.ParseInt(string(digits), base, 32)
 		if err != nil || !blogharvest.IsXMLChar(rune(n)) {
+			removed++
 			return nil
 		}
 		return ref
-	})
+	}), removed
 }
 
 // passThrough is a CharsetReader for documents already in UTF-8 (or only

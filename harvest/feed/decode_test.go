@@ -25,6 +25,9 @@ func TestParseRepairsText(t *testing.T) {
 	if len(f.Items) != 1 || f.Items[0].Title != "café naïve Zürich 日本語 été “q” é" {
 		t.Errorf("items %+v", f.Items)
 	}
+	if f.Removed != 3 {
+		t.Errorf("Removed = %d, want 3", f.Removed)
+	}
 	if string(f.Raw) != body {
 		t.Error("Raw is not the feed as served")
 	}
