@@ -1,6 +1,9 @@
 package harvest
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestLiftUserinfo: user-info leaves the blog's URLs before the crawl
 // starts and becomes the credentials, sent to the blog's origins only.
@@ -22,5 +25,22 @@ func TestLiftUserinfo(t *testing.T) {
 	given.Blog.URL = "https://ann:s3cret@blog.example/"
 	if given = given.withDefaults(); given.Auth.User != "bob" {
 		t.Errorf("Auth given was replaced by the URL's: %v", given.Auth)
+	}
+}
+
+// TestRenderOffWithAuth: a blog behind basic authentication is not
+// rendered (the browser would get the 401 page), with one warning.
+func TestRenderOffWithAuth(t *testing.T) {
+	o := Options{Auth: &BasicAuth{User: "ann", Password: "s3cret"}, Render: RenderAlways}
+	o.Blog.URL = "https://blog.example/"
+	o = o.withDefaults()
+	c := &crawl{o: o, log: o.Logger, res: &Result{}}
+	for range 2 {
+		if r := c.renderer(context.Background()); r != nil {
+			t.Fatal("a browser is used for a blog behind basic authentication")
+		}
+	}
+	if len(c.res.Warnings) != 1 {
+		t.Errorf("warnings %q, want one", c.res.Warnings)
 	}
 }
