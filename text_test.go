@@ -62,3 +62,20 @@ func TestCleanTextMakesRecordsValid(t *testing.T) {
 		t.Errorf("blog: %v, %v", f, b.Validate())
 	}
 }
+
+func TestStripUserinfo(t *testing.T) {
+	e := blogharvest.Entry{URL: "https://blog.example/p", Aliases: []string{"https://ann:pw@blog.example/?p=1"},
+		Comments: []blogharvest.Comment{{URL: "https://bob@blog.example/p#c1"}},
+		Files:    []blogharvest.File{{URL: "https://x:y@cdn.example/a.jpg"}, {URL: ""}}}
+	if n := e.StripUserinfo(); n != 3 {
+		t.Errorf("%d URLs stripped, want 3", n)
+	}
+	if e.Aliases[0] != "https://blog.example/?p=1" || e.Comments[0].URL != "https://blog.example/p#c1" ||
+		e.Files[0].URL != "https://cdn.example/a.jpg" || e.URL != "https://blog.example/p" {
+		t.Errorf("%+v", e)
+	}
+	b := blogharvest.Blog{URL: "https://ann:pw@blog.example/", FeedURL: "https://blog.example/feed"}
+	if n := b.StripUserinfo(); n != 1 || b.URL != "https://blog.example/" {
+		t.Errorf("blog: %d %q", n, b.URL)
+	}
+}
