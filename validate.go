@@ -184,7 +184,7 @@ func checkText(rec, field, s string) error {
 		return &FieldError{rec, field, "not valid UTF-8"}
 	}
 	for _, r := range s {
-		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+		if !IsXMLChar(r) {
 			return &FieldError{rec, field, fmt.Sprintf("holds control character %U, not allowed in XML", r)}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,6 +40,32 @@ const writeGrace = 2 * time.Minute
 // tally counts what one run archived. Safe for concurrent use.
 type tally struct {
 	entries, unchanged, blogs, comments, bytes, failedWrites atomic.Int64
+
+	mu           sync.Mutex
+	firstInvalid string // the first entry not archived and why
+}
+
+// invalid counts an entry that could not be archived and keeps the first
+// reason.
+func (t *tally) invalid(url string, err error) {
+	t.failedWrites.Add(1)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.firstInvalid == "" {
+		t.firstInvalid = fmt.Sprintf("entry %s not archived: %v", url, err)
+	}
+}
+
+// invalidSummary says how many entries were not archived and why the first
+// was not; "" when all were.
+func (t *tally) invalidSummary() string {
+	n := t.failedWrites.Load()
+	if n == 0 {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return fmt.Sprintf("%d entries not archived (invalid records); the first: %s", n, t.firstInvalid)
 }
 
 // archiver streams a crawl's records into the AIP writer.
@@ -67,7 +94,7 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 	case r.Entry != nil:
 		res, err := a.w.WriteEntry(wctx, r.Entry)
 		if err != nil && !blogharvest.IsTransient(err) {
-			a.t.failedWrites.Add(1)
+			a.t.invalid(r.Entry.URL, err)
 			a.log.Error("entry not archived: invalid record", "url", r.Entry.URL, "err", err)
 			return nil
 		}

@@ -26,6 +26,8 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	org := fs.String("organization", "", "with -url: Source-Organization of the bags")
 	var allow originList
 	fs.Var(&allow, "allow", "with -url: one more `origin` of the blog (scheme://host[:port]); repeatable")
+	authUser := fs.String("auth-user", "", "with -url: `user` name for HTTP basic authentication (sent to the blog's origin only)")
+	authFile := fs.String("auth-password-file", "", "with -url: `file` holding the basic authentication password")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -36,7 +38,14 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 		if *out == "" || fs.NArg() > 0 {
 			return &UsageError{errors.New("-url needs -out DIR and takes no arguments")}
 		}
+		if hasUserinfo(*rawURL) {
+			return &UsageError{errors.New("-url holds a user name or password (user:password@), which would be " +
+				"written into the archive and the logs; give them with -auth-user and -auth-password-file")}
+		}
 		c, err := adHocConfig(*rawURL, *out, *id, *delay, *maxPages, *render, *org)
+		if err == nil {
+			err = adHocAuth(c, Auth{User: *authUser, PasswordFile: *authFile})
+		}
 		if err != nil {
 			return &UsageError{err}
 		}
@@ -93,6 +102,8 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, 
 		fmt.Fprintf(io.Stdout, "%s: %s\n", b.ID, st)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", b.ID, err))
+		} else if st.Invalid > 0 {
+			failed = append(failed, fmt.Sprintf("%s: %d entries not archived, their records are invalid (see the log)", b.ID, st.Invalid))
 		}
 		if ctx.Err() != nil {
 			break
@@ -141,6 +152,21 @@ func adHocConfig(raw, out, id string, delay time.Duration, maxPages int, render,
 	y := fmt.Sprintf("archive: %q\norganization: %q\nblogs:\n  - id: %q\n    url: %q\n    delay: %q\n    max_pages: %d\n    render: %q\n",
 		out, org, id, raw, delay.String(), maxPages, render)
 	return ParseConfig("command line", []byte(y))
+}
+
+// adHocAuth gives the one blog of an ad-hoc config the credentials of the
+// -auth-user and -auth-password-file flags, reading the password now.
+func adHocAuth(c *Config, a Auth) error {
+	var msgs []string
+	for _, p := range a.load() {
+		p.Key = "-" + strings.ReplaceAll(strings.ReplaceAll(p.Key, ".", "-"), "_", "-")
+		msgs = append(msgs, p.Error())
+	}
+	if len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "; "))
+	}
+	c.Blogs[0].Auth = a
+	return nil
 }
 
 // idFromURL derives a blog id from a URL: its host (without www.) and path,

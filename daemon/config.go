@@ -30,6 +30,8 @@ type Config struct {
 	Log          Log    `yaml:"log"`
 	Defaults     Blog   `yaml:"defaults"` // values for blogs that do not set them
 	Blogs        []Blog `yaml:"blogs"`
+
+	set keySets // the keys the file set, even to zero; empty for a Config built in code
 }
 
 // Log configures the structured log.
@@ -38,7 +40,8 @@ type Log struct {
 	Level  string `yaml:"level"`  // "debug", "info" (default), "warn", "error"
 }
 
-// Blog is one registered blog. Zero fields take the config's defaults.
+// Blog is one registered blog. Keys a blog leaves out take the config's
+// defaults, then the built-in ones; a key set to zero keeps its zero.
 type Blog struct {
 	ID          string   `yaml:"id"`                   // folder name in the archive; [a-z0-9][a-z0-9._-]*
 	URL         string   `yaml:"url"`                  // home page
@@ -56,6 +59,7 @@ type Blog struct {
 	// those of url and feed: pages may be fetched from them, and they may
 	// be on private or loopback addresses.
 	Allow []string `yaml:"allow"`
+	Auth  Auth     `yaml:"auth"` // HTTP basic authentication for the blog's own origins
 }
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
@@ -143,6 +147,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	doc := root.Content[0]
 	probs = append(probs, unknownKeys(doc, reflect.TypeOf(Config{}), "", "")...)
 	probs = append(probs, decodeTop(doc, c)...)
+	c.set = presentKeys(doc)
 	c.applyDefaults()
 	probs = append(probs, c.validate(doc)...)
 	if len(probs) > 0 {
@@ -286,20 +291,23 @@ func (c *Config) applyDefaults() {
 	if c.UserAgent == "" {
 		c.UserAgent = "blogharvest/" + Version + " (+https://github.com/blogharvest/blogharvest)"
 	}
-	if c.Concurrency == 0 {
+	if c.Concurrency == 0 && !c.set.top["concurrency"] {
 		c.Concurrency = 2
 	}
-	c.Defaults = merge(c.Defaults, builtinDefaults)
+	c.Defaults = merge(c.Defaults, builtinDefaults, c.set.defaults)
 	for i := range c.Blogs {
-		c.Blogs[i] = merge(c.Blogs[i], c.Defaults)
+		c.Blogs[i] = merge(c.Blogs[i], c.Defaults, c.set.blog(i))
 	}
 }
 
-// merge fills the zero fields of b from d.
-func merge(b, d Blog) Blog {
+// merge fills the zero fields of b from d, except those whose keys are in
+// set: a key set to zero keeps its zero.
+func merge(b, d Blog, set map[string]bool) Blog {
 	bv, dv := reflect.ValueOf(&b).Elem(), reflect.ValueOf(d)
+	t := bv.Type()
 	for i := 0; i < bv.NumField(); i++ {
-		if bv.Field(i).IsZero() {
+		key := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if bv.Field(i).IsZero() && !set[key] {
 			bv.Field(i).Set(dv.Field(i))
 		}
 	}
@@ -312,8 +320,8 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 	top := func(key, reason string) {
 		probs = append(probs, ConfigProblem{Line: lineOf(doc, key), Key: key, Reason: reason})
 	}
-	if c.Concurrency < 0 {
-		top("concurrency", "must be positive")
+	if c.Concurrency < 1 {
+		top("concurrency", "must be at least 1 (harvests running at once)")
 	}
 	if c.Log.Format != "" && c.Log.Format != "text" && c.Log.Format != "json" {
 		top("log.format", fmt.Sprintf("%q is neither text nor json", c.Log.Format))
@@ -409,6 +417,10 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 			add("feed", err.Error())
 		}
 	}
+	for _, p := range b.Auth.load() {
+		p.Line, p.Blog = lineOf(mapValue(n, "auth"), strings.TrimPrefix(p.Key, "auth.")), label
+		probs = append(probs, p)
+	}
 	loc, err := time.LoadLocation(b.TimeZone)
 	if err != nil {
 		add("time_zone", fmt.Sprintf("%q is not an IANA time zone", b.TimeZone))
@@ -422,11 +434,11 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 	default:
 		add("render", fmt.Sprintf("%q is not auto, always or never", b.Render))
 	}
-	if b.MaxPages < 0 {
-		add("max_pages", "must be positive")
+	if b.MaxPages < 1 {
+		add("max_pages", "must be at least 1 (pages fetched per crawl; there is no unlimited)")
 	}
-	if b.Concurrency < 0 {
-		add("concurrency_per_host", "must be positive")
+	if b.Concurrency < 1 {
+		add("concurrency_per_host", "must be at least 1 (requests in flight per host)")
 	}
 	if n != nil {
 		probs = append(probs, allowProblems(n, label, "")...)
@@ -447,6 +459,10 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 func checkHTTPURL(raw string) error {
 	if raw == "" {
 		return errors.New("missing")
+	}
+	if hasUserinfo(raw) {
+		return errors.New("holds a user name or password (user:password@), which would be written into the archive " +
+			"and the logs; put them under auth: {user: …, password_file: …} instead")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -474,8 +490,11 @@ func lineOf(n *yaml.Node, key string) int {
 	return n.Line
 }
 
-// valueNode returns the value of key in mapping n, or nil.
-func valueNode(n *yaml.Node, key string) *yaml.Node {
+// mapValue returns the value of key in mapping n, or nil.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil {
+		return nil
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
 			return n.Content[i+1]
@@ -486,7 +505,7 @@ func valueNode(n *yaml.Node, key string) *yaml.Node {
 
 // mapNode returns the mapping value of key in doc, or nil.
 func mapNode(doc *yaml.Node, key string) *yaml.Node {
-	if v := valueNode(doc, key); v != nil && v.Kind == yaml.MappingNode {
+	if v := mapValue(doc, key); v != nil && v.Kind == yaml.MappingNode {
 		return v
 	}
 	return nil

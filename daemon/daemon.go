@@ -331,11 +331,12 @@ func (d *Daemon) finish(id string, start time.Time, t *tally, res *harvest.Resul
 		st.Entries += int(t.entries.Load())
 		st.LastError = ""
 		if runErr != nil {
-			st.LastError = runErr.Error()
+			st.LastError = publicText(runErr.Error(), d.Config)
 			st.Failures++
 			return nil
 		}
 		st.Failures = 0
+		st.LastError = publicText(t.invalidSummary(), d.Config)
 		if res != nil {
 			if res.Watermark.After(st.Watermark) {
 				st.Watermark = res.Watermark
@@ -369,7 +370,12 @@ func lastOf(s []string) string {
 // crawlOptions turns a configured blog into harvest options.
 func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 	inc, exc := b.Regexps()
+	var auth *harvest.BasicAuth
+	if b.Auth.set() {
+		auth = &harvest.BasicAuth{User: b.Auth.User, Password: b.Auth.password}
+	}
 	return harvest.Options{
+		Auth:      auth,
 		Blog:      blogharvest.Blog{ID: b.ID, URL: b.URL, FeedURL: b.Feed},
 		MaxPages:  b.MaxPages,
 		Delay:     time.Duration(b.Delay),

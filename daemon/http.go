@@ -55,7 +55,7 @@ func (d *Daemon) Status() ([]BlogStatus, error) {
 		}
 		s := statusFrom(b, st)
 		d.mu.Lock()
-		s.Running, s.Warning = d.running[b.ID], d.warns[b.ID]
+		s.Running, s.Warning = d.running[b.ID], publicText(d.warns[b.ID], d.Config)
 		d.mu.Unlock()
 		if due, ok := d.sched.Due(b.ID); ok {
 			s.NextRun = due

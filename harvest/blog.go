@@ -142,6 +142,9 @@ func (c *crawl) readFeed(ctx context.Context) error {
 	case err != nil:
 		c.warn("feed %s: %v", c.blog.FeedURL, err)
 	}
+	if f.Removed > 0 {
+		c.warn("feed %s: %d characters not allowed in XML removed before parsing (the archived feed keeps them)", c.blog.FeedURL, f.Removed)
+	}
 	c.feed = f
 	c.full = fullTextFeed(f)
 	c.blog.Files = append(c.blog.Files, files...)
@@ -210,6 +213,7 @@ func (c *crawl) emitBlog() error {
 		b.Files = append(b.Files, *c.rulesF)
 	}
 	c.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
+	c.cleanBlog(&b)
 	if err := c.emit(Record{Blog: &b}); err != nil {
 		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)
 	}

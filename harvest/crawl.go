@@ -151,7 +151,7 @@ func (c *crawl) newClient() error {
 	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
 	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
 		CAFile: c.o.CAFile, Origins: origins, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
-		MaxBody: maxBody})
+		MaxBody: maxBody, Auth: fetchAuth(c.o)})
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}

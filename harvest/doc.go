@@ -42,6 +42,14 @@
 // inside the article are captured within limits; failures become
 // Entry.Problems, never errors.
 //
+// Text from the web is decoded per document (a UTF-8 document's stray
+// bytes are read one by one as windows-1252) and, before a record is
+// emitted, characters XML 1.0 does not allow are removed from its text and
+// user-info from its URLs, each noted once in Entry.Problems (run warnings
+// for the Blog); captured bytes stay as served. A feed is parsed after the
+// same removal. Credentials (Options.Auth) go to the blog's own origins
+// only; a blog behind them is never rendered.
+//
 // UpdateCrawl emits only entries published, edited or commented after its
 // since: new feed items (paging back to since), comment feeds of the items
 // still in the feed, posts the blog-wide comment feed shows commented since,

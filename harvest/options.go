@@ -70,6 +70,12 @@ type Options struct {
 	Transport http.RoundTripper
 	// IgnoreRobots skips robots.txt (for an archivist's own blogs).
 	IgnoreRobots bool
+	// Auth, if set, is sent as HTTP basic authentication to the blog's own
+	// origins (scheme, host and port of Blog.URL and Blog.FeedURL) and to no
+	// other origin. User-info in Blog.URL or Blog.FeedURL is removed before
+	// the crawl starts and, when Auth is nil, used as Auth. If nil and the
+	// URLs carry none, no credentials are sent.
+	Auth *BasicAuth
 	// MaxMediaBytes bounds one media file. If zero, DefaultMaxMediaBytes;
 	// if negative, no media are captured.
 	MaxMediaBytes int64
@@ -176,5 +182,6 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.Default().With("blog", o.Blog.ID)
 	}
+	liftUserinfo(&o)
 	return o
 }

@@ -32,6 +32,9 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 	switch {
 	case c.o.Render == RenderNever || st.off:
 		return nil
+	case c.o.Auth != nil:
+		c.renderOffForAuth(st)
+		return nil
 	case c.o.Browser != nil:
 		return c.o.Browser
 	case st.started:

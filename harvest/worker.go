@@ -225,6 +225,7 @@ func (c *crawl) queueCanonical(raw string) {
 func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
+	c.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
 		return fmt.Errorf("harvest %s: emit entry %s: %w", c.home, e.URL, err)
 	}

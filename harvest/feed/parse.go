@@ -31,7 +31,7 @@ func parse(body []byte, feedURL string) (*Feed, error) {
 	if isJSONFeed(body) {
 		return parseJSON(body, feedURL)
 	}
-	text, _ := toUTF8(body)
+	text, _, removed := toLegalUTF8(body)
 	sc, err := scan(text)
 	if err != nil {
 		return nil, fmt.Errorf("malformed XML: %w", err)
@@ -45,7 +45,7 @@ func parse(body []byte, feedURL string) (*Feed, error) {
 		return nil, fmt.Errorf("malformed %s: %w", format, err)
 	}
 	f := fromGofeed(gf, feedURL)
-	f.Format, f.Raw = format, body
+	f.Format, f.Raw, f.Removed = format, body, removed
 	mergeScanned(f, sc, feedURL)
 	return f, nil
 }

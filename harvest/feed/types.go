@@ -32,6 +32,7 @@ type Feed struct {
 	Next            []string // paging links found (RFC 5005 next / prev-archive, JSON Feed next_url)
 	TotalResults    int      // openSearch:totalResults; zero when absent
 	Raw             []byte   // the document as received (the first page for FetchAll)
+	Removed         int      // characters not allowed in XML removed before parsing (the first page for FetchAll)
 
 	// Set by FetchAll only.
 	NotModified  bool   // the first page answered 304 to a conditional request; Items is empty

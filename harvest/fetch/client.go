@@ -63,7 +63,7 @@ func New(o Options) (*Client, error) {
 		c.guard = newGuard(o.AllowHosts, origins, nil)
 	}
 	jar, _ := cookiejar.New(nil)
-	c.hc = &http.Client{Transport: &politeTransport{c: c, next: rt}, CheckRedirect: c.checkRedirect, Jar: jar}
+	c.hc = &http.Client{Transport: &politeTransport{c: c, next: withAuth(rt, o.Auth)}, CheckRedirect: c.checkRedirect, Jar: jar}
 	return c, nil
 }
 

@@ -1,6 +1,7 @@
 // Package fetch is the HTTP client of a crawl: timeouts, body caps,
 // decompression, charset decoding, redirects, robots.txt, per-host rate limits,
-// retries with backoff, conditional GET, proxies, and the crawl's scope and
+// retries with backoff, conditional GET, proxies, basic authentication sent
+// to the blog's own origins only, and the crawl's scope and
 // address rules: pages (Kind Page) only on the blog's origins
 // (Options.Origins: scheme, host and port), every redirect hop included;
 // subresources from any public address; non-public addresses (checked as

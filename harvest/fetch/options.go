@@ -71,6 +71,9 @@ type Options struct {
 	Origins []string
 	// IgnoreRobots skips robots.txt entirely (for an archivist's own blogs).
 	IgnoreRobots bool
+	// Auth, if set, is sent as HTTP basic authentication to its origins
+	// only (see BasicAuth). If nil, no credentials are sent.
+	Auth *BasicAuth
 	// Transport, if set, replaces the default transport; then proxies, CA
 	// files, ConnectTimeout and the dial-time address check do not apply
 	// (literal private IPs are still refused).

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
 	"golang.org/x/net/html/charset"
@@ -53,6 +54,9 @@ var xmlEncoding = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-
 // decoded from. The charset comes from a byte order mark, the Content-Type
 // header, an XML declaration or an HTML meta tag, in that order, and
 // defaults to windows-1252 for HTML as browsers do (utf-8 for XML and JSON).
+// A document that is mostly UTF-8 is read as UTF-8 whatever a meta tag or the
+// default says. Bytes that are not valid UTF-8 in a UTF-8 document are
+// repaired one by one (read as windows-1252); the rest is kept as it is.
 func (r *Response) Text() ([]byte, string, error) {
 	return DecodeText(r.Body, r.Header.Get("Content-Type"))
 }
@@ -69,15 +73,40 @@ func DecodeText(body []byte, contentType string) ([]byte, string, error) {
 		} else if isXMLorJSON(body, contentType) {
 			enc, name = nil, "utf-8"
 		}
+		if name == "windows-1252" && LooksUTF8(body) {
+			enc, name = nil, "utf-8"
+		}
 	}
 	if enc == nil || name == "utf-8" {
-		return bytes.ToValidUTF8(trimBOM(body), []byte("\uFFFD")), "utf-8", nil
+		text, _ := blogharvest.RepairUTF8(trimBOM(body))
+		return text, "utf-8", nil
 	}
 	out, _, err := transform.Bytes(enc.NewDecoder(), body)
 	if err != nil {
 		return nil, name, fmt.Errorf("decode %s: %w", name, err)
 	}
 	return out, name, nil
+}
+
+// LooksUTF8 reports whether b is UTF-8 with at most a few stray bytes: it
+// holds multi-byte UTF-8 sequences, more of them than bytes that are not
+// valid UTF-8. Text in a single-byte charset almost never does.
+func LooksUTF8(b []byte) bool {
+	valid, invalid := 0, 0
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid++
+		} else {
+			valid++
+		}
+		i += size
+	}
+	return valid > 0 && valid > invalid
 }
 
 func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }

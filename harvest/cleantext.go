@@ -1,0 +1,37 @@
+package harvest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// cleanEntry removes user-info from the URLs of e and the characters XML
+// 1.0 does not allow from its text (its captured bytes are kept as served),
+// and records each once, as a problem of the entry, so the AIP says what
+// was changed.
+func (c *crawl) cleanEntry(e *blogharvest.Entry) {
+	if n := e.StripUserinfo(); n > 0 {
+		e.Problems = append(e.Problems, fmt.Sprintf("urls: user-info (user:password@) removed from %d URLs", n))
+	}
+	fields := e.CleanText()
+	if len(fields) == 0 {
+		return
+	}
+	msg := "text: characters not allowed in XML removed from " + strings.Join(fields, ", ")
+	e.Problems = append(e.Problems, msg)
+	c.log.Warn(msg, "url", e.URL)
+}
+
+// cleanBlog removes user-info from the URLs of b and the characters XML
+// 1.0 does not allow from its text, and records each as a warning of the
+// run.
+func (c *crawl) cleanBlog(b *blogharvest.Blog) {
+	if n := b.StripUserinfo(); n > 0 {
+		c.warn("blog %s: user-info (user:password@) removed from %d URLs", b.URL, n)
+	}
+	if fields := b.CleanText(); len(fields) > 0 {
+		c.warn("blog %s: characters not allowed in XML removed from %s", b.URL, strings.Join(fields, ", "))
+	}
+}
