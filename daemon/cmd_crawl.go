@@ -24,6 +24,7 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	maxPages := fs.Int("max-pages", 5000, "with -url: pages fetched at most")
 	render := fs.String("render", "auto", "with -url: `mode` auto, always or never")
 	org := fs.String("organization", "", "with -url: Source-Organization of the bags")
+	maxDuration := fs.Duration("max-duration", 0, "with -url: wall-clock `budget` of the crawl (default 4h); over it the crawl is partial")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -37,6 +38,9 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 		c, err := adHocConfig(*rawURL, *out, *id, *delay, *maxPages, *render, *org)
 		if err != nil {
 			return &UsageError{err}
+		}
+		if *maxDuration > 0 {
+			c.Blogs[0].MaxDuration = Duration(*maxDuration)
 		}
 		_, err = crawlAdHoc(ctx, c, io)
 		return err

@@ -51,7 +51,17 @@ type Blog struct {
 	Concurrency int      `yaml:"concurrency_per_host"` // requests in flight per host, at most
 	Include     []string `yaml:"include"`              // URL regexps; when set, only matching URLs are crawled
 	Exclude     []string `yaml:"exclude"`              // URL regexps never crawled
+	// Deadlines (see harvest.Options.MaxDuration and MaxCrawlDelay).
+	MaxDuration    Duration `yaml:"max_duration"`     // wall-clock budget of one crawl; over it the run is partial
+	MaxCrawlDelay  Duration `yaml:"max_crawl_delay"`  // cap on a robots.txt Crawl-delay
+	ObeyCrawlDelay string   `yaml:"obey_crawl_delay"` // capped: crawl at the cap; strict: skip the blog
 }
+
+// Values of Blog.ObeyCrawlDelay.
+const (
+	CrawlDelayCapped = "capped" // a larger Crawl-delay is crawled at max_crawl_delay, with a warning
+	CrawlDelayStrict = "strict" // a larger Crawl-delay skips the blog with an error
+)
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
 type Duration time.Duration
@@ -110,6 +120,10 @@ var builtinDefaults = Blog{
 	Delay:       Duration(time.Second),
 	Concurrency: 1,
 	TimeZone:    "UTC",
+
+	MaxDuration:    Duration(4 * time.Hour),
+	MaxCrawlDelay:  Duration(time.Minute),
+	ObeyCrawlDelay: CrawlDelayCapped,
 }
 
 // LoadConfig reads and validates the config file at path. All problems are
@@ -373,6 +387,9 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 	}
 	if b.Concurrency < 0 {
 		add("concurrency_per_host", "must be positive")
+	}
+	if b.ObeyCrawlDelay != CrawlDelayCapped && b.ObeyCrawlDelay != CrawlDelayStrict {
+		add("obey_crawl_delay", fmt.Sprintf("%q is neither capped nor strict", b.ObeyCrawlDelay))
 	}
 	for _, k := range []struct {
 		key  string

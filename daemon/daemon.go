@@ -294,6 +294,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, t *tally,
 	o := crawlOptions(d.Config, b, log)
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)
+	if res != nil && res.OverBudget {
+		t.overBudget.Store(true)
+	}
 	if res != nil {
 		d.mu.Lock()
 		d.warns[b.ID] = lastOf(res.Warnings)
@@ -315,7 +318,7 @@ func (d *Daemon) finish(id string, start time.Time, t *tally, res *harvest.Resul
 			return nil
 		}
 		st.Failures = 0
-		if res != nil {
+		if res != nil && !res.OverBudget { // a crawl cut short did not look at everything since
 			if res.Watermark.After(st.Watermark) {
 				st.Watermark = res.Watermark
 			}
@@ -333,6 +336,8 @@ func outcomeOf(err error, t *tally) string {
 	case err != nil:
 		return schedule.OutcomeFailed
 	case t.failedWrites.Load() > 0:
+		return schedule.OutcomePartial
+	case t.overBudget.Load():
 		return schedule.OutcomePartial
 	}
 	return schedule.OutcomeOK
@@ -359,6 +364,10 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 		UserAgent: c.UserAgent,
 		CAFile:    c.CAFile,
 		Logger:    log,
+
+		MaxDuration:      time.Duration(b.MaxDuration),
+		MaxCrawlDelay:    time.Duration(b.MaxCrawlDelay),
+		StrictCrawlDelay: b.ObeyCrawlDelay == CrawlDelayStrict,
 	}
 }
 
