@@ -96,10 +96,20 @@ func (d *Daemon) openStore() error {
 	if err != nil {
 		return err
 	}
+	logRecovery(d.Logger, store.Recovered())
 	d.store = store
 	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now}
 	d.warns = map[string]string{}
 	return nil
+}
+
+// logRecovery logs, once, that a damaged state file was set aside.
+func logRecovery(log *slog.Logger, r *schedule.Recovery) {
+	if r == nil {
+		return
+	}
+	log.Error("state file damaged: set aside, a fresh one started; every blog runs once now (nothing archived is lost)",
+		"state", r.Path, "aside", r.Aside, "damage", r.Damage.Reason)
 }
 
 // apply schedules the blogs of c, unschedules those it no longer has, and
