@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -101,6 +102,29 @@ func (s *Store) consistent() error {
 		}
 		if len(errs) > 0 {
 			return damaged(s.path, errors.Join(errs...).Error())
+		}
+		return s.readable(tx)
+	})
+}
+
+// readable checks that every key of the blogs bucket is a blog id (Put
+// writes no other) and that the schema version is a number. A value that
+// does not decode is left to Get, which names the blog.
+func (s *Store) readable(tx *bolt.Tx) error {
+	if meta := tx.Bucket(bucketMeta); meta != nil {
+		if v := meta.Get(keySchema); v != nil {
+			if _, err := strconv.Atoi(string(v)); err != nil {
+				return damaged(s.path, fmt.Sprintf("schema version %q is not a number", v))
+			}
+		}
+	}
+	b := tx.Bucket(bucketBlogs)
+	if b == nil {
+		return nil // not (yet) a state file: Open creates it, OpenReadOnly refuses it
+	}
+	return b.ForEach(func(k, _ []byte) error {
+		if err := validKey("read", string(k)); err != nil {
+			return damaged(s.path, fmt.Sprintf("key %q: %v", k, err))
 		}
 		return nil
 	})

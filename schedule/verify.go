@@ -21,6 +21,7 @@ const (
 
 	flagBranch   = 0x01
 	flagLeaf     = 0x02
+	flagMeta     = 0x04
 	flagFreelist = 0x10
 	flagBucket   = 0x01 // of a leaf element: its value is a bucket
 
@@ -56,6 +57,9 @@ func verifyFile(f *os.File) error {
 	if err != nil {
 		return err
 	}
+	if err := metaHeaders(f, int64(m.pageSize)); err != nil {
+		return err
+	}
 	v := &verifier{f: f, m: m, size: size, seen: map[uint64]bool{}}
 	return v.run()
 }
@@ -75,6 +79,22 @@ func newestMeta(f *os.File, size int64) (meta, error) {
 		return m0, nil
 	}
 	return m1, nil
+}
+
+// metaHeaders checks the page headers of both meta pages, which bbolt
+// asserts (in a goroutine of its consistency check, where a failed
+// assertion ends the process) whether or not their meta is valid.
+func metaHeaders(f *os.File, ps int64) error {
+	for id := range int64(2) {
+		head := make([]byte, pageHeaderSize)
+		if _, err := f.ReadAt(head, id*ps); err != nil {
+			return damaged(f.Name(), fmt.Sprintf("meta page %d: %v", id, err))
+		}
+		if got, flags := ne.Uint64(head), ne.Uint16(head[8:]); got != uint64(id) || flags != flagMeta {
+			return damaged(f.Name(), fmt.Sprintf("meta page %d: header says page %d, flags %#x", id, got, flags))
+		}
+	}
+	return nil
 }
 
 // readMeta reads and validates the meta page at off.
@@ -172,7 +192,7 @@ func (v *verifier) freelist() ([]uint64, error) {
 	if err != nil {
 		return nil, err
 	}
-	if flags := ne.Uint16(b[8:]); flags&flagFreelist == 0 {
+	if flags := ne.Uint16(b[8:]); flags != flagFreelist {
 		return nil, v.bad("freelist page %d has flags %#x", v.m.freelist, flags)
 	}
 	start, n := uint64(pageHeaderSize), uint64(ne.Uint16(b[10:]))
@@ -244,16 +264,16 @@ func (v *verifier) element(b []byte, at int, branch bool, id uint64, depth int) 
 	e := b[at:]
 	if branch {
 		pos, ksize := uint64(ne.Uint32(e)), uint64(ne.Uint32(e[4:]))
-		if uint64(at)+pos+ksize > uint64(len(b)) {
-			return v.bad("page %d: a key runs past the page", id)
+		if ksize == 0 || uint64(at)+pos+ksize > uint64(len(b)) {
+			return v.bad("page %d: an empty key, or one running past the page", id)
 		}
 		return v.tree(ne.Uint64(e[8:]), depth+1)
 	}
 	flags, pos := ne.Uint32(e), uint64(ne.Uint32(e[4:]))
 	ksize, vsize := uint64(ne.Uint32(e[8:])), uint64(ne.Uint32(e[12:]))
 	end := uint64(at) + pos + ksize + vsize
-	if end > uint64(len(b)) {
-		return v.bad("page %d: a key or value runs past the page", id)
+	if ksize == 0 || end > uint64(len(b)) {
+		return v.bad("page %d: an empty key, or a key or value running past the page", id)
 	}
 	if flags&flagBucket == 0 {
 		return nil
