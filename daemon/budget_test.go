@@ -62,3 +62,15 @@ func TestCrawlOverBudgetIsPartial(t *testing.T) {
 	}
 	checkArchive(t, filepath.Join(dir, "archive"))
 }
+
+// TestCrawlURLMaxDuration: crawl -url takes -max-duration; a budget too
+// short to archive even the blog record fails the crawl (exit 1) naming it.
+func TestCrawlURLMaxDuration(t *testing.T) {
+	srv := httptest.NewServer(fixture.MustNew("static").Handler())
+	defer srv.Close()
+	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", t.TempDir(), "-delay", "1ms", "-render", "never",
+		"-max-duration", "1ns")
+	if code != daemon.ExitFailure || !strings.Contains(stdout+stderr, "time budget (max_duration)") {
+		t.Errorf("exit %d, want 1 naming the budget\n%s\n%s", code, stdout, lastLines(stderr, 5))
+	}
+}
