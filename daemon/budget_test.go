@@ -37,7 +37,7 @@ func TestCrawlOverBudgetIsPartial(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state", "schedule.db")
 	cfg := filepath.Join(dir, "blogs.yaml")
-	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: sample\n    url: %s/\n    delay: 1ms\n    render: never\n    max_duration: 3s\n",
+	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: sample\n    url: %s/\n    delay: 1ms\n    render: never\n    max_duration: 10s\n",
 		filepath.Join(dir, "archive"), state, srv.URL)
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func TestCrawlOverBudgetIsPartial(t *testing.T) {
 	if st.Outcome != schedule.OutcomePartial || st.LastError != "" || !st.Watermark.IsZero() || st.Entries == 0 {
 		t.Errorf("state %+v: want outcome partial, no error, no watermark, some entries", st)
 	}
-	if !strings.Contains(errs.String(), "max_duration 3s reached") {
+	if !strings.Contains(errs.String(), "max_duration 10s reached") {
 		t.Errorf("log lacks the budget warning:\n%s", lastLines(errs.String(), 10))
 	}
 	checkArchive(t, filepath.Join(dir, "archive"))

@@ -42,8 +42,11 @@ func (c *crawl) endBudget(err error) error {
 	}
 	c.res.OverBudget = true
 	if !c.blogDone {
-		return blogharvest.Transient(fmt.Errorf("harvest %s: %w (%s) before the blog record was archived: %v",
-			c.o.Blog.URL, ErrOverBudget, c.o.MaxDuration, err))
+		e := fmt.Errorf("harvest %s: %w (%s) before the blog record was archived", c.o.Blog.URL, ErrOverBudget, c.o.MaxDuration)
+		if err != nil && !errors.Is(err, ErrOverBudget) {
+			e = fmt.Errorf("%w: %v", e, err)
+		}
+		return blogharvest.Transient(e)
 	}
 	if err == nil || errors.Is(err, ErrOverBudget) || errors.Is(err, context.DeadlineExceeded) {
 		return nil

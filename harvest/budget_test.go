@@ -37,7 +37,7 @@ func TestCrawlOverBudget(t *testing.T) {
 	srv := httptest.NewServer(stallAfter(25, b))
 	defer srv.Close()
 	o := options("tiny", srv.URL)
-	o.MaxDuration = 3 * time.Second
+	o.MaxDuration = 5 * time.Second
 	out := &output{}
 	res, err := harvest.NewCrawl(context.Background(), o, out.emit)
 	if err != nil {
