@@ -28,6 +28,7 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	fs.Var(&allow, "allow", "with -url: one more `origin` of the blog (scheme://host[:port]); repeatable")
 	authUser := fs.String("auth-user", "", "with -url: `user` name for HTTP basic authentication (sent to the blog's origin only)")
 	authFile := fs.String("auth-password-file", "", "with -url: `file` holding the basic authentication password")
+	maxDuration := fs.Duration("max-duration", 0, "with -url: wall-clock `budget` of the crawl (default 4h); over it the crawl is partial")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -50,6 +51,9 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 			return &UsageError{err}
 		}
 		c.Blogs[0].Allow = allow
+		if *maxDuration > 0 {
+			c.Blogs[0].MaxDuration = Duration(*maxDuration)
+		}
 		_, err = crawlAdHoc(ctx, c, io)
 		return err
 	case *cfgPath != "":

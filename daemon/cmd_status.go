@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -45,6 +46,11 @@ func fetchStatus(ctx context.Context, c *Config) ([]BlogStatus, string, error) {
 		}
 	}
 	store, err := schedule.OpenReadOnly(c.State)
+	var de *schedule.DamagedError
+	if errors.As(err, &de) {
+		return nil, "", fmt.Errorf("%w; the daemon, when it starts, sets it aside as %s and starts a fresh one "+
+			"(every blog then runs once; nothing archived is lost)", err, c.State+".corrupt-<UTC time>")
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("no daemon answers at %q and the state file cannot be read: %w", c.Listen, err)
 	}

@@ -60,7 +60,17 @@ type Blog struct {
 	// be on private or loopback addresses.
 	Allow []string `yaml:"allow"`
 	Auth  Auth     `yaml:"auth"` // HTTP basic authentication for the blog's own origins
+	// Deadlines (see harvest.Options.MaxDuration and MaxCrawlDelay).
+	MaxDuration    Duration `yaml:"max_duration"`     // wall-clock budget of one crawl; over it the run is partial
+	MaxCrawlDelay  Duration `yaml:"max_crawl_delay"`  // cap on a robots.txt Crawl-delay
+	ObeyCrawlDelay string   `yaml:"obey_crawl_delay"` // capped: crawl at the cap; strict: skip the blog
 }
+
+// Values of Blog.ObeyCrawlDelay.
+const (
+	CrawlDelayCapped = "capped" // a larger Crawl-delay is crawled at max_crawl_delay, with a warning
+	CrawlDelayStrict = "strict" // a larger Crawl-delay skips the blog with an error
+)
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
 type Duration time.Duration
@@ -119,6 +129,10 @@ var builtinDefaults = Blog{
 	Delay:       Duration(time.Second),
 	Concurrency: 1,
 	TimeZone:    "UTC",
+
+	MaxDuration:    Duration(4 * time.Hour),
+	MaxCrawlDelay:  Duration(time.Minute),
+	ObeyCrawlDelay: CrawlDelayCapped,
 }
 
 // LoadConfig reads and validates the config file at path. All problems are
@@ -442,6 +456,15 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 	}
 	if n != nil {
 		probs = append(probs, allowProblems(n, label, "")...)
+	}
+	if b.MaxDuration <= 0 {
+		add("max_duration", "must be positive (the wall-clock budget of one crawl)")
+	}
+	if b.MaxCrawlDelay <= 0 {
+		add("max_crawl_delay", "must be positive (the longest robots.txt Crawl-delay honoured)")
+	}
+	if b.ObeyCrawlDelay != CrawlDelayCapped && b.ObeyCrawlDelay != CrawlDelayStrict {
+		add("obey_crawl_delay", fmt.Sprintf("%q is neither capped nor strict", b.ObeyCrawlDelay))
 	}
 	for _, k := range []struct {
 		key  string

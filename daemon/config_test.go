@@ -55,6 +55,9 @@ func TestConfigErrors(t *testing.T) {
 		{"bad regexp", "blogs:\n  - id: a\n    url: https://x.org/\n    exclude: [\"(\"]\n", 4, "a", "exclude", "not a valid regular expression"},
 		{"no blogs", "archive: x\n", 0, "", "blogs", "no blog registered"},
 		{"bad log format", "log: {format: xml}\nblogs:\n" + ok, 1, "", "log.format", "neither text nor json"},
+		{"bad max_duration", "blogs:\n  - id: a\n    url: https://x.org/\n    max_duration: forever\n", 4, "a", "max_duration", "not a duration"},
+		{"bad max_crawl_delay", "blogs:\n  - id: a\n    url: https://x.org/\n    max_crawl_delay: -1s\n", 4, "a", "max_crawl_delay", "not a duration"},
+		{"bad obey_crawl_delay", "blogs:\n  - id: a\n    url: https://x.org/\n    obey_crawl_delay: always\n", 4, "a", "obey_crawl_delay", "neither capped nor strict"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -104,6 +104,7 @@ func (d *Daemon) openStore() error {
 		lock.Close()
 		return err
 	}
+	logRecovery(d.Logger, store.Recovered())
 	d.lock, d.store = lock, store
 	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now,
 		Lock: lock}
@@ -121,6 +122,15 @@ func (d *Daemon) closeStore() error {
 		err = errors.Join(err, d.lock.Close())
 	}
 	return err
+}
+
+// logRecovery logs, once, that a damaged state file was set aside.
+func logRecovery(log *slog.Logger, r *schedule.Recovery) {
+	if r == nil {
+		return
+	}
+	log.Error("state file damaged: set aside, a fresh one started; every blog runs once now (nothing archived is lost)",
+		"state", r.Path, "aside", r.Aside, "damage", r.Damage.Reason)
 }
 
 // apply schedules the blogs of c, unschedules those it no longer has, and
@@ -315,6 +325,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, t *tally,
 	o := crawlOptions(d.Config, b, log)
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)
+	if res != nil && res.OverBudget {
+		t.overBudget.Store(true)
+	}
 	if res != nil {
 		d.mu.Lock()
 		d.warns[b.ID] = lastOf(res.Warnings)
@@ -337,7 +350,7 @@ func (d *Daemon) finish(id string, start time.Time, t *tally, res *harvest.Resul
 		}
 		st.Failures = 0
 		st.LastError = publicText(t.invalidSummary(), d.Config)
-		if res != nil {
+		if res != nil && !res.OverBudget { // a crawl cut short did not look at everything since
 			if res.Watermark.After(st.Watermark) {
 				st.Watermark = res.Watermark
 			}
@@ -355,6 +368,8 @@ func outcomeOf(err error, t *tally) string {
 	case err != nil:
 		return schedule.OutcomeFailed
 	case t.failedWrites.Load() > 0:
+		return schedule.OutcomePartial
+	case t.overBudget.Load():
 		return schedule.OutcomePartial
 	}
 	return schedule.OutcomeOK
@@ -387,6 +402,10 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 		UserAgent: c.UserAgent,
 		CAFile:    c.CAFile,
 		Logger:    log,
+
+		MaxDuration:      time.Duration(b.MaxDuration),
+		MaxCrawlDelay:    time.Duration(b.MaxCrawlDelay),
+		StrictCrawlDelay: b.ObeyCrawlDelay == CrawlDelayStrict,
 	}
 }
 

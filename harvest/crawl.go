@@ -79,6 +79,10 @@ type crawl struct {
 	outOfScope int                   // pages outside the blog's origins or redirected out of them
 	variants   map[string]int        // query-string URLs queued per path (bounded: crawler traps)
 
+	budget     context.Context // the crawl's context, bounded by MaxDuration
+	blogDone   bool            // the Blog record was emitted
+	overBudget int             // outcomes dropped because the budget ran out
+
 	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
 	render rendererState
 }
@@ -93,7 +97,10 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 		variants: map[string]int{}, media: newMediaCache()}
 	wall := time.Now()
 	defer c.closeRenderer()
-	err := c.crawl(ctx)
+	bctx, stop := c.withBudget(ctx)
+	defer stop()
+	err := c.endBudget(c.crawl(bctx))
+	c.warnCappedDelays()
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
 		for code, n := range c.client.Stats().Requests {
@@ -106,6 +113,9 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 // crawl runs the phases of a crawl in order.
 func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.newClient(); err != nil {
+		return err
+	}
+	if err := c.checkCrawlDelay(ctx); err != nil {
 		return err
 	}
 	home, err := c.discover(ctx)
@@ -132,9 +142,13 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil || c.emit == nil {
 		return err // c.emit is nil for Learn: it stops here
 	}
+	if c.spent() {
+		return ErrOverBudget
+	}
 	if err := c.emitBlog(); err != nil {
 		return err
 	}
+	c.blogDone = true
 	if err := c.emitTraining(ctx, train); err != nil {
 		return err
 	}
@@ -151,7 +165,8 @@ func (c *crawl) newClient() error {
 	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
 	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
 		CAFile: c.o.CAFile, Origins: origins, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
-		MaxBody: maxBody, Auth: fetchAuth(c.o)})
+		MaxBody: maxBody, Auth: fetchAuth(c.o),
+		MaxCrawlDelay: c.o.MaxCrawlDelay, StrictCrawlDelay: c.o.StrictCrawlDelay})
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}

@@ -22,6 +22,10 @@ const (
 // DefaultMaxPages bounds a crawl when Options.MaxPages is zero.
 const DefaultMaxPages = 5000
 
+// DefaultMaxDuration is a crawl's wall-clock budget when
+// Options.MaxDuration is zero.
+const DefaultMaxDuration = 4 * time.Hour
+
 // Options configures one crawl. Only Blog.URL (or Blog.FeedURL) is required;
 // every zero field takes the default stated on it.
 type Options struct {
@@ -94,6 +98,21 @@ type Options struct {
 	// MaxFeedPages bounds the feed pages followed (RFC 5005, ?paged=N,
 	// Blogger start-index). If zero, 50.
 	MaxFeedPages int
+	// MaxDuration is the crawl's wall-clock budget. When it runs out, no
+	// new page is fetched, the entries already extracted have been emitted
+	// (an entry whose processing the end of the budget cut short is not),
+	// the rest is counted in Result.Skipped with a warning, Result.OverBudget
+	// is set and the crawl returns no error. A budget that runs out before
+	// the Blog record was emitted fails the crawl with a transient error
+	// wrapping ErrOverBudget. If zero, DefaultMaxDuration; if negative, none.
+	MaxDuration time.Duration
+	// MaxCrawlDelay caps a robots.txt Crawl-delay (a host asking for more is
+	// crawled at the cap, with one warning per host); StrictCrawlDelay
+	// refuses such a host instead: a blog whose own robots.txt asks for
+	// more fails the crawl with a permanent *fetch.CrawlDelayError. If
+	// zero, fetch.DefaultMaxCrawlDelay; if negative, no cap.
+	MaxCrawlDelay    time.Duration
+	StrictCrawlDelay bool
 	// Logger receives progress and warnings. If nil, slog.Default() with
 	// the blog's id.
 	Logger *slog.Logger
@@ -127,7 +146,11 @@ type Result struct {
 	Entries  int // entries emitted
 	Comments int // comments in the emitted entries
 	Failed   int // pages that could not be fetched or processed
-	Skipped  int // URLs not fetched: robots.txt, out of scope, over MaxPages, unchanged since
+	Skipped  int // URLs not fetched: robots.txt, out of scope, over MaxPages, unchanged since, over budget
+	// OverBudget is set when Options.MaxDuration ran out: the crawl is
+	// partial, and what it skipped was not looked at (its Watermark must
+	// not be taken as covering them).
+	OverBudget bool
 	// Watermark is the time the crawl started (Options.Now) less
 	// WatermarkMargin: pass it as since to the next UpdateCrawl. Anything
 	// published later carries a later date.
@@ -172,6 +195,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMediaPerEntry == 0 {
 		o.MaxMediaPerEntry = DefaultMaxMediaPerEntry
+	}
+	if o.MaxDuration == 0 {
+		o.MaxDuration = DefaultMaxDuration
 	}
 	if o.MaxFeedPages <= 0 {
 		o.MaxFeedPages = 50

@@ -72,7 +72,8 @@ func (c *crawl) drain(ctx context.Context) error {
 	if c.outOfScope > 0 {
 		c.warn("%d pages outside the blog's origins, or redirected out of them, were skipped (allow adds an origin)", c.outOfScope)
 	}
-	if err == nil && c.front.len() > 0 {
+	c.warnOverBudget()
+	if err == nil && c.front.len() > 0 && !c.spent() {
 		c.warn("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
 	}
 	if err == nil {
@@ -99,6 +100,9 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 			inflight++
 		}
 		if inflight == 0 {
+			if c.spent() {
+				return nil // over budget: a partial crawl, not a failed one
+			}
 			return ctx.Err()
 		}
 		out := <-outs
@@ -165,6 +169,10 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 
 // handle applies an outcome: counts, links, kNN training, emission.
 func (c *crawl) handle(out outcome) error {
+	if c.spent() {
+		c.dropOverBudget(out)
+		return nil
+	}
 	switch {
 	case errors.Is(out.err, blogharvest.ErrDisallowed):
 		c.res.Skipped++

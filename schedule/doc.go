@@ -47,4 +47,18 @@
 // the daemon's /status endpoint first and opens the file read-only (Open
 // ReadOnly) only when no daemon answers. Conversely a status reader holding
 // the file keeps a daemon from starting, so readers close it at once.
+//
+// # A damaged state file
+//
+// bbolt maps the file and trusts it: a truncated file faults (SIGBUS) and a
+// damaged page panics, in places no recover reaches. So before bbolt opens
+// it, Open and OpenReadOnly read the file under its lock and check its
+// structure (meta pages, high-water mark against the file's size, every
+// reachable page and the freelist), then open it inside a recover and run
+// bbolt's consistency check. A damaged file (empty, truncated, overwritten,
+// a damaged page) is a *DamagedError. OpenReadOnly returns it and leaves the
+// file alone; Open renames the file aside as <file>.corrupt-<UTC time> and
+// starts a fresh one, which Store.Recovered reports: every blog's state is
+// then empty and each runs once, which loses nothing, since the archive is
+// the truth and an unchanged entry is not written again.
 package schedule

@@ -38,20 +38,27 @@ var ErrInUse = errors.New("in use by another blogharvest process")
 // one State per blog. Its methods are safe for concurrent use. Values are
 // copied out of bbolt transactions; nothing returned points into the file.
 type Store struct {
-	db       *bolt.DB
-	path     string
-	readOnly bool
+	db        *bolt.DB
+	path      string
+	readOnly  bool
+	recovered *Recovery // set when Open replaced a damaged file
 }
 
 // Open opens the state file at path for reading and writing, creating it and
 // its directory if needed. Only one process can hold it open for writing:
 // if another does, Open fails after LockTimeout with an error that wraps
-// ErrInUse and names the file.
+// ErrInUse and names the file. A damaged file (empty, truncated, overwritten,
+// a damaged page: see DamagedError) is never opened as it is: Open renames
+// it aside (AsideName) and starts a fresh one, which Recovered reports.
 func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("open state file: %w", err)
 	}
-	s, err := open(path, false)
+	s, err := openVerified(path, false)
+	var d *DamagedError
+	if errors.As(err, &d) {
+		return openFresh(d)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +75,14 @@ func Open(path string) (*Store, error) {
 // daemon), so while a daemon runs OpenReadOnly fails after LockTimeout with
 // ErrInUse (ask the daemon's /status instead), and while a reader holds it a
 // starting daemon waits. Close it promptly.
+//
+// A damaged file gives a *DamagedError (wrapping ErrDamaged); it is left as
+// it is.
 func OpenReadOnly(path string) (*Store, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open state file: %w", err)
 	}
-	s, err := open(path, true)
+	s, err := openVerified(path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +90,32 @@ func OpenReadOnly(path string) (*Store, error) {
 		s.db.Close()
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
+	return s, nil
+}
+
+// openVerified checks the file's structure, then opens it (see openSafe).
+func openVerified(path string, readOnly bool) (*Store, error) {
+	if err := verify(path, readOnly); err != nil {
+		return nil, err
+	}
+	return openSafe(path, readOnly)
+}
+
+// openFresh sets the damaged file aside and opens a fresh one in its place.
+func openFresh(d *DamagedError) (*Store, error) {
+	aside, err := setAside(d, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	s, err := openSafe(d.Path, false)
+	if err != nil {
+		return nil, fmt.Errorf("%w (set aside as %s); a fresh state file failed: %w", d, aside, err)
+	}
+	if err := s.db.Update(initBuckets); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("state file %s: %w", d.Path, err)
+	}
+	s.recovered = &Recovery{Path: d.Path, Aside: aside, Damage: d}
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -64,7 +65,11 @@ func (c *Client) read(ctx context.Context, cancel context.CancelCauseFunc, u *ur
 	idle := c.o.IdleReadTimeout
 	t := time.AfterFunc(idle, func() { cancel(&TimeoutError{URL: u.String(), What: "idle read", After: idle}) })
 	defer t.Stop()
-	body, err := readBody(&idleReader{r: resp.Body, idle: idle, timer: t}, resp.Header.Get("Content-Encoding"), resp.Request.URL.String(), c.o.MaxBody)
+	var r io.Reader = &idleReader{r: resp.Body, idle: idle, timer: t}
+	if c.o.MinRate > 0 {
+		r = newRateReader(r, u.String(), c.o.MinRate, c.o.MinRateWindow)
+	}
+	body, err := readBody(r, resp.Header.Get("Content-Encoding"), resp.Request.URL.String(), c.o.MaxBody)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return nil, c.transportError(ctx, u, cause)

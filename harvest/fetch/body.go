@@ -102,6 +102,34 @@ func (ir *idleReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// rateReader fails a body that arrives slower than min bytes per second,
+// averaged over each window (the first ends one window after the start).
+type rateReader struct {
+	r      io.Reader
+	url    string
+	min    int64
+	window time.Duration
+	start  time.Time // of the current window
+	n      int64     // bytes read in it
+}
+
+func newRateReader(r io.Reader, u string, min int64, window time.Duration) *rateReader {
+	return &rateReader{r: r, url: u, min: min, window: window, start: time.Now()}
+}
+
+// Read reads from the body and checks the rate whenever a window is over.
+func (rr *rateReader) Read(p []byte) (int, error) {
+	n, err := rr.r.Read(p)
+	rr.n += int64(n)
+	if el := time.Since(rr.start); el >= rr.window && err == nil {
+		if float64(rr.n) < float64(rr.min)*el.Seconds() {
+			return n, blogharvest.Transient(&SlowTransferError{URL: rr.url, Bytes: rr.n, Window: el, MinRate: rr.min})
+		}
+		rr.start, rr.n = time.Now(), 0
+	}
+	return n, err
+}
+
 // errRawTooLarge ends a body whose encoded form exceeds the cap.
 var errRawTooLarge = errors.New("encoded body too large")
 

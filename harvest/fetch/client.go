@@ -91,11 +91,17 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, blogharvest.Transient(fmt.Errorf("fetch %s: %w", u, err))
 	}
 	defer release()
+	deadline := c.o.Now().Add(c.o.RequestDeadline)
+	ctx, cancel := context.WithTimeoutCause(ctx, c.o.RequestDeadline, c.deadlineError(u, nil))
+	defer cancel()
 	for attempt := 0; ; attempt++ {
 		resp, err := c.attempt(ctx, u, r)
 		wait, retry := c.retryWait(ctx, err, attempt)
 		if !retry {
 			return resp, err
+		}
+		if c.o.Now().Add(wait).After(deadline) {
+			return resp, blogharvest.Transient(c.deadlineError(u, err))
 		}
 		c.stats.retried()
 		if serr := c.o.Sleep(ctx, wait); serr != nil {
@@ -112,6 +118,12 @@ type kindKey struct{}
 func kindOf(ctx context.Context) Kind {
 	k, _ := ctx.Value(kindKey{}).(Kind)
 	return k
+}
+
+// deadlineError is the end of a request that ran out of
+// Options.RequestDeadline; last is its last attempt's error, if any.
+func (c *Client) deadlineError(u *url.URL, last error) *TimeoutError {
+	return &TimeoutError{URL: u.String(), What: "request deadline", After: c.o.RequestDeadline, Err: last}
 }
 
 // checkTarget parses raw and refuses what must not be fetched: other

@@ -1,6 +1,7 @@
 // Package fetch is the HTTP client of a crawl: timeouts, body caps,
-// decompression, charset decoding, redirects, robots.txt, per-host rate limits,
-// retries with backoff, conditional GET, proxies, basic authentication sent
+// decompression, charset decoding, redirects, robots.txt (with a cap on its
+// Crawl-delay), per-host rate limits, retries with backoff bounded by a
+// per-request deadline, a minimum transfer rate, conditional GET, proxies, basic authentication sent
 // to the blog's own origins only, and the crawl's scope and
 // address rules: pages (Kind Page) only on the blog's origins
 // (Options.Origins: scheme, host and port), every redirect hop included;

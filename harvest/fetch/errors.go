@@ -66,14 +66,22 @@ func (e *RedirectError) Error() string {
 // between two reads of the body.
 type TimeoutError struct {
 	URL   string
-	What  string // "request" or "idle read"
+	What  string // "request", "idle read" or "request deadline"
 	After time.Duration
+	Err   error // for "request deadline": the last attempt's error, if any
 }
 
 // Error names what timed out and after how long.
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("fetch %s: %s timeout after %s", e.URL, e.What, e.After)
+	s := fmt.Sprintf("fetch %s: %s timeout after %s", e.URL, e.What, e.After)
+	if e.Err != nil {
+		s += fmt.Sprintf(" (last error: %v)", e.Err)
+	}
+	return s
 }
+
+// Unwrap returns the last error before a request deadline, or nil.
+func (e *TimeoutError) Unwrap() error { return e.Err }
 
 // Timeout reports true, so net.Error-style checks recognise it.
 func (e *TimeoutError) Timeout() bool { return true }
@@ -86,4 +94,33 @@ func classifyStatus(e *StatusError) error {
 	default:
 		return blogharvest.Permanent(e)
 	}
+}
+
+// SlowTransferError is a body that arrived slower than Options.MinRate,
+// averaged over Options.MinRateWindow.
+type SlowTransferError struct {
+	URL     string
+	Bytes   int64         // bytes read in the window
+	Window  time.Duration // the window
+	MinRate int64         // bytes per second asked for
+}
+
+// Error names the URL, the rate seen and the minimum.
+func (e *SlowTransferError) Error() string {
+	return fmt.Sprintf("fetch %s: body too slow: %d bytes in %s, below the minimum of %d bytes/s",
+		e.URL, e.Bytes, e.Window.Round(time.Millisecond), e.MinRate)
+}
+
+// CrawlDelayError is a host whose robots.txt Crawl-delay exceeds
+// Options.MaxCrawlDelay while Options.StrictCrawlDelay is set.
+type CrawlDelayError struct {
+	URL   string        // the robots.txt
+	Asked time.Duration // its Crawl-delay
+	Cap   time.Duration // Options.MaxCrawlDelay
+}
+
+// Error names the robots.txt, the delay it asks for and the cap.
+func (e *CrawlDelayError) Error() string {
+	return fmt.Sprintf("%s asks for a Crawl-delay of %s, above the cap of %s, and the crawl delay is obeyed strictly: host not crawled",
+		e.URL, e.Asked, e.Cap)
 }

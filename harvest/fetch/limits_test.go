@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,5 +179,80 @@ func TestCompressedTooLarge(t *testing.T) {
 	var tl *fetch.TooLargeError
 	if !errors.As(err, &tl) {
 		t.Fatalf("err %v, want TooLargeError", err)
+	}
+}
+
+// TestMinRateCutsDrip: a body dripping one byte per 100 ms (it would take
+// 10 s, each byte well inside the idle-read timeout) is cut off by the
+// minimum transfer rate after one window, with a typed, transient error.
+func TestMinRateCutsDrip(t *testing.T) {
+	srv := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		for range 100 {
+			if _, err := w.Write([]byte("x")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(100 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+		}
+	})
+	c := newClient(t, fetch.Options{MinRateWindow: 500 * time.Millisecond, Retries: -1})
+	_, err := c.Get(context.Background(), srv.URL+"/drip")
+	var se *fetch.SlowTransferError
+	if !errors.As(err, &se) || !blogharvest.IsTransient(err) || se.MinRate != fetch.DefaultMinRate {
+		t.Fatalf("err %v, want a transient SlowTransferError", err)
+	}
+}
+
+// fakeClock is an injected Now and Sleep: Sleep advances Now at once and
+// records the wait.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits []time.Duration
+}
+
+func (f *fakeClock) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d > 0 { // the host's turn is asked for with zero waits too
+		f.now = f.now.Add(d)
+		f.waits = append(f.waits, d)
+	}
+	return ctx.Err()
+}
+
+// TestRequestDeadlineBoundsRetries: a server answering 503 with
+// Retry-After: 60 is retried only while the waits fit in the request
+// deadline (3 min: three waits), not as many times as Retries allows.
+func TestRequestDeadlineBoundsRetries(t *testing.T) {
+	var hits atomic.Int32
+	srv := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Retry-After", "60")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	clk := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	c := newClient(t, fetch.Options{Retries: 10, RequestDeadline: 3 * time.Minute, Now: clk.Now, Sleep: clk.Sleep})
+	resp, err := c.Get(context.Background(), srv.URL+"/busy")
+	var te *fetch.TimeoutError
+	var st *fetch.StatusError
+	if !errors.As(err, &te) || te.What != "request deadline" || !errors.As(err, &st) || st.Code != 503 || !blogharvest.IsTransient(err) {
+		t.Fatalf("err %v, want a transient request-deadline TimeoutError wrapping the 503", err)
+	}
+	if resp == nil || resp.Status != 503 {
+		t.Errorf("response %+v, want the last 503 for the capture", resp)
+	}
+	if len(clk.waits) != 3 || hits.Load() != 4 {
+		t.Errorf("waits %v, %d requests: want 3 waits of 60s and 4 requests", clk.waits, hits.Load())
 	}
 }

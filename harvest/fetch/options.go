@@ -19,6 +19,17 @@ const (
 	// inside a request; longer waits are returned to the caller as a
 	// transient *StatusError carrying RetryAfter.
 	MaxRetryAfter = 2 * time.Minute
+	// DefaultMaxCrawlDelay caps a robots.txt Crawl-delay (Options.MaxCrawlDelay).
+	DefaultMaxCrawlDelay = time.Minute
+	// DefaultRequestDeadline bounds one request with its retries and waits
+	// (Options.RequestDeadline).
+	DefaultRequestDeadline = 3 * time.Minute
+	// DefaultMinRate is the slowest body transfer kept, in bytes per second
+	// (Options.MinRate).
+	DefaultMinRate = 1 << 10
+	// DefaultMinRateWindow is the window over which Options.MinRate is
+	// averaged; the first check comes one window after the headers.
+	DefaultMinRateWindow = 10 * time.Second
 )
 
 // Options configures a Client. The zero value is usable: every zero field
@@ -74,6 +85,27 @@ type Options struct {
 	// Auth, if set, is sent as HTTP basic authentication to its origins
 	// only (see BasicAuth). If nil, no credentials are sent.
 	Auth *BasicAuth
+	// MaxCrawlDelay caps a robots.txt Crawl-delay: a host asking for more is
+	// crawled at the cap (Stats.CappedDelays names it). If zero,
+	// DefaultMaxCrawlDelay; if negative, no cap.
+	MaxCrawlDelay time.Duration
+	// StrictCrawlDelay refuses, instead of capping, a host whose Crawl-delay
+	// exceeds MaxCrawlDelay: its requests fail with a permanent
+	// *CrawlDelayError.
+	StrictCrawlDelay bool
+	// RequestDeadline bounds a request as a whole: its turn for the host,
+	// every attempt, backoff and Retry-After wait. A retry that would end
+	// past it is not made; the request then fails with a transient
+	// *TimeoutError (What "request deadline") wrapping the last error. If
+	// zero, DefaultRequestDeadline.
+	RequestDeadline time.Duration
+	// MinRate is the slowest body transfer accepted, in bytes per second
+	// averaged over MinRateWindow: a slower body is cut off with a transient
+	// *SlowTransferError. If zero, DefaultMinRate; if negative, no minimum.
+	MinRate int64
+	// MinRateWindow is the window MinRate is averaged over (the first check
+	// comes one window after the headers). If zero, DefaultMinRateWindow.
+	MinRateWindow time.Duration
 	// Transport, if set, replaces the default transport; then proxies, CA
 	// files, ConnectTimeout and the dial-time address check do not apply
 	// (literal private IPs are still refused).
@@ -104,6 +136,14 @@ func (o Options) withDefaults() Options {
 	if o.Retries == 0 {
 		o.Retries = DefaultRetries
 	}
+	if o.MaxCrawlDelay == 0 {
+		o.MaxCrawlDelay = DefaultMaxCrawlDelay
+	}
+	o.RequestDeadline = orDuration(o.RequestDeadline, DefaultRequestDeadline)
+	if o.MinRate == 0 {
+		o.MinRate = DefaultMinRate
+	}
+	o.MinRateWindow = orDuration(o.MinRateWindow, DefaultMinRateWindow)
 	if o.Now == nil {
 		o.Now = time.Now
 	}

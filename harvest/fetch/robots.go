@@ -56,6 +56,9 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) error {
 	if r.Err != nil {
 		return blogharvest.Transient(fmt.Errorf("fetch %s: robots.txt unavailable (%v): %w", rawURL, r.Err, blogharvest.ErrDisallowed))
 	}
+	if c.refusesDelay(r) {
+		return blogharvest.Permanent(&CrawlDelayError{URL: r.URL, Asked: r.CrawlDelay, Cap: c.o.MaxCrawlDelay})
+	}
 	if !r.data.TestAgent(u.EscapedPath()+querySuffix(u), c.o.UserAgent) {
 		return blogharvest.Permanent(fmt.Errorf("fetch %s: %w", rawURL, blogharvest.ErrDisallowed))
 	}
@@ -146,11 +149,23 @@ func (c *Client) fetchRobots(ctx context.Context, raw string) *Robots {
 	return r
 }
 
-// applyRobots records the sitemaps and applies the crawl-delay of r.
+// applyRobots records the sitemaps and applies the crawl-delay of r, at
+// most Options.MaxCrawlDelay (a larger one is recorded in Stats).
 func (c *Client) applyRobots(u *url.URL, r *Robots) {
 	r.Sitemaps = r.data.Sitemaps
 	if g := r.data.FindGroup(c.o.UserAgent); g != nil {
 		r.CrawlDelay = g.CrawlDelay
 	}
-	c.host(hostKey(u)).slowDown(c.o.Now(), r.CrawlDelay)
+	d := r.CrawlDelay
+	if c.o.MaxCrawlDelay > 0 && d > c.o.MaxCrawlDelay {
+		d = c.o.MaxCrawlDelay
+		c.stats.cappedDelay(u.Scheme+"://"+hostKey(u), r.CrawlDelay)
+	}
+	c.host(hostKey(u)).slowDown(c.o.Now(), d)
+}
+
+// refusesDelay reports whether r's Crawl-delay exceeds the cap while the
+// cap is strict.
+func (c *Client) refusesDelay(r *Robots) bool {
+	return c.o.StrictCrawlDelay && c.o.MaxCrawlDelay > 0 && r.CrawlDelay > c.o.MaxCrawlDelay
 }

@@ -120,3 +120,40 @@ func TestIgnoreRobots(t *testing.T) {
 		t.Errorf("stats %+v: robots.txt fetched", c.Stats())
 	}
 }
+
+// TestCrawlDelayCapped: a robots.txt asking for a day between requests is
+// crawled at the cap, and the asked delay is reported.
+func TestCrawlDelayCapped(t *testing.T) {
+	srv := serve(t, "User-agent: *\nCrawl-delay: 86400\n", func(w http.ResponseWriter, r *http.Request) {})
+	s := new(sleeps)
+	c := newClient(t, fetch.Options{MaxCrawlDelay: 50 * time.Millisecond, Sleep: s.sleep})
+	for range 3 {
+		if _, err := c.Get(context.Background(), srv.URL+"/p"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The clock does not move while the fake sleeps: the recorded waits
+	// add up the cap (50 ms, 100 ms), where a day would be 86400 s.
+	if got := s.max(); got > time.Second {
+		t.Errorf("longest wait %v, want the 50 ms cap; waits %v", got, s.d)
+	}
+	if got := c.Stats().CappedDelays[srv.URL]; got != 24*time.Hour {
+		t.Errorf("capped delays %v, want %s asking for 24h", c.Stats().CappedDelays, srv.URL)
+	}
+}
+
+// TestCrawlDelayStrict: with StrictCrawlDelay, a Crawl-delay above the cap
+// refuses the host with a permanent *CrawlDelayError; no page is fetched.
+func TestCrawlDelayStrict(t *testing.T) {
+	var pages atomic.Int32
+	srv := serve(t, "User-agent: *\nCrawl-delay: 86400\n", func(w http.ResponseWriter, r *http.Request) { pages.Add(1) })
+	c := newClient(t, fetch.Options{StrictCrawlDelay: true, Sleep: new(sleeps).sleep})
+	_, err := c.Get(context.Background(), srv.URL+"/p")
+	var ce *fetch.CrawlDelayError
+	if !errors.As(err, &ce) || ce.Asked != 24*time.Hour || ce.Cap != fetch.DefaultMaxCrawlDelay || blogharvest.IsTransient(err) {
+		t.Fatalf("err %v, want a permanent CrawlDelayError", err)
+	}
+	if pages.Load() != 0 {
+		t.Errorf("%d pages fetched from a refused host", pages.Load())
+	}
+}

@@ -3,6 +3,7 @@ package fetch
 import (
 	"maps"
 	"sync"
+	"time"
 )
 
 // Stats counts a client's traffic, for metrics.
@@ -10,6 +11,10 @@ type Stats struct {
 	Requests map[int]int64 // HTTP exchanges by status code; 0 counts transport failures
 	Bytes    int64         // decoded body bytes read
 	Retries  int64         // retries after transient failures
+	// CappedDelays maps each origin ("https://host") whose robots.txt
+	// Crawl-delay exceeded Options.MaxCrawlDelay to the delay it asked for;
+	// it was crawled at the cap.
+	CappedDelays map[string]time.Duration
 }
 
 // statsCounter is the mutable, locked form of Stats.
@@ -32,6 +37,15 @@ func (sc *statsCounter) addBytes(n int64) {
 	sc.mu.Unlock()
 }
 
+func (sc *statsCounter) cappedDelay(origin string, asked time.Duration) {
+	sc.mu.Lock()
+	if sc.s.CappedDelays == nil {
+		sc.s.CappedDelays = map[string]time.Duration{}
+	}
+	sc.s.CappedDelays[origin] = asked
+	sc.mu.Unlock()
+}
+
 func (sc *statsCounter) retried() {
 	sc.mu.Lock()
 	sc.s.Retries++
@@ -44,5 +58,6 @@ func (c *Client) Stats() Stats {
 	defer c.stats.mu.Unlock()
 	s := c.stats.s
 	s.Requests = maps.Clone(s.Requests)
+	s.CappedDelays = maps.Clone(s.CappedDelays)
 	return s
 }

@@ -1,0 +1,76 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/schedule"
+)
+
+// TestCrawlOverBudgetIsPartial: a blog that turns endlessly slow mid-crawl
+// is stopped by max_duration; what was extracted is archived, the run's
+// outcome is "partial" (not failed), the watermark does not move, and the
+// command returns (the harvest slot is free again).
+func TestCrawlOverBudgetIsPartial(t *testing.T) {
+	site := fixture.MustNew("wordpress")
+	var served atomic.Int32
+	h := site.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page := r.URL.Path != "/robots.txt" && !strings.Contains(r.URL.Path, "feed")
+		if page && served.Add(1) > 25 {
+			<-r.Context().Done() // endlessly slow from here on
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state", "schedule.db")
+	cfg := filepath.Join(dir, "blogs.yaml")
+	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: sample\n    url: %s/\n    delay: 1ms\n    render: never\n    max_duration: 10s\n",
+		filepath.Join(dir, "archive"), state, srv.URL)
+	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	code := daemon.Main(context.Background(), []string{"crawl", "-config", cfg}, daemon.IO{Stdout: &out, Stderr: &errs})
+	t.Logf("exit %d\n%s%s", code, out.String(), lastLines(errs.String(), 10))
+	s, err := schedule.OpenReadOnly(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, _, err := s.Get("sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Outcome != schedule.OutcomePartial || st.LastError != "" || !st.Watermark.IsZero() || st.Entries == 0 {
+		t.Errorf("state %+v: want outcome partial, no error, no watermark, some entries", st)
+	}
+	if !strings.Contains(errs.String(), "max_duration 10s reached") {
+		t.Errorf("log lacks the budget warning:\n%s", lastLines(errs.String(), 10))
+	}
+	checkArchive(t, filepath.Join(dir, "archive"))
+}
+
+// TestCrawlURLMaxDuration: crawl -url takes -max-duration; a budget too
+// short to archive even the blog record fails the crawl (exit 1) naming it.
+func TestCrawlURLMaxDuration(t *testing.T) {
+	srv := httptest.NewServer(fixture.MustNew("static").Handler())
+	defer srv.Close()
+	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", t.TempDir(), "-delay", "1ms", "-render", "never",
+		"-max-duration", "1ns")
+	if code != daemon.ExitFailure || !strings.Contains(stdout+stderr, "time budget (max_duration)") {
+		t.Errorf("exit %d, want 1 naming the budget\n%s\n%s", code, stdout, lastLines(stderr, 5))
+	}
+}
