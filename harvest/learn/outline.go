@@ -657,9 +657,9 @@ func (o *outline) endTag(lt int) int {
 		return end
 	}
 	name, flags, _, i := o.tagName(lt + 2)
-	end := skipTo(o.page, i, '>')
-	if !o.ok {
-		return len(o.page)
+	end, closed := endTagClose(o.page, i)
+	if !o.ok || !closed {
+		return len(o.page) // an end tag cut by the end of the page is dropped, as the tokenizer drops it
 	}
 	if o.foreign > 0 && name != o.topName() || o.top() >= 0 && o.has(o.top(), fTablePart) && flags&fTablePart == 0 && name != "td" && name != "th" ||
 		o.selects > 0 && name != "select" && name != "option" && name != "optgroup" {
@@ -723,9 +723,23 @@ func (o *outline) endCurrent(lt int) (int, bool) {
 	if i >= len(p) || p[i] == 0 || nameBytes[p[i]] != nEnd || name == "form" || !hasPrefixFold(p[lt+2:], name) {
 		return 0, false
 	}
-	end := skipTo(p, i, '>')
+	end, closed := endTagClose(p, i)
+	if !closed {
+		return len(p), true // cut by the end of the page: dropped
+	}
 	o.pop(end)
 	return end, true
+}
+
+// endTagClose returns the offset just past the '>' that ends the end tag
+// whose name ends at i, and false when the page ends first (the tokenizer
+// then drops the tag).
+func endTagClose(p []byte, i int) (int, bool) {
+	k := bytes.IndexByte(p[i:], '>')
+	if k < 0 {
+		return len(p), false
+	}
+	return i + k + 1, true
 }
 
 // innerHeading returns the name of the innermost open h1 … h6, or "".
