@@ -27,11 +27,12 @@ type Daemon struct {
 	// cancelling them (AIP writes in flight finish within it). If zero, 30s.
 	Grace time.Duration
 
-	harvester harvester
-	store     *schedule.Store
-	sched     *schedule.Scheduler
-	writer    *aip.Writer
-	metrics   *metrics
+	harvester  harvester
+	httpLimits httpLimits // the status server's; zero: defaultHTTPLimits
+	store      *schedule.Store
+	sched      *schedule.Scheduler
+	writer     *aip.Writer
+	metrics    *metrics
 
 	ctx    context.Context // cancelled by Close: ends crawls
 	cancel context.CancelFunc
