@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -126,6 +127,57 @@ func TestIdleStatusClientsDoNotStarveHarvests(t *testing.T) {
 		t.Errorf("%d idle connections still open, want at most the cap of 64", open)
 	}
 	httpGet(t, "http://"+e.listen+"/healthz")
+	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+		t.Errorf("exit code = %d", code)
+	}
+}
+
+// TestReloadMovesListenAndRefusesArchiveAndState checks finding 10's
+// SIGHUP: a changed listen moves the status server; a changed archive or
+// state is refused with a clear line while the rest of the config applies.
+func TestReloadMovesListenAndRefusesArchiveAndState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	e := newEnv(t, "@every 1h")
+	d := start(t, "run", "-config", e.config)
+	waitFor(t, "status", 20*time.Second, func() bool { return e.status(t) != nil })
+	good, _ := os.ReadFile(e.config)
+	oldListen, newListen := e.listen, freeAddr(t)
+	newArchive, newState := e.archive+"-moved", filepath.Join(e.dir, "state-moved", "schedule.db")
+	y := strings.NewReplacer("listen: "+oldListen, "listen: "+newListen, "archive: "+e.archive, "archive: "+newArchive,
+		"state: "+filepath.Join(e.dir, "state", "schedule.db"), "state: "+newState).Replace(string(good))
+	y = strings.Replace(y, "blogs:\n", "blogs:\n  - id: second\n    url: "+e.srv.URL+"/\n    schedule: \"@every 1h\"\n    render: never\n", 1)
+	if y == string(good) || !strings.Contains(y, newState) {
+		t.Fatal("config not rewritten")
+	}
+	os.WriteFile(e.config, []byte(y), 0o644)
+	d.cmd.Process.Signal(syscall.SIGHUP)
+	e.listen = newListen
+	waitFor(t, "status on the new listen address", 10*time.Second, func() bool {
+		resp, err := http.Get("http://" + newListen + "/status")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return strings.Contains(string(b), `"second"`)
+	})
+	if c, err := net.DialTimeout("tcp", oldListen, time.Second); err == nil {
+		c.Close()
+		t.Errorf("the old listen address %s still answers", oldListen)
+	}
+	logs := d.logs.String()
+	for _, key := range []string{"archive", "state"} {
+		if !strings.Contains(logs, key+" changed: restart the daemon to apply; keeping the old value") {
+			t.Errorf("no line says the %s change needs a restart", key)
+		}
+	}
+	for _, p := range []string{newArchive, newState} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s created: the refused value was used", p)
+		}
+	}
 	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
 		t.Errorf("exit code = %d", code)
 	}
