@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"time"
 
@@ -142,6 +143,9 @@ func (c *Client) applyRobots(u *url.URL, r *Robots) {
 	r.Sitemaps = r.data.Sitemaps
 	if g := r.data.FindGroup(c.o.UserAgent); g != nil {
 		r.CrawlDelay = g.CrawlDelay
+		if r.CrawlDelay < 0 { // seconds beyond time.Duration's range wrap around in the parser
+			r.CrawlDelay = math.MaxInt64
+		}
 	}
 	c.host(hostKey(u)).slowDown(c.o.Now(), r.CrawlDelay)
 }
