@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,13 +166,26 @@ func unknownKeys(n *yaml.Node, t reflect.Type, prefix, blog string) []ConfigProb
 		k, v := n.Content[i], n.Content[i+1]
 		ft, ok := fields[k.Value]
 		if !ok {
-			probs = append(probs, ConfigProblem{Line: k.Line, Blog: blog, Key: prefix + k.Value,
+			probs = append(probs, ConfigProblem{Line: k.Line, Blog: blog, Key: prefix + keyName(k),
 				Reason: "unknown key (known: " + strings.Join(names, ", ") + ")"})
 			continue
 		}
 		probs = append(probs, nestedUnknown(v, ft, prefix+k.Value, blog)...)
 	}
 	return probs
+}
+
+// keyName is how a message names mapping key k: as written when it is a
+// plain name, quoted when it is empty or holds other characters, and
+// described when it is not a scalar.
+func keyName(k *yaml.Node) string {
+	if k.Kind != yaml.ScalarNode {
+		return "(a key that is not a name)"
+	}
+	if k.Value == "" || strings.TrimLeft(k.Value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+		return strconv.Quote(k.Value)
+	}
+	return k.Value
 }
 
 func nestedUnknown(v *yaml.Node, ft reflect.Type, key, blog string) []ConfigProblem {
