@@ -479,7 +479,9 @@ func (o *outline) rawText(k, end int) int {
 }
 
 // endTagFold returns the offset of the first "</" followed by name
-// (lower-case), whatever its case, at or after from in b.
+// (lower-case), whatever its case, and a byte that may end a tag name, at
+// or after from in b: the tokenizer ends raw text there only ("</script0"
+// does not end a script).
 func endTagFold(b []byte, from int, name string) (int, bool) {
 	for i := from; ; {
 		j := bytes.IndexByte(b[i:], '<')
@@ -487,7 +489,7 @@ func endTagFold(b []byte, from int, name string) (int, bool) {
 			return 0, false
 		}
 		lt := i + j
-		if lt+1 < len(b) && b[lt+1] == '/' && hasPrefixFold(b[lt+2:], name) {
+		if after := lt + 2 + len(name); after < len(b) && b[lt+1] == '/' && hasPrefixFold(b[lt+2:], name) && tagDelim(b[after]) {
 			return lt, true
 		}
 		i = lt + 1
