@@ -279,7 +279,7 @@ func decodeInto(n *yaml.Node, v any, blog, key string) []ConfigProblem {
 func keyAtLine(n *yaml.Node, line int) string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i+1].Line == line || n.Content[i].Line == line {
-			return n.Content[i].Value
+			return keyName(n.Content[i])
 		}
 	}
 	return "(value)"
