@@ -31,38 +31,37 @@ func runRun(ctx context.Context, args []string, io IO) error {
 	debug.FreeOSMemory()
 	log := d.Logger
 	log.Info("blogharvest started", "version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State)
-	stopHTTP := func() {}
-	if c.Listen != "" {
-		addr, stop, err := d.serve(c.Listen)
-		if err != nil {
-			d.Close()
-			return fmt.Errorf("listen %s: %w", c.Listen, err)
-		}
-		stopHTTP = stop
-		log.Info("serving /healthz, /metrics, /status", "addr", addr.String())
+	srv := &statusServer{d: d}
+	if err := srv.start(c.Listen); err != nil {
+		d.Close()
+		return fmt.Errorf("listen %s: %w", c.Listen, err)
 	}
 	for {
 		select {
 		case <-ctx.Done():
 			log.Info("shutting down: no new harvests; finishing AIP writes in flight")
-			stopHTTP()
+			srv.close()
 			err := d.Close()
 			log.Info("stopped", "err", err)
 			return err
 		case <-io.Reload:
-			reload(d, *cfgPath)
+			reload(d, *cfgPath, srv)
 		}
 	}
 }
 
 // reload applies the config file again; an invalid new config is logged and
-// the running one kept.
-func reload(d *Daemon, path string) {
+// the running one kept. A changed listen moves the status server; a changed
+// archive or state is refused (logged) while the rest applies.
+func reload(d *Daemon, path string, srv *statusServer) {
 	c, err := LoadConfig(path)
 	if err == nil {
+		keepRestartOnly(d.Config, c, d.Logger)
 		err = d.Reload(c)
 	}
 	if err != nil {
 		d.Logger.Error("config not reloaded; keeping the running one", "err", err)
+		return
 	}
+	c.Listen = srv.move(c.Listen)
 }

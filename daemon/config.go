@@ -189,13 +189,26 @@ func unknownKeys(n *yaml.Node, t reflect.Type, prefix, blog string) []ConfigProb
 		k, v := n.Content[i], n.Content[i+1]
 		ft, ok := fields[k.Value]
 		if !ok {
-			probs = append(probs, ConfigProblem{Line: k.Line, Blog: blog, Key: prefix + k.Value,
+			probs = append(probs, ConfigProblem{Line: k.Line, Blog: blog, Key: prefix + keyName(k),
 				Reason: "unknown key (known: " + strings.Join(names, ", ") + ")"})
 			continue
 		}
 		probs = append(probs, nestedUnknown(v, ft, prefix+k.Value, blog)...)
 	}
 	return probs
+}
+
+// keyName is how a message names mapping key k: as written when it is a
+// plain name, quoted when it is empty or holds other characters, and
+// described when it is not a scalar.
+func keyName(k *yaml.Node) string {
+	if k.Kind != yaml.ScalarNode {
+		return "(a key that is not a name)"
+	}
+	if k.Value == "" || strings.TrimLeft(k.Value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+		return strconv.Quote(k.Value)
+	}
+	return k.Value
 }
 
 func nestedUnknown(v *yaml.Node, ft reflect.Type, key, blog string) []ConfigProblem {
@@ -249,7 +262,8 @@ func decodeTop(doc *yaml.Node, c *Config) []ConfigProblem {
 func fieldByTag(rv reflect.Value, tag string) reflect.Value {
 	t := rv.Type()
 	for i := 0; i < t.NumField(); i++ {
-		if strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0] == tag {
+		name := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if t.Field(i).IsExported() && name != "" && name != "-" && name == tag {
 			return rv.Field(i)
 		}
 	}
@@ -289,7 +303,7 @@ func decodeInto(n *yaml.Node, v any, blog, key string) []ConfigProblem {
 func keyAtLine(n *yaml.Node, line int) string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i+1].Line == line || n.Content[i].Line == line {
-			return n.Content[i].Value
+			return keyName(n.Content[i])
 		}
 	}
 	return "(value)"

@@ -27,12 +27,13 @@ type Daemon struct {
 	// cancelling them (AIP writes in flight finish within it). If zero, 30s.
 	Grace time.Duration
 
-	harvester harvester
-	lock      *aip.ArchiveLock // one writer per archive: held from openStore to Close
-	store     *schedule.Store
-	sched     *schedule.Scheduler
-	writer    *aip.Writer
-	metrics   *metrics
+	harvester  harvester
+	httpLimits httpLimits       // the status server's; zero: defaultHTTPLimits
+	lock       *aip.ArchiveLock // one writer per archive: held from openStore to Close
+	store      *schedule.Store
+	sched      *schedule.Scheduler
+	writer     *aip.Writer
+	metrics    *metrics
 
 	ctx    context.Context // cancelled by Close: ends crawls
 	cancel context.CancelFunc
@@ -305,10 +306,17 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	log.Info("harvest started", "mode", map[bool]string{true: "new", false: "update"}[since.IsZero()], "since", since)
 	t := &tally{}
 	res, runErr := d.harvest(ctx, b, since, t, log, progress)
-	d.finish(b.ID, start, t, res, runErr)
 	outcome := outcomeOf(runErr, t)
+	if interrupted(ctx, runErr) {
+		outcome = schedule.OutcomeInterrupted
+	}
+	d.finish(b.ID, outcome, t, res, runErr)
 	d.metrics.runs.WithLabelValues(outcome).Inc()
 	d.metrics.duration.WithLabelValues(outcome).Observe(d.Now().Sub(start).Seconds())
+	if outcome == schedule.OutcomeInterrupted {
+		log.Warn("harvest interrupted; it runs again at the next start", "err", runErr, "archived", t.stats().String())
+		return t.stats(), runErr
+	}
 	if runErr != nil {
 		log.Error("harvest failed", "err", runErr, "archived", t.stats().String())
 		return t.stats(), runErr
@@ -336,13 +344,23 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, t *tally,
 	return res, err
 }
 
-// finish records a run's end in the schedule store.
-func (d *Daemon) finish(id string, start time.Time, t *tally, res *harvest.Result, runErr error) {
+// interrupted reports whether a run ended because its context was
+// cancelled (the daemon or the command is stopping), not by a failure.
+func interrupted(ctx context.Context, runErr error) bool {
+	return runErr != nil && errors.Is(ctx.Err(), context.Canceled)
+}
+
+// finish records a run's end, whose outcome is given, in the schedule
+// store. An interrupted run is no failure: Failures and the watermark stay.
+func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runErr error) {
 	err := d.store.Update(id, func(st *schedule.State) error {
 		st.LastEnd = d.Now()
-		st.Outcome = outcomeOf(runErr, t)
+		st.Outcome = outcome
 		st.Entries += int(t.entries.Load())
 		st.LastError = ""
+		if outcome == schedule.OutcomeInterrupted {
+			return nil
+		}
 		if runErr != nil {
 			st.LastError = publicText(runErr.Error(), d.Config)
 			st.Failures++

@@ -5,6 +5,7 @@ import (
 	"bytes"
 
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -27,6 +28,10 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		os.Exit(m.Run()) // a fuzzing worker runs only the fuzz target: no binary needed
+	}
 	dir, err := os.MkdirTemp("", "blogharvest-bin-")
 	if err != nil {
 		panic(err)

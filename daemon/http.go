@@ -87,17 +87,22 @@ func (d *Daemon) Handler() http.Handler {
 	return mux
 }
 
-// serve listens on addr and serves Handler until ctx ends. It returns the
-// bound address (addr may end in :0) and a function that shuts the server
-// down, waiting at most a few seconds.
+// serve listens on addr and serves Handler until ctx ends, with the
+// timeouts and connection cap of d.httpLimits (defaultHTTPLimits when
+// unset). It returns the bound address (addr may end in :0) and a function
+// that shuts the server down, waiting at most a few seconds.
 func (d *Daemon) serve(addr string) (net.Addr, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	limits := d.httpLimits
+	if limits.maxConns == 0 {
+		limits = defaultHTTPLimits
+	}
+	srv, conns := limits.server(d.Handler())
 	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := srv.Serve(conns.listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.Logger.Error("status server stopped", "err", err)
 		}
 	}()

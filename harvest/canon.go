@@ -40,6 +40,9 @@ func canonicalURL(in *url.URL) (string, error) {
 		return "", fmt.Errorf("canonical %q: no host", in.String())
 	}
 	u.Host = canonicalHost(u.Scheme, u.Host)
+	if u.Host == "" || strings.HasPrefix(u.Host, ":") {
+		return "", fmt.Errorf("canonical %q: no host", in.String()) // "." or a bare port
+	}
 	u.Fragment, u.RawFragment, u.User = "", "", nil
 	u.Path = canonicalPath(u.Path)
 	u.RawPath = ""
@@ -57,7 +60,7 @@ func canonicalHost(scheme, host string) string {
 	} else {
 		host = strings.TrimSuffix(host, ":443")
 	}
-	host = strings.TrimSuffix(host, ".")
+	host = strings.TrimRight(host, ".")
 	if i := strings.Index(host, ".blogspot."); i > 0 && !strings.Contains(host, ":") {
 		host = host[:i] + ".blogspot.com" // Blogger's country domains (.ch, .co.uk …) are the same blog
 	}

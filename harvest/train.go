@@ -43,6 +43,9 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 	case err != nil:
 		c.warn("learn rules: %v: extraction uses fallbacks only", err)
 	default:
+		for _, sk := range rules.Skipped {
+			c.warn("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
+		}
 		c.rules = rules
 		if b, err := json.Marshal(rules); err == nil {
 			c.res.Rules = b

@@ -72,15 +72,21 @@ func NextAfterFailure(s Spec, failures int, now time.Time) time.Time {
 // DueOnStart returns when a blog with the stored state st is due when the
 // daemon starts at now:
 //   - no NextDue (a new blog, never run): now, its first run;
-//   - a run that was still "running" (the daemon died during it): now;
+//   - a run that was still "running" (the daemon died during it) or was
+//     "interrupted" (the daemon was stopped during it): now;
 //   - a NextDue that passed while the daemon was down: now, once, however
 //     many slots were missed;
 //   - otherwise the stored NextDue.
 func DueOnStart(st State, now time.Time) time.Time {
-	if st.NextDue.IsZero() || st.Outcome == OutcomeRunning || !st.NextDue.After(now) {
+	if st.NextDue.IsZero() || unfinished(st) || !st.NextDue.After(now) {
 		return now
 	}
 	return st.NextDue
+}
+
+// unfinished reports whether st's last run did not end on its own.
+func unfinished(st State) bool {
+	return st.Outcome == OutcomeRunning || st.Outcome == OutcomeInterrupted
 }
 
 // DueOnStartFor is DueOnStart for a blog whose current spec is s. If the
@@ -89,7 +95,7 @@ func DueOnStart(st State, now time.Time) time.Time {
 // the blog is due at s's first slot after its last run ended (now if that has
 // passed), as if s had been in force all along.
 func DueOnStartFor(st State, s Spec, now time.Time) time.Time {
-	if st.Spec == s.String() || st.LastEnd.IsZero() || st.Outcome == OutcomeRunning {
+	if st.Spec == s.String() || st.LastEnd.IsZero() || unfinished(st) {
 		return DueOnStart(st, now)
 	}
 	due := s.Next(st.LastEnd)

@@ -17,6 +17,9 @@ const (
 	OutcomeFailed  = "failed"  // the run failed; see LastError
 	OutcomePartial = "partial" // the run archived some entries, some failed
 	OutcomeRunning = "running" // a run started and has not ended yet
+	// OutcomeInterrupted is a run cancelled before its end (the daemon
+	// was stopped): not a failure, and run again at the next start.
+	OutcomeInterrupted = "interrupted"
 )
 
 // State is the schedule metadata of one blog: the only thing the state file
@@ -26,7 +29,7 @@ type State struct {
 	Spec         string    // the schedule text the blog ran under (Spec.String)
 	LastStart    time.Time // when the last run started
 	LastEnd      time.Time // when the last run ended; zero while the first run is going
-	Outcome      string    // OutcomeOK, OutcomeFailed, OutcomePartial or OutcomeRunning; "" before any run
+	Outcome      string    // OutcomeOK, OutcomeFailed, OutcomePartial, OutcomeRunning or OutcomeInterrupted; "" before any run
 	LastError    string    // the last run's error text; "" if it succeeded
 	Watermark    time.Time // the newest entry date archived: UpdateCrawl's DATE
 	NextDue      time.Time // when the blog is due next

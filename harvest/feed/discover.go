@@ -3,6 +3,7 @@ package feed
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -39,6 +40,7 @@ func Discover(ctx context.Context, c *fetch.Client, pageURL string) (feedURL str
 		return home.URL, home, nil
 	}
 	text, _, _ := home.Text()
+	var tooLarge error // the first candidate over the body cap
 	for _, cand := range candidates(home.URL, text) {
 		resp, err := c.Do(ctx, fetch.Request{URL: cand, Accept: acceptFeeds, Kind: fetch.Subresource})
 		if err == nil && Sniff(resp.Body) {
@@ -47,6 +49,13 @@ func Discover(ctx context.Context, c *fetch.Client, pageURL string) (feedURL str
 		if ctx.Err() != nil {
 			return "", home, ctx.Err()
 		}
+		if tooLarge == nil && errors.Is(err, blogharvest.ErrTooLarge) {
+			tooLarge = err
+		}
+	}
+	if tooLarge != nil {
+		// Not "not a blog": a candidate feed was there, but too large to read.
+		return "", home, blogharvest.Permanent(fmt.Errorf("discover %s: feed too large: %w", pageURL, tooLarge))
 	}
 	return "", home, blogharvest.Permanent(fmt.Errorf("discover %s: %w", pageURL, blogharvest.ErrNotBlog))
 }

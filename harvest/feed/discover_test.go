@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 func TestDiscover(t *testing.T) {
@@ -60,6 +62,29 @@ func TestDiscoverNotBlog(t *testing.T) {
 	_, home, err := feed.Discover(context.Background(), newClient(t), site+"/")
 	if !errors.Is(err, blogharvest.ErrNotBlog) || blogharvest.IsTransient(err) || home == nil {
 		t.Errorf("err %v", err)
+	}
+}
+
+// TestDiscoverFeedTooLarge checks that a blog whose declared feed is over
+// the body cap is reported as such, not as "not a blog".
+func TestDiscoverFeedTooLarge(t *testing.T) {
+	mux := http.NewServeMux()
+	var site string
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>Blog</title><link rel="alternate" type="application/rss+xml" href="/feed/"></head><body>Hi</body></html>`)
+	})
+	mux.HandleFunc("/feed/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, rssPage(site, "", "", 200, 1))
+	})
+	site = serveMux(t, mux).URL
+	c, err := fetch.New(fetch.Options{AllowHosts: []string{"127.0.0.1"}, Retries: -1, MaxBody: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = feed.Discover(context.Background(), c, site+"/")
+	if errors.Is(err, blogharvest.ErrNotBlog) || !errors.Is(err, blogharvest.ErrTooLarge) || blogharvest.IsTransient(err) ||
+		!strings.Contains(err.Error(), "feed too large") || !strings.Contains(err.Error(), site+"/feed/") || !strings.Contains(err.Error(), "4096 bytes") {
+		t.Errorf("err %v; want a permanent error: feed too large, naming %s/feed/ and the 4096-byte cap, not ErrNotBlog", err, site)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"time"
@@ -155,6 +156,9 @@ func (c *Client) applyRobots(u *url.URL, r *Robots) {
 	r.Sitemaps = r.data.Sitemaps
 	if g := r.data.FindGroup(c.o.UserAgent); g != nil {
 		r.CrawlDelay = g.CrawlDelay
+		if r.CrawlDelay < 0 { // seconds beyond time.Duration's range wrap around in the parser
+			r.CrawlDelay = math.MaxInt64
+		}
 	}
 	d := r.CrawlDelay
 	if c.o.MaxCrawlDelay > 0 && d > c.o.MaxCrawlDelay {

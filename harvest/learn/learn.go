@@ -31,6 +31,16 @@ type Rules struct {
 	// SoleAuthor is the author every training entry named (at least three
 	// of them), which Extract infers for pages that name no author.
 	SoleAuthor string `json:"sole_author,omitempty"`
+	// Skipped are the training pages left out because they could not be
+	// parsed (such as a page nested deeper than the HTML parser allows);
+	// the rules were learned from the others.
+	Skipped []SkippedPage `json:"skipped,omitempty"`
+}
+
+// SkippedPage is a training page Learn left out, and why.
+type SkippedPage struct {
+	URL    string `json:"url"`
+	Reason string `json:"reason"`
 }
 
 // ErrNoPairs is returned by Learn when it is given nothing to learn from.
@@ -62,12 +72,16 @@ func Learn(pairs []Pair, opts Options) (*Rules, error) {
 	if len(pairs) == 0 {
 		return nil, ErrNoPairs
 	}
-	pages, err := prepare(pairs)
+	pages, skipped, err := prepare(pairs)
 	if err != nil {
 		return nil, err
 	}
+	pairs = make([]Pair, len(pages))
+	for i, p := range pages {
+		pairs[i] = *p.pair
+	}
 	min := opts.minConfidence()
-	r := &Rules{MinConfidence: min, Lang: pairs[0].Page.Lang}
+	r := &Rules{MinConfidence: min, Lang: pairs[0].Page.Lang, Skipped: skipped}
 	for _, p := range pairs {
 		r.Pages = append(r.Pages, p.Page.URL)
 	}
@@ -90,8 +104,10 @@ func Learn(pairs []Pair, opts Options) (*Rules, error) {
 	return r, nil
 }
 
-// prepare parses and scores every page, in parallel.
-func prepare(pairs []Pair) ([]*trainPage, error) {
+// prepare parses and scores every page, in parallel. A page that cannot be
+// parsed is one bad training page: it is skipped (and reported) while the
+// others are kept; only when no page is left does prepare fail.
+func prepare(pairs []Pair) ([]*trainPage, []SkippedPage, error) {
 	pages := make([]*trainPage, len(pairs))
 	errs := make([]error, len(pairs))
 	var wg sync.WaitGroup
@@ -105,12 +121,19 @@ func prepare(pairs []Pair) ([]*trainPage, error) {
 		}()
 	}
 	wg.Wait()
+	var good []*trainPage
+	var skipped []SkippedPage
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("learn from %s: %w", pairs[i].Page.URL, err)
+			skipped = append(skipped, SkippedPage{URL: pairs[i].Page.URL, Reason: err.Error()})
+			continue
 		}
+		good = append(good, pages[i])
 	}
-	return pages, nil
+	if len(good) == 0 {
+		return nil, nil, fmt.Errorf("learn from %s: %w", pairs[0].Page.URL, errs[0])
+	}
+	return good, skipped, nil
 }
 
 // scorePage parses one page and scores its elements for every field.

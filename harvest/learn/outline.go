@@ -479,7 +479,9 @@ func (o *outline) rawText(k, end int) int {
 }
 
 // endTagFold returns the offset of the first "</" followed by name
-// (lower-case), whatever its case, at or after from in b.
+// (lower-case), whatever its case, and a byte that may end a tag name, at
+// or after from in b: the tokenizer ends raw text there only ("</script0"
+// does not end a script).
 func endTagFold(b []byte, from int, name string) (int, bool) {
 	for i := from; ; {
 		j := bytes.IndexByte(b[i:], '<')
@@ -487,7 +489,7 @@ func endTagFold(b []byte, from int, name string) (int, bool) {
 			return 0, false
 		}
 		lt := i + j
-		if lt+1 < len(b) && b[lt+1] == '/' && hasPrefixFold(b[lt+2:], name) {
+		if after := lt + 2 + len(name); after < len(b) && b[lt+1] == '/' && hasPrefixFold(b[lt+2:], name) && tagDelim(b[after]) {
 			return lt, true
 		}
 		i = lt + 1
@@ -657,9 +659,9 @@ func (o *outline) endTag(lt int) int {
 		return end
 	}
 	name, flags, _, i := o.tagName(lt + 2)
-	end := skipTo(o.page, i, '>')
-	if !o.ok {
-		return len(o.page)
+	end, closed := endTagClose(o.page, i)
+	if !o.ok || !closed {
+		return len(o.page) // an end tag cut by the end of the page is dropped, as the tokenizer drops it
 	}
 	if o.foreign > 0 && name != o.topName() || o.top() >= 0 && o.has(o.top(), fTablePart) && flags&fTablePart == 0 && name != "td" && name != "th" ||
 		o.selects > 0 && name != "select" && name != "option" && name != "optgroup" {
@@ -723,9 +725,23 @@ func (o *outline) endCurrent(lt int) (int, bool) {
 	if i >= len(p) || p[i] == 0 || nameBytes[p[i]] != nEnd || name == "form" || !hasPrefixFold(p[lt+2:], name) {
 		return 0, false
 	}
-	end := skipTo(p, i, '>')
+	end, closed := endTagClose(p, i)
+	if !closed {
+		return len(p), true // cut by the end of the page: dropped
+	}
 	o.pop(end)
 	return end, true
+}
+
+// endTagClose returns the offset just past the '>' that ends the end tag
+// whose name ends at i, and false when the page ends first (the tokenizer
+// then drops the tag).
+func endTagClose(p []byte, i int) (int, bool) {
+	k := bytes.IndexByte(p[i:], '>')
+	if k < 0 {
+		return len(p), false
+	}
+	return i + k + 1, true
 }
 
 // innerHeading returns the name of the innermost open h1 … h6, or "".

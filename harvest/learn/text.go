@@ -207,7 +207,7 @@ type spaceWriter struct {
 // few multi-byte runes that may be white space are decoded.
 func (w *spaceWriter) writeString(s string) {
 	start := -1 // the start of the run being copied; -1 between runs
-	for i := 0; i < len(s); {
+	for i := w.joinSplitSpace(s); i < len(s); {
 		if i+8 <= len(s) && plainBlock(load64(s, i), start >= 0) {
 			if start < 0 {
 				start = w.startRun(i)
@@ -250,6 +250,43 @@ func (w *spaceWriter) writeString(s string) {
 	if start >= 0 {
 		w.b = append(w.b, s[start:]...)
 	}
+}
+
+// joinSplitSpace handles a white space rune split across writes: when w
+// ends in the first bytes of one (nothing written since) and s starts with
+// the rest, those first bytes are taken back and w.space set, as if the
+// rune had come whole. It returns how many bytes of s it took.
+func (w *spaceWriter) joinSplitSpace(s string) int {
+	if w.space || len(s) == 0 || utf8.RuneStart(s[0]) {
+		return 0
+	}
+	from := max(len(w.b)-3, 0)
+	lead := len(w.b) - 1
+	for ; lead >= from && !utf8.RuneStart(w.b[lead]); lead-- {
+	}
+	if lead < from || textClass[w.b[lead]] != textMaybeSpace {
+		return 0
+	}
+	have := len(w.b) - lead
+	need := 3
+	if w.b[lead] == 0xC2 {
+		need = 2
+	}
+	if have >= need || len(s) < need-have {
+		return 0 // complete already, or still incomplete: bytes as written
+	}
+	var rb [4]byte
+	n := copy(rb[:], w.b[lead:])
+	n += copy(rb[n:], s[:need-have])
+	if r, size := utf8.DecodeRune(rb[:n]); size != n || !unicode.IsSpace(r) {
+		return 0
+	}
+	w.b = w.b[:lead]
+	if len(w.b) > 0 && w.b[len(w.b)-1] == ' ' {
+		w.b = w.b[:len(w.b)-1] // the separator startRun wrote before the rune
+	}
+	w.space = true
+	return need - have
 }
 
 // startRun separates the run of words starting at i from what w holds
