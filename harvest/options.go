@@ -134,6 +134,9 @@ type Result struct {
 	Fetches            map[int]int     // HTTP exchanges by status code; 0 counts transport failures
 	Warnings           []string
 	Timings            Timings
+	// Ledger holds every URL the crawl met with its fate, sorted by URL
+	// (see Fate); FateCounts sums it up, LedgerTSV writes it.
+	Ledger []LedgerRow
 }
 
 // Timings splits a crawl's wall time.
