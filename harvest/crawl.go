@@ -140,11 +140,11 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil || c.emit == nil {
 		return err // c.emit is nil for Learn: it stops here
 	}
+	if home != nil {
+		c.seedLinks(home.info, 0) // before the training pages' links: the home page is depth 0
+	}
 	err = c.emitTraining(ctx, train)
 	if err == nil {
-		if home != nil {
-			c.seedLinks(home.info, 0)
-		}
 		err = c.drain(ctx)
 	}
 	c.res.Ledger = c.settleLedger(err)

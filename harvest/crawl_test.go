@@ -162,7 +162,7 @@ func checkBlogFiles(t *testing.T, b *blogharvest.Blog, sitemap bool) {
 			t.Errorf("blog file %s (%s) not summed", f.URL, f.Role)
 		}
 	}
-	want := []blogharvest.Role{blogharvest.RolePage, blogharvest.RoleFeed, blogharvest.RoleRobots, blogharvest.RoleLog}
+	want := []blogharvest.Role{blogharvest.RolePage, blogharvest.RoleFeed, blogharvest.RoleRobots, blogharvest.RoleLog, blogharvest.RoleLedger}
 	if sitemap {
 		want = append(want, blogharvest.RoleSitemap)
 		if b.SitemapURL == "" {

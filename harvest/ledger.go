@@ -187,6 +187,24 @@ func FateCounts(rows []LedgerRow) map[string]int {
 	return m
 }
 
+// fateOrder is the order of FateSummary.
+var fateOrder = []Fate{FateEntry, FateListing, FateRedirect, FateStub, FateDuplicate, FateOutOfScope,
+	FateRobots, FateOverBudget, FateFailed, FateSkipped, "unaccounted"}
+
+// FateSummary sums ledger rows up per fate for a log line, e.g.
+// "entry=41 listing=12 stub=2 out-of-scope=30"; fates without rows are
+// left out.
+func FateSummary(rows []LedgerRow) string {
+	n := FateCounts(rows)
+	var parts []string
+	for _, f := range fateOrder {
+		if n[string(f)] > 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", f, n[string(f)]))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 // oneLine replaces tabs and line breaks by spaces and bounds the length.
 func oneLine(s string) string {
 	s = strings.Map(func(r rune) rune {

@@ -1,0 +1,79 @@
+package harvest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest"
+)
+
+// TestRedirectStubs crawls the static fixture blog, three of whose posts
+// are first reached through a redirect stub at an old URL linked from the
+// home page (the posts are in neither the feed nor the sitemap): a Hugo
+// alias page (meta refresh and rel=canonical), a jekyll-redirect-from page
+// (meta refresh, canonical, script location=, a "Redirecting…" heading
+// and link) and a JavaScript location.replace page. Each real post is
+// archived once, with its own title, date and article; the stub's URL is
+// an alias of its entry and has the ledger fate stub, naming the post.
+func TestRedirectStubs(t *testing.T) {
+	site, srv := serve(t, "static", nil)
+	o := options("static", srv.URL)
+	o.PerHost = 1 // one worker: the stub is processed before its post is reached otherwise
+	res, out := crawl(t, o)
+	got := out.byURL(t)
+	rows := map[string]harvest.LedgerRow{}
+	for _, r := range res.Ledger {
+		rows[r.URL] = r
+	}
+	styles := []string{"hugo-alias", "jekyll-redirect-from", "js-location-replace"}
+	n := 0
+	for _, p := range site.Truth(srv.URL).Posts {
+		if len(p.Stubs) == 0 {
+			continue
+		}
+		if n >= len(styles) {
+			t.Fatalf("more stubbed posts than cases: %s", p.URL)
+		}
+		stub := p.Stubs[0]
+		t.Run(styles[n], func(t *testing.T) {
+			e := got[p.URL]
+			if e == nil {
+				t.Fatalf("post %s not archived (ledger: %+v)", p.URL, rows[p.URL])
+			}
+			checkPost(t, e, p, false, false)
+			if words := strings.Fields(p.BodyText); len(words) > 5 && !strings.Contains(stripTags(e.Content), words[0]) {
+				t.Errorf("%s: article %.80q lacks the post's text", p.URL, e.Content)
+			}
+			if !contains(e.Aliases, stub) {
+				t.Errorf("%s: aliases %q lack the stub %s", p.URL, e.Aliases, stub)
+			}
+			if _, ok := got[stub]; ok {
+				t.Errorf("stub %s archived as an entry", stub)
+			}
+			if r := rows[stub]; r.Fate != harvest.FateStub || r.Detail != p.URL {
+				t.Errorf("stub %s: ledger %+v, want fate stub to %s", stub, r, p.URL)
+			}
+			if r := rows[p.URL]; r.Fate != harvest.FateEntry {
+				t.Errorf("post %s: ledger %+v, want fate entry", p.URL, r)
+			}
+		})
+		n++
+	}
+	if n != len(styles) {
+		t.Errorf("%d stubbed posts in the truth, want %d", n, len(styles))
+	}
+	for _, e := range out.entries {
+		if strings.TrimSpace(e.Title) == e.URL || strings.HasPrefix(e.Title, "Redirecting") || e.Title == "Moved" {
+			t.Errorf("entry %s: title %q is a stub's", e.URL, e.Title)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
