@@ -22,6 +22,9 @@ type tinyBlog struct {
 	locked   int    // index of a password-protected post; -1 for none
 	scripted int    // index of a post whose article JavaScript writes; -1 for none
 	sitemap  bool   // no "older posts" links: only robots.txt's gzipped sitemap lists old posts
+	// canonical maps a post's index to the URL path its rel=canonical
+	// names instead of its own (a theme's mistake); nil for none.
+	canonical map[int]string
 	start    time.Time
 }
 
@@ -241,7 +244,11 @@ func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
 <footer class="entry-footer"><span class="cat-links">Posted in <a href="%s/category/%s/" rel="category tag">%s</a></span></footer></article>
 %s%s`, i, i, cat, b.title(i), base, b.date(i).Format(time.RFC3339), b.date(i).Format("January 2, 2006"), body,
 		base, cat, cat, b.postNav(base, i), b.comments(base, i))
-	b.page(w, base, b.title(i), base+b.path(i), main)
+	canon := base + b.path(i)
+	if p, ok := b.canonical[i]; ok {
+		canon = base + p
+	}
+	b.page(w, base, b.title(i), canon, main)
 }
 
 // tinyArchive matches a month archive's path.
