@@ -25,7 +25,7 @@ type tinyBlog struct {
 	// canonical maps a post's index to the URL path its rel=canonical
 	// names instead of its own (a theme's mistake); nil for none.
 	canonical map[int]string
-	start    time.Time
+	start     time.Time
 }
 
 func newTinyBlog(posts int) *tinyBlog {
