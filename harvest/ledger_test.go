@@ -30,6 +30,13 @@ func TestLedgerFixtureBlogs(t *testing.T) {
 				must = append(must, p.Stubs...)
 			}
 			checkLedger(t, res, out, must)
+			// an UpdateCrawl of the unchanged blog accounts for what it meets too
+			up := &output{}
+			res, err := harvest.UpdateCrawl(context.Background(), options(name, srv.URL), res.Watermark, up.emit)
+			if err != nil {
+				t.Fatalf("UpdateCrawl: %v", err)
+			}
+			checkLedger(t, res, up, nil)
 		})
 	}
 }
