@@ -1,6 +1,8 @@
 package harvest_test
 
 import (
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,4 +78,41 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestFeedItemLinkingAStub crawls a blog whose feed links two posts
+// (the newest, a training page, and an older one) through Hugo alias stubs:
+// each post is archived once under its own URL with the feed's values and
+// the stub as an alias, and the stubs teach the rules nothing.
+func TestFeedItemLinkingAStub(t *testing.T) {
+	b := newTinyBlog(25)
+	b.stubs = map[int]bool{24: true, 16: true}
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	res, out := crawl(t, options("tiny", srv.URL))
+	got := out.byURL(t)
+	rows := map[string]harvest.LedgerRow{}
+	for _, r := range res.Ledger {
+		rows[r.URL] = r
+	}
+	for i := range b.stubs {
+		u, stub := srv.URL+b.path(i), srv.URL+"/old/post-"+strconv.Itoa(i)+"/"
+		e := got[u]
+		if e == nil {
+			t.Errorf("post %d (feed item linking %s) not archived; ledger %+v", i, stub, rows[u])
+			continue
+		}
+		if e.Title != b.title(i) || e.AltIdentifier != "tiny-"+strconv.Itoa(i) || !strings.Contains(e.Content, "Paragraph 0 of post") {
+			t.Errorf("post %d: title %q guid %q content %.60q: want the feed's and the page's values", i, e.Title, e.AltIdentifier, e.Content)
+		}
+		if !contains(e.Aliases, stub) {
+			t.Errorf("post %d: aliases %q lack the stub %s", i, e.Aliases, stub)
+		}
+		if r := rows[stub]; r.Fate != harvest.FateStub || r.Detail != u {
+			t.Errorf("stub %s: ledger %+v", stub, r)
+		}
+	}
+	if len(got) != b.posts {
+		t.Errorf("%d entries, want %d", len(got), b.posts)
+	}
 }

@@ -25,6 +25,9 @@ type tinyBlog struct {
 	// canonical maps a post's index to the URL path its rel=canonical
 	// names instead of its own (a theme's mistake); nil for none.
 	canonical map[int]string
+	// stubs are the indexes of posts whose feed item links to a redirect
+	// stub (a Hugo alias page at /old/post-i/) instead of the post.
+	stubs map[int]bool
 	start     time.Time
 }
 
@@ -73,6 +76,13 @@ func (b *tinyBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		b.listing(w, base, n)
+	case strings.HasPrefix(p, "/old/post-"):
+		to := base + "/" // a stub of a post the blog does not have leads home
+		if i, err := strconv.Atoi(strings.Trim(strings.TrimPrefix(p, "/old/post-"), "/")); err == nil && i >= 0 && i < b.posts {
+			to = base + b.path(i)
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html lang="en-us"><head><title>%s</title><link rel="canonical" href="%s"><meta name="robots" content="noindex"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=%s"></head></html>`, to, to, to)
 	case p == "/feed/":
 		b.feed(w, base)
 	case p == "/robots.txt" && b.sitemap:
@@ -328,6 +338,9 @@ func (b *tinyBlog) feed(w http.ResponseWriter, base string) {
 	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Tiny blog</title><link>%s/</link><description>Small</description>`, base)
 	for i := b.posts - 1; i >= 0 && i >= b.posts-b.feedSize; i-- {
 		link := base + b.path(i)
+		if b.stubs[i] {
+			link = base + "/old/post-" + strconv.Itoa(i) + "/"
+		}
 		if b.offsite != "" && i == b.posts-1 {
 			link = b.offsite + b.path(i)
 		}
