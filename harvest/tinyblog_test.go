@@ -28,7 +28,7 @@ type tinyBlog struct {
 	// stubs are the indexes of posts whose feed item links to a redirect
 	// stub (a Hugo alias page at /old/post-i/) instead of the post.
 	stubs map[int]bool
-	start     time.Time
+	start time.Time
 }
 
 func newTinyBlog(posts int) *tinyBlog {
