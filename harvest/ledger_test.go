@@ -125,7 +125,7 @@ func checkLedger(t *testing.T, res *harvest.Result, out *output, must []string) 
 			continue
 		}
 		title := strings.TrimSpace(e.Title)
-		if (title == "" || title == e.URL) && strings.TrimSpace(stripTags(e.Content)) == "" {
+		if (title == "" || title == e.URL) && strings.TrimSpace(e.Content) == "" {
 			t.Errorf("ledger: %s has the fate entry but neither a title nor an article", r.URL)
 		}
 	}

@@ -73,3 +73,34 @@ func TestPostWithCanonicalElsewhereIsNotDroppedSilently(t *testing.T) {
 		t.Errorf("%d entries, want %d (every post but the duplicate)", n, b.posts-1)
 	}
 }
+
+// TestEmptyPostPageIsNoEntry crawls a blog one of whose older posts (not
+// in the feed) answers an empty document: it yields neither a title nor an
+// article, so it is no entry; its ledger fate says why and a warning names it.
+func TestEmptyPostPageIsNoEntry(t *testing.T) {
+	b := newTinyBlog(25)
+	b.empty = map[int]bool{4: true}
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	res, out := crawl(t, options("tiny", srv.URL))
+	u := srv.URL + b.path(4)
+	if e := out.byURL(t)[u]; e != nil {
+		t.Errorf("empty page %s archived: title %q, content %q", u, e.Title, e.Content)
+	}
+	var row harvest.LedgerRow
+	for _, r := range res.Ledger {
+		if r.URL == u {
+			row = r
+		}
+	}
+	if row.Fate != harvest.FateSkipped || !strings.Contains(row.Detail, "neither a title nor an article") {
+		t.Errorf("empty page %s: ledger %+v, want skipped with the reason", u, row)
+	}
+	warned := false
+	for _, w := range res.Warnings {
+		warned = warned || strings.Contains(w, u)
+	}
+	if !warned {
+		t.Errorf("no warning names %s (warnings %q)", u, res.Warnings)
+	}
+}

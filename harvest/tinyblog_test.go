@@ -28,6 +28,8 @@ type tinyBlog struct {
 	// stubs are the indexes of posts whose feed item links to a redirect
 	// stub (a Hugo alias page at /old/post-i/) instead of the post.
 	stubs map[int]bool
+	// empty are the indexes of posts whose page is an empty document.
+	empty map[int]bool
 	start time.Time
 }
 
@@ -240,6 +242,11 @@ func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
 			return
 		}
 		http.NotFound(w, r)
+		return
+	}
+	if b.empty[i] {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body></body></html>")
 		return
 	}
 	body := b.body(i)

@@ -241,10 +241,11 @@ func (c *crawl) claimIdentity(j *pageJob, p *fetchedPage) bool {
 }
 
 // emptyEntry returns why an entry holds nothing worth archiving (neither a
-// title nor an article), or "".
+// title, a URL as title counting as none, nor an article, an image alone
+// counting as one), or "".
 func emptyEntry(e *blogharvest.Entry) string {
 	title := strings.TrimSpace(e.Title)
-	if (title == "" || title == e.URL) && strings.TrimSpace(htmlText(e.Content)) == "" {
+	if (title == "" || title == e.URL) && strings.TrimSpace(e.Content) == "" {
 		return "neither a title nor an article"
 	}
 	return ""
