@@ -206,8 +206,11 @@ func (c *crawl) noteStub(task string, p *fetchedPage) {
 	if c.stubs == nil {
 		c.stubs = map[string][]string{}
 	}
-	for _, u := range []string{task, p.url.String()} {
-		if !contains(c.stubs[p.stub], u) {
+	urls := []string{task, p.url.String()}
+	urls = append(urls, c.stubs[task]...) // a chain of stubs: the earlier ones lead to the target too
+	urls = append(urls, c.stubs[p.url.String()]...)
+	for _, u := range urls {
+		if u != p.stub && !contains(c.stubs[p.stub], u) {
 			c.stubs[p.stub] = append(c.stubs[p.stub], u)
 		}
 	}
