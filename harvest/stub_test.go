@@ -116,3 +116,20 @@ func TestFeedItemLinkingAStub(t *testing.T) {
 		t.Errorf("%d entries, want %d", len(got), b.posts)
 	}
 }
+
+// TestStubFetchedOnce checks that a redirect stub, a training page among
+// them, is fetched once.
+func TestStubFetchedOnce(t *testing.T) {
+	b := newTinyBlog(25)
+	b.stubs = map[int]bool{24: true, 16: true}
+	log := &requestLog{}
+	srv := httptest.NewServer(log.wrap(b))
+	defer srv.Close()
+	crawl(t, options("tiny", srv.URL))
+	for i := range b.stubs {
+		stub := "/old/post-" + strconv.Itoa(i) + "/"
+		if n := log.count(func(p string) bool { return p == stub }); n != 1 {
+			t.Errorf("stub %s fetched %d times, want 1", stub, n)
+		}
+	}
+}

@@ -214,6 +214,7 @@ func (c *crawl) noteStub(task string, p *fetchedPage) {
 			c.stubs[p.stub] = append(c.stubs[p.stub], u)
 		}
 	}
+	c.emitted[task], c.emitted[p.url.String()] = true, true // processed: a training stub is not fetched again
 	c.mu.Unlock()
 	c.ledger.set(task, FateStub, p.stub, "")
 	c.ledger.set(p.url.String(), FateStub, p.stub, "")
