@@ -109,7 +109,8 @@ var _ Renderer = (*render.Browser)(nil)
 const WatermarkMargin = time.Hour
 
 // Record is one item of a crawl's output: exactly one field is set. The
-// Blog always comes first.
+// Blog always comes last, once per crawl that got as far as emitting
+// entries (even when it stops early), carrying the crawl ledger.
 type Record struct {
 	Blog  *blogharvest.Blog
 	Entry *blogharvest.Entry
