@@ -169,4 +169,7 @@ const (
 	RoleSitemap     Role = "sitemap"
 	RoleRobots      Role = "robots"
 	RoleLog         Role = "log" // capture logs
+	// RoleLedger is the crawl ledger of the Blog record: every URL the
+	// crawl met and its fate (harvest.LedgerTSV), kept as data/logs/ledger.tsv.
+	RoleLedger Role = "ledger"
 )

@@ -23,6 +23,14 @@
 //	                          comments answer each other
 //	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
 //	data/logs/capture.log     URL, HTTP status, capture time and sha256 per file
+//	data/logs/ledger.tsv      Blog AIPs: the crawl ledger (a blogharvest.RoleLedger file),
+//	                          a header line "url	fate	detail	via", then one line per URL
+//	                          the crawl met, sorted by URL: its canonical URL; its fate
+//	                          (entry, listing, redirect, stub, duplicate, out-of-scope,
+//	                          robots, over-budget, failed, skipped); the detail (the entry
+//	                          key, the redirect's or stub's target, the URL it duplicates,
+//	                          the error or the reason); how the crawl met it first (feed,
+//	                          sitemap, link, home, redirect, canonical, stub, comments)
 //
 // A Writer validates the records, the MARC records (marc.Lint) and the METS
 // document (schemas.Validate) before anything touches the disk, then builds

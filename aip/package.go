@@ -25,6 +25,7 @@ const (
 const (
 	metsName   = "METS.xml"
 	captureLog = "logs/capture.log"
+	ledgerLog  = "logs/ledger.tsv" // the crawl ledger of a Blog AIP (blogharvest.RoleLedger)
 )
 
 // pkg is an AIP assembled in memory before it is written.
@@ -63,6 +64,10 @@ func (p *pkg) addFiles(files []blogharvest.File) error {
 	for i := range files {
 		f := &files[i]
 		rel := path.Join("objects", uniqueName(p.used, roleDir(f.Role)+"/"+objectName(f)))
+		if f.Role == blogharvest.RoleLedger && !p.used[ledgerLog] {
+			rel = ledgerLog
+			p.used[ledgerLog] = true
+		}
 		it := &item{rel: rel, file: f, body: f.Body, src: f.Path, group: fileGroup(f.Role), mime: f.MediaType}
 		if err := it.hash(); err != nil {
 			return blogharvest.Transient(fmt.Errorf("aip: %s: %w", f.URL, err))

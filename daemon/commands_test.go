@@ -54,6 +54,7 @@ func TestCrawlURLThenCheck(t *testing.T) {
 	if code, stdout, _ := run(t, "check", out); code != 0 || !strings.Contains(stdout, ": ok") {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}
+	checkLedgerLogged(t, out, stderr, tr)
 	// Damage one payload file: check must fail and name it.
 	objs, _ := filepath.Glob(filepath.Join(filepath.Dir(bags[0]), "data", "objects", "*", "*"))
 	if len(objs) == 0 {
@@ -85,5 +86,37 @@ func TestLearnPrintsRules(t *testing.T) {
 		if err := json.Unmarshal(got.Rules[f], &r); err != nil || r.XPath == "" || r.Confidence < 0.5 {
 			t.Errorf("%s rule: %+v (%v)", f, r, err)
 		}
+	}
+}
+
+// checkLedgerLogged checks that a crawl of the static fixture blog wrote
+// the crawl ledger into the Blog AIP, its redirect stubs among the rows,
+// and summed the fates up in the run's log line.
+func checkLedgerLogged(t *testing.T, archive, stderr string, tr fixture.Truth) {
+	t.Helper()
+	ledgers, _ := filepath.Glob(filepath.Join(archive, "*", "blog", "v1", "data", "logs", "ledger.tsv"))
+	if len(ledgers) != 1 {
+		t.Fatalf("%d Blog AIP ledgers, want 1", len(ledgers))
+	}
+	raw, _ := os.ReadFile(ledgers[0])
+	ledger := string(raw)
+	if !strings.HasPrefix(ledger, "url\tfate\tdetail\tvia\n") || strings.Contains(ledger, "\tunaccounted\t") {
+		t.Errorf("ledger.tsv: bad header or unaccounted rows:\n%.300s", ledger)
+	}
+	for _, p := range tr.Posts {
+		for _, s := range p.Stubs {
+			if !strings.Contains(ledger, s+"\tstub\t"+p.URL+"\t") {
+				t.Errorf("ledger.tsv lacks the stub %s -> %s", s, p.URL)
+			}
+		}
+	}
+	var line string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "harvest finished") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "fates=") || !strings.Contains(line, "stub=3") {
+		t.Errorf("the run's log line has no fate summary: %q", line)
 	}
 }

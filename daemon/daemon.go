@@ -318,11 +318,11 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 		return t.stats(), runErr
 	}
 	if runErr != nil {
-		log.Error("harvest failed", "err", runErr, "archived", t.stats().String())
+		log.Error("harvest failed", "err", runErr, "archived", t.stats().String(), "fates", fatesOf(res))
 		return t.stats(), runErr
 	}
 	log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "failed", res.Failed,
-		"duration", d.Now().Sub(start).Round(time.Millisecond))
+		"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res))
 	return t.stats(), nil
 }
 
@@ -466,4 +466,13 @@ func (s RunStats) String() string {
 func (s RunStats) add(o RunStats) RunStats {
 	return RunStats{Entries: s.Entries + o.Entries, Unchanged: s.Unchanged + o.Unchanged, Blogs: s.Blogs + o.Blogs,
 		Comments: s.Comments + o.Comments, Bytes: s.Bytes + o.Bytes, Invalid: s.Invalid + o.Invalid}
+}
+
+// fatesOf sums a crawl's ledger up per fate for the run's log line
+// (harvest.FateSummary); "" without a result.
+func fatesOf(res *harvest.Result) string {
+	if res == nil {
+		return ""
+	}
+	return harvest.FateSummary(res.Ledger)
 }

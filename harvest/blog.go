@@ -20,6 +20,7 @@ type fetchedPage struct {
 	html  []byte // decoded to UTF-8
 	url   *url.URL
 	ident string // canonical identity: rel=canonical in scope, else the final URL
+	stub  string // the target a redirect stub page sends its reader to; "" for other pages
 	info  *pageInfo
 }
 
@@ -194,7 +195,8 @@ func itemFullText(it feed.Item) bool {
 		!strings.Contains(strings.ToLower(tail), "continue reading") && !strings.Contains(strings.ToLower(tail), "read more")
 }
 
-// emitBlog completes the Blog record and emits it, then drops its files.
+// emitBlog completes the Blog record, with the crawl ledger, and emits it,
+// then drops its files. It comes last, once the ledger is complete.
 func (c *crawl) emitBlog() error {
 	b := c.blog
 	feed.FillBlog(c.feed, &b)
@@ -212,6 +214,7 @@ func (c *crawl) emitBlog() error {
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}
+	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))
 	c.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
 	c.cleanBlog(&b)
 	if err := c.emit(Record{Blog: &b}); err != nil {
@@ -223,6 +226,17 @@ func (c *crawl) emitBlog() error {
 // rulesFile returns the learned rules as a log file for the records.
 func rulesFile(rules json.RawMessage, at time.Time) *blogharvest.File {
 	f := &blogharvest.File{Role: blogharvest.RoleLog, MediaType: "application/json", Body: rules, Captured: at}
+	f.Sum()
+	return f
+}
+
+// ledgerFile returns the crawl ledger as a file of the Blog record
+// (blogharvest.RoleLedger: data/logs/ledger.tsv of the Blog AIP). Like every
+// file but media it does not count toward the AIP's content digest: a
+// ledger alone never makes a new blog version.
+func ledgerFile(rows []LedgerRow, at time.Time) blogharvest.File {
+	f := blogharvest.File{Role: blogharvest.RoleLedger, MediaType: "text/tab-separated-values; charset=utf-8",
+		Body: LedgerTSV(rows), Captured: at}
 	f.Sum()
 	return f
 }

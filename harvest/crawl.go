@@ -17,8 +17,10 @@ import (
 
 // NewCrawl harvests the blog o.Blog from scratch: it finds the feed, learns
 // extraction rules from it, then every post it can reach (feed, feed paging,
-// sitemaps, links), and passes emit the Blog record first and then one Entry
-// per post or page, with comments and captured files. Pages are dropped once
+// sitemaps, links), and passes emit one Entry per post or page, with
+// comments and captured files, and then the Blog record, which carries the
+// crawl ledger (every URL met and its fate: LedgerTSV). The Blog record is
+// emitted even when the crawl stops early. Pages are dropped once
 // their entry is emitted, so memory does not grow with the blog. An error
 // from emit stops the crawl and is returned; a URL without a feed returns an
 // error wrapping blogharvest.ErrNotBlog.
@@ -31,7 +33,8 @@ func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result,
 // after it, posts with comments added after it (comment feeds of recent
 // posts), and posts that fell out of the feed since (feed paging back to
 // since, sitemap <lastmod> after since, post links of the home page). It
-// emits the Blog record first, then only the entries that changed.
+// emits only the entries that changed, then the Blog record with the
+// crawl ledger.
 func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Record) error) (*Result, error) {
 	return run(ctx, o, since, true, emit)
 }
@@ -78,6 +81,8 @@ type crawl struct {
 	disallowed int                   // URLs robots.txt kept the crawl from
 	outOfScope int                   // pages outside the blog's origins or redirected out of them
 	variants   map[string]int        // query-string URLs queued per path (bounded: crawler traps)
+	ledger     *ledger               // the fate of every URL met
+	stubs      map[string][]string   // redirect stub URLs by their target's canonical URL (guarded by mu)
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -94,13 +99,16 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: start,
 		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
 		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{},
-		variants: map[string]int{}, media: newMediaCache()}
+		variants: map[string]int{}, media: newMediaCache(), ledger: newLedger(), stubs: map[string][]string{}}
 	wall := time.Now()
 	defer c.closeRenderer()
 	bctx, stop := c.withBudget(ctx)
 	defer stop()
 	err := c.endBudget(c.crawl(bctx))
 	c.warnCappedDelays()
+	if c.res.Ledger == nil {
+		c.res.Ledger = c.settleLedger(err)
+	}
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
 		for code, n := range c.client.Stats().Requests {
@@ -142,20 +150,17 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil || c.emit == nil {
 		return err // c.emit is nil for Learn: it stops here
 	}
-	if c.spent() {
-		return ErrOverBudget
-	}
-	if err := c.emitBlog(); err != nil {
-		return err
-	}
-	c.blogDone = true
-	if err := c.emitTraining(ctx, train); err != nil {
-		return err
-	}
 	if home != nil {
-		c.seedLinks(home.info, 0)
+		c.seedLinks(home.info, 0) // before the training pages' links: the home page is depth 0
 	}
-	return c.drain(ctx)
+	err = c.emitTraining(ctx, train)
+	if err == nil {
+		err = c.drain(ctx)
+	}
+	c.res.Ledger = c.settleLedger(err)
+	berr := c.emitBlog() // last, with the ledger; also when the budget ran out
+	c.blogDone = berr == nil
+	return errors.Join(err, berr)
 }
 
 // newClient builds the crawl's HTTP client, held to the blog's origins

@@ -115,7 +115,7 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 			site, srv := serve(t, name, nil)
 			res, out := crawl(t, options(name, srv.URL))
 			truth := site.Truth(srv.URL)
-			checkBlogFirst(t, out)
+			checkBlogLast(t, out)
 			checkBlogFiles(t, out.blogs[0], truth.Blog.SitemapURL != "")
 			got := out.byURL(t)
 			found := 0
@@ -162,7 +162,7 @@ func checkBlogFiles(t *testing.T, b *blogharvest.Blog, sitemap bool) {
 			t.Errorf("blog file %s (%s) not summed", f.URL, f.Role)
 		}
 	}
-	want := []blogharvest.Role{blogharvest.RolePage, blogharvest.RoleFeed, blogharvest.RoleRobots, blogharvest.RoleLog}
+	want := []blogharvest.Role{blogharvest.RolePage, blogharvest.RoleFeed, blogharvest.RoleRobots, blogharvest.RoleLog, blogharvest.RoleLedger}
 	if sitemap {
 		want = append(want, blogharvest.RoleSitemap)
 		if b.SitemapURL == "" {
@@ -226,10 +226,12 @@ func kindOf(e *blogharvest.Entry) blogharvest.Kind {
 	return e.Kind
 }
 
-func checkBlogFirst(t *testing.T, out *output) {
+// checkBlogLast checks that the crawl emitted exactly one Blog record, after
+// every entry (it carries the crawl ledger), and that it is valid.
+func checkBlogLast(t *testing.T, out *output) {
 	t.Helper()
-	if len(out.order) == 0 || out.order[0] != "blog" || len(out.blogs) != 1 {
-		t.Fatalf("emission order %v: want exactly one Blog, first", out.order[:min(len(out.order), 3)])
+	if len(out.order) == 0 || out.order[len(out.order)-1] != "blog" || len(out.blogs) != 1 {
+		t.Fatalf("emission order %v: want exactly one Blog, last", out.order[max(0, len(out.order)-3):])
 	}
 	if err := out.blogs[0].Validate(); err != nil {
 		t.Errorf("blog record invalid: %v", err)
@@ -424,7 +426,7 @@ func TestUpdateCrawlFindsOnlyWhatIsNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBlogFirst(t, out)
+	checkBlogLast(t, out)
 	got := out.byURL(t)
 	want := map[string]bool{srv.URL + np.Path: true, srv.URL + commented.Path: true}
 	undated := firstFeedPage(site, srv)

@@ -19,14 +19,14 @@
 //     /wp-sitemap.xml, indexes, gzip) queue posts, platform pages
 //     (wp-sitemap-posts-page) and listings.
 //  4. Rules are learned (harvest/learn) from the pages of the newest feed
-//     items and their feed values; the Blog record is emitted, then the
-//     training entries.
+//     items and their feed values; the training entries are emitted.
 //  5. The frontier, a priority queue, is drained by Options.PerHost
 //     workers: posts first, other pages ranked by a distance-weighted kNN
 //     estimate of the new post links they hold, trained on the pages
 //     fetched so far. Canonical URLs (rel=canonical in scope, else
 //     normalised: see Canonical) decide identity; each page is processed
-//     once; MaxPages bounds the pages fetched.
+//     once; MaxPages bounds the pages fetched. The Blog record, with the
+//     crawl ledger, comes last.
 //
 // Each entry takes its fields from the feed (MethodFeed) where the feed has
 // them and from the page otherwise (the learned rules, else fallbacks);
@@ -49,6 +49,28 @@
 // for the Blog); captured bytes stay as served. A feed is parsed after the
 // same removal. Credentials (Options.Auth) go to the blog's own origins
 // only; a blog behind them is never rendered.
+//
+// Redirect stubs (the HTML pages static-site generators leave at old URLs:
+// Hugo aliases, jekyll-redirect-from, moved slugs) are redirects, never
+// entries: a meta refresh of at most 5 s to another URL, or, on a thin page
+// (under 200 bytes of visible text, no images or frames), a JavaScript
+// location redirect or a rel=canonical naming another URL. The target is
+// queued in the stub's place (a post if the stub was; the feed item that
+// named the stub waits for it) and the stub's URL becomes an alias of the
+// target's entry when the stub is met first. A rel=canonical pointing at the
+// home page from another page is a theme's mistake and is ignored; a post
+// whose canonical names a non-post processed before keeps its own URL.
+//
+// The crawl ledger (Result.Ledger, and LedgerTSV in the Blog record, which
+// is therefore emitted last) gives every URL the crawl meets exactly one
+// Fate: entry, listing, redirect, stub, duplicate, out-of-scope, robots,
+// over-budget, failed or skipped, with a detail. A later fate replaces an
+// earlier one only when it ranks higher (entry; then stub, redirect,
+// duplicate; listing; skipped, failed, robots, out-of-scope; over-budget,
+// given at the end to what the frontier still holds); among equals the
+// first stays. A URL left without a fate is a bug: it is written as
+// "unaccounted" and warned about. Every early return of the page path
+// records its reason in the ledger and logs it.
 //
 // UpdateCrawl emits only entries published, edited or commented after its
 // since: new feed items (paging back to since), comment feeds of the items

@@ -58,6 +58,7 @@ func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("child_of", blogharvest.MethodComputed)
 	aliases := []string{j.t.url, p.url.String(), p.info.shortlink}
+	aliases = append(aliases, c.stubsOf(e.URL, j.t.url, p.url.String())...)
 	if j.item != nil {
 		aliases = append(aliases, canonicalOr(j.item.Link))
 	}
@@ -68,6 +69,17 @@ func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	}
 	e.Files = append(e.Files, p.resp.File(blogharvest.RolePage))
 	return e
+}
+
+// stubsOf returns the redirect stubs met so far that lead to any of urls.
+func (c *crawl) stubsOf(urls ...string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, u := range urls {
+		out = append(out, c.stubs[u]...)
+	}
+	return out
 }
 
 // protectedPrefix is the label platforms put before the title of a
@@ -283,10 +295,16 @@ func (c *crawl) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.Entry 
 func (c *crawl) emitOffsite() error {
 	for _, it := range c.offsite {
 		if c.update && !c.itemChanged(it) {
+			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
 			continue
 		}
 		e := c.feedOnlyEntry(it, fmt.Sprintf("page %s is outside the blog; not captured", it.Link))
-		if e == nil || !c.claim(e.URL) {
+		if e == nil {
+			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item without a usable link or guid", "feed")
+			continue
+		}
+		if !c.claim(e.URL) {
+			c.ledger.set(e.URL, FateDuplicate, "archived before under this URL", "feed")
 			continue
 		}
 		c.res.Skipped++

@@ -134,7 +134,8 @@ var _ Renderer = (*render.Browser)(nil)
 const WatermarkMargin = time.Hour
 
 // Record is one item of a crawl's output: exactly one field is set. The
-// Blog always comes first.
+// Blog always comes last, once per crawl that got as far as emitting
+// entries (even when it stops early), carrying the crawl ledger.
 type Record struct {
 	Blog  *blogharvest.Blog
 	Entry *blogharvest.Entry
@@ -163,6 +164,9 @@ type Result struct {
 	Fetches            map[int]int     // HTTP exchanges by status code; 0 counts transport failures
 	Warnings           []string
 	Timings            Timings
+	// Ledger holds every URL the crawl met with its fate, sorted by URL
+	// (see Fate); FateCounts sums it up, LedgerTSV writes it.
+	Ledger []LedgerRow
 }
 
 // Timings splits a crawl's wall time.

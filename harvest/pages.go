@@ -53,9 +53,11 @@ func (c *crawl) appendPostPages(ctx context.Context, e *blogharvest.Entry, p *fe
 		e.Content = stripPageLinks(e.Content)
 	}
 	for _, u := range links {
+		c.ledger.met(u, "link")
 		if !c.claim(u) {
 			continue
 		}
+		c.ledger.set(u, FateDuplicate, "page of the paginated entry "+e.URL, "")
 		sub, err := c.fetchPage(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("post page %s: %v", u, err))

@@ -38,6 +38,10 @@ func (c *crawl) setScope(home *fetchedPage) {
 	}
 	c.front.mark(hu.String())
 	c.emitted[hu.String()] = true
+	c.ledger.set(hu.String(), FateListing, "the home page (kept in the Blog record)", "home")
+	if given := canonicalOr(c.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.blog.FeedURL) {
+		c.ledger.set(given, FateRedirect, hu.String(), "home")
+	}
 }
 
 // mustCanonical returns the canonical parsed form of raw, or nil.
@@ -70,13 +74,19 @@ func (c *crawl) seedFeed() {
 		it := &c.feed.Items[i]
 		if l := mustCanonical(it.Link); l != nil && c.scope.excluded(l) {
 			c.res.Skipped++
+			c.ledger.set(l.String(), FateOutOfScope, "excluded by the blog's exclude patterns", "feed")
 			shapes = append(shapes, l) // excluded, but it still shows what posts look like
 			continue
 		}
 		u := c.itemURL(it)
 		if u == nil {
+			c.ledger.met(canonicalOr(it.Link), "feed")
 			c.offsite = append(c.offsite, it)
 			continue
+		}
+		c.ledger.met(u.String(), "feed")
+		if l := canonicalOr(it.Link); l != "" && l != u.String() {
+			c.ledger.set(l, FateOutOfScope, "feed item link outside the blog; its guid "+u.String()+" is used", "feed")
 		}
 		if _, dup := c.pending[u.String()]; dup {
 			continue
@@ -195,11 +205,23 @@ func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bo
 // listing. UpdateCrawl skips URLs whose lastmod is not after since.
 func (c *crawl) queueSitemapURL(su sitemapURL, page, post bool) {
 	u := mustCanonical(su.Loc)
-	if u == nil || !c.scope.contains(u) || isBinaryURL(u) || c.front.has(u.String()) {
+	if u == nil {
+		return
+	}
+	c.ledger.met(u.String(), "sitemap")
+	switch {
+	case !c.scope.contains(u):
+		c.ledger.set(u.String(), FateOutOfScope, "", "")
+		return
+	case isBinaryURL(u):
+		c.ledger.set(u.String(), FateSkipped, "not a page: media, asset or machine endpoint", "")
+		return
+	case c.front.has(u.String()):
 		return
 	}
 	if c.update && (su.LastMod.IsZero() || !su.LastMod.After(c.since)) {
 		c.res.Skipped++
+		c.ledger.set(u.String(), FateSkipped, "sitemap lastmod not after the last crawl", "")
 		return
 	}
 	t := task{url: u.String(), lastmod: su.LastMod}
@@ -222,13 +244,23 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 	posts := 0
 	for _, l := range info.links {
 		u, err := url.Parse(l.url)
-		if err != nil || !c.scope.contains(u) || isBinaryURL(u) || isTrap(u) || c.front.has(l.url) || commentPageRE.MatchString(u.Path) {
+		if err != nil || c.front.has(l.url) {
+			continue
+		}
+		if why := c.linkSkipped(u); why != "" {
+			c.ledger.set(l.url, fateOfSkip(why), why, "link")
 			continue
 		}
 		post := c.pattern.match(u)
-		if c.update && (!post || depth > 0) || !post && c.tooManyVariants(u) {
+		if c.update && (!post || depth > 0) {
+			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
 		}
+		if !post && c.tooManyVariants(u) {
+			c.ledger.set(l.url, FateSkipped, "query variant beyond the bound per path (crawler trap)", "link")
+			continue
+		}
+		c.ledger.met(l.url, "link")
 		t := task{url: l.url, depth: depth + 1}
 		t.kind, t.prio = c.classify(u, l.nav)
 		if post {
@@ -237,6 +269,32 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 		c.front.push(t)
 	}
 	return posts
+}
+
+// linkSkipped returns why a link is not followed, or "".
+func (c *crawl) linkSkipped(u *url.URL) string {
+	switch {
+	case !c.scope.contains(u):
+		return skipOutOfScope
+	case isBinaryURL(u):
+		return "not a page: media, asset or machine endpoint"
+	case isTrap(u):
+		return "crawler trap: overlong, too deep or repeating path"
+	case commentPageRE.MatchString(u.Path):
+		return "comment page: read with its post"
+	}
+	return ""
+}
+
+// skipOutOfScope is linkSkipped's reason for a link outside the blog.
+const skipOutOfScope = "outside the blog's scope"
+
+// fateOfSkip returns the ledger fate of a linkSkipped reason.
+func fateOfSkip(why string) Fate {
+	if why == skipOutOfScope {
+		return FateOutOfScope
+	}
+	return FateSkipped
 }
 
 // maxQueryVariants bounds the query-string URLs queued per path that the

@@ -22,7 +22,15 @@ type tinyBlog struct {
 	locked   int    // index of a password-protected post; -1 for none
 	scripted int    // index of a post whose article JavaScript writes; -1 for none
 	sitemap  bool   // no "older posts" links: only robots.txt's gzipped sitemap lists old posts
-	start    time.Time
+	// canonical maps a post's index to the URL path its rel=canonical
+	// names instead of its own (a theme's mistake); nil for none.
+	canonical map[int]string
+	// stubs are the indexes of posts whose feed item links to a redirect
+	// stub (a Hugo alias page at /old/post-i/) instead of the post.
+	stubs map[int]bool
+	// empty are the indexes of posts whose page is an empty document.
+	empty map[int]bool
+	start time.Time
 }
 
 func newTinyBlog(posts int) *tinyBlog {
@@ -70,6 +78,13 @@ func (b *tinyBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		b.listing(w, base, n)
+	case strings.HasPrefix(p, "/old/post-"):
+		to := base + "/" // a stub of a post the blog does not have leads home
+		if i, err := strconv.Atoi(strings.Trim(strings.TrimPrefix(p, "/old/post-"), "/")); err == nil && i >= 0 && i < b.posts {
+			to = base + b.path(i)
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html lang="en-us"><head><title>%s</title><link rel="canonical" href="%s"><meta name="robots" content="noindex"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=%s"></head></html>`, to, to, to)
 	case p == "/feed/":
 		b.feed(w, base)
 	case p == "/robots.txt" && b.sitemap:
@@ -229,6 +244,11 @@ func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
 		http.NotFound(w, r)
 		return
 	}
+	if b.empty[i] {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body></body></html>")
+		return
+	}
 	body := b.body(i)
 	if i == b.scripted {
 		body = "<script>document.currentScript.parentNode.innerHTML = " + strconv.Quote(body) + ";</script>"
@@ -241,7 +261,11 @@ func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
 <footer class="entry-footer"><span class="cat-links">Posted in <a href="%s/category/%s/" rel="category tag">%s</a></span></footer></article>
 %s%s`, i, i, cat, b.title(i), base, b.date(i).Format(time.RFC3339), b.date(i).Format("January 2, 2006"), body,
 		base, cat, cat, b.postNav(base, i), b.comments(base, i))
-	b.page(w, base, b.title(i), base+b.path(i), main)
+	canon := base + b.path(i)
+	if p, ok := b.canonical[i]; ok {
+		canon = base + p
+	}
+	b.page(w, base, b.title(i), canon, main)
 }
 
 // tinyArchive matches a month archive's path.
@@ -321,6 +345,9 @@ func (b *tinyBlog) feed(w http.ResponseWriter, base string) {
 	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Tiny blog</title><link>%s/</link><description>Small</description>`, base)
 	for i := b.posts - 1; i >= 0 && i >= b.posts-b.feedSize; i-- {
 		link := base + b.path(i)
+		if b.stubs[i] {
+			link = base + "/old/post-" + strconv.Itoa(i) + "/"
+		}
 		if b.offsite != "" && i == b.posts-1 {
 			link = b.offsite + b.path(i)
 		}

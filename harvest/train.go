@@ -30,7 +30,7 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 			return nil, err
 		}
 		c.prefetch(ctx, j)
-		if j.page != nil {
+		if j.page != nil && j.page.stub == "" { // a redirect stub teaches nothing
 			pairs = append(pairs, c.pair(j))
 		}
 	}

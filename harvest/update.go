@@ -78,6 +78,7 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 func (c *crawl) queueCommented() {
 	for _, post := range c.commented {
 		if c.scope.contains(post) {
+			c.ledger.met(post.String(), "comments")
 			c.front.push(task{url: post.String(), kind: "post", prio: prioPost})
 		}
 	}

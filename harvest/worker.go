@@ -37,6 +37,7 @@ type outcome struct {
 	fetched   bool
 	unchanged bool   // UpdateCrawl: nothing new since
 	queue     string // a canonical URL to queue instead (the page was a variant of it)
+	stub      string // the target of a redirect stub page, to queue in its place
 	err       error
 }
 
@@ -93,6 +94,7 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 				break
 			}
 			if c.claimed(t.url) {
+				c.ledger.set(t.url, FateDuplicate, "processed before under this URL or another", "")
 				continue // a training page, or reached under another URL
 			}
 			c.pages++
@@ -137,11 +139,18 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 	}
 	p := j.page
 	out := outcome{job: j, info: p.info, url: p.url, fetched: true}
-	if isQueryVariant(p) && j.item == nil && !j.fromFeed {
-		out.info, out.queue = nil, p.ident // a view of another page (?query-0-page=2, ?cst): never its content
+	c.noteRedirect(j.t.url, p)
+	if p.stub != "" {
+		out.info, out.stub = nil, p.stub // a redirect stub: its target is the page
+		c.noteStub(j.t.url, p)
 		return out
 	}
-	if !c.claim(p.ident) {
+	if isQueryVariant(p) && j.item == nil && !j.fromFeed {
+		out.info, out.queue = nil, p.ident // a view of another page (?query-0-page=2, ?cst): never its content
+		c.ledger.set(p.url.String(), FateDuplicate, "query view of "+p.ident, "")
+		return out
+	}
+	if !c.claimIdentity(j, p) {
 		out.info = nil // reached before under another URL: its links were seeded then
 		return out
 	}
@@ -153,18 +162,101 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 	}
 	out.post = j.item != nil || j.t.kind == "post" || c.pattern.match(out.url)
 	if !out.post && j.t.kind != "page" && j.t.kind != "candidate" {
+		c.ledger.set(p.ident, FateListing, "", "")
 		return out
 	}
 	e := c.buildEntry(ctx, j, out.post)
+	if e == nil {
+		c.ledger.set(p.ident, FateListing, "navigation page without content of its own", "")
+		return out
+	}
+	if reason := emptyEntry(e); reason != "" {
+		c.ledger.set(p.ident, FateSkipped, reason, "")
+		c.warn("page %s not archived: %s", p.ident, reason)
+		return out
+	}
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if e != nil && c.update && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
+	if c.update && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
+		c.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out
 	}
 	out.entry = e
 	return out
+}
+
+// noteRedirect records in the ledger that the task's URL was answered by
+// an HTTP redirect, or is a variant of the page's canonical URL.
+func (c *crawl) noteRedirect(task string, p *fetchedPage) {
+	final := p.url.String()
+	if final != task {
+		c.ledger.set(task, FateRedirect, final, "")
+		c.ledger.met(final, "redirect")
+	}
+	if p.ident != final && p.stub == "" && !isQueryVariant(p) {
+		c.ledger.met(p.ident, "canonical")
+		c.ledger.set(final, FateDuplicate, p.ident+" (rel=canonical)", "")
+	}
+}
+
+// noteStub records a redirect stub: its URLs get the fate stub and become
+// aliases of the target's entry; a feed item that named the stub waits for
+// the target instead.
+func (c *crawl) noteStub(task string, p *fetchedPage) {
+	c.log.Info("redirect stub", "url", p.url.String(), "target", p.stub)
+	c.mu.Lock()
+	if c.stubs == nil {
+		c.stubs = map[string][]string{}
+	}
+	urls := []string{task, p.url.String()}
+	urls = append(urls, c.stubs[task]...) // a chain of stubs: the earlier ones lead to the target too
+	urls = append(urls, c.stubs[p.url.String()]...)
+	for _, u := range urls {
+		if u != p.stub && !contains(c.stubs[p.stub], u) {
+			c.stubs[p.stub] = append(c.stubs[p.stub], u)
+		}
+	}
+	c.emitted[task], c.emitted[p.url.String()] = true, true // processed: a training stub is not fetched again
+	c.mu.Unlock()
+	c.ledger.set(task, FateStub, p.stub, "")
+	c.ledger.set(p.url.String(), FateStub, p.stub, "")
+	c.ledger.met(p.stub, "stub")
+}
+
+// claimIdentity claims the page's canonical identity. A page whose
+// rel=canonical names a URL already processed is a duplicate of it, unless
+// it is a post by its own URL and the canonical is not (a theme that points
+// every page's canonical at the home page or one post): it is then kept
+// under its own URL. It reports whether the page is to be processed.
+func (c *crawl) claimIdentity(j *pageJob, p *fetchedPage) bool {
+	if c.claim(p.ident) {
+		return true
+	}
+	own := p.url.String()
+	canon, _ := url.Parse(p.ident)
+	if own != p.ident && (j.item != nil || c.pattern.match(p.url)) && (canon == nil || !c.pattern.match(canon)) && c.claim(own) {
+		c.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)
+		p.ident = own
+		c.ledger.clear(own) // the canonical duplicate noted before no longer holds
+		return true
+	}
+	c.ledger.set(j.t.url, FateDuplicate, p.ident+" (processed before)", "")
+	c.ledger.set(own, FateDuplicate, p.ident+" (processed before)", "")
+	c.log.Info("page skipped: its canonical URL was processed before", "url", own, "canonical", p.ident)
+	return false
+}
+
+// emptyEntry returns why an entry holds nothing worth archiving (neither a
+// title, a URL as title counting as none, nor an article, an image alone
+// counting as one), or "".
+func emptyEntry(e *blogharvest.Entry) string {
+	title := strings.TrimSpace(e.Title)
+	if (title == "" || title == e.URL) && strings.TrimSpace(e.Content) == "" {
+		return "neither a title nor an article"
+	}
+	return ""
 }
 
 // handle applies an outcome: counts, links, kNN training, emission.
@@ -177,24 +269,33 @@ func (c *crawl) handle(out outcome) error {
 	case errors.Is(out.err, blogharvest.ErrDisallowed):
 		c.res.Skipped++
 		c.disallowed++
+		c.ledger.set(out.job.t.url, FateRobots, "", "")
 		c.log.Debug("disallowed by robots.txt", "url", out.job.t.url)
 	case errors.Is(out.err, fetch.ErrOutOfScope):
 		c.res.Skipped++
 		c.outOfScope++
+		c.ledger.set(out.job.t.url, FateOutOfScope, out.err.Error(), "")
 		c.log.Info("page skipped: out of the blog's scope", "url", out.job.t.url, "err", out.err)
 	case errors.Is(out.err, errNotHTML):
 		c.res.Skipped++
+		c.ledger.set(out.job.t.url, FateSkipped, out.err.Error(), "")
+		c.log.Info("page skipped: not an HTML page", "url", out.job.t.url, "err", out.err)
 	case out.err != nil:
 		c.res.Failed++
+		c.ledger.set(out.job.t.url, FateFailed, out.err.Error(), "")
 		c.log.Info("page failed", "url", out.job.t.url, "err", out.err)
 	case out.unchanged:
 		c.res.Skipped++
+		c.ledger.set(out.job.t.url, FateSkipped, "unchanged since the last crawl", "")
 	}
 	if out.fetched {
 		c.res.Pages++
 	}
 	if out.queue != "" {
 		c.queueCanonical(out.queue)
+	}
+	if out.stub != "" {
+		c.queueStub(out)
 	}
 	if out.info != nil && out.url != nil {
 		if !c.update || out.url.String() == c.home.String() {
@@ -226,6 +327,7 @@ func (c *crawl) queueCanonical(raw string) {
 	}
 	t := task{url: raw}
 	t.kind, t.prio = c.classify(u, true)
+	c.ledger.met(raw, "canonical")
 	c.front.push(t)
 }
 
@@ -235,9 +337,42 @@ func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Comments += len(e.Comments)
 	c.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
+		c.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")
 		return fmt.Errorf("harvest %s: emit entry %s: %w", c.home, e.URL, err)
 	}
+	c.ledger.set(e.URL, FateEntry, blogharvest.EntryKey(e.URL, e.Title), "")
 	return nil
+}
+
+// queueStub queues the target of a redirect stub in the stub's place (a
+// post if the stub was one), with the feed item that named the stub.
+func (c *crawl) queueStub(out outcome) {
+	target := out.stub
+	u, err := url.Parse(target)
+	if err != nil || !c.scope.contains(u) || isBinaryURL(u) {
+		c.ledger.set(target, FateOutOfScope, "target of redirect stub "+out.job.t.url, "stub")
+		if it := out.job.item; it != nil {
+			c.offsite = append(c.offsite, it) // a feed-only entry, as for an item that leaves the blog
+		}
+		return
+	}
+	if it := out.job.item; it != nil {
+		c.mu.Lock()
+		if _, ok := c.pending[target]; !ok && !c.emitted[target] {
+			c.pending[target] = it
+		}
+		c.mu.Unlock()
+	}
+	if c.claimed(target) {
+		c.log.Info("redirect stub: its target was archived before; the stub is not among its aliases", "url", out.job.t.url, "target", target)
+		return
+	}
+	t := task{url: target, depth: out.job.t.depth}
+	t.kind, t.prio = c.classify(u, true)
+	if out.job.t.kind == "post" || out.job.item != nil {
+		t.kind, t.prio = "post", max(out.job.t.prio, prioPost)
+	}
+	c.front.push(t)
 }
 
 // fetchPage fetches an HTML page and scans it. Feeds and binaries get
@@ -254,8 +389,11 @@ func (c *crawl) fetchPage(ctx context.Context, raw string) (*fetchedPage, error)
 	if err != nil {
 		return nil, err
 	}
-	if canon := p.info.canonical; canon != "" {
-		if u, err := url.Parse(canon); err == nil && c.scope.contains(u) {
+	p.stub = stubTarget(p.html, p.url, p.info.canonical)
+	if canon := p.info.canonical; canon != "" && p.stub == "" {
+		// a canonical naming the home page on another page is a theme's
+		// mistake, not an identity: the home page is no entry
+		if u, err := url.Parse(canon); err == nil && c.scope.contains(u) && (c.home == nil || canon != c.home.String() || p.url.String() == canon) {
 			p.ident = canon
 		}
 	}

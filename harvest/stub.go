@@ -1,0 +1,171 @@
+package harvest
+
+import (
+	"bytes"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Redirect stubs are the HTML pages static-site generators leave at a
+// post's old URLs (Hugo aliases, Jekyll redirect_from, moved slugs): they
+// send the reader on and hold no content of their own. A crawl treats them
+// as redirects: their target is queued, the stub's URL becomes an alias of
+// the target's entry and its ledger fate is "stub".
+const (
+	maxRefreshDelay = 5   // seconds: a meta refresh this quick is a redirect, not a reload
+	thinText        = 200 // bytes of visible body text under which a page holds no content
+)
+
+// jsLocationRE matches the JavaScript redirects of stub pages:
+// location.replace("…"), location.assign("…"), location.href = "…",
+// window.location = "…", location = "…".
+var jsLocationRE = []*regexp.Regexp{
+	regexp.MustCompile(`\blocation\s*\.\s*(?:replace|assign)\s*\(\s*["']([^"'\s]+)["']\s*\)`),
+	regexp.MustCompile(`(?:^|[^\w.$])(?:(?:window|document|top|self)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=\s*["']([^"'\s]+)["']`),
+}
+
+// stubScan is what stubTarget reads of a page.
+type stubScan struct {
+	refresh   string // target of a quick meta refresh
+	jsTarget  string // target of a JavaScript location redirect
+	text      int    // bytes of visible body text
+	embeds    bool   // images, video, iframes in the body
+	inBody    bool
+	skipDepth int // inside script, style, noscript, template, title
+	script    bool
+}
+
+// stubTarget returns the canonical URL a redirect stub sends its reader
+// to, or "" when the page is not a stub: a meta refresh of at most
+// maxRefreshDelay seconds to another URL; or, on a thin page (little
+// visible text, no images or frames), a JavaScript location redirect or a
+// rel=canonical (canonical, already canonicalised) naming another URL.
+func stubTarget(page []byte, base *url.URL, canonical string) string {
+	s := &stubScan{}
+	z := html.NewTokenizer(bytes.NewReader(page))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		s.token(z, tt, base)
+		if s.text >= thinText && s.refresh == "" && s.jsTarget == "" {
+			// a page with content: only a quick meta refresh, which comes
+			// in the head, would still make it a stub
+			break
+		}
+	}
+	self := ""
+	if base != nil {
+		self, _ = canonicalURL(base)
+	}
+	other := func(u string) string {
+		if u == "" || u == self {
+			return ""
+		}
+		return u
+	}
+	if t := other(s.refresh); t != "" {
+		return t
+	}
+	if s.text >= thinText || s.embeds {
+		return ""
+	}
+	if t := other(s.jsTarget); t != "" {
+		return t
+	}
+	return other(canonical)
+}
+
+// token handles one token of the stub scan.
+func (s *stubScan) token(z *html.Tokenizer, tt html.TokenType, base *url.URL) {
+	switch tt {
+	case html.StartTagToken, html.SelfClosingTagToken:
+		name, hasAttr := z.TagName()
+		a := atom.Lookup(name)
+		attrs := readAttrs(z, hasAttr)
+		s.start(a, attrs, base, tt == html.StartTagToken)
+	case html.EndTagToken:
+		name, _ := z.TagName()
+		switch atom.Lookup(name) {
+		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Title:
+			s.skipDepth = max(0, s.skipDepth-1)
+			s.script = false
+		}
+	case html.TextToken:
+		text := z.Text()
+		if s.script && s.jsTarget == "" {
+			for _, re := range jsLocationRE {
+				if m := re.FindSubmatch(text); m != nil {
+					s.jsTarget = resolve(base, string(m[1]))
+					break
+				}
+			}
+		}
+		if s.skipDepth == 0 && s.inBody {
+			s.text += len(bytes.TrimSpace(text))
+		}
+	}
+}
+
+// start handles a start tag of the stub scan.
+func (s *stubScan) start(a atom.Atom, attrs map[string]string, base *url.URL, opens bool) {
+	switch a {
+	case atom.Body:
+		s.inBody = true
+	case atom.Meta:
+		if strings.EqualFold(strings.TrimSpace(attrs["http-equiv"]), "refresh") && s.refresh == "" {
+			if delay, target, ok := parseRefresh(attrs["content"]); ok && delay <= maxRefreshDelay {
+				s.refresh = resolve(base, target)
+			}
+		}
+	case atom.Img, atom.Video, atom.Audio, atom.Iframe, atom.Picture, atom.Object, atom.Embed:
+		s.embeds = s.embeds || s.inBody
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Title:
+		if opens {
+			s.skipDepth++
+			s.script = a == atom.Script && attrs["src"] == ""
+		}
+	default:
+		if a != atom.Head && a != atom.Html && a != atom.Link {
+			s.inBody = s.inBody || a != 0 && !headOnly[a]
+		}
+	}
+}
+
+// headOnly are the elements of a document head: anything else starts the
+// body, with or without a <body> tag.
+var headOnly = map[atom.Atom]bool{atom.Base: true, atom.Meta: true, atom.Link: true, atom.Title: true,
+	atom.Style: true, atom.Script: true, atom.Noscript: true, atom.Template: true}
+
+// parseRefresh parses a meta refresh content value, "5" or
+// "0; url=https://…" (also "0;URL='…'" and "0, url=…"); ok is false when
+// there is no URL to go to.
+func parseRefresh(content string) (delay float64, target string, ok bool) {
+	content = strings.TrimSpace(content)
+	i := strings.IndexAny(content, ";,")
+	if i < 0 {
+		return 0, "", false
+	}
+	d, err := strconv.ParseFloat(strings.TrimSpace(content[:i]), 64)
+	if err != nil || d < 0 {
+		return 0, "", false
+	}
+	rest := strings.TrimSpace(content[i+1:])
+	if len(rest) >= 4 && strings.EqualFold(rest[:3], "url") {
+		if r := strings.TrimSpace(rest[3:]); strings.HasPrefix(r, "=") {
+			rest = strings.TrimSpace(r[1:])
+		}
+	}
+	rest = strings.Trim(rest, `"' `)
+	if rest == "" || !utf8.ValidString(rest) {
+		return 0, "", false
+	}
+	return d, rest, true
+}
