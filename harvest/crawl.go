@@ -68,16 +68,20 @@ type crawl struct {
 	knn        *knn
 	rules      *learn.Rules
 	rulesF     *blogharvest.File
-	pending    map[string]*feed.Item // feed items whose entry is not emitted yet, by canonical URL
-	feedURLs   []*url.URL            // in-scope item pages, in feed order
-	offsite    []*feed.Item          // items whose page lies outside the scope
-	commented  []*url.URL            // UpdateCrawl: posts with comments since the watermark
-	media      *mediaCache           // media fetched in this crawl, shared by its entries
-	emitted    map[string]bool       // canonical URLs of emitted entries and processed pages
-	pages      int                   // HTML pages dispatched (bounded by MaxPages)
-	disallowed int                   // URLs robots.txt kept the crawl from
-	outOfScope int                   // pages outside the blog's origins or redirected out of them
-	variants   map[string]int        // query-string URLs queued per path (bounded: crawler traps)
+	pending    map[string]*feed.Item      // feed items whose entry is not emitted yet, by canonical URL
+	feedURLs   []*url.URL                 // in-scope item pages, in feed order
+	offsite    []*feed.Item               // items whose page lies outside the scope
+	commented  []*url.URL                 // UpdateCrawl: posts with comments since the watermark
+	media      *mediaCache                // media fetched in this crawl, shared by its entries
+	emitted    map[string]bool            // canonical URLs of emitted entries and processed pages
+	pages      int                        // HTML pages dispatched (bounded by MaxPages)
+	disallowed int                        // URLs robots.txt kept the crawl from
+	outOfScope int                        // pages outside the blog's origins or redirected out of them
+	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
+	recheck    bool                       // re-read posts that give no change signal (recheckDue)
+	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
+	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
+	failed     map[string]bool            // canonical URLs of feed items whose page failed
 
 	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
 	render rendererState
@@ -90,10 +94,12 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: start,
 		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
 		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{},
-		variants: map[string]int{}, media: newMediaCache()}
+		variants: map[string]int{}, media: newMediaCache(),
+		recheck: recheckDue(o, update, start), pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 	wall := time.Now()
 	defer c.closeRenderer()
 	err := c.crawl(ctx)
+	c.finishState()
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
 		for code, n := range c.client.Stats().Requests {
@@ -107,6 +113,9 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.newClient(); err != nil {
 		return err
+	}
+	if c.feedsUnchanged(ctx) {
+		return nil
 	}
 	home, err := c.discover(ctx)
 	if err != nil {
@@ -138,8 +147,8 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.emitTraining(ctx, train); err != nil {
 		return err
 	}
-	if home != nil {
-		c.seedLinks(home.info, 0)
+	if home != nil && c.recheck {
+		c.seedLinks(home.info, 0) // UpdateCrawl: posts the feed does not list, once a day
 	}
 	return c.drain(ctx)
 }
@@ -151,7 +160,7 @@ func (c *crawl) newClient() error {
 	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
 	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
 		CAFile: c.o.CAFile, Origins: origins, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
-		MaxBody: maxBody})
+		MaxBody: maxBody, Robots: c.o.State.Robots})
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // Defaults used by New for zero fields of Options.
@@ -71,6 +73,11 @@ type Options struct {
 	Origins []string
 	// IgnoreRobots skips robots.txt entirely (for an archivist's own blogs).
 	IgnoreRobots bool
+	// Robots are robots.txt captures of an earlier client (Client.RobotsFiles),
+	// used instead of asking again until RobotsLifetime after their capture
+	// (RFC 9309 §2.4). Files of another role, with no URL, or expired are
+	// ignored. If empty, every host's robots.txt is fetched on first use.
+	Robots []blogharvest.File
 	// Transport, if set, replaces the default transport; then proxies, CA
 	// files, ConnectTimeout and the dial-time address check do not apply
 	// (literal private IPs are still refused).
