@@ -78,7 +78,7 @@ type crawl struct {
 	disallowed int                        // URLs robots.txt kept the crawl from
 	outOfScope int                        // pages outside the blog's origins or redirected out of them
 	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
-	recheck    bool                       // re-read posts that give no change signal (recheckDue)
+	settled    bool                       // UpdateCrawl with no recheck due (recheckDue): only what changed is read
 	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
 	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
 	failed     map[string]bool            // canonical URLs of feed items whose page failed
@@ -95,7 +95,7 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
 		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{},
 		variants: map[string]int{}, media: newMediaCache(),
-		recheck: recheckDue(o, update, start), pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
+		settled: !recheckDue(o, update, start), pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 	wall := time.Now()
 	defer c.closeRenderer()
 	err := c.crawl(ctx)
@@ -147,7 +147,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.emitTraining(ctx, train); err != nil {
 		return err
 	}
-	if home != nil && c.recheck {
+	if home != nil && !c.settled {
 		c.seedLinks(home.info, 0) // UpdateCrawl: posts the feed does not list, once a day
 	}
 	return c.drain(ctx)

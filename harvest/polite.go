@@ -11,6 +11,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
@@ -88,7 +89,7 @@ func recheckDue(o Options, update bool, now time.Time) bool {
 // readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	st := c.o.State
-	if !c.update || st.Feed.URL == "" || c.recheck {
+	if !c.update || st.Feed.URL == "" || !c.settled {
 		return false
 	}
 	fv, same := c.askFeed(ctx, st.Feed)
@@ -128,6 +129,9 @@ func (c *crawl) askFeed(ctx context.Context, v Validators) (Validators, bool) {
 		Digest: digestOf(resp.Body)}
 	if v.Digest != "" && nv.Digest == v.Digest {
 		return nv, true
+	}
+	if c.pre == nil {
+		c.pre = map[string]*fetch.Response{}
 	}
 	c.pre[v.URL] = resp
 	return nv, false
@@ -231,7 +235,7 @@ func (c *crawl) finishState() {
 	}
 	st := &c.res.State
 	st.PostsChecked = c.o.State.PostsChecked
-	if c.recheck {
+	if !c.settled {
 		st.PostsChecked = c.start
 	}
 	st.Rules = c.res.Rules
@@ -260,6 +264,9 @@ func (c *crawl) reuseRules() bool {
 func (c *crawl) markFailed(out outcome) {
 	if out.err == nil || out.job == nil {
 		return
+	}
+	if c.failed == nil {
+		c.failed = map[string]bool{}
 	}
 	if it := out.job.item; it != nil {
 		c.failed[itemKey(it)] = true

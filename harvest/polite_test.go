@@ -102,7 +102,7 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 			commented := posts[2]
 			np := site.AddPost(fixture.PostSpec{Title: "A brand new post about ladders", Date: first.Add(3 * time.Hour),
 				Body: `<p>` + strings.Repeat("Ladders are taller than they look from below. ", 8) +
-					`</p><p><img src="`+someImage(t, site, srv.URL)+`" alt="a ladder"></p>`})
+					`</p><p><img src="` + someImage(t, site, srv.URL) + `" alt="a ladder"></p>`})
 			site.AddComment(commented.Slug, fixture.CommentSpec{Author: "Late Reader", Text: "Arrived late, but glad I did.",
 				Date: first.Add(4 * time.Hour)})
 			log.reset()
@@ -144,4 +144,3 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 		})
 	}
 }
-

@@ -124,7 +124,7 @@ func (c *crawl) isFeedURL(raw string) bool {
 // UpdateCrawl reads them only when its recheck is due (recheckDue): the
 // feeds say what changed; robots.txt (cached) is still kept.
 func (c *crawl) readSitemaps(ctx context.Context) {
-	if !c.recheck {
+	if c.settled {
 		c.keepRobots(ctx)
 		return
 	}

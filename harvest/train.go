@@ -123,7 +123,7 @@ func (c *crawl) itemChanged(it *feed.Item) bool {
 	if changed {
 		return true
 	}
-	return it.Updated.IsZero() && c.recheck && (!known || !c.full) && c.onFirstPage(it)
+	return it.Updated.IsZero() && !c.settled && (!known || !c.full) && c.onFirstPage(it)
 }
 
 // onFirstPage reports whether it is among the items of the feed's first page.

@@ -113,7 +113,7 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
 	j.item = c.takeItem(j.t.url)
 	if c.update && j.item != nil && !c.itemChanged(j.item) {
-		if !c.recheck && !c.isCommented(j.t.url) {
+		if c.settled && !c.isCommented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
 		c.fetchComments(ctx, j)
