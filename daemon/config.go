@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/schedule"
 	"go.yaml.in/yaml/v3"
 )
@@ -56,6 +57,9 @@ type Blog struct {
 	// those of url and feed: pages may be fetched from them, and they may
 	// be on private or loopback addresses.
 	Allow []string `yaml:"allow"`
+	// RecheckPosts is how often an update re-reads the posts of the feed's
+	// first page that give no change signal; 0: never. Default 24h.
+	RecheckPosts Duration `yaml:"recheck_posts"`
 }
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
@@ -115,6 +119,8 @@ var builtinDefaults = Blog{
 	Delay:       Duration(time.Second),
 	Concurrency: 1,
 	TimeZone:    "UTC",
+
+	RecheckPosts: Duration(harvest.DefaultRecheckPosts),
 }
 
 // LoadConfig reads and validates the config file at path. All problems are
