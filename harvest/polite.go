@@ -177,15 +177,21 @@ func itemKey(it *feed.Item) string {
 	return ""
 }
 
-// itemSignature digests what a feed says of an item: its XML or JSON as
-// served (content, dates, slash:comments or thr:total), else its fields,
-// and the modification date the Atom twin gave it. Two crawls that see the
-// same signature see the same item.
+// itemSignature digests what a feed says of an item that tells a change:
+// with a modification date (the feed's, or the Atom twin's), that date, its
+// link and its comment count (slash:comments, thr:total) — the date is the
+// platform's own word on edits, while the content may change by itself
+// (WordPress renders "latest posts" blocks into it); without one, the item
+// as served (its XML or JSON: content, dates, comment count), else its
+// fields. Two crawls that see the same signature see the same item.
 func itemSignature(it *feed.Item) string {
 	var b strings.Builder
-	if len(it.Raw) > 0 {
+	switch {
+	case !it.Updated.IsZero():
+		b.WriteString(it.Link + "\x00" + strconv.Itoa(it.CommentCount) + "\x00")
+	case len(it.Raw) > 0:
 		b.Write(it.Raw)
-	} else {
+	default:
 		for _, s := range []string{it.GUID, it.Link, it.Title, it.Author, it.Content, it.Summary,
 			strconv.Itoa(it.CommentCount), it.Published.UTC().String(), strings.Join(it.Categories, "\x00")} {
 			b.WriteString(s)
