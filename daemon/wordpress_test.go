@@ -79,9 +79,13 @@ func TestWordPressLive(t *testing.T) {
 	t.Run("rerun-adds-nothing", func(t *testing.T) { checkSameVersions(t, initial, second, nil) })
 	d.measureUnchanged(t, wp, "before the change", time.Until(began.Add(wpBudget-80*time.Second)))
 
+	markChange := wp.accessLogSize(t)
 	ch := wp.mutate(t, truth)
 	changed := time.Now()
 	d.waitRun(t, "the update run after the change", changed, time.Until(began.Add(wpBudget-30*time.Second)))
+	if reqs := wp.harvestRequests(t, markChange); true {
+		t.Logf("update run after the change: %d requests: %q", len(reqs), reqs)
+	}
 	third := readWPArchive(t, archive)
 	truth2 := wp.truth(t)
 	t.Run("update", func(t *testing.T) { checkUpdate(t, truth2, second, third, ch) })

@@ -117,7 +117,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 // c.pre for feedPages; a failure counts as a change (the crawl goes on and
 // meets it again).
 func (c *crawl) askFeed(ctx context.Context, v Validators) (Validators, bool) {
-	resp, err := feed.Request(ctx, c.client, v.URL, v.ETag, v.LastModified)
+	resp, err := feed.Request(ctx, c.client, v.URL, baseETag(v.ETag), v.LastModified)
 	if err != nil {
 		c.log.Debug("conditional feed request", "url", v.URL, "err", err)
 		return v, false
@@ -135,6 +135,20 @@ func (c *crawl) askFeed(ctx context.Context, v Validators) (Validators, bool) {
 	}
 	c.pre[v.URL] = resp
 	return nv, false
+}
+
+// baseETag undoes what Apache's mod_deflate does to the ETag of a body it
+// compresses ("abc" becomes "abc-gzip", DeflateAlterETag AddSuffix): the
+// application behind it (WordPress compares If-None-Match with its own
+// ETag, and wants it to match as well as If-Modified-Since) never sees the
+// suffix and answers 200 to it. Apache itself matches the base ETag too.
+func baseETag(etag string) string {
+	for _, suffix := range []string{`-gzip"`, `-br"`} {
+		if base, ok := strings.CutSuffix(etag, suffix); ok {
+			return base + `"`
+		}
+	}
+	return etag
 }
 
 // feedPages is feed.FetchAll, starting from the first page askFeed
