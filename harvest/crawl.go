@@ -31,7 +31,10 @@ func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result,
 // after it, posts with comments added after it (comment feeds of recent
 // posts), and posts that fell out of the feed since (feed paging back to
 // since, sitemap <lastmod> after since, post links of the home page). It
-// emits the Blog record first, then only the entries that changed.
+// emits the Blog record first, then only the entries that changed. Given
+// o.State (the last crawl's Result.State) it asks for the feeds
+// conditionally first and emits nothing when they did not change, and
+// re-reads only posts with a change signal (see the package doc).
 func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Record) error) (*Result, error) {
 	return run(ctx, o, since, true, emit)
 }
