@@ -30,8 +30,20 @@ func (d *Daemon) previous(id string, st schedule.State) harvest.State {
 		Feed: harvest.Validators{URL: st.FeedURL, ETag: st.ETag, LastModified: st.LastModified, Digest: st.FeedDigest},
 		CommentFeed: harvest.Validators{URL: st.CommentFeedURL, ETag: st.CommentETag,
 			LastModified: st.CommentLastModified, Digest: st.CommentDigest},
-		Items: st.Items, PostsChecked: st.PostsChecked, Robots: c.robots, Rules: c.rules,
+		Items: st.Items, PostsChecked: st.PostsChecked, Robots: c.robots, Rules: c.rules, Pages: pagesOf(st.Pages),
 	}
+}
+
+// pagesOf converts the stored page validators for harvest.State.
+func pagesOf(m map[string]schedule.Validators) map[string]harvest.Validators {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]harvest.Validators, len(m))
+	for k, v := range m {
+		out[k] = harvest.Validators{ETag: v.ETag, LastModified: v.LastModified}
+	}
+	return out
 }
 
 // keepState stores the metadata of a crawl's harvest.State in the
@@ -42,6 +54,13 @@ func keepState(st *schedule.State, s harvest.State) {
 	st.CommentFeedURL, st.CommentETag = s.CommentFeed.URL, s.CommentFeed.ETag
 	st.CommentLastModified, st.CommentDigest = s.CommentFeed.LastModified, s.CommentFeed.Digest
 	st.Items, st.PostsChecked = s.Items, s.PostsChecked
+	st.Pages = nil
+	for k, v := range s.Pages {
+		if st.Pages == nil {
+			st.Pages = map[string]schedule.Validators{}
+		}
+		st.Pages[k] = schedule.Validators{ETag: v.ETag, LastModified: v.LastModified}
+	}
 }
 
 // carry keeps the robots.txt captures and rules of a crawl's State in

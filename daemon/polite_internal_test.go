@@ -66,7 +66,7 @@ blogs:
 	}
 	first := len(h.take())
 	st, _, err := d.store.Get("sample")
-	if err != nil || st.FeedURL == "" || st.FeedDigest == "" || st.ETag == "" || st.CommentFeedURL == "" || len(st.Items) == 0 {
+	if err != nil || st.FeedURL == "" || st.FeedDigest == "" || st.ETag == "" || st.CommentFeedURL == "" || len(st.Items) == 0 || len(st.Pages) == 0 {
 		t.Fatalf("schedule state after the first run keeps no validators: %+v (err %v)", st, err)
 	}
 	stats, err := d.runBlog(context.Background(), c.Blogs[0], nil)

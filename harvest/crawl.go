@@ -85,6 +85,7 @@ type crawl struct {
 	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
 	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
 	failed     map[string]bool            // canonical URLs of feed items whose page failed
+	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
 
 	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
 	render rendererState

@@ -49,6 +49,10 @@ type State struct {
 	// Rules are the extraction rules learned (Result.Rules): UpdateCrawl
 	// uses them instead of fetching training pages again.
 	Rules json.RawMessage
+	// Pages holds the ETag and Last-Modified of the last capture of each
+	// post of the feed's first page (by the same key as Items; URL and
+	// Digest unset): a recheck asks for them conditionally.
+	Pages map[string]Validators
 }
 
 // Validators describe one feed as last received: what a conditional
@@ -260,6 +264,75 @@ func (c *crawl) finishState() {
 	}
 	st.Rules = c.res.Rules
 	st.Items = c.itemSignatures()
+	st.Pages = c.pageValidators(st.Items)
+}
+
+// recheckOnly reports whether the post of j is read only because the
+// recheck is due: UpdateCrawl, a feed item with no change signal, not
+// shown commented.
+func (c *crawl) recheckOnly(j *pageJob) bool {
+	it := j.item
+	if !c.update || c.settled || it == nil || it.Published.After(c.since) || it.Updated.After(c.since) ||
+		c.isCommented(j.t.url) {
+		return false
+	}
+	changed, _ := c.signatureChanged(it)
+	return !changed && c.itemChanged(it)
+}
+
+// recheckPage reads a post the recheck is due for conditionally, with the
+// validators of its last capture: a 304 leaves it unchanged, anything else
+// is processed as a fetched page.
+func (c *crawl) recheckPage(ctx context.Context, j *pageJob) outcome {
+	v := c.o.State.Pages[j.t.url]
+	if v.ETag == "" && v.LastModified == "" {
+		j.page, j.err = c.fetchPage(ctx, j.t.url)
+		return c.finish(ctx, j)
+	}
+	resp, err := c.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: baseETag(v.ETag), LastModified: v.LastModified})
+	switch {
+	case err != nil:
+		j.err = err
+	case resp.NotModified:
+		return outcome{job: j, unchanged: true}
+	default:
+		j.page, j.err = c.pageOf(j.t.url, resp)
+	}
+	return c.finish(ctx, j)
+}
+
+// notePage keeps the validators of a fetched page for State.Pages (in the
+// coordinator).
+func (c *crawl) notePage(j *pageJob) {
+	if j == nil || j.page == nil || j.page.resp == nil {
+		return
+	}
+	h := j.page.resp.Header
+	v := Validators{ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified")}
+	if v.ETag == "" && v.LastModified == "" {
+		return
+	}
+	if c.pageVals == nil {
+		c.pageVals = map[string]Validators{}
+	}
+	c.pageVals[j.t.url] = v
+}
+
+// pageValidators returns State.Pages for the items keyed in items: the
+// validators of this crawl's capture, else of the last one.
+func (c *crawl) pageValidators(items map[string]string) map[string]Validators {
+	out := map[string]Validators{}
+	for k := range items {
+		if v, ok := c.pageVals[k]; ok {
+			out[k] = v
+		} else if v, ok := c.o.State.Pages[k]; ok {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // reuseRules takes the rules of State.Rules for an UpdateCrawl, so that

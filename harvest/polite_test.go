@@ -2,6 +2,8 @@ package harvest_test
 
 import (
 	"context"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +144,72 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// statusLog records "status path" of each request.
+type statusLog struct {
+	requestLog
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (l *statusLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		l.mu.Lock()
+		l.paths = append(l.paths, strconv.Itoa(sw.status)+" "+r.URL.RequestURI())
+		l.mu.Unlock()
+	})
+}
+
+// TestUpdateCrawlRecheckIsConditional: when the daily recheck is due, the
+// posts of the first page of a feed that dates no edits (the fixture
+// WordPress's RSS, without an Atom twin) are asked for with the validators
+// of their last capture, answered 304, and nothing is emitted.
+func TestUpdateCrawlRecheckIsConditional(t *testing.T) {
+	log := &statusLog{}
+	site, srv := serve(t, "wordpress", log.wrap)
+	first := newestActivity(site).Add(24 * time.Hour)
+	o := options("wordpress", srv.URL)
+	o.Now = func() time.Time { return first }
+	res, _ := crawl(t, o)
+	if len(res.State.Pages) == 0 {
+		t.Fatalf("NewCrawl kept no page validators: %+v", res.State)
+	}
+	log.reset()
+	o.State = res.State
+	o.Now = func() time.Time { return first.Add(25 * time.Hour) } // the recheck is due
+	out := &output{}
+	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := log.all()
+	t.Logf("recheck: %d requests %q", len(reqs), reqs)
+	asked := 0
+	for _, r := range reqs {
+		status, path, _ := strings.Cut(r, " ")
+		if _, ok := res.State.Pages[srv.URL+path]; ok {
+			asked++
+			if status != "304" {
+				t.Errorf("post %s: %s, want 304 to a conditional request", path, status)
+			}
+		}
+	}
+	if asked == 0 || len(out.entries) != 0 {
+		t.Errorf("%d posts asked for, %d entries emitted; want the first page's posts asked for, none emitted", asked, len(out.entries))
+	}
+	if !res2.State.PostsChecked.Equal(first.Add(25 * time.Hour)) {
+		t.Errorf("PostsChecked %v, want the recheck's start", res2.State.PostsChecked)
 	}
 }

@@ -113,17 +113,17 @@ func (c *crawl) lang(p *fetchedPage) string {
 // With State.Items, an item whose signature (content, dates, comment
 // count) differs from the last crawl's counts as changed too, and one
 // whose signature is the same does not; undated first-page items count as
-// changed only when the recheck is due (recheckDue) and their signature is
-// unknown or the feed carries summaries only.
+// changed only when the recheck is due (recheckDue), and are then asked
+// for conditionally (recheckPage): comments and edits beyond the feed's
+// summary show nowhere else.
 func (c *crawl) itemChanged(it *feed.Item) bool {
 	if it.Published.After(c.since) || it.Updated.After(c.since) {
 		return true
 	}
-	changed, known := c.signatureChanged(it)
-	if changed {
+	if changed, _ := c.signatureChanged(it); changed {
 		return true
 	}
-	return it.Updated.IsZero() && !c.settled && (!known || !c.full) && c.onFirstPage(it)
+	return it.Updated.IsZero() && !c.settled && c.onFirstPage(it)
 }
 
 // onFirstPage reports whether it is among the items of the feed's first page.

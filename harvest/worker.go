@@ -121,6 +121,9 @@ func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
 			return outcome{job: j, unchanged: true}
 		}
 	}
+	if c.recheckOnly(j) {
+		return c.recheckPage(ctx, j)
+	}
 	j.page, j.err = c.fetchPage(ctx, j.t.url)
 	return c.finish(ctx, j)
 }
@@ -188,6 +191,7 @@ func (c *crawl) handle(out outcome) error {
 	c.markFailed(out)
 	if out.fetched {
 		c.res.Pages++
+		c.notePage(out.job)
 	}
 	if out.queue != "" {
 		c.queueCanonical(out.queue)
@@ -242,6 +246,11 @@ func (c *crawl) fetchPage(ctx context.Context, raw string) (*fetchedPage, error)
 	if err != nil {
 		return nil, err
 	}
+	return c.pageOf(raw, resp)
+}
+
+// pageOf turns the response for raw into a page; see fetchPage.
+func (c *crawl) pageOf(raw string, resp *fetch.Response) (*fetchedPage, error) {
 	if !isHTML(resp) {
 		return nil, blogharvest.Permanent(fmt.Errorf("page %s: %w (%s)", raw, errNotHTML, resp.MediaType()))
 	}

@@ -47,6 +47,14 @@ type State struct {
 	CommentDigest       string            `json:",omitempty"`
 	Items               map[string]string `json:",omitempty"` // signature by URL of the feed's first page items
 	PostsChecked        time.Time         // when posts without a change signal were last re-read
+	// Pages holds the validators of the last capture of those items' pages.
+	Pages map[string]Validators `json:",omitempty"`
+}
+
+// Validators are what a conditional request for a page sends back.
+type Validators struct {
+	ETag         string `json:",omitempty"`
+	LastModified string `json:",omitempty"`
 }
 
 // VersionError reports a stored State whose version this build cannot read:

@@ -30,6 +30,7 @@ func fullState() schedule.State {
 		FeedURL: "https://blog.example/feed/", FeedDigest: "9f86d081884c7d65", CommentFeedURL: "https://blog.example/comments/feed/",
 		CommentETag: `"c1"`, CommentLastModified: "Sun, 05 Apr 2026 06:07:08 GMT", CommentDigest: "60303ae22b998861",
 		Items: map[string]string{"https://blog.example/p/3": "2c26b46b68ffc68f"}, PostsChecked: t0.Add(-time.Hour),
+		Pages: map[string]schedule.Validators{"https://blog.example/p/3": {ETag: `"p3"`}},
 	}
 }
 
@@ -261,7 +262,7 @@ func TestStoreHoldsOnlyScheduleMetadata(t *testing.T) {
 		"Failures", "ETag", "LastModified", "Entries", "Runs",
 		// UpdateCrawl's validators and digests: metadata too (harvest.State less robots.txt and rules)
 		"FeedURL", "FeedDigest", "CommentFeedURL", "CommentETag", "CommentLastModified", "CommentDigest", "Items",
-		"PostsChecked"}
+		"PostsChecked", "Pages"}
 	sort.Strings(fields)
 	for key, names := range got.fields {
 		if !reflect.DeepEqual(names, fields) {
