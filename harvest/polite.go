@@ -201,8 +201,15 @@ func itemKey(it *feed.Item) string {
 // platform's own word on edits, while the content may change by itself
 // (WordPress renders "latest posts" blocks into it); without one, the item
 // as served (its XML or JSON: content, dates, comment count), else its
-// fields. Two crawls that see the same signature see the same item.
+// fields. Two crawls that see the same signature see the same item. The
+// signature starts with its kind ("d:" dated, "r:" raw): an item dated in
+// one crawl and not in the other (the Atom twin covers the first page only)
+// cannot be compared.
 func itemSignature(it *feed.Item) string {
+	kind := "r:"
+	if !it.Updated.IsZero() {
+		kind = "d:"
+	}
 	var b strings.Builder
 	switch {
 	case !it.Updated.IsZero():
@@ -217,14 +224,22 @@ func itemSignature(it *feed.Item) string {
 		}
 	}
 	b.WriteString(it.Updated.UTC().String())
-	return digestOf([]byte(b.String()))[:32]
+	return kind + digestOf([]byte(b.String()))[:32]
 }
 
-// signatureChanged reports whether the last crawl left a signature for the
-// item (known) and whether it differs from the item's now.
+// signatureChanged reports whether the last crawl left a signature of the
+// same kind for the item (known) and whether it differs from the item's
+// now. The "" of a failed page differs from every signature.
 func (c *crawl) signatureChanged(it *feed.Item) (changed, known bool) {
-	sig, known := c.o.State.Items[itemKey(it)]
-	return known && sig != itemSignature(it), known
+	sig, ok := c.o.State.Items[itemKey(it)]
+	if !ok {
+		return false, false
+	}
+	now := itemSignature(it)
+	if sig != "" && sig[:2] != now[:2] {
+		return false, false
+	}
+	return sig != now, true
 }
 
 // itemSignatures returns State.Items for the items of the feed's first
