@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -103,4 +105,30 @@ func openTestDaemon(t *testing.T, c *Config) *Daemon {
 	}
 	t.Cleanup(func() { d.closeStore() })
 	return d
+}
+
+// TestConfigRecheckPosts: recheck_posts reaches harvest's
+// Options.RecheckPosts; unset it is harvest.DefaultRecheckPosts.
+func TestConfigRecheckPosts(t *testing.T) {
+	y := `blogs:
+  - id: a
+    url: https://a.example.org/
+    recheck_posts: 12h
+  - id: b
+    url: https://b.example.org/
+`
+	c, err := ParseConfig("test.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if got := crawlOptions(c, c.Blogs[0], log).RecheckPosts; got != 12*time.Hour {
+		t.Errorf("recheck_posts 12h: RecheckPosts %v", got)
+	}
+	if got := crawlOptions(c, c.Blogs[1], log).RecheckPosts; got != harvest.DefaultRecheckPosts {
+		t.Errorf("recheck_posts unset: RecheckPosts %v, want %v", got, harvest.DefaultRecheckPosts)
+	}
+	if got := recheckPosts(0); got >= 0 {
+		t.Errorf("recheck_posts 0: RecheckPosts %v, want negative (never)", got)
+	}
 }
