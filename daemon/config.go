@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/schedule"
 	"go.yaml.in/yaml/v3"
 )
@@ -64,6 +65,9 @@ type Blog struct {
 	MaxDuration    Duration `yaml:"max_duration"`     // wall-clock budget of one crawl; over it the run is partial
 	MaxCrawlDelay  Duration `yaml:"max_crawl_delay"`  // cap on a robots.txt Crawl-delay
 	ObeyCrawlDelay string   `yaml:"obey_crawl_delay"` // capped: crawl at the cap; strict: skip the blog
+	// RecheckPosts is how often an update re-reads the posts of the feed's
+	// first page that give no change signal; 0: never. Default 24h.
+	RecheckPosts Duration `yaml:"recheck_posts"`
 }
 
 // Values of Blog.ObeyCrawlDelay.
@@ -133,6 +137,7 @@ var builtinDefaults = Blog{
 	MaxDuration:    Duration(4 * time.Hour),
 	MaxCrawlDelay:  Duration(time.Minute),
 	ObeyCrawlDelay: CrawlDelayCapped,
+	RecheckPosts:   Duration(harvest.DefaultRecheckPosts),
 }
 
 // LoadConfig reads and validates the config file at path. All problems are

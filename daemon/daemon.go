@@ -46,6 +46,7 @@ type Daemon struct {
 	running map[string]bool          // blogs whose run is in progress
 	again   map[string]bool          // fired while running: run once more after
 	warns   map[string]string        // last warning per blog, for /status
+	carried map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
 	closed  bool
 }
 
@@ -292,8 +293,9 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	log := d.Logger.With("blog", b.ID)
 	start := d.Now()
 	var since time.Time
+	var prev schedule.State
 	err := d.store.Update(b.ID, func(st *schedule.State) error {
-		since = st.Watermark
+		since, prev = st.Watermark, *st
 		st.LastStart, st.Outcome = start, schedule.OutcomeRunning
 		st.Runs++
 		return nil
@@ -305,7 +307,7 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	defer d.metrics.running.Dec()
 	log.Info("harvest started", "mode", map[bool]string{true: "new", false: "update"}[since.IsZero()], "since", since)
 	t := &tally{}
-	res, runErr := d.harvest(ctx, b, since, t, log, progress)
+	res, runErr := d.harvest(ctx, b, since, d.previous(b.ID, prev), t, log, progress)
 	outcome := outcomeOf(runErr, t)
 	if interrupted(ctx, runErr) {
 		outcome = schedule.OutcomeInterrupted
@@ -327,10 +329,11 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 }
 
 // harvest runs one crawl of b into the archive.
-func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, t *tally, log *slog.Logger,
+func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harvest.State, t *tally, log *slog.Logger,
 	progress func(*blogharvest.Entry)) (*harvest.Result, error) {
 	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
 	o := crawlOptions(d.Config, b, log)
+	o.State = prev
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)
 	if res != nil && res.OverBudget {
@@ -373,11 +376,15 @@ func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runEr
 				st.Watermark = res.Watermark
 			}
 			st.ETag, st.LastModified = res.ETag, res.LastModified
+			keepState(st, res.State)
 		}
 		return nil
 	})
 	if err != nil {
 		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
+	}
+	if runErr == nil && res != nil {
+		d.carry(id, res.State)
 	}
 }
 
@@ -424,6 +431,7 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 		MaxDuration:      time.Duration(b.MaxDuration),
 		MaxCrawlDelay:    time.Duration(b.MaxCrawlDelay),
 		StrictCrawlDelay: b.ObeyCrawlDelay == CrawlDelayStrict,
+		RecheckPosts:     recheckPosts(b.RecheckPosts),
 	}
 }
 

@@ -77,15 +77,21 @@ func TestWordPressLive(t *testing.T) {
 	d.waitRun(t, "the daemon's first (new) run", time.Time{}, time.Until(began.Add(wpBudget-90*time.Second)))
 	second := readWPArchive(t, archive)
 	t.Run("rerun-adds-nothing", func(t *testing.T) { checkSameVersions(t, initial, second, nil) })
+	d.measureUnchanged(t, wp, "before the change", time.Until(began.Add(wpBudget-80*time.Second)))
 
+	markChange := wp.accessLogSize(t)
 	ch := wp.mutate(t, truth)
 	changed := time.Now()
 	d.waitRun(t, "the update run after the change", changed, time.Until(began.Add(wpBudget-30*time.Second)))
+	if reqs := wp.harvestRequests(t, markChange); true {
+		t.Logf("update run after the change: %d requests: %q", len(reqs), reqs)
+	}
 	third := readWPArchive(t, archive)
 	truth2 := wp.truth(t)
 	t.Run("update", func(t *testing.T) { checkUpdate(t, truth2, second, third, ch) })
 	d.waitRun(t, "one more run", time.Now(), time.Until(began.Add(wpBudget-5*time.Second)))
 	t.Run("quiet-run", func(t *testing.T) { checkSameVersions(t, third, readWPArchive(t, archive), nil) })
+	d.measureUnchanged(t, wp, "after the update", time.Until(began.Add(wpBudget-5*time.Second)))
 	if code := d.p.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
 		t.Errorf("daemon exit code after SIGTERM = %d, want 0", code)
 	}
@@ -401,6 +407,56 @@ func (d *wpDaemon) waitRun(t *testing.T, what string, since time.Time, within ti
 	if st.Outcome != "ok" {
 		t.Errorf("%s: outcome %q, error %q", what, st.Outcome, st.LastError)
 	}
+}
+
+// wpUnchangedBudget is what one update run of the unchanged WordPress may
+// ask for: the posts feed and the site comment feed, conditionally
+// (WordPress answers 304 to If-None-Match and If-Modified-Since); the
+// daemon keeps robots.txt in memory between runs.
+const wpUnchangedBudget = 2
+
+// measureUnchanged waits for the next update run of the unchanged blog and
+// counts the requests Apache saw from blogharvest per run meanwhile.
+func (d *wpDaemon) measureUnchanged(t *testing.T, wp *wordPress, when string, within time.Duration) {
+	t.Helper()
+	st0, _ := d.status()
+	mark := wp.accessLogSize(t)
+	d.waitRun(t, "an unchanged update run "+when, time.Now(), within)
+	st1, _ := d.status()
+	runs := st1.Runs - st0.Runs
+	if st1.Running {
+		runs++ // begun: its requests may be in the log
+	}
+	paths := wp.harvestRequests(t, mark)
+	if runs < 1 {
+		t.Fatalf("unchanged update run %s: no run counted (%d → %d)", when, st0.Runs, st1.Runs)
+	}
+	t.Logf("unchanged update run %s: %d requests over %d run(s), %.1f per run: %q", when, len(paths), runs,
+		float64(len(paths))/float64(runs), paths)
+	if len(paths) > wpUnchangedBudget*runs {
+		t.Errorf("unchanged WordPress: %d requests over %d run(s), want at most %d per run", len(paths), runs, wpUnchangedBudget)
+	}
+}
+
+// harvestRequests returns the "status path" of each request from
+// blogharvest that Apache logged after mark.
+func (wp *wordPress) harvestRequests(t *testing.T, mark int64) []string {
+	t.Helper()
+	f, err := os.Open(wp.accessLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Seek(mark, io.SeekStart)
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if m := accessLine.FindStringSubmatch(sc.Text()); m != nil && strings.Contains(sc.Text(), "blogharvest") {
+			out = append(out, m[2]+" "+m[1])
+		}
+	}
+	return out
 }
 
 // --- the archive ------------------------------------------------------------

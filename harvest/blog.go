@@ -52,6 +52,9 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	if c.blog.FeedURL != "" {
 		return c.fetchHome(ctx, c.blog.URL), nil
 	}
+	if c.update && c.o.State.Feed.URL != "" {
+		return c.knownFeed(ctx), nil
+	}
 	feedURL, resp, err := feed.Discover(ctx, c.client, c.blog.URL)
 	if errors.Is(err, blogharvest.ErrNotBlog) {
 		return nil, notBlog(c.blog.URL, err)
@@ -77,6 +80,19 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 		return nil, nil
 	}
 	return p, nil
+}
+
+// knownFeed is discover for an UpdateCrawl given the feed the last crawl
+// found (State.Feed): the home page is fetched, but neither searched for
+// the feed nor the feed fetched to sniff it.
+func (c *crawl) knownFeed(ctx context.Context) *fetchedPage {
+	c.blog.FeedURL = c.o.State.Feed.URL
+	c.addOrigin(c.blog.FeedURL)
+	if canonicalOr(c.blog.FeedURL) == canonicalOr(c.blog.URL) {
+		c.urlIsFeed = true
+		return nil
+	}
+	return c.fetchHome(ctx, c.blog.URL)
 }
 
 // addOrigin adds the origin of raw, a feed the home page declares or the
@@ -132,9 +148,9 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 func (c *crawl) readFeed(ctx context.Context) error {
 	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
 	if c.update {
-		po.Since, po.Enough = c.since, c.wantItems
+		po.Since, po.Enough, po.NewestFirst = c.since, c.wantItems, true
 	}
-	f, files, err := feed.FetchAll(ctx, c.client, c.blog.FeedURL, po)
+	f, files, err := c.feedPages(ctx, c.blog.FeedURL, po)
 	switch {
 	case f == nil && errors.Is(err, feed.ErrNotFeed):
 		return notBlog(c.blog.FeedURL, err)
@@ -151,6 +167,7 @@ func (c *crawl) readFeed(ctx context.Context) error {
 	c.blog.Files = append(c.blog.Files, files...)
 	c.modificationDates(ctx)
 	c.res.ETag, c.res.LastModified = f.ETag, f.LastModified
+	c.res.State.Feed = validatorsOf(c.blog.FeedURL, f, files)
 	return nil
 }
 

@@ -34,7 +34,10 @@ func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result,
 // posts), and posts that fell out of the feed since (feed paging back to
 // since, sitemap <lastmod> after since, post links of the home page). It
 // emits only the entries that changed, then the Blog record with the
-// crawl ledger.
+// crawl ledger. Given o.State (the last crawl's Result.State) it asks for
+// the feeds conditionally first and emits nothing when they did not
+// change, and re-reads only posts with a change signal (see the package
+// doc).
 func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Record) error) (*Result, error) {
 	return run(ctx, o, since, true, emit)
 }
@@ -71,18 +74,23 @@ type crawl struct {
 	knn        *knn
 	rules      *learn.Rules
 	rulesF     *blogharvest.File
-	pending    map[string]*feed.Item // feed items whose entry is not emitted yet, by canonical URL
-	feedURLs   []*url.URL            // in-scope item pages, in feed order
-	offsite    []*feed.Item          // items whose page lies outside the scope
-	commented  []*url.URL            // UpdateCrawl: posts with comments since the watermark
-	media      *mediaCache           // media fetched in this crawl, shared by its entries
-	emitted    map[string]bool       // canonical URLs of emitted entries and processed pages
-	pages      int                   // HTML pages dispatched (bounded by MaxPages)
-	disallowed int                   // URLs robots.txt kept the crawl from
-	outOfScope int                   // pages outside the blog's origins or redirected out of them
-	variants   map[string]int        // query-string URLs queued per path (bounded: crawler traps)
-	ledger     *ledger               // the fate of every URL met
-	stubs      map[string][]string   // redirect stub URLs by their target's canonical URL (guarded by mu)
+	pending    map[string]*feed.Item      // feed items whose entry is not emitted yet, by canonical URL
+	feedURLs   []*url.URL                 // in-scope item pages, in feed order
+	offsite    []*feed.Item               // items whose page lies outside the scope
+	commented  []*url.URL                 // UpdateCrawl: posts with comments since the watermark
+	media      *mediaCache                // media fetched in this crawl, shared by its entries
+	emitted    map[string]bool            // canonical URLs of emitted entries and processed pages
+	pages      int                        // HTML pages dispatched (bounded by MaxPages)
+	disallowed int                        // URLs robots.txt kept the crawl from
+	outOfScope int                        // pages outside the blog's origins or redirected out of them
+	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
+	settled    bool                       // UpdateCrawl with no recheck due (recheckDue): only what changed is read
+	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
+	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
+	failed     map[string]bool            // canonical URLs of feed items whose page failed
+	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
+	ledger     *ledger                    // the fate of every URL met
+	stubs      map[string][]string        // redirect stub URLs by their target's canonical URL (guarded by mu)
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -99,7 +107,8 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: start,
 		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
 		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{},
-		variants: map[string]int{}, media: newMediaCache(), ledger: newLedger(), stubs: map[string][]string{}}
+		variants: map[string]int{}, media: newMediaCache(), ledger: newLedger(), stubs: map[string][]string{},
+		settled: !recheckDue(o, update, start), pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 	wall := time.Now()
 	defer c.closeRenderer()
 	bctx, stop := c.withBudget(ctx)
@@ -109,6 +118,7 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 	if c.res.Ledger == nil {
 		c.res.Ledger = c.settleLedger(err)
 	}
+	c.finishState()
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
 		for code, n := range c.client.Stats().Requests {
@@ -125,6 +135,9 @@ func (c *crawl) crawl(ctx context.Context) error {
 	}
 	if err := c.checkCrawlDelay(ctx); err != nil {
 		return err
+	}
+	if c.feedsUnchanged(ctx) {
+		return nil
 	}
 	home, err := c.discover(ctx)
 	if err != nil {
@@ -150,7 +163,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil || c.emit == nil {
 		return err // c.emit is nil for Learn: it stops here
 	}
-	if home != nil {
+	if home != nil && !c.settled { // UpdateCrawl: posts the feed does not list, once a day
 		c.seedLinks(home.info, 0) // before the training pages' links: the home page is depth 0
 	}
 	err = c.emitTraining(ctx, train)
@@ -171,7 +184,8 @@ func (c *crawl) newClient() error {
 	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
 		CAFile: c.o.CAFile, Origins: origins, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
 		MaxBody: maxBody, Auth: fetchAuth(c.o),
-		MaxCrawlDelay: c.o.MaxCrawlDelay, StrictCrawlDelay: c.o.StrictCrawlDelay})
+		MaxCrawlDelay: c.o.MaxCrawlDelay, StrictCrawlDelay: c.o.StrictCrawlDelay,
+		Robots: c.o.State.Robots})
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}

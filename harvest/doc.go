@@ -1,7 +1,8 @@
 // Package harvest crawls a blog and streams what it finds as blogharvest
 // records: NewCrawl harvests a blog from scratch, UpdateCrawl harvests what
 // changed since a date. Both are stateless: everything they need comes from
-// the web and their arguments.
+// the web and their arguments (for UpdateCrawl, Options.State: what the
+// crawl before left in its Result.State).
 //
 // A crawl runs in phases:
 //
@@ -78,6 +79,21 @@
 // sitemap URLs with a later lastmod, and the post links of the home page.
 // Its Result.Watermark (the crawl's start less WatermarkMargin) is the since
 // of the next run.
+//
+// Given the State of the crawl before, UpdateCrawl is polite. It first asks
+// for the posts feed and the blog-wide comment feed conditionally
+// (If-None-Match, If-Modified-Since), and stops there, having emitted
+// nothing, when both answer 304 or a body identical to the last one
+// (Result.Unchanged): an unchanged blog costs two requests. robots.txt is
+// reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
+// from State.Rules. Otherwise it reads the home page and the feeds (the
+// feed URL is known: no discovery), and re-reads only the posts something
+// says changed: published or edited after since, commented (site comment
+// feed), or whose feed item's signature (modification date and comment
+// count, or the item itself when the feed dates no edits) differs from
+// State.Items. Sitemaps, the home page's post links and the first-page
+// posts that give no change signal are read once per Options.RecheckPosts
+// (24 h by default).
 //
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring

@@ -118,6 +118,20 @@ type Options struct {
 	Logger *slog.Logger
 	// Now returns the current time. If nil, time.Now.
 	Now func() time.Time
+
+	// State is what the last crawl of the blog left for UpdateCrawl (its
+	// Result.State): feed validators and digests, item signatures, robots.txt
+	// captures, rules. UpdateCrawl asks for the feeds conditionally and stops
+	// there when they did not change, and re-reads only the posts something
+	// says changed. The zero value knows nothing (every post of the feed's
+	// first page without a modification date is read again). NewCrawl
+	// ignores it.
+	State State
+	// RecheckPosts is how often UpdateCrawl re-reads the posts of the feed's
+	// first page that give no change signal (no modification date, and no
+	// item signature to compare, or summaries only). If zero,
+	// DefaultRecheckPosts; if negative, never.
+	RecheckPosts time.Duration
 }
 
 // Renderer renders a page in a browser; *render.Browser implements it.
@@ -167,6 +181,12 @@ type Result struct {
 	// Ledger holds every URL the crawl met with its fate, sorted by URL
 	// (see Fate); FateCounts sums it up, LedgerTSV writes it.
 	Ledger []LedgerRow
+	// State is what this crawl leaves for the next UpdateCrawl: pass it as
+	// Options.State.
+	State State
+	// Unchanged says that UpdateCrawl stopped after the feeds, which had
+	// not changed: nothing was emitted, and Watermark is the since given.
+	Unchanged bool
 }
 
 // Timings splits a crawl's wall time.

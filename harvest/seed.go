@@ -130,7 +130,14 @@ func (c *crawl) isFeedURL(raw string) bool {
 
 // readSitemaps reads robots.txt and the sitemaps it names or platforms
 // keep at well-known paths, and queues their URLs.
+//
+// UpdateCrawl reads them only when its recheck is due (recheckDue): the
+// feeds say what changed; robots.txt (cached) is still kept.
 func (c *crawl) readSitemaps(ctx context.Context) {
+	if c.settled {
+		c.keepRobots(ctx)
+		return
+	}
 	queue := c.sitemapCandidates(ctx)
 	tried := map[string]bool{}
 	for n := 0; len(queue) > 0 && n < maxSitemaps; n++ {
@@ -146,6 +153,14 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 
 // maxSitemaps bounds the sitemap files read per crawl.
 const maxSitemaps = 200
+
+// keepRobots adds the robots.txt of the blog's host to the Blog record's
+// files (the client has it already, or fetches it now).
+func (c *crawl) keepRobots(ctx context.Context) {
+	if r := c.client.RobotsFor(ctx, c.home); r != nil && r.File != nil {
+		c.blog.Files = append(c.blog.Files, *r.File)
+	}
+}
 
 // sitemapCandidates returns the robots.txt Sitemap: URLs and the
 // well-known sitemap paths of the blog's host, and keeps robots.txt.

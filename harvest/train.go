@@ -19,6 +19,9 @@ const (
 // learnRules fetches the pages of the newest feed items, learns the rules
 // from them and returns the fetched jobs, to be emitted as entries.
 func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
+	if c.reuseRules() {
+		return nil, nil
+	}
 	n := maxTrainNew
 	if c.update {
 		n = maxTrainUpdate
@@ -109,11 +112,21 @@ func (c *crawl) lang(p *fetchedPage) string {
 // items of the feed's first page without one count as changed: they are
 // extracted again and the archive, which writes a version only when the
 // content differs, decides. Nothing edited within the feed's window is lost.
+//
+// With State.Items, an item whose signature (content, dates, comment
+// count) differs from the last crawl's counts as changed too, and one
+// whose signature is the same does not; undated first-page items count as
+// changed only when the recheck is due (recheckDue), and are then asked
+// for conditionally (recheckPage): comments and edits beyond the feed's
+// summary show nowhere else.
 func (c *crawl) itemChanged(it *feed.Item) bool {
 	if it.Published.After(c.since) || it.Updated.After(c.since) {
 		return true
 	}
-	return it.Updated.IsZero() && c.onFirstPage(it)
+	if changed, _ := c.signatureChanged(it); changed {
+		return true
+	}
+	return it.Updated.IsZero() && !c.settled && c.onFirstPage(it)
 }
 
 // onFirstPage reports whether it is among the items of the feed's first page.

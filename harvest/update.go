@@ -18,19 +18,30 @@ const maxSiteCommentPages = 10
 // the posts feed are found too. They are read before the posts feed, which
 // is then read on to their items (wantItems), so that a post revisited for
 // its comments keeps what only its feed item says (GUID, dates, full text).
+//
+// NewCrawl reads only its first page, for State.CommentFeed: the next
+// UpdateCrawl asks for it conditionally.
 func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.URL {
-	if !c.update || home == nil {
+	if home == nil || c.emit == nil {
 		return nil
 	}
 	cf := siteCommentFeed(home.info)
 	if cf == "" {
 		return nil
 	}
-	f, _, err := feed.FetchAll(ctx, c.client, cf, feed.PageOptions{Since: c.since, MaxPages: maxSiteCommentPages})
+	po := feed.PageOptions{Since: c.since, MaxPages: maxSiteCommentPages, NewestFirst: true}
+	if !c.update {
+		po.MaxPages = 1
+	}
+	f, files, err := c.feedPages(ctx, cf, po)
 	if err != nil {
 		c.log.Info("site comment feed", "url", cf, "err", err)
 	}
 	if f == nil {
+		return nil
+	}
+	c.res.State.CommentFeed = validatorsOf(cf, f, files)
+	if !c.update {
 		return nil
 	}
 	var posts []*url.URL
@@ -115,4 +126,15 @@ func siteCommentFeed(info *pageInfo) string {
 		}
 	}
 	return ""
+}
+
+// isCommented reports whether the blog-wide comment feed showed the post
+// at raw commented since the watermark.
+func (c *crawl) isCommented(raw string) bool {
+	for _, p := range c.commented {
+		if p.String() == raw {
+			return true
+		}
+	}
+	return false
 }

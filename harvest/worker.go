@@ -119,10 +119,16 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
 	j.item = c.takeItem(j.t.url)
 	if c.update && j.item != nil && !c.itemChanged(j.item) {
+		if c.settled && !c.isCommented(j.t.url) {
+			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
+		}
 		c.fetchComments(ctx, j)
 		if !commentsAfter(j.comments, c.since) {
 			return outcome{job: j, unchanged: true}
 		}
+	}
+	if c.recheckOnly(j) {
+		return c.recheckPage(ctx, j)
 	}
 	j.page, j.err = c.fetchPage(ctx, j.t.url)
 	return c.finish(ctx, j)
@@ -288,8 +294,10 @@ func (c *crawl) handle(out outcome) error {
 		c.res.Skipped++
 		c.ledger.set(out.job.t.url, FateSkipped, "unchanged since the last crawl", "")
 	}
+	c.markFailed(out)
 	if out.fetched {
 		c.res.Pages++
+		c.notePage(out.job)
 	}
 	if out.queue != "" {
 		c.queueCanonical(out.queue)
@@ -382,6 +390,11 @@ func (c *crawl) fetchPage(ctx context.Context, raw string) (*fetchedPage, error)
 	if err != nil {
 		return nil, err
 	}
+	return c.pageOf(raw, resp)
+}
+
+// pageOf turns the response for raw into a page; see fetchPage.
+func (c *crawl) pageOf(raw string, resp *fetch.Response) (*fetchedPage, error) {
 	if !isHTML(resp) {
 		return nil, blogharvest.Permanent(fmt.Errorf("page %s: %w (%s)", raw, errNotHTML, resp.MediaType()))
 	}

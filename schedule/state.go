@@ -38,6 +38,26 @@ type State struct {
 	LastModified string    // the feed's last Last-Modified, for a conditional GET
 	Entries      int       // entries archived so far, over all runs
 	Runs         int       // runs started so far
+
+	// What the last crawl left for the next UpdateCrawl's conditional
+	// requests (harvest.State, less robots.txt and rules): validators and
+	// digests only.
+	FeedURL             string            `json:",omitempty"` // the posts feed as requested
+	FeedDigest          string            `json:",omitempty"` // SHA-256 of its first page
+	CommentFeedURL      string            `json:",omitempty"` // the blog-wide comment feed; "" if none
+	CommentETag         string            `json:",omitempty"`
+	CommentLastModified string            `json:",omitempty"`
+	CommentDigest       string            `json:",omitempty"`
+	Items               map[string]string `json:",omitempty"` // signature by URL of the feed's first page items
+	PostsChecked        time.Time         // when posts without a change signal were last re-read
+	// Pages holds the validators of the last capture of those items' pages.
+	Pages map[string]Validators `json:",omitempty"`
+}
+
+// Validators are what a conditional request for a page sends back.
+type Validators struct {
+	ETag         string `json:",omitempty"`
+	LastModified string `json:",omitempty"`
 }
 
 // VersionError reports a stored State whose version this build cannot read:
@@ -58,7 +78,7 @@ func (e *VersionError) Error() string {
 // encodeState returns st as stored: JSON, version set, times in UTC.
 func encodeState(st State) ([]byte, error) {
 	st.V = StateVersion
-	for _, t := range []*time.Time{&st.LastStart, &st.LastEnd, &st.Watermark, &st.NextDue} {
+	for _, t := range []*time.Time{&st.LastStart, &st.LastEnd, &st.Watermark, &st.NextDue, &st.PostsChecked} {
 		*t = t.UTC()
 	}
 	return json.Marshal(st)

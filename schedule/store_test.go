@@ -27,12 +27,16 @@ func fullState() schedule.State {
 		Outcome: schedule.OutcomePartial, LastError: "fetch https://blog.example/p/3: 503 Service Unavailable",
 		Watermark: t0.Add(-48 * time.Hour), NextDue: t0.Add(24 * time.Hour), Failures: 2,
 		ETag: `W/"5e1-abc"`, LastModified: "Sun, 05 Apr 2026 06:07:08 GMT", Entries: 1234, Runs: 77,
+		FeedURL: "https://blog.example/feed/", FeedDigest: "9f86d081884c7d65", CommentFeedURL: "https://blog.example/comments/feed/",
+		CommentETag: `"c1"`, CommentLastModified: "Sun, 05 Apr 2026 06:07:08 GMT", CommentDigest: "60303ae22b998861",
+		Items: map[string]string{"https://blog.example/p/3": "2c26b46b68ffc68f"}, PostsChecked: t0.Add(-time.Hour),
+		Pages: map[string]schedule.Validators{"https://blog.example/p/3": {ETag: `"p3"`}},
 	}
 }
 
 // sameState compares states with time.Time.Equal.
 func sameState(a, b schedule.State) bool {
-	for _, p := range [][2]*time.Time{{&a.LastStart, &b.LastStart}, {&a.LastEnd, &b.LastEnd}, {&a.Watermark, &b.Watermark}, {&a.NextDue, &b.NextDue}} {
+	for _, p := range [][2]*time.Time{{&a.LastStart, &b.LastStart}, {&a.LastEnd, &b.LastEnd}, {&a.Watermark, &b.Watermark}, {&a.NextDue, &b.NextDue}, {&a.PostsChecked, &b.PostsChecked}} {
 		if !p[0].Equal(*p[1]) {
 			return false
 		}
@@ -255,7 +259,10 @@ func TestStoreHoldsOnlyScheduleMetadata(t *testing.T) {
 		t.Errorf("keys in the state file:\n got %v\nwant %v", got.keys, want)
 	}
 	fields := []string{"V", "Spec", "LastStart", "LastEnd", "Outcome", "LastError", "Watermark", "NextDue",
-		"Failures", "ETag", "LastModified", "Entries", "Runs"}
+		"Failures", "ETag", "LastModified", "Entries", "Runs",
+		// UpdateCrawl's validators and digests: metadata too (harvest.State less robots.txt and rules)
+		"FeedURL", "FeedDigest", "CommentFeedURL", "CommentETag", "CommentLastModified", "CommentDigest", "Items",
+		"PostsChecked", "Pages"}
 	sort.Strings(fields)
 	for key, names := range got.fields {
 		if !reflect.DeepEqual(names, fields) {

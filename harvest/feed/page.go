@@ -26,10 +26,23 @@ import (
 // items. If a later page fails, the pages so far are returned with the
 // error.
 func FetchAll(ctx context.Context, c *fetch.Client, feedURL string, o PageOptions) (*Feed, []blogharvest.File, error) {
-	resp, err := c.Do(ctx, fetch.Request{URL: feedURL, ETag: o.ETag, LastModified: o.LastModified, Accept: acceptFeeds})
+	resp, err := Request(ctx, c, feedURL, o.ETag, o.LastModified)
 	if err != nil {
 		return nil, nil, err
 	}
+	return FetchFrom(ctx, c, resp, o)
+}
+
+// Request fetches the first page of a feed, conditionally when etag or
+// lastModified is set, as FetchAll does; FetchFrom reads on from it.
+func Request(ctx context.Context, c *fetch.Client, feedURL, etag, lastModified string) (*fetch.Response, error) {
+	return c.Do(ctx, fetch.Request{URL: feedURL, ETag: etag, LastModified: lastModified, Accept: acceptFeeds})
+}
+
+// FetchFrom is FetchAll given the response to the first request (from
+// Request), so that a caller who looked at the feed first does not fetch
+// it twice. o.ETag and o.LastModified are what that request sent.
+func FetchFrom(ctx context.Context, c *fetch.Client, resp *fetch.Response, o PageOptions) (*Feed, []blogharvest.File, error) {
 	if resp.NotModified {
 		return &Feed{URL: resp.URL, NotModified: true, ETag: o.ETag, LastModified: o.LastModified}, nil, nil
 	}
@@ -141,12 +154,13 @@ func (p *pager) allOlder(items []Item) bool {
 	if p.o.Enough != nil && !p.o.Enough(p.all.Items) {
 		return false
 	}
+	older := 0
 	for _, it := range items {
-		if d := itemDate(it); d.IsZero() || !d.Before(p.o.Since) {
-			return false
+		if d := itemDate(it); !d.IsZero() && d.Before(p.o.Since) {
+			older++
 		}
 	}
-	return true
+	return older == len(items) || p.o.NewestFirst && older > 0
 }
 
 // nextURL picks the next page after cur (which held n items); guessed is

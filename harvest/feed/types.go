@@ -80,6 +80,10 @@ type PageOptions struct {
 	Enough func(items []Item) bool
 	// ETag and LastModified make the first request conditional.
 	ETag, LastModified string
+	// NewestFirst says the feed lists its items newest first (as blog
+	// platforms do): paging stops after a page that holds an item older
+	// than Since, not only after one that holds nothing newer.
+	NewestFirst bool
 }
 
 // DefaultMaxPages is the page limit of FetchAll when PageOptions.MaxPages

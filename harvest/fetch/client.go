@@ -62,6 +62,7 @@ func New(o Options) (*Client, error) {
 	} else {
 		c.guard = newGuard(o.AllowHosts, origins, nil)
 	}
+	c.seedRobots()
 	jar, _ := cookiejar.New(nil)
 	c.hc = &http.Client{Transport: &politeTransport{c: c, next: withAuth(rt, o.Auth)}, CheckRedirect: c.checkRedirect, Jar: jar}
 	return c, nil

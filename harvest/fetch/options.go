@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // Defaults used by New for zero fields of Options.
@@ -106,6 +108,11 @@ type Options struct {
 	// MinRateWindow is the window MinRate is averaged over (the first check
 	// comes one window after the headers). If zero, DefaultMinRateWindow.
 	MinRateWindow time.Duration
+	// Robots are robots.txt captures of an earlier client (Client.RobotsFiles),
+	// used instead of asking again until RobotsLifetime after their capture
+	// (RFC 9309 §2.4). Files of another role, with no URL, or expired are
+	// ignored. If empty, every host's robots.txt is fetched on first use.
+	Robots []blogharvest.File
 	// Transport, if set, replaces the default transport; then proxies, CA
 	// files, ConnectTimeout and the dial-time address check do not apply
 	// (literal private IPs are still refused).

@@ -7,6 +7,8 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -16,6 +18,11 @@ import (
 // robotsRetry is how long an unreachable robots.txt (5xx, network error)
 // keeps its host disallowed before it is asked for again.
 const robotsRetry = time.Minute
+
+// RobotsLifetime is how long a fetched robots.txt is used before it is
+// asked for again, within one client and across clients given it through
+// Options.Robots (RFC 9309 §2.4: no more than 24 hours).
+const RobotsLifetime = 24 * time.Hour
 
 // maxRobots is the robots.txt size parsed (RFC 9309 asks for at least
 // 500 KiB).
@@ -36,7 +43,7 @@ type Robots struct {
 type robotsEntry struct {
 	ready   chan struct{}
 	r       *Robots
-	expires time.Time // zero: kept for the client's life
+	expires time.Time // when to ask again
 }
 
 // Allowed reports whether robots.txt lets this client fetch rawURL: nil,
@@ -74,13 +81,13 @@ func querySuffix(u *url.URL) string {
 }
 
 // RobotsFor returns the robots.txt of u's scheme and host, fetching it on
-// first use and caching it for the client's life (an unreachable one is
-// asked for again after a minute).
+// first use (unless Options.Robots holds it) and caching it for
+// RobotsLifetime (an unreachable one is asked for again after a minute).
 func (c *Client) RobotsFor(ctx context.Context, u *url.URL) *Robots {
 	key := u.Scheme + "://" + hostKey(u)
 	c.mu.Lock()
 	e, ok := c.robots[key]
-	if ok && !e.expires.IsZero() && isClosed(e.ready) && c.o.Now().After(e.expires) {
+	if ok && isClosed(e.ready) && c.o.Now().After(e.expires) {
 		ok = false
 	}
 	if !ok {
@@ -88,6 +95,7 @@ func (c *Client) RobotsFor(ctx context.Context, u *url.URL) *Robots {
 		c.robots[key] = e
 		c.mu.Unlock()
 		e.r = c.fetchRobots(ctx, key+"/robots.txt")
+		e.expires = c.o.Now().Add(RobotsLifetime)
 		if e.r.Err != nil {
 			e.expires = c.o.Now().Add(robotsRetry)
 		}
@@ -142,12 +150,60 @@ func (c *Client) fetchRobots(ctx context.Context, raw string) *Robots {
 		r.Err = fmt.Errorf("HTTP %d", resp.Status)
 		return r
 	}
-	r.data, err = robotstxt.FromStatusAndBytes(resp.Status, body)
+	c.parseRobots(u, r, resp.Status, body)
+	return r
+}
+
+// parseRobots parses a robots.txt body answered with status into r and
+// applies it.
+func (c *Client) parseRobots(u *url.URL, r *Robots, status int, body []byte) {
+	var err error
+	r.data, err = robotstxt.FromStatusAndBytes(status, body)
 	if err != nil {
 		r.data, _ = robotstxt.FromStatusAndBytes(404, nil)
 	}
 	c.applyRobots(u, r)
-	return r
+}
+
+// seedRobots caches the robots.txt captures of Options.Robots that are
+// still fresh, so that they are not asked for again.
+func (c *Client) seedRobots() {
+	now := c.o.Now()
+	for _, f := range c.o.Robots {
+		u, err := url.Parse(f.URL)
+		if err != nil || f.Role != blogharvest.RoleRobots || u.Host == "" || u.Path != "/robots.txt" ||
+			f.Status == 0 || f.Status >= 500 || f.Captured.IsZero() || !now.Before(f.Captured.Add(RobotsLifetime)) {
+			continue
+		}
+		body := f.Body
+		if len(body) > maxRobots {
+			body = body[:maxRobots]
+		}
+		file := f
+		r := &Robots{URL: f.URL, Status: f.Status, File: &file}
+		c.parseRobots(u, r, f.Status, body)
+		e := &robotsEntry{ready: make(chan struct{}), r: r, expires: f.Captured.Add(RobotsLifetime)}
+		close(e.ready)
+		c.robots[u.Scheme+"://"+hostKey(u)] = e
+	}
+}
+
+// RobotsFiles returns the robots.txt captures this client holds and may
+// still use (fetched or given in Options.Robots, neither expired nor
+// unreachable), for Options.Robots of a later client.
+func (c *Client) RobotsFiles() []blogharvest.File {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.o.Now()
+	var out []blogharvest.File
+	for _, e := range c.robots {
+		if !isClosed(e.ready) || e.r == nil || e.r.Err != nil || e.r.File == nil || now.After(e.expires) {
+			continue
+		}
+		out = append(out, *e.r.File)
+	}
+	slices.SortFunc(out, func(a, b blogharvest.File) int { return strings.Compare(a.URL, b.URL) })
+	return out
 }
 
 // applyRobots records the sitemaps and applies the crawl-delay of r, at

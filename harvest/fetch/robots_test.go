@@ -157,3 +157,49 @@ func TestCrawlDelayStrict(t *testing.T) {
 		t.Errorf("%d pages fetched from a refused host", pages.Load())
 	}
 }
+
+// TestRobotsCachedAcrossClients: a client given an earlier client's
+// robots.txt captures (RobotsFiles) obeys them without asking again while
+// they are fresh (RobotsLifetime), and asks again once they are not.
+func TestRobotsCachedAcrossClients(t *testing.T) {
+	var asked atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		io.WriteString(w, robotsTxt)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx := context.Background()
+	ua := "blogharvest/1.0"
+	first := newClient(t, fetch.Options{UserAgent: ua, Sleep: new(sleeps).sleep})
+	if _, err := first.Get(ctx, srv.URL+"/p"); err != nil {
+		t.Fatal(err)
+	}
+	files := first.RobotsFiles()
+	if asked.Load() != 1 || len(files) != 1 || files[0].URL != srv.URL+"/robots.txt" {
+		t.Fatalf("first client: robots.txt asked %d times, files %+v", asked.Load(), files)
+	}
+	second := newClient(t, fetch.Options{UserAgent: ua, Sleep: new(sleeps).sleep, Robots: files})
+	if _, err := second.Get(ctx, srv.URL+"/drafts/x"); !errors.Is(err, blogharvest.ErrDisallowed) {
+		t.Errorf("cached robots.txt not obeyed: %v", err)
+	}
+	if _, err := second.Get(ctx, srv.URL+"/p"); err != nil {
+		t.Fatal(err)
+	}
+	if n := asked.Load(); n != 1 {
+		t.Errorf("robots.txt asked %d times with a fresh capture given, want 1", n)
+	}
+	if got := second.RobotsFiles(); len(got) != 1 || !got[0].Captured.Equal(files[0].Captured) {
+		t.Errorf("second client's robots files %+v, want the first's capture", got)
+	}
+	later := func() time.Time { return files[0].Captured.Add(fetch.RobotsLifetime + time.Minute) }
+	third := newClient(t, fetch.Options{UserAgent: ua, Sleep: new(sleeps).sleep, Robots: files, Now: later})
+	if _, err := third.Get(ctx, srv.URL+"/p"); err != nil {
+		t.Fatal(err)
+	}
+	if n := asked.Load(); n != 2 {
+		t.Errorf("robots.txt asked %d times after its lifetime, want 2", n)
+	}
+}

@@ -1,0 +1,134 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/internal/fixture"
+)
+
+// countingHandler counts and records the requests a blog receives.
+type countingHandler struct {
+	next  http.Handler
+	mu    sync.Mutex
+	paths []string
+}
+
+func (h *countingHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.paths = append(h.paths, r.URL.RequestURI())
+	h.mu.Unlock()
+	h.next.ServeHTTP(w, r)
+}
+
+// take returns the requests so far and forgets them.
+func (h *countingHandler) take() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p := h.paths
+	h.paths = nil
+	return p
+}
+
+// TestDaemonUnchangedBlogCostsTheFeeds runs a fixture WordPress blog
+// through the daemon's run path three times: the second run (same daemon)
+// sends at most 2 requests, the feeds asked for with the validators kept in
+// the schedule store and answered 304; a daemon started afresh on the same
+// store (no robots.txt in memory) sends at most 3.
+func TestDaemonUnchangedBlogCostsTheFeeds(t *testing.T) {
+	h := &countingHandler{next: fixture.MustNew("wordpress").Handler()}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	dir := t.TempDir()
+	y := fmt.Sprintf(`archive: %s
+state: %s
+blogs:
+  - id: sample
+    url: %s/
+    schedule: "@every 6h"
+    delay: 1ms
+    render: never
+`, filepath.Join(dir, "archive"), filepath.Join(dir, "state", "schedule.db"), srv.URL)
+	c, err := ParseConfig("test.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := openTestDaemon(t, c)
+	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	first := len(h.take())
+	st, _, err := d.store.Get("sample")
+	if err != nil || st.FeedURL == "" || st.FeedDigest == "" || st.ETag == "" || st.CommentFeedURL == "" || len(st.Items) == 0 || len(st.Pages) == 0 {
+		t.Fatalf("schedule state after the first run keeps no validators: %+v (err %v)", st, err)
+	}
+	stats, err := d.runBlog(context.Background(), c.Blogs[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := h.take()
+	t.Logf("first run %d requests; second run %d: %q", first, len(second), second)
+	if len(second) > 2 || stats.Entries != 0 || stats.Blogs != 0 {
+		t.Errorf("unchanged blog: %d requests %q, %s; want at most 2 and nothing written", len(second), second, stats)
+	}
+	if err := d.closeStore(); err != nil {
+		t.Fatal(err)
+	}
+
+	d = openTestDaemon(t, c) // afresh: validators from the store only
+	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	third := h.take()
+	t.Logf("fresh daemon: %d requests: %q", len(third), third)
+	if len(third) > 3 {
+		t.Errorf("fresh daemon, unchanged blog: %d requests %q; want at most 3 (robots.txt and the feeds)", len(third), third)
+	}
+}
+
+// openTestDaemon opens the store of a daemon that schedules nothing.
+func openTestDaemon(t *testing.T, c *Config) *Daemon {
+	t.Helper()
+	d := NewDaemon(c)
+	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if err := d.openStore(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.closeStore() })
+	return d
+}
+
+// TestConfigRecheckPosts: recheck_posts reaches harvest's
+// Options.RecheckPosts; unset it is harvest.DefaultRecheckPosts.
+func TestConfigRecheckPosts(t *testing.T) {
+	y := `blogs:
+  - id: a
+    url: https://a.example.org/
+    recheck_posts: 12h
+  - id: b
+    url: https://b.example.org/
+`
+	c, err := ParseConfig("test.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if got := crawlOptions(c, c.Blogs[0], log).RecheckPosts; got != 12*time.Hour {
+		t.Errorf("recheck_posts 12h: RecheckPosts %v", got)
+	}
+	if got := crawlOptions(c, c.Blogs[1], log).RecheckPosts; got != harvest.DefaultRecheckPosts {
+		t.Errorf("recheck_posts unset: RecheckPosts %v, want %v", got, harvest.DefaultRecheckPosts)
+	}
+	if got := recheckPosts(0); got >= 0 {
+		t.Errorf("recheck_posts 0: RecheckPosts %v, want negative (never)", got)
+	}
+}

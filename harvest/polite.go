@@ -1,0 +1,383 @@
+package harvest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+)
+
+// DefaultRecheckPosts is how often UpdateCrawl re-reads the posts of the
+// feed's first page that give no change signal, when
+// Options.RecheckPosts is zero.
+const DefaultRecheckPosts = 24 * time.Hour
+
+// State is what one crawl leaves for the next UpdateCrawl of the blog
+// (Result.State, given back as Options.State), so that UpdateCrawl stays
+// stateless and yet polite: it asks for the feeds conditionally, stops
+// there when neither changed, reuses robots.txt for its lifetime and the
+// learned rules, and re-reads only the posts whose feed item changed.
+// Everything in it is metadata (validators, digests, dates) except Robots
+// and Rules, which a caller may keep in memory only: without them the next
+// crawl fetches robots.txt and training pages again.
+type State struct {
+	// Feed is the posts feed as last received.
+	Feed Validators
+	// CommentFeed is the blog-wide comment feed (WordPress
+	// /comments/feed/, Blogger /feeds/comments/default) as last received;
+	// its URL is empty when the blog has none.
+	CommentFeed Validators
+	// Items maps the canonical URL of each item of the posts feed's first
+	// page to its signature: a digest of the item as the feed gives it
+	// (content, dates, comment count). "" marks an item whose page could
+	// not be read, so that the next crawl reads it again.
+	Items map[string]string
+	// PostsChecked is when a crawl last re-read the posts of the feed's
+	// first page that give no change signal (see Options.RecheckPosts).
+	PostsChecked time.Time
+	// Robots are the robots.txt captures of the crawl, used again until
+	// fetch.RobotsLifetime after their capture.
+	Robots []blogharvest.File
+	// Rules are the extraction rules learned (Result.Rules): UpdateCrawl
+	// uses them instead of fetching training pages again.
+	Rules json.RawMessage
+	// Pages holds the ETag and Last-Modified of the last capture of each
+	// post of the feed's first page (by the same key as Items; URL and
+	// Digest unset): a recheck asks for them conditionally.
+	Pages map[string]Validators
+}
+
+// Validators describe one feed as last received: what a conditional
+// request sends, and the digest of the body to tell an identical answer
+// from a server that does not answer 304.
+type Validators struct {
+	URL          string // the feed's URL as requested
+	ETag         string // the ETag header; "" if none
+	LastModified string // the Last-Modified header; "" if none
+	Digest       string // SHA-256 (lowercase hex) of the first page's body; "" if unknown
+}
+
+// recheckDue reports whether this crawl re-reads the posts of the feed's
+// first page that give no change signal: always for NewCrawl; for
+// UpdateCrawl when Options.RecheckPosts has passed since State.PostsChecked
+// (or that was never done).
+func recheckDue(o Options, update bool, now time.Time) bool {
+	if !update {
+		return true
+	}
+	every := o.RecheckPosts
+	if every == 0 {
+		every = DefaultRecheckPosts
+	}
+	if every < 0 {
+		return false
+	}
+	last := o.State.PostsChecked
+	return last.IsZero() || !now.Before(last.Add(every))
+}
+
+// feedsUnchanged is UpdateCrawl's first step when the last crawl left the
+// feed's validators: it asks for the posts feed, and then for the
+// blog-wide comment feed, conditionally. When neither changed (304, or a
+// body identical to the last one) it fills the Result and reports true:
+// the crawl stops there, having sent one request per feed (and robots.txt
+// unless State.Robots holds it). A posts feed that did change is kept for
+// readFeed, so that it is not fetched twice.
+func (c *crawl) feedsUnchanged(ctx context.Context) bool {
+	st := c.o.State
+	if !c.update || st.Feed.URL == "" || !c.settled {
+		return false
+	}
+	fv, same := c.askFeed(ctx, st.Feed)
+	if !same {
+		return false
+	}
+	cv := st.CommentFeed
+	if cv.URL != "" {
+		if cv, same = c.askFeed(ctx, cv); !same {
+			return false
+		}
+	}
+	c.stopped = true
+	c.res.Unchanged = true
+	c.res.Watermark = c.since // nothing was read: the next crawl looks back as far
+	c.res.ETag, c.res.LastModified = fv.ETag, fv.LastModified
+	c.res.Rules = st.Rules
+	c.res.State = State{Feed: fv, CommentFeed: cv, Items: st.Items, PostsChecked: st.PostsChecked, Rules: st.Rules}
+	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
+	return true
+}
+
+// askFeed requests a feed conditionally with v and reports whether it is
+// unchanged, with its validators now. A changed first page is kept in
+// c.pre for feedPages; a failure counts as a change (the crawl goes on and
+// meets it again).
+func (c *crawl) askFeed(ctx context.Context, v Validators) (Validators, bool) {
+	resp, err := feed.Request(ctx, c.client, v.URL, baseETag(v.ETag), v.LastModified)
+	if err != nil {
+		c.log.Debug("conditional feed request", "url", v.URL, "err", err)
+		return v, false
+	}
+	if resp.NotModified {
+		return v, true
+	}
+	nv := Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
+		Digest: digestOf(resp.Body)}
+	if v.Digest != "" && nv.Digest == v.Digest {
+		return nv, true
+	}
+	if c.pre == nil {
+		c.pre = map[string]*fetch.Response{}
+	}
+	c.pre[v.URL] = resp
+	return nv, false
+}
+
+// baseETag undoes what Apache's mod_deflate does to the ETag of a body it
+// compresses ("abc" becomes "abc-gzip", DeflateAlterETag AddSuffix): the
+// application behind it (WordPress compares If-None-Match with its own
+// ETag, and wants it to match as well as If-Modified-Since) never sees the
+// suffix and answers 200 to it. Apache itself matches the base ETag too.
+func baseETag(etag string) string {
+	for _, suffix := range []string{`-gzip"`, `-br"`} {
+		if base, ok := strings.CutSuffix(etag, suffix); ok {
+			return base + `"`
+		}
+	}
+	return etag
+}
+
+// feedPages is feed.FetchAll, starting from the first page askFeed
+// received when it has it.
+func (c *crawl) feedPages(ctx context.Context, raw string, po feed.PageOptions) (*feed.Feed, []blogharvest.File, error) {
+	if resp := c.pre[raw]; resp != nil {
+		delete(c.pre, raw)
+		return feed.FetchFrom(ctx, c.client, resp, po)
+	}
+	return feed.FetchAll(ctx, c.client, raw, po)
+}
+
+// validatorsOf returns the validators of a feed read from raw, whose
+// first page's capture is files[0].
+func validatorsOf(raw string, f *feed.Feed, files []blogharvest.File) Validators {
+	v := Validators{URL: raw}
+	if f != nil {
+		v.ETag, v.LastModified = f.ETag, f.LastModified
+	}
+	if len(files) > 0 {
+		v.Digest = digestOf(files[0].Body)
+	}
+	return v
+}
+
+// digestOf returns the SHA-256 of b in lowercase hex.
+func digestOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// itemKey is the key of a feed item in State.Items: the canonical URL of
+// its link, else of its GUID; "" when neither is a URL.
+func itemKey(it *feed.Item) string {
+	for _, raw := range []string{it.Link, it.GUID} {
+		if u := mustCanonical(raw); u != nil && u.Host != "" {
+			return u.String()
+		}
+	}
+	return ""
+}
+
+// itemSignature digests what a feed says of an item that tells a change:
+// with a modification date (the feed's, or the Atom twin's), that date, its
+// link and its comment count (slash:comments, thr:total) — the date is the
+// platform's own word on edits, while the content may change by itself
+// (WordPress renders "latest posts" blocks into it); without one, the item
+// as served (its XML or JSON: content, dates, comment count), else its
+// fields. Two crawls that see the same signature see the same item. The
+// signature starts with its kind ("d:" dated, "r:" raw): an item dated in
+// one crawl and not in the other (the Atom twin covers the first page only)
+// cannot be compared.
+func itemSignature(it *feed.Item) string {
+	kind := "r:"
+	if !it.Updated.IsZero() {
+		kind = "d:"
+	}
+	var b strings.Builder
+	switch {
+	case !it.Updated.IsZero():
+		b.WriteString(it.Link + "\x00" + strconv.Itoa(it.CommentCount) + "\x00")
+	case len(it.Raw) > 0:
+		b.Write(it.Raw)
+	default:
+		for _, s := range []string{it.GUID, it.Link, it.Title, it.Author, it.Content, it.Summary,
+			strconv.Itoa(it.CommentCount), it.Published.UTC().String(), strings.Join(it.Categories, "\x00")} {
+			b.WriteString(s)
+			b.WriteByte(0)
+		}
+	}
+	b.WriteString(it.Updated.UTC().String())
+	return kind + digestOf([]byte(b.String()))[:32]
+}
+
+// signatureChanged reports whether the last crawl left a signature of the
+// same kind for the item (known) and whether it differs from the item's
+// now. The "" of a failed page differs from every signature.
+func (c *crawl) signatureChanged(it *feed.Item) (changed, known bool) {
+	sig, ok := c.o.State.Items[itemKey(it)]
+	if !ok {
+		return false, false
+	}
+	now := itemSignature(it)
+	if sig != "" && sig[:2] != now[:2] {
+		return false, false
+	}
+	return sig != now, true
+}
+
+// itemSignatures returns State.Items for the items of the feed's first
+// page, "" for those whose page failed.
+func (c *crawl) itemSignatures() map[string]string {
+	if c.feed == nil {
+		return nil
+	}
+	n := min(c.feed.FirstPage, len(c.feed.Items))
+	out := make(map[string]string, n)
+	for i := range c.feed.Items[:n] {
+		it := &c.feed.Items[i]
+		k := itemKey(it)
+		if k == "" {
+			continue
+		}
+		out[k] = itemSignature(it)
+		if c.failed[k] {
+			out[k] = ""
+		}
+	}
+	return out
+}
+
+// finishState fills Result.State at the end of a crawl that read the feed.
+func (c *crawl) finishState() {
+	if c.client != nil {
+		c.res.State.Robots = c.client.RobotsFiles()
+	}
+	if c.stopped {
+		return
+	}
+	st := &c.res.State
+	st.PostsChecked = c.o.State.PostsChecked
+	if !c.settled {
+		st.PostsChecked = c.start
+	}
+	st.Rules = c.res.Rules
+	st.Items = c.itemSignatures()
+	st.Pages = c.pageValidators(st.Items)
+}
+
+// recheckOnly reports whether the post of j is read only because the
+// recheck is due: UpdateCrawl, a feed item with no change signal, not
+// shown commented.
+func (c *crawl) recheckOnly(j *pageJob) bool {
+	it := j.item
+	if !c.update || c.settled || it == nil || it.Published.After(c.since) || it.Updated.After(c.since) ||
+		c.isCommented(j.t.url) {
+		return false
+	}
+	changed, _ := c.signatureChanged(it)
+	return !changed && c.itemChanged(it)
+}
+
+// recheckPage reads a post the recheck is due for conditionally, with the
+// validators of its last capture: a 304 leaves it unchanged, anything else
+// is processed as a fetched page.
+func (c *crawl) recheckPage(ctx context.Context, j *pageJob) outcome {
+	v := c.o.State.Pages[j.t.url]
+	if v.ETag == "" && v.LastModified == "" {
+		j.page, j.err = c.fetchPage(ctx, j.t.url)
+		return c.finish(ctx, j)
+	}
+	resp, err := c.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: baseETag(v.ETag), LastModified: v.LastModified})
+	switch {
+	case err != nil:
+		j.err = err
+	case resp.NotModified:
+		return outcome{job: j, unchanged: true}
+	default:
+		j.page, j.err = c.pageOf(j.t.url, resp)
+	}
+	return c.finish(ctx, j)
+}
+
+// notePage keeps the validators of a fetched page for State.Pages (in the
+// coordinator).
+func (c *crawl) notePage(j *pageJob) {
+	if j == nil || j.page == nil || j.page.resp == nil {
+		return
+	}
+	h := j.page.resp.Header
+	v := Validators{ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified")}
+	if v.ETag == "" && v.LastModified == "" {
+		return
+	}
+	if c.pageVals == nil {
+		c.pageVals = map[string]Validators{}
+	}
+	c.pageVals[j.t.url] = v
+}
+
+// pageValidators returns State.Pages for the items keyed in items: the
+// validators of this crawl's capture, else of the last one.
+func (c *crawl) pageValidators(items map[string]string) map[string]Validators {
+	out := map[string]Validators{}
+	for k := range items {
+		if v, ok := c.pageVals[k]; ok {
+			out[k] = v
+		} else if v, ok := c.o.State.Pages[k]; ok {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// reuseRules takes the rules of State.Rules for an UpdateCrawl, so that
+// it fetches no training pages; it reports whether it did.
+func (c *crawl) reuseRules() bool {
+	if !c.update || len(c.o.State.Rules) == 0 {
+		return false
+	}
+	var r learn.Rules
+	if err := json.Unmarshal(c.o.State.Rules, &r); err != nil {
+		c.log.Info("rules of the last crawl unreadable: learning again", "err", err)
+		return false
+	}
+	c.rules = &r
+	c.res.Rules = c.o.State.Rules
+	c.rulesF = rulesFile(c.o.State.Rules, c.start)
+	return true
+}
+
+// markFailed remembers that the page of a feed item could not be read,
+// so that the next crawl reads it again.
+func (c *crawl) markFailed(out outcome) {
+	if out.err == nil || out.job == nil {
+		return
+	}
+	if c.failed == nil {
+		c.failed = map[string]bool{}
+	}
+	if it := out.job.item; it != nil {
+		c.failed[itemKey(it)] = true
+	}
+	c.failed[out.job.t.url] = true
+}

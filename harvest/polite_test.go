@@ -1,0 +1,215 @@
+package harvest_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/internal/fixture"
+)
+
+// reset forgets the requests logged so far.
+func (l *requestLog) reset() {
+	l.mu.Lock()
+	l.paths = nil
+	l.mu.Unlock()
+}
+
+// all returns the requests logged so far.
+func (l *requestLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.paths...)
+}
+
+// politeExtra is what an UpdateCrawl of a fixture blog may ask for after
+// one new post and one new comment, beyond the two feeds and the two
+// posts read again (page, comment feed, media): the home page (the Blog
+// record's capture) and, for WordPress, the Atom twin of its RSS feed
+// (modification dates).
+var politeExtra = map[string]int{"wordpress": 2, "blogger": 1, "static": 1}
+
+// someImage returns the URL of an image the fixture serves.
+func someImage(t *testing.T, site *fixture.Site, base string) string {
+	for _, p := range site.Truth(base).Posts {
+		if _, rest, ok := strings.Cut(p.BodyHTML, `<img src="`); ok {
+			if src, _, ok := strings.Cut(rest, `"`); ok {
+				return src
+			}
+		}
+	}
+	t.Fatal("fixture has no image")
+	return ""
+}
+
+// readCost is the requests reading one post costs: its page, its media
+// and its comment feed on a platform with comment feeds.
+func readCost(e *blogharvest.Entry, name string) int {
+	n := 1
+	if name != "static" {
+		n++
+	}
+	for _, f := range e.Files {
+		if f.Role == blogharvest.RoleMedia {
+			n++
+		}
+	}
+	return n
+}
+
+// TestUpdateCrawlPoliteRequestCounts counts the requests an UpdateCrawl
+// sends, given the State of the crawl before: an unchanged blog costs the
+// posts feed and the site comment feed, answered 304; after one new post
+// and one new comment, the feeds, the two posts' pages and media, and
+// little else (politeBudget) — never every post of the feed's first page,
+// robots.txt, sitemaps or listings.
+func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
+	for _, name := range []string{"wordpress", "blogger", "static"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			log := &requestLog{}
+			site, srv := serve(t, name, log.wrap)
+			first := newestActivity(site).Add(24 * time.Hour)
+			o := options(name, srv.URL)
+			o.MaxMediaPerEntry = 0 // media captured: the new post's count
+			o.Now = func() time.Time { return first }
+			res, _ := crawl(t, o)
+
+			log.reset()
+			o.State = res.State
+			o.Now = func() time.Time { return first.Add(2 * time.Hour) }
+			out := &output{}
+			res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unchanged := log.all()
+			t.Logf("%s unchanged: %d requests %q", name, len(unchanged), unchanged)
+			if len(unchanged) > 2 || !res2.Unchanged || len(out.order) != 0 {
+				t.Errorf("unchanged blog: %d requests %q (unchanged %v), %d records emitted; want at most 2 requests and nothing emitted",
+					len(unchanged), unchanged, res2.Unchanged, len(out.order))
+			}
+			for _, p := range unchanged {
+				if p == "/robots.txt" {
+					t.Errorf("robots.txt fetched again within its lifetime")
+				}
+			}
+
+			posts := site.Posts()
+			commented := posts[2]
+			np := site.AddPost(fixture.PostSpec{Title: "A brand new post about ladders", Date: first.Add(3 * time.Hour),
+				Body: `<p>` + strings.Repeat("Ladders are taller than they look from below. ", 8) +
+					`</p><p><img src="` + someImage(t, site, srv.URL) + `" alt="a ladder"></p>`})
+			site.AddComment(commented.Slug, fixture.CommentSpec{Author: "Late Reader", Text: "Arrived late, but glad I did.",
+				Date: first.Add(4 * time.Hour)})
+			log.reset()
+			o.State = res2.State
+			o.Now = func() time.Time { return first.Add(5 * time.Hour) } // within a day: no recheck due
+			out = &output{}
+			if _, err := harvest.UpdateCrawl(context.Background(), o, res2.Watermark, out.emit); err != nil {
+				t.Fatal(err)
+			}
+			changed := log.all()
+			t.Logf("%s after a new post and a comment: %d requests %q", name, len(changed), changed)
+			want := map[string]bool{srv.URL + np.Path: true}
+			if name != "static" {
+				want[srv.URL+commented.Path] = true
+			}
+			got := out.byURL(t)
+			for u := range got {
+				if !want[u] {
+					t.Errorf("emitted %s, which did not change", u)
+				}
+			}
+			for u := range want {
+				if got[u] == nil {
+					t.Errorf("missed %s", u)
+				}
+			}
+			budget := 2 + politeExtra[name]
+			for _, e := range got {
+				budget += readCost(e, name)
+			}
+			if len(changed) > budget {
+				t.Errorf("%d requests after a new post and a comment, want at most %d", len(changed), budget)
+			}
+			for _, p := range changed {
+				if p == "/robots.txt" || strings.Contains(p, "sitemap") {
+					t.Errorf("asked for %s: robots.txt and sitemaps are not re-read within a day", p)
+				}
+			}
+		})
+	}
+}
+
+// statusLog records "status path" of each request.
+type statusLog struct {
+	requestLog
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (l *statusLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		l.mu.Lock()
+		l.paths = append(l.paths, strconv.Itoa(sw.status)+" "+r.URL.RequestURI())
+		l.mu.Unlock()
+	})
+}
+
+// TestUpdateCrawlRecheckIsConditional: when the daily recheck is due, the
+// posts of the first page of a feed that dates no edits (the fixture
+// WordPress's RSS, without an Atom twin) are asked for with the validators
+// of their last capture, answered 304, and nothing is emitted.
+func TestUpdateCrawlRecheckIsConditional(t *testing.T) {
+	log := &statusLog{}
+	site, srv := serve(t, "wordpress", log.wrap)
+	first := newestActivity(site).Add(24 * time.Hour)
+	o := options("wordpress", srv.URL)
+	o.Now = func() time.Time { return first }
+	res, _ := crawl(t, o)
+	if len(res.State.Pages) == 0 {
+		t.Fatalf("NewCrawl kept no page validators: %+v", res.State)
+	}
+	log.reset()
+	o.State = res.State
+	o.Now = func() time.Time { return first.Add(25 * time.Hour) } // the recheck is due
+	out := &output{}
+	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := log.all()
+	t.Logf("recheck: %d requests %q", len(reqs), reqs)
+	asked := 0
+	for _, r := range reqs {
+		status, path, _ := strings.Cut(r, " ")
+		if _, ok := res.State.Pages[srv.URL+path]; ok {
+			asked++
+			if status != "304" {
+				t.Errorf("post %s: %s, want 304 to a conditional request", path, status)
+			}
+		}
+	}
+	if asked == 0 || len(out.entries) != 0 {
+		t.Errorf("%d posts asked for, %d entries emitted; want the first page's posts asked for, none emitted", asked, len(out.entries))
+	}
+	if !res2.State.PostsChecked.Equal(first.Add(25 * time.Hour)) {
+		t.Errorf("PostsChecked %v, want the recheck's start", res2.State.PostsChecked)
+	}
+}
