@@ -43,7 +43,7 @@ func TestGroupsApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := b.String()
-	for _, want := range []string{"## Real corpus (1 blog)", "## Fixture blogs (the project's own test blogs, not real ones) (2 blogs)",
+	for _, want := range []string{"## Real corpus (1 blog)", "## Fixture blogs (2 blogs: the project's own test blogs, not real ones)",
 		"| blogharvest | 4 | 75.0 % (3/4) |", "| blogharvest | 20 | 100.0 % (20/20) |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)

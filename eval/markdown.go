@@ -32,7 +32,7 @@ func writeMarkdown(w io.Writer, r *report, systems []string) error {
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "\n## %s (%s)\n\n", groupTitles[g], plural(gj.Blogs, "blog"))
+		fmt.Fprintf(&b, "\n## %s (%s%s)\n\n", groupTitles[g], plural(gj.Blogs, "blog"), groupNotes[g])
 		header(&b, "system", crawl)
 		for _, s := range systems {
 			if sj, ok := gj.Systems[s]; ok {
@@ -61,33 +61,35 @@ func writeMarkdown(w io.Writer, r *report, systems []string) error {
 	return err
 }
 
-// groupTitles are the headings of the groups' tables.
-var groupTitles = map[string]string{
-	groupCorpus:   "Real corpus",
-	groupFixtures: "Fixture blogs (the project's own test blogs, not real ones)",
-}
+// groupTitles and groupNotes make the headings of the groups' tables.
+var (
+	groupTitles = map[string]string{groupCorpus: "Real corpus", groupFixtures: "Fixture blogs"}
+	groupNotes  = map[string]string{groupFixtures: ": the project's own test blogs, not real ones"}
+)
 
 // writeLegend explains the tables' cells.
 func writeLegend(b *strings.Builder, crawl bool) {
-	b.WriteString(`Success rates with counts (ok/n). Real corpus and fixture blogs are summed apart, never together.
-**author shown on page**: scored only on posts whose page shows the truth author's name in its visible text (the
-name's words, consecutive, in the text outside scripts and styles; metadata does not count); "(k from feed)": k of
-those right values were inferred from the feed, not read from the page. **author, all**: every post with a truth
-author; "[m from feed, k right]": blogharvest gave m pages that name nobody the feed's sole author (learn.Rules.SoleAuthor,
-method heuristic), k of them right. **date** "[k/m shown]": the page's HTML holds only m of the n truth dates (in one
-of the renderings of learn.DateRenderings), and k of those were found.
+	b.WriteString(`Success rates with counts (ok/n). The real corpus and the fixture blogs are summed apart, never together.
+
+- **author shown on page**: scored only on posts whose page shows the truth author's name in its visible text (the
+  name's words, consecutive, in the text outside scripts and styles; metadata does not count); "(k from feed)": k of
+  those right values were inferred from the feed, not read from the page.
+- **author, all**: every post with a truth author; "[m from feed, k right]": blogharvest gave m pages that name nobody
+  the feed's sole author (learn.Rules.SoleAuthor, method heuristic), k of them right.
+- **date** "[k/m shown]": the page's HTML holds only m of the n truth dates (one of learn.DateRenderings), and k of
+  those were found.
 `)
 	if crawl {
-		b.WriteString(`**held-out found**: the older feed entries cut from the served feed (fixtures: the posts beyond the feed's
-first page) that the crawl emitted, over all of them with a page, then over those reachable by links from the home
-page and the kept entries' pages. **capture posts found**: every post page of the capture (the feed's permalink
-pattern), the same two ways.
+		b.WriteString(`- **held-out found**: the older feed entries cut from the served feed (fixtures: the posts beyond the feed's first
+  page) that the crawl emitted, over all of them with a page ("/ all"), then over those reachable by links from the
+  home page and the kept entries' pages ("/ reachable").
+- **capture posts found**: every post page of the capture (the feed's permalink pattern), the same two ways.
 `)
 	} else {
-		fmt.Fprintf(b, `**Speed**: extraction alone (parse + apply, per post); learning per training page; amortised: learning a
-%d-item feed once plus extracting %d posts, per post; with learning (this run): all learning plus all extraction
-over the posts, each post learned on once and extracted once (a blog of a handful of posts). Ratios are each
-system's ms/post over blogharvest's, measured post by post in the same run.
+		fmt.Fprintf(b, `- **speed**: extraction alone (parse + apply, per post); learning per training page; amortised: a %d-item feed
+  learned once plus %d posts extracted, per post; with learning (this run): all learning plus all extraction over the
+  posts, each post learned on once and extracted once (a blog of a handful of posts). "× blogharvest": each system's
+  ms/post over blogharvest's figure, measured post by post in the same run.
 `, amortFeed, amortPosts)
 	}
 }
