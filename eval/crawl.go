@@ -2,20 +2,27 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
 // heldPost is one post the crawl must discover and extract.
 type heldPost struct {
 	truth     truth
-	reachable bool // linked from a page the crawl can reach (counted in discovery)
+	page      learn.Page // the post's page, to tell an inferred author (inferredAuthor)
+	reachable bool       // linked from a page the crawl can reach (counted in discovery)
 	found     bool
+	url       string  // the emitted entry's URL
+	result    *result // what the crawl emitted for it, scored after the crawl
 }
 
 // crawlCase is one blog to crawl: the options and the held-out posts.
@@ -64,10 +71,13 @@ func (cc *crawlCase) run(ctx context.Context) *blogRun {
 		sc.errors++
 		br.skip = fmt.Sprintf("crawl failed: %v", err)
 	}
+	var rules *learn.Rules
 	if res != nil {
 		st.pages, st.entries, st.warnings = res.Pages, res.Entries, len(res.Warnings)
 		st.extract, st.learn = res.Timings.Extract, res.Timings.Learn
+		rules = decodeRules(res.Rules)
 	}
+	cc.scoreFound(sc, rules)
 	st.discovery = cc.discovery()
 	st.archive = cc.archiveDiscovery()
 	br.crawl = st
@@ -90,20 +100,51 @@ func (cc *crawlCase) emit(sc *score, e *blogharvest.Entry) {
 	for _, u := range append([]string{e.URL}, e.Aliases...) {
 		h := cc.held[cc.key(u)]
 		if h != nil && !h.found {
-			h.found = true
 			r := entryResult(e)
-			for _, m := range sc.add(r, h.truth) {
-				cc.logf("  miss %s %s: %s", m, e.URL, missDetail(m, r, h.truth))
-			}
+			h.found, h.url, h.result = true, e.URL, &r
 			return
 		}
 	}
 }
 
-// discovery counts the held-out posts found.
+// scoreFound scores the held-out posts the crawl emitted, once the crawl's
+// rules are known (an author equal to their SoleAuthor may be inferred).
+func (cc *crawlCase) scoreFound(sc *score, rules *learn.Rules) {
+	for _, k := range slices.Sorted(maps.Keys(cc.held)) {
+		h := cc.held[k]
+		if h.result == nil {
+			continue
+		}
+		r := *h.result
+		r.AuthorInferred = inferredAuthor(rules, h.page, r.Author, r.Methods[learn.FieldAuthor])
+		for _, m := range sc.add(r, h.truth) {
+			cc.logf("  miss %s %s: %s", m, h.url, missDetail(m, r, h.truth))
+		}
+	}
+}
+
+// decodeRules decodes the crawl's learned rules (harvest.Result.Rules);
+// nil when there are none.
+func decodeRules(raw []byte) *learn.Rules {
+	if len(raw) == 0 {
+		return nil
+	}
+	var r learn.Rules
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil
+	}
+	return &r
+}
+
+// discovery counts the held-out posts found, all of them and the
+// reachable ones.
 func (cc *crawlCase) discovery() discoveryJSON {
 	var d discoveryJSON
 	for _, h := range cc.held {
+		d.HeldOut++
+		if h.found {
+			d.FoundAll++
+		}
 		switch {
 		case h.reachable:
 			d.N++
@@ -117,9 +158,7 @@ func (cc *crawlCase) discovery() discoveryJSON {
 			}
 		}
 	}
-	if d.N > 0 {
-		d.Recall = round(float64(d.Found) / float64(d.N))
-	}
+	d.setRecall()
 	return d
 }
 
@@ -130,6 +169,9 @@ func (cc *crawlCase) archiveDiscovery() archiveJSON {
 		a.ExtraExamples = cc.extra[:min(3, len(cc.extra))]
 	}
 	for k, reach := range cc.archive {
+		if cc.archived[k] {
+			a.FoundAll++
+		}
 		if reach {
 			a.N++
 			if cc.archived[k] {
@@ -137,16 +179,14 @@ func (cc *crawlCase) archiveDiscovery() archiveJSON {
 			}
 		}
 	}
-	if a.N > 0 {
-		a.Recall = round(float64(a.Found) / float64(a.N))
-	}
+	a.setRecall()
 	return a
 }
 
 // entryResult converts a harvested entry for scoring.
 func entryResult(e *blogharvest.Entry) result {
 	r := result{Title: e.Title, Author: e.Author, Date: e.Created, Text: textOf(e.Content), HasComments: true,
-		Methods: map[string]string{}}
+		InfersAuthor: true, Methods: map[string]string{}}
 	for _, c := range e.Comments {
 		r.Comments = append(r.Comments, textOf(c.Content))
 		r.CommentFrom = append(r.CommentFrom, string(c.Provenance["full_content"]))
@@ -190,9 +230,9 @@ func (st *crawlStats) fill(s systemJSON) systemJSON {
 }
 
 // crawlTotals sums the blogs' crawl measurements (peak RSS: the maximum).
-func crawlTotals(ev *evaluation, s systemJSON) systemJSON {
+func crawlTotals(blogs []*blogRun, s systemJSON) systemJSON {
 	sum := &crawlStats{}
-	for _, b := range ev.blogs {
+	for _, b := range blogs {
 		st := b.crawl
 		if st == nil {
 			continue
@@ -204,19 +244,43 @@ func crawlTotals(ev *evaluation, s systemJSON) systemJSON {
 		sum.learn += st.learn
 		sum.warnings += st.warnings
 		sum.peakKB = max(sum.peakKB, st.peakKB)
-		d := &sum.discovery
-		d.N, d.Found = d.N+st.discovery.N, d.Found+st.discovery.Found
-		d.Unreachable += st.discovery.Unreachable
-		d.FoundUnreachable += st.discovery.FoundUnreachable
-		a := &sum.archive
-		a.N, a.Found, a.Matched, a.Posts = a.N+st.archive.N, a.Found+st.archive.Found, a.Matched+st.archive.Matched, a.Posts+st.archive.Posts
-		a.Emitted, a.ExtraPosts = a.Emitted+st.archive.Emitted, a.ExtraPosts+st.archive.ExtraPosts
+		sum.discovery.add(st.discovery)
+		sum.archive.add(st.archive)
 	}
-	if sum.archive.N > 0 {
-		sum.archive.Recall = round(float64(sum.archive.Found) / float64(sum.archive.N))
-	}
-	if sum.discovery.N > 0 {
-		sum.discovery.Recall = round(float64(sum.discovery.Found) / float64(sum.discovery.N))
-	}
+	sum.discovery.setRecall()
+	sum.archive.setRecall()
 	return sum.fill(s)
+}
+
+// add sums o's counts into d.
+func (d *discoveryJSON) add(o discoveryJSON) {
+	d.HeldOut, d.FoundAll = d.HeldOut+o.HeldOut, d.FoundAll+o.FoundAll
+	d.N, d.Found = d.N+o.N, d.Found+o.Found
+	d.Unreachable += o.Unreachable
+	d.FoundUnreachable += o.FoundUnreachable
+}
+
+// setRecall computes the recalls from the counts.
+func (d *discoveryJSON) setRecall() {
+	d.RecallAll, d.Recall = ratio(d.FoundAll, d.HeldOut), ratio(d.Found, d.N)
+}
+
+// add sums o's counts into a.
+func (a *archiveJSON) add(o archiveJSON) {
+	a.Matched, a.FoundAll, a.Posts = a.Matched+o.Matched, a.FoundAll+o.FoundAll, a.Posts+o.Posts
+	a.N, a.Found = a.N+o.N, a.Found+o.Found
+	a.Emitted, a.ExtraPosts = a.Emitted+o.Emitted, a.ExtraPosts+o.ExtraPosts
+}
+
+// setRecall computes the recalls from the counts.
+func (a *archiveJSON) setRecall() {
+	a.RecallAll, a.Recall = ratio(a.FoundAll, a.Matched), ratio(a.Found, a.N)
+}
+
+// ratio is ok/n rounded, 0 when n is 0.
+func ratio(ok, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return round(float64(ok) / float64(n))
 }

@@ -78,7 +78,7 @@ func crawlCorpusBlog(ctx context.Context, cfg *config, b *corpusBlog, stderr io.
 	for _, it := range r.heldOut {
 		if s, ok := b.sample(it); ok {
 			f := b.fileFor(it.Link)
-			cc.held[f] = &heldPost{truth: truthOf(s), reachable: reach[f]}
+			cc.held[f] = &heldPost{truth: truthOf(s), page: s.Page, reachable: reach[f]}
 		}
 	}
 	blog := blogharvest.Blog{ID: blogID(b.Name), URL: b.URL, FeedURL: b.Feed}
@@ -111,30 +111,32 @@ func crawlFixture(ctx context.Context, cfg *config, name string, stderr io.Write
 		cc.archive[canonicalKey(p.URL)] = true
 		cc.posts++
 		if !p.InFeed {
-			t, err := fixtureTruth(srv.Client(), tr.Blog, p)
+			s, err := fixtureCrawlSample(srv.Client(), tr.Blog, p)
 			if err != nil {
 				return nil, fmt.Errorf("fixture %s: %w", name, err)
 			}
-			cc.held[canonicalKey(p.URL)] = &heldPost{truth: t, reachable: true}
+			cc.held[canonicalKey(p.URL)] = &heldPost{truth: truthOf(s), page: s.Page, reachable: true}
 		}
 	}
 	blog := blogharvest.Blog{ID: blogID(name), URL: srv.URL + "/", FeedURL: tr.Blog.FeedURL}
 	cc.opts = crawlOptions(blog, crawlLogger(cfg, stderr, name))
-	return cc.run(ctx), nil
+	br := cc.run(ctx)
+	br.fixture = true
+	return br, nil
 }
 
-// fixtureTruth is a fixture post's truth for crawl mode, from its page
-// as served: every comment counts where comments are in the HTML (the
-// crawler follows comment pages and comment feeds).
-func fixtureTruth(c *http.Client, b fixture.BlogTruth, p fixture.PostTruth) (truth, error) {
+// fixtureCrawlSample is a fixture post's page and truth for crawl mode,
+// from its page as served: every comment counts where comments are in the
+// HTML (the crawler follows comment pages and comment feeds).
+func fixtureCrawlSample(c *http.Client, b fixture.BlogTruth, p fixture.PostTruth) (sample, error) {
 	s, err := fixtureSample(c, b, p)
 	if err != nil {
-		return truth{}, err
+		return sample{}, err
 	}
 	if s.CommentTruth {
 		s.Target.Comments = fixtureTarget(p).Comments
 	}
-	return truthOf(s), nil
+	return s, nil
 }
 
 // noPaging answers 404 to feed requests with a query string (WordPress

@@ -95,13 +95,23 @@ func checkSystem(t *testing.T, name string, s map[string]any, mode string) {
 	for _, k := range []string{"precision", "recall", "n"} {
 		number(t, c, k)
 	}
+	author := obj(t, s, "author")
+	for _, k := range []string{"on_page", "ok_on_page", "inferred", "inferred_ok", "ok_on_page_inferred"} {
+		number(t, author, k)
+	}
 	if mode == modeExtract {
-		number(t, s, "learn_ms_per_page")
+		for _, k := range []string{"learn_ms_per_page", "ms_per_post_amortised", "ms_per_post_with_learning"} {
+			number(t, s, k)
+		}
 		return
 	}
 	d := obj(t, s, "discovery")
-	for _, k := range []string{"n", "found", "recall"} {
+	for _, k := range []string{"n", "found", "recall", "held_out", "found_all", "recall_all"} {
 		number(t, d, k)
+	}
+	if number(t, d, "held_out") != number(t, d, "n")+number(t, d, "unreachable") ||
+		number(t, d, "found_all") != number(t, d, "found")+number(t, d, "found_unreachable") {
+		t.Errorf("discovery over all held-out posts does not add up: %v", d)
 	}
 	for _, k := range []string{"wall_ms", "pages", "peak_rss_kb"} {
 		number(t, s, k)
@@ -118,6 +128,16 @@ func checkReport(t *testing.T, r map[string]any, mode string, systems []string) 
 	sys := obj(t, r, "systems")
 	for _, name := range systems {
 		checkSystem(t, name, obj(t, sys, name), mode)
+	}
+	groups := obj(t, r, "groups")
+	for g := range groups {
+		gs := obj(t, obj(t, groups, g), "systems")
+		for _, name := range systems {
+			checkSystem(t, name, obj(t, gs, name), mode)
+		}
+	}
+	if len(groups) == 0 {
+		t.Errorf("report: no groups")
 	}
 	blogs, ok := r["blogs"].([]any)
 	if !ok || len(blogs) == 0 {

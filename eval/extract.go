@@ -94,9 +94,27 @@ func (x *extractor) ours(sc *score, rules *learn.Rules, s sample, t truth) {
 	x.tl.add(systemOurs, d, true)
 	x.tl.add(curveOursApply, d, true)
 	r := resultOf(ex)
+	r.AuthorInferred = inferredAuthor(rules, s.Page, r.Author, r.Methods[learn.FieldAuthor])
 	for _, m := range sc.add(r, t) {
 		x.logf("  miss %s %s: %s", m, s.Page.URL, missDetail(m, r, t))
 	}
+}
+
+// inferredAuthor reports whether blogharvest's author for page p is the
+// feed's sole author inferred by the rules (learn.Rules.SoleAuthor, which
+// Extract records as a heuristic) rather than read from the page: the
+// method is heuristic, the value is the sole author, and the same rules
+// without SoleAuthor give the page another author or none. The extra
+// extraction is untimed and only runs for such candidates.
+func inferredAuthor(rules *learn.Rules, p learn.Page, author, method string) bool {
+	if rules == nil || rules.SoleAuthor == "" || author == "" || author != rules.SoleAuthor ||
+		method != string(blogharvest.MethodHeuristic) {
+		return false
+	}
+	without := *rules
+	without.SoleAuthor = ""
+	ex, _ := without.Extract(p)
+	return ex.Author != author
 }
 
 // missDetail says what was extracted and what was wanted for a field.
@@ -131,7 +149,7 @@ func (x *extractor) baseline(sc *score, b baseline, s sample, t truth) {
 // resultOf converts blogharvest's extraction.
 func resultOf(ex learn.Extraction) result {
 	r := result{Title: ex.Title, Author: ex.Author, Date: ex.Date, Text: ex.ContentText, HasComments: true,
-		Methods: map[string]string{}}
+		InfersAuthor: true, Methods: map[string]string{}}
 	for _, c := range ex.Comments {
 		r.Comments = append(r.Comments, c.ContentText)
 	}

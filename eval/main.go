@@ -30,6 +30,7 @@ type config struct {
 	fixtures bool
 	verbose  bool
 	reps     int
+	command  string // the command line, for the report
 }
 
 func main() {
@@ -51,7 +52,13 @@ func Main(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cfg.command = commandLine(args)
 	return writeOutputs(cfg, ev)
+}
+
+// commandLine is the command that reproduces a run, for the report.
+func commandLine(args []string) string {
+	return strings.Join(append([]string{"go", "run", "."}, args...), " ")
 }
 
 // parseFlags parses the command line.
@@ -110,7 +117,9 @@ func runExtract(ctx context.Context, cfg *config, ev *evaluation, stderr io.Writ
 				return err
 			}
 			logf("extract %s%s: %d posts", fixturePrefix, name, len(s))
-			ev.blogs = append(ev.blogs, x.blog(fixturePrefix+name, s))
+			br := x.blog(fixturePrefix+name, s)
+			br.fixture = true
+			ev.blogs = append(ev.blogs, br)
 		}
 	}
 	if cfg.corpus == "" {
@@ -150,6 +159,7 @@ func progress(cfg *config, stderr io.Writer) func(format string, args ...any) {
 // writeOutputs writes the JSON, Markdown and SVG files asked for.
 func writeOutputs(cfg *config, ev *evaluation) error {
 	r := buildReport(ev, cfg.corpus)
+	r.Command = cfg.command
 	if ev.mode == modeExtract {
 		r.Reps = max(cfg.reps, 1)
 	}

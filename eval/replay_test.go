@@ -174,6 +174,12 @@ func TestTinyCrawl(t *testing.T) {
 	if got := number(t, d, "found"); got != 3 {
 		t.Errorf("found %v of the 3 reachable held-out posts", got)
 	}
+	if h, f := number(t, d, "held_out"), number(t, d, "found_all"); h != 4 || f != 3 {
+		t.Errorf("discovery held_out = %v, found_all = %v; want 4 and 3 (the unlinked post counts against it)", h, f)
+	}
+	if !strings.Contains(md, "| 75.0 % (3/4) | 100.0 % (3/3) |") {
+		t.Errorf("markdown lacks discovery over all held-out posts and over reachable ones")
+	}
 	if got := rate(t, ours, "article"); got != 1 {
 		t.Errorf("article success %.2f on tiny, want 1", got)
 	}

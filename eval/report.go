@@ -6,16 +6,27 @@ import (
 
 // report is the JSON document eval writes (the report's contract).
 type report struct {
-	Mode     string                `json:"mode"`
-	Corpus   string                `json:"corpus,omitempty"`
-	LoadAvg  string                `json:"load_avg,omitempty"` // /proc/loadavg at the end: timings are only as quiet as the machine
-	Started  time.Time             `json:"started"`
-	Reps     int                   `json:"reps,omitempty"` // timed calls repeated, fastest kept (extract mode)
-	WallMS   float64               `json:"wall_ms"`
-	Versions map[string]string     `json:"versions"`
-	Systems  map[string]systemJSON `json:"systems"`
-	Blogs    []blogJSON            `json:"blogs"`
-	Curves   map[string][]point    `json:"curves,omitempty"` // cumulative time per system (extract mode)
+	Mode     string            `json:"mode"`
+	Command  string            `json:"command,omitempty"` // the command line, as run in eval/
+	Corpus   string            `json:"corpus,omitempty"`
+	LoadAvg  string            `json:"load_avg,omitempty"` // /proc/loadavg at the end: timings are only as quiet as the machine
+	Started  time.Time         `json:"started"`
+	Reps     int               `json:"reps,omitempty"` // timed calls repeated, fastest kept (extract mode)
+	WallMS   float64           `json:"wall_ms"`
+	Versions map[string]string `json:"versions"`
+	// Systems sums every blog evaluated, corpus and fixtures together;
+	// Groups sums the real corpus ("corpus") and the fixture blogs
+	// ("fixtures") apart: quote those.
+	Systems map[string]systemJSON `json:"systems"`
+	Groups  map[string]groupJSON  `json:"groups"`
+	Blogs   []blogJSON            `json:"blogs"`
+	Curves  map[string][]point    `json:"curves,omitempty"` // cumulative time per system (extract mode)
+}
+
+// groupJSON sums one group of blogs (groupCorpus or groupFixtures).
+type groupJSON struct {
+	Blogs   int                   `json:"blogs"` // blogs of the group, skipped ones included
+	Systems map[string]systemJSON `json:"systems"`
 }
 
 // blogJSON is one blog's part of the report.
@@ -26,14 +37,22 @@ type blogJSON struct {
 }
 
 // fieldJSON is the success count of one field. For author and date,
-// OnPage counts the truth values the page shows at all and OKOnPage the
-// successes among them.
+// OnPage counts the truth values the page shows (truth.AuthorOnPage,
+// truth.DateOnPage) and OKOnPage the successes among them. For
+// blogharvest's author, Inferred counts the authors inferred from the
+// feed (the feed's sole author, for a page that names nobody), InferredOK
+// the right ones, and OKOnPageInferred the right ones on pages that show
+// the author (they are in OKOnPage too).
 type fieldJSON struct {
-	N        int     `json:"n"`
-	OK       int     `json:"ok"`
-	Success  float64 `json:"success"`
-	OnPage   *int    `json:"on_page,omitempty"`
-	OKOnPage *int    `json:"ok_on_page,omitempty"`
+	N                int      `json:"n"`
+	OK               int      `json:"ok"`
+	Success          float64  `json:"success"`
+	OnPage           *int     `json:"on_page,omitempty"`
+	OKOnPage         *int     `json:"ok_on_page,omitempty"`
+	SuccessOnPage    *float64 `json:"success_on_page,omitempty"`
+	Inferred         *int     `json:"inferred,omitempty"`
+	InferredOK       *int     `json:"inferred_ok,omitempty"`
+	OKOnPageInferred *int     `json:"ok_on_page_inferred,omitempty"`
 }
 
 // articleJSON scores the article text.
@@ -56,11 +75,16 @@ type commentsJSON struct {
 	Posts     int     `json:"posts"` // posts with comment truth
 }
 
-// discoveryJSON is crawl mode's discovery recall over the held-out posts.
+// discoveryJSON is crawl mode's discovery recall over the held-out posts:
+// over every held-out post with a page (HeldOut, FoundAll, RecallAll) and
+// over those reachable by links (N, Found, Recall).
 type discoveryJSON struct {
-	N      int     `json:"n"` // held-out posts reachable by links
-	Found  int     `json:"found"`
-	Recall float64 `json:"recall"`
+	HeldOut   int     `json:"held_out"` // every held-out post with a page
+	FoundAll  int     `json:"found_all"`
+	RecallAll float64 `json:"recall_all"`
+	N         int     `json:"n"` // held-out posts reachable by links
+	Found     int     `json:"found"`
+	Recall    float64 `json:"recall"`
 	// Unreachable counts held-out posts linked from no page the crawl
 	// could reach (not in N); FoundUnreachable those found anyway.
 	Unreachable      int `json:"unreachable"`
@@ -68,15 +92,18 @@ type discoveryJSON struct {
 }
 
 // archiveJSON is crawl mode's whole-archive discovery: every post page of
-// the capture (found by the feed's URL pattern; Matched beside blog.json's
-// Posts shows how well that pattern fits), N of them reachable by links
-// from the home page and the kept entries, Found of those emitted.
+// the capture (Matched, found by the feed's URL pattern; beside blog.json's
+// Posts it shows how well that pattern fits), FoundAll of them emitted;
+// N of them reachable by links from the home page and the kept entries,
+// Found of those emitted.
 type archiveJSON struct {
-	N       int     `json:"n"`
-	Found   int     `json:"found"`
-	Recall  float64 `json:"recall"`
-	Matched int     `json:"matched"`
-	Posts   int     `json:"posts"`
+	Matched   int     `json:"matched"`
+	FoundAll  int     `json:"found_all"`
+	RecallAll float64 `json:"recall_all"`
+	N         int     `json:"n"`
+	Found     int     `json:"found"`
+	Recall    float64 `json:"recall"`
+	Posts     int     `json:"posts"`
 	// Emitted counts every entry the crawl emitted; ExtraPosts those of
 	// kind post that are no post of the capture (listing pages taken for
 	// posts, say), with a few examples.
@@ -87,24 +114,31 @@ type archiveJSON struct {
 
 // systemJSON is one system's scores.
 type systemJSON struct {
-	Posts          int            `json:"posts"`
-	Article        articleJSON    `json:"article"`
-	Title          fieldJSON      `json:"title"`
-	Author         fieldJSON      `json:"author"`
-	Date           fieldJSON      `json:"date"`
-	Comments       *commentsJSON  `json:"comments,omitempty"`
-	MSPerPost      float64        `json:"ms_per_post"`
-	MSPer100KB     float64        `json:"ms_per_100kb,omitempty"` // extraction time per 100 KB of page
-	LearnMS        *float64       `json:"learn_ms,omitempty"`
-	LearnMSPerPage *float64       `json:"learn_ms_per_page,omitempty"`
-	Errors         int            `json:"errors"`
-	Methods        map[string]int `json:"methods,omitempty"`
-	Discovery      *discoveryJSON `json:"discovery,omitempty"`
-	Archive        *archiveJSON   `json:"archive,omitempty"`
-	CrawlWallMS    *float64       `json:"wall_ms,omitempty"`
-	PagesFetched   *int           `json:"pages,omitempty"`
-	PeakRSSKB      *int64         `json:"peak_rss_kb,omitempty"`
-	Warnings       *int           `json:"warnings,omitempty"`
+	Posts          int           `json:"posts"`
+	Article        articleJSON   `json:"article"`
+	Title          fieldJSON     `json:"title"`
+	Author         fieldJSON     `json:"author"`
+	Date           fieldJSON     `json:"date"`
+	Comments       *commentsJSON `json:"comments,omitempty"`
+	MSPerPost      float64       `json:"ms_per_post"`
+	MSPer100KB     float64       `json:"ms_per_100kb,omitempty"` // extraction time per 100 KB of page
+	LearnMS        *float64      `json:"learn_ms,omitempty"`
+	LearnMSPerPage *float64      `json:"learn_ms_per_page,omitempty"`
+	// Extract mode, blogharvest: the cost per post with learning counted.
+	// Amortised: learning a feed of amortFeed items once (amortFeed ×
+	// LearnMSPerPage) and extracting amortPosts posts, per post.
+	// WithLearning: this run's learning time plus extraction time over
+	// its posts (every post is learned on once and extracted once).
+	MSPerPostAmortised    *float64       `json:"ms_per_post_amortised,omitempty"`
+	MSPerPostWithLearning *float64       `json:"ms_per_post_with_learning,omitempty"`
+	Errors                int            `json:"errors"`
+	Methods               map[string]int `json:"methods,omitempty"`
+	Discovery             *discoveryJSON `json:"discovery,omitempty"`
+	Archive               *archiveJSON   `json:"archive,omitempty"`
+	CrawlWallMS           *float64       `json:"wall_ms,omitempty"`
+	PagesFetched          *int           `json:"pages,omitempty"`
+	PeakRSSKB             *int64         `json:"peak_rss_kb,omitempty"`
+	Warnings              *int           `json:"warnings,omitempty"`
 }
 
 // field converts a tally.
@@ -115,7 +149,40 @@ func onPage(t tally) fieldJSON {
 	f := field(t)
 	on, ok := t.onPage, t.okOnPage
 	f.OnPage, f.OKOnPage = &on, &ok
+	if on > 0 {
+		r := round(float64(ok) / float64(on))
+		f.SuccessOnPage = &r
+	}
 	return f
+}
+
+// authorJSON converts the author tally with, for a system that may infer
+// authors, the inferred counts.
+func (s *score) authorJSON() fieldJSON {
+	f := onPage(s.author)
+	if s.infers {
+		n, ok, okOn := s.inferred, s.inferredOK, s.inferredOKOnPage
+		f.Inferred, f.InferredOK, f.OKOnPageInferred = &n, &ok, &okOn
+	}
+	return f
+}
+
+// Amortisation of learning (systemJSON.MSPerPostAmortised): a feed of
+// amortFeed items learned once, amortPosts posts extracted.
+const (
+	amortFeed  = 15
+	amortPosts = 1000
+)
+
+// setLearningCost fills the per-post costs with learning counted.
+func (s *score) setLearningCost(out *systemJSON) {
+	if !s.learned || s.posts == 0 || s.learnPages == 0 {
+		return
+	}
+	perPage := ms(s.learn) / float64(s.learnPages)
+	am := round((amortFeed*perPage + amortPosts*ms(s.extract)/float64(s.posts)) / amortPosts)
+	wl := round((ms(s.learn) + ms(s.extract)) / float64(s.posts))
+	out.MSPerPostAmortised, out.MSPerPostWithLearning = &am, &wl
 }
 
 // json converts a score.
@@ -124,7 +191,7 @@ func (s *score) json() systemJSON {
 		Posts: s.posts,
 		Article: articleJSON{N: s.art8.n, OK: s.art8.ok, Success: round(s.art8.rate()), OK05: s.art5.ok,
 			Success05: round(s.art5.rate())},
-		Title: field(s.title), Author: onPage(s.author), Date: onPage(s.date), Errors: s.errors,
+		Title: field(s.title), Author: s.authorJSON(), Date: onPage(s.date), Errors: s.errors,
 	}
 	if s.art8.n > 0 {
 		out.Article.TokenF1 = round(s.f1Sum / float64(s.art8.n))
@@ -145,6 +212,7 @@ func (s *score) json() systemJSON {
 			p := round(ms(s.learn) / float64(s.learnPages))
 			out.LearnMSPerPage = &p
 		}
+		s.setLearningCost(&out)
 	}
 	if len(s.methods) > 0 {
 		out.Methods = s.methods
@@ -174,15 +242,28 @@ func round(f float64) float64 {
 	return float64(int64(f*k+0.5)) / k
 }
 
+// systemsOf sums the scores (and, in crawl mode, the crawl measurements)
+// of blogs per system.
+func (ev *evaluation) systemsOf(blogs []*blogRun) map[string]systemJSON {
+	out := map[string]systemJSON{}
+	for name, sc := range ev.totalsOf(blogs) {
+		out[name] = sc.json()
+	}
+	if ev.mode == modeCrawl {
+		out[systemOurs] = crawlTotals(blogs, out[systemOurs])
+	}
+	return out
+}
+
 // buildReport assembles the JSON report of an evaluation.
 func buildReport(ev *evaluation, corpus string) *report {
 	r := &report{Mode: ev.mode, Corpus: corpus, Started: ev.started.UTC().Truncate(time.Second),
-		WallMS: round(ms(ev.wall)), Versions: versions(), Systems: map[string]systemJSON{}, LoadAvg: loadAvg()}
-	for name, sc := range ev.totals() {
-		r.Systems[name] = sc.json()
-	}
-	if ev.mode == modeCrawl {
-		r.Systems[systemOurs] = crawlTotals(ev, r.Systems[systemOurs])
+		WallMS: round(ms(ev.wall)), Versions: versions(), LoadAvg: loadAvg(), Groups: map[string]groupJSON{}}
+	r.Systems = ev.systemsOf(ev.blogs)
+	for _, g := range []string{groupCorpus, groupFixtures} {
+		if blogs := ev.group(g); len(blogs) > 0 {
+			r.Groups[g] = groupJSON{Blogs: len(blogs), Systems: ev.systemsOf(blogs)}
+		}
 	}
 	for _, b := range ev.blogs {
 		bj := blogJSON{Name: b.name, Skipped: b.skip, Systems: map[string]systemJSON{}}

@@ -6,10 +6,11 @@ import (
 
 // blogRun holds one blog's scores per system.
 type blogRun struct {
-	name   string
-	skip   string            // why the blog was not evaluated; "" when it was
-	scores map[string]*score // by system name
-	crawl  *crawlStats       // crawl mode only
+	name    string
+	fixture bool              // one of the project's fixture blogs, not a real corpus blog
+	skip    string            // why the blog was not evaluated; "" when it was
+	scores  map[string]*score // by system name
+	crawl   *crawlStats       // crawl mode only
 }
 
 // newBlogRun returns a blogRun with an empty score per system.
@@ -63,14 +64,36 @@ type evaluation struct {
 }
 
 // totals sums the blogs' scores per system.
-func (ev *evaluation) totals() map[string]*score {
+func (ev *evaluation) totals() map[string]*score { return ev.totalsOf(ev.blogs) }
+
+// totalsOf sums the scores of blogs per system.
+func (ev *evaluation) totalsOf(blogs []*blogRun) map[string]*score {
 	out := map[string]*score{}
 	for _, s := range ev.systems {
 		out[s] = newScore()
 	}
-	for _, b := range ev.blogs {
+	for _, b := range blogs {
 		for s, sc := range b.scores {
 			out[s].merge(sc)
+		}
+	}
+	return out
+}
+
+// Groups of blogs reported apart: the real corpus and the project's own
+// fixture blogs (built with the extractor in mind, so never mixed with
+// the corpus in a headline figure).
+const (
+	groupCorpus   = "corpus"
+	groupFixtures = "fixtures"
+)
+
+// group returns the blogs of one group, in run order.
+func (ev *evaluation) group(name string) []*blogRun {
+	var out []*blogRun
+	for _, b := range ev.blogs {
+		if b.fixture == (name == groupFixtures) {
+			out = append(out, b)
 		}
 	}
 	return out

@@ -2,9 +2,11 @@ package main
 
 import (
 	"html"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
@@ -50,9 +52,10 @@ type truth struct {
 	Comments      []string // comment texts, scored only when CommentTruth
 	CommentTruth  bool
 	// AuthorOnPage and DateOnPage say whether the page shows the value at
-	// all (the author's name; one of learn.DateRenderings in the feed's
-	// zone or in UTC), so the report can tell the learner's misses from
-	// values the page never had.
+	// all, so the report can tell the learner's misses from values the page
+	// never had: the author's name as consecutive words of the page's
+	// visible text (see showsAuthor); one of learn.DateRenderings of the
+	// date, in the feed's zone or in UTC, anywhere in the page's HTML.
 	AuthorOnPage, DateOnPage bool
 }
 
@@ -65,12 +68,43 @@ func truthOf(s sample) truth {
 	}
 	t.FullText = t.FullText && t.Text != "" // an empty feed text (a cartoon, a video) is no truth
 	page := strings.ToLower(html.UnescapeString(string(s.Page.HTML)))
-	t.AuthorOnPage = t.Author != "" && strings.Contains(page, strings.ToLower(strings.TrimSpace(t.Author)))
+	t.AuthorOnPage = showsAuthor(s.Page.HTML, t.Author)
 	t.DateOnPage = !t.Date.IsZero() && (showsDate(page, t.Date, s.Page.Lang) || showsDate(page, t.Date.UTC(), s.Page.Lang))
 	for _, c := range s.Target.Comments {
 		t.Comments = append(t.Comments, learn.HTMLText(c.Content))
 	}
 	return t
+}
+
+// showsAuthor reports whether a page shows an author's name to its
+// reader: the name's words (case-folded letters and digits, anything from
+// a "(" on dropped, as in "ann@example.org (Ann)" → "ann example org")
+// occur consecutively in the page's visible text (learn.HTMLText: text
+// nodes outside scripts, styles and the like; attributes, meta tags and
+// JSON-LD do not count). A name only in the page's metadata, or nowhere,
+// is not shown.
+func showsAuthor(page []byte, author string) bool {
+	name := words(author)
+	if i := strings.Index(author, "("); i > 0 {
+		name = words(author[:i])
+	}
+	if len(name) == 0 {
+		return false
+	}
+	text := words(learn.HTMLText(string(page)))
+	for i := 0; i+len(name) <= len(text); i++ {
+		if slices.Equal(text[i:i+len(name)], name) {
+			return true
+		}
+	}
+	return false
+}
+
+// words splits s into case-folded words of letters and digits.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
 }
 
 // showsDate reports whether the lower-cased page holds one of the
@@ -93,4 +127,8 @@ type result struct {
 	HasComments   bool     // the system extracts comments at all
 	CommentFrom   []string // per comment, the method its text came from (crawl mode)
 	Methods       map[string]string
+	// InfersAuthor says the system may infer an author the page does not
+	// give (blogharvest: the feed's sole author, learn.Rules.SoleAuthor);
+	// AuthorInferred that this Author was so inferred (see inferredAuthor).
+	InfersAuthor, AuthorInferred bool
 }

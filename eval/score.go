@@ -59,6 +59,12 @@ type score struct {
 	learnPages                      int
 	learned                         bool
 	methods                         map[string]int
+	// Authors inferred from the feed (result.AuthorInferred), of those the
+	// right ones, and the right ones on pages that show the truth author
+	// (counted in author.okOnPage too); infers says the system may infer
+	// at all (blogharvest).
+	inferred, inferredOK, inferredOKOnPage int
+	infers                                 bool
 }
 
 // newScore returns an empty score.
@@ -88,6 +94,7 @@ func (s *score) add(r result, t truth) (misses []string) {
 		check("author", &s.author, ok)
 		s.author.addOnPage(t.AuthorOnPage, ok)
 	}
+	s.addInferred(r, t)
 	if !t.Date.IsZero() {
 		ok := learn.SameDay(r.Date, t.Date)
 		check("date", &s.date, ok)
@@ -106,6 +113,22 @@ func (s *score) add(r result, t truth) (misses []string) {
 		s.methods["comment="+m]++
 	}
 	return misses
+}
+
+// addInferred counts an author the system inferred from the feed rather
+// than read from the page (scored only where the truth has an author).
+func (s *score) addInferred(r result, t truth) {
+	s.infers = s.infers || r.InfersAuthor
+	if !r.AuthorInferred || t.Author == "" {
+		return
+	}
+	s.inferred++
+	if learn.SameAuthor(r.Author, t.Author) {
+		s.inferredOK++
+		if t.AuthorOnPage {
+			s.inferredOKOnPage++
+		}
+	}
 }
 
 // addComments matches extracted comments with truth comments one to one
@@ -148,6 +171,10 @@ func (s *score) merge(o *score) {
 	s.learn += o.learn
 	s.learnPages += o.learnPages
 	s.learned = s.learned || o.learned
+	s.inferred += o.inferred
+	s.inferredOK += o.inferredOK
+	s.inferredOKOnPage += o.inferredOKOnPage
+	s.infers = s.infers || o.infers
 	for k, v := range o.methods {
 		s.methods[k] += v
 	}
