@@ -80,8 +80,16 @@ func start(t *testing.T, args ...string) *proc {
 // startEnv is start with an environment; nil inherits the test's.
 func startEnv(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(binary, args...), logs: &syncBuffer{}, done: make(chan error, 1)}
-	p.cmd.Env = env
+	cmd := exec.Command(binary, args...)
+	cmd.Env = env
+	return startCmd(t, cmd, args)
+}
+
+// startCmd starts cmd, a run of the binary with args, collecting its output
+// and killing it when the test ends (showing its last lines if it failed).
+func startCmd(t *testing.T, cmd *exec.Cmd, args []string) *proc {
+	t.Helper()
+	p := &proc{cmd: cmd, logs: &syncBuffer{}, done: make(chan error, 1)}
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -26,19 +26,7 @@ func startLimited(t *testing.T, nofile int, args ...string) *proc {
 		t.Skip("no sh to lower the open-file limit with")
 	}
 	script := fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, nofile)
-	p := &proc{cmd: exec.Command(sh, append([]string{"-c", script, binary}, args...)...), logs: &syncBuffer{}, done: make(chan error, 1)}
-	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.done <- p.cmd.Wait() }()
-	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("logs of %v:\n%s", args, lastLines(p.logs.String(), 40))
-		}
-	})
-	return p
+	return startCmd(t, exec.Command(sh, append([]string{"-c", script, binary}, args...)...), args)
 }
 
 // holdIdle opens a connection to addr, asks for /status on it and keeps it

@@ -11,6 +11,9 @@ import (
 // shortCorpus are the corpus blogs crawled in -short mode.
 var shortCorpus = map[string]bool{"bft-mnmlist": true, "bft-digital-examples": true, "3mdeb": true}
 
+// TestCorpusDiscovery crawls every corpus blog with its feed cut to the
+// newest half: every reachable held-out post is found, and the crawl's
+// ledger accounts for every URL it met (checkLedger).
 func TestCorpusDiscovery(t *testing.T) {
 	for _, name := range []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
 		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"} {
@@ -56,6 +59,13 @@ func TestCorpusDiscovery(t *testing.T) {
 			}
 			t.Logf("%s: discovery recall %d/%d held-out (%d/%d reachable); %d post entries (blog.json posts %d); %d pages fetched; pattern %s; warnings %q",
 				name, hit, len(r.heldOut), reachHit, countTrue(reach), posts, r.blog.Posts, res.Pages, res.Pattern, res.Warnings)
+			var must []string // the reachable held-out posts must have a fate in the ledger
+			for _, u := range r.heldOut {
+				if reach[u] {
+					must = append(must, u)
+				}
+			}
+			checkLedger(t, res, out, must)
 		})
 	}
 }

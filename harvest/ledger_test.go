@@ -41,37 +41,6 @@ func TestLedgerFixtureBlogs(t *testing.T) {
 	}
 }
 
-// TestLedgerCorpus checks the ledger of a crawl of every corpus blog as
-// TestLedgerFixtureBlogs does, the held-out posts (cut from the feed) among
-// the URLs that must have a fate when they were met.
-func TestLedgerCorpus(t *testing.T) {
-	for _, name := range []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
-		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			if testing.Short() && !shortCorpus[name] {
-				t.Skip("large pages: run without -short")
-			}
-			r := loadReplay(t, name)
-			o := harvest.Options{Blog: blogharvest.Blog{ID: name, URL: r.blog.URL}, Transport: r.start(t),
-				Render: harvest.RenderNever, MaxMediaPerEntry: -1, PerHost: 2}
-			out := &output{}
-			res, err := harvest.NewCrawl(context.Background(), o, out.emit)
-			if err != nil {
-				t.Fatalf("NewCrawl: %v", err)
-			}
-			reach := r.reachable(t)
-			var must []string
-			for _, u := range r.heldOut {
-				if reach[u] {
-					must = append(must, u)
-				}
-			}
-			checkLedger(t, res, out, must)
-		})
-	}
-}
-
 // checkLedger checks a crawl's ledger: every row has a fate; the URLs of
 // must, of the items of every feed and of every sitemap the Blog record
 // keeps have one; every URL of the post pattern met has one; an entry fate
