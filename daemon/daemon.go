@@ -324,7 +324,7 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 		return t.stats(), runErr
 	}
 	log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "failed", res.Failed,
-		"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res))
+		"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res), "delayed", res.Delayed)
 	return t.stats(), nil
 }
 

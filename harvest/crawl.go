@@ -121,9 +121,11 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 	c.finishState()
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
-		for code, n := range c.client.Stats().Requests {
+		st := c.client.Stats()
+		for code, n := range st.Requests {
 			c.res.Fetches[code] = int(n)
 		}
+		c.res.Delayed = int(st.Delayed)
 	}
 	return c.res, err
 }

@@ -187,6 +187,10 @@ type Result struct {
 	// Unchanged says that UpdateCrawl stopped after the feeds, which had
 	// not changed: nothing was emitted, and Watermark is the since given.
 	Unchanged bool
+	// Delayed counts the HTTP exchanges that waited for their host's turn
+	// (Options.Delay or a robots.txt Crawl-delay): 0 when every request
+	// went back to back (fetch.Stats.Delayed).
+	Delayed int
 }
 
 // Timings splits a crawl's wall time.

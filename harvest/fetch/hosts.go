@@ -51,7 +51,8 @@ func (hs *hostState) slowDown(now time.Time, d time.Duration) {
 	}
 }
 
-// wait blocks until the host's token bucket lets one request through.
+// wait blocks until the host's token bucket lets one request through,
+// counting the request in Stats.Delayed if it had to wait.
 func (c *Client) wait(ctx context.Context, h string) error {
 	hs := c.host(h)
 	now := c.o.Now()
@@ -59,7 +60,11 @@ func (c *Client) wait(ctx context.Context, h string) error {
 	if !r.OK() {
 		return nil
 	}
-	return c.o.Sleep(ctx, r.DelayFrom(now))
+	d := r.DelayFrom(now)
+	if d > 0 {
+		c.stats.delayed()
+	}
+	return c.o.Sleep(ctx, d)
 }
 
 // politeTransport spaces every HTTP exchange, redirect hops included, and

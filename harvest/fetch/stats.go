@@ -11,6 +11,11 @@ type Stats struct {
 	Requests map[int]int64 // HTTP exchanges by status code; 0 counts transport failures
 	Bytes    int64         // decoded body bytes read
 	Retries  int64         // retries after transient failures
+	// Delayed counts the requests that had to wait for their host's turn:
+	// the politeness delay (Options.Delay, or a larger robots.txt
+	// Crawl-delay) had not yet passed since the host's previous request.
+	// With Delay 0 and no Crawl-delay it stays 0: requests go back to back.
+	Delayed int64
 	// CappedDelays maps each origin ("https://host") whose robots.txt
 	// Crawl-delay exceeded Options.MaxCrawlDelay to the delay it asked for;
 	// it was crawled at the cap.
@@ -43,6 +48,12 @@ func (sc *statsCounter) cappedDelay(origin string, asked time.Duration) {
 		sc.s.CappedDelays = map[string]time.Duration{}
 	}
 	sc.s.CappedDelays[origin] = asked
+	sc.mu.Unlock()
+}
+
+func (sc *statsCounter) delayed() {
+	sc.mu.Lock()
+	sc.s.Delayed++
 	sc.mu.Unlock()
 }
 
