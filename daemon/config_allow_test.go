@@ -3,7 +3,6 @@ package daemon_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -40,20 +39,10 @@ func TestConfigAllow(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := daemon.ParseConfig("test.yaml", []byte(tc.yaml))
-			var ce *daemon.ConfigError
-			if !errors.As(err, &ce) {
-				t.Fatalf("err = %v, want *ConfigError", err)
+			err := wantProblem(t, tc.yaml, tc.line, tc.blog, tc.key, tc.reason)
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("message shows the password: %v", err)
 			}
-			for _, p := range ce.Problems {
-				if p.Key == tc.key && p.Blog == tc.blog && p.Line == tc.line && strings.Contains(p.Reason, tc.reason) {
-					if strings.Contains(err.Error(), "secret") {
-						t.Errorf("message shows the password: %v", err)
-					}
-					return
-				}
-			}
-			t.Errorf("no problem with line %d, blog %q, key %q, reason ~%q in:\n%v", tc.line, tc.blog, tc.key, tc.reason, err)
 		})
 	}
 	y := "defaults:\n  allow: [\"http://127.0.0.1:8081\"]\nblogs:\n" +

@@ -61,23 +61,31 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := daemon.ParseConfig("test.yaml", []byte(tc.yaml))
-			var ce *daemon.ConfigError
-			if !errors.As(err, &ce) {
-				t.Fatalf("err = %v, want *ConfigError", err)
+			err := wantProblem(t, tc.yaml, tc.line, tc.blog, tc.key, tc.reason)
+			if !strings.Contains(err.Error(), "test.yaml") {
+				t.Errorf("message does not name the file: %v", err)
 			}
-			for _, p := range ce.Problems {
-				if p.Key == tc.key && p.Blog == tc.blog && strings.Contains(p.Reason, tc.reason) &&
-					(tc.line == 0 || p.Line == tc.line) {
-					if !strings.Contains(err.Error(), "test.yaml") {
-						t.Errorf("message does not name the file: %v", err)
-					}
-					return
-				}
-			}
-			t.Errorf("no problem with line %d, blog %q, key %q, reason ~%q in:\n%v", tc.line, tc.blog, tc.key, tc.reason, err)
 		})
 	}
+}
+
+// wantProblem parses yaml as test.yaml and fails unless the config error
+// holds a problem of key, blog and a reason containing reason, at line
+// (any line when line is 0). It returns the error.
+func wantProblem(t *testing.T, yaml string, line int, blog, key, reason string) error {
+	t.Helper()
+	_, err := daemon.ParseConfig("test.yaml", []byte(yaml))
+	var ce *daemon.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want *ConfigError", err)
+	}
+	for _, p := range ce.Problems {
+		if p.Key == key && p.Blog == blog && strings.Contains(p.Reason, reason) && (line == 0 || p.Line == line) {
+			return err
+		}
+	}
+	t.Errorf("no problem with line %d, blog %q, key %q, reason ~%q in:\n%v", line, blog, key, reason, err)
+	return err
 }
 
 func TestConfigReportsAllProblemsAtOnce(t *testing.T) {

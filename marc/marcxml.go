@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // Namespace is the MARCXML (MARC 21 slim) namespace.
@@ -131,14 +133,7 @@ func isXMLSafe(s string) bool {
 
 // legalXMLChar reports whether r, decoded from n bytes, is a Char of XML 1.0.
 func legalXMLChar(r rune, n int) bool {
-	switch {
-	case r == utf8.RuneError && n <= 1:
-		return false
-	case r < 0x20:
-		return r == '\t' || r == '\n' || r == '\r'
-	default:
-		return r != 0xFFFE && r != 0xFFFF
-	}
+	return (r != utf8.RuneError || n > 1) && blogharvest.IsXMLChar(r)
 }
 
 // xmlRecord is the shape ParseMARCXML decodes.

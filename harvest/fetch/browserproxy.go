@@ -195,19 +195,7 @@ func proxyTarget(r *http.Request) (string, string, error) {
 	if !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return "", "", fmt.Errorf("not an absolute http URL: %q", r.RequestURI)
 	}
-	return u.Scheme, hostportWithDefault(u.Scheme, u.Host), nil
-}
-
-// hostportWithDefault adds scheme's default port to a host without one.
-func hostportWithDefault(scheme, host string) string {
-	if _, _, err := net.SplitHostPort(host); err == nil {
-		return host
-	}
-	port := "80"
-	if scheme == "https" {
-		port = "443"
-	}
-	return net.JoinHostPort(strings.Trim(host, "[]"), port)
+	return u.Scheme, hostPort(u.Scheme, u.Host), nil
 }
 
 // forward proxies one absolute-URI request after the gate's check.

@@ -86,14 +86,24 @@ func (g *guard) checkURL(u *url.URL, kind Kind) error {
 	if set := g.origins.Load().set; kind == Page && len(set) > 0 && !set[o] {
 		return blogharvest.Permanent(fmt.Errorf("fetch %s: %s: %w", u, o, ErrOutOfScope))
 	}
-	hp := hostPort(u.Scheme, u.Host)
-	if g.privateAllowed(hp) {
-		return nil
-	}
-	if host := normHost(hp); privateName(host) {
+	if host := g.refusedHost(hostPort(u.Scheme, u.Host)); host != "" {
 		return refused(u.String(), host)
 	}
 	return nil
+}
+
+// refusedHost returns the host of hp (a normalised host:port) when it is
+// refused before anything is sent: a literal non-public address, a
+// localhost, private-use or metadata name that is not one of the blog's
+// origins or allowed hosts; "" when it is not.
+func (g *guard) refusedHost(hp string) string {
+	if g.privateAllowed(hp) {
+		return ""
+	}
+	if host := normHost(hp); privateName(host) {
+		return host
+	}
+	return ""
 }
 
 func refused(u, addr string) error {

@@ -260,11 +260,7 @@ func (c *Client) CheckBrowserTarget(ctx context.Context, scheme, hostport string
 		return err
 	}
 	hp := hostPort(scheme, hostport)
-	if c.guard.privateAllowed(hp) {
-		return nil
-	}
-	host, _, _ := net.SplitHostPort(hp)
-	if privateName(host) {
+	if host := c.guard.refusedHost(hp); host != "" {
 		return blogharvest.Permanent(fmt.Errorf("browser %s://%s: %s: %w", scheme, hp, host, ErrRefused))
 	}
 	return nil
