@@ -125,6 +125,9 @@ func splitZone(text string) (string, *time.Location, error) {
 // parseBody parses the cron fields or descriptor; cron's messages name the
 // bad field ("end of range (61) above maximum (59): 61").
 func parseBody(body string) (cron.Schedule, error) {
+	if strings.HasPrefix(body, "TZ=") || strings.HasPrefix(body, "CRON_TZ=") {
+		return nil, errors.New("more than one time zone prefix")
+	}
 	if strings.HasPrefix(body, "@every") {
 		d, err := time.ParseDuration(strings.TrimSpace(strings.TrimPrefix(body, "@every")))
 		if err != nil {
