@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,19 +13,22 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+	"golang.org/x/net/html"
 )
 
 // fetchedPage is an HTML page in memory, with what a scan found on it.
 type fetchedPage struct {
 	resp  *fetch.Response
-	html  []byte // decoded to UTF-8
+	html  []byte     // decoded to UTF-8
+	doc   *html.Node // html parsed once: every reader of the page walks this tree; nil if the parser refused it
 	url   *url.URL
 	ident string // canonical identity: rel=canonical in scope, else the final URL
 	stub  string // the target a redirect stub page sends its reader to; "" for other pages
 	info  *pageInfo
 }
 
-// newFetchedPage decodes and scans a fetched HTML response.
+// newFetchedPage decodes, parses and reads a fetched HTML response.
 func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
 	text, _, err := resp.Text()
 	if err != nil {
@@ -39,7 +43,10 @@ func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
 		return nil, blogharvest.Permanent(err)
 	}
 	fu, _ := url.Parse(final)
-	return &fetchedPage{resp: resp, html: text, url: fu, ident: final, info: scanPage(text, u)}, nil
+	// A page the parser refuses (nested deeper than it allows) keeps a nil
+	// tree: its links are not read; the extractor says what it makes of it.
+	doc, _ := html.Parse(bytes.NewReader(text))
+	return &fetchedPage{resp: resp, html: text, doc: doc, url: fu, ident: final, info: readPage(doc, text, u)}, nil
 }
 
 // discover finds the feed and fetches the home page (nil when the blog was
@@ -203,7 +210,7 @@ func fullTextFeed(f *feed.Feed) bool {
 // itemFullText reports whether an item's content looks like a whole post:
 // present, not tiny and not ending in a "read more" ellipsis.
 func itemFullText(it feed.Item) bool {
-	text := strings.TrimSpace(htmlText(it.Content))
+	text := strings.TrimSpace(learn.HTMLText(it.Content))
 	if len(text) < 200 {
 		return false
 	}

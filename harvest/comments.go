@@ -118,6 +118,7 @@ type commentMerger struct {
 	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
 	pageID  []string // id of each comment's element on the page; "" if not seen there
 	keyed   []bool   // whether each comment carries a platform id
+	text    []string // each comment's visible text (learn.HTMLText), read once
 	byKey   map[string]int
 }
 
@@ -183,6 +184,7 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	m.parent = append(m.parent, parent)
 	m.pageID = append(m.pageID, "")
 	m.keyed = append(m.keyed, false)
+	m.text = append(m.text, learn.HTMLText(cm.Content))
 	for _, k := range keys {
 		if k == "" {
 			continue
@@ -214,7 +216,7 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 		if keyed && m.keyed[i] {
 			// Both carry platform ids, and they differ: the same comment
 			// only if numbered apart (a comment system beside the feed's).
-			if normName(htmlText(cm.Content)) == normName(text) && normName(cm.Author) == normName(pc.Author) {
+			if normName(m.text[i]) == normName(text) && normName(cm.Author) == normName(pc.Author) {
 				return i, true
 			}
 			continue
@@ -223,7 +225,7 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 		if sameAuthor && !pc.Date.IsZero() && absDur(cm.Added.Sub(pc.Date)) < time.Minute {
 			return i, true
 		}
-		if text != "" && learn.Dice(htmlText(cm.Content), text) >= 0.85 {
+		if text != "" && learn.Dice(m.text[i], text) >= 0.85 {
 			return i, true
 		}
 	}

@@ -131,9 +131,8 @@ func (c *crawl) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
 	if len(ex.ContentText) < 200 || p.ident == c.home.String() || p.info.articles > 1 {
 		return false // several articles: a listing (archive, post format, author page)
 	}
-	base := p.url
 	posts := 0
-	for _, l := range scanPage([]byte(ex.ContentHTML), base).links {
+	for _, l := range linksOf(ex.ContentHTML, p.url) {
 		if u, err := url.Parse(l.url); err == nil && c.pattern.match(u) {
 			posts++
 		}
@@ -216,7 +215,7 @@ func (c *crawl) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extrac
 		feedHTML = it.Content
 	}
 	feedFull := it != nil && itemFullText(*it)
-	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(htmlText(feedHTML))*3/2
+	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(learn.HTMLText(feedHTML))*3/2
 	// A full-text feed's short or empty item (an image post, a post with no
 	// text) beats a fallback's guess, which then holds the article's
 	// surroundings (title, byline) instead.

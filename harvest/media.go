@@ -68,32 +68,29 @@ func mediaURLs(content string, base *url.URL) []string {
 			out = append(out, s)
 		}
 	}
-	z := html.NewTokenizer(strings.NewReader(content))
-	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		tn, more := z.TagName()
-		mediaOfTag(atom.Lookup(tn), readAttrs(z, more), add)
+	doc, err := html.Parse(strings.NewReader(content))
+	if err != nil {
+		return nil
 	}
+	eachElement(doc, func(n *html.Node) { mediaOf(n, add) })
 	return out
 }
 
-// mediaOfTag passes the media URLs one tag names to add.
-func mediaOfTag(a atom.Atom, attrs map[string]string, add func(string)) {
-	switch a {
+// mediaOf passes the media URLs one element names to add.
+func mediaOf(n *html.Node, add func(string)) {
+	switch n.DataAtom {
 	case atom.Img:
-		add(firstNonEmpty(attrs["data-orig-file"], attrs["data-src"], attrs["data-lazy-src"], attrs["src"]))
-		add(largestSrcset(firstNonEmpty(attrs["data-srcset"], attrs["srcset"])))
+		add(firstNonEmpty(attr(n, "data-orig-file"), attr(n, "data-src"), attr(n, "data-lazy-src"), attr(n, "src")))
+		add(largestSrcset(firstNonEmpty(attr(n, "data-srcset"), attr(n, "srcset"))))
 	case atom.Source:
-		add(attrs["src"])
-		add(largestSrcset(attrs["srcset"]))
+		add(attr(n, "src"))
+		add(largestSrcset(attr(n, "srcset")))
 	case atom.Audio, atom.Video, atom.Track, atom.Embed:
-		add(attrs["src"])
-		add(attrs["poster"])
+		add(attr(n, "src"))
+		add(attr(n, "poster"))
 	case atom.A:
-		if isDocLink(attrs["href"]) {
-			add(attrs["href"])
+		if href := attr(n, "href"); isDocLink(href) {
+			add(href)
 		}
 	}
 }

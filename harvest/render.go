@@ -122,7 +122,7 @@ func (c *crawl) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr e
 	}
 	feedText := 0
 	if j.item != nil && itemFullText(*j.item) {
-		feedText = len(htmlText(j.item.Content))
+		feedText = len(learn.HTMLText(j.item.Content))
 	}
 	switch {
 	case errors.Is(exErr, blogharvest.ErrNoArticle) || ex.ContentText == "":

@@ -402,7 +402,7 @@ func (c *crawl) pageOf(raw string, resp *fetch.Response) (*fetchedPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.stub = stubTarget(p.html, p.url, p.info.canonical)
+	p.stub = stubTarget(p.doc, p.url, p.info.canonical)
 	if canon := p.info.canonical; canon != "" && p.stub == "" {
 		// a canonical naming the home page on another page is a theme's
 		// mistake, not an identity: the home page is no entry
