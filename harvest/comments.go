@@ -337,7 +337,7 @@ func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Ent
 			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", l.url, err))
 			continue
 		}
-		more, _ := c.extract(p.resp.URL, p.html, c.lang(p))
+		more, _ := c.extract(c.learnPage(p))
 		if !addNewComments(ex, more.Comments) {
 			continue // the post's own page (WordPress shows the last comment page there)
 		}

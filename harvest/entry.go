@@ -19,7 +19,7 @@ import (
 // navigation page that turns out not to be content.
 func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
-	ex, exErr := c.extract(p.resp.URL, p.html, c.lang(p))
+	ex, exErr := c.extract(c.learnPage(p))
 	if !post && j.t.kind == "candidate" && !c.looksLikeContent(ex, p) {
 		return nil
 	}
@@ -113,10 +113,16 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// learnPage is the seam where a fetched page goes to learn: its bytes and
+// the tree every other reader of the page walks.
+func (c *crawl) learnPage(p *fetchedPage) learn.Page {
+	return learn.Page{URL: p.resp.URL, HTML: p.html, Lang: c.lang(p)}
+}
+
 // extract applies the rules (or the fallbacks) to a page and times it.
-func (c *crawl) extract(pageURL string, html []byte, lang string) (learn.Extraction, error) {
+func (c *crawl) extract(page learn.Page) (learn.Extraction, error) {
 	t0 := time.Now()
-	ex, err := c.rules.Extract(learn.Page{URL: pageURL, HTML: html, Lang: lang})
+	ex, err := c.rules.Extract(page)
 	d := time.Since(t0)
 	c.mu.Lock()
 	c.res.Timings.Extract += d

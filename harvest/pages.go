@@ -63,7 +63,7 @@ func (c *crawl) appendPostPages(ctx context.Context, e *blogharvest.Entry, p *fe
 			e.Problems = append(e.Problems, fmt.Sprintf("post page %s: %v", u, err))
 			continue
 		}
-		ex, err := c.extract(sub.resp.URL, sub.html, c.lang(sub))
+		ex, err := c.extract(c.learnPage(sub))
 		if err != nil || ex.ContentHTML == "" {
 			e.Problems = append(e.Problems, fmt.Sprintf("post page %s: no article extracted: %v", u, err))
 		} else {

@@ -176,7 +176,7 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 	for _, n := range res.Notes {
 		e.Problems = append(e.Problems, "render: "+n)
 	}
-	rex, rerr := c.extract(firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
+	rex, rerr := c.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: c.lang(j.page)})
 	c.frameComments(&rex, res)
 	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
 		return rex, nil
@@ -188,7 +188,7 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 // cross-origin frames (Disqus and other embedded threads) to ex.
 func (c *crawl) frameComments(ex *learn.Extraction, res *render.Result) {
 	for _, f := range res.Frames {
-		fx, _ := c.extract(f.URL, f.HTML, "")
+		fx, _ := c.extract(learn.Page{URL: f.URL, HTML: f.HTML})
 		ex.Comments = append(ex.Comments, fx.Comments...)
 	}
 }

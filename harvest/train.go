@@ -93,7 +93,7 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})
 	}
-	return learn.Pair{Page: learn.Page{URL: j.page.resp.URL, HTML: j.page.html, Lang: c.lang(j.page)}, Target: t}
+	return learn.Pair{Page: c.learnPage(j.page), Target: t}
 }
 
 // lang returns the language of a page: its own, else the feed's.
