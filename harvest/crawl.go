@@ -153,8 +153,10 @@ func (c *crawl) crawl(ctx context.Context) error {
 		if c.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
 			c.addOrigin(c.feed.Link) // the feed names the blog's home page
 		}
-		home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
-		c.commented = c.siteCommentPosts(ctx, home)
+		if c.homeDue() {
+			home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
+			c.commented = c.siteCommentPosts(ctx, home)
+		}
 	}
 	c.setScope(home)
 	c.seedFeed()

@@ -22,10 +22,16 @@ const maxSiteCommentPages = 10
 // NewCrawl reads only its first page, for State.CommentFeed: the next
 // UpdateCrawl asks for it conditionally.
 func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.URL {
-	if home == nil || c.emit == nil {
+	if c.emit == nil {
 		return nil
 	}
-	cf := siteCommentFeed(home.info)
+	cf := ""
+	switch {
+	case !c.homeDue():
+		cf = c.o.State.CommentFeed.URL // the home page is not read: the feed the last crawl found
+	case home != nil:
+		cf = siteCommentFeed(home.info)
+	}
 	if cf == "" {
 		return nil
 	}
