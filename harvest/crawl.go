@@ -91,6 +91,7 @@ type crawl struct {
 	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
 	ledger     *ledger                    // the fate of every URL met
 	stubs      map[string][]string        // redirect stub URLs by their target's canonical URL (guarded by mu)
+	late       lateStubs                  // entries re-read for the stubs met after them (coordinator only)
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted

@@ -58,9 +58,12 @@
 // location redirect or a rel=canonical naming another URL. The target is
 // queued in the stub's place (a post if the stub was; the feed item that
 // named the stub waits for it) and the stub's URL becomes an alias of the
-// target's entry when the stub is met first. A rel=canonical pointing at the
-// home page from another page is a theme's mistake and is ignored; a post
-// whose canonical names a non-post processed before keeps its own URL.
+// target's entry; a stub met after that entry was emitted has the target
+// read and emitted again, a new version with the stub among its aliases
+// (the only case of an entry emitted twice in a run). A rel=canonical
+// pointing at the home page from another page is a theme's mistake and is
+// ignored; a post whose canonical names a non-post processed before keeps
+// its own URL.
 //
 // The crawl ledger (Result.Ledger, and LedgerTSV in the Blog record, which
 // is therefore emitted last) gives every URL the crawl meets exactly one
