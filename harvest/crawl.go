@@ -62,36 +62,37 @@ type crawl struct {
 	res    *Result
 	start  time.Time
 
-	blog       blogharvest.Blog
-	home       *url.URL // canonical home page
-	urlIsFeed  bool     // Options.Blog.URL turned out to be the feed
-	homeLang   string   // <html lang> of the home page
-	feed       *feed.Feed
-	full       bool // the feed carries whole posts
-	scope      *scope
-	pattern    *postPattern
-	front      *frontier
-	knn        *knn
-	rules      *learn.Rules
-	rulesF     *blogharvest.File
-	pending    map[string]*feed.Item      // feed items whose entry is not emitted yet, by canonical URL
-	feedURLs   []*url.URL                 // in-scope item pages, in feed order
-	offsite    []*feed.Item               // items whose page lies outside the scope
-	commented  []*url.URL                 // UpdateCrawl: posts with comments since the watermark
-	media      *mediaCache                // media fetched in this crawl, shared by its entries
-	emitted    map[string]bool            // canonical URLs of emitted entries and processed pages
-	pages      int                        // HTML pages dispatched (bounded by MaxPages)
-	disallowed int                        // URLs robots.txt kept the crawl from
-	outOfScope int                        // pages outside the blog's origins or redirected out of them
-	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
-	settled    bool                       // UpdateCrawl with no recheck due (recheckDue): only what changed is read
-	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
-	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
-	failed     map[string]bool            // canonical URLs of feed items whose page failed
-	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
-	ledger     *ledger                    // the fate of every URL met
-	stubs      map[string][]string        // redirect stub URLs by their target's canonical URL (guarded by mu)
-	late       lateStubs                  // entries re-read for the stubs met after them (coordinator only)
+	blog         blogharvest.Blog
+	home         *url.URL // canonical home page
+	urlIsFeed    bool     // Options.Blog.URL turned out to be the feed
+	homeLang     string   // <html lang> of the home page
+	feed         *feed.Feed
+	full         bool // the feed carries whole posts
+	scope        *scope
+	pattern      *postPattern
+	front        *frontier
+	knn          *knn
+	rules        *learn.Rules
+	rulesF       *blogharvest.File
+	pending      map[string]*feed.Item      // feed items whose entry is not emitted yet, by canonical URL
+	feedURLs     []*url.URL                 // in-scope item pages, in feed order
+	offsite      []*feed.Item               // items whose page lies outside the scope
+	commented    []*url.URL                 // UpdateCrawl: posts with comments since the watermark
+	siteComments map[string][]feed.Comment  // UpdateCrawl: the blog-wide comment feed's comments, by post
+	media        *mediaCache                // media fetched in this crawl, shared by its entries
+	emitted      map[string]bool            // canonical URLs of emitted entries and processed pages
+	pages        int                        // HTML pages dispatched (bounded by MaxPages)
+	disallowed   int                        // URLs robots.txt kept the crawl from
+	outOfScope   int                        // pages outside the blog's origins or redirected out of them
+	variants     map[string]int             // query-string URLs queued per path (bounded: crawler traps)
+	settled      bool                       // UpdateCrawl with no recheck due (recheckDue): only what changed is read
+	stopped      bool                       // UpdateCrawl stopped after the feeds: nothing changed
+	pre          map[string]*fetch.Response // feed first pages askFeed received, by URL
+	failed       map[string]bool            // canonical URLs of feed items whose page failed
+	pageVals     map[string]Validators      // validators of the pages fetched, for State.Pages
+	ledger       *ledger                    // the fate of every URL met
+	stubs        map[string][]string        // redirect stub URLs by their target's canonical URL (guarded by mu)
+	late         lateStubs                  // entries re-read for the stubs met after them (coordinator only)
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
