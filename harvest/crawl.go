@@ -36,8 +36,9 @@ func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result,
 // emits only the entries that changed, then the Blog record with the
 // crawl ledger. Given o.State (the last crawl's Result.State) it asks for
 // the feeds conditionally first and emits nothing when they did not
-// change, and re-reads only posts with a change signal (see the package
-// doc).
+// change, and re-reads only posts with a change signal; unless its daily
+// recheck is due it reads no home page and emits no Blog record (see the
+// package doc).
 func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Record) error) (*Result, error) {
 	return run(ctx, o, since, true, emit)
 }
