@@ -176,8 +176,8 @@ func (c *crawl) readFeed(ctx context.Context) error {
 // finds edited posts without extracting every post of the feed again, and
 // both crawls record the same date_modified.
 func (c *crawl) modificationDates(ctx context.Context) {
-	if c.settled && !c.twinDated() {
-		return // the last crawl got no dates from it: asked again with the daily recheck
+	if !c.homeDue() && !c.twinDated() {
+		return // the last crawl got no dates from it: asked again with the home page
 	}
 	file, n, err := feed.FillUpdated(ctx, c.client, c.feed)
 	if file != nil {
