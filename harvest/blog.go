@@ -59,7 +59,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	if c.blog.FeedURL != "" {
 		return c.fetchHome(ctx, c.blog.URL), nil
 	}
-	if c.update && c.o.State.Feed.URL != "" {
+	if c.pol.useState && c.o.State.Feed.URL != "" {
 		return c.knownFeed(ctx), nil
 	}
 	feedURL, resp, err := feed.Discover(ctx, c.client, c.blog.URL)
@@ -154,8 +154,8 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 // readFeed fetches the posts feed with its older pages.
 func (c *crawl) readFeed(ctx context.Context) error {
 	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
-	if c.update {
-		po.Since, po.Enough, po.NewestFirst = c.since, c.wantItems, true
+	if c.pol.changedOnly {
+		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
 	}
 	f, files, err := c.feedPages(ctx, c.blog.FeedURL, po)
 	switch {

@@ -38,10 +38,10 @@ const maxRefusalWarnings = 20
 // browserRefused records a target the browser was refused (the proxy
 // reports each host:port once).
 func (c *crawl) browserRefused(hostport string, _ error) {
-	c.mu.Lock()
+	c.render.mu.Lock()
 	c.render.refusals++
 	n := c.render.refusals
-	c.mu.Unlock()
+	c.render.mu.Unlock()
 	switch {
 	case n < maxRefusalWarnings:
 		c.warn("browser request refused: %s", hostport)
@@ -66,9 +66,9 @@ func (c *crawl) browserMayLoad(raw string) bool {
 	if c.client == nil || c.browserGate().Check(context.Background(), u.Scheme, hostport) != nil {
 		return false
 	}
-	c.mu.Lock()
+	c.render.mu.Lock()
 	p := c.render.proxy
-	c.mu.Unlock()
+	c.render.mu.Unlock()
 	if p != nil {
 		for _, h := range p.Refused() {
 			if strings.EqualFold(h, hostport) {

@@ -29,7 +29,7 @@ func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
 		return
 	}
 	it := j.item
-	if c.update && it != nil && it.CommentCount == 0 && !c.isCommented(j.t.url) {
+	if c.pol.changedOnly && it != nil && it.CommentCount == 0 && !c.isCommented(j.t.url) {
 		j.commentsRun = true
 		return
 	}

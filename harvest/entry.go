@@ -58,7 +58,7 @@ func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("child_of", blogharvest.MethodComputed)
 	aliases := []string{j.t.url, p.url.String(), p.info.shortlink}
-	aliases = append(aliases, c.stubsOf(e.URL, j.t.url, p.url.String())...)
+	aliases = append(aliases, c.claims.stubsOf(e.URL, j.t.url, p.url.String())...)
 	if j.item != nil {
 		aliases = append(aliases, canonicalOr(j.item.Link))
 	}
@@ -69,17 +69,6 @@ func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	}
 	e.Files = append(e.Files, p.resp.File(blogharvest.RolePage))
 	return e
-}
-
-// stubsOf returns the redirect stubs met so far that lead to any of urls.
-func (c *crawl) stubsOf(urls ...string) []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for _, u := range urls {
-		out = append(out, c.stubs[u]...)
-	}
-	return out
 }
 
 // protectedPrefix is the label platforms put before the title of a
@@ -124,9 +113,7 @@ func (c *crawl) extract(page learn.Page) (learn.Extraction, error) {
 	t0 := time.Now()
 	ex, err := c.rules.Extract(page)
 	d := time.Since(t0)
-	c.mu.Lock()
-	c.res.Timings.Extract += d
-	c.mu.Unlock()
+	c.stats.took("extract", d)
 	return ex, err
 }
 
@@ -299,7 +286,7 @@ func (c *crawl) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.Entry 
 // outside the blog's scope; UpdateCrawl emits only those changed since.
 func (c *crawl) emitOffsite() error {
 	for _, it := range c.offsite {
-		if c.update && !c.itemChanged(it) {
+		if c.pol.changedOnly && !c.itemChanged(it) {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
 			continue
 		}
@@ -308,7 +295,7 @@ func (c *crawl) emitOffsite() error {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item without a usable link or guid", "feed")
 			continue
 		}
-		if !c.claim(e.URL) {
+		if !c.claims.claim(e.URL) {
 			c.ledger.set(e.URL, FateDuplicate, "archived before under this URL", "feed")
 			continue
 		}
@@ -326,11 +313,11 @@ func (c *crawl) entryChanged(e *blogharvest.Entry, t task) bool {
 	if e.Created.IsZero() && t.lastmod.IsZero() {
 		return true // undated: cannot tell, keep it
 	}
-	if e.Created.After(c.since) || e.Modified.After(c.since) || t.lastmod.After(c.since) {
+	if e.Created.After(c.pol.since) || e.Modified.After(c.pol.since) || t.lastmod.After(c.pol.since) {
 		return true
 	}
 	for _, cm := range e.Comments {
-		if cm.Added.After(c.since) {
+		if cm.Added.After(c.pol.since) {
 			return true
 		}
 	}

@@ -54,7 +54,7 @@ func (c *crawl) appendPostPages(ctx context.Context, e *blogharvest.Entry, p *fe
 	}
 	for _, u := range links {
 		c.ledger.met(u, "link")
-		if !c.claim(u) {
+		if !c.claims.claim(u) {
 			continue
 		}
 		c.ledger.set(u, FateDuplicate, "page of the paginated entry "+e.URL, "")

@@ -66,13 +66,10 @@ type Validators struct {
 }
 
 // recheckDue reports whether this crawl re-reads the posts of the feed's
-// first page that give no change signal: always for NewCrawl; for
-// UpdateCrawl when Options.RecheckPosts has passed since State.PostsChecked
-// (or that was never done).
-func recheckDue(o Options, update bool, now time.Time) bool {
-	if !update {
-		return true
-	}
+// first page that give no change signal (NewCrawl reads them all): when
+// Options.RecheckPosts has passed since State.PostsChecked (or that was
+// never done).
+func recheckDue(o Options, now time.Time) bool {
 	every := o.RecheckPosts
 	if every == 0 {
 		every = DefaultRecheckPosts
@@ -94,7 +91,7 @@ func recheckDue(o Options, update bool, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.settled {
+	if !c.pol.settled {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -124,7 +121,7 @@ func (c *crawl) twinDated() bool {
 // readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	st := c.o.State
-	if !c.update || st.Feed.URL == "" || !c.settled {
+	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled {
 		return false
 	}
 	fv, same := c.askFeed(ctx, st.Feed)
@@ -139,7 +136,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	}
 	c.stopped = true
 	c.res.Unchanged = true
-	c.res.Watermark = c.since // nothing was read: the next crawl looks back as far
+	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.ETag, c.res.LastModified = fv.ETag, fv.LastModified
 	c.res.Rules = st.Rules
 	c.res.State = State{Feed: fv, CommentFeed: cv, Items: st.Items, PostsChecked: st.PostsChecked, Rules: st.Rules}
@@ -305,7 +302,7 @@ func (c *crawl) finishState() {
 	}
 	st := &c.res.State
 	st.PostsChecked = c.o.State.PostsChecked
-	if !c.settled {
+	if !c.pol.settled {
 		st.PostsChecked = c.start
 	}
 	st.Rules = c.res.Rules
@@ -318,7 +315,7 @@ func (c *crawl) finishState() {
 // shown commented.
 func (c *crawl) recheckOnly(j *pageJob) bool {
 	it := j.item
-	if !c.update || c.settled || it == nil || it.Published.After(c.since) || it.Updated.After(c.since) ||
+	if !c.pol.changedOnly || c.pol.settled || it == nil || it.Published.After(c.pol.since) || it.Updated.After(c.pol.since) ||
 		c.isCommented(j.t.url) {
 		return false
 	}
@@ -384,7 +381,7 @@ func (c *crawl) pageValidators(items map[string]string) map[string]Validators {
 // reuseRules takes the rules of State.Rules for an UpdateCrawl, so that
 // it fetches no training pages; it reports whether it did.
 func (c *crawl) reuseRules() bool {
-	if !c.update || len(c.o.State.Rules) == 0 {
+	if !c.pol.useState || len(c.o.State.Rules) == 0 {
 		return false
 	}
 	var r learn.Rules

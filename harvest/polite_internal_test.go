@@ -27,7 +27,10 @@ func TestHomeDue(t *testing.T) {
 	} {
 		o := Options{RecheckPosts: tc.every}
 		o.State.PostsChecked = tc.checked
-		c := &crawl{o: o, update: tc.update, start: now, settled: !recheckDue(o, tc.update, now)}
+		c := &crawl{o: o, start: now, pol: newCrawlPolicy()}
+		if tc.update {
+			c.pol = updatePolicy(o, now, now)
+		}
 		if got := c.homeDue(); got != tc.want {
 			t.Errorf("%s: homeDue %v, want %v", tc.name, got, tc.want)
 		}

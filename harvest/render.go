@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -13,8 +14,9 @@ import (
 )
 
 // rendererState is the crawl's browser: the one given in Options, or one
-// started on first need and closed at the end.
+// started on first need and closed at the end. Safe for concurrent use.
 type rendererState struct {
+	mu       sync.Mutex
 	r        Renderer
 	own      *render.Browser
 	proxy    *fetch.BrowserProxy // the filter a browser the crawl started goes through
@@ -26,9 +28,9 @@ type rendererState struct {
 // renderer returns the browser to use, starting one if needed; nil when
 // rendering is off (RenderNever, or no browser installed: one warning).
 func (c *crawl) renderer(ctx context.Context) Renderer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	st := &c.render
+	st := c.render
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	switch {
 	case c.o.Render == RenderNever || st.off:
 		return nil
@@ -48,8 +50,7 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 		if errors.Is(err, render.ErrNoBrowser) {
 			msg = fmt.Sprintf("render: no browser installed (%v): rendering is off for this crawl", err)
 		}
-		c.res.Warnings = append(c.res.Warnings, msg)
-		c.log.Warn(msg)
+		c.stats.warn(msg)
 		return nil
 	}
 	st.own, st.r = b, b
@@ -57,7 +58,7 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 }
 
 // startBrowser starts the crawl's browser behind its filtering proxy
-// (kept in c.render.proxy; c.mu is held).
+// (kept in c.render.proxy; c.render.mu is held).
 func (c *crawl) startBrowser(ctx context.Context) (*render.Browser, error) {
 	p, err := c.startBrowserProxy()
 	if err != nil {
@@ -97,8 +98,8 @@ func (c *crawl) renderOptions(p *fetch.BrowserProxy) render.Options {
 
 // closeRenderer closes a browser the crawl started.
 func (c *crawl) closeRenderer() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.render.mu.Lock()
+	defer c.render.mu.Unlock()
 	if c.render.own != nil {
 		c.render.own.Close()
 		c.render.own = nil
@@ -165,9 +166,7 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 	}
 	t0 := time.Now()
 	res, err := r.Render(ctx, j.page.resp.URL)
-	c.mu.Lock()
-	c.res.Timings.Render += time.Since(t0)
-	c.mu.Unlock()
+	c.stats.took("render", time.Since(t0))
 	if err != nil {
 		e.Problems = append(e.Problems, fmt.Sprintf("render (%s): %v", reason, err))
 		return ex, exErr

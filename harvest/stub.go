@@ -210,16 +210,14 @@ func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 		c.log.Info("redirect stub: its target was processed before, not as an entry", "target", target)
 		return
 	}
-	if c.late.queued[target] || len(c.stubsOf(target)) <= e.stubs {
+	if c.late.queued[target] || len(c.claims.stubsOf(target)) <= e.stubs {
 		return // a re-read is queued, or the entry lists the stub already
 	}
 	if it == nil {
 		it = c.feedItemAt(target)
 	}
 	if it != nil {
-		c.mu.Lock()
-		c.pending[target] = it
-		c.mu.Unlock()
+		c.claims.replace(target, it)
 	}
 	kind := "post"
 	if e.kind == blogharvest.KindPage {

@@ -22,11 +22,7 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 	if c.reuseRules() {
 		return nil, nil
 	}
-	n := maxTrainNew
-	if c.update {
-		n = maxTrainUpdate
-	}
-	jobs := c.trainingJobs(min(n, c.o.MaxPages-c.pages))
+	jobs := c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages))
 	var pairs []learn.Pair
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
@@ -65,9 +61,8 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 		if len(jobs) >= n {
 			break
 		}
-		it := c.pending[u.String()]
+		it := c.claims.take(u.String())
 		jobs = append(jobs, &pageJob{t: task{url: u.String(), kind: "post"}, item: it, fromFeed: true})
-		delete(c.pending, u.String())
 	}
 	return jobs
 }
@@ -120,13 +115,13 @@ func (c *crawl) lang(p *fetchedPage) string {
 // for conditionally (recheckPage): comments and edits beyond the feed's
 // summary show nowhere else.
 func (c *crawl) itemChanged(it *feed.Item) bool {
-	if it.Published.After(c.since) || it.Updated.After(c.since) {
+	if it.Published.After(c.pol.since) || it.Updated.After(c.pol.since) {
 		return true
 	}
 	if changed, _ := c.signatureChanged(it); changed {
 		return true
 	}
-	return it.Updated.IsZero() && !c.settled && c.onFirstPage(it)
+	return it.Updated.IsZero() && !c.pol.settled && c.onFirstPage(it)
 }
 
 // onFirstPage reports whether it is among the items of the feed's first page.

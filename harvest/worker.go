@@ -93,12 +93,12 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 			if !ok {
 				break
 			}
-			if c.claimed(t.url) && !t.again {
+			if c.claims.claimed(t.url) && !t.again {
 				c.ledger.set(t.url, FateDuplicate, "processed before under this URL or another", "")
 				continue // a training page, or reached under another URL
 			}
 			c.pages++
-			jobs <- &pageJob{t: t, fromFeed: c.isPending(t.url)}
+			jobs <- &pageJob{t: t, fromFeed: c.claims.isPending(t.url)}
 			inflight++
 		}
 		if inflight == 0 {
@@ -117,13 +117,13 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 
 // process fetches and processes one page (in a worker).
 func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
-	j.item = c.takeItem(j.t.url)
-	if c.update && j.item != nil && !c.itemChanged(j.item) && !j.t.again {
-		if c.settled && !c.isCommented(j.t.url) {
+	j.item = c.claims.take(j.t.url)
+	if c.pol.changedOnly && j.item != nil && !c.itemChanged(j.item) && !j.t.again {
+		if c.pol.settled && !c.isCommented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
 		c.fetchComments(ctx, j)
-		if !commentsAfter(j.comments, c.since) {
+		if !commentsAfter(j.comments, c.pol.since) {
 			return outcome{job: j, unchanged: true}
 		}
 	}
@@ -139,7 +139,7 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 	if j.page == nil {
 		if j.item != nil && j.fromFeed && !errors.Is(j.err, blogharvest.ErrDisallowed) {
 			e := c.feedOnlyEntry(j.item, fmt.Sprintf("page %s: %v", j.t.url, j.err))
-			return outcome{job: j, entry: e, err: j.err, unchanged: c.update && !c.itemChanged(j.item)}
+			return outcome{job: j, entry: e, err: j.err, unchanged: c.pol.changedOnly && !c.itemChanged(j.item)}
 		}
 		return outcome{job: j, err: j.err}
 	}
@@ -162,7 +162,7 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 	}
 	if p.ident != j.t.url {
 		if j.item == nil {
-			j.item = c.takeItem(p.ident)
+			j.item = c.claims.take(p.ident)
 		}
 		out.url, _ = url.Parse(p.ident)
 	}
@@ -184,7 +184,7 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if c.update && !j.t.again && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
+	if c.pol.changedOnly && !j.t.again && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
 		c.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out
@@ -212,20 +212,7 @@ func (c *crawl) noteRedirect(task string, p *fetchedPage) {
 // the target instead.
 func (c *crawl) noteStub(task string, p *fetchedPage) {
 	c.log.Info("redirect stub", "url", p.url.String(), "target", p.stub)
-	c.mu.Lock()
-	if c.stubs == nil {
-		c.stubs = map[string][]string{}
-	}
-	urls := []string{task, p.url.String()}
-	urls = append(urls, c.stubs[task]...) // a chain of stubs: the earlier ones lead to the target too
-	urls = append(urls, c.stubs[p.url.String()]...)
-	for _, u := range urls {
-		if u != p.stub && !contains(c.stubs[p.stub], u) {
-			c.stubs[p.stub] = append(c.stubs[p.stub], u)
-		}
-	}
-	c.emitted[task], c.emitted[p.url.String()] = true, true // processed: a training stub is not fetched again
-	c.mu.Unlock()
+	c.claims.addStub(task, p.url.String(), p.stub)
 	c.ledger.set(task, FateStub, p.stub, "")
 	c.ledger.set(p.url.String(), FateStub, p.stub, "")
 	c.ledger.met(p.stub, "stub")
@@ -237,12 +224,12 @@ func (c *crawl) noteStub(task string, p *fetchedPage) {
 // every page's canonical at the home page or one post): it is then kept
 // under its own URL. It reports whether the page is to be processed.
 func (c *crawl) claimIdentity(j *pageJob, p *fetchedPage) bool {
-	if c.claim(p.ident) || j.t.again {
+	if c.claims.claim(p.ident) || j.t.again {
 		return true
 	}
 	own := p.url.String()
 	canon, _ := url.Parse(p.ident)
-	if own != p.ident && (j.item != nil || c.pattern.match(p.url)) && (canon == nil || !c.pattern.match(canon)) && c.claim(own) {
+	if own != p.ident && (j.item != nil || c.pattern.match(p.url)) && (canon == nil || !c.pattern.match(canon)) && c.claims.claim(own) {
 		c.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)
 		p.ident = own
 		c.ledger.clear(own) // the canonical duplicate noted before no longer holds
@@ -306,7 +293,7 @@ func (c *crawl) handle(out outcome) error {
 		c.queueStub(out)
 	}
 	if out.info != nil && out.url != nil {
-		if !c.update || out.url.String() == c.home.String() {
+		if !c.pol.homeLinksOnly || out.url.String() == c.home.String() {
 			n := c.seedLinks(out.info, out.job.t.depth)
 			if !out.post {
 				c.knn.train(out.url, float64(n))
@@ -330,7 +317,7 @@ func isQueryVariant(p *fetchedPage) bool {
 // candidate page (the variant's own links are not followed).
 func (c *crawl) queueCanonical(raw string) {
 	u, err := url.Parse(raw)
-	if err != nil || c.front.has(raw) || c.claimed(raw) || !c.scope.contains(u) || isBinaryURL(u) {
+	if err != nil || c.front.has(raw) || c.claims.claimed(raw) || !c.scope.contains(u) || isBinaryURL(u) {
 		return
 	}
 	t := task{url: raw}
@@ -343,7 +330,7 @@ func (c *crawl) queueCanonical(raw string) {
 func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
-	c.late.note(e, c.stubsOf(e.URL))
+	c.late.note(e, c.claims.stubsOf(e.URL))
 	c.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
 		c.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")
@@ -366,13 +353,9 @@ func (c *crawl) queueStub(out outcome) {
 		return
 	}
 	if it := out.job.item; it != nil {
-		c.mu.Lock()
-		if _, ok := c.pending[target]; !ok && !c.emitted[target] {
-			c.pending[target] = it
-		}
-		c.mu.Unlock()
+		c.claims.await(target, it, true)
 	}
-	if c.claimed(target) {
+	if c.claims.claimed(target) {
 		c.rereadForAlias(target, out.job.item)
 		return
 	}
@@ -427,40 +410,4 @@ func isHTML(resp *fetch.Response) bool {
 func isHTMLBytes(b []byte) bool {
 	s := strings.ToLower(strings.TrimSpace(string(b[:min(len(b), 512)])))
 	return strings.HasPrefix(s, "<!doctype html") || strings.HasPrefix(s, "<html")
-}
-
-// claim marks a canonical URL as processed; it reports false when it was
-// processed already.
-func (c *crawl) claim(u string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.emitted[u] {
-		return false
-	}
-	c.emitted[u] = true
-	return true
-}
-
-// claimed reports whether a canonical URL was processed already.
-func (c *crawl) claimed(u string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.emitted[u]
-}
-
-// takeItem removes and returns the pending feed item for u, or nil.
-func (c *crawl) takeItem(u string) *feed.Item {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	it := c.pending[u]
-	delete(c.pending, u)
-	return it
-}
-
-// isPending reports whether a feed item waits for u.
-func (c *crawl) isPending(u string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.pending[u]
-	return ok
 }
