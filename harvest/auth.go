@@ -54,8 +54,8 @@ func fetchAuth(o Options) *fetch.BasicAuth {
 // authentication, with one warning: the browser is not given the
 // credentials, and would render the blog's "401 Unauthorized" page.
 // Called with c.render.mu held.
-func (c *crawl) renderOffForAuth(st *rendererState) {
+func (w *pageWorker) renderOffForAuth(st *rendererState) {
 	st.off = true
 	msg := "render: the blog needs credentials, which are not given to the browser: rendering is off for this crawl"
-	c.stats.warn(msg)
+	w.stats.warn(msg)
 }

@@ -24,16 +24,16 @@ import (
 // comment feed shows it commented since: a new post has no comment feed
 // worth a request; nor of a post whose comments the blog-wide comment
 // feed lists all of (siteCommentsOf).
-func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
+func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 	if j.commentsRun {
 		return
 	}
 	it := j.item
-	if c.pol.changedOnly && it != nil && it.CommentCount == 0 && !c.isCommented(j.t.url) {
+	if w.pol.changedOnly && it != nil && it.CommentCount == 0 && !w.isCommented(j.t.url) {
 		j.commentsRun = true
 		return
 	}
-	if cs, ok := c.siteCommentsOf(j); ok {
+	if cs, ok := w.siteCommentsOf(j); ok {
 		j.commentsRun, j.comments = true, cs
 		return
 	}
@@ -48,7 +48,7 @@ func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
 		it = &feed.Item{Link: j.page.resp.URL, CommentFeedURL: cf}
 	}
 	j.commentsRun = true
-	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, c.client, c.feed, *it)
+	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *it)
 }
 
 // bloggerPostComments matches a Blogger per-post comment feed (not the
@@ -96,7 +96,7 @@ func commentKey(id string) string {
 
 // fillComments merges the comment feed's comments (MethodFeed) with those
 // extracted from the page, so that none is lost, and sets the counts.
-func (c *crawl) fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
+func (w *pageWorker) fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
 	m := newCommentMerger(e.URL)
 	for _, fc := range j.comments {
 		m.addFeed(fc)
@@ -338,7 +338,7 @@ const maxCommentPages = 50
 // commentPages fetches a post's further comment pages, adds their
 // comments to ex and keeps the pages that bring new ones; failures become
 // Problems.
-func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
+func (w *pageWorker) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
 	prefix := strings.TrimSuffix(j.page.ident, "/") + "/comment-page-"
 	seen := map[string]bool{}
 	for _, l := range j.page.info.links {
@@ -346,12 +346,12 @@ func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Ent
 			continue
 		}
 		seen[l.url] = true
-		p, err := c.fetchPage(ctx, l.url)
+		p, err := w.fetchPage(ctx, l.url)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", l.url, err))
 			continue
 		}
-		more, _ := c.extract(c.learnPage(p))
+		more, _ := w.extract(w.learnPage(p))
 		if !addNewComments(ex, more.Comments) {
 			continue // the post's own page (WordPress shows the last comment page there)
 		}

@@ -51,16 +51,10 @@ func Learn(ctx context.Context, o Options) (*Result, error) {
 	return run(ctx, o, func(Options, time.Time) policy { return newCrawlPolicy() }, nil)
 }
 
-// crawl is the state of one NewCrawl or UpdateCrawl.
-type crawl struct {
-	o      Options
-	pol    policy // NewCrawl or UpdateCrawl
-	client *fetch.Client
-	emit   func(Record) error
-	log    *slog.Logger
-	res    *Result
-	start  time.Time
-
+// site is what a crawl knows of the blog: set up by the coordinator in
+// the phases before the frontier is drained (discovery, feed, scope,
+// pattern, rules), read-only after that, by every stage.
+type site struct {
 	blog         blogharvest.Blog
 	home         *url.URL // canonical home page
 	urlIsFeed    bool     // Options.Blog.URL turned out to be the feed
@@ -69,33 +63,57 @@ type crawl struct {
 	full         bool // the feed carries whole posts
 	scope        *scope
 	pattern      *postPattern
-	front        *frontier
-	knn          *knn
 	rules        *learn.Rules
 	rulesF       *blogharvest.File
-	feedURLs     []*url.URL                 // in-scope item pages, in feed order
-	offsite      []*feed.Item               // items whose page lies outside the scope
-	commented    []*url.URL                 // UpdateCrawl: posts with comments since the watermark
-	siteComments map[string][]feed.Comment  // UpdateCrawl: the blog-wide comment feed's comments, by post
-	media        *mediaCache                // media fetched in this crawl, shared by its entries
-	claims       *claims                    // URLs processed, feed items waiting, stubs: shared with the workers
-	pages        int                        // HTML pages dispatched (bounded by MaxPages)
-	disallowed   int                        // URLs robots.txt kept the crawl from
-	outOfScope   int                        // pages outside the blog's origins or redirected out of them
-	variants     map[string]int             // query-string URLs queued per path (bounded: crawler traps)
-	stopped      bool                       // UpdateCrawl stopped after the feeds: nothing changed
-	pre          map[string]*fetch.Response // feed first pages askFeed received, by URL
-	failed       map[string]bool            // canonical URLs of feed items whose page failed
-	pageVals     map[string]Validators      // validators of the pages fetched, for State.Pages
-	ledger       *ledger                    // the fate of every URL met
-	late         lateStubs                  // entries re-read for the stubs met after them (coordinator only)
+	commented    []*url.URL                // UpdateCrawl: posts with comments since the watermark
+	siteComments map[string][]feed.Comment // UpdateCrawl: the blog-wide comment feed's comments, by post
+}
+
+// pageWorker turns one page into an outcome: fetch, parse, extract,
+// entry (comments, rendering, media). It reads the site and the policy,
+// claims URLs (claims), records their fates (ledger) and writes stats; it
+// never touches the frontier, the kNN model, the Result's counts or emit,
+// which are the coordinator's. Every field is set before the workers
+// start; the ones written after that are safe for concurrent use.
+type pageWorker struct {
+	*site
+	o      Options
+	pol    policy // NewCrawl or UpdateCrawl
+	client *fetch.Client
+	log    *slog.Logger
+	start  time.Time
+	claims *claims        // URLs processed, feed items waiting, stubs
+	ledger *ledger        // the fate of every URL met
+	stats  *stats         // warnings and timings
+	render *rendererState // the browser: started by the first worker that needs it
+	media  *mediaCache    // media fetched in this crawl, shared by its entries
+}
+
+// crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
+// (one goroutine: set-up, then the frontier's drain, handling the
+// workers' outcomes) over the page worker's.
+type crawl struct {
+	*pageWorker
+	emit func(Record) error
+	res  *Result
+
+	front      *frontier
+	knn        *knn
+	feedURLs   []*url.URL                 // in-scope item pages, in feed order
+	offsite    []*feed.Item               // items whose page lies outside the scope
+	pages      int                        // HTML pages dispatched (bounded by MaxPages)
+	disallowed int                        // URLs robots.txt kept the crawl from
+	outOfScope int                        // pages outside the blog's origins or redirected out of them
+	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
+	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
+	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
+	failed     map[string]bool            // canonical URLs of feed items whose page failed
+	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
+	late       lateStubs                  // entries re-read for the stubs met after them
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
 	overBudget int             // outcomes dropped because the budget ran out
-
-	stats  *stats         // warnings and timings: written by every stage
-	render *rendererState // the browser: started by the first worker that needs it
 }
 
 // run is NewCrawl and UpdateCrawl: pol gives the crawl's policy for its
@@ -129,11 +147,10 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 // applied) and policy pol, started at start.
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
-	return &crawl{o: o, pol: pol, emit: emit, log: o.Logger, start: start, res: res,
-		stats: &stats{res: res, log: o.Logger}, render: &rendererState{},
-		front: newFrontier(), knn: newKNN(3, 1024), claims: newClaims(),
-		variants: map[string]int{}, media: newMediaCache(), ledger: newLedger(),
-		pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
+	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
+		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{}, media: newMediaCache()}
+	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
+		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -204,8 +221,8 @@ func (c *crawl) newClient() error {
 }
 
 // warn records a warning for the Result and logs it.
-func (c *crawl) warn(msg string, args ...any) {
-	c.stats.warn(fmt.Sprintf(msg, args...))
+func (w *pageWorker) warn(msg string, args ...any) {
+	w.stats.warn(fmt.Sprintf(msg, args...))
 }
 
 // notBlog wraps err so that it says the blog's URL has no feed.

@@ -139,25 +139,25 @@ func firstNonEmpty(vals ...string) string {
 
 // captureMedia fetches the media of e's content within the limits and
 // appends them to e.Files; every failure becomes one of e.Problems.
-func (c *crawl) captureMedia(ctx context.Context, e *blogharvest.Entry) {
+func (w *pageWorker) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 	base, err := url.Parse(e.URL)
 	if err != nil || e.Content == "" {
 		return
 	}
 	urls := mediaURLs(e.Content, base)
-	if len(urls) > c.o.MaxMediaPerEntry {
-		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), c.o.MaxMediaPerEntry))
-		urls = urls[:c.o.MaxMediaPerEntry]
+	if len(urls) > w.o.MaxMediaPerEntry {
+		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), w.o.MaxMediaPerEntry))
+		urls = urls[:w.o.MaxMediaPerEntry]
 	}
 	for _, u := range urls {
 		if ctx.Err() != nil {
 			return
 		}
-		if !c.mediaHostAllowed(u) {
-			e.Problems = append(e.Problems, fmt.Sprintf("media %s: on another host; not fetched (media hosts %q)", u, c.mediaHosts()))
+		if !w.mediaHostAllowed(u) {
+			e.Problems = append(e.Problems, fmt.Sprintf("media %s: on another host; not fetched (media hosts %q)", u, w.mediaHosts()))
 			continue
 		}
-		f, err := c.fetchMedia(ctx, u)
+		f, err := w.fetchMedia(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("media %s: %v", u, err))
 			continue
@@ -168,23 +168,23 @@ func (c *crawl) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 
 // fetchMedia returns the capture of one media file, fetched once per
 // crawl (mediaCache), after checking its size and type.
-func (c *crawl) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
-	if r, ok := c.media.get(u); ok {
+func (w *pageWorker) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
+	if r, ok := w.media.get(u); ok {
 		return r.file, r.err
 	}
-	f, err := c.fetchMediaFile(ctx, u)
-	c.media.put(u, mediaResult{f, err})
+	f, err := w.fetchMediaFile(ctx, u)
+	w.media.put(u, mediaResult{f, err})
 	return f, err
 }
 
 // fetchMediaFile fetches one media file and checks its size and type.
-func (c *crawl) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
-	resp, err := c.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
+func (w *pageWorker) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
+	resp, err := w.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
 	if err != nil {
 		return blogharvest.File{}, err
 	}
-	if int64(len(resp.Body)) > c.o.MaxMediaBytes {
-		return blogharvest.File{}, fmt.Errorf("%d bytes exceed the %d-byte media limit: %w", len(resp.Body), c.o.MaxMediaBytes, blogharvest.ErrTooLarge)
+	if int64(len(resp.Body)) > w.o.MaxMediaBytes {
+		return blogharvest.File{}, fmt.Errorf("%d bytes exceed the %d-byte media limit: %w", len(resp.Body), w.o.MaxMediaBytes, blogharvest.ErrTooLarge)
 	}
 	if mt := resp.MediaType(); !mediaTypeAllowed(mt) {
 		return blogharvest.File{}, fmt.Errorf("type %q is not an allowed media type", mt)
@@ -193,11 +193,11 @@ func (c *crawl) fetchMediaFile(ctx context.Context, u string) (blogharvest.File,
 }
 
 // mediaHosts returns the effective Options.MediaHosts of the crawl.
-func (c *crawl) mediaHosts() string {
-	if c.o.MediaHosts != "" {
-		return c.o.MediaHosts
+func (w *pageWorker) mediaHosts() string {
+	if w.o.MediaHosts != "" {
+		return w.o.MediaHosts
 	}
-	if c.home != nil && isPrivateHost(c.home.Hostname()) {
+	if w.home != nil && isPrivateHost(w.home.Hostname()) {
 		return MediaSameHost
 	}
 	return MediaAnyHost
@@ -205,12 +205,12 @@ func (c *crawl) mediaHosts() string {
 
 // mediaHostAllowed reports whether a media URL may be fetched: always on
 // the blog's own hosts, elsewhere only with MediaAnyHost.
-func (c *crawl) mediaHostAllowed(raw string) bool {
+func (w *pageWorker) mediaHostAllowed(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return false
 	}
-	return c.scope.hosts[strings.ToLower(u.Host)] || c.mediaHosts() == MediaAnyHost
+	return w.scope.hosts[strings.ToLower(u.Host)] || w.mediaHosts() == MediaAnyHost
 }
 
 // isPrivateHost reports whether host is a loopback, private or link-local

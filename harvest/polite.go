@@ -258,8 +258,8 @@ func itemSignature(it *feed.Item) string {
 // signatureChanged reports whether the last crawl left a signature of the
 // same kind for the item (known) and whether it differs from the item's
 // now. The "" of a failed page differs from every signature.
-func (c *crawl) signatureChanged(it *feed.Item) (changed, known bool) {
-	sig, ok := c.o.State.Items[itemKey(it)]
+func (w *pageWorker) signatureChanged(it *feed.Item) (changed, known bool) {
+	sig, ok := w.o.State.Items[itemKey(it)]
 	if !ok {
 		return false, false
 	}
@@ -313,35 +313,35 @@ func (c *crawl) finishState() {
 // recheckOnly reports whether the post of j is read only because the
 // recheck is due: UpdateCrawl, a feed item with no change signal, not
 // shown commented.
-func (c *crawl) recheckOnly(j *pageJob) bool {
+func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
-	if !c.pol.changedOnly || c.pol.settled || it == nil || it.Published.After(c.pol.since) || it.Updated.After(c.pol.since) ||
-		c.isCommented(j.t.url) {
+	if !w.pol.changedOnly || w.pol.settled || it == nil || it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) ||
+		w.isCommented(j.t.url) {
 		return false
 	}
-	changed, _ := c.signatureChanged(it)
-	return !changed && c.itemChanged(it)
+	changed, _ := w.signatureChanged(it)
+	return !changed && w.itemChanged(it)
 }
 
 // recheckPage reads a post the recheck is due for conditionally, with the
 // validators of its last capture: a 304 leaves it unchanged, anything else
 // is processed as a fetched page.
-func (c *crawl) recheckPage(ctx context.Context, j *pageJob) outcome {
-	v := c.o.State.Pages[j.t.url]
+func (w *pageWorker) recheckPage(ctx context.Context, j *pageJob) outcome {
+	v := w.o.State.Pages[j.t.url]
 	if v.ETag == "" && v.LastModified == "" {
-		j.page, j.err = c.fetchPage(ctx, j.t.url)
-		return c.finish(ctx, j)
+		j.page, j.err = w.fetchPage(ctx, j.t.url)
+		return w.finish(ctx, j)
 	}
-	resp, err := c.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: baseETag(v.ETag), LastModified: v.LastModified})
+	resp, err := w.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: baseETag(v.ETag), LastModified: v.LastModified})
 	switch {
 	case err != nil:
 		j.err = err
 	case resp.NotModified:
 		return outcome{job: j, unchanged: true}
 	default:
-		j.page, j.err = c.pageOf(j.t.url, resp)
+		j.page, j.err = w.pageOf(j.t.url, resp)
 	}
-	return c.finish(ctx, j)
+	return w.finish(ctx, j)
 }
 
 // notePage keeps the validators of a fetched page for State.Pages (in the

@@ -27,10 +27,11 @@ func TestHomeDue(t *testing.T) {
 	} {
 		o := Options{RecheckPosts: tc.every}
 		o.State.PostsChecked = tc.checked
-		c := &crawl{o: o, start: now, pol: newCrawlPolicy()}
+		pol := newCrawlPolicy()
 		if tc.update {
-			c.pol = updatePolicy(o, now, now)
+			pol = updatePolicy(o, now, now)
 		}
+		c := newCrawl(o, pol, now, nil)
 		if got := c.homeDue(); got != tc.want {
 			t.Errorf("%s: homeDue %v, want %v", tc.name, got, tc.want)
 		}

@@ -92,11 +92,11 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 }
 
 // lang returns the language of a page: its own, else the feed's.
-func (c *crawl) lang(p *fetchedPage) string {
+func (w *pageWorker) lang(p *fetchedPage) string {
 	if p != nil && p.info.lang != "" {
 		return p.info.lang
 	}
-	return c.feed.Language
+	return w.feed.Language
 }
 
 // itemChanged reports whether a feed item was published or edited after
@@ -114,21 +114,21 @@ func (c *crawl) lang(p *fetchedPage) string {
 // changed only when the recheck is due (recheckDue), and are then asked
 // for conditionally (recheckPage): comments and edits beyond the feed's
 // summary show nowhere else.
-func (c *crawl) itemChanged(it *feed.Item) bool {
-	if it.Published.After(c.pol.since) || it.Updated.After(c.pol.since) {
+func (w *pageWorker) itemChanged(it *feed.Item) bool {
+	if it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) {
 		return true
 	}
-	if changed, _ := c.signatureChanged(it); changed {
+	if changed, _ := w.signatureChanged(it); changed {
 		return true
 	}
-	return it.Updated.IsZero() && !c.pol.settled && c.onFirstPage(it)
+	return it.Updated.IsZero() && !w.pol.settled && w.onFirstPage(it)
 }
 
 // onFirstPage reports whether it is among the items of the feed's first page.
-func (c *crawl) onFirstPage(it *feed.Item) bool {
-	n := min(c.feed.FirstPage, len(c.feed.Items))
-	for i := range c.feed.Items[:n] {
-		if &c.feed.Items[i] == it || c.feed.Items[i].Link == it.Link && c.feed.Items[i].GUID == it.GUID {
+func (w *pageWorker) onFirstPage(it *feed.Item) bool {
+	n := min(w.feed.FirstPage, len(w.feed.Items))
+	for i := range w.feed.Items[:n] {
+		if &w.feed.Items[i] == it || w.feed.Items[i].Link == it.Link && w.feed.Items[i].GUID == it.GUID {
 			return true
 		}
 	}

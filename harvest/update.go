@@ -135,8 +135,8 @@ func siteCommentFeed(info *pageInfo) string {
 
 // isCommented reports whether the blog-wide comment feed showed the post
 // at raw commented since the watermark.
-func (c *crawl) isCommented(raw string) bool {
-	for _, p := range c.commented {
+func (w *pageWorker) isCommented(raw string) bool {
+	for _, p := range w.commented {
 		if p.String() == raw {
 			return true
 		}
@@ -166,11 +166,11 @@ func siteCommentsByPost(files []blogharvest.File) map[string][]feed.Comment {
 // comment feed lists them, when they are all of its comments (as many as
 // its feed item counts): UpdateCrawl then does not ask for the post's own
 // comment feed, which would list the same.
-func (c *crawl) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
+func (w *pageWorker) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
 	it := j.item
-	if !c.pol.changedOnly || it == nil || it.CommentCount <= 0 {
+	if !w.pol.changedOnly || it == nil || it.CommentCount <= 0 {
 		return nil, false
 	}
-	cs := c.siteComments[j.t.url]
+	cs := w.siteComments[j.t.url]
 	return cs, len(cs) == it.CommentCount
 }

@@ -76,7 +76,7 @@ func TestMediaHosts(t *testing.T) {
 		{public, MediaSameHost, "https://upload.wikimedia.org/a.ogg", false},
 		{public, MediaSameHost, "https://www.blog.example.org/a.png", true},
 	} {
-		c := &crawl{home: tc.home, scope: newScope(tc.home, nil, nil), o: Options{MediaHosts: tc.opt}}
+		c := &pageWorker{site: &site{home: tc.home, scope: newScope(tc.home, nil, nil)}, o: Options{MediaHosts: tc.opt}}
 		if got := c.mediaHostAllowed(tc.media); got != tc.want {
 			t.Errorf("blog %s, MediaHosts %q: %s allowed = %v, want %v", tc.home, tc.opt, tc.media, got, tc.want)
 		}
@@ -126,14 +126,14 @@ func TestFillContentShortPostOfFullFeed(t *testing.T) {
 		{"", ""},
 		{`<p><img src="/a.jpg" alt=""></p>`, `<p><img src="/a.jpg" alt=""></p>`},
 	} {
-		c := &crawl{full: true}
+		c := &pageWorker{site: &site{full: true}}
 		e := &blogharvest.Entry{}
 		c.fillContent(e, &feed.Item{Content: tc.feedHTML}, surroundings, nil)
 		if e.Content != tc.want {
 			t.Errorf("feed %q: content %q, want the feed's", tc.feedHTML, e.Content)
 		}
 	}
-	c := &crawl{full: false} // a summary feed: the page's extraction stays
+	c := &pageWorker{site: &site{full: false}} // a summary feed: the page's extraction stays
 	e := &blogharvest.Entry{}
 	c.fillContent(e, &feed.Item{Content: ""}, surroundings, nil)
 	if e.Content != surroundings.ContentHTML {

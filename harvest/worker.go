@@ -53,10 +53,11 @@ func (c *crawl) drain(ctx context.Context) error {
 	workers := c.o.PerHost
 	jobs, outs := make(chan *pageJob), make(chan outcome)
 	var wg sync.WaitGroup
+	w := c.pageWorker // the workers get the page worker's state, not the coordinator's
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				outs <- c.process(ctx, j)
+				outs <- w.process(ctx, j)
 			}
 		})
 	}
@@ -116,76 +117,76 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 }
 
 // process fetches and processes one page (in a worker).
-func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
-	j.item = c.claims.take(j.t.url)
-	if c.pol.changedOnly && j.item != nil && !c.itemChanged(j.item) && !j.t.again {
-		if c.pol.settled && !c.isCommented(j.t.url) {
+func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
+	j.item = w.claims.take(j.t.url)
+	if w.pol.changedOnly && j.item != nil && !w.itemChanged(j.item) && !j.t.again {
+		if w.pol.settled && !w.isCommented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
-		c.fetchComments(ctx, j)
-		if !commentsAfter(j.comments, c.pol.since) {
+		w.fetchComments(ctx, j)
+		if !commentsAfter(j.comments, w.pol.since) {
 			return outcome{job: j, unchanged: true}
 		}
 	}
-	if !j.t.again && c.recheckOnly(j) {
-		return c.recheckPage(ctx, j)
+	if !j.t.again && w.recheckOnly(j) {
+		return w.recheckPage(ctx, j)
 	}
-	j.page, j.err = c.fetchPage(ctx, j.t.url)
-	return c.finish(ctx, j)
+	j.page, j.err = w.fetchPage(ctx, j.t.url)
+	return w.finish(ctx, j)
 }
 
 // finish turns a job whose page was fetched (or failed) into an outcome.
-func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
+func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	if j.page == nil {
 		if j.item != nil && j.fromFeed && !errors.Is(j.err, blogharvest.ErrDisallowed) {
-			e := c.feedOnlyEntry(j.item, fmt.Sprintf("page %s: %v", j.t.url, j.err))
-			return outcome{job: j, entry: e, err: j.err, unchanged: c.pol.changedOnly && !c.itemChanged(j.item)}
+			e := w.feedOnlyEntry(j.item, fmt.Sprintf("page %s: %v", j.t.url, j.err))
+			return outcome{job: j, entry: e, err: j.err, unchanged: w.pol.changedOnly && !w.itemChanged(j.item)}
 		}
 		return outcome{job: j, err: j.err}
 	}
 	p := j.page
 	out := outcome{job: j, info: p.info, url: p.url, fetched: true}
-	c.noteRedirect(j.t.url, p)
+	w.noteRedirect(j.t.url, p)
 	if p.stub != "" {
 		out.info, out.stub = nil, p.stub // a redirect stub: its target is the page
-		c.noteStub(j.t.url, p)
+		w.noteStub(j.t.url, p)
 		return out
 	}
 	if isQueryVariant(p) && j.item == nil && !j.fromFeed {
 		out.info, out.queue = nil, p.ident // a view of another page (?query-0-page=2, ?cst): never its content
-		c.ledger.set(p.url.String(), FateDuplicate, "query view of "+p.ident, "")
+		w.ledger.set(p.url.String(), FateDuplicate, "query view of "+p.ident, "")
 		return out
 	}
-	if !c.claimIdentity(j, p) {
+	if !w.claimIdentity(j, p) {
 		out.info = nil // reached before under another URL: its links were seeded then
 		return out
 	}
 	if p.ident != j.t.url {
 		if j.item == nil {
-			j.item = c.claims.take(p.ident)
+			j.item = w.claims.take(p.ident)
 		}
 		out.url, _ = url.Parse(p.ident)
 	}
-	out.post = j.item != nil || j.t.kind == "post" || c.pattern.match(out.url)
+	out.post = j.item != nil || j.t.kind == "post" || w.pattern.match(out.url)
 	if !out.post && j.t.kind != "page" && j.t.kind != "candidate" {
-		c.ledger.set(p.ident, FateListing, "", "")
+		w.ledger.set(p.ident, FateListing, "", "")
 		return out
 	}
-	e := c.buildEntry(ctx, j, out.post)
+	e := w.buildEntry(ctx, j, out.post)
 	if e == nil {
-		c.ledger.set(p.ident, FateListing, "navigation page without content of its own", "")
+		w.ledger.set(p.ident, FateListing, "navigation page without content of its own", "")
 		return out
 	}
 	if reason := emptyEntry(e); reason != "" {
-		c.ledger.set(p.ident, FateSkipped, reason, "")
-		c.warn("page %s not archived: %s", p.ident, reason)
+		w.ledger.set(p.ident, FateSkipped, reason, "")
+		w.warn("page %s not archived: %s", p.ident, reason)
 		return out
 	}
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if c.pol.changedOnly && !j.t.again && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
-		c.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
+	if w.pol.changedOnly && !j.t.again && (j.item == nil || !w.itemChanged(j.item)) && !w.entryChanged(e, j.t) {
+		w.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out
 	}
@@ -195,27 +196,27 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 
 // noteRedirect records in the ledger that the task's URL was answered by
 // an HTTP redirect, or is a variant of the page's canonical URL.
-func (c *crawl) noteRedirect(task string, p *fetchedPage) {
+func (w *pageWorker) noteRedirect(task string, p *fetchedPage) {
 	final := p.url.String()
 	if final != task {
-		c.ledger.set(task, FateRedirect, final, "")
-		c.ledger.met(final, "redirect")
+		w.ledger.set(task, FateRedirect, final, "")
+		w.ledger.met(final, "redirect")
 	}
 	if p.ident != final && p.stub == "" && !isQueryVariant(p) {
-		c.ledger.met(p.ident, "canonical")
-		c.ledger.set(final, FateDuplicate, p.ident+" (rel=canonical)", "")
+		w.ledger.met(p.ident, "canonical")
+		w.ledger.set(final, FateDuplicate, p.ident+" (rel=canonical)", "")
 	}
 }
 
 // noteStub records a redirect stub: its URLs get the fate stub and become
 // aliases of the target's entry; a feed item that named the stub waits for
 // the target instead.
-func (c *crawl) noteStub(task string, p *fetchedPage) {
-	c.log.Info("redirect stub", "url", p.url.String(), "target", p.stub)
-	c.claims.addStub(task, p.url.String(), p.stub)
-	c.ledger.set(task, FateStub, p.stub, "")
-	c.ledger.set(p.url.String(), FateStub, p.stub, "")
-	c.ledger.met(p.stub, "stub")
+func (w *pageWorker) noteStub(task string, p *fetchedPage) {
+	w.log.Info("redirect stub", "url", p.url.String(), "target", p.stub)
+	w.claims.addStub(task, p.url.String(), p.stub)
+	w.ledger.set(task, FateStub, p.stub, "")
+	w.ledger.set(p.url.String(), FateStub, p.stub, "")
+	w.ledger.met(p.stub, "stub")
 }
 
 // claimIdentity claims the page's canonical identity. A page whose
@@ -223,21 +224,21 @@ func (c *crawl) noteStub(task string, p *fetchedPage) {
 // it is a post by its own URL and the canonical is not (a theme that points
 // every page's canonical at the home page or one post): it is then kept
 // under its own URL. It reports whether the page is to be processed.
-func (c *crawl) claimIdentity(j *pageJob, p *fetchedPage) bool {
-	if c.claims.claim(p.ident) || j.t.again {
+func (w *pageWorker) claimIdentity(j *pageJob, p *fetchedPage) bool {
+	if w.claims.claim(p.ident) || j.t.again {
 		return true
 	}
 	own := p.url.String()
 	canon, _ := url.Parse(p.ident)
-	if own != p.ident && (j.item != nil || c.pattern.match(p.url)) && (canon == nil || !c.pattern.match(canon)) && c.claims.claim(own) {
-		c.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)
+	if own != p.ident && (j.item != nil || w.pattern.match(p.url)) && (canon == nil || !w.pattern.match(canon)) && w.claims.claim(own) {
+		w.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)
 		p.ident = own
-		c.ledger.clear(own) // the canonical duplicate noted before no longer holds
+		w.ledger.clear(own) // the canonical duplicate noted before no longer holds
 		return true
 	}
-	c.ledger.set(j.t.url, FateDuplicate, p.ident+" (processed before)", "")
-	c.ledger.set(own, FateDuplicate, p.ident+" (processed before)", "")
-	c.log.Info("page skipped: its canonical URL was processed before", "url", own, "canonical", p.ident)
+	w.ledger.set(j.t.url, FateDuplicate, p.ident+" (processed before)", "")
+	w.ledger.set(own, FateDuplicate, p.ident+" (processed before)", "")
+	w.log.Info("page skipped: its canonical URL was processed before", "url", own, "canonical", p.ident)
 	return false
 }
 
@@ -369,16 +370,16 @@ func (c *crawl) queueStub(out outcome) {
 
 // fetchPage fetches an HTML page and scans it. Feeds and binaries get
 // errNotHTML.
-func (c *crawl) fetchPage(ctx context.Context, raw string) (*fetchedPage, error) {
-	resp, err := c.client.Get(ctx, raw)
+func (w *pageWorker) fetchPage(ctx context.Context, raw string) (*fetchedPage, error) {
+	resp, err := w.client.Get(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
-	return c.pageOf(raw, resp)
+	return w.pageOf(raw, resp)
 }
 
 // pageOf turns the response for raw into a page; see fetchPage.
-func (c *crawl) pageOf(raw string, resp *fetch.Response) (*fetchedPage, error) {
+func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, error) {
 	if !isHTML(resp) {
 		return nil, blogharvest.Permanent(fmt.Errorf("page %s: %w (%s)", raw, errNotHTML, resp.MediaType()))
 	}
@@ -390,7 +391,7 @@ func (c *crawl) pageOf(raw string, resp *fetch.Response) (*fetchedPage, error) {
 	if canon := p.info.canonical; canon != "" && p.stub == "" {
 		// a canonical naming the home page on another page is a theme's
 		// mistake, not an identity: the home page is no entry
-		if u, err := url.Parse(canon); err == nil && c.scope.contains(u) && (c.home == nil || canon != c.home.String() || p.url.String() == canon) {
+		if u, err := url.Parse(canon); err == nil && w.scope.contains(u) && (w.home == nil || canon != w.home.String() || p.url.String() == canon) {
 			p.ident = canon
 		}
 	}
