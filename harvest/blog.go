@@ -1,12 +1,10 @@
 package harvest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -14,40 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
-	"golang.org/x/net/html"
 )
-
-// fetchedPage is an HTML page in memory, with what a scan found on it.
-type fetchedPage struct {
-	resp  *fetch.Response
-	html  []byte     // decoded to UTF-8
-	doc   *html.Node // html parsed once: every reader of the page walks this tree; nil if the parser refused it
-	url   *url.URL
-	ident string // canonical identity: rel=canonical in scope, else the final URL
-	stub  string // the target a redirect stub page sends its reader to; "" for other pages
-	info  *pageInfo
-}
-
-// newFetchedPage decodes, parses and reads a fetched HTML response.
-func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
-	text, _, err := resp.Text()
-	if err != nil {
-		return nil, fmt.Errorf("decode %s: %w", resp.URL, err)
-	}
-	u, err := url.Parse(resp.URL)
-	if err != nil {
-		return nil, blogharvest.Permanent(fmt.Errorf("page %q: %w", resp.URL, err))
-	}
-	final, err := canonicalURL(u)
-	if err != nil {
-		return nil, blogharvest.Permanent(err)
-	}
-	fu, _ := url.Parse(final)
-	// A page the parser refuses (nested deeper than it allows) keeps a nil
-	// tree: its links are not read; the extractor says what it makes of it.
-	doc, _ := html.Parse(bytes.NewReader(text))
-	return &fetchedPage{resp: resp, html: text, doc: doc, url: fu, ident: final, info: readPage(doc, text, u)}, nil
-}
 
 // discover finds the feed and fetches the home page (nil when the blog was
 // given by its feed and the home page cannot be fetched).

@@ -2,12 +2,48 @@ package harvest
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"strings"
 
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
+
+// fetchedPage is an HTML page in memory, parsed once, with what reading
+// the tree found on it.
+type fetchedPage struct {
+	resp  *fetch.Response
+	html  []byte     // decoded to UTF-8
+	doc   *html.Node // html parsed once: every reader of the page walks this tree; nil if the parser refused it
+	url   *url.URL
+	ident string // canonical identity: rel=canonical in scope, else the final URL
+	stub  string // the target a redirect stub page sends its reader to; "" for other pages
+	info  *pageInfo
+}
+
+// newFetchedPage decodes, parses and reads a fetched HTML response.
+func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
+	text, _, err := resp.Text()
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", resp.URL, err)
+	}
+	u, err := url.Parse(resp.URL)
+	if err != nil {
+		return nil, blogharvest.Permanent(fmt.Errorf("page %q: %w", resp.URL, err))
+	}
+	final, err := canonicalURL(u)
+	if err != nil {
+		return nil, blogharvest.Permanent(err)
+	}
+	fu, _ := url.Parse(final)
+	// A page the parser refuses (nested deeper than it allows) keeps a nil
+	// tree: its links are not read; the extractor says what it makes of it.
+	doc, _ := html.Parse(bytes.NewReader(text))
+	return &fetchedPage{resp: resp, html: text, doc: doc, url: fu, ident: final, info: readPage(doc, text, u)}, nil
+}
 
 // link is one hyperlink found on a page.
 type link struct {
