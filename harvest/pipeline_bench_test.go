@@ -57,19 +57,26 @@ func BenchmarkNewCrawlPipeline10000(b *testing.B) {
 		o := options("big", srv.URL)
 		o.MaxPages = 2 * blog.posts
 		o.Logger = quiet
-		var entries atomic.Int64
 		p := startPerPost()
-		_, err := harvest.NewCrawl(context.Background(), o, func(r harvest.Record) error {
-			if r.Entry != nil {
-				entries.Add(1)
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.report(b, entries.Load())
+		_, entries := crawlCounting(b, o)
+		p.report(b, entries)
 	}
+}
+
+// crawlCounting runs NewCrawl with o and returns its Result and the
+// number of entries it emitted.
+func crawlCounting(b *testing.B, o harvest.Options) (*harvest.Result, int64) {
+	var entries atomic.Int64
+	res, err := harvest.NewCrawl(context.Background(), o, func(r harvest.Record) error {
+		if r.Entry != nil {
+			entries.Add(1)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatalf("%s: %v", o.Blog.ID, err)
+	}
+	return res, entries.Load()
 }
 
 // BenchmarkNewCrawlPipelineCorpus is the whole pipeline on the corpus
@@ -89,19 +96,12 @@ func BenchmarkNewCrawlPipelineCorpus(b *testing.B) {
 			Transport: r.start(b), Render: harvest.RenderNever, MaxMediaPerEntry: -1, PerHost: 2, Logger: quiet}})
 	}
 	for b.Loop() {
-		var entries atomic.Int64
+		var entries int64
 		p := startPerPost()
 		for _, run := range runs {
-			_, err := harvest.NewCrawl(context.Background(), run.o, func(r harvest.Record) error {
-				if r.Entry != nil {
-					entries.Add(1)
-				}
-				return nil
-			})
-			if err != nil {
-				b.Fatalf("%s: %v", run.name, err)
-			}
+			_, n := crawlCounting(b, run.o)
+			entries += n
 		}
-		p.report(b, entries.Load())
+		p.report(b, entries)
 	}
 }
