@@ -194,7 +194,7 @@ func TestIsBinaryURL(t *testing.T) {
 	}
 }
 
-func TestScanPage(t *testing.T) {
+func TestReadPage(t *testing.T) {
 	page := `<html lang="fr"><head><link rel="canonical" href="/2013/08/28/p/?utm_source=x">
 <link rel="shortlink" href="/?p=5"><link rel="alternate" type="application/rss+xml" href="/2013/08/28/p/feed/">
 <meta property="og:type" content="article"></head><body>

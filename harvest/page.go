@@ -105,8 +105,23 @@ func linksOf(fragment string, base *url.URL) []link {
 
 // pageReader is one walk of readPage.
 type pageReader struct {
-	pi   *pageInfo
-	base *url.URL
+	pi       *pageInfo
+	base     *url.URL
+	resolved map[string]string // hrefs resolved against base (a page repeats its links)
+}
+
+// resolve resolves and canonicalises an href against the base, once per
+// page and href.
+func (r *pageReader) resolve(href string) string {
+	if u, ok := r.resolved[href]; ok {
+		return u
+	}
+	u := resolve(r.base, href)
+	if r.resolved == nil {
+		r.resolved = map[string]string{}
+	}
+	r.resolved[href] = u
+	return u
 }
 
 // walk reads the elements under n; nav says whether n is inside site
@@ -134,7 +149,7 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 	pi := r.pi
 	switch n.DataAtom {
 	case atom.A, atom.Area:
-		if u := resolve(r.base, attr(n, "href")); u != "" {
+		if u := r.resolve(attr(n, "href")); u != "" {
 			l := link{url: u, nav: nav, rel: strings.ToLower(attr(n, "rel"))}
 			if n.DataAtom == atom.A && (hasRel(l.rel, "tag") || hasRel(l.rel, "category")) {
 				l.text = strings.Join(strings.Fields(nodeText(n)), " ") // a taxonomy term
@@ -150,7 +165,7 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 	case atom.Base:
 		if href := attr(n, "href"); href != "" {
 			if b, err := r.base.Parse(href); err == nil {
-				r.base = b
+				r.base, r.resolved = b, nil
 			}
 		}
 	case atom.Script:
@@ -203,10 +218,15 @@ func isNavContainer(n *html.Node) bool {
 	if n.DataAtom == atom.Nav || n.DataAtom == atom.Header {
 		return true
 	}
-	marks := strings.ToLower(attr(n, "class") + " " + attr(n, "id") + " " + attr(n, "role"))
-	for _, m := range navMarkers {
-		if strings.Contains(marks, m) {
-			return true
+	for _, a := range n.Attr {
+		if a.Namespace != "" || a.Key != "class" && a.Key != "id" && a.Key != "role" {
+			continue
+		}
+		val := strings.ToLower(a.Val)
+		for _, m := range navMarkers {
+			if strings.Contains(val, m) {
+				return true
+			}
 		}
 	}
 	return false

@@ -187,7 +187,7 @@ func isQueryVariant(p *fetchedPage) bool {
 	return p.url.RawQuery != "" && p.info.canonical != "" && p.ident != p.url.String()
 }
 
-// fetchPage fetches an HTML page and scans it. Feeds and binaries get
+// fetchPage fetches an HTML page, parses and reads it. Feeds and binaries get
 // errNotHTML.
 func (w *pageWorker) fetchPage(ctx context.Context, raw string) (*fetchedPage, error) {
 	resp, err := w.client.Get(ctx, raw)
