@@ -1,6 +1,7 @@
 package learn_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"syscall"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"golang.org/x/net/html"
 )
 
 // cpuTime returns the CPU time (user + system) the process has used.
@@ -204,4 +206,29 @@ func BenchmarkExtractCorpus(b *testing.B) {
 	reportCPU(b, start)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e6, "ms/page")
 	b.ReportMetric(float64(fast)/float64(len(cases)), "fast-share")
+}
+
+// BenchmarkFastPathDecision measures, per held-out corpus page, what the
+// fast path saves once the crawler parses each page anyway: html.Parse
+// alone, the fast path (raw bytes, no tree), and the whole extraction
+// (html.Parse plus the rules and fallbacks on the tree). Run with
+// -benchmem; ns/op and allocs/op are per page.
+func BenchmarkFastPathDecision(b *testing.B) {
+	cases := corpusCases(b)
+	run := func(name string, f func(c corpusCase)) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			n := 0
+			for b.Loop() {
+				f(cases[n%len(cases)])
+				n++
+			}
+			reportCPU(b, start)
+		})
+	}
+	run("parse", func(c corpusCase) { _, _ = html.Parse(bytes.NewReader(c.page.HTML)) })
+	run("fast", func(c corpusCase) { _, _ = c.rules.FastExtract(c.page) })
+	run("whole", func(c corpusCase) { _, _ = c.rules.SlowExtract(c.page) })
+	run("extract", func(c corpusCase) { _, _ = c.rules.Extract(c.page) })
 }
