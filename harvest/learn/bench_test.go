@@ -72,7 +72,7 @@ func BenchmarkLearn15Quantum(b *testing.B) {
 
 // BenchmarkExtract applies learned rules to the newest page of corpus
 // blogs (learned from all their entries), and to a synthetic 100 KB page,
-// through Extract (fast path when it applies) and the whole-page path.
+// through Extract.
 func BenchmarkExtract(b *testing.B) {
 	for _, name := range []string{"bft-digital-examples", "bft-korben", "bft-quantumdiaries", "lahso"} {
 		pairs := corpusPairs(b, name)
@@ -91,23 +91,16 @@ func BenchmarkExtract(b *testing.B) {
 	benchExtract(b, "synthetic", rules, learn.Page{URL: "https://x.example/a/", HTML: page})
 }
 
-// benchExtract runs Extract and the whole-page path on one page.
+// benchExtract runs Extract on one page.
 func benchExtract(b *testing.B, name string, rules *learn.Rules, page learn.Page) {
-	_, fast := rules.FastExtract(page)
-	for _, path := range []string{"extract", "wholepage"} {
-		b.Run(fmt.Sprintf("%s/%s/fast=%v", name, path, fast && path == "extract"), func(b *testing.B) {
-			start := cpuTime()
-			for b.Loop() {
-				if path == "extract" {
-					_, _ = rules.Extract(page)
-				} else {
-					_, _ = rules.SlowExtract(page)
-				}
-			}
-			reportCPU(b, start)
-			b.ReportMetric(float64(len(page.HTML))/1024, "KB")
-		})
-	}
+	b.Run(name, func(b *testing.B) {
+		start := cpuTime()
+		for b.Loop() {
+			_, _ = rules.Extract(page)
+		}
+		reportCPU(b, start)
+		b.ReportMetric(float64(len(page.HTML))/1024, "KB")
+	})
 }
 
 // syntheticTarget is the feed entry of a synthetic page.
@@ -190,13 +183,6 @@ func corpusCases(b testing.TB) []corpusCase {
 // is per page.
 func BenchmarkExtractCorpus(b *testing.B) {
 	cases := corpusCases(b)
-	fast := 0
-	for _, c := range cases {
-		if _, ok := c.rules.FastExtract(c.page); ok {
-			fast++
-		}
-	}
-	b.ResetTimer()
 	start := cpuTime()
 	for b.Loop() {
 		for _, c := range cases {
@@ -205,30 +191,35 @@ func BenchmarkExtractCorpus(b *testing.B) {
 	}
 	reportCPU(b, start)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e6, "ms/page")
-	b.ReportMetric(float64(fast)/float64(len(cases)), "fast-share")
 }
 
-// BenchmarkFastPathDecision measures, per held-out corpus page, what the
-// fast path saves once the crawler parses each page anyway: html.Parse
-// alone, the fast path (raw bytes, no tree), and the whole extraction
-// (html.Parse plus the rules and fallbacks on the tree). Run with
-// -benchmem; ns/op and allocs/op are per page.
-func BenchmarkFastPathDecision(b *testing.B) {
+// BenchmarkParsedPage measures, per held-out corpus page, html.Parse
+// alone, Extract on bytes (parse included) and Extract on a page parsed
+// once by ParsePage, as the crawler hands it over. Run with -benchmem;
+// ns/op and allocs/op are per page.
+func BenchmarkParsedPage(b *testing.B) {
 	cases := corpusCases(b)
-	run := func(name string, f func(c corpusCase)) {
+	parsed := make([]learn.Page, len(cases))
+	for i, c := range cases {
+		p, err := learn.ParsePage(c.page.URL, c.page.HTML, c.page.Lang)
+		if err != nil {
+			b.Fatal(err)
+		}
+		parsed[i] = p
+	}
+	run := func(name string, f func(i int)) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			start := cpuTime()
 			n := 0
 			for b.Loop() {
-				f(cases[n%len(cases)])
+				f(n % len(cases))
 				n++
 			}
 			reportCPU(b, start)
 		})
 	}
-	run("parse", func(c corpusCase) { _, _ = html.Parse(bytes.NewReader(c.page.HTML)) })
-	run("fast", func(c corpusCase) { _, _ = c.rules.FastExtract(c.page) })
-	run("whole", func(c corpusCase) { _, _ = c.rules.SlowExtract(c.page) })
-	run("extract", func(c corpusCase) { _, _ = c.rules.Extract(c.page) })
+	run("parse", func(i int) { _, _ = html.Parse(bytes.NewReader(cases[i].page.HTML)) })
+	run("extract-bytes", func(i int) { _, _ = cases[i].rules.Extract(cases[i].page) })
+	run("extract-parsed", func(i int) { _, _ = cases[i].rules.Extract(parsed[i]) })
 }

@@ -492,12 +492,9 @@ func textWithout(n *html.Node, skip func(*html.Node) bool) string {
 	if n.Type == html.TextNode {
 		return collapse(n.Data)
 	}
-	buf := getText()
-	w := spaceWriter{b: (*buf)[:0]}
+	var w spaceWriter
 	writeTextWithout(&w, n, skip)
-	s := string(w.b)
-	putText(buf, w.b)
-	return s
+	return string(w.b)
 }
 
 // recordTags are the elements a repeated comment record can be.
@@ -636,112 +633,4 @@ func insideAny(n *html.Node, set map[*html.Node]bool) bool {
 		}
 	}
 	return false
-}
-
-// commentMarkup are byte strings, lower-cased, of the markup the comment
-// fallback's markers look for (and of inlined iframes, which often hold
-// an embedded thread), each with a test of what follows or precedes it
-// (nil: none) that keeps out look-alikes the markers ignore: comment-form
-// ids, wp-comments-post.php, a form's for="comment" and name="comment".
-var commentMarkup = []markup{
-	{[]byte(`id="comment`), idNumbered}, {[]byte(`id="div-comment`), idNumbered}, {[]byte(`id="li-comment`), idNumbered},
-	{[]byte(`id='comment`), idNumbered}, {[]byte(`id="article-comment`), idNumbered}, {[]byte(`id="dsq-comment`), idNumbered},
-	{[]byte(`class="comment"`), nil}, {[]byte(`class="comment `), nil}, {[]byte(`schema.org/comment`), nil},
-	{[]byte(`schema.org/usercomments`), nil}, {[]byte(`p-comment`), wholeToken}, {[]byte(`h-cite`), nil},
-	{[]byte(`dsq-comment`), nil}, {[]byte(`comment-block`), nil}, {[]byte(`"comment"`), notFormField},
-	{[]byte(`data-blogharvest-iframe`), nil},
-}
-
-// commentWordAt is where the word comment starts in each commentMarkup
-// string, or -1.
-var commentWordAt = func() []int {
-	out := make([]int, len(commentMarkup))
-	for k, m := range commentMarkup {
-		out[k] = bytes.Index(m.m, []byte("comment"))
-	}
-	return out
-}()
-
-// markup is a byte string of commentMarkup and the test of a match of it
-// at lower[from:to].
-type markup struct {
-	m  []byte
-	ok func(lower []byte, from, to int) bool
-}
-
-// idNumbered reports whether a comment id goes on with a number, as
-// isCommentID needs: comment-42, comment_42, comment42.
-func idNumbered(lower []byte, _, to int) bool {
-	if to < len(lower) && (lower[to] == '-' || lower[to] == '_') {
-		to++
-	}
-	return to < len(lower) && lower[to] >= '0' && lower[to] <= '9'
-}
-
-// wholeToken reports whether the match is a whole class token.
-func wholeToken(lower []byte, from, to int) bool {
-	const edges = "\"' \t\n\r\f="
-	return from > 0 && strings.IndexByte(edges, lower[from-1]) >= 0 &&
-		(to == len(lower) || strings.IndexByte(edges, lower[to]) >= 0)
-}
-
-// notFormField reports whether a quoted "comment" is not the value of a
-// form field's for, name, id or value attribute.
-func notFormField(lower []byte, from, _ int) bool {
-	if from == 0 || lower[from-1] != '=' {
-		return true
-	}
-	k := from - 1
-	for k > 0 && (lower[k-1] >= 'a' && lower[k-1] <= 'z' || lower[k-1] == '-') {
-		k--
-	}
-	switch string(lower[k : from-1]) {
-	case "for", "name", "id", "value":
-		return k > 0 && strings.IndexByte(" \t\n\r\f\"'", lower[k-1]) < 0
-	}
-	return true
-}
-
-// mayHoldComments reports whether a lower-cased page shows markup of the
-// comment fallback, so that Extract's fast path, which skips comments,
-// must not answer: one scan for the word comment, each hit checked
-// against the markup holding it, then the markup without the word.
-// Comments only the structural detector would find are looked for when
-// the page is parsed anyway.
-func mayHoldComments(lower []byte) bool {
-	word := []byte("comment")
-	for i := 0; ; {
-		k := bytes.Index(lower[i:], word)
-		if k < 0 {
-			break
-		}
-		pos := i + k
-		for k, m := range commentMarkup {
-			if at := commentWordAt[k]; at >= 0 && pos >= at && m.matchAt(lower, pos-at) {
-				return true
-			}
-		}
-		i = pos + 1
-	}
-	for k, m := range commentMarkup {
-		if commentWordAt[k] >= 0 {
-			continue
-		}
-		for i := 0; ; {
-			k := bytes.Index(lower[i:], m.m)
-			if k < 0 {
-				break
-			}
-			if m.matchAt(lower, i+k) {
-				return true
-			}
-			i += k + 1
-		}
-	}
-	return false
-}
-
-// matchAt reports whether m matches lower at from and passes its test.
-func (m markup) matchAt(lower []byte, from int) bool {
-	return bytes.HasPrefix(lower[from:], m.m) && (m.ok == nil || m.ok(lower, from, from+len(m.m)))
 }

@@ -54,18 +54,12 @@
 // h-cite), else repeated sibling records that each hold an author, a date
 // and a text; sidebars and related-post lists are never searched.
 //
-// When the article, title, author and date all have trusted rules whose
-// first step is an id, class token or tag and whose other steps go down
-// from it (or that go down through the head, /html[1]/head[1]/…),
-// Extract does not parse the whole page. One pass over the raw bytes
-// reads its outline — each element's name, extent and parent, following
-// html.Parse's implied end tags and giving up on markup the parser would
-// repair in other ways — and only the elements the rules select are
-// built, with the comments' common ancestor when there is a comment rule
-// or comment markup (a comment form is not). Otherwise, or when anything
-// looks unusual, it parses the whole page. A post is never dropped
-// silently: with no article, Extract returns what it found with an error
-// wrapping blogharvest.ErrNoArticle.
+// Each page is parsed once: a Page built by ParsePage carries its tree
+// (Page.Root), which Learn and Extract read without changing it, so the
+// crawler's link scan and media discovery read the same tree. A Page with
+// only HTML is parsed when needed. A post is never dropped silently: with
+// no article, Extract returns what it found with an error wrapping
+// blogharvest.ErrNoArticle.
 //
 // Authors and dates have more sources than their rules. In training, an
 // element whose own text node holds the feed's day among other words

@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"strings"
@@ -16,19 +15,11 @@ import (
 // heuristics, text density); Extraction.Methods records which. When no
 // article is found at all, Extract returns what it did find together with an
 // error wrapping blogharvest.ErrNoArticle. A nil *Rules uses the fallbacks
-// only.
+// only. It does not modify p.Root.
 func (r *Rules) Extract(p Page) (Extraction, error) {
-	if x, ok := r.fastExtract(p); ok {
-		return x, nil
-	}
-	return r.slowExtract(p)
-}
-
-// slowExtract parses the whole page and extracts every field.
-func (r *Rules) slowExtract(p Page) (Extraction, error) {
-	root, err := html.Parse(bytes.NewReader(p.HTML))
+	root, err := p.root()
 	if err != nil {
-		return Extraction{}, fmt.Errorf("extract %s: parse html: %w", p.URL, err)
+		return Extraction{}, fmt.Errorf("extract %s: %w", p.URL, err)
 	}
 	e := &extractor{rules: r, root: root, page: p, fb: newFallback(root), ix: newLazyIndex(root)}
 	e.base = parseBase(p.URL)
@@ -89,6 +80,7 @@ func (e *extractor) run() (Extraction, error) {
 	e.urlDate()
 	e.nearDate(article)
 	if article != nil {
+		article = cloneTree(article, func(*html.Node) bool { return false }) // the page's tree stays as parsed
 		cleanNode(article, e.base)
 		e.x.ContentHTML = innerHTML(article)
 		e.x.ContentText = nodeText(article)

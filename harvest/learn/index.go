@@ -1,8 +1,6 @@
 package learn
 
 import (
-	"bytes"
-	"fmt"
 
 	"golang.org/x/net/html"
 )
@@ -34,11 +32,11 @@ type textRun struct {
 	parent   *html.Node
 }
 
-// parseDoc parses page HTML and indexes it.
-func parseDoc(b []byte) (*doc, error) {
-	root, err := html.Parse(bytes.NewReader(b))
+// parseDoc indexes a page, parsing it when it has no tree yet.
+func parseDoc(p Page) (*doc, error) {
+	root, err := p.root()
 	if err != nil {
-		return nil, fmt.Errorf("parse html: %w", err)
+		return nil, err
 	}
 	return indexDoc(root), nil
 }

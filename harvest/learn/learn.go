@@ -138,7 +138,7 @@ func prepare(pairs []Pair) ([]*trainPage, []SkippedPage, error) {
 
 // scorePage parses one page and scores its elements for every field.
 func scorePage(pair *Pair) (*trainPage, error) {
-	d, err := parseDoc(pair.Page.HTML)
+	d, err := parseDoc(pair.Page)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -186,12 +187,9 @@ func nodeText(n *html.Node) string {
 	if n.Type == html.TextNode {
 		return collapse(n.Data)
 	}
-	buf := getText()
-	w := spaceWriter{b: (*buf)[:0]}
+	var w spaceWriter
 	writeText(&w, n)
-	s := string(w.b)
-	putText(buf, w.b)
-	return s
+	return string(w.b)
 }
 
 // spaceWriter collapses white space as it is written: what it holds is
@@ -359,7 +357,7 @@ func writeTextWithout(b *spaceWriter, n *html.Node, skip func(*html.Node) bool) 
 		if skipped(n) {
 			return
 		}
-		block = n.Data == "br" || isBlock(n)
+		block = n.Data == "br" || blockTags[n.Data]
 	case html.CommentNode:
 		return
 	}
@@ -379,4 +377,14 @@ var blockTags = map[string]bool{
 	"td": true, "th": true, "section": true, "article": true, "header": true, "footer": true,
 	"figure": true, "figcaption": true, "dd": true, "dt": true, "dl": true, "hr": true, "main": true,
 	"aside": true, "nav": true, "form": true, "title": true, "address": true,
+}
+
+// innerHTML renders n's children as html.Render does, trimmed of
+// surrounding white space.
+func innerHTML(n *html.Node) string {
+	var b bytes.Buffer
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		_ = html.Render(&b, c)
+	}
+	return string(bytes.TrimSpace(b.Bytes()))
 }
