@@ -1,7 +1,6 @@
 package learn
 
 import (
-
 	"golang.org/x/net/html"
 )
 
