@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
 )
 
@@ -136,34 +137,6 @@ func findCommentElements(root *html.Node) ([]*html.Node, []record) {
 	return repeatedRecords(root), nil
 }
 
-// isCommentID reports whether a lower-cased id is one platforms give
-// comment elements: comment-42, div-comment-42 (WordPress), li-comment-42,
-// comment_42; that is, ^(?:(?:div|li|article|dsq)-)?comment[-_]?\d+$.
-func isCommentID(id string) bool {
-	for _, p := range []string{"div-", "li-", "article-", "dsq-"} {
-		if strings.HasPrefix(id, p) {
-			id = id[len(p):]
-			break
-		}
-	}
-	rest, ok := strings.CutPrefix(id, "comment")
-	if !ok {
-		return false
-	}
-	if rest != "" && (rest[0] == '-' || rest[0] == '_') {
-		rest = rest[1:]
-	}
-	if rest == "" {
-		return false
-	}
-	for i := 0; i < len(rest); i++ {
-		if rest[i] < '0' || rest[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // commentTags are the elements that the class token comment marks as a
 // comment (not a span saying "3 comments").
 var commentTags = map[string]bool{"li": true, "article": true, "div": true, "section": true, "dd": true, "blockquote": true, "tr": true}
@@ -206,27 +179,14 @@ func markerAttrsOf(n *html.Node) markerAttrs {
 }
 
 // isMarker reports whether an element named tag with these attributes
-// carries a comment system's markup.
+// carries a comment system's markup, as the platform table describes it.
 func (m markerAttrs) isMarker(tag string) bool {
-	if commentWordSet.in(m.id) && isCommentID(strings.ToLower(m.id)) {
+	if platform.IsCommentID(m.id) || platform.IsCommentItemType(m.itemtype) {
 		return true
 	}
-	if m.itemtype != "" {
-		if it := strings.ToLower(m.itemtype); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
-			return true
-		}
-	}
-	if !strings.Contains(m.class, "omment") && !strings.Contains(m.class, "h-cite") {
-		return false // none of the tokens below
-	}
 	for tok := range strings.FieldsFuncSeq(m.class, isHTMLSpaceRune) {
-		switch tok {
-		case "dsq-comment", "comment-block", "p-comment", "h-cite":
+		if platform.IsCommentClass(tok, commentTags[tag]) {
 			return true
-		case "comment", "Comment":
-			if commentTags[tag] {
-				return true
-			}
 		}
 	}
 	return false
@@ -234,9 +194,6 @@ func (m markerAttrs) isMarker(tag string) bool {
 
 // isHTMLSpaceRune is isHTMLSpace of a rune.
 func isHTMLSpaceRune(r rune) bool { return r < utf8.RuneSelf && isHTMLSpace(byte(r)) }
-
-// commentWordSet finds the word comment in a value, case-folded.
-var commentWordSet = newHintSet([]string{"comment"})
 
 // excludedArea reports whether n lists things other than the post's
 // comments: navigation, sidebars, recent-comment and related-post widgets.

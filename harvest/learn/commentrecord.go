@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
 )
 
@@ -325,7 +326,7 @@ func recordID(el *html.Node) string {
 		return anchorID(el, id)
 	}
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && isCommentID(strings.ToLower(attr(c, "id"))) {
+		if c.Type == html.ElementNode && platform.IsCommentID(attr(c, "id")) {
 			return attr(c, "id")
 		}
 	}

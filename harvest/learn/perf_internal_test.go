@@ -87,20 +87,6 @@ func TestNodeTextMatchesReference(t *testing.T) {
 	}
 }
 
-// TestIsBoilerplateNameMatchesRegexp checks the hand-written matcher
-// against the boilerplate regexp on random ids and classes.
-func TestIsBoilerplateNameMatchesRegexp(t *testing.T) {
-	parts := []string{"share", "Sharing", "ads", "ad", "-", "_", " ", "\t", "x", "comments", "comment-form", "nav", "links",
-		"BREADCRUMBS", "breadcrumb", "s", "jp-relatedposts", "disqus_thread", "ſhare", "é", "yarpp", "post", "1"}
-	rng := rand.New(rand.NewSource(4))
-	for range 10000 {
-		s := randomMix(rng, parts, 6)
-		if got, want := isBoilerplateName(s), boilerplate.MatchString(s); got != want {
-			t.Fatalf("isBoilerplateName(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
 // refDateTokens is dateTokens as first written, rune by rune.
 func refDateTokens(s string) []dateToken {
 	var toks []dateToken
