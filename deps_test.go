@@ -23,18 +23,21 @@ var allowed = map[string][]string{
 	"marc":           {"."},
 	"mets":           {},
 	"aip":            {".", "marc", "mets", "schemas"},
-	"harvest":        {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render"},
+	"harvest":        {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render", "harvest/textsim"},
 	"harvest/fetch":  {"."},
 	"harvest/feed":   {".", "harvest/fetch"},
-	"harvest/learn":  {".", "harvest/platform"},
+	"harvest/learn":  {".", "harvest/platform", "harvest/textsim"},
 	"harvest/render": {".", "harvest/platform"},
 	// harvest/platform is the table of blog and comment platforms every
 	// matcher of the crawler derives from: a leaf (standard library only)
 	// that harvest, harvest/learn and harvest/render may import.
 	"harvest/platform": {},
-	"schedule":         {"."},
-	"daemon":           {"*"},
-	"cmd/blogharvest":  {"daemon"},
+	// harvest/textsim compares texts (bigram Dice, token F1, same author,
+	// same day) for harvest/learn, harvest and the eval module: a leaf.
+	"harvest/textsim": {},
+	"schedule":        {"."},
+	"daemon":          {"*"},
+	"cmd/blogharvest": {"daemon"},
 	// internal/fixture generates and serves the project's own fixture blogs
 	// (testdata/blogs and the demo's sample blog).
 	"internal/fixture":     {"."},

@@ -14,9 +14,9 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
-	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"github.com/blogharvest/blogharvest/harvest/render"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // chatterbox is a made-up comment system: a thread element the page
@@ -189,7 +189,7 @@ func rendered(e *blogharvest.Entry) bool {
 func commentKeys(cs []blogharvest.Comment) string {
 	var out []string
 	for _, c := range cs {
-		out = append(out, c.Author+": "+learn.HTMLText(c.Content))
+		out = append(out, c.Author+": "+textsim.HTMLText(c.Content))
 	}
 	sort.Strings(out)
 	return strings.Join(out, "\n")

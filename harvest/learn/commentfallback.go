@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -74,7 +75,7 @@ func (e *extractor) heuristicComments(elems []*html.Node, recs []record) []Comme
 func (e *extractor) heuristicComment(r record, urls *fragmentURL) Comment {
 	c := Comment{ID: recordID(r.elem)}
 	if r.author != nil {
-		c.Author = cleanAuthor(nodeText(r.author))
+		c.Author = textsim.CleanAuthor(nodeText(r.author))
 	}
 	if r.date != nil {
 		if t, ok := nodeDate(r.date, "", e.page.Lang); ok {
@@ -447,7 +448,7 @@ func isWrapper(n *html.Node, isMarked map[*html.Node]bool) bool {
 // copy.
 func textWithout(n *html.Node, skip func(*html.Node) bool) string {
 	if n.Type == html.TextNode {
-		return collapse(n.Data)
+		return textsim.Collapse(n.Data)
 	}
 	var w spaceWriter
 	writeTextWithout(&w, n, skip)

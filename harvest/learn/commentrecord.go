@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -50,7 +51,7 @@ func hasText(n *html.Node) bool {
 	switch n.Type {
 	case html.TextNode:
 		for _, r := range n.Data {
-			if !isSpaceRune(r) {
+			if !textsim.IsSpace(r) {
 				return true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -57,7 +58,7 @@ func learnComments(pages []*trainPage, min float64) *CommentRules {
 	for k := range subs {
 		if s := &subs[k]; !s.target.Date.IsZero() {
 			s.rend = renderingSets(s.d, s.target.Date, s.lang)
-			s.union = unionSet(s.rend, s.d.coder.size())
+			s.union = unionSet(s.rend, s.d.coder.Size())
 		}
 	}
 	cr.Author = learnSubRule(subs, authorSubScore, min)
@@ -77,7 +78,7 @@ func scoreComments(p *trainPage) *commentPage {
 		hi := min(lo+commentBatch, len(cp.targets))
 		sets := make([][]bool, 0, hi-lo)
 		for _, c := range cp.targets[lo:hi] {
-			set, n := p.d.targetSet(fragmentTexts(c.Content)...)
+			set, n := p.d.targetSet(textsim.FragmentTexts(c.Content)...)
 			sets = append(sets, set)
 			cp.tsize = append(cp.tsize, n)
 		}
@@ -452,9 +453,9 @@ func smallDice(d *doc, i int, text string) float64 {
 	if e-s > maxDateRange {
 		return 0
 	}
-	a := sortedSet(append([]int32(nil), d.vals[s:e]...))
-	b := sortedSet(d.coder.appendText(nil, text))
-	return sortedDice(a, b)
+	a := textsim.SortedSet(append([]int32(nil), d.vals[s:e]...))
+	b := textsim.SortedSet(d.coder.AppendText(nil, text))
+	return textsim.SortedDice(a, b)
 }
 
 // idLevelOrder is the order id holders are tried in: the comment element,

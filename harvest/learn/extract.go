@@ -194,33 +194,6 @@ func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
 	return textDate(n, lang)
 }
 
-// bylinePrefixes are words that introduce an author's name.
-var bylinePrefixes = []string{"posted by ", "written by ", "by ", "par ", "von ", "por ", "door ", "di ", "auteur : ", "auteur: ", "author: "}
-
-// bylineSuffixes are words that follow a commenter's name ("Ann says:").
-var bylineSuffixes = []string{" says", " said", " a dit", " schreef", " schrieb", " sagte", " dijo", " disse", " ha detto", " ha scritto", " escribió", " wrote"}
-
-// cleanAuthor strips a byline prefix or suffix and trailing separators
-// from an author's name.
-func cleanAuthor(s string) string {
-	s = collapse(s)
-	low := strings.ToLower(s)
-	for _, p := range bylinePrefixes {
-		if strings.HasPrefix(low, p) {
-			s, low = s[len(p):], low[len(p):]
-			break
-		}
-	}
-	low = strings.TrimRight(low, " .…:")
-	for _, p := range bylineSuffixes {
-		if strings.HasSuffix(low, p) {
-			s = s[:len(low)-len(p)]
-			break
-		}
-	}
-	return strings.Trim(s, " ,|·-–—:")
-}
-
 // textToHTML turns plain text into paragraphs of escaped HTML.
 func textToHTML(text string) string {
 	var b strings.Builder

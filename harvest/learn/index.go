@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -10,7 +11,7 @@ import (
 // come before their parent, and ranges end in non-decreasing order.
 type doc struct {
 	root   *html.Node
-	coder  *coder
+	coder  *textsim.Coder
 	vals   []int32      // bigram ids of the page's visible text, in document order
 	owner  []int32      // per position: the element whose own text holds it
 	meet   []int32      // per position: the deepest element holding it and the previous occurrence of its bigram, -1 if none
@@ -42,7 +43,7 @@ func parseDoc(p Page) (*doc, error) {
 
 // indexDoc indexes a parsed tree.
 func indexDoc(root *html.Node) *doc {
-	d := &doc{root: root, coder: newCoder(), idx: make(map[*html.Node]int32)}
+	d := &doc{root: root, coder: textsim.NewCoder(), idx: make(map[*html.Node]int32)}
 	d.walk(root, 0)
 	d.parent = make([]int32, len(d.els))
 	for i, n := range d.els {
@@ -64,7 +65,7 @@ func (d *doc) walk(n *html.Node, depth int32) {
 	switch n.Type {
 	case html.TextNode:
 		from := int32(len(d.vals))
-		d.vals = d.coder.appendText(d.vals, n.Data)
+		d.vals = d.coder.AppendText(d.vals, n.Data)
 		if to := int32(len(d.vals)); to > from {
 			d.runs = append(d.runs, textRun{from, to, n.Parent})
 		}
@@ -113,7 +114,7 @@ func (d *doc) setOwners() {
 // to the first ancestor that starts at or before the previous occurrence.
 func (d *doc) setMeets() {
 	d.meet = make([]int32, len(d.vals))
-	last := make([]int32, d.coder.size())
+	last := make([]int32, d.coder.Size())
 	for i, v := range d.vals {
 		p := last[v] - 1
 		last[v] = int32(i + 1)
@@ -167,9 +168,9 @@ func (d *doc) sweep(targets ...[]bool) [][]int32 {
 func (d *doc) targetSet(texts ...string) ([]bool, int) {
 	var ids []int32
 	for _, t := range texts {
-		ids = d.coder.appendText(ids, t)
+		ids = d.coder.AppendText(ids, t)
 	}
-	set := make([]bool, d.coder.size())
+	set := make([]bool, d.coder.Size())
 	count := 0
 	for _, v := range ids {
 		if !set[v] {

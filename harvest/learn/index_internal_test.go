@@ -39,7 +39,7 @@ func TestSweepAgainstBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		member := make([]bool, d.coder.size())
+		member := make([]bool, d.coder.Size())
 		for v := range member {
 			member[v] = r.IntN(2) == 0
 		}

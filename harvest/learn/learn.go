@@ -6,9 +6,9 @@ import (
 	"math"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -144,7 +144,7 @@ func scorePage(pair *Pair) (*trainPage, error) {
 	}
 	p := &trainPage{d: d, pair: pair}
 	t := &pair.Target
-	content := fragmentTexts(t.Content)
+	content := textsim.FragmentTexts(t.Content)
 	sets := [][]bool{nil, nil, nil}
 	sizes := make([]int, 3)
 	sets[0], sizes[0] = d.targetSet(content...)
@@ -382,33 +382,6 @@ func medianTextLen(pages []*trainPage, r *Rule) int {
 	}
 	sort.Ints(lens)
 	return lens[len(lens)/2]
-}
-
-// fragmentTexts returns the text nodes of an HTML fragment (or plain text),
-// entities decoded, skipping scripts, styles and comments. It tokenizes
-// rather than parses: a feed entry's content needs no tree.
-func fragmentTexts(s string) []string {
-	var out []string
-	z := html.NewTokenizer(strings.NewReader(s))
-	skip := ""
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return out
-		case html.TextToken:
-			if skip == "" {
-				out = append(out, string(z.Text()))
-			}
-		case html.StartTagToken:
-			if name, _ := z.TagName(); skip == "" && rawTextTags[string(name)] {
-				skip = string(name)
-			}
-		case html.EndTagToken:
-			if name, _ := z.TagName(); string(name) == skip {
-				skip = ""
-			}
-		}
-	}
 }
 
 // rawTextTags are elements whose content is not text a reader sees.

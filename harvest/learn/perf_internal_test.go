@@ -11,30 +11,6 @@ import (
 	"golang.org/x/net/html"
 )
 
-// TestCollapseMatchesFields checks collapse against its definition,
-// strings.Join(strings.Fields(s), " "), on random mixes of letters, ASCII
-// and Unicode white space and invalid UTF-8.
-func TestCollapseMatchesFields(t *testing.T) {
-	parts := []string{"a", "é", " ", "  ", "\t", "\n", "\u00a0", "\u0085", "\u2003", "\xff", "\xe2\x80", "Zz", "\v\f\r"}
-	rng := rand.New(rand.NewSource(1))
-	for range 20000 {
-		s := randomMix(rng, parts, 8)
-		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
-
-// FuzzCollapse compares collapse with strings.Fields on any input.
-func FuzzCollapse(f *testing.F) {
-	f.Add(" a  b\u00a0c ")
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
-		}
-	})
-}
-
 // refNodeText is nodeText as first written: all text, then collapsed.
 func refNodeText(n *html.Node) string {
 	var b strings.Builder
