@@ -94,4 +94,3 @@ func TestHighThresholdFallsBack(t *testing.T) {
 		t.Errorf("fallback content %q", x.ContentText)
 	}
 }
-

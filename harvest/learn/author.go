@@ -57,7 +57,7 @@ const maxBylineExtra = 60
 // on the whole text ranks below the same name in a far-away list, then
 // picks the best element again. inter and t are the bigram intersections
 // and target size of the Dice scores.
-func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, article int) {
+func scoreBylineParts(d *bigramIndex, f *fieldScores, author string, inter []int32, t, article int) {
 	if t == 0 || author == "" {
 		return
 	}
@@ -77,7 +77,7 @@ func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, a
 
 // nearest returns the element with the highest score × 1/(1 + penalty ×
 // tree distance to article), among those within slack of the best score.
-func nearest(d *doc, score []float64, article int, slack, penalty float64) int {
+func nearest(d *bigramIndex, score []float64, article int, slack, penalty float64) int {
 	top := 0.0
 	for _, s := range score {
 		top = max(top, s)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // droppedTag reports whether elements named tag are removed from
@@ -184,45 +183,4 @@ func resolveSrcset(base *url.URL, v string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// ImageURLs returns the absolute URLs of the images of article HTML (src,
-// lazy data-src and every srcset candidate), resolved against base, each
-// once, in document order.
-func ImageURLs(contentHTML, base string) []string {
-	b, _ := url.Parse(base)
-	nodes, err := html.ParseFragment(strings.NewReader(contentHTML), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
-	if err != nil {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	add := func(u string) {
-		if u = resolve(b, u); u != "" && !strings.HasPrefix(u, "data:") && !seen[u] {
-			seen[u] = true
-			out = append(out, u)
-		}
-	}
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && (n.Data == "img" || n.Data == "source") {
-			for _, k := range []string{"src", "data-src", "data-lazy-src"} {
-				add(attr(n, k))
-			}
-			for _, k := range []string{"srcset", "data-srcset"} {
-				for _, p := range strings.Split(attr(n, k), ",") {
-					if f := strings.Fields(p); len(f) > 0 {
-						add(f[0])
-					}
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	for _, n := range nodes {
-		walk(n)
-	}
-	return out
 }

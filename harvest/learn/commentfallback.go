@@ -34,7 +34,6 @@ import (
 // none.
 func (e *extractor) fallbackComments() {
 	elems, recs := findCommentElements(e.root)
-	e.commentElems = elems
 	var out []Comment
 	if len(elems) > 0 {
 		out = e.heuristicComments(elems, recs)

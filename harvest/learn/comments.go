@@ -143,7 +143,7 @@ func learnCommentNode(cps []*commentPage, min float64) *Rule {
 // sibling comments: class tokens and itemprops of b, of the elements with the
 // same text, and of up to three ancestors; and anchor/tag steps from b's
 // parent.
-func multiCandidates(d *doc, b int) []candidate {
+func multiCandidates(d *bigramIndex, b int) []candidate {
 	var out []candidate
 	i := b
 	for level := 0; level < 4 && i >= 0; level++ {
@@ -211,7 +211,7 @@ func (cp *commentPage) weights(nodes []*html.Node) ([][]float64, []int) {
 
 // subject is one training comment matched to its element on a page.
 type subject struct {
-	d      *doc
+	d      *bigramIndex
 	elem   *html.Node
 	target *CommentTarget
 	lang   string
@@ -448,7 +448,7 @@ func dateSubScore(s subject, i int) (float64, string) {
 
 // smallDice returns the Dice of element i's text against text, or 0 when
 // the element holds much more text than a name.
-func smallDice(d *doc, i int, text string) float64 {
+func smallDice(d *bigramIndex, i int, text string) float64 {
 	s, e := d.start[i], d.end[i]
 	if e-s > maxDateRange {
 		return 0

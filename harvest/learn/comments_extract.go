@@ -32,7 +32,6 @@ func (e *extractor) ruleComments() bool {
 		return false
 	}
 	elems := commentElements(bodies)
-	e.commentElems = elems
 	selected := make(map[*html.Node]bool, len(bodies))
 	for _, b := range bodies {
 		selected[b] = true

@@ -77,11 +77,11 @@ func (s *blogScore) scoreExtraction(x learn.Extraction, want learn.Target) float
 // extracted article holds (1 when the feed has none).
 func imageRecall(got, want string) float64 {
 	have := map[string]bool{}
-	for _, u := range learn.ImageURLs(got, "") {
+	for _, u := range imageURLs(got, "") {
 		have[u] = true
 	}
 	n, found := 0, 0
-	for _, u := range learn.ImageURLs(want, "") {
+	for _, u := range imageURLs(want, "") {
 		if strings.Contains(u, "feedburner.com") {
 			continue // feed flare and tracking pixels, not content
 		}

@@ -109,7 +109,7 @@ const maxDateRange = 64
 // the score by 1/(1 + 0.05 × tree distance to the article element).
 // Elements in sidebars and widgets (widgetAreas) are not candidates. It
 // also returns, per element, the attribute that matched.
-func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores, []string) {
+func dateScores(d *bigramIndex, target time.Time, lang string, article int) (fieldScores, []string) {
 	f := none(len(d.els))
 	attrs := make([]string, len(d.els))
 	if target.IsZero() {
@@ -174,7 +174,7 @@ func nearDay(t, target time.Time) bool {
 
 // renderingSets returns the sorted, distinct bigram ids of each rendering of
 // t (in its own zone and in UTC).
-func renderingSets(d *doc, t time.Time, lang string) [][]int32 {
+func renderingSets(d *bigramIndex, t time.Time, lang string) [][]int32 {
 	texts := DateRenderings(t, lang)
 	if u := t.UTC(); u.Day() != t.Day() {
 		texts = append(texts, DateRenderings(u, lang)...)
@@ -211,7 +211,7 @@ func unionSet(sets [][]int32, n int) []bool {
 // textDateScore returns the best Dice of element i's text against the
 // renderings, or 0 when the element is too long, mostly not date text, or
 // scores 0.5 or more but fails verify (when not nil).
-func textDateScore(d *doc, i int, rend [][]int32, union []bool, verify func() bool) float64 {
+func textDateScore(d *bigramIndex, i int, rend [][]int32, union []bool, verify func() bool) float64 {
 	s, e := d.start[i], d.end[i]
 	if e-s < 3 || e-s > maxDateRange {
 		return 0

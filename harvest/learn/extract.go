@@ -66,21 +66,17 @@ type extractor struct {
 	ix    *nodeIndex
 	x     Extraction
 
-	commentElems []*html.Node // the comment elements found, for the fast path's checks
+	article *html.Node // the article element, once found (in the page's tree)
 }
 
 // run extracts every field.
 func (e *extractor) run() (Extraction, error) {
 	e.comments()
-	article := e.article()
-	e.title(article)
-	e.author()
-	e.blogAuthor()
-	e.date()
-	e.urlDate()
-	e.nearDate(article)
-	if article != nil {
-		article = cloneTree(article, func(*html.Node) bool { return false }) // the page's tree stays as parsed
+	for _, f := range fields {
+		e.extractField(f)
+	}
+	if e.article != nil {
+		article := cloneTree(e.article, func(*html.Node) bool { return false }) // the page's tree stays as parsed
 		cleanNode(article, e.base)
 		e.x.ContentHTML = innerHTML(article)
 		e.x.ContentText = nodeText(article)
@@ -97,85 +93,6 @@ func (e *extractor) run() (Extraction, error) {
 		return e.x, fmt.Errorf("extract %s: %w", e.page.URL, blogharvest.ErrNoArticle)
 	}
 	return e.x, nil
-}
-
-// rule returns the rule picked by get when the rules exist and it is
-// trusted, else nil.
-func (e *extractor) rule(get func(*Rules) *Rule) *Rule {
-	if e.rules == nil {
-		return nil
-	}
-	if r := get(e.rules); r.usable() {
-		return r
-	}
-	return nil
-}
-
-// article finds the article element: by rule, else by the fallbacks.
-func (e *extractor) article() *html.Node {
-	if r := e.rule(func(r *Rules) *Rule { return r.Article }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil && nodeText(n) != "" {
-			e.x.Methods.Set(FieldContent, blogharvest.MethodRule)
-			e.x.Score = articleScore(r, len(nodeText(n)))
-			return n
-		}
-	}
-	n, m := e.fb.article()
-	if n != nil {
-		e.x.Methods.Set(FieldContent, m)
-	}
-	return n
-}
-
-// title extracts the title, by rule, else by the fallbacks.
-func (e *extractor) title(article *html.Node) {
-	if r := e.rule(func(r *Rules) *Rule { return r.Title }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t := nodeText(n); t != "" {
-				e.x.Title = t
-				e.x.Methods.Set(FieldTitle, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, m := e.fb.title(article); t != "" {
-		e.x.Title = t
-		e.x.Methods.Set(FieldTitle, m)
-	}
-}
-
-// author extracts the author, by rule, else by the fallbacks.
-func (e *extractor) author() {
-	if r := e.rule(func(r *Rules) *Rule { return r.Author }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t := authorOf(r, nodeText(n)); t != "" {
-				e.x.Author = t
-				e.x.Methods.Set(FieldAuthor, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, m := e.fb.author(); t != "" {
-		e.x.Author = t
-		e.x.Methods.Set(FieldAuthor, m)
-	}
-}
-
-// date extracts the publication date, by rule, else by the fallbacks.
-func (e *extractor) date() {
-	if r := e.rule(func(r *Rules) *Rule { return r.Date }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t, ok := nodeDate(n, r.Attr, e.page.Lang); ok {
-				e.x.Date = inOffset(t, r.UTCOffset)
-				e.x.Methods.Set(FieldDate, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, m := e.fb.date(e.page.Lang); !t.IsZero() {
-		e.x.Date = inOffset(t, e.rules.dateOffset())
-		e.x.Methods.Set(FieldDate, m)
-	}
 }
 
 // nodeDate reads a date from element n: from attribute a when set and

@@ -5,11 +5,11 @@ import (
 	"golang.org/x/net/html"
 )
 
-// doc is a parsed page with, for every element, the range of its text's
+// bigramIndex is a parsed page with, for every element, the range of its text's
 // bigram ids and the number of distinct bigrams under it (|N|). Elements are
 // numbered in post-order, so an element's range is contiguous, children
 // come before their parent, and ranges end in non-decreasing order.
-type doc struct {
+type bigramIndex struct {
 	root   *html.Node
 	coder  *textsim.Coder
 	vals   []int32      // bigram ids of the page's visible text, in document order
@@ -32,18 +32,18 @@ type textRun struct {
 	parent   *html.Node
 }
 
-// parseDoc indexes a page, parsing it when it has no tree yet.
-func parseDoc(p Page) (*doc, error) {
+// indexPage indexes a page, parsing it when it has no tree yet.
+func indexPage(p Page) (*bigramIndex, error) {
 	root, err := p.root()
 	if err != nil {
 		return nil, err
 	}
-	return indexDoc(root), nil
+	return newBigramIndex(root), nil
 }
 
-// indexDoc indexes a parsed tree.
-func indexDoc(root *html.Node) *doc {
-	d := &doc{root: root, coder: textsim.NewCoder(), idx: make(map[*html.Node]int32)}
+// newBigramIndex indexes a parsed tree.
+func newBigramIndex(root *html.Node) *bigramIndex {
+	d := &bigramIndex{root: root, coder: textsim.NewCoder(), idx: make(map[*html.Node]int32)}
 	d.walk(root, 0)
 	d.parent = make([]int32, len(d.els))
 	for i, n := range d.els {
@@ -61,7 +61,7 @@ func indexDoc(root *html.Node) *doc {
 }
 
 // walk appends the text bigrams and elements under n in post-order.
-func (d *doc) walk(n *html.Node, depth int32) {
+func (d *bigramIndex) walk(n *html.Node, depth int32) {
 	switch n.Type {
 	case html.TextNode:
 		from := int32(len(d.vals))
@@ -95,7 +95,7 @@ func (d *doc) walk(n *html.Node, depth int32) {
 // setOwners records the element that holds each text position. Text
 // directly under the document node (none in practice) belongs to no
 // element and is owned by the root element.
-func (d *doc) setOwners() {
+func (d *bigramIndex) setOwners() {
 	d.owner = make([]int32, len(d.vals))
 	top := int32(len(d.els) - 1)
 	for _, r := range d.runs {
@@ -112,7 +112,7 @@ func (d *doc) setOwners() {
 // setMeets finds, for each position, the previous occurrence of its bigram
 // and the deepest element holding both: climbing from the position's owner
 // to the first ancestor that starts at or before the previous occurrence.
-func (d *doc) setMeets() {
+func (d *bigramIndex) setMeets() {
 	d.meet = make([]int32, len(d.vals))
 	last := make([]int32, d.coder.Size())
 	for i, v := range d.vals {
@@ -137,7 +137,7 @@ func (d *doc) setMeets() {
 // takes 1 from the deepest element that also holds the bigram's previous
 // occurrence (so each distinct bigram counts once per element), and the
 // counts are then summed bottom-up, children before parents.
-func (d *doc) sweep(targets ...[]bool) [][]int32 {
+func (d *bigramIndex) sweep(targets ...[]bool) [][]int32 {
 	if len(targets) == 0 {
 		targets = [][]bool{nil}
 	}
@@ -165,7 +165,7 @@ func (d *doc) sweep(targets ...[]bool) [][]int32 {
 
 // targetSet returns the membership table of the bigrams of texts, coded
 // with d's coder, and its size |T|.
-func (d *doc) targetSet(texts ...string) ([]bool, int) {
+func (d *bigramIndex) targetSet(texts ...string) ([]bool, int) {
 	var ids []int32
 	for _, t := range texts {
 		ids = d.coder.AppendText(ids, t)
@@ -183,7 +183,7 @@ func (d *doc) targetSet(texts ...string) ([]bool, int) {
 
 // dice returns the Sørensen–Dice coefficient of element i against a target
 // of size t with inter bigrams in common.
-func (d *doc) dice(i int, inter []int32, t int) float64 {
+func (d *bigramIndex) dice(i int, inter []int32, t int) float64 {
 	den := int(d.size[i]) + t
 	if den == 0 {
 		return 0
@@ -192,7 +192,7 @@ func (d *doc) dice(i int, inter []int32, t int) float64 {
 }
 
 // distance returns the number of edges between elements i and j.
-func (d *doc) distance(i, j int) int {
+func (d *bigramIndex) distance(i, j int) int {
 	steps := 0
 	for i != j {
 		if d.depth[i] >= d.depth[j] {

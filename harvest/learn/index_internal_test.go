@@ -35,7 +35,7 @@ func randomHTML(r *rand.Rand) string {
 func TestSweepAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 300; trial++ {
-		d, err := parseDoc(Page{HTML: []byte(randomHTML(r))})
+		d, err := indexPage(Page{HTML: []byte(randomHTML(r))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -55,7 +54,7 @@ type fieldScores struct {
 
 // trainPage is one parsed training page with its per-field scores.
 type trainPage struct {
-	d        *doc
+	d        *bigramIndex
 	pair     *Pair
 	article  fieldScores
 	title    fieldScores
@@ -85,21 +84,14 @@ func Learn(pairs []Pair, opts Options) (*Rules, error) {
 	for _, p := range pairs {
 		r.Pages = append(r.Pages, p.Page.URL)
 	}
-	r.Article = learnField(pages, func(p *trainPage) *fieldScores { return &p.article }, min)
-	r.Title = learnField(pages, func(p *trainPage) *fieldScores { return &p.title }, min)
-	r.Author = learnField(pages, func(p *trainPage) *fieldScores { return &p.author }, min)
-	if r.Author != nil {
-		r.Author.Part = votePart(pages, r.Author)
+	for _, f := range fields {
+		rule := learnField(pages, f.scores, min)
+		if rule != nil && f.tune != nil {
+			f.tune(rule, pages)
+		}
+		*f.rule(r) = rule
 	}
 	r.SoleAuthor = soleAuthor(pairs)
-	r.Date = learnField(pages, func(p *trainPage) *fieldScores { return &p.date }, min)
-	if r.Date != nil {
-		r.Date.Attr = voteAttr(pages, r.Date)
-		r.Date.UTCOffset = learnOffset(pages, r.Date)
-	}
-	if r.Article != nil {
-		r.Article.TextLen = medianTextLen(pages, r.Article)
-	}
 	r.Comments = learnComments(pages, min)
 	return r, nil
 }
@@ -138,24 +130,29 @@ func prepare(pairs []Pair) ([]*trainPage, []SkippedPage, error) {
 
 // scorePage parses one page and scores its elements for every field.
 func scorePage(pair *Pair) (*trainPage, error) {
-	d, err := parseDoc(pair.Page)
+	d, err := indexPage(pair.Page)
 	if err != nil {
 		return nil, err
 	}
 	p := &trainPage{d: d, pair: pair}
-	t := &pair.Target
-	content := textsim.FragmentTexts(t.Content)
-	sets := [][]bool{nil, nil, nil}
-	sizes := make([]int, 3)
-	sets[0], sizes[0] = d.targetSet(content...)
-	sets[1], sizes[1] = d.targetSet(t.Title)
-	sets[2], sizes[2] = d.targetSet(t.Author)
+	var sets [][]bool
+	var sizes []int
+	for _, f := range fields {
+		if f.target != nil {
+			set, size := d.targetSet(f.target(&pair.Target)...)
+			sets, sizes = append(sets, set), append(sizes, size)
+		}
+	}
 	inter := d.sweep(sets...)
-	p.article = articleScores(d, inter[0], sizes[0], t.FullText)
-	p.title = nearScores(d, inter[1], sizes[1], p.article.best, 0.02, 0)
-	p.author = nearScores(d, inter[2], sizes[2], p.article.best, 0.5, 0.05)
-	scoreBylineParts(d, &p.author, t.Author, inter[2], sizes[2], p.article.best)
-	p.date, p.dateAttr = dateScores(d, t.Date, pair.Page.Lang, p.article.best)
+	k := 0
+	for _, f := range fields {
+		if f.target == nil {
+			f.score(p, nil, 0)
+			continue
+		}
+		f.score(p, inter[k], sizes[k])
+		k++
+	}
 	return p, nil
 }
 
@@ -166,7 +163,7 @@ func none(n int) fieldScores { return fieldScores{score: make([]float64, n), bes
 // for full-text feeds; for summaries, containment |N∩T|/|T| (a summary's
 // bigrams are nearly a subset of the article's), after which the best node
 // climbs out of the paragraph that holds the summary to its block container.
-func articleScores(d *doc, inter []int32, t int, full bool) fieldScores {
+func articleScores(d *bigramIndex, inter []int32, t int, full bool) fieldScores {
 	if t == 0 {
 		return none(len(d.els))
 	}
@@ -194,7 +191,7 @@ var containerTags = map[string]bool{
 
 // climbToContainer climbs from element i to the nearest container element,
 // as long as the containment does not drop below 90 % of i's.
-func climbToContainer(d *doc, i int, score []float64) int {
+func climbToContainer(d *bigramIndex, i int, score []float64) int {
 	floor := 0.9 * score[i]
 	for !containerTags[d.els[i].Data] {
 		p := int(d.parent[i])
@@ -211,7 +208,7 @@ func climbToContainer(d *doc, i int, score []float64) int {
 // × 1/(1 + penalty × tree distance to the article element), so the byline
 // next to the article wins over the same name in a sidebar. With penalty 0,
 // the nearest element within slack wins.
-func nearScores(d *doc, inter []int32, t, article int, slack, penalty float64) fieldScores {
+func nearScores(d *bigramIndex, inter []int32, t, article int, slack, penalty float64) fieldScores {
 	if t == 0 {
 		return none(len(d.els))
 	}
@@ -290,7 +287,7 @@ func learnField(pages []*trainPage, field func(*trainPage) *fieldScores, min flo
 // equivalents returns element i with the ancestors and descendants that
 // hold exactly the same text: wrappers such as <a><span class="date">,
 // whose rules describe the same value.
-func equivalents(d *doc, i int) []int {
+func equivalents(d *bigramIndex, i int) []int {
 	out := []int{i}
 	for p := int(d.parent[i]); p >= 0 && sameText(d, p, i); p = int(d.parent[p]) {
 		out = append(out, p)
@@ -302,12 +299,12 @@ func equivalents(d *doc, i int) []int {
 }
 
 // sameText reports whether elements i and j cover the same bigrams.
-func sameText(d *doc, i, j int) bool {
+func sameText(d *bigramIndex, i, j int) bool {
 	return d.start[i] == d.start[j] && d.end[i] == d.end[j]
 }
 
 // onlyChild returns the index of element i's only element child, or -1.
-func onlyChild(d *doc, i int) int {
+func onlyChild(d *bigramIndex, i int) int {
 	var only *html.Node
 	for c := d.els[i].FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
