@@ -25,12 +25,12 @@ var allowed = map[string][]string{
 	"aip":            {".", "marc", "mets", "schemas"},
 	"harvest":        {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render", "harvest/textsim"},
 	"harvest/fetch":  {"."},
-	"harvest/feed":   {".", "harvest/fetch"},
+	"harvest/feed":   {".", "harvest/fetch", "harvest/platform"},
 	"harvest/learn":  {".", "harvest/platform", "harvest/textsim"},
 	"harvest/render": {".", "harvest/platform"},
 	// harvest/platform is the table of blog and comment platforms every
 	// matcher of the crawler derives from: a leaf (standard library only)
-	// that harvest, harvest/learn and harvest/render may import.
+	// that harvest, harvest/feed, harvest/learn and harvest/render may import.
 	"harvest/platform": {},
 	// harvest/textsim compares texts (bigram Dice, token F1, same author,
 	// same day) for harvest/learn, harvest and the eval module: a leaf.

@@ -11,11 +11,12 @@
 //   - harvest/render: LoadMore (the controls clicked for more comments);
 //   - harvest/learn's comment fallback: IsCommentID, IsCommentClass,
 //     IsCommentItemType;
-//   - harvest/learn's article cleaning: IsBoilerplate.
+//   - harvest/learn's article cleaning: IsBoilerplate;
+//   - harvest/feed: Generator (the platform a feed's generator names).
 //
 // Adding a platform is one row in table (platforms.go) plus a fixture page
 // that shows it; Add does the same at run time, for tests.
 //
-// The package imports only the standard library; harvest, harvest/learn
-// and harvest/render import it.
+// The package imports only the standard library; harvest, harvest/feed,
+// harvest/learn and harvest/render import it.
 package platform

@@ -81,6 +81,7 @@ func Add(p Platform) (remove func()) {
 
 // matchers are the lookups derived from the table.
 type matchers struct {
+	rows         []Platform
 	idPrefixes   []string
 	classes      map[string]bool // CommentClasses
 	blockClasses map[string]bool // BlockCommentClasses
@@ -108,7 +109,7 @@ func current() *matchers {
 
 // derive builds the matchers of rows.
 func derive(rows []Platform) *matchers {
-	m := &matchers{classes: map[string]bool{}, blockClasses: map[string]bool{}}
+	m := &matchers{rows: rows, classes: map[string]bool{}, blockClasses: map[string]bool{}}
 	var words []string
 	for _, p := range rows {
 		m.idPrefixes = append(m.idPrefixes, p.CommentIDPrefixes...)
@@ -189,6 +190,21 @@ func JSSystem(page []byte) string {
 		}
 	}
 	return ""
+}
+
+// Generator returns the Name of the first platform, in table order, one
+// of whose Generators the generator text (case-insensitive) holds, and
+// whether there is one: "https://wordpress.org/?v=6.4.2" → WordPress.
+func Generator(text string) (string, bool) {
+	lower := strings.ToLower(text)
+	for _, p := range current().rows {
+		for _, g := range p.Generators {
+			if strings.Contains(lower, g) {
+				return p.Name, true
+			}
+		}
+	}
+	return "", false
 }
 
 // Behaviour names the "load more" controls of one platform.

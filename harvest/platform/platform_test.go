@@ -107,3 +107,15 @@ func randomMix(rng *rand.Rand, parts []string, max int) string {
 	}
 	return b.String()
 }
+
+// TestGenerator checks generator names, the most specific row first.
+func TestGenerator(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://wordpress.org/?v=6.4.2": "WordPress", "WordPress.com": "WordPress.com", "Blogger 7.00": "Blogger",
+		"Hugo 0.121.0": "Hugo", "Write.as": "Write.as", "nothing known": "",
+	} {
+		if got, _ := Generator(in); got != want {
+			t.Errorf("Generator(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
