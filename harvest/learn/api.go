@@ -94,6 +94,12 @@ type Extraction struct {
 	Date        time.Time
 	ContentHTML string // cleaned article HTML, URLs absolute
 	ContentText string // the article's text, whitespace collapsed
+	// ContentNode is the cleaned article element, a copy of the page's
+	// whose children ContentHTML renders, for callers that read the
+	// article further (media discovery) without parsing ContentHTML
+	// again; nil when the article came from structured data or was not
+	// found.
+	ContentNode *html.Node `json:"-"`
 	Comments    []Comment
 
 	// Methods maps "title", "author", "date_created", "full_content" and

@@ -78,6 +78,7 @@ func (e *extractor) run() (Extraction, error) {
 	if e.article != nil {
 		article := cloneTree(e.article, func(*html.Node) bool { return false }) // the page's tree stays as parsed
 		cleanNode(article, e.base)
+		e.x.ContentNode = article
 		e.x.ContentHTML = innerHTML(article)
 		e.x.ContentText = nodeText(article)
 	}
