@@ -221,9 +221,6 @@ func (m markerAttrs) excluded() bool {
 // apart).
 func hasExcludedHint(v string) bool { return excludedHintSet.in(v) }
 
-// hasExcludedHintLower is hasExcludedHint of a value already case-folded.
-func hasExcludedHintLower(v []byte) bool { return excludedHintSet.inLower(v) }
-
 // hintSet finds words in attribute values: a quicker strings.Contains of
 // each, on the value case-folded.
 type hintSet struct {
@@ -334,27 +331,6 @@ func (h *hintSet) inLower(v []byte) bool {
 		}
 	}
 	return false
-}
-
-// isASCIIBytes reports whether b has only ASCII bytes.
-func isASCIIBytes(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// isASCIIString reports whether s has only ASCII bytes: its case folding
-// is then ASCII's.
-func isASCIIString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // excludedHints are id and class fragments of areas that are not the
