@@ -96,7 +96,7 @@
 //     found by its fallbacks.
 //   - learn.go: Learn, Rules, training pages, the vote and evaluation of
 //     candidate rules.
-//   - index.go: bigramIndex, a parsed page's text as bigram ids per element,
+//   - bigramindex.go: bigramIndex, a parsed page's text as bigram ids per element,
 //     and the linear sweep that counts |N| and |N∩T|.
 //   - rule.go, selector.go: Rule, the XPath shapes Learn writes and their
 //     evaluation without a general XPath engine.
@@ -107,9 +107,9 @@
 //   - author.go, byline.go: authors in bylines and their parts.
 //   - date.go, dateparse.go, datetext.go, urldate.go: dates in attributes,
 //     text and permalinks; date scores in training.
-//   - comments.go, hungarian.go: learning comment rules (bipartite
+//   - commentlearn.go, hungarian.go: learning comment rules (bipartite
 //     matching against the comment feed).
-//   - comments_extract.go: applying comment rules.
+//   - commentextract.go: applying comment rules.
 //   - commentfallback.go, commentfallback_ld.go, commentrecord.go: comments
 //     without rules (platform markup, JSON-LD, repeated records).
 //   - clean.go: cleaning the article and comment HTML (boilerplate boxes,

@@ -10,8 +10,8 @@ import (
 // applies it. Learn, Extract and the fallbacks iterate over fields; adding a
 // field is one entry here plus its scorer (and the Rules, trainPage and
 // Extraction members that hold its rule, its training scores and its
-// value). Comments, a list, are learned and extracted apart (comments.go,
-// comments_extract.go, commentfallback.go).
+// value). Comments, a list, are learned and extracted apart (commentlearn.go,
+// commentextract.go, commentfallback.go).
 type field struct {
 	name   string                        // the key of Extraction.Methods
 	rule   func(*Rules) **Rule           // where the field's rule lives
