@@ -96,8 +96,8 @@
 //     found by its fallbacks.
 //   - learn.go: Learn, Rules, training pages, the vote and evaluation of
 //     candidate rules.
-//   - bigramindex.go: bigramIndex, a parsed page's text as bigram ids per element,
-//     and the linear sweep that counts |N| and |N∩T|.
+//   - bigramindex.go: bigramIndex, a parsed page's text as bigram ids per
+//     element, and the linear sweep that counts |N| and |N∩T|.
 //   - rule.go, selector.go: Rule, the XPath shapes Learn writes and their
 //     evaluation without a general XPath engine.
 //   - extract.go: Extract, ExtractWithoutRules, the extractor's run.
