@@ -26,6 +26,7 @@ func TestDice(t *testing.T) {
 	}
 }
 
+// TestTokenF1 checks word-token F1 and its edge cases.
 func TestTokenF1(t *testing.T) {
 	if got := TokenF1("the cat sat", "the cat sat on the mat"); math.Abs(got-2*1*0.5/1.5) > 1e-9 {
 		t.Errorf("TokenF1 = %v", got)
