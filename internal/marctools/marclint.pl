@@ -8,15 +8,22 @@ use warnings;
 use MARC::File::USMARC;
 use MARC::Lint;
 
-binmode STDOUT, ':utf8';
 my $lint = MARC::Lint->new;
 for my $path (@ARGV) {
     my $file = MARC::File::USMARC->in($path) or die "$path: $MARC::File::ERROR\n";
     while (my $rec = $file->next) {
         my $id = $rec->field('001') ? $rec->field('001')->data : '?';
-        print "$id\tdecode: $_\n" for $rec->warnings;
+        print "$id\tdecode: ", oneline($_), "\n" for $rec->warnings;
         $lint->check_record($rec);
-        print "$id\t$_\n" for $lint->warnings;
+        print "$id\t", oneline($_), "\n" for $lint->warnings;
     }
     $file->close;
+}
+
+# oneline returns a warning on one line, trimmed.
+sub oneline {
+    my $w = shift;
+    $w =~ s/\s+/ /g;
+    $w =~ s/^ | $//g;
+    return $w;
 }
