@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/blogharvest/blogharvest"
 	"golang.org/x/net/html"
 )
 
@@ -108,6 +109,22 @@ func TestNonFiling(t *testing.T) {
 	for _, c := range cases {
 		if got := nonFiling(c.title, c.lang); got != c.want {
 			t.Errorf("nonFiling(%q, %s) = %c, want %c", c.title, c.lang, got, c.want)
+		}
+	}
+}
+
+// TestNoRawBreaks checks that no subfield of a record holds a line break or
+// a tab, whatever the harvested values hold.
+func TestNoRawBreaks(t *testing.T) {
+	e := &blogharvest.Entry{Title: "Two\r\nlines", Author: "Ann\nBee", Tags: []string{"a\tb"},
+		Content: "<p>x\ny</p><pre>1\n2</pre>", ContentFormat: "text/plain", URL: "https://b.example/p\n"}
+	for _, r := range []*Record{FromEntry(e, Options{}), FromComment(&blogharvest.Comment{Subject: "S\nT", Content: "c\r\nd"}, e, Options{})} {
+		for _, f := range r.Data {
+			for _, s := range f.Subfields {
+				if strings.ContainsAny(s.Value, "\r\n\t") {
+					t.Errorf("%s $%c = %q", f.Tag, s.Code, s.Value)
+				}
+			}
 		}
 	}
 }
