@@ -128,3 +128,33 @@ func TestNoRawBreaks(t *testing.T) {
 		}
 	}
 }
+
+// FuzzContent checks that any article splits into 520 fields within ISO
+// 2709's field limit that join back to the normalised article, without raw
+// line breaks, and cut at UTF-8 boundaries.
+func FuzzContent(f *testing.F) {
+	f.Add("<p>a\nb</p><pre>c\r\nd</pre>", 50)
+	f.Add(strings.Repeat("λ<b>x</b>\n", 3000), 3)
+	f.Fuzz(func(t *testing.T, s string, repeat int) {
+		s = strings.Repeat(s, 1+min(max(repeat, 0), 20000/(len(s)+1)))
+		var b builder
+		b.content(s, "text/html")
+		var joined strings.Builder
+		for i, fd := range b.data {
+			part := fd.Value('a')
+			if n := FieldLen(fd); n > MaxFieldBytes {
+				t.Fatalf("field %d: %d bytes", i, n)
+			}
+			if strings.ContainsAny(part, "\r\n\t") {
+				t.Fatalf("field %d: raw break in %q", i, part)
+			}
+			if utf8.ValidString(s) && !utf8.ValidString(part) {
+				t.Fatalf("field %d: cut inside a character", i)
+			}
+			joined.WriteString(part)
+		}
+		if want := strings.TrimSpace(oneLine(htmlOneLine(s))); joined.String() != want {
+			t.Fatalf("parts join to %d bytes, want %d", joined.Len(), len(want))
+		}
+	})
+}
