@@ -108,35 +108,15 @@ func (cp *commentPage) bestFor(j int) int {
 // most voted by maximum-weight matching between the nodes they select and
 // the feed's comments.
 func learnCommentNode(cps []*commentPage, min float64) *Rule {
-	votes, kinds := map[string]int{}, map[string]int{}
+	b := newBallot()
 	for _, cp := range cps {
 		for j := range cp.targets {
-			b := cp.bestFor(j)
-			if b < 0 {
-				continue
-			}
-			seen := map[string]bool{}
-			for _, c := range multiCandidates(cp.p.d, b) {
-				if !seen[c.xpath] {
-					seen[c.xpath] = true
-					votes[c.xpath]++
-					kinds[c.xpath] = c.kind
-				}
+			if best := cp.bestFor(j); best >= 0 {
+				b.vote(multiCandidates(cp.p.d, best))
 			}
 		}
 	}
-	var best *Rule
-	for _, x := range rankCandidates(votes, kinds) {
-		r := &Rule{XPath: x, Votes: votes[x]}
-		evaluateComments(r, cps)
-		if best == nil || r.Confidence > best.Confidence+1e-9 {
-			best = r
-		}
-	}
-	if best != nil {
-		best.Trusted = best.Confidence >= min
-	}
-	return best
+	return b.elect(func(r *Rule) { evaluateComments(r, cps) }, min)
 }
 
 // multiCandidates returns rules that may select element b together with its
@@ -291,36 +271,23 @@ type subScore func(s subject, i int) (float64, string)
 // to it, for flat <dt>/<dd> layouts) votes for its relative candidates; the
 // most voted are evaluated on every comment.
 func learnSubRule(subs []subject, score subScore, min float64) *Rule {
-	votes, kinds := map[string]int{}, map[string]int{}
+	b := newBallot()
 	for _, s := range subs {
-		b, part := bestInRecord(s, score)
-		if b < 0 {
+		best, part := bestInRecord(s, score)
+		if best < 0 {
 			continue
 		}
-		seen := map[string]bool{}
-		for _, i := range equivalents(s.d, b) {
-			for _, c := range partCandidates(s.d.els[i], part) {
-				if !seen[c.xpath] {
-					seen[c.xpath] = true
-					votes[c.xpath]++
-					kinds[c.xpath] = c.kind
-				}
-			}
+		var cands []candidate
+		for _, i := range equivalents(s.d, best) {
+			cands = append(cands, partCandidates(s.d.els[i], part)...)
 		}
+		b.vote(cands)
 	}
-	var best *Rule
-	for _, x := range rankCandidates(votes, kinds) {
-		r := &Rule{XPath: x, Votes: votes[x]}
-		evaluateSub(r, subs, score)
-		if best == nil || r.Confidence > best.Confidence+1e-9 {
-			best = r
-		}
+	r := b.elect(func(r *Rule) { evaluateSub(r, subs, score) }, min)
+	if r != nil {
+		r.PageScores = nil // per comment, not per page: too long to be useful
 	}
-	if best != nil {
-		best.Trusted = best.Confidence >= min
-		best.PageScores = nil // per comment, not per page: too long to be useful
-	}
-	return best
+	return r
 }
 
 // recordPart is the comment element or one of its element siblings, with

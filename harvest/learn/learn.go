@@ -252,35 +252,55 @@ const shortlist = 12
 // page, and the one with the highest mean score wins (ties: more votes, then
 // the preferred kind).
 func learnField(pages []*trainPage, field func(*trainPage) *fieldScores, min float64) *Rule {
-	votes, kinds := map[string]int{}, map[string]int{}
+	b := newBallot()
 	for _, p := range pages {
 		f := field(p)
 		if f.best < 0 || f.score[f.best] <= 0 {
 			continue
 		}
-		seen := map[string]bool{}
+		var cands []candidate
 		for _, i := range equivalents(p.d, f.best) {
-			for _, c := range candidates(p.d.els[i], nil) {
-				if !seen[c.xpath] {
-					seen[c.xpath] = true
-					votes[c.xpath]++
-					kinds[c.xpath] = c.kind
-				}
-			}
+			cands = append(cands, candidates(p.d.els[i], nil)...)
+		}
+		b.vote(cands)
+	}
+	return b.elect(func(r *Rule) { evaluate(r, pages, field) }, min)
+}
+
+// ballot counts how many training examples propose each candidate rule.
+type ballot struct {
+	votes, kinds map[string]int // by XPath: the examples that propose it, its kind
+}
+
+func newBallot() *ballot { return &ballot{votes: map[string]int{}, kinds: map[string]int{}} }
+
+// vote records the candidates one example proposes, each XPath once.
+func (b *ballot) vote(cands []candidate) {
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if !seen[c.xpath] {
+			seen[c.xpath] = true
+			b.votes[c.xpath]++
+			b.kinds[c.xpath] = c.kind
 		}
 	}
-	if len(votes) == 0 {
-		return nil
-	}
+}
+
+// elect evaluates the most voted candidates with evaluate and returns the
+// one of highest confidence, trusted when that reaches min; nil when no
+// example voted.
+func (b *ballot) elect(evaluate func(*Rule), min float64) *Rule {
 	var best *Rule
-	for _, x := range rankCandidates(votes, kinds) {
-		r := &Rule{XPath: x, Votes: votes[x]}
-		evaluate(r, pages, field)
+	for _, x := range rankCandidates(b.votes, b.kinds) {
+		r := &Rule{XPath: x, Votes: b.votes[x]}
+		evaluate(r)
 		if best == nil || r.Confidence > best.Confidence+1e-9 {
 			best = r
 		}
 	}
-	best.Trusted = best.Confidence >= min
+	if best != nil {
+		best.Trusted = best.Confidence >= min
+	}
 	return best
 }
 
