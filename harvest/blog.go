@@ -11,7 +11,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
-	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // discover finds the feed and fetches the home page (nil when the blog was
@@ -178,7 +178,7 @@ func fullTextFeed(f *feed.Feed) bool {
 // itemFullText reports whether an item's content looks like a whole post:
 // present, not tiny and not ending in a "read more" ellipsis.
 func itemFullText(it feed.Item) bool {
-	text := strings.TrimSpace(learn.HTMLText(it.Content))
+	text := strings.TrimSpace(textsim.HTMLText(it.Content))
 	if len(text) < 200 {
 		return false
 	}
@@ -216,6 +216,15 @@ func (c *crawl) emitBlog() error {
 		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)
 	}
 	return nil
+}
+
+// blogLanguage is the blog's language as emitBlog records it, which its
+// entries inherit: the feed's, else the home page's <html lang>.
+func (s *site) blogLanguage() string {
+	if s.feed != nil && s.feed.Language != "" {
+		return s.feed.Language
+	}
+	return s.homeLang
 }
 
 // rulesFile returns the learned rules as a log file for the records.

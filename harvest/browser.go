@@ -11,6 +11,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // rendererState is the crawl's browser: the one given in Options, or one
@@ -123,7 +124,7 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 	}
 	feedText := 0
 	if j.item != nil && itemFullText(*j.item) {
-		feedText = len(learn.HTMLText(j.item.Content))
+		feedText = len(textsim.HTMLText(j.item.Content))
 	}
 	switch {
 	case errors.Is(exErr, blogharvest.ErrNoArticle) || ex.ContentText == "":

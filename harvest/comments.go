@@ -13,6 +13,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // fetchComments fetches the comment feed of a job's post once: the feed
@@ -132,7 +133,7 @@ type commentMerger struct {
 	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
 	pageID  []string // id of each comment's element on the page; "" if not seen there
 	keyed   []bool   // whether each comment carries a platform id
-	text    []string // each comment's visible text (learn.HTMLText), read once
+	text    []string // each comment's visible text (textsim.HTMLText), read once
 	byKey   map[string]int
 }
 
@@ -198,7 +199,7 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	m.parent = append(m.parent, parent)
 	m.pageID = append(m.pageID, "")
 	m.keyed = append(m.keyed, false)
-	m.text = append(m.text, learn.HTMLText(cm.Content))
+	m.text = append(m.text, textsim.HTMLText(cm.Content))
 	for _, k := range keys {
 		if k == "" {
 			continue
@@ -239,7 +240,7 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 		if sameAuthor && !pc.Date.IsZero() && absDur(cm.Added.Sub(pc.Date)) < time.Minute {
 			return i, true
 		}
-		if text != "" && learn.Dice(m.text[i], text) >= 0.85 {
+		if text != "" && textsim.Dice(m.text[i], text) >= 0.85 {
 			return i, true
 		}
 	}

@@ -159,7 +159,7 @@
 //
 //   - Something new to read off every page (a link kind, a meta tag, a sign
 //     of a comment system): pageReader.element in page.go; pageInfo holds
-//     it. Comment platforms themselves: the platform table.
+//     it. Comment platforms themselves: harvest/platform.
 //   - How a field of an entry is chosen between feed and page: entry.go
 //     (fillFields, fillDates, fillContent); how it is extracted: learn.
 //   - When a page is rendered: renderReason in browser.go.

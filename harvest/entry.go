@@ -12,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // buildEntry extracts the entry of a fetched page and completes it with
@@ -52,7 +53,7 @@ func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 		kind = blogharvest.KindPage
 	}
 	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: w.home.String(),
-		Captured: p.resp.Captured, StatusCode: p.resp.Status,
+		Language: w.blogLanguage(), Captured: p.resp.Captured, StatusCode: p.resp.Status,
 		ResponseCode: fmt.Sprintf("%d %s", p.resp.Status, http.StatusText(p.resp.Status))}
 	e.Provenance.Set("status_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
@@ -105,7 +106,7 @@ func contains(list []string, s string) bool {
 // learnPage is the seam where a fetched page goes to learn: its bytes and
 // the tree every other reader of the page walks.
 func (w *pageWorker) learnPage(p *fetchedPage) learn.Page {
-	return learn.Page{URL: p.resp.URL, HTML: p.html, Lang: w.lang(p)}
+	return learn.Page{URL: p.resp.URL, HTML: p.html, Lang: w.lang(p), Root: p.doc}
 }
 
 // extract applies the rules (or the fallbacks) to a page and times it.
@@ -208,7 +209,7 @@ func (w *pageWorker) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.E
 		feedHTML = it.Content
 	}
 	feedFull := it != nil && itemFullText(*it)
-	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(learn.HTMLText(feedHTML))*3/2
+	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(textsim.HTMLText(feedHTML))*3/2
 	// A full-text feed's short or empty item (an image post, a post with no
 	// text) beats a fallback's guess, which then holds the article's
 	// surroundings (title, byline) instead.
@@ -274,7 +275,7 @@ func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.E
 		return nil
 	}
 	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: w.home.String(),
-		Captured: w.start, Problems: []string{problem}}
+		Language: w.blogLanguage(), Captured: w.start, Problems: []string{problem}}
 	w.fillFields(e, it, learn.Extraction{}, nil)
 	e.NumReplies = max(it.CommentCount, 0)
 	e.HasReply = e.NumReplies > 0

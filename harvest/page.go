@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -69,16 +70,6 @@ type pageInfo struct {
 	// jsComments "scripted" or "iframe"; rendering for it is worth it only
 	// when the browser may load it.
 	jsCommentsSrc string
-}
-
-// jsCommentMarkers maps markup fragments to the JavaScript comment system
-// they reveal.
-var jsCommentMarkers = []struct{ marker, system string }{
-	{"disqus_thread", "disqus"}, {"disqus.com/embed", "disqus"}, {".disqus.com", "disqus"},
-	{"livefyre", "livefyre"}, {"fyre.co", "livefyre"}, {"jetpack_remote_comment", "jetpack"},
-	{"jetpack-comments", "jetpack"}, {"fb-comments", "facebook"}, {"facebook.com/plugins/comments", "facebook"},
-	{"intensedebate", "intensedebate"}, {"utteranc.es", "utterances"}, {"giscus.app", "giscus"},
-	{"cdn.commento.io", "commento"}, {"data-comments=", "scripted"}, {"data-comments-src", "scripted"},
 }
 
 // readPage reads what pageInfo holds from doc, the parsed page fetched
@@ -337,15 +328,11 @@ func (pi *pageInfo) metaTag(n *html.Node) {
 	}
 }
 
-// detectJSComments looks for the markers of JavaScript comment systems.
+// detectJSComments looks for the markers of JavaScript comment systems
+// (the platform table's JSMarkers).
 func (pi *pageInfo) detectJSComments(page []byte) {
 	if pi.jsComments != "" {
 		return
 	}
-	for _, m := range jsCommentMarkers {
-		if bytes.Contains(page, []byte(m.marker)) {
-			pi.jsComments = m.system
-			return
-		}
-	}
+	pi.jsComments = platform.JSSystem(page)
 }
