@@ -37,6 +37,8 @@ var allowed = map[string][]string{
 	"internal/fixture/gen": {"internal/fixture"},
 	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
 	"internal/tlstest": {},
+	// internal/metstest checks METS for tests with metsrw and encoding/xml.
+	"internal/metstest": {},
 }
 
 // TestDependencies fails when a package of the module imports a package of

@@ -45,6 +45,12 @@ func fixtureEntry() *blogharvest.Entry {
 			file("https://garden.example.org/wp-content/uploads/kettle%20big.JPG?ver=2", blogharvest.RoleMedia, "image/jpeg", "\xff\xd8\xff fake", 200),
 			file(u+"feed/", blogharvest.RoleCommentFeed, "application/rss+xml", "<rss version=\"2.0\"><channel/></rss>", 200),
 			file("", blogharvest.RoleScreenshot, "image/png", "\x89PNG\r\n\x1a\nshot", 0),
+			// made by the harvest (no HTTP status): the rendered DOM, the
+			// feed's item of the entry, the learned rules
+			file(u, blogharvest.RoleRendered, "text/html; charset=utf-8", "<html><body><p>The kettle sang.</p><p>3 comments</p></body></html>", 0),
+			file("https://garden.example.org/feed/", blogharvest.RoleFeed, "application/rss+xml",
+				`<item xmlns:dc="http://purl.org/dc/elements/1.1/"><title>Notes on the green kettle</title><dc:creator>Clara Holm</dc:creator></item>`, 0),
+			file("", blogharvest.RoleLog, "application/json", `{"content":"div.entry"}`, 0),
 		},
 		Problems: []string{"media https://garden.example.org/missing.gif: 404"},
 	}

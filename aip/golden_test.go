@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/internal/metstest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/valid and testdata/broken")
@@ -130,4 +133,39 @@ func readTree(t testing.TB, root string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestValidGoldenMetsrw reads every golden METS with Archivematica's METS
+// library (../shared/tools/metsrw-read; skipped without ../shared or
+// python3-lxml) and checks it lists every payload file of the bag.
+func TestValidGoldenMetsrw(t *testing.T) {
+	var docs []string
+	for _, b := range goldenBags(t) {
+		docs = append(docs, filepath.Join(b, "data", "METS.xml"))
+	}
+	listed := metstest.MetsrwRead(t, "../../shared/tools/metsrw-read", docs...)
+	for _, d := range docs {
+		want, err := metstest.Payload(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(want)
+		got := slices.Sorted(slices.Values(listed[d]))
+		if !slices.Equal(got, want) {
+			t.Errorf("metsrw lists in %s\n%v\nwant the payload\n%v", d, got, want)
+		}
+	}
+}
+
+// TestValidGoldenProvenance: in the golden METS no file the software made
+// (logs, rendered DOM, screenshot, learned rules, the entry's feed item) is
+// linked to a capture event; each has a creation event instead, and every
+// captured file a capture event.
+func TestValidGoldenProvenance(t *testing.T) {
+	for _, b := range goldenBags(t) {
+		entry := strings.Contains(b, "entries")
+		metstest.CheckProvenance(t, filepath.Join(b, "data", "METS.xml"), func(href string) bool {
+			return metstest.Generated(href, entry)
+		})
+	}
 }

@@ -125,7 +125,7 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 		d.AmdSecs = append(d.AmdSecs, amd)
 		fileID := "file-" + strings.TrimPrefix(o.Identifier.Value, "urn:uuid:")
 		files, objects = append(files, fileID), append(objects, obj)
-		groups[it.group] = append(groups[it.group], mets.File{ID: fileID, MimeType: orOctets(mediaTypeOf(it.mime)),
+		groups[it.group] = append(groups[it.group], mets.File{ID: fileID, MimeType: it.declaredType(),
 			Size: it.size, Checksum: it.sha256, Created: capturedAt(it), Href: it.rel, AdmIDs: []string{amd.ID}})
 	}
 	for _, g := range groupOrder {
@@ -134,6 +134,20 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 		}
 	}
 	return files, objects, nil
+}
+
+// declaredType returns the media type the METS declares for the item:
+// its own, but a feed item excerpt the harvest copied out of a feed is
+// plain XML (or JSON), not a feed.
+func (it *item) declaredType() string {
+	mt := orOctets(mediaTypeOf(it.mime))
+	if it.captured() || it.file == nil || it.file.Role != blogharvest.RoleFeed {
+		return mt
+	}
+	if strings.HasSuffix(mt, "json") {
+		return "application/json"
+	}
+	return "application/xml"
 }
 
 // captured reports whether the item is bytes a server sent (an HTTP
@@ -145,7 +159,7 @@ func (it *item) captured() bool { return it.file != nil && it.file.Status != 0 }
 // identifier and PRONOM format.
 func (it *item) premisObject(id string, ident mets.Identifier, fm format) mets.Object {
 	o := mets.Object{ID: id, Identifier: ident, SHA256: it.sha256, Size: it.size,
-		FormatName: orOctets(mediaTypeOf(it.mime)), PUID: fm.puid, FormatNote: formatNote(fm)}
+		FormatName: it.declaredType(), PUID: fm.puid, FormatNote: formatNote(fm)}
 	if f := it.file; f != nil {
 		if it.captured() {
 			o.OriginalName = f.URL
@@ -154,7 +168,7 @@ func (it *item) premisObject(id string, ident mets.Identifier, fm format) mets.O
 		if f.Status != 0 {
 			o.Properties = append(o.Properties, mets.Property{Type: "HTTP status", Value: strconv.Itoa(f.Status)})
 		}
-		if mt := f.MediaType; mt != "" && mt != mediaTypeOf(mt) {
+		if mt := f.MediaType; mt != "" && mt != it.declaredType() {
 			o.Properties = append(o.Properties, mets.Property{Type: "Content-Type", Value: mt})
 		}
 	}
