@@ -65,14 +65,18 @@ func Payload(metsPath string) ([]string, error) {
 }
 
 // FileEvents returns, for each file of a METS document (by its FLocat
-// href), the PREMIS event types of the amdSecs its ADMID names.
+// href), the PREMIS event types of the amdSecs (or digiprovMDs) its ADMID
+// names.
 func FileEvents(metsXML []byte) (map[string][]string, error) {
 	var doc struct {
 		AmdSecs []struct {
 			ID     string `xml:"ID,attr"`
-			Events []struct {
-				Type string `xml:"eventType"`
-			} `xml:"digiprovMD>mdWrap>xmlData>event"`
+			Digiprov []struct {
+				ID    string `xml:"ID,attr"`
+				Event []struct {
+					Type string `xml:"eventType"`
+				} `xml:"mdWrap>xmlData>event"`
+			} `xml:"digiprovMD"`
 		} `xml:"amdSec"`
 		Files []struct {
 			AdmID string `xml:"ADMID,attr"`
@@ -85,9 +89,13 @@ func FileEvents(metsXML []byte) (map[string][]string, error) {
 		return nil, err
 	}
 	events := map[string][]string{}
-	for _, a := range doc.AmdSecs {
-		for _, e := range a.Events {
-			events[a.ID] = append(events[a.ID], strings.TrimSpace(e.Type))
+	for _, a := range doc.AmdSecs { // an ADMID may name an amdSec, or (METS allows it, metsrw not) a digiprovMD
+		for _, md := range a.Digiprov {
+			for _, e := range md.Event {
+				typ := strings.TrimSpace(e.Type)
+				events[a.ID] = append(events[a.ID], typ)
+				events[md.ID] = append(events[md.ID], typ)
+			}
 		}
 	}
 	out := map[string][]string{}
