@@ -70,7 +70,7 @@ func Payload(metsPath string) ([]string, error) {
 func FileEvents(metsXML []byte) (map[string][]string, error) {
 	var doc struct {
 		AmdSecs []struct {
-			ID     string `xml:"ID,attr"`
+			ID       string `xml:"ID,attr"`
 			Digiprov []struct {
 				ID    string `xml:"ID,attr"`
 				Event []struct {
