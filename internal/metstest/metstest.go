@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,23 @@ func MetsrwRead(t testing.TB, tool string, docs ...string) map[string][]string {
 		}
 	}
 	return listed
+}
+
+// MetsrwListsPayload runs MetsrwRead on docs, the METS.xml of bags, and
+// fails the test unless metsrw lists exactly each bag's payload files.
+func MetsrwListsPayload(t testing.TB, tool string, docs ...string) {
+	t.Helper()
+	listed := MetsrwRead(t, tool, docs...)
+	for _, d := range docs {
+		want, err := Payload(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(want)
+		if got := slices.Sorted(slices.Values(listed[d])); !slices.Equal(got, want) {
+			t.Errorf("metsrw lists in %s\n%v\nwant the payload\n%v", d, got, want)
+		}
+	}
 }
 
 // Payload returns the payload paths of the bag whose METS.xml is metsPath,
