@@ -62,7 +62,7 @@ func fixtureBlog() *blogharvest.Blog {
 	return &blogharvest.Blog{
 		ID: "garden", URL: "https://garden.example.org/", Title: "The Garden Ledger", Subtitle: "Kettles, kitchens, seasons",
 		Language: "en", Encoding: "UTF-8", FeedURL: "https://garden.example.org/feed/", Platform: "WordPress",
-		PlatformVersion: "6.4", StatusCode: 200, Captured: time.Date(2024, 5, 6, 6, 0, 0, 0, time.UTC),
+		PlatformVersion: "6.4", StatusCode: 200, Copyright: "© 2024 Clara Holm", License: "https://creativecommons.org/licenses/by-sa/4.0/", Captured: time.Date(2024, 5, 6, 6, 0, 0, 0, time.UTC),
 		Files: []blogharvest.File{
 			file("https://garden.example.org/", blogharvest.RolePage, "text/html", "<html><title>The Garden Ledger</title></html>", 200),
 			file("https://garden.example.org/feed/", blogharvest.RoleFeed, "application/rss+xml", "<rss version=\"2.0\"><channel/></rss>", 200),

@@ -270,7 +270,7 @@ func (p *pkg) packageAmdSec(e env, n ids, objects []string) mets.AmdSec {
 	return mets.AmdSec{
 		ID:      amdPackage,
 		Objects: []mets.Object{entity},
-		Rights:  p.rights(),
+		Rights:  p.rights(n),
 		Events: []mets.Event{
 			{ID: eventDigest, Identifier: n.of("event digest"), Type: mets.EventMessageDigest, Date: e.now,
 				Detail: "SHA-256 and SHA-512 of every payload file", Outcome: "success", Objects: objects, Agents: agents},
@@ -314,7 +314,7 @@ func (p *pkg) relationships() []mets.Relationship {
 
 // rights returns the rights statements the record declares: the blog's
 // copyright and license (from its feed), an entry's access restriction.
-func (p *pkg) rights() []mets.Rights {
+func (p *pkg) rights(n ids) []mets.Rights {
 	var rs []mets.Rights
 	on := []string{objectPackage}
 	if b := p.blog; b != nil {
@@ -341,6 +341,9 @@ func (p *pkg) rights() []mets.Rights {
 	if e := p.entry; e != nil && e.AccessRestriction != "" {
 		rs = append(rs, mets.Rights{ID: "rights-access", Basis: "other", Terms: "access restriction",
 			Note: e.AccessRestriction, Objects: on})
+	}
+	for i := range rs {
+		rs[i].Identifier = n.of("rights " + rs[i].ID)
 	}
 	return rs
 }
