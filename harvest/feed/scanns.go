@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// An item's raw XML is kept as a document of its own (Item.Raw): the
-// namespace declarations it relies on from the feed's root or channel are
-// copied into its start tag, so that an item using dc:creator or
-// content:encoded is well-formed XML on its own.
+// An item's raw XML is kept as a document of its own (Item.Raw): an XML
+// declaration, then the item, with the namespace declarations it relies on
+// from the feed's root or channel copied into its start tag, so that an
+// item using dc:creator or content:encoded is well-formed XML on its own.
 
 // nsDecls returns the namespace declarations among attrs.
 func nsDecls(attrs []xml.Attr) []xml.Attr {
@@ -56,15 +56,22 @@ func declName(a xml.Attr) string {
 	return "xmlns"
 }
 
-// declare returns a copy of raw, an element, with decls added to its start
-// tag just after the element name.
+// xmlDecl starts every item's raw XML: the item is UTF-8 (the scanner reads
+// re-encoded feeds), and format identification (PRONOM fmt/101) wants it.
+const xmlDecl = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+
+// declare returns raw, an element, as a document: after the XML
+// declaration, with decls added to its start tag just after the element
+// name.
 func declare(raw []byte, decls []xml.Attr) []byte {
+	var b bytes.Buffer
+	b.Grow(len(xmlDecl) + len(raw) + 64*len(decls))
+	b.WriteString(xmlDecl)
 	end := bytes.IndexAny(raw, " \t\r\n/>")
 	if len(decls) == 0 || end < 0 {
-		return bytes.Clone(raw)
+		b.Write(raw)
+		return b.Bytes()
 	}
-	var b bytes.Buffer
-	b.Grow(len(raw) + 64*len(decls))
 	b.Write(raw[:end])
 	for _, a := range decls {
 		b.WriteString(" " + declName(a) + `="`)
