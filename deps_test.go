@@ -39,6 +39,9 @@ var allowed = map[string][]string{
 	"internal/tlstest": {},
 	// internal/metstest checks METS for tests with metsrw and encoding/xml.
 	"internal/metstest": {},
+	// internal/marctools checks MARC records with yaz-marcdump and
+	// MARC::Lint, for tests.
+	"internal/marctools": {"marc"},
 }
 
 // TestDependencies fails when a package of the module imports a package of
