@@ -33,6 +33,20 @@ var identifier struct {
 // with, named in the format identification events.
 const SiegfriedVersion = "siegfried 1.11.2 (PRONOM signatures compiled in)"
 
+// signatures names the signature files siegfried identifies with, e.g.
+// "PRONOM: DROID_SignatureFile_V120.xml; container-signature-20240715.xml",
+// or "" when identification is off or the signatures did not load.
+func signatures() string {
+	if identifyOff || identifier.sf == nil {
+		return ""
+	}
+	var s string
+	for _, id := range identifier.sf.Identifiers() {
+		s = joinSep(s, id[0]+": "+id[1], "; ")
+	}
+	return s
+}
+
 // identifyOff turns identification off, for tests whose children cannot
 // afford loading the signatures (see export_test.go).
 var identifyOff bool

@@ -251,7 +251,7 @@ func (it *item) sourceRelationships(pages map[string]mets.Identifier) []mets.Rel
 // formatEvent returns the format identification event of an item.
 func formatEvent(num, obj string, it *item, n ids, fm format, now time.Time) mets.Event {
 	ev := mets.Event{ID: "event-format-" + num, Identifier: n.of("format identification " + it.rel),
-		Type: mets.EventFormatID, Date: now, Detail: "PRONOM signature match", Outcome: "success",
+		Type: mets.EventFormatID, Date: now, Detail: joinSep("PRONOM signature match", signatures(), ", "), Outcome: "success",
 		OutcomeDetail: formatNote(fm), Objects: []string{obj},
 		Agents: []mets.AgentLink{{ID: agentFormats, Role: "executing program"}}}
 	if fm.puid == "" {
