@@ -1,7 +1,9 @@
 package aip
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/richardlehane/siegfried/pkg/static"
@@ -56,4 +58,23 @@ func BenchmarkIdentify(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestIdentifyConcurrent identifies from several goroutines at once, as
+// concurrent Writer calls do (run it with -race).
+func TestIdentifyConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				f, err := memItem(fmt.Sprintf("objects/media/%d.png", i), tinyPNG, "", "").identify()
+				if err != nil || f.puid != "fmt/11" {
+					t.Errorf("identify: %+v, %v", f, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
