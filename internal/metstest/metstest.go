@@ -158,11 +158,12 @@ func CheckProvenance(t testing.TB, metsPath string, generated func(href string) 
 }
 
 // Generated reports whether a payload path of a blogharvest AIP holds a
-// file the software made: logs, the rendered DOM, screenshots, learned
-// rules, and in an Entry AIP (entry) the feed's item (the Blog AIP holds
-// the feed pages as served).
+// file the software made: logs (and a CDXJ index), the rendered DOM,
+// screenshots, learned rules, a WARC file (assembled from captured
+// exchanges, not itself served), and in an Entry AIP (entry) the feed's
+// item (the Blog AIP holds the feed pages as served).
 func Generated(href string, entry bool) bool {
-	for _, p := range []string{"logs/", "objects/rendered/", "objects/screenshot/", "objects/log/"} {
+	for _, p := range []string{"logs/", "objects/rendered/", "objects/screenshot/", "objects/log/", "objects/warc/"} {
 		if strings.HasPrefix(href, p) {
 			return true
 		}
