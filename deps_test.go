@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"schemas":         {},
 	"marc":            {"."},
 	"mets":            {},
-	"aip":             {".", "marc", "mets", "schemas"},
+	"aip":             {".", "marc", "mets", "schemas", "warc"},
 	"harvest":         {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/render"},
 	"harvest/fetch":   {"."},
 	"harvest/feed":    {".", "harvest/fetch"},
@@ -35,6 +35,8 @@ var allowed = map[string][]string{
 	// (testdata/blogs and the demo's sample blog).
 	"internal/fixture":     {"."},
 	"internal/fixture/gen": {"internal/fixture"},
+	// warc writes, indexes (CDXJ) and reads the WARC file of an AIP.
+	"warc": {"."},
 	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
 	"internal/tlstest": {},
 }

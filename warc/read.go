@@ -1,0 +1,131 @@
+package warc
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	gw "github.com/nlnwa/gowarc"
+)
+
+// Record is one record read back from a WARC.
+type Record struct {
+	Type         string // "warcinfo", "request", "response", "resource", "revisit", …
+	ID           string // WARC-Record-ID, "<urn:uuid:…>"
+	TargetURI    string
+	Date         time.Time
+	Offset       int64       // of the record's gzip member in the file
+	ConcurrentTo string      // WARC-Concurrent-To, if any
+	Status       int         // the HTTP status of a response or revisit
+	Header       http.Header // the HTTP headers of a response or revisit
+	// Payload is a response's HTTP body or a resource's block; nil for the
+	// other types.
+	Payload       []byte
+	PayloadSHA256 string // lowercase hex of Payload
+}
+
+// ErrDigest marks a record whose block or payload does not match its
+// WARC-Block-Digest or WARC-Payload-Digest.
+var ErrDigest = errors.New("digest mismatch")
+
+// Read parses every record of the WARC file data with gowarc and verifies
+// every WARC-Block-Digest and WARC-Payload-Digest (sha256, hex or base32
+// as gowarc reads them). It fails on the first unreadable or inconsistent
+// record, naming its offset; errors.Is(err, ErrDigest) for a digest that
+// does not match.
+func Read(data []byte) ([]Record, error) {
+	r, err := gw.NewWarcFileReaderFromStream(bytes.NewReader(data), 0,
+		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrFail))
+	if err != nil {
+		return nil, fmt.Errorf("warc: %w", err)
+	}
+	defer r.Close()
+	var out []Record
+	for {
+		rec, off, _, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, fmt.Errorf("warc: record at offset %d: %w", off, err)
+		}
+		got, err := readRecord(rec, off)
+		rec.Close()
+		if err != nil {
+			return out, fmt.Errorf("warc: record %s at offset %d: %w", rec.RecordId(), off, err)
+		}
+		out = append(out, got)
+	}
+}
+
+// readRecord reads one record and checks its digests.
+func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
+	h := rec.WarcHeader()
+	out := Record{Type: rec.Type().String(), ID: bracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
+		Offset: off, ConcurrentTo: h.Get(gw.WarcConcurrentTo)}
+	out.Date, _ = rec.Date()
+	blk := rec.Block()
+	if err := blk.Cache(); err != nil {
+		return out, err
+	}
+	raw, err := readAll(blk.RawBytes())
+	if err != nil {
+		return out, err
+	}
+	if err := checkDigest("WARC-Block-Digest", h.Get(gw.WarcBlockDigest), raw); err != nil {
+		return out, err
+	}
+	switch b := blk.(type) {
+	case gw.HttpResponseBlock:
+		out.Status, out.Header = b.HttpStatusCode(), b.HttpHeader().Clone()
+		if out.Payload, err = readAll(b.PayloadBytes()); err != nil {
+			return out, err
+		}
+		if err := checkDigest("WARC-Payload-Digest", h.Get(gw.WarcPayloadDigest), out.Payload); err != nil {
+			return out, err
+		}
+	default:
+		if rec.Type() == gw.Resource {
+			out.Payload = raw
+		}
+	}
+	if out.Payload != nil {
+		sum := sha256.Sum256(out.Payload)
+		out.PayloadSHA256 = hex.EncodeToString(sum[:])
+	}
+	return out, nil
+}
+
+// checkDigest compares a "sha256:<hex>" digest field with data's; an
+// empty field is not checked, another algorithm or encoding is an error.
+func checkDigest(field, want string, data []byte) error {
+	if want == "" {
+		return nil
+	}
+	alg, val, _ := strings.Cut(want, ":")
+	if !strings.EqualFold(alg, "sha256") || len(val) != 64 {
+		return fmt.Errorf("%s %q: want sha256 in hex", field, want)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, val) {
+		return fmt.Errorf("%s %s, content has sha256:%s: %w", field, want, got, ErrDigest)
+	}
+	return nil
+}
+
+func readAll(r io.Reader, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(r)
+	if b == nil && err == nil {
+		b = []byte{}
+	}
+	return b, err
+}
