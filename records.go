@@ -158,7 +158,8 @@ type File struct {
 	// hops first; the last one's payload is the file's content. Empty for
 	// files the harvest made.
 	Exchanges []Exchange
-	// WARCRecordID is the WARC-Record-ID ("<urn:uuid:…>") of the record
+	// WARCRecordID is the WARC-Record-ID ("urn:uuid:…", without the
+	// angle brackets of the WARC header) of the record
 	// holding the file in its AIP's WARC; aip sets it when it writes the
 	// package.
 	WARCRecordID string

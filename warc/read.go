@@ -17,7 +17,7 @@ import (
 // Record is one record read back from a WARC.
 type Record struct {
 	Type         string // "warcinfo", "request", "response", "resource", "revisit", …
-	ID           string // WARC-Record-ID, "<urn:uuid:…>"
+	ID           string // WARC-Record-ID without its angle brackets, "urn:uuid:…"
 	TargetURI    string
 	Date         time.Time
 	Offset       int64       // of the record's gzip member in the file
@@ -67,8 +67,8 @@ func Read(data []byte) ([]Record, error) {
 // readRecord reads one record and checks its digests.
 func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
 	h := rec.WarcHeader()
-	out := Record{Type: rec.Type().String(), ID: bracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
-		Offset: off, ConcurrentTo: h.Get(gw.WarcConcurrentTo)}
+	out := Record{Type: rec.Type().String(), ID: unbracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
+		Offset: off, ConcurrentTo: unbracket(h.Get(gw.WarcConcurrentTo))}
 	out.Date, _ = rec.Date()
 	blk := rec.Block()
 	if err := blk.Cache(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/google/uuid"
 	gw "github.com/nlnwa/gowarc"
 )
 
@@ -29,6 +30,12 @@ type Info struct {
 	Software     string // name and version of the software
 	Organization string // who made the capture (operator)
 	Crawl        string // what was crawled, e.g. "blog sample, entry https://…"
+	// IDSeed, if set, makes record ids name-based: the n-th record's is
+	// urn:uuid: and the SHA-1 (version 5) UUID of "<IDSeed>#warc-<n>" in
+	// the URL namespace, so a package's WARC is reproducible. It must be
+	// unique to the WARC, such as the package's OBJID. If empty, ids are
+	// random.
+	IDSeed string
 }
 
 // Writer builds one WARC file in memory. Create it with NewWriter; it is
@@ -36,6 +43,7 @@ type Info struct {
 type Writer struct {
 	info   Info
 	infoID string
+	n      int // records written
 	buf    bytes.Buffer
 	index  []string
 }
@@ -71,7 +79,8 @@ type header struct{ name, value string }
 // first: for each a request record (when the request is known) and a
 // response record, or a revisit record for a 304. payload is the last
 // exchange's payload (the file's content). It returns the WARC-Record-ID of
-// the last response or revisit record.
+// the last response or revisit record, without its angle brackets
+// ("urn:uuid:…"), as every id the Writer returns.
 func (w *Writer) Capture(xs []blogharvest.Exchange, payload []byte) (string, error) {
 	var last string
 	for i, x := range xs {
@@ -117,7 +126,7 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
 	if x.Method == "" {
 		return id, nil
 	}
-	rq := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeRequest}, {gw.WarcConcurrentTo, id}}
+	rq := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeRequest}, {gw.WarcConcurrentTo, bracket(id)}}
 	if _, _, err := w.write(gw.Request, rq, requestBlock(x)); err != nil {
 		return "", err
 	}
@@ -130,7 +139,7 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
 func (w *Writer) Resource(uri, mediaType string, date time.Time, body []byte, concurrentTo string) (string, error) {
 	hs := []header{{gw.WarcTargetURI, uri}, {gw.WarcDate, stamp(date)}, {gw.ContentType, orOctets(mediaType)}}
 	if concurrentTo != "" {
-		hs = append(hs, header{gw.WarcConcurrentTo, concurrentTo})
+		hs = append(hs, header{gw.WarcConcurrentTo, bracket(concurrentTo)})
 	}
 	id, _, err := w.write(gw.Resource, hs, body)
 	if err != nil {
@@ -154,14 +163,22 @@ func (w *Writer) Index() []byte {
 // sha256 digests), and appends it to the file as its own gzip member. It
 // returns the record id and the member's length.
 func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int64, error) {
-	b := gw.NewRecordBuilder(t, gw.WithDefaultDigestAlgorithm("sha256"), gw.WithDefaultDigestEncoding(gw.Base16),
-		gw.WithStrictValidation())
+	opts := []gw.WarcRecordOption{gw.WithDefaultDigestAlgorithm("sha256"), gw.WithDefaultDigestEncoding(gw.Base16),
+		gw.WithStrictValidation()}
+	w.n++
+	if w.info.IDSeed != "" {
+		name := fmt.Sprintf("%s#warc-%d", w.info.IDSeed, w.n)
+		opts = append(opts, gw.WithRecordIdFunc(func() (string, error) {
+			return "urn:uuid:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte(name)).String(), nil
+		}))
+	}
+	b := gw.NewRecordBuilder(t, opts...)
 	defer b.Close()
 	for _, h := range hs {
 		b.AddWarcHeader(h.name, h.value)
 	}
 	if w.infoID != "" {
-		b.AddWarcHeader(gw.WarcWarcinfoID, w.infoID)
+		b.AddWarcHeader(gw.WarcWarcinfoID, bracket(w.infoID))
 	}
 	if _, err := b.Write(block); err != nil {
 		return "", 0, err
@@ -179,7 +196,7 @@ func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int6
 	if err := z.Close(); err != nil {
 		return "", 0, err
 	}
-	return bracket(rec.RecordId()), int64(w.buf.Len() - start), nil
+	return unbracket(rec.RecordId()), int64(w.buf.Len() - start), nil
 }
 
 // responseBlock returns the HTTP response as archived: status line,
@@ -264,6 +281,10 @@ func orDefault(s, d string) string {
 }
 
 func orOctets(mt string) string { return orDefault(mt, "application/octet-stream") }
+
+// unbracket returns a record id without the angle brackets of WARC
+// headers, "urn:uuid:…".
+func unbracket(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
 
 // bracket returns a record id as WARC headers hold it, "<urn:uuid:…>".
 func bracket(id string) string {
