@@ -35,32 +35,40 @@ type Record struct {
 var ErrDigest = errors.New("digest mismatch")
 
 // Read parses every record of the WARC file data with gowarc and verifies
-// every WARC-Block-Digest and WARC-Payload-Digest (sha256, hex or base32
-// as gowarc reads them). It fails on the first unreadable or inconsistent
-// record, naming its offset; errors.Is(err, ErrDigest) for a digest that
-// does not match.
+// every WARC-Block-Digest and WARC-Payload-Digest (sha256 in hex). It
+// returns the records read and every problem met, each naming the
+// record's offset: a record whose digests do not match is returned all the
+// same, with an error that errors.Is ErrDigest; reading stops only where
+// the file cannot be parsed any further.
 func Read(data []byte) ([]Record, error) {
 	r, err := gw.NewWarcFileReaderFromStream(bytes.NewReader(data), 0,
-		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrFail))
+		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrWarn),
+		gw.WithFixDigest(false), gw.WithFixContentLength(false), gw.WithFixSyntaxErrors(false))
 	if err != nil {
 		return nil, fmt.Errorf("warc: %w", err)
 	}
 	defer r.Close()
 	var out []Record
+	var errs []error
 	for {
-		rec, off, _, err := r.Next()
+		rec, off, v, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return out, errors.Join(errs...)
 		}
 		if err != nil {
-			return out, fmt.Errorf("warc: record at offset %d: %w", off, err)
+			return out, errors.Join(append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))...)
 		}
 		got, err := readRecord(rec, off)
 		rec.Close()
-		if err != nil {
-			return out, fmt.Errorf("warc: record %s at offset %d: %w", rec.RecordId(), off, err)
+		if err == nil && v != nil && !v.Valid() { // what gowarc found beyond the digests
+			err = errors.Join(fmt.Errorf("gowarc: %s", strings.Join(strings.Fields(v.String()), " ")), err)
 		}
-		out = append(out, got)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("warc: record %s at offset %d: %w", got.ID, off, err))
+		}
+		if got.Payload != nil || got.Type != "response" && got.Type != "resource" {
+			out = append(out, got)
+		}
 	}
 }
 
@@ -78,9 +86,7 @@ func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
 	if err != nil {
 		return out, err
 	}
-	if err := checkDigest("WARC-Block-Digest", h.Get(gw.WarcBlockDigest), raw); err != nil {
-		return out, err
-	}
+	blockErr := checkDigest("WARC-Block-Digest", h.Get(gw.WarcBlockDigest), raw)
 	switch b := blk.(type) {
 	case gw.HttpResponseBlock:
 		out.Status, out.Header = b.HttpStatusCode(), b.HttpHeader().Clone()
@@ -88,7 +94,7 @@ func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
 			return out, err
 		}
 		if err := checkDigest("WARC-Payload-Digest", h.Get(gw.WarcPayloadDigest), out.Payload); err != nil {
-			return out, err
+			blockErr = errors.Join(blockErr, err)
 		}
 	default:
 		if rec.Type() == gw.Resource {
@@ -99,7 +105,7 @@ func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
 		sum := sha256.Sum256(out.Payload)
 		out.PayloadSHA256 = hex.EncodeToString(sum[:])
 	}
-	return out, nil
+	return out, blockErr
 }
 
 // checkDigest compares a "sha256:<hex>" digest field with data's; an
