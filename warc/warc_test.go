@@ -2,8 +2,8 @@ package warc_test
 
 import (
 	"bytes"
-	"errors"
 	"compress/gzip"
+	"errors"
 	"io"
 	"strings"
 	"testing"
