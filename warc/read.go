@@ -41,9 +41,7 @@ var ErrDigest = errors.New("digest mismatch")
 // same, with an error that errors.Is ErrDigest; reading stops only where
 // the file cannot be parsed any further.
 func Read(data []byte) ([]Record, error) {
-	r, err := gw.NewWarcFileReaderFromStream(bytes.NewReader(data), 0,
-		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrWarn),
-		gw.WithFixDigest(false), gw.WithFixContentLength(false), gw.WithFixSyntaxErrors(false))
+	r, err := newReader(data)
 	if err != nil {
 		return nil, fmt.Errorf("warc: %w", err)
 	}
@@ -70,6 +68,38 @@ func Read(data []byte) ([]Record, error) {
 			out = append(out, got)
 		}
 	}
+}
+
+// newReader returns a gowarc reader of data that reports what it finds
+// wrong and repairs nothing.
+func newReader(data []byte) (*gw.WarcFileReader, error) {
+	return gw.NewWarcFileReaderFromStream(bytes.NewReader(data), 0,
+		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrWarn),
+		gw.WithFixDigest(false), gw.WithFixContentLength(false), gw.WithFixSyntaxErrors(false))
+}
+
+// ReadAt reads the one record whose gzip member starts at offset in the
+// WARC file data, as a replay tool does with a CDXJ line's offset, and
+// verifies its digests.
+func ReadAt(data []byte, offset int64) (Record, error) {
+	if offset < 0 || offset >= int64(len(data)) {
+		return Record{}, fmt.Errorf("warc: offset %d outside the file's %d bytes", offset, len(data))
+	}
+	r, err := newReader(data[offset:])
+	if err != nil {
+		return Record{}, fmt.Errorf("warc: %w", err)
+	}
+	defer r.Close()
+	rec, _, _, err := r.Next()
+	if err != nil {
+		return Record{}, fmt.Errorf("warc: record at offset %d: %w", offset, err)
+	}
+	defer rec.Close()
+	got, err := readRecord(rec, offset)
+	if err != nil {
+		return got, fmt.Errorf("warc: record %s at offset %d: %w", got.ID, offset, err)
+	}
+	return got, nil
 }
 
 // readRecord reads one record and checks its digests.
