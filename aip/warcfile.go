@@ -52,7 +52,7 @@ func (p *pkg) addWARC(e env) error {
 		}
 	}
 	for _, it := range made {
-		if err := madeRecord(w, it, pages); err != nil {
+		if err := p.madeRecord(w, it, pages); err != nil {
 			return err
 		}
 	}
@@ -94,9 +94,15 @@ func (p *pkg) captureRecords(w *warc.Writer, it *item, pages map[string]string) 
 	return nil
 }
 
-// madeRecord writes the resource record of a rendered DOM or screenshot.
-func madeRecord(w *warc.Writer, it *item, pages map[string]string) error {
+// madeRecord writes the resource record of a rendered DOM or screenshot,
+// named after the page it shows (the package's permalink when the file
+// names none).
+func (p *pkg) madeRecord(w *warc.Writer, it *item, pages map[string]string) error {
 	f := it.file
+	u := f.URL
+	if u == "" {
+		u = p.permalink
+	}
 	body, err := it.content()
 	if err != nil {
 		return err
@@ -109,7 +115,7 @@ func madeRecord(w *warc.Writer, it *item, pages map[string]string) error {
 	if page == "" {
 		page = pages[""]
 	}
-	id, err := w.Resource(scheme+f.URL, mediaType(f.MediaType), f.Captured, body, page)
+	id, err := w.Resource(scheme+u, mediaType(f.MediaType), f.Captured, body, page)
 	if err != nil {
 		return err
 	}
