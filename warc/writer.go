@@ -1,14 +1,17 @@
 package warc
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -46,6 +49,20 @@ type Writer struct {
 	n      int // records written
 	buf    bytes.Buffer
 	index  []string
+}
+
+// gzips holds gzip writers (each allocates most of a megabyte) for reuse
+// across records and Writers, each with a buffer in front: gowarc writes
+// headers in small pieces.
+var gzips = sync.Pool{New: func() any {
+	z := gzip.NewWriter(io.Discard)
+	return &member{z: z, bw: bufio.NewWriterSize(z, 32<<10)}
+}}
+
+// member writes one gzip member.
+type member struct {
+	z  *gzip.Writer
+	bw *bufio.Writer
 }
 
 // NewWriter returns a Writer whose file starts with the warcinfo record
@@ -189,11 +206,17 @@ func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int6
 	}
 	defer rec.Close()
 	start := w.buf.Len()
-	z := gzip.NewWriter(&w.buf)
-	if _, _, err := gw.NewMarshaler().Marshal(z, rec, 0); err != nil {
+	m := gzips.Get().(*member)
+	defer gzips.Put(m)
+	m.z.Reset(&w.buf)
+	m.bw.Reset(m.z)
+	if _, _, err := gw.NewMarshaler().Marshal(m.bw, rec, 0); err != nil {
 		return "", 0, err
 	}
-	if err := z.Close(); err != nil {
+	if err := m.bw.Flush(); err != nil {
+		return "", 0, err
+	}
+	if err := m.z.Close(); err != nil {
 		return "", 0, err
 	}
 	return unbracket(rec.RecordId()), int64(w.buf.Len() - start), nil
