@@ -294,3 +294,14 @@ func bagInfo(t *testing.T, bag, field string) string {
 	t.Fatalf("bag-info.txt of %s has no %s", bag, field)
 	return ""
 }
+
+// gunzipped returns the text of data when it is gzip (every member), ""
+// otherwise.
+func gunzipped(data []byte) string {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(zr)
+	return string(b)
+}
