@@ -231,16 +231,16 @@ func responseBlock(x blogharvest.Exchange, body []byte) []byte {
 		reason = strconv.Itoa(x.Status) + " " + http.StatusText(x.Status)
 	}
 	fmt.Fprintf(&b, "%s %s\r\n", orDefault(x.Proto, "HTTP/1.1"), oneLine(reason))
-	writeHeader(&b, ArchivedHeader(x.ResponseHeader, len(body), x.Status == http.StatusNotModified))
+	writeHeader(&b, archivedHeader(x.ResponseHeader, len(body), x.Status == http.StatusNotModified))
 	b.Write(body)
 	return b.Bytes()
 }
 
-// ArchivedHeader returns the response header h as the WARC keeps it for a
+// archivedHeader returns the response header h as the WARC keeps it for a
 // payload of n bytes: when the body came content-encoded, Content-Encoding
 // and Content-Length are renamed with the X-Archive-Orig- prefix and
 // Content-Length is n. A revisit keeps h as received.
-func ArchivedHeader(h map[string][]string, n int, revisit bool) http.Header {
+func archivedHeader(h map[string][]string, n int, revisit bool) http.Header {
 	out := http.Header(h).Clone()
 	if out == nil {
 		out = http.Header{}

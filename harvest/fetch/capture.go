@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -106,14 +107,14 @@ func readRedirectBody(resp *http.Response) ([]byte, bool) {
 	if truncated {
 		raw = raw[:maxRedirectBody]
 	}
-	resp.Body = io.NopCloser(strings.NewReader(string(raw)))
+	resp.Body = io.NopCloser(bytes.NewReader(raw))
 	return raw, truncated
 }
 
 // decodeRedirectBody content-decodes a redirect's body as readBody does a
 // final one; a body that does not decode is kept as it came.
 func decodeRedirectBody(raw []byte, enc string) []byte {
-	b, err := readBody(strings.NewReader(string(raw)), enc, "", maxRedirectBody*16)
+	b, err := readBody(bytes.NewReader(raw), enc, "", maxRedirectBody*16)
 	if err != nil {
 		return raw
 	}
@@ -152,7 +153,7 @@ func redactRequest(req *http.Request) map[string][]string {
 		}
 	}
 	for i, v := range h["Cookie"] {
-		h["Cookie"][i] = redactCookies(v, "; ")
+		h["Cookie"][i] = redactCookies(v)
 	}
 	return h
 }
@@ -173,13 +174,13 @@ func redactResponse(h http.Header) map[string][]string {
 }
 
 // redactCookies replaces each value of a Cookie header's name=value pairs.
-func redactCookies(v, sep string) string {
+func redactCookies(v string) string {
 	pairs := strings.Split(v, ";")
 	for i, p := range pairs {
 		name, _, _ := strings.Cut(strings.TrimSpace(p), "=")
 		pairs[i] = name + "=" + blogharvest.Redacted
 	}
-	return strings.Join(pairs, sep)
+	return strings.Join(pairs, "; ")
 }
 
 // withoutUserinfo returns raw without a user:password@ part.
