@@ -73,6 +73,8 @@ func Read(data []byte) ([]Record, error) {
 // newReader returns a gowarc reader of data that reports what it finds
 // wrong and repairs nothing.
 func newReader(data []byte) (*gw.WarcFileReader, error) {
+	optionsMu.Lock() // see writer.go
+	defer optionsMu.Unlock()
 	return gw.NewWarcFileReaderFromStream(bytes.NewReader(data), 0,
 		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrWarn),
 		gw.WithFixDigest(false), gw.WithFixContentLength(false), gw.WithFixSyntaxErrors(false))

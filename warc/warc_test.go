@@ -131,3 +131,28 @@ func remaining(b []byte) int {
 	io.Copy(io.Discard, zr)
 	return r.Len()
 }
+
+// TestConcurrentWriters writes and reads WARCs from several goroutines at
+// once, as concurrent AIP writes do: under -race it fails if gowarc's
+// making of options (which writes a variable of github.com/google/uuid)
+// is not serialised.
+func TestConcurrentWriters(t *testing.T) {
+	done := make(chan error)
+	for range 4 {
+		go func() {
+			w, err := warc.NewWriter(warc.Info{Filename: "x.warc.gz", Software: "t", Crawl: "c"}, at)
+			if err == nil {
+				_, err = w.Capture([]blogharvest.Exchange{{Method: "GET", URL: "http://example.com/", Status: 200}}, []byte("x"))
+			}
+			if err == nil {
+				_, err = warc.Read(w.Bytes())
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
@@ -49,6 +50,20 @@ type Writer struct {
 	n      int // records written
 	buf    bytes.Buffer
 	index  []string
+}
+
+// optionsMu serialises the making of gowarc builders and readers: each
+// calls uuid.EnableRandPool, an unsynchronised write to a variable of
+// github.com/google/uuid that uuid.New reads, a data race between
+// concurrent AIP writes. Nothing in this module calls uuid.New or
+// uuid.NewRandom; record ids come from our own id function.
+var optionsMu sync.Mutex
+
+// newBuilder returns gw.NewRecordBuilder(t, opts...) under optionsMu.
+func newBuilder(t gw.RecordType, opts ...gw.WarcRecordOption) gw.WarcRecordBuilder {
+	optionsMu.Lock()
+	defer optionsMu.Unlock()
+	return gw.NewRecordBuilder(t, opts...)
 }
 
 // gzips holds gzip writers (each allocates most of a megabyte) for reuse
@@ -183,13 +198,15 @@ func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int6
 	opts := []gw.WarcRecordOption{gw.WithDefaultDigestAlgorithm("sha256"), gw.WithDefaultDigestEncoding(gw.Base16),
 		gw.WithStrictValidation()}
 	w.n++
-	if w.info.IDSeed != "" {
-		name := fmt.Sprintf("%s#warc-%d", w.info.IDSeed, w.n)
-		opts = append(opts, gw.WithRecordIdFunc(func() (string, error) {
-			return "urn:uuid:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte(name)).String(), nil
-		}))
-	}
-	b := gw.NewRecordBuilder(t, opts...)
+	name := fmt.Sprintf("%s#warc-%d", w.info.IDSeed, w.n)
+	opts = append(opts, gw.WithRecordIdFunc(func() (string, error) {
+		if w.info.IDSeed == "" {
+			id, err := uuid.NewRandomFromReader(rand.Reader) // not uuid.New: see optionsMu
+			return "urn:uuid:" + id.String(), err
+		}
+		return "urn:uuid:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte(name)).String(), nil
+	}))
+	b := newBuilder(t, opts...)
 	defer b.Close()
 	for _, h := range hs {
 		b.AddWarcHeader(h.name, h.value)
