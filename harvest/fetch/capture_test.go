@@ -71,3 +71,31 @@ func TestExchangesCaptured(t *testing.T) {
 		}
 	}
 }
+
+// TestLongRedirectBodyTruncated: a redirect's body beyond 64 KiB is kept
+// cut there and marked truncated (WARC-Truncated in the WARC); the client
+// still follows the redirect.
+func TestLongRedirectBodyTruncated(t *testing.T) {
+	srv := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			w.Header().Set("Location", "/new")
+			w.WriteHeader(http.StatusFound)
+			w.Write(bytes.Repeat([]byte("x"), 100<<10))
+			return
+		}
+		w.Write([]byte("new"))
+	})
+	resp, err := newClient(t, fetch.Options{}).Get(context.Background(), srv.URL+"/old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Exchanges) != 2 || string(resp.Body) != "new" {
+		t.Fatalf("%d exchanges, body %q", len(resp.Exchanges), resp.Body)
+	}
+	if hop := resp.Exchanges[0]; !hop.Truncated || len(hop.Body) != 64<<10 {
+		t.Errorf("redirect hop: truncated %v, %d bytes kept", hop.Truncated, len(hop.Body))
+	}
+	if resp.Exchanges[1].Truncated {
+		t.Error("the final exchange is marked truncated")
+	}
+}
