@@ -53,9 +53,14 @@ var identifyOff bool
 
 // identify returns the PRONOM format of the item's content. name (the
 // file's name) lets siegfried use its extension when no signature decides.
+// An empty file has no format; an error means the identification failed
+// (the file is archived all the same, with a failed event).
 func (it *item) identify() (format, error) {
 	if identifyOff {
 		return format{basis: "format identification turned off"}, nil
+	}
+	if it.size == 0 {
+		return format{basis: "empty file"}, nil
 	}
 	identifier.once.Do(func() { identifier.sf = static.New() })
 	if identifier.sf == nil {

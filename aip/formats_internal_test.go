@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/richardlehane/siegfried/pkg/static"
 )
@@ -78,3 +79,21 @@ func TestIdentifyConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestIdentifyEmptyAndFailure: an empty file has no format and no error; a
+// file that cannot be read fails identification, and its event says so.
+func TestIdentifyEmptyAndFailure(t *testing.T) {
+	if f, err := memItem("logs/index.cdxj", nil, "", "").identify(); err != nil || f.puid != "" {
+		t.Errorf("empty file: %+v, %v", f, err)
+	}
+	gone := &item{rel: "objects/media/gone.png", src: t.TempDir() + "/gone.png", size: 3}
+	_, err := gone.identify()
+	if err == nil {
+		t.Fatal("identifying a missing file succeeded")
+	}
+	if ev := formatEvent("0001", "object-0001", gone, ids{}, format{}, err, clockForTest); ev.Outcome != "failure" {
+		t.Errorf("event outcome %q, want failure", ev.Outcome)
+	}
+}
+
+var clockForTest = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)

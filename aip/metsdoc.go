@@ -87,10 +87,7 @@ func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
 		d.DmdSecs = append(d.DmdSecs, mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, XML: xml})
 	}
 	n := ids{ns: uuid.MustParse(strings.TrimPrefix(objID, "urn:uuid:"))}
-	files, objects, err := p.addFileMetadata(d, e, n)
-	if err != nil {
-		return nil, err
-	}
+	files, objects := p.addFileMetadata(d, e, n)
 	d.AmdSecs = append(d.AmdSecs, p.packageAmdSec(e, n, objects))
 	d.StructMap = p.structMap(recs, files)
 	return d, nil
@@ -99,7 +96,7 @@ func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
 // addFileMetadata adds an amdSec (PREMIS object, capture or creation event,
 // format identification event) and a METS file for each payload item. It
 // returns the file IDs and object IDs in payload order.
-func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []string, err error) {
+func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []string) {
 	groups := map[string][]mets.File{}
 	sources := map[string]mets.Identifier{} // URL of a captured page → its object
 	for _, it := range p.items {
@@ -111,17 +108,14 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 		num := fmt.Sprintf("%04d", i+1)
 		amd := mets.AmdSec{ID: "amd-" + num}
 		obj := "object-" + num
-		fm, err := it.identify()
-		if err != nil {
-			return nil, nil, err
-		}
+		fm, idErr := it.identify()
 		o := it.premisObject(obj, n.of(it.rel), fm)
 		ev := it.provenanceEvent(num, obj, n, e.now)
 		if !it.captured() {
 			o.Relationships = it.sourceRelationships(sources)
 		}
 		amd.Objects = []mets.Object{o}
-		amd.Events = []mets.Event{ev, formatEvent(num, obj, it, n, fm, e.now)}
+		amd.Events = []mets.Event{ev, formatEvent(num, obj, it, n, fm, idErr, e.now)}
 		d.AmdSecs = append(d.AmdSecs, amd)
 		fileID := "file-" + strings.TrimPrefix(o.Identifier.Value, "urn:uuid:")
 		files, objects = append(files, fileID), append(objects, obj)
@@ -133,7 +127,7 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 			d.FileGroups = append(d.FileGroups, mets.FileGroup{Use: g, Files: groups[g]})
 		}
 	}
-	return files, objects, nil
+	return files, objects
 }
 
 // declaredType returns the media type the METS declares for the item:
@@ -171,6 +165,9 @@ func (it *item) premisObject(id string, ident mets.Identifier, fm format) mets.O
 		if mt := f.MediaType; mt != "" && mt != it.declaredType() {
 			o.Properties = append(o.Properties, mets.Property{Type: "Content-Type", Value: mt})
 		}
+	}
+	if it.warcID != "" { // the tie to the WARC (warcfile.go)
+		o.Properties = append(o.Properties, mets.Property{Type: warcPropType, Value: it.warcID})
 	}
 	return o
 }
@@ -248,13 +245,17 @@ func (it *item) sourceRelationships(pages map[string]mets.Identifier) []mets.Rel
 	return []mets.Relationship{{Type: mets.RelDerivation, SubType: mets.RelHasSource, Related: src}}
 }
 
-// formatEvent returns the format identification event of an item.
-func formatEvent(num, obj string, it *item, n ids, fm format, now time.Time) mets.Event {
+// formatEvent returns the format identification event of an item: a
+// failure when identification failed with err.
+func formatEvent(num, obj string, it *item, n ids, fm format, err error, now time.Time) mets.Event {
 	ev := mets.Event{ID: "event-format-" + num, Identifier: n.of("format identification " + it.rel),
 		Type: mets.EventFormatID, Date: now, Detail: joinSep("PRONOM signature match", signatures(), ", "), Outcome: "success",
 		OutcomeDetail: formatNote(fm), Objects: []string{obj},
 		Agents: []mets.AgentLink{{ID: agentFormats, Role: "executing program"}}}
-	if fm.puid == "" {
+	switch {
+	case err != nil:
+		ev.Outcome, ev.OutcomeDetail = "failure", oneLine(err.Error())
+	case fm.puid == "":
 		ev.Outcome = "no match"
 	}
 	return ev

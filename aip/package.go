@@ -58,6 +58,7 @@ type item struct {
 	sha512 string
 	group  string // METS fileGrp USE
 	mime   string
+	warcID string // WARC-Record-ID of the record holding the same bytes, if any (warcfile.go)
 }
 
 // addFiles names and hashes the captured files. A file whose recorded
