@@ -59,6 +59,7 @@ type site struct {
 	home         *url.URL // canonical home page
 	urlIsFeed    bool     // Options.Blog.URL turned out to be the feed
 	homeLang     string   // <html lang> of the home page
+	homeLicense  string   // rel=license link of the home page (Blog.License when the feed names none)
 	feed         *feed.Feed
 	full         bool // the feed carries whole posts
 	scope        *scope

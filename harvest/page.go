@@ -62,6 +62,7 @@ type pageInfo struct {
 	shortlink  string   // rel=shortlink (WordPress ?p=N)
 	feeds      []string // rel=alternate feeds (per-post comment feeds among them)
 	lang       string
+	license    string // the first rel=license link (<link> or <a>, as Creative Commons badges are): the page's license
 	ogArticle  bool   // og:type article or article:published_time
 	password   bool   // a WordPress post-password-form
 	articles   int    // <article> elements and hentry blocks: several make a listing
@@ -142,6 +143,9 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 	case atom.A, atom.Area:
 		if u := r.resolve(attr(n, "href")); u != "" {
 			l := link{url: u, nav: nav, rel: strings.ToLower(attr(n, "rel"))}
+			if hasRel(l.rel, "license") && pi.license == "" {
+				pi.license = u
+			}
 			if n.DataAtom == atom.A && (hasRel(l.rel, "tag") || hasRel(l.rel, "category")) {
 				l.text = strings.Join(strings.Fields(nodeText(n)), " ") // a taxonomy term
 			}
@@ -295,7 +299,7 @@ func srcURL(base *url.URL, src string) string {
 	return u.String()
 }
 
-// linkTag records <link rel=canonical|shortlink|alternate|next|prev>.
+// linkTag records <link rel=canonical|shortlink|alternate|next|prev|license>.
 func (pi *pageInfo) linkTag(n *html.Node, base *url.URL) {
 	u := resolve(base, attr(n, "href"))
 	if u == "" {
@@ -313,6 +317,10 @@ func (pi *pageInfo) linkTag(n *html.Node, base *url.URL) {
 			}
 		case "next", "prev", "previous":
 			pi.links = append(pi.links, link{url: u, rel: rel})
+		case "license":
+			if pi.license == "" {
+				pi.license = u
+			}
 		}
 	}
 }
