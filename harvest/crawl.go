@@ -53,7 +53,8 @@ func Learn(ctx context.Context, o Options) (*Result, error) {
 
 // site is what a crawl knows of the blog: set up by the coordinator in
 // the phases before the frontier is drained (discovery, feed, scope,
-// pattern, rules), read-only after that, by every stage.
+// pattern, rules), read-only while the page workers run (the Blog record
+// is completed and emitted after they are done).
 type site struct {
 	blog         blogharvest.Blog
 	home         *url.URL // canonical home page
