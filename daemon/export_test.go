@@ -2,6 +2,8 @@ package daemon_test
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -15,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/marc"
 	"github.com/blogharvest/blogharvest/report"
@@ -22,15 +25,16 @@ import (
 
 // crawlDemo harvests the demo's sample blog (the wordpress fixture) into a
 // new archive and returns the archive and what a perfect harvest finds.
-func crawlDemo(t *testing.T) (string, fixture.Truth) {
+func crawlDemo(t testing.TB) (string, fixture.Truth) {
 	t.Helper()
 	site := fixture.MustNew("wordpress")
 	srv := httptest.NewServer(site.Handler())
 	t.Cleanup(srv.Close)
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
-	if code != 0 {
-		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
+	var stdout, stderr bytes.Buffer
+	args := []string{"crawl", "-url", srv.URL + "/", "-out", out, "-delay", "1ms", "-render", "never"}
+	if code := daemon.Main(context.Background(), args, daemon.IO{Stdout: &stdout, Stderr: &stderr}); code != 0 {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 	return out, site.Truth(srv.URL)
 }

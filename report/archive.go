@@ -279,8 +279,42 @@ func first(v []string) string {
 }
 
 // MARCRecords returns the MARC records of the dmdSecs of a METS document,
-// in document order.
+// in document order. Records that declare the MARC namespace themselves
+// (as blogharvest writes them) are cut out of the document directly, which
+// spares tokenising the PREMIS sections; any other layout is read with an
+// XML decoder.
 func MARCRecords(mets []byte) ([]*marc.Record, error) {
+	var out []*marc.Record
+	rest := mets
+	for {
+		i := bytes.Index(rest, recordStart)
+		if i < 0 {
+			break
+		}
+		j := bytes.Index(rest[i:], recordEnd)
+		if j < 0 {
+			return nil, errors.New("METS: MARC record not closed")
+		}
+		r, err := marc.ParseMARCXML(rest[i : i+j+len(recordEnd)])
+		if err != nil {
+			return nil, fmt.Errorf("METS: %w", err)
+		}
+		out = append(out, r)
+		rest = rest[i+j+len(recordEnd):]
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	return decodeRecords(mets)
+}
+
+var (
+	recordStart = []byte(`<record xmlns="` + marcNS + `"`)
+	recordEnd   = []byte(`</record>`)
+)
+
+// decodeRecords finds the MARC records of mets with an XML decoder.
+func decodeRecords(mets []byte) ([]*marc.Record, error) {
 	d := xml.NewDecoder(bytes.NewReader(mets))
 	var out []*marc.Record
 	for {
@@ -299,11 +333,7 @@ func MARCRecords(mets []byte) ([]*marc.Record, error) {
 		if err := d.Skip(); err != nil {
 			return nil, fmt.Errorf("METS: MARC record: %w", err)
 		}
-		raw := mets[start:d.InputOffset()]
-		if !bytes.Contains(raw[:bytes.IndexByte(raw, '>')], []byte(marcNS)) {
-			raw = redeclare(raw)
-		}
-		r, err := marc.ParseMARCXML(raw)
+		r, err := marc.ParseMARCXML(redeclare(mets[start:d.InputOffset()]))
 		if err != nil {
 			return nil, fmt.Errorf("METS: %w", err)
 		}
@@ -314,7 +344,8 @@ func MARCRecords(mets []byte) ([]*marc.Record, error) {
 const marcNS = "http://www.loc.gov/MARC21/slim"
 
 // redeclare rewrites a record element whose MARC namespace was declared on
-// an ancestor (<marc:record …>) into one that declares it itself.
+// an ancestor (<marc:record …> or <record …> under a default namespace)
+// into one that declares it itself.
 func redeclare(raw []byte) []byte {
 	s := string(raw)
 	if i := strings.IndexByte(s, ':'); strings.HasPrefix(s, "<") && i > 0 && i < strings.IndexAny(s, " >") {
