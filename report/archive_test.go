@@ -39,9 +39,9 @@ func TestMARCRecordsLayouts(t *testing.T) {
 // TestPlainText turns article HTML into paragraphs of plain text.
 func TestPlainText(t *testing.T) {
 	for in, want := range map[string]string{
-		"<p>One  <em>two</em>\nthree</p><ul><li>a</li><li>b</li></ul>": "One two three\n\na\n\nb",
+		"<p>One  <em>two</em>\nthree</p><ul><li>a</li><li>b</li></ul>":  "One two three\n\na\n\nb",
 		"<p>x<br>y</p><script>var z</script><noscript><img></noscript>": "x\ny",
-		"<h3>T</h3>&amp; more":                                           "T\n\n& more",
+		"<h3>T</h3>&amp; more": "T\n\n& more",
 	} {
 		if got := PlainText(in, "text/html"); got != want {
 			t.Errorf("PlainText(%q) = %q, want %q", in, got, want)
