@@ -44,6 +44,8 @@ type tally struct {
 
 	mu           sync.Mutex
 	firstInvalid string // the first entry not archived and why
+
+	notes runNotes // last AIPs and extraction methods, for the run history
 }
 
 // invalid counts an entry that could not be archived and keeps the first
@@ -120,6 +122,7 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 		return
 	}
 	n.Add(1)
+	a.t.notes.aip(res.Dir)
 	a.t.bytes.Add(res.Bytes)
 	a.t.comments.Add(int64(comments))
 	a.log.Debug("AIP written", "dir", res.Dir, "version", res.Version, "bytes", res.Bytes)
@@ -136,6 +139,7 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 }
 
 func (a *archiver) countMethods(e *blogharvest.Entry) {
+	a.t.notes.provenance(e.Provenance)
 	if a.m == nil {
 		return
 	}
