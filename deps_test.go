@@ -29,7 +29,7 @@ var allowed = map[string][]string{
 	"harvest/learn":  {"."},
 	"harvest/render": {"."},
 	"schedule":       {"."},
-	// report reads archives back: corpus export, the report command.
+	// report reads archives back: corpus export and the HTML report.
 	"report":          {".", "aip", "marc"},
 	"daemon":          {"*"},
 	"cmd/blogharvest": {"daemon"},
