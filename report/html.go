@@ -14,7 +14,7 @@ import (
 var reportHTML string
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"bytes": humanBytes,
+	"bytes": HumanBytes,
 }).Parse(reportHTML))
 
 // topWords is how many rows the word-frequency table shows.
@@ -97,8 +97,8 @@ func sampleRanks(words []WordCount) []WordCount {
 	return out
 }
 
-// humanBytes formats n in B, KiB, MiB or GiB.
-func humanBytes(n int64) string {
+// HumanBytes formats n in B, KiB, MiB or GiB.
+func HumanBytes(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
