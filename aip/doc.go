@@ -22,7 +22,16 @@
 //	                          metadata, and a structMap Entry › Comment nested as the
 //	                          comments answer each other
 //	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
+//	data/objects/warc/<entry-key or "blog">.warc.gz
+//	                          WARC 1.1 (package warc): warcinfo, then the request and
+//	                          response records of every HTTP exchange that produced a
+//	                          captured file (redirect hops included), resource records for
+//	                          the rendered DOM and screenshot (WARC-Concurrent-To the
+//	                          page's response); each captured file's PREMIS object names
+//	                          its record (significantProperties WARC-Record-ID) and holds
+//	                          the same bytes as the record's payload
 //	data/logs/capture.log     URL, HTTP status, capture time and sha256 per file
+//	data/logs/index.cdxj      the CDXJ index of the WARC's responses, for replay (pywb)
 //	data/logs/ledger.tsv      Blog AIPs: the crawl ledger (a blogharvest.RoleLedger file),
 //	                          a header line "url	fate	detail	via", then one line per URL
 //	                          the crawl met, sorted by URL: its canonical URL; its fate

@@ -96,6 +96,9 @@ func (it *item) premisObject(id string) mets.Object {
 			o.Properties = append(o.Properties, mets.Property{Type: "Content-Type", Value: mt})
 		}
 	}
+	if it.warcID != "" { // the tie to the WARC (warcfile.go)
+		o.Properties = append(o.Properties, mets.Property{Type: warcPropType, Value: it.warcID})
+	}
 	return o
 }
 

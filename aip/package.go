@@ -55,6 +55,7 @@ type item struct {
 	sha512 string
 	group  string // METS fileGrp USE
 	mime   string
+	warcID string // WARC-Record-ID of the record holding the same bytes, if any (warcfile.go)
 }
 
 // addFiles names and hashes the captured files. A file whose recorded
@@ -138,6 +139,7 @@ func (p *pkg) contentDigest() string {
 	} else {
 		e := *p.entry
 		e.Files, e.Captured, e.Provenance, e.Problems = nil, zeroTime, nil, nil
+		e.Language = ""                   // the blog's, versioned with the Blog AIP
 		e.Content = unshuffled(e.Content) // galleries in random order (shuffle.go)
 		e.Comments = append([]blogharvest.Comment(nil), e.Comments...)
 		for i := range e.Comments {

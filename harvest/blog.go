@@ -246,6 +246,15 @@ func (c *crawl) emitBlog() error {
 	return nil
 }
 
+// blogLanguage is the blog's language as emitBlog records it, which its
+// entries inherit: the feed's, else the home page's <html lang>.
+func (c *crawl) blogLanguage() string {
+	if c.feed != nil && c.feed.Language != "" {
+		return c.feed.Language
+	}
+	return c.homeLang
+}
+
 // rulesFile returns the learned rules as a log file for the records.
 func rulesFile(rules json.RawMessage, at time.Time) *blogharvest.File {
 	f := &blogharvest.File{Role: blogharvest.RoleLog, MediaType: "application/json", Body: rules, Captured: at}
