@@ -312,3 +312,71 @@ func setField(p *report.Post, key, value string) {
 		}
 	}
 }
+
+// TestExportVersions exports the latest version of each entry by default
+// and every version, oldest first, with -all-versions; a folder that is no
+// archive is a clear error.
+func TestExportVersions(t *testing.T) {
+	archive, _ := crawlDemo(t)
+	v1s, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v1"))
+	if len(v1s) == 0 {
+		t.Fatal("no entry AIPs")
+	}
+	v2 := filepath.Join(filepath.Dir(v1s[0]), "v2")
+	if err := os.MkdirAll(filepath.Join(v2, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mets, _ := os.ReadFile(filepath.Join(v1s[0], "data", "METS.xml"))
+	edited := string(mets)
+	i := strings.Index(edited, `<datafield tag="245"`)
+	j := strings.Index(edited[i:], `<subfield code="a">`) + i + len(`<subfield code="a">`)
+	edited = edited[:j] + "Edited: " + edited[j:]
+	os.WriteFile(filepath.Join(v2, "data", "METS.xml"), []byte(edited), 0o644)
+
+	latest := exportJSONL(t, archive)
+	all := exportJSONL(t, archive, "-all-versions")
+	if len(all) != len(latest)+1 || len(latest) != len(v1s) {
+		t.Fatalf("%d entries, %d with every version, %d entry folders", len(latest), len(all), len(v1s))
+	}
+	var versions []string
+	for _, p := range all {
+		if strings.HasPrefix(p.AIP+"/", filepath.ToSlash(mustRel(t, archive, filepath.Dir(v2)))+"/") {
+			versions = append(versions, strconv.Itoa(p.Version)+" "+p.Title)
+		}
+	}
+	if len(versions) != 2 || !strings.HasPrefix(versions[0], "1 ") || !strings.HasPrefix(versions[1], "2 Edited: ") {
+		t.Errorf("every version: %q", versions)
+	}
+	for _, p := range latest {
+		if strings.HasPrefix(p.Title, "Edited: ") != (p.Version == 2) {
+			t.Errorf("latest: %s v%d %q", p.AIP, p.Version, p.Title)
+		}
+	}
+	code, _, stderr := run(t, "export", filepath.Join(archive, "nowhere"))
+	if code != 1 || !strings.Contains(stderr, "nowhere") {
+		t.Errorf("export of a missing folder: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = run(t, "export", archive, "-format", "csv")
+	if code != 2 || !strings.Contains(stderr, `"csv"`) {
+		t.Errorf("unknown format: exit %d, %q", code, stderr)
+	}
+}
+
+func exportJSONL(t *testing.T, args ...string) []report.Post {
+	t.Helper()
+	code, stdout, stderr := run(t, append([]string{"export"}, args...)...)
+	posts, err := readJSONL(strings.NewReader(stdout))
+	if code != 0 || err != nil {
+		t.Fatalf("export %v: exit %d, %v\n%s", args, code, err, stderr)
+	}
+	return posts
+}
+
+func mustRel(t *testing.T, root, path string) string {
+	t.Helper()
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
+}
