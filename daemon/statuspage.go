@@ -21,8 +21,17 @@ var statusTemplates = template.Must(template.New("status").Funcs(template.FuncMa
 	"conf":   confRows,
 }).Parse(statusPageHTML))
 
-// statusRefresh is the pages' meta refresh interval.
+// statusRefresh is the pages' meta refresh interval in seconds.
 const statusRefresh = 30
+
+// refresh is the meta refresh interval a request asks for: statusRefresh,
+// or none with ?refresh=0.
+func refresh(r *http.Request) int {
+	if r.URL.Query().Get("refresh") == "0" {
+		return 0
+	}
+	return statusRefresh
+}
 
 // statusPages adds the read-only HTML status pages to mux: "/" lists every
 // blog, "/blog/{id}" shows one. Links are relative, so the pages work
@@ -34,7 +43,7 @@ func (d *Daemon) statusPages(mux *http.ServeMux) {
 			http.Error(w, "status unavailable: "+publicText(err.Error(), d.Config), http.StatusInternalServerError)
 			return
 		}
-		d.render(w, "index", map[string]any{"Blogs": st, "Version": Version, "Refresh": statusRefresh, "Now": d.Now()})
+		d.render(w, "index", map[string]any{"Blogs": st, "Version": Version, "Refresh": refresh(r), "Now": d.Now()})
 	})
 	mux.HandleFunc("GET /blog/{id}", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
@@ -46,7 +55,7 @@ func (d *Daemon) statusPages(mux *http.ServeMux) {
 		for _, s := range st {
 			if s.ID == id {
 				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.history.of(id), "Version": Version,
-					"Refresh": statusRefresh, "Now": d.Now()})
+					"Refresh": refresh(r), "Now": d.Now()})
 				return
 			}
 		}

@@ -123,6 +123,9 @@ func TestStatusPageInChromium(t *testing.T) {
 	if back != "/archive/status/" {
 		t.Errorf("the link back leads to %s", back)
 	}
+	if page := httpGet(t, prefix+"?refresh=0"); strings.Contains(page, `http-equiv="refresh"`) || !strings.Contains(httpGet(t, prefix), `http-equiv="refresh"`) {
+		t.Error("?refresh=0 does not turn the page's reloading off, or it is off by default")
+	}
 	b.checkConsole(t)
 	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
 		t.Errorf("exit code = %d", code)

@@ -47,7 +47,11 @@ func (s *Stats) WriteHTML(w io.Writer, generated time.Time, version string) erro
 	}
 	missing := make([]missingRow, 0, len(MissingFields))
 	for _, f := range MissingFields {
-		missing = append(missing, missingRow{f, s.Missing[f]})
+		m := s.Missing[f]
+		if m == nil {
+			m = &Missing{}
+		}
+		missing = append(missing, missingRow{f, m})
 	}
 	return reportTemplate.Execute(w, map[string]any{
 		"S": s, "Charts": html, "Words": words[:min(topWords, len(words))], "Vocabulary": len(words),
@@ -57,8 +61,8 @@ func (s *Stats) WriteHTML(w io.Writer, generated time.Time, version string) erro
 }
 
 type missingRow struct {
-	Field   string
-	Entries []string
+	Field string
+	*Missing
 }
 
 type countRow struct {

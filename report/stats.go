@@ -34,10 +34,21 @@ type Stats struct {
 	Bytes    int64               // their bytes
 	Fates    map[string]int      // the crawl ledger's fates
 	Rules    []Rule              // the learned rules' fields and confidence
-	Missing  map[string][]string // field → permalinks of the entries without it
+	Missing  map[string]*Missing // field → the entries without it
 	Words    map[string]int      // word frequencies of the archived text
 	Tokens   int                 // words counted
 }
+
+// Missing counts the entries without a field and keeps the first
+// MissingShown of their permalinks.
+type Missing struct {
+	Count   int
+	Entries []string
+}
+
+// MissingShown bounds the permalinks kept per missing field, so memory
+// does not grow with the archive.
+const MissingShown = 20
 
 // Month counts what happened in one month.
 type Month struct{ Entries, Comments int }
@@ -60,7 +71,7 @@ func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error
 		return nil, fmt.Errorf("report: name one blog's folder (<archive>/<blog-id>), not %d blogs", len(t.Blogs))
 	}
 	s := &Stats{Blog: t.Blogs[0], ByMonth: map[string]*Month{}, Status: map[int]int{}, Fates: map[string]int{},
-		Missing: map[string][]string{}, Words: map[string]int{}}
+		Missing: map[string]*Missing{}, Words: map[string]int{}}
 	if err := s.readBlog(t.Root); err != nil {
 		return nil, err
 	}
@@ -94,8 +105,16 @@ func (s *Stats) entry(p *Post) {
 		s.words(c.Text)
 	}
 	for field, v := range map[string]string{"title": p.Title, "author": p.Author, "created": p.Created, "text": p.Text} {
-		if strings.TrimSpace(v) == "" {
-			s.Missing[field] = append(s.Missing[field], p.Permalink)
+		if strings.TrimSpace(v) != "" {
+			continue
+		}
+		m := s.Missing[field]
+		if m == nil {
+			m = &Missing{}
+			s.Missing[field] = m
+		}
+		if m.Count++; len(m.Entries) < MissingShown {
+			m.Entries = append(m.Entries, p.Permalink)
 		}
 	}
 	s.words(p.Text)
