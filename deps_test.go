@@ -48,6 +48,8 @@ var allowed = map[string][]string{
 	"warc": {"."},
 	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
 	"internal/tlstest": {},
+	// internal/metstest checks METS for tests with metsrw and encoding/xml.
+	"internal/metstest": {},
 	// internal/marctools checks MARC records with yaz-marcdump and
 	// MARC::Lint, for tests.
 	"internal/marctools": {"marc"},

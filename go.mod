@@ -13,6 +13,7 @@ require (
 	github.com/mmcdole/gofeed v1.3.0
 	github.com/nlnwa/gowarc v1.6.0
 	github.com/prometheus/client_golang v1.23.2
+	github.com/richardlehane/siegfried v1.11.2
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/temoto/robotstxt v1.1.2
 	go.etcd.io/bbolt v1.4.3
@@ -20,6 +21,7 @@ require (
 	golang.org/x/net v0.47.0
 	golang.org/x/text v0.40.0
 	golang.org/x/time v0.14.0
+	gonum.org/v1/plot v0.16.0
 )
 
 require (
@@ -62,11 +64,17 @@ require (
 	github.com/prometheus/common v0.66.1 // indirect
 	github.com/prometheus/procfs v0.16.1 // indirect
 	github.com/prometheus/prometheus v0.40.3 // indirect
+	github.com/richardlehane/characterize v1.0.0 // indirect
+	github.com/richardlehane/match v1.0.5 // indirect
+	github.com/richardlehane/mscfb v1.0.4 // indirect
+	github.com/richardlehane/msoleps v1.0.4 // indirect
+	github.com/richardlehane/xmldetect v1.0.2 // indirect
+	github.com/ross-spencer/spargo v0.4.1 // indirect
+	github.com/ross-spencer/wikiprov v1.0.0 // indirect
 	github.com/tetratelabs/wazero v1.2.1 // indirect
 	github.com/wasilibs/go-re2 v1.3.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/image v0.25.0 // indirect
 	golang.org/x/sys v0.38.0 // indirect
-	gonum.org/v1/plot v0.16.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 )

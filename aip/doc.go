@@ -16,11 +16,17 @@
 //	                          Payload-Oxum
 //	manifest-sha256.txt, manifest-sha512.txt
 //	tagmanifest-sha256.txt, tagmanifest-sha512.txt
-//	data/METS.xml             METS 1.12.1: a MARCXML dmdSec per record (the Blog, or the
-//	                          Entry and each Comment), PREMIS 3 objects, events and
-//	                          agents, fileSec groups original, rendered, media and
-//	                          metadata, and a structMap Entry › Comment nested as the
-//	                          comments answer each other
+//	data/METS.xml             METS 1.12.1 of the profile doc/mets-profile.md (Profile): a
+//	                          MARCXML dmdSec per record (the Blog, or the Entry and each
+//	                          Comment); an amdSec per file (PREMIS 3 object with a urn:uuid
+//	                          identifier and its PRONOM format, a capture event for bytes a
+//	                          server sent or a creation event for files the software made,
+//	                          a format identification event) and one for the package
+//	                          (relationships, rights, packaging events, agents); fileSec
+//	                          groups original, rendered, media and metadata; a logical
+//	                          structMap Entry › Comment nested as the comments answer each
+//	                          other and a physical one (folders and files) that
+//	                          Archivematica's metsrw reads
 //	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
 //	data/objects/warc/<entry-key or "blog">.warc.gz
 //	                          WARC 1.1 (package warc): warcinfo, then the request and
@@ -40,6 +46,10 @@
 //	                          key, the redirect's or stub's target, the URL it duplicates,
 //	                          the error or the reason); how the crawl met it first (feed,
 //	                          sitemap, link, home, redirect, canonical, stub, comments)
+//
+// Formats are identified with siegfried and the PRONOM signature file
+// compiled into the binary (nothing is read from disk or the network); it
+// loads once per process, at the first identification.
 //
 // A Writer validates the records, the MARC records (marc.Lint) and the METS
 // document (schemas.Validate) before anything touches the disk, then builds
