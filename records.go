@@ -110,6 +110,10 @@ type Entry struct {
 	LastReplyDate     time.Time
 	ChildOf           string // URI of the enclosing blog (760)
 
+	// CreatedPrecision and ModifiedPrecision say how much of Created and
+	// Modified the source gave (a day, a minute …); zero: a full instant.
+	CreatedPrecision, ModifiedPrecision Precision
+
 	Comments   []Comment
 	Files      []File     // captured page, rendered page, screenshot, media, feed item, comment feed
 	Problems   []string   // non-fatal failures, e.g. "media https://…/a.jpg: 404"
@@ -136,6 +140,10 @@ type Comment struct {
 	PostURL       string // the entry's permalink (773, is_child_of_post)
 	ParentID      string // ID of the comment answered; empty for a top-level comment
 	ParentURL     string // permalink of the comment answered (773, is_child_of_comment)
+
+	// AddedPrecision says how much of Added the source gave; zero: a full
+	// instant.
+	AddedPrecision Precision
 
 	Provenance Provenance
 }
