@@ -2,6 +2,7 @@ package learn
 
 import (
 	"fmt"
+	"github.com/blogharvest/blogharvest"
 	"runtime"
 )
 
@@ -33,4 +34,10 @@ func OutlineWhy(page []byte) string {
 func (r *Rules) FastWhy(p Page) string {
 	_, why := r.fastTry(p)
 	return why
+}
+
+// DatePrecisionOf returns the precision ParseDate finds in s.
+func DatePrecisionOf(s, lang string) blogharvest.Precision {
+	_, p, _ := parseDatePrec(s, lang)
+	return p
 }

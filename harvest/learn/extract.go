@@ -169,37 +169,11 @@ func (e *extractor) author() {
 	}
 }
 
-// date extracts the publication date, by rule, else by the fallbacks.
-func (e *extractor) date() {
-	if r := e.rule(func(r *Rules) *Rule { return r.Date }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t, ok := nodeDate(n, r.Attr, e.page.Lang); ok {
-				e.x.Date = inOffset(t, r.UTCOffset)
-				e.x.Methods.Set(FieldDate, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, m := e.fb.date(e.page.Lang); !t.IsZero() {
-		e.x.Date = inOffset(t, e.rules.dateOffset())
-		e.x.Methods.Set(FieldDate, m)
-	}
-}
-
 // nodeDate reads a date from element n: from attribute a when set and
 // present, else from any date attribute, else from its text.
 func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
-	if a != "" {
-		if t, ok := parseMachineDate(attr(n, a)); ok {
-			return t, true
-		}
-	}
-	for _, k := range dateAttrs {
-		if t, ok := parseMachineDate(attr(n, k)); ok {
-			return t, true
-		}
-	}
-	return textDate(n, lang)
+	t, _, ok := nodeDatePrec(n, a, lang)
+	return t, ok
 }
 
 // bylinePrefixes are words that introduce an author's name.

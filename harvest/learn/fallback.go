@@ -228,42 +228,51 @@ var dateClasses = map[string]bool{
 	"date": true, "dt-published": true, "post-meta": true, "entry-meta": true, "meta-date": true, "timestamp": true,
 }
 
-// date returns the post's date and the method that found it.
-func (f *fallback) date(lang string) (time.Time, blogharvest.Method) {
+// date returns the post's date, its precision and the method that found
+// it: structured data's published date, else a date the page marks as the
+// published one (<time pubdate>, an HTML comment such as "<!-- published:
+// 2023-09-01 -->"), else the first dated element that is not a "last
+// edited" date, else structured data's modified date.
+func (f *fallback) date(lang string) (time.Time, blogharvest.Precision, blogharvest.Method) {
 	sd := f.data()
 	for _, s := range []string{sd.date, sd.mfDate} {
-		if t, ok := ParseDate(s, lang); ok {
-			return t, blogharvest.MethodStructured
+		if t, p, ok := parseDatePrec(s, lang); ok {
+			return t, p, blogharvest.MethodStructured
 		}
 	}
-	if t, m := f.heuristicDate(lang); !t.IsZero() {
-		return t, m
+	if t, p, ok := publishedHint(f.root, lang); ok {
+		return t, p, blogharvest.MethodHeuristic
 	}
-	if t, ok := ParseDate(sd.updated, lang); ok {
-		return t, blogharvest.MethodStructured
+	if t, p, m := f.heuristicDate(lang); !t.IsZero() {
+		return t, p, m
 	}
-	return time.Time{}, ""
+	if t, p, ok := parseDatePrec(sd.updated, lang); ok {
+		return t, p, blogharvest.MethodStructured
+	}
+	return time.Time{}, "", ""
 }
 
 // heuristicDate returns the date of the first <time>, dated class or
-// itemprop datePublished outside the comments.
-func (f *fallback) heuristicDate(lang string) (time.Time, blogharvest.Method) {
+// itemprop datePublished outside the comments that does not say when the
+// post was last edited.
+func (f *fallback) heuristicDate(lang string) (time.Time, blogharvest.Precision, blogharvest.Method) {
 	var found time.Time
+	var prec blogharvest.Precision
 	walkElements(f.root, func(n *html.Node) bool {
-		if isCommentBox(n) {
+		if isCommentBox(n) || modifiedLike(n) {
 			return false
 		}
 		if found.IsZero() && (n.Data == "time" || anyClass(n, dateClasses) || attr(n, "itemprop") == "datePublished") {
-			if t, ok := nodeDate(n, "", lang); ok {
-				found = t
+			if t, p, ok := nodeDatePrec(n, "", lang); ok {
+				found, prec = t, p
 			}
 		}
 		return found.IsZero()
 	})
 	if !found.IsZero() {
-		return found, blogharvest.MethodHeuristic
+		return found, prec, blogharvest.MethodHeuristic
 	}
-	return time.Time{}, ""
+	return time.Time{}, "", ""
 }
 
 // structuredBody returns a JSON-LD articleBody, the last resort for the

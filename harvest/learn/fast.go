@@ -472,9 +472,12 @@ func fastDate(n *html.Node, r *Rule, lang, fallbackLang string, x *Extraction) b
 	if lang == "" {
 		lang = fallbackLang
 	}
-	t, ok := nodeDate(n, r.Attr, lang)
+	if modifiedLike(n) {
+		return false // a "Last edited" date: the slow path looks for the published one
+	}
+	t, p, ok := nodeDatePrec(n, r.Attr, lang)
 	if ok {
-		x.Date = inOffset(t, r.UTCOffset)
+		x.Date, x.DatePrecision = inOffset(t, p, r.UTCOffset)
 	}
 	return ok
 }

@@ -52,6 +52,11 @@ type caseWant struct {
 	Methods  map[string]string `json:"methods"`
 	Images   []string          `json:"images"`
 	NoError  bool              `json:"no_error"`
+
+	// DateISO and ModifiedISO are the dates as the record writes them, to
+	// the precision the page gave (blogharvest.FormatDate); "-" for none.
+	DateISO     string `json:"date_iso"`
+	ModifiedISO string `json:"modified_iso"`
 }
 
 // TestTxtar runs the extractor cases in testdata/*.txtar: Learn on every
@@ -141,6 +146,8 @@ func checkWant(t *testing.T, x learn.Extraction, want caseWant) {
 	if want.Date != "" && x.Date.Format("2006-01-02") != want.Date {
 		t.Errorf("date = %v, want %s", x.Date, want.Date)
 	}
+	checkISO(t, "date", x.Date, x.DatePrecision, want.DateISO)
+	checkISO(t, "modified", x.Modified, x.ModifiedPrecision, want.ModifiedISO)
 	for _, s := range want.Contains {
 		if !strings.Contains(x.ContentHTML, s) {
 			t.Errorf("content lacks %q:\n%s", s, x.ContentHTML)
@@ -161,5 +168,20 @@ func checkWant(t *testing.T, x learn.Extraction, want caseWant) {
 		if strings.Join(got, " ") != strings.Join(want.Images, " ") {
 			t.Errorf("images = %q, want %q", got, want.Images)
 		}
+	}
+}
+
+// checkISO compares a date written to its precision with want ("" skips,
+// "-" wants none).
+func checkISO(t *testing.T, field string, d time.Time, p blogharvest.Precision, want string) {
+	t.Helper()
+	got := blogharvest.FormatDate(d, p)
+	if want == "-" {
+		want = ""
+	} else if want == "" {
+		return
+	}
+	if got != want {
+		t.Errorf("%s = %q (%v, precision %q), want %q", field, got, d, p, want)
 	}
 }

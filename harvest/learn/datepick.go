@@ -1,0 +1,239 @@
+package learn
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
+)
+
+// FieldModified is the key of Extraction.Methods for Extraction.Modified.
+const FieldModified = "date_modified"
+
+// date extracts the publication date, by rule, else by the fallbacks, and
+// the date of the last edit when the page gives it apart. A rule that reads
+// a "Last edited …" date (learned on pages never edited, where the two
+// agree) gives way to the published date the page states elsewhere
+// (publishedHint); its date is then the modified one.
+func (e *extractor) date() {
+	if r := e.rule(func(r *Rules) *Rule { return r.Date }); r != nil {
+		if n := r.firstIn(e.root, e.ix); n != nil {
+			if t, p, ok := nodeDatePrec(n, r.Attr, e.page.Lang); ok {
+				if !modifiedLike(n) {
+					e.setDate(t, p, blogharvest.MethodRule)
+					e.modified()
+					return
+				}
+				if ht, hp, ok := publishedHint(e.root, e.page.Lang); ok {
+					e.setDate(ht, hp, blogharvest.MethodHeuristic)
+					e.setModified(t, p, blogharvest.MethodRule)
+					return
+				}
+				e.setDate(t, p, blogharvest.MethodRule)
+				return
+			}
+		}
+	}
+	if t, p, m := e.fb.date(e.page.Lang); !t.IsZero() {
+		e.setDate(t, p, m)
+	}
+	e.modified()
+}
+
+// setDate records the publication date, a time without a zone moved to
+// the zone the blog's dates showed in training.
+func (e *extractor) setDate(t time.Time, p blogharvest.Precision, m blogharvest.Method) {
+	e.x.Date, e.x.DatePrecision = inOffset(t, p, e.rules.dateOffset())
+	e.x.Methods.Set(FieldDate, m)
+}
+
+// setModified records the date of the last edit.
+func (e *extractor) setModified(t time.Time, p blogharvest.Precision, m blogharvest.Method) {
+	e.x.Modified, e.x.ModifiedPrecision = inOffset(t, p, e.rules.dateOffset())
+	e.x.Methods.Set(FieldModified, m)
+}
+
+// modified finds the date of the last edit: the first element outside the
+// comments that says so ("Last edited …", class "updated"), else
+// structured data's modified date. A date equal to the publication date
+// is not recorded.
+func (e *extractor) modified() {
+	t, p, m := time.Time{}, blogharvest.Precision(""), blogharvest.MethodHeuristic
+	walkElements(e.root, func(n *html.Node) bool {
+		if !t.IsZero() || isCommentBox(n) || rawTextTags[n.Data] {
+			return false
+		}
+		if modifiedLike(n) {
+			if d, dp, ok := editDate(n, e.page.Lang); ok {
+				t, p = d, dp
+			}
+			return false
+		}
+		return true
+	})
+	if t.IsZero() {
+		var ok bool
+		if t, p, ok = parseDatePrec(e.fb.data().updated, e.page.Lang); !ok {
+			return
+		}
+		m = blogharvest.MethodStructured
+	}
+	if !t.Equal(e.x.Date) {
+		e.setModified(t, p, m)
+	}
+}
+
+// editDate reads the date of element n, which says when the post was last
+// edited: from the first machine-readable date below it that is not the
+// published one (<time pubdate>), else from n itself.
+func editDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool) {
+	var t time.Time
+	var p blogharvest.Precision
+	walkElements(n, func(c *html.Node) bool {
+		if !t.IsZero() || hasAttr(c, "pubdate") {
+			return false
+		}
+		for _, k := range dateAttrs {
+			if d, dp, ok := parseMachineDatePrec(attr(c, k)); ok {
+				t, p = d, dp
+				return false
+			}
+		}
+		return true
+	})
+	if !t.IsZero() {
+		return t, p, true
+	}
+	return nodeDatePrec(n, "", lang)
+}
+
+// modifiedWords begin the text of an element that gives the date of the
+// last edit.
+var modifiedWords = []string{"last edited", "edited", "last updated", "updated", "last modified", "modified",
+	"mis à jour", "modifié", "aktualisiert", "zuletzt geändert", "geändert", "actualizado", "aggiornato", "bijgewerkt"}
+
+// modifiedKeys in a class, id or itemprop mark the date of the last edit.
+var modifiedKeys = []string{"modified", "updated", "edited", "lastmod", "last-edit"}
+
+// modifiedLike reports whether element n gives the date a post was last
+// changed rather than published: its class, id or itemprop says so (and
+// not also "published", as hAtom's "published updated" does), or its text
+// begins with "Last edited", "Updated" …
+func modifiedLike(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	key := strings.ToLower(attr(n, "class") + " " + attr(n, "id") + " " + attr(n, "itemprop"))
+	if strings.Contains(key, "publish") || strings.Contains(key, "created") {
+		return false
+	}
+	for _, k := range modifiedKeys {
+		if strings.Contains(key, k) {
+			return true
+		}
+	}
+	return startsWithAny(ownLeadText(n), modifiedWords) || endsWithAny(precedingText(n), modifiedWords)
+}
+
+// precedingText returns the text just before element n among its
+// siblings ("Last edited " before <time>), collapsed and lower-cased.
+func precedingText(n *html.Node) string {
+	for c := n.PrevSibling; c != nil; c = c.PrevSibling {
+		if c.Type == html.ElementNode {
+			return ""
+		}
+		if c.Type == html.TextNode {
+			if t := strings.TrimSpace(c.Data); t != "" {
+				return strings.ToLower(collapse(t))
+			}
+		}
+	}
+	return ""
+}
+
+// endsWithAny reports whether s ends with one of the words, maybe followed
+// by a colon or "on" ("Last edited on", "Updated:").
+func endsWithAny(s string, words []string) bool {
+	s = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(s, ":")), " on")
+	for _, w := range words {
+		if rest, ok := strings.CutSuffix(s, w); ok && (rest == "" || rest[len(rest)-1] == ' ') {
+			return true
+		}
+	}
+	return false
+}
+
+// ownLeadText returns n's first text child that is not blank, collapsed
+// and lower-cased.
+func ownLeadText(n *html.Node) string {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			if t := strings.TrimSpace(c.Data); t != "" {
+				return strings.ToLower(collapse(t))
+			}
+		}
+	}
+	return ""
+}
+
+// startsWithAny reports whether s begins with one of the words, followed
+// by a space, a colon or the end.
+func startsWithAny(s string, words []string) bool {
+	for _, w := range words {
+		if rest, ok := strings.CutPrefix(s, w); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':') {
+			return true
+		}
+	}
+	return false
+}
+
+// hintComment matches an HTML comment that states when a post was
+// published: "<!-- published: 2023-09-01 -->", "<!-- created 2023-09-01
+// 10:00 -->", "<!-- date = … -->".
+var hintComment = regexp.MustCompile(`(?i)^\s*(?:published|created|posted|pubdate|date[ _-]?(?:published|created)?)(?:\s+on)?\s*[:=]?\s*(.{8,64}?)\s*$`)
+
+// publishedHint returns the date the page marks as the publication date
+// apart from its visible dates: a <time pubdate>, else an HTML comment
+// stating it (hintComment).
+func publishedHint(root *html.Node, lang string) (time.Time, blogharvest.Precision, bool) {
+	var t time.Time
+	var p blogharvest.Precision
+	var fromComment time.Time
+	var commentPrec blogharvest.Precision
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && t.IsZero(); c = c.NextSibling {
+			switch {
+			case c.Type == html.CommentNode && fromComment.IsZero():
+				if m := hintComment.FindStringSubmatch(c.Data); m != nil {
+					if d, dp, ok := parseDatePrec(m[1], lang); ok {
+						fromComment, commentPrec = d, dp
+					}
+				}
+			case c.Type == html.ElementNode && c.Data == "time" && hasAttr(c, "pubdate"):
+				if d, dp, ok := nodeDatePrec(c, "", lang); ok {
+					t, p = d, dp
+				}
+			case c.Type == html.ElementNode && !rawTextTags[c.Data]:
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	if !t.IsZero() {
+		return t, p, true
+	}
+	return fromComment, commentPrec, !fromComment.IsZero()
+}
+
+// hasAttr reports whether element n has attribute key, valued or not.
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
