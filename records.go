@@ -111,8 +111,11 @@ type Entry struct {
 	ChildOf           string // URI of the enclosing blog (760)
 
 	// CreatedPrecision and ModifiedPrecision say how much of Created and
-	// Modified the source gave (a day, a minute …); zero: a full instant.
-	CreatedPrecision, ModifiedPrecision Precision
+	// Modified the source gave (a day, a minute …); zero: a full instant,
+	// left out of the JSON so that records written before them keep their
+	// content digest.
+	CreatedPrecision  Precision `json:",omitempty"`
+	ModifiedPrecision Precision `json:",omitempty"`
 
 	Comments   []Comment
 	Files      []File     // captured page, rendered page, screenshot, media, feed item, comment feed
@@ -142,8 +145,8 @@ type Comment struct {
 	ParentURL     string // permalink of the comment answered (773, is_child_of_comment)
 
 	// AddedPrecision says how much of Added the source gave; zero: a full
-	// instant.
-	AddedPrecision Precision
+	// instant (left out of the JSON, as Entry.CreatedPrecision).
+	AddedPrecision Precision `json:",omitempty"`
 
 	Provenance Provenance
 }
