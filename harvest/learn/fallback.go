@@ -201,13 +201,18 @@ func (f *fallback) author() (string, blogharvest.Method) {
 		}
 		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
 			if t := cleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
-				found = firstNonEmpty(bylineName(nodeText(n)), t)
+				if found = firstNonEmpty(bylineName(nodeText(n)), t); !plausibleAuthor(found) {
+					found = ""
+				}
 			}
 		}
 		return found == ""
 	})
 	if found == "" {
 		found = firstNonEmpty(textByline(f.root), looseByline(f.root))
+	}
+	if !plausibleAuthor(found) {
+		found = ""
 	}
 	if found != "" {
 		return found, blogharvest.MethodHeuristic

@@ -89,7 +89,7 @@ func Learn(pairs []Pair, opts Options) (*Rules, error) {
 	r.Title = learnField(pages, func(p *trainPage) *fieldScores { return &p.title }, min)
 	r.Author = learnField(pages, func(p *trainPage) *fieldScores { return &p.author }, min)
 	if r.Author != nil {
-		r.Author.Part = votePart(pages, r.Author)
+		r.Author.Part, r.Author.Parts = votePart(pages, r.Author)
 	}
 	r.SoleAuthor = soleAuthor(pairs)
 	r.Date = learnField(pages, func(p *trainPage) *fieldScores { return &p.date }, min)
