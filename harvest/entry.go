@@ -48,7 +48,7 @@ func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharv
 func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	kind := blogharvest.KindPost
-	if !post || j.t.kind == "page" {
+	if !post || j.t.kind == "page" || j.item != nil && c.outsidePattern(p.ident) {
 		kind = blogharvest.KindPage
 	}
 	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: c.home.String(),

@@ -37,15 +37,18 @@ func partOf(s, author string) int {
 
 // authorOf returns the author's name in the text of the element a rule
 // selects: the whole cleaned text, or the part the rule learned when the
-// byline splits into as many parts as in training; "" when that is no
-// name (plausibleAuthor).
-func authorOf(r *Rule, text string) string {
+// byline splits into as many parts as in training. A byline split
+// otherwise (a title with a comma or a dash in a "Title — Ann Lee, 2023"
+// header) gives its one part that is a name once the page's title is
+// taken out (namePart). It returns "" when the result is no name
+// (plausibleAuthor).
+func authorOf(r *Rule, text, title string) string {
 	s := cleanAuthor(text)
 	if r != nil && r.Part > 0 {
 		parts := authorParts(s)
 		switch {
 		case r.Parts > 0 && len(parts) != r.Parts:
-			return "" // split otherwise than in training: the position means nothing
+			s = namePart(s, title)
 		case len(parts) >= r.Part && len(parts) > 1:
 			s = parts[r.Part-1]
 		}
@@ -54,6 +57,25 @@ func authorOf(r *Rule, text string) string {
 		return ""
 	}
 	return s
+}
+
+// namePart returns the only part of byline s, the title taken out, that
+// may be a name (plausibleAuthor), or "" when none or several are.
+func namePart(s, title string) string {
+	if t := strings.TrimSpace(title); t != "" {
+		s = strings.Replace(s, t, " | ", 1)
+	}
+	found := ""
+	for _, p := range authorParts(s) {
+		if p == "" || !plausibleAuthor(p) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = p
+	}
+	return found
 }
 
 // plausibleAuthor reports whether s may be a person's or a group's name:

@@ -156,7 +156,7 @@ func (e *extractor) title(article *html.Node) {
 func (e *extractor) author() {
 	if r := e.rule(func(r *Rules) *Rule { return r.Author }); r != nil {
 		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t := authorOf(r, nodeText(n)); t != "" {
+			if t := authorOf(r, nodeText(n), e.x.Title); t != "" {
 				e.x.Author = t
 				e.x.Methods.Set(FieldAuthor, blogharvest.MethodRule)
 				return

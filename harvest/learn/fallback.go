@@ -196,7 +196,7 @@ func (f *fallback) author() (string, blogharvest.Method) {
 	}
 	var found string
 	walkElements(f.root, func(n *html.Node) bool {
-		if isCommentBox(n) {
+		if isCommentBox(n) || isSiteFooter(n) {
 			return false
 		}
 		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
@@ -218,6 +218,21 @@ func (f *fallback) author() (string, blogharvest.Method) {
 		return found, blogharvest.MethodHeuristic
 	}
 	return "", ""
+}
+
+// isSiteFooter reports whether n is the site's footer (a <footer> or
+// role=contentinfo outside any article), whose vcard names the site or its
+// software ("Proudly powered by …"), not the post's author.
+func isSiteFooter(n *html.Node) bool {
+	if n.Data != "footer" && attr(n, "role") != "contentinfo" {
+		return false
+	}
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Data == "article" || hasClass(a, "hentry") || hasClass(a, "h-entry") {
+			return false
+		}
+	}
+	return true
 }
 
 // isCommentBox reports whether n is a comment list, whose authors are not

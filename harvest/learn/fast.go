@@ -82,7 +82,7 @@ func (sc *scanner) fields(r *Rules, p Page, x *Extraction) string {
 	if n, ok = sc.node(r.Author); !ok {
 		return FieldAuthor
 	}
-	if x.Author = authorOf(r.Author, nodeText(n)); x.Author == "" {
+	if x.Author = authorOf(r.Author, nodeText(n), x.Title); x.Author == "" {
 		return FieldAuthor
 	}
 	if n, ok = sc.node(r.Date); !ok || !fastDate(n, r.Date, p.Lang, r.Lang, x) {
