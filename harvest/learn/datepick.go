@@ -120,25 +120,62 @@ var modifiedKeys = []string{"modified", "updated", "edited", "lastmod", "last-ed
 // modifiedLike reports whether element n gives the date a post was last
 // changed rather than published: its class, id or itemprop says so (and
 // not also "published", as hAtom's "published updated" does), or its text
-// begins with "Last edited", "Updated" …
+// begins with "Last edited", "Updated" …, or the text just before it ends
+// so. It runs on every element of a page: it allocates nothing.
 func modifiedLike(n *html.Node) bool {
 	if n.Type != html.ElementNode {
 		return false
 	}
-	key := strings.ToLower(attr(n, "class") + " " + attr(n, "id") + " " + attr(n, "itemprop"))
-	if strings.Contains(key, "publish") || strings.Contains(key, "created") {
-		return false
+	mod := false
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" && a.Key != "itemprop" {
+			continue
+		}
+		if containsFold(a.Val, "publish") || containsFold(a.Val, "created") {
+			return false
+		}
+		for _, k := range modifiedKeys {
+			mod = mod || containsFold(a.Val, k)
+		}
 	}
-	for _, k := range modifiedKeys {
-		if strings.Contains(key, k) {
+	return mod || startsWithAny(ownLeadText(n), modifiedWords) || endsWithAny(precedingText(n), modifiedWords)
+}
+
+// containsFold reports whether s holds sub (ASCII, lower case) in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
-	return startsWithAny(ownLeadText(n), modifiedWords) || endsWithAny(precedingText(n), modifiedWords)
+	return false
+}
+
+// ownLeadText returns n's first text child that is not blank, trimmed.
+func ownLeadText(n *html.Node) string {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			if t := strings.TrimSpace(c.Data); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// startsWithAny reports whether s begins with one of the words, in any
+// case, followed by a space, a colon or the end.
+func startsWithAny(s string, words []string) bool {
+	for _, w := range words {
+		if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || s[len(w)] == ' ' || s[len(w)] == ':') {
+			return true
+		}
+	}
+	return false
 }
 
 // precedingText returns the text just before element n among its
-// siblings ("Last edited " before <time>), collapsed and lower-cased.
+// siblings ("Last edited " before <time>), trimmed.
 func precedingText(n *html.Node) string {
 	for c := n.PrevSibling; c != nil; c = c.PrevSibling {
 		if c.Type == html.ElementNode {
@@ -146,43 +183,22 @@ func precedingText(n *html.Node) string {
 		}
 		if c.Type == html.TextNode {
 			if t := strings.TrimSpace(c.Data); t != "" {
-				return strings.ToLower(collapse(t))
+				return t
 			}
 		}
 	}
 	return ""
 }
 
-// endsWithAny reports whether s ends with one of the words, maybe followed
-// by a colon or "on" ("Last edited on", "Updated:").
+// endsWithAny reports whether s ends with one of the words, in any case,
+// maybe followed by a colon or "on" ("Last edited on", "Updated:").
 func endsWithAny(s string, words []string) bool {
-	s = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(s, ":")), " on")
-	for _, w := range words {
-		if rest, ok := strings.CutSuffix(s, w); ok && (rest == "" || rest[len(rest)-1] == ' ') {
-			return true
-		}
+	s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
+	if len(s) > 3 && strings.EqualFold(s[len(s)-3:], " on") {
+		s = s[:len(s)-3]
 	}
-	return false
-}
-
-// ownLeadText returns n's first text child that is not blank, collapsed
-// and lower-cased.
-func ownLeadText(n *html.Node) string {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode {
-			if t := strings.TrimSpace(c.Data); t != "" {
-				return strings.ToLower(collapse(t))
-			}
-		}
-	}
-	return ""
-}
-
-// startsWithAny reports whether s begins with one of the words, followed
-// by a space, a colon or the end.
-func startsWithAny(s string, words []string) bool {
 	for _, w := range words {
-		if rest, ok := strings.CutPrefix(s, w); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':') {
+		if len(s) >= len(w) && strings.EqualFold(s[len(s)-len(w):], w) && (len(s) == len(w) || s[len(s)-len(w)-1] == ' ') {
 			return true
 		}
 	}

@@ -93,7 +93,7 @@ func firstTextDate(n, skip *html.Node, lang string) (time.Time, blogharvest.Prec
 		switch {
 		case c == skip:
 		case c.Type == html.TextNode:
-			if len(c.Data) <= maxOwnText && hasYear(c.Data) && !startsWithAny(strings.ToLower(collapse(c.Data)), modifiedWords) {
+			if len(c.Data) <= maxOwnText && hasYear(c.Data) && !startsWithAny(strings.TrimSpace(c.Data), modifiedWords) {
 				if t, p, ok := clockDate(c.Data, lang); ok {
 					return t, p, true
 				}
