@@ -47,6 +47,9 @@ func TestPlainBlogIssue16(t *testing.T) {
 			if got, want := blogharvest.FormatDate(e.Created, e.CreatedPrecision), date.UTC().Format(time.DateOnly); got != want {
 				t.Errorf("held-out post %s: created %q (%v %q), want the day %s", p.URL, got, e.Created, e.CreatedPrecision, want)
 			}
+			if _, off := e.Created.Zone(); off != 0 {
+				t.Errorf("held-out post %s: created %v, in a zone the UTC blog never shows", p.URL, e.Created)
+			}
 			if mod.After(date) {
 				edited++
 				if got, want := blogharvest.FormatDate(e.Modified, e.ModifiedPrecision), mod.UTC().Format(time.DateOnly); got != want {
