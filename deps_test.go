@@ -37,6 +37,9 @@ var allowed = map[string][]string{
 	"internal/fixture/gen": {"internal/fixture"},
 	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
 	"internal/tlstest": {},
+	// internal/marctools checks MARC records with yaz-marcdump and
+	// MARC::Lint, for tests.
+	"internal/marctools": {"marc"},
 }
 
 // TestDependencies fails when a package of the module imports a package of
