@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/marctools"
+	"github.com/blogharvest/blogharvest/marc"
 )
 
 // TestPlainBlogBinary crawls the "plain" fixture blog (issue 16) with the
@@ -76,6 +78,15 @@ func TestPlainBlogBinary(t *testing.T) {
 	if checked == 0 || edited == 0 {
 		t.Errorf("checked %d held-out posts, %d edited: the fixture covers too little", checked, edited)
 	}
+	if err := marctools.Available(); err != nil {
+		t.Logf("MARC tools not checked: %v", err)
+		return
+	}
+	recs, err := marctools.ArchiveRecords(out) // day-only 269 $c through yaz-marcdump and MARC::Lint
+	if err != nil {
+		t.Fatal(err)
+	}
+	marctools.Check(t, recs, marc.AllowedToolWarning)
 }
 
 // fieldLines returns the datafields of a MARCXML record with tag, for
