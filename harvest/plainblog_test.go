@@ -27,7 +27,7 @@ func TestPlainBlogIssue16(t *testing.T) {
 	res, out := crawl(t, options("plain", srv.URL))
 	truth := site.Truth(srv.URL)
 	got := out.byURL(t)
-	heldOut, edited, dupMinute := 0, 0, 0
+	heldOut, edited, dupMinute, want, matched, archived := 0, 0, 0, 0, 0, 0
 	for _, p := range truth.Posts {
 		e, ok := got[p.URL]
 		if !ok {
@@ -57,6 +57,7 @@ func TestPlainBlogIssue16(t *testing.T) {
 				}
 			}
 		}
+		want, archived = want+len(p.Comments), archived+len(e.Comments)
 		if len(e.Comments) != len(p.Comments) {
 			t.Errorf("post %s: %d comments, want %d", p.URL, len(e.Comments), len(p.Comments))
 		}
@@ -70,6 +71,7 @@ func TestPlainBlogIssue16(t *testing.T) {
 				t.Errorf("post %s: comment %s by %s missing", p.URL, c.ID, c.Author)
 				continue
 			}
+			matched++
 			at, _ := time.Parse(time.RFC3339, c.Date)
 			if got, want := blogharvest.FormatDate(gc.Added, gc.AddedPrecision), at.UTC().Format("2006-01-02T15:04Z"); got != want {
 				t.Errorf("comment %s: added %q, want %q", c.ID, got, want)
@@ -92,5 +94,6 @@ func TestPlainBlogIssue16(t *testing.T) {
 			t.Errorf("page %s: found %v, kind %v; want kind page", p.URL, ok, kindOf(e))
 		}
 	}
-	t.Logf("%d entries (%d held-out posts, %d edited), pattern %s", len(out.entries), heldOut, edited, res.Pattern)
+	t.Logf("%d entries (%d held-out posts, %d edited), pattern %s; comments: %d archived, %d of %d matched by author and text",
+		len(out.entries), heldOut, edited, res.Pattern, archived, matched, want)
 }
