@@ -13,6 +13,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // fetchComments fetches the comment feed of a job's post once: the feed
@@ -246,7 +247,7 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 // text is text) are one: nearly the same text, the same author when both
 // name one, and the same time to the precision both give (sameTime).
 func sameComment(cm *blogharvest.Comment, pc learn.Comment, text string) bool {
-	if text == "" || learn.Dice(htmlText(cm.Content), text) < 0.85 {
+	if text == "" || textsim.Dice(htmlText(cm.Content), text) < 0.85 {
 		return false
 	}
 	if cm.Author != "" && pc.Author != "" && normName(cm.Author) != normName(pc.Author) {
@@ -266,7 +267,7 @@ func sameTime(a time.Time, ap blogharvest.Precision, b time.Time, bp blogharvest
 	}
 	switch blogharvest.Coarser(ap, bp) {
 	case blogharvest.PrecisionDay:
-		return learn.SameDay(a, b)
+		return textsim.SameDay(a, b)
 	case blogharvest.PrecisionLocalMinute, blogharvest.PrecisionLocalSecond:
 		if !ap.HasZone() && !bp.HasZone() {
 			return wallClock(a).Equal(wallClock(b))

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -16,7 +17,7 @@ var authorSeparators = []string{" | ", " · ", " • ", " – ", " — ", " - ",
 func authorParts(s string) []string {
 	parts := splitAny(s, authorSeparators)
 	for i, p := range parts {
-		parts[i] = cleanAuthor(p)
+		parts[i] = textsim.CleanAuthor(p)
 	}
 	return parts
 }
@@ -24,11 +25,11 @@ func authorParts(s string) []string {
 // partOf returns the 1-based index of the part of byline s that names
 // author, 0 when the whole byline does or no part does.
 func partOf(s, author string) int {
-	if SameAuthor(s, author) {
+	if textsim.SameAuthor(s, author) {
 		return 0
 	}
 	for i, p := range authorParts(s) {
-		if SameAuthor(p, author) {
+		if textsim.SameAuthor(p, author) {
 			return i + 1
 		}
 	}
@@ -43,7 +44,7 @@ func partOf(s, author string) int {
 // taken out (namePart). It returns "" when the result is no name
 // (plausibleAuthor).
 func authorOf(r *Rule, text, title string) string {
-	s := cleanAuthor(text)
+	s := textsim.CleanAuthor(text)
 	if r != nil && r.Part > 0 {
 		parts := authorParts(s)
 		switch {
@@ -99,7 +100,7 @@ func hasAuthorChild(n *html.Node, author string) bool {
 	for c := n.FirstChild; c != nil && !found; c = c.NextSibling {
 		if c.Type == html.ElementNode {
 			walkElements(c, func(e *html.Node) bool {
-				if !found && SameAuthor(cleanAuthor(nodeText(e)), author) {
+				if !found && textsim.SameAuthor(textsim.CleanAuthor(nodeText(e)), author) {
 					found = true
 				}
 				return !found
@@ -118,7 +119,7 @@ const maxBylineExtra = 60
 // on the whole text ranks below the same name in a far-away list, then
 // picks the best element again. inter and t are the bigram intersections
 // and target size of the Dice scores.
-func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, article int) {
+func scoreBylineParts(d *bigramIndex, f *fieldScores, author string, inter []int32, t, article int) {
 	if t == 0 || author == "" {
 		return
 	}
@@ -127,7 +128,7 @@ func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, a
 		if f.score[i] >= 1 || int(inter[i]) < t || int(d.end[i]-d.start[i]) > t+maxBylineExtra {
 			continue
 		}
-		if s := cleanAuthor(nodeText(d.els[i])); !SameAuthor(s, author) && partOf(s, author) > 0 && !hasAuthorChild(d.els[i], author) {
+		if s := textsim.CleanAuthor(nodeText(d.els[i])); !textsim.SameAuthor(s, author) && partOf(s, author) > 0 && !hasAuthorChild(d.els[i], author) {
 			f.score[i], raised = 1, true
 		}
 	}
@@ -138,7 +139,7 @@ func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, a
 
 // nearest returns the element with the highest score × 1/(1 + penalty ×
 // tree distance to article), among those within slack of the best score.
-func nearest(d *doc, score []float64, article int, slack, penalty float64) int {
+func nearest(d *bigramIndex, score []float64, article int, slack, penalty float64) int {
 	top := 0.0
 	for _, s := range score {
 		top = max(top, s)
@@ -168,7 +169,7 @@ func votePart(pages []*trainPage, r *Rule) (part, parts int) {
 	for _, p := range pages {
 		if a := p.pair.Target.Author; a != "" {
 			if n := r.firstIn(p.d.root, p.d.ix); n != nil {
-				s := cleanAuthor(nodeText(n))
+				s := textsim.CleanAuthor(nodeText(n))
 				k := partOf(s, a)
 				count[k]++
 				if sizes[k] == nil {
@@ -209,7 +210,7 @@ func soleAuthor(pairs []Pair) string {
 			return ""
 		case n == 0:
 			name = a
-		case !SameAuthor(a, name):
+		case !textsim.SameAuthor(a, name):
 			return ""
 		}
 		n++

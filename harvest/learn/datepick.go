@@ -12,36 +12,6 @@ import (
 // FieldModified is the key of Extraction.Methods for Extraction.Modified.
 const FieldModified = "date_modified"
 
-// date extracts the publication date, by rule, else by the fallbacks, and
-// the date of the last edit when the page gives it apart. A rule that reads
-// a "Last edited …" date (learned on pages never edited, where the two
-// agree) gives way to the published date the page states elsewhere
-// (publishedHint); its date is then the modified one.
-func (e *extractor) date() {
-	if r := e.rule(func(r *Rules) *Rule { return r.Date }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t, p, ok := nodeDatePrec(n, r.Attr, e.page.Lang); ok {
-				if !modifiedLike(n) {
-					e.setDate(t, p, blogharvest.MethodRule)
-					e.modified()
-					return
-				}
-				if ht, hp, ok := publishedHint(e.root, e.page.Lang); ok {
-					e.setDate(ht, hp, blogharvest.MethodHeuristic)
-					e.setModified(t, p, blogharvest.MethodRule)
-					return
-				}
-				e.setDate(t, p, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, p, m := e.fb.date(e.page.Lang); !t.IsZero() {
-		e.setDate(t, p, m)
-	}
-	e.modified()
-}
-
 // setDate records the publication date, a time without a zone moved to
 // the zone the blog's dates showed in training.
 func (e *extractor) setDate(t time.Time, p blogharvest.Precision, m blogharvest.Method) {
@@ -60,6 +30,9 @@ func (e *extractor) setModified(t time.Time, p blogharvest.Precision, m blogharv
 // structured data's modified date. A date equal to the publication date
 // is not recorded.
 func (e *extractor) modified() {
+	if !e.x.Modified.IsZero() {
+		return // the date rule read it
+	}
 	t, p, m := time.Time{}, blogharvest.Precision(""), blogharvest.MethodHeuristic
 	walkElements(e.root, func(n *html.Node) bool {
 		if !t.IsZero() || isCommentBox(n) || rawTextTags[n.Data] {
