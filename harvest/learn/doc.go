@@ -124,6 +124,10 @@
 //   - author.go, byline.go: authors in bylines and their parts.
 //   - date.go, dateparse.go, datetext.go, urldate.go: dates in attributes,
 //     text and permalinks; date scores in training.
+//   - dateclock.go: the time of day after a date and its zone, and the
+//     precision of a date (blogharvest.Precision).
+//   - datepick.go: published against modified dates ("Last edited …",
+//     <time pubdate>, "<!-- created: … -->"), Extraction.Modified.
 //   - commentlearn.go, hungarian.go: learning comment rules (bipartite
 //     matching against the comment feed).
 //   - commentextract.go: applying comment rules.
