@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ func (e *extractor) modified() {
 		return // the date rule read it
 	}
 	t, p, m := time.Time{}, blogharvest.Precision(""), blogharvest.MethodHeuristic
-	walkElements(e.root, func(n *html.Node) bool {
+	visit := func(n *html.Node) bool {
 		if !t.IsZero() || isCommentBox(n) || rawTextTags[n.Data] {
 			return false
 		}
@@ -45,7 +46,10 @@ func (e *extractor) modified() {
 			return false
 		}
 		return true
-	})
+	}
+	if mayTellEdits(e.page.HTML) { // no word of an edit anywhere: spare the walk
+		walkElements(e.root, visit)
+	}
 	if t.IsZero() {
 		var ok bool
 		if t, p, ok = parseDatePrec(e.fb.data().updated, e.page.Lang); !ok {
@@ -82,6 +86,27 @@ func editDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool
 	return nodeDatePrec(n, "", lang)
 }
 
+// editMarkers are what a page that says when a post was edited holds,
+// in the cases pages write them.
+var editMarkers = func() [][]byte {
+	var out [][]byte
+	for _, w := range []string{"edit", "updat", "modif", "lastmod", "ktualisi", "eänder", "ctualiz", "ggiorn", "ijgewerkt", "à jour"} {
+		out = append(out, []byte(w), []byte(strings.ToUpper(w[:1])+w[1:]), []byte(strings.ToUpper(w)))
+	}
+	return out
+}()
+
+// mayTellEdits reports whether page may say when its post was edited:
+// one of editMarkers occurs in it.
+func mayTellEdits(page []byte) bool {
+	for _, m := range editMarkers {
+		if bytes.Contains(page, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // modifiedWords begin the text of an element that gives the date of the
 // last edit.
 var modifiedWords = []string{"last edited", "edited", "last updated", "updated", "last modified", "modified",
@@ -101,8 +126,8 @@ func modifiedLike(n *html.Node) bool {
 	}
 	mod := false
 	for _, a := range n.Attr {
-		if a.Key != "class" && a.Key != "id" && a.Key != "itemprop" {
-			continue
+		if a.Key != "class" && a.Key != "id" && a.Key != "itemprop" || strings.IndexAny(a.Val, "dD") < 0 {
+			continue // every key, and "created", holds a d; "publish" matters only beside one
 		}
 		if containsFold(a.Val, "publish") || containsFold(a.Val, "created") {
 			return false
