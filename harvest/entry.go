@@ -49,7 +49,7 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	kind := blogharvest.KindPost
-	if !post || j.t.kind == "page" {
+	if !post || j.t.kind == "page" || j.item != nil && w.outsidePattern(p.ident) {
 		kind = blogharvest.KindPage
 	}
 	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: w.home.String(),
@@ -184,19 +184,24 @@ func methodOf(ex learn.Extraction, field string) blogharvest.Method {
 	return blogharvest.MethodRule
 }
 
-// fillDates sets Created and Modified from the feed, else the page.
+// fillDates sets Created and Modified from the feed, else the page, with
+// the precision the page gave.
 func (w *pageWorker) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction) {
 	switch {
 	case it != nil && !it.Published.IsZero():
 		e.Created = it.Published
 		e.Provenance.Set("date_created", blogharvest.MethodFeed)
 	case !ex.Date.IsZero():
-		e.Created = ex.Date
+		e.Created, e.CreatedPrecision = ex.Date, ex.DatePrecision
 		e.Provenance.Set("date_created", methodOf(ex, learn.FieldDate))
 	}
-	if it != nil && it.Updated.After(e.Created) {
+	switch {
+	case it != nil && it.Updated.After(e.Created):
 		e.Modified = it.Updated
 		e.Provenance.Set("date_modified", blogharvest.MethodFeed)
+	case !ex.Modified.IsZero() && ex.Modified.After(e.Created):
+		e.Modified, e.ModifiedPrecision = ex.Modified, ex.ModifiedPrecision
+		e.Provenance.Set("date_modified", methodOf(ex, learn.FieldModified))
 	}
 }
 

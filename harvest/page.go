@@ -62,6 +62,7 @@ type pageInfo struct {
 	shortlink  string   // rel=shortlink (WordPress ?p=N)
 	feeds      []string // rel=alternate feeds (per-post comment feeds among them)
 	lang       string
+	title      string // the text of the document's first <title>
 	license    string // the first rel=license link (<link> or <a>, as Creative Commons badges are): the page's license
 	ogArticle  bool   // og:type article or article:published_time
 	password   bool   // a WordPress post-password-form
@@ -157,6 +158,10 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 		pi.metaTag(n)
 	case atom.Html:
 		pi.lang = attr(n, "lang")
+	case atom.Title:
+		if pi.title == "" && n.Namespace == "" {
+			pi.title = nodeText(n)
+		}
 	case atom.Base:
 		if href := attr(n, "href"); href != "" {
 			if b, err := r.base.Parse(href); err == nil {

@@ -99,6 +99,11 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 		w.ledger.set(p.ident, FateListing, "", "")
 		return out
 	}
+	if out.post && j.item == nil && w.isListing(p) {
+		out.post = false
+		w.ledger.set(p.ident, FateListing, "listing inside the post pattern", "")
+		return out
+	}
 	e := w.buildEntry(ctx, j, out.post)
 	if e == nil {
 		w.ledger.set(p.ident, FateListing, "navigation page without content of its own", "")
