@@ -6,7 +6,7 @@
 // comments per month, captured files by HTTP status and their bytes, the
 // crawl ledger's fates, the learned rules' confidence, how many entries
 // and comments got each field by each extraction method (the bags'
-// data/logs/fields.tsv), entries missing a field, word frequencies) and Stats.WriteHTML writes it as one
-// self-contained HTML report with charts drawn by gonum.org/v1/plot as
-// inline SVG. It never writes into the archive.
+// data/logs/fields.tsv), entries missing a field, word frequencies) and
+// Stats.WriteHTML writes it as one self-contained HTML report with charts
+// drawn by gonum.org/v1/plot as inline SVG. It never writes into the archive.
 package report
