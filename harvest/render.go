@@ -137,6 +137,8 @@ func (c *crawl) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr e
 		return "the comment feed has more comments than the static page"
 	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
 		return "the feed counts more comments than the static page holds"
+	case len(ex.Comments) == 0:
+		return c.commentSignalReason(j.page) // a comment system in no table (commentsignals.go)
 	}
 	return ""
 }
@@ -163,6 +165,9 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 	if r == nil {
 		return ex, exErr
 	}
+	if c.o.Render != RenderAlways {
+		c.log.Info("render", "url", j.page.resp.URL, "reason", reason)
+	}
 	t0 := time.Now()
 	res, err := r.Render(ctx, j.page.resp.URL)
 	c.mu.Lock()
@@ -178,6 +183,7 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 	}
 	rex, rerr := c.extract(firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
 	c.frameComments(&rex, res)
+	renderedComments(&rex, res, c.lang(j.page)) // comment systems in no table (learn/commentrepeat.go)
 	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
 		return rex, nil
 	}
