@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"net/url"
 	"strings"
 	"time"
 	"unicode"
@@ -37,7 +38,7 @@ func RenderedComments(p Page) []Comment {
 			return out
 		}
 	}
-	elems, recs := looseRecords(root, p.Lang)
+	elems, recs := looseRecords(root, p.Lang, e.base)
 	if len(elems) == 0 {
 		return nil
 	}
@@ -58,7 +59,7 @@ func RenderedComments(p Page) []Comment {
 // as comments by readLoose; replies with a listed signature nested in a
 // found comment are added. It returns the elements in document order
 // with their records.
-func looseRecords(root *html.Node, lang string) ([]*html.Node, []record) {
+func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []record) {
 	found := map[*html.Node]record{}
 	listed := map[string]bool{}
 	walkElements(root, func(n *html.Node) bool {
@@ -71,7 +72,7 @@ func looseRecords(root *html.Node, lang string) ([]*html.Node, []record) {
 			}
 			ok := map[*html.Node]record{}
 			for _, m := range members {
-				if r := readLoose(m, sameSignature(m), lang); r.isComment(true) {
+				if r := readLoose(m, sameSignature(m), lang, base); r.isComment(true) {
 					ok[m] = r
 				}
 			}
@@ -92,7 +93,7 @@ func looseRecords(root *html.Node, lang string) ([]*html.Node, []record) {
 	walkElements(root, func(n *html.Node) bool {
 		r, in := found[n]
 		if !in && listed[signature(n)] && insideFound(n, found) {
-			if r = readLoose(n, sameSignature(n), lang); r.isComment(true) {
+			if r = readLoose(n, sameSignature(n), lang, base); r.isComment(true) {
 				found[n], in = r, true
 			}
 		}
@@ -118,8 +119,10 @@ func insideFound(n *html.Node, found map[*html.Node]record) bool {
 // does, then takes a heading, bold text or link holding a name as the
 // author and any element with a date in an attribute or a short text as
 // the date when no hint named them; a heading or form other than the
-// author's outside the text makes the record heavy.
-func readLoose(el *html.Node, nested map[*html.Node]bool, lang string) record {
+// author's outside the text makes the record heavy. A heading linking
+// to a page of the site (base's host) is a title, not a name: the cards
+// of a post listing are no comments.
+func readLoose(el *html.Node, nested map[*html.Node]bool, lang string, base *url.URL) record {
 	r := readRecord(el, nested)
 	var heads []*html.Node
 	heavy := false
@@ -134,7 +137,7 @@ func readLoose(el *html.Node, nested map[*html.Node]bool, lang string) record {
 			heavy = true
 		case "h1", "h2", "h3", "h4", "h5", "h6":
 			heads = append(heads, n)
-			if named == nil && looksLikeName(nodeText(n), lang) {
+			if named == nil && looksLikeName(nodeText(n), lang) && !linksWithin(n, base) {
 				named = n
 			}
 		case "b", "strong":
@@ -142,7 +145,7 @@ func readLoose(el *html.Node, nested map[*html.Node]bool, lang string) record {
 				named = n
 			}
 		case "a":
-			if linked == nil && looksLikeName(nodeText(n), lang) {
+			if linked == nil && looksLikeName(nodeText(n), lang) && !inHeading(n, el) {
 				linked = n
 			}
 		}
@@ -259,4 +262,33 @@ func replyParents(cs []Comment, elems []*html.Node) {
 			}
 		}
 	}
+}
+
+// linksWithin reports whether n holds a link to a page of base's host
+// (a relative link included).
+func linksWithin(n *html.Node, base *url.URL) bool {
+	found := false
+	walkElements(n, func(c *html.Node) bool {
+		if c.Data == "a" {
+			href := strings.TrimSpace(attr(c, "href"))
+			if href != "" && !strings.HasPrefix(href, "#") {
+				u, err := url.Parse(href)
+				found = found || err == nil && (u.Host == "" || base != nil && strings.EqualFold(u.Host, base.Host))
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// inHeading reports whether n lies in a heading inside el: a link there is
+// a title's, and a heading is taken as an author only by itself.
+func inHeading(n, el *html.Node) bool {
+	for a := n.Parent; a != nil && a != el; a = a.Parent {
+		switch a.Data {
+		case "h1", "h2", "h3", "h4", "h5", "h6":
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,47 @@
+package harvest
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestDetectCommentSignal checks each sign of a comment system in no
+// table, and the look-alikes that are none: a reply form, a comment
+// count link, a closed-comments notice, a recent-comments widget,
+// WordPress's comment-reply script, a JSON-LD count of zero.
+func TestDetectCommentSignal(t *testing.T) {
+	base, _ := url.Parse("http://blog.example/2024/post.html")
+	article := `<article><h1>T</h1><p>Text of the post, long enough to be an article of its own.</p></article>`
+	for _, tc := range []struct{ name, body, want, src string }{
+		{"empty host", `<div id="talkbox-thread"></div><script src="http://svc.example:8081/talkbox/embed.js"></script>`, "#talkbox-thread", ""},
+		{"placeholder", `<section class="kommentare"><h2>Kommentare</h2><div class="loading">Lädt…</div></section>`, ".kommentare", ""},
+		{"custom element", `<comment-thread post="42"></comment-thread>`, "<comment-thread>", ""},
+		{"iframe area", `<section class="discussion"><h2>Join in</h2><iframe src="http://svc.example/p/42"></iframe></section>`, ".discussion", ""},
+		{"aria", `<div aria-label="Commentaires"><span>…</span></div>`, "Commentaires", ""},
+		{"script src", `<script src="/static/commentaires.js"></script>`, "a script", "http://blog.example/static/commentaires.js"},
+		{"iframe src", `<iframe src="https://svc.example/embed/thread/42"></iframe>`, "an iframe", "https://svc.example/embed/thread/42"},
+		{"inline loader", `<script>fetch("/api/v1/comments?post=42").then(r => r.json())</script>`, "inline script", ""},
+		{"noscript", `<noscript>Please enable JavaScript to view the comments.</noscript>`, "noscript", ""},
+		{"json-ld", `<script type="application/ld+json">{"@type":"BlogPosting","commentCount":"3"}</script>`, "counts 3", ""},
+		{"reply form", `<div id="respond"><h3>Leave a reply</h3><form><textarea name="comment"></textarea></form></div>`, "", ""},
+		{"count link", `<a class="comments-link" href="#c">3 comments</a><span class="comment-count">3</span>`, "", ""},
+		{"closed", `<p class="comments-closed">Comments are closed.</p><div class="comments-closed"></div>`, "", ""},
+		{"widget", `<aside><div class="recent-comments"></div></aside><div class="widget"><div id="comments-box"></div></div>`, "", ""},
+		{"comment-reply", `<script src="/wp-includes/js/comment-reply.min.js"></script>`, "", ""},
+		{"json-ld zero", `<script type="application/ld+json">{"@type":"BlogPosting","commentCount":0}</script>`, "", ""},
+		{"static thread", `<div id="comments"><div class="c"><b>Ann</b> <p>A comment already in the page, long enough to count as one.</p></div></div>`, "", ""},
+		{"nothing", ``, "", ""},
+	} {
+		page := "<!DOCTYPE html><html><head><title>T</title></head><body>" + article + tc.body + "</body></html>"
+		got := detectCommentSignal([]byte(page), base)
+		switch {
+		case tc.want == "" && got.reason != "":
+			t.Errorf("%s: signal %q, want none", tc.name, got.reason)
+		case tc.want != "" && !strings.Contains(got.reason, tc.want):
+			t.Errorf("%s: signal %q, want one naming %q", tc.name, got.reason, tc.want)
+		case got.src != tc.src:
+			t.Errorf("%s: src %q, want %q", tc.name, got.src, tc.src)
+		}
+	}
+}
