@@ -13,6 +13,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // fetchComments fetches the comment feed of a job's post once: the feed
@@ -237,7 +238,7 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 		if sameAuthor && !pc.Date.IsZero() && absDur(cm.Added.Sub(pc.Date)) < time.Minute {
 			return i, true
 		}
-		if text != "" && learn.Dice(htmlText(cm.Content), text) >= 0.85 {
+		if text != "" && textsim.Dice(htmlText(cm.Content), text) >= 0.85 {
 			return i, true
 		}
 	}
