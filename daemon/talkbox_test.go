@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/beevik/etree"
-	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/marc"
 )
@@ -56,7 +56,7 @@ func TestCrawlArchivesUnknownCommentSystems(t *testing.T) {
 		s.got += len(got)
 		s.want += len(p.Comments)
 		for _, c := range p.Comments {
-			if got[c.Author+"\x00"+learn.NormalizeText(c.Text)] {
+			if got[c.Author+"\x00"+textsim.NormalizeText(c.Text)] {
 				s.match++
 			} else {
 				t.Errorf("%s: comment %s by %s not archived", p.URL, c.ID, c.Author)
@@ -100,7 +100,7 @@ func archivedComments(t *testing.T, root string) map[string]map[string]bool {
 			if out[post] == nil {
 				out[post] = map[string]bool{}
 			}
-			out[post][a["author"][0]+"\x00"+learn.NormalizeText(learn.HTMLText(strings.Join(a["full_content"], "")))] = true
+			out[post][a["author"][0]+"\x00"+textsim.NormalizeText(textsim.HTMLText(strings.Join(a["full_content"], "")))] = true
 		}
 		return nil
 	})

@@ -7,7 +7,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
-	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -77,7 +77,7 @@ type prScore struct{ got, want, match, parents int }
 
 // commentKey identifies a comment by author and normalised text.
 func commentKey(author, text string) string {
-	return author + "\x00" + learn.NormalizeText(text)
+	return author + "\x00" + textsim.NormalizeText(text)
 }
 
 // add scores entry e against post truth p.
@@ -88,7 +88,7 @@ func (s *prScore) add(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth) {
 	gotKey := map[string]string{} // id → key
 	byKey := map[string]blogharvest.Comment{}
 	for _, c := range e.Comments {
-		k := commentKey(c.Author, learn.HTMLText(c.Content))
+		k := commentKey(c.Author, textsim.HTMLText(c.Content))
 		gotKey[c.ID] = k
 		byKey[k] = c
 	}
