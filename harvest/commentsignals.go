@@ -30,15 +30,17 @@ type commentSignal struct {
 // commentWords are fragments, lower-cased, that name comments or a
 // discussion in ids, classes, labels and URLs, in the languages blogs are
 // commonly written in.
-var commentWords = []string{"comment", "discuss", "thread", "respond", "replies", "reply", "conversation",
+var commentWords = []string{"comment", "discuss", "thread", "conversation",
 	"kommentar", "commentaire", "comentario", "comentário", "commento", "reactie", "komentar", "kommentti",
 	"hozzaszol", "yorum", "reacties", "diskussion", "discusión", "обсужд", "коммент", "コメント", "评论", "댓글"}
 
 // notAreaWords are id or class fragments of things named after comments
 // that are no comment area: counts, links, forms, closed-comment notices,
-// and lists of other pages' comments.
+// lists of other pages' comments, the parts of one comment (its author,
+// date, header, text), and image carousels.
 var notAreaWords = []string{"count", "link", "number", "meta", "icon", "button", "form", "closed", "recent",
-	"widget", "sidebar", "latest", "popular", "reply-title", "respond-title", "nav"}
+	"widget", "sidebar", "latest", "popular", "reply", "respond", "nav", "author", "vcard", "avatar", "header",
+	"date", "time", "title", "body", "content", "text", "message", "cancel", "carousel"}
 
 // loaderWords are fragments of inline code that loads something: a script
 // naming comments and loading data is a comment loader.
@@ -193,8 +195,8 @@ func areaTag(tag string) bool {
 func areaName(n *html.Node) string {
 	for _, k := range []string{"id", "class", "aria-label", "data-component"} {
 		v := strings.ToLower(getAttr(n, k))
-		if v == "" || !namesComments(v) || containsAny(v, notAreaWords) {
-			continue
+		if v == "" || !namesComments(v) || containsAny(v, notAreaWords) || strings.ContainsAny(v, "0123456789") {
+			continue // a digit: one comment's element (comment-42), not the area
 		}
 		switch k {
 		case "id":
@@ -309,10 +311,15 @@ func shortURL(u string) string {
 	return u
 }
 
-// commentSignalReason returns why page p should be rendered for a comment
-// system in no table, or "" when it shows no sign of one or the script or
-// frame it rests on is one the browser may not load.
-func (c *crawl) commentSignalReason(p *fetchedPage) string {
+// commentSignalReason returns why the page of j should be rendered for a
+// comment system in no table, or "" when it shows no sign of one, when
+// the feed says the post has no comments (slash:comments 0), or when the
+// script or frame the sign rests on is one the browser may not load.
+func (c *crawl) commentSignalReason(j *pageJob) string {
+	if j.item != nil && j.item.CommentCount == 0 {
+		return ""
+	}
+	p := j.page
 	s := detectCommentSignal(p.html, p.url)
 	if s.reason == "" || s.src != "" && !c.browserMayLoad(s.src) {
 		return ""

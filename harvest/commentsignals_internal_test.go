@@ -30,6 +30,7 @@ func TestDetectCommentSignal(t *testing.T) {
 		{"widget", `<aside><div class="recent-comments"></div></aside><div class="widget"><div id="comments-box"></div></div>`, "", ""},
 		{"comment-reply", `<script src="/wp-includes/js/comment-reply.min.js"></script>`, "", ""},
 		{"json-ld zero", `<script type="application/ld+json">{"@type":"BlogPosting","commentCount":0}</script>`, "", ""},
+		{"one comment's parts", `<li id="comment-42"><span class="comment-author vcard"></span><div class="dsq-comment-message"></div><div class="reply"></div></li>`, "", ""},
 		{"static thread", `<div id="comments"><div class="c"><b>Ann</b> <p>A comment already in the page, long enough to count as one.</p></div></div>`, "", ""},
 		{"nothing", ``, "", ""},
 	} {

@@ -138,7 +138,7 @@ func (c *crawl) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr e
 	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
 		return "the feed counts more comments than the static page holds"
 	case len(ex.Comments) == 0:
-		return c.commentSignalReason(j.page) // a comment system in no table (commentsignals.go)
+		return c.commentSignalReason(j) // a comment system in no table (commentsignals.go)
 	}
 	return ""
 }
