@@ -35,7 +35,13 @@
 // and its further comment pages. In RenderAuto mode a page is rendered in
 // Chromium when its static HTML lacks the article, shows a JavaScript
 // comment system (a script or iframe the browser may load), or holds fewer
-// comments than the feeds say exist. The browser a crawl starts reaches the
+// comments than the feeds say exist. A comment system in no platform table
+// is detected by its signs (commentsignals.go): an empty or placeholder
+// element whose id, class or label names comments or a discussion, a
+// script or iframe URL or an inline loader naming comments, a noscript
+// asking for JavaScript for comments, a JSON-LD commentCount; the reason
+// is logged. A rendered page and its frames whose comments the rules miss
+// are read by learn.RenderedComments. The browser a crawl starts reaches the
 // network only through a filtering proxy of the crawl's own
 // (fetch.BrowserProxy) that applies the client's scope and address rules
 // to every request and carries it through the crawl's upstream proxy;
