@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -329,16 +331,47 @@ func (c *crawl) commentSignalReason(j *pageJob) string {
 
 // renderedComments fills ex's comments, when the learned rules and the
 // frames found none, with those the generic detector finds in the
-// rendered DOM and in each cross-origin frame's document.
-func renderedComments(ex *learn.Extraction, res *render.Result, lang string) {
+// rendered DOM and in each cross-origin frame's document. Where the
+// comment feed gives the truth (truth not empty), what the detector found
+// is kept only when it agrees with it (agreesWithFeed): the structural
+// fallback alone decides only where there is no truth. It returns a note
+// for Entry.Problems when it drops what it found, else "".
+func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment) string {
 	if len(ex.Comments) > 0 {
-		return
+		return ""
 	}
-	ex.Comments = learn.RenderedComments(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang})
+	found := learn.RenderedComments(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang})
 	for _, f := range res.Frames {
-		ex.Comments = append(ex.Comments, learn.RenderedComments(learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})...)
+		found = append(found, learn.RenderedComments(learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})...)
 	}
-	if len(ex.Comments) > 0 && ex.Methods != nil {
+	if len(found) == 0 {
+		return ""
+	}
+	if len(truth) > 0 && !agreesWithFeed(found, truth) {
+		return fmt.Sprintf("render: %d comment-like records in the rendered page match too few of the comment feed's %d comments: not kept", len(found), len(truth))
+	}
+	ex.Comments = found
+	if ex.Methods != nil {
 		ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
 	}
+	return ""
+}
+
+// agreesWithFeed reports whether at least half of the comments found have
+// nearly the text of a comment of the feed (bigram Dice of 0.8 or more).
+func agreesWithFeed(found []learn.Comment, truth []feed.Comment) bool {
+	texts := make([]string, len(truth))
+	for k, fc := range truth {
+		texts[k] = textsim.HTMLText(fc.Content)
+	}
+	matched := 0
+	for _, c := range found {
+		for _, t := range texts {
+			if textsim.Dice(c.ContentText, t) >= 0.8 {
+				matched++
+				break
+			}
+		}
+	}
+	return 2*matched >= len(found)
 }

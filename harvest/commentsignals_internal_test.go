@@ -4,6 +4,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/render"
 )
 
 // TestDetectCommentSignal checks each sign of a comment system in no
@@ -43,6 +47,35 @@ func TestDetectCommentSignal(t *testing.T) {
 			t.Errorf("%s: signal %q, want one naming %q", tc.name, got.reason, tc.want)
 		case got.src != tc.src:
 			t.Errorf("%s: src %q, want %q", tc.name, got.src, tc.src)
+		}
+	}
+}
+
+// TestRenderedCommentsAgainstFeed keeps what the generic detector finds
+// in a rendered page and its frames where there is no comment feed, or
+// where it agrees with the feed, and drops it where it does not.
+func TestRenderedCommentsAgainstFeed(t *testing.T) {
+	card := func(who, when, text string) string {
+		return `<div class="tb-card"><span class="tb-nick">` + who + `</span><span class="tb-when">` + when + `</span><div class="tb-msg"><p>` + text + `</p></div></div>`
+	}
+	res := &render.Result{URL: "http://blog.example/p.html",
+		HTML: []byte(`<html><body><div id="talkbox-thread">` + card("Ann Lee", "2 Jan 2024", "The tide came in over the wall at noon.") +
+			card("Bob Ray", "3 Jan 2024", "We counted eleven boats in the harbour.") + `</div></body></html>`),
+		Frames: []render.Frame{{URL: "http://svc.example/t/1", HTML: []byte(`<html><body><div class="s">` +
+			`<div class="i"><h4>Cy Moor</h4><span title="4 Jan 2024 10:00">a while ago</span><p>The lamp on the pier was lit again.</p></div>` +
+			`<div class="i"><h4>Di Vane</h4><span title="5 Jan 2024 11:00">a while ago</span><p>Nets were mended before the storm came.</p></div>` +
+			`</div></body></html>`)}}}
+	agree := []feed.Comment{{Content: "<p>The tide came in over the wall at noon.</p>"}, {Content: "We counted eleven boats in the harbour."},
+		{Content: "The lamp on the pier was lit again."}}
+	other := []feed.Comment{{Content: "Something else entirely, said by someone else."}}
+	for name, tc := range map[string]struct {
+		truth []feed.Comment
+		want  int
+	}{"no feed": {nil, 4}, "agreeing feed": {agree, 4}, "other feed": {other, 0}} {
+		var ex learn.Extraction
+		note := renderedComments(&ex, res, "en", tc.truth)
+		if len(ex.Comments) != tc.want || (tc.want == 0) != (note != "") {
+			t.Errorf("%s: %d comments, note %q; want %d", name, len(ex.Comments), note, tc.want)
 		}
 	}
 }

@@ -183,7 +183,9 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 	}
 	rex, rerr := c.extract(firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
 	c.frameComments(&rex, res)
-	renderedComments(&rex, res, c.lang(j.page)) // comment systems in no table (learn/commentrepeat.go)
+	if note := renderedComments(&rex, res, c.lang(j.page), j.comments); note != "" { // comment systems in no table
+		e.Problems = append(e.Problems, note)
+	}
 	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
 		return rex, nil
 	}
