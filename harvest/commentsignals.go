@@ -334,13 +334,16 @@ func (c *crawl) commentSignalReason(j *pageJob) string {
 // rendered DOM and in each cross-origin frame's document. Where the
 // comment feed gives the truth (truth not empty), what the detector found
 // is kept only when it agrees with it (agreesWithFeed): the structural
-// fallback alone decides only where there is no truth. It returns a note
-// for Entry.Problems when it drops what it found, else "".
-func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment) string {
+// fallback alone decides only where there is no truth. Records whose
+// text the static page (static) already shows are no script's comments
+// (an events list, a team page): the static extraction had its chance at
+// them, and they are dropped. It returns a note for Entry.Problems when
+// it drops what it found, else "".
+func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte) string {
 	if len(ex.Comments) > 0 {
 		return ""
 	}
-	found := learn.RenderedComments(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang})
+	found := notStatic(learn.RenderedComments(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}), static)
 	for _, f := range res.Frames {
 		found = append(found, learn.RenderedComments(learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})...)
 	}
@@ -355,6 +358,23 @@ func renderedComments(ex *learn.Extraction, res *render.Result, lang string, tru
 		ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
 	}
 	return ""
+}
+
+// notStatic returns the comments of found whose text the static page
+// does not show (texts under 20 bytes, which may recur anywhere, are
+// kept).
+func notStatic(found []learn.Comment, static []byte) []learn.Comment {
+	if len(found) == 0 || len(static) == 0 {
+		return found
+	}
+	text := textsim.NormalizeText(textsim.HTMLText(string(static)))
+	out := found[:0]
+	for _, c := range found {
+		if t := textsim.NormalizeText(c.ContentText); len(t) < 20 || !strings.Contains(text, t) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // agreesWithFeed reports whether at least half of the comments found have

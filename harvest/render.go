@@ -183,7 +183,7 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 	}
 	rex, rerr := c.extract(firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
 	c.frameComments(&rex, res)
-	if note := renderedComments(&rex, res, c.lang(j.page), j.comments); note != "" { // comment systems in no table
+	if note := renderedComments(&rex, res, c.lang(j.page), j.comments, j.page.html); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
 	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
