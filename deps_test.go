@@ -36,6 +36,8 @@ var allowed = map[string][]string{
 	// same day) for harvest/learn, harvest and the eval module: a leaf.
 	"harvest/textsim": {},
 	"schedule":        {"."},
+	// report reads archives back: corpus export and the HTML report.
+	"report":          {".", "aip", "marc"},
 	"daemon":          {"*"},
 	"cmd/blogharvest": {"daemon"},
 	// internal/fixture generates and serves the project's own fixture blogs

@@ -12,11 +12,13 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/report"
 )
 
 // harvester runs one crawl of a blog; harvest's NewCrawl and UpdateCrawl
-// behind it in production, something else in loop tests. A zero since asks
-// for a NewCrawl.
+// behind it in production, fakes in the tests of what the daemon does
+// with a run's end (backoff after a failure, an interrupted run). A zero
+// since asks for a NewCrawl.
 type harvester interface {
 	Harvest(ctx context.Context, o harvest.Options, since time.Time, emit func(harvest.Record) error) (*harvest.Result, error)
 }
@@ -44,6 +46,8 @@ type tally struct {
 
 	mu           sync.Mutex
 	firstInvalid string // the first entry not archived and why
+
+	notes runNotes // last AIPs and extraction methods, for the run history
 }
 
 // invalid counts an entry that could not be archived and keeps the first
@@ -120,6 +124,7 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 		return
 	}
 	n.Add(1)
+	a.t.notes.aip(res.Dir)
 	a.t.bytes.Add(res.Bytes)
 	a.t.comments.Add(int64(comments))
 	a.log.Debug("AIP written", "dir", res.Dir, "version", res.Version, "bytes", res.Bytes)
@@ -136,6 +141,7 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 }
 
 func (a *archiver) countMethods(e *blogharvest.Entry) {
+	a.t.notes.provenance(e.Provenance)
 	if a.m == nil {
 		return
 	}
@@ -158,14 +164,4 @@ func (m *metrics) recordFetches(res *harvest.Result) {
 	}
 }
 
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+func humanBytes(n int64) string { return report.HumanBytes(n) }

@@ -47,6 +47,7 @@ type Daemon struct {
 	again   map[string]bool          // fired while running: run once more after
 	warns   map[string]string        // last warning per blog, for /status
 	carried map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
+	history runHistory               // the last runs of each blog, for the status page (memory only)
 	closed  bool
 }
 
@@ -313,6 +314,7 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 		outcome = schedule.OutcomeInterrupted
 	}
 	d.finish(b.ID, outcome, t, res, runErr)
+	d.record(b.ID, start, outcome, t, res, runErr)
 	d.metrics.runs.WithLabelValues(outcome).Inc()
 	d.metrics.duration.WithLabelValues(outcome).Observe(d.Now().Sub(start).Seconds())
 	if outcome == schedule.OutcomeInterrupted {

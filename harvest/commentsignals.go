@@ -52,13 +52,13 @@ var loaderWords = []string{"fetch(", "xmlhttprequest", ".json", "/api/", "create
 // (a heading, "Loading…").
 const placeholderText = 60
 
-// detectCommentSignal looks in a static page (UTF-8 HTML fetched from
-// base) for signs that script draws its comments, and returns the first
-// one found; the zero signal when none. The page is taken to show no
-// comments of its own: the caller asks only then.
-func detectCommentSignal(page []byte, base *url.URL) commentSignal {
-	root, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
+// detectCommentSignal looks in a static page (its parsed tree, fetched
+// from base) for signs that script draws its comments, and returns the
+// first one found; the zero signal when none. The page is taken to show
+// no comments of its own: the caller asks only then. The tree is not
+// changed.
+func detectCommentSignal(root *html.Node, base *url.URL) commentSignal {
+	if root == nil {
 		return commentSignal{}
 	}
 	var found commentSignal
@@ -317,13 +317,12 @@ func shortURL(u string) string {
 // comment system in no table, or "" when it shows no sign of one, when
 // the feed says the post has no comments (slash:comments 0), or when the
 // script or frame the sign rests on is one the browser may not load.
-func (c *crawl) commentSignalReason(j *pageJob) string {
+func (w *pageWorker) commentSignalReason(j *pageJob) string {
 	if j.item != nil && j.item.CommentCount == 0 {
 		return ""
 	}
-	p := j.page
-	s := detectCommentSignal(p.html, p.url)
-	if s.reason == "" || s.src != "" && !c.browserMayLoad(s.src) {
+	s := detectCommentSignal(j.page.doc, j.page.url) // no tree (the parser refused the page): no signal
+	if s.reason == "" || s.src != "" && !w.browserMayLoad(s.src) {
 		return ""
 	}
 	return s.reason

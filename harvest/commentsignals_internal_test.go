@@ -8,6 +8,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
+	"golang.org/x/net/html"
 )
 
 // TestDetectCommentSignal checks each sign of a comment system in no
@@ -39,7 +40,11 @@ func TestDetectCommentSignal(t *testing.T) {
 		{"nothing", ``, "", ""},
 	} {
 		page := "<!DOCTYPE html><html><head><title>T</title></head><body>" + article + tc.body + "</body></html>"
-		got := detectCommentSignal([]byte(page), base)
+		root, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := detectCommentSignal(root, base)
 		switch {
 		case tc.want == "" && got.reason != "":
 			t.Errorf("%s: signal %q, want none", tc.name, got.reason)
