@@ -18,18 +18,21 @@ const module = "github.com/blogharvest/blogharvest"
 // path relative to the module root, "." for the root), the packages of this
 // module it may import. Standard library and third-party imports are free.
 var allowed = map[string][]string{
-	".":               {},
-	"schemas":         {},
-	"marc":            {"."},
-	"mets":            {},
-	"aip":             {".", "marc", "mets", "schemas"},
-	"harvest":         {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/render"},
-	"harvest/fetch":   {"."},
-	"harvest/feed":    {".", "harvest/fetch"},
-	"harvest/learn":   {"."},
-	"harvest/render":  {"."},
-	"schedule":        {"."},
-	"daemon":          {"*"},
+	".":              {},
+	"schemas":        {},
+	"marc":           {"."},
+	"mets":           {},
+	"aip":            {".", "marc", "mets", "schemas"},
+	"harvest":        {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/render"},
+	"harvest/fetch":  {"."},
+	"harvest/feed":   {".", "harvest/fetch"},
+	"harvest/learn":  {"."},
+	"harvest/render": {"."},
+	"schedule":       {"."},
+	"daemon":         {"*"},
+	// dispatch carries due runs to workers (the in-process pool);
+	// cluster does it over NATS JetStream for workers on many machines.
+	"dispatch":        {},
 	"cmd/blogharvest": {"daemon"},
 	// internal/fixture generates and serves the project's own fixture blogs
 	// (testdata/blogs and the demo's sample blog).
