@@ -33,6 +33,7 @@ var allowed = map[string][]string{
 	// dispatch carries due runs to workers (the in-process pool);
 	// cluster does it over NATS JetStream for workers on many machines.
 	"dispatch":        {},
+	"cluster":         {"dispatch"},
 	"cmd/blogharvest": {"daemon"},
 	// internal/fixture generates and serves the project's own fixture blogs
 	// (testdata/blogs and the demo's sample blog).

@@ -40,6 +40,7 @@ type Daemon struct {
 	cancel   context.CancelFunc
 	dispatch dispatch.Dispatcher // carries due runs to the workers: in-process, or a cluster's
 	local    *dispatch.Local     // the in-process dispatcher; nil in cluster mode
+	cl       *clusterRole        // cluster mode's connection and bookkeeping; nil in one process
 	wg       sync.WaitGroup
 
 	mu      sync.Mutex
@@ -81,7 +82,11 @@ func (d *Daemon) Open() error {
 		d.closeStore()
 		return err
 	}
-	d.startLocal(max(c.Concurrency, 1))
+	if d.cl != nil {
+		d.startScheduling()
+	} else {
+		d.startLocal(max(c.Concurrency, 1))
+	}
 	return d.sched.Open()
 }
 
@@ -91,6 +96,9 @@ func (d *Daemon) Open() error {
 // and the AIP writer. closeStore undoes it.
 func (d *Daemon) openStore() error {
 	c := d.Config
+	if d.cl != nil {
+		return d.openSchedulerStore() // a cluster's scheduler writes nothing into the archive
+	}
 	lock, err := aip.LockArchive(c.Archive)
 	if err != nil {
 		return err
@@ -397,6 +405,7 @@ func (d *Daemon) Close() error {
 	if d.local != nil {
 		d.local.Close()
 	}
+	d.cl.close()
 	return d.closeStore()
 }
 

@@ -50,6 +50,11 @@ func (d *Daemon) fire(id string) {
 
 // enqueueLocked hands a run of blog id to the dispatcher; d.mu is held.
 func (d *Daemon) enqueueLocked(id string) {
+	if d.cl != nil {
+		d.wg.Add(1)
+		go d.publish(id) // over the network: not under d.mu
+		return
+	}
 	if err := d.dispatch.Enqueue(d.ctx, dispatch.Task{Blog: id, Due: d.Now()}); err != nil {
 		delete(d.running, id)
 		delete(d.again, id)

@@ -52,6 +52,7 @@ func init() {
 		"status":  {"show per-blog schedule state", runStatus},
 		"demo":    {"harvest a bundled sample blog end to end", runDemo},
 		"version": {"print the version", runVersion},
+		"worker":  {"crawl a cluster's tasks (NATS JetStream; needs the cluster key)", runWorker},
 	}
 }
 

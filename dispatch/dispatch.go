@@ -49,7 +49,7 @@ func (r Report) ID() string {
 // with exactly one of Ack, Nack or Term.
 type Dispatcher interface {
 	// Enqueue hands t to the workers. Enqueueing a task with the ID of
-	// one already enqueued may be a no-op.
+	// one already enqueued may be a no-op returning ErrDuplicate.
 	Enqueue(ctx context.Context, t Task) error
 	// Receive waits for the next task; it fails with ctx's error when ctx
 	// ends, or ErrClosed.
@@ -75,6 +75,10 @@ type Delivery interface {
 	// or the last attempt failed); r, of kind Done, says why.
 	Term(r Report) error
 }
+
+// ErrDuplicate is returned by Enqueue when a task with the same ID was
+// already enqueued: it is not enqueued again (nothing is wrong).
+var ErrDuplicate = errors.New("dispatch: task already enqueued")
 
 // ErrClosed is returned by Receive once the dispatcher is closed.
 var ErrClosed = errors.New("dispatch: closed")
