@@ -38,7 +38,7 @@ func (c *Conn) Report(ctx context.Context, r dispatch.Report) error {
 // the one taking over.
 func (c *Conn) Reports(ctx context.Context, fn func(dispatch.Report) error) error {
 	cons, err := c.js.CreateOrUpdateConsumer(ctx, ReportsStream, jetstream.ConsumerConfig{Durable: SchedulerName,
-		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second, MaxAckPending: 1})
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: c.o.AckWait, MaxAckPending: 1})
 	if err != nil {
 		return fmt.Errorf("cluster: reports consumer: %w", err)
 	}

@@ -156,6 +156,10 @@ func (d *Daemon) keepLease(ctx context.Context) {
 		rctx, cancel := context.WithTimeout(ctx, ttl/3)
 		err := d.cl.lease.Renew(rctx)
 		cancel()
+		if err != nil && ctx.Err() == nil && !errors.Is(err, cluster.ErrLost) {
+			d.Logger.Warn("scheduler lease not renewed; trying again", "err", err)
+			continue
+		}
 		if err != nil && ctx.Err() == nil {
 			d.Logger.Error("scheduler lease lost: stopping (a standby takes over)", "err", err)
 			d.sched.Close()
@@ -167,15 +171,24 @@ func (d *Daemon) keepLease(ctx context.Context) {
 
 // publish enqueues a run of blog id on the cluster. The run is named by
 // the blog's stored NextDue (set to now first when it has none or lies
-// ahead), so a scheduler that took over enqueues a run in flight under the
-// same Nats-Msg-Id and the server drops it.
+// ahead) and marked running in the same transaction, before it is
+// enqueued, so its report can never come first; a scheduler that took over
+// enqueues a run in flight again under the same Nats-Msg-Id and the server
+// drops it.
 func (d *Daemon) publish(id string) {
 	defer d.wg.Done()
 	now := d.Now()
 	var t dispatch.Task
+	var before schedule.State
 	err := d.store.Update(id, func(st *schedule.State) error {
-		if st.NextDue.IsZero() || st.NextDue.After(now) {
-			st.NextDue = now.UTC().Truncate(time.Millisecond)
+		before = *st
+		again := st.Outcome == schedule.OutcomeRunning && !st.NextDue.IsZero() && !st.NextDue.After(now)
+		if !again {
+			if st.NextDue.IsZero() || st.NextDue.After(now) {
+				st.NextDue = now.UTC().Truncate(time.Millisecond)
+			}
+			st.LastStart, st.Outcome = now, schedule.OutcomeRunning
+			st.Runs++
 		}
 		payload, err := json.Marshal(st)
 		t = dispatch.Task{Blog: id, Due: st.NextDue, Payload: payload}
@@ -185,27 +198,21 @@ func (d *Daemon) publish(id string) {
 		err = d.dispatch.Enqueue(d.ctx, t)
 	}
 	switch {
+	case err == nil:
 	case errors.Is(err, dispatch.ErrDuplicate):
 		d.Logger.Info("run already enqueued: waiting for its report", "blog", id, "task", t.ID())
-		return
-	case err != nil:
+	default:
 		retry := time.Duration(d.Config.Cluster.RetryDelay)
 		d.Logger.Error("run not enqueued; trying again", "blog", id, "err", err, "in", retry)
+		if uerr := d.store.Update(id, func(st *schedule.State) error { *st = before; return nil }); uerr != nil {
+			d.Logger.Error("schedule state not saved", "blog", id, "err", uerr)
+		}
 		d.mu.Lock()
 		delete(d.running, id)
 		if spec, ok := d.specs[id]; ok && !d.closed {
 			d.sched.Set(id, spec, now.Add(retry))
 		}
 		d.mu.Unlock()
-		return
-	}
-	err = d.store.Update(id, func(st *schedule.State) error {
-		st.LastStart, st.Outcome = now, schedule.OutcomeRunning
-		st.Runs++
-		return nil
-	})
-	if err != nil {
-		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
 	}
 }
 
@@ -247,7 +254,18 @@ func (d *Daemon) recordDone(r dispatch.Report) error {
 	if err := json.Unmarshal(r.Payload, &rep); err != nil {
 		rep = runReport{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
 	}
-	if err := d.store.Update(r.Blog, func(st *schedule.State) error { rep.apply(st, d.Now()); return nil }); err != nil {
+	d.mu.Lock()
+	spec, ok := d.specs[r.Blog]
+	d.mu.Unlock()
+	err = d.store.Update(r.Blog, func(st *schedule.State) error { // the outcome and the next run at once
+		now := d.Now()
+		rep.apply(st, now)
+		if ok {
+			setNext(st, spec, rep.err(), now)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	d.metrics.runs.WithLabelValues(rep.Outcome).Inc()
@@ -259,10 +277,9 @@ func (d *Daemon) recordDone(r dispatch.Report) error {
 	d.cl.mu.Unlock()
 	d.mu.Lock()
 	d.warns[r.Blog] = rep.Warning
-	spec, ok := d.specs[r.Blog]
 	d.mu.Unlock()
 	if ok {
-		d.reschedule(r.Blog, spec, rep.err())
+		d.setDue(r.Blog, spec)
 	}
 	d.ended(r.Blog)
 	return nil

@@ -196,19 +196,30 @@ func (d *Daemon) Reload(c *Config) error {
 func (d *Daemon) reschedule(id string, spec schedule.Spec, runErr error) {
 	now := d.Now()
 	err := d.store.Update(id, func(st *schedule.State) error {
-		switch {
-		case runErr == nil, !blogharvest.IsTransient(runErr):
-			st.NextDue = schedule.NextAfterSuccess(spec, now)
-		default:
-			st.NextDue = schedule.NextAfterFailure(spec, st.Failures, now)
-		}
-		st.Spec = spec.String()
+		setNext(st, spec, runErr, now)
 		return nil
 	})
 	if err != nil {
 		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
 		return
 	}
+	d.setDue(id, spec)
+}
+
+// setNext sets st's next due time after a run that ended with runErr.
+func setNext(st *schedule.State, spec schedule.Spec, runErr error, now time.Time) {
+	switch {
+	case runErr == nil, !blogharvest.IsTransient(runErr):
+		st.NextDue = schedule.NextAfterSuccess(spec, now)
+	default:
+		st.NextDue = schedule.NextAfterFailure(spec, st.Failures, now)
+	}
+	st.Spec = spec.String()
+}
+
+// setDue schedules blog id at its stored NextDue, if it is still
+// configured.
+func (d *Daemon) setDue(id string, spec schedule.Spec) {
 	st, _, _ := d.store.Get(id)
 	d.mu.Lock()
 	if _, ok := d.blogs[id]; ok && !d.closed {

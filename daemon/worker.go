@@ -240,6 +240,10 @@ func (d *Daemon) heartbeat(ctx context.Context, cancel context.CancelFunc, dl di
 				rctx, rcancel := context.WithTimeout(ctx, every)
 				err := l.Renew(rctx)
 				rcancel()
+				if err != nil && ctx.Err() == nil && !errors.Is(err, cluster.ErrLost) {
+					d.Logger.Warn("lease not renewed; trying again", "lease", l.Key(), "err", err)
+					continue
+				}
 				if err != nil && ctx.Err() == nil {
 					d.Logger.Error("lease lost: crawl stopped", "blog", dl.Task().Blog, "lease", l.Key(), "err", err)
 					cancel()
