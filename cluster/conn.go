@@ -71,7 +71,11 @@ func Connect(ctx context.Context, o Options) (*Conn, error) {
 	log := o.Logger
 	nc, err := nats.Connect(o.URL, nats.Name(o.Name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
 		nats.RetryOnFailedConnect(false),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("NATS disconnected", "err", err) }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				log.Warn("NATS disconnected", "err", err)
+			}
+		}),
 		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("NATS reconnected", "server", Redact(c.ConnectedUrl())) }))
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect to %s: %w", Redact(o.URL), err)

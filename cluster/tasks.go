@@ -100,10 +100,17 @@ func (d *delivery) Nack(r dispatch.Report, delay time.Duration) error {
 	return errors.Join(err, d.msg.NakWithDelay(delay))
 }
 
-// Term publishes r and ends the task for good.
+// Term publishes r and ends the task for good: terminated, and deleted
+// from the stream (a WorkQueue stream keeps a message until it is acked).
 func (d *delivery) Term(r dispatch.Report) error {
 	if err := d.c.Report(context.Background(), r); err != nil {
 		return err
 	}
-	return d.msg.TermWithReason(r.Error)
+	err := d.msg.TermWithReason(r.Error)
+	if md, merr := d.msg.Metadata(); merr == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err = errors.Join(err, d.c.tasks.DeleteMsg(ctx, md.Sequence.Stream))
+	}
+	return err
 }

@@ -17,7 +17,8 @@ import (
 
 // clusterRole is what a process in cluster mode keeps besides the
 // Daemon's own: its connection, its lease (the scheduler's) and, for
-// /status, what the workers reported of each blog's run in flight.
+// /status, what the workers reported of each blog's run in flight (or,
+// between runs, of its last run).
 type clusterRole struct {
 	conn  *cluster.Conn
 	lease *cluster.Lease // the scheduler's; nil in a worker
@@ -273,7 +274,7 @@ func (d *Daemon) recordDone(r dispatch.Report) error {
 	d.Logger.Info("run reported", "blog", r.Blog, "worker", r.Worker, "attempt", r.Attempt, "outcome", rep.Outcome,
 		"archived", rep.Stats.String(), "err", rep.Error)
 	d.cl.mu.Lock()
-	delete(d.cl.inflight, r.Blog)
+	d.cl.inflight[r.Blog] = flight{Worker: r.Worker, Attempt: r.Attempt} // the last run's, until the next starts
 	d.cl.mu.Unlock()
 	d.mu.Lock()
 	d.warns[r.Blog] = rep.Warning

@@ -1,8 +1,10 @@
 package daemon_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,7 +24,7 @@ import (
 // process (its data in a temp dir), fixture blogs each on its own loopback
 // server, and a config for the scheduler and the workers.
 type clusterEnv struct {
-	t        *testing.T
+	t        testing.TB
 	dir      string
 	archive  string
 	state    string
@@ -40,9 +42,23 @@ type clusterOpts struct {
 	maxDeliver int
 	maxPages   int
 	poison     bool // add a blog "poison" whose server always answers 503
+	// concurrency is each process's; default 2.
+	concurrency int
+	// latency delays every answer of the blogs' servers.
+	latency time.Duration
 }
 
-func newClusterEnv(t *testing.T, o clusterOpts) *clusterEnv {
+// freeAddrTB is freeAddr for benchmarks too.
+func freeAddrTB(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func newClusterEnv(t testing.TB, o clusterOpts) *clusterEnv {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a NATS server and several processes")
@@ -51,7 +67,7 @@ func newClusterEnv(t *testing.T, o clusterOpts) *clusterEnv {
 	e.archive = filepath.Join(e.dir, "archive")
 	e.state = filepath.Join(e.dir, "state", "schedule.db")
 	e.natsDir = filepath.Join(e.dir, "nats")
-	e.natsAddr = freeAddr(t)
+	e.natsAddr = freeAddrTB(t)
 	e.startNATS()
 	t.Cleanup(func() { e.nats.Close() })
 	names := fixture.Names()
@@ -62,6 +78,7 @@ func newClusterEnv(t *testing.T, o clusterOpts) *clusterEnv {
 			if ms := e.slow.Load(); ms > 0 && !strings.HasSuffix(r.URL.Path, "robots.txt") {
 				time.Sleep(time.Duration(ms) * time.Millisecond)
 			}
+			time.Sleep(o.latency)
 			h.ServeHTTP(w, r)
 		}))
 		t.Cleanup(srv.Close)
@@ -77,7 +94,7 @@ func newClusterEnv(t *testing.T, o clusterOpts) *clusterEnv {
 		e.blogs = append(e.blogs, "poison")
 		e.sites["poison"] = srv.URL
 	}
-	e.writeConfig("blogs.yaml", freeAddr(t), o)
+	e.writeConfig("blogs.yaml", freeAddrTB(t), o)
 	return e
 }
 
@@ -97,12 +114,12 @@ func (e *clusterEnv) writeConfig(name, listen string, o clusterOpts) string {
 	fmt.Fprintf(&y, `archive: %s
 state: %s
 listen: %s
-concurrency: 2
+concurrency: %d
 organization: Test Library
 log: {format: json, level: info}
 cluster: {nats_url: "nats://%s", ack_wait: 2s, lease_ttl: 2s, max_deliver: %d, retry_delay: 300ms}
 blogs:
-`, e.archive, e.state, listen, e.natsAddr, o.maxDeliver)
+`, e.archive, e.state, listen, cmp.Or(o.concurrency, 2), e.natsAddr, o.maxDeliver)
 	for _, id := range e.blogs {
 		fmt.Fprintf(&y, "  - {id: %s, url: %s/, schedule: \"@every 1h\", delay: 1ms, render: never, max_pages: %d}\n",
 			id, e.sites[id], o.maxPages)
@@ -117,7 +134,7 @@ blogs:
 func (e *clusterEnv) config() string { return filepath.Join(e.dir, "blogs.yaml") }
 
 // listenOf returns the status address written in config path.
-func listenOf(t *testing.T, path string) string {
+func listenOf(t testing.TB, path string) string {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +150,8 @@ func listenOf(t *testing.T, path string) string {
 
 // worker starts a worker process named name.
 func (e *clusterEnv) worker(name string) *proc {
-	return start(e.t, "worker", "-config", e.config(), "-name", name, "-listen", freeAddr(e.t))
+	t := e.t.(*testing.T)
+	return start(t, "worker", "-config", e.config(), "-name", name, "-listen", freeAddr(t))
 }
 
 // clusterStatus is the scheduler's /status.
@@ -259,6 +277,11 @@ func TestClusterEndToEnd(t *testing.T) {
 		}
 	}
 	st, _ := getStatus(listen)
+	for _, b := range st.Blogs {
+		if b.Worker == "" || b.Attempt != 1 {
+			t.Errorf("/status: blog %s: worker %q, attempt %d; want the worker that ran it, attempt 1", b.ID, b.Worker, b.Attempt)
+		}
+	}
 	t.Logf("/status cluster %v; blog %s: %+v", st.Cluster, st.Blogs[0].ID, st.Blogs[0])
 	if st.Cluster == nil || st.Cluster["queue_depth"] != float64(0) {
 		t.Errorf("/status cluster = %v, want queue_depth 0", st.Cluster)

@@ -29,9 +29,9 @@ type BlogStatus struct {
 	Runs      int       `json:"runs"`
 	Failures  int       `json:"consecutive_failures"`
 	Watermark time.Time `json:"watermark,omitzero"`
-	// In cluster mode, of the run in flight: the worker that took it, its
-	// delivery (over 1: redelivered) and the error of its last failed
-	// attempt.
+	// In cluster mode, of the run in flight (between runs, of the last
+	// run): the worker that took it, its delivery (over 1: redelivered) and
+	// the error of its last failed attempt.
 	Worker       string `json:"worker,omitempty"`
 	Attempt      int    `json:"attempt,omitempty"`
 	AttemptError string `json:"attempt_error,omitempty"`
