@@ -24,7 +24,7 @@ func BenchmarkClusterWorkers(b *testing.B) {
 				e := newClusterEnv(b, clusterOpts{blogs: 40, maxDeliver: 5, maxPages: 8, concurrency: 1,
 					latency: 50 * time.Millisecond})
 				listen := listenOf(b, e.config())
-				sched := startBench(b, "run", "-config", e.config())
+				startBench(b, "run", "-config", e.config())
 				b.StartTimer()
 				t0 := time.Now()
 				for i := range n {
@@ -35,7 +35,6 @@ func BenchmarkClusterWorkers(b *testing.B) {
 				}
 				b.ReportMetric(time.Since(t0).Seconds(), "s-wall")
 				b.StopTimer()
-				_ = sched
 			}
 		})
 	}
@@ -43,12 +42,13 @@ func BenchmarkClusterWorkers(b *testing.B) {
 
 // startBench starts the binary with args for a benchmark, killing it at
 // the end.
-func startBench(b testing.TB, args ...string) *exec.Cmd {
-	p := exec.Command(binary, args...)
-	if err := p.Start(); err != nil {
+func startBench(b testing.TB, args ...string) *proc {
+	p := &proc{cmd: exec.Command(binary, args...), logs: &syncBuffer{}}
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	if err := p.cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { p.Process.Kill(); p.Wait() })
+	b.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
 	return p
 }
 
@@ -77,6 +77,9 @@ func BenchmarkClusterScheduler10000Blogs(b *testing.B) {
 	for range b.N {
 		p := startBench(b, "run", "-config", cfg)
 		time.Sleep(8 * time.Second) // start-up: config, state, lease, scheduling
-		b.ReportMetric(float64(procRSSKB(b, p.Process.Pid))/1024, "MB-RSS")
+		if !strings.Contains(p.logs.String(), "active scheduler") || !strings.Contains(p.logs.String(), "blogharvest started") {
+			b.Fatalf("the scheduler is not active:\n%s", lastLines(p.logs.String(), 10))
+		}
+		b.ReportMetric(float64(procRSSKB(b, p.cmd.Process.Pid))/1024, "MB-RSS")
 	}
 }
