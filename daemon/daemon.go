@@ -402,6 +402,17 @@ func (d *Daemon) Close() error {
 	if d.cancel != nil {
 		d.cancel()
 	}
+	d.waitGrace()
+	if d.local != nil {
+		d.local.Close()
+	}
+	d.cl.close()
+	return d.closeStore()
+}
+
+// waitGrace waits for the daemon's goroutines to end, at most Grace (30s
+// if zero).
+func (d *Daemon) waitGrace() {
 	grace := d.Grace
 	if grace == 0 {
 		grace = 30 * time.Second
@@ -413,11 +424,6 @@ func (d *Daemon) Close() error {
 	case <-time.After(grace):
 		d.Logger.Warn("harvests still running after the grace period; closing anyway", "grace", grace)
 	}
-	if d.local != nil {
-		d.local.Close()
-	}
-	d.cl.close()
-	return d.closeStore()
 }
 
 // String sums the stats up for logs and the crawl command.

@@ -260,17 +260,7 @@ func (d *Daemon) heartbeat(ctx context.Context, cancel context.CancelFunc, dl di
 // the connection.
 func (d *Daemon) CloseWorker() error {
 	d.cancel()
-	grace := d.Grace
-	if grace == 0 {
-		grace = 30 * time.Second
-	}
-	done := make(chan struct{})
-	go func() { d.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(grace):
-		d.Logger.Warn("harvests still running after the grace period; closing anyway", "grace", grace)
-	}
+	d.waitGrace()
 	d.cl.conn.Close()
 	return d.lock.Close()
 }
