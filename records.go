@@ -109,6 +109,7 @@ type Entry struct {
 	NumReplies        int      // 788$b; comments known to exist, even if not all captured
 	LastReplyDate     time.Time
 	ChildOf           string // URI of the enclosing blog (760)
+	Language          string `json:",omitempty"` // BCP 47 tag of the blog, inherited (MARC 008/35-37); not in the content digest
 
 	Comments   []Comment
 	Files      []File     // captured page, rendered page, screenshot, media, feed item, comment feed

@@ -138,6 +138,7 @@ func (p *pkg) contentDigest() string {
 	} else {
 		e := *p.entry
 		e.Files, e.Captured, e.Provenance, e.Problems = nil, zeroTime, nil, nil
+		e.Language = ""                   // the blog's, versioned with the Blog AIP
 		e.Content = unshuffled(e.Content) // galleries in random order (shuffle.go)
 		e.Comments = append([]blogharvest.Comment(nil), e.Comments...)
 		for i := range e.Comments {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"html"
@@ -26,6 +25,7 @@ import (
 
 	nethtml "golang.org/x/net/html"
 
+	"github.com/blogharvest/blogharvest/internal/marctools"
 	"github.com/blogharvest/blogharvest/marc"
 )
 
@@ -550,31 +550,11 @@ func readWPAIP(t *testing.T, dir string) *wpAIP {
 // metsRecords parses every MARCXML record in the dmdSecs of a METS file.
 func metsRecords(t *testing.T, path string) []*marc.Record {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	recs, err := marctools.FromMETS(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Dmd []struct {
-			ID   string `xml:"ID,attr"`
-			Data struct {
-				Inner []byte `xml:",innerxml"`
-			} `xml:"mdWrap>xmlData"`
-		} `xml:"dmdSec"`
-	}
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []*marc.Record
-	for _, d := range doc.Dmd {
-		r, err := marc.ParseMARCXML(bytes.TrimSpace(d.Data.Inner))
-		if err != nil {
-			t.Errorf("%s: dmdSec %s: %v", path, d.ID, err)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
+	return recs
 }
 
 // readLogs concatenates the files under a bag's data/logs.

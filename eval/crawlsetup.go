@@ -11,7 +11,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
-	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -166,4 +166,4 @@ func blogID(name string) string {
 }
 
 // textOf is the visible text of an HTML fragment.
-func textOf(s string) string { return learn.HTMLText(s) }
+func textOf(s string) string { return textsim.HTMLText(s) }

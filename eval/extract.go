@@ -7,6 +7,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // extractor runs extract mode: learn on one half, extract the other, swap.
@@ -121,7 +122,7 @@ func inferredAuthor(rules *learn.Rules, p learn.Page, author, method string) boo
 func missDetail(field string, r result, t truth) string {
 	switch field {
 	case "article":
-		return fmt.Sprintf("dice %.2f, got %d chars %.80q, want %d chars %.80q", learn.Dice(r.Text, t.Text),
+		return fmt.Sprintf("dice %.2f, got %d chars %.80q, want %d chars %.80q", textsim.Dice(r.Text, t.Text),
 			len(r.Text), r.Text, len(t.Text), t.Text)
 	case "title":
 		return fmt.Sprintf("got %q, want %q", r.Title, t.Title)

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // sample is one post: its page and what the truth (the feed, or a
@@ -61,17 +62,17 @@ type truth struct {
 
 // truthOf converts a sample's target.
 func truthOf(s sample) truth {
-	t := truth{Title: learn.HTMLText(s.Target.Title), Author: s.Target.Author, Date: s.Target.Date,
+	t := truth{Title: textsim.HTMLText(s.Target.Title), Author: s.Target.Author, Date: s.Target.Date,
 		FullText: s.Target.FullText, CommentTruth: s.CommentTruth}
 	if t.FullText {
-		t.Text = learn.HTMLText(s.Target.Content)
+		t.Text = textsim.HTMLText(s.Target.Content)
 	}
 	t.FullText = t.FullText && t.Text != "" // an empty feed text (a cartoon, a video) is no truth
 	page := strings.ToLower(html.UnescapeString(string(s.Page.HTML)))
 	t.AuthorOnPage = showsAuthor(s.Page.HTML, t.Author)
 	t.DateOnPage = !t.Date.IsZero() && (showsDate(page, t.Date, s.Page.Lang) || showsDate(page, t.Date.UTC(), s.Page.Lang))
 	for _, c := range s.Target.Comments {
-		t.Comments = append(t.Comments, learn.HTMLText(c.Content))
+		t.Comments = append(t.Comments, textsim.HTMLText(c.Content))
 	}
 	return t
 }
@@ -79,7 +80,7 @@ func truthOf(s sample) truth {
 // showsAuthor reports whether a page shows an author's name to its
 // reader: the name's words (case-folded letters and digits, anything from
 // a "(" on dropped, as in "ann@example.org (Ann)" → "ann example org")
-// occur consecutively in the page's visible text (learn.HTMLText: text
+// occur consecutively in the page's visible text (textsim.HTMLText: text
 // nodes outside scripts, styles and the like; attributes, meta tags and
 // JSON-LD do not count). A name only in the page's metadata, or nowhere,
 // is not shown.
@@ -91,7 +92,7 @@ func showsAuthor(page []byte, author string) bool {
 	if len(name) == 0 {
 		return false
 	}
-	text := words(learn.HTMLText(string(page)))
+	text := words(textsim.HTMLText(string(page)))
 	for i := 0; i+len(name) <= len(text); i++ {
 		if slices.Equal(text[i:i+len(name)], name) {
 			return true

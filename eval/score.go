@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // Thresholds of DESIGN §8.
@@ -81,22 +81,22 @@ func (s *score) add(r result, t truth) (misses []string) {
 		}
 	}
 	if t.FullText {
-		d := learn.Dice(r.Text, t.Text)
+		d := textsim.Dice(r.Text, t.Text)
 		check("article", &s.art8, d >= articleOK)
 		s.art5.add(d >= articleLoose)
-		s.f1Sum += learn.TokenF1(r.Text, t.Text)
+		s.f1Sum += textsim.TokenF1(r.Text, t.Text)
 	}
 	if t.Title != "" {
-		check("title", &s.title, learn.Dice(r.Title, t.Title) >= titleOK)
+		check("title", &s.title, textsim.Dice(r.Title, t.Title) >= titleOK)
 	}
 	if t.Author != "" {
-		ok := learn.SameAuthor(r.Author, t.Author)
+		ok := textsim.SameAuthor(r.Author, t.Author)
 		check("author", &s.author, ok)
 		s.author.addOnPage(t.AuthorOnPage, ok)
 	}
 	s.addInferred(r, t)
 	if !t.Date.IsZero() {
-		ok := learn.SameDay(r.Date, t.Date)
+		ok := textsim.SameDay(r.Date, t.Date)
 		check("date", &s.date, ok)
 		s.date.addOnPage(t.DateOnPage, ok)
 	}
@@ -123,7 +123,7 @@ func (s *score) addInferred(r result, t truth) {
 		return
 	}
 	s.inferred++
-	if learn.SameAuthor(r.Author, t.Author) {
+	if textsim.SameAuthor(r.Author, t.Author) {
 		s.inferredOK++
 		if t.AuthorOnPage {
 			s.inferredOKOnPage++
@@ -140,7 +140,7 @@ func (s *score) addComments(got, want []string) {
 	used := make([]bool, len(want))
 	for _, g := range got {
 		for j, w := range want {
-			if !used[j] && learn.Dice(g, w) >= commentOK {
+			if !used[j] && textsim.Dice(g, w) >= commentOK {
 				used[j] = true
 				s.cMatched++
 				break

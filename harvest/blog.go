@@ -105,9 +105,9 @@ func (c *crawl) addOrigin(raw string) {
 }
 
 // fetchHome fetches the home page when the feed was given; failures are
-// warnings.
+// warnings. A settled UpdateCrawl does not read it (homeDue).
 func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
-	if raw == c.blog.FeedURL || raw == "" {
+	if raw == c.blog.FeedURL || raw == "" || !c.homeDue() {
 		return nil
 	}
 	resp, err := c.client.Get(ctx, raw)
@@ -176,6 +176,9 @@ func (c *crawl) readFeed(ctx context.Context) error {
 // finds edited posts without extracting every post of the feed again, and
 // both crawls record the same date_modified.
 func (c *crawl) modificationDates(ctx context.Context) {
+	if !c.homeDue() && !c.twinDated() {
+		return // the last crawl got no dates from it: asked again with the home page
+	}
 	file, n, err := feed.FillUpdated(ctx, c.client, c.feed)
 	if file != nil {
 		c.blog.Files = append(c.blog.Files, *file)
@@ -215,6 +218,9 @@ func itemFullText(it feed.Item) bool {
 // emitBlog completes the Blog record, with the crawl ledger, and emits it,
 // then drops its files. It comes last, once the ledger is complete.
 func (c *crawl) emitBlog() error {
+	if !c.homeDue() {
+		return nil // the home page was not read: the archived Blog record stands
+	}
 	b := c.blog
 	feed.FillBlog(c.feed, &b)
 	b.ID, b.Captured = c.o.Blog.ID, c.start
@@ -238,6 +244,15 @@ func (c *crawl) emitBlog() error {
 		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)
 	}
 	return nil
+}
+
+// blogLanguage is the blog's language as emitBlog records it, which its
+// entries inherit: the feed's, else the home page's <html lang>.
+func (c *crawl) blogLanguage() string {
+	if c.feed != nil && c.feed.Language != "" {
+		return c.feed.Language
+	}
+	return c.homeLang
 }
 
 // rulesFile returns the learned rules as a log file for the records.

@@ -13,16 +13,31 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // fetchComments fetches the comment feed of a job's post once: the feed
 // item's (wfw:commentRss, rel=replies, platform conventions) or, for a
 // post found by crawling, the per-post feed its page advertises.
+//
+// UpdateCrawl does not ask for the comments of a post whose feed item
+// counts none (slash:comments, thr:total of 0) unless the blog-wide
+// comment feed shows it commented since: a new post has no comment feed
+// worth a request; nor of a post whose comments the blog-wide comment
+// feed lists all of (siteCommentsOf).
 func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
 	if j.commentsRun {
 		return
 	}
 	it := j.item
+	if c.update && it != nil && it.CommentCount == 0 && !c.isCommented(j.t.url) {
+		j.commentsRun = true
+		return
+	}
+	if cs, ok := c.siteCommentsOf(j); ok {
+		j.commentsRun, j.comments = true, cs
+		return
+	}
 	if it == nil {
 		if j.page == nil {
 			return
@@ -223,7 +238,7 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 		if sameAuthor && !pc.Date.IsZero() && absDur(cm.Added.Sub(pc.Date)) < time.Minute {
 			return i, true
 		}
-		if text != "" && learn.Dice(htmlText(cm.Content), text) >= 0.85 {
+		if text != "" && textsim.Dice(htmlText(cm.Content), text) >= 0.85 {
 			return i, true
 		}
 	}

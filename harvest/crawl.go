@@ -36,8 +36,9 @@ func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result,
 // emits only the entries that changed, then the Blog record with the
 // crawl ledger. Given o.State (the last crawl's Result.State) it asks for
 // the feeds conditionally first and emits nothing when they did not
-// change, and re-reads only posts with a change signal (see the package
-// doc).
+// change, and re-reads only posts with a change signal; unless its daily
+// recheck is due it reads no home page and emits no Blog record (see the
+// package doc).
 func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Record) error) (*Result, error) {
 	return run(ctx, o, since, true, emit)
 }
@@ -62,35 +63,37 @@ type crawl struct {
 	res    *Result
 	start  time.Time
 
-	blog       blogharvest.Blog
-	home       *url.URL // canonical home page
-	urlIsFeed  bool     // Options.Blog.URL turned out to be the feed
-	homeLang   string   // <html lang> of the home page
-	feed       *feed.Feed
-	full       bool // the feed carries whole posts
-	scope      *scope
-	pattern    *postPattern
-	front      *frontier
-	knn        *knn
-	rules      *learn.Rules
-	rulesF     *blogharvest.File
-	pending    map[string]*feed.Item      // feed items whose entry is not emitted yet, by canonical URL
-	feedURLs   []*url.URL                 // in-scope item pages, in feed order
-	offsite    []*feed.Item               // items whose page lies outside the scope
-	commented  []*url.URL                 // UpdateCrawl: posts with comments since the watermark
-	media      *mediaCache                // media fetched in this crawl, shared by its entries
-	emitted    map[string]bool            // canonical URLs of emitted entries and processed pages
-	pages      int                        // HTML pages dispatched (bounded by MaxPages)
-	disallowed int                        // URLs robots.txt kept the crawl from
-	outOfScope int                        // pages outside the blog's origins or redirected out of them
-	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
-	settled    bool                       // UpdateCrawl with no recheck due (recheckDue): only what changed is read
-	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
-	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
-	failed     map[string]bool            // canonical URLs of feed items whose page failed
-	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
-	ledger     *ledger                    // the fate of every URL met
-	stubs      map[string][]string        // redirect stub URLs by their target's canonical URL (guarded by mu)
+	blog         blogharvest.Blog
+	home         *url.URL // canonical home page
+	urlIsFeed    bool     // Options.Blog.URL turned out to be the feed
+	homeLang     string   // <html lang> of the home page
+	feed         *feed.Feed
+	full         bool // the feed carries whole posts
+	scope        *scope
+	pattern      *postPattern
+	front        *frontier
+	knn          *knn
+	rules        *learn.Rules
+	rulesF       *blogharvest.File
+	pending      map[string]*feed.Item      // feed items whose entry is not emitted yet, by canonical URL
+	feedURLs     []*url.URL                 // in-scope item pages, in feed order
+	offsite      []*feed.Item               // items whose page lies outside the scope
+	commented    []*url.URL                 // UpdateCrawl: posts with comments since the watermark
+	siteComments map[string][]feed.Comment  // UpdateCrawl: the blog-wide comment feed's comments, by post
+	media        *mediaCache                // media fetched in this crawl, shared by its entries
+	emitted      map[string]bool            // canonical URLs of emitted entries and processed pages
+	pages        int                        // HTML pages dispatched (bounded by MaxPages)
+	disallowed   int                        // URLs robots.txt kept the crawl from
+	outOfScope   int                        // pages outside the blog's origins or redirected out of them
+	variants     map[string]int             // query-string URLs queued per path (bounded: crawler traps)
+	settled      bool                       // UpdateCrawl with no recheck due (recheckDue): only what changed is read
+	stopped      bool                       // UpdateCrawl stopped after the feeds: nothing changed
+	pre          map[string]*fetch.Response // feed first pages askFeed received, by URL
+	failed       map[string]bool            // canonical URLs of feed items whose page failed
+	pageVals     map[string]Validators      // validators of the pages fetched, for State.Pages
+	ledger       *ledger                    // the fate of every URL met
+	stubs        map[string][]string        // redirect stub URLs by their target's canonical URL (guarded by mu)
+	late         lateStubs                  // entries re-read for the stubs met after them (coordinator only)
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -153,8 +156,10 @@ func (c *crawl) crawl(ctx context.Context) error {
 		if c.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
 			c.addOrigin(c.feed.Link) // the feed names the blog's home page
 		}
-		home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
-		c.commented = c.siteCommentPosts(ctx, home)
+		if c.homeDue() {
+			home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
+			c.commented = c.siteCommentPosts(ctx, home)
+		}
 	}
 	c.setScope(home)
 	c.seedFeed()

@@ -58,9 +58,12 @@
 // location redirect or a rel=canonical naming another URL. The target is
 // queued in the stub's place (a post if the stub was; the feed item that
 // named the stub waits for it) and the stub's URL becomes an alias of the
-// target's entry when the stub is met first. A rel=canonical pointing at the
-// home page from another page is a theme's mistake and is ignored; a post
-// whose canonical names a non-post processed before keeps its own URL.
+// target's entry; a stub met after that entry was emitted has the target
+// read and emitted again, a new version with the stub among its aliases
+// (the only case of an entry emitted twice in a run). A rel=canonical
+// pointing at the home page from another page is a theme's mistake and is
+// ignored; a post whose canonical names a non-post processed before keeps
+// its own URL.
 //
 // The crawl ledger (Result.Ledger, and LedgerTSV in the Blog record, which
 // is therefore emitted last) gives every URL the crawl meets exactly one
@@ -86,14 +89,17 @@
 // nothing, when both answer 304 or a body identical to the last one
 // (Result.Unchanged): an unchanged blog costs two requests. robots.txt is
 // reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
-// from State.Rules. Otherwise it reads the home page and the feeds (the
-// feed URL is known: no discovery), and re-reads only the posts something
-// says changed: published or edited after since, commented (site comment
-// feed), or whose feed item's signature (modification date and comment
-// count, or the item itself when the feed dates no edits) differs from
-// State.Items. Sitemaps, the home page's post links and the first-page
-// posts that give no change signal are read once per Options.RecheckPosts
-// (24 h by default).
+// from State.Rules. Otherwise it reads the feeds (the feed URL is known: no
+// discovery), and re-reads only the posts something says changed:
+// published or edited after since, commented (site comment feed), or whose
+// feed item's signature (modification date and comment count, or the item
+// itself when the feed dates no edits) differs from State.Items. It asks
+// for no comment feed of a post whose item counts no comments, nor of one
+// whose comments the site comment feed lists all of. The home page (and
+// with it the Blog record, which is emitted only by a crawl that read it),
+// sitemaps, the home page's post links, the first-page posts that give no
+// change signal, and a WordPress RSS feed's Atom twin when it dated nothing
+// the last time, are read once per Options.RecheckPosts (24 h by default).
 //
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring

@@ -52,7 +52,7 @@ func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 		kind = blogharvest.KindPage
 	}
 	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: c.home.String(),
-		Captured: p.resp.Captured, StatusCode: p.resp.Status,
+		Language: c.blogLanguage(), Captured: p.resp.Captured, StatusCode: p.resp.Status,
 		ResponseCode: fmt.Sprintf("%d %s", p.resp.Status, http.StatusText(p.resp.Status))}
 	e.Provenance.Set("status_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
@@ -282,7 +282,7 @@ func (c *crawl) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.Entry 
 		return nil
 	}
 	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: c.home.String(),
-		Captured: c.start, Problems: []string{problem}}
+		Language: c.blogLanguage(), Captured: c.start, Problems: []string{problem}}
 	c.fillFields(e, it, learn.Extraction{}, nil)
 	e.NumReplies = max(it.CommentCount, 0)
 	e.HasReply = e.NumReplies > 0

@@ -21,6 +21,7 @@ type task struct {
 	kind    string    // "post", "page" (a platform page), "candidate" (navigation or sitemap: a page if it looks like one), "" (a listing)
 	lastmod time.Time // sitemap <lastmod>; zero if none
 	depth   int       // links followed from the seeds
+	again   bool      // a re-read of an entry emitted before (rereadForAlias): processed although claimed
 }
 
 // frontier is the crawl's priority queue plus the set of URLs ever queued,
@@ -43,6 +44,13 @@ func (f *frontier) push(t task) bool {
 	t.seq = f.seq
 	heap.Push(&f.h, t)
 	return true
+}
+
+// requeue queues t although its URL was queued before (a re-read).
+func (f *frontier) requeue(t task) {
+	f.seq++
+	t.seq = f.seq
+	heap.Push(&f.h, t)
 }
 
 // mark records url as seen without queueing it (a page reached by redirect

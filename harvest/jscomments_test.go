@@ -10,8 +10,8 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/harvest"
-	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -77,9 +77,9 @@ func checkJSComments(t *testing.T, e *blogharvest.Entry, p fixture.PostTruth) in
 		switch {
 		case !has:
 			t.Errorf("%s: comment %s by %s missing", p.URL, w.ID, w.Author)
-		case g.Author != w.Author || learn.NormalizeText(learn.HTMLText(g.Content)) != learn.NormalizeText(w.Text) || g.ParentID != w.ParentID:
+		case g.Author != w.Author || textsim.NormalizeText(textsim.HTMLText(g.Content)) != textsim.NormalizeText(w.Text) || g.ParentID != w.ParentID:
 			t.Errorf("%s: comment %s: %q %.60q parent %q; want %q %.60q parent %q", p.URL, w.ID, g.Author,
-				learn.HTMLText(g.Content), g.ParentID, w.Author, w.Text, w.ParentID)
+				textsim.HTMLText(g.Content), g.ParentID, w.Author, w.Text, w.ParentID)
 		case g.Provenance["full_content"] != blogharvest.MethodHeuristic:
 			t.Errorf("%s: comment %s: method %q, want heuristic", p.URL, w.ID, g.Provenance["full_content"])
 		default:

@@ -84,6 +84,37 @@ func recheckDue(o Options, update bool, now time.Time) bool {
 	return last.IsZero() || !now.Before(last.Add(every))
 }
 
+// homeDue reports whether this crawl reads the home page, and so emits
+// the Blog record it is captured in: NewCrawl, and UpdateCrawl when the
+// daily recheck is due (recheckDue), or, when rechecks are off (a negative
+// RecheckPosts), once DefaultRecheckPosts has passed since the last one. A
+// settled UpdateCrawl reads the feeds and the changed posts only; the Blog
+// record archived last stands until the next recheck, which also notices
+// changes of the blog's title or description in its feed. Without the home
+// page the blog-wide comment feed is the one the last crawl found
+// (State.CommentFeed).
+func (c *crawl) homeDue() bool {
+	if !c.settled {
+		return true
+	}
+	last := c.o.State.PostsChecked
+	return c.o.RecheckPosts < 0 && (last.IsZero() || !c.start.Before(last.Add(DefaultRecheckPosts)))
+}
+
+// twinDated reports whether the last crawl dated the items of the feed's
+// first page (State.Items holds a dated signature): a settled UpdateCrawl
+// asks for a WordPress RSS feed's Atom twin (feed.FillUpdated) only then,
+// since a platform without one would answer 404 to every update; a crawl
+// that reads the home page (homeDue) asks again.
+func (c *crawl) twinDated() bool {
+	for _, sig := range c.o.State.Items {
+		if strings.HasPrefix(sig, "d:") {
+			return true
+		}
+	}
+	return false
+}
+
 // feedsUnchanged is UpdateCrawl's first step when the last crawl left the
 // feed's validators: it asks for the posts feed, and then for the
 // blog-wide comment feed, conditionally. When neither changed (304, or a

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -33,16 +34,6 @@ type pageInfo struct {
 	// jsComments "scripted" or "iframe"; rendering for it is worth it only
 	// when the browser may load it.
 	jsCommentsSrc string
-}
-
-// jsCommentMarkers maps markup fragments to the JavaScript comment system
-// they reveal.
-var jsCommentMarkers = []struct{ marker, system string }{
-	{"disqus_thread", "disqus"}, {"disqus.com/embed", "disqus"}, {".disqus.com", "disqus"},
-	{"livefyre", "livefyre"}, {"fyre.co", "livefyre"}, {"jetpack_remote_comment", "jetpack"},
-	{"jetpack-comments", "jetpack"}, {"fb-comments", "facebook"}, {"facebook.com/plugins/comments", "facebook"},
-	{"intensedebate", "intensedebate"}, {"utteranc.es", "utterances"}, {"giscus.app", "giscus"},
-	{"cdn.commento.io", "commento"}, {"data-comments=", "scripted"}, {"data-comments-src", "scripted"},
 }
 
 // scanPage tokenizes page (UTF-8 HTML) fetched from base.
@@ -248,15 +239,11 @@ func (pi *pageInfo) metaTag(attrs map[string]string) {
 	}
 }
 
-// detectJSComments looks for the markers of JavaScript comment systems.
+// detectJSComments looks for the markers of JavaScript comment systems
+// (the platform table's JSMarkers).
 func (pi *pageInfo) detectJSComments(page []byte) {
 	if pi.jsComments != "" {
 		return
 	}
-	for _, m := range jsCommentMarkers {
-		if bytes.Contains(page, []byte(m.marker)) {
-			pi.jsComments = m.system
-			return
-		}
-	}
+	pi.jsComments = platform.JSSystem(page)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -168,4 +170,81 @@ func parseRefresh(content string) (delay float64, target string, ok bool) {
 		return 0, "", false
 	}
 	return d, rest, true
+}
+
+// lateStubs keeps what the coordinator needs to handle redirect stubs met
+// after the entry they lead to was emitted (a stub linked only from a page
+// read later): that entry is read and emitted again (rereadForAlias), a
+// new version whose aliases list the stub.
+type lateStubs struct {
+	entries map[string]lateEntry // the entries emitted, by URL
+	queued  map[string]bool      // re-reads queued and not emitted yet
+}
+
+// lateEntry is what the crawl remembers of an emitted entry.
+type lateEntry struct {
+	kind  blogharvest.Kind
+	stubs int // stubs leading to it when it was emitted
+}
+
+// note records an entry about to be emitted, whose aliases it completes
+// with stubs (all those leading to it met so far: one whose page was
+// processed while the entry's was).
+func (l *lateStubs) note(e *blogharvest.Entry, stubs []string) {
+	for _, a := range stubs {
+		if a != e.URL && !contains(e.Aliases, a) {
+			e.Aliases = append(e.Aliases, a)
+		}
+	}
+	if l.entries == nil {
+		l.entries = map[string]lateEntry{}
+	}
+	l.entries[e.URL] = lateEntry{kind: e.Kind, stubs: len(stubs)}
+	delete(l.queued, e.URL)
+}
+
+// rereadForAlias handles a redirect stub whose target was processed
+// before: when the target was emitted as an entry that lacks one of the
+// stubs leading to it, the target is queued again (with its feed item:
+// it, the stub's, else the feed's own) and emitted anew.
+func (c *crawl) rereadForAlias(target string, it *feed.Item) {
+	e, ok := c.late.entries[target]
+	if !ok {
+		c.log.Info("redirect stub: its target was processed before, not as an entry", "target", target)
+		return
+	}
+	if c.late.queued[target] || len(c.stubsOf(target)) <= e.stubs {
+		return // a re-read is queued, or the entry lists the stub already
+	}
+	if it == nil {
+		it = c.feedItemAt(target)
+	}
+	if it != nil {
+		c.mu.Lock()
+		c.pending[target] = it
+		c.mu.Unlock()
+	}
+	kind := "post"
+	if e.kind == blogharvest.KindPage {
+		kind = "page"
+	}
+	if c.late.queued == nil {
+		c.late.queued = map[string]bool{}
+	}
+	c.late.queued[target] = true
+	c.front.requeue(task{url: target, kind: kind, prio: prioPost, again: true})
+	c.log.Info("redirect stub met after its target was archived: the target is read again for its aliases", "target", target)
+}
+
+// feedItemAt returns the feed item whose page is u, or nil.
+func (c *crawl) feedItemAt(u string) *feed.Item {
+	if c.feed == nil {
+		return nil
+	}
+	for i := range c.feed.Items {
+		if p := c.itemURL(&c.feed.Items[i]); p != nil && p.String() == u {
+			return &c.feed.Items[i]
+		}
+	}
+	return nil
 }

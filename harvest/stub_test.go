@@ -1,11 +1,15 @@
 package harvest_test
 
 import (
+	"io"
+	"maps"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
 )
 
@@ -130,6 +134,60 @@ func TestStubFetchedOnce(t *testing.T) {
 		stub := "/old/post-" + strconv.Itoa(i) + "/"
 		if n := log.count(func(p string) bool { return p == stub }); n != 1 {
 			t.Errorf("stub %s fetched %d times, want 1", stub, n)
+		}
+	}
+}
+
+// TestLateRedirectStub crawls a blog whose newest post (read early: a feed
+// item) has a redirect stub linked only from its oldest listing page, so
+// the stub is met after the post was emitted: the post is emitted again,
+// the stub among its aliases, with every other field as before.
+func TestLateRedirectStub(t *testing.T) {
+	b := newTinyBlog(25)
+	const late = "/old/post-24/"
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/page/3/" {
+			b.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		b.ServeHTTP(rec, r)
+		maps.Copy(w.Header(), rec.Header())
+		w.WriteHeader(rec.Code)
+		io.WriteString(w, strings.Replace(rec.Body.String(), "</body>", `<p><a href="`+late+`">an old address</a></p></body>`, 1))
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	res, out := crawl(t, options("tiny", srv.URL))
+	post, stub := srv.URL+b.path(24), srv.URL+late
+	var versions []*blogharvest.Entry
+	for _, e := range out.entries {
+		if e.URL == post {
+			versions = append(versions, e)
+		}
+	}
+	if len(versions) == 0 {
+		t.Fatalf("post %s not archived", post)
+	}
+	last := versions[len(versions)-1]
+	if !contains(last.Aliases, stub) {
+		t.Errorf("%d versions of %s emitted; the last one's aliases %q lack the stub %s met late", len(versions), post, last.Aliases, stub)
+	}
+	if first := versions[0]; last.Title != first.Title || last.Content != first.Content || !last.Created.Equal(first.Created) ||
+		last.AltIdentifier != first.AltIdentifier || len(last.Comments) != len(first.Comments) {
+		t.Errorf("the version with the stub differs from the first beyond its aliases:\nfirst %+v\nlast  %+v", first, last)
+	}
+	for _, r := range res.Ledger {
+		if r.URL == stub && (r.Fate != harvest.FateStub || r.Detail != post) {
+			t.Errorf("stub %s: ledger %+v, want fate stub to %s", stub, r, post)
+		}
+		if r.URL == post && r.Fate != harvest.FateEntry {
+			t.Errorf("post %s: ledger %+v, want fate entry", post, r)
+		}
+	}
+	for _, e := range out.entries {
+		if e.URL != post && contains(e.Aliases, stub) {
+			t.Errorf("entry %s claims the stub %s", e.URL, stub)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 )
 
@@ -22,10 +23,16 @@ const maxSiteCommentPages = 10
 // NewCrawl reads only its first page, for State.CommentFeed: the next
 // UpdateCrawl asks for it conditionally.
 func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.URL {
-	if home == nil || c.emit == nil {
+	if c.emit == nil {
 		return nil
 	}
-	cf := siteCommentFeed(home.info)
+	cf := ""
+	switch {
+	case !c.homeDue():
+		cf = c.o.State.CommentFeed.URL // the home page is not read: the feed the last crawl found
+	case home != nil:
+		cf = siteCommentFeed(home.info)
+	}
 	if cf == "" {
 		return nil
 	}
@@ -44,6 +51,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if !c.update {
 		return nil
 	}
+	c.siteComments = siteCommentsByPost(files)
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {
@@ -137,4 +145,35 @@ func (c *crawl) isCommented(raw string) bool {
 		}
 	}
 	return false
+}
+
+// siteCommentsByPost returns the comments of the blog-wide comment feed's
+// pages (their captures) by the canonical URL of the post commented on.
+func siteCommentsByPost(files []blogharvest.File) map[string][]feed.Comment {
+	out := map[string][]feed.Comment{}
+	for _, f := range files {
+		cs, err := feed.ParseComments(f.Body, f.URL)
+		if err != nil {
+			continue
+		}
+		for _, cm := range cs {
+			if post := commentedPost(cm.Link); post != nil {
+				out[post.String()] = append(out[post.String()], cm)
+			}
+		}
+	}
+	return out
+}
+
+// siteCommentsOf returns the comments of the post of j as the blog-wide
+// comment feed lists them, when they are all of its comments (as many as
+// its feed item counts): UpdateCrawl then does not ask for the post's own
+// comment feed, which would list the same.
+func (c *crawl) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
+	it := j.item
+	if !c.update || it == nil || it.CommentCount <= 0 {
+		return nil, false
+	}
+	cs := c.siteComments[j.t.url]
+	return cs, len(cs) == it.CommentCount
 }

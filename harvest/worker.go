@@ -93,7 +93,7 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 			if !ok {
 				break
 			}
-			if c.claimed(t.url) {
+			if c.claimed(t.url) && !t.again {
 				c.ledger.set(t.url, FateDuplicate, "processed before under this URL or another", "")
 				continue // a training page, or reached under another URL
 			}
@@ -118,7 +118,7 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 // process fetches and processes one page (in a worker).
 func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
 	j.item = c.takeItem(j.t.url)
-	if c.update && j.item != nil && !c.itemChanged(j.item) {
+	if c.update && j.item != nil && !c.itemChanged(j.item) && !j.t.again {
 		if c.settled && !c.isCommented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
@@ -127,7 +127,7 @@ func (c *crawl) process(ctx context.Context, j *pageJob) outcome {
 			return outcome{job: j, unchanged: true}
 		}
 	}
-	if c.recheckOnly(j) {
+	if !j.t.again && c.recheckOnly(j) {
 		return c.recheckPage(ctx, j)
 	}
 	j.page, j.err = c.fetchPage(ctx, j.t.url)
@@ -184,7 +184,7 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if c.update && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
+	if c.update && !j.t.again && (j.item == nil || !c.itemChanged(j.item)) && !c.entryChanged(e, j.t) {
 		c.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out
@@ -237,7 +237,7 @@ func (c *crawl) noteStub(task string, p *fetchedPage) {
 // every page's canonical at the home page or one post): it is then kept
 // under its own URL. It reports whether the page is to be processed.
 func (c *crawl) claimIdentity(j *pageJob, p *fetchedPage) bool {
-	if c.claim(p.ident) {
+	if c.claim(p.ident) || j.t.again {
 		return true
 	}
 	own := p.url.String()
@@ -343,6 +343,7 @@ func (c *crawl) queueCanonical(raw string) {
 func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
+	c.late.note(e, c.stubsOf(e.URL))
 	c.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
 		c.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")
@@ -372,7 +373,7 @@ func (c *crawl) queueStub(out outcome) {
 		c.mu.Unlock()
 	}
 	if c.claimed(target) {
-		c.log.Info("redirect stub: its target was archived before; the stub is not among its aliases", "url", out.job.t.url, "target", target)
+		c.rereadForAlias(target, out.job.item)
 		return
 	}
 	t := task{url: target, depth: out.job.t.depth}

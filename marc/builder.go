@@ -21,13 +21,13 @@ type builder struct {
 func sf(code byte, value string) Subfield { return Subfield{Code: code, Value: value} }
 
 // add appends a field with tag and indicators holding the non-empty
-// subfields of sfs. A non-empty label is written first as $3, naming the
+// subfields of sfs, line breaks and tabs replaced by spaces (oneLine). A non-empty label is written first as $3, naming the
 // attribute, when the tag is shared by several attributes of the record.
 func (b *builder) add(tag string, ind1, ind2 byte, label string, sfs ...Subfield) {
 	var kept []Subfield
 	for _, s := range sfs {
 		if s.Value != "" {
-			kept = append(kept, s)
+			kept = append(kept, sf(s.Code, oneLine(s.Value)))
 		}
 	}
 	if len(kept) == 0 {

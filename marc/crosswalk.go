@@ -22,14 +22,15 @@ const (
 // FromBlog returns the MARC record of b (the crosswalk above).
 func FromBlog(b *blogharvest.Blog, o Options) *Record {
 	var w builder
-	w.add("041", ' ', ' ', "", sf('a', b.Language))
-	w.each("100", "", 'g', b.Aliases)
-	w.add("245", '0', '0', "", sf('a', orDevised(b.Title, "[Untitled blog]")), sf('b', b.Subtitle))
-	w.add("270", ' ', ' ', "location_city", sf('d', b.LocationCity))
-	w.add("270", ' ', ' ', "location_country", sf('b', b.LocationCountry))
+	lang := LanguageCode(b.Language)
+	w.cataloguing(o)
+	w.add("041", ' ', '7', "", sf('a', b.Language), sf('2', languageSource(b.Language)))
+	w.names("", b.Aliases)
+	w.title('0', lang, orDevised(b.Title, "[Untitled blog]"), b.Subtitle)
+	w.add("270", ' ', ' ', "", sf('d', b.LocationCity), sf('b', b.LocationCountry))
 	w.add("520", ' ', ' ', "uri", sf('u', b.URL))
 	w.add("520", ' ', ' ', "sitemap_uri", sf('a', b.SitemapURL))
-	w.add("532", ' ', ' ', "", sf('a', b.Encoding))
+	w.add("532", '8', ' ', "", sf('a', b.Encoding))
 	w.add("542", ' ', ' ', "copyright", sf('a', b.Copyright))
 	w.add("542", ' ', ' ', "ownership_rights", sf('a', b.OwnershipRights))
 	w.add("542", ' ', ' ', "distribution_rights", sf('a', b.DistributionRights))
@@ -43,6 +44,7 @@ func FromBlog(b *blogharvest.Blog, o Options) *Record {
 	w.add("954", ' ', ' ', "update_frequency", sf('c', b.UpdateFrequency))
 	w.add("955", ' ', ' ', "", sf('a', b.Webmaster))
 	w.add("956", ' ', ' ', "", sf('a', b.HostingIP))
+	w.add("856", '4', '0', "", sf('u', b.URL))
 	w.add("980", ' ', ' ', "", sf('a', TypeBlog))
 	entered := firstTime(b.Captured, o.Updated)
 	return w.record(LeaderBlog, o, fixed008Blog(entered, b.Language))
@@ -53,18 +55,18 @@ func FromBlog(b *blogharvest.Blog, o Options) *Record {
 func FromEntry(e *blogharvest.Entry, o Options) *Record {
 	var w builder
 	p := e.Provenance
-	w.add("024", '7', ' ', "", sf('a', e.AltIdentifier))
-	w.add("100", ' ', ' ', "author", sf('a', e.Author))
-	w.each("100", "aliases", 'g', e.Aliases)
-	w.add("245", titleInd(e.Author), '0', "", sf('a', orDevised(e.Title, untitled(e.Kind))), sf('b', e.Subtitle))
+	w.identifier(e.AltIdentifier)
+	w.cataloguing(o)
+	w.names(e.Author, e.Aliases)
+	w.title(titleInd(e.Author), LanguageCode(o.Language), orDevised(e.Title, untitled(e.Kind)), e.Subtitle)
 	w.add("260", ' ', ' ', "", sf('m', date(e.Modified)))
 	w.add("269", ' ', ' ', "", sf('c', date(e.Created)))
 	w.geo(e.Geo)
 	w.add("506", '1', ' ', "", sf('a', e.AccessRestriction))
-	w.add("520", ' ', ' ', "full_content", sf('a', e.Content), sf('b', format(e.Content, e.ContentFormat)))
+	w.content(e.Content, e.ContentFormat)
 	w.add("520", ' ', ' ', "uri", sf('u', e.URL))
-	w.each("653", "categories", 'a', e.Categories)
-	w.each("653", "tags", 'a', e.Tags)
+	w.terms('1', e.Categories)
+	w.terms('2', e.Tags)
 	w.link("760", "", e.ChildOf, RelContainer, o.ParentID)
 	w.add("788", ' ', ' ', "has_reply", sf('a', boolean(e.HasReply, p, "has_reply")))
 	w.add("788", ' ', ' ', "num_of_replies", sf('b', number(e.NumReplies, p, "num_of_replies")))
@@ -72,6 +74,7 @@ func FromEntry(e *blogharvest.Entry, o Options) *Record {
 	w.add("950", ' ', ' ', "", sf('a', e.Version))
 	w.add("952", ' ', ' ', "status_code", sf('a', status(e.StatusCode)))
 	w.add("952", ' ', ' ', "response_code", sf('b', e.ResponseCode))
+	w.add("856", '4', '0', "", sf('u', e.URL))
 	w.add("980", ' ', ' ', "", sf('a', TypeBlogPost), sf('b', string(e.Kind)))
 	entered := firstTime(e.Captured, o.Updated)
 	return w.record(LeaderComponent, o, fixed008Part(entered, e.Created, o.Language))
@@ -87,12 +90,13 @@ func FromComment(c *blogharvest.Comment, e *blogharvest.Entry, o Options) *Recor
 	}
 	var w builder
 	p := c.Provenance
-	w.add("100", ' ', ' ', "", sf('a', c.Author))
-	w.add("245", titleInd(c.Author), '0', "", sf('a', orDevised(c.Subject, commentTitle(c.Author))))
+	w.cataloguing(o)
+	w.names(c.Author, nil)
+	w.title(titleInd(c.Author), LanguageCode(o.Language), orDevised(c.Subject, commentTitle(c.Author)), "")
 	w.add("269", ' ', ' ', "date_added", sf('c', date(c.Added)))
 	w.add("269", ' ', ' ', "date_modified", sf('m', date(c.Modified)))
 	w.geo(c.Geo)
-	w.add("520", ' ', ' ', "full_content", sf('a', c.Content), sf('b', format(c.Content, c.ContentFormat)))
+	w.content(c.Content, c.ContentFormat)
 	w.add("520", ' ', ' ', "uri", sf('u', c.URL))
 	w.link("773", "is_child_of_post", orDevised(c.PostURL, e.URL), RelReplyOf, o.ParentID)
 	w.link("773", "is_child_of_comment", parentURL(c, e), RelReplyOf, o.ParentCommentID)
@@ -100,6 +104,7 @@ func FromComment(c *blogharvest.Comment, e *blogharvest.Entry, o Options) *Recor
 	w.add("788", ' ', ' ', "num_replies", sf('b', number(c.NumReplies, p, "num_replies")))
 	w.add("789", ' ', ' ', "", sf('u', c.AddressedTo))
 	w.add("952", ' ', ' ', "", sf('a', c.Status))
+	w.add("856", '4', '0', "", sf('u', c.URL))
 	w.add("980", ' ', ' ', "", sf('a', TypeComment))
 	entered := firstTime(e.Captured, o.Updated)
 	return w.record(LeaderComponent, o, fixed008Part(entered, c.Added, o.Language))
@@ -152,15 +157,6 @@ func commentTitle(author string) string {
 		return "[Comment]"
 	}
 	return "[Comment by " + strings.TrimSpace(author) + "]"
-}
-
-// format returns the format of content: f, or "" when there is no content
-// to describe.
-func format(content, f string) string {
-	if content == "" {
-		return ""
-	}
-	return f
 }
 
 // parentURL returns the URI of the comment c answers: ParentURL, else the

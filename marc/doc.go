@@ -5,8 +5,9 @@
 //
 // FromBlog, FromEntry and FromComment apply the crosswalk below;
 // Record.MarshalMARCXML and ParseMARCXML encode and decode one MARCXML
-// record; Attributes reads a record back into attribute names; Lint checks
-// a record before it is archived.
+// record, ParseCollection a <collection>; Attributes reads a record back
+// into attribute names; Lint checks a record before it is archived;
+// ToolWarnings lists the MARC::Lint warnings the crosswalk itself causes.
 //
 // # Crosswalk
 //
@@ -14,15 +15,21 @@
 // metadata schema (DESIGN §6) field by field. Where the schema names no
 // subfield the value goes to $a. Where two attributes of one record type
 // share a tag, each attribute gets a field of its own that starts with $3
-// holding the attribute name, so the mapping can be read back; the three
-// exceptions are 245 (title and subtitle form the one title statement),
-// 342 (longitude and latitude form one point) and 520 full_content, whose
-// $b full_content_format says what $a is. Fields are in tag order, fields
+// holding the attribute name, so the mapping can be read back, in the
+// fields where MARC 21 defines $3 (520, 542, 773) and in local ones (269,
+// 781, 788, 952, 954). Elsewhere the attributes share one field or are told
+// apart by indicator: 100 (author $a and aliases $g), 245 (title and
+// subtitle form the one title statement), 270 (city and country form one
+// address), 342 (longitude and latitude form one point), 520 full_content
+// with $b full_content_format saying what $a is, and 653 (categories and
+// tags by first indicator). Fields are in tag order, fields
 // with the same tag in the order of the tables below. An empty string, a
 // zero time, a zero HTTP status and a nil Geo are absent and write nothing;
 // a false has_reply or a zero reply count is written only when the
 // attribute's name is in the record's Provenance (it was harvested).
 // Dates are ISO 8601 with the time's own zone ("2013-08-28T10:44:08Z").
+// Line breaks and tabs in a value become spaces (full_content: see ISO 2709
+// below).
 //
 // Every record:
 //
@@ -30,11 +37,22 @@
 //	001     Options.ID (a stable id, no "urn:uuid:" prefix)
 //	005     Options.Updated, UTC, yyyymmddhhmmss.f
 //	008     40 characters, below
-//	245 1 0 / 0 0  $a title (1 when a 100 $a author is written, else 0).
+//	040 _ _ $a Options.Organization (the cataloguing agency: the daemon's
+//	        organization key) $b eng (language of cataloguing: the devised
+//	        titles are English); not written without an organisation
+//	245 1 n / 0 n  $a title (1 when a 100 $a author is written, else 0).
+//	        n, the second indicator, counts the non-filing characters of
+//	        an initial article ("The " 4, "A " 2, "L'" 2) in the record's
+//	        language (the blog's: Blog.Language, Options.Language) with
+//	        English "the" counted in any language and English for an
+//	        unknown one; 0 when the title opens with no article.
 //	        A record without a title gets a devised title in square brackets
 //	        (cataloguing practice), since 245 is required: "[Untitled blog]",
 //	        "[Untitled post]", "[Untitled page]", "[Comment by <author>]" or
 //	        "[Comment]".
+//	856 4 0 $u the record's own URI (permalink of the blog, entry or
+//	        comment), as MARC 21 links an online resource, beside the
+//	        crosswalk's 520 $3 uri $u
 //	980     $a BLOG, BLOGPOST or COMMENT; $b post or page for an Entry (a
 //	        page is a BLOGPOST too: it is an entry of the blog)
 //
@@ -42,8 +60,9 @@
 // date entered (yymmdd, UTC) from the record's capture date (Blog.Captured,
 // Entry.Captured; a Comment uses its Entry's), else Options.Updated; 15-17
 // "xx " (place unknown); 35-37 the MARC language code of the record's BCP 47
-// language (Blog.Language; Options.Language for entries and comments), "und"
-// when unknown; 38 blank (not modified); 39 d (other cataloguing source).
+// language (Blog.Language; Options.Language for entries and comments: the
+// blog's, which the harvest copies to Entry.Language and the aip package
+// passes on), "und" when unknown; 38 blank (not modified); 39 d (other cataloguing source).
 // The Blog is coded as a continuing resource (leader/07 i, integrating):
 // 06-14 "uuuuuuuuu" (status unknown, dates unknown), 18-19 " x" (no
 // determinable frequency, irregular), 21 w (updating web site), 23 o
@@ -59,15 +78,15 @@
 // Blog:
 //
 //	attribute            tag ind subfields
-//	language             041 _ _ $a   (the BCP 47 tag as harvested)
-//	aliases              100 _ _ $g   (one field per alias)
-//	title                245 0 0 $a
-//	subtitle             245 0 0 $b
-//	location_city        270 _ _ $3 location_city $d
-//	location_country     270 _ _ $3 location_country $b
+//	language             041 _ 7 $a   (the BCP 47 tag as harvested) $2 rfc5646
+//	aliases              957 _ _ $g   (one $g per alias; a blog has no author, so no 100)
+//	title                245 0 n $a
+//	subtitle             245 0 n $b
+//	location_city        270 _ _ $d   (one 270 with city and country)
+//	location_country     270 _ _ $b
 //	uri                  520 _ _ $3 uri $u
 //	sitemap_uri          520 _ _ $3 sitemap_uri $a
-//	encoding             532 _ _ $a
+//	encoding             532 8 _ $a   (8: no display constant)
 //	copyright            542 _ _ $3 copyright $a
 //	ownership_rights     542 _ _ $3 ownership_rights $a
 //	distribution_rights  542 _ _ $3 distribution_rights $a
@@ -85,21 +104,21 @@
 // Entry (post or page):
 //
 //	attribute            tag ind subfields
-//	alt_identifier       024 7 _ $a
-//	author               100 _ _ $3 author $a
-//	aliases              100 _ _ $3 aliases $g   (one field per alias)
-//	title                245 1 0 $a   (0 0 without an author)
-//	subtitle             245 1 0 $b
+//	alt_identifier       024 7 _ $a $2 uri   (8 _ $a without $2 when not an absolute URI)
+//	author               100 i _ $a   (i: 1 for "Surname, Forename", else 0)
+//	aliases              100 i _ $g   (after $a, one $g per alias; 957 _ _ $g without an author)
+//	title                245 1 n $a   (0 n without an author)
+//	subtitle             245 1 n $b
 //	date_modified        260 _ _ $m
 //	date_created         269 _ _ $c
 //	geo_longitude        342 0 0 $g
 //	geo_latitude         342 0 0 $h
 //	access_restriction   506 1 _ $a
-//	full_content         520 _ _ $3 full_content $a
-//	full_content_format  520 _ _ $3 full_content $b   (same field as $a)
+//	full_content         520 _ _ $3 full_content $a   (one or more fields, see ISO 2709)
+//	full_content_format  520 _ _ $3 full_content $b   (in the first of them)
 //	uri                  520 _ _ $3 uri $u
-//	categories           653 _ _ $3 categories $a   (one field per category)
-//	tags                 653 _ _ $3 tags $a   (one field per tag)
+//	categories           653 1 _ $a   (1: primary term; one field per category)
+//	tags                 653 2 _ $a   (2: secondary term; one field per tag)
 //	child_of             760 0 _ $o blog URI $4 sioc:has_container $w Options.ParentID
 //	has_reply            788 _ _ $3 has_reply $a   (true or false)
 //	num_of_replies       788 _ _ $3 num_of_replies $b
@@ -109,19 +128,21 @@
 //	response_code        952 _ _ $3 response_code $b
 //
 // DESIGN's table has no place for categories and tags; they go to 653
-// (index term, uncontrolled), labelled because they share the tag.
+// (index term, uncontrolled), which defines no $3: the first indicator,
+// level of index term, tells them apart (a category is the blog's primary
+// classification, a tag a secondary one).
 //
 // Comment:
 //
 //	attribute            tag ind subfields
-//	author               100 _ _ $a
-//	subject              245 1 0 $a   (0 0 without an author)
+//	author               100 i _ $a   (i as for an Entry)
+//	subject              245 1 n $a   (0 n without an author)
 //	date_added           269 _ _ $3 date_added $c
 //	date_modified        269 _ _ $3 date_modified $m
 //	geo_longitude        342 0 0 $g
 //	geo_latitude         342 0 0 $h
-//	full_content         520 _ _ $3 full_content $a
-//	full_content_format  520 _ _ $3 full_content $b
+//	full_content         520 _ _ $3 full_content $a   (one or more fields, see ISO 2709)
+//	full_content_format  520 _ _ $3 full_content $b   (in the first of them)
 //	uri                  520 _ _ $3 uri $u
 //	is_child_of_post     773 0 _ $3 is_child_of_post $o entry URI $4 sioc:reply_of $w Options.ParentID
 //	is_child_of_comment  773 0 _ $3 is_child_of_comment $o parent comment URI $4 sioc:reply_of $w Options.ParentCommentID
@@ -140,11 +161,39 @@
 // Comment has no PostURL; is_child_of_comment takes the URI of the comment
 // named by ParentID among the Entry's comments when ParentURL is empty.
 //
+// # ISO 2709 and MARC::Lint
+//
+// Every record converts to ISO 2709 (MARC exchange format) and back with
+// yaz-marcdump with every field and subfield intact, and MARC::Lint
+// reports nothing on it but ToolWarnings; tests check both over the golden
+// records and the demo archive when the tools are installed. ISO 2709
+// gives a field at most 9,999 bytes (MaxFieldBytes), so full_content is
+// kept whole, as HTML in 520, over as many 520 $3 full_content fields as
+// it needs, in order, each within the limit (FieldLen); the parts
+// concatenate to the article, and Attributes joins them. A part is cut
+// before a tag where it can, never inside a UTF-8 character, and neither
+// starts nor ends with a blank. MARC subfields carry no control
+// characters, so the article's line breaks and tabs become spaces outside
+// <pre>, <listing> and <textarea>, and inside them the character
+// references &#10; and &#9;, which an HTML parser reads as the same
+// characters (the article cleaner has removed script and style); blanks at
+// either end of the article are trimmed.
+//
+// ISO 2709 also caps a whole record at 99,999 bytes (MaxRecordBytes,
+// RecordLen): an article of more than about 95 kB of HTML cannot go out as
+// one ISO 2709 record (yaz-marcdump silently drops the fields past the
+// limit). The MARCXML record in the archive, which has no such limit, keeps
+// the whole article all the same: nothing is cut from the archive to suit
+// an exchange format.
+//
 // Deviations from MARC 21 that the BlogForever schema implies and this
-// package keeps: 100 repeats and carries non-name data (100 $g aliases, a
-// Blog's 100 has no $a); 041 $a holds the BCP 47 tag as harvested, not a
-// MARC language code (008/35-37 has the MARC code); $3 is used as a label
-// in fields that do not define it; 260 $m and 269 are local; 270 $d/$b hold
-// city/country the other way round from MARC's 270 ($b city, $d country)
-// because the schema's table says so; 9XX fields are local.
+// package keeps: 041 $a holds the BCP 47 tag as harvested (with $2
+// rfc5646), not a MARC language code (008/35-37 has the MARC code); 100 $g
+// holds the entry's aliases (other URLs), not miscellaneous name
+// information, and a record without an author keeps its aliases in the
+// local 957 $g, since a 100 is a name; 260 $m (date_modified) is not a
+// MARC 21 subfield; 269, 781, 788 (as used here), 789 and 9XX are local;
+// 270 $d/$b hold city/country the other way round from MARC's 270 ($b
+// city, $d country) because the schema's table says so; punctuation is
+// omitted (leader/18 n), so 245 does not end in a period.
 package marc

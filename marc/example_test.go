@@ -43,8 +43,7 @@ func Example() {
 	//   <controlfield tag="001">8a2e6c14-3b5f-5d70-a1c9-7e4b2d9f0c63</controlfield>
 	//   <controlfield tag="005">20240305093102.0</controlfield>
 	//   <controlfield tag="008">240305s2013    xx |||| o     000 ||eng d</controlfield>
-	//   <datafield tag="100" ind1=" " ind2=" ">
-	//     <subfield code="3">author</subfield>
+	//   <datafield tag="100" ind1="0" ind2=" ">
 	//     <subfield code="a">Eleni P.</subfield>
 	//   </datafield>
 	//   <datafield tag="245" ind1="1" ind2="0">
@@ -62,9 +61,11 @@ func Example() {
 	//     <subfield code="3">uri</subfield>
 	//     <subfield code="u">https://olive.example/2013/08/harvest-time/</subfield>
 	//   </datafield>
-	//   <datafield tag="653" ind1=" " ind2=" ">
-	//     <subfield code="3">categories</subfield>
+	//   <datafield tag="653" ind1="1" ind2=" ">
 	//     <subfield code="a">Farm</subfield>
+	//   </datafield>
+	//   <datafield tag="856" ind1="4" ind2="0">
+	//     <subfield code="u">https://olive.example/2013/08/harvest-time/</subfield>
 	//   </datafield>
 	//   <datafield tag="980" ind1=" " ind2=" ">
 	//     <subfield code="a">BLOGPOST</subfield>

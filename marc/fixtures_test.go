@@ -1,6 +1,8 @@
 package marc_test
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -127,5 +129,25 @@ func minimalComment() *blogharvest.Comment {
 // fullOptions sets every option.
 func fullOptions(id string) marc.Options {
 	return marc.Options{ID: id, Updated: updated, Language: "el", ParentID: "parent-record",
-		ParentCommentID: "parent-comment-record"}
+		ParentCommentID: "parent-comment-record", Organization: "Example Library"}
+}
+
+// longEntry is an English post whose article is far longer than one ISO
+// 2709 field, with line breaks in and outside <pre>, and whose title opens
+// with an article.
+func longEntry() *blogharvest.Entry {
+	e := minimalEntry()
+	e.Kind, e.URL, e.Title = blogharvest.KindPost, "https://olive.example/2014/01/the-long-winter/", "The long winter"
+	e.Author, e.Aliases = "Papadopoulou, Eleni", []string{"https://olive.example/?p=99"}
+	e.AltIdentifier, e.ContentFormat = "olive-99", "text/html"
+	var b strings.Builder
+	for i := 0; b.Len() < 30000; i++ {
+		fmt.Fprintf(&b, "<p>Paragraph %d: the press ran\r\nall night, and the oil was green and peppery; “καλό λάδι”.</p>\n", i)
+		if i%40 == 0 {
+			b.WriteString("<pre>kg\tlitres\n120\t21\r\n</pre>\n")
+		}
+	}
+	e.Content = b.String()
+	e.Categories, e.Tags = []string{"Farm"}, []string{"winter", "oil"}
+	return e
 }

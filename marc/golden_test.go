@@ -29,6 +29,8 @@ func goldenCases() map[string]*marc.Record {
 		"entry-minimal":   marc.FromEntry(e, marc.Options{ID: "about-1a2b3c4d", Updated: updated}),
 		"comment-full":    marc.FromComment(fullComment(), fullEntry(), fullOptions("8a2e6c14-comment-7")),
 		"comment-minimal": marc.FromComment(minimalComment(), e, marc.Options{ID: "about-comment-1", Updated: updated}),
+		"entry-long": marc.FromEntry(longEntry(), marc.Options{ID: "the-long-winter-0c1d2e3f", Updated: updated,
+			Language: "en-GB", ParentID: "olive-grove", Organization: "Example Library"}),
 	}
 }
 

@@ -164,6 +164,38 @@ func ParseMARCXML(data []byte) (*Record, error) {
 	if err := xml.Unmarshal(data, &x); err != nil {
 		return nil, fmt.Errorf("parse marcxml: %w", err)
 	}
+	return x.record()
+}
+
+// ParseCollection decodes a MARCXML <collection> of records in the MARC 21
+// slim namespace (what yaz-marcdump -o marcxml writes), or a single
+// <record>, returning the records in document order. Errors are as for
+// ParseMARCXML.
+func ParseCollection(data []byte) ([]*Record, error) {
+	var c struct {
+		XMLName xml.Name    `xml:"http://www.loc.gov/MARC21/slim collection"`
+		Records []xmlRecord `xml:"http://www.loc.gov/MARC21/slim record"`
+	}
+	if err := xml.Unmarshal(data, &c); err != nil {
+		r, rerr := ParseMARCXML(data)
+		if rerr != nil {
+			return nil, fmt.Errorf("parse marcxml collection: %w", err)
+		}
+		return []*Record{r}, nil
+	}
+	out := make([]*Record, 0, len(c.Records))
+	for i := range c.Records {
+		r, err := c.Records[i].record()
+		if err != nil {
+			return nil, fmt.Errorf("record %d: %w", i+1, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// record converts a decoded record to a Record.
+func (x *xmlRecord) record() (*Record, error) {
 	r := &Record{Leader: x.Leader}
 	for _, c := range x.Control {
 		r.Control = append(r.Control, ControlField{Tag: c.Tag, Value: c.Value})

@@ -58,6 +58,11 @@ type Options struct {
 	// answers (773 $w of is_child_of_comment). FromBlog and FromEntry
 	// ignore it.
 	ParentCommentID string
+	// Organization is the archiving organisation, written to 040 $a
+	// (original cataloguing agency) with $b eng; empty writes no 040.
+	// Callers pass the daemon's organization key (the bags'
+	// Source-Organization).
+	Organization string
 }
 
 // ControlValue returns the value of the first control field with tag, and

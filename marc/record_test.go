@@ -22,8 +22,8 @@ func TestAccessors(t *testing.T) {
 	if got := cats[0].Values('x'); got != nil {
 		t.Errorf("Values(x) = %q, want nil", got)
 	}
-	if got := cats[2].Value('3'); got != "tags" {
-		t.Errorf("Value(3) = %q, want tags", got)
+	if got := cats[2].Value('a'); got != "olives" {
+		t.Errorf("Value(a) = %q, want olives", got)
 	}
 	if got := cats[2].Value('x'); got != "" {
 		t.Errorf("Value(x) = %q, want empty", got)

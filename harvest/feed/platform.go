@@ -3,21 +3,9 @@ package feed
 import (
 	"regexp"
 	"strings"
-)
 
-// platforms maps a lower-case fragment of a generator to the platform's
-// name, most specific first.
-var platforms = []struct{ match, name string }{
-	{"wordpress.com", "WordPress.com"}, {"wordpress", "WordPress"}, {"blogger", "Blogger"},
-	{"blogspot", "Blogger"}, {"tumblr", "Tumblr"}, {"movable type", "Movable Type"},
-	{"movabletype", "Movable Type"}, {"typepad", "TypePad"}, {"octopress", "Octopress"},
-	{"jekyll", "Jekyll"}, {"hugo", "Hugo"}, {"ghost", "Ghost"}, {"medium", "Medium"},
-	{"squarespace", "Squarespace"}, {"drupal", "Drupal"}, {"joomla", "Joomla"},
-	{"livejournal", "LiveJournal"}, {"substack", "Substack"}, {"wix.com", "Wix"},
-	{"pelican", "Pelican"}, {"hexo", "Hexo"}, {"eleventy", "Eleventy"}, {"dotclear", "Dotclear"},
-	{"serendipity", "Serendipity"}, {"b2evolution", "b2evolution"}, {"textpattern", "Textpattern"},
-	{"posterous", "Posterous"}, {"write.as", "Write.as"}, {"bearblog", "Bear"},
-}
+	"github.com/blogharvest/blogharvest/harvest/platform"
+)
 
 var (
 	versionParam = regexp.MustCompile(`[?&]v(?:er(?:sion)?)?=(\d[\w.-]*)`)
@@ -40,10 +28,8 @@ func platformOf(value, uri, version string) (name, ver string) {
 	if ver == "" {
 		ver = versionOf(value + " " + uri)
 	}
-	for _, p := range platforms {
-		if strings.Contains(all, p.match) {
-			return p.name, ver
-		}
+	if name, ok := platform.Generator(all); ok {
+		return name, ver
 	}
 	name = strings.TrimSpace(versionWord.ReplaceAllString(urlLike.ReplaceAllString(value, ""), ""))
 	name = strings.Trim(name, " -–—();,")

@@ -1,16 +1,44 @@
 package learn
 
 import (
+	"bytes"
+	"fmt"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"golang.org/x/net/html"
 )
 
-// Page is one fetched web page.
+// Page is one fetched web page. Learn and Extract read Root when it is set
+// (ParsePage sets it) and parse HTML otherwise; neither modifies Root, so
+// a caller parses a page once and hands the same tree to Learn, Extract,
+// its own link scan and media discovery.
 type Page struct {
-	URL  string // where the page was fetched from; relative links resolve against it
-	HTML []byte // the page, decoded to UTF-8
-	Lang string // BCP 47 language of the page or blog ("fr", "en-US"); empty if unknown
+	URL  string     // where the page was fetched from; relative links resolve against it
+	HTML []byte     // the page, decoded to UTF-8; unused when Root is set
+	Lang string     // BCP 47 language of the page or blog ("fr", "en-US"); empty if unknown
+	Root *html.Node // the page parsed by html.Parse; nil: HTML is parsed when needed
+}
+
+// ParsePage parses a fetched page once, for every reader of its tree.
+func ParsePage(pageURL string, page []byte, lang string) (Page, error) {
+	root, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		return Page{}, fmt.Errorf("parse %s: %w", pageURL, err)
+	}
+	return Page{URL: pageURL, HTML: page, Lang: lang, Root: root}, nil
+}
+
+// root returns the page's tree, parsing HTML when Root is not set.
+func (p Page) root() (*html.Node, error) {
+	if p.Root != nil {
+		return p.Root, nil
+	}
+	root, err := html.Parse(bytes.NewReader(p.HTML))
+	if err != nil {
+		return nil, fmt.Errorf("parse html: %w", err)
+	}
+	return root, nil
 }
 
 // Target is what the feed says about the post a Page shows: the values the
@@ -66,6 +94,12 @@ type Extraction struct {
 	Date        time.Time
 	ContentHTML string // cleaned article HTML, URLs absolute
 	ContentText string // the article's text, whitespace collapsed
+	// ContentNode is the cleaned article element, a copy of the page's
+	// whose children ContentHTML renders, for callers that read the
+	// article further (media discovery) without parsing ContentHTML
+	// again; nil when the article came from structured data or was not
+	// found.
+	ContentNode *html.Node `json:"-"`
 	Comments    []Comment
 
 	// Methods maps "title", "author", "date_created", "full_content" and

@@ -3,13 +3,13 @@ package learn_test
 import (
 	"encoding/json"
 	"errors"
-	"math"
 	"os"
 	"reflect"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // casePairs returns the training pairs and the test page of a txtar case.
@@ -90,33 +90,7 @@ func TestHighThresholdFallsBack(t *testing.T) {
 	if x.Methods[learn.FieldContent] == blogharvest.MethodRule || x.Score != 0 {
 		t.Errorf("untrusted rule used: methods %v, score %v", x.Methods, x.Score)
 	}
-	if learn.Dice(x.ContentText, "My sourdough starter is named after a cat") < 0.3 {
+	if textsim.Dice(x.ContentText, "My sourdough starter is named after a cat") < 0.3 {
 		t.Errorf("fallback content %q", x.ContentText)
-	}
-}
-
-func TestDice(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want float64
-	}{
-		{"night", "nacht", 0.25}, // ni ig gh ht / na ac ch ht: 2·1/8
-		{"Hello  World", "hello world", 1},
-		{"", "", 1},
-		{"abc", "", 0},
-		{"Été", "été", 1},
-	} {
-		if got := learn.Dice(c.a, c.b); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("Dice(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
-		}
-	}
-}
-
-func TestTokenF1(t *testing.T) {
-	if got := learn.TokenF1("the cat sat", "the cat sat on the mat"); math.Abs(got-2*1*0.5/1.5) > 1e-9 {
-		t.Errorf("TokenF1 = %v", got)
-	}
-	if learn.TokenF1("a", "b") != 0 || learn.TokenF1("", "") != 1 {
-		t.Error("TokenF1 edge cases")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // authorSeparators split a byline into parts: "Seth Zenz | USLHC | USA",
@@ -14,7 +16,7 @@ var authorSeparators = []string{" | ", " · ", " • ", " – ", " — ", " - ",
 func authorParts(s string) []string {
 	parts := splitAny(s, authorSeparators)
 	for i, p := range parts {
-		parts[i] = cleanAuthor(p)
+		parts[i] = textsim.CleanAuthor(p)
 	}
 	return parts
 }
@@ -22,11 +24,11 @@ func authorParts(s string) []string {
 // partOf returns the 1-based index of the part of byline s that names
 // author, 0 when the whole byline does or no part does.
 func partOf(s, author string) int {
-	if SameAuthor(s, author) {
+	if textsim.SameAuthor(s, author) {
 		return 0
 	}
 	for i, p := range authorParts(s) {
-		if SameAuthor(p, author) {
+		if textsim.SameAuthor(p, author) {
 			return i + 1
 		}
 	}
@@ -36,7 +38,7 @@ func partOf(s, author string) int {
 // authorOf returns the author's name in the text of the element a rule
 // selects: the whole cleaned text, or the part the rule learned.
 func authorOf(r *Rule, text string) string {
-	s := cleanAuthor(text)
+	s := textsim.CleanAuthor(text)
 	if r == nil || r.Part <= 0 {
 		return s
 	}
@@ -55,7 +57,7 @@ const maxBylineExtra = 60
 // on the whole text ranks below the same name in a far-away list, then
 // picks the best element again. inter and t are the bigram intersections
 // and target size of the Dice scores.
-func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, article int) {
+func scoreBylineParts(d *bigramIndex, f *fieldScores, author string, inter []int32, t, article int) {
 	if t == 0 || author == "" {
 		return
 	}
@@ -64,7 +66,7 @@ func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, a
 		if f.score[i] >= 1 || int(inter[i]) < t || int(d.end[i]-d.start[i]) > t+maxBylineExtra {
 			continue
 		}
-		if s := cleanAuthor(nodeText(d.els[i])); !SameAuthor(s, author) && partOf(s, author) > 0 {
+		if s := textsim.CleanAuthor(nodeText(d.els[i])); !textsim.SameAuthor(s, author) && partOf(s, author) > 0 {
 			f.score[i], raised = 1, true
 		}
 	}
@@ -75,7 +77,7 @@ func scoreBylineParts(d *doc, f *fieldScores, author string, inter []int32, t, a
 
 // nearest returns the element with the highest score × 1/(1 + penalty ×
 // tree distance to article), among those within slack of the best score.
-func nearest(d *doc, score []float64, article int, slack, penalty float64) int {
+func nearest(d *bigramIndex, score []float64, article int, slack, penalty float64) int {
 	top := 0.0
 	for _, s := range score {
 		top = max(top, s)
@@ -103,7 +105,7 @@ func votePart(pages []*trainPage, r *Rule) int {
 	for _, p := range pages {
 		if a := p.pair.Target.Author; a != "" {
 			if n := r.firstIn(p.d.root, p.d.ix); n != nil {
-				count[partOf(cleanAuthor(nodeText(n)), a)]++
+				count[partOf(textsim.CleanAuthor(nodeText(n)), a)]++
 			}
 		}
 	}
@@ -131,7 +133,7 @@ func soleAuthor(pairs []Pair) string {
 			return ""
 		case n == 0:
 			name = a
-		case !SameAuthor(a, name):
+		case !textsim.SameAuthor(a, name):
 			return ""
 		}
 		n++

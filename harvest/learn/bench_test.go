@@ -1,6 +1,7 @@
 package learn_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"syscall"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"golang.org/x/net/html"
 )
 
 // cpuTime returns the CPU time (user + system) the process has used.
@@ -70,7 +72,7 @@ func BenchmarkLearn15Quantum(b *testing.B) {
 
 // BenchmarkExtract applies learned rules to the newest page of corpus
 // blogs (learned from all their entries), and to a synthetic 100 KB page,
-// through Extract (fast path when it applies) and the whole-page path.
+// through Extract.
 func BenchmarkExtract(b *testing.B) {
 	for _, name := range []string{"bft-digital-examples", "bft-korben", "bft-quantumdiaries", "lahso"} {
 		pairs := corpusPairs(b, name)
@@ -89,23 +91,16 @@ func BenchmarkExtract(b *testing.B) {
 	benchExtract(b, "synthetic", rules, learn.Page{URL: "https://x.example/a/", HTML: page})
 }
 
-// benchExtract runs Extract and the whole-page path on one page.
+// benchExtract runs Extract on one page.
 func benchExtract(b *testing.B, name string, rules *learn.Rules, page learn.Page) {
-	_, fast := rules.FastExtract(page)
-	for _, path := range []string{"extract", "wholepage"} {
-		b.Run(fmt.Sprintf("%s/%s/fast=%v", name, path, fast && path == "extract"), func(b *testing.B) {
-			start := cpuTime()
-			for b.Loop() {
-				if path == "extract" {
-					_, _ = rules.Extract(page)
-				} else {
-					_, _ = rules.SlowExtract(page)
-				}
-			}
-			reportCPU(b, start)
-			b.ReportMetric(float64(len(page.HTML))/1024, "KB")
-		})
-	}
+	b.Run(name, func(b *testing.B) {
+		start := cpuTime()
+		for b.Loop() {
+			_, _ = rules.Extract(page)
+		}
+		reportCPU(b, start)
+		b.ReportMetric(float64(len(page.HTML))/1024, "KB")
+	})
 }
 
 // syntheticTarget is the feed entry of a synthetic page.
@@ -188,13 +183,6 @@ func corpusCases(b testing.TB) []corpusCase {
 // is per page.
 func BenchmarkExtractCorpus(b *testing.B) {
 	cases := corpusCases(b)
-	fast := 0
-	for _, c := range cases {
-		if _, ok := c.rules.FastExtract(c.page); ok {
-			fast++
-		}
-	}
-	b.ResetTimer()
 	start := cpuTime()
 	for b.Loop() {
 		for _, c := range cases {
@@ -203,5 +191,35 @@ func BenchmarkExtractCorpus(b *testing.B) {
 	}
 	reportCPU(b, start)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e6, "ms/page")
-	b.ReportMetric(float64(fast)/float64(len(cases)), "fast-share")
+}
+
+// BenchmarkParsedPage measures, per held-out corpus page, html.Parse
+// alone, Extract on bytes (parse included) and Extract on a page parsed
+// once by ParsePage, as the crawler hands it over. Run with -benchmem;
+// ns/op and allocs/op are per page.
+func BenchmarkParsedPage(b *testing.B) {
+	cases := corpusCases(b)
+	parsed := make([]learn.Page, len(cases))
+	for i, c := range cases {
+		p, err := learn.ParsePage(c.page.URL, c.page.HTML, c.page.Lang)
+		if err != nil {
+			b.Fatal(err)
+		}
+		parsed[i] = p
+	}
+	run := func(name string, f func(i int)) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			n := 0
+			for b.Loop() {
+				f(n % len(cases))
+				n++
+			}
+			reportCPU(b, start)
+		})
+	}
+	run("parse", func(i int) { _, _ = html.Parse(bytes.NewReader(cases[i].page.HTML)) })
+	run("extract-bytes", func(i int) { _, _ = cases[i].rules.Extract(cases[i].page) })
+	run("extract-parsed", func(i int) { _, _ = cases[i].rules.Extract(parsed[i]) })
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/antchfx/htmlquery"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // bfCase is one blog/page pair of the original BlogForever unit tests with
@@ -61,15 +62,15 @@ func TestBlogForeverExpected(t *testing.T) {
 			continue
 		}
 		n++
-		truth := learn.HTMLText(test.Target.Content)
+		truth := textsim.HTMLText(test.Target.Content)
 		x, _ := rules[name][half].Extract(test.Page)
 		theirText := xpathText(t, test.Page.HTML, c.ContentXPath)
-		ours += b2i(learn.Dice(x.ContentText, truth) >= 0.8)
-		theirs += b2i(learn.Dice(theirText, truth) >= 0.8)
+		ours += b2i(textsim.Dice(x.ContentText, truth) >= 0.8)
+		theirs += b2i(textsim.Dice(theirText, truth) >= 0.8)
 		if c.TitleXPath != nil {
 			titles++
-			oursTitle += b2i(learn.Dice(x.Title, test.Target.Title) >= 0.9)
-			theirsTitle += b2i(learn.Dice(xpathText(t, test.Page.HTML, *c.TitleXPath), test.Target.Title) >= 0.9)
+			oursTitle += b2i(textsim.Dice(x.Title, test.Target.Title) >= 0.9)
+			theirsTitle += b2i(textsim.Dice(xpathText(t, test.Page.HTML, *c.TitleXPath), test.Target.Title) >= 0.9)
 		}
 	}
 	t.Logf("article: ours %d/%d, BlogForever's expected XPaths %d/%d", ours, n, theirs, n)
@@ -115,7 +116,7 @@ func xpathText(t *testing.T, page []byte, x string) string {
 	if err != nil || n == nil {
 		return ""
 	}
-	return learn.HTMLText(htmlquery.OutputHTML(n, true))
+	return textsim.HTMLText(htmlquery.OutputHTML(n, true))
 }
 
 func b2i(b bool) int {

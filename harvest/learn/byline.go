@@ -3,6 +3,7 @@ package learn
 import (
 	"strings"
 
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -20,7 +21,7 @@ const maxBylineText = 100
 // start it begins with, up to a byline end, when they look like a name (1 to 5 words, at most
 // 40 characters), else "".
 func bylineName(text string) string {
-	s := collapse(text)
+	s := textsim.Collapse(text)
 	low := strings.ToLower(s)
 	start := -1
 	for _, p := range bylineStarts {
@@ -38,7 +39,7 @@ func bylineName(text string) string {
 			s, low = s[:i], low[:i]
 		}
 	}
-	s = cleanAuthor(s)
+	s = textsim.CleanAuthor(s)
 	words := strings.Fields(s)
 	if len(words) == 0 || len(words) > 5 || len(s) > 40 || notNames[strings.ToLower(words[0])] {
 		return ""
@@ -79,7 +80,7 @@ func startsByline(n *html.Node) bool {
 			continue
 		}
 		if t := strings.TrimSpace(c.Data); t != "" {
-			low := strings.ToLower(collapse(t) + " ")
+			low := strings.ToLower(textsim.Collapse(t) + " ")
 			for _, p := range bylineStarts {
 				if strings.HasPrefix(low, p) {
 					return true
@@ -102,7 +103,7 @@ func looseByline(root *html.Node) string {
 		}
 		key := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
 		if strings.Contains(key, "author") || strings.Contains(key, "byline") {
-			if t := cleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
+			if t := textsim.CleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
 				found = firstNonEmpty(bylineName(t), authorParts(t)[0])
 			}
 		}

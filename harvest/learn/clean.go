@@ -2,17 +2,11 @@ package learn
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
-
-// boilerplate matches the id or class of boxes inside an article that are
-// not the article: share buttons, related posts, ads, comment forms.
-var boilerplate = regexp.MustCompile(`(?i)(^|[\s_-])(share|sharing|sharedaddy|social|addtoany|addthis|related|jp-relatedposts|yarpp|advert|ads|ad-container|sponsor|newsletter|subscribe|respond|comment-form|post-navigation|nav-links|navigation|breadcrumbs?|wp-block-buttons|shareaholic|outbrain|taboola|popular-posts|comments|commentlist|comment-list|disqus_thread)([\s_-]|$)`)
 
 // droppedTag reports whether elements named tag are removed from
 // article HTML with their content.
@@ -70,53 +64,10 @@ func textless(tag string) bool {
 }
 
 // isBoilerplate reports whether element n is a share, related or similar
-// box, by its id or class.
+// box, by its id or class (the platform table's boilerplate words).
 func isBoilerplate(n *html.Node) bool {
-	id, class := attr(n, "id"), attr(n, "class")
-	return id != "" && isBoilerplateName(id) || class != "" && isBoilerplateName(class)
+	return platform.IsBoilerplate(attr(n, "id")) || platform.IsBoilerplate(attr(n, "class"))
 }
-
-// isBoilerplateName reports whether boilerplate matches v, without the
-// regexp for ASCII values: one of boilerplateWords at a word start (the
-// start, or after white space, _ or -) and ending at a word end.
-func isBoilerplateName(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if v[i] >= utf8.RuneSelf {
-			return boilerplate.MatchString(v) // (?i) folds some non-ASCII letters
-		}
-	}
-	for i := 0; i < len(v); i++ {
-		if i > 0 && !isWordSep(v[i-1]) {
-			continue
-		}
-		c := v[i] | 0x20
-		if c < 'a' || c > 'z' {
-			continue
-		}
-		for _, w := range boilerplateWords[c-'a'] {
-			if j := i + len(w); j <= len(v) && strings.EqualFold(v[i:j], w) && (j == len(v) || isWordSep(v[j])) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// isWordSep reports whether c is [\s_-] as the boilerplate regexp has it.
-func isWordSep(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '_' || c == '-'
-}
-
-// boilerplateWords are the words of the boilerplate regexp by first letter.
-var boilerplateWords = func() (out [26][]string) {
-	for _, w := range []string{"share", "sharing", "sharedaddy", "social", "addtoany", "addthis", "related", "jp-relatedposts",
-		"yarpp", "advert", "ads", "ad-container", "sponsor", "newsletter", "subscribe", "respond", "comment-form",
-		"post-navigation", "nav-links", "navigation", "breadcrumb", "breadcrumbs", "wp-block-buttons", "shareaholic",
-		"outbrain", "taboola", "popular-posts", "comments", "commentlist", "comment-list", "disqus_thread"} {
-		out[w[0]-'a'] = append(out[w[0]-'a'], w)
-	}
-	return out
-}()
 
 // cleanAttrs drops event handlers, promotes lazy image sources and resolves
 // URLs of element n.
@@ -232,45 +183,4 @@ func resolveSrcset(base *url.URL, v string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// ImageURLs returns the absolute URLs of the images of article HTML (src,
-// lazy data-src and every srcset candidate), resolved against base, each
-// once, in document order.
-func ImageURLs(contentHTML, base string) []string {
-	b, _ := url.Parse(base)
-	nodes, err := html.ParseFragment(strings.NewReader(contentHTML), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
-	if err != nil {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	add := func(u string) {
-		if u = resolve(b, u); u != "" && !strings.HasPrefix(u, "data:") && !seen[u] {
-			seen[u] = true
-			out = append(out, u)
-		}
-	}
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && (n.Data == "img" || n.Data == "source") {
-			for _, k := range []string{"src", "data-src", "data-lazy-src"} {
-				add(attr(n, k))
-			}
-			for _, k := range []string{"srcset", "data-srcset"} {
-				for _, p := range strings.Split(attr(n, k), ",") {
-					if f := strings.Fields(p); len(f) > 0 {
-						add(f[0])
-					}
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	for _, n := range nodes {
-		walk(n)
-	}
-	return out
 }

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -32,7 +34,6 @@ import (
 // none.
 func (e *extractor) fallbackComments() {
 	elems, recs := findCommentElements(e.root)
-	e.commentElems = elems
 	var out []Comment
 	if len(elems) > 0 {
 		out = e.heuristicComments(elems, recs)
@@ -73,7 +74,7 @@ func (e *extractor) heuristicComments(elems []*html.Node, recs []record) []Comme
 func (e *extractor) heuristicComment(r record, urls *fragmentURL) Comment {
 	c := Comment{ID: recordID(r.elem)}
 	if r.author != nil {
-		c.Author = cleanAuthor(nodeText(r.author))
+		c.Author = textsim.CleanAuthor(nodeText(r.author))
 	}
 	if r.date != nil {
 		if t, ok := nodeDate(r.date, "", e.page.Lang); ok {
@@ -136,34 +137,6 @@ func findCommentElements(root *html.Node) ([]*html.Node, []record) {
 	return repeatedRecords(root), nil
 }
 
-// isCommentID reports whether a lower-cased id is one platforms give
-// comment elements: comment-42, div-comment-42 (WordPress), li-comment-42,
-// comment_42; that is, ^(?:(?:div|li|article|dsq)-)?comment[-_]?\d+$.
-func isCommentID(id string) bool {
-	for _, p := range []string{"div-", "li-", "article-", "dsq-"} {
-		if strings.HasPrefix(id, p) {
-			id = id[len(p):]
-			break
-		}
-	}
-	rest, ok := strings.CutPrefix(id, "comment")
-	if !ok {
-		return false
-	}
-	if rest != "" && (rest[0] == '-' || rest[0] == '_') {
-		rest = rest[1:]
-	}
-	if rest == "" {
-		return false
-	}
-	for i := 0; i < len(rest); i++ {
-		if rest[i] < '0' || rest[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // commentTags are the elements that the class token comment marks as a
 // comment (not a span saying "3 comments").
 var commentTags = map[string]bool{"li": true, "article": true, "div": true, "section": true, "dd": true, "blockquote": true, "tr": true}
@@ -206,27 +179,14 @@ func markerAttrsOf(n *html.Node) markerAttrs {
 }
 
 // isMarker reports whether an element named tag with these attributes
-// carries a comment system's markup.
+// carries a comment system's markup, as the platform table describes it.
 func (m markerAttrs) isMarker(tag string) bool {
-	if commentWordSet.in(m.id) && isCommentID(strings.ToLower(m.id)) {
+	if platform.IsCommentID(m.id) || platform.IsCommentItemType(m.itemtype) {
 		return true
 	}
-	if m.itemtype != "" {
-		if it := strings.ToLower(m.itemtype); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
-			return true
-		}
-	}
-	if !strings.Contains(m.class, "omment") && !strings.Contains(m.class, "h-cite") {
-		return false // none of the tokens below
-	}
 	for tok := range strings.FieldsFuncSeq(m.class, isHTMLSpaceRune) {
-		switch tok {
-		case "dsq-comment", "comment-block", "p-comment", "h-cite":
+		if platform.IsCommentClass(tok, commentTags[tag]) {
 			return true
-		case "comment", "Comment":
-			if commentTags[tag] {
-				return true
-			}
 		}
 	}
 	return false
@@ -234,9 +194,6 @@ func (m markerAttrs) isMarker(tag string) bool {
 
 // isHTMLSpaceRune is isHTMLSpace of a rune.
 func isHTMLSpaceRune(r rune) bool { return r < utf8.RuneSelf && isHTMLSpace(byte(r)) }
-
-// commentWordSet finds the word comment in a value, case-folded.
-var commentWordSet = newHintSet([]string{"comment"})
 
 // excludedArea reports whether n lists things other than the post's
 // comments: navigation, sidebars, recent-comment and related-post widgets.
@@ -263,9 +220,6 @@ func (m markerAttrs) excluded() bool {
 // of excludedHints (which have no spaces, so id and class can be tested
 // apart).
 func hasExcludedHint(v string) bool { return excludedHintSet.in(v) }
-
-// hasExcludedHintLower is hasExcludedHint of a value already case-folded.
-func hasExcludedHintLower(v []byte) bool { return excludedHintSet.inLower(v) }
 
 // hintSet finds words in attribute values: a quicker strings.Contains of
 // each, on the value case-folded.
@@ -379,27 +333,6 @@ func (h *hintSet) inLower(v []byte) bool {
 	return false
 }
 
-// isASCIIBytes reports whether b has only ASCII bytes.
-func isASCIIBytes(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// isASCIIString reports whether s has only ASCII bytes: its case folding
-// is then ASCII's.
-func isASCIIString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
 // excludedHints are id and class fragments of areas that are not the
 // post's comments.
 var excludedHints = []string{"sidebar", "recent", "related", "popular", "breadcrumb", "yarpp", "similar-posts", "more-posts", "latest", "blogroll", "top-comment", "trending"}
@@ -490,14 +423,11 @@ func isWrapper(n *html.Node, isMarked map[*html.Node]bool) bool {
 // copy.
 func textWithout(n *html.Node, skip func(*html.Node) bool) string {
 	if n.Type == html.TextNode {
-		return collapse(n.Data)
+		return textsim.Collapse(n.Data)
 	}
-	buf := getText()
-	w := spaceWriter{b: (*buf)[:0]}
+	var w spaceWriter
 	writeTextWithout(&w, n, skip)
-	s := string(w.b)
-	putText(buf, w.b)
-	return s
+	return string(w.b)
 }
 
 // recordTags are the elements a repeated comment record can be.
@@ -636,112 +566,4 @@ func insideAny(n *html.Node, set map[*html.Node]bool) bool {
 		}
 	}
 	return false
-}
-
-// commentMarkup are byte strings, lower-cased, of the markup the comment
-// fallback's markers look for (and of inlined iframes, which often hold
-// an embedded thread), each with a test of what follows or precedes it
-// (nil: none) that keeps out look-alikes the markers ignore: comment-form
-// ids, wp-comments-post.php, a form's for="comment" and name="comment".
-var commentMarkup = []markup{
-	{[]byte(`id="comment`), idNumbered}, {[]byte(`id="div-comment`), idNumbered}, {[]byte(`id="li-comment`), idNumbered},
-	{[]byte(`id='comment`), idNumbered}, {[]byte(`id="article-comment`), idNumbered}, {[]byte(`id="dsq-comment`), idNumbered},
-	{[]byte(`class="comment"`), nil}, {[]byte(`class="comment `), nil}, {[]byte(`schema.org/comment`), nil},
-	{[]byte(`schema.org/usercomments`), nil}, {[]byte(`p-comment`), wholeToken}, {[]byte(`h-cite`), nil},
-	{[]byte(`dsq-comment`), nil}, {[]byte(`comment-block`), nil}, {[]byte(`"comment"`), notFormField},
-	{[]byte(`data-blogharvest-iframe`), nil},
-}
-
-// commentWordAt is where the word comment starts in each commentMarkup
-// string, or -1.
-var commentWordAt = func() []int {
-	out := make([]int, len(commentMarkup))
-	for k, m := range commentMarkup {
-		out[k] = bytes.Index(m.m, []byte("comment"))
-	}
-	return out
-}()
-
-// markup is a byte string of commentMarkup and the test of a match of it
-// at lower[from:to].
-type markup struct {
-	m  []byte
-	ok func(lower []byte, from, to int) bool
-}
-
-// idNumbered reports whether a comment id goes on with a number, as
-// isCommentID needs: comment-42, comment_42, comment42.
-func idNumbered(lower []byte, _, to int) bool {
-	if to < len(lower) && (lower[to] == '-' || lower[to] == '_') {
-		to++
-	}
-	return to < len(lower) && lower[to] >= '0' && lower[to] <= '9'
-}
-
-// wholeToken reports whether the match is a whole class token.
-func wholeToken(lower []byte, from, to int) bool {
-	const edges = "\"' \t\n\r\f="
-	return from > 0 && strings.IndexByte(edges, lower[from-1]) >= 0 &&
-		(to == len(lower) || strings.IndexByte(edges, lower[to]) >= 0)
-}
-
-// notFormField reports whether a quoted "comment" is not the value of a
-// form field's for, name, id or value attribute.
-func notFormField(lower []byte, from, _ int) bool {
-	if from == 0 || lower[from-1] != '=' {
-		return true
-	}
-	k := from - 1
-	for k > 0 && (lower[k-1] >= 'a' && lower[k-1] <= 'z' || lower[k-1] == '-') {
-		k--
-	}
-	switch string(lower[k : from-1]) {
-	case "for", "name", "id", "value":
-		return k > 0 && strings.IndexByte(" \t\n\r\f\"'", lower[k-1]) < 0
-	}
-	return true
-}
-
-// mayHoldComments reports whether a lower-cased page shows markup of the
-// comment fallback, so that Extract's fast path, which skips comments,
-// must not answer: one scan for the word comment, each hit checked
-// against the markup holding it, then the markup without the word.
-// Comments only the structural detector would find are looked for when
-// the page is parsed anyway.
-func mayHoldComments(lower []byte) bool {
-	word := []byte("comment")
-	for i := 0; ; {
-		k := bytes.Index(lower[i:], word)
-		if k < 0 {
-			break
-		}
-		pos := i + k
-		for k, m := range commentMarkup {
-			if at := commentWordAt[k]; at >= 0 && pos >= at && m.matchAt(lower, pos-at) {
-				return true
-			}
-		}
-		i = pos + 1
-	}
-	for k, m := range commentMarkup {
-		if commentWordAt[k] >= 0 {
-			continue
-		}
-		for i := 0; ; {
-			k := bytes.Index(lower[i:], m.m)
-			if k < 0 {
-				break
-			}
-			if m.matchAt(lower, i+k) {
-				return true
-			}
-			i += k + 1
-		}
-	}
-	return false
-}
-
-// matchAt reports whether m matches lower at from and passes its test.
-func (m markup) matchAt(lower []byte, from int) bool {
-	return bytes.HasPrefix(lower[from:], m.m) && (m.ok == nil || m.ok(lower, from, from+len(m.m)))
 }

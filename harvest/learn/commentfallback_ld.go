@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -68,9 +69,9 @@ func isLDComment(t any) bool {
 
 // ldComment reads one JSON-LD Comment.
 func ldComment(m map[string]any, parent, lang string) Comment {
-	c := Comment{ParentID: parent, Author: cleanAuthor(ldValue(m["author"]))}
+	c := Comment{ParentID: parent, Author: textsim.CleanAuthor(ldValue(m["author"]))}
 	text := firstNonEmpty(ldValue(m["text"]), ldValue(m["commentText"]), ldValue(m["description"]))
-	c.ContentText = collapse(text)
+	c.ContentText = textsim.Collapse(text)
 	c.ContentHTML = textToHTML(text)
 	for _, k := range []string{"dateCreated", "datePublished", "commentTime"} {
 		if t, ok := ParseDate(ldValue(m[k]), lang); ok {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -153,11 +154,11 @@ func TestCommentFallbackOnFixtures(t *testing.T) {
 func unknownComments(got []learn.Comment, want []fixture.CommentTruth) int {
 	known := map[string]bool{}
 	for _, w := range want {
-		known[learn.NormalizeText(w.Text)] = true
+		known[textsim.NormalizeText(w.Text)] = true
 	}
 	n := 0
 	for _, g := range got {
-		if !known[learn.NormalizeText(g.ContentText)] {
+		if !known[textsim.NormalizeText(g.ContentText)] {
 			n++
 		}
 	}
@@ -180,7 +181,7 @@ func checkFrame(t *testing.T, base string, p fixture.PostTruth) int {
 	}
 	for _, w := range p.Comments {
 		g, ok := byID[w.ID]
-		if !ok || g.Author != w.Author || learn.NormalizeText(g.ContentText) != learn.NormalizeText(w.Text) || g.ParentID != w.ParentID {
+		if !ok || g.Author != w.Author || textsim.NormalizeText(g.ContentText) != textsim.NormalizeText(w.Text) || g.ParentID != w.ParentID {
 			t.Errorf("%s: comment %s: got %+v, want %+v", p.URL, w.ID, g, w)
 		}
 	}

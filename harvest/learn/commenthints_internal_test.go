@@ -9,28 +9,6 @@ import (
 	"golang.org/x/net/html"
 )
 
-// TestIsCommentID compares isCommentID with the pattern it implements.
-func TestIsCommentID(t *testing.T) {
-	re := regexp.MustCompile(`^(?:(?:div|li|article|dsq)-)?comment[-_]?\d+$`)
-	parts := []string{"", "div-", "li-", "article-", "dsq-", "x-", "comment", "comments", "-", "_", "42", "7", "a", "\n", "٣"}
-	var ids []string
-	for _, a := range parts {
-		for _, b := range parts {
-			for _, c := range parts {
-				ids = append(ids, a+b+c)
-				for _, d := range parts {
-					ids = append(ids, a+b+c+d)
-				}
-			}
-		}
-	}
-	for _, id := range ids {
-		if got, want := isCommentID(id), re.MatchString(id); got != want {
-			t.Errorf("isCommentID(%q) = %v, want %v", id, got, want)
-		}
-	}
-}
-
 // TestHintSets compares the hint sets with strings.Contains on values
 // case-folded by strings.ToLower, non-ASCII ones included, and on random
 // pieces of their words.
@@ -41,7 +19,7 @@ func TestHintSets(t *testing.T) {
 		h     *hintSet
 		words []string
 	}{{excludedHintSet, excludedHints}, {dateHintSet, []string{"date", "time", "published", "posted", "when", "meta"}},
-		{authorHintSet, authorHints}, {bodyHintSet, []string{"content", "body", "text", "message"}}, {commentWordSet, []string{"comment"}}} {
+		{authorHintSet, authorHints}, {bodyHintSet, []string{"content", "body", "text", "message"}}} {
 		for _, v := range append(values, randomHintValues(set.words)...) {
 			want := false
 			for _, w := range set.words {
@@ -102,13 +80,16 @@ func TestAuthorTokenRank(t *testing.T) {
 	}
 }
 
+// commentIDNaive is the comment id rule as first written.
+var commentIDNaive = regexp.MustCompile(`^(?:(?:div|li|article|dsq)-)?comment[-_]?\d+$`)
+
 // isCommentMarkerNaive and excludedAreaNaive are isCommentMarker and
 // excludedArea as first written, each attribute read with attr.
 func isCommentMarkerNaive(n *html.Node) bool {
 	if len(n.Attr) == 0 {
 		return false
 	}
-	if id := strings.ToLower(attr(n, "id")); strings.Contains(id, "comment") && isCommentID(id) {
+	if id := strings.ToLower(attr(n, "id")); commentIDNaive.MatchString(id) {
 		return true
 	}
 	if it := strings.ToLower(attr(n, "itemtype")); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {

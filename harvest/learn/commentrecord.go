@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -49,7 +51,7 @@ func hasText(n *html.Node) bool {
 	switch n.Type {
 	case html.TextNode:
 		for _, r := range n.Data {
-			if !isSpaceRune(r) {
+			if !textsim.IsSpace(r) {
 				return true
 			}
 		}
@@ -325,7 +327,7 @@ func recordID(el *html.Node) string {
 		return anchorID(el, id)
 	}
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && isCommentID(strings.ToLower(attr(c, "id"))) {
+		if c.Type == html.ElementNode && platform.IsCommentID(attr(c, "id")) {
 			return attr(c, "id")
 		}
 	}

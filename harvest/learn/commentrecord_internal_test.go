@@ -169,7 +169,7 @@ func TestReadRecordMatchesNaiveOnCorpus(t *testing.T) {
 	checked := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
-		if err != nil || !mayHoldComments(asciiLower(data)) {
+		if err != nil {
 			continue
 		}
 		root, err := html.Parse(bytes.NewReader(data))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // tally counts successes of one field.
@@ -46,19 +47,19 @@ type blogScore struct {
 // scoreExtraction scores one extraction against its feed entry and returns
 // the article's score.
 func (s *blogScore) scoreExtraction(x learn.Extraction, want learn.Target) float64 {
-	truth := learn.HTMLText(want.Content)
-	d := learn.Dice(x.ContentText, truth)
+	truth := textsim.HTMLText(want.Content)
+	d := textsim.Dice(x.ContentText, truth)
 	if truth == "" { // a picture post: the feed gives only images
 		d = imageRecall(x.ContentHTML, want.Content)
 	}
 	s.art8.add(d >= 0.8)
 	s.art5.add(d >= 0.5)
-	s.title.add(learn.Dice(x.Title, want.Title) >= 0.9)
+	s.title.add(textsim.Dice(x.Title, want.Title) >= 0.9)
 	if want.Author != "" {
-		s.author.add(learn.SameAuthor(x.Author, want.Author))
+		s.author.add(textsim.SameAuthor(x.Author, want.Author))
 	}
 	if !want.Date.IsZero() {
-		s.date.add(learn.SameDay(x.Date, want.Date))
+		s.date.add(textsim.SameDay(x.Date, want.Date))
 	}
 	for k, m := range x.Methods {
 		s.methods[k+"="+string(m)]++
@@ -76,11 +77,11 @@ func (s *blogScore) scoreExtraction(x learn.Extraction, want learn.Target) float
 // extracted article holds (1 when the feed has none).
 func imageRecall(got, want string) float64 {
 	have := map[string]bool{}
-	for _, u := range learn.ImageURLs(got, "") {
+	for _, u := range imageURLs(got, "") {
 		have[u] = true
 	}
 	n, found := 0, 0
-	for _, u := range learn.ImageURLs(want, "") {
+	for _, u := range imageURLs(want, "") {
 		if strings.Contains(u, "feedburner.com") {
 			continue // feed flare and tracking pixels, not content
 		}
@@ -102,7 +103,7 @@ func scoreComments(s *blogScore, got []learn.Comment, want []learn.CommentTarget
 	for _, g := range got {
 		hit := false
 		for j, w := range want {
-			if !used[j] && learn.Dice(g.ContentText, learn.HTMLText(w.Content)) >= 0.8 {
+			if !used[j] && textsim.Dice(g.ContentText, textsim.HTMLText(w.Content)) >= 0.8 {
 				used[j], hit = true, true
 				break
 			}
@@ -119,10 +120,10 @@ func scoreComments(s *blogScore, got []learn.Comment, want []learn.CommentTarget
 	for _, g := range got {
 		s.threaded = s.threaded || g.ParentID != ""
 		if w, ok := byID[g.ID]; ok {
-			s.commentAuthor.add(learn.SameAuthor(g.Author, w.Author))
+			s.commentAuthor.add(textsim.SameAuthor(g.Author, w.Author))
 			s.commentParent.add(g.ParentID == w.ParentID)
 			if !w.Date.IsZero() {
-				s.commentDate.add(learn.SameDay(g.Date, w.Date))
+				s.commentDate.add(textsim.SameDay(g.Date, w.Date))
 			}
 		}
 	}

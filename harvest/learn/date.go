@@ -2,10 +2,10 @@ package learn
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	dateparser "github.com/markusmobius/go-dateparser"
 	"golang.org/x/net/html"
 )
@@ -109,14 +109,14 @@ const maxDateRange = 64
 // the score by 1/(1 + 0.05 × tree distance to the article element).
 // Elements in sidebars and widgets (widgetAreas) are not candidates. It
 // also returns, per element, the attribute that matched.
-func dateScores(d *doc, target time.Time, lang string, article int) (fieldScores, []string) {
+func dateScores(d *bigramIndex, target time.Time, lang string, article int) (fieldScores, []string) {
 	f := none(len(d.els))
 	attrs := make([]string, len(d.els))
 	if target.IsZero() {
 		return f, attrs
 	}
 	rend := renderingSets(d, target, lang)
-	union := unionSet(rend, d.coder.size())
+	union := unionSet(rend, d.coder.Size())
 	bestVal, slow := 0.0, 0
 	year := fmt.Sprint(target.Year())
 	widget := widgetAreas(d, article)
@@ -174,7 +174,7 @@ func nearDay(t, target time.Time) bool {
 
 // renderingSets returns the sorted, distinct bigram ids of each rendering of
 // t (in its own zone and in UTC).
-func renderingSets(d *doc, t time.Time, lang string) [][]int32 {
+func renderingSets(d *bigramIndex, t time.Time, lang string) [][]int32 {
 	texts := DateRenderings(t, lang)
 	if u := t.UTC(); u.Day() != t.Day() {
 		texts = append(texts, DateRenderings(u, lang)...)
@@ -182,9 +182,9 @@ func renderingSets(d *doc, t time.Time, lang string) [][]int32 {
 	seen := make(map[string]bool, len(texts))
 	sets := make([][]int32, 0, len(texts))
 	for _, s := range texts {
-		if k := NormalizeText(s); !seen[k] {
+		if k := textsim.NormalizeText(s); !seen[k] {
 			seen[k] = true
-			sets = append(sets, sortedSet(d.coder.appendText(nil, s)))
+			sets = append(sets, textsim.SortedSet(d.coder.AppendText(nil, s)))
 		}
 	}
 	return sets
@@ -208,16 +208,10 @@ func unionSet(sets [][]int32, n int) []bool {
 	return u
 }
 
-// sortedSet sorts ids and removes duplicates, in place.
-func sortedSet(ids []int32) []int32 {
-	slices.Sort(ids)
-	return slices.Compact(ids)
-}
-
 // textDateScore returns the best Dice of element i's text against the
 // renderings, or 0 when the element is too long, mostly not date text, or
 // scores 0.5 or more but fails verify (when not nil).
-func textDateScore(d *doc, i int, rend [][]int32, union []bool, verify func() bool) float64 {
+func textDateScore(d *bigramIndex, i int, rend [][]int32, union []bool, verify func() bool) float64 {
 	s, e := d.start[i], d.end[i]
 	if e-s < 3 || e-s > maxDateRange {
 		return 0
@@ -233,7 +227,7 @@ func textDateScore(d *doc, i int, rend [][]int32, union []bool, verify func() bo
 	}
 	// The element's whole text, spaces between its text nodes included:
 	// dates are often split into spans (<span>02</span> <span>Sep</span>).
-	set := sortedSet(d.coder.appendText(nil, nodeText(d.els[i])))
+	set := textsim.SortedSet(d.coder.AppendText(nil, nodeText(d.els[i])))
 	common := 0
 	for _, v := range set {
 		if int(v) < len(union) && union[v] {
@@ -245,7 +239,7 @@ func textDateScore(d *doc, i int, rend [][]int32, union []bool, verify func() bo
 	}
 	best := 0.0
 	for _, r := range rend {
-		if x := sortedDice(set, r); x > best {
+		if x := textsim.SortedDice(set, r); x > best {
 			best = x
 		}
 	}
@@ -266,27 +260,6 @@ func minLen(sets [][]int32) int {
 	return m
 }
 
-// sortedDice returns the Dice coefficient of two sorted sets.
-func sortedDice(a, b []int32) float64 {
-	if len(a)+len(b) == 0 {
-		return 0
-	}
-	i, j, common := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			common++
-			i++
-			j++
-		}
-	}
-	return 2 * float64(common) / float64(len(a)+len(b))
-}
-
 // attrDateScore returns 1 when one of n's date attributes parses to the day
 // of target, recording the attribute's name in which.
 func attrDateScore(n *html.Node, target time.Time, which *string) float64 {
@@ -295,7 +268,7 @@ func attrDateScore(n *html.Node, target time.Time, which *string) float64 {
 		if len(v) < 8 || len(v) > 40 {
 			continue
 		}
-		if t, ok := parseMachineDate(v); ok && sameDay(t, target) {
+		if t, ok := parseMachineDate(v); ok && textsim.SameCalendarDay(t, target) {
 			*which = a
 			return 1
 		}
@@ -331,29 +304,6 @@ func machineShape(s string) bool {
 		return len(s) >= 10 && s[4] == '-' && s[7] == '-'
 	}
 	return len(s) >= 5 && s[3] == ',' && s[4] == ' '
-}
-
-// sameDay reports whether a and b fall on the same calendar day, each in its
-// own zone or both in UTC.
-func sameDay(a, b time.Time) bool {
-	ay, am, ad := a.Date()
-	by, bm, bd := b.Date()
-	if ay == by && am == bm && ad == bd {
-		return true
-	}
-	ay, am, ad = a.UTC().Date()
-	by, bm, bd = b.UTC().Date()
-	return ay == by && am == bm && ad == bd
-}
-
-// SameDay reports whether a and b fall on the same calendar day, in a's
-// zone (the zone a page's date was written in, as Extract reports it) or in
-// b's. Neither may be zero.
-func SameDay(a, b time.Time) bool {
-	if a.IsZero() || b.IsZero() {
-		return false
-	}
-	return sameDay(a, b.In(a.Location())) || sameDay(a.In(b.Location()), b)
 }
 
 // learnOffset estimates the UTC offset, in seconds, in which the pages write
@@ -413,7 +363,7 @@ func inOffset(t time.Time, offset int) time.Time {
 // dates and 200 locales but is slow. Text around the date ("Posted on …") is
 // tolerated.
 func ParseDate(s, lang string) (time.Time, bool) {
-	s = collapse(s)
+	s = textsim.Collapse(s)
 	if s == "" || len(s) > 200 {
 		return time.Time{}, false
 	}

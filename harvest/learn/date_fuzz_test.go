@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // fuzzLangs are the languages FuzzParseDate picks from.
@@ -36,7 +37,7 @@ func FuzzParseDate(f *testing.F) {
 				continue
 			}
 			got, ok := learn.ParseDate(r, lang)
-			if !ok || !learn.SameDay(got, day) {
+			if !ok || !textsim.SameDay(got, day) {
 				t.Fatalf("ParseDate(%q, %q) = %v, %v; want %s", r, lang, got, ok, day.Format("2006-01-02"))
 			}
 		}

@@ -3,6 +3,7 @@ package learn
 import (
 	"unicode/utf8"
 
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -26,7 +27,7 @@ func densest(root *html.Node) *html.Node {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			switch {
 			case c.Type == html.TextNode:
-				k := utf8.RuneCountInString(collapse(c.Data))
+				k := utf8.RuneCountInString(textsim.Collapse(c.Data))
 				st.chars += k
 				if inLink {
 					st.linkChars += k

@@ -54,18 +54,12 @@
 // h-cite), else repeated sibling records that each hold an author, a date
 // and a text; sidebars and related-post lists are never searched.
 //
-// When the article, title, author and date all have trusted rules whose
-// first step is an id, class token or tag and whose other steps go down
-// from it (or that go down through the head, /html[1]/head[1]/…),
-// Extract does not parse the whole page. One pass over the raw bytes
-// reads its outline — each element's name, extent and parent, following
-// html.Parse's implied end tags and giving up on markup the parser would
-// repair in other ways — and only the elements the rules select are
-// built, with the comments' common ancestor when there is a comment rule
-// or comment markup (a comment form is not). Otherwise, or when anything
-// looks unusual, it parses the whole page. A post is never dropped
-// silently: with no article, Extract returns what it found with an error
-// wrapping blogharvest.ErrNoArticle.
+// Each page is parsed once: a Page built by ParsePage carries its tree
+// (Page.Root), which Learn and Extract read without changing it, so the
+// crawler's link scan and media discovery read the same tree. A Page with
+// only HTML is parsed when needed. A post is never dropped silently: with
+// no article, Extract returns what it found with an error wrapping
+// blogharvest.ErrNoArticle.
 //
 // Authors and dates have more sources than their rules. In training, an
 // element whose own text node holds the feed's day among other words
@@ -88,6 +82,51 @@
 // every training entry named the same author (at least three),
 // Rules.SoleAuthor, recorded as a heuristic since it is an inference.
 //
-// The scoring functions of the evaluation (Dice, TokenF1, SameAuthor,
-// SameDay, HTMLText) are exported for the eval module.
+// Text comparison (bigrams, Dice, token F1, same author, same day) lives in
+// harvest/textsim, which the eval module scores with too; what the crawler
+// knows about platforms (comment markup, boilerplate words) in
+// harvest/platform.
+//
+// # Files
+//
+//   - api.go: Page, ParsePage, Target, Pair, Options, Extraction, Comment,
+//     the field names.
+//   - fields.go: the field table (article, title, author, date): how each
+//     is scored in training, completed, read from its rule's element and
+//     found by its fallbacks.
+//   - learn.go: Learn, Rules, training pages, the vote and evaluation of
+//     candidate rules.
+//   - bigramindex.go: bigramIndex, a parsed page's text as bigram ids per
+//     element, and the linear sweep that counts |N| and |N∩T|.
+//   - rule.go, selector.go: Rule, the XPath shapes Learn writes and their
+//     evaluation without a general XPath engine.
+//   - extract.go: Extract, ExtractWithoutRules, the extractor's run.
+//   - fallback.go, structured.go, density.go, widget.go: the fallbacks
+//     (structured data, platform heuristics, text density) and the
+//     sidebar/widget areas they skip.
+//   - author.go, byline.go: authors in bylines and their parts.
+//   - date.go, dateparse.go, datetext.go, urldate.go: dates in attributes,
+//     text and permalinks; date scores in training.
+//   - commentlearn.go, hungarian.go: learning comment rules (bipartite
+//     matching against the comment feed).
+//   - commentextract.go: applying comment rules.
+//   - commentfallback.go, commentfallback_ld.go, commentrecord.go: comments
+//     without rules (platform markup, JSON-LD, repeated records).
+//   - clean.go: cleaning the article and comment HTML (boilerplate boxes,
+//     scripts, lazy images, absolute URLs).
+//   - text.go: the visible text of a tree (nodeText) and its HTML
+//     (innerHTML).
+//
+// # Where to change what
+//
+//   - A new comment platform, JavaScript comment system, "load more"
+//     control or boilerplate box: a row in harvest/platform's table (plus a
+//     fixture page that shows it); nothing here.
+//   - A new single-valued field: an entry in fields (fields.go) with its
+//     scorer, and the Rules, trainPage and Extraction members that hold its
+//     rule, scores and value; then its MARC mapping in marc.
+//   - A new fallback for a field: a function appended to the field's
+//     fallbacks in fields.go.
+//   - A new date format or language: dateparse.go.
+//   - How texts are compared (normalisation, Dice): harvest/textsim.
 package learn

@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"strings"
@@ -16,19 +15,11 @@ import (
 // heuristics, text density); Extraction.Methods records which. When no
 // article is found at all, Extract returns what it did find together with an
 // error wrapping blogharvest.ErrNoArticle. A nil *Rules uses the fallbacks
-// only.
+// only. It does not modify p.Root.
 func (r *Rules) Extract(p Page) (Extraction, error) {
-	if x, ok := r.fastExtract(p); ok {
-		return x, nil
-	}
-	return r.slowExtract(p)
-}
-
-// slowExtract parses the whole page and extracts every field.
-func (r *Rules) slowExtract(p Page) (Extraction, error) {
-	root, err := html.Parse(bytes.NewReader(p.HTML))
+	root, err := p.root()
 	if err != nil {
-		return Extraction{}, fmt.Errorf("extract %s: parse html: %w", p.URL, err)
+		return Extraction{}, fmt.Errorf("extract %s: %w", p.URL, err)
 	}
 	e := &extractor{rules: r, root: root, page: p, fb: newFallback(root), ix: newLazyIndex(root)}
 	e.base = parseBase(p.URL)
@@ -75,21 +66,19 @@ type extractor struct {
 	ix    *nodeIndex
 	x     Extraction
 
-	commentElems []*html.Node // the comment elements found, for the fast path's checks
+	article *html.Node // the article element, once found (in the page's tree)
 }
 
 // run extracts every field.
 func (e *extractor) run() (Extraction, error) {
 	e.comments()
-	article := e.article()
-	e.title(article)
-	e.author()
-	e.blogAuthor()
-	e.date()
-	e.urlDate()
-	e.nearDate(article)
-	if article != nil {
+	for _, f := range fields {
+		e.extractField(f)
+	}
+	if e.article != nil {
+		article := cloneTree(e.article, func(*html.Node) bool { return false }) // the page's tree stays as parsed
 		cleanNode(article, e.base)
+		e.x.ContentNode = article
 		e.x.ContentHTML = innerHTML(article)
 		e.x.ContentText = nodeText(article)
 	}
@@ -107,85 +96,6 @@ func (e *extractor) run() (Extraction, error) {
 	return e.x, nil
 }
 
-// rule returns the rule picked by get when the rules exist and it is
-// trusted, else nil.
-func (e *extractor) rule(get func(*Rules) *Rule) *Rule {
-	if e.rules == nil {
-		return nil
-	}
-	if r := get(e.rules); r.usable() {
-		return r
-	}
-	return nil
-}
-
-// article finds the article element: by rule, else by the fallbacks.
-func (e *extractor) article() *html.Node {
-	if r := e.rule(func(r *Rules) *Rule { return r.Article }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil && nodeText(n) != "" {
-			e.x.Methods.Set(FieldContent, blogharvest.MethodRule)
-			e.x.Score = articleScore(r, len(nodeText(n)))
-			return n
-		}
-	}
-	n, m := e.fb.article()
-	if n != nil {
-		e.x.Methods.Set(FieldContent, m)
-	}
-	return n
-}
-
-// title extracts the title, by rule, else by the fallbacks.
-func (e *extractor) title(article *html.Node) {
-	if r := e.rule(func(r *Rules) *Rule { return r.Title }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t := nodeText(n); t != "" {
-				e.x.Title = t
-				e.x.Methods.Set(FieldTitle, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, m := e.fb.title(article); t != "" {
-		e.x.Title = t
-		e.x.Methods.Set(FieldTitle, m)
-	}
-}
-
-// author extracts the author, by rule, else by the fallbacks.
-func (e *extractor) author() {
-	if r := e.rule(func(r *Rules) *Rule { return r.Author }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t := authorOf(r, nodeText(n)); t != "" {
-				e.x.Author = t
-				e.x.Methods.Set(FieldAuthor, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, m := e.fb.author(); t != "" {
-		e.x.Author = t
-		e.x.Methods.Set(FieldAuthor, m)
-	}
-}
-
-// date extracts the publication date, by rule, else by the fallbacks.
-func (e *extractor) date() {
-	if r := e.rule(func(r *Rules) *Rule { return r.Date }); r != nil {
-		if n := r.firstIn(e.root, e.ix); n != nil {
-			if t, ok := nodeDate(n, r.Attr, e.page.Lang); ok {
-				e.x.Date = inOffset(t, r.UTCOffset)
-				e.x.Methods.Set(FieldDate, blogharvest.MethodRule)
-				return
-			}
-		}
-	}
-	if t, m := e.fb.date(e.page.Lang); !t.IsZero() {
-		e.x.Date = inOffset(t, e.rules.dateOffset())
-		e.x.Methods.Set(FieldDate, m)
-	}
-}
-
 // nodeDate reads a date from element n: from attribute a when set and
 // present, else from any date attribute, else from its text.
 func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
@@ -200,33 +110,6 @@ func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
 		}
 	}
 	return textDate(n, lang)
-}
-
-// bylinePrefixes are words that introduce an author's name.
-var bylinePrefixes = []string{"posted by ", "written by ", "by ", "par ", "von ", "por ", "door ", "di ", "auteur : ", "auteur: ", "author: "}
-
-// bylineSuffixes are words that follow a commenter's name ("Ann says:").
-var bylineSuffixes = []string{" says", " said", " a dit", " schreef", " schrieb", " sagte", " dijo", " disse", " ha detto", " ha scritto", " escribió", " wrote"}
-
-// cleanAuthor strips a byline prefix or suffix and trailing separators
-// from an author's name.
-func cleanAuthor(s string) string {
-	s = collapse(s)
-	low := strings.ToLower(s)
-	for _, p := range bylinePrefixes {
-		if strings.HasPrefix(low, p) {
-			s, low = s[len(p):], low[len(p):]
-			break
-		}
-	}
-	low = strings.TrimRight(low, " .…:")
-	for _, p := range bylineSuffixes {
-		if strings.HasSuffix(low, p) {
-			s = s[:len(low)-len(p)]
-			break
-		}
-	}
-	return strings.Trim(s, " ,|·-–—:")
 }
 
 // textToHTML turns plain text into paragraphs of escaped HTML.

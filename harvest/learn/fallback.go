@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -116,7 +117,7 @@ var titleClasses = map[string]bool{
 func (f *fallback) title(article *html.Node) (string, blogharvest.Method) {
 	sd := f.data()
 	if t := firstNonEmpty(sd.title, sd.mfTitle); t != "" {
-		return collapse(t), blogharvest.MethodStructured
+		return textsim.Collapse(t), blogharvest.MethodStructured
 	}
 	var h1, classed *html.Node
 	walkElements(f.root, func(n *html.Node) bool {
@@ -192,7 +193,7 @@ var authorClasses = map[string]bool{
 func (f *fallback) author() (string, blogharvest.Method) {
 	sd := f.data()
 	if a := firstNonEmpty(sd.author, sd.mfAuthor); a != "" {
-		return cleanAuthor(a), blogharvest.MethodStructured
+		return textsim.CleanAuthor(a), blogharvest.MethodStructured
 	}
 	var found string
 	walkElements(f.root, func(n *html.Node) bool {
@@ -200,7 +201,7 @@ func (f *fallback) author() (string, blogharvest.Method) {
 			return false
 		}
 		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
-			if t := cleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
+			if t := textsim.CleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
 				found = firstNonEmpty(bylineName(nodeText(n)), t)
 			}
 		}

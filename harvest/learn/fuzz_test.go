@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzExtract feeds hostile HTML to Extract, with and without learned rules
-// (fast path included), and to Learn: nothing may panic.
+// and to Learn, on bytes and on the parsed page: nothing may panic.
 func FuzzExtract(f *testing.F) {
 	pairs, page := casePairs(f, "wordpress")
 	rules, err := learn.Learn(pairs, learn.Options{})
@@ -29,5 +29,8 @@ func FuzzExtract(f *testing.F) {
 		_, _ = rules.Extract(p)
 		_, _ = learn.ExtractWithoutRules(p)
 		_, _ = learn.Learn([]learn.Pair{{Page: p, Target: pairs[0].Target}}, learn.Options{})
+		if parsed, err := learn.ParsePage(p.URL, b, ""); err == nil {
+			_, _ = rules.Extract(parsed)
+		}
 	})
 }

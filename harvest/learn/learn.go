@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"golang.org/x/net/html"
@@ -55,7 +54,7 @@ type fieldScores struct {
 
 // trainPage is one parsed training page with its per-field scores.
 type trainPage struct {
-	d        *doc
+	d        *bigramIndex
 	pair     *Pair
 	article  fieldScores
 	title    fieldScores
@@ -85,21 +84,14 @@ func Learn(pairs []Pair, opts Options) (*Rules, error) {
 	for _, p := range pairs {
 		r.Pages = append(r.Pages, p.Page.URL)
 	}
-	r.Article = learnField(pages, func(p *trainPage) *fieldScores { return &p.article }, min)
-	r.Title = learnField(pages, func(p *trainPage) *fieldScores { return &p.title }, min)
-	r.Author = learnField(pages, func(p *trainPage) *fieldScores { return &p.author }, min)
-	if r.Author != nil {
-		r.Author.Part = votePart(pages, r.Author)
+	for _, f := range fields {
+		rule := learnField(pages, f.scores, min)
+		if rule != nil && f.tune != nil {
+			f.tune(rule, pages)
+		}
+		*f.rule(r) = rule
 	}
 	r.SoleAuthor = soleAuthor(pairs)
-	r.Date = learnField(pages, func(p *trainPage) *fieldScores { return &p.date }, min)
-	if r.Date != nil {
-		r.Date.Attr = voteAttr(pages, r.Date)
-		r.Date.UTCOffset = learnOffset(pages, r.Date)
-	}
-	if r.Article != nil {
-		r.Article.TextLen = medianTextLen(pages, r.Article)
-	}
 	r.Comments = learnComments(pages, min)
 	return r, nil
 }
@@ -138,24 +130,29 @@ func prepare(pairs []Pair) ([]*trainPage, []SkippedPage, error) {
 
 // scorePage parses one page and scores its elements for every field.
 func scorePage(pair *Pair) (*trainPage, error) {
-	d, err := parseDoc(pair.Page.HTML)
+	d, err := indexPage(pair.Page)
 	if err != nil {
 		return nil, err
 	}
 	p := &trainPage{d: d, pair: pair}
-	t := &pair.Target
-	content := fragmentTexts(t.Content)
-	sets := [][]bool{nil, nil, nil}
-	sizes := make([]int, 3)
-	sets[0], sizes[0] = d.targetSet(content...)
-	sets[1], sizes[1] = d.targetSet(t.Title)
-	sets[2], sizes[2] = d.targetSet(t.Author)
+	var sets [][]bool
+	var sizes []int
+	for _, f := range fields {
+		if f.target != nil {
+			set, size := d.targetSet(f.target(&pair.Target)...)
+			sets, sizes = append(sets, set), append(sizes, size)
+		}
+	}
 	inter := d.sweep(sets...)
-	p.article = articleScores(d, inter[0], sizes[0], t.FullText)
-	p.title = nearScores(d, inter[1], sizes[1], p.article.best, 0.02, 0)
-	p.author = nearScores(d, inter[2], sizes[2], p.article.best, 0.5, 0.05)
-	scoreBylineParts(d, &p.author, t.Author, inter[2], sizes[2], p.article.best)
-	p.date, p.dateAttr = dateScores(d, t.Date, pair.Page.Lang, p.article.best)
+	k := 0
+	for _, f := range fields {
+		if f.target == nil {
+			f.score(p, nil, 0)
+			continue
+		}
+		f.score(p, inter[k], sizes[k])
+		k++
+	}
 	return p, nil
 }
 
@@ -166,7 +163,7 @@ func none(n int) fieldScores { return fieldScores{score: make([]float64, n), bes
 // for full-text feeds; for summaries, containment |N∩T|/|T| (a summary's
 // bigrams are nearly a subset of the article's), after which the best node
 // climbs out of the paragraph that holds the summary to its block container.
-func articleScores(d *doc, inter []int32, t int, full bool) fieldScores {
+func articleScores(d *bigramIndex, inter []int32, t int, full bool) fieldScores {
 	if t == 0 {
 		return none(len(d.els))
 	}
@@ -194,7 +191,7 @@ var containerTags = map[string]bool{
 
 // climbToContainer climbs from element i to the nearest container element,
 // as long as the containment does not drop below 90 % of i's.
-func climbToContainer(d *doc, i int, score []float64) int {
+func climbToContainer(d *bigramIndex, i int, score []float64) int {
 	floor := 0.9 * score[i]
 	for !containerTags[d.els[i].Data] {
 		p := int(d.parent[i])
@@ -211,7 +208,7 @@ func climbToContainer(d *doc, i int, score []float64) int {
 // × 1/(1 + penalty × tree distance to the article element), so the byline
 // next to the article wins over the same name in a sidebar. With penalty 0,
 // the nearest element within slack wins.
-func nearScores(d *doc, inter []int32, t, article int, slack, penalty float64) fieldScores {
+func nearScores(d *bigramIndex, inter []int32, t, article int, slack, penalty float64) fieldScores {
 	if t == 0 {
 		return none(len(d.els))
 	}
@@ -255,42 +252,62 @@ const shortlist = 12
 // page, and the one with the highest mean score wins (ties: more votes, then
 // the preferred kind).
 func learnField(pages []*trainPage, field func(*trainPage) *fieldScores, min float64) *Rule {
-	votes, kinds := map[string]int{}, map[string]int{}
+	b := newBallot()
 	for _, p := range pages {
 		f := field(p)
 		if f.best < 0 || f.score[f.best] <= 0 {
 			continue
 		}
-		seen := map[string]bool{}
+		var cands []candidate
 		for _, i := range equivalents(p.d, f.best) {
-			for _, c := range candidates(p.d.els[i], nil) {
-				if !seen[c.xpath] {
-					seen[c.xpath] = true
-					votes[c.xpath]++
-					kinds[c.xpath] = c.kind
-				}
-			}
+			cands = append(cands, candidates(p.d.els[i], nil)...)
+		}
+		b.vote(cands)
+	}
+	return b.elect(func(r *Rule) { evaluate(r, pages, field) }, min)
+}
+
+// ballot counts how many training examples propose each candidate rule.
+type ballot struct {
+	votes, kinds map[string]int // by XPath: the examples that propose it, its kind
+}
+
+func newBallot() *ballot { return &ballot{votes: map[string]int{}, kinds: map[string]int{}} }
+
+// vote records the candidates one example proposes, each XPath once.
+func (b *ballot) vote(cands []candidate) {
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if !seen[c.xpath] {
+			seen[c.xpath] = true
+			b.votes[c.xpath]++
+			b.kinds[c.xpath] = c.kind
 		}
 	}
-	if len(votes) == 0 {
-		return nil
-	}
+}
+
+// elect evaluates the most voted candidates with evaluate and returns the
+// one of highest confidence, trusted when that reaches min; nil when no
+// example voted.
+func (b *ballot) elect(evaluate func(*Rule), min float64) *Rule {
 	var best *Rule
-	for _, x := range rankCandidates(votes, kinds) {
-		r := &Rule{XPath: x, Votes: votes[x]}
-		evaluate(r, pages, field)
+	for _, x := range rankCandidates(b.votes, b.kinds) {
+		r := &Rule{XPath: x, Votes: b.votes[x]}
+		evaluate(r)
 		if best == nil || r.Confidence > best.Confidence+1e-9 {
 			best = r
 		}
 	}
-	best.Trusted = best.Confidence >= min
+	if best != nil {
+		best.Trusted = best.Confidence >= min
+	}
 	return best
 }
 
 // equivalents returns element i with the ancestors and descendants that
 // hold exactly the same text: wrappers such as <a><span class="date">,
 // whose rules describe the same value.
-func equivalents(d *doc, i int) []int {
+func equivalents(d *bigramIndex, i int) []int {
 	out := []int{i}
 	for p := int(d.parent[i]); p >= 0 && sameText(d, p, i); p = int(d.parent[p]) {
 		out = append(out, p)
@@ -302,12 +319,12 @@ func equivalents(d *doc, i int) []int {
 }
 
 // sameText reports whether elements i and j cover the same bigrams.
-func sameText(d *doc, i, j int) bool {
+func sameText(d *bigramIndex, i, j int) bool {
 	return d.start[i] == d.start[j] && d.end[i] == d.end[j]
 }
 
 // onlyChild returns the index of element i's only element child, or -1.
-func onlyChild(d *doc, i int) int {
+func onlyChild(d *bigramIndex, i int) int {
 	var only *html.Node
 	for c := d.els[i].FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
@@ -382,33 +399,6 @@ func medianTextLen(pages []*trainPage, r *Rule) int {
 	}
 	sort.Ints(lens)
 	return lens[len(lens)/2]
-}
-
-// fragmentTexts returns the text nodes of an HTML fragment (or plain text),
-// entities decoded, skipping scripts, styles and comments. It tokenizes
-// rather than parses: a feed entry's content needs no tree.
-func fragmentTexts(s string) []string {
-	var out []string
-	z := html.NewTokenizer(strings.NewReader(s))
-	skip := ""
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return out
-		case html.TextToken:
-			if skip == "" {
-				out = append(out, string(z.Text()))
-			}
-		case html.StartTagToken:
-			if name, _ := z.TagName(); skip == "" && rawTextTags[string(name)] {
-				skip = string(name)
-			}
-		case html.EndTagToken:
-			if name, _ := z.TagName(); string(name) == skip {
-				skip = ""
-			}
-		}
-	}
 }
 
 // rawTextTags are elements whose content is not text a reader sees.

@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"bytes"
 	"math/rand"
 	"reflect"
 	"strconv"
@@ -11,82 +10,6 @@ import (
 
 	"golang.org/x/net/html"
 )
-
-// TestCollapseMatchesFields checks collapse against its definition,
-// strings.Join(strings.Fields(s), " "), on random mixes of letters, ASCII
-// and Unicode white space and invalid UTF-8.
-func TestCollapseMatchesFields(t *testing.T) {
-	parts := []string{"a", "é", " ", "  ", "\t", "\n", "\u00a0", "\u0085", "\u2003", "\xff", "\xe2\x80", "Zz", "\v\f\r"}
-	rng := rand.New(rand.NewSource(1))
-	for range 20000 {
-		s := randomMix(rng, parts, 8)
-		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
-
-// FuzzCollapse compares collapse with strings.Fields on any input.
-func FuzzCollapse(f *testing.F) {
-	f.Add(" a  b\u00a0c ")
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
-		}
-	})
-}
-
-// TestMayHoldCommentsMatchesNaive checks the one-scan mayHoldComments
-// against trying every markup at every offset.
-func TestMayHoldCommentsMatchesNaive(t *testing.T) {
-	parts := []string{"comment", "comments", `id="`, `id='`, "div-", "li-", `class="`, "schema.org/", "user", "p-", "h-cite",
-		"dsq-", "-block", `"`, " ", "x", "data-blogharvest-iframe", "co", "4", "-", "_", "for=", "name=", "=", "w"}
-	rng := rand.New(rand.NewSource(2))
-	hits := 0
-	for range 20000 {
-		s := []byte(randomMix(rng, parts, 7))
-		want := false
-		for i := range s {
-			for _, m := range commentMarkup {
-				want = want || m.matchAt(s, i)
-			}
-		}
-		if got := mayHoldComments(s); got != want {
-			t.Fatalf("mayHoldComments(%q) = %v, want %v", s, got, want)
-		}
-		if want {
-			hits++
-		}
-	}
-	if hits == 0 {
-		t.Fatal("no input held comment markup")
-	}
-}
-
-// TestMayHoldComments checks markup the comment fallback reads and
-// comment-form look-alikes it ignores.
-func TestMayHoldComments(t *testing.T) {
-	for s, want := range map[string]bool{
-		`<li id="comment-42">`:                       true,
-		`<article id="div-comment-7">`:               true,
-		`<div id='comment_3'>`:                       true,
-		`<div class="comment odd">`:                  true,
-		`<div class="h-entry p-comment">`:            true,
-		`{"@type":"comment","text":"x"}`:             true,
-		`<div itemtype="http://schema.org/comment">`: true,
-		`<iframe data-blogharvest-iframe="1">`:       true,
-		`<div id="comment-form-comment">`:            false,
-		`<form action="/wp-comments-post.php">`:      false,
-		`<label for="comment">`:                      false,
-		`<textarea id="comment" name="comment">`:     false,
-		`<div class="comment-form-field comment-x">`: false,
-		`<a href="#respond">leave a comment</a>`:     false,
-	} {
-		if got := mayHoldComments([]byte(s)); got != want {
-			t.Errorf("mayHoldComments(%s) = %v, want %v", s, got, want)
-		}
-	}
-}
 
 // refNodeText is nodeText as first written: all text, then collapsed.
 func refNodeText(n *html.Node) string {
@@ -140,72 +63,6 @@ func TestNodeTextMatchesReference(t *testing.T) {
 	}
 }
 
-// TestASCIILowerMatchesBytes checks the word-at-a-time asciiLower against
-// lower-casing byte by byte, on every byte value at every offset.
-func TestASCIILowerMatchesBytes(t *testing.T) {
-	b := make([]byte, 0, 300)
-	for c := range 256 {
-		b = append(b, byte(c))
-	}
-	b = append(b, "MiXeD Case ÉTÉ"...)
-	for off := range 9 {
-		in := b[off:]
-		got := asciiLower(in)
-		for i, c := range in {
-			want := c
-			if c >= 'A' && c <= 'Z' {
-				want = c + 'a' - 'A'
-			}
-			if got[i] != want {
-				t.Fatalf("asciiLower at offset %d, byte %d (%#x) = %#x, want %#x", off, i, c, got[i], want)
-			}
-		}
-	}
-}
-
-// TestIsBoilerplateNameMatchesRegexp checks the hand-written matcher
-// against the boilerplate regexp on random ids and classes.
-func TestIsBoilerplateNameMatchesRegexp(t *testing.T) {
-	parts := []string{"share", "Sharing", "ads", "ad", "-", "_", " ", "\t", "x", "comments", "comment-form", "nav", "links",
-		"BREADCRUMBS", "breadcrumb", "s", "jp-relatedposts", "disqus_thread", "ſhare", "é", "yarpp", "post", "1"}
-	rng := rand.New(rand.NewSource(4))
-	for range 10000 {
-		s := randomMix(rng, parts, 6)
-		if got, want := isBoilerplateName(s), boilerplate.MatchString(s); got != want {
-			t.Fatalf("isBoilerplateName(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
-// TestScannerNodeMultiStep checks that the fast path's node, for rules
-// with steps below their first, selects what the whole-page evaluation
-// does, and gives up when another element of the first step is nested.
-func TestScannerNodeMultiStep(t *testing.T) {
-	page := `<html><body><div id="w"><ul><li>one</li><li>two <b>2</b></li></ul><ul><li>three</li></ul></div>` +
-		`<div class="c"><p>a</p><div class="c"><p>b</p></div></div></body></html>`
-	root, err := html.Parse(strings.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := &scanner{page: []byte(page), lower: asciiLower([]byte(page))}
-	for xpath, wantFast := range map[string]bool{
-		"//*[@id='w']/ul[1]/li[2]": true,
-		"//*[@id='w']/ul[2]/li[1]": true,
-		"//*[@id='w']//li[3]":      false, // none: the fast path gives up
-		"//div[contains(concat(' ',normalize-space(@class),' '),' c ')]/p[1]": true, // nested .c: the whole rule applies to the outer one
-	} {
-		r := &Rule{XPath: xpath}
-		n, ok := sc.node(r)
-		if ok != wantFast {
-			t.Errorf("%s: fast path answered %v, want %v", xpath, ok, wantFast)
-			continue
-		}
-		if ok && nodeText(n) != nodeText(r.first(root)) {
-			t.Errorf("%s: fast path %q, whole page %q", xpath, nodeText(n), nodeText(r.first(root)))
-		}
-	}
-}
-
 // refDateTokens is dateTokens as first written, rune by rune.
 func refDateTokens(s string) []dateToken {
 	var toks []dateToken
@@ -253,22 +110,6 @@ func TestDateTokensMatchesReference(t *testing.T) {
 		s := randomMix(rng, parts, 8)
 		if got, want := dateTokens(s), refDateTokens(s); !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
 			t.Fatalf("dateTokens(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
-// TestScanValueMatchesNaive checks the word-at-a-time scanValue against
-// searching the value lower-cased, on random values of every length.
-func TestScanValueMatchesNaive(t *testing.T) {
-	parts := []string{"comment", "COMMENT", "Cite", "cit", "commen", "c", "C", "&", "\x00", "\r", "x", "é", "-", " ", "abcdefg"}
-	rng := rand.New(rand.NewSource(7))
-	for range 20000 {
-		v := []byte(randomMix(rng, parts, 10))
-		lower := asciiLower(v)
-		wantMark := bytes.Contains(lower, []byte("comment")) || bytes.Contains(lower, []byte("cite"))
-		wantOdd := bytes.ContainsAny(v, "&\x00\r")
-		if mark, odd := scanValue(v); mark != wantMark || odd != wantOdd {
-			t.Fatalf("scanValue(%q) = %v, %v, want %v, %v", v, mark, odd, wantMark, wantOdd)
 		}
 	}
 }

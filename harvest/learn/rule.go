@@ -70,10 +70,8 @@ func (r *Rule) firstIn(top *html.Node, ix *nodeIndex) *html.Node {
 	return htmlquery.QuerySelector(top, r.expr)
 }
 
-// all returns every node r selects from top.
-func (r *Rule) all(top *html.Node) []*html.Node { return r.allIn(top, nil) }
-
-// allIn is all with the index of top's document, which may be nil.
+// allIn returns every node r selects from top, with the index of top's
+// document, which may be nil.
 func (r *Rule) allIn(top *html.Node, ix *nodeIndex) []*html.Node {
 	if r == nil || r.compile() != nil {
 		return nil

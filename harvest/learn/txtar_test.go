@@ -157,7 +157,7 @@ func checkWant(t *testing.T, x learn.Extraction, want caseWant) {
 		}
 	}
 	if want.Images != nil {
-		got := learn.ImageURLs(x.ContentHTML, "https://blog.example/posts/test/")
+		got := imageURLs(x.ContentHTML, "https://blog.example/posts/test/")
 		if strings.Join(got, " ") != strings.Join(want.Images, " ") {
 			t.Errorf("images = %q, want %q", got, want.Images)
 		}

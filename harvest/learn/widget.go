@@ -13,7 +13,7 @@ import (
 // set published on one day. Areas holding the article (a theme's
 // "content-sidebar-wrap") are not widgets. Without an article (article <
 // 0) nothing is marked.
-func widgetAreas(d *doc, article int) []bool {
+func widgetAreas(d *bigramIndex, article int) []bool {
 	if article < 0 || article >= len(d.els) {
 		return nil
 	}

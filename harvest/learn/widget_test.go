@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // TestDateRuleNotInWidget: every training post was published on one day,
@@ -38,7 +39,7 @@ func TestDateRuleNotInWidget(t *testing.T) {
 	}
 	other := time.Date(2023, 11, 20, 0, 0, 0, 0, time.UTC)
 	x, err := rules.Extract(learn.Page{URL: "https://b.example/walk-9/", HTML: page(9, other)})
-	if err != nil || !learn.SameDay(x.Date, other) {
+	if err != nil || !textsim.SameDay(x.Date, other) {
 		t.Errorf("an older post: date %v, %v; want %v", x.Date, err, other.Format("2006-01-02"))
 	}
 }

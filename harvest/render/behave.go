@@ -2,41 +2,27 @@ package render
 
 import (
 	"context"
+
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // Behaviour names the "load more" controls of one comment platform.
-type Behaviour struct {
-	Platform  string   // e.g. "Disqus"
-	Selectors []string // CSS selectors of the controls
-}
-
-// behaviours is the built-in table of "load more" controls.
-var behaviours = []Behaviour{
-	{"Disqus", []string{".load-more__button", "[data-action=more-posts]", ".load-more a"}},
-	{"LiveFyre", []string{".fyre-stream-more", ".fyre-stream-more-container", ".fyre-comment-more"}},
-	{"WordPress/Jetpack", []string{"#infinite-handle button", "#infinite-handle span", ".load-more-comments", ".comments-load-more", ".wp-block-comments-load-more"}},
-	{"Blogger", []string{".loadmore a", ".comment-thread .loadmore a"}},
-}
+type Behaviour = platform.Behaviour
 
 // textPattern matches the label of a generic "load more" button or link.
 const textPattern = `load more|show more|more comments|older comments|plus de commentaires`
 
-// Behaviours returns a copy of the built-in table of "load more" controls
-// that Render clicks, in the order they are tried. Controls whose label
-// matches /load more|show more|more comments|older comments|plus de
-// commentaires/i are clicked too, as are Options.ExtraSelectors.
-func Behaviours() []Behaviour {
-	out := make([]Behaviour, len(behaviours))
-	for i, b := range behaviours {
-		out[i] = Behaviour{b.Platform, append([]string(nil), b.Selectors...)}
-	}
-	return out
-}
+// Behaviours returns a copy of the "load more" controls that Render
+// clicks, from the platform table (harvest/platform), in the order they
+// are tried. Controls whose label matches /load more|show more|more
+// comments|older comments|plus de commentaires/i are clicked too, as are
+// Options.ExtraSelectors.
+func Behaviours() []Behaviour { return platform.LoadMore() }
 
-// selectors returns the built-in selectors followed by extra.
+// selectors returns the platform table's selectors followed by extra.
 func selectors(extra []string) []string {
 	var out []string
-	for _, b := range behaviours {
+	for _, b := range platform.LoadMore() {
 		out = append(out, b.Selectors...)
 	}
 	return append(out, extra...)

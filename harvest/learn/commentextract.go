@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -31,7 +32,6 @@ func (e *extractor) ruleComments() bool {
 		return false
 	}
 	elems := commentElements(bodies)
-	e.commentElems = elems
 	selected := make(map[*html.Node]bool, len(bodies))
 	for _, b := range bodies {
 		selected[b] = true
@@ -51,7 +51,7 @@ func (e *extractor) comment(cr *CommentRules, body, elem *html.Node, selected ma
 	c := Comment{ID: commentID(elem, cr.IDLevels)}
 	if cr.Author.usable() {
 		if n := cr.Author.first(elem); n != nil {
-			c.Author = cleanAuthor(nodeText(n))
+			c.Author = textsim.CleanAuthor(nodeText(n))
 		}
 	}
 	if cr.Date.usable() {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
@@ -57,7 +58,7 @@ func learnComments(pages []*trainPage, min float64) *CommentRules {
 	for k := range subs {
 		if s := &subs[k]; !s.target.Date.IsZero() {
 			s.rend = renderingSets(s.d, s.target.Date, s.lang)
-			s.union = unionSet(s.rend, s.d.coder.size())
+			s.union = unionSet(s.rend, s.d.coder.Size())
 		}
 	}
 	cr.Author = learnSubRule(subs, authorSubScore, min)
@@ -77,7 +78,7 @@ func scoreComments(p *trainPage) *commentPage {
 		hi := min(lo+commentBatch, len(cp.targets))
 		sets := make([][]bool, 0, hi-lo)
 		for _, c := range cp.targets[lo:hi] {
-			set, n := p.d.targetSet(fragmentTexts(c.Content)...)
+			set, n := p.d.targetSet(textsim.FragmentTexts(c.Content)...)
 			sets = append(sets, set)
 			cp.tsize = append(cp.tsize, n)
 		}
@@ -107,42 +108,22 @@ func (cp *commentPage) bestFor(j int) int {
 // most voted by maximum-weight matching between the nodes they select and
 // the feed's comments.
 func learnCommentNode(cps []*commentPage, min float64) *Rule {
-	votes, kinds := map[string]int{}, map[string]int{}
+	b := newBallot()
 	for _, cp := range cps {
 		for j := range cp.targets {
-			b := cp.bestFor(j)
-			if b < 0 {
-				continue
-			}
-			seen := map[string]bool{}
-			for _, c := range multiCandidates(cp.p.d, b) {
-				if !seen[c.xpath] {
-					seen[c.xpath] = true
-					votes[c.xpath]++
-					kinds[c.xpath] = c.kind
-				}
+			if best := cp.bestFor(j); best >= 0 {
+				b.vote(multiCandidates(cp.p.d, best))
 			}
 		}
 	}
-	var best *Rule
-	for _, x := range rankCandidates(votes, kinds) {
-		r := &Rule{XPath: x, Votes: votes[x]}
-		evaluateComments(r, cps)
-		if best == nil || r.Confidence > best.Confidence+1e-9 {
-			best = r
-		}
-	}
-	if best != nil {
-		best.Trusted = best.Confidence >= min
-	}
-	return best
+	return b.elect(func(r *Rule) { evaluateComments(r, cps) }, min)
 }
 
 // multiCandidates returns rules that may select element b together with its
 // sibling comments: class tokens and itemprops of b, of the elements with the
 // same text, and of up to three ancestors; and anchor/tag steps from b's
 // parent.
-func multiCandidates(d *doc, b int) []candidate {
+func multiCandidates(d *bigramIndex, b int) []candidate {
 	var out []candidate
 	i := b
 	for level := 0; level < 4 && i >= 0; level++ {
@@ -210,7 +191,7 @@ func (cp *commentPage) weights(nodes []*html.Node) ([][]float64, []int) {
 
 // subject is one training comment matched to its element on a page.
 type subject struct {
-	d      *doc
+	d      *bigramIndex
 	elem   *html.Node
 	target *CommentTarget
 	lang   string
@@ -290,36 +271,23 @@ type subScore func(s subject, i int) (float64, string)
 // to it, for flat <dt>/<dd> layouts) votes for its relative candidates; the
 // most voted are evaluated on every comment.
 func learnSubRule(subs []subject, score subScore, min float64) *Rule {
-	votes, kinds := map[string]int{}, map[string]int{}
+	b := newBallot()
 	for _, s := range subs {
-		b, part := bestInRecord(s, score)
-		if b < 0 {
+		best, part := bestInRecord(s, score)
+		if best < 0 {
 			continue
 		}
-		seen := map[string]bool{}
-		for _, i := range equivalents(s.d, b) {
-			for _, c := range partCandidates(s.d.els[i], part) {
-				if !seen[c.xpath] {
-					seen[c.xpath] = true
-					votes[c.xpath]++
-					kinds[c.xpath] = c.kind
-				}
-			}
+		var cands []candidate
+		for _, i := range equivalents(s.d, best) {
+			cands = append(cands, partCandidates(s.d.els[i], part)...)
 		}
+		b.vote(cands)
 	}
-	var best *Rule
-	for _, x := range rankCandidates(votes, kinds) {
-		r := &Rule{XPath: x, Votes: votes[x]}
-		evaluateSub(r, subs, score)
-		if best == nil || r.Confidence > best.Confidence+1e-9 {
-			best = r
-		}
+	r := b.elect(func(r *Rule) { evaluateSub(r, subs, score) }, min)
+	if r != nil {
+		r.PageScores = nil // per comment, not per page: too long to be useful
 	}
-	if best != nil {
-		best.Trusted = best.Confidence >= min
-		best.PageScores = nil // per comment, not per page: too long to be useful
-	}
-	return best
+	return r
 }
 
 // recordPart is the comment element or one of its element siblings, with
@@ -447,14 +415,14 @@ func dateSubScore(s subject, i int) (float64, string) {
 
 // smallDice returns the Dice of element i's text against text, or 0 when
 // the element holds much more text than a name.
-func smallDice(d *doc, i int, text string) float64 {
+func smallDice(d *bigramIndex, i int, text string) float64 {
 	s, e := d.start[i], d.end[i]
 	if e-s > maxDateRange {
 		return 0
 	}
-	a := sortedSet(append([]int32(nil), d.vals[s:e]...))
-	b := sortedSet(d.coder.appendText(nil, text))
-	return sortedDice(a, b)
+	a := textsim.SortedSet(append([]int32(nil), d.vals[s:e]...))
+	b := textsim.SortedSet(d.coder.AppendText(nil, text))
+	return textsim.SortedDice(a, b)
 }
 
 // idLevelOrder is the order id holders are tried in: the comment element,

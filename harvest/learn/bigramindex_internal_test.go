@@ -35,11 +35,11 @@ func randomHTML(r *rand.Rand) string {
 func TestSweepAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 300; trial++ {
-		d, err := parseDoc([]byte(randomHTML(r)))
+		d, err := indexPage(Page{HTML: []byte(randomHTML(r))})
 		if err != nil {
 			t.Fatal(err)
 		}
-		member := make([]bool, d.coder.size())
+		member := make([]bool, d.coder.Size())
 		for v := range member {
 			member[v] = r.IntN(2) == 0
 		}

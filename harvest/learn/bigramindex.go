@@ -1,19 +1,17 @@
 package learn
 
 import (
-	"bytes"
-	"fmt"
-
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
 )
 
-// doc is a parsed page with, for every element, the range of its text's
+// bigramIndex is a parsed page with, for every element, the range of its text's
 // bigram ids and the number of distinct bigrams under it (|N|). Elements are
 // numbered in post-order, so an element's range is contiguous, children
 // come before their parent, and ranges end in non-decreasing order.
-type doc struct {
+type bigramIndex struct {
 	root   *html.Node
-	coder  *coder
+	coder  *textsim.Coder
 	vals   []int32      // bigram ids of the page's visible text, in document order
 	owner  []int32      // per position: the element whose own text holds it
 	meet   []int32      // per position: the deepest element holding it and the previous occurrence of its bigram, -1 if none
@@ -34,18 +32,18 @@ type textRun struct {
 	parent   *html.Node
 }
 
-// parseDoc parses page HTML and indexes it.
-func parseDoc(b []byte) (*doc, error) {
-	root, err := html.Parse(bytes.NewReader(b))
+// indexPage indexes a page, parsing it when it has no tree yet.
+func indexPage(p Page) (*bigramIndex, error) {
+	root, err := p.root()
 	if err != nil {
-		return nil, fmt.Errorf("parse html: %w", err)
+		return nil, err
 	}
-	return indexDoc(root), nil
+	return newBigramIndex(root), nil
 }
 
-// indexDoc indexes a parsed tree.
-func indexDoc(root *html.Node) *doc {
-	d := &doc{root: root, coder: newCoder(), idx: make(map[*html.Node]int32)}
+// newBigramIndex indexes a parsed tree.
+func newBigramIndex(root *html.Node) *bigramIndex {
+	d := &bigramIndex{root: root, coder: textsim.NewCoder(), idx: make(map[*html.Node]int32)}
 	d.walk(root, 0)
 	d.parent = make([]int32, len(d.els))
 	for i, n := range d.els {
@@ -63,11 +61,11 @@ func indexDoc(root *html.Node) *doc {
 }
 
 // walk appends the text bigrams and elements under n in post-order.
-func (d *doc) walk(n *html.Node, depth int32) {
+func (d *bigramIndex) walk(n *html.Node, depth int32) {
 	switch n.Type {
 	case html.TextNode:
 		from := int32(len(d.vals))
-		d.vals = d.coder.appendText(d.vals, n.Data)
+		d.vals = d.coder.AppendText(d.vals, n.Data)
 		if to := int32(len(d.vals)); to > from {
 			d.runs = append(d.runs, textRun{from, to, n.Parent})
 		}
@@ -97,7 +95,7 @@ func (d *doc) walk(n *html.Node, depth int32) {
 // setOwners records the element that holds each text position. Text
 // directly under the document node (none in practice) belongs to no
 // element and is owned by the root element.
-func (d *doc) setOwners() {
+func (d *bigramIndex) setOwners() {
 	d.owner = make([]int32, len(d.vals))
 	top := int32(len(d.els) - 1)
 	for _, r := range d.runs {
@@ -114,9 +112,9 @@ func (d *doc) setOwners() {
 // setMeets finds, for each position, the previous occurrence of its bigram
 // and the deepest element holding both: climbing from the position's owner
 // to the first ancestor that starts at or before the previous occurrence.
-func (d *doc) setMeets() {
+func (d *bigramIndex) setMeets() {
 	d.meet = make([]int32, len(d.vals))
-	last := make([]int32, d.coder.size())
+	last := make([]int32, d.coder.Size())
 	for i, v := range d.vals {
 		p := last[v] - 1
 		last[v] = int32(i + 1)
@@ -139,7 +137,7 @@ func (d *doc) setMeets() {
 // takes 1 from the deepest element that also holds the bigram's previous
 // occurrence (so each distinct bigram counts once per element), and the
 // counts are then summed bottom-up, children before parents.
-func (d *doc) sweep(targets ...[]bool) [][]int32 {
+func (d *bigramIndex) sweep(targets ...[]bool) [][]int32 {
 	if len(targets) == 0 {
 		targets = [][]bool{nil}
 	}
@@ -167,12 +165,12 @@ func (d *doc) sweep(targets ...[]bool) [][]int32 {
 
 // targetSet returns the membership table of the bigrams of texts, coded
 // with d's coder, and its size |T|.
-func (d *doc) targetSet(texts ...string) ([]bool, int) {
+func (d *bigramIndex) targetSet(texts ...string) ([]bool, int) {
 	var ids []int32
 	for _, t := range texts {
-		ids = d.coder.appendText(ids, t)
+		ids = d.coder.AppendText(ids, t)
 	}
-	set := make([]bool, d.coder.size())
+	set := make([]bool, d.coder.Size())
 	count := 0
 	for _, v := range ids {
 		if !set[v] {
@@ -185,7 +183,7 @@ func (d *doc) targetSet(texts ...string) ([]bool, int) {
 
 // dice returns the Sørensen–Dice coefficient of element i against a target
 // of size t with inter bigrams in common.
-func (d *doc) dice(i int, inter []int32, t int) float64 {
+func (d *bigramIndex) dice(i int, inter []int32, t int) float64 {
 	den := int(d.size[i]) + t
 	if den == 0 {
 		return 0
@@ -194,7 +192,7 @@ func (d *doc) dice(i int, inter []int32, t int) float64 {
 }
 
 // distance returns the number of edges between elements i and j.
-func (d *doc) distance(i, j int) int {
+func (d *bigramIndex) distance(i, j int) int {
 	steps := 0
 	for i != j {
 		if d.depth[i] >= d.depth[j] {

@@ -1,0 +1,34 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/internal/marctools"
+	"github.com/blogharvest/blogharvest/marc"
+)
+
+// TestDemoMARCTools runs the demo and checks every MARC record of its
+// archive with tools this project did not write: a yaz-marcdump round trip
+// MARCXML → ISO 2709 → MARCXML must give back every field and subfield, and
+// MARC::Lint may report only the warnings marc.ToolWarnings allows. It
+// skips when yaz or MARC::Lint is not installed.
+func TestDemoMARCTools(t *testing.T) {
+	if err := marctools.Available(); err != nil {
+		t.Skip(err)
+	}
+	out := t.TempDir() + "/archive"
+	var stdout bytes.Buffer
+	if err := runDemo(context.Background(), []string{"-out", out}, IO{Stdout: &stdout, Stderr: &stdout}); err != nil {
+		t.Fatalf("demo: %v\n%s", err, stdout.Bytes())
+	}
+	recs, err := marctools.ArchiveRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) < 100 {
+		t.Fatalf("%d MARC records in the demo archive, want the blog, 44 entries and their comments", len(recs))
+	}
+	marctools.Check(t, recs, marc.AllowedToolWarning)
+}

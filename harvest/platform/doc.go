@@ -1,0 +1,22 @@
+// Package platform is the crawler's one table of what it knows about blog
+// and comment platforms: one Platform per row, with the hints that name
+// it in a generator, the markup of its comment elements (id prefixes,
+// class tokens, itemtypes), the markers of comments it loads by
+// JavaScript, the selectors of its "load more" controls and the id or
+// class words of the boxes it puts inside an article that are not the
+// article. Every matcher of the crawler is derived from the table:
+//
+//   - harvest's page scan: JSSystem (which JavaScript comment system a page
+//     loads, so that render:auto renders it);
+//   - harvest/render: LoadMore (the controls clicked for more comments);
+//   - harvest/learn's comment fallback: IsCommentID, IsCommentClass,
+//     IsCommentItemType;
+//   - harvest/learn's article cleaning: IsBoilerplate;
+//   - harvest/feed: Generator (the platform a feed's generator names).
+//
+// Adding a platform is one row in table (platforms.go) plus a fixture page
+// that shows it; Add does the same at run time, for tests.
+//
+// The package imports only the standard library; harvest, harvest/feed,
+// harvest/learn and harvest/render import it.
+package platform
