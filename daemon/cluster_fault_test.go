@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest/aip"
 )
 
 // anyEntry reports whether some entry version is in the archive.
@@ -45,6 +47,30 @@ func TestClusterWorkerKilled(t *testing.T) {
 	})
 	w1.stop(t, syscall.SIGTERM, 20*time.Second)
 	w2.stop(t, syscall.SIGTERM, 20*time.Second)
+}
+
+// TestClusterLastAttemptKilled: a worker killed during a run's last
+// attempt (max_deliver 1) ends no task; the server's max-deliveries
+// advisory lets the scheduler record the run as failed, with why in
+// /status, instead of waiting for it for ever.
+func TestClusterLastAttemptKilled(t *testing.T) {
+	e := newClusterEnv(t, clusterOpts{blogs: 1, maxDeliver: 1, maxPages: 8})
+	e.slow.Store(300)
+	listen := listenOf(t, e.config())
+	start(t, "run", "-config", e.config())
+	w1 := e.worker("w1")
+	waitFor(t, "a first entry archived", 60*time.Second, e.anyEntry)
+	w1.cmd.Process.Signal(syscall.SIGKILL)
+	<-w1.done
+	waitFor(t, "the run ended", 30*time.Second, ended(listen))
+	st, _ := getStatus(listen)
+	b := st.Blogs[0]
+	if b.Outcome != "failed" || !strings.Contains(b.LastError, "max_deliver") || b.Runs != 1 || b.Worker != "w1" {
+		t.Errorf("/status %+v; want failed after max_deliver, worker w1", b)
+	}
+	for _, p := range aipCheck(e.archive) {
+		t.Errorf("check: %v", p)
+	}
 }
 
 // TestClusterSchedulerKilled: the active scheduler killed with SIGKILL
@@ -130,3 +156,6 @@ func TestClusterPoisonBlog(t *testing.T) {
 	}
 	e.checkCluster(listen)
 }
+
+// aipCheck checks the archive (what `blogharvest check` does).
+func aipCheck(root string) []error { return aip.Check(root) }

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -140,6 +141,31 @@ func (d *Daemon) startScheduling() {
 		defer d.wg.Done()
 		d.cl.conn.Reports(ctx, d.onReport)
 	}()
+	stop, err := d.cl.conn.Exhausted(d.onExhausted)
+	if err != nil {
+		d.Logger.Error("tasks that exhaust max_deliver without a report will stay running", "err", err)
+		return
+	}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		<-ctx.Done()
+		stop()
+	}()
+}
+
+// onExhausted records as failed a run whose task reached max_deliver
+// without a worker ending it (each of its workers died or stopped).
+func (d *Daemon) onExhausted(t dispatch.Task) {
+	n := d.Config.Cluster.MaxDeliver
+	rep := runReport{Outcome: schedule.OutcomeFailed, Transient: true,
+		Error: fmt.Sprintf("no worker ended the run in %d attempts (max_deliver): each died or stopped during it", n)}
+	payload, _ := json.Marshal(rep)
+	err := d.recordDone(dispatch.Report{Blog: t.Blog, Due: t.Due, Kind: dispatch.Done, Attempt: n, Payload: payload,
+		Error: rep.Error})
+	if err != nil {
+		d.Logger.Error("exhausted run not recorded", "blog", t.Blog, "err", err)
+	}
 }
 
 // keepLease renews the scheduler's lease until ctx ends; when a renewal
@@ -243,14 +269,6 @@ func (d *Daemon) onReport(r dispatch.Report) error {
 // recordDone stores the outcome of a run a worker ended. A report of a run
 // other than the blog's run in flight (a duplicate) changes nothing.
 func (d *Daemon) recordDone(r dispatch.Report) error {
-	st, _, err := d.store.Get(r.Blog)
-	if err != nil {
-		return err
-	}
-	if st.Outcome != schedule.OutcomeRunning || !st.NextDue.Equal(r.Due) {
-		d.Logger.Info("report of a run not in flight: ignored", "blog", r.Blog, "due", r.Due)
-		return nil
-	}
 	var rep runReport
 	if err := json.Unmarshal(r.Payload, &rep); err != nil {
 		rep = runReport{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
@@ -258,7 +276,12 @@ func (d *Daemon) recordDone(r dispatch.Report) error {
 	d.mu.Lock()
 	spec, ok := d.specs[r.Blog]
 	d.mu.Unlock()
-	err = d.store.Update(r.Blog, func(st *schedule.State) error { // the outcome and the next run at once
+	stale := false
+	err := d.store.Update(r.Blog, func(st *schedule.State) error { // checked, outcome and next run at once
+		if st.Outcome != schedule.OutcomeRunning || !st.NextDue.Equal(r.Due) {
+			stale = true
+			return nil
+		}
 		now := d.Now()
 		rep.apply(st, now)
 		if ok {
@@ -269,12 +292,18 @@ func (d *Daemon) recordDone(r dispatch.Report) error {
 	if err != nil {
 		return err
 	}
+	if stale {
+		d.Logger.Info("report of a run not in flight: ignored", "blog", r.Blog, "due", r.Due)
+		return nil
+	}
 	d.metrics.runs.WithLabelValues(rep.Outcome).Inc()
 	d.metrics.entries.Add(float64(rep.Stats.Entries))
 	d.Logger.Info("run reported", "blog", r.Blog, "worker", r.Worker, "attempt", r.Attempt, "outcome", rep.Outcome,
 		"archived", rep.Stats.String(), "err", rep.Error)
 	d.cl.mu.Lock()
-	d.cl.inflight[r.Blog] = flight{Worker: r.Worker, Attempt: r.Attempt} // the last run's, until the next starts
+	f := d.cl.inflight[r.Blog] // the last run's, until the next starts
+	f.Worker, f.Attempt, f.LastFail = cmp.Or(r.Worker, f.Worker), r.Attempt, ""
+	d.cl.inflight[r.Blog] = f
 	d.cl.mu.Unlock()
 	d.mu.Lock()
 	d.warns[r.Blog] = rep.Warning
