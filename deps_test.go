@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"schemas":        {},
 	"marc":           {"."},
 	"mets":           {},
-	"aip":            {".", "marc", "mets", "schemas"},
+	"aip":            {".", "marc", "mets", "schemas", "warc"},
 	"harvest":        {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render", "harvest/textsim"},
 	"harvest/fetch":  {"."},
 	"harvest/feed":   {".", "harvest/fetch", "harvest/platform"},
@@ -46,8 +46,12 @@ var allowed = map[string][]string{
 	// (testdata/blogs and the demo's sample blog).
 	"internal/fixture":     {"."},
 	"internal/fixture/gen": {"internal/fixture"},
+	// warc writes, indexes (CDXJ) and reads the WARC file of an AIP.
+	"warc": {"."},
 	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
 	"internal/tlstest": {},
+	// internal/metstest checks METS for tests with metsrw and encoding/xml.
+	"internal/metstest": {},
 	// internal/marctools checks MARC records with yaz-marcdump and
 	// MARC::Lint, for tests.
 	"internal/marctools": {"marc"},

@@ -154,7 +154,45 @@ type File struct {
 	Captured  time.Time           // when the response arrived
 	Status    int                 // HTTP status; zero for files the harvest made
 	Header    map[string][]string // response headers as received
+
+	// Exchanges are the HTTP exchanges that produced the file, redirect
+	// hops first; the last one's payload is the file's content. Empty for
+	// files the harvest made.
+	Exchanges []Exchange
+	// WARCRecordID is the WARC-Record-ID ("urn:uuid:…", without the
+	// angle brackets of the WARC header) of the record
+	// holding the file in its AIP's WARC; aip sets it when it writes the
+	// package.
+	WARCRecordID string
 }
+
+// Exchange is one HTTP request and the response to it as they crossed the
+// wire, kept for the WARC of the AIP (DESIGN §7). No secret is kept: the
+// values of Authorization, Proxy-Authorization, Cookie and Set-Cookie are
+// replaced by Redacted (cookie names and attributes stay).
+type Exchange struct {
+	Method        string              // e.g. "GET"
+	URL           string              // the request URI, without userinfo
+	RequestProto  string              // e.g. "HTTP/1.1"
+	RequestHeader map[string][]string // as sent, Host included, secrets redacted
+
+	Proto          string              // of the response, e.g. "HTTP/1.1" or "HTTP/2.0"
+	Status         int                 // e.g. 200
+	Reason         string              // the status line's text, e.g. "200 OK"
+	ResponseHeader map[string][]string // as received, after the transport decoded chunking
+	// Body is the response payload after content decoding (gzip, br,
+	// deflate). It is nil in the last exchange of a File, whose payload is
+	// the File's content.
+	Body      []byte
+	Truncated bool // Body was cut short (a redirect's body beyond its cap)
+
+	RemoteIP string    // the server's address, best effort; empty behind a proxy
+	Sent     time.Time // when the request was sent
+	Received time.Time // when the response headers arrived
+}
+
+// Redacted replaces the value of a secret header in an Exchange.
+const Redacted = "[redacted]"
 
 // Role says what a captured File is to the record that holds it.
 type Role string

@@ -31,6 +31,16 @@ func (c *urlCleaner) strip(ps ...*string) {
 	}
 }
 
+// file strips the URL of f and of its exchanges (which package
+// harvest/fetch records without user-info already: nothing is written
+// then).
+func (c *urlCleaner) file(f *File) {
+	c.strip(&f.URL)
+	for i := range f.Exchanges {
+		c.strip(&f.Exchanges[i].URL)
+	}
+}
+
 func (c *urlCleaner) list(l []string) {
 	for i := range l {
 		c.strip(&l[i])
@@ -49,7 +59,7 @@ func (e *Entry) StripUserinfo() int {
 		c.strip(&cm.URL, &cm.AddressedTo, &cm.PostURL, &cm.ParentURL)
 	}
 	for i := range e.Files {
-		c.strip(&e.Files[i].URL)
+		c.file(&e.Files[i])
 	}
 	return c.n
 }
@@ -61,7 +71,7 @@ func (b *Blog) StripUserinfo() int {
 	c.strip(&b.URL, &b.SitemapURL, &b.FeedURL)
 	c.list(b.Aliases)
 	for i := range b.Files {
-		c.strip(&b.Files[i].URL)
+		c.file(&b.Files[i])
 	}
 	return c.n
 }

@@ -128,6 +128,7 @@ func checkAIP(dir string, isAIP bool) []error {
 		return b.errs // already reported by the schema check
 	}
 	b.checkFileRefs(metsPath, doc)
+	b.checkWARC(doc)
 	b.lintRecords(metsPath, doc)
 	return b.errs
 }

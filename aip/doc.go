@@ -16,13 +16,28 @@
 //	                          Payload-Oxum
 //	manifest-sha256.txt, manifest-sha512.txt
 //	tagmanifest-sha256.txt, tagmanifest-sha512.txt
-//	data/METS.xml             METS 1.12.1: a MARCXML dmdSec per record (the Blog, or the
-//	                          Entry and each Comment), PREMIS 3 objects, events and
-//	                          agents, fileSec groups original, rendered, media and
-//	                          metadata, and a structMap Entry › Comment nested as the
-//	                          comments answer each other
+//	data/METS.xml             METS 1.12.1 of the profile doc/mets-profile.md (Profile): a
+//	                          MARCXML dmdSec per record (the Blog, or the Entry and each
+//	                          Comment); an amdSec per file (PREMIS 3 object with a urn:uuid
+//	                          identifier and its PRONOM format, a capture event for bytes a
+//	                          server sent or a creation event for files the software made,
+//	                          a format identification event) and one for the package
+//	                          (relationships, rights, packaging events, agents); fileSec
+//	                          groups original, rendered, media and metadata; a logical
+//	                          structMap Entry › Comment nested as the comments answer each
+//	                          other and a physical one (folders and files) that
+//	                          Archivematica's metsrw reads
 //	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
+//	data/objects/warc/<entry-key or "blog">.warc.gz
+//	                          WARC 1.1 (package warc): warcinfo, then the request and
+//	                          response records of every HTTP exchange that produced a
+//	                          captured file (redirect hops included), resource records for
+//	                          the rendered DOM and screenshot (WARC-Concurrent-To the
+//	                          page's response); each captured file's PREMIS object names
+//	                          its record (significantProperties WARC-Record-ID) and holds
+//	                          the same bytes as the record's payload
 //	data/logs/capture.log     URL, HTTP status, capture time and sha256 per file
+//	data/logs/index.cdxj      the CDXJ index of the WARC's responses, for replay (pywb)
 //	data/logs/ledger.tsv      Blog AIPs: the crawl ledger (a blogharvest.RoleLedger file),
 //	                          a header line "url	fate	detail	via", then one line per URL
 //	                          the crawl met, sorted by URL: its canonical URL; its fate
@@ -31,6 +46,10 @@
 //	                          key, the redirect's or stub's target, the URL it duplicates,
 //	                          the error or the reason); how the crawl met it first (feed,
 //	                          sitemap, link, home, redirect, canonical, stub, comments)
+//
+// Formats are identified with siegfried and the PRONOM signature file
+// compiled into the binary (nothing is read from disk or the network); it
+// loads once per process, at the first identification.
 //
 // A Writer validates the records, the MARC records (marc.Lint) and the METS
 // document (schemas.Validate) before anything touches the disk, then builds

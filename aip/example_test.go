@@ -61,7 +61,9 @@ func ExampleWriter() {
 	//   bagit.txt
 	//   data/METS.xml
 	//   data/logs/capture.log
+	//   data/logs/index.cdxj
 	//   data/objects/page/hello.html
+	//   data/objects/warc/hello-30dc7e80.warc.gz
 	//   manifest-sha256.txt
 	//   manifest-sha512.txt
 	//   tagmanifest-sha256.txt

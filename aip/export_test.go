@@ -4,3 +4,8 @@ package aip
 // .tmp and right before publishing a bag (see testHook); nil removes it.
 // Set it before the first write.
 func SetTestHook(f func(final, event string)) { testHook = f }
+
+// SetIdentifyFormats turns PRONOM format identification on or off (on by
+// default). Off, no siegfried signatures are loaded and every file's format
+// identification event says "no match".
+func SetIdentifyFormats(on bool) { identifyOff = !on }

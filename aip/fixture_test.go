@@ -45,6 +45,12 @@ func fixtureEntry() *blogharvest.Entry {
 			file("https://garden.example.org/wp-content/uploads/kettle%20big.JPG?ver=2", blogharvest.RoleMedia, "image/jpeg", "\xff\xd8\xff fake", 200),
 			file(u+"feed/", blogharvest.RoleCommentFeed, "application/rss+xml", "<rss version=\"2.0\"><channel/></rss>", 200),
 			file("", blogharvest.RoleScreenshot, "image/png", "\x89PNG\r\n\x1a\nshot", 0),
+			// made by the harvest (no HTTP status): the rendered DOM, the
+			// feed's item of the entry, the learned rules
+			file(u, blogharvest.RoleRendered, "text/html; charset=utf-8", "<html><body><p>The kettle sang.</p><p>3 comments</p></body></html>", 0),
+			file("https://garden.example.org/feed/", blogharvest.RoleFeed, "application/rss+xml",
+				`<item xmlns:dc="http://purl.org/dc/elements/1.1/"><title>Notes on the green kettle</title><dc:creator>Clara Holm</dc:creator></item>`, 0),
+			file("", blogharvest.RoleLog, "application/json", `{"content":"div.entry"}`, 0),
 		},
 		Problems: []string{"media https://garden.example.org/missing.gif: 404"},
 	}
@@ -56,7 +62,7 @@ func fixtureBlog() *blogharvest.Blog {
 	return &blogharvest.Blog{
 		ID: "garden", URL: "https://garden.example.org/", Title: "The Garden Ledger", Subtitle: "Kettles, kitchens, seasons",
 		Language: "en", Encoding: "UTF-8", FeedURL: "https://garden.example.org/feed/", Platform: "WordPress",
-		PlatformVersion: "6.4", StatusCode: 200, Captured: time.Date(2024, 5, 6, 6, 0, 0, 0, time.UTC),
+		PlatformVersion: "6.4", StatusCode: 200, Copyright: "© 2024 Clara Holm", License: "https://creativecommons.org/licenses/by-sa/4.0/", Captured: time.Date(2024, 5, 6, 6, 0, 0, 0, time.UTC),
 		Files: []blogharvest.File{
 			file("https://garden.example.org/", blogharvest.RolePage, "text/html", "<html><title>The Garden Ledger</title></html>", 200),
 			file("https://garden.example.org/feed/", blogharvest.RoleFeed, "application/rss+xml", "<rss version=\"2.0\"><channel/></rss>", 200),

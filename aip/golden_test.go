@@ -9,9 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/internal/metstest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/valid and testdata/broken")
@@ -130,4 +132,28 @@ func readTree(t testing.TB, root string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestValidGoldenMetsrw reads every golden METS with Archivematica's METS
+// library (../shared/tools/metsrw-read; skipped without ../shared or
+// python3-lxml) and checks it lists every payload file of the bag.
+func TestValidGoldenMetsrw(t *testing.T) {
+	var docs []string
+	for _, b := range goldenBags(t) {
+		docs = append(docs, filepath.Join(b, "data", "METS.xml"))
+	}
+	metstest.MetsrwListsPayload(t, "../../shared/tools/metsrw-read", docs...)
+}
+
+// TestValidGoldenProvenance: in the golden METS no file the software made
+// (logs, rendered DOM, screenshot, learned rules, the entry's feed item) is
+// linked to a capture event; each has a creation event instead, and every
+// captured file a capture event.
+func TestValidGoldenProvenance(t *testing.T) {
+	for _, b := range goldenBags(t) {
+		entry := strings.Contains(b, "entries")
+		metstest.CheckProvenance(t, filepath.Join(b, "data", "METS.xml"), func(href string) bool {
+			return metstest.Generated(href, entry)
+		})
+	}
 }

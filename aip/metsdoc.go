@@ -5,16 +5,25 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/mets"
 	"github.com/google/uuid"
 )
 
-// IDs of the PREMIS agents and package-level events of every AIP.
+// Profile is the METS PROFILE of every AIP: the profile doc/mets-profile.md
+// describes (what each section holds).
+const Profile = "https://github.com/blogharvest/blogharvest/blob/main/doc/mets-profile.md"
+
+// IDs of the package's own amdSec, its PREMIS agents and package events.
 const (
+	amdPackage    = "amd-package"
+	objectPackage = "object-package"
 	agentSoftware = "agent-software"
 	agentOrg      = "agent-organization"
+	agentFormats  = "agent-siegfried"
 	eventDigest   = "event-digest"
 	eventValidate = "event-validation"
 	eventPackage  = "event-package"
@@ -30,16 +39,45 @@ func ObjID(permalink string, n int) string {
 	return "urn:uuid:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte(permalink+"#"+versionName(n))).String()
 }
 
+// RecordID returns the version-independent identifier of the record at
+// permalink, the same for all its AIP versions: urn:uuid: and the
+// name-based (version 5) UUID of the permalink in the URL namespace. Each
+// AIP names it in a metsHdr altRecordID; an Entry AIP names its blog's as
+// the record it is part of.
+func RecordID(permalink string) string {
+	return "urn:uuid:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte(permalink)).String()
+}
+
+// urn returns a PREMIS identifier of type URN.
+func urn(v string) mets.Identifier { return mets.Identifier{Type: "URN", Value: v} }
+
+// ids names the PREMIS identifiers of one package: name-based UUIDs in the
+// namespace of the package's OBJID, so every identifier is globally unique
+// and the same package always gets the same ones.
+type ids struct{ ns uuid.UUID }
+
+// of returns the identifier of what name says, e.g. a payload path.
+func (n ids) of(name string) mets.Identifier {
+	return urn("urn:uuid:" + uuid.NewSHA1(n.ns, []byte(name)).String())
+}
+
+// agentID returns the identifier of an agent: the same in every package.
+func agentID(kind, name string) mets.Identifier {
+	return urn("urn:uuid:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte("urn:blogharvest:agent:"+kind+":"+name)).String())
+}
+
 // metsDocument builds the METS document of the package from its payload
 // (METS.xml itself excluded) and MARC records.
 func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
+	objID := ObjID(p.permalink, p.version)
 	d := &mets.Document{
-		ObjID: ObjID(p.permalink, p.version), Type: p.kind, Created: e.now,
+		ObjID: objID, Type: p.kind, Created: e.now, Profile: Profile,
 		Label: fmt.Sprintf("%s/%s/%s", p.blogID, p.key, versionName(p.version)),
 		Agents: []mets.Agent{
 			{Role: "CREATOR", Type: "OTHER", OtherType: "SOFTWARE", Name: joinNonEmpty(e.software, e.version)},
 			{Role: "CUSTODIAN", Type: "ORGANIZATION", Name: e.org},
 		},
+		AltRecordIDs: []mets.AltRecordID{{Type: "VERSION-INDEPENDENT", Value: RecordID(p.permalink)}},
 	}
 	for _, r := range recs {
 		xml, err := r.rec.MarshalMARCXML()
@@ -48,97 +86,274 @@ func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
 		}
 		d.DmdSecs = append(d.DmdSecs, mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, XML: xml})
 	}
-	p.addFileMetadata(d, e)
-	d.StructMap = p.structMap(recs)
+	n := ids{ns: uuid.MustParse(strings.TrimPrefix(objID, "urn:uuid:"))}
+	files, objects := p.addFileMetadata(d, e, n)
+	d.AmdSecs = append(d.AmdSecs, p.packageAmdSec(e, n, objects))
+	d.StructMap = p.structMap(recs, files)
 	return d, nil
 }
 
-// addFileMetadata adds a PREMIS object, a capture event and a METS file for
-// each payload item, then the package events and the agents.
-func (p *pkg) addFileMetadata(d *mets.Document, e env) {
+// addFileMetadata adds an amdSec (PREMIS object, capture or creation event,
+// format identification event) and a METS file for each payload item. It
+// returns the file IDs and object IDs in payload order.
+func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []string) {
 	groups := map[string][]mets.File{}
-	var objects []string
-	for i, it := range p.items {
-		n := fmt.Sprintf("%04d", i+1)
-		obj, file, capture := "object-"+n, "file-"+n, "event-capture-"+n
-		objects = append(objects, obj)
-		d.AmdSec.Objects = append(d.AmdSec.Objects, it.premisObject(obj))
-		adm := []string{obj}
-		if ev, ok := it.captureEvent(capture, obj); ok {
-			d.AmdSec.Events = append(d.AmdSec.Events, ev)
-			adm = append(adm, capture)
+	sources := map[string]mets.Identifier{} // URL of a captured page → its object
+	for _, it := range p.items {
+		if it.captured() && it.file.Role == blogharvest.RolePage {
+			sources[it.file.URL] = n.of(it.rel)
 		}
-		groups[it.group] = append(groups[it.group], mets.File{ID: file, MimeType: orOctets(it.mime), Size: it.size,
-			Checksum: it.sha256, Created: capturedAt(it), Href: it.rel, AdmIDs: adm})
+	}
+	for i, it := range p.items {
+		num := fmt.Sprintf("%04d", i+1)
+		amd := mets.AmdSec{ID: "amd-" + num}
+		obj := "object-" + num
+		fm, idErr := it.identify()
+		o := it.premisObject(obj, n.of(it.rel), fm)
+		ev := it.provenanceEvent(num, obj, n, e.now)
+		if !it.captured() {
+			o.Relationships = it.sourceRelationships(sources)
+		}
+		amd.Objects = []mets.Object{o}
+		amd.Events = []mets.Event{ev, formatEvent(num, obj, it, n, fm, idErr, e.now)}
+		d.AmdSecs = append(d.AmdSecs, amd)
+		fileID := "file-" + strings.TrimPrefix(o.Identifier.Value, "urn:uuid:")
+		files, objects = append(files, fileID), append(objects, obj)
+		groups[it.group] = append(groups[it.group], mets.File{ID: fileID, MimeType: it.declaredType(),
+			Size: it.size, Checksum: it.sha256, Created: capturedAt(it), Href: it.rel, AdmIDs: []string{amd.ID}})
 	}
 	for _, g := range groupOrder {
 		if len(groups[g]) > 0 {
 			d.FileGroups = append(d.FileGroups, mets.FileGroup{Use: g, Files: groups[g]})
 		}
 	}
-	d.AmdSec.Events = append(d.AmdSec.Events, packageEvents(e, objects)...)
-	d.AmdSec.Agents = []mets.PremisAgent{
-		{ID: agentSoftware, Name: e.software, Type: "software", Version: e.version},
-		{ID: agentOrg, Name: e.org, Type: "organization"},
-	}
+	return files, objects
 }
 
-// premisObject describes the item as a PREMIS file object.
-func (it *item) premisObject(id string) mets.Object {
-	o := mets.Object{ID: id, SHA256: it.sha256, Size: it.size, FormatName: orOctets(mediaTypeOf(it.mime))}
+// declaredType returns the media type the METS declares for the item:
+// its own, but a feed item excerpt the harvest copied out of a feed is
+// plain XML (or JSON), not a feed.
+func (it *item) declaredType() string {
+	mt := orOctets(mediaTypeOf(it.mime))
+	if it.captured() || it.file == nil || it.file.Role != blogharvest.RoleFeed {
+		return mt
+	}
+	if strings.HasSuffix(mt, "json") {
+		return "application/json"
+	}
+	return "application/xml"
+}
+
+// captured reports whether the item is bytes a server sent (an HTTP
+// status is recorded), as opposed to a file the software made: a rendered
+// DOM, a screenshot, a feed item excerpt, learned rules, logs.
+func (it *item) captured() bool { return it.file != nil && it.file.Status != 0 }
+
+// premisObject describes the item as a PREMIS file object with its
+// identifier and PRONOM format.
+func (it *item) premisObject(id string, ident mets.Identifier, fm format) mets.Object {
+	o := mets.Object{ID: id, Identifier: ident, SHA256: it.sha256, Size: it.size,
+		FormatName: it.declaredType(), PUID: fm.puid, FormatNote: formatNote(fm)}
 	if f := it.file; f != nil {
-		o.OriginalName = f.URL
+		if it.captured() {
+			o.OriginalName = f.URL
+		}
 		o.Properties = append(o.Properties, mets.Property{Type: "role", Value: string(f.Role)})
 		if f.Status != 0 {
 			o.Properties = append(o.Properties, mets.Property{Type: "HTTP status", Value: strconv.Itoa(f.Status)})
 		}
-		if mt := f.MediaType; mt != "" && mt != mediaTypeOf(mt) {
+		if mt := f.MediaType; mt != "" && mt != it.declaredType() {
 			o.Properties = append(o.Properties, mets.Property{Type: "Content-Type", Value: mt})
 		}
+	}
+	if it.warcID != "" { // the tie to the WARC (warcfile.go)
+		o.Properties = append(o.Properties, mets.Property{Type: warcPropType, Value: it.warcID})
 	}
 	return o
 }
 
-// captureEvent returns the capture event of a captured file, or false for
-// generated items.
-func (it *item) captureEvent(id, obj string) (mets.Event, bool) {
-	f := it.file
-	if f == nil || f.Captured.IsZero() {
-		return mets.Event{}, false
+// formatNote says what PRONOM calls the format and why siegfried chose it.
+func formatNote(fm format) string {
+	s := "PRONOM (siegfried): "
+	if fm.puid == "" {
+		return joinSep(s+"no format identified", fm.basis, "; ")
 	}
-	ev := mets.Event{ID: id, Type: mets.EventCapture, Date: f.Captured, Outcome: "success",
-		Objects: []string{obj}, Agents: []mets.AgentLink{{ID: agentSoftware, Role: "executing program"}}}
+	s += fm.puid + " " + fm.name
+	if fm.version != "" {
+		s += " " + fm.version
+	}
+	if fm.basis != "" {
+		s += "; " + fm.basis
+	}
+	return s
+}
+
+// provenanceEvent returns the capture event of a captured file, or the
+// creation event of a file the software made.
+func (it *item) provenanceEvent(num, obj string, n ids, now time.Time) mets.Event {
+	agents := []mets.AgentLink{{ID: agentSoftware, Role: "executing program"}}
+	if !it.captured() {
+		date := now
+		if it.file != nil && !it.file.Captured.IsZero() {
+			date = it.file.Captured
+		}
+		return mets.Event{ID: "event-creation-" + num, Identifier: n.of("creation " + it.rel), Type: mets.EventCreation,
+			Date: date, Detail: it.creationDetail(), Outcome: "success", Objects: []string{obj}, Agents: agents}
+	}
+	f := it.file
+	ev := mets.Event{ID: "event-capture-" + num, Identifier: n.of("capture " + it.rel), Type: mets.EventCapture,
+		Date: f.Captured, Outcome: "success", Objects: []string{obj}, Agents: agents,
+		OutcomeDetail: "HTTP " + strconv.Itoa(f.Status)}
 	if f.URL != "" {
 		ev.Detail = "retrieved " + f.URL
 	}
-	if f.Status != 0 {
-		ev.OutcomeDetail = "HTTP " + strconv.Itoa(f.Status)
-	}
-	return ev, true
+	return ev
 }
 
-// packageEvents returns the digest, validation and packaging events.
-func packageEvents(e env, objects []string) []mets.Event {
-	agents := []mets.AgentLink{{ID: agentSoftware, Role: "executing program"}, {ID: agentOrg, Role: "implementer"}}
-	return []mets.Event{
-		{ID: eventDigest, Type: mets.EventMessageDigest, Date: e.now, Detail: "SHA-256 and SHA-512 of every payload file",
-			Outcome: "success", Objects: objects, Agents: agents},
-		{ID: eventValidate, Type: mets.EventValidation, Date: e.now,
-			Detail:  "METS 1.12.1, XLink, MARC21slim 1.2 and PREMIS 3.0 schemas; MARC lint; record checks",
-			Outcome: "success", Agents: agents},
-		{ID: eventPackage, Type: mets.EventPackageCreation, Date: e.now, Detail: "BagIt 1.0 bag, SHA-256 and SHA-512 manifests",
-			Outcome: "success", Objects: objects, Agents: agents},
+// creationDetail says how the software made a file.
+func (it *item) creationDetail() string {
+	if it.file == nil {
+		return "written by the packager: " + it.rel
 	}
+	switch it.file.Role {
+	case blogharvest.RoleRendered:
+		return "DOM serialised by headless Chromium after the page's scripts ran"
+	case blogharvest.RoleScreenshot:
+		return "full-page screenshot taken by headless Chromium"
+	case blogharvest.RoleFeed:
+		return "the entry's item copied out of the feed " + it.file.URL + ", with the feed's namespace declarations"
+	case blogharvest.RoleLog:
+		return "extraction rules learned from pairs of feed items and pages"
+	case blogharvest.RoleLedger:
+		return "crawl ledger: every URL the crawl met and its fate"
+	}
+	return "made by the harvest (" + string(it.file.Role) + ")"
+}
+
+// sourceRelationships returns the derivation relationship of a file the
+// software made from a captured resource: to the captured page of the same
+// package when it holds it, otherwise to the source's URL.
+func (it *item) sourceRelationships(pages map[string]mets.Identifier) []mets.Relationship {
+	f := it.file
+	if f == nil || f.URL == "" {
+		return nil
+	}
+	src, ok := pages[f.URL]
+	if !ok || f.Role == blogharvest.RoleFeed {
+		src = mets.Identifier{Type: "URI", Value: f.URL}
+	}
+	return []mets.Relationship{{Type: mets.RelDerivation, SubType: mets.RelHasSource, Related: src}}
+}
+
+// formatEvent returns the format identification event of an item: a
+// failure when identification failed with err.
+func formatEvent(num, obj string, it *item, n ids, fm format, err error, now time.Time) mets.Event {
+	ev := mets.Event{ID: "event-format-" + num, Identifier: n.of("format identification " + it.rel),
+		Type: mets.EventFormatID, Date: now, Detail: joinSep("PRONOM signature match", signatures(), ", "), Outcome: "success",
+		OutcomeDetail: formatNote(fm), Objects: []string{obj},
+		Agents: []mets.AgentLink{{ID: agentFormats, Role: "executing program"}}}
+	switch {
+	case err != nil:
+		ev.Outcome, ev.OutcomeDetail = "failure", oneLine(err.Error())
+	case fm.puid == "":
+		ev.Outcome = "no match"
+	}
+	return ev
+}
+
+// packageAmdSec returns the amdSec of the package as a whole: the record
+// as an intellectual entity with its relationships, the rights the blog
+// declares, the digest, validation and packaging events, and the agents.
+func (p *pkg) packageAmdSec(e env, n ids, objects []string) mets.AmdSec {
+	agents := []mets.AgentLink{{ID: agentSoftware, Role: "executing program"}, {ID: agentOrg, Role: "implementer"}}
+	entity := mets.Object{ID: objectPackage, Entity: true, Identifier: urn(ObjID(p.permalink, p.version)),
+		OriginalName: p.permalink, Relationships: p.relationships()}
+	return mets.AmdSec{
+		ID:      amdPackage,
+		Objects: []mets.Object{entity},
+		Rights:  p.rights(n),
+		Events: []mets.Event{
+			{ID: eventDigest, Identifier: n.of("event digest"), Type: mets.EventMessageDigest, Date: e.now,
+				Detail: "SHA-256 and SHA-512 of every payload file", Outcome: "success", Objects: objects, Agents: agents},
+			{ID: eventValidate, Identifier: n.of("event validation"), Type: mets.EventValidation, Date: e.now,
+				Detail:  "METS 1.12.1, XLink, MARC21slim 1.2 and PREMIS 3.0 schemas; MARC lint; record checks",
+				Outcome: "success", Objects: []string{objectPackage}, Agents: agents},
+			{ID: eventPackage, Identifier: n.of("event package"), Type: mets.EventPackageCreation, Date: e.now,
+				Detail: "BagIt 1.0 bag, SHA-256 and SHA-512 manifests", Outcome: "success",
+				Objects: append([]string{objectPackage}, objects...), Agents: agents},
+		},
+		Agents: []mets.PremisAgent{
+			{ID: agentSoftware, Identifier: agentID("software", joinNonEmpty(e.software, e.version)), Name: e.software,
+				Type: "software", Version: e.version},
+			{ID: agentOrg, Identifier: agentID("organization", e.org), Name: e.org, Type: "organization"},
+			{ID: agentFormats, Identifier: agentID("software", SiegfriedVersion), Name: "siegfried", Type: "software",
+				Version: SiegfriedVersion[len("siegfried "):]},
+		},
+	}
+}
+
+// relationships returns the package's relationships: an Entry is part of
+// its blog (the blog's version-independent RecordID, and the OBJID of the
+// blog's newest AIP when one existed as the entry was written); version N
+// replaces version N-1.
+func (p *pkg) relationships() []mets.Relationship {
+	var rels []mets.Relationship
+	if p.entry != nil && p.entry.ChildOf != "" {
+		rels = append(rels, mets.Relationship{Type: mets.RelStructural, SubType: mets.RelIsPartOf,
+			Related: urn(RecordID(p.entry.ChildOf))})
+		if p.blogVersion > 0 {
+			rels = append(rels, mets.Relationship{Type: mets.RelStructural, SubType: mets.RelIsPartOf,
+				Related: urn(ObjID(p.entry.ChildOf, p.blogVersion))})
+		}
+	}
+	if p.version > 1 {
+		rels = append(rels, mets.Relationship{Type: mets.RelReplacement, SubType: mets.RelReplaces,
+			Related: urn(ObjID(p.permalink, p.version-1))})
+	}
+	return rels
+}
+
+// rights returns the rights statements the record declares: the blog's
+// copyright and license (from its feed), an entry's access restriction.
+func (p *pkg) rights(n ids) []mets.Rights {
+	var rs []mets.Rights
+	on := []string{objectPackage}
+	if b := p.blog; b != nil {
+		if b.Copyright != "" {
+			rs = append(rs, mets.Rights{ID: "rights-copyright", Basis: "copyright", CopyrightStatus: "copyrighted",
+				Jurisdiction: b.LocationCountry, Terms: b.Copyright, Note: "as the blog declares it", Objects: on})
+		}
+		if b.License != "" {
+			r := mets.Rights{ID: "rights-license", Basis: "license", Note: "as the blog declares it", Objects: on}
+			if strings.HasPrefix(b.License, "http://") || strings.HasPrefix(b.License, "https://") {
+				r.LicenseURI = b.License
+			} else {
+				r.Terms = b.License
+			}
+			rs = append(rs, r)
+		}
+		for i, kv := range [][2]string{{"ownership rights", b.OwnershipRights}, {"distribution rights", b.DistributionRights},
+			{"access rights", b.AccessRights}} {
+			if kv[1] != "" {
+				rs = append(rs, mets.Rights{ID: "rights-other-" + strconv.Itoa(i+1), Basis: "other", Terms: kv[0], Note: kv[1], Objects: on})
+			}
+		}
+	}
+	if e := p.entry; e != nil && e.AccessRestriction != "" {
+		rs = append(rs, mets.Rights{ID: "rights-access", Basis: "other", Terms: "access restriction",
+			Note: e.AccessRestriction, Objects: on})
+	}
+	for i := range rs {
+		rs[i].Identifier = n.of("rights " + rs[i].ID)
+	}
+	return rs
 }
 
 // structMap returns the root div (Blog or Entry) with the comments nested
 // as they answer each other; comments whose parent is unknown sit at the top.
-func (p *pkg) structMap(recs []record) mets.Div {
+func (p *pkg) structMap(recs []record, files []string) mets.Div {
 	root := mets.Div{ID: "div-" + recs[0].dmdID[len("dmd-"):], Type: p.kind, Label: p.permalink,
-		DmdIDs: []string{recs[0].dmdID}, AdmIDs: []string{eventValidate, eventPackage}}
-	for i := range p.items {
-		root.Fptrs = append(root.Fptrs, fmt.Sprintf("file-%04d", i+1))
-	}
+		DmdIDs: []string{recs[0].dmdID}, AdmIDs: []string{amdPackage}, Fptrs: files}
 	children := map[string][]record{}
 	known := map[string]bool{}
 	for _, r := range recs[1:] {
@@ -194,7 +409,7 @@ func joinNonEmpty(a, b string) string {
 
 // capturedAt returns the capture time of a captured item, zero otherwise.
 func capturedAt(it *item) (t time.Time) {
-	if it.file != nil {
+	if it.captured() {
 		t = it.file.Captured
 	}
 	return t

@@ -36,8 +36,11 @@ type pkg struct {
 	permalink string
 	dir       string // the folder holding the versions
 	version   int
-	blog      *blogharvest.Blog
-	entry     *blogharvest.Entry
+	// blogVersion is, for an Entry, the newest version of its blog's AIP
+	// when the entry is written (0: none yet).
+	blogVersion int
+	blog        *blogharvest.Blog
+	entry       *blogharvest.Entry
 
 	items  []*item // payload, METS.xml first once assembled
 	used   map[string]bool
@@ -55,6 +58,7 @@ type item struct {
 	sha512 string
 	group  string // METS fileGrp USE
 	mime   string
+	warcID string // WARC-Record-ID of the record holding the same bytes, if any (warcfile.go)
 }
 
 // addFiles names and hashes the captured files. A file whose recorded

@@ -74,6 +74,9 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	}
 	key := blogharvest.EntryKey(e.URL, e.Title)
 	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, dir: dir, entry: e}
+	if blogDir, err := BlogDir(w.Root, e.BlogID); err == nil {
+		p.blogVersion, _ = LatestVersion(blogDir) // a missing or unreadable blog folder: no blog version to name
+	}
 	return w.write(ctx, p, e.Files)
 }
 

@@ -94,8 +94,13 @@ func TestBasicAuthStaysSecret(t *testing.T) {
 	}
 	secrets := []string{secretPassword, "ann:pw", base64.StdEncoding.EncodeToString([]byte("ann:" + secretPassword))}
 	where := map[string]string{"the daemon log": d.logs.String(), "/status": status}
+	redacted := false
 	for p, data := range archiveFiles(t, filepath.Join(dir, "archive")) {
-		where[p] = string(data)
+		where[p] = string(data) + gunzipped(data) // the WARCs are gzipped (warc_test.go)
+		redacted = redacted || strings.Contains(where[p], "Authorization: Basic [redacted]")
+	}
+	if !redacted {
+		t.Error("no WARC records the requests' Authorization header, redacted")
 	}
 	for name, text := range where {
 		for _, s := range secrets {

@@ -66,6 +66,7 @@ func TestWordPressLive(t *testing.T) {
 	t.Run("comments", func(t *testing.T) { checkComments(t, truth, initial) })
 	t.Run("capture", func(t *testing.T) { checkCapture(t, wp, initial, mark) })
 	t.Run("valid", func(t *testing.T) { checkValid(t, archive) })
+	t.Run("warc", func(t *testing.T) { checkWARCs(t, archive) }) // warc_test.go
 	t.Run("offsite", func(t *testing.T) { proxy.check(t) })
 	if !crawlDone {
 		t.Fatalf("the first harvest did not finish: the update phase cannot run")

@@ -234,6 +234,10 @@ func (c *crawl) emitBlog() error {
 		b.Language = c.homeLang
 		b.Provenance.Set("language", blogharvest.MethodHeuristic)
 	}
+	if b.License == "" && c.homeLicense != "" { // the feed's license first, then the home page's rel=license
+		b.License = c.homeLicense
+		b.Provenance.Set("license", blogharvest.MethodStructured)
+	}
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}

@@ -101,6 +101,8 @@ type crawl struct {
 
 	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
 	render rendererState
+
+	homeLicense string // rel=license link of the home page (Blog.License when the feed names none)
 }
 
 // run is NewCrawl (update false) and UpdateCrawl.

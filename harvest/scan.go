@@ -26,6 +26,7 @@ type pageInfo struct {
 	shortlink  string   // rel=shortlink (WordPress ?p=N)
 	feeds      []string // rel=alternate feeds (per-post comment feeds among them)
 	lang       string
+	license    string // the first rel=license link (<link> or <a>, as Creative Commons badges are): the page's license
 	ogArticle  bool   // og:type article or article:published_time
 	password   bool   // a WordPress post-password-form
 	articles   int    // <article> elements and hentry blocks: several make a listing
@@ -160,6 +161,9 @@ func (pi *pageInfo) startTag(a atom.Atom, attrs map[string]string, base *url.URL
 	case atom.A, atom.Area:
 		if u := resolve(base, attrs["href"]); u != "" {
 			pi.links = append(pi.links, link{url: u, nav: nav, rel: strings.ToLower(attrs["rel"])})
+			if hasRel(strings.ToLower(attrs["rel"]), "license") && pi.license == "" {
+				pi.license = u
+			}
 		}
 	case atom.Link:
 		pi.linkTag(attrs, base)
@@ -206,7 +210,7 @@ func srcURL(base *url.URL, src string) string {
 	return u.String()
 }
 
-// linkTag records <link rel=canonical|shortlink|alternate|next|prev>.
+// linkTag records <link rel=canonical|shortlink|alternate|next|prev|license>.
 func (pi *pageInfo) linkTag(attrs map[string]string, base *url.URL) {
 	u := resolve(base, attrs["href"])
 	if u == "" {
@@ -224,6 +228,10 @@ func (pi *pageInfo) linkTag(attrs map[string]string, base *url.URL) {
 			}
 		case "next", "prev", "previous":
 			pi.links = append(pi.links, link{url: u, rel: rel})
+		case "license":
+			if pi.license == "" {
+				pi.license = u
+			}
 		}
 	}
 }

@@ -29,6 +29,7 @@ func (c *crawl) setScope(home *fetchedPage) {
 	c.home = hu
 	if home != nil {
 		c.homeLang = home.info.lang
+		c.homeLicense = home.info.license
 	}
 	c.scope = newScope(hu, c.o.Include, c.o.Exclude)
 	for _, raw := range append([]string{c.o.Blog.URL}, c.o.Allow...) {

@@ -24,17 +24,22 @@ func (d *Document) addIDs(s *idSet) {
 	for _, m := range d.DmdSecs {
 		s.add("dmdSec", m.ID)
 	}
-	if !d.AmdSec.empty() {
-		s.add("amdSec", d.AmdSec.id())
-	}
-	for _, o := range d.AmdSec.Objects {
-		s.add("object", o.ID)
-	}
-	for _, e := range d.AmdSec.Events {
-		s.add("event", e.ID)
-	}
-	for _, a := range d.AmdSec.Agents {
-		s.add("agent", a.ID)
+	s.add("structMap", LogicalMapID)
+	s.add("structMap", PhysicalMapID)
+	for _, a := range d.AmdSecs {
+		s.add("amdSec", a.ID)
+		for _, o := range a.Objects {
+			s.add("object", o.ID)
+		}
+		for _, r := range a.Rights {
+			s.add("rights", r.ID)
+		}
+		for _, e := range a.Events {
+			s.add("event", e.ID)
+		}
+		for _, ag := range a.Agents {
+			s.add("agent", ag.ID)
+		}
 	}
 	for _, g := range d.FileGroups {
 		for _, f := range g.Files {
@@ -56,18 +61,31 @@ func (div *Div) addIDs(s *idSet) {
 
 // checkRefs checks that every reference names a defined ID.
 func (d *Document) checkRefs(s *idSet) {
-	for _, e := range d.AmdSec.Events {
-		for _, o := range e.Objects {
-			s.ref("event "+e.ID, o)
+	for _, a := range d.AmdSecs {
+		for _, e := range a.Events {
+			for _, o := range e.Objects {
+				s.ref("event "+e.ID, o)
+			}
+			for _, ag := range e.Agents {
+				s.ref("event "+e.ID, ag.ID)
+			}
 		}
-		for _, a := range e.Agents {
-			s.ref("event "+e.ID, a.ID)
+		for _, r := range a.Rights {
+			for _, o := range r.Objects {
+				s.ref("rights "+r.ID, o)
+			}
 		}
+	}
+	amd := map[string]bool{}
+	for _, a := range d.AmdSecs {
+		amd[a.ID] = true
 	}
 	for _, g := range d.FileGroups {
 		for _, f := range g.Files {
 			for _, a := range f.AdmIDs {
-				s.ref("file "+f.ID, a)
+				if !amd[a] {
+					s.errs = append(s.errs, fmt.Errorf("file %s: ADMID %q names no amdSec", f.ID, a))
+				}
 			}
 		}
 	}
@@ -84,13 +102,4 @@ func (div *Div) checkRefs(s *idSet) {
 	for i := range div.Children {
 		div.Children[i].checkRefs(s)
 	}
-}
-
-func (a *AmdSec) empty() bool { return len(a.Objects)+len(a.Events)+len(a.Agents) == 0 }
-
-func (a *AmdSec) id() string {
-	if a.ID == "" {
-		return "amd"
-	}
-	return a.ID
 }

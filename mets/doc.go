@@ -2,4 +2,10 @@
 // metadata. It knows nothing of blogs or MARC: descriptive metadata arrives as
 // opaque XML. Output is deterministic: no map order and no wall clock inside;
 // every time is passed in.
+//
+// The layout is the one Archivematica's METS library (metsrw) reads: one
+// amdSec per file, named by the file's ADMID; a physical structMap of
+// Directory and Item divs derived from the files' paths beside the logical
+// one; xsi:schemaLocation on the root and version="3.0" on every PREMIS
+// element; MIMETYPE values without parameters.
 package mets

@@ -37,31 +37,46 @@ func sample() *mets.Document {
 		},
 		DmdSecs: []mets.DmdSec{{ID: "dmd-entry", MDType: "MARC", XML: []byte(marcRecord)},
 			{ID: "dmd-comment-1", MDType: "MARC", Label: "comment", XML: []byte(strings.Replace(marcRecord, "entry-1", "comment-1", 1))}},
-		AmdSec: mets.AmdSec{
-			Objects: []mets.Object{
-				{ID: "obj-page", SHA256: sum, Size: 0, FormatName: "text/html", OriginalName: "https://example.org/2024/03/a-post/",
-					Properties: []mets.Property{{Type: "HTTP status", Value: "200"}}},
-				{ID: "obj-image", SHA256: sum, FormatName: "image/png", OriginalName: "https://example.org/a.png?x=1&y=2"},
-			},
-			Events: []mets.Event{
-				{ID: "ev-capture", Type: mets.EventCapture, Date: when, Outcome: "success", Detail: "HTTP GET",
-					Objects: []string{"obj-page", "obj-image"}, Agents: []mets.AgentLink{{ID: "ag-software", Role: "executing program"}}},
-				{ID: "ev-validation", Type: mets.EventValidation, Date: when, Outcome: "success", OutcomeDetail: "METS, MARC, PREMIS valid",
-					Agents: []mets.AgentLink{{ID: "ag-software"}, {ID: "ag-org", Role: "implementer"}}},
-				{ID: "ev-custom", Type: "normalization", Date: when},
-			},
-			Agents: []mets.PremisAgent{
-				{ID: "ag-software", Name: "blogharvest", Type: "software", Version: "0.1.0"},
-				{ID: "ag-org", Name: "Example Library", Type: "organization", Note: "custodian"},
-			},
+		AltRecordIDs: []mets.AltRecordID{{Type: "VERSION-INDEPENDENT", Value: "urn:uuid:6ba7b811-9dad-51d1-80b4-00c04fd430c8"}},
+		AmdSecs: []mets.AmdSec{
+			{ID: "amd-page", Objects: []mets.Object{
+				{ID: "obj-page", Identifier: mets.Identifier{Type: "UUID", Value: "urn:uuid:00000000-0000-5000-8000-000000000001"},
+					SHA256: sum, Size: 0, FormatName: "text/html; charset=UTF-8", PUID: "fmt/96", FormatNote: "siegfried",
+					OriginalName: "https://example.org/2024/03/a-post/", Properties: []mets.Property{{Type: "HTTP status", Value: "200"}}}},
+				Events: []mets.Event{{ID: "ev-capture", Type: mets.EventCapture, Date: when, Outcome: "success", Detail: "HTTP GET",
+					Objects: []string{"obj-page"}, Agents: []mets.AgentLink{{ID: "ag-software", Role: "executing program"}}}}},
+			{ID: "amd-image", Objects: []mets.Object{
+				{ID: "obj-image", SHA256: sum, FormatName: "image/png", FormatVersion: "1.0", OriginalName: "https://example.org/a.png?x=1&y=2",
+					Relationships: []mets.Relationship{{Type: mets.RelDerivation, SubType: mets.RelHasSource,
+						Related: mets.Identifier{Type: "URI", Value: "https://example.org/a.png"}}}}},
+				Events: []mets.Event{{ID: "ev-creation", Type: mets.EventCreation, Date: when, Objects: []string{"obj-image"},
+					Agents: []mets.AgentLink{{ID: "ag-software"}}}}},
+			{ID: "amd-package",
+				Objects: []mets.Object{{ID: "obj-entity", Entity: true, Identifier: mets.Identifier{Type: "URI", Value: "urn:uuid:6ba7b810-9dad-51d1-80b4-00c04fd430c8"},
+					Relationships: []mets.Relationship{{Type: mets.RelStructural, SubType: mets.RelIsPartOf,
+						Related: mets.Identifier{Type: "URI", Value: "urn:uuid:6ba7b812-9dad-51d1-80b4-00c04fd430c8"}}}}},
+				Rights: []mets.Rights{
+					{ID: "rights-copyright", Basis: "copyright", CopyrightStatus: "copyrighted", Terms: "© 2024 A. Writer", Objects: []string{"obj-entity"}},
+					{ID: "rights-license", Basis: "license", LicenseURI: "https://creativecommons.org/licenses/by/4.0/", Objects: []string{"obj-entity"}},
+					{ID: "rights-other", Basis: "other", Terms: "access restriction", Note: "password protected"},
+				},
+				Events: []mets.Event{
+					{ID: "ev-validation", Type: mets.EventValidation, Date: when, Outcome: "success", OutcomeDetail: "METS, MARC, PREMIS valid",
+						Agents: []mets.AgentLink{{ID: "ag-software"}, {ID: "ag-org", Role: "implementer"}}},
+					{ID: "ev-custom", Type: "normalization", Date: when},
+				},
+				Agents: []mets.PremisAgent{
+					{ID: "ag-software", Name: "blogharvest", Type: "software", Version: "0.1.0"},
+					{ID: "ag-org", Name: "Example Library", Type: "organization", Note: "custodian"},
+				}},
 		},
 		FileGroups: []mets.FileGroup{
-			{Use: "original", Files: []mets.File{{ID: "file-page", MimeType: "text/html", Checksum: sum, Created: when,
-				Href: "objects/page/index.html", AdmIDs: []string{"obj-page", "ev-capture"}}}},
+			{Use: "original", Files: []mets.File{{ID: "file-page", MimeType: "text/html; charset=utf-8", Checksum: sum, Created: when,
+				Href: "objects/page/index.html", AdmIDs: []string{"amd-page"}}}},
 			{Use: "media", Files: []mets.File{{ID: "file-image", MimeType: "image/png", Checksum: sum,
-				Href: "objects/media/a%20b.png", LocType: "OTHER", AdmIDs: []string{"obj-image"}}}},
+				Href: "objects/media/a%20b.png", LocType: "OTHER", AdmIDs: []string{"amd-image"}}}},
 		},
-		StructMap: mets.Div{Type: "Entry", Label: "A post", DmdIDs: []string{"dmd-entry"}, AdmIDs: []string{"ev-validation"},
+		StructMap: mets.Div{Type: "Entry", Label: "A post", DmdIDs: []string{"dmd-entry"}, AdmIDs: []string{"amd-package"},
 			Fptrs:    []string{"file-page", "file-image"},
 			Children: []mets.Div{{ID: "div-c1", Type: "Comment", DmdIDs: []string{"dmd-comment-1"}}}},
 	}
@@ -137,6 +152,13 @@ func TestEmbeddedXMLKept(t *testing.T) {
 		`xsi:type="premis:file"`, `xmlns:premis="http://www.loc.gov/premis/v3"`,
 		`valueURI="http://id.loc.gov/vocabulary/preservation/eventType/cap"`,
 		`CREATEDATE="2024-03-01T11:30:00Z"`,
+		`MIMETYPE="text/html"`, `<premis:formatName>text/html</premis:formatName>`,
+		`<premis:object version="3.0" xsi:type="premis:file">`, `<premis:event version="3.0">`,
+		`<premis:formatRegistryKey>fmt/96</premis:formatRegistryKey>`,
+		`<premis:objectIdentifierValue>urn:uuid:00000000-0000-5000-8000-000000000001</premis:objectIdentifierValue>`,
+		`<premis:linkingObjectIdentifierValue>urn:uuid:00000000-0000-5000-8000-000000000001</premis:linkingObjectIdentifierValue>`,
+		`<mets:structMap TYPE="physical" ID="structmap-physical" LABEL="files">`,
+		`<mets:div TYPE="Item" LABEL="a b.png">`, `xsi:schemaLocation="http://www.loc.gov/METS/ http://www.loc.gov/standards/mets/version1121/mets.xsd`,
 	} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("output lacks %s", want)
@@ -147,10 +169,13 @@ func TestEmbeddedXMLKept(t *testing.T) {
 func TestMarshalRejects(t *testing.T) {
 	cases := map[string]func(d *mets.Document){
 		"digit ID":        func(d *mets.Document) { d.DmdSecs[0].ID = "1dmd"; d.StructMap.DmdIDs = []string{"1dmd"} },
-		"duplicate ID":    func(d *mets.Document) { d.AmdSec.Objects[1].ID = "obj-page" },
+		"duplicate ID":    func(d *mets.Document) { d.AmdSecs[1].Objects[0].ID = "obj-page" },
+		"structMap ID":    func(d *mets.Document) { d.AmdSecs[0].ID = mets.PhysicalMapID },
+		"ADMID not amd":   func(d *mets.Document) { d.FileGroups[0].Files[0].AdmIDs = []string{"obj-page"} },
+		"rights object":   func(d *mets.Document) { d.AmdSecs[2].Rights[0].Objects = []string{"obj-nothing"} },
 		"dangling FILEID": func(d *mets.Document) { d.StructMap.Fptrs = append(d.StructMap.Fptrs, "file-nothing") },
 		"dangling ADMID":  func(d *mets.Document) { d.FileGroups[0].Files[0].AdmIDs = []string{"obj-nothing"} },
-		"event object":    func(d *mets.Document) { d.AmdSec.Events[0].Objects = []string{"obj-nothing"} },
+		"event object":    func(d *mets.Document) { d.AmdSecs[0].Events[0].Objects = []string{"obj-nothing"} },
 		"zero created":    func(d *mets.Document) { d.Created = time.Time{} },
 		"bad dmd XML":     func(d *mets.Document) { d.DmdSecs[0].XML = []byte("<record>") },
 		"no dmd element":  func(d *mets.Document) { d.DmdSecs[0].XML = []byte("just text") },

@@ -6,19 +6,55 @@ import (
 	"github.com/beevik/etree"
 )
 
-// write writes the amdSec: a techMD per object, a digiprovMD per event and
-// per agent, each holding one PREMIS 3 element.
-func (a *AmdSec) write(root *etree.Element) {
+// ids resolves the IDs of objects, events, agents and rights of a document
+// to the PREMIS identifiers written for them.
+type ids map[string]Identifier
+
+// identifiers returns the PREMIS identifier of every ID in the amdSecs.
+func identifiers(secs []AmdSec) ids {
+	m := ids{}
+	for _, a := range secs {
+		for _, o := range a.Objects {
+			m[o.ID] = orLocal(o.Identifier, o.ID)
+		}
+		for _, r := range a.Rights {
+			m[r.ID] = orLocal(r.Identifier, r.ID)
+		}
+		for _, e := range a.Events {
+			m[e.ID] = orLocal(e.Identifier, e.ID)
+		}
+		for _, ag := range a.Agents {
+			m[ag.ID] = orLocal(ag.Identifier, ag.ID)
+		}
+	}
+	return m
+}
+
+// orLocal returns id, or a "local" identifier of fallback when id is empty.
+func orLocal(id Identifier, fallback string) Identifier {
+	if id.Value == "" {
+		return Identifier{Type: "local", Value: fallback}
+	}
+	return id
+}
+
+// write writes the amdSec: a techMD per object, a rightsMD per rights
+// statement, a digiprovMD per event and per agent, each holding one PREMIS 3
+// element.
+func (a *AmdSec) write(root *etree.Element, m ids) {
 	sec := root.CreateElement("mets:amdSec")
-	sec.CreateAttr("ID", a.id())
+	sec.CreateAttr("ID", a.ID)
 	for _, o := range a.Objects {
-		o.write(wrapMD(sec, "mets:techMD", o.ID, "PREMIS:OBJECT"))
+		o.write(wrapMD(sec, "mets:techMD", o.ID, "PREMIS:OBJECT"), m)
+	}
+	for _, r := range a.Rights {
+		r.write(wrapMD(sec, "mets:rightsMD", r.ID, "PREMIS:RIGHTS"), m)
 	}
 	for _, e := range a.Events {
-		e.write(wrapMD(sec, "mets:digiprovMD", e.ID, "PREMIS:EVENT"))
+		e.write(wrapMD(sec, "mets:digiprovMD", e.ID, "PREMIS:EVENT"), m)
 	}
 	for _, ag := range a.Agents {
-		ag.write(wrapMD(sec, "mets:digiprovMD", ag.ID, "PREMIS:AGENT"))
+		ag.write(wrapMD(sec, "mets:digiprovMD", ag.ID, "PREMIS:AGENT"), m)
 	}
 }
 
@@ -31,16 +67,45 @@ func wrapMD(sec *etree.Element, tag, id, mdtype string) *etree.Element {
 	return wrap.CreateElement("mets:xmlData")
 }
 
-// write writes the object as premis:object xsi:type="premis:file".
-func (o Object) write(parent *etree.Element) {
-	obj := parent.CreateElement("premis:object")
-	obj.CreateAttr("xsi:type", "premis:file")
-	identifier(obj, "premis:objectIdentifier", o.ID)
+// premisElement creates a top-level PREMIS element with its version.
+func premisElement(parent *etree.Element, tag string) *etree.Element {
+	el := parent.CreateElement(tag)
+	el.CreateAttr("version", PremisVersion)
+	return el
+}
+
+// write writes the object as premis:object of xsi:type premis:file, or
+// premis:intellectualEntity.
+func (o Object) write(parent *etree.Element, m ids) {
+	obj := premisElement(parent, "premis:object")
+	if o.Entity {
+		obj.CreateAttr("xsi:type", "premis:intellectualEntity")
+	} else {
+		obj.CreateAttr("xsi:type", "premis:file")
+	}
+	identifier(obj, "premis:objectIdentifier", m[o.ID])
 	for _, p := range o.Properties {
 		sp := obj.CreateElement("premis:significantProperties")
 		sp.CreateElement("premis:significantPropertiesType").SetText(p.Type)
 		sp.CreateElement("premis:significantPropertiesValue").SetText(p.Value)
 	}
+	if !o.Entity {
+		o.writeCharacteristics(obj)
+	}
+	if o.OriginalName != "" {
+		obj.CreateElement("premis:originalName").SetText(o.OriginalName)
+	}
+	for _, r := range o.Relationships {
+		rel := obj.CreateElement("premis:relationship")
+		rel.CreateElement("premis:relationshipType").SetText(r.Type)
+		rel.CreateElement("premis:relationshipSubType").SetText(r.SubType)
+		identifier(rel, "premis:relatedObjectIdentifier", r.Related)
+	}
+}
+
+// writeCharacteristics writes objectCharacteristics: composition level,
+// fixity, size and format (name and PRONOM key).
+func (o Object) writeCharacteristics(obj *etree.Element) {
 	ch := obj.CreateElement("premis:objectCharacteristics")
 	ch.CreateElement("premis:compositionLevel").SetText("0")
 	if o.SHA256 != "" {
@@ -49,21 +114,63 @@ func (o Object) write(parent *etree.Element) {
 		fx.CreateElement("premis:messageDigest").SetText(o.SHA256)
 	}
 	ch.CreateElement("premis:size").SetText(strconv.FormatInt(o.Size, 10))
-	name := o.FormatName
+	name := mediaType(o.FormatName)
 	if name == "" {
 		name = "application/octet-stream"
 	}
-	ch.CreateElement("premis:format").CreateElement("premis:formatDesignation").
-		CreateElement("premis:formatName").SetText(name)
-	if o.OriginalName != "" {
-		obj.CreateElement("premis:originalName").SetText(o.OriginalName)
+	format := ch.CreateElement("premis:format")
+	des := format.CreateElement("premis:formatDesignation")
+	des.CreateElement("premis:formatName").SetText(name)
+	if o.FormatVersion != "" {
+		des.CreateElement("premis:formatVersion").SetText(o.FormatVersion)
+	}
+	if o.PUID != "" {
+		reg := format.CreateElement("premis:formatRegistry")
+		reg.CreateElement("premis:formatRegistryName").SetText("PRONOM")
+		reg.CreateElement("premis:formatRegistryKey").SetText(o.PUID)
+		reg.CreateElement("premis:formatRegistryRole").SetText("specification")
+	}
+	if o.FormatNote != "" {
+		format.CreateElement("premis:formatNote").SetText(o.FormatNote)
+	}
+}
+
+// write writes the rights statement.
+func (r Rights) write(parent *etree.Element, m ids) {
+	st := premisElement(parent, "premis:rights").CreateElement("premis:rightsStatement")
+	identifier(st, "premis:rightsStatementIdentifier", m[r.ID])
+	st.CreateElement("premis:rightsBasis").SetText(r.Basis)
+	switch r.Basis {
+	case "copyright":
+		ci := st.CreateElement("premis:copyrightInformation")
+		ci.CreateElement("premis:copyrightStatus").SetText(orUnknown(r.CopyrightStatus))
+		ci.CreateElement("premis:copyrightJurisdiction").SetText(orUnknown(r.Jurisdiction))
+		addText(ci, "premis:copyrightNote", r.Terms)
+		addText(ci, "premis:copyrightNote", r.Note)
+	case "license":
+		li := st.CreateElement("premis:licenseInformation")
+		if r.LicenseURI != "" {
+			identifier(li, "premis:licenseDocumentationIdentifier", Identifier{Type: "URI", Value: r.LicenseURI})
+		}
+		addText(li, "premis:licenseTerms", r.Terms)
+		addText(li, "premis:licenseNote", r.Note)
+		if r.LicenseURI == "" && r.Terms == "" && r.Note == "" {
+			li.CreateElement("premis:licenseNote").SetText("unknown")
+		}
+	default:
+		oi := st.CreateElement("premis:otherRightsInformation")
+		oi.CreateElement("premis:otherRightsBasis").SetText(orUnknown(r.Terms))
+		addText(oi, "premis:otherRightsNote", r.Note)
+	}
+	for _, o := range r.Objects {
+		identifier(st, "premis:linkingObjectIdentifier", m[o])
 	}
 }
 
 // write writes the event with its linking agents and objects.
-func (e Event) write(parent *etree.Element) {
-	ev := parent.CreateElement("premis:event")
-	identifier(ev, "premis:eventIdentifier", e.ID)
+func (e Event) write(parent *etree.Element, m ids) {
+	ev := premisElement(parent, "premis:event")
+	identifier(ev, "premis:eventIdentifier", m[e.ID])
 	typ := ev.CreateElement("premis:eventType")
 	if code, ok := eventTypeCodes[e.Type]; ok {
 		attrs(typ, "authority", eventTypeVocabularyShort, "authorityURI", eventTypeVocabulary,
@@ -76,13 +183,13 @@ func (e Event) write(parent *etree.Element) {
 	}
 	e.writeOutcome(ev)
 	for _, a := range e.Agents {
-		link := identifier(ev, "premis:linkingAgentIdentifier", a.ID)
+		link := identifier(ev, "premis:linkingAgentIdentifier", m[a.ID])
 		if a.Role != "" {
 			link.CreateElement("premis:linkingAgentRole").SetText(a.Role)
 		}
 	}
 	for _, o := range e.Objects {
-		identifier(ev, "premis:linkingObjectIdentifier", o)
+		identifier(ev, "premis:linkingObjectIdentifier", m[o])
 	}
 }
 
@@ -102,9 +209,9 @@ func (e Event) writeOutcome(ev *etree.Element) {
 }
 
 // write writes the agent.
-func (a PremisAgent) write(parent *etree.Element) {
-	ag := parent.CreateElement("premis:agent")
-	identifier(ag, "premis:agentIdentifier", a.ID)
+func (a PremisAgent) write(parent *etree.Element, m ids) {
+	ag := premisElement(parent, "premis:agent")
+	identifier(ag, "premis:agentIdentifier", m[a.ID])
 	for _, kv := range [][2]string{{"agentName", a.Name}, {"agentType", a.Type}, {"agentVersion", a.Version}, {"agentNote", a.Note}} {
 		if kv[1] != "" {
 			ag.CreateElement("premis:" + kv[0]).SetText(kv[1])
@@ -112,11 +219,25 @@ func (a PremisAgent) write(parent *etree.Element) {
 	}
 }
 
-// identifier writes a PREMIS identifier block of the "local" type: tag
-// holding tag+"Type" and tag+"Value". It returns the block.
-func identifier(parent *etree.Element, tag, value string) *etree.Element {
-	id := parent.CreateElement(tag)
-	id.CreateElement(tag + "Type").SetText("local")
-	id.CreateElement(tag + "Value").SetText(value)
-	return id
+// identifier writes a PREMIS identifier block: tag holding tag+"Type" and
+// tag+"Value". It returns the block.
+func identifier(parent *etree.Element, tag string, id Identifier) *etree.Element {
+	el := parent.CreateElement(tag)
+	el.CreateElement(tag + "Type").SetText(id.Type)
+	el.CreateElement(tag + "Value").SetText(id.Value)
+	return el
+}
+
+// addText adds a tag element holding text, unless text is empty.
+func addText(parent *etree.Element, tag, text string) {
+	if text != "" {
+		parent.CreateElement(tag).SetText(text)
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }

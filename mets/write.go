@@ -27,11 +27,17 @@ func (d *Document) Marshal() ([]byte, error) {
 			return nil, err
 		}
 	}
-	if !d.AmdSec.empty() {
-		d.AmdSec.write(root)
+	m := identifiers(d.AmdSecs)
+	for i := range d.AmdSecs {
+		d.AmdSecs[i].write(root, m)
 	}
 	writeFileSec(root, d.FileGroups)
-	d.StructMap.write(root.CreateElement("mets:structMap").CreateAttr("TYPE", "logical").Element())
+	logical := root.CreateElement("mets:structMap")
+	attrs(logical, "TYPE", "logical", "ID", LogicalMapID, "LABEL", "records")
+	d.StructMap.write(logical)
+	physical := root.CreateElement("mets:structMap")
+	attrs(physical, "TYPE", "physical", "ID", PhysicalMapID, "LABEL", "files")
+	d.physicalDiv().write(physical)
 	doc.IndentWithSettings(&etree.IndentSettings{Spaces: 2, PreserveLeafWhitespace: true})
 	var buf bytes.Buffer
 	if _, err := doc.WriteTo(&buf); err != nil {
@@ -47,6 +53,7 @@ func (d *Document) root(doc *etree.Document) *etree.Element {
 	root.CreateAttr("xmlns:premis", NSPREMIS)
 	root.CreateAttr("xmlns:xlink", NSXLink)
 	root.CreateAttr("xmlns:xsi", NSXSI)
+	root.CreateAttr("xsi:schemaLocation", SchemaLocation)
 	attrs(root, "OBJID", d.ObjID, "LABEL", d.Label, "TYPE", d.Type, "PROFILE", d.Profile)
 	return root
 }
@@ -62,6 +69,9 @@ func (d *Document) writeHdr(root *etree.Element) {
 		for _, n := range a.Notes {
 			ag.CreateElement("mets:note").SetText(n)
 		}
+	}
+	for _, a := range d.AltRecordIDs {
+		attrs(hdr.CreateElement("mets:altRecordID"), "TYPE", a.Type).SetText(a.Value)
 	}
 }
 
@@ -101,7 +111,7 @@ func writeFileSec(root *etree.Element, groups []FileGroup) {
 // write writes one file with its FLocat.
 func (f File) write(grp *etree.Element) {
 	el := grp.CreateElement("mets:file")
-	attrs(el, "ID", f.ID, "MIMETYPE", f.MimeType, "SIZE", strconv.FormatInt(f.Size, 10))
+	attrs(el, "ID", f.ID, "MIMETYPE", mediaType(f.MimeType), "SIZE", strconv.FormatInt(f.Size, 10))
 	if !f.Created.IsZero() {
 		el.CreateAttr("CREATED", stamp(f.Created))
 	}
@@ -134,13 +144,22 @@ func (div *Div) write(parent *etree.Element) {
 	}
 }
 
-// attrs sets each non-empty value of the name, value pairs kv on el.
-func attrs(el *etree.Element, kv ...string) {
+// attrs sets each non-empty value of the name, value pairs kv on el and
+// returns el.
+func attrs(el *etree.Element, kv ...string) *etree.Element {
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] != "" {
 			el.CreateAttr(kv[i], kv[i+1])
 		}
 	}
+	return el
+}
+
+// mediaType returns the media type of a Content-Type value, lowercase and
+// without parameters ("text/html; charset=utf-8" → "text/html").
+func mediaType(ct string) string {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
 }
 
 // stamp formats t as an xs:dateTime in UTC with second precision.

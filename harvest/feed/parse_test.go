@@ -91,7 +91,7 @@ func TestParseRSS(t *testing.T) {
 		t.Errorf("item extras %+v", it)
 	}
 	raw := string(it.Raw)
-	if !strings.HasPrefix(raw, "<item>") || !strings.HasSuffix(raw, "</item>") || !strings.Contains(raw, "slash:comments") {
+	if !strings.HasPrefix(raw, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<item ") || !strings.HasSuffix(raw, "</item>") || !strings.Contains(raw, "slash:comments") {
 		t.Errorf("raw item %q", raw)
 	}
 	if f.Items[1].CommentCount != -1 {
@@ -154,7 +154,7 @@ func TestParseAtom(t *testing.T) {
 		!it.Published.Equal(time.Date(2024, 1, 10, 10, 0, 0, 0, time.UTC)) || it.Author != "Anna" {
 		t.Errorf("entry %+v", it)
 	}
-	if !strings.HasPrefix(string(it.Raw), "<entry>") || !strings.HasSuffix(string(it.Raw), "</entry>") {
+	if !strings.HasPrefix(string(it.Raw), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"+`<entry xmlns="http://www.w3.org/2005/Atom"`) || !strings.HasSuffix(string(it.Raw), "</entry>") {
 		t.Errorf("raw %q", it.Raw)
 	}
 	if f.Items[1].Summary != "Kurz" || f.Items[1].CommentCount != -1 {

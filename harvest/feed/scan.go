@@ -65,6 +65,8 @@ type scanner struct {
 	item      *scannedItem
 	itemStart int64
 	itemDepth int
+	scopes    [][]xml.Attr // namespace declarations of the open elements above any item, by depth
+	itemNS    []xml.Attr   // those in scope at the current item's start, its own excluded
 }
 
 // scan reads the UTF-8 XML document body.
@@ -118,6 +120,9 @@ func (s *scanner) start(t xml.StartElement, off int64) error {
 	depth := len(s.stack)
 	if s.item == nil && depth <= 2 && (t.Name.Local == "item" || t.Name.Local == "entry") {
 		s.item, s.itemStart, s.itemDepth = &scannedItem{commentCount: -1}, off, depth
+		s.itemNS = inScope(s.scopes[:min(depth, len(s.scopes))], t.Attr)
+	} else if s.item == nil {
+		s.scopes = append(s.scopes[:min(depth, len(s.scopes))], nsDecls(t.Attr))
 	}
 	consumed, err := s.element(t)
 	if !consumed {
@@ -133,7 +138,7 @@ func (s *scanner) end() {
 	}
 	s.stack = s.stack[:len(s.stack)-1]
 	if s.item != nil && len(s.stack) == s.itemDepth {
-		s.item.raw = bytes.Clone(s.body[s.itemStart:s.d.InputOffset()])
+		s.item.raw = declare(s.body[s.itemStart:s.d.InputOffset()], s.itemNS)
 		s.out.items = append(s.out.items, *s.item)
 		s.item = nil
 	}

@@ -24,6 +24,7 @@ func (c *Client) attempt(ctx context.Context, u *url.URL, r Request) (*Response,
 		cancel(&TimeoutError{URL: u.String(), What: "request", After: c.o.Timeout})
 	})
 	defer overall.Stop()
+	actx, xlog := withExchangeLog(actx)
 	var remote string
 	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) {
 		if i.Conn != nil {
@@ -39,7 +40,11 @@ func (c *Client) attempt(ctx context.Context, u *url.URL, r Request) (*Response,
 	if err != nil {
 		return nil, err
 	}
-	return c.finish(u, r, resp, body, remote)
+	out, err := c.finish(u, r, resp, body, remote)
+	if out != nil {
+		out.Exchanges = xlog.exchanges()
+	}
+	return out, err
 }
 
 // newRequest builds the GET for r.

@@ -64,6 +64,7 @@ func New(o Options) (*Client, error) {
 	}
 	c.seedRobots()
 	jar, _ := cookiejar.New(nil)
+	rt = c.capturing(rt)
 	c.hc = &http.Client{Transport: &politeTransport{c: c, next: withAuth(rt, o.Auth)}, CheckRedirect: c.checkRedirect, Jar: jar}
 	return c, nil
 }
@@ -193,6 +194,13 @@ func (c *Client) isProxied(u *url.URL) bool {
 	}
 	p, err := c.proxy(u)
 	return err == nil && p != nil
+}
+
+// capturing wraps rt so that every exchange is recorded (capture.go).
+func (c *Client) capturing(rt http.RoundTripper) http.RoundTripper {
+	return &captureTransport{next: rt, now: c.o.Now,
+		proxied:  func(req *http.Request) bool { return c.isProxied(req.URL) },
+		redirect: func(code int) bool { return c.o.MaxRedirects >= 0 && isRedirect(code) }}
 }
 
 func hostKey(u *url.URL) string { return strings.ToLower(u.Host) }

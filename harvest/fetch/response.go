@@ -24,6 +24,9 @@ type Response struct {
 	Redirects   []string    // URLs that redirected here, first first
 	Captured    time.Time   // when the response was read
 	RemoteIP    string      // the server's IP, best effort; empty behind a proxy
+	// Exchanges are the HTTP exchanges that led to this response, redirect
+	// hops first (for the WARC; see blogharvest.Exchange).
+	Exchanges []blogharvest.Exchange
 }
 
 // MediaType returns the Content-Type header, or a sniffed type if absent.
@@ -38,7 +41,7 @@ func (r *Response) MediaType() string {
 func (r *Response) File(role blogharvest.Role) blogharvest.File {
 	f := blogharvest.File{
 		URL: r.URL, Role: role, MediaType: r.MediaType(), Body: r.Body,
-		Captured: r.Captured, Status: r.Status, Header: r.Header.Clone(),
+		Captured: r.Captured, Status: r.Status, Header: r.Header.Clone(), Exchanges: r.Exchanges,
 	}
 	if f.Body == nil {
 		f.Body = []byte{}

@@ -1,0 +1,99 @@
+package aip
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/richardlehane/siegfried/pkg/static"
+)
+
+// TestIdentifyPRONOM identifies real formats with the compiled-in
+// signatures: HTML by its bytes, PNG by its signature, a file with no
+// signature and a misleading name as no PUID.
+func TestIdentifyPRONOM(t *testing.T) {
+	cases := []struct {
+		rel, body, puid string
+	}{
+		{"objects/page/a.html", "<!DOCTYPE html><html><head><title>x</title></head><body><p>x</p></body></html>", "fmt/471"},
+		{"objects/media/a.png", string(tinyPNG), "fmt/11"},
+		{"objects/media/b.png", "not a png at all", ""},
+	}
+	for _, c := range cases {
+		f, err := memItem(c.rel, []byte(c.body), "", "").identify()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.puid != c.puid {
+			t.Errorf("%s: PUID %q (%+v), want %q", c.rel, f.puid, f, c.puid)
+		}
+	}
+}
+
+// tinyPNG is a 1×1 PNG.
+var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89" +
+	"\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// BenchmarkSiegfriedLoad measures loading the compiled-in signature file,
+// paid once per process at the first identification.
+func BenchmarkSiegfriedLoad(b *testing.B) {
+	for b.Loop() {
+		if static.New() == nil {
+			b.Fatal("no siegfried")
+		}
+	}
+}
+
+// BenchmarkIdentify measures identifying one 40 KB HTML page, the cost
+// paid per payload file.
+func BenchmarkIdentify(b *testing.B) {
+	page := []byte("<!DOCTYPE html><html><head><title>x</title></head><body>" +
+		strings.Repeat("<p>Some words of a blog post, and more.</p>\n", 1000) + "</body></html>")
+	it := memItem("objects/page/post.html", page, "", "")
+	it.identify() // load once
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if _, err := it.identify(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestIdentifyConcurrent identifies from several goroutines at once, as
+// concurrent Writer calls do (run it with -race).
+func TestIdentifyConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				f, err := memItem(fmt.Sprintf("objects/media/%d.png", i), tinyPNG, "", "").identify()
+				if err != nil || f.puid != "fmt/11" {
+					t.Errorf("identify: %+v, %v", f, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestIdentifyEmptyAndFailure: an empty file has no format and no error; a
+// file that cannot be read fails identification, and its event says so.
+func TestIdentifyEmptyAndFailure(t *testing.T) {
+	if f, err := memItem("logs/index.cdxj", nil, "", "").identify(); err != nil || f.puid != "" {
+		t.Errorf("empty file: %+v, %v", f, err)
+	}
+	gone := &item{rel: "objects/media/gone.png", src: t.TempDir() + "/gone.png", size: 3}
+	_, err := gone.identify()
+	if err == nil {
+		t.Fatal("identifying a missing file succeeded")
+	}
+	if ev := formatEvent("0001", "object-0001", gone, ids{}, format{}, err, clockForTest); ev.Outcome != "failure" {
+		t.Errorf("event outcome %q, want failure", ev.Outcome)
+	}
+}
+
+var clockForTest = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -1,0 +1,121 @@
+package aip_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/mets"
+)
+
+// premisObject is what the tests read of a PREMIS object.
+type premisObject struct {
+	ID   string `xml:"objectIdentifier>objectIdentifierValue"`
+	Rels []struct {
+		Type    string `xml:"relationshipType"`
+		SubType string `xml:"relationshipSubType"`
+		Related string `xml:"relatedObjectIdentifier>relatedObjectIdentifierValue"`
+	} `xml:"relationship"`
+}
+
+// premisObjects returns the PREMIS objects and event identifiers of the
+// METS document of bag.
+func premisObjects(t *testing.T, bag string) (objects []premisObject, events []string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(bag, "data", "METS.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return objects, events
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		se, ok := tok.(xml.StartElement)
+		switch {
+		case ok && se.Name.Space == mets.NSPREMIS && se.Name.Local == "object":
+			var o premisObject
+			if err := d.DecodeElement(&o, &se); err != nil {
+				t.Fatal(err)
+			}
+			objects = append(objects, o)
+		case ok && se.Name.Space == mets.NSPREMIS && se.Name.Local == "eventIdentifierValue":
+			var v string
+			d.DecodeElement(&v, &se)
+			events = append(events, v)
+		}
+	}
+}
+
+// TestIdentifiersAndRelationships writes the blog, the entry, and a changed
+// entry: every PREMIS object and event identifier is a urn:uuid: used once
+// across the three AIPs; the package entity of each Entry AIP is part of
+// the blog (its version-independent id and its AIP's OBJID), and v2
+// replaces v1.
+func TestIdentifiersAndRelationships(t *testing.T) {
+	w := newWriter(t)
+	ctx := context.Background()
+	blog, err := w.WriteBlog(ctx, fixtureBlog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := fixtureEntry()
+	v1, err := w.WriteEntry(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Title += " (revised)"
+	v2, err := w.WriteEntry(ctx, e)
+	if err != nil || v2.Version != 2 {
+		t.Fatalf("second version: %+v, %v", v2, err)
+	}
+	seen := map[string]string{}
+	entities := map[string]premisObject{}
+	for _, r := range []aip.Result{blog, v1, v2} {
+		bag := r.Dir
+		objects, events := premisObjects(t, bag)
+		var ids []string
+		for _, o := range objects {
+			ids = append(ids, o.ID)
+			if r != blog && o.ID == aip.ObjID(e.URL, r.Version) {
+				entities[filepath.Base(bag)] = o
+			}
+		}
+		for _, id := range append(ids, events...) {
+			if !strings.HasPrefix(id, "urn:uuid:") {
+				t.Errorf("%s: identifier %q is not a urn:uuid:", bag, id)
+			}
+			if other, dup := seen[id]; dup {
+				t.Errorf("identifier %s used in %s and %s", id, other, bag)
+			}
+			seen[id] = bag
+		}
+	}
+	const blogURL = "https://garden.example.org/"
+	partOf := []string{"is part of " + aip.RecordID(blogURL), "is part of " + aip.ObjID(blogURL, 1)}
+	want := map[string][]string{
+		"v1": partOf,
+		"v2": append(slices.Clone(partOf), "replaces "+aip.ObjID(e.URL, 1)),
+	}
+	for v, rels := range want {
+		var got []string
+		for _, r := range entities[v].Rels {
+			got = append(got, r.SubType+" "+r.Related)
+		}
+		if !slices.Equal(got, rels) {
+			t.Errorf("%s relationships %q, want %q", v, got, rels)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+// Package warc writes, indexes and reads the WARC 1.1 (ISO 28500) file of
+// an AIP, through the Norwegian National Library's gowarc.
+//
+// A Writer makes one WARC file in memory, each record gzipped on its own
+// so that a replay tool can seek to any record: a warcinfo record naming
+// the software, the organisation and the crawl, then for each HTTP
+// exchange a request and a response record (a revisit record, profile
+// server-not-modified, for a 304 answer), and resource records for what the
+// harvest made from a page (the rendered DOM, the screenshot), each
+// WARC-Concurrent-To the page's response record. Every record carries
+// WARC-Block-Digest and, where it has one, WARC-Payload-Digest, both
+// "sha256:" and lowercase hex (the digests of the bag's manifest).
+//
+// Content-Encoding: the harvest decodes gzip, deflate and br bodies as they
+// arrive, and the archive keeps the decoded bytes (they are the objects/
+// files METS and MARC describe). So that the response record stays true to
+// its payload, a response that came content-encoded is written with its
+// Content-Encoding and Content-Length headers renamed
+// X-Archive-Orig-Content-Encoding and X-Archive-Orig-Content-Length (the
+// convention of pywb and warcprox for rewritten headers) and a
+// Content-Length of the decoded payload; every other header is as received
+// (Go's HTTP client removes Transfer-Encoding once it has decoded chunking,
+// and canonicalises header names; headers are written sorted by name).
+// Secrets never reach the WARC: blogharvest.Exchange already holds
+// Authorization, Cookie and Set-Cookie values redacted.
+//
+// The Writer also returns the CDXJ index of its response and revisit
+// records (Index): one line per capture, "<SURT> <14-digit timestamp>
+// <JSON>" with url, mime, status, digest, length, offset and filename, as
+// pywb and ReplayWeb.page read it. Read and Verify read a WARC back with
+// gowarc and check every digest.
+package warc

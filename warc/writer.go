@@ -1,0 +1,337 @@
+package warc
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/google/uuid"
+	gw "github.com/nlnwa/gowarc"
+)
+
+// Profiles and media types of the records written.
+const (
+	ProfileNotModified = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
+	typeRequest        = "application/http;msgtype=request"
+	typeResponse       = "application/http;msgtype=response"
+	origPrefix         = "X-Archive-Orig-"
+)
+
+// Info is what the warcinfo record says of the WARC.
+type Info struct {
+	Filename     string // the file's name in the bag, relative to data/; the CDXJ filename
+	Software     string // name and version of the software
+	Organization string // who made the capture (operator)
+	Crawl        string // what was crawled, e.g. "blog sample, entry https://…"
+	// IDSeed, if set, makes record ids name-based: the n-th record's is
+	// urn:uuid: and the SHA-1 (version 5) UUID of "<IDSeed>#warc-<n>" in
+	// the URL namespace, so a package's WARC is reproducible. It must be
+	// unique to the WARC, such as the package's OBJID. If empty, ids are
+	// random.
+	IDSeed string
+}
+
+// Writer builds one WARC file in memory. Create it with NewWriter; it is
+// not safe for concurrent use.
+type Writer struct {
+	info   Info
+	infoID string
+	n      int // records written
+	buf    bytes.Buffer
+	index  []string
+}
+
+// optionsMu serialises the making of gowarc builders and readers: each
+// calls uuid.EnableRandPool, an unsynchronised write to a variable of
+// github.com/google/uuid that uuid.New reads, a data race between
+// concurrent AIP writes. Nothing in this module calls uuid.New or
+// uuid.NewRandom; record ids come from our own id function.
+var optionsMu sync.Mutex
+
+// newBuilder returns gw.NewRecordBuilder(t, opts...) under optionsMu.
+func newBuilder(t gw.RecordType, opts ...gw.WarcRecordOption) gw.WarcRecordBuilder {
+	optionsMu.Lock()
+	defer optionsMu.Unlock()
+	return gw.NewRecordBuilder(t, opts...)
+}
+
+// gzips holds gzip writers (each allocates most of a megabyte) for reuse
+// across records and Writers, each with a buffer in front: gowarc writes
+// headers in small pieces.
+var gzips = sync.Pool{New: func() any {
+	z := gzip.NewWriter(io.Discard)
+	return &member{z: z, bw: bufio.NewWriterSize(z, 32<<10)}
+}}
+
+// member writes one gzip member.
+type member struct {
+	z  *gzip.Writer
+	bw *bufio.Writer
+}
+
+// NewWriter returns a Writer whose file starts with the warcinfo record
+// of info.
+func NewWriter(info Info, now time.Time) (*Writer, error) {
+	w := &Writer{info: info}
+	fields := &gw.WarcFields{}
+	fields.Add("software", info.Software)
+	fields.Add("format", "WARC File Format 1.1")
+	fields.Add("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/")
+	if info.Organization != "" {
+		fields.Add("operator", info.Organization)
+	}
+	fields.Add("description", info.Crawl)
+	var block bytes.Buffer
+	if _, err := fields.Write(&block); err != nil {
+		return nil, err
+	}
+	id, _, err := w.write(gw.Warcinfo, []header{
+		{gw.WarcDate, stamp(now)}, {gw.WarcFilename, baseName(info.Filename)},
+		{gw.ContentType, gw.ApplicationWarcFields},
+	}, block.Bytes())
+	w.infoID = id
+	return w, err
+}
+
+// header is one WARC header field.
+type header struct{ name, value string }
+
+// Capture writes the exchanges that produced one file, redirect hops
+// first: for each a request record (when the request is known) and a
+// response record, or a revisit record for a 304. payload is the last
+// exchange's payload (the file's content). It returns the WARC-Record-ID of
+// the last response or revisit record, without its angle brackets
+// ("urn:uuid:…"), as every id the Writer returns.
+func (w *Writer) Capture(xs []blogharvest.Exchange, payload []byte) (string, error) {
+	var last string
+	for i, x := range xs {
+		body := x.Body
+		if i == len(xs)-1 {
+			body = payload
+		}
+		id, err := w.exchange(x, body)
+		if err != nil {
+			return "", fmt.Errorf("warc: %s: %w", x.URL, err)
+		}
+		last = id
+	}
+	return last, nil
+}
+
+// exchange writes one exchange's response (or revisit) record and its
+// request record.
+func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
+	date := x.Sent
+	if date.IsZero() {
+		date = x.Received
+	}
+	hs := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeResponse}}
+	if x.RemoteIP != "" {
+		hs = append(hs, header{gw.WarcIPAddress, x.RemoteIP})
+	}
+	if x.Truncated {
+		hs = append(hs, header{gw.WarcTruncated, "length"})
+	}
+	typ := gw.Response
+	if x.Status == http.StatusNotModified {
+		typ, body = gw.Revisit, nil
+		hs = append(hs, header{gw.WarcProfile, ProfileNotModified}, header{gw.WarcRefersToTargetURI, x.URL})
+	}
+	block := responseBlock(x, body)
+	offset := int64(w.buf.Len())
+	id, n, err := w.write(typ, hs, block)
+	if err != nil {
+		return "", err
+	}
+	w.addIndex(x, typ, date, body, offset, n)
+	if x.Method == "" {
+		return id, nil
+	}
+	rq := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeRequest}, {gw.WarcConcurrentTo, bracket(id)}}
+	if _, _, err := w.write(gw.Request, rq, requestBlock(x)); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// Resource writes a resource record: content the harvest made about the
+// capture concurrentTo (a response record id, or ""), such as a rendered
+// DOM under the URI "urn:dom:<page URL>". It returns its WARC-Record-ID.
+func (w *Writer) Resource(uri, mediaType string, date time.Time, body []byte, concurrentTo string) (string, error) {
+	hs := []header{{gw.WarcTargetURI, uri}, {gw.WarcDate, stamp(date)}, {gw.ContentType, orOctets(mediaType)}}
+	if concurrentTo != "" {
+		hs = append(hs, header{gw.WarcConcurrentTo, bracket(concurrentTo)})
+	}
+	id, _, err := w.write(gw.Resource, hs, body)
+	if err != nil {
+		return "", fmt.Errorf("warc: resource %s: %w", uri, err)
+	}
+	return id, nil
+}
+
+// Bytes returns the WARC file so far.
+func (w *Writer) Bytes() []byte { return w.buf.Bytes() }
+
+// Index returns the CDXJ index of the response and revisit records,
+// sorted as replay tools expect.
+func (w *Writer) Index() []byte {
+	lines := slices.Clone(w.index)
+	slices.Sort(lines)
+	return []byte(strings.Join(lines, ""))
+}
+
+// write builds one record with gowarc (record id, Content-Length and the
+// sha256 digests), and appends it to the file as its own gzip member. It
+// returns the record id and the member's length.
+func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int64, error) {
+	opts := []gw.WarcRecordOption{gw.WithDefaultDigestAlgorithm("sha256"), gw.WithDefaultDigestEncoding(gw.Base16),
+		gw.WithStrictValidation()}
+	w.n++
+	name := fmt.Sprintf("%s#warc-%d", w.info.IDSeed, w.n)
+	opts = append(opts, gw.WithRecordIdFunc(func() (string, error) {
+		if w.info.IDSeed == "" {
+			id, err := uuid.NewRandomFromReader(rand.Reader) // not uuid.New: see optionsMu
+			return "urn:uuid:" + id.String(), err
+		}
+		return "urn:uuid:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte(name)).String(), nil
+	}))
+	b := newBuilder(t, opts...)
+	defer b.Close()
+	for _, h := range hs {
+		b.AddWarcHeader(h.name, h.value)
+	}
+	if w.infoID != "" {
+		b.AddWarcHeader(gw.WarcWarcinfoID, bracket(w.infoID))
+	}
+	if _, err := b.Write(block); err != nil {
+		return "", 0, err
+	}
+	rec, _, err := b.Build()
+	if err != nil {
+		return "", 0, err
+	}
+	defer rec.Close()
+	start := w.buf.Len()
+	m := gzips.Get().(*member)
+	defer gzips.Put(m)
+	m.z.Reset(&w.buf)
+	m.bw.Reset(m.z)
+	if _, _, err := gw.NewMarshaler().Marshal(m.bw, rec, 0); err != nil {
+		return "", 0, err
+	}
+	if err := m.bw.Flush(); err != nil {
+		return "", 0, err
+	}
+	if err := m.z.Close(); err != nil {
+		return "", 0, err
+	}
+	return unbracket(rec.RecordId()), int64(w.buf.Len() - start), nil
+}
+
+// responseBlock returns the HTTP response as archived: status line,
+// headers (see the package comment on Content-Encoding), payload.
+func responseBlock(x blogharvest.Exchange, body []byte) []byte {
+	var b bytes.Buffer
+	reason := x.Reason
+	if reason == "" {
+		reason = strconv.Itoa(x.Status) + " " + http.StatusText(x.Status)
+	}
+	fmt.Fprintf(&b, "%s %s\r\n", orDefault(x.Proto, "HTTP/1.1"), oneLine(reason))
+	writeHeader(&b, archivedHeader(x.ResponseHeader, len(body), x.Status == http.StatusNotModified))
+	b.Write(body)
+	return b.Bytes()
+}
+
+// archivedHeader returns the response header h as the WARC keeps it for a
+// payload of n bytes: when the body came content-encoded, Content-Encoding
+// and Content-Length are renamed with the X-Archive-Orig- prefix and
+// Content-Length is n. A revisit keeps h as received.
+func archivedHeader(h map[string][]string, n int, revisit bool) http.Header {
+	out := http.Header(h).Clone()
+	if out == nil {
+		out = http.Header{}
+	}
+	if revisit || out.Get("Content-Encoding") == "" {
+		return out
+	}
+	for _, k := range []string{"Content-Encoding", "Content-Length"} {
+		if v, ok := out[k]; ok {
+			out[origPrefix+k] = v
+			delete(out, k)
+		}
+	}
+	out.Set("Content-Length", strconv.Itoa(n))
+	return out
+}
+
+// requestBlock returns the HTTP request as sent (secrets redacted).
+func requestBlock(x blogharvest.Exchange) []byte {
+	var b bytes.Buffer
+	target := x.URL
+	if u, err := url.Parse(x.URL); err == nil {
+		target = u.RequestURI()
+	}
+	fmt.Fprintf(&b, "%s %s %s\r\n", x.Method, target, orDefault(x.RequestProto, "HTTP/1.1"))
+	writeHeader(&b, x.RequestHeader)
+	return b.Bytes()
+}
+
+// writeHeader writes h sorted by name, then the empty line.
+func writeHeader(b *bytes.Buffer, h map[string][]string) {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		for _, v := range h[k] {
+			fmt.Fprintf(b, "%s: %s\r\n", oneLine(k), oneLine(v))
+		}
+	}
+	b.WriteString("\r\n")
+}
+
+// stamp formats t as a WARC-Date, UTC to the second; the zero time as the
+// Unix epoch (gowarc refuses a record without a date).
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		t = time.Unix(0, 0)
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func orOctets(mt string) string { return orDefault(mt, "application/octet-stream") }
+
+// unbracket returns a record id without the angle brackets of WARC
+// headers, "urn:uuid:…".
+func unbracket(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
+
+// bracket returns a record id as WARC headers hold it, "<urn:uuid:…>".
+func bracket(id string) string {
+	if strings.HasPrefix(id, "<") {
+		return id
+	}
+	return "<" + id + ">"
+}
+
+func baseName(p string) string { return p[strings.LastIndex(p, "/")+1:] }
