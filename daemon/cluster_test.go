@@ -34,6 +34,8 @@ type clusterEnv struct {
 	blogs    []string // ids
 	sites    map[string]string
 	slow     atomic.Int64 // milliseconds each blog page waits before answering
+
+	workerAddr []string // the workers' /healthz and /metrics addresses
 }
 
 // clusterOpts shape a cluster test's config.
@@ -151,7 +153,10 @@ func listenOf(t testing.TB, path string) string {
 // worker starts a worker process named name.
 func (e *clusterEnv) worker(name string) *proc {
 	t := e.t.(*testing.T)
-	return start(t, "worker", "-config", e.config(), "-name", name, "-listen", freeAddr(t))
+	listen := freeAddr(t)
+	p := start(t, "worker", "-config", e.config(), "-name", name, "-listen", listen)
+	e.workerAddr = append(e.workerAddr, listen)
+	return p
 }
 
 // clusterStatus is the scheduler's /status.
@@ -274,6 +279,14 @@ func TestClusterEndToEnd(t *testing.T) {
 		t.Logf("worker w%d crawled %d blogs", i+1, n)
 		if n == 0 {
 			t.Errorf("worker w%d crawled nothing", i+1)
+		}
+	}
+	for _, addr := range e.workerAddr {
+		if body := httpGet(t, "http://"+addr+"/healthz"); body != "ok\n" {
+			t.Errorf("worker /healthz = %q", body)
+		}
+		if m := httpGet(t, "http://"+addr+"/metrics"); !strings.Contains(m, `blogharvest_runs_total{outcome="ok"}`) {
+			t.Errorf("worker /metrics lacks its runs")
 		}
 	}
 	st, _ := getStatus(listen)
