@@ -36,6 +36,8 @@ var allowed = map[string][]string{
 	// same day) for harvest/learn, harvest and the eval module: a leaf.
 	"harvest/textsim": {},
 	"schedule":        {"."},
+	// report reads archives back: corpus export and the HTML report.
+	"report":          {".", "aip", "marc"},
 	"daemon":          {"*"},
 	// dispatch carries due runs to workers (the in-process pool);
 	// cluster does it over NATS JetStream for workers on many machines.

@@ -111,6 +111,13 @@ type Entry struct {
 	ChildOf           string // URI of the enclosing blog (760)
 	Language          string `json:",omitempty"` // BCP 47 tag of the blog, inherited (MARC 008/35-37); not in the content digest
 
+	// CreatedPrecision and ModifiedPrecision say how much of Created and
+	// Modified the source gave (a day, a minute …); zero: a full instant,
+	// left out of the JSON so that records written before them keep their
+	// content digest.
+	CreatedPrecision  Precision `json:",omitempty"`
+	ModifiedPrecision Precision `json:",omitempty"`
+
 	Comments   []Comment
 	Files      []File     // captured page, rendered page, screenshot, media, feed item, comment feed
 	Problems   []string   // non-fatal failures, e.g. "media https://…/a.jpg: 404"
@@ -137,6 +144,10 @@ type Comment struct {
 	PostURL       string // the entry's permalink (773, is_child_of_post)
 	ParentID      string // ID of the comment answered; empty for a top-level comment
 	ParentURL     string // permalink of the comment answered (773, is_child_of_comment)
+
+	// AddedPrecision says how much of Added the source gave; zero: a full
+	// instant (left out of the JSON, as Entry.CreatedPrecision).
+	AddedPrecision Precision `json:",omitempty"`
 
 	Provenance Provenance
 }

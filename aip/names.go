@@ -50,9 +50,16 @@ var extensions = map[string]string{
 // objectName returns a safe base name for f: the last segment of its URL
 // path (or a default for its role) reduced to [a-z0-9._-], without leading
 // dots, at most maxNameLen bytes, with an extension from its media type when
-// it has none. Nothing of the URL can escape the folder: no '/', no "..".
+// it has none or when the harvest made the bytes (a screenshot is always
+// screenshot.png, a rendered DOM always .html). Nothing of the URL can escape the folder: no '/', no "..".
 func objectName(f *blogharvest.File) string {
 	stem, ext := splitExt(urlBase(f.URL))
+	if made := madeExt(f); made != "" {
+		ext = made // bytes the harvest made: the name follows them, not the page's URL
+		if f.Role == blogharvest.RoleScreenshot {
+			stem = ""
+		}
+	}
 	if stem == "" {
 		stem = defaultNames[f.Role]
 	}
@@ -69,6 +76,17 @@ func objectName(f *blogharvest.File) string {
 		stem = strings.TrimRight(stem[:maxNameLen-len(ext)], "-.")
 	}
 	return stem + ext
+}
+
+// madeExt returns the extension of f's media type when the harvest made
+// f's bytes (the rendered DOM, the screenshot), whatever the URL they were
+// made from ends with; "" for files as a server sent them, whose URL's
+// extension is kept.
+func madeExt(f *blogharvest.File) string {
+	if f.Role != blogharvest.RoleRendered && f.Role != blogharvest.RoleScreenshot {
+		return ""
+	}
+	return extensions[mediaType(f.MediaType)]
 }
 
 // urlBase returns the unescaped last non-empty path segment of raw, or "".

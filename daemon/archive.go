@@ -12,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/report"
 )
 
 // harvester runs one crawl of a blog; harvest's NewCrawl and UpdateCrawl
@@ -44,6 +45,8 @@ type tally struct {
 
 	mu           sync.Mutex
 	firstInvalid string // the first entry not archived and why
+
+	notes runNotes // last AIPs and extraction methods, for the run history
 }
 
 // invalid counts an entry that could not be archived and keeps the first
@@ -120,6 +123,7 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 		return
 	}
 	n.Add(1)
+	a.t.notes.aip(res.Dir)
 	a.t.bytes.Add(res.Bytes)
 	a.t.comments.Add(int64(comments))
 	a.log.Debug("AIP written", "dir", res.Dir, "version", res.Version, "bytes", res.Bytes)
@@ -136,6 +140,7 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 }
 
 func (a *archiver) countMethods(e *blogharvest.Entry) {
+	a.t.notes.provenance(e.Provenance)
 	if a.m == nil {
 		return
 	}
@@ -158,14 +163,4 @@ func (m *metrics) recordFetches(res *harvest.Result) {
 	}
 }
 
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+func humanBytes(n int64) string { return report.HumanBytes(n) }

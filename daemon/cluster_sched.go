@@ -158,7 +158,7 @@ func (d *Daemon) startScheduling() {
 // without a worker ending it (each of its workers died or stopped).
 func (d *Daemon) onExhausted(t dispatch.Task) {
 	n := d.Config.Cluster.MaxDeliver
-	rep := runReport{Outcome: schedule.OutcomeFailed, Transient: true,
+	rep := runOutcome{Outcome: schedule.OutcomeFailed, Transient: true,
 		Error: fmt.Sprintf("no worker ended the run in %d attempts (max_deliver): each died or stopped during it", n)}
 	payload, _ := json.Marshal(rep)
 	err := d.recordDone(dispatch.Report{Blog: t.Blog, Due: t.Due, Kind: dispatch.Done, Attempt: n, Payload: payload,
@@ -269,9 +269,9 @@ func (d *Daemon) onReport(r dispatch.Report) error {
 // recordDone stores the outcome of a run a worker ended. A report of a run
 // other than the blog's run in flight (a duplicate) changes nothing.
 func (d *Daemon) recordDone(r dispatch.Report) error {
-	var rep runReport
+	var rep runOutcome
 	if err := json.Unmarshal(r.Payload, &rep); err != nil {
-		rep = runReport{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
+		rep = runOutcome{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
 	}
 	d.mu.Lock()
 	spec, ok := d.specs[r.Blog]

@@ -50,6 +50,7 @@ type Daemon struct {
 	again   map[string]bool          // fired while running: run once more after
 	warns   map[string]string        // last warning per blog, for /status
 	carried map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
+	history runHistory               // the last runs of each blog, for the status page (memory only)
 	closed  bool
 }
 
@@ -284,6 +285,7 @@ func (d *Daemon) crawl(ctx context.Context, b Blog, since time.Time, prev harves
 	if interrupted(ctx, runErr) {
 		outcome = schedule.OutcomeInterrupted
 	}
+	d.record(b.ID, start, outcome, t, res, runErr)
 	d.metrics.runs.WithLabelValues(outcome).Inc()
 	d.metrics.duration.WithLabelValues(outcome).Observe(d.Now().Sub(start).Seconds())
 	switch {

@@ -35,6 +35,9 @@ type BlogStatus struct {
 	Worker       string `json:"worker,omitempty"`
 	Attempt      int    `json:"attempt,omitempty"`
 	AttemptError string `json:"attempt_error,omitempty"`
+
+	// LastRun is this process's newest run of the blog (runhistory.go).
+	LastRun *RunRecord `json:"last_run,omitempty"`
 }
 
 // statusFrom builds a BlogStatus from config and stored state.
@@ -63,6 +66,7 @@ func (d *Daemon) Status() ([]BlogStatus, error) {
 		d.mu.Lock()
 		s.Running, s.Warning = d.running[b.ID], publicText(d.warns[b.ID], d.Config)
 		d.mu.Unlock()
+		s.LastRun = d.history.last(b.ID)
 		if due, ok := d.sched.Due(b.ID); ok {
 			s.NextRun = due
 		}
@@ -82,6 +86,7 @@ func (d *Daemon) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("ok\n"))
 	})
+	d.statusPages(mux)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()

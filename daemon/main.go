@@ -52,6 +52,8 @@ func init() {
 		"status":  {"show per-blog schedule state", runStatus},
 		"demo":    {"harvest a bundled sample blog end to end", runDemo},
 		"version": {"print the version", runVersion},
+		"export":  {"write archived posts and comments as a corpus (jsonl, txt, xml)", runExport},
+		"report":  {"write one self-contained HTML report of a blog's archive", runReport},
 		"worker":  {"crawl a cluster's tasks (NATS JetStream; needs the cluster key)", runWorker},
 	}
 }

@@ -54,3 +54,19 @@ func (p *progress) done() {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
+
+// item counts one item read (by report and export) and redraws at most ten
+// times a second: "<what>: <n> <unit>, <s>s  <name>".
+func (p *progress) item(what, unit, name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	if r := []rune(name); len(r) > 50 {
+		name = "…" + string(r[len(r)-49:])
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s: %d %s, %.0fs  %s", what, p.n, unit, time.Since(p.start).Seconds(), name)
+}

@@ -83,7 +83,7 @@ func (d *Daemon) workTask(dl dispatch.Delivery) {
 			msg = "task not readable: " + err.Error()
 		}
 		log.Error("task refused", "err", msg)
-		d.end(dl, rep, runReport{Outcome: schedule.OutcomeFailed, Error: msg}, true)
+		d.end(dl, rep, runOutcome{Outcome: schedule.OutcomeFailed, Error: msg}, true)
 		return
 	}
 	d.report(dispatch.Started, rep)
@@ -119,7 +119,7 @@ func (d *Daemon) workTask(dl dispatch.Delivery) {
 }
 
 // end ends a task with its run's report: Term if failed, Ack otherwise.
-func (d *Daemon) end(dl dispatch.Delivery, rep dispatch.Report, r runReport, failed bool) {
+func (d *Daemon) end(dl dispatch.Delivery, rep dispatch.Report, r runOutcome, failed bool) {
 	rep.Kind, rep.Error = dispatch.Done, r.Error
 	rep.Payload, _ = json.Marshal(r)
 	var err error

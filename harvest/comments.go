@@ -184,7 +184,7 @@ func (m *commentMerger) addPage(pc learn.Comment, method blogharvest.Method) {
 		return
 	}
 	cm := &blogharvest.Comment{ID: pc.ID, URL: pc.URL, Author: pc.Author, Content: pc.ContentHTML,
-		Added: pc.Date, PostURL: m.postURL}
+		Added: pc.Date, AddedPrecision: pc.DatePrecision, PostURL: m.postURL}
 	for _, f := range []string{"id", "author", "full_content", "date_added"} {
 		cm.Provenance.Set(f, method)
 	}
@@ -210,11 +210,13 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	}
 }
 
-// find returns the comment already merged that pc is: same platform id,
-// else same author and minute, else nearly the same text. Two comments
-// that both carry other platform ids must have the same author and text:
-// threads of short replies ("Comment Depth 03", "Comment Depth 04") look
-// alike.
+// find returns the comment already merged that pc is: the same platform
+// id, else the same comment (sameComment). Two comments that both carry
+// other platform ids must have the same author and text: threads of short
+// replies ("Comment Depth 03", "Comment Depth 04") look alike. Time
+// proximity alone never makes two comments one: the same author may write
+// twice in a minute, and a page that gives only the day puts all of a
+// day's comments at the same time.
 func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 	for _, k := range []string{pc.ID, pc.URL} {
 		if n := commentKey(k); n != "" {
@@ -234,15 +236,56 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 			}
 			continue
 		}
-		sameAuthor := normName(cm.Author) == normName(pc.Author) && cm.Author != ""
-		if sameAuthor && !pc.Date.IsZero() && absDur(cm.Added.Sub(pc.Date)) < time.Minute {
-			return i, true
-		}
-		if text != "" && textsim.Dice(htmlText(cm.Content), text) >= 0.85 {
+		if sameComment(cm, pc, text) {
 			return i, true
 		}
 	}
 	return 0, false
+}
+
+// sameComment reports whether merged comment cm and page comment pc (whose
+// text is text) are one: nearly the same text, the same author when both
+// name one, and the same time to the precision both give (sameTime).
+func sameComment(cm *blogharvest.Comment, pc learn.Comment, text string) bool {
+	if text == "" || textsim.Dice(htmlText(cm.Content), text) < 0.85 {
+		return false
+	}
+	if cm.Author != "" && pc.Author != "" && normName(cm.Author) != normName(pc.Author) {
+		return false
+	}
+	return sameTime(cm.Added, cm.AddedPrecision, pc.Date, pc.DatePrecision)
+}
+
+// sameTime reports whether two dates can be the same moment, compared to
+// the coarser of their precisions; a missing date matches any. A day
+// matches the instants of that day in either date's zone; a wall clock
+// without a zone matches an instant some zone shows at that minute (up to
+// 14 hours apart, in quarter hours).
+func sameTime(a time.Time, ap blogharvest.Precision, b time.Time, bp blogharvest.Precision) bool {
+	if a.IsZero() || b.IsZero() {
+		return true
+	}
+	switch blogharvest.Coarser(ap, bp) {
+	case blogharvest.PrecisionDay:
+		return textsim.SameDay(a, b)
+	case blogharvest.PrecisionLocalMinute, blogharvest.PrecisionLocalSecond:
+		if !ap.HasZone() && !bp.HasZone() {
+			return wallClock(a).Equal(wallClock(b))
+		}
+		if ap.HasZone() {
+			a, b = b, a // a is the wall clock, b the instant
+		}
+		d := absDur(wallClock(a).Sub(b.Truncate(time.Minute)))
+		return d <= 14*time.Hour && d%(15*time.Minute) == 0
+	case blogharvest.PrecisionMinute:
+		return a.Truncate(time.Minute).Equal(b.Truncate(time.Minute))
+	}
+	return a.Equal(b)
+}
+
+// wallClock returns t's wall clock to the minute, as if it were UTC.
+func wallClock(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), 0, 0, time.UTC)
 }
 
 func normName(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }

@@ -32,7 +32,15 @@
 // Each entry takes its fields from the feed (MethodFeed) where the feed has
 // them and from the page otherwise (the learned rules, else fallbacks);
 // comments from the comment feed are merged with those found on the page
-// and its further comment pages. In RenderAuto mode a page is rendered in
+// and its further comment pages; two comments are one only with the same
+// platform id, or the same author, text and time to the precision both
+// give, never by time alone. A page inside the post pattern that no feed
+// item names and that is a listing (several articles, or none with links
+// to many posts and to a sibling page index3.html, /page/3/) is no entry;
+// a feed item outside the post pattern the other items make (a generator's
+// feed listing /about/) is an entry of kind page. Page dates keep their
+// precision (Entry.CreatedPrecision) and the page's "Last edited" date is
+// Entry.Modified when the feed gives none. In RenderAuto mode a page is rendered in
 // Chromium when its static HTML lacks the article, shows a JavaScript
 // comment system (a script or iframe the browser may load), or holds fewer
 // comments than the feeds say exist. The browser a crawl starts reaches the

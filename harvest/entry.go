@@ -48,7 +48,7 @@ func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharv
 func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	kind := blogharvest.KindPost
-	if !post || j.t.kind == "page" {
+	if !post || j.t.kind == "page" || j.item != nil && c.outsidePattern(p.ident) {
 		kind = blogharvest.KindPage
 	}
 	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: c.home.String(),
@@ -191,19 +191,24 @@ func methodOf(ex learn.Extraction, field string) blogharvest.Method {
 	return blogharvest.MethodRule
 }
 
-// fillDates sets Created and Modified from the feed, else the page.
+// fillDates sets Created and Modified from the feed, else the page, with
+// the precision the page gave.
 func (c *crawl) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction) {
 	switch {
 	case it != nil && !it.Published.IsZero():
 		e.Created = it.Published
 		e.Provenance.Set("date_created", blogharvest.MethodFeed)
 	case !ex.Date.IsZero():
-		e.Created = ex.Date
+		e.Created, e.CreatedPrecision = ex.Date, ex.DatePrecision
 		e.Provenance.Set("date_created", methodOf(ex, learn.FieldDate))
 	}
-	if it != nil && it.Updated.After(e.Created) {
+	switch {
+	case it != nil && it.Updated.After(e.Created):
 		e.Modified = it.Updated
 		e.Provenance.Set("date_modified", blogharvest.MethodFeed)
+	case !ex.Modified.IsZero() && ex.Modified.After(e.Created):
+		e.Modified, e.ModifiedPrecision = ex.Modified, ex.ModifiedPrecision
+		e.Provenance.Set("date_modified", methodOf(ex, learn.FieldModified))
 	}
 }
 

@@ -3,7 +3,9 @@ package harvest_test
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -125,5 +127,34 @@ func checkArchive(t *testing.T, out *output) {
 	}
 	for _, err := range aip.Check(w.Root) {
 		t.Errorf("aip check: %v", err)
+	}
+	checkMadeNames(t, w.Root)
+}
+
+// checkMadeNames checks that the files the harvest made are named after
+// their bytes (issue 16, finding 8): every screenshot is screenshot.png,
+// every rendered DOM ends in .html, whatever the page's URL ends with.
+func checkMadeNames(t *testing.T, root string) {
+	t.Helper()
+	shots := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Base(filepath.Dir(p)) {
+		case "screenshot":
+			shots++
+			if filepath.Base(p) != "screenshot.png" {
+				t.Errorf("screenshot saved as %s", p)
+			}
+		case "rendered":
+			if filepath.Ext(p) != ".html" {
+				t.Errorf("rendered DOM saved as %s", p)
+			}
+		}
+		return nil
+	})
+	if shots == 0 {
+		t.Error("no screenshot in the archive")
 	}
 }

@@ -19,6 +19,10 @@ type postPattern struct {
 	exclude map[string]bool // first path segments that name non-post pages
 }
 
+// minPostShape is how many feed URLs of one shape make the shapes with a
+// single URL pages rather than posts.
+const minPostShape = 3
+
 // learnPattern generalises the paths of urls (canonical, in scope) into a
 // post pattern. It returns nil when urls is empty.
 func learnPattern(urls []*url.URL) *postPattern {
@@ -29,8 +33,15 @@ func learnPattern(urls []*url.URL) *postPattern {
 	if len(groups) == 0 {
 		return nil
 	}
+	largest := 0
+	for _, g := range groups {
+		largest = max(largest, len(g))
+	}
 	keys := make([]string, 0, len(groups))
-	for k := range groups {
+	for k, g := range groups {
+		if len(g) == 1 && largest >= minPostShape {
+			continue // one URL of its own shape beside many posts: a page the feed lists (/about/)
+		}
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

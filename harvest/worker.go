@@ -171,6 +171,11 @@ func (c *crawl) finish(ctx context.Context, j *pageJob) outcome {
 		c.ledger.set(p.ident, FateListing, "", "")
 		return out
 	}
+	if out.post && j.item == nil && c.isListing(p) {
+		out.post = false
+		c.ledger.set(p.ident, FateListing, "listing inside the post pattern", "")
+		return out
+	}
 	e := c.buildEntry(ctx, j, out.post)
 	if e == nil {
 		c.ledger.set(p.ident, FateListing, "navigation page without content of its own", "")

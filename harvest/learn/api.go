@@ -102,6 +102,13 @@ type Extraction struct {
 	ContentNode *html.Node `json:"-"`
 	Comments    []Comment
 
+	// DatePrecision says how much of Date the page gave (a day, a minute
+	// …); Modified is when the page says the post was last changed, when it
+	// says so apart from Date ("Last edited …", article:modified_time).
+	DatePrecision     blogharvest.Precision
+	Modified          time.Time
+	ModifiedPrecision blogharvest.Precision
+
 	// Methods maps "title", "author", "date_created", "full_content" and
 	// "comments" to the method that produced them.
 	Methods blogharvest.Provenance
@@ -123,6 +130,8 @@ type Comment struct {
 	ContentText string
 	ParentID    string // ID of the enclosing comment; empty at top level
 	URL         string // permalink, when the page gives one
+
+	DatePrecision blogharvest.Precision // how much of Date the page gave
 }
 
 // Field names: the keys of Extraction.Methods, named after the MARC

@@ -2,10 +2,11 @@ package learn
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/blogharvest/blogharvest"
-
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"golang.org/x/net/html"
 )
 
 // authorSeparators split a byline into parts: "Seth Zenz | USLHC | USA",
@@ -36,16 +37,77 @@ func partOf(s, author string) int {
 }
 
 // authorOf returns the author's name in the text of the element a rule
-// selects: the whole cleaned text, or the part the rule learned.
-func authorOf(r *Rule, text string) string {
+// selects: the whole cleaned text, or the part the rule learned when the
+// byline splits into as many parts as in training. A byline split
+// otherwise (a title with a comma or a dash in a "Title — Ann Lee, 2023"
+// header) gives its one part that is a name once the page's title is
+// taken out (namePart). It returns "" when the result is no name
+// (plausibleAuthor).
+func authorOf(r *Rule, text, title string) string {
 	s := textsim.CleanAuthor(text)
-	if r == nil || r.Part <= 0 {
-		return s
+	if r != nil && r.Part > 0 {
+		parts := authorParts(s)
+		switch {
+		case r.Parts > 0 && len(parts) != r.Parts:
+			s = namePart(s, title)
+		case len(parts) >= r.Part && len(parts) > 1:
+			s = parts[r.Part-1]
+		}
 	}
-	if parts := authorParts(s); len(parts) >= r.Part && len(parts) > 1 {
-		return parts[r.Part-1]
+	if !plausibleAuthor(s) {
+		return ""
 	}
 	return s
+}
+
+// namePart returns the only part of byline s, the title taken out, that
+// may be a name (plausibleAuthor), or "" when none or several are.
+func namePart(s, title string) string {
+	if t := strings.TrimSpace(title); t != "" {
+		s = strings.Replace(s, t, " | ", 1)
+	}
+	found := ""
+	for _, p := range authorParts(s) {
+		if p == "" || !plausibleAuthor(p) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = p
+	}
+	return found
+}
+
+// plausibleAuthor reports whether s may be a person's or a group's name:
+// it has letters and is not a date ("2023", "07/10/2023", "October 7,
+// 2023" are never authors).
+func plausibleAuthor(s string) bool {
+	if !strings.ContainsFunc(s, unicode.IsLetter) {
+		return false
+	}
+	if _, ok := parseMachineDate(s); ok {
+		return false
+	}
+	_, ok := quickDate(s, "")
+	return !ok
+}
+
+// hasAuthorChild reports whether an element below n is the author's name
+// on its own: then a rule selects that node, not a part of n's text.
+func hasAuthorChild(n *html.Node, author string) bool {
+	found := false
+	for c := n.FirstChild; c != nil && !found; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			walkElements(c, func(e *html.Node) bool {
+				if !found && textsim.SameAuthor(textsim.CleanAuthor(nodeText(e)), author) {
+					found = true
+				}
+				return !found
+			})
+		}
+	}
+	return found
 }
 
 // maxBylineExtra bounds, in bigrams, how much longer than the author's name
@@ -66,7 +128,7 @@ func scoreBylineParts(d *bigramIndex, f *fieldScores, author string, inter []int
 		if f.score[i] >= 1 || int(inter[i]) < t || int(d.end[i]-d.start[i]) > t+maxBylineExtra {
 			continue
 		}
-		if s := textsim.CleanAuthor(nodeText(d.els[i])); !textsim.SameAuthor(s, author) && partOf(s, author) > 0 {
+		if s := textsim.CleanAuthor(nodeText(d.els[i])); !textsim.SameAuthor(s, author) && partOf(s, author) > 0 && !hasAuthorChild(d.els[i], author) {
 			f.score[i], raised = 1, true
 		}
 	}
@@ -99,23 +161,38 @@ func nearest(d *bigramIndex, score []float64, article int, slack, penalty float6
 }
 
 // votePart returns the part of the bylines rule r selects that most
-// training pages' authors are (0: the whole byline).
-func votePart(pages []*trainPage, r *Rule) int {
+// training pages' authors are (0: the whole byline), and the number of
+// parts most of those bylines split into.
+func votePart(pages []*trainPage, r *Rule) (part, parts int) {
 	count := map[int]int{}
+	sizes := map[int]map[int]int{}
 	for _, p := range pages {
 		if a := p.pair.Target.Author; a != "" {
 			if n := r.firstIn(p.d.root, p.d.ix); n != nil {
-				count[partOf(textsim.CleanAuthor(nodeText(n)), a)]++
+				s := textsim.CleanAuthor(nodeText(n))
+				k := partOf(s, a)
+				count[k]++
+				if sizes[k] == nil {
+					sizes[k] = map[int]int{}
+				}
+				sizes[k][len(authorParts(s))]++
 			}
 		}
 	}
-	best := 0
 	for k, c := range count {
-		if c > count[best] || c == count[best] && k < best {
-			best = k
+		if c > count[part] || c == count[part] && k < part {
+			part = k
 		}
 	}
-	return best
+	if part == 0 {
+		return 0, 0
+	}
+	for n, c := range sizes[part] {
+		if c > sizes[part][parts] || c == sizes[part][parts] && n < parts {
+			parts = n
+		}
+	}
+	return part, parts
 }
 
 // minSoleAuthorPages is how many training entries must name the same single

@@ -25,8 +25,21 @@ func TestAuthorOfPart(t *testing.T) {
 		"Seth Zenz":               "Seth Zenz",
 		"By Ann Lee · Editor":     "Ann Lee",
 	} {
-		if got := authorOf(r, in); got != want {
+		if got := authorOf(r, in, ""); got != want {
 			t.Errorf("authorOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// issue 16, finding 3: a header "Title — Author, 2023" learned as part
+	// 2 of 3; a title with a comma or a dash splits it otherwise.
+	hdr := &Rule{Part: 2, Parts: 3}
+	for _, c := range []struct{ in, title, want string }{
+		{"Glue lines — Mira Olsen, 2023", "Glue lines", "Mira Olsen"},
+		{"Dovetails, pins first — or tails? — Mira Olsen, 2023", "Dovetails, pins first — or tails?", "Mira Olsen"},
+		{"Dovetails, pins first — Mira Olsen, 2023", "", ""}, // no title to take out: two names may be
+		{"Dovetails — 2023, 2024", "Dovetails", ""},          // numbers are never authors
+	} {
+		if got := authorOf(hdr, c.in, c.title); got != c.want {
+			t.Errorf("authorOf(%q, title %q) = %q, want %q", c.in, c.title, got, c.want)
 		}
 	}
 	if got := partOf("CERN | Geneva | Switzerland", "CERN"); got != 1 {

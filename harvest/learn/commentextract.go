@@ -56,11 +56,8 @@ func (e *extractor) comment(cr *CommentRules, body, elem *html.Node, selected ma
 	}
 	if cr.Date.usable() {
 		if n := cr.Date.first(elem); n != nil {
-			if t, ok := nodeDate(n, cr.Date.Attr, e.page.Lang); ok {
-				c.Date = t
-				if e.rules.Date != nil {
-					c.Date = inOffset(t, e.rules.Date.UTCOffset)
-				}
+			if t, p, ok := nodeDatePrec(n, cr.Date.Attr, e.page.Lang); ok {
+				c.Date, c.DatePrecision = inOffset(t, p, e.rules.dateOffset())
 			}
 		}
 	}

@@ -77,11 +77,8 @@ func (e *extractor) heuristicComment(r record, urls *fragmentURL) Comment {
 		c.Author = textsim.CleanAuthor(nodeText(r.author))
 	}
 	if r.date != nil {
-		if t, ok := nodeDate(r.date, "", e.page.Lang); ok {
-			c.Date = t
-			if e.rules != nil && e.rules.Date != nil {
-				c.Date = inOffset(t, e.rules.Date.UTCOffset)
-			}
+		if t, p, ok := nodeDatePrec(r.date, "", e.page.Lang); ok {
+			c.Date, c.DatePrecision = inOffset(t, p, e.rules.dateOffset())
 		}
 	}
 	body := r.ownBody() // the record's own copy: cleaning it changes no other

@@ -74,8 +74,8 @@ func ldComment(m map[string]any, parent, lang string) Comment {
 	c.ContentText = textsim.Collapse(text)
 	c.ContentHTML = textToHTML(text)
 	for _, k := range []string{"dateCreated", "datePublished", "commentTime"} {
-		if t, ok := ParseDate(ldValue(m[k]), lang); ok {
-			c.Date = t
+		if t, p, ok := parseDatePrec(ldValue(m[k]), lang); ok {
+			c.Date, c.DatePrecision = t, p
 			break
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	dateparser "github.com/markusmobius/go-dateparser"
 	"golang.org/x/net/html"
@@ -284,16 +285,23 @@ var machineLayouts = []string{
 
 // parseMachineDate parses an ISO 8601 or RFC 1123 date.
 func parseMachineDate(s string) (time.Time, bool) {
+	t, _, ok := parseMachineDatePrec(s)
+	return t, ok
+}
+
+// parseMachineDatePrec parses an ISO 8601 or RFC 1123 date and says how
+// precise it is.
+func parseMachineDatePrec(s string) (time.Time, blogharvest.Precision, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) < 8 || !(s[0] >= '0' && s[0] <= '9' || strings.Contains(s, ", ")) || !machineShape(s) {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	for _, l := range machineLayouts {
 		if t, err := time.Parse(l, s); err == nil {
-			return t, true
+			return t, machinePrecision(l), true
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, "", false
 }
 
 // machineShape reports whether s may have a layout of machineLayouts:
@@ -306,11 +314,18 @@ func machineShape(s string) bool {
 	return len(s) >= 5 && s[3] == ',' && s[4] == ' '
 }
 
-// learnOffset estimates the UTC offset, in seconds, in which the pages write
-// their dates: a date written as day D for an instant T says the offset lies
-// in [D − T, D + 24h − T); the estimate is the middle of the intersection
-// over the training pages, rounded to the hour, or 0 when the pages
-// disagree or show the date with its zone.
+// learnOffset estimates the UTC offset, in seconds, of the blog's zone from
+// the training pages whose date (as rule r reads it) has no zone of its
+// own: a page that writes day D (or a wall-clock time on day D) for an
+// instant T says the offset lies in [D − T, D + 24h − T). The estimate is
+// 0 when 0 lies in the intersection over the pages (no evidence for
+// another zone: a plain UTC blog stays UTC) or the pages disagree, else its
+// middle rounded to the hour.
+//
+// The offset never reaches a record as a claim: a date without a zone
+// keeps its precision (blogharvest.PrecisionDay, PrecisionLocalMinute),
+// and blogharvest.FormatDate writes only its day or wall clock. It places
+// the date in time, for ordering and for comparing with feed dates.
 func learnOffset(pages []*trainPage, r *Rule) int {
 	lo, hi := int64(-14*3600), int64(14*3600)
 	seen := false
@@ -319,15 +334,16 @@ func learnOffset(pages []*trainPage, r *Rule) int {
 		if n == nil || p.pair.Target.Date.IsZero() {
 			continue
 		}
-		t, ok := nodeDate(n, r.Attr, p.pair.Page.Lang)
-		if !ok || !isBareDay(t) {
+		t, prec, ok := nodeDatePrec(n, r.Attr, p.pair.Page.Lang)
+		if !ok || prec.HasZone() {
 			continue
 		}
-		d := t.Unix() - p.pair.Target.Date.Unix()
+		y, m, dd := t.Date()
+		d := time.Date(y, m, dd, 0, 0, 0, 0, time.UTC).Unix() - p.pair.Target.Date.Unix()
 		lo, hi = max(lo, d), min(hi, d+24*3600)
 		seen = true
 	}
-	if !seen || lo >= hi {
+	if !seen || lo >= hi || lo <= 0 && 0 < hi {
 		return 0
 	}
 	mid := (lo + hi) / 2
@@ -341,40 +357,43 @@ func sign(x int64) int64 {
 	return 1
 }
 
-// isBareDay reports whether t is a day without time or zone: midnight UTC.
-func isBareDay(t time.Time) bool {
-	_, off := t.Zone()
-	return off == 0 && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0
-}
-
-// inOffset returns a bare day t as the same calendar day in the zone
-// offset seconds east of UTC.
-func inOffset(t time.Time, offset int) time.Time {
-	if offset == 0 || !isBareDay(t) {
-		return t
+// inOffset returns a date without a zone of its own (precision p: a day,
+// or a wall-clock time) as the same wall clock in the zone offset seconds
+// east of UTC. Dates with a zone are kept.
+func inOffset(t time.Time, p blogharvest.Precision, offset int) (time.Time, blogharvest.Precision) {
+	if offset == 0 || p.HasZone() {
+		return t, p
 	}
 	y, m, d := t.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.FixedZone("", offset))
+	return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, time.FixedZone("", offset)), p
 }
 
 // ParseDate parses a date as pages write it, in language lang (a BCP 47 tag;
 // English is tried too): ISO 8601 and RFC 1123 directly, anything else with
-// quickDate, then (for short texts) go-dateparser, which knows relative
-// dates and 200 locales but is slow. Text around the date ("Posted on …") is
-// tolerated.
+// quickDate (and the time of day after the date, see clockDate), then (for
+// short texts) go-dateparser, which knows relative dates and 200 locales but
+// is slow. Text around the date ("Posted on …") is tolerated. A date without
+// a time is midnight UTC; one with a time but no zone is its wall clock in
+// UTC.
 func ParseDate(s, lang string) (time.Time, bool) {
+	t, _, ok := parseDatePrec(s, lang)
+	return t, ok
+}
+
+// parseDatePrec is ParseDate that also says how precise the date is.
+func parseDatePrec(s, lang string) (time.Time, blogharvest.Precision, bool) {
 	s = textsim.Collapse(s)
 	if s == "" || len(s) > 200 {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
-	if t, ok := parseMachineDate(s); ok {
-		return t, true
+	if t, p, ok := parseMachineDatePrec(s); ok {
+		return t, p, true
 	}
-	if t, ok := quickDate(s, lang); ok {
-		return t, true
+	if t, p, ok := clockDate(s, lang); ok {
+		return t, p, true
 	}
 	if len(s) > 64 {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	cfg := &dateparser.Configuration{
 		Languages:       dateLanguages(lang),
@@ -382,9 +401,9 @@ func ParseDate(s, lang string) (time.Time, bool) {
 		StrictParsing:   true,
 	}
 	if dt, err := dateparser.Parse(cfg, s); err == nil && !dt.IsZero() {
-		return dt.Time, true
+		return dt.Time, textPrecision(s), true
 	}
-	return time.Time{}, false
+	return time.Time{}, "", false
 }
 
 // dateLanguages returns the languages go-dateparser tries for lang.

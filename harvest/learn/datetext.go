@@ -36,19 +36,36 @@ func ownTextDateScore(n *html.Node, target time.Time, year, lang string) float64
 // textDate reads a date from element n's text: the whole text when it
 // parses, else the first of its own text nodes that holds a date (the
 // whole text of a footer that says when the post was published and much
-// else is too long to parse).
-func textDate(n *html.Node, lang string) (time.Time, bool) {
-	if t, ok := ParseDate(nodeText(n), lang); ok {
-		return t, true
+// else is too long to parse). It says how precise the date is.
+func textDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool) {
+	if t, p, ok := parseDatePrec(nodeText(n), lang); ok {
+		return t, p, true
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.TextNode && len(c.Data) <= maxOwnText {
-			if t, ok := quickDate(c.Data, lang); ok {
-				return t, true
+			if t, p, ok := clockDate(c.Data, lang); ok {
+				return t, p, true
 			}
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, "", false
+}
+
+// nodeDatePrec reads a date from element n: from attribute a when set and
+// present, else from any date attribute, else from its text; with the
+// precision its source gave.
+func nodeDatePrec(n *html.Node, a, lang string) (time.Time, blogharvest.Precision, bool) {
+	if a != "" {
+		if t, p, ok := parseMachineDatePrec(attr(n, a)); ok {
+			return t, p, true
+		}
+	}
+	for _, k := range dateAttrs {
+		if t, p, ok := parseMachineDatePrec(attr(n, k)); ok {
+			return t, p, true
+		}
+	}
+	return textDate(n, lang)
 }
 
 // nearDate is the last resort for a page's date: the first date written in
@@ -63,31 +80,31 @@ func (e *extractor) nearDate(article *html.Node) {
 	if g := around.Parent; g != nil && g.Data != "body" && g.Data != "html" {
 		around = g
 	}
-	if t, ok := firstTextDate(around, article, e.page.Lang); ok {
-		e.x.Date = inOffset(t, e.rules.dateOffset())
-		e.x.Methods.Set(FieldDate, blogharvest.MethodHeuristic)
+	if t, p, ok := firstTextDate(around, article, e.page.Lang); ok {
+		e.setDate(t, p, blogharvest.MethodHeuristic)
 	}
 }
 
-// firstTextDate returns the first date in a text node under n, skipping
-// the subtree skip, comment boxes and raw text.
-func firstTextDate(n, skip *html.Node, lang string) (time.Time, bool) {
+// firstTextDate returns the first date in a text node under n, with its
+// time of day when the text gives one, skipping the subtree skip, comment
+// boxes, raw text and the dates of the last edit ("Last edited …").
+func firstTextDate(n, skip *html.Node, lang string) (time.Time, blogharvest.Precision, bool) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch {
 		case c == skip:
 		case c.Type == html.TextNode:
-			if len(c.Data) <= maxOwnText && hasYear(c.Data) {
-				if t, ok := quickDate(c.Data, lang); ok {
-					return t, true
+			if len(c.Data) <= maxOwnText && hasYear(c.Data) && !startsWithAny(strings.TrimSpace(c.Data), modifiedWords) {
+				if t, p, ok := clockDate(c.Data, lang); ok {
+					return t, p, true
 				}
 			}
-		case c.Type == html.ElementNode && !rawTextTags[c.Data] && !isCommentBox(c):
-			if t, ok := firstTextDate(c, skip, lang); ok {
-				return t, true
+		case c.Type == html.ElementNode && !rawTextTags[c.Data] && !isCommentBox(c) && !modifiedLike(c):
+			if t, p, ok := firstTextDate(c, skip, lang); ok {
+				return t, p, true
 			}
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, "", false
 }
 
 // hasYear reports whether s holds four digits starting 19 or 20.

@@ -66,15 +66,32 @@
 // ("Posté le 27 août 2013 |", "This entry was posted on Wednesday, August
 // 28th, 2013 at 4:44 am and is filed under") scores as a date, and a byline
 // one part of which is the feed's author ("Seth Zenz | USLHC | USA") scores
-// as the author, the part being recorded in Rule.Part. In extraction, when
-// the rule is untrusted or finds nothing, the date comes from structured
-// data (JSON-LD datePublished, h-entry dt-published, article:published_time,
-// DC.date, date, sailthru.date, parsely-pub-date and similar meta, then
-// og:updated_time last), then <time>, dated classes (<abbr
-// class="published" title="…">) and itemprop datePublished, then the day in
-// the permalink's path (/2013/08/28/; a path with only a month gives no
-// day), then the first date written in a text node around the article. A
-// date without a zone is taken in the zone learned from the feed. The
+// as the author, the part being recorded in Rule.Part, with the number of
+// parts in Rule.Parts — unless an element below the byline holds the name
+// on its own (an h-card in "Title — <span>Ann Lee</span>, 2023"), which the
+// rule then selects. A byline that splits into other parts than in training
+// (a title with a comma or a dash in it) gives its one part that may be a
+// name once the page's title is taken out, else nothing; a date or a number
+// is never an author. In extraction, when the rule is untrusted or finds
+// nothing, the date comes from structured data (JSON-LD datePublished,
+// h-entry dt-published, article:published_time, DC.date, date,
+// sailthru.date, parsely-pub-date and similar meta), then a date the page
+// marks as published apart from what it shows (<time pubdate>, an HTML
+// comment "<!-- created: 2023-10-07 -->"), then <time>, dated classes (<abbr
+// class="published" title="…">) and itemprop datePublished that do not say
+// "Last edited" or "Updated", then og:updated_time, then the day in the
+// permalink's path (/2013/08/28/; a path with only a month gives no day),
+// then the first date written in a text node around the article. A rule
+// that reads a "Last edited …" date gives way to a published date the page
+// states elsewhere; the edit date is Extraction.Modified.
+//
+// Dates keep the precision the page gives (Extraction.DatePrecision): a
+// day ("7 October 2023") is a day, with no time and no zone; a time after
+// the date ("2024-10-29 23:42 UTC", "at 4:44 pm") is kept to the minute,
+// with its zone when the text names one, else as a wall clock without
+// zone. Such dates are placed in the zone the training pages allow
+// (Rule.UTCOffset, 0 when UTC is possible), for ordering and comparison
+// only: blogharvest.FormatDate writes no zone the page did not give. The
 // author comes from structured data (JSON-LD, h-entry, meta author), then
 // author classes, rel=author and itemprop author, then a byline in running
 // text ("Posted by X at 10:44 AM", "By X, Staff Writer", "par X", "von X"),
@@ -107,6 +124,10 @@
 //   - author.go, byline.go: authors in bylines and their parts.
 //   - date.go, dateparse.go, datetext.go, urldate.go: dates in attributes,
 //     text and permalinks; date scores in training.
+//   - dateclock.go: the time of day after a date and its zone, and the
+//     precision of a date (blogharvest.Precision).
+//   - datepick.go: published against modified dates ("Last edited …",
+//     <time pubdate>, "<!-- created: … -->"), Extraction.Modified.
 //   - commentlearn.go, hungarian.go: learning comment rules (bipartite
 //     matching against the comment feed).
 //   - commentextract.go: applying comment rules.

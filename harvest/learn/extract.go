@@ -75,6 +75,7 @@ func (e *extractor) run() (Extraction, error) {
 	for _, f := range fields {
 		e.extractField(f)
 	}
+	e.modified()
 	if e.article != nil {
 		article := cloneTree(e.article, func(*html.Node) bool { return false }) // the page's tree stays as parsed
 		cleanNode(article, e.base)
@@ -99,17 +100,8 @@ func (e *extractor) run() (Extraction, error) {
 // nodeDate reads a date from element n: from attribute a when set and
 // present, else from any date attribute, else from its text.
 func nodeDate(n *html.Node, a, lang string) (time.Time, bool) {
-	if a != "" {
-		if t, ok := parseMachineDate(attr(n, a)); ok {
-			return t, true
-		}
-	}
-	for _, k := range dateAttrs {
-		if t, ok := parseMachineDate(attr(n, k)); ok {
-			return t, true
-		}
-	}
-	return textDate(n, lang)
+	t, _, ok := nodeDatePrec(n, a, lang)
+	return t, ok
 }
 
 // textToHTML turns plain text into paragraphs of escaped HTML.

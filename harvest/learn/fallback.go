@@ -197,12 +197,14 @@ func (f *fallback) author() (string, blogharvest.Method) {
 	}
 	var found string
 	walkElements(f.root, func(n *html.Node) bool {
-		if isCommentBox(n) {
+		if isCommentBox(n) || isSiteFooter(n) {
 			return false
 		}
 		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
 			if t := textsim.CleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
-				found = firstNonEmpty(bylineName(nodeText(n)), t)
+				if found = firstNonEmpty(bylineName(nodeText(n)), t); !plausibleAuthor(found) {
+					found = ""
+				}
 			}
 		}
 		return found == ""
@@ -210,10 +212,28 @@ func (f *fallback) author() (string, blogharvest.Method) {
 	if found == "" {
 		found = firstNonEmpty(textByline(f.root), looseByline(f.root))
 	}
+	if !plausibleAuthor(found) {
+		found = ""
+	}
 	if found != "" {
 		return found, blogharvest.MethodHeuristic
 	}
 	return "", ""
+}
+
+// isSiteFooter reports whether n is the site's footer (a <footer> or
+// role=contentinfo outside any article), whose vcard names the site or its
+// software ("Proudly powered by …"), not the post's author.
+func isSiteFooter(n *html.Node) bool {
+	if n.Data != "footer" && attr(n, "role") != "contentinfo" {
+		return false
+	}
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Data == "article" || hasClass(a, "hentry") || hasClass(a, "h-entry") {
+			return false
+		}
+	}
+	return true
 }
 
 // isCommentBox reports whether n is a comment list, whose authors are not
@@ -229,42 +249,51 @@ var dateClasses = map[string]bool{
 	"date": true, "dt-published": true, "post-meta": true, "entry-meta": true, "meta-date": true, "timestamp": true,
 }
 
-// date returns the post's date and the method that found it.
-func (f *fallback) date(lang string) (time.Time, blogharvest.Method) {
+// date returns the post's date, its precision and the method that found
+// it: structured data's published date, else a date the page marks as the
+// published one (<time pubdate>, an HTML comment such as "<!-- published:
+// 2023-09-01 -->"), else the first dated element that is not a "last
+// edited" date, else structured data's modified date.
+func (f *fallback) date(lang string) (time.Time, blogharvest.Precision, blogharvest.Method) {
 	sd := f.data()
 	for _, s := range []string{sd.date, sd.mfDate} {
-		if t, ok := ParseDate(s, lang); ok {
-			return t, blogharvest.MethodStructured
+		if t, p, ok := parseDatePrec(s, lang); ok {
+			return t, p, blogharvest.MethodStructured
 		}
 	}
-	if t, m := f.heuristicDate(lang); !t.IsZero() {
-		return t, m
+	if t, p, ok := publishedHint(f.root, lang); ok {
+		return t, p, blogharvest.MethodHeuristic
 	}
-	if t, ok := ParseDate(sd.updated, lang); ok {
-		return t, blogharvest.MethodStructured
+	if t, p, m := f.heuristicDate(lang); !t.IsZero() {
+		return t, p, m
 	}
-	return time.Time{}, ""
+	if t, p, ok := parseDatePrec(sd.updated, lang); ok {
+		return t, p, blogharvest.MethodStructured
+	}
+	return time.Time{}, "", ""
 }
 
 // heuristicDate returns the date of the first <time>, dated class or
-// itemprop datePublished outside the comments.
-func (f *fallback) heuristicDate(lang string) (time.Time, blogharvest.Method) {
+// itemprop datePublished outside the comments that does not say when the
+// post was last edited.
+func (f *fallback) heuristicDate(lang string) (time.Time, blogharvest.Precision, blogharvest.Method) {
 	var found time.Time
+	var prec blogharvest.Precision
 	walkElements(f.root, func(n *html.Node) bool {
-		if isCommentBox(n) {
+		if isCommentBox(n) || modifiedLike(n) {
 			return false
 		}
 		if found.IsZero() && (n.Data == "time" || anyClass(n, dateClasses) || attr(n, "itemprop") == "datePublished") {
-			if t, ok := nodeDate(n, "", lang); ok {
-				found = t
+			if t, p, ok := nodeDatePrec(n, "", lang); ok {
+				found, prec = t, p
 			}
 		}
 		return found.IsZero()
 	})
 	if !found.IsZero() {
-		return found, blogharvest.MethodHeuristic
+		return found, prec, blogharvest.MethodHeuristic
 	}
-	return time.Time{}, ""
+	return time.Time{}, "", ""
 }
 
 // structuredBody returns a JSON-LD articleBody, the last resort for the

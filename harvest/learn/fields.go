@@ -67,7 +67,7 @@ var fields = []*field{
 			p.author = nearScores(p.d, inter, size, p.article.best, 0.5, 0.05)
 			scoreBylineParts(p.d, &p.author, p.pair.Target.Author, inter, size, p.article.best)
 		},
-		tune:      func(r *Rule, pages []*trainPage) { r.Part = votePart(pages, r) },
+		tune:      func(r *Rule, pages []*trainPage) { r.Part, r.Parts = votePart(pages, r) },
 		read:      readAuthor,
 		fallbacks: []func(*extractor){(*extractor).fallbackAuthor, (*extractor).blogAuthor},
 	},
@@ -150,9 +150,10 @@ func (e *extractor) fallbackTitle() {
 }
 
 // readAuthor reads the author from the element's text, keeping the
-// rule's part of a byline.
+// rule's part of a byline (the title, extracted before, helps when the
+// byline holds it: authorOf).
 func readAuthor(e *extractor, r *Rule, n *html.Node) bool {
-	e.x.Author = authorOf(r, nodeText(n))
+	e.x.Author = authorOf(r, nodeText(n), e.x.Title)
 	return e.x.Author != ""
 }
 
@@ -164,20 +165,30 @@ func (e *extractor) fallbackAuthor() {
 	}
 }
 
-// readDate reads the date from the element's attribute or text, in the
-// rule's zone.
+// readDate reads the date from the element's attribute or text, to the
+// precision it gives, in the rule's zone. A rule that reads a "Last
+// edited …" date (learned on pages never edited, where the two agree)
+// gives way to the published date the page states elsewhere
+// (publishedHint), which the fallbacks then find; its date is the
+// modified one.
 func readDate(e *extractor, r *Rule, n *html.Node) bool {
-	t, ok := nodeDate(n, r.Attr, e.page.Lang)
-	if ok {
-		e.x.Date = inOffset(t, r.UTCOffset)
+	t, p, ok := nodeDatePrec(n, r.Attr, e.page.Lang)
+	if !ok {
+		return false
 	}
-	return ok
+	if modifiedLike(n) {
+		if _, _, hinted := publishedHint(e.root, e.page.Lang); hinted {
+			e.setModified(t, p, blogharvest.MethodRule)
+			return false
+		}
+	}
+	e.x.Date, e.x.DatePrecision = inOffset(t, p, r.UTCOffset)
+	return true
 }
 
 // fallbackDate finds the date with the fallbacks.
 func (e *extractor) fallbackDate() {
-	if t, m := e.fb.date(e.page.Lang); !t.IsZero() {
-		e.x.Date = inOffset(t, e.rules.dateOffset())
-		e.x.Methods.Set(FieldDate, m)
+	if t, p, m := e.fb.date(e.page.Lang); !t.IsZero() {
+		e.setDate(t, p, m)
 	}
 }

@@ -30,6 +30,10 @@ type Rule struct {
 	// Part is, for authors, the 1-based part of the selected byline that
 	// names the author ("Seth Zenz | USLHC | USA": 1); 0 means all of it.
 	Part int `json:"part,omitempty"`
+	// Parts is, for authors with a Part, how many parts the bylines had
+	// in training: a byline split otherwise (a title with a comma or a dash
+	// in it) gives no author by position.
+	Parts int `json:"parts,omitempty"`
 
 	once sync.Once
 	sel  *selector   // the rule, when of the simple shape Learn writes

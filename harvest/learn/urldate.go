@@ -42,8 +42,7 @@ func (e *extractor) urlDate() {
 		return
 	}
 	if t, ok := pathDate(e.page.URL); ok {
-		e.x.Date = inOffset(t, e.rules.dateOffset())
-		e.x.Methods.Set(FieldDate, blogharvest.MethodHeuristic)
+		e.setDate(t, blogharvest.PrecisionDay, blogharvest.MethodHeuristic)
 	}
 }
 

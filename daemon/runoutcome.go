@@ -1,18 +1,18 @@
 package daemon
 
 import (
-	"github.com/blogharvest/blogharvest"
 	"time"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// runReport is what one run leaves for the schedule store: its outcome,
+// runOutcome is what one run leaves for the schedule store: its outcome,
 // counts, error and the validators of its crawl. In one process it goes
 // straight into the store; in a cluster a worker sends it to the
 // scheduler, which stores it the same way.
-type runReport struct {
+type runOutcome struct {
 	Outcome   string
 	Stats     RunStats
 	Error     string // the run's error (public text); "" if it succeeded
@@ -28,8 +28,8 @@ type runReport struct {
 }
 
 // reportOf sums a run up.
-func (d *Daemon) reportOf(outcome string, t *tally, res *harvest.Result, runErr error) runReport {
-	r := runReport{Outcome: outcome, Stats: t.stats(), Invalid: publicText(t.invalidSummary(), d.Config)}
+func (d *Daemon) reportOf(outcome string, t *tally, res *harvest.Result, runErr error) runOutcome {
+	r := runOutcome{Outcome: outcome, Stats: t.stats(), Invalid: publicText(t.invalidSummary(), d.Config)}
 	if runErr != nil {
 		r.Error, r.Transient = publicText(runErr.Error(), d.Config), blogharvest.IsTransient(runErr)
 	}
@@ -43,7 +43,7 @@ func (d *Daemon) reportOf(outcome string, t *tally, res *harvest.Result, runErr 
 }
 
 // apply records the run's end in st at now.
-func (r runReport) apply(st *schedule.State, now time.Time) {
+func (r runOutcome) apply(st *schedule.State, now time.Time) {
 	st.LastEnd = now
 	st.Outcome = r.Outcome
 	st.Entries += r.Stats.Entries
@@ -69,7 +69,7 @@ func (r runReport) apply(st *schedule.State, now time.Time) {
 
 // err returns the run's error as the schedule sees it: nil on success,
 // transient or permanent as the run's was.
-func (r runReport) err() error {
+func (r runOutcome) err() error {
 	if r.Error == "" {
 		return nil
 	}

@@ -1,0 +1,100 @@
+package daemon_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// browser is a headless Chromium tab for tests, with the console errors
+// and uncaught exceptions of the pages it shows.
+type browser struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+// newBrowser starts headless Chromium for the test, or skips the test when
+// there is none.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 900)) // chromedp makes and removes its own profile folder
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
+	b := &browser{ctx: ctx}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
+				b.errors = append(b.errors, fmt.Sprintf("console.%s %v", ev.Type, ev.Args))
+			}
+		case *runtime.EventExceptionThrown:
+			b.errors = append(b.errors, "exception: "+ev.ExceptionDetails.Text)
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.LevelError || ev.Entry.Level == log.LevelWarning {
+				b.errors = append(b.errors, fmt.Sprintf("%s %s: %s (%s)", ev.Entry.Level, ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		}
+	})
+	if err := chromedp.Run(ctx, log.Enable(), runtime.Enable()); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	return b
+}
+
+// run runs chromedp actions in the tab.
+func (b *browser) run(t *testing.T, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(b.ctx, actions...); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+}
+
+// checkConsole fails the test on any console error, warning or exception
+// seen so far.
+func (b *browser) checkConsole(t *testing.T) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errors {
+		t.Errorf("browser console: %s", e)
+	}
+}
+
+// screenshot writes a full-page screenshot to the artifact folder
+// ($BLOGHARVEST_ARTIFACTS, else the test's temporary folder) and returns
+// its path.
+func (b *browser) screenshot(t *testing.T, name string) string {
+	t.Helper()
+	dir := os.Getenv("BLOGHARVEST_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	var png []byte
+	b.run(t, chromedp.FullScreenshot(&png, 100))
+	path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+"-"+name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", path, len(png))
+	return path
+}

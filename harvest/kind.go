@@ -1,0 +1,103 @@
+package harvest
+
+import (
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// minListingPosts is how many distinct posts a page inside the post
+// pattern must link to, outside its navigation, to be a listing.
+const minListingPosts = 5
+
+// isListing reports whether a page whose URL matches the post pattern,
+// but that no feed item names, is a listing rather than a post (a static
+// generator's index2.html … among posts at /slug.html): several articles
+// on it, or no article element, links to many posts and a link to a
+// sibling page of the same listing (index3.html, /page/3/). A post has one
+// article, or links to few posts, or no paging. The last page of a
+// listing, with fewer posts, is told by its title: the blog's own.
+func (c *crawl) isListing(p *fetchedPage) bool {
+	if p.info.articles > 1 {
+		return true
+	}
+	if p.info.articles == 1 {
+		return false
+	}
+	posts := map[string]bool{}
+	paged := false
+	for _, l := range p.info.links {
+		u, err := url.Parse(l.url)
+		if err != nil || sameDoc(u, p.url) {
+			continue
+		}
+		if digitSibling(p.url, u) {
+			paged = true
+			continue
+		}
+		if !l.nav && c.pattern.match(u) {
+			posts[u.Path] = true
+		}
+	}
+	return paged && (len(posts) >= minListingPosts || len(posts) >= 2 && c.titledAsBlog(p))
+}
+
+// titleRE finds a page's <title>.
+var titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+
+// titledAsBlog reports whether the page's title is the blog's own (the
+// feed's title), as listings are titled and posts never are.
+func (c *crawl) titledAsBlog(p *fetchedPage) bool {
+	if c.feed == nil || strings.TrimSpace(c.feed.Title) == "" {
+		return false
+	}
+	m := titleRE.FindSubmatch(p.html)
+	return m != nil && strings.EqualFold(strings.Join(strings.Fields(html.UnescapeString(string(m[1]))), " "),
+		strings.Join(strings.Fields(c.feed.Title), " "))
+}
+
+// sameDoc reports whether a and b name the same document (fragments and
+// queries aside).
+func sameDoc(a, b *url.URL) bool { return a.Host == b.Host && a.Path == b.Path }
+
+// digitSibling reports whether b's path is a's with other digits only, or
+// with the digits dropped ("index2.html" and "index3.html" or
+// "index.html"; "/page/2/" and "/page/3/"): a page of the same paged
+// listing.
+func digitSibling(a, b *url.URL) bool {
+	if a.Host != b.Host || a.Path == b.Path {
+		return false
+	}
+	da, db := stripDigits(a.Path), stripDigits(b.Path)
+	if da != db {
+		return false
+	}
+	return hasDigit(a.Path) || hasDigit(b.Path)
+}
+
+// stripDigits removes the ASCII digits of s, and a "-" or "_" left
+// before an extension or at the end ("index-2.html" → "index.html").
+func stripDigits(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			b.WriteByte(s[i])
+		}
+	}
+	r := b.String()
+	for _, sep := range []string{"-.", "_.", "-/", "_/"} {
+		r = strings.ReplaceAll(r, sep, sep[1:])
+	}
+	return strings.TrimRight(r, "-_")
+}
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// outsidePattern reports whether a feed item's page lies outside the post
+// pattern that the feed's other items make (a static generator's feed that
+// lists /about/ among /posts/slug/): a page, not a post.
+func (c *crawl) outsidePattern(ident string) bool {
+	u, err := url.Parse(ident)
+	return err == nil && c.pattern != nil && !c.pattern.match(u)
+}

@@ -1,0 +1,357 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/marc"
+)
+
+// Post is one archived entry (a post or a page) as the corpus sees it: its
+// record read back from the latest (or a given) version of its AIP.
+type Post struct {
+	Blog       string    `json:"blog" xml:"blog,attr"`
+	AIP        string    `json:"aip" xml:"aip,attr"` // the bag's folder, relative to the archive root, with slashes
+	Version    int       `json:"version" xml:"version,attr"`
+	Kind       string    `json:"kind,omitempty" xml:"kind,attr,omitempty"`
+	Permalink  string    `json:"permalink" xml:"permalink"`
+	Title      string    `json:"title,omitempty" xml:"title,omitempty"`
+	Author     string    `json:"author,omitempty" xml:"author,omitempty"`
+	Created    string    `json:"created,omitempty" xml:"created,omitempty"`
+	Modified   string    `json:"modified,omitempty" xml:"modified,omitempty"`
+	Language   string    `json:"language,omitempty" xml:"language,omitempty"`
+	Categories []string  `json:"categories,omitempty" xml:"category,omitempty"`
+	Tags       []string  `json:"tags,omitempty" xml:"tag,omitempty"`
+	Text       string    `json:"text" xml:"text"`
+	Comments   []Comment `json:"comments,omitempty" xml:"comment,omitempty"`
+}
+
+// Comment is one archived comment of a Post.
+type Comment struct {
+	ID        string `json:"id" xml:"id,attr"` // the record's 001
+	Permalink string `json:"permalink,omitempty" xml:"permalink,omitempty"`
+	Author    string `json:"author,omitempty" xml:"author,omitempty"`
+	Subject   string `json:"subject,omitempty" xml:"subject,omitempty"`
+	Added     string `json:"added,omitempty" xml:"added,omitempty"`
+	Modified  string `json:"modified,omitempty" xml:"modified,omitempty"`
+	Parent    string `json:"parent,omitempty" xml:"parent,omitempty"`       // URI of the comment it answers
+	ParentID  string `json:"parent_id,omitempty" xml:"parent-id,omitempty"` // 001 of that comment's record
+	Text      string `json:"text" xml:"text"`
+}
+
+// Options say which AIPs Walk visits.
+type Options struct {
+	// AllVersions visits every version v1…vN of each entry, oldest first;
+	// otherwise only the latest.
+	AllVersions bool
+	// Bag, when set, is called with each bag's folder (relative to the
+	// archive root) before it is read, e.g. for a progress display.
+	Bag func(rel string)
+}
+
+// Target is what a path on the command line names: an archive root and
+// the blogs of it to read.
+type Target struct {
+	Root  string
+	Blogs []string
+}
+
+// Resolve interprets path as either an archive root (every blog in it) or
+// one blog's folder <archive>/<blog-id>.
+func Resolve(path string) (Target, error) {
+	path = filepath.Clean(path)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Target{}, fmt.Errorf("archive %s: %w", path, err)
+	}
+	if !fi.IsDir() {
+		return Target{}, fmt.Errorf("archive %s: not a folder", path)
+	}
+	if isBlogDir(path) {
+		return Target{Root: filepath.Dir(path), Blogs: []string{filepath.Base(path)}}, nil
+	}
+	names, err := readNames(path)
+	if err != nil {
+		return Target{}, err
+	}
+	t := Target{Root: path}
+	for _, n := range names {
+		if !strings.HasPrefix(n, ".") && isBlogDir(filepath.Join(path, n)) {
+			t.Blogs = append(t.Blogs, n)
+		}
+	}
+	if len(t.Blogs) == 0 {
+		return Target{}, fmt.Errorf("archive %s: no blog folders (<blog-id>/blog or <blog-id>/entries) in it", path)
+	}
+	return t, nil
+}
+
+// isBlogDir reports whether dir looks like <archive>/<blog-id>.
+func isBlogDir(dir string) bool {
+	for _, sub := range []string{"blog", "entries"} {
+		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// readNames returns the names in dir, sorted; a missing dir has none.
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// Walk calls fn with every archived entry of t, blog by blog, year by
+// year, entry folder by entry folder, in name order. It holds one entry at
+// a time (and the names of one folder), so memory does not grow with the
+// archive. An AIP whose METS cannot be read stops the walk with an error
+// naming its folder.
+func Walk(ctx context.Context, t Target, o Options, fn func(*Post) error) error {
+	for _, blog := range t.Blogs {
+		entries := filepath.Join(t.Root, blog, "entries")
+		years, err := readNames(entries)
+		if err != nil {
+			return err
+		}
+		for _, y := range years {
+			keys, err := readNames(filepath.Join(entries, y))
+			if err != nil {
+				return err
+			}
+			for _, k := range keys {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := walkEntry(t.Root, blog, filepath.Join(entries, y, k), o, fn); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// walkEntry reads the versions of one entry folder that o asks for.
+func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
+	latest, err := aip.LatestVersion(dir)
+	if err != nil || latest == 0 {
+		return err
+	}
+	first := latest
+	if o.AllVersions {
+		first = 1
+	}
+	for v := first; v <= latest; v++ {
+		bag := filepath.Join(dir, "v"+strconv.Itoa(v))
+		if _, err := os.Stat(bag); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		rel, _ := filepath.Rel(root, bag)
+		rel = filepath.ToSlash(rel)
+		if o.Bag != nil {
+			o.Bag(rel)
+		}
+		p, err := ReadPost(bag)
+		if err != nil {
+			return err
+		}
+		p.Blog, p.AIP, p.Version = blog, rel, v
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadPost reads the entry and its comments from the METS document of the
+// Entry AIP in bag. Blog, AIP and Version are left for the caller.
+func ReadPost(bag string) (*Post, error) {
+	path := filepath.Join(bag, "data", "METS.xml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	recs, err := MARCRecords(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var p *Post
+	for _, r := range recs {
+		a := marc.Attributes(r)
+		switch recordType(r) {
+		case marc.TypeBlogPost:
+			if p != nil {
+				return nil, fmt.Errorf("%s: more than one entry record", path)
+			}
+			p = postFrom(r, a)
+		case marc.TypeComment:
+			if p == nil {
+				p = &Post{}
+			}
+			p.Comments = append(p.Comments, commentFrom(r, a))
+		}
+	}
+	if p == nil || p.Permalink == "" {
+		return nil, fmt.Errorf("%s: no entry record with a URI (980 $a %s, 520 $u)", path, marc.TypeBlogPost)
+	}
+	return p, nil
+}
+
+// recordType returns 980 $a.
+func recordType(r *marc.Record) string {
+	if f := r.Fields("980"); len(f) > 0 {
+		return f[0].Value('a')
+	}
+	return ""
+}
+
+func postFrom(r *marc.Record, a map[string][]string) *Post {
+	p := &Post{
+		Permalink: first(a["uri"]), Title: first(a["title"]), Author: first(a["author"]),
+		Created: first(a["date_created"]), Modified: first(a["date_modified"]),
+		Categories: a["categories"], Tags: a["tags"], Language: language(r),
+		Text: PlainText(strings.Join(a["full_content"], ""), first(a["full_content_format"])),
+	}
+	if f := r.Fields("980"); len(f) > 0 {
+		p.Kind = f[0].Value('b')
+	}
+	return p
+}
+
+func commentFrom(r *marc.Record, a map[string][]string) Comment {
+	c := Comment{
+		Permalink: first(a["uri"]), Author: first(a["author"]), Subject: first(a["subject"]),
+		Added: first(a["date_added"]), Modified: first(a["date_modified"]), Parent: first(a["is_child_of_comment"]),
+		Text: PlainText(strings.Join(a["full_content"], ""), first(a["full_content_format"])),
+	}
+	c.ID, _ = r.ControlValue("001")
+	for _, f := range r.Fields("773") {
+		if f.Value('3') == "is_child_of_comment" {
+			c.ParentID = f.Value('w')
+		}
+	}
+	return c
+}
+
+// language returns the record's language: 041 $a, else the MARC code in
+// 008/35-37 unless undetermined.
+func language(r *marc.Record) string {
+	if f := r.Fields("041"); len(f) > 0 && f[0].Value('a') != "" {
+		return f[0].Value('a')
+	}
+	if v, ok := r.ControlValue("008"); ok && len(v) == 40 {
+		if code := strings.TrimSpace(v[35:38]); code != "und" && code != "|||" && code != "" {
+			return code
+		}
+	}
+	return ""
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+// MARCRecords returns the MARC records of the dmdSecs of a METS document,
+// in document order. Records that declare the MARC namespace themselves
+// (as blogharvest writes them) are cut out of the document directly, which
+// spares tokenising the PREMIS sections; any other layout is read with an
+// XML decoder.
+func MARCRecords(mets []byte) ([]*marc.Record, error) {
+	var out []*marc.Record
+	rest := mets
+	for {
+		i := bytes.Index(rest, recordStart)
+		if i < 0 {
+			break
+		}
+		j := bytes.Index(rest[i:], recordEnd)
+		if j < 0 {
+			return nil, errors.New("METS: MARC record not closed")
+		}
+		r, err := marc.ParseMARCXML(rest[i : i+j+len(recordEnd)])
+		if err != nil {
+			return nil, fmt.Errorf("METS: %w", err)
+		}
+		out = append(out, r)
+		rest = rest[i+j+len(recordEnd):]
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	return decodeRecords(mets)
+}
+
+var (
+	recordStart = []byte(`<record xmlns="` + marcNS + `"`)
+	recordEnd   = []byte(`</record>`)
+)
+
+// decodeRecords finds the MARC records of mets with an XML decoder.
+func decodeRecords(mets []byte) ([]*marc.Record, error) {
+	d := xml.NewDecoder(bytes.NewReader(mets))
+	var out []*marc.Record
+	for {
+		start := d.InputOffset()
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("METS: %w", err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Space != marcNS || se.Name.Local != "record" {
+			continue
+		}
+		if err := d.Skip(); err != nil {
+			return nil, fmt.Errorf("METS: MARC record: %w", err)
+		}
+		r, err := marc.ParseMARCXML(redeclare(mets[start:d.InputOffset()]))
+		if err != nil {
+			return nil, fmt.Errorf("METS: %w", err)
+		}
+		out = append(out, r)
+	}
+}
+
+const marcNS = "http://www.loc.gov/MARC21/slim"
+
+// redeclare rewrites a record element whose MARC namespace was declared on
+// an ancestor (<marc:record …> or <record …> under a default namespace)
+// into one that declares it itself.
+func redeclare(raw []byte) []byte {
+	s := string(raw)
+	if i := strings.IndexByte(s, ':'); strings.HasPrefix(s, "<") && i > 0 && i < strings.IndexAny(s, " >") {
+		prefix := s[1:i]
+		s = strings.ReplaceAll(s, "<"+prefix+":", "<")
+		s = strings.ReplaceAll(s, "</"+prefix+":", "</")
+	}
+	return []byte(strings.Replace(s, "<record", `<record xmlns="`+marcNS+`"`, 1))
+}

@@ -1,0 +1,265 @@
+package report
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/marc"
+)
+
+// Stats is what the report of one blog's archive shows.
+type Stats struct {
+	Blog     string
+	Title    string
+	URL      string
+	BlogAIP  string              // the Blog AIP read, relative to the archive
+	Entries  int                 // entries (latest versions)
+	Versions int                 // entry AIP versions in the archive
+	Comments int                 // comments in the latest versions
+	ByMonth  map[string]*Month   // "2013-04" → entries created and comments added that month
+	Undated  int                 // entries without a creation date
+	Status   map[int]int         // captured files by HTTP status (capture logs)
+	Files    int                 // captured files
+	Bytes    int64               // their bytes
+	Fates    map[string]int      // the crawl ledger's fates
+	Rules    []Rule              // the learned rules' fields and confidence
+	Missing  map[string]*Missing // field → the entries without it
+	Words    map[string]int      // word frequencies of the archived text
+	Tokens   int                 // words counted
+}
+
+// Missing counts the entries without a field and keeps the first
+// MissingShown of their permalinks.
+type Missing struct {
+	Count   int
+	Entries []string
+}
+
+// MissingShown bounds the permalinks kept per missing field, so memory
+// does not grow with the archive.
+const MissingShown = 20
+
+// Month counts what happened in one month.
+type Month struct{ Entries, Comments int }
+
+// Rule is one learned extraction rule.
+type Rule struct {
+	Field      string
+	XPath      string
+	Confidence float64
+}
+
+// MissingFields are the entry fields the report looks for.
+var MissingFields = []string{"title", "author", "created", "text"}
+
+// Collect reads the archive of one blog (t must name exactly one) and
+// sums it up. It holds one entry at a time; the word table grows with the
+// vocabulary, not with the number of entries.
+func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error) {
+	if len(t.Blogs) != 1 {
+		return nil, fmt.Errorf("report: name one blog's folder (<archive>/<blog-id>), not %d blogs", len(t.Blogs))
+	}
+	s := &Stats{Blog: t.Blogs[0], ByMonth: map[string]*Month{}, Status: map[int]int{}, Fates: map[string]int{},
+		Missing: map[string]*Missing{}, Words: map[string]int{}}
+	if err := s.readBlog(t.Root); err != nil {
+		return nil, err
+	}
+	err := Walk(ctx, t, Options{AllVersions: true, Bag: bag}, func(p *Post) error {
+		s.Versions++
+		latest, err := aip.LatestVersion(filepath.Join(t.Root, filepath.FromSlash(p.AIP), ".."))
+		if err != nil {
+			return err
+		}
+		if p.Version == latest {
+			s.entry(p)
+		}
+		return s.captureLog(filepath.Join(t.Root, filepath.FromSlash(p.AIP)))
+	})
+	return s, err
+}
+
+// entry counts the latest version of one entry.
+func (s *Stats) entry(p *Post) {
+	s.Entries++
+	s.Comments += len(p.Comments)
+	if m := month(p.Created); m != "" {
+		s.month(m).Entries++
+	} else {
+		s.Undated++
+	}
+	for _, c := range p.Comments {
+		if m := month(c.Added); m != "" {
+			s.month(m).Comments++
+		}
+		s.words(c.Text)
+	}
+	for field, v := range map[string]string{"title": p.Title, "author": p.Author, "created": p.Created, "text": p.Text} {
+		if strings.TrimSpace(v) != "" {
+			continue
+		}
+		m := s.Missing[field]
+		if m == nil {
+			m = &Missing{}
+			s.Missing[field] = m
+		}
+		if m.Count++; len(m.Entries) < MissingShown {
+			m.Entries = append(m.Entries, p.Permalink)
+		}
+	}
+	s.words(p.Text)
+}
+
+func (s *Stats) month(m string) *Month {
+	if s.ByMonth[m] == nil {
+		s.ByMonth[m] = &Month{}
+	}
+	return s.ByMonth[m]
+}
+
+// month returns "yyyy-mm" of an ISO 8601 date, or "".
+func month(date string) string {
+	if len(date) < 7 || date[4] != '-' {
+		return ""
+	}
+	return date[:7]
+}
+
+// words counts the words of text, lower-cased: runs of letters (with inner
+// apostrophes) and digits.
+func (s *Stats) words(text string) {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
+	}) {
+		if w = strings.Trim(w, "'’"); w != "" {
+			s.Words[w]++
+			s.Tokens++
+		}
+	}
+}
+
+// readBlog reads the latest Blog AIP: its record, ledger, capture log and
+// learned rules. A blog without one is no error (nothing to add).
+func (s *Stats) readBlog(root string) error {
+	dir := filepath.Join(root, s.Blog, "blog")
+	v, err := aip.LatestVersion(dir)
+	if err != nil || v == 0 {
+		return err
+	}
+	bag := filepath.Join(dir, "v"+strconv.Itoa(v))
+	s.BlogAIP = s.Blog + "/blog/v" + strconv.Itoa(v)
+	if data, err := os.ReadFile(filepath.Join(bag, "data", "METS.xml")); err == nil {
+		recs, err := MARCRecords(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", bag, err)
+		}
+		for _, r := range recs {
+			if a := marc.Attributes(r); a != nil {
+				s.Title, s.URL = first(a["title"]), first(a["uri"])
+			}
+		}
+	}
+	if err := s.ledger(filepath.Join(bag, "data", "logs", "ledger.tsv")); err != nil {
+		return err
+	}
+	s.rules(filepath.Join(bag, "data", "objects", "log"))
+	return s.captureLog(bag)
+}
+
+// ledger counts the fates of the crawl ledger (aip/doc.go).
+func (s *Stats) ledger(path string) error {
+	return eachLine(path, func(cols []string) {
+		if len(cols) >= 2 && cols[0] != "url" {
+			s.Fates[cols[1]]++
+		}
+	})
+}
+
+// captureLog counts the captured files of a bag by HTTP status, and their
+// bytes.
+func (s *Stats) captureLog(bag string) error {
+	return eachLine(filepath.Join(bag, "data", "logs", "capture.log"), func(cols []string) {
+		if len(cols) < 4 || strings.HasPrefix(cols[0], "#") {
+			return
+		}
+		code, _ := strconv.Atoi(cols[1])
+		size, _ := strconv.ParseInt(cols[3], 10, 64)
+		s.Status[code]++
+		s.Files++
+		s.Bytes += size
+	})
+}
+
+// eachLine calls fn with the tab-separated columns of every line of path;
+// a missing file has none.
+func eachLine(path string, fn func([]string)) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		fn(strings.Split(sc.Text(), "\t"))
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
+}
+
+// rules reads the learned rules (a JSON file in the Blog AIP's log
+// objects): each field's XPath and confidence, one level of nesting.
+func (s *Stats) rules(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var top map[string]json.RawMessage
+		if json.Unmarshal(data, &top) != nil {
+			continue
+		}
+		for name, raw := range top {
+			if r, ok := rule(name, raw); ok {
+				s.Rules = append(s.Rules, r)
+				continue
+			}
+			var sub map[string]json.RawMessage
+			if json.Unmarshal(raw, &sub) == nil {
+				for n, raw := range sub {
+					if r, ok := rule(name+"."+n, raw); ok {
+						s.Rules = append(s.Rules, r)
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(s.Rules, func(i, j int) bool { return s.Rules[i].Field < s.Rules[j].Field })
+}
+
+func rule(name string, raw json.RawMessage) (Rule, bool) {
+	var r struct {
+		XPath      string   `json:"xpath"`
+		Confidence *float64 `json:"confidence"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.Confidence == nil {
+		return Rule{}, false
+	}
+	return Rule{Field: name, XPath: r.XPath, Confidence: *r.Confidence}, true
+}
