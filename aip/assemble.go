@@ -24,6 +24,9 @@ type record struct {
 // permanently: the records cannot be archived as they are.
 func (p *pkg) assemble(e env) error {
 	p.items = append(p.items, memItem(captureLog, p.captureLog(), "metadata", "text/plain; charset=utf-8"))
+	if tsv := p.fieldsTSV(); tsv != nil { // after the capture log, which lists captured files only
+		p.items = append(p.items, memItem(fieldsLog, tsv, "metadata", "text/tab-separated-values; charset=utf-8"))
+	}
 	if err := p.addWARC(e); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: WARC: %w", p.permalink, err))
 	}

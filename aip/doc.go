@@ -38,6 +38,13 @@
 //	                          the same bytes as the record's payload
 //	data/logs/capture.log     URL, HTTP status, capture time and sha256 per file
 //	data/logs/index.cdxj      the CDXJ index of the WARC's responses, for replay (pywb)
+//	data/logs/fields.tsv      field provenance, when a record says how it got its fields:
+//	                          a header line "record	kind	field	method", then per record
+//	                          (Blog, or Entry then comments) and field in name order its
+//	                          MARC 001, kind (blog, post, page, comment), the field (a
+//	                          MARC attribute name of DESIGN §6) and the blogharvest.Method
+//	                          (feed, rule, structured, heuristic, density, http, config,
+//	                          computed); not part of the content digest
 //	data/logs/ledger.tsv      Blog AIPs: the crawl ledger (a blogharvest.RoleLedger file),
 //	                          a header line "url	fate	detail	via", then one line per URL
 //	                          the crawl met, sorted by URL: its canonical URL; its fate

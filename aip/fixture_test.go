@@ -53,7 +53,10 @@ func fixtureEntry() *blogharvest.Entry {
 			file("", blogharvest.RoleLog, "application/json", `{"content":"div.entry"}`, 0),
 		},
 		Problems: []string{"media https://garden.example.org/missing.gif: 404"},
+		Provenance: blogharvest.Provenance{"title": blogharvest.MethodRule, "author": blogharvest.MethodFeed,
+			"date_created": blogharvest.MethodStructured, "full_content": blogharvest.MethodHeuristic},
 	}
+	e.Comments[0].Provenance = blogharvest.Provenance{"author": blogharvest.MethodHeuristic, "full_content": blogharvest.MethodDensity}
 	return e
 }
 
@@ -62,7 +65,7 @@ func fixtureBlog() *blogharvest.Blog {
 	return &blogharvest.Blog{
 		ID: "garden", URL: "https://garden.example.org/", Title: "The Garden Ledger", Subtitle: "Kettles, kitchens, seasons",
 		Language: "en", Encoding: "UTF-8", FeedURL: "https://garden.example.org/feed/", Platform: "WordPress",
-		PlatformVersion: "6.4", StatusCode: 200, Copyright: "© 2024 Clara Holm", License: "https://creativecommons.org/licenses/by-sa/4.0/", Captured: time.Date(2024, 5, 6, 6, 0, 0, 0, time.UTC),
+		PlatformVersion: "6.4", StatusCode: 200, Provenance: blogharvest.Provenance{"title": blogharvest.MethodFeed, "status_code": blogharvest.MethodHTTP}, Copyright: "© 2024 Clara Holm", License: "https://creativecommons.org/licenses/by-sa/4.0/", Captured: time.Date(2024, 5, 6, 6, 0, 0, 0, time.UTC),
 		Files: []blogharvest.File{
 			file("https://garden.example.org/", blogharvest.RolePage, "text/html", "<html><title>The Garden Ledger</title></html>", 200),
 			file("https://garden.example.org/feed/", blogharvest.RoleFeed, "application/rss+xml", "<rss version=\"2.0\"><channel/></rss>", 200),

@@ -212,6 +212,9 @@ func (it *item) provenanceEvent(num, obj string, n ids, now time.Time) mets.Even
 
 // creationDetail says how the software made a file.
 func (it *item) creationDetail() string {
+	if it.file == nil && it.rel == fieldsLog {
+		return "field provenance: how each field of the records was extracted (feed, learned rule, structured data, heuristic …)"
+	}
 	if it.file == nil {
 		return "written by the packager: " + it.rel
 	}

@@ -16,8 +16,9 @@ import (
 )
 
 // harvester runs one crawl of a blog; harvest's NewCrawl and UpdateCrawl
-// behind it in production, something else in loop tests. A zero since asks
-// for a NewCrawl.
+// behind it in production, fakes in the tests of what the daemon does
+// with a run's end (backoff after a failure, an interrupted run). A zero
+// since asks for a NewCrawl.
 type harvester interface {
 	Harvest(ctx context.Context, o harvest.Options, since time.Time, emit func(harvest.Record) error) (*harvest.Result, error)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/chromedp/chromedp"
 )
 
@@ -44,10 +45,12 @@ func TestReportInChromium(t *testing.T) {
 		mets, _ := os.ReadFile(filepath.Join(d, "v1", "data", "METS.xml"))
 		comments += strings.Count(string(mets), `LABEL="comment"`)
 	}
+	methods := fieldMethods(t, entryDirs)
 	ledger, _ := os.ReadFile(filepath.Join(blog, "blog", "v1", "data", "logs", "ledger.tsv"))
 	urls := strings.Count(string(ledger), "\n") - 1
 
 	var summary map[string]string
+	var cells map[string]int
 	var points, fateSum, vocabulary, bars, rules int
 	b.run(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible("#zipf svg", chromedp.ByQuery),
 		chromedp.Evaluate(`Object.fromEntries(Array.from(document.querySelectorAll('#summary [data-field]')).map(td => [td.dataset.field, td.textContent.trim()]))`, &summary),
@@ -55,7 +58,8 @@ func TestReportInChromium(t *testing.T) {
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('#fates td.n')).reduce((s, td) => s + Number(td.textContent), 0)`, &fateSum),
 		chromedp.Evaluate(`document.querySelectorAll('#words tr').length > 1 ? Number(document.body.innerText.match(/words \((\d+)\)/)[1]) : 0`, &vocabulary),
 		chromedp.Evaluate(`document.querySelectorAll('#time svg path').length`, &bars),
-		chromedp.Evaluate(`document.querySelectorAll('#rules tr').length - 1`, &rules))
+		chromedp.Evaluate(`document.querySelectorAll('#rules tr').length - 1`, &rules),
+		chromedp.Evaluate(`Object.fromEntries(Array.from(document.querySelectorAll('#methods-entries td[data-method]')).map(td => [td.dataset.field + '/' + td.dataset.method, Number(td.textContent)]))`, &cells))
 	b.screenshot(t, "report")
 	if summary["entries"] != strconv.Itoa(len(entryDirs)) || summary["comments"] != strconv.Itoa(comments) {
 		t.Errorf("summary %v, the archive has %d entries and %d comments", summary, len(entryDirs), comments)
@@ -69,5 +73,51 @@ func TestReportInChromium(t *testing.T) {
 	if bars < 10 || rules == 0 {
 		t.Errorf("time chart: %d paths; %d learned rules", bars, rules)
 	}
+	checkMethodCells(t, cells, methods, len(entryDirs))
 	b.checkConsole(t)
+}
+
+// fieldMethods counts the entry records' lines of the entries' fields.tsv
+// (v1: one crawl) by "field/method".
+func fieldMethods(t *testing.T, entryDirs []string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, d := range entryDirs {
+		data, err := os.ReadFile(filepath.Join(d, "v1", "data", "logs", "fields.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+			if c := strings.Split(l, "\t"); len(c) == 4 && c[1] != "comment" {
+				out[c[2]+"/"+c[3]]++
+			}
+		}
+	}
+	return out
+}
+
+// checkMethodCells compares the report's table of entry fields by method
+// with the archive's counts: every non-zero cell equals them, and each
+// field's "not harvested" cell is the entries without a line for it.
+func checkMethodCells(t *testing.T, cells, want map[string]int, entries int) {
+	t.Helper()
+	if want["title/"+string(blogharvest.MethodFeed)]+want["title/"+string(blogharvest.MethodRule)] == 0 {
+		t.Errorf("no entry of the demo got its title from the feed or a rule: %v", want)
+	}
+	perField := map[string]int{}
+	for k, n := range want {
+		if cells[k] != n {
+			t.Errorf("report: %d entries got %s, the bags say %d", cells[k], k, n)
+		}
+		perField[strings.Split(k, "/")[0]] += n
+	}
+	for k, n := range cells {
+		field, method, _ := strings.Cut(k, "/")
+		switch {
+		case method == "" && n != entries-perField[field]:
+			t.Errorf("report: %d entries without %s, want %d", n, field, entries-perField[field])
+		case method != "" && n != want[k]:
+			t.Errorf("report: %d entries got %s, the bags say %d", n, k, want[k])
+		}
+	}
 }

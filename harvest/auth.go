@@ -53,10 +53,9 @@ func fetchAuth(o Options) *fetch.BasicAuth {
 // renderOffForAuth turns rendering off for a blog behind basic
 // authentication, with one warning: the browser is not given the
 // credentials, and would render the blog's "401 Unauthorized" page.
-// Called with c.mu held.
-func (c *crawl) renderOffForAuth(st *rendererState) {
+// Called with c.render.mu held.
+func (w *pageWorker) renderOffForAuth(st *rendererState) {
 	st.off = true
 	msg := "render: the blog needs credentials, which are not given to the browser: rendering is off for this crawl"
-	c.res.Warnings = append(c.res.Warnings, msg)
-	c.log.Warn(msg)
+	w.stats.warn(msg)
 }

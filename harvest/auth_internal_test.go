@@ -34,7 +34,7 @@ func TestRenderOffWithAuth(t *testing.T) {
 	o := Options{Auth: &BasicAuth{User: "ann", Password: "s3cret"}, Render: RenderAlways}
 	o.Blog.URL = "https://blog.example/"
 	o = o.withDefaults()
-	c := &crawl{o: o, log: o.Logger, res: &Result{}}
+	c := newCrawl(o, newCrawlPolicy(), o.Now(), nil)
 	for range 2 {
 		if r := c.renderer(context.Background()); r != nil {
 			t.Fatal("a browser is used for a blog behind basic authentication")

@@ -1,19 +1,16 @@
 package harvest_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
@@ -41,19 +38,10 @@ func benchCrawl(b *testing.B, blog *tinyBlog, latency time.Duration, perHost int
 		o := options("big", srv.URL)
 		o.MaxPages = 2 * blog.posts
 		o.PerHost = perHost
-		var entries atomic.Int64
 		runtime.GC()
-		res, err := harvest.NewCrawl(context.Background(), o, func(r harvest.Record) error {
-			if r.Entry != nil {
-				entries.Add(1)
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if entries.Load() != int64(blog.posts) {
-			b.Fatalf("%d entries, want %d", entries.Load(), blog.posts)
+		res, entries := crawlCounting(b, o)
+		if entries != int64(blog.posts) {
+			b.Fatalf("%d entries, want %d", entries, blog.posts)
 		}
 		b.ReportMetric(float64(res.Pages), "pages/op")
 		b.ReportMetric(100*res.Timings.Extract.Seconds()/res.Timings.Total.Seconds()/float64(o.PerHost), "%extract")

@@ -5,42 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
-
-// fetchedPage is an HTML page in memory, with what a scan found on it.
-type fetchedPage struct {
-	resp  *fetch.Response
-	html  []byte // decoded to UTF-8
-	url   *url.URL
-	ident string // canonical identity: rel=canonical in scope, else the final URL
-	stub  string // the target a redirect stub page sends its reader to; "" for other pages
-	info  *pageInfo
-}
-
-// newFetchedPage decodes and scans a fetched HTML response.
-func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
-	text, _, err := resp.Text()
-	if err != nil {
-		return nil, fmt.Errorf("decode %s: %w", resp.URL, err)
-	}
-	u, err := url.Parse(resp.URL)
-	if err != nil {
-		return nil, blogharvest.Permanent(fmt.Errorf("page %q: %w", resp.URL, err))
-	}
-	final, err := canonicalURL(u)
-	if err != nil {
-		return nil, blogharvest.Permanent(err)
-	}
-	fu, _ := url.Parse(final)
-	return &fetchedPage{resp: resp, html: text, url: fu, ident: final, info: scanPage(text, u)}, nil
-}
 
 // discover finds the feed and fetches the home page (nil when the blog was
 // given by its feed and the home page cannot be fetched).
@@ -52,7 +24,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	if c.blog.FeedURL != "" {
 		return c.fetchHome(ctx, c.blog.URL), nil
 	}
-	if c.update && c.o.State.Feed.URL != "" {
+	if c.pol.useState && c.o.State.Feed.URL != "" {
 		return c.knownFeed(ctx), nil
 	}
 	feedURL, resp, err := feed.Discover(ctx, c.client, c.blog.URL)
@@ -147,8 +119,8 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 // readFeed fetches the posts feed with its older pages.
 func (c *crawl) readFeed(ctx context.Context) error {
 	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
-	if c.update {
-		po.Since, po.Enough, po.NewestFirst = c.since, c.wantItems, true
+	if c.pol.changedOnly {
+		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
 	}
 	f, files, err := c.feedPages(ctx, c.blog.FeedURL, po)
 	switch {
@@ -206,7 +178,7 @@ func fullTextFeed(f *feed.Feed) bool {
 // itemFullText reports whether an item's content looks like a whole post:
 // present, not tiny and not ending in a "read more" ellipsis.
 func itemFullText(it feed.Item) bool {
-	text := strings.TrimSpace(htmlText(it.Content))
+	text := strings.TrimSpace(textsim.HTMLText(it.Content))
 	if len(text) < 200 {
 		return false
 	}
@@ -252,11 +224,11 @@ func (c *crawl) emitBlog() error {
 
 // blogLanguage is the blog's language as emitBlog records it, which its
 // entries inherit: the feed's, else the home page's <html lang>.
-func (c *crawl) blogLanguage() string {
-	if c.feed != nil && c.feed.Language != "" {
-		return c.feed.Language
+func (s *site) blogLanguage() string {
+	if s.feed != nil && s.feed.Language != "" {
+		return s.feed.Language
 	}
-	return c.homeLang
+	return s.homeLang
 }
 
 // rulesFile returns the learned rules as a log file for the records.

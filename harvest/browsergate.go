@@ -11,20 +11,20 @@ import (
 
 // browserGate is the decision every request of the crawl's browser goes
 // through: the crawl client's own scope and address rules.
-func (c *crawl) browserGate() fetch.BrowserGate {
-	return fetch.BrowserGate{Check: c.client.CheckBrowserTarget, Dial: c.client.DialBrowser}
+func (w *pageWorker) browserGate() fetch.BrowserGate {
+	return fetch.BrowserGate{Check: w.client.CheckBrowserTarget, Dial: w.client.DialBrowser}
 }
 
 // startBrowserProxy starts the filtering proxy the crawl's browser goes
 // through: the browser gate decides, the crawl's upstream proxy (from the
 // environment) carries, unless the crawl runs over its own Transport.
 // RenderHostRules' MAP rules are applied by the proxy's dial.
-func (c *crawl) startBrowserProxy() (*fetch.BrowserProxy, error) {
-	gate := c.browserGate()
-	gate.Dial = mapDial(parseHostRules(c.o.RenderHostRules), gate.Dial)
-	o := fetch.BrowserProxyOptions{Logger: c.log, Refused: c.browserRefused}
-	if c.o.Transport == nil {
-		if err := o.FromEnvironment(c.o.CAFile); err != nil {
+func (w *pageWorker) startBrowserProxy() (*fetch.BrowserProxy, error) {
+	gate := w.browserGate()
+	gate.Dial = mapDial(parseHostRules(w.o.RenderHostRules), gate.Dial)
+	o := fetch.BrowserProxyOptions{Logger: w.log, Refused: w.browserRefused}
+	if w.o.Transport == nil {
+		if err := o.FromEnvironment(w.o.CAFile); err != nil {
 			return nil, err
 		}
 	}
@@ -37,24 +37,24 @@ const maxRefusalWarnings = 20
 
 // browserRefused records a target the browser was refused (the proxy
 // reports each host:port once).
-func (c *crawl) browserRefused(hostport string, _ error) {
-	c.mu.Lock()
-	c.render.refusals++
-	n := c.render.refusals
-	c.mu.Unlock()
+func (w *pageWorker) browserRefused(hostport string, _ error) {
+	w.render.mu.Lock()
+	w.render.refusals++
+	n := w.render.refusals
+	w.render.mu.Unlock()
 	switch {
 	case n < maxRefusalWarnings:
-		c.warn("browser request refused: %s", hostport)
+		w.warn("browser request refused: %s", hostport)
 	case n == maxRefusalWarnings:
-		c.warn("browser request refused: %s (further refusals are not listed)", hostport)
+		w.warn("browser request refused: %s (further refusals are not listed)", hostport)
 	default:
-		c.log.Debug("browser request refused", "target", hostport)
+		w.log.Debug("browser request refused", "target", hostport)
 	}
 }
 
 // browserMayLoad reports whether the browser may load raw: the gate's
 // check passes and the proxy has not refused its host.
-func (c *crawl) browserMayLoad(raw string) bool {
+func (w *pageWorker) browserMayLoad(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return false
@@ -63,12 +63,12 @@ func (c *crawl) browserMayLoad(raw string) bool {
 	if u.Port() == "" {
 		hostport = net.JoinHostPort(u.Hostname(), map[bool]string{true: "443", false: "80"}[u.Scheme == "https"])
 	}
-	if c.client == nil || c.browserGate().Check(context.Background(), u.Scheme, hostport) != nil {
+	if w.client == nil || w.browserGate().Check(context.Background(), u.Scheme, hostport) != nil {
 		return false
 	}
-	c.mu.Lock()
-	p := c.render.proxy
-	c.mu.Unlock()
+	w.render.mu.Lock()
+	p := w.render.proxy
+	w.render.mu.Unlock()
 	if p != nil {
 		for _, h := range p.Refused() {
 			if strings.EqualFold(h, hostport) {

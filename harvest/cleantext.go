@@ -11,7 +11,7 @@ import (
 // 1.0 does not allow from its text (its captured bytes are kept as served),
 // and records each once, as a problem of the entry, so the AIP says what
 // was changed.
-func (c *crawl) cleanEntry(e *blogharvest.Entry) {
+func (w *pageWorker) cleanEntry(e *blogharvest.Entry) {
 	if n := e.StripUserinfo(); n > 0 {
 		e.Problems = append(e.Problems, fmt.Sprintf("urls: user-info (user:password@) removed from %d URLs", n))
 	}
@@ -21,7 +21,7 @@ func (c *crawl) cleanEntry(e *blogharvest.Entry) {
 	}
 	msg := "text: characters not allowed in XML removed from " + strings.Join(fields, ", ")
 	e.Problems = append(e.Problems, msg)
-	c.log.Warn(msg, "url", e.URL)
+	w.log.Warn(msg, "url", e.URL)
 }
 
 // cleanBlog removes user-info from the URLs of b and the characters XML

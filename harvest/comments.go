@@ -25,16 +25,16 @@ import (
 // comment feed shows it commented since: a new post has no comment feed
 // worth a request; nor of a post whose comments the blog-wide comment
 // feed lists all of (siteCommentsOf).
-func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
+func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 	if j.commentsRun {
 		return
 	}
 	it := j.item
-	if c.update && it != nil && it.CommentCount == 0 && !c.isCommented(j.t.url) {
+	if w.pol.changedOnly && it != nil && it.CommentCount == 0 && !w.isCommented(j.t.url) {
 		j.commentsRun = true
 		return
 	}
-	if cs, ok := c.siteCommentsOf(j); ok {
+	if cs, ok := w.siteCommentsOf(j); ok {
 		j.commentsRun, j.comments = true, cs
 		return
 	}
@@ -49,7 +49,7 @@ func (c *crawl) fetchComments(ctx context.Context, j *pageJob) {
 		it = &feed.Item{Link: j.page.resp.URL, CommentFeedURL: cf}
 	}
 	j.commentsRun = true
-	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, c.client, c.feed, *it)
+	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *it)
 }
 
 // bloggerPostComments matches a Blogger per-post comment feed (not the
@@ -97,7 +97,7 @@ func commentKey(id string) string {
 
 // fillComments merges the comment feed's comments (MethodFeed) with those
 // extracted from the page, so that none is lost, and sets the counts.
-func (c *crawl) fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
+func (w *pageWorker) fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
 	m := newCommentMerger(e.URL)
 	for _, fc := range j.comments {
 		m.addFeed(fc)
@@ -133,6 +133,7 @@ type commentMerger struct {
 	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
 	pageID  []string // id of each comment's element on the page; "" if not seen there
 	keyed   []bool   // whether each comment carries a platform id
+	text    []string // each comment's visible text (textsim.HTMLText), read once
 	byKey   map[string]int
 }
 
@@ -198,6 +199,7 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	m.parent = append(m.parent, parent)
 	m.pageID = append(m.pageID, "")
 	m.keyed = append(m.keyed, false)
+	m.text = append(m.text, textsim.HTMLText(cm.Content))
 	for _, k := range keys {
 		if k == "" {
 			continue
@@ -231,12 +233,12 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 		if keyed && m.keyed[i] {
 			// Both carry platform ids, and they differ: the same comment
 			// only if numbered apart (a comment system beside the feed's).
-			if normName(htmlText(cm.Content)) == normName(text) && normName(cm.Author) == normName(pc.Author) {
+			if normName(m.text[i]) == normName(text) && normName(cm.Author) == normName(pc.Author) {
 				return i, true
 			}
 			continue
 		}
-		if sameComment(cm, pc, text) {
+		if sameComment(cm, m.text[i], pc, text) {
 			return i, true
 		}
 	}
@@ -246,8 +248,8 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 // sameComment reports whether merged comment cm and page comment pc (whose
 // text is text) are one: nearly the same text, the same author when both
 // name one, and the same time to the precision both give (sameTime).
-func sameComment(cm *blogharvest.Comment, pc learn.Comment, text string) bool {
-	if text == "" || textsim.Dice(htmlText(cm.Content), text) < 0.85 {
+func sameComment(cm *blogharvest.Comment, cmText string, pc learn.Comment, text string) bool {
+	if text == "" || textsim.Dice(cmText, text) < 0.85 {
 		return false
 	}
 	if cm.Author != "" && pc.Author != "" && normName(cm.Author) != normName(pc.Author) {
@@ -380,7 +382,7 @@ const maxCommentPages = 50
 // commentPages fetches a post's further comment pages, adds their
 // comments to ex and keeps the pages that bring new ones; failures become
 // Problems.
-func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
+func (w *pageWorker) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
 	prefix := strings.TrimSuffix(j.page.ident, "/") + "/comment-page-"
 	seen := map[string]bool{}
 	for _, l := range j.page.info.links {
@@ -388,12 +390,12 @@ func (c *crawl) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Ent
 			continue
 		}
 		seen[l.url] = true
-		p, err := c.fetchPage(ctx, l.url)
+		p, err := w.fetchPage(ctx, l.url)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", l.url, err))
 			continue
 		}
-		more, _ := c.extract(p.resp.URL, p.html, c.lang(p))
+		more, _ := w.extract(w.learnPage(p))
 		if !addNewComments(ex, more.Comments) {
 			continue // the post's own page (WordPress shows the last comment page there)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -25,7 +24,7 @@ import (
 // from emit stops the crawl and is returned; a URL without a feed returns an
 // error wrapping blogharvest.ErrNotBlog.
 func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result, error) {
-	return run(ctx, o, time.Time{}, false, emit)
+	return run(ctx, o, func(Options, time.Time) policy { return newCrawlPolicy() }, emit)
 }
 
 // UpdateCrawl harvests what changed on the blog o.Blog since a date (the
@@ -40,7 +39,7 @@ func NewCrawl(ctx context.Context, o Options, emit func(Record) error) (*Result,
 // recheck is due it reads no home page and emits no Blog record (see the
 // package doc).
 func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Record) error) (*Result, error) {
-	return run(ctx, o, since, true, emit)
+	return run(ctx, o, func(o Options, now time.Time) policy { return updatePolicy(o, since, now) }, emit)
 }
 
 // Learn does what a crawl does before it emits anything: it finds the
@@ -49,71 +48,82 @@ func UpdateCrawl(ctx context.Context, o Options, since time.Time, emit func(Reco
 // and what was fetched; nothing is emitted. It is the archivist's way to see
 // what a crawl would extract, and why.
 func Learn(ctx context.Context, o Options) (*Result, error) {
-	return run(ctx, o, time.Time{}, false, nil)
+	return run(ctx, o, func(Options, time.Time) policy { return newCrawlPolicy() }, nil)
 }
 
-// crawl is the state of one NewCrawl or UpdateCrawl.
-type crawl struct {
-	o      Options
-	since  time.Time
-	update bool
-	client *fetch.Client
-	emit   func(Record) error
-	log    *slog.Logger
-	res    *Result
-	start  time.Time
-
+// site is what a crawl knows of the blog: set up by the coordinator in
+// the phases before the frontier is drained (discovery, feed, scope,
+// pattern, rules), read-only while the page workers run (the Blog record
+// is completed and emitted after they are done).
+type site struct {
 	blog         blogharvest.Blog
 	home         *url.URL // canonical home page
 	urlIsFeed    bool     // Options.Blog.URL turned out to be the feed
 	homeLang     string   // <html lang> of the home page
+	homeLicense  string   // rel=license link of the home page (Blog.License when the feed names none)
 	feed         *feed.Feed
 	full         bool // the feed carries whole posts
 	scope        *scope
 	pattern      *postPattern
-	front        *frontier
-	knn          *knn
 	rules        *learn.Rules
 	rulesF       *blogharvest.File
-	pending      map[string]*feed.Item      // feed items whose entry is not emitted yet, by canonical URL
-	feedURLs     []*url.URL                 // in-scope item pages, in feed order
-	offsite      []*feed.Item               // items whose page lies outside the scope
-	commented    []*url.URL                 // UpdateCrawl: posts with comments since the watermark
-	siteComments map[string][]feed.Comment  // UpdateCrawl: the blog-wide comment feed's comments, by post
-	media        *mediaCache                // media fetched in this crawl, shared by its entries
-	emitted      map[string]bool            // canonical URLs of emitted entries and processed pages
-	pages        int                        // HTML pages dispatched (bounded by MaxPages)
-	disallowed   int                        // URLs robots.txt kept the crawl from
-	outOfScope   int                        // pages outside the blog's origins or redirected out of them
-	variants     map[string]int             // query-string URLs queued per path (bounded: crawler traps)
-	settled      bool                       // UpdateCrawl with no recheck due (recheckDue): only what changed is read
-	stopped      bool                       // UpdateCrawl stopped after the feeds: nothing changed
-	pre          map[string]*fetch.Response // feed first pages askFeed received, by URL
-	failed       map[string]bool            // canonical URLs of feed items whose page failed
-	pageVals     map[string]Validators      // validators of the pages fetched, for State.Pages
-	ledger       *ledger                    // the fate of every URL met
-	stubs        map[string][]string        // redirect stub URLs by their target's canonical URL (guarded by mu)
-	late         lateStubs                  // entries re-read for the stubs met after them (coordinator only)
+	commented    []*url.URL                // UpdateCrawl: posts with comments since the watermark
+	siteComments map[string][]feed.Comment // UpdateCrawl: the blog-wide comment feed's comments, by post
+}
+
+// pageWorker turns one page into an outcome: fetch, parse, extract,
+// entry (comments, rendering, media). It reads the site and the policy,
+// claims URLs (claims), records their fates (ledger) and writes stats; it
+// never touches the frontier, the kNN model, the Result's counts or emit,
+// which are the coordinator's. Every field is set before the workers
+// start; the ones written after that are safe for concurrent use.
+type pageWorker struct {
+	*site
+	o      Options
+	pol    policy // NewCrawl or UpdateCrawl
+	client *fetch.Client
+	log    *slog.Logger
+	start  time.Time
+	claims *claims        // URLs processed, feed items waiting, stubs
+	ledger *ledger        // the fate of every URL met
+	stats  *stats         // warnings and timings
+	render *rendererState // the browser: started by the first worker that needs it
+	media  *mediaCache    // media fetched in this crawl, shared by its entries
+}
+
+// crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
+// (one goroutine: set-up, then the frontier's drain, handling the
+// workers' outcomes) over the page worker's.
+type crawl struct {
+	*pageWorker
+	emit func(Record) error
+	res  *Result
+
+	front      *frontier
+	knn        *knn
+	feedURLs   []*url.URL                 // in-scope item pages, in feed order
+	offsite    []*feed.Item               // items whose page lies outside the scope
+	pages      int                        // HTML pages dispatched (bounded by MaxPages)
+	disallowed int                        // URLs robots.txt kept the crawl from
+	outOfScope int                        // pages outside the blog's origins or redirected out of them
+	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
+	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
+	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
+	failed     map[string]bool            // canonical URLs of feed items whose page failed
+	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
+	late       lateStubs                  // entries re-read for the stubs met after them
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
 	overBudget int             // outcomes dropped because the budget ran out
-
-	mu     sync.Mutex // guards res.Warnings, res.Timings and the renderer fields below
-	render rendererState
-
-	homeLicense string // rel=license link of the home page (Blog.License when the feed names none)
 }
 
-// run is NewCrawl (update false) and UpdateCrawl.
-func run(ctx context.Context, o Options, since time.Time, update bool, emit func(Record) error) (*Result, error) {
+// run is NewCrawl and UpdateCrawl: pol gives the crawl's policy for its
+// options and start.
+func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, emit func(Record) error) (*Result, error) {
 	o = o.withDefaults()
 	start := o.Now()
-	c := &crawl{o: o, since: since, update: update, emit: emit, log: o.Logger, start: start,
-		res:   &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)},
-		front: newFrontier(), knn: newKNN(3, 1024), pending: map[string]*feed.Item{}, emitted: map[string]bool{},
-		variants: map[string]int{}, media: newMediaCache(), ledger: newLedger(), stubs: map[string][]string{},
-		settled: !recheckDue(o, update, start), pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
+	c := newCrawl(o, pol(o, start), start, emit)
 	wall := time.Now()
 	defer c.closeRenderer()
 	bctx, stop := c.withBudget(ctx)
@@ -133,6 +143,16 @@ func run(ctx context.Context, o Options, since time.Time, update bool, emit func
 		c.res.Delayed = int(st.Delayed)
 	}
 	return c.res, err
+}
+
+// newCrawl sets up the state of a crawl with options o (defaults
+// applied) and policy pol, started at start.
+func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
+	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
+	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
+		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{}, media: newMediaCache()}
+	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
+		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -172,7 +192,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil || c.emit == nil {
 		return err // c.emit is nil for Learn: it stops here
 	}
-	if home != nil && !c.settled { // UpdateCrawl: posts the feed does not list, once a day
+	if home != nil && !c.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
 		c.seedLinks(home.info, 0) // before the training pages' links: the home page is depth 0
 	}
 	err = c.emitTraining(ctx, train)
@@ -203,12 +223,8 @@ func (c *crawl) newClient() error {
 }
 
 // warn records a warning for the Result and logs it.
-func (c *crawl) warn(msg string, args ...any) {
-	s := fmt.Sprintf(msg, args...)
-	c.mu.Lock()
-	c.res.Warnings = append(c.res.Warnings, s)
-	c.mu.Unlock()
-	c.log.Warn(s)
+func (w *pageWorker) warn(msg string, args ...any) {
+	w.stats.warn(fmt.Sprintf(msg, args...))
 }
 
 // notBlog wraps err so that it says the blog's URL has no feed.

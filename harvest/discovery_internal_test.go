@@ -194,7 +194,7 @@ func TestIsBinaryURL(t *testing.T) {
 	}
 }
 
-func TestScanPage(t *testing.T) {
+func TestReadPage(t *testing.T) {
 	page := `<html lang="fr"><head><link rel="canonical" href="/2013/08/28/p/?utm_source=x">
 <link rel="shortlink" href="/?p=5"><link rel="alternate" type="application/rss+xml" href="/2013/08/28/p/feed/">
 <meta property="og:type" content="article"></head><body>
@@ -202,7 +202,7 @@ func TestScanPage(t *testing.T) {
 <a href="/2013/08/27/older/#comments">older</a> <a href="javascript:x()">js</a> <a href="mailto:a@b">m</a>
 <form class="post-password-form" action="/wp-login.php?action=postpass"></form>
 <div id="disqus_thread"></div></body></html>`
-	pi := scanPage([]byte(page), mustURL(t, "http://b.ex/2013/08/28/p/"))
+	pi := readBytes([]byte(page), mustURL(t, "http://b.ex/2013/08/28/p/"))
 	if pi.canonical != "http://b.ex/2013/08/28/p/" || pi.shortlink != "http://b.ex/?p=5" || pi.lang != "fr" {
 		t.Errorf("canonical %q shortlink %q lang %q", pi.canonical, pi.shortlink, pi.lang)
 	}
@@ -259,12 +259,12 @@ func TestListingAndPlatformPages(t *testing.T) {
 func TestPostCommentFeed(t *testing.T) {
 	page := `<link rel="alternate" type="application/atom+xml" href="http://d.ex/feeds/comments/default">
 <link rel="alternate" type="application/atom+xml" href="http://d.ex/feeds/123/comments/default">`
-	p := &fetchedPage{ident: "http://d.ex/2013/07/a.html", info: scanPage([]byte(page), mustURL(t, "http://d.ex/2013/07/a.html"))}
+	p := &fetchedPage{ident: "http://d.ex/2013/07/a.html", info: readBytes([]byte(page), mustURL(t, "http://d.ex/2013/07/a.html"))}
 	if got := postCommentFeed(p); got != "http://d.ex/feeds/123/comments/default" {
 		t.Errorf("Blogger post comment feed %q", got)
 	}
 	wp := `<link rel="alternate" type="application/rss+xml" href="http://w.ex/feed/"><link rel="alternate" type="application/rss+xml" href="http://w.ex/2013/08/28/p/feed/">`
-	p = &fetchedPage{ident: "http://w.ex/2013/08/28/p/", info: scanPage([]byte(wp), mustURL(t, "http://w.ex/2013/08/28/p/"))}
+	p = &fetchedPage{ident: "http://w.ex/2013/08/28/p/", info: readBytes([]byte(wp), mustURL(t, "http://w.ex/2013/08/28/p/"))}
 	if got := postCommentFeed(p); got != "http://w.ex/2013/08/28/p/feed/" {
 		t.Errorf("WordPress post comment feed %q", got)
 	}

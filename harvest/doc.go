@@ -112,4 +112,73 @@
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
 // stay.
+//
+// # Stages
+//
+// A crawl's state is split by who writes it. The site (site: blog, home,
+// scope, feed, post pattern, rules) is set up by the coordinator before
+// the frontier is drained and read-only after that. The policy (policy)
+// is what tells UpdateCrawl from NewCrawl, a value fixed at the start. The
+// coordinator (crawl, one goroutine) alone holds the frontier, the kNN
+// model, the Result's counts and emit. Page workers (pageWorker, PerHost
+// goroutines) turn one page into an outcome: fetch, parse once, extract,
+// entry; they get the site and the policy, claim URLs and wait feed items
+// in claims, record fates in the ledger and write warnings and timings to
+// stats, each of those three safe for concurrent use with a lock of its
+// own, as is the browser (rendererState).
+//
+// # Files
+//
+//   - crawl.go: NewCrawl, UpdateCrawl, Learn; the site, pageWorker and
+//     crawl types; the phases in order.
+//   - policy.go: what differs between NewCrawl and UpdateCrawl.
+//   - options.go: Options, Result, Record; defaults.
+//   - blog.go: discovery, the home page, the posts feed, the Blog record.
+//   - seed.go: scope, feed items, sitemaps and links into the frontier.
+//   - sitemap.go: sitemap and robots.txt Sitemap: parsing.
+//   - scope.go, canon.go, pattern.go: which URLs are the blog's, their
+//     canonical form, which are posts.
+//   - frontier.go, knn.go: the priority queue and its estimate.
+//   - train.go: the training pages and Learn; itemChanged.
+//   - coordinator.go: the drain: dispatching jobs, handling outcomes,
+//     queueing what they found, emitting entries.
+//   - worker.go: one page's path: fetch, identity, stub, variant,
+//     listing or entry.
+//   - kind.go: a listing inside the post pattern, a feed item outside it.
+//   - page.go: a fetched page, decoded and parsed once; the one walk over
+//     its tree that finds links, feeds, identity hints and JavaScript
+//     comment systems.
+//   - stub.go: redirect stubs, read from the same tree.
+//   - entry.go: an entry's fields, feed against page.
+//   - comments.go: comment feeds, comment pages, merging feed and page.
+//   - postpages.go: the further pages of a paginated post.
+//   - browser.go, browsergate.go: when to render, the crawl's browser and
+//     the proxy every browser request goes through.
+//   - media.go, mediacache.go: media discovery (a walk over a tree) and
+//     capture.
+//   - claims.go, ledger.go: URLs processed and waiting; the fate of every
+//     URL met.
+//   - stats.go: warnings and timings.
+//   - polite.go, update.go: UpdateCrawl's conditional requests, change
+//     signals, State; the blog-wide comment feed.
+//   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
+//     basic authentication.
+//
+// # Where to change what
+//
+//   - Something new to read off every page (a link kind, a meta tag, a sign
+//     of a comment system): pageReader.element in page.go; pageInfo holds
+//     it. Comment platforms themselves: harvest/platform.
+//   - How a field of an entry is chosen between feed and page: entry.go
+//     (fillFields, fillDates, fillContent); how it is extracted: learn.
+//   - When a page is rendered: renderReason in browser.go.
+//   - What is queued and in which order: seed.go (classify, seedLinks,
+//     queueSitemapURL), frontier.go; what a worker's outcome does to the
+//     frontier: handle in coordinator.go.
+//   - A new difference between NewCrawl and UpdateCrawl: a field of policy,
+//     set in newCrawlPolicy and updatePolicy.
+//   - A new fate of a URL: ledger.go (Fate, fateRank), recorded where the
+//     page path decides it (worker.go, coordinator.go).
+//   - State shared by the workers: claims, ledger or stats, never a field of
+//     crawl.
 package harvest

@@ -12,53 +12,54 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // buildEntry extracts the entry of a fetched page and completes it with
 // the feed's values, comments, rendering and media. It returns nil for a
 // navigation page that turns out not to be content.
-func (c *crawl) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharvest.Entry {
+func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
-	ex, exErr := c.extract(p.resp.URL, p.html, c.lang(p))
-	if !post && j.t.kind == "candidate" && !c.looksLikeContent(ex, p) {
+	ex, exErr := w.extract(w.learnPage(p))
+	if !post && j.t.kind == "candidate" && !w.looksLikeContent(ex, p) {
 		return nil
 	}
-	e := c.newEntry(j, post)
-	c.fetchComments(ctx, j)
-	c.commentPages(ctx, j, e, &ex)
-	ex, exErr = c.maybeRender(ctx, j, e, ex, exErr)
-	c.fillFields(e, j.item, ex, exErr)
+	e := w.newEntry(j, post)
+	w.fetchComments(ctx, j)
+	w.commentPages(ctx, j, e, &ex)
+	ex, exErr = w.maybeRender(ctx, j, e, ex, exErr)
+	w.fillFields(e, j.item, ex, exErr)
 	e.Categories, e.Tags = splitTags(e.Categories, p.info)
-	c.appendPostPages(ctx, e, p)
-	c.fillComments(e, j, ex)
+	w.appendPostPages(ctx, e, p)
+	w.fillComments(e, j, ex)
 	if p.info.password {
 		e.AccessRestriction = "password protected"
 		e.Provenance.Set("access_restriction", blogharvest.MethodHeuristic)
 		e.Title = stripProtectedPrefix(e.Title)
 	}
-	c.addFiles(e, j)
-	if c.o.MaxMediaBytes > 0 && c.o.MaxMediaPerEntry > 0 {
-		c.captureMedia(ctx, e)
+	w.addFiles(e, j)
+	if w.o.MaxMediaBytes > 0 && w.o.MaxMediaPerEntry > 0 {
+		w.captureMedia(ctx, e)
 	}
 	return e
 }
 
 // newEntry starts the entry of a fetched page: identity, HTTP values,
 // aliases and the captured page.
-func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
+func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	kind := blogharvest.KindPost
-	if !post || j.t.kind == "page" || j.item != nil && c.outsidePattern(p.ident) {
+	if !post || j.t.kind == "page" || j.item != nil && w.outsidePattern(p.ident) {
 		kind = blogharvest.KindPage
 	}
-	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: c.home.String(),
-		Language: c.blogLanguage(), Captured: p.resp.Captured, StatusCode: p.resp.Status,
+	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: w.home.String(),
+		Language: w.blogLanguage(), Captured: p.resp.Captured, StatusCode: p.resp.Status,
 		ResponseCode: fmt.Sprintf("%d %s", p.resp.Status, http.StatusText(p.resp.Status))}
 	e.Provenance.Set("status_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("child_of", blogharvest.MethodComputed)
 	aliases := []string{j.t.url, p.url.String(), p.info.shortlink}
-	aliases = append(aliases, c.stubsOf(e.URL, j.t.url, p.url.String())...)
+	aliases = append(aliases, w.claims.stubsOf(e.URL, j.t.url, p.url.String())...)
 	if j.item != nil {
 		aliases = append(aliases, canonicalOr(j.item.Link))
 	}
@@ -69,17 +70,6 @@ func (c *crawl) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	}
 	e.Files = append(e.Files, p.resp.File(blogharvest.RolePage))
 	return e
-}
-
-// stubsOf returns the redirect stubs met so far that lead to any of urls.
-func (c *crawl) stubsOf(urls ...string) []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for _, u := range urls {
-		out = append(out, c.stubs[u]...)
-	}
-	return out
 }
 
 // protectedPrefix is the label platforms put before the title of a
@@ -113,28 +103,31 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// learnPage is the seam where a fetched page goes to learn: its bytes and
+// the tree every other reader of the page walks.
+func (w *pageWorker) learnPage(p *fetchedPage) learn.Page {
+	return learn.Page{URL: p.resp.URL, HTML: p.html, Lang: w.lang(p), Root: p.doc}
+}
+
 // extract applies the rules (or the fallbacks) to a page and times it.
-func (c *crawl) extract(pageURL string, html []byte, lang string) (learn.Extraction, error) {
+func (w *pageWorker) extract(page learn.Page) (learn.Extraction, error) {
 	t0 := time.Now()
-	ex, err := c.rules.Extract(learn.Page{URL: pageURL, HTML: html, Lang: lang})
+	ex, err := w.rules.Extract(page)
 	d := time.Since(t0)
-	c.mu.Lock()
-	c.res.Timings.Extract += d
-	c.mu.Unlock()
+	w.stats.took("extract", d)
 	return ex, err
 }
 
 // looksLikeContent reports whether a navigation page that does not match
 // the post pattern is a standalone page (about, contact) rather than a
 // listing: an article of some length that links to few posts.
-func (c *crawl) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
-	if len(ex.ContentText) < 200 || p.ident == c.home.String() || p.info.articles > 1 {
+func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
+	if len(ex.ContentText) < 200 || p.ident == w.home.String() || p.info.articles > 1 {
 		return false // several articles: a listing (archive, post format, author page)
 	}
-	base := p.url
 	posts := 0
-	for _, l := range scanPage([]byte(ex.ContentHTML), base).links {
-		if u, err := url.Parse(l.url); err == nil && c.pattern.match(u) {
+	for _, l := range linksOf(ex.ContentHTML, p.url) {
+		if u, err := url.Parse(l.url); err == nil && w.pattern.match(u) {
 			posts++
 		}
 	}
@@ -143,7 +136,7 @@ func (c *crawl) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
 
 // fillFields sets title, author, dates, content and categories, each from
 // the most trustworthy source, and records the method.
-func (c *crawl) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
+func (w *pageWorker) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
 	pick := func(field, fromFeed, fromPage string) string {
 		if it != nil && strings.TrimSpace(fromFeed) != "" {
 			e.Provenance.Set(field, blogharvest.MethodFeed)
@@ -160,12 +153,12 @@ func (c *crawl) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extract
 	}
 	e.Title = pick("title", ft, ex.Title)
 	pageAuthor := ex.Author
-	if e.Kind == blogharvest.KindPage && c.inferredAuthor(ex) {
+	if e.Kind == blogharvest.KindPage && w.inferredAuthor(ex) {
 		pageAuthor = "" // pages are not in the posts feed: its sole author says nothing of them
 	}
 	e.Author = pick("author", fa, pageAuthor)
-	c.fillDates(e, it, ex)
-	c.fillContent(e, it, ex, exErr)
+	w.fillDates(e, it, ex)
+	w.fillContent(e, it, ex, exErr)
 	if it != nil {
 		e.AltIdentifier = it.GUID
 		e.Categories = append(e.Categories, it.Categories...)
@@ -177,8 +170,8 @@ func (c *crawl) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extract
 
 // inferredAuthor reports whether ex's author is only the posts feed's sole
 // author (learn.Rules.SoleAuthor), not something the page says.
-func (c *crawl) inferredAuthor(ex learn.Extraction) bool {
-	return c.rules != nil && ex.Author != "" && ex.Author == c.rules.SoleAuthor &&
+func (w *pageWorker) inferredAuthor(ex learn.Extraction) bool {
+	return w.rules != nil && ex.Author != "" && ex.Author == w.rules.SoleAuthor &&
 		methodOf(ex, "author") == blogharvest.MethodHeuristic
 }
 
@@ -193,7 +186,7 @@ func methodOf(ex learn.Extraction, field string) blogharvest.Method {
 
 // fillDates sets Created and Modified from the feed, else the page, with
 // the precision the page gave.
-func (c *crawl) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction) {
+func (w *pageWorker) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction) {
 	switch {
 	case it != nil && !it.Published.IsZero():
 		e.Created = it.Published
@@ -215,17 +208,17 @@ func (c *crawl) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extracti
 // fillContent chooses the article: the feed's full text when the feed
 // carries the whole post (unless a trusted rule found clearly more), else
 // the page's extraction, else the feed's summary.
-func (c *crawl) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
+func (w *pageWorker) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
 	feedHTML := ""
 	if it != nil {
 		feedHTML = it.Content
 	}
 	feedFull := it != nil && itemFullText(*it)
-	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(htmlText(feedHTML))*3/2
+	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(textsim.HTMLText(feedHTML))*3/2
 	// A full-text feed's short or empty item (an image post, a post with no
 	// text) beats a fallback's guess, which then holds the article's
 	// surroundings (title, byline) instead.
-	shortPost := c.full && it != nil && ex.ContentHTML != "" && methodOf(ex, learn.FieldContent) != blogharvest.MethodRule
+	shortPost := w.full && it != nil && ex.ContentHTML != "" && methodOf(ex, learn.FieldContent) != blogharvest.MethodRule
 	switch {
 	case shortPost && !feedFull:
 		e.Content = feedHTML
@@ -250,10 +243,10 @@ func (c *crawl) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extrac
 }
 
 // addFiles attaches the feed item, the comment feed and the rules.
-func (c *crawl) addFiles(e *blogharvest.Entry, j *pageJob) {
+func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 	if j.item != nil && len(j.item.Raw) > 0 {
-		f := blogharvest.File{URL: c.blog.FeedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(c.feed.Format),
-			Body: j.item.Raw, Captured: c.start}
+		f := blogharvest.File{URL: w.blog.FeedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(w.feed.Format),
+			Body: j.item.Raw, Captured: w.start}
 		f.Sum()
 		e.Files = append(e.Files, f)
 	}
@@ -263,8 +256,8 @@ func (c *crawl) addFiles(e *blogharvest.Entry, j *pageJob) {
 	if j.commentsErr != nil {
 		e.Problems = append(e.Problems, fmt.Sprintf("comment feed: %v", j.commentsErr))
 	}
-	if c.rulesF != nil {
-		e.Files = append(e.Files, *c.rulesF)
+	if w.rulesF != nil {
+		e.Files = append(e.Files, *w.rulesF)
 	}
 }
 
@@ -281,17 +274,17 @@ func feedMediaType(format string) string {
 
 // feedOnlyEntry builds the entry of a feed item whose page could not be
 // captured (off-site link, fetch failure) from the feed alone.
-func (c *crawl) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.Entry {
+func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.Entry {
 	u := firstNonEmpty(canonicalOr(it.Link), canonicalOr(it.GUID))
 	if u == "" {
 		return nil
 	}
-	e := &blogharvest.Entry{BlogID: c.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: c.home.String(),
-		Language: c.blogLanguage(), Captured: c.start, Problems: []string{problem}}
-	c.fillFields(e, it, learn.Extraction{}, nil)
+	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: w.home.String(),
+		Language: w.blogLanguage(), Captured: w.start, Problems: []string{problem}}
+	w.fillFields(e, it, learn.Extraction{}, nil)
 	e.NumReplies = max(it.CommentCount, 0)
 	e.HasReply = e.NumReplies > 0
-	c.addFiles(e, &pageJob{item: it})
+	w.addFiles(e, &pageJob{item: it})
 	return e
 }
 
@@ -299,7 +292,7 @@ func (c *crawl) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.Entry 
 // outside the blog's scope; UpdateCrawl emits only those changed since.
 func (c *crawl) emitOffsite() error {
 	for _, it := range c.offsite {
-		if c.update && !c.itemChanged(it) {
+		if c.pol.changedOnly && !c.itemChanged(it) {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
 			continue
 		}
@@ -308,7 +301,7 @@ func (c *crawl) emitOffsite() error {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item without a usable link or guid", "feed")
 			continue
 		}
-		if !c.claim(e.URL) {
+		if !c.claims.claim(e.URL) {
 			c.ledger.set(e.URL, FateDuplicate, "archived before under this URL", "feed")
 			continue
 		}
@@ -322,15 +315,15 @@ func (c *crawl) emitOffsite() error {
 
 // entryChanged reports, for UpdateCrawl, whether an entry holds anything
 // after since: publication, edit, a comment, or a sitemap lastmod.
-func (c *crawl) entryChanged(e *blogharvest.Entry, t task) bool {
+func (w *pageWorker) entryChanged(e *blogharvest.Entry, t task) bool {
 	if e.Created.IsZero() && t.lastmod.IsZero() {
 		return true // undated: cannot tell, keep it
 	}
-	if e.Created.After(c.since) || e.Modified.After(c.since) || t.lastmod.After(c.since) {
+	if e.Created.After(w.pol.since) || e.Modified.After(w.pol.since) || t.lastmod.After(w.pol.since) {
 		return true
 	}
 	for _, cm := range e.Comments {
-		if cm.Added.After(c.since) {
+		if cm.Added.After(w.pol.since) {
 			return true
 		}
 	}

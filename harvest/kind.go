@@ -1,9 +1,7 @@
 package harvest
 
 import (
-	"html"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -18,7 +16,7 @@ const minListingPosts = 5
 // sibling page of the same listing (index3.html, /page/3/). A post has one
 // article, or links to few posts, or no paging. The last page of a
 // listing, with fewer posts, is told by its title: the blog's own.
-func (c *crawl) isListing(p *fetchedPage) bool {
+func (s *site) isListing(p *fetchedPage) bool {
 	if p.info.articles > 1 {
 		return true
 	}
@@ -36,25 +34,21 @@ func (c *crawl) isListing(p *fetchedPage) bool {
 			paged = true
 			continue
 		}
-		if !l.nav && c.pattern.match(u) {
+		if !l.nav && s.pattern.match(u) {
 			posts[u.Path] = true
 		}
 	}
-	return paged && (len(posts) >= minListingPosts || len(posts) >= 2 && c.titledAsBlog(p))
+	return paged && (len(posts) >= minListingPosts || len(posts) >= 2 && s.titledAsBlog(p))
 }
-
-// titleRE finds a page's <title>.
-var titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
 
 // titledAsBlog reports whether the page's title is the blog's own (the
 // feed's title), as listings are titled and posts never are.
-func (c *crawl) titledAsBlog(p *fetchedPage) bool {
-	if c.feed == nil || strings.TrimSpace(c.feed.Title) == "" {
+func (s *site) titledAsBlog(p *fetchedPage) bool {
+	if s.feed == nil || strings.TrimSpace(s.feed.Title) == "" {
 		return false
 	}
-	m := titleRE.FindSubmatch(p.html)
-	return m != nil && strings.EqualFold(strings.Join(strings.Fields(html.UnescapeString(string(m[1]))), " "),
-		strings.Join(strings.Fields(c.feed.Title), " "))
+	return p.info.title != "" && strings.EqualFold(strings.Join(strings.Fields(p.info.title), " "),
+		strings.Join(strings.Fields(s.feed.Title), " "))
 }
 
 // sameDoc reports whether a and b name the same document (fragments and
@@ -97,7 +91,7 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 // outsidePattern reports whether a feed item's page lies outside the post
 // pattern that the feed's other items make (a static generator's feed that
 // lists /about/ among /posts/slug/): a page, not a post.
-func (c *crawl) outsidePattern(ident string) bool {
+func (s *site) outsidePattern(ident string) bool {
 	u, err := url.Parse(ident)
-	return err == nil && c.pattern != nil && !c.pattern.match(u)
+	return err == nil && s.pattern != nil && !s.pattern.match(u)
 }

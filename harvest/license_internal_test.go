@@ -5,16 +5,16 @@ import (
 	"testing"
 )
 
-// TestScanPageLicense: the first rel=license link of a page, <link> or
+// TestReadPageLicense: the first rel=license link of a page, <link> or
 // <a> (a Creative Commons badge), resolved against the page, is its license.
-func TestScanPageLicense(t *testing.T) {
+func TestReadPageLicense(t *testing.T) {
 	base, _ := url.Parse("https://blog.example.org/")
 	for page, want := range map[string]string{
 		`<html><head><link rel="license" href="https://creativecommons.org/licenses/by/4.0/"></head></html>`:   "https://creativecommons.org/licenses/by/4.0/",
 		`<p><a rel="license noopener" href="/licence/">CC BY-SA</a> <a rel="license" href="/other/">x</a></p>`: "https://blog.example.org/licence/",
 		`<p><a rel="nofollow" href="/licence/">licence</a></p>`:                                                "",
 	} {
-		if got := scanPage([]byte(page), base).license; got != want {
+		if got := readBytes([]byte(page), base).license; got != want {
 			t.Errorf("license of %s = %q, want %q", page, got, want)
 		}
 	}

@@ -68,32 +68,29 @@ func mediaURLs(content string, base *url.URL) []string {
 			out = append(out, s)
 		}
 	}
-	z := html.NewTokenizer(strings.NewReader(content))
-	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		tn, more := z.TagName()
-		mediaOfTag(atom.Lookup(tn), readAttrs(z, more), add)
+	doc, err := html.Parse(strings.NewReader(content))
+	if err != nil {
+		return nil
 	}
+	eachElement(doc, func(n *html.Node) { mediaOf(n, add) })
 	return out
 }
 
-// mediaOfTag passes the media URLs one tag names to add.
-func mediaOfTag(a atom.Atom, attrs map[string]string, add func(string)) {
-	switch a {
+// mediaOf passes the media URLs one element names to add.
+func mediaOf(n *html.Node, add func(string)) {
+	switch n.DataAtom {
 	case atom.Img:
-		add(firstNonEmpty(attrs["data-orig-file"], attrs["data-src"], attrs["data-lazy-src"], attrs["src"]))
-		add(largestSrcset(firstNonEmpty(attrs["data-srcset"], attrs["srcset"])))
+		add(firstNonEmpty(attr(n, "data-orig-file"), attr(n, "data-src"), attr(n, "data-lazy-src"), attr(n, "src")))
+		add(largestSrcset(firstNonEmpty(attr(n, "data-srcset"), attr(n, "srcset"))))
 	case atom.Source:
-		add(attrs["src"])
-		add(largestSrcset(attrs["srcset"]))
+		add(attr(n, "src"))
+		add(largestSrcset(attr(n, "srcset")))
 	case atom.Audio, atom.Video, atom.Track, atom.Embed:
-		add(attrs["src"])
-		add(attrs["poster"])
+		add(attr(n, "src"))
+		add(attr(n, "poster"))
 	case atom.A:
-		if isDocLink(attrs["href"]) {
-			add(attrs["href"])
+		if href := attr(n, "href"); isDocLink(href) {
+			add(href)
 		}
 	}
 }
@@ -142,25 +139,25 @@ func firstNonEmpty(vals ...string) string {
 
 // captureMedia fetches the media of e's content within the limits and
 // appends them to e.Files; every failure becomes one of e.Problems.
-func (c *crawl) captureMedia(ctx context.Context, e *blogharvest.Entry) {
+func (w *pageWorker) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 	base, err := url.Parse(e.URL)
 	if err != nil || e.Content == "" {
 		return
 	}
 	urls := mediaURLs(e.Content, base)
-	if len(urls) > c.o.MaxMediaPerEntry {
-		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), c.o.MaxMediaPerEntry))
-		urls = urls[:c.o.MaxMediaPerEntry]
+	if len(urls) > w.o.MaxMediaPerEntry {
+		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), w.o.MaxMediaPerEntry))
+		urls = urls[:w.o.MaxMediaPerEntry]
 	}
 	for _, u := range urls {
 		if ctx.Err() != nil {
 			return
 		}
-		if !c.mediaHostAllowed(u) {
-			e.Problems = append(e.Problems, fmt.Sprintf("media %s: on another host; not fetched (media hosts %q)", u, c.mediaHosts()))
+		if !w.mediaHostAllowed(u) {
+			e.Problems = append(e.Problems, fmt.Sprintf("media %s: on another host; not fetched (media hosts %q)", u, w.mediaHosts()))
 			continue
 		}
-		f, err := c.fetchMedia(ctx, u)
+		f, err := w.fetchMedia(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("media %s: %v", u, err))
 			continue
@@ -171,23 +168,23 @@ func (c *crawl) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 
 // fetchMedia returns the capture of one media file, fetched once per
 // crawl (mediaCache), after checking its size and type.
-func (c *crawl) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
-	if r, ok := c.media.get(u); ok {
+func (w *pageWorker) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
+	if r, ok := w.media.get(u); ok {
 		return r.file, r.err
 	}
-	f, err := c.fetchMediaFile(ctx, u)
-	c.media.put(u, mediaResult{f, err})
+	f, err := w.fetchMediaFile(ctx, u)
+	w.media.put(u, mediaResult{f, err})
 	return f, err
 }
 
 // fetchMediaFile fetches one media file and checks its size and type.
-func (c *crawl) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
-	resp, err := c.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
+func (w *pageWorker) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
+	resp, err := w.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
 	if err != nil {
 		return blogharvest.File{}, err
 	}
-	if int64(len(resp.Body)) > c.o.MaxMediaBytes {
-		return blogharvest.File{}, fmt.Errorf("%d bytes exceed the %d-byte media limit: %w", len(resp.Body), c.o.MaxMediaBytes, blogharvest.ErrTooLarge)
+	if int64(len(resp.Body)) > w.o.MaxMediaBytes {
+		return blogharvest.File{}, fmt.Errorf("%d bytes exceed the %d-byte media limit: %w", len(resp.Body), w.o.MaxMediaBytes, blogharvest.ErrTooLarge)
 	}
 	if mt := resp.MediaType(); !mediaTypeAllowed(mt) {
 		return blogharvest.File{}, fmt.Errorf("type %q is not an allowed media type", mt)
@@ -196,11 +193,11 @@ func (c *crawl) fetchMediaFile(ctx context.Context, u string) (blogharvest.File,
 }
 
 // mediaHosts returns the effective Options.MediaHosts of the crawl.
-func (c *crawl) mediaHosts() string {
-	if c.o.MediaHosts != "" {
-		return c.o.MediaHosts
+func (w *pageWorker) mediaHosts() string {
+	if w.o.MediaHosts != "" {
+		return w.o.MediaHosts
 	}
-	if c.home != nil && isPrivateHost(c.home.Hostname()) {
+	if w.home != nil && isPrivateHost(w.home.Hostname()) {
 		return MediaSameHost
 	}
 	return MediaAnyHost
@@ -208,12 +205,12 @@ func (c *crawl) mediaHosts() string {
 
 // mediaHostAllowed reports whether a media URL may be fetched: always on
 // the blog's own hosts, elsewhere only with MediaAnyHost.
-func (c *crawl) mediaHostAllowed(raw string) bool {
+func (w *pageWorker) mediaHostAllowed(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return false
 	}
-	return c.scope.hosts[strings.ToLower(u.Host)] || c.mediaHosts() == MediaAnyHost
+	return w.scope.hosts[strings.ToLower(u.Host)] || w.mediaHosts() == MediaAnyHost
 }
 
 // isPrivateHost reports whether host is a loopback, private or link-local

@@ -66,13 +66,10 @@ type Validators struct {
 }
 
 // recheckDue reports whether this crawl re-reads the posts of the feed's
-// first page that give no change signal: always for NewCrawl; for
-// UpdateCrawl when Options.RecheckPosts has passed since State.PostsChecked
-// (or that was never done).
-func recheckDue(o Options, update bool, now time.Time) bool {
-	if !update {
-		return true
-	}
+// first page that give no change signal (NewCrawl reads them all): when
+// Options.RecheckPosts has passed since State.PostsChecked (or that was
+// never done).
+func recheckDue(o Options, now time.Time) bool {
 	every := o.RecheckPosts
 	if every == 0 {
 		every = DefaultRecheckPosts
@@ -94,7 +91,7 @@ func recheckDue(o Options, update bool, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.settled {
+	if !c.pol.settled {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -124,7 +121,7 @@ func (c *crawl) twinDated() bool {
 // readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	st := c.o.State
-	if !c.update || st.Feed.URL == "" || !c.settled {
+	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled {
 		return false
 	}
 	fv, same := c.askFeed(ctx, st.Feed)
@@ -139,7 +136,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	}
 	c.stopped = true
 	c.res.Unchanged = true
-	c.res.Watermark = c.since // nothing was read: the next crawl looks back as far
+	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.ETag, c.res.LastModified = fv.ETag, fv.LastModified
 	c.res.Rules = st.Rules
 	c.res.State = State{Feed: fv, CommentFeed: cv, Items: st.Items, PostsChecked: st.PostsChecked, Rules: st.Rules}
@@ -261,8 +258,8 @@ func itemSignature(it *feed.Item) string {
 // signatureChanged reports whether the last crawl left a signature of the
 // same kind for the item (known) and whether it differs from the item's
 // now. The "" of a failed page differs from every signature.
-func (c *crawl) signatureChanged(it *feed.Item) (changed, known bool) {
-	sig, ok := c.o.State.Items[itemKey(it)]
+func (w *pageWorker) signatureChanged(it *feed.Item) (changed, known bool) {
+	sig, ok := w.o.State.Items[itemKey(it)]
 	if !ok {
 		return false, false
 	}
@@ -305,7 +302,7 @@ func (c *crawl) finishState() {
 	}
 	st := &c.res.State
 	st.PostsChecked = c.o.State.PostsChecked
-	if !c.settled {
+	if !c.pol.settled {
 		st.PostsChecked = c.start
 	}
 	st.Rules = c.res.Rules
@@ -316,35 +313,35 @@ func (c *crawl) finishState() {
 // recheckOnly reports whether the post of j is read only because the
 // recheck is due: UpdateCrawl, a feed item with no change signal, not
 // shown commented.
-func (c *crawl) recheckOnly(j *pageJob) bool {
+func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
-	if !c.update || c.settled || it == nil || it.Published.After(c.since) || it.Updated.After(c.since) ||
-		c.isCommented(j.t.url) {
+	if !w.pol.changedOnly || w.pol.settled || it == nil || it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) ||
+		w.isCommented(j.t.url) {
 		return false
 	}
-	changed, _ := c.signatureChanged(it)
-	return !changed && c.itemChanged(it)
+	changed, _ := w.signatureChanged(it)
+	return !changed && w.itemChanged(it)
 }
 
 // recheckPage reads a post the recheck is due for conditionally, with the
 // validators of its last capture: a 304 leaves it unchanged, anything else
 // is processed as a fetched page.
-func (c *crawl) recheckPage(ctx context.Context, j *pageJob) outcome {
-	v := c.o.State.Pages[j.t.url]
+func (w *pageWorker) recheckPage(ctx context.Context, j *pageJob) outcome {
+	v := w.o.State.Pages[j.t.url]
 	if v.ETag == "" && v.LastModified == "" {
-		j.page, j.err = c.fetchPage(ctx, j.t.url)
-		return c.finish(ctx, j)
+		j.page, j.err = w.fetchPage(ctx, j.t.url)
+		return w.finish(ctx, j)
 	}
-	resp, err := c.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: baseETag(v.ETag), LastModified: v.LastModified})
+	resp, err := w.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: baseETag(v.ETag), LastModified: v.LastModified})
 	switch {
 	case err != nil:
 		j.err = err
 	case resp.NotModified:
 		return outcome{job: j, unchanged: true}
 	default:
-		j.page, j.err = c.pageOf(j.t.url, resp)
+		j.page, j.err = w.pageOf(j.t.url, resp)
 	}
-	return c.finish(ctx, j)
+	return w.finish(ctx, j)
 }
 
 // notePage keeps the validators of a fetched page for State.Pages (in the
@@ -384,7 +381,7 @@ func (c *crawl) pageValidators(items map[string]string) map[string]Validators {
 // reuseRules takes the rules of State.Rules for an UpdateCrawl, so that
 // it fetches no training pages; it reports whether it did.
 func (c *crawl) reuseRules() bool {
-	if !c.update || len(c.o.State.Rules) == 0 {
+	if !c.pol.useState || len(c.o.State.Rules) == 0 {
 		return false
 	}
 	var r learn.Rules

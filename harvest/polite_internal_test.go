@@ -27,7 +27,11 @@ func TestHomeDue(t *testing.T) {
 	} {
 		o := Options{RecheckPosts: tc.every}
 		o.State.PostsChecked = tc.checked
-		c := &crawl{o: o, update: tc.update, start: now, settled: !recheckDue(o, tc.update, now)}
+		pol := newCrawlPolicy()
+		if tc.update {
+			pol = updatePolicy(o, now, now)
+		}
+		c := newCrawl(o, pol, now, nil)
 		if got := c.homeDue(); got != tc.want {
 			t.Errorf("%s: homeDue %v, want %v", tc.name, got, tc.want)
 		}

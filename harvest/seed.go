@@ -38,7 +38,7 @@ func (c *crawl) setScope(home *fetchedPage) {
 		}
 	}
 	c.front.mark(hu.String())
-	c.emitted[hu.String()] = true
+	c.claims.claim(hu.String())
 	c.ledger.set(hu.String(), FateListing, "the home page (kept in the Blog record)", "home")
 	if given := canonicalOr(c.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.blog.FeedURL) {
 		c.ledger.set(given, FateRedirect, hu.String(), "home")
@@ -89,12 +89,11 @@ func (c *crawl) seedFeed() {
 		if l := canonicalOr(it.Link); l != "" && l != u.String() {
 			c.ledger.set(l, FateOutOfScope, "feed item link outside the blog; its guid "+u.String()+" is used", "feed")
 		}
-		if _, dup := c.pending[u.String()]; dup {
+		if !c.claims.await(u.String(), it, false) {
 			continue
 		}
 		urls = append(urls, u)
 		shapes = append(shapes, u)
-		c.pending[u.String()] = it
 		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.feed.Items)-i), kind: "post"})
 	}
 	c.pattern = learnPattern(shapes)
@@ -125,8 +124,7 @@ func (c *crawl) verifyPattern(home *fetchedPage) {
 
 // isFeedURL reports whether raw is the URL of a feed item's page.
 func (c *crawl) isFeedURL(raw string) bool {
-	_, ok := c.pending[raw]
-	return ok
+	return c.claims.isPending(raw)
 }
 
 // readSitemaps reads robots.txt and the sitemaps it names or platforms
@@ -135,7 +133,7 @@ func (c *crawl) isFeedURL(raw string) bool {
 // UpdateCrawl reads them only when its recheck is due (recheckDue): the
 // feeds say what changed; robots.txt (cached) is still kept.
 func (c *crawl) readSitemaps(ctx context.Context) {
-	if c.settled {
+	if c.pol.settled {
 		c.keepRobots(ctx)
 		return
 	}
@@ -235,7 +233,7 @@ func (c *crawl) queueSitemapURL(su sitemapURL, page, post bool) {
 	case c.front.has(u.String()):
 		return
 	}
-	if c.update && (su.LastMod.IsZero() || !su.LastMod.After(c.since)) {
+	if c.pol.changedOnly && (su.LastMod.IsZero() || !su.LastMod.After(c.pol.since)) {
 		c.res.Skipped++
 		c.ledger.set(u.String(), FateSkipped, "sitemap lastmod not after the last crawl", "")
 		return
@@ -268,7 +266,7 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 			continue
 		}
 		post := c.pattern.match(u)
-		if c.update && (!post || depth > 0) {
+		if c.pol.homeLinksOnly && (!post || depth > 0) {
 			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
 		}

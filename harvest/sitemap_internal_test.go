@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
@@ -52,6 +53,8 @@ func loopbackCrawl(t *testing.T, site string) *crawl {
 		t.Fatal(err)
 	}
 	home := mustURL(t, site+"/")
-	return &crawl{client: cl, home: home, scope: newScope(home, nil, nil), front: newFrontier(),
-		log: slog.New(slog.DiscardHandler), pattern: learnPattern(nil), knn: newKNN(3, 16), media: newMediaCache()}
+	o := Options{Logger: slog.New(slog.DiscardHandler)}
+	c := newCrawl(o, newCrawlPolicy(), time.Now(), nil)
+	c.client, c.home, c.scope, c.pattern, c.knn = cl, home, newScope(home, nil, nil), learnPattern(nil), newKNN(3, 16)
+	return c
 }

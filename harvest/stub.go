@@ -1,7 +1,6 @@
 package harvest
 
 import (
-	"bytes"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -32,15 +31,13 @@ var jsLocationRE = []*regexp.Regexp{
 	regexp.MustCompile(`(?:^|[^\w.$])(?:(?:window|document|top|self)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=\s*["']([^"'\s]+)["']`),
 }
 
-// stubScan is what stubTarget reads of a page.
-type stubScan struct {
-	refresh   string // target of a quick meta refresh
-	jsTarget  string // target of a JavaScript location redirect
-	text      int    // bytes of visible body text
-	embeds    bool   // images, video, iframes in the body
-	inBody    bool
-	skipDepth int // inside script, style, noscript, template, title
-	script    bool
+// stubSigns is what stubTarget reads of a page.
+type stubSigns struct {
+	base    *url.URL
+	refresh string       // target of a quick meta refresh
+	text    int          // bytes of visible body text
+	embeds  bool         // images, video, iframes in the body
+	scripts []*html.Node // inline scripts, in document order
 }
 
 // stubTarget returns the canonical URL a redirect stub sends its reader
@@ -48,21 +45,13 @@ type stubScan struct {
 // maxRefreshDelay seconds to another URL; or, on a thin page (little
 // visible text, no images or frames), a JavaScript location redirect or a
 // rel=canonical (canonical, already canonicalised) naming another URL.
-func stubTarget(page []byte, base *url.URL, canonical string) string {
-	s := &stubScan{}
-	z := html.NewTokenizer(bytes.NewReader(page))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			break
-		}
-		s.token(z, tt, base)
-		if s.text >= thinText && s.refresh == "" && s.jsTarget == "" {
-			// a page with content: only a quick meta refresh, which comes
-			// in the head, would still make it a stub
-			break
-		}
+// doc is the parsed page, fetched from base.
+func stubTarget(doc *html.Node, base *url.URL, canonical string) string {
+	s := &stubSigns{base: base}
+	if doc == nil {
+		return ""
 	}
+	s.walk(doc, false, false)
 	self := ""
 	if base != nil {
 		self, _ = canonicalURL(base)
@@ -79,72 +68,80 @@ func stubTarget(page []byte, base *url.URL, canonical string) string {
 	if s.text >= thinText || s.embeds {
 		return ""
 	}
-	if t := other(s.jsTarget); t != "" {
+	if t := other(s.jsTarget()); t != "" {
 		return t
 	}
 	return other(canonical)
 }
 
-// token handles one token of the stub scan.
-func (s *stubScan) token(z *html.Tokenizer, tt html.TokenType, base *url.URL) {
-	switch tt {
-	case html.StartTagToken, html.SelfClosingTagToken:
-		name, hasAttr := z.TagName()
-		a := atom.Lookup(name)
-		attrs := readAttrs(z, hasAttr)
-		s.start(a, attrs, base, tt == html.StartTagToken)
-	case html.EndTagToken:
-		name, _ := z.TagName()
-		switch atom.Lookup(name) {
-		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Title:
-			s.skipDepth = max(0, s.skipDepth-1)
-			s.script = false
+// walk reads the nodes under n in document order. It stops at thinText
+// bytes of visible text when no quick meta refresh was met: only one,
+// which comes in the head, would still make a page with content a stub.
+func (s *stubSigns) walk(n *html.Node, inBody, hidden bool) bool {
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if s.text >= thinText && s.refresh == "" {
+			return false
 		}
-	case html.TextToken:
-		text := z.Text()
-		if s.script && s.jsTarget == "" {
-			for _, re := range jsLocationRE {
-				if m := re.FindSubmatch(text); m != nil {
-					s.jsTarget = resolve(base, string(m[1]))
-					break
-				}
+		switch ch.Type {
+		case html.TextNode:
+			if inBody && !hidden {
+				s.text += len(strings.TrimSpace(ch.Data))
+			}
+		case html.ElementNode:
+			if !s.element(ch, inBody, hidden) {
+				return false
 			}
 		}
-		if s.skipDepth == 0 && s.inBody {
-			s.text += len(bytes.TrimSpace(text))
-		}
 	}
+	return true
 }
 
-// start handles a start tag of the stub scan.
-func (s *stubScan) start(a atom.Atom, attrs map[string]string, base *url.URL, opens bool) {
+// element reads one element and its subtree.
+func (s *stubSigns) element(n *html.Node, inBody, hidden bool) bool {
+	a := n.DataAtom
 	switch a {
 	case atom.Body:
-		s.inBody = true
+		inBody = true
 	case atom.Meta:
-		if strings.EqualFold(strings.TrimSpace(attrs["http-equiv"]), "refresh") && s.refresh == "" {
-			if delay, target, ok := parseRefresh(attrs["content"]); ok && delay <= maxRefreshDelay {
-				s.refresh = resolve(base, target)
+		if strings.EqualFold(strings.TrimSpace(attr(n, "http-equiv")), "refresh") && s.refresh == "" {
+			if delay, target, ok := parseRefresh(attr(n, "content")); ok && delay <= maxRefreshDelay {
+				s.refresh = resolve(s.base, target)
 			}
 		}
 	case atom.Img, atom.Video, atom.Audio, atom.Iframe, atom.Picture, atom.Object, atom.Embed:
-		s.embeds = s.embeds || s.inBody
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Title:
-		if opens {
-			s.skipDepth++
-			s.script = a == atom.Script && attrs["src"] == ""
-		}
-	default:
-		if a != atom.Head && a != atom.Html && a != atom.Link {
-			s.inBody = s.inBody || a != 0 && !headOnly[a]
+		s.embeds = s.embeds || inBody
+	case atom.Script:
+		if attr(n, "src") == "" {
+			s.scripts = append(s.scripts, n)
 		}
 	}
+	switch a {
+	case atom.Script, atom.Style, atom.Template, atom.Title:
+		hidden = true
+	case atom.Noscript:
+		for _, k := range noscriptNodes(n) { // its markup: a tracking pixel is an embed
+			if k.Type == html.ElementNode && !s.element(k, inBody, true) {
+				return false
+			}
+		}
+		return true
+	}
+	return s.walk(n, inBody, hidden)
 }
 
-// headOnly are the elements of a document head: anything else starts the
-// body, with or without a <body> tag.
-var headOnly = map[atom.Atom]bool{atom.Base: true, atom.Meta: true, atom.Link: true, atom.Title: true,
-	atom.Style: true, atom.Script: true, atom.Noscript: true, atom.Template: true}
+// jsTarget returns the target of the first JavaScript location redirect
+// in an inline script, or "".
+func (s *stubSigns) jsTarget() string {
+	for _, sc := range s.scripts {
+		text := nodeText(sc)
+		for _, re := range jsLocationRE {
+			if m := re.FindStringSubmatch(text); m != nil {
+				return resolve(s.base, m[1])
+			}
+		}
+	}
+	return ""
+}
 
 // parseRefresh parses a meta refresh content value, "5" or
 // "0; url=https://…" (also "0;URL='…'" and "0, url=…"); ok is false when
@@ -213,16 +210,14 @@ func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 		c.log.Info("redirect stub: its target was processed before, not as an entry", "target", target)
 		return
 	}
-	if c.late.queued[target] || len(c.stubsOf(target)) <= e.stubs {
+	if c.late.queued[target] || len(c.claims.stubsOf(target)) <= e.stubs {
 		return // a re-read is queued, or the entry lists the stub already
 	}
 	if it == nil {
 		it = c.feedItemAt(target)
 	}
 	if it != nil {
-		c.mu.Lock()
-		c.pending[target] = it
-		c.mu.Unlock()
+		c.claims.replace(target, it)
 	}
 	kind := "post"
 	if e.kind == blogharvest.KindPage {

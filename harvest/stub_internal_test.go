@@ -33,7 +33,7 @@ func TestStubTarget(t *testing.T) {
 		{"empty page without a target", `<html><head><title>Nothing</title></head><body></body></html>`, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := stubTarget([]byte(tc.page), base, tc.canonical); got != tc.want {
+			if got := stubTarget(parse([]byte(tc.page)), base, tc.canonical); got != tc.want {
 				t.Errorf("stubTarget = %q, want %q", got, tc.want)
 			}
 		})

@@ -22,11 +22,7 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 	if c.reuseRules() {
 		return nil, nil
 	}
-	n := maxTrainNew
-	if c.update {
-		n = maxTrainUpdate
-	}
-	jobs := c.trainingJobs(min(n, c.o.MaxPages-c.pages))
+	jobs := c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages))
 	var pairs []learn.Pair
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
@@ -65,9 +61,8 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 		if len(jobs) >= n {
 			break
 		}
-		it := c.pending[u.String()]
+		it := c.claims.take(u.String())
 		jobs = append(jobs, &pageJob{t: task{url: u.String(), kind: "post"}, item: it, fromFeed: true})
-		delete(c.pending, u.String())
 	}
 	return jobs
 }
@@ -93,15 +88,15 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})
 	}
-	return learn.Pair{Page: learn.Page{URL: j.page.resp.URL, HTML: j.page.html, Lang: c.lang(j.page)}, Target: t}
+	return learn.Pair{Page: c.learnPage(j.page), Target: t}
 }
 
 // lang returns the language of a page: its own, else the feed's.
-func (c *crawl) lang(p *fetchedPage) string {
+func (w *pageWorker) lang(p *fetchedPage) string {
 	if p != nil && p.info.lang != "" {
 		return p.info.lang
 	}
-	return c.feed.Language
+	return w.feed.Language
 }
 
 // itemChanged reports whether a feed item was published or edited after
@@ -119,21 +114,21 @@ func (c *crawl) lang(p *fetchedPage) string {
 // changed only when the recheck is due (recheckDue), and are then asked
 // for conditionally (recheckPage): comments and edits beyond the feed's
 // summary show nowhere else.
-func (c *crawl) itemChanged(it *feed.Item) bool {
-	if it.Published.After(c.since) || it.Updated.After(c.since) {
+func (w *pageWorker) itemChanged(it *feed.Item) bool {
+	if it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) {
 		return true
 	}
-	if changed, _ := c.signatureChanged(it); changed {
+	if changed, _ := w.signatureChanged(it); changed {
 		return true
 	}
-	return it.Updated.IsZero() && !c.settled && c.onFirstPage(it)
+	return it.Updated.IsZero() && !w.pol.settled && w.onFirstPage(it)
 }
 
 // onFirstPage reports whether it is among the items of the feed's first page.
-func (c *crawl) onFirstPage(it *feed.Item) bool {
-	n := min(c.feed.FirstPage, len(c.feed.Items))
-	for i := range c.feed.Items[:n] {
-		if &c.feed.Items[i] == it || c.feed.Items[i].Link == it.Link && c.feed.Items[i].GUID == it.GUID {
+func (w *pageWorker) onFirstPage(it *feed.Item) bool {
+	n := min(w.feed.FirstPage, len(w.feed.Items))
+	for i := range w.feed.Items[:n] {
+		if &w.feed.Items[i] == it || w.feed.Items[i].Link == it.Link && w.feed.Items[i].GUID == it.GUID {
 			return true
 		}
 	}

@@ -36,10 +36,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if cf == "" {
 		return nil
 	}
-	po := feed.PageOptions{Since: c.since, MaxPages: maxSiteCommentPages, NewestFirst: true}
-	if !c.update {
-		po.MaxPages = 1
-	}
+	po := feed.PageOptions{Since: c.pol.since, MaxPages: c.pol.siteCommentPages, NewestFirst: true}
 	f, files, err := c.feedPages(ctx, cf, po)
 	if err != nil {
 		c.log.Info("site comment feed", "url", cf, "err", err)
@@ -48,14 +45,14 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 		return nil
 	}
 	c.res.State.CommentFeed = validatorsOf(cf, f, files)
-	if !c.update {
+	if !c.pol.changedOnly {
 		return nil
 	}
 	c.siteComments = siteCommentsByPost(files)
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {
-		if !it.Published.After(c.since) && !it.Updated.After(c.since) {
+		if !it.Published.After(c.pol.since) && !it.Updated.After(c.pol.since) {
 			continue
 		}
 		if post := commentedPost(it.Link); post != nil && !seen[post.String()] && !isBinaryURL(post) {
@@ -138,8 +135,8 @@ func siteCommentFeed(info *pageInfo) string {
 
 // isCommented reports whether the blog-wide comment feed showed the post
 // at raw commented since the watermark.
-func (c *crawl) isCommented(raw string) bool {
-	for _, p := range c.commented {
+func (w *pageWorker) isCommented(raw string) bool {
+	for _, p := range w.commented {
 		if p.String() == raw {
 			return true
 		}
@@ -169,11 +166,11 @@ func siteCommentsByPost(files []blogharvest.File) map[string][]feed.Comment {
 // comment feed lists them, when they are all of its comments (as many as
 // its feed item counts): UpdateCrawl then does not ask for the post's own
 // comment feed, which would list the same.
-func (c *crawl) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
+func (w *pageWorker) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
 	it := j.item
-	if !c.update || it == nil || it.CommentCount <= 0 {
+	if !w.pol.changedOnly || it == nil || it.CommentCount <= 0 {
 		return nil, false
 	}
-	cs := c.siteComments[j.t.url]
+	cs := w.siteComments[j.t.url]
 	return cs, len(cs) == it.CommentCount
 }

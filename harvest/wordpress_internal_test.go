@@ -41,7 +41,7 @@ func TestSplitTagsByTaxonomyLinks(t *testing.T) {
 <footer><span class="cat-links"><a href="/category/classic/" rel="category tag">Classic</a>, <a href="/category/template/" rel="category tag">Template</a></span>
 <span class="tags-links"><a href="/tag/comments-2/" rel="tag">comments</a>, <a href="/tag/template-2/" rel="tag">template</a>, <a href="/tag/both/" rel="tag">Both</a></span>
 <a href="/category/both/" rel="category tag">Both</a></footer>`
-	info := scanPage([]byte(page), base)
+	info := readBytes([]byte(page), base)
 	cats, tags := splitTags([]string{"Classic", "Template", "comments", "template", "Both", "Both"}, info)
 	if !slices.Equal(cats, []string{"Classic", "Template", "Both"}) || !slices.Equal(tags, []string{"comments", "template", "Both"}) {
 		t.Errorf("categories %q tags %q", cats, tags)
@@ -50,7 +50,7 @@ func TestSplitTagsByTaxonomyLinks(t *testing.T) {
 	if !slices.Equal(cats, []string{"Classic", "Template", "Both"}) || len(tags) != 4 {
 		t.Errorf("from the page: categories %q tags %q", cats, tags)
 	}
-	blogger := scanPage([]byte(`<a href="/search/label/x" rel="tag">x</a>`), base)
+	blogger := readBytes([]byte(`<a href="/search/label/x" rel="tag">x</a>`), base)
 	if cats, tags := splitTags([]string{"x"}, blogger); !slices.Equal(cats, []string{"x"}) || tags != nil {
 		t.Errorf("Blogger labels: categories %q tags %q", cats, tags)
 	}
@@ -76,7 +76,7 @@ func TestMediaHosts(t *testing.T) {
 		{public, MediaSameHost, "https://upload.wikimedia.org/a.ogg", false},
 		{public, MediaSameHost, "https://www.blog.example.org/a.png", true},
 	} {
-		c := &crawl{home: tc.home, scope: newScope(tc.home, nil, nil), o: Options{MediaHosts: tc.opt}}
+		c := &pageWorker{site: &site{home: tc.home, scope: newScope(tc.home, nil, nil)}, o: Options{MediaHosts: tc.opt}}
 		if got := c.mediaHostAllowed(tc.media); got != tc.want {
 			t.Errorf("blog %s, MediaHosts %q: %s allowed = %v, want %v", tc.home, tc.opt, tc.media, got, tc.want)
 		}
@@ -92,7 +92,7 @@ func TestPostPageLinks(t *testing.T) {
 	u, _ := url.Parse("http://b.ex/2012/01/08/paginated/")
 	page := `<nav class="page-links"><span class="post-page-numbers current">1</span> <a href="/2012/01/08/paginated/3/" class="post-page-numbers">3</a> <a href="/2012/01/08/paginated/2/" class="post-page-numbers">2</a></nav>
 <a href="/2012/01/08/other/2/">other post</a> <a href="/2012/01/08/paginated/comment-page-1/">c</a> <a href="/2012/01/08/paginated/feed/">f</a>`
-	p := &fetchedPage{url: u, ident: u.String(), info: scanPage([]byte(page), u)}
+	p := &fetchedPage{url: u, ident: u.String(), info: readBytes([]byte(page), u)}
 	want := []string{"http://b.ex/2012/01/08/paginated/2/", "http://b.ex/2012/01/08/paginated/3/"}
 	if got := postPageLinks(p); !slices.Equal(got, want) {
 		t.Errorf("postPageLinks = %q, want %q", got, want)
@@ -101,8 +101,8 @@ func TestPostPageLinks(t *testing.T) {
 
 func TestListingIsNoContent(t *testing.T) {
 	u, _ := url.Parse("http://b.ex/type/aside/")
-	one := scanPage([]byte(`<article class="post"><p>x</p><article id="div-comment-3" class="comment-body">c</article></article>`), u)
-	two := scanPage([]byte(`<article class="post">a</article><article class="post">b</article>`), u)
+	one := readBytes([]byte(`<article class="post"><p>x</p><article id="div-comment-3" class="comment-body">c</article></article>`), u)
+	two := readBytes([]byte(`<article class="post">a</article><article class="post">b</article>`), u)
 	if one.articles != 1 || two.articles != 2 {
 		t.Errorf("articles: %d with a comment, %d in a listing; want 1, 2", one.articles, two.articles)
 	}
@@ -126,14 +126,14 @@ func TestFillContentShortPostOfFullFeed(t *testing.T) {
 		{"", ""},
 		{`<p><img src="/a.jpg" alt=""></p>`, `<p><img src="/a.jpg" alt=""></p>`},
 	} {
-		c := &crawl{full: true}
+		c := &pageWorker{site: &site{full: true}}
 		e := &blogharvest.Entry{}
 		c.fillContent(e, &feed.Item{Content: tc.feedHTML}, surroundings, nil)
 		if e.Content != tc.want {
 			t.Errorf("feed %q: content %q, want the feed's", tc.feedHTML, e.Content)
 		}
 	}
-	c := &crawl{full: false} // a summary feed: the page's extraction stays
+	c := &pageWorker{site: &site{full: false}} // a summary feed: the page's extraction stays
 	e := &blogharvest.Entry{}
 	c.fillContent(e, &feed.Item{Content: ""}, surroundings, nil)
 	if e.Content != surroundings.ContentHTML {

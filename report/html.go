@@ -55,9 +55,15 @@ func (s *Stats) WriteHTML(w io.Writer, generated time.Time, version string) erro
 	}
 	return reportTemplate.Execute(w, map[string]any{
 		"S": s, "Charts": html, "Words": words[:min(topWords, len(words))], "Vocabulary": len(words),
-		"Missing": missing, "Statuses": sortedCounts(s.Status), "Fates": sortedCounts(s.Fates),
+		"Missing": missing, "Methods": []methodTable{{"entries", "Entries", &s.Methods}, {"comments", "Comments", &s.CommentMethods}}, "Statuses": sortedCounts(s.Status), "Fates": sortedCounts(s.Fates),
 		"Generated": generated.UTC().Format("2006-01-02 15:04:05 UTC"), "Version": version,
 	})
+}
+
+// methodTable is one table of fields by extraction method.
+type methodTable struct {
+	ID, Label string
+	*Methods
 }
 
 type missingRow struct {

@@ -23,20 +23,23 @@ type Stats struct {
 	Blog     string
 	Title    string
 	URL      string
-	BlogAIP  string              // the Blog AIP read, relative to the archive
-	Entries  int                 // entries (latest versions)
-	Versions int                 // entry AIP versions in the archive
-	Comments int                 // comments in the latest versions
-	ByMonth  map[string]*Month   // "2013-04" → entries created and comments added that month
-	Undated  int                 // entries without a creation date
-	Status   map[int]int         // captured files by HTTP status (capture logs)
-	Files    int                 // captured files
-	Bytes    int64               // their bytes
-	Fates    map[string]int      // the crawl ledger's fates
-	Rules    []Rule              // the learned rules' fields and confidence
-	Missing  map[string]*Missing // field → the entries without it
-	Words    map[string]int      // word frequencies of the archived text
-	Tokens   int                 // words counted
+	BlogAIP  string            // the Blog AIP read, relative to the archive
+	Entries  int               // entries (latest versions)
+	Versions int               // entry AIP versions in the archive
+	Comments int               // comments in the latest versions
+	ByMonth  map[string]*Month // "2013-04" → entries created and comments added that month
+	Undated  int               // entries without a creation date
+	Status   map[int]int       // captured files by HTTP status (capture logs)
+	Files    int               // captured files
+	Bytes    int64             // their bytes
+	Fates    map[string]int    // the crawl ledger's fates
+	Rules    []Rule            // the learned rules' fields and confidence
+	// Methods counts how the entries (latest versions) got each field,
+	// CommentMethods how their comments did (data/logs/fields.tsv).
+	Methods, CommentMethods Methods
+	Missing                 map[string]*Missing // field → the entries without it
+	Words                   map[string]int      // word frequencies of the archived text
+	Tokens                  int                 // words counted
 }
 
 // Missing counts the entries without a field and keeps the first
@@ -83,6 +86,9 @@ func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error
 		}
 		if p.Version == latest {
 			s.entry(p)
+			if err := s.fieldsLog(filepath.Join(t.Root, filepath.FromSlash(p.AIP))); err != nil {
+				return err
+			}
 		}
 		return s.captureLog(filepath.Join(t.Root, filepath.FromSlash(p.AIP)))
 	})

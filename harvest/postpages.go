@@ -47,23 +47,23 @@ func postPageLinks(p *fetchedPage) []string {
 // appendPostPages fetches the further pages of a paginated post, appends
 // their article to the entry's content and captures them; they are parts
 // of the entry, never entries of their own.
-func (c *crawl) appendPostPages(ctx context.Context, e *blogharvest.Entry, p *fetchedPage) {
+func (w *pageWorker) appendPostPages(ctx context.Context, e *blogharvest.Entry, p *fetchedPage) {
 	links := postPageLinks(p)
 	if len(links) > 0 {
 		e.Content = stripPageLinks(e.Content)
 	}
 	for _, u := range links {
-		c.ledger.met(u, "link")
-		if !c.claim(u) {
+		w.ledger.met(u, "link")
+		if !w.claims.claim(u) {
 			continue
 		}
-		c.ledger.set(u, FateDuplicate, "page of the paginated entry "+e.URL, "")
-		sub, err := c.fetchPage(ctx, u)
+		w.ledger.set(u, FateDuplicate, "page of the paginated entry "+e.URL, "")
+		sub, err := w.fetchPage(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("post page %s: %v", u, err))
 			continue
 		}
-		ex, err := c.extract(sub.resp.URL, sub.html, c.lang(sub))
+		ex, err := w.extract(w.learnPage(sub))
 		if err != nil || ex.ContentHTML == "" {
 			e.Problems = append(e.Problems, fmt.Sprintf("post page %s: no article extracted: %v", u, err))
 		} else {

@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // rendererState is the crawl's browser: the one given in Options, or one
-// started on first need and closed at the end.
+// started on first need and closed at the end. Safe for concurrent use.
 type rendererState struct {
+	mu       sync.Mutex
 	r        Renderer
 	own      *render.Browser
 	proxy    *fetch.BrowserProxy // the filter a browser the crawl started goes through
@@ -25,31 +28,30 @@ type rendererState struct {
 
 // renderer returns the browser to use, starting one if needed; nil when
 // rendering is off (RenderNever, or no browser installed: one warning).
-func (c *crawl) renderer(ctx context.Context) Renderer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	st := &c.render
+func (w *pageWorker) renderer(ctx context.Context) Renderer {
+	st := w.render
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	switch {
-	case c.o.Render == RenderNever || st.off:
+	case w.o.Render == RenderNever || st.off:
 		return nil
-	case c.o.Auth != nil:
-		c.renderOffForAuth(st)
+	case w.o.Auth != nil:
+		w.renderOffForAuth(st)
 		return nil
-	case c.o.Browser != nil:
-		return c.o.Browser
+	case w.o.Browser != nil:
+		return w.o.Browser
 	case st.started:
 		return st.r
 	}
 	st.started = true
-	b, err := c.startBrowser(ctx)
+	b, err := w.startBrowser(ctx)
 	if err != nil {
 		st.off = true
 		msg := fmt.Sprintf("render: %v: rendering is off for this crawl", err)
 		if errors.Is(err, render.ErrNoBrowser) {
 			msg = fmt.Sprintf("render: no browser installed (%v): rendering is off for this crawl", err)
 		}
-		c.res.Warnings = append(c.res.Warnings, msg)
-		c.log.Warn(msg)
+		w.stats.warn(msg)
 		return nil
 	}
 	st.own, st.r = b, b
@@ -57,18 +59,18 @@ func (c *crawl) renderer(ctx context.Context) Renderer {
 }
 
 // startBrowser starts the crawl's browser behind its filtering proxy
-// (kept in c.render.proxy; c.mu is held).
-func (c *crawl) startBrowser(ctx context.Context) (*render.Browser, error) {
-	p, err := c.startBrowserProxy()
+// (kept in c.render.proxy; c.render.mu is held).
+func (w *pageWorker) startBrowser(ctx context.Context) (*render.Browser, error) {
+	p, err := w.startBrowserProxy()
 	if err != nil {
 		return nil, fmt.Errorf("browser proxy: %w", err)
 	}
-	b, err := render.New(context.WithoutCancel(ctx), c.renderOptions(p))
+	b, err := render.New(context.WithoutCancel(ctx), w.renderOptions(p))
 	if err != nil {
 		p.Close()
 		return nil, err
 	}
-	c.render.proxy = p
+	w.render.proxy = p
 	return b, nil
 }
 
@@ -78,34 +80,34 @@ func (c *crawl) startBrowser(ctx context.Context) (*render.Browser, error) {
 // Unless the crawl runs over its own Transport (replay), the browser
 // trusts the same extra CAs as the HTTP client, pinned to the blog's own
 // host.
-func (c *crawl) renderOptions(p *fetch.BrowserProxy) render.Options {
-	o := render.Options{Tabs: c.o.PerHost, Screenshot: true, Logger: c.log,
-		ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: c.browserMayLoad}
-	if c.o.Transport != nil {
+func (w *pageWorker) renderOptions(p *fetch.BrowserProxy) render.Options {
+	o := render.Options{Tabs: w.o.PerHost, Screenshot: true, Logger: w.log,
+		ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: w.browserMayLoad}
+	if w.o.Transport != nil {
 		return o
 	}
 	o = render.FromEnvironment(o)
 	o.ProxyServer, o.NoProxy = p.URL(), ""
-	if c.o.CAFile != "" {
-		o.TrustedCAs = append(o.TrustedCAs, c.o.CAFile)
+	if w.o.CAFile != "" {
+		o.TrustedCAs = append(o.TrustedCAs, w.o.CAFile)
 	}
-	if c.home != nil && c.home.Scheme == "https" {
-		o.PinHosts = []string{c.home.Host}
+	if w.home != nil && w.home.Scheme == "https" {
+		o.PinHosts = []string{w.home.Host}
 	}
 	return o
 }
 
 // closeRenderer closes a browser the crawl started.
-func (c *crawl) closeRenderer() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.render.own != nil {
-		c.render.own.Close()
-		c.render.own = nil
+func (w *pageWorker) closeRenderer() {
+	w.render.mu.Lock()
+	defer w.render.mu.Unlock()
+	if w.render.own != nil {
+		w.render.own.Close()
+		w.render.own = nil
 	}
-	if c.render.proxy != nil {
-		c.render.proxy.Close()
-		c.render.proxy = nil
+	if w.render.proxy != nil {
+		w.render.proxy.Close()
+		w.render.proxy = nil
 	}
 }
 
@@ -113,25 +115,25 @@ func (c *crawl) closeRenderer() {
 // HTML suffices. Auto renders when the static page lacks the article the
 // feed describes, shows a JavaScript comment system, or holds fewer
 // comments than the comment feed or the feed's count say exist.
-func (c *crawl) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr error) string {
-	if c.o.Render == RenderAlways {
+func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr error) string {
+	if w.o.Render == RenderAlways {
 		return "render: always"
 	}
-	if c.o.Render == RenderNever {
+	if w.o.Render == RenderNever {
 		return ""
 	}
 	feedText := 0
 	if j.item != nil && itemFullText(*j.item) {
-		feedText = len(htmlText(j.item.Content))
+		feedText = len(textsim.HTMLText(j.item.Content))
 	}
 	switch {
 	case errors.Is(exErr, blogharvest.ErrNoArticle) || ex.ContentText == "":
 		return "no article in the static page"
 	case feedText > 0 && len(ex.ContentText) < feedText/2:
 		return "the static page holds less than half of the feed's article"
-	case post && c.articleRuleTrusted() && ex.Score < lowScore:
+	case post && w.articleRuleTrusted() && ex.Score < lowScore:
 		return fmt.Sprintf("low article score %.2f", ex.Score)
-	case j.page.info.jsComments != "" && (j.page.info.jsCommentsSrc == "" || c.browserMayLoad(j.page.info.jsCommentsSrc)):
+	case j.page.info.jsComments != "" && (j.page.info.jsCommentsSrc == "" || w.browserMayLoad(j.page.info.jsCommentsSrc)):
 		return "comments by " + j.page.info.jsComments
 	case len(ex.Comments) < len(j.comments):
 		return "the comment feed has more comments than the static page"
@@ -147,37 +149,35 @@ const lowScore = 0.3
 
 // articleRuleTrusted reports whether a trusted article rule was learned,
 // so that a low score on a post means the static page lacks the article.
-func (c *crawl) articleRuleTrusted() bool {
-	return c.rules != nil && c.rules.Article != nil && c.rules.Article.Trusted
+func (w *pageWorker) articleRuleTrusted() bool {
+	return w.rules != nil && w.rules.Article != nil && w.rules.Article.Trusted
 }
 
 // maybeRender renders the page when renderReason says so, keeps the
 // rendered DOM and screenshot, and returns the better of the two
 // extractions.
-func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction, exErr error) (learn.Extraction, error) {
-	reason := c.renderReason(j, e.Kind == blogharvest.KindPost, ex, exErr)
+func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction, exErr error) (learn.Extraction, error) {
+	reason := w.renderReason(j, e.Kind == blogharvest.KindPost, ex, exErr)
 	if reason == "" {
 		return ex, exErr
 	}
-	r := c.renderer(ctx)
+	r := w.renderer(ctx)
 	if r == nil {
 		return ex, exErr
 	}
 	t0 := time.Now()
 	res, err := r.Render(ctx, j.page.resp.URL)
-	c.mu.Lock()
-	c.res.Timings.Render += time.Since(t0)
-	c.mu.Unlock()
+	w.stats.took("render", time.Since(t0))
 	if err != nil {
 		e.Problems = append(e.Problems, fmt.Sprintf("render (%s): %v", reason, err))
 		return ex, exErr
 	}
-	e.Files = append(e.Files, res.Files(c.o.Now())...)
+	e.Files = append(e.Files, res.Files(w.o.Now())...)
 	for _, n := range res.Notes {
 		e.Problems = append(e.Problems, "render: "+n)
 	}
-	rex, rerr := c.extract(firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), res.HTML, c.lang(j.page))
-	c.frameComments(&rex, res)
+	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
+	w.frameComments(&rex, res)
 	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
 		return rex, nil
 	}
@@ -186,9 +186,9 @@ func (c *crawl) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entr
 
 // frameComments adds the comments found in the rendered page's
 // cross-origin frames (Disqus and other embedded threads) to ex.
-func (c *crawl) frameComments(ex *learn.Extraction, res *render.Result) {
+func (w *pageWorker) frameComments(ex *learn.Extraction, res *render.Result) {
 	for _, f := range res.Frames {
-		fx, _ := c.extract(f.URL, f.HTML, "")
+		fx, _ := w.extract(learn.Page{URL: f.URL, HTML: f.HTML})
 		ex.Comments = append(ex.Comments, fx.Comments...)
 	}
 }

@@ -1,0 +1,351 @@
+package harvest
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/platform"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// fetchedPage is an HTML page in memory, parsed once, with what reading
+// the tree found on it.
+type fetchedPage struct {
+	resp  *fetch.Response
+	html  []byte     // decoded to UTF-8
+	doc   *html.Node // html parsed once: every reader of the page walks this tree; nil if the parser refused it
+	url   *url.URL
+	ident string // canonical identity: rel=canonical in scope, else the final URL
+	stub  string // the target a redirect stub page sends its reader to; "" for other pages
+	info  *pageInfo
+}
+
+// newFetchedPage decodes, parses and reads a fetched HTML response.
+func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
+	text, _, err := resp.Text()
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", resp.URL, err)
+	}
+	u, err := url.Parse(resp.URL)
+	if err != nil {
+		return nil, blogharvest.Permanent(fmt.Errorf("page %q: %w", resp.URL, err))
+	}
+	final, err := canonicalURL(u)
+	if err != nil {
+		return nil, blogharvest.Permanent(err)
+	}
+	fu, _ := url.Parse(final)
+	// A page the parser refuses (nested deeper than it allows) keeps a nil
+	// tree: its links are not read; the extractor says what it makes of it.
+	doc, _ := html.Parse(bytes.NewReader(text))
+	return &fetchedPage{resp: resp, html: text, doc: doc, url: fu, ident: final, info: readPage(doc, text, u)}, nil
+}
+
+// link is one hyperlink found on a page.
+type link struct {
+	url  string // canonical
+	nav  bool   // inside <nav>, <header> or a menu: site navigation
+	rel  string // rel attribute, lowercased
+	text string // the anchor text, kept only for rel="tag"/"category" links (taxonomy terms)
+}
+
+// pageInfo is what one walk over a parsed page finds besides its
+// article: links, identity hints and signs of what the static HTML lacks.
+type pageInfo struct {
+	links      []link
+	canonical  string   // rel=canonical, canonicalised
+	shortlink  string   // rel=shortlink (WordPress ?p=N)
+	feeds      []string // rel=alternate feeds (per-post comment feeds among them)
+	lang       string
+	title      string // the text of the document's first <title>
+	license    string // the first rel=license link (<link> or <a>, as Creative Commons badges are): the page's license
+	ogArticle  bool   // og:type article or article:published_time
+	password   bool   // a WordPress post-password-form
+	articles   int    // <article> elements and hentry blocks: several make a listing
+	jsComments string // the JavaScript comment system found, e.g. "disqus"
+	// jsCommentsSrc is the URL of the script or iframe that made
+	// jsComments "scripted" or "iframe"; rendering for it is worth it only
+	// when the browser may load it.
+	jsCommentsSrc string
+}
+
+// readPage reads what pageInfo holds from doc, the parsed page fetched
+// from base, in document order (a <base href> changes the base of the
+// links after it); raw is the page's bytes, searched for the markers of
+// JavaScript comment systems.
+func readPage(doc *html.Node, raw []byte, base *url.URL) *pageInfo {
+	r := &pageReader{pi: &pageInfo{}, base: base}
+	if doc != nil {
+		r.walk(doc, false)
+	}
+	r.pi.detectJSComments(raw)
+	return r.pi
+}
+
+// linksOf returns the links of an HTML fragment (an extracted article).
+func linksOf(fragment string, base *url.URL) []link {
+	doc, err := html.Parse(strings.NewReader(fragment))
+	if err != nil {
+		return nil
+	}
+	return readPage(doc, nil, base).links
+}
+
+// pageReader is one walk of readPage.
+type pageReader struct {
+	pi       *pageInfo
+	base     *url.URL
+	resolved map[string]string // hrefs resolved against base (a page repeats its links)
+}
+
+// resolve resolves and canonicalises an href against the base, once per
+// page and href.
+func (r *pageReader) resolve(href string) string {
+	if u, ok := r.resolved[href]; ok {
+		return u
+	}
+	u := resolve(r.base, href)
+	if r.resolved == nil {
+		r.resolved = map[string]string{}
+	}
+	r.resolved[href] = u
+	return u
+}
+
+// walk reads the elements under n; nav says whether n is inside site
+// navigation (<nav>, <header>, a menu).
+func (r *pageReader) walk(n *html.Node, nav bool) {
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if ch.Type != html.ElementNode {
+			continue
+		}
+		r.element(ch, nav)
+		inNav := nav || isNavContainer(ch)
+		if ch.DataAtom == atom.Noscript {
+			for _, k := range noscriptNodes(ch) {
+				r.element(k, inNav)
+				r.walk(k, inNav || isNavContainer(k))
+			}
+			continue
+		}
+		r.walk(ch, inNav)
+	}
+}
+
+// element records what one element says.
+func (r *pageReader) element(n *html.Node, nav bool) {
+	pi := r.pi
+	switch n.DataAtom {
+	case atom.A, atom.Area:
+		if u := r.resolve(attr(n, "href")); u != "" {
+			l := link{url: u, nav: nav, rel: strings.ToLower(attr(n, "rel"))}
+			if hasRel(l.rel, "license") && pi.license == "" {
+				pi.license = u
+			}
+			if n.DataAtom == atom.A && (hasRel(l.rel, "tag") || hasRel(l.rel, "category")) {
+				l.text = strings.Join(strings.Fields(nodeText(n)), " ") // a taxonomy term
+			}
+			pi.links = append(pi.links, l)
+		}
+	case atom.Link:
+		pi.linkTag(n, r.base)
+	case atom.Meta:
+		pi.metaTag(n)
+	case atom.Html:
+		pi.lang = attr(n, "lang")
+	case atom.Title:
+		if pi.title == "" && n.Namespace == "" {
+			pi.title = nodeText(n)
+		}
+	case atom.Base:
+		if href := attr(n, "href"); href != "" {
+			if b, err := r.base.Parse(href); err == nil {
+				r.base, r.resolved = b, nil
+			}
+		}
+	case atom.Script:
+		if src := strings.ToLower(attr(n, "src")); strings.Contains(src, "comment") && !strings.Contains(src, "comment-reply") && pi.jsComments == "" {
+			pi.jsComments, pi.jsCommentsSrc = "scripted", srcURL(r.base, attr(n, "src"))
+		}
+	case atom.Iframe:
+		if src := strings.ToLower(attr(n, "src")); strings.Contains(src, "comment") && pi.jsComments == "" {
+			pi.jsComments, pi.jsCommentsSrc = "iframe", srcURL(r.base, attr(n, "src"))
+		}
+	case atom.Article:
+		if !strings.Contains(strings.ToLower(attr(n, "class")+" "+attr(n, "id")), "comment") {
+			pi.articles++ // comments are <article class="comment-body"> in HTML5 themes
+		}
+	case atom.Div:
+		if hasRel(attr(n, "class"), "hentry") {
+			pi.articles++ // pre-HTML5 themes mark each post so
+		}
+	case atom.Form, atom.Input:
+		if strings.Contains(attr(n, "class"), "post-password-form") || strings.Contains(attr(n, "action"), "action=postpass") ||
+			attr(n, "name") == "post_password" {
+			pi.password = true
+		}
+	}
+}
+
+// hasRel reports whether a rel attribute value holds the token tok.
+func hasRel(rel, tok string) bool {
+	for _, f := range strings.Fields(rel) {
+		if f == tok {
+			return true
+		}
+	}
+	return false
+}
+
+// containers are the elements that may hold site navigation.
+var containers = map[atom.Atom]bool{atom.Nav: true, atom.Header: true, atom.Div: true, atom.Ul: true,
+	atom.Ol: true, atom.Section: true, atom.Aside: true, atom.Footer: true, atom.Main: true, atom.Article: true}
+
+// navMarkers are class or id fragments of navigation containers.
+var navMarkers = []string{"menu", "nav", "pagelist", "widget_pages"}
+
+// isNavContainer reports whether n is site navigation: <nav>, <header>,
+// or a container whose class, id or role names a menu or page list.
+func isNavContainer(n *html.Node) bool {
+	if !containers[n.DataAtom] {
+		return false
+	}
+	if n.DataAtom == atom.Nav || n.DataAtom == atom.Header {
+		return true
+	}
+	for _, a := range n.Attr {
+		if a.Namespace != "" || a.Key != "class" && a.Key != "id" && a.Key != "role" {
+			continue
+		}
+		val := strings.ToLower(a.Val)
+		for _, m := range navMarkers {
+			if strings.Contains(val, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// attr returns the value of n's attribute key (lowercase), or "".
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// nodeText returns the text under n, as it stands in the markup.
+func nodeText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if ch.Type == html.TextNode {
+				b.WriteString(ch.Data)
+			}
+			walk(ch)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// eachElement calls f for every element under n in document order, the
+// markup inside <noscript> included (see noscriptNodes).
+func eachElement(n *html.Node, f func(*html.Node)) {
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if ch.Type != html.ElementNode {
+			continue
+		}
+		f(ch)
+		if ch.DataAtom == atom.Noscript {
+			for _, k := range noscriptNodes(ch) {
+				if k.Type == html.ElementNode {
+					f(k)
+					eachElement(k, f)
+				}
+			}
+			continue
+		}
+		eachElement(ch, f)
+	}
+}
+
+// noscriptNodes parses the content of a <noscript> element, which the
+// parser (scripting on, as a browser) keeps as text: the markup a reader
+// without JavaScript gets (lazy images' fallbacks, links, frames) counts.
+func noscriptNodes(n *html.Node) []*html.Node {
+	if n.FirstChild == nil || n.FirstChild.Type != html.TextNode || !strings.Contains(n.FirstChild.Data, "<") {
+		return nil
+	}
+	ctx := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	nodes, err := html.ParseFragment(strings.NewReader(n.FirstChild.Data), ctx)
+	if err != nil {
+		return nil
+	}
+	return nodes
+}
+
+// srcURL resolves a script's or iframe's src against base; a src that
+// does not resolve yields "invalid:" (which no browser may load).
+func srcURL(base *url.URL, src string) string {
+	u, err := base.Parse(strings.TrimSpace(src))
+	if err != nil {
+		return "invalid:"
+	}
+	return u.String()
+}
+
+// linkTag records <link rel=canonical|shortlink|alternate|next|prev|license>.
+func (pi *pageInfo) linkTag(n *html.Node, base *url.URL) {
+	u := resolve(base, attr(n, "href"))
+	if u == "" {
+		return
+	}
+	for _, rel := range strings.Fields(strings.ToLower(attr(n, "rel"))) {
+		switch rel {
+		case "canonical":
+			pi.canonical = u
+		case "shortlink":
+			pi.shortlink = u
+		case "alternate":
+			if t := strings.ToLower(attr(n, "type")); strings.Contains(t, "rss") || strings.Contains(t, "atom") {
+				pi.feeds = append(pi.feeds, u)
+			}
+		case "next", "prev", "previous":
+			pi.links = append(pi.links, link{url: u, rel: rel})
+		case "license":
+			if pi.license == "" {
+				pi.license = u
+			}
+		}
+	}
+}
+
+// metaTag records OpenGraph article markers.
+func (pi *pageInfo) metaTag(n *html.Node) {
+	prop := strings.ToLower(attr(n, "property") + attr(n, "name"))
+	switch {
+	case prop == "og:type" && strings.EqualFold(attr(n, "content"), "article"):
+		pi.ogArticle = true
+	case prop == "article:published_time":
+		pi.ogArticle = true
+	}
+}
+
+// detectJSComments looks for the markers of JavaScript comment systems
+// (the platform table's JSMarkers).
+func (pi *pageInfo) detectJSComments(page []byte) {
+	if pi.jsComments != "" {
+		return
+	}
+	pi.jsComments = platform.JSSystem(page)
+}

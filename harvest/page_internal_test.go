@@ -1,0 +1,40 @@
+package harvest
+
+import (
+	"bytes"
+	"net/url"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// readBytes parses page and reads it as newFetchedPage does.
+func readBytes(page []byte, base *url.URL) *pageInfo {
+	return readPage(parse(page), page, base)
+}
+
+// parse parses an HTML page.
+func parse(page []byte) *html.Node {
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		panic(err)
+	}
+	return doc
+}
+
+// TestReadPageNoscript: the markup inside <noscript>, which the parser
+// keeps as text, is read as a reader without JavaScript gets it.
+func TestReadPageNoscript(t *testing.T) {
+	base, _ := url.Parse("http://b.ex/2020/a/")
+	pi := readBytes([]byte(`<html><body><nav><noscript><a href="/menu/">m</a></noscript></nav>`+
+		`<noscript><iframe src="https://c.ex/comments/embed"></iframe><a href="/p/">p</a></noscript></body></html>`), base)
+	if len(pi.links) != 2 || pi.links[0].url != "http://b.ex/menu/" || !pi.links[0].nav || pi.links[1].nav {
+		t.Errorf("links = %+v, want /menu/ (navigation) and /p/", pi.links)
+	}
+	if pi.jsComments != "iframe" {
+		t.Errorf("jsComments = %q, want iframe", pi.jsComments)
+	}
+	if got := stubTarget(parse([]byte(`<html><body><noscript><img src="/px.gif"></noscript></body></html>`)), base, "http://b.ex/other/"); got != "" {
+		t.Errorf("a thin page with an image in noscript: stubTarget = %q, want none", got)
+	}
+}
