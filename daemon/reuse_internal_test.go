@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,9 @@ import (
 // the update writes a new version of that post whose bag holds the
 // pictures (its own copies, the capture reused from the version before),
 // the archive passes Check (WARC ties included), and the pictures were
-// fetched zero times by the update.
+// fetched zero times by the update. Then the post is edited to show
+// another picture in place of its first: the next update fetches that
+// one, not the picture the post kept.
 func TestDaemonUpdateReusesArchivedMedia(t *testing.T) {
 	site := fixture.MustNew("blogger")
 	h := &countingHandler{next: site.Handler()}
@@ -93,4 +96,47 @@ blogs:
 	for _, p := range aip.Check(root) {
 		t.Error(p)
 	}
+
+	// The post edited to show another picture in place of its first: the
+	// other one is fetched, the one kept is not.
+	truth := site.Truth(srv.URL)
+	var body, other string
+	for _, p := range truth.Posts {
+		if p.URL == srv.URL+commented.Path {
+			body = p.BodyHTML
+		} else if m := imgSrc.FindStringSubmatch(p.BodyHTML); m != nil && other == "" {
+			other = m[1]
+		}
+	}
+	srcs := imgSrc.FindAllStringSubmatch(body, -1)
+	if len(srcs) < 2 || other == "" {
+		t.Fatalf("fixture: want a post with two pictures and another picture elsewhere, got %q and %q", srcs, other)
+	}
+	site.EditPost(commented.Slug, strings.Replace(body, srcs[0][1], other, 1))
+	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	third := h.take()
+	t.Logf("update after the edit: %d requests %q", len(third), third)
+	if !slices.Contains(third, pathOf(t, other)) {
+		t.Errorf("the post's new picture %s was not fetched", other)
+	}
+	if slices.Contains(third, pathOf(t, srcs[1][1])) {
+		t.Errorf("the picture the post kept, %s, was fetched again", srcs[1][1])
+	}
+	for _, p := range aip.Check(root) {
+		t.Error(p)
+	}
+}
+
+// imgSrc matches the src of an img element in a fixture's body HTML.
+var imgSrc = regexp.MustCompile(`<img src="([^"]+)"`)
+
+// pathOf returns the request URI of a URL.
+func pathOf(t *testing.T, raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.RequestURI()
 }
