@@ -306,6 +306,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
+	if !since.IsZero() {
+		o.Archived = d.archivedMedia(log)
+	}
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)
 	if res != nil && res.OverBudget {

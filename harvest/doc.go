@@ -55,7 +55,9 @@
 // to every request and carries it through the crawl's upstream proxy;
 // refused hosts become warnings and refused frames are not captured. Media
 // inside the article are captured within limits; failures become
-// Entry.Problems, never errors.
+// Entry.Problems, never errors. A media URL the archive already holds for
+// the entry (Options.Archived) is not fetched again: the archived File,
+// with File.Reused, takes its place (media.go).
 //
 // Text from the web is decoded per document (a UTF-8 document's stray
 // bytes are read one by one as windows-1252) and, before a record is
