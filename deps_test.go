@@ -41,8 +41,12 @@ var allowed = map[string][]string{
 	"harvest/textsim": {},
 	"schedule":        {"."},
 	// report reads archives back: corpus export and the HTML report.
-	"report":          {".", "aip", "marc"},
-	"daemon":          {"*"},
+	"report": {".", "aip", "marc"},
+	"daemon": {"*"},
+	// dispatch carries due runs to workers (the in-process pool);
+	// cluster does it over NATS JetStream for workers on many machines.
+	"dispatch":        {},
+	"cluster":         {"dispatch"},
 	"cmd/blogharvest": {"daemon"},
 	// internal/fixture generates and serves the project's own fixture blogs
 	// (testdata/blogs and the demo's sample blog).

@@ -175,6 +175,11 @@ type File struct {
 	// holding the file in its AIP's WARC; aip sets it when it writes the
 	// package.
 	WARCRecordID string
+	// Reused, when set, says the file was not fetched in this crawl: it is
+	// a copy of a capture an earlier AIP of the same record holds, and
+	// Reused is the WARC-Record-ID of that capture's response record
+	// (Captured, Status and Header are the original capture's).
+	Reused string
 }
 
 // Exchange is one HTTP request and the response to it as they crossed the

@@ -100,7 +100,7 @@ func Sweep(l *ArchiveLock) error {
 	if err := l.verify(l.root); err != nil {
 		return fmt.Errorf("aip: sweep: %w", err)
 	}
-	tmp := filepath.Join(l.root, TmpDir)
+	tmp := l.tmpRoot()
 	ents, err := os.ReadDir(tmp)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -29,7 +29,7 @@ func (w *Writer) commit(ctx context.Context, lock *ArchiveLock, p *pkg, e env, f
 	if err := lock.verify(w.Root); err != nil {
 		return 0, err
 	}
-	tmpRoot := filepath.Join(w.Root, TmpDir)
+	tmpRoot := lock.tmpRoot()
 	if err := mkdirAllSync(w.Root, tmpRoot); err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}

@@ -25,6 +25,9 @@ type ArchiveLock struct {
 
 	mu sync.Mutex
 	f  *os.File // nil once closed
+
+	tmp   string   // the folder bags are built in; "" means <root>/.tmp (see LockWorker)
+	extra *os.File // a worker's own lock file, held with f
 }
 
 // LockedError reports an archive another process (or another lock of this
@@ -77,9 +80,13 @@ func LockArchive(root string) (*ArchiveLock, error) {
 
 // flock takes an exclusive flock on f without waiting, retrying when a
 // signal interrupts the call.
-func flock(f *os.File) error {
+func flock(f *os.File) error { return flockHow(f, syscall.LOCK_EX) }
+
+// flockHow takes a flock of kind how (LOCK_EX or LOCK_SH) on f without
+// waiting, retrying when a signal interrupts the call.
+func flockHow(f *os.File, how int) error {
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if !errors.Is(err, syscall.EINTR) {
 			return err
 		}
@@ -120,6 +127,10 @@ func (l *ArchiveLock) Close() error {
 	}
 	err := l.f.Close() // closing the last descriptor releases the flock
 	l.f = nil
+	if l.extra != nil {
+		err = errors.Join(err, l.extra.Close())
+		l.extra = nil
+	}
 	return err
 }
 

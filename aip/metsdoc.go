@@ -162,6 +162,9 @@ func (it *item) premisObject(id string, ident mets.Identifier, fm format) mets.O
 		if f.Status != 0 {
 			o.Properties = append(o.Properties, mets.Property{Type: "HTTP status", Value: strconv.Itoa(f.Status)})
 		}
+		if f.Reused != "" {
+			o.Properties = append(o.Properties, mets.Property{Type: reusedPropType, Value: f.Reused})
+		}
 		if mt := f.MediaType; mt != "" && mt != it.declaredType() {
 			o.Properties = append(o.Properties, mets.Property{Type: "Content-Type", Value: mt})
 		}
@@ -206,6 +209,9 @@ func (it *item) provenanceEvent(num, obj string, n ids, now time.Time) mets.Even
 		OutcomeDetail: "HTTP " + strconv.Itoa(f.Status)}
 	if f.URL != "" {
 		ev.Detail = "retrieved " + f.URL
+	}
+	if f.Reused != "" { // not fetched again: the capture of an earlier version (doc/mets-profile.md)
+		ev.Detail = joinSep(ev.Detail, "capture reused from WARC record "+f.Reused+" of an earlier version of this AIP", "; ")
 	}
 	return ev
 }

@@ -21,6 +21,11 @@ const (
 // to the WARC record holding the same bytes (its WARC-Record-ID).
 const warcPropType = "WARC-Record-ID"
 
+// reusedPropType is the PREMIS significantProperties type naming the
+// WARC-Record-ID, in an earlier version of the AIP, of the capture a
+// reused file copies (File.Reused).
+const reusedPropType = "reused capture"
+
 // addWARC writes the package's WARC (objects/warc/<entry-key or
 // "blog">.warc.gz) and its CDXJ index (logs/index.cdxj) as payload items:
 // the request and response records of every captured file's exchanges

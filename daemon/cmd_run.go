@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 )
@@ -23,6 +24,13 @@ func runRun(ctx context.Context, args []string, io IO) error {
 	}
 	d := NewDaemon(c)
 	d.Logger = newLogger(c.Log, io.Stderr)
+	if c.Cluster.On() {
+		stop, err := joinCluster(ctx, d)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	if err := d.Open(); err != nil {
 		return err
 	}
@@ -46,6 +54,10 @@ func runRun(ctx context.Context, args []string, io IO) error {
 			return err
 		case <-io.Reload:
 			reload(d, *cfgPath, srv)
+		case <-d.Lost():
+			srv.close()
+			d.Close()
+			return errors.New("scheduler lease lost: another scheduler may be active; restart to stand by")
 		}
 	}
 }

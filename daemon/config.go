@@ -21,16 +21,17 @@ import (
 
 // Config is the daemon's configuration, read from YAML (see blogs.example.yaml).
 type Config struct {
-	Archive      string `yaml:"archive"`      // AIP root; default ./archive
-	State        string `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
-	Listen       string `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
-	UserAgent    string `yaml:"user_agent"`   // sent with every request; should carry a contact
-	Organization string `yaml:"organization"` // Source-Organization of every bag
-	CAFile       string `yaml:"ca_file"`      // extra CA certificates (PEM), added to the system pool
-	Concurrency  int    `yaml:"concurrency"`  // harvests running at once; default 2
-	Log          Log    `yaml:"log"`
-	Defaults     Blog   `yaml:"defaults"` // values for blogs that do not set them
-	Blogs        []Blog `yaml:"blogs"`
+	Archive      string  `yaml:"archive"`      // AIP root; default ./archive
+	State        string  `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
+	Listen       string  `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
+	UserAgent    string  `yaml:"user_agent"`   // sent with every request; should carry a contact
+	Organization string  `yaml:"organization"` // Source-Organization of every bag
+	CAFile       string  `yaml:"ca_file"`      // extra CA certificates (PEM), added to the system pool
+	Concurrency  int     `yaml:"concurrency"`  // harvests running at once; default 2
+	Log          Log     `yaml:"log"`
+	Cluster      Cluster `yaml:"cluster"`  // run on many machines (NATS JetStream); left out: one process, nothing of NATS
+	Defaults     Blog    `yaml:"defaults"` // values for blogs that do not set them
+	Blogs        []Blog  `yaml:"blogs"`
 
 	set keySets // the keys the file set, even to zero; empty for a Config built in code
 }
@@ -327,6 +328,7 @@ func (c *Config) applyDefaults() {
 	if c.Concurrency == 0 && !c.set.top["concurrency"] {
 		c.Concurrency = 2
 	}
+	c.Cluster.applyDefaults(c)
 	c.Defaults = merge(c.Defaults, builtinDefaults, c.set.defaults)
 	for i := range c.Blogs {
 		c.Blogs[i] = merge(c.Blogs[i], c.Defaults, c.set.blog(i))
@@ -365,6 +367,7 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 	if len(c.Blogs) == 0 {
 		top("blogs", "no blog registered")
 	}
+	probs = append(probs, c.Cluster.validate(c, doc)...)
 	blogs := seqNode(doc, "blogs")
 	seen := make(map[string]int)
 	for i := range c.Blogs {

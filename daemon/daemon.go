@@ -13,6 +13,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/dispatch"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/schedule"
 )
@@ -35,10 +36,12 @@ type Daemon struct {
 	writer     *aip.Writer
 	metrics    *metrics
 
-	ctx    context.Context // cancelled by Close: ends crawls
-	cancel context.CancelFunc
-	sem    chan struct{} // global harvest concurrency
-	wg     sync.WaitGroup
+	ctx      context.Context // cancelled by Close: ends crawls
+	cancel   context.CancelFunc
+	dispatch dispatch.Dispatcher // carries due runs to the workers: in-process, or a cluster's
+	local    *dispatch.Local     // the in-process dispatcher; nil in cluster mode
+	cl       *clusterRole        // cluster mode's connection and bookkeeping; nil in one process
+	wg       sync.WaitGroup
 
 	mu      sync.Mutex
 	blogs   map[string]Blog          // the config's blogs, by id
@@ -71,7 +74,6 @@ func (d *Daemon) Open() error {
 		return err
 	}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
-	d.sem = make(chan struct{}, max(c.Concurrency, 1))
 	d.blogs, d.specs = map[string]Blog{}, map[string]schedule.Spec{}
 	d.running, d.again = map[string]bool{}, map[string]bool{}
 	d.sched = schedule.NewScheduler()
@@ -80,6 +82,11 @@ func (d *Daemon) Open() error {
 	if err := d.apply(c); err != nil {
 		d.closeStore()
 		return err
+	}
+	if d.cl != nil {
+		d.startScheduling()
+	} else {
+		d.startLocal(max(c.Concurrency, 1))
 	}
 	return d.sched.Open()
 }
@@ -90,6 +97,9 @@ func (d *Daemon) Open() error {
 // and the AIP writer. closeStore undoes it.
 func (d *Daemon) openStore() error {
 	c := d.Config
+	if d.cl != nil {
+		return d.openSchedulerStore() // a cluster's scheduler writes nothing into the archive
+	}
 	lock, err := aip.LockArchive(c.Archive)
 	if err != nil {
 		return err
@@ -183,82 +193,34 @@ func (d *Daemon) Reload(c *Config) error {
 	return nil
 }
 
-// fire is the Scheduler's callback: it starts a run of blog id unless one is
-// in progress, in which case it runs once more right after.
-func (d *Daemon) fire(id string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closed {
-		return
-	}
-	if d.running[id] {
-		d.again[id] = true
-		return
-	}
-	d.running[id] = true
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		d.runLoop(id)
-	}()
-}
-
-// runLoop runs blog id, and again while it was fired during its run.
-func (d *Daemon) runLoop(id string) {
-	for {
-		d.runScheduled(id)
-		d.mu.Lock()
-		if !d.again[id] || d.closed {
-			delete(d.running, id)
-			delete(d.again, id)
-			d.mu.Unlock()
-			return
-		}
-		delete(d.again, id)
-		d.mu.Unlock()
-	}
-}
-
-// runScheduled waits for a worker slot, runs the blog's harvest, and
-// schedules its next run from the outcome.
-func (d *Daemon) runScheduled(id string) {
-	select {
-	case d.sem <- struct{}{}:
-	case <-d.ctx.Done():
-		return
-	}
-	defer func() { <-d.sem }()
-	d.mu.Lock()
-	b, ok := d.blogs[id]
-	spec := d.specs[id]
-	d.mu.Unlock()
-	if !ok {
-		return // removed by a reload
-	}
-	err := d.RunBlog(d.ctx, b, nil)
-	if errors.Is(err, context.Canceled) && d.ctx.Err() != nil {
-		return // shutting down: the run is retried at the next start
-	}
-	d.reschedule(id, spec, err)
-}
-
 // reschedule stores and sets the blog's next due time after a run.
 func (d *Daemon) reschedule(id string, spec schedule.Spec, runErr error) {
 	now := d.Now()
 	err := d.store.Update(id, func(st *schedule.State) error {
-		switch {
-		case runErr == nil, !blogharvest.IsTransient(runErr):
-			st.NextDue = schedule.NextAfterSuccess(spec, now)
-		default:
-			st.NextDue = schedule.NextAfterFailure(spec, st.Failures, now)
-		}
-		st.Spec = spec.String()
+		setNext(st, spec, runErr, now)
 		return nil
 	})
 	if err != nil {
 		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
 		return
 	}
+	d.setDue(id, spec)
+}
+
+// setNext sets st's next due time after a run that ended with runErr.
+func setNext(st *schedule.State, spec schedule.Spec, runErr error, now time.Time) {
+	switch {
+	case runErr == nil, !blogharvest.IsTransient(runErr):
+		st.NextDue = schedule.NextAfterSuccess(spec, now)
+	default:
+		st.NextDue = schedule.NextAfterFailure(spec, st.Failures, now)
+	}
+	st.Spec = spec.String()
+}
+
+// setDue schedules blog id at its stored NextDue, if it is still
+// configured.
+func (d *Daemon) setDue(id string, spec schedule.Spec) {
 	st, _, _ := d.store.Get(id)
 	d.mu.Lock()
 	if _, ok := d.blogs[id]; ok && !d.closed {
@@ -291,7 +253,6 @@ func (d *Daemon) RunBlog(ctx context.Context, b Blog, progress func(*blogharvest
 }
 
 func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest.Entry)) (RunStats, error) {
-	log := d.Logger.With("blog", b.ID)
 	start := d.Now()
 	var since time.Time
 	var prev schedule.State
@@ -304,30 +265,39 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	if err != nil {
 		return RunStats{}, err
 	}
+	outcome, t, res, runErr := d.crawl(ctx, b, since, d.previous(b.ID, prev), progress)
+	d.finish(b.ID, outcome, t, res, runErr)
+	return t.stats(), runErr
+}
+
+// crawl runs one harvest of b (NewCrawl with a zero since) into the
+// archive, counting and logging it, and returns its outcome.
+func (d *Daemon) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.State,
+	progress func(*blogharvest.Entry)) (string, *tally, *harvest.Result, error) {
+	log := d.Logger.With("blog", b.ID)
+	start := d.Now()
 	d.metrics.running.Inc()
 	defer d.metrics.running.Dec()
 	log.Info("harvest started", "mode", map[bool]string{true: "new", false: "update"}[since.IsZero()], "since", since)
 	t := &tally{}
-	res, runErr := d.harvest(ctx, b, since, d.previous(b.ID, prev), t, log, progress)
+	res, runErr := d.harvest(ctx, b, since, prev, t, log, progress)
 	outcome := outcomeOf(runErr, t)
 	if interrupted(ctx, runErr) {
 		outcome = schedule.OutcomeInterrupted
 	}
-	d.finish(b.ID, outcome, t, res, runErr)
 	d.record(b.ID, start, outcome, t, res, runErr)
 	d.metrics.runs.WithLabelValues(outcome).Inc()
 	d.metrics.duration.WithLabelValues(outcome).Observe(d.Now().Sub(start).Seconds())
-	if outcome == schedule.OutcomeInterrupted {
+	switch {
+	case outcome == schedule.OutcomeInterrupted:
 		log.Warn("harvest interrupted; it runs again at the next start", "err", runErr, "archived", t.stats().String())
-		return t.stats(), runErr
-	}
-	if runErr != nil {
+	case runErr != nil:
 		log.Error("harvest failed", "err", runErr, "archived", t.stats().String(), "fates", fatesOf(res))
-		return t.stats(), runErr
+	default:
+		log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "failed", res.Failed,
+			"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res), "delayed", res.Delayed)
 	}
-	log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "failed", res.Failed,
-		"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res), "delayed", res.Delayed)
-	return t.stats(), nil
+	return outcome, t, res, runErr
 }
 
 // harvest runs one crawl of b into the archive.
@@ -336,6 +306,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
+	if !since.IsZero() {
+		o.Archived = d.archivedMedia(log)
+	}
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)
 	if res != nil && res.OverBudget {
@@ -358,28 +331,9 @@ func interrupted(ctx context.Context, runErr error) bool {
 // finish records a run's end, whose outcome is given, in the schedule
 // store. An interrupted run is no failure: Failures and the watermark stay.
 func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runErr error) {
+	rep := d.reportOf(outcome, t, res, runErr)
 	err := d.store.Update(id, func(st *schedule.State) error {
-		st.LastEnd = d.Now()
-		st.Outcome = outcome
-		st.Entries += int(t.entries.Load())
-		st.LastError = ""
-		if outcome == schedule.OutcomeInterrupted {
-			return nil
-		}
-		if runErr != nil {
-			st.LastError = publicText(runErr.Error(), d.Config)
-			st.Failures++
-			return nil
-		}
-		st.Failures = 0
-		st.LastError = publicText(t.invalidSummary(), d.Config)
-		if res != nil && !res.OverBudget { // a crawl cut short did not look at everything since
-			if res.Watermark.After(st.Watermark) {
-				st.Watermark = res.Watermark
-			}
-			st.ETag, st.LastModified = res.ETag, res.LastModified
-			keepState(st, res.State)
-		}
+		rep.apply(st, d.Now())
 		return nil
 	})
 	if err != nil {
@@ -453,6 +407,17 @@ func (d *Daemon) Close() error {
 	if d.cancel != nil {
 		d.cancel()
 	}
+	d.waitGrace()
+	if d.local != nil {
+		d.local.Close()
+	}
+	d.cl.close()
+	return d.closeStore()
+}
+
+// waitGrace waits for the daemon's goroutines to end, at most Grace (30s
+// if zero).
+func (d *Daemon) waitGrace() {
 	grace := d.Grace
 	if grace == 0 {
 		grace = 30 * time.Second
@@ -464,7 +429,6 @@ func (d *Daemon) Close() error {
 	case <-time.After(grace):
 		d.Logger.Warn("harvests still running after the grace period; closing anyway", "grace", grace)
 	}
-	return d.closeStore()
 }
 
 // String sums the stats up for logs and the crawl command.

@@ -29,6 +29,12 @@ type BlogStatus struct {
 	Runs      int       `json:"runs"`
 	Failures  int       `json:"consecutive_failures"`
 	Watermark time.Time `json:"watermark,omitzero"`
+	// In cluster mode, of the run in flight (between runs, of the last
+	// run): the worker that took it, its delivery (over 1: redelivered) and
+	// the error of its last failed attempt.
+	Worker       string `json:"worker,omitempty"`
+	Attempt      int    `json:"attempt,omitempty"`
+	AttemptError string `json:"attempt_error,omitempty"`
 
 	// LastRun is this process's newest run of the blog (runhistory.go).
 	LastRun *RunRecord `json:"last_run,omitempty"`
@@ -64,6 +70,10 @@ func (d *Daemon) Status() ([]BlogStatus, error) {
 		if due, ok := d.sched.Due(b.ID); ok {
 			s.NextRun = due
 		}
+		if d.cl != nil {
+			f := d.cl.flightOf(b.ID)
+			s.Worker, s.Attempt, s.AttemptError = f.Worker, f.Attempt, publicText(f.LastFail, d.Config)
+		}
 		out = append(out, s)
 	}
 	return out, nil
@@ -87,7 +97,11 @@ func (d *Daemon) Handler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"version": Version, "blogs": st})
+		out := map[string]any{"version": Version, "blogs": st}
+		if d.cl != nil {
+			out["cluster"] = d.cl.status(d.Config.Cluster.Name)
+		}
+		enc.Encode(out)
 	})
 	return mux
 }
@@ -97,6 +111,11 @@ func (d *Daemon) Handler() http.Handler {
 // unset). It returns the bound address (addr may end in :0) and a function
 // that shuts the server down, waiting at most a few seconds.
 func (d *Daemon) serve(addr string) (net.Addr, func(), error) {
+	return d.serveHandler(addr, d.Handler())
+}
+
+// serveHandler is serve with handler h.
+func (d *Daemon) serveHandler(addr string, h http.Handler) (net.Addr, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, err
@@ -105,7 +124,7 @@ func (d *Daemon) serve(addr string) (net.Addr, func(), error) {
 	if limits.maxConns == 0 {
 		limits = defaultHTTPLimits
 	}
-	srv, conns := limits.server(d.Handler())
+	srv, conns := limits.server(h)
 	go func() {
 		if err := srv.Serve(conns.listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.Logger.Error("status server stopped", "err", err)

@@ -54,6 +54,7 @@ func init() {
 		"version": {"print the version", runVersion},
 		"export":  {"write archived posts and comments as a corpus (jsonl, txt, xml)", runExport},
 		"report":  {"write one self-contained HTML report of a blog's archive", runReport},
+		"worker":  {"crawl a cluster's tasks (NATS JetStream; needs the cluster key)", runWorker},
 	}
 }
 

@@ -2,9 +2,11 @@ package daemon
 
 import (
 	"encoding/json"
+	"log/slog"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/schedule"
 )
@@ -81,4 +83,19 @@ func recheckPosts(d Duration) time.Duration {
 		return -1
 	}
 	return time.Duration(d)
+}
+
+// archivedMedia returns UpdateCrawl's Options.Archived: the verified
+// media of an entry's latest AIP (aip.ArchivedMedia), read only for the
+// entries the update re-reads, so that their pictures are not fetched
+// again. An AIP that cannot be read costs a warning and a fetch, never
+// the entry.
+func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogharvest.File {
+	return func(e *blogharvest.Entry) []blogharvest.File {
+		files, err := aip.ArchivedMedia(d.Config.Archive, e)
+		if err != nil {
+			log.Warn("archived media not reused", "entry", e.URL, "err", err)
+		}
+		return files
+	}
 }

@@ -36,11 +36,9 @@ func newProgress(w io.Writer) *progress {
 func (p *progress) entry(blog string, e *blogharvest.Entry) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.n++
-	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
+	if !p.tick() {
 		return
 	}
-	p.last = time.Now()
 	title := []rune(e.Title)
 	if len(title) > 40 {
 		title = append(title[:39], '…')
@@ -60,13 +58,22 @@ func (p *progress) done() {
 func (p *progress) item(what, unit, name string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.n++
-	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
+	if !p.tick() {
 		return
 	}
-	p.last = time.Now()
 	if r := []rune(name); len(r) > 50 {
 		name = "…" + string(r[len(r)-49:])
 	}
 	fmt.Fprintf(p.w, "\r\033[K%s: %d %s, %.0fs  %s", what, p.n, unit, time.Since(p.start).Seconds(), name)
+}
+
+// tick counts one more and reports whether to redraw: on a terminal, at most
+// ten times a second. p.mu must be held.
+func (p *progress) tick() bool {
+	p.n++
+	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
+		return false
+	}
+	p.last = time.Now()
+	return true
 }

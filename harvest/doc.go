@@ -43,13 +43,21 @@
 // Entry.Modified when the feed gives none. In RenderAuto mode a page is rendered in
 // Chromium when its static HTML lacks the article, shows a JavaScript
 // comment system (a script or iframe the browser may load), or holds fewer
-// comments than the feeds say exist. The browser a crawl starts reaches the
+// comments than the feeds say exist. A comment system in no platform table
+// is detected by its signs (commentsignals.go): an empty or placeholder
+// element whose id, class or label names comments or a discussion, a
+// script or iframe URL or an inline loader naming comments, a noscript
+// asking for JavaScript for comments, a JSON-LD commentCount; the reason
+// is logged. A rendered page and its frames whose comments the rules miss
+// are read by learn.RenderedComments. The browser a crawl starts reaches the
 // network only through a filtering proxy of the crawl's own
 // (fetch.BrowserProxy) that applies the client's scope and address rules
 // to every request and carries it through the crawl's upstream proxy;
 // refused hosts become warnings and refused frames are not captured. Media
 // inside the article are captured within limits; failures become
-// Entry.Problems, never errors.
+// Entry.Problems, never errors. A media URL the archive already holds for
+// the entry (Options.Archived) is not fetched again: the archived File,
+// with File.Reused, takes its place (media.go).
 //
 // Text from the web is decoded per document (a UTF-8 document's stray
 // bytes are read one by one as windows-1252) and, before a record is

@@ -149,9 +149,14 @@ func (w *pageWorker) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), w.o.MaxMediaPerEntry))
 		urls = urls[:w.o.MaxMediaPerEntry]
 	}
+	archived := w.archivedMedia(e)
 	for _, u := range urls {
 		if ctx.Err() != nil {
 			return
+		}
+		if f, ok := archived[u]; ok {
+			e.Files = append(e.Files, f)
+			continue
 		}
 		if !w.mediaHostAllowed(u) {
 			e.Problems = append(e.Problems, fmt.Sprintf("media %s: on another host; not fetched (media hosts %q)", u, w.mediaHosts()))
@@ -164,6 +169,21 @@ func (w *pageWorker) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 		}
 		e.Files = append(e.Files, f)
 	}
+}
+
+// archivedMedia returns the media files the archive holds for e
+// (Options.Archived), by URL.
+func (w *pageWorker) archivedMedia(e *blogharvest.Entry) map[string]blogharvest.File {
+	if w.o.Archived == nil {
+		return nil
+	}
+	out := map[string]blogharvest.File{}
+	for _, f := range w.o.Archived(e) {
+		if f.Role == blogharvest.RoleMedia && f.SHA256 != "" {
+			out[f.URL] = f
+		}
+	}
+	return out
 }
 
 // fetchMedia returns the capture of one media file, fetched once per

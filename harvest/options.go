@@ -132,6 +132,14 @@ type Options struct {
 	// item signature to compare, or summaries only). If zero,
 	// DefaultRecheckPosts; if negative, never.
 	RecheckPosts time.Duration
+	// Archived, if set, returns the media files the archive already holds
+	// for an entry (its latest version's, verified: see aip.ArchivedMedia).
+	// It is called once per entry whose media are captured, after the
+	// page was read; a media URL of the entry found among them is not
+	// fetched again, the archived File (with its Path, original capture
+	// time and File.Reused) is put in the entry instead. If nil, every
+	// media file is fetched.
+	Archived func(e *blogharvest.Entry) []blogharvest.File
 }
 
 // Renderer renders a page in a browser; *render.Browser implements it.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
@@ -34,9 +35,30 @@ func (l *requestLog) all() []string {
 // feeds, the new post's page and media, the commented post's page):
 // WordPress, the commented post's own comment feed (the blog-wide comment
 // feed lists its new comment, not the four before it: they come from the
-// post's feed, as in the first crawl); Blogger, the commented post's two
-// pictures (UpdateCrawl does not know the media the archive holds).
-var politeExtra = map[string]int{"wordpress": 1, "blogger": 2, "static": 0}
+// post's feed, as in the first crawl). The commented post's pictures are
+// not among them: the archive holds them (Options.Archived).
+var politeExtra = map[string]int{"wordpress": 1, "blogger": 0, "static": 0}
+
+// archiveOf writes the entries of a crawl into a fresh AIP archive and
+// returns Options.Archived over it, as the daemon gives UpdateCrawl.
+func archiveOf(t *testing.T, out *output) func(*blogharvest.Entry) []blogharvest.File {
+	t.Helper()
+	root := t.TempDir()
+	w := &aip.Writer{Root: root, Software: "blogharvest test"}
+	defer w.Close()
+	for _, e := range out.entries {
+		if _, err := w.WriteEntry(context.Background(), e); err != nil {
+			t.Fatalf("archiving %s: %v", e.URL, err)
+		}
+	}
+	return func(e *blogharvest.Entry) []blogharvest.File {
+		files, err := aip.ArchivedMedia(root, e)
+		if err != nil {
+			t.Errorf("archived media of %s: %v", e.URL, err)
+		}
+		return files
+	}
+}
 
 // someImage returns the URL of an image the fixture serves.
 func someImage(t *testing.T, site *fixture.Site, base string) string {
@@ -82,7 +104,8 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 			o := options(name, srv.URL)
 			o.MaxMediaPerEntry = 0 // media captured: the new post's count
 			o.Now = func() time.Time { return first }
-			res, _ := crawl(t, o)
+			res, first0 := crawl(t, o)
+			o.Archived = archiveOf(t, first0)
 
 			log.reset()
 			o.State = res.State
@@ -135,6 +158,13 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 					t.Errorf("missed %s", u)
 				}
 			}
+			if e := got[srv.URL+commented.Path]; e != nil {
+				for _, f := range e.Files {
+					if f.Role == blogharvest.RoleMedia && (f.Reused == "" || f.Path == "") {
+						t.Errorf("%s: media %s of the commented post fetched again, not reused from the archive", name, f.URL)
+					}
+				}
+			}
 			budget := 2 + politeExtra[name] // the posts feed and the site comment feed
 			if e := got[srv.URL+np.Path]; e != nil {
 				budget += pageAndMedia(e)
@@ -151,7 +181,7 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 				t.Errorf("the Blog record emitted by an update that did not read the home page")
 			}
 			fo := o
-			fo.State = harvest.State{}
+			fo.State, fo.Archived = harvest.State{}, nil
 			sameAsNewCrawl(t, got, fo)
 			for _, p := range changed {
 				if p == "/robots.txt" || strings.Contains(p, "sitemap") {

@@ -1,0 +1,85 @@
+package daemon_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkClusterWorkers archives 40 fixture blogs whose servers answer
+// each request after 50 ms with one scheduler and 1, 2 or 4 worker
+// processes (concurrency 1 each), and reports the wall time from the
+// workers' start until every run ended. Run with
+//
+//	go test -run '^$' -bench ClusterWorkers -benchtime 1x ./daemon
+func BenchmarkClusterWorkers(b *testing.B) {
+	for _, n := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				e := newClusterEnv(b, clusterOpts{blogs: 40, maxDeliver: 5, maxPages: 8, concurrency: 1,
+					latency: 50 * time.Millisecond})
+				listen := listenOf(b, e.config())
+				startBench(b, "run", "-config", e.config())
+				b.StartTimer()
+				t0 := time.Now()
+				for i := range n {
+					startBench(b, "worker", "-config", e.config(), "-name", fmt.Sprintf("w%d", i), "-listen", freeAddrTB(b))
+				}
+				for !ended(listen)() {
+					time.Sleep(50 * time.Millisecond)
+				}
+				b.ReportMetric(time.Since(t0).Seconds(), "s-wall")
+				b.StopTimer()
+			}
+		})
+	}
+}
+
+// startBench starts the binary with args for a benchmark, killing it at
+// the end.
+func startBench(b testing.TB, args ...string) *proc {
+	p := &proc{cmd: exec.Command(binary, args...), logs: &syncBuffer{}}
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	if err := p.cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	return p
+}
+
+// BenchmarkClusterScheduler10000Blogs starts a cluster's scheduler (NATS in
+// this process) with 10 000 registered blogs whose next runs are far away
+// and reports its resident memory once idle. Run with
+//
+//	go test -run '^$' -bench ClusterScheduler10000 -benchtime 1x ./daemon
+func BenchmarkClusterScheduler10000Blogs(b *testing.B) {
+	const n = 10000
+	e := newClusterEnv(b, clusterOpts{})
+	var y strings.Builder
+	fmt.Fprintf(&y, "archive: %s\nstate: %s\nlisten: 127.0.0.1:0\ncluster: {nats_url: \"nats://%s\"}\nblogs:\n",
+		e.archive, e.state, e.natsAddr)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&y, "  - id: blog-%05d\n    url: http://127.0.0.1:9/blog-%05d/\n    schedule: \"%d %d * * *\"\n",
+			i, i, i%60, (i/60)%24)
+	}
+	cfg := filepath.Join(e.dir, "big.yaml")
+	if err := os.WriteFile(cfg, []byte(y.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(e.state), 0o755)
+	prefill(b, e.state, n)
+	b.ResetTimer()
+	for range b.N {
+		p := startBench(b, "run", "-config", cfg)
+		time.Sleep(8 * time.Second) // start-up: config, state, lease, scheduling
+		if !strings.Contains(p.logs.String(), "active scheduler") || !strings.Contains(p.logs.String(), "blogharvest started") {
+			b.Fatalf("the scheduler is not active:\n%s", lastLines(p.logs.String(), 10))
+		}
+		b.ReportMetric(float64(procRSSKB(b, p.cmd.Process.Pid))/1024, "MB-RSS")
+	}
+}

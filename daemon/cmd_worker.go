@@ -1,0 +1,97 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/blogharvest/blogharvest/cluster"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// joinCluster starts the embedded NATS server if the config asks for one,
+// then waits until d is the cluster's active scheduler. stop shuts the
+// embedded server down.
+func joinCluster(ctx context.Context, d *Daemon) (stop func(), err error) {
+	cl := d.Config.Cluster
+	stop = func() {}
+	if cl.Embedded {
+		srv, err := cluster.StartServer(cl.Listen, cl.StoreDir)
+		if err != nil {
+			return nil, err
+		}
+		d.Logger.Info("embedded NATS server started", "listen", cl.Listen, "store", cl.StoreDir)
+		stop = srv.Close
+	}
+	if err := d.JoinAsScheduler(ctx); err != nil {
+		stop()
+		if errors.Is(err, context.Canceled) {
+			err = errors.New("stopped while standing by")
+		}
+		return nil, err
+	}
+	return stop, nil
+}
+
+func runWorker(ctx context.Context, args []string, io IO) error {
+	fs := newFlagSet("worker", "-config FILE [-name NAME] [-listen ADDR]", io.Stderr)
+	cfgPath := fs.String("config", "blogs.yaml", "config `file` (the cluster's, with its cluster key)")
+	name := fs.String("name", "", "this worker's `name` (default: cluster.name, the host name)")
+	listen := fs.String("listen", "", "`address` for /healthz and /metrics (default: the config's listen)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	c, err := LoadConfig(*cfgPath)
+	if err != nil {
+		return &UsageError{err}
+	}
+	if !c.Cluster.On() {
+		return &UsageError{fmt.Errorf("config %s: no cluster key: a worker needs a cluster (cluster: {nats_url: …})", *cfgPath)}
+	}
+	if *name != "" {
+		c.Cluster.Name = *name
+	}
+	if *listen != "" {
+		c.Listen = *listen
+	}
+	d := NewDaemon(c)
+	d.Logger = newLogger(c.Log, io.Stderr).With("worker", c.Cluster.Name)
+	if err := d.OpenWorker(ctx); err != nil {
+		return err
+	}
+	log := d.Logger
+	log.Info("blogharvest worker started", "version", Version, "nats", cluster.Redact(c.Cluster.NATSURL),
+		"concurrency", c.Concurrency, "archive", c.Archive)
+	if c.Listen != "" {
+		addr, stop, err := d.serveHandler(c.Listen, d.workerHandler())
+		if err != nil {
+			d.CloseWorker()
+			return fmt.Errorf("listen %s: %w", c.Listen, err)
+		}
+		defer stop()
+		log.Info("serving /healthz, /metrics", "addr", addr.String())
+	}
+	<-ctx.Done()
+	log.Info("shutting down: no new tasks; crawls in flight are handed back")
+	err = d.CloseWorker()
+	log.Info("stopped", "err", err)
+	return err
+}
+
+// workerHandler serves a worker's /healthz (503 while disconnected from
+// NATS) and /metrics.
+func (d *Daemon) workerHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if !d.Connected() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte("disconnected from NATS\n"))
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}))
+	return mux
+}

@@ -1,0 +1,98 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+
+	"github.com/blogharvest/blogharvest/dispatch"
+)
+
+// startLocal makes the in-process dispatcher the daemon's and starts n
+// workers reading it: the single process's worker pool.
+func (d *Daemon) startLocal(n int) {
+	d.local = dispatch.NewLocal(nil)
+	d.dispatch = d.local
+	for range n {
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			d.work(d.local)
+		}()
+	}
+}
+
+// work runs the tasks of q until the daemon closes.
+func (d *Daemon) work(q dispatch.Dispatcher) {
+	for {
+		dl, err := q.Receive(d.ctx)
+		if err != nil {
+			return
+		}
+		d.runTask(dl)
+	}
+}
+
+// fire is the Scheduler's callback: it enqueues a run of blog id unless one
+// is queued or in progress, in which case it runs once more right after.
+func (d *Daemon) fire(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	if d.running[id] {
+		d.again[id] = true
+		return
+	}
+	d.running[id] = true
+	d.enqueueLocked(id)
+}
+
+// enqueueLocked hands a run of blog id to the dispatcher; d.mu is held.
+func (d *Daemon) enqueueLocked(id string) {
+	if d.cl != nil {
+		d.wg.Add(1)
+		go d.publish(id) // over the network: not under d.mu
+		return
+	}
+	if err := d.dispatch.Enqueue(d.ctx, dispatch.Task{Blog: id, Due: d.Now()}); err != nil {
+		delete(d.running, id)
+		delete(d.again, id)
+		if !errors.Is(err, dispatch.ErrClosed) {
+			d.Logger.Error("run not enqueued", "blog", id, "err", err)
+		}
+	}
+}
+
+// runTask runs the in-process task dl: the blog's harvest, then its next
+// schedule from the outcome, then the run again if it was fired meanwhile.
+func (d *Daemon) runTask(dl dispatch.Delivery) {
+	id := dl.Task().Blog
+	defer dl.Ack(dispatch.Report{Blog: id, Due: dl.Task().Due, Kind: dispatch.Done})
+	d.mu.Lock()
+	b, ok := d.blogs[id]
+	spec := d.specs[id]
+	d.mu.Unlock()
+	if ok {
+		err := d.RunBlog(d.ctx, b, nil)
+		if errors.Is(err, context.Canceled) && d.ctx.Err() != nil {
+			return // shutting down: the run is retried at the next start
+		}
+		d.reschedule(id, spec, err)
+	}
+	d.ended(id)
+}
+
+// ended marks blog id's run over, enqueueing it once more if it was fired
+// during the run.
+func (d *Daemon) ended(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.again[id] && !d.closed {
+		delete(d.again, id)
+		d.enqueueLocked(id)
+		return
+	}
+	delete(d.running, id)
+	delete(d.again, id)
+}

@@ -1,0 +1,86 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/schedule"
+)
+
+// runOutcome is what one run leaves for the schedule store: its outcome,
+// counts, error and the validators of its crawl. In one process it goes
+// straight into the store; in a cluster a worker sends it to the
+// scheduler, which stores it the same way.
+type runOutcome struct {
+	Outcome   string
+	Stats     RunStats
+	Error     string // the run's error (public text); "" if it succeeded
+	Transient bool   // the error may go away by itself: retry sooner
+	Invalid   string // entries not archived and why (public text)
+	Warning   string // the crawl's last warning (public text)
+	HasResult bool   // the crawl returned a result: the fields below hold
+	Budget    bool   // the crawl ran out of max_duration
+	Watermark time.Time
+	ETag      string
+	Modified  string        // the feed's Last-Modified
+	State     harvest.State // validators and digests, without robots.txt and rules
+}
+
+// reportOf sums a run up.
+func (d *Daemon) reportOf(outcome string, t *tally, res *harvest.Result, runErr error) runOutcome {
+	r := runOutcome{Outcome: outcome, Stats: t.stats(), Invalid: publicText(t.invalidSummary(), d.Config)}
+	if runErr != nil {
+		r.Error, r.Transient = publicText(runErr.Error(), d.Config), blogharvest.IsTransient(runErr)
+	}
+	if res != nil {
+		r.HasResult, r.Budget, r.Watermark, r.ETag, r.Modified = true, res.OverBudget, res.Watermark, res.ETag, res.LastModified
+		r.State = res.State
+		r.State.Robots, r.State.Rules = nil, nil
+		r.Warning = publicText(lastOf(res.Warnings), d.Config)
+	}
+	return r
+}
+
+// apply records the run's end in st at now.
+func (r runOutcome) apply(st *schedule.State, now time.Time) {
+	st.LastEnd = now
+	st.Outcome = r.Outcome
+	st.Entries += r.Stats.Entries
+	st.LastError = ""
+	if r.Outcome == schedule.OutcomeInterrupted {
+		return
+	}
+	if r.Error != "" {
+		st.LastError = r.Error
+		st.Failures++
+		return
+	}
+	st.Failures = 0
+	st.LastError = r.Invalid
+	if r.HasResult && !r.Budget { // a crawl cut short did not look at everything since
+		if r.Watermark.After(st.Watermark) {
+			st.Watermark = r.Watermark
+		}
+		st.ETag, st.LastModified = r.ETag, r.Modified
+		keepState(st, r.State)
+	}
+}
+
+// err returns the run's error as the schedule sees it: nil on success,
+// transient or permanent as the run's was.
+func (r runOutcome) err() error {
+	if r.Error == "" {
+		return nil
+	}
+	return reportedError{r.Error, r.Transient}
+}
+
+// reportedError is a run's error as a worker reported it.
+type reportedError struct {
+	msg       string
+	transient bool
+}
+
+func (e reportedError) Error() string   { return e.msg }
+func (e reportedError) Transient() bool { return e.transient }

@@ -1,0 +1,266 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/cluster"
+	"github.com/blogharvest/blogharvest/dispatch"
+	"github.com/blogharvest/blogharvest/schedule"
+)
+
+// OpenWorker makes d a cluster worker: it connects to the cluster, takes
+// the worker's hold on the shared archive (aip.LockWorker: no global
+// lock, a .tmp folder of its own, which it sweeps) and starts
+// Config.Concurrency goroutines running the cluster's tasks.
+func (d *Daemon) OpenWorker(ctx context.Context) error {
+	c := d.Config
+	conn, err := cluster.Connect(ctx, clusterOptions(c, d))
+	if err != nil {
+		return err
+	}
+	lock, err := aip.LockWorker(c.Archive, c.Cluster.Name)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	if err := aip.Sweep(lock); err != nil {
+		lock.Close()
+		conn.Close()
+		return fmt.Errorf("sweep unfinished AIPs: %w", err)
+	}
+	d.lock, d.cl = lock, &clusterRole{conn: conn, inflight: map[string]flight{}}
+	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now,
+		Lock: lock}
+	d.warns, d.blogs = map[string]string{}, map[string]Blog{}
+	for _, b := range c.Blogs {
+		d.blogs[b.ID] = b
+	}
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	d.metrics.blogs.Set(float64(len(d.blogs)))
+	for range max(c.Concurrency, 1) {
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			for {
+				dl, err := conn.Receive(d.ctx)
+				if err != nil {
+					return
+				}
+				d.workTask(dl)
+			}
+		}()
+	}
+	return nil
+}
+
+// Connected reports whether a worker's connection to the cluster is up.
+func (d *Daemon) Connected() bool { return d.cl != nil && d.cl.conn.Connected() }
+
+// workTask runs one task of the cluster: it reports that it started, takes
+// the blog's lease and folder lock and the leases of its hosts, crawls
+// with heartbeats, and ends the task: Ack after the last bag is in place,
+// Nack with backoff after a transient failure, Term after a permanent one
+// or the last attempt.
+func (d *Daemon) workTask(dl dispatch.Delivery) {
+	t := dl.Task()
+	n, maxN := dl.Attempt()
+	name := d.Config.Cluster.Name
+	log := d.Logger.With("blog", t.Blog, "task", t.ID(), "attempt", n)
+	rep := dispatch.Report{Blog: t.Blog, Due: t.Due, Worker: name, Attempt: n}
+	b, ok := d.blogs[t.Blog]
+	var prev schedule.State
+	if err := json.Unmarshal(t.Payload, &prev); err != nil || !ok {
+		msg := fmt.Sprintf("blog %s is not in worker %s's config", t.Blog, name)
+		if ok {
+			msg = "task not readable: " + err.Error()
+		}
+		log.Error("task refused", "err", msg)
+		d.end(dl, rep, runOutcome{Outcome: schedule.OutcomeFailed, Error: msg}, true)
+		return
+	}
+	d.report(dispatch.Started, rep)
+	release, err := d.takeLeases(dl, b)
+	if err != nil {
+		log.Info("blog busy elsewhere: task handed back", "err", err)
+		rep.Kind, rep.Error = dispatch.Retry, publicText(err.Error(), d.Config)
+		dl.Nack(rep, time.Duration(d.Config.Cluster.RetryDelay))
+		return
+	}
+	ctx, cancel := context.WithCancel(d.ctx)
+	stop := d.heartbeat(ctx, cancel, dl, release.leases)
+	outcome, tl, res, runErr := d.crawl(ctx, b, prev.Watermark, d.previous(b.ID, prev), nil)
+	stop()
+	cancel()
+	release.all()
+	if runErr == nil && res != nil {
+		d.carry(b.ID, res.State)
+	}
+	r := d.reportOf(outcome, tl, res, runErr)
+	switch {
+	case outcome == schedule.OutcomeInterrupted:
+		rep.Kind, rep.Error = dispatch.Retry, "interrupted: the worker is stopping or lost a lease"
+		dl.Nack(rep, 0)
+	case runErr != nil && r.Transient && (maxN == 0 || n < maxN):
+		delay := time.Duration(d.Config.Cluster.RetryDelay) << min(n-1, 6)
+		rep.Kind, rep.Error = dispatch.Retry, r.Error
+		log.Warn("attempt failed; the task is retried", "err", r.Error, "in", delay)
+		dl.Nack(rep, delay)
+	default:
+		d.end(dl, rep, r, runErr != nil)
+	}
+}
+
+// end ends a task with its run's report: Term if failed, Ack otherwise.
+func (d *Daemon) end(dl dispatch.Delivery, rep dispatch.Report, r runOutcome, failed bool) {
+	rep.Kind, rep.Error = dispatch.Done, r.Error
+	rep.Payload, _ = json.Marshal(r)
+	var err error
+	if failed {
+		err = dl.Term(rep)
+	} else {
+		err = dl.Ack(rep)
+	}
+	if err != nil {
+		d.Logger.Error("task not acknowledged: it will be delivered again", "blog", rep.Blog, "err", err)
+	}
+}
+
+// report sends a report of kind k, logging a failure.
+func (d *Daemon) report(k string, rep dispatch.Report) {
+	rep.Kind = k
+	if err := d.cl.conn.Report(d.ctx, rep); err != nil {
+		d.Logger.Warn("report not sent", "blog", rep.Blog, "kind", k, "err", err)
+	}
+}
+
+// held is what a worker holds while running a blog.
+type held struct {
+	leases []*cluster.Lease
+	folder *os.File // the blog folder's lock
+}
+
+func (h *held) all() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, l := range h.leases {
+		l.Release(ctx)
+	}
+	if h.folder != nil {
+		h.folder.Close()
+	}
+}
+
+// takeLeases takes the blog's lease and its folder's lock, failing at once
+// if another worker holds either, then the lease of each of its hosts,
+// waiting (with heartbeats) while another worker crawls one of them.
+func (d *Daemon) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
+	name := d.Config.Cluster.Name
+	h := &held{}
+	l, err := d.cl.conn.Acquire(d.ctx, cluster.BlogKey(b.ID), name)
+	if err != nil {
+		return nil, err
+	}
+	h.leases = append(h.leases, l)
+	if h.folder, err = aip.LockBlog(d.lock, b.ID); err != nil {
+		h.all()
+		return nil, err
+	}
+	beat := time.Duration(d.Config.Cluster.AckWait) / 3
+	last := time.Now()
+	for _, host := range hostsOf(b) {
+		for {
+			l, err := d.cl.conn.Acquire(d.ctx, cluster.HostKey(host), name+" for "+b.ID)
+			if err == nil {
+				h.leases = append(h.leases, l)
+				break
+			}
+			if !errors.Is(err, cluster.ErrHeld) || d.ctx.Err() != nil {
+				h.all()
+				return nil, err
+			}
+			if time.Since(last) > beat {
+				dl.Progress()
+				last = time.Now()
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	return h, nil
+}
+
+// hostsOf returns the hosts (host[:port]) of a blog's URL and feed, sorted,
+// once each.
+func hostsOf(b Blog) []string {
+	set := map[string]bool{}
+	for _, raw := range []string{b.URL, b.Feed} {
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			set[u.Host] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for h := range set {
+		out = append(out, h)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// heartbeat tells the dispatcher the task is in progress every third of the
+// ack wait and renews the leases every third of their TTL until stop is
+// called; a lease that cannot be renewed cancels the crawl.
+func (d *Daemon) heartbeat(ctx context.Context, cancel context.CancelFunc, dl dispatch.Delivery, leases []*cluster.Lease) (stop func()) {
+	o := d.cl.conn.Options()
+	every := min(o.AckWait, o.LeaseTTL) / 3
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if err := dl.Progress(); err != nil {
+				d.Logger.Warn("heartbeat not sent", "blog", dl.Task().Blog, "err", err)
+			}
+			for _, l := range leases {
+				rctx, rcancel := context.WithTimeout(ctx, every)
+				err := l.Renew(rctx)
+				rcancel()
+				if err != nil && ctx.Err() == nil && !errors.Is(err, cluster.ErrLost) {
+					d.Logger.Warn("lease not renewed; trying again", "lease", l.Key(), "err", err)
+					continue
+				}
+				if err != nil && ctx.Err() == nil {
+					d.Logger.Error("lease lost: crawl stopped", "blog", dl.Task().Blog, "lease", l.Key(), "err", err)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// CloseWorker stops taking tasks, cancels the crawls (their tasks are
+// handed back), waits for them up to Grace and lets go of the archive and
+// the connection.
+func (d *Daemon) CloseWorker() error {
+	d.cancel()
+	d.waitGrace()
+	d.cl.conn.Close()
+	return d.lock.Close()
+}
