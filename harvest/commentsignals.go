@@ -87,8 +87,13 @@ func isChromeArea(n *html.Node) bool {
 	case "nav", "aside", "header", "head":
 		return true
 	}
-	v := strings.ToLower(getAttr(n, "class") + " " + getAttr(n, "id"))
-	return strings.Contains(v, "sidebar") || strings.Contains(v, "widget")
+	for _, k := range []string{"class", "id"} { // each lower-cased alone: no word spans the two
+		v := strings.ToLower(getAttr(n, k))
+		if strings.Contains(v, "sidebar") || strings.Contains(v, "widget") {
+			return true
+		}
+	}
+	return false
 }
 
 // elementSignal returns the signal element n gives by itself: a JSON-LD
@@ -104,7 +109,7 @@ func elementSignal(n *html.Node, base *url.URL, excluded bool) commentSignal {
 			return commentSignal{"an iframe " + shortURL(src) + " names comments", srcURL(base, src)}
 		}
 	case "noscript":
-		if t := strings.ToLower(textOf(n)); namesComments(t) && (strings.Contains(t, "javascript") || strings.Contains(t, "js")) {
+		if t := strings.ToLower(textOf(n)); namesLowerComments(t) && (strings.Contains(t, "javascript") || strings.Contains(t, "js")) {
 			return commentSignal{reason: "a noscript asks for JavaScript to show comments"}
 		}
 	}
@@ -124,18 +129,20 @@ func elementSignal(n *html.Node, base *url.URL, excluded bool) commentSignal {
 func scriptSignal(n *html.Node, base *url.URL) commentSignal {
 	src := getAttr(n, "src")
 	low := strings.ToLower(src)
-	if src != "" && namesComments(low) && !strings.Contains(low, "comment-reply") {
+	if src != "" && namesLowerComments(low) && !strings.Contains(low, "comment-reply") {
 		return commentSignal{"a script " + shortURL(src) + " names comments", srcURL(base, src)}
 	}
-	code := textOf(n)
 	if strings.Contains(strings.ToLower(getAttr(n, "type")), "ld+json") {
-		if k := ldCommentCount([]byte(code)); k > 0 {
+		if k := ldCommentCount([]byte(textOf(n))); k > 0 {
 			return commentSignal{reason: fmt.Sprintf("the page's JSON-LD counts %d comments", k)}
 		}
 		return commentSignal{}
 	}
-	lc := strings.ToLower(strings.ReplaceAll(code, " ", ""))
-	if src == "" && namesComments(lc) && !strings.Contains(lc, "comment-reply") && containsAny(lc, loaderWords) {
+	if src != "" {
+		return commentSignal{} // its code is not read
+	}
+	lc := strings.ToLower(strings.ReplaceAll(textOf(n), " ", ""))
+	if namesLowerComments(lc) && !strings.Contains(lc, "comment-reply") && containsAny(lc, loaderWords) {
 		return commentSignal{reason: "an inline script loads comments"}
 	}
 	return commentSignal{}
@@ -197,7 +204,7 @@ func areaTag(tag string) bool {
 func areaName(n *html.Node) string {
 	for _, k := range []string{"id", "class", "aria-label", "data-component"} {
 		v := strings.ToLower(getAttr(n, k))
-		if v == "" || !namesComments(v) || containsAny(v, notAreaWords) || strings.ContainsAny(v, "0123456789") {
+		if v == "" || !namesLowerComments(v) || containsAny(v, notAreaWords) || strings.ContainsAny(v, "0123456789") {
 			continue // a digit: one comment's element (comment-42), not the area
 		}
 		switch k {
@@ -276,9 +283,16 @@ func textOf(n *html.Node) string {
 	return b.String()
 }
 
-// namesComments reports whether a lower-cased value holds a comment word.
+// namesComments reports whether v, lower-cased, holds a comment word.
 func namesComments(v string) bool {
-	return containsAny(strings.ToLower(v), commentWords)
+	return namesLowerComments(strings.ToLower(v))
+}
+
+// namesLowerComments is namesComments of a value already lower-cased
+// (strings.ToLower is idempotent: TestToLowerIdempotent), without
+// lower-casing it again: an inline script's code may be long.
+func namesLowerComments(v string) bool {
+	return containsAny(v, commentWords)
 }
 
 // containsAny reports whether s holds one of words.

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -86,5 +87,18 @@ func TestRenderedCommentsAgainstFeed(t *testing.T) {
 	var ex learn.Extraction
 	if renderedComments(&ex, res, "en", nil, res.HTML); len(ex.Comments) != 2 {
 		t.Errorf("static page showing the cards: %d comments kept, want the frame's 2", len(ex.Comments))
+	}
+}
+
+// TestToLowerIdempotent checks, over every rune, what namesLowerComments
+// relies on: lower-casing a lower-cased value changes nothing.
+func TestToLowerIdempotent(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if l := unicode.ToLower(r); unicode.ToLower(l) != l {
+			t.Fatalf("ToLower(%U) = %U, lower-cased again %U", r, l, unicode.ToLower(l))
+		}
+	}
+	if s := strings.ToLower("Ab\xc3 \xa9Ç"); strings.ToLower(s) != s {
+		t.Fatalf("ToLower of %q changes it again", s)
 	}
 }
