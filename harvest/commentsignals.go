@@ -274,6 +274,9 @@ func visibleText(n *html.Node) string {
 // textOf returns the text of n's child text nodes (a script's code, a
 // noscript's markup as the parser keeps it).
 func textOf(n *html.Node) string {
+	if c := n.FirstChild; c != nil && c.NextSibling == nil && c.Type == html.TextNode {
+		return c.Data // the usual script: one text node, not copied
+	}
 	var b strings.Builder
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.TextNode {
