@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/anyof"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
@@ -47,6 +49,10 @@ var notAreaWords = []string{"count", "link", "number", "meta", "icon", "button",
 // loaderWords are fragments of inline code that loads something: a script
 // naming comments and loading data is a comment loader.
 var loaderWords = []string{"fetch(", "xmlhttprequest", ".json", "/api/", "createelement('script')", `createelement("script")`, ".src="}
+
+// commentWordSet and loaderWordSet find commentWords and loaderWords in
+// an inline script's code in one pass each.
+var commentWordSet, loaderWordSet = anyof.New(commentWords...), anyof.New(loaderWords...)
 
 // placeholderText is the most visible text an empty comment area may hold
 // (a heading, "Loading…").
@@ -141,11 +147,35 @@ func scriptSignal(n *html.Node, base *url.URL) commentSignal {
 	if src != "" {
 		return commentSignal{} // its code is not read
 	}
-	lc := strings.ToLower(strings.ReplaceAll(textOf(n), " ", ""))
-	if namesLowerComments(lc) && !strings.Contains(lc, "comment-reply") && containsAny(lc, loaderWords) {
+	lc := lowerNoSpaces(textOf(n))
+	if commentWordSet.Any(lc) && !bytes.Contains(lc, []byte("comment-reply")) && loaderWordSet.Any(lc) {
 		return commentSignal{reason: "an inline script loads comments"}
 	}
 	return commentSignal{}
+}
+
+// lowerNoSpaces returns code without its spaces, lower-cased: what
+// strings.ToLower(strings.ReplaceAll(code, " ", "")) returns, in one
+// copy when code is ASCII.
+func lowerNoSpaces(code string) []byte {
+	b := make([]byte, 0, len(code))
+	ascii := true
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case c == ' ':
+			continue
+		case c >= utf8.RuneSelf:
+			ascii = false
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	if !ascii {
+		return bytes.ToLower(b) // ASCII letters already lower: the same runes
+	}
+	return b
 }
 
 // ldCommentCount returns the largest commentCount of a JSON-LD block, or 0.

@@ -102,3 +102,14 @@ func TestToLowerIdempotent(t *testing.T) {
 		t.Fatalf("ToLower of %q changes it again", s)
 	}
 }
+
+// TestLowerNoSpaces checks lowerNoSpaces against what it stands for, on
+// ASCII, other scripts, and bytes that are no UTF-8 (a space between the
+// halves of a character).
+func TestLowerNoSpaces(t *testing.T) {
+	for _, s := range []string{"", " ", "Fetch( '/API/Comments' )", "Kommentäre LADEN", "КОММЕНТ ы", "\xc3 \xa9 A", "İ Ω ẞ x", "\xff\xfe AB"} {
+		if got, want := string(lowerNoSpaces(s)), strings.ToLower(strings.ReplaceAll(s, " ", "")); got != want {
+			t.Errorf("lowerNoSpaces(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
