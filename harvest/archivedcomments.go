@@ -9,6 +9,8 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // deferComments decides, for UpdateCrawl, to take the comments of a post
@@ -32,14 +34,19 @@ func (w *pageWorker) deferComments(j *pageJob) bool {
 // comments of the comment feeds archived with e's latest version, joined
 // with the new ones, when they line up with what the post's own comment
 // feed gives (archivedComments); otherwise it asks for that feed, as
-// NewCrawl does. The comment feed captures the comments came from are
+// NewCrawl does. ex is the page's extraction: an archived comment the page
+// shows with another text was edited, and the feed is asked for too. The
+// comment feed captures the comments came from are
 // added to e.Files (the archived ones as reused captures).
-func (w *pageWorker) completeComments(ctx context.Context, j *pageJob, e *blogharvest.Entry) {
+func (w *pageWorker) completeComments(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction) {
 	if !j.deferred {
 		return
 	}
 	j.deferred = false
 	cs, files, err := w.archivedComments(j, e)
+	if err == nil {
+		err = editedOnPage(cs, ex.Comments)
+	}
 	if err == nil {
 		j.comments = cs
 		e.Files = append(e.Files, files...)
@@ -127,6 +134,28 @@ func (w *pageWorker) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.
 		}
 	}
 	return all, append(files, w.siteFilesOf(j.t.url)...), nil
+}
+
+// editedOnPage fails when a comment of cs shows on the page (pcs, by its
+// platform id) with another text: it was edited after the capture cs
+// comes from.
+func editedOnPage(cs []feed.Comment, pcs []learn.Comment) error {
+	text := map[string]string{}
+	for _, c := range cs {
+		if k := commentKey(c.ID); k != "" {
+			text[k] = textsim.HTMLText(c.Content)
+		}
+	}
+	for _, pc := range pcs {
+		k := commentKey(pc.ID)
+		if k == "" {
+			k = commentKey(pc.URL)
+		}
+		if t, ok := text[k]; ok && normName(t) != normName(pc.ContentText) {
+			return fmt.Errorf("comment %s shows another text on the page: edited", pc.ID)
+		}
+	}
+	return nil
 }
 
 // commentsOfPost returns the comments of cs on the post at post.
