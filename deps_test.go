@@ -26,12 +26,16 @@ var allowed = map[string][]string{
 	"harvest":        {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render", "harvest/textsim"},
 	"harvest/fetch":  {"."},
 	"harvest/feed":   {".", "harvest/fetch", "harvest/platform"},
-	"harvest/learn":  {".", "harvest/platform", "harvest/textsim"},
+	"harvest/learn":  {".", "harvest/anyof", "harvest/platform", "harvest/textsim"},
 	"harvest/render": {".", "harvest/platform"},
 	// harvest/platform is the table of blog and comment platforms every
-	// matcher of the crawler derives from: a leaf (standard library only)
-	// that harvest, harvest/feed, harvest/learn and harvest/render may import.
-	"harvest/platform": {},
+	// matcher of the crawler derives from, which harvest, harvest/feed,
+	// harvest/learn and harvest/render may import; it imports only
+	// harvest/anyof.
+	"harvest/platform": {"harvest/anyof"},
+	// harvest/anyof finds which of a set of strings a page holds in one
+	// pass: a leaf for the raw-byte prefilters of platform and learn.
+	"harvest/anyof": {},
 	// harvest/textsim compares texts (bigram Dice, token F1, same author,
 	// same day) for harvest/learn, harvest and the eval module: a leaf.
 	"harvest/textsim": {},

@@ -139,6 +139,8 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 		return "the comment feed has more comments than the static page"
 	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
 		return "the feed counts more comments than the static page holds"
+	case len(ex.Comments) == 0:
+		return w.commentSignalReason(j) // a comment system in no table (commentsignals.go)
 	}
 	return ""
 }
@@ -165,6 +167,9 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	if r == nil {
 		return ex, exErr
 	}
+	if w.o.Render != RenderAlways {
+		w.log.Info("render", "url", j.page.resp.URL, "reason", reason)
+	}
 	t0 := time.Now()
 	res, err := r.Render(ctx, j.page.resp.URL)
 	w.stats.took("render", time.Since(t0))
@@ -178,6 +183,9 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	}
 	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
 	w.frameComments(&rex, res)
+	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html); note != "" { // comment systems in no table
+		e.Problems = append(e.Problems, note)
+	}
 	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
 		return rex, nil
 	}

@@ -43,7 +43,13 @@
 // Entry.Modified when the feed gives none. In RenderAuto mode a page is rendered in
 // Chromium when its static HTML lacks the article, shows a JavaScript
 // comment system (a script or iframe the browser may load), or holds fewer
-// comments than the feeds say exist. The browser a crawl starts reaches the
+// comments than the feeds say exist. A comment system in no platform table
+// is detected by its signs (commentsignals.go): an empty or placeholder
+// element whose id, class or label names comments or a discussion, a
+// script or iframe URL or an inline loader naming comments, a noscript
+// asking for JavaScript for comments, a JSON-LD commentCount; the reason
+// is logged. A rendered page and its frames whose comments the rules miss
+// are read by learn.RenderedComments. The browser a crawl starts reaches the
 // network only through a filtering proxy of the crawl's own
 // (fetch.BrowserProxy) that applies the client's scope and address rules
 // to every request and carries it through the crawl's upstream proxy;
@@ -154,7 +160,8 @@
 //   - kind.go: a listing inside the post pattern, a feed item outside it.
 //   - page.go: a fetched page, decoded and parsed once; the one walk over
 //     its tree that finds links, feeds, identity hints and JavaScript
-//     comment systems.
+//     comment systems. resolvecache.go: absolute links canonicalised once
+//     per process, not once per page that repeats them.
 //   - stub.go: redirect stubs, read from the same tree.
 //   - entry.go: an entry's fields, feed against page.
 //   - comments.go: comment feeds, comment pages, merging feed and page.

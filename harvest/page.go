@@ -109,7 +109,7 @@ func (r *pageReader) resolve(href string) string {
 	if u, ok := r.resolved[href]; ok {
 		return u
 	}
-	u := resolve(r.base, href)
+	u := resolveCached(r.base, href)
 	if r.resolved == nil {
 		r.resolved = map[string]string{}
 	}

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -29,7 +31,7 @@ func readBody(r io.Reader, enc, u string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, blogharvest.Permanent(fmt.Errorf("fetch %s: %w", u, err))
 	}
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	b, err := readAll(io.LimitReader(r, max+1))
 	if int64(len(b)) > max || errors.Is(err, errRawTooLarge) {
 		return nil, blogharvest.Permanent(&TooLargeError{URL: u, Limit: max})
 	}
@@ -37,6 +39,25 @@ func readBody(r io.Reader, enc, u string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// bodyBuffers are the buffers readAll reads bodies into.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer is the largest buffer readAll keeps for the next body.
+const maxPooledBuffer = 4 << 20
+
+// readAll is io.ReadAll that grows a pooled buffer and allocates the body
+// once, at its size, instead of growing a new slice for every body.
+func readAll(r io.Reader) ([]byte, error) {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	_, err := buf.ReadFrom(r)
+	b := append(make([]byte, 0, buf.Len()), buf.Bytes()...)
+	if buf.Cap() <= maxPooledBuffer {
+		bodyBuffers.Put(buf)
+	}
+	return b, err
 }
 
 // decoder wraps r in decoders for the comma-separated codings of enc, last

@@ -67,6 +67,7 @@ func (e *extractor) heuristicComments(elems []*html.Node, recs []record) []Comme
 		out[k] = e.heuristicComment(recs[k], &urls)
 	}
 	setParents(out, elems)
+	replyParents(out, elems) // flat replies naming their parent (commentrepeat.go)
 	return out
 }
 

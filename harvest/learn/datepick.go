@@ -1,12 +1,12 @@
 package learn
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/anyof"
 	"golang.org/x/net/html"
 )
 
@@ -88,24 +88,20 @@ func editDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool
 
 // editMarkers are what a page that says when a post was edited holds,
 // in the cases pages write them.
-var editMarkers = func() [][]byte {
-	var out [][]byte
+var editMarkers = func() []string {
+	var out []string
 	for _, w := range []string{"edit", "updat", "modif", "lastmod", "ktualisi", "eänder", "ctualiz", "ggiorn", "ijgewerkt", "à jour"} {
-		out = append(out, []byte(w), []byte(strings.ToUpper(w[:1])+w[1:]), []byte(strings.ToUpper(w)))
+		out = append(out, w, strings.ToUpper(w[:1])+w[1:], strings.ToUpper(w))
 	}
 	return out
 }()
 
+// editMarkerSet finds editMarkers in one pass over a page.
+var editMarkerSet = anyof.New(editMarkers...)
+
 // mayTellEdits reports whether page may say when its post was edited:
 // one of editMarkers occurs in it.
-func mayTellEdits(page []byte) bool {
-	for _, m := range editMarkers {
-		if bytes.Contains(page, m) {
-			return true
-		}
-	}
-	return false
-}
+func mayTellEdits(page []byte) bool { return editMarkerSet.Any(page) }
 
 // modifiedWords begin the text of an element that gives the date of the
 // last edit.

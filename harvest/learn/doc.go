@@ -53,6 +53,12 @@
 // schema.org Comment microdata and JSON-LD, microformats p-comment and
 // h-cite), else repeated sibling records that each hold an author, a date
 // and a text; sidebars and related-post lists are never searched.
+// RenderedComments reads a rendered page or frame document the same way,
+// then with a looser detector for comment systems no marker knows: the
+// author may be a heading, bold text or a link holding a name, the date
+// any attribute (title, data-time …) or short text holding a calendar
+// date; replies come from nesting or from reply attributes
+// (data-reply-to, data-parent …).
 //
 // Each page is parsed once: a Page built by ParsePage carries its tree
 // (Page.Root), which Learn and Extract read without changing it, so the

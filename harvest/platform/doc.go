@@ -17,6 +17,7 @@
 // Adding a platform is one row in table (platforms.go) plus a fixture page
 // that shows it; Add does the same at run time, for tests.
 //
-// The package imports only the standard library; harvest, harvest/feed,
+// The package imports only harvest/anyof (JSSystem finds the markers in
+// one pass) and the standard library; harvest, harvest/feed,
 // harvest/learn and harvest/render import it.
 package platform

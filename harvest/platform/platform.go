@@ -1,11 +1,12 @@
 package platform
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/blogharvest/blogharvest/harvest/anyof"
 )
 
 // Platform is one row of the table: what the crawler knows about one blog
@@ -87,6 +88,7 @@ type matchers struct {
 	blockClasses map[string]bool // BlockCommentClasses
 	itemTypes    []string
 	jsMarkers    []jsMarker
+	jsSet        *anyof.Set // the markers of jsMarkers, in its order
 	loadMore     []Behaviour
 	boilerplate  *boilerplate
 }
@@ -129,6 +131,11 @@ func derive(rows []Platform) *matchers {
 		words = append(words, p.Boilerplate...)
 	}
 	m.boilerplate = newBoilerplate(words)
+	markers := make([]string, len(m.jsMarkers))
+	for i, j := range m.jsMarkers {
+		markers[i] = j.marker
+	}
+	m.jsSet = anyof.New(markers...)
 	return m
 }
 
@@ -184,10 +191,9 @@ func IsCommentItemType(itemtype string) bool {
 // JSSystem returns the ID of the first platform, in table order, one of
 // whose JavaScript markers page holds, or "".
 func JSSystem(page []byte) string {
-	for _, m := range current().jsMarkers {
-		if bytes.Contains(page, []byte(m.marker)) {
-			return m.id
-		}
+	m := current()
+	if i := m.jsSet.First(page); i >= 0 {
+		return m.jsMarkers[i].id
 	}
 	return ""
 }

@@ -1,0 +1,294 @@
+package learn
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// This file finds the comments of a rendered page, or of the document of
+// one of its frames, drawn by a comment system nobody wrote a rule or a
+// marker for. The comment fallback's markers and structural detector
+// (commentfallback.go) are tried first; when they find nothing, a looser
+// structural detector looks for repeated sibling structures (same tag and
+// first class token, two or more) each with an author-like part (an
+// element with an author hint, else a heading, bold text or link holding a
+// short name), a date-like part (a date hint, else any element whose
+// title, datetime or data attribute or short text reads as a calendar
+// date: "29 Aug 2022 18:23" in a tooltip over "3 years ago") and a text
+// of its own. Replies come from nesting, or from a reply attribute
+// (data-parent, data-reply-to, …) naming another comment's id.
+
+// RenderedComments returns the comments of p, the DOM of a rendered page
+// or frame, found without learned rules: by the comment fallback, else by
+// repeated structures with an author-like, a date-like and a body-like
+// part. It returns nil when it finds none.
+func RenderedComments(p Page) []Comment {
+	root, err := html.Parse(bytes.NewReader(p.HTML))
+	if err != nil {
+		return nil
+	}
+	e := &extractor{root: root, page: p, base: parseBase(p.URL)}
+	if elems, recs := findCommentElements(root); len(elems) > 0 {
+		if out := e.heuristicComments(elems, recs); len(out) > 0 {
+			return out
+		}
+	}
+	elems, recs := looseRecords(root, p.Lang, e.base)
+	if len(elems) == 0 {
+		return nil
+	}
+	out := e.heuristicComments(elems, recs)
+	for k := range out {
+		if recs[k].date == nil {
+			continue
+		}
+		if t, ok := looseDateOf(recs[k].date, p.Lang); ok {
+			out[k].Date = t // not a relative date the text may hold ("3 years ago")
+		}
+	}
+	return out
+}
+
+// looseRecords is the loose structural detector: groups of sibling
+// elements with one signature of which at least two, and two thirds, read
+// as comments by readLoose; replies with a listed signature nested in a
+// found comment are added. It returns the elements in document order
+// with their records.
+func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []record) {
+	found := map[*html.Node]record{}
+	listed := map[string]bool{}
+	walkElements(root, func(n *html.Node) bool {
+		if skipped(n) || excludedArea(n) {
+			return false
+		}
+		for sig, members := range childGroups(n) {
+			if len(members) < 2 {
+				continue
+			}
+			ok := map[*html.Node]record{}
+			for _, m := range members {
+				if r := readLoose(m, sameSignature(m), lang, base); r.isComment(true) {
+					ok[m] = r
+				}
+			}
+			if len(ok) >= 2 && 3*len(ok) >= 2*len(members) {
+				for m, r := range ok {
+					found[m] = r
+				}
+				listed[sig] = true
+			}
+		}
+		return true
+	})
+	if len(found) == 0 {
+		return nil, nil
+	}
+	var elems []*html.Node
+	var recs []record
+	walkElements(root, func(n *html.Node) bool {
+		r, in := found[n]
+		if !in && listed[signature(n)] && insideFound(n, found) {
+			if r = readLoose(n, sameSignature(n), lang, base); r.isComment(true) {
+				found[n], in = r, true
+			}
+		}
+		if in {
+			elems, recs = append(elems, n), append(recs, r)
+		}
+		return true
+	})
+	return elems, recs
+}
+
+// insideFound reports whether an ancestor of n is a found comment.
+func insideFound(n *html.Node, found map[*html.Node]record) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if _, ok := found[a]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// readLoose reads the record of comment-like element el as readRecord
+// does, then takes a heading, bold text or link holding a name as the
+// author and any element with a date in an attribute or a short text as
+// the date when no hint named them; a heading or form other than the
+// author's outside the text makes the record heavy. A heading linking
+// to a page of the site (base's host) is a title, not a name: the cards
+// of a post listing are no comments.
+func readLoose(el *html.Node, nested map[*html.Node]bool, lang string, base *url.URL) record {
+	r := readRecord(el, nested)
+	var heads []*html.Node
+	heavy := false
+	var named, linked *html.Node
+	var dated *html.Node
+	walkElements(el, func(n *html.Node) bool {
+		if n != el && (r.nested(n) || skipped(n)) {
+			return false
+		}
+		switch n.Data {
+		case "form", "textarea":
+			heavy = true
+		case "h1", "h2", "h3", "h4", "h5", "h6":
+			heads = append(heads, n)
+			if named == nil && looksLikeName(nodeText(n), lang) && !linksWithin(n, base) {
+				named = n
+			}
+		case "b", "strong":
+			if named == nil && looksLikeName(nodeText(n), lang) {
+				named = n
+			}
+		case "a":
+			if linked == nil && looksLikeName(nodeText(n), lang) && !inHeading(n, el) {
+				linked = n
+			}
+		}
+		if dated == nil && n != el {
+			if _, ok := looseDateOf(n, lang); ok {
+				dated = n
+			}
+		}
+		return true
+	})
+	if r.author == nil {
+		r.author = named
+		if r.author == nil {
+			r.author = linked
+		}
+	}
+	if r.date == nil {
+		r.date = dated
+	}
+	for _, h := range heads {
+		if h != r.author && !isInside(r.author, h) && (r.body == nil || !isInside(h, r.body)) {
+			heavy = true
+		}
+	}
+	r.heavy = heavy
+	return r
+}
+
+// looksLikeName reports whether s is short enough to be a name and reads
+// as one: it holds a letter and is neither a date nor a number.
+func looksLikeName(s, lang string) bool {
+	if !isName(s) || !strings.ContainsFunc(s, unicode.IsLetter) {
+		return false
+	}
+	if _, ok := quickDate(s, lang); ok {
+		return false
+	}
+	_, ok := parseMachineDate(s)
+	return !ok
+}
+
+// looseDateAttrs are the attributes a rendered comment's date may hide in.
+var looseDateAttrs = []string{"datetime", "title", "data-time", "data-date", "data-timestamp", "aria-label", "content"}
+
+// looseDateOf reads a calendar date from n: from one of looseDateAttrs,
+// else from its text when short and holding a digit. Relative dates
+// ("3 years ago") are not read.
+func looseDateOf(n *html.Node, lang string) (time.Time, bool) {
+	if n.Type != html.ElementNode {
+		return time.Time{}, false
+	}
+	for _, k := range looseDateAttrs {
+		if v := attr(n, k); v != "" && len(v) <= 64 {
+			if t, ok := calendarDate(v, lang); ok {
+				return t, true
+			}
+		}
+	}
+	if n.FirstChild == nil || !onlyText(n) {
+		return time.Time{}, false
+	}
+	t := nodeText(n)
+	if len(t) > 48 || !strings.ContainsAny(t, "0123456789") {
+		return time.Time{}, false
+	}
+	return calendarDate(t, lang)
+}
+
+// onlyText reports whether n's children are text and inline elements
+// only, so that its text is one line rather than a block holding others.
+func onlyText(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data != "time" && c.Data != "span" && c.Data != "small" && c.Data != "a" {
+			return false
+		}
+	}
+	return true
+}
+
+// calendarDate parses a machine-readable date or a calendar date in s,
+// without go-dateparser (which reads relative dates).
+func calendarDate(s, lang string) (time.Time, bool) {
+	if t, ok := parseMachineDate(strings.TrimSpace(s)); ok {
+		return t, true
+	}
+	return quickDate(s, lang)
+}
+
+// replyAttrs are attributes naming the comment a comment answers.
+var replyAttrs = []string{"data-parent", "data-parent-id", "data-reply-to", "data-in-reply-to", "data-replyto"}
+
+// replyParents sets the parent of each comment without one from a reply
+// attribute of its element naming another comment: by its element's id,
+// data-id or data-comment-id, or by its comment id.
+func replyParents(cs []Comment, elems []*html.Node) {
+	byKey := map[string]string{}
+	for k, el := range elems {
+		byKey[cs[k].ID] = cs[k].ID
+		for _, a := range []string{"id", "data-id", "data-comment-id"} {
+			if v := attr(el, a); v != "" {
+				byKey[v] = cs[k].ID
+			}
+		}
+	}
+	for k, el := range elems {
+		if cs[k].ParentID != "" {
+			continue
+		}
+		for _, a := range replyAttrs {
+			v := attr(el, a)
+			if id, ok := byKey[v]; ok && v != "" && id != cs[k].ID {
+				cs[k].ParentID = id
+				break
+			}
+		}
+	}
+}
+
+// linksWithin reports whether n holds a link to a page of base's host
+// (a relative link included).
+func linksWithin(n *html.Node, base *url.URL) bool {
+	found := false
+	walkElements(n, func(c *html.Node) bool {
+		if c.Data == "a" {
+			href := strings.TrimSpace(attr(c, "href"))
+			if href != "" && !strings.HasPrefix(href, "#") {
+				u, err := url.Parse(href)
+				found = found || err == nil && (u.Host == "" || base != nil && strings.EqualFold(u.Host, base.Host))
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// inHeading reports whether n lies in a heading inside el: a link there is
+// a title's, and a heading is taken as an author only by itself.
+func inHeading(n, el *html.Node) bool {
+	for a := n.Parent; a != nil && a != el; a = a.Parent {
+		switch a.Data {
+		case "h1", "h2", "h3", "h4", "h5", "h6":
+			return true
+		}
+	}
+	return false
+}
