@@ -7,7 +7,7 @@ require (
 	github.com/blogharvest/blogharvest v0.0.0
 	github.com/markusmobius/go-domdistiller v1.0.0
 	github.com/markusmobius/go-trafilatura v1.12.2
-	golang.org/x/net v0.47.0
+	golang.org/x/net v0.60.0
 )
 
 require (
@@ -51,9 +51,9 @@ require (
 	github.com/wasilibs/go-re2 v1.7.0 // indirect
 	github.com/wasilibs/wazero-helpers v0.0.0-20240620070341-3dff1577cd52 // indirect
 	github.com/yosssi/gohtml v0.0.0-20201013000340-ee4748c638f4 // indirect
-	golang.org/x/sys v0.38.0 // indirect
-	golang.org/x/text v0.40.0 // indirect
-	golang.org/x/time v0.14.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
 )
 
 replace github.com/blogharvest/blogharvest => ../
