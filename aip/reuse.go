@@ -27,6 +27,20 @@ import (
 // of the WARC record are returned; a file that does not verify is left
 // out (the update fetches it again). No AIP yet: nil, no error.
 func ArchivedMedia(root string, e *blogharvest.Entry) ([]blogharvest.File, error) {
+	return archivedFiles(root, e, blogharvest.RoleMedia)
+}
+
+// ArchivedCaptures is ArchivedMedia and, verified alike, the comment
+// feeds (blogharvest.RoleCommentFeed) of the latest version: an update
+// reads the comments archived before from them instead of asking for the
+// post's comment feed again (harvest.Options.Archived).
+func ArchivedCaptures(root string, e *blogharvest.Entry) ([]blogharvest.File, error) {
+	return archivedFiles(root, e, blogharvest.RoleMedia, blogharvest.RoleCommentFeed)
+}
+
+// archivedFiles returns the verified files of the given roles of the
+// latest version of e's AIP (see ArchivedMedia).
+func archivedFiles(root string, e *blogharvest.Entry, roles ...blogharvest.Role) ([]blogharvest.File, error) {
 	dir, err := EntryDir(root, e)
 	if err != nil {
 		return nil, err
@@ -46,7 +60,8 @@ func ArchivedMedia(root string, e *blogharvest.Entry) ([]blogharvest.File, error
 	}
 	var out []blogharvest.File
 	for _, c := range parseCaptureLog(lines) {
-		if !strings.HasPrefix(c.path, "data/objects/"+roleDir(blogharvest.RoleMedia)+"/") {
+		role, ok := roleOf(c.path, roles)
+		if !ok {
 			continue
 		}
 		r := responseFor(records, c.url, c.sha256)
@@ -57,11 +72,22 @@ func ArchivedMedia(root string, e *blogharvest.Entry) ([]blogharvest.File, error
 		if sum, err := fileSHA256(p); err != nil || sum != c.sha256 {
 			continue
 		}
-		out = append(out, blogharvest.File{URL: c.url, Role: blogharvest.RoleMedia, MediaType: r.Header.Get("Content-Type"),
+		out = append(out, blogharvest.File{URL: c.url, Role: role, MediaType: r.Header.Get("Content-Type"),
 			Path: p, SHA256: c.sha256, Size: c.size, Captured: r.Date, Status: r.Status, Header: r.Header,
 			Reused: r.ID})
 	}
 	return out, nil
+}
+
+// roleOf returns the role among roles whose payload folder holds the
+// bag path p (data/objects/<role dir>/…).
+func roleOf(p string, roles []blogharvest.Role) (blogharvest.Role, bool) {
+	for _, r := range roles {
+		if strings.HasPrefix(p, "data/objects/"+roleDir(r)+"/") {
+			return r, true
+		}
+	}
+	return "", false
 }
 
 // captureLine is one line of a bag's capture log.

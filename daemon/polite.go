@@ -92,7 +92,7 @@ func recheckPosts(d Duration) time.Duration {
 // the entry.
 func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogharvest.File {
 	return func(e *blogharvest.Entry) []blogharvest.File {
-		files, err := aip.ArchivedMedia(d.Config.Archive, e)
+		files, err := aip.ArchivedCaptures(d.Config.Archive, e)
 		if err != nil {
 			log.Warn("archived media not reused", "entry", e.URL, "err", err)
 		}

@@ -24,7 +24,8 @@ import (
 // counts none (slash:comments, thr:total of 0) unless the blog-wide
 // comment feed shows it commented since: a new post has no comment feed
 // worth a request; nor of a post whose comments the blog-wide comment
-// feed lists all of (siteCommentsOf).
+// feed lists all of (siteCommentsOf), nor, until its entry is built, of a
+// post whose earlier comments the archive holds (deferComments).
 func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 	if j.commentsRun {
 		return
@@ -36,6 +37,9 @@ func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 	}
 	if cs, ok := w.siteCommentsOf(j); ok {
 		j.commentsRun, j.comments = true, cs
+		return
+	}
+	if w.deferComments(j) {
 		return
 	}
 	if it == nil {

@@ -69,6 +69,7 @@ type site struct {
 	rulesF       *blogharvest.File
 	commented    []*url.URL                // UpdateCrawl: posts with comments since the watermark
 	siteComments map[string][]feed.Comment // UpdateCrawl: the blog-wide comment feed's comments, by post
+	siteFiles    []blogharvest.File        // UpdateCrawl: the blog-wide comment feed's pages as captured
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,

@@ -57,7 +57,12 @@
 // inside the article are captured within limits; failures become
 // Entry.Problems, never errors. A media URL the archive already holds for
 // the entry (Options.Archived) is not fetched again: the archived File,
-// with File.Reused, takes its place (media.go).
+// with File.Reused, takes its place (media.go). Likewise UpdateCrawl takes
+// the earlier comments of a post the blog-wide comment feed shows newly
+// commented from the comment feeds archived with it, and the new ones from
+// the blog-wide feed, asking for the post's own comment feed only when
+// they do not line up: a count other than the feed item's, a comment
+// edited, an archive that cannot be read (archivedcomments.go).
 //
 // Text from the web is decoded per document (a UTF-8 document's stray
 // bytes are read one by one as windows-1252) and, before a record is

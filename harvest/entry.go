@@ -31,6 +31,7 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 	w.fillFields(e, j.item, ex, exErr)
 	e.Categories, e.Tags = splitTags(e.Categories, p.info)
 	w.appendPostPages(ctx, e, p)
+	w.completeComments(ctx, j, e, ex)
 	w.fillComments(e, j, ex)
 	if p.info.password {
 		e.AccessRestriction = "password protected"

@@ -132,13 +132,17 @@ type Options struct {
 	// item signature to compare, or summaries only). If zero,
 	// DefaultRecheckPosts; if negative, never.
 	RecheckPosts time.Duration
-	// Archived, if set, returns the media files the archive already holds
-	// for an entry (its latest version's, verified: see aip.ArchivedMedia).
-	// It is called once per entry whose media are captured, after the
-	// page was read; a media URL of the entry found among them is not
-	// fetched again, the archived File (with its Path, original capture
-	// time and File.Reused) is put in the entry instead. If nil, every
-	// media file is fetched.
+	// Archived, if set, returns the media files and comment feeds the
+	// archive already holds for an entry (its latest version's, verified:
+	// see aip.ArchivedCaptures). It is called once per entry whose media
+	// are captured, after the page was read; a media URL of the entry
+	// found among them is not fetched again, the archived File (with its
+	// Path, original capture time and File.Reused) is put in the entry
+	// instead. UpdateCrawl calls it too for a post the blog-wide comment
+	// feed shows newly commented: the earlier comments come from the
+	// archived comment feeds, the new ones from the blog-wide feed, and
+	// the post's own comment feed is not asked for unless they do not line
+	// up. If nil, every media file and comment feed is fetched.
 	Archived func(e *blogharvest.Entry) []blogharvest.File
 }
 

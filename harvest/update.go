@@ -49,6 +49,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 		return nil
 	}
 	c.siteComments = siteCommentsByPost(files)
+	c.siteFiles = files
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {

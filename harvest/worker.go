@@ -24,6 +24,7 @@ type pageJob struct {
 	commentFile *blogharvest.File
 	commentsErr error
 	commentsRun bool
+	deferred    bool // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
 }
 
 // outcome is what processing a pageJob produced, for the coordinator.

@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // This file finds the comments of a rendered page, or of the document of
@@ -47,8 +49,9 @@ func RenderedComments(p Page) []Comment {
 		if recs[k].date == nil {
 			continue
 		}
-		if t, ok := looseDateOf(recs[k].date, p.Lang); ok {
-			out[k].Date = t // not a relative date the text may hold ("3 years ago")
+		if t, prec, ok := looseDateOf(recs[k].date, p.Lang); ok {
+			// not a relative date the text may hold ("3 years ago")
+			out[k].Date, out[k].DatePrecision = inOffset(t, prec, e.rules.dateOffset())
 		}
 	}
 	return out
@@ -150,7 +153,7 @@ func readLoose(el *html.Node, nested map[*html.Node]bool, lang string, base *url
 			}
 		}
 		if dated == nil && n != el {
-			if _, ok := looseDateOf(n, lang); ok {
+			if _, _, ok := looseDateOf(n, lang); ok {
 				dated = n
 			}
 		}
@@ -190,26 +193,27 @@ func looksLikeName(s, lang string) bool {
 // looseDateAttrs are the attributes a rendered comment's date may hide in.
 var looseDateAttrs = []string{"datetime", "title", "data-time", "data-date", "data-timestamp", "aria-label", "content"}
 
-// looseDateOf reads a calendar date from n: from one of looseDateAttrs,
-// else from its text when short and holding a digit. Relative dates
-// ("3 years ago") are not read.
-func looseDateOf(n *html.Node, lang string) (time.Time, bool) {
+// looseDateOf reads a calendar date from n, with the time of day and
+// zone it gives and their precision: from one of looseDateAttrs, else from
+// its text when short and holding a digit. Relative dates ("3 years ago")
+// are not read.
+func looseDateOf(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool) {
 	if n.Type != html.ElementNode {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	for _, k := range looseDateAttrs {
 		if v := attr(n, k); v != "" && len(v) <= 64 {
-			if t, ok := calendarDate(v, lang); ok {
-				return t, true
+			if t, p, ok := calendarDate(v, lang); ok {
+				return t, p, true
 			}
 		}
 	}
 	if n.FirstChild == nil || !onlyText(n) {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	t := nodeText(n)
 	if len(t) > 48 || !strings.ContainsAny(t, "0123456789") {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	return calendarDate(t, lang)
 }
@@ -226,12 +230,13 @@ func onlyText(n *html.Node) bool {
 }
 
 // calendarDate parses a machine-readable date or a calendar date in s,
-// without go-dateparser (which reads relative dates).
-func calendarDate(s, lang string) (time.Time, bool) {
-	if t, ok := parseMachineDate(strings.TrimSpace(s)); ok {
-		return t, true
+// with the time of day it gives (clockDate), without go-dateparser (which
+// reads relative dates).
+func calendarDate(s, lang string) (time.Time, blogharvest.Precision, bool) {
+	if t, p, ok := parseMachineDatePrec(strings.TrimSpace(s)); ok {
+		return t, p, true
 	}
-	return quickDate(s, lang)
+	return clockDate(s, lang)
 }
 
 // replyAttrs are attributes naming the comment a comment answers.

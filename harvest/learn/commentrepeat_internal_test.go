@@ -3,6 +3,8 @@ package learn
 import (
 	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // TestRenderedCommentsUnknownSystems reads comments drawn by systems no
@@ -23,20 +25,20 @@ func TestRenderedCommentsUnknownSystems(t *testing.T) {
 </div><a href="#more">Load more</a></body></html>`
 	type want struct {
 		author, text string
-		day          time.Time
-		parent       int // index of the parent, -1 for none
+		at           time.Time // wall clock, to the minute the page gives
+		parent       int       // index of the parent, -1 for none
 	}
-	day := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+	day := func(y int, m time.Month, d, h, min int) time.Time { return time.Date(y, m, d, h, min, 0, 0, time.UTC) }
 	for name, tc := range map[string]struct {
 		page string
 		want []want
 	}{
-		"cards": {cards, []want{{"Ann Lee", "First comment text that is long enough.", day(2024, 10, 29), -1},
-			{"Bob Ray", "Second comment text that is long enough.", day(2024, 10, 30), -1},
-			{"Cy Moor", "A reply to Ann that is long enough.", day(2024, 10, 30), 0}}},
-		"frame": {frame, []want{{"Ann Lee", "First comment text that is long enough.", day(2022, 8, 29), -1},
-			{"Bob Ray", "A nested reply that is long enough.", day(2022, 8, 30), 0},
-			{"Cy Moor", "Third comment text that is long enough.", day(2022, 9, 1), -1}}},
+		"cards": {cards, []want{{"Ann Lee", "First comment text that is long enough.", day(2024, 10, 29, 23, 42), -1},
+			{"Bob Ray", "Second comment text that is long enough.", day(2024, 10, 30, 8, 12), -1},
+			{"Cy Moor", "A reply to Ann that is long enough.", day(2024, 10, 30, 9, 0), 0}}},
+		"frame": {frame, []want{{"Ann Lee", "First comment text that is long enough.", day(2022, 8, 29, 18, 23), -1},
+			{"Bob Ray", "A nested reply that is long enough.", day(2022, 8, 30, 8, 1), 0},
+			{"Cy Moor", "Third comment text that is long enough.", day(2022, 9, 1, 10, 0), -1}}},
 	} {
 		got := RenderedComments(Page{URL: "http://blog.example/p.html", HTML: []byte(tc.page), Lang: "en"})
 		if len(got) != len(tc.want) {
@@ -49,9 +51,13 @@ func TestRenderedCommentsUnknownSystems(t *testing.T) {
 				parent = got[w.parent].ID
 			}
 			y, m, d := g.Date.Date()
-			if g.Author != w.author || g.ContentText != w.text || !time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Equal(w.day) || g.ParentID != parent {
+			wall := time.Date(y, m, d, g.Date.Hour(), g.Date.Minute(), g.Date.Second(), 0, time.UTC)
+			if g.Author != w.author || g.ContentText != w.text || !wall.Equal(w.at) || g.ParentID != parent {
 				t.Errorf("%s: comment %d = %q %q %v parent %q; want %q %q %v parent %q", name, k, g.Author, g.ContentText, g.Date, g.ParentID,
-					w.author, w.text, w.day.Format("2006-01-02"), parent)
+					w.author, w.text, w.at.Format("2006-01-02 15:04"), parent)
+			}
+			if g.DatePrecision != blogharvest.PrecisionLocalMinute { // a time of day, no zone: none invented
+				t.Errorf("%s: comment %d: date precision %q, want %q", name, k, g.DatePrecision, blogharvest.PrecisionLocalMinute)
 			}
 		}
 	}
