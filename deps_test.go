@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"marc":           {"."},
 	"mets":           {},
 	"aip":            {".", "marc", "mets", "schemas", "warc"},
-	"harvest":        {".", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render", "harvest/textsim"},
+	"harvest":        {".", "harvest/anyof", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render", "harvest/textsim"},
 	"harvest/fetch":  {"."},
 	"harvest/feed":   {".", "harvest/fetch", "harvest/platform"},
 	"harvest/learn":  {".", "harvest/anyof", "harvest/platform", "harvest/textsim"},
@@ -34,7 +34,8 @@ var allowed = map[string][]string{
 	// harvest/anyof.
 	"harvest/platform": {"harvest/anyof"},
 	// harvest/anyof finds which of a set of strings a page holds in one
-	// pass: a leaf for the raw-byte prefilters of platform and learn.
+	// pass: a leaf for the raw-byte prefilters of platform, learn and
+	// harvest's comment-signal detection.
 	"harvest/anyof": {},
 	// harvest/textsim compares texts (bigram Dice, token F1, same author,
 	// same day) for harvest/learn, harvest and the eval module: a leaf.
