@@ -201,15 +201,22 @@ func (d *Daemon) keepLease(ctx context.Context) {
 // ahead) and marked running in the same transaction, before it is
 // enqueued, so its report can never come first; a scheduler that took over
 // enqueues a run in flight again under the same Nats-Msg-Id and the server
-// drops it.
-func (d *Daemon) publish(id string) {
+// drops it. A firing decided before the blog's previous run was reported
+// (a scheduler that took over fires the runs its predecessor left in flight
+// while their reports come in) is dropped: that report set the next run.
+func (d *Daemon) publish(id string, decided time.Time) {
 	defer d.wg.Done()
 	now := d.Now()
 	var t dispatch.Task
 	var before schedule.State
+	superseded := false
 	err := d.store.Update(id, func(st *schedule.State) error {
 		before = *st
 		again := st.Outcome == schedule.OutcomeRunning && !st.NextDue.IsZero() && !st.NextDue.After(now)
+		if !again && !st.LastEnd.IsZero() && !st.LastEnd.Before(decided) && st.NextDue.After(now) {
+			superseded = true
+			return nil
+		}
 		if !again {
 			if st.NextDue.IsZero() || st.NextDue.After(now) {
 				st.NextDue = now.UTC().Truncate(time.Millisecond)
@@ -221,6 +228,10 @@ func (d *Daemon) publish(id string) {
 		t = dispatch.Task{Blog: id, Due: st.NextDue, Payload: payload}
 		return err
 	})
+	if err == nil && superseded {
+		d.Logger.Info("run reported while this one was being enqueued: not enqueued, the report set the next run", "blog", id)
+		return // recordDone's ended clears d.running
+	}
 	if err == nil {
 		err = d.dispatch.Enqueue(d.ctx, t)
 	}

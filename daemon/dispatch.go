@@ -52,7 +52,7 @@ func (d *Daemon) fire(id string) {
 func (d *Daemon) enqueueLocked(id string) {
 	if d.cl != nil {
 		d.wg.Add(1)
-		go d.publish(id) // over the network: not under d.mu
+		go d.publish(id, d.Now()) // over the network: not under d.mu
 		return
 	}
 	if err := d.dispatch.Enqueue(d.ctx, dispatch.Task{Blog: id, Due: d.Now()}); err != nil {
