@@ -45,23 +45,7 @@ func (h *countingHandler) take() []string {
 // the schedule store and answered 304; a daemon started afresh on the same
 // store (no robots.txt in memory) sends at most 3.
 func TestDaemonUnchangedBlogCostsTheFeeds(t *testing.T) {
-	h := &countingHandler{next: fixture.MustNew("wordpress").Handler()}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	dir := t.TempDir()
-	y := fmt.Sprintf(`archive: %s
-state: %s
-blogs:
-  - id: sample
-    url: %s/
-    schedule: "@every 6h"
-    delay: 1ms
-    render: never
-`, filepath.Join(dir, "archive"), filepath.Join(dir, "state", "schedule.db"), srv.URL)
-	c, err := ParseConfig("test.yaml", []byte(y))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, c := sampleBlogConfig(t, fixture.MustNew("wordpress"))
 	d := openTestDaemon(t, c)
 	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
 		t.Fatal(err)
@@ -131,4 +115,29 @@ func TestConfigRecheckPosts(t *testing.T) {
 	if got := recheckPosts(0); got >= 0 {
 		t.Errorf("recheck_posts 0: RecheckPosts %v, want negative (never)", got)
 	}
+}
+
+// sampleBlogConfig serves site behind a request-counting handler and
+// returns the handler and a config with that one blog ("sample", never
+// rendered, 1 ms between requests) archiving into a temp dir.
+func sampleBlogConfig(t *testing.T, site *fixture.Site) (*countingHandler, *Config) {
+	t.Helper()
+	h := &countingHandler{next: site.Handler()}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	y := fmt.Sprintf(`archive: %s
+state: %s
+blogs:
+  - id: sample
+    url: %s/
+    schedule: "@every 6h"
+    delay: 1ms
+    render: never
+`, filepath.Join(dir, "archive"), filepath.Join(dir, "state", "schedule.db"), srv.URL)
+	c, err := ParseConfig("test.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, c
 }

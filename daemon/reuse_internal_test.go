@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"net/http/httptest"
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/internal/fixture"
@@ -28,24 +25,8 @@ import (
 // one, not the picture the post kept.
 func TestDaemonUpdateReusesArchivedMedia(t *testing.T) {
 	site := fixture.MustNew("blogger")
-	h := &countingHandler{next: site.Handler()}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	dir := t.TempDir()
-	root := filepath.Join(dir, "archive")
-	y := fmt.Sprintf(`archive: %s
-state: %s
-blogs:
-  - id: sample
-    url: %s/
-    schedule: "@every 6h"
-    delay: 1ms
-    render: never
-`, root, filepath.Join(dir, "state", "schedule.db"), srv.URL)
-	c, err := ParseConfig("test.yaml", []byte(y))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, c := sampleBlogConfig(t, site)
+	root, base := c.Archive, strings.TrimSuffix(c.Blogs[0].URL, "/")
 	d := openTestDaemon(t, c)
 	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
 		t.Fatal(err)
@@ -99,10 +80,10 @@ blogs:
 
 	// The post edited to show another picture in place of its first: the
 	// other one is fetched, the one kept is not.
-	truth := site.Truth(srv.URL)
+	truth := site.Truth(base)
 	var body, other string
 	for _, p := range truth.Posts {
-		if p.URL == srv.URL+commented.Path {
+		if p.URL == base+commented.Path {
 			body = p.BodyHTML
 		} else if m := imgSrc.FindStringSubmatch(p.BodyHTML); m != nil && other == "" {
 			other = m[1]
