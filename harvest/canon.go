@@ -160,10 +160,14 @@ func isBinaryURL(u *url.URL) bool {
 			return true
 		}
 	}
+	p += "/"
 	for _, m := range machinePath {
-		if strings.Contains(p+"/", m) {
+		if strings.Contains(p, m) {
 			return true
 		}
+	}
+	if u.RawQuery == "" {
+		return false
 	}
 	q := u.Query()
 	return q.Has("feed") || q.Has("attachment_id") || q.Has("format") && q.Get("format") != "html" ||
