@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -87,13 +88,30 @@ func readPage(doc *html.Node, raw []byte, base *url.URL) *pageInfo {
 	return r.pi
 }
 
+// articleLinks returns the links of an extracted article: read from its
+// cleaned element when the extraction has one (ContentHTML renders that
+// element's children), else from ContentHTML parsed.
+func articleLinks(ex learn.Extraction, base *url.URL) []link {
+	if ex.ContentNode != nil {
+		return nodeLinks(ex.ContentNode, base)
+	}
+	return linksOf(ex.ContentHTML, base)
+}
+
+// nodeLinks returns the links under n.
+func nodeLinks(n *html.Node, base *url.URL) []link {
+	r := &pageReader{pi: &pageInfo{}, base: base}
+	r.walk(n, false)
+	return r.pi.links
+}
+
 // linksOf returns the links of an HTML fragment (an extracted article).
 func linksOf(fragment string, base *url.URL) []link {
 	doc, err := html.Parse(strings.NewReader(fragment))
 	if err != nil {
 		return nil
 	}
-	return readPage(doc, nil, base).links
+	return nodeLinks(doc, base)
 }
 
 // pageReader is one walk of readPage.
