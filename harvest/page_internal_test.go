@@ -49,6 +49,23 @@ func TestReadPageNoscript(t *testing.T) {
 // every fixture and corpus page (the fallbacks' article).
 func TestArticleLinksMatchReparse(t *testing.T) {
 	n := 0
+	eachTestPage(t, func(path string, raw []byte) {
+		base, _ := url.Parse("https://example.org/" + filepath.ToSlash(path))
+		ex, _ := (*learn.Rules)(nil).Extract(learn.Page{URL: base.String(), HTML: raw, Root: parse(raw)})
+		if ex.ContentNode == nil {
+			return
+		}
+		n++
+		if got, want := articleLinks(ex, base), linksOf(ex.ContentHTML, base); !slices.Equal(got, want) {
+			t.Errorf("%s: %d links from the article element, %d from ContentHTML", path, len(got), len(want))
+		}
+	})
+	t.Logf("%d articles", n)
+}
+
+// eachTestPage calls f with the path and bytes of every HTML page of the
+// fixture blogs and of ../shared/corpus (when present).
+func eachTestPage(t testing.TB, f func(path string, raw []byte)) {
 	for _, dir := range []string{"../testdata/blogs", "../../shared/corpus"} {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || filepath.Ext(p) != ".html" {
@@ -58,17 +75,8 @@ func TestArticleLinksMatchReparse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			base, _ := url.Parse("https://" + filepath.ToSlash(p[len(dir):]))
-			ex, _ := (*learn.Rules)(nil).Extract(learn.Page{URL: base.String(), HTML: raw, Root: parse(raw)})
-			if ex.ContentNode == nil {
-				return nil
-			}
-			n++
-			if got, want := articleLinks(ex, base), linksOf(ex.ContentHTML, base); !slices.Equal(got, want) {
-				t.Errorf("%s: %d links from the article element, %d from ContentHTML", p, len(got), len(want))
-			}
+			f(p, raw)
 			return nil
 		})
 	}
-	t.Logf("%d articles", n)
 }
