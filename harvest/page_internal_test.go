@@ -10,7 +10,7 @@ import (
 
 // readBytes parses page and reads it as newFetchedPage does.
 func readBytes(page []byte, base *url.URL) *pageInfo {
-	return readPage(parse(page), page, base)
+	return readPage(parse(page), base)
 }
 
 // parse parses an HTML page.
