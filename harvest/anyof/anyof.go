@@ -9,24 +9,24 @@ import (
 // answers as one bytes.Contains per string, in list order. A Set is
 // read-only after New: safe for concurrent use.
 //
-// It reads the page at fixed steps, a filter on pairs of bytes: with m
-// the length of the shortest string of 2 bytes or more (at most
-// maxWindow), every string that begins at offset s holds the pairs of
-// bytes that end at s+1 … s+m-1 as its first m bytes do, and one of
-// these offsets is a multiple of m-1. So the scan looks only at the pair
-// that ends at each multiple of m-1: a table says at which offsets q
-// (1 … m-1) of some string's first m bytes that pair ends, and only
-// there, at j-q, are the strings compared. Each step is independent of
-// the one before, which lets the processor overlap them (the window
-// shifts of Wu and Manber's matcher, which this replaced, wait each for
+// It reads the page at fixed steps through a filter on pairs of bytes.
+// Let m be the length of the shortest string of 2 bytes or more (at
+// most maxWindow). A string that occurs at offset s puts the pairs of its
+// first m bytes at the page offsets s+1 … s+m-1 (the offset of a pair is
+// that of its second byte): m-1 offsets in a row, one of them a multiple
+// of m-1. So the scan reads only the pair at each multiple j of m-1; a
+// table (ends) says at which offsets q of some string's first m bytes
+// that pair stands, and for each such q where the pair at j-q begins some
+// string (starts), the strings of that first byte are compared at j-q.
+// No step depends on the one before, so the processor overlaps them (the
+// shifts of Wu and Manber's matcher, which this replaced, each waited for
 // the last). The tables are keyed on the low 7 bits of each byte: 16 KB,
 // they stay in the fastest cache; a collision costs a comparison, never
-// an answer. A pair that ends a string's offset q is still compared
-// only when the pair at j-q begins some string.
+// an answer.
 type Set struct {
 	pats    [][]byte
 	m       int                             // the length of the shortest string of 2 bytes or more, at most maxWindow; 0 when none
-	ends    [1 << (2 * keyBits)]uint8       // by pairKey: bit q-1 set when the pair ends at offset q of a string's first m bytes
+	ends    [1 << (2 * keyBits)]uint8       // by pairKey: bit q-1 set when the pair stands at offset q of a string's first m bytes
 	starts  [1 << (2 * keyBits) / 64]uint64 // by pairKey: bit set when a string begins with the pair
 	byFirst [256][]int32                    // indexes of the strings of 2 bytes or more, by first byte, ascending
 	short   int                             // lowest index of a string shorter than 2 bytes, or len(pats)
