@@ -20,26 +20,28 @@ import (
 // string (starts), the strings of that first byte are compared at j-q.
 // No step depends on the one before, so the processor overlaps them (the
 // shifts of Wu and Manber's matcher, which this replaced, each waited for
-// the last). The tables are keyed on the low 7 bits of each byte: 16 KB,
-// they stay in the fastest cache; a collision costs a comparison, never
-// an answer.
+// the last). The tables are keyed on 13 bits of each pair (pairKey):
+// 8 KB, they stay in the fastest cache; a collision costs a comparison,
+// never an answer.
 type Set struct {
 	pats    [][]byte
-	m       int                             // the length of the shortest string of 2 bytes or more, at most maxWindow; 0 when none
-	ends    [1 << (2 * keyBits)]uint8       // by pairKey: bit q-1 set when the pair stands at offset q of a string's first m bytes
-	starts  [1 << (2 * keyBits) / 64]uint64 // by pairKey: bit set when a string begins with the pair
-	byFirst [256][]int32                    // indexes of the strings of 2 bytes or more, by first byte, ascending
-	short   int                             // lowest index of a string shorter than 2 bytes, or len(pats)
+	m       int                       // the length of the shortest string of 2 bytes or more, at most maxWindow; 0 when none
+	ends    [1 << keyBits]uint8       // by pairKey: bit q-1 set when the pair stands at offset q of a string's first m bytes
+	starts  [1 << keyBits / 64]uint64 // by pairKey: bit set when a string begins with the pair
+	byFirst [256][]int32              // indexes of the strings of 2 bytes or more, by first byte, ascending
+	short   int                       // lowest index of a string shorter than 2 bytes, or len(pats)
 }
 
 // maxWindow bounds m: the offsets 1 … m-1 fit in the 8 bits of ends.
 const maxWindow = 9
 
-// keyBits is how many low bits of each byte a pairKey keeps.
-const keyBits = 7
+// keyBits is the size of a pairKey in bits.
+const keyBits = 13
 
-// pairKey is the key of the pair of bytes a, b in Set's tables.
-func pairKey(a, b byte) int { return int(a&(1<<keyBits-1))<<keyBits | int(b&(1<<keyBits-1)) }
+// pairKey is the key of the pair of bytes a, b in Set's tables: a
+// shifted by 5 bits, xor b (the mask changes nothing but spares the
+// bounds checks).
+func pairKey(a, b byte) int { return (int(a)<<5 ^ int(b)) & (1<<keyBits - 1) }
 
 // New returns the Set of patterns, in this order.
 func New(patterns ...string) *Set {
