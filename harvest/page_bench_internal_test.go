@@ -13,7 +13,6 @@ import (
 
 // corpusPage is one page of ../shared/corpus, parsed.
 type corpusPage struct {
-	raw  []byte
 	doc  *html.Node
 	base *url.URL
 }
@@ -39,7 +38,7 @@ func corpusPages(b *testing.B, perBlog int) []corpusPage {
 			rel, _ := filepath.Rel(site, p)
 			base, _ := url.Parse("https://" + filepath.ToSlash(rel))
 			doc, _ := html.Parse(bytes.NewReader(raw))
-			pages = append(pages, corpusPage{raw, doc, base})
+			pages = append(pages, corpusPage{doc, base})
 			n++
 			return nil
 		})
@@ -48,14 +47,13 @@ func corpusPages(b *testing.B, perBlog int) []corpusPage {
 }
 
 // BenchmarkReadPageCorpus reads parsed corpus pages as newFetchedPage
-// does (links, identity hints, JavaScript comment markers); ns/op and
-// allocs/op are per page.
+// does (links, identity hints); ns/op and allocs/op are per page.
 func BenchmarkReadPageCorpus(b *testing.B) {
 	pages := corpusPages(b, 60)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		p := pages[i%len(pages)]
-		readPage(p.doc, p.raw, p.base)
+		readPage(p.doc, p.base)
 	}
 }
