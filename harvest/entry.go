@@ -50,7 +50,7 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	kind := blogharvest.KindPost
-	if !post || j.t.kind == "page" || j.item != nil && w.outsidePattern(p.ident) {
+	if !post || j.t.kind == "page" || j.item != nil && w.outsidePattern(p.ident) && w.outsidePattern(p.url.String()) {
 		kind = blogharvest.KindPage
 	}
 	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: w.home.String(),
