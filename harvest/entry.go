@@ -127,7 +127,7 @@ func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool 
 		return false // several articles: a listing (archive, post format, author page)
 	}
 	posts := 0
-	for _, l := range linksOf(ex.ContentHTML, p.url) {
+	for _, l := range articleLinks(ex, p.url) {
 		if u, err := url.Parse(l.url); err == nil && w.pattern.match(u) {
 			posts++
 		}
