@@ -59,7 +59,11 @@ func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	e.Provenance.Set("status_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("child_of", blogharvest.MethodComputed)
-	aliases := []string{j.t.url, p.url.String(), p.info.shortlink}
+	// The URL asked for is no alias when an HTTP redirect answered it: a
+	// crawl meets such a URL before or after the page's own, by the order of
+	// its workers, and an alias must not depend on that (the WARC holds the
+	// redirect the capture followed; the ledger notes every redirect met).
+	aliases := []string{p.url.String(), p.info.shortlink}
 	aliases = append(aliases, w.claims.stubsOf(e.URL, j.t.url, p.url.String())...)
 	if j.item != nil {
 		aliases = append(aliases, canonicalOr(j.item.Link))

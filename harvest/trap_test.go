@@ -111,3 +111,42 @@ func TestFeedPostCanonicalWithoutSlash(t *testing.T) {
 		}
 	}
 }
+
+// TestRedirectSourceIsNoAlias: a link answered by an HTTP redirect to a
+// post is not an alias of the post's entry. Whether the crawl meets it
+// before or after the post's own URL depends on its workers' timing, and
+// an entry must not (the WARC keeps the redirect the capture followed).
+func TestRedirectSourceIsNoAlias(t *testing.T) {
+	mux := http.NewServeMux()
+	var srv *httptest.Server
+	post := func(title string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><html><head><title>%[1]s</title></head><body><article><h1>%[1]s</h1><div class="entry-content"><p>%[2]s</p></div></article><a href="/2021/05/04/old-slug/">Older</a></body></html>`, title, strings.Repeat("Words of "+title+". ", 30))
+		}
+	}
+	mux.HandleFunc("/2021/05/04/post/", post("Post"))
+	mux.HandleFunc("/2021/06/01/newer/", post("Newer"))
+	mux.HandleFunc("/2022/02/11/newest/", post("Newest"))
+	mux.HandleFunc("/2021/05/04/old-slug/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/2021/05/04/post/", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html><head><title>Blog</title><link rel="alternate" type="application/rss+xml" href="/feed/"></head><body><a href="/2021/05/04/old-slug/">Post</a></body></html>`)
+	})
+	mux.HandleFunc("/feed/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/rss+xml")
+		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>%[1]s/</link><item><title>Newest</title><link>%[1]s/2022/02/11/newest/</link><pubDate>Fri, 11 Feb 2022 10:00:00 +0000</pubDate><description>Words of Newest.</description></item><item><title>Newer</title><link>%[1]s/2021/06/01/newer/</link><pubDate>Tue, 01 Jun 2021 10:00:00 +0000</pubDate><description>Words of Newer.</description></item></channel></rss>`, srv.URL)
+	})
+	srv = httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	_, out := crawl(t, options("redirect", srv.URL))
+	e := out.byURL(t)[srv.URL+"/2021/05/04/post/"]
+	if e == nil {
+		t.Fatalf("the post was not archived: %v", keys(out.byURL(t)))
+	}
+	if len(e.Aliases) != 0 {
+		t.Errorf("aliases %q, want none", e.Aliases)
+	}
+}
