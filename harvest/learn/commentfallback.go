@@ -38,7 +38,7 @@ func (e *extractor) fallbackComments() {
 	if len(elems) > 0 {
 		out = e.heuristicComments(elems, recs)
 	} else {
-		out = ldComments(e.root, e.page.Lang)
+		out = ldComments(e.fb.data().commentScripts, e.page.Lang)
 	}
 	if len(out) == 0 {
 		return

@@ -135,10 +135,13 @@ func modifiedLike(n *html.Node) bool {
 	return mod || startsWithAny(ownLeadText(n), modifiedWords) || endsWithAny(precedingText(n), modifiedWords)
 }
 
-// containsFold reports whether s holds sub (ASCII, lower case) in any case.
+// containsFold reports whether s holds sub (ASCII, lower case, beginning
+// with a letter) in any case. Only a window that begins with sub's letter
+// in either case can match: a window of len(sub) bytes that begins with a
+// rune of several bytes holds fewer runes than sub.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
