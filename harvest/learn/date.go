@@ -161,9 +161,21 @@ func textIsDay(n *html.Node, target time.Time, lang string, slow *int) bool {
 	if *slow >= maxSlowParses || len(text) > 64 {
 		return false
 	}
-	*slow++
+	*slow++ // counted as a parse, so that the budget stays the same
+	if isShortNumber(text) {
+		return false // a year, or a day alone: go-dateparser (strict) reads no date in it
+	}
 	t, ok := ParseDate(text, lang)
 	return ok && nearDay(t, target)
+}
+
+// isShortNumber reports whether s is a number of one to four ASCII
+// digits, in which go-dateparser, strict, finds no date (TestShortNumbers):
+// "2013" beside a date is common, and such a number costs go-dateparser
+// thousands of allocations to refuse.
+func isShortNumber(s string) bool {
+	_, ok := atoiDigits(s)
+	return ok && len(s) <= 4
 }
 
 // nearDay reports whether a date written without a zone (t, midnight UTC)
