@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/anyof"
 	"golang.org/x/net/html"
 )
 
@@ -47,9 +46,7 @@ func (e *extractor) modified() {
 		}
 		return true
 	}
-	if mayTellEdits(e.page.HTML) { // no word of an edit anywhere: spare the walk
-		walkElements(e.root, visit)
-	}
+	walkElements(e.root, visit)
 	if t.IsZero() {
 		var ok bool
 		if t, p, ok = parseDatePrec(e.fb.data().updated, e.page.Lang); !ok {
@@ -85,23 +82,6 @@ func editDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool
 	}
 	return nodeDatePrec(n, "", lang)
 }
-
-// editMarkers are what a page that says when a post was edited holds,
-// in the cases pages write them.
-var editMarkers = func() []string {
-	var out []string
-	for _, w := range []string{"edit", "updat", "modif", "lastmod", "ktualisi", "eänder", "ctualiz", "ggiorn", "ijgewerkt", "à jour"} {
-		out = append(out, w, strings.ToUpper(w[:1])+w[1:], strings.ToUpper(w))
-	}
-	return out
-}()
-
-// editMarkerSet finds editMarkers in one pass over a page.
-var editMarkerSet = anyof.New(editMarkers...)
-
-// mayTellEdits reports whether page may say when its post was edited:
-// one of editMarkers occurs in it.
-func mayTellEdits(page []byte) bool { return editMarkerSet.Any(page) }
 
 // modifiedWords begin the text of an element that gives the date of the
 // last edit.
