@@ -460,20 +460,38 @@ func repeatedRecords(root *html.Node) []*html.Node {
 	return withReplies(root, found, listed)
 }
 
-// childGroups groups the record-like element children of n by signature.
+// childGroups groups the record-like element children of n by signature;
+// it is nil when there are fewer than two, which make no group of two.
 func childGroups(n *html.Node) map[string][]*html.Node {
-	var groups map[string][]*html.Node
+	if !twoRecordLike(n) {
+		return nil
+	}
+	groups := map[string][]*html.Node{}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || !recordTags[c.Data] || c.FirstChild == nil {
+		if !recordLike(c) {
 			continue
-		}
-		if groups == nil {
-			groups = map[string][]*html.Node{}
 		}
 		sig := signature(c)
 		groups[sig] = append(groups[sig], c)
 	}
 	return groups
+}
+
+// recordLike reports whether node c may be a record: an element of
+// recordTags with children.
+func recordLike(c *html.Node) bool {
+	return c.Type == html.ElementNode && recordTags[c.Data] && c.FirstChild != nil
+}
+
+// twoRecordLike reports whether n has two record-like children.
+func twoRecordLike(n *html.Node) bool {
+	found := 0
+	for c := n.FirstChild; c != nil && found < 2; c = c.NextSibling {
+		if recordLike(c) {
+			found++
+		}
+	}
+	return found == 2
 }
 
 // signature returns an element's tag and first class token, digits
