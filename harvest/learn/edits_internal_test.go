@@ -3,6 +3,8 @@ package learn
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // TestContainsFold checks containsFold against EqualFold on every window,
@@ -24,6 +26,25 @@ func TestContainsFold(t *testing.T) {
 		for _, sub := range subs {
 			if got, want := containsFold(s, sub), slow(s, sub); got != want {
 				t.Errorf("containsFold(%q, %q) = %v, want %v", s, sub, got, want)
+			}
+		}
+	}
+}
+
+// TestIsCommentBox checks isCommentBox against its first version, which
+// lower-cased id and class (only U+0130 and the Kelvin sign lower-case
+// to ASCII letters, and "comment" holds neither i nor k).
+func TestIsCommentBox(t *testing.T) {
+	naive := func(n *html.Node) bool {
+		id, class := strings.ToLower(attr(n, "id")), strings.ToLower(attr(n, "class"))
+		return strings.Contains(id, "comment") || strings.Contains(class, "comment")
+	}
+	for _, v := range []string{"", "comments", "COMMENT-42", "x Comment_list", "c\u0130mment", "comm\u212aent", "\xc3comment",
+		"com ment", "commen", "recentcomments", "\u212acomment", "CoMmEnT"} {
+		for _, key := range []string{"id", "class", "title"} {
+			n := &html.Node{Type: html.ElementNode, Data: "div", Attr: []html.Attribute{{Key: key, Val: v}}}
+			if got, want := isCommentBox(n), naive(n); got != want {
+				t.Errorf("isCommentBox(%s=%q) = %v, want %v", key, v, got, want)
 			}
 		}
 	}

@@ -239,8 +239,7 @@ func isSiteFooter(n *html.Node) bool {
 // isCommentBox reports whether n is a comment list, whose authors are not
 // the post's.
 func isCommentBox(n *html.Node) bool {
-	id, class := strings.ToLower(attr(n, "id")), strings.ToLower(attr(n, "class"))
-	return strings.Contains(id, "comment") || strings.Contains(class, "comment")
+	return containsFold(attr(n, "id"), "comment") || containsFold(attr(n, "class"), "comment")
 }
 
 // dateClasses mark post dates on common platforms.
