@@ -209,8 +209,9 @@ func (f *fallback) author() (string, blogharvest.Method) {
 			return false
 		}
 		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
-			if t := textsim.CleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
-				if found = firstNonEmpty(bylineName(nodeText(n)), t); !plausibleAuthor(found) {
+			text := nodeText(n)
+			if t := textsim.CleanAuthor(text); t != "" && len(t) <= 60 {
+				if found = firstNonEmpty(bylineName(text), t); !plausibleAuthor(found) {
 					found = ""
 				}
 			}
