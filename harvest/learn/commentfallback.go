@@ -540,12 +540,16 @@ func hasAuthorHint(m *html.Node) bool {
 	return found
 }
 
-// sameSignature returns the descendants of m with m's signature.
+// sameSignature returns the descendants of m with m's signature (nil
+// when there are none).
 func sameSignature(m *html.Node) map[*html.Node]bool {
 	sig := signature(m)
-	out := map[*html.Node]bool{}
+	var out map[*html.Node]bool
 	walkElements(m, func(c *html.Node) bool {
 		if c != m && c.Data == m.Data && signature(c) == sig {
+			if out == nil {
+				out = map[*html.Node]bool{}
+			}
 			out[c] = true
 		}
 		return true
