@@ -497,17 +497,21 @@ func twoRecordLike(n *html.Node) bool {
 // signature returns an element's tag and first class token, digits
 // dropped (comment-42 and comment-43 alike).
 func signature(n *html.Node) string {
-	tok := ""
+	return n.Data + "." + signatureClass(n)
+}
+
+// signatureClass returns the class part of n's signature: its first class
+// token, digits dropped.
+func signatureClass(n *html.Node) string {
 	for f := range strings.FieldsSeq(attr(n, "class")) {
-		tok = strings.Map(func(r rune) rune {
+		return strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' {
 				return -1
 			}
 			return r
 		}, f)
-		break
 	}
-	return n.Data + "." + tok
+	return ""
 }
 
 // commentGroup returns the members of a sibling group that read as
@@ -543,10 +547,10 @@ func hasAuthorHint(m *html.Node) bool {
 // sameSignature returns the descendants of m with m's signature (nil
 // when there are none).
 func sameSignature(m *html.Node) map[*html.Node]bool {
-	sig := signature(m)
+	class := signatureClass(m)
 	var out map[*html.Node]bool
 	walkElements(m, func(c *html.Node) bool {
-		if c != m && c.Data == m.Data && signature(c) == sig {
+		if c != m && c.Data == m.Data && signatureClass(c) == class {
 			if out == nil {
 				out = map[*html.Node]bool{}
 			}
