@@ -77,7 +77,7 @@ func (s *structured) meta(n *html.Node) {
 // script).
 func (s *structured) script(n *html.Node, forArticle bool) {
 	forComments := isLDScript(n) && !inLDScript(n)
-	if !forArticle && !forComments {
+	if !forArticle && !forComments || !ldMayHold(n.FirstChild.Data, forArticle, forComments) {
 		return
 	}
 	var v any
@@ -90,6 +90,25 @@ func (s *structured) script(n *html.Node, forArticle bool) {
 	if forComments {
 		s.commentScripts = append(s.commentScripts, v)
 	}
+}
+
+// ldMayHold reports whether JSON-LD source src may hold what its readers
+// look for: an object whose type is one of articleTypes (forArticle) or a
+// Comment (forComments). A string of the parsed JSON has the letters of
+// its source unless an escape (\uXXXX) writes them, so a script without
+// these names or an escape need not be parsed.
+func ldMayHold(src string, forArticle, forComments bool) bool {
+	if strings.Contains(src, `\u`) || forComments && strings.Contains(src, "Comment") {
+		return true
+	}
+	if forArticle {
+		for t := range articleTypes {
+			if strings.Contains(src, t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isLDScript reports whether element n is a script of type
