@@ -141,10 +141,13 @@ func ownLeadText(n *html.Node) string {
 }
 
 // startsWithAny reports whether s begins with one of the words, in any
-// case, followed by a space, a colon or the end.
+// case, followed by a space, a colon or the end. The words begin with a
+// lower-case ASCII letter other than k and s, which only that letter in
+// either case folds to: a first byte that is not one rules a word out
+// before EqualFold.
 func startsWithAny(s string, words []string) bool {
 	for _, w := range words {
-		if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || s[len(w)] == ' ' || s[len(w)] == ':') {
+		if len(s) >= len(w) && s[0]|0x20 == w[0] && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || s[len(w)] == ' ' || s[len(w)] == ':') {
 			return true
 		}
 	}
@@ -168,14 +171,15 @@ func precedingText(n *html.Node) string {
 }
 
 // endsWithAny reports whether s ends with one of the words, in any case,
-// maybe followed by a colon or "on" ("Last edited on", "Updated:").
+// maybe followed by a colon or "on" ("Last edited on", "Updated:"). The
+// words are as startsWithAny's.
 func endsWithAny(s string, words []string) bool {
 	s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
 	if len(s) > 3 && strings.EqualFold(s[len(s)-3:], " on") {
 		s = s[:len(s)-3]
 	}
 	for _, w := range words {
-		if len(s) >= len(w) && strings.EqualFold(s[len(s)-len(w):], w) && (len(s) == len(w) || s[len(s)-len(w)-1] == ' ') {
+		if len(s) >= len(w) && s[len(s)-len(w)]|0x20 == w[0] && strings.EqualFold(s[len(s)-len(w):], w) && (len(s) == len(w) || s[len(s)-len(w)-1] == ' ') {
 			return true
 		}
 	}

@@ -49,3 +49,44 @@ func TestIsCommentBox(t *testing.T) {
 		}
 	}
 }
+
+// TestEditWordsMatchNaive checks startsWithAny and endsWithAny, which
+// test a window's first byte before EqualFold, against EqualFold alone on
+// texts around modifiedWords in other cases and scripts.
+func TestEditWordsMatchNaive(t *testing.T) {
+	for _, w := range modifiedWords {
+		if w[0] < 'a' || w[0] > 'z' || w[0] == 'k' || w[0] == 's' {
+			t.Fatalf("modified word %q must begin with a lower-case ASCII letter other than k and s", w)
+		}
+	}
+	starts := func(s string) bool {
+		for _, w := range modifiedWords {
+			if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || s[len(w)] == ' ' || s[len(w)] == ':') {
+				return true
+			}
+		}
+		return false
+	}
+	ends := func(s string) bool {
+		s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
+		if len(s) > 3 && strings.EqualFold(s[len(s)-3:], " on") {
+			s = s[:len(s)-3]
+		}
+		for _, w := range modifiedWords {
+			if len(s) >= len(w) && strings.EqualFold(s[len(s)-len(w):], w) && (len(s) == len(w) || s[len(s)-len(w)-1] == ' ') {
+				return true
+			}
+		}
+		return false
+	}
+	texts := []string{"", "x", "Updated", "UPDATED: 3 May", "Last Edited on", "MODIFIÉ le", "zuletzt GEÄNDERT:", "\xffpdated",
+		"Mis À Jour", "bijgewerkt op", "Aggiornato", "dated", "this was edited", "re-edited", "post \u212adited", "é"}
+	for _, s := range texts {
+		if got, want := startsWithAny(s, modifiedWords), starts(s); got != want {
+			t.Errorf("startsWithAny(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := endsWithAny(s, modifiedWords), ends(s); got != want {
+			t.Errorf("endsWithAny(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
