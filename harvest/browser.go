@@ -133,8 +133,11 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 		return "the static page holds less than half of the feed's article"
 	case post && w.articleRuleTrusted() && ex.Score < lowScore:
 		return fmt.Sprintf("low article score %.2f", ex.Score)
-	case j.page.info.jsComments != "" && (j.page.info.jsCommentsSrc == "" || w.browserMayLoad(j.page.info.jsCommentsSrc)):
-		return "comments by " + j.page.info.jsComments
+	}
+	if js := w.jsCommentSystem(j.page); js != "" {
+		return "comments by " + js
+	}
+	switch {
 	case len(ex.Comments) < len(j.comments):
 		return "the comment feed has more comments than the static page"
 	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
@@ -143,6 +146,16 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 		return w.commentSignalReason(j) // a comment system in no table (commentsignals.go)
 	}
 	return ""
+}
+
+// jsCommentSystem returns the JavaScript comment system of page worth
+// rendering for, or "": one whose script or frame the browser may load
+// (a system known by its markers alone always is).
+func (w *pageWorker) jsCommentSystem(page *fetchedPage) string {
+	if src := page.info.jsCommentsSrc; src != "" && !w.browserMayLoad(src) {
+		return ""
+	}
+	return page.info.jsSystem(page.html)
 }
 
 // lowScore is the article score under which a post's static page is

@@ -156,27 +156,34 @@ func scriptSignal(n *html.Node, base *url.URL) commentSignal {
 
 // lowerNoSpaces returns code without its spaces, lower-cased: what
 // strings.ToLower(strings.ReplaceAll(code, " ", "")) returns, in one
-// copy when code is ASCII.
+// copy without a branch per byte when code is ASCII.
 func lowerNoSpaces(code string) []byte {
-	b := make([]byte, 0, len(code))
-	ascii := true
+	b := make([]byte, len(code))
+	n, all := 0, byte(0)
 	for i := 0; i < len(code); i++ {
 		c := code[i]
-		switch {
-		case c == ' ':
-			continue
-		case c >= utf8.RuneSelf:
-			ascii = false
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
+		all |= c
+		b[n] = asciiLower[c]
+		n += int(notSpace[c])
 	}
-	if !ascii {
-		return bytes.ToLower(b) // ASCII letters already lower: the same runes
+	if all >= utf8.RuneSelf {
+		return bytes.ToLower(b[:n]) // ASCII letters already lower: the same runes
 	}
-	return b
+	return b[:n]
 }
+
+// asciiLower maps each byte to itself, but the ASCII capitals to their
+// small letters; notSpace is 1 for each byte but the space.
+var asciiLower, notSpace = func() (l, k [256]byte) {
+	for c := range l {
+		l[c], k[c] = byte(c), 1
+		if 'A' <= c && c <= 'Z' {
+			l[c] += 'a' - 'A'
+		}
+	}
+	k[' '] = 0
+	return l, k
+}()
 
 // ldCommentCount returns the largest commentCount of a JSON-LD block, or 0.
 func ldCommentCount(js []byte) int {

@@ -13,8 +13,9 @@ import (
 
 // BenchmarkDetectCommentSignal is the generic comment-signal detection
 // (the walk renderReason makes on a page that shows no comments when
-// rendering is automatic) over every page of ../shared/corpus, against
-// html.Parse of the same pages for scale.
+// rendering is automatic) over every page of ../shared/corpus, the
+// lower-casing of their inline scripts it does, and html.Parse of the
+// same pages for scale.
 func BenchmarkDetectCommentSignal(b *testing.B) {
 	var docs []*html.Node
 	var raw [][]byte
@@ -44,6 +45,22 @@ func BenchmarkDetectCommentSignal(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(docs)), "µs/page")
 	})
+	var scripts []string
+	for _, d := range docs {
+		scripts = appendInlineScripts(scripts, d)
+	}
+	b.Run("lower", func(b *testing.B) {
+		size := 0
+		for _, s := range scripts {
+			size += len(s)
+		}
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, s := range scripts {
+				lowerNoSpaces(s)
+			}
+		}
+	})
 	b.Run("parse", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -53,4 +70,15 @@ func BenchmarkDetectCommentSignal(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(raw)), "µs/page")
 	})
+}
+
+// appendInlineScripts appends the code of the inline scripts below n.
+func appendInlineScripts(scripts []string, n *html.Node) []string {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == "script" && getAttr(c, "src") == "" {
+			scripts = append(scripts, textOf(c))
+		}
+		scripts = appendInlineScripts(scripts, c)
+	}
+	return scripts
 }

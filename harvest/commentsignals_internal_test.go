@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"math/rand"
 	"net/url"
 	"strings"
 	"testing"
@@ -110,6 +111,16 @@ func TestLowerNoSpaces(t *testing.T) {
 	for _, s := range []string{"", " ", "Fetch( '/API/Comments' )", "Kommentäre LADEN", "КОММЕНТ ы", "\xc3 \xa9 A", "İ Ω ẞ x", "\xff\xfe AB"} {
 		if got, want := string(lowerNoSpaces(s)), strings.ToLower(strings.ReplaceAll(s, " ", "")); got != want {
 			t.Errorf("lowerNoSpaces(%q) = %q, want %q", s, got, want)
+		}
+	}
+	r := rand.New(rand.NewSource(1))
+	for range 5000 {
+		b := make([]byte, r.Intn(20))
+		for i := range b {
+			b[i] = " aZ@[`{\xc3\xa9\xd0\x9a\xff"[r.Intn(12)]
+		}
+		if got, want := string(lowerNoSpaces(string(b))), strings.ToLower(strings.ReplaceAll(string(b), " ", "")); got != want {
+			t.Fatalf("lowerNoSpaces(%q) = %q, want %q", b, got, want)
 		}
 	}
 }

@@ -206,8 +206,8 @@ func TestReadPage(t *testing.T) {
 	if pi.canonical != "http://b.ex/2013/08/28/p/" || pi.shortlink != "http://b.ex/?p=5" || pi.lang != "fr" {
 		t.Errorf("canonical %q shortlink %q lang %q", pi.canonical, pi.shortlink, pi.lang)
 	}
-	if !pi.password || pi.jsComments != "disqus" || !pi.ogArticle || len(pi.feeds) != 1 {
-		t.Errorf("password %v js %q og %v feeds %v", pi.password, pi.jsComments, pi.ogArticle, pi.feeds)
+	if !pi.password || pi.jsSystem([]byte(page)) != "disqus" || !pi.ogArticle || len(pi.feeds) != 1 {
+		t.Errorf("password %v js %q og %v feeds %v", pi.password, pi.jsSystem([]byte(page)), pi.ogArticle, pi.feeds)
 	}
 	if len(pi.links) != 2 || !pi.links[0].nav || pi.links[1].nav || pi.links[1].url != "http://b.ex/2013/08/27/older/" {
 		t.Errorf("links %+v", pi.links)

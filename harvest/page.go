@@ -43,7 +43,7 @@ func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
 	// A page the parser refuses (nested deeper than it allows) keeps a nil
 	// tree: its links are not read; the extractor says what it makes of it.
 	doc, _ := html.Parse(bytes.NewReader(text))
-	return &fetchedPage{resp: resp, html: text, doc: doc, url: fu, ident: final, info: readPage(doc, text, u)}, nil
+	return &fetchedPage{resp: resp, html: text, doc: doc, url: fu, ident: final, info: readPage(doc, u)}, nil
 }
 
 // link is one hyperlink found on a page.
@@ -67,7 +67,7 @@ type pageInfo struct {
 	ogArticle  bool   // og:type article or article:published_time
 	password   bool   // a WordPress post-password-form
 	articles   int    // <article> elements and hentry blocks: several make a listing
-	jsComments string // the JavaScript comment system found, e.g. "disqus"
+	jsComments string // the JavaScript comment system the walk found ("scripted", "iframe"); jsSystem adds the markers' ("disqus")
 	// jsCommentsSrc is the URL of the script or iframe that made
 	// jsComments "scripted" or "iframe"; rendering for it is worth it only
 	// when the browser may load it.
@@ -76,14 +76,12 @@ type pageInfo struct {
 
 // readPage reads what pageInfo holds from doc, the parsed page fetched
 // from base, in document order (a <base href> changes the base of the
-// links after it); raw is the page's bytes, searched for the markers of
-// JavaScript comment systems.
-func readPage(doc *html.Node, raw []byte, base *url.URL) *pageInfo {
+// links after it).
+func readPage(doc *html.Node, base *url.URL) *pageInfo {
 	r := &pageReader{pi: &pageInfo{}, base: base}
 	if doc != nil {
 		r.walk(doc, false)
 	}
-	r.pi.detectJSComments(raw)
 	return r.pi
 }
 
@@ -93,7 +91,7 @@ func linksOf(fragment string, base *url.URL) []link {
 	if err != nil {
 		return nil
 	}
-	return readPage(doc, nil, base).links
+	return readPage(doc, base).links
 }
 
 // pageReader is one walk of readPage.
@@ -341,11 +339,14 @@ func (pi *pageInfo) metaTag(n *html.Node) {
 	}
 }
 
-// detectJSComments looks for the markers of JavaScript comment systems
-// (the platform table's JSMarkers).
-func (pi *pageInfo) detectJSComments(page []byte) {
+// jsSystem returns the JavaScript comment system the page shows: what
+// the walk found (a script or frame naming comments: "scripted",
+// "iframe"), else the first platform whose JSMarkers page, the page's
+// bytes, holds (e.g. "disqus"), else "". Only renderReason asks, when it
+// gets that far: a crawl that never renders never searches the bytes.
+func (pi *pageInfo) jsSystem(page []byte) string {
 	if pi.jsComments != "" {
-		return
+		return pi.jsComments
 	}
-	pi.jsComments = platform.JSSystem(page)
+	return platform.JSSystem(page)
 }

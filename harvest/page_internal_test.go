@@ -5,12 +5,13 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/harvest/learn"
 	"golang.org/x/net/html"
 )
 
 // readBytes parses page and reads it as newFetchedPage does.
 func readBytes(page []byte, base *url.URL) *pageInfo {
-	return readPage(parse(page), page, base)
+	return readPage(parse(page), base)
 }
 
 // parse parses an HTML page.
@@ -36,5 +37,30 @@ func TestReadPageNoscript(t *testing.T) {
 	}
 	if got := stubTarget(parse([]byte(`<html><body><noscript><img src="/px.gif"></noscript></body></html>`)), base, "http://b.ex/other/"); got != "" {
 		t.Errorf("a thin page with an image in noscript: stubTarget = %q, want none", got)
+	}
+}
+
+// TestRenderReasonJSComments: render:auto renders a page for the comment
+// system its markers show, searched in its bytes only then; a script the
+// walk found that the browser may not load outranks the markers and asks
+// for nothing; a crawl that never renders asks for nothing.
+func TestRenderReasonJSComments(t *testing.T) {
+	base := mustURL(t, "http://b.ex/p/")
+	job := func(page string) *pageJob {
+		return &pageJob{page: &fetchedPage{html: []byte(page), info: readBytes([]byte(page), base)}}
+	}
+	ex := learn.Extraction{ContentText: "text", Comments: []learn.Comment{{ContentText: "hi"}}}
+	disqus := job(`<html><body><p>text</p><div id="disqus_thread"></div></body></html>`)
+	w := &pageWorker{o: Options{Render: RenderAuto}}
+	if got := w.renderReason(disqus, false, ex, nil); got != "comments by disqus" {
+		t.Errorf("render:auto, Disqus markers: reason %q, want comments by disqus", got)
+	}
+	blocked := job(`<html><body><script src="ftp://c.ex/comments.js"></script><div id="disqus_thread"></div></body></html>`)
+	if got := w.renderReason(blocked, false, ex, nil); got != "" {
+		t.Errorf("render:auto, a comment script the browser may not load: reason %q, want none", got)
+	}
+	w.o.Render = RenderNever
+	if got := w.renderReason(disqus, false, ex, nil); got != "" {
+		t.Errorf("render:never: reason %q, want none", got)
 	}
 }

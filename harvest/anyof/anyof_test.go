@@ -52,6 +52,33 @@ func TestSetMatchesContains(t *testing.T) {
 	}
 }
 
+// TestSetMatchesContainsLong is TestSetMatchesContains with strings of
+// 6 to 15 bytes, longer than the window a Set reads, over bytes whose
+// pairs share keys in the Set's tables (ab and `B, a! and `\x01), on
+// pages of up to 300 bytes.
+func TestSetMatchesContainsLong(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, alphabet := range []string{"ab", "ab`B", "a!`\x01", "aA\x01\xc1"} {
+		word := func(n int) string {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = alphabet[r.Intn(len(alphabet))]
+			}
+			return string(b)
+		}
+		for range 1000 {
+			var pats []string
+			for range 1 + r.Intn(5) {
+				pats = append(pats, word(6+r.Intn(10)))
+			}
+			s := New(pats...)
+			for range 20 {
+				check(t, pats, s, []byte(word(r.Intn(300))))
+			}
+		}
+	}
+}
+
 // TestSetCases covers the cases by name: none, empty page, a string at
 // the very end, order of the list over order in the page.
 func TestSetCases(t *testing.T) {
@@ -68,6 +95,8 @@ func TestSetCases(t *testing.T) {
 // FuzzSet compares a Set of up to three strings with bytes.Contains.
 func FuzzSet(f *testing.F) {
 	f.Add("edit", "Updat", "à jour", []byte("Last edited à jour"))
+	f.Add("disqus_thread", "fyre.co", "data-comments=", []byte(`<div id="disqus_thread"></div> fyre.co`))
+	f.Add("abcdefghijk", "!bcdefghijk", "ab", []byte("!bcdefghijkabcdefghij"))
 	f.Fuzz(func(t *testing.T, a, b, c string, page []byte) {
 		pats := []string{a, b, c}
 		check(t, pats, New(pats...), page)

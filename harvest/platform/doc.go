@@ -6,8 +6,8 @@
 // class words of the boxes it puts inside an article that are not the
 // article. Every matcher of the crawler is derived from the table:
 //
-//   - harvest's page scan: JSSystem (which JavaScript comment system a page
-//     loads, so that render:auto renders it);
+//   - harvest's render decision: JSSystem (which JavaScript comment system
+//     a page loads, so that render:auto renders it);
 //   - harvest/render: LoadMore (the controls clicked for more comments);
 //   - harvest/learn's comment fallback: IsCommentID, IsCommentClass,
 //     IsCommentItemType;
