@@ -192,23 +192,18 @@ func commentOrder(cs []feed.Comment, known int) (int, error) {
 // blog-wide comment feed lists: a platform lists as many in a post's own
 // comment feed (WordPress's posts_per_rss, Blogger's max-results).
 func (w *pageWorker) siteFeedLength() int {
-	if len(w.siteFiles) == 0 {
+	if len(w.siteParsed) == 0 {
 		return 0
 	}
-	cs, err := feed.ParseComments(w.siteFiles[0].Body, w.siteFiles[0].URL)
-	if err != nil {
-		return 0
-	}
-	return len(cs)
+	return len(w.siteParsed[0])
 }
 
 // siteFilesOf returns the pages of the blog-wide comment feed that list
 // comments of the post at post.
 func (w *pageWorker) siteFilesOf(post string) []blogharvest.File {
 	var out []blogharvest.File
-	for _, f := range w.siteFiles {
-		cs, err := feed.ParseComments(f.Body, f.URL)
-		if err == nil && len(commentsOfPost(cs, post)) > 0 {
+	for i, f := range w.siteFiles {
+		if len(commentsOfPost(w.siteParsed[i], post)) > 0 {
 			f.Role = blogharvest.RoleCommentFeed // the next update reads the comments of the post in it
 			out = append(out, f)
 		}

@@ -46,7 +46,9 @@ func canonicalURL(in *url.URL) (string, error) {
 	u.Fragment, u.RawFragment, u.User = "", "", nil
 	u.Path = canonicalPath(u.Path)
 	u.RawPath = ""
-	u.RawQuery = canonicalQuery(u.Query())
+	if u.RawQuery != "" {
+		u.RawQuery = canonicalQuery(u.Query())
+	}
 	u.ForceQuery = false
 	return u.String(), nil
 }
@@ -74,16 +76,22 @@ func canonicalPath(p string) string {
 		return "/"
 	}
 	slash := strings.HasSuffix(p, "/")
-	p = path.Clean("/" + p)
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	c := path.Clean(p)
 	for _, idx := range []string{"/index.html", "/index.htm", "/index.php"} {
-		if strings.HasSuffix(p, idx) {
-			return strings.TrimSuffix(p, idx[1:])
+		if strings.HasSuffix(c, idx) {
+			return strings.TrimSuffix(c, idx[1:])
 		}
 	}
-	if slash && p != "/" {
-		p += "/"
+	if slash && c != "/" {
+		if p[:len(p)-1] == c {
+			return p // clean already: keep it rather than build it again
+		}
+		c += "/"
 	}
-	return p
+	return c
 }
 
 // canonicalQuery drops tracking parameters and encodes the rest sorted.
@@ -104,7 +112,7 @@ func isMobileSwitch(v string) bool { return v == "0" || v == "1" }
 // it is not a crawlable http(s) URL.
 func resolve(base *url.URL, ref string) string {
 	ref = strings.TrimSpace(ref)
-	if ref == "" || strings.HasPrefix(ref, "#") || strings.HasPrefix(strings.ToLower(ref), "javascript:") {
+	if ref == "" || strings.HasPrefix(ref, "#") || len(ref) >= 11 && strings.EqualFold(ref[:11], "javascript:") {
 		return ""
 	}
 	r, err := url.Parse(ref)
@@ -152,10 +160,14 @@ func isBinaryURL(u *url.URL) bool {
 			return true
 		}
 	}
+	p += "/"
 	for _, m := range machinePath {
-		if strings.Contains(p+"/", m) {
+		if strings.Contains(p, m) {
 			return true
 		}
+	}
+	if u.RawQuery == "" {
+		return false
 	}
 	q := u.Query()
 	return q.Has("feed") || q.Has("attachment_id") || q.Has("format") && q.Get("format") != "html" ||

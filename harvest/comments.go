@@ -138,6 +138,8 @@ type commentMerger struct {
 	pageID  []string // id of each comment's element on the page; "" if not seen there
 	keyed   []bool   // whether each comment carries a platform id
 	text    []string // each comment's visible text (textsim.HTMLText), read once
+	norm    []string // normName of text, set when find first needs it
+	normed  []bool   // whether norm is set
 	byKey   map[string]int
 }
 
@@ -204,6 +206,8 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	m.pageID = append(m.pageID, "")
 	m.keyed = append(m.keyed, false)
 	m.text = append(m.text, textsim.HTMLText(cm.Content))
+	m.norm = append(m.norm, "")
+	m.normed = append(m.normed, false)
 	for _, k := range keys {
 		if k == "" {
 			continue
@@ -224,20 +228,25 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 // twice in a minute, and a page that gives only the day puts all of a
 // day's comments at the same time.
 func (m *commentMerger) find(pc learn.Comment) (int, bool) {
+	keyed := false
 	for _, k := range []string{pc.ID, pc.URL} {
 		if n := commentKey(k); n != "" {
 			if i, ok := m.byKey["#"+n]; ok {
 				return i, true
 			}
+			keyed = true
 		}
 	}
-	keyed := commentKey(pc.ID) != "" || commentKey(pc.URL) != ""
 	text := strings.TrimSpace(pc.ContentText)
+	var normText, normAuthor string
+	if keyed {
+		normText, normAuthor = normName(text), normName(pc.Author)
+	}
 	for i, cm := range m.list {
 		if keyed && m.keyed[i] {
 			// Both carry platform ids, and they differ: the same comment
 			// only if numbered apart (a comment system beside the feed's).
-			if normName(m.text[i]) == normName(text) && normName(cm.Author) == normName(pc.Author) {
+			if m.normText(i) == normText && normName(cm.Author) == normAuthor {
 				return i, true
 			}
 			continue
@@ -247,6 +256,15 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// normText returns normName of the text of the i-th merged comment,
+// normalised once: find compares it with every page comment's.
+func (m *commentMerger) normText(i int) string {
+	if !m.normed[i] {
+		m.norm[i], m.normed[i] = normName(m.text[i]), true
+	}
+	return m.norm[i]
 }
 
 // sameComment reports whether merged comment cm and page comment pc (whose

@@ -2,6 +2,7 @@ package harvest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
@@ -31,11 +32,19 @@ func TestCorpusDiscovery(t *testing.T) {
 				t.Fatalf("NewCrawl: %v", err)
 			}
 			found := map[string]bool{}
+			owner := map[string]string{} // a URL or alias, without a trailing slash → the entry naming it
 			posts := 0
 			for _, e := range out.entries {
 				found[e.URL] = true
 				for _, a := range e.Aliases {
 					found[a] = true
+				}
+				for _, u := range append([]string{e.URL}, e.Aliases...) {
+					k := strings.TrimSuffix(u, "/")
+					if o, ok := owner[k]; ok && o != e.URL {
+						t.Errorf("one page archived twice: %s in the entries %s and %s", u, o, e.URL)
+					}
+					owner[k] = e.URL
 				}
 				if e.Kind == blogharvest.KindPost && e.StatusCode == 200 {
 					posts++

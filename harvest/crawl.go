@@ -70,6 +70,7 @@ type site struct {
 	commented    []*url.URL                // UpdateCrawl: posts with comments since the watermark
 	siteComments map[string][]feed.Comment // UpdateCrawl: the blog-wide comment feed's comments, by post
 	siteFiles    []blogharvest.File        // UpdateCrawl: the blog-wide comment feed's pages as captured
+	siteParsed   [][]feed.Comment          // UpdateCrawl: the comments of each of siteFiles (none for a page that does not parse)
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,

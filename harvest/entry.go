@@ -50,7 +50,7 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	kind := blogharvest.KindPost
-	if !post || j.t.kind == "page" || j.item != nil && w.outsidePattern(p.ident) {
+	if !post || j.t.kind == "page" || j.item != nil && w.outsidePattern(p.ident) && w.outsidePattern(p.url.String()) {
 		kind = blogharvest.KindPage
 	}
 	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: w.home.String(),
@@ -127,7 +127,7 @@ func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool 
 		return false // several articles: a listing (archive, post format, author page)
 	}
 	posts := 0
-	for _, l := range linksOf(ex.ContentHTML, p.url) {
+	for _, l := range articleLinks(ex, p.url) {
 		if u, err := url.Parse(l.url); err == nil && w.pattern.match(u) {
 			posts++
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -85,13 +86,30 @@ func readPage(doc *html.Node, base *url.URL) *pageInfo {
 	return r.pi
 }
 
+// articleLinks returns the links of an extracted article: read from its
+// cleaned element when the extraction has one (ContentHTML renders that
+// element's children), else from ContentHTML parsed.
+func articleLinks(ex learn.Extraction, base *url.URL) []link {
+	if ex.ContentNode != nil {
+		return nodeLinks(ex.ContentNode, base)
+	}
+	return linksOf(ex.ContentHTML, base)
+}
+
+// nodeLinks returns the links under n.
+func nodeLinks(n *html.Node, base *url.URL) []link {
+	r := &pageReader{pi: &pageInfo{}, base: base}
+	r.walk(n, false)
+	return r.pi.links
+}
+
 // linksOf returns the links of an HTML fragment (an extracted article).
 func linksOf(fragment string, base *url.URL) []link {
 	doc, err := html.Parse(strings.NewReader(fragment))
 	if err != nil {
 		return nil
 	}
-	return readPage(doc, base).links
+	return nodeLinks(doc, base)
 }
 
 // pageReader is one walk of readPage.
@@ -151,7 +169,7 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 			pi.links = append(pi.links, l)
 		}
 	case atom.Link:
-		pi.linkTag(n, r.base)
+		r.linkTag(n)
 	case atom.Meta:
 		pi.metaTag(n)
 	case atom.Html:
@@ -192,7 +210,10 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 
 // hasRel reports whether a rel attribute value holds the token tok.
 func hasRel(rel, tok string) bool {
-	for _, f := range strings.Fields(rel) {
+	if !strings.Contains(rel, tok) {
+		return false // most class and rel values: no need to split them
+	}
+	for f := range strings.FieldsSeq(rel) {
 		if f == tok {
 			return true
 		}
@@ -200,9 +221,14 @@ func hasRel(rel, tok string) bool {
 	return false
 }
 
-// containers are the elements that may hold site navigation.
-var containers = map[atom.Atom]bool{atom.Nav: true, atom.Header: true, atom.Div: true, atom.Ul: true,
-	atom.Ol: true, atom.Section: true, atom.Aside: true, atom.Footer: true, atom.Main: true, atom.Article: true}
+// isContainer reports whether an element may hold site navigation.
+func isContainer(a atom.Atom) bool {
+	switch a {
+	case atom.Nav, atom.Header, atom.Div, atom.Ul, atom.Ol, atom.Section, atom.Aside, atom.Footer, atom.Main, atom.Article:
+		return true
+	}
+	return false
+}
 
 // navMarkers are class or id fragments of navigation containers.
 var navMarkers = []string{"menu", "nav", "pagelist", "widget_pages"}
@@ -210,7 +236,7 @@ var navMarkers = []string{"menu", "nav", "pagelist", "widget_pages"}
 // isNavContainer reports whether n is site navigation: <nav>, <header>,
 // or a container whose class, id or role names a menu or page list.
 func isNavContainer(n *html.Node) bool {
-	if !containers[n.DataAtom] {
+	if !isContainer(n.DataAtom) {
 		return false
 	}
 	if n.DataAtom == atom.Nav || n.DataAtom == atom.Header {
@@ -302,13 +328,19 @@ func srcURL(base *url.URL, src string) string {
 	return u.String()
 }
 
-// linkTag records <link rel=canonical|shortlink|alternate|next|prev|license>.
-func (pi *pageInfo) linkTag(n *html.Node, base *url.URL) {
-	u := resolve(base, attr(n, "href"))
+// linkTag records <link rel=canonical|shortlink|alternate|next|prev|license>;
+// the href of other <link>s (stylesheets, icons, preloads) is not resolved.
+func (r *pageReader) linkTag(n *html.Node) {
+	rels := strings.ToLower(attr(n, "rel"))
+	if !hasLinkRel(rels) {
+		return
+	}
+	u := r.resolve(attr(n, "href"))
 	if u == "" {
 		return
 	}
-	for _, rel := range strings.Fields(strings.ToLower(attr(n, "rel"))) {
+	pi := r.pi
+	for rel := range strings.FieldsSeq(rels) {
 		switch rel {
 		case "canonical":
 			pi.canonical = u
@@ -326,6 +358,18 @@ func (pi *pageInfo) linkTag(n *html.Node, base *url.URL) {
 			}
 		}
 	}
+}
+
+// hasLinkRel reports whether a rel attribute value (lowercased) names a
+// relation linkTag records.
+func hasLinkRel(rels string) bool {
+	for rel := range strings.FieldsSeq(rels) {
+		switch rel {
+		case "canonical", "shortlink", "alternate", "next", "prev", "previous", "license":
+			return true
+		}
+	}
+	return false
 }
 
 // metaTag records OpenGraph article markers.

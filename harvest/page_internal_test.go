@@ -2,7 +2,11 @@ package harvest
 
 import (
 	"bytes"
+	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -37,6 +41,43 @@ func TestReadPageNoscript(t *testing.T) {
 	}
 	if got := stubTarget(parse([]byte(`<html><body><noscript><img src="/px.gif"></noscript></body></html>`)), base, "http://b.ex/other/"); got != "" {
 		t.Errorf("a thin page with an image in noscript: stubTarget = %q, want none", got)
+	}
+}
+
+// TestArticleLinksMatchReparse: the links read from an extraction's
+// cleaned article element are those of its ContentHTML parsed again, on
+// every fixture and corpus page (the fallbacks' article).
+func TestArticleLinksMatchReparse(t *testing.T) {
+	n := 0
+	eachTestPage(t, func(path string, raw []byte) {
+		base, _ := url.Parse("https://example.org/" + filepath.ToSlash(path))
+		ex, _ := (*learn.Rules)(nil).Extract(learn.Page{URL: base.String(), HTML: raw, Root: parse(raw)})
+		if ex.ContentNode == nil {
+			return
+		}
+		n++
+		if got, want := articleLinks(ex, base), linksOf(ex.ContentHTML, base); !slices.Equal(got, want) {
+			t.Errorf("%s: %d links from the article element, %d from ContentHTML", path, len(got), len(want))
+		}
+	})
+	t.Logf("%d articles", n)
+}
+
+// eachTestPage calls f with the path and bytes of every HTML page of the
+// fixture blogs and of ../shared/corpus (when present).
+func eachTestPage(t testing.TB, f func(path string, raw []byte)) {
+	for _, dir := range []string{"../testdata/blogs", "../../shared/corpus"} {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || filepath.Ext(p) != ".html" {
+				return nil
+			}
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(p, raw)
+			return nil
+		})
 	}
 }
 

@@ -2,10 +2,7 @@ package harvest
 
 import (
 	"bytes"
-	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -17,26 +14,16 @@ import (
 // that depended on the page would show.
 func TestResolveCachedMatchesResolve(t *testing.T) {
 	hrefs := []string{"http://A.example/x/../y/", "HTTPS://a.example:443/p?utm_source=x#f", "http://a.example/./", " http://a.example/", "//a.example/p", "/p", "p", "http:p", "http://[bad"}
-	for _, dir := range []string{"../testdata/blogs", "../../shared/corpus"} {
-		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || filepath.Ext(p) != ".html" {
-				return nil
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, _ := html.Parse(bytes.NewReader(data))
-			for n := range doc.Descendants() {
-				for _, a := range n.Attr {
-					if a.Key == "href" || a.Key == "src" {
-						hrefs = append(hrefs, a.Val)
-					}
+	eachTestPage(t, func(_ string, data []byte) {
+		doc, _ := html.Parse(bytes.NewReader(data))
+		for n := range doc.Descendants() {
+			for _, a := range n.Attr {
+				if a.Key == "href" || a.Key == "src" {
+					hrefs = append(hrefs, a.Val)
 				}
 			}
-			return nil
-		})
-	}
+		}
+	})
 	one, _ := url.Parse("http://one.example/2020/01/post/")
 	two, _ := url.Parse("https://two.example:8443/a/b/c.html")
 	absResolved.Lock()

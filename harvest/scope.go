@@ -42,6 +42,9 @@ func (s *scope) addHost(host string) {
 
 // excluded reports whether an exclude pattern names the canonical URL u.
 func (s *scope) excluded(u *url.URL) bool {
+	if len(s.exclude) == 0 {
+		return false
+	}
 	raw := u.String()
 	for _, re := range s.exclude {
 		if re.MatchString(raw) {
@@ -56,14 +59,23 @@ func (s *scope) contains(u *url.URL) bool {
 	if s.excluded(u) {
 		return false
 	}
-	raw := u.String()
-	if s.hosts[u.Host] && strings.HasPrefix(u.Path+"/", s.prefix) {
+	if s.hosts[u.Host] && underPrefix(u.Path, s.prefix) {
 		return true
 	}
+	if len(s.include) == 0 {
+		return false
+	}
+	raw := u.String()
 	for _, re := range s.include {
 		if re.MatchString(raw) {
 			return true
 		}
 	}
 	return false
+}
+
+// underPrefix reports whether path+"/" begins with prefix, which ends in
+// "/": the path lies under the prefix or is the prefix's folder itself.
+func underPrefix(path, prefix string) bool {
+	return strings.HasPrefix(path, prefix) || path == prefix[:len(prefix)-1]
 }

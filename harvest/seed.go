@@ -257,8 +257,11 @@ func (c *crawl) queueSitemapURL(su sitemapURL, page, post bool) {
 func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 	posts := 0
 	for _, l := range info.links {
+		if c.front.has(l.url) {
+			continue
+		}
 		u, err := url.Parse(l.url)
-		if err != nil || c.front.has(l.url) {
+		if err != nil {
 			continue
 		}
 		if why := c.linkSkipped(u); why != "" {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // trapBlog is a tiny blog whose one post links to query views of itself
@@ -55,5 +57,57 @@ func TestNewCrawlQueryVariantTrap(t *testing.T) {
 	}
 	if n := len(out.byURL(t)); n != 1 {
 		t.Errorf("%d entries, want 1 (the post)", n)
+	}
+}
+
+// TestFeedPostCanonicalWithoutSlash: a static site whose posts live at
+// /slug/ but name /slug (no slash) as rel=canonical. The feed's post is
+// archived once, as a post, however often it is linked under its own URL.
+func TestFeedPostCanonicalWithoutSlash(t *testing.T) {
+	mux := http.NewServeMux()
+	var srv *httptest.Server
+	page := func(w http.ResponseWriter, canonical, body string) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html><head><title>t</title><link rel="canonical" href="%s"><link rel="alternate" type="application/rss+xml" href="/atom.xml"></head><body>%s</body></html>`, canonical, body)
+	}
+	posts := []string{"first-post", "second-post", "third-post"}
+	links := ""
+	for i, slug := range posts {
+		links += fmt.Sprintf(`<li><a href="/blog/2020/01/0%d/%s/">%s</a></li>`, i+1, slug, slug)
+	}
+	for i, slug := range posts {
+		path := fmt.Sprintf("/blog/2020/01/0%d/%s/", i+1, slug)
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			page(w, srv.URL+strings.TrimSuffix(path, "/"), `<article><h1>`+slug+`</h1><div class="entry-content"><p>`+
+				strings.Repeat("Words of "+slug+". ", 30)+`</p></div></article><ul>`+links+`</ul>`)
+		})
+	}
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) { page(w, srv.URL+"/", "<ul>"+links+"</ul>") })
+	mux.HandleFunc("/atom.xml", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/rss+xml")
+		items := ""
+		for i, slug := range posts {
+			items += fmt.Sprintf(`<item><title>%[2]s</title><link>%[1]s/blog/2020/01/0%[3]d/%[2]s/</link><pubDate>0%[3]d Jan 2020 10:00:00 +0000</pubDate><description>Words of %[2]s.</description></item>`, srv.URL, slug, i+1)
+		}
+		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>%s/</link>%s</channel></rss>`, srv.URL, items)
+	})
+	log := &requestLog{}
+	srv = httptest.NewServer(log.wrap(mux))
+	t.Cleanup(srv.Close)
+	o := options("slash", srv.URL)
+	_, out := crawl(t, o)
+	byURL := out.byURL(t)
+	if len(byURL) != len(posts) {
+		t.Errorf("%d entries, want %d (one per post): %v", len(byURL), len(posts), keys(byURL))
+	}
+	for u, e := range byURL {
+		if e.Kind != blogharvest.KindPost {
+			t.Errorf("%s archived as a %s, want a post", u, e.Kind)
+		}
+	}
+	for _, slug := range posts {
+		if n := log.count(func(u string) bool { return strings.Contains(u, slug) }); n != 1 {
+			t.Errorf("%s fetched %d times, want once", slug, n)
+		}
 	}
 }

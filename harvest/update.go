@@ -48,8 +48,8 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if !c.pol.changedOnly {
 		return nil
 	}
-	c.siteComments = siteCommentsByPost(files)
-	c.siteFiles = files
+	c.siteFiles, c.siteParsed = files, parseSiteFiles(files)
+	c.siteComments = siteCommentsByPost(c.siteParsed)
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {
@@ -145,15 +145,22 @@ func (w *pageWorker) isCommented(raw string) bool {
 	return false
 }
 
+// parseSiteFiles parses the blog-wide comment feed's pages (their
+// captures) once for the whole crawl; a page that does not parse has no
+// comments.
+func parseSiteFiles(files []blogharvest.File) [][]feed.Comment {
+	out := make([][]feed.Comment, len(files))
+	for i, f := range files {
+		out[i], _ = feed.ParseComments(f.Body, f.URL)
+	}
+	return out
+}
+
 // siteCommentsByPost returns the comments of the blog-wide comment feed's
-// pages (their captures) by the canonical URL of the post commented on.
-func siteCommentsByPost(files []blogharvest.File) map[string][]feed.Comment {
+// pages (parseSiteFiles) by the canonical URL of the post commented on.
+func siteCommentsByPost(pages [][]feed.Comment) map[string][]feed.Comment {
 	out := map[string][]feed.Comment{}
-	for _, f := range files {
-		cs, err := feed.ParseComments(f.Body, f.URL)
-		if err != nil {
-			continue
-		}
+	for _, cs := range pages {
 		for _, cm := range cs {
 			if post := commentedPost(cm.Link); post != nil {
 				out[post.String()] = append(out[post.String()], cm)

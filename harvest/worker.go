@@ -156,12 +156,17 @@ func (w *pageWorker) noteStub(task string, p *fetchedPage) {
 // rel=canonical names a URL already processed is a duplicate of it, unless
 // it is a post by its own URL and the canonical is not (a theme that points
 // every page's canonical at the home page or one post): it is then kept
-// under its own URL. It reports whether the page is to be processed.
+// under its own URL. A page processed under its canonical URL claims its own
+// URL too, so that a link to it does not fetch it again (and archive it
+// twice). It reports whether the page is to be processed.
 func (w *pageWorker) claimIdentity(j *pageJob, p *fetchedPage) bool {
+	own := p.url.String()
 	if w.claims.claim(p.ident) || j.t.again {
+		if own != p.ident {
+			w.claims.claim(own)
+		}
 		return true
 	}
-	own := p.url.String()
 	canon, _ := url.Parse(p.ident)
 	if own != p.ident && (j.item != nil || w.pattern.match(p.url)) && (canon == nil || !w.pattern.match(canon)) && w.claims.claim(own) {
 		w.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)

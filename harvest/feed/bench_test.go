@@ -1,6 +1,9 @@
 package feed_test
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/harvest/feed"
@@ -28,4 +31,33 @@ func FuzzParse(f *testing.F) {
 		}
 		feed.ParseComments(body, "https://x.example.org/feed")
 	})
+}
+
+// BenchmarkParseCorpus parses every file of the corpus that sniffs as a
+// feed (posts feeds, comment feeds, category feeds), all of them per op.
+func BenchmarkParseCorpus(b *testing.B) {
+	var docs [][]byte
+	filepath.WalkDir(corpusDir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if body, err := os.ReadFile(path); err == nil && feed.Sniff(body) {
+				docs = append(docs, body)
+			}
+		}
+		return nil
+	})
+	if len(docs) == 0 {
+		b.Skip("corpus absent")
+	}
+	size := 0
+	for _, d := range docs {
+		size += len(d)
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, d := range docs {
+			if _, err := feed.Parse(d, "http://example.org/feed"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

@@ -3,8 +3,8 @@ package feed
 import (
 	"bytes"
 	"io"
+	"math"
 	"regexp"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
@@ -38,38 +38,117 @@ func toLegalUTF8(body []byte) (out []byte, cs string, removed int) {
 		text, _ = blogharvest.RepairUTF8(body)
 	}
 	text = trimBOM(text) // a UTF-16 BOM decodes to a UTF-8 one
-	text = xmlDeclEncoding.ReplaceAll(text, []byte("${1}UTF-8${3}"))
-	out, removed = xmlLegal(text)
+	out, removed = xmlLegal(declareUTF8(text))
 	return out, cs, removed
 }
 
-// charRef matches a numeric character reference.
-var charRef = regexp.MustCompile(`&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));`)
+// declareUTF8 returns text with the encoding of its XML declaration, if
+// any, set to UTF-8; text itself when there is nothing to change.
+func declareUTF8(text []byte) []byte {
+	m := xmlDeclEncoding.FindSubmatchIndex(text)
+	if m == nil || string(text[m[4]:m[5]]) == "UTF-8" {
+		return text
+	}
+	out := make([]byte, 0, len(text)+5)
+	out = append(append(out, text[:m[4]]...), "UTF-8"...)
+	return append(out, text[m[5]:]...)
+}
 
 // xmlLegal returns the UTF-8 text without the characters XML 1.0 does not
-// allow, raw or as numeric character references, and how many it removed.
+// allow, raw or as numeric character references, and how many it removed;
+// text itself when it has none.
 func xmlLegal(text []byte) ([]byte, int) {
 	removed := 0
-	if s, changed := blogharvest.XMLText(string(text)); changed {
+	if !isXMLText(text) {
+		s, _ := blogharvest.XMLText(string(text))
 		removed = utf8.RuneCount(text) - utf8.RuneCountInString(s)
 		text = []byte(s)
 	}
-	if !bytes.Contains(text, []byte("&#")) {
-		return text, removed
+	text, refs := dropIllegalRefs(text)
+	return text, removed + refs
+}
+
+// isXMLText reports whether text is valid UTF-8 made of characters XML 1.0
+// allows only.
+func isXMLText(text []byte) bool {
+	for i := 0; i < len(text); {
+		if c := text[i]; c >= 0x20 && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size == 1 || !blogharvest.IsXMLChar(r) {
+			return false
+		}
+		i += size
 	}
-	return charRef.ReplaceAllFunc(text, func(ref []byte) []byte {
-		m := charRef.FindSubmatch(ref)
-		base, digits := 16, m[1]
-		if digits == nil {
-			base, digits = 10, m[2]
+	return true
+}
+
+// dropIllegalRefs removes the numeric character references of text
+// ("&#1;", "&#x1F;") to characters XML 1.0 does not allow and says how
+// many; it returns text itself when there are none.
+func dropIllegalRefs(text []byte) ([]byte, int) {
+	var out []byte // what is kept, up to last
+	removed, last := 0, 0
+	for i := 0; ; {
+		k := bytes.Index(text[i:], []byte("&#"))
+		if k < 0 {
+			break
 		}
-		n, err := strconv.ParseInt(string(digits), base, 32)
-		if err != nil || !blogharvest.IsXMLChar(rune(n)) {
+		i += k
+		v, n := charRefAt(text[i:])
+		if n == 0 {
+			i++
+			continue
+		}
+		if v > math.MaxInt32 || !blogharvest.IsXMLChar(rune(v)) {
+			out = append(out, text[last:i]...)
+			last = i + n
 			removed++
-			return nil
 		}
-		return ref
-	}), removed
+		i += n
+	}
+	if removed == 0 {
+		return text, 0
+	}
+	return append(out, text[last:]...), removed
+}
+
+// charRefAt reads the numeric character reference at the start of b:
+// "&#" then 1 to 10 decimal digits, or "x" or "X" and 1 to 8 hex digits,
+// then ";". It returns the value and the reference's length, 0 when b
+// does not start with one.
+func charRefAt(b []byte) (v int64, n int) {
+	i, base, most := 2, int64(10), 10
+	if len(b) > i && (b[i] == 'x' || b[i] == 'X') {
+		i, base, most = 3, 16, 8
+	}
+	start := i
+	for ; i < len(b) && i-start < most; i++ {
+		d, ok := digitValue(b[i], base)
+		if !ok {
+			break
+		}
+		v = v*base + d
+	}
+	if i == start || i >= len(b) || b[i] != ';' {
+		return 0, 0
+	}
+	return v, i + 1
+}
+
+// digitValue is the value of the digit c in base 10 or 16.
+func digitValue(c byte, base int64) (int64, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return int64(c - '0'), true
+	case base == 16 && c >= 'a' && c <= 'f':
+		return int64(c-'a') + 10, true
+	case base == 16 && c >= 'A' && c <= 'F':
+		return int64(c-'A') + 10, true
+	}
+	return 0, false
 }
 
 // passThrough is a CharsetReader for documents already in UTF-8 (or only

@@ -40,7 +40,7 @@ func parse(body []byte, feedURL string) (*Feed, error) {
 	if format == "" {
 		return nil, fmt.Errorf("root element is <%s>, not rss, feed or rdf:RDF: %w", sc.root, ErrNotFeed)
 	}
-	gf, err := gofeed.NewParser().Parse(bytes.NewReader(text))
+	gf, err := parseGofeed(text, format)
 	if err != nil {
 		return nil, fmt.Errorf("malformed %s: %w", format, err)
 	}

@@ -74,7 +74,7 @@ func (c *Client) read(ctx context.Context, cancel context.CancelCauseFunc, u *ur
 	if c.o.MinRate > 0 {
 		r = newRateReader(r, u.String(), c.o.MinRate, c.o.MinRateWindow)
 	}
-	body, err := readBody(r, resp.Header.Get("Content-Encoding"), resp.Request.URL.String(), c.o.MaxBody)
+	body, err := readBody(r, resp.Header.Get("Content-Encoding"), resp.Request.URL.String(), c.o.MaxBody, resp.ContentLength)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return nil, c.transportError(ctx, u, cause)

@@ -22,8 +22,9 @@ import (
 const acceptEncoding = "gzip, deflate, br"
 
 // readBody reads r, decoded per the Content-Encoding list enc, keeping at
-// most max decoded bytes. A longer body is a *TooLargeError.
-func readBody(r io.Reader, enc, u string, max int64) ([]byte, error) {
+// most max decoded bytes. A longer body is a *TooLargeError. size is the
+// body's announced length (Content-Length), -1 when unknown.
+func readBody(r io.Reader, enc, u string, max, size int64) ([]byte, error) {
 	r, err := decoder(&capReader{r: r, left: max}, enc) // the encoded form is capped too
 	if errors.Is(err, errRawTooLarge) {
 		return nil, blogharvest.Permanent(&TooLargeError{URL: u, Limit: max})
@@ -31,7 +32,10 @@ func readBody(r io.Reader, enc, u string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, blogharvest.Permanent(fmt.Errorf("fetch %s: %w", u, err))
 	}
-	b, err := readAll(io.LimitReader(r, max+1))
+	if !identity(enc) || size > max {
+		size = -1 // the announced length is not that of the decoded body, or it is over the cap
+	}
+	b, err := readAll(io.LimitReader(r, max+1), size)
 	if int64(len(b)) > max || errors.Is(err, errRawTooLarge) {
 		return nil, blogharvest.Permanent(&TooLargeError{URL: u, Limit: max})
 	}
@@ -47,9 +51,17 @@ var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // maxPooledBuffer is the largest buffer readAll keeps for the next body.
 const maxPooledBuffer = 4 << 20
 
-// readAll is io.ReadAll that grows a pooled buffer and allocates the body
-// once, at its size, instead of growing a new slice for every body.
-func readAll(r io.Reader) ([]byte, error) {
+// maxPresized is the largest announced length readAll trusts to size the
+// body before reading it (a server may announce more than it sends).
+const maxPresized = 1 << 20
+
+// readAll is io.ReadAll that allocates the body once: at its announced
+// size (size >= 0), else by growing a pooled buffer and copying the body
+// out at its size, instead of growing a new slice for every body.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size >= 0 && size <= maxPresized {
+		return readSized(r, size)
+	}
 	buf := bodyBuffers.Get().(*bytes.Buffer)
 	buf.Reset()
 	_, err := buf.ReadFrom(r)
@@ -58,6 +70,38 @@ func readAll(r io.Reader) ([]byte, error) {
 		bodyBuffers.Put(buf)
 	}
 	return b, err
+}
+
+// readSized reads r into a slice with room for size bytes and the end of
+// the body, growing it only if the body is longer.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// identity reports whether the Content-Encoding list enc leaves the body
+// as it is.
+func identity(enc string) bool {
+	for enc != "" {
+		var c string
+		c, enc, _ = strings.Cut(enc, ",")
+		if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+			return false
+		}
+	}
+	return true
 }
 
 // decoder wraps r in decoders for the comma-separated codings of enc, last

@@ -114,7 +114,7 @@ func readRedirectBody(resp *http.Response) ([]byte, bool) {
 // decodeRedirectBody content-decodes a redirect's body as readBody does a
 // final one; a body that does not decode is kept as it came.
 func decodeRedirectBody(raw []byte, enc string) []byte {
-	b, err := readBody(bytes.NewReader(raw), enc, "", maxRedirectBody*16)
+	b, err := readBody(bytes.NewReader(raw), enc, "", maxRedirectBody*16, int64(len(raw)))
 	if err != nil {
 		return raw
 	}

@@ -11,8 +11,9 @@ import (
 // TestReadAllMatchesIOReadAll reads bodies of many sizes, whole, a byte
 // at a time and cut by an error, with readAll and io.ReadAll, in an order
 // that hands readAll its pooled buffers back dirty and bigger than the
-// next body: the bytes and errors must be the same, and no body may share
-// memory with the next.
+// next body, with no announced size, the right one, and wrong ones: the
+// bytes and errors must be the same, and no body may share memory with
+// the next.
 func TestReadAllMatchesIOReadAll(t *testing.T) {
 	boom := errors.New("reset")
 	var prev []byte
@@ -25,15 +26,25 @@ func TestReadAllMatchesIOReadAll(t *testing.T) {
 			"dataerr": func() io.Reader { return iotest.DataErrReader(bytes.NewReader(body)) },
 		}
 		for name, r := range readers {
-			got, gerr := readAll(r())
-			want, werr := io.ReadAll(r())
-			if !bytes.Equal(got, want) || got == nil || !errors.Is(gerr, werr) && gerr != werr {
-				t.Fatalf("%d bytes, %s: readAll = %d bytes, %v; io.ReadAll %d bytes, %v", n, name, len(got), gerr, len(want), werr)
+			for _, size := range []int{-1, n, n / 2, 2*n + 1, maxPresized + 1} {
+				got, gerr := readAll(r(), int64(size))
+				want, werr := io.ReadAll(r())
+				if !bytes.Equal(got, want) || got == nil || !errors.Is(gerr, werr) && gerr != werr {
+					t.Fatalf("%d bytes (announced %d), %s: readAll = %d bytes, %v; io.ReadAll %d bytes, %v", n, size, name, len(got), gerr, len(want), werr)
+				}
+				if len(prev) > 0 && len(got) > 0 && &prev[0] == &got[0] {
+					t.Fatalf("%d bytes (announced %d), %s: body shares memory with the one before", n, size, name)
+				}
+				prev = got
 			}
-			if len(prev) > 0 && len(got) > 0 && &prev[0] == &got[0] {
-				t.Fatalf("%d bytes, %s: body shares memory with the one before", n, name)
-			}
-			prev = got
+		}
+	}
+}
+
+func TestIdentity(t *testing.T) {
+	for enc, want := range map[string]bool{"": true, "identity": true, " Identity , ": true, "gzip": false, "identity, br": false, ",": true} {
+		if got := identity(enc); got != want {
+			t.Errorf("identity(%q) = %v, want %v", enc, got, want)
 		}
 	}
 }
