@@ -2,6 +2,8 @@ package learn
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
@@ -13,6 +15,16 @@ var bylineEnds = []string{" at ", " on ", " in ", " le ", " à ", " am ", " um "
 
 // bylineStarts introduce an author's name in running text.
 var bylineStarts = []string{"posted by ", "written by ", "published by ", "publié par ", "écrit par ", "par ", "von ", "por ", "door ", "by "}
+
+// bylineFirsts are the first runes of bylineStarts.
+var bylineFirsts = func() map[rune]bool {
+	m := map[rune]bool{}
+	for _, s := range bylineStarts {
+		r, _ := utf8.DecodeRuneInString(s)
+		m[r] = true
+	}
+	return m
+}()
 
 // maxBylineText bounds the text of an element read as a byline.
 const maxBylineText = 100
@@ -80,6 +92,9 @@ func startsByline(n *html.Node) bool {
 			continue
 		}
 		if t := strings.TrimSpace(c.Data); t != "" {
+			if r, _ := utf8.DecodeRuneInString(t); !bylineFirsts[unicode.ToLower(r)] {
+				return false // the lower-cased text begins with that rune
+			}
 			low := strings.ToLower(textsim.Collapse(t) + " ")
 			for _, p := range bylineStarts {
 				if strings.HasPrefix(low, p) {

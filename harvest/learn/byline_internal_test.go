@@ -1,6 +1,12 @@
 package learn
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"golang.org/x/net/html"
+)
 
 func TestBylineName(t *testing.T) {
 	for in, want := range map[string]string{
@@ -65,6 +71,36 @@ func TestPathDate(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("pathDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestStartsBylineMatchesNaive checks startsByline, which looks at the
+// first rune before lower-casing the text, against its first version.
+func TestStartsBylineMatchesNaive(t *testing.T) {
+	naive := func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.TextNode {
+				continue
+			}
+			if t := strings.TrimSpace(c.Data); t != "" {
+				low := strings.ToLower(textsim.Collapse(t) + " ")
+				for _, p := range bylineStarts {
+					if strings.HasPrefix(low, p) {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		return false
+	}
+	for _, text := range []string{"Posted by Ann", "  \n BY  Ann", "by", "By\u00a0Ann", "Écrit par Anne", "écrit  par Anne",
+		"\xffby Ann", "b", "Door Jan", "VON\tKarl", "Published\nby x", "\u0130by", "Bygone days", "\u00a0by Ann", "   "} {
+		n := &html.Node{Type: html.ElementNode, Data: "p"}
+		n.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+		if got, want := startsByline(n), naive(n); got != want {
+			t.Errorf("startsByline(%q) = %v, want %v", text, got, want)
 		}
 	}
 }

@@ -39,11 +39,9 @@ func cleanTree(n *html.Node, base *url.URL) bool {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		switch {
-		case c.Type == html.CommentNode:
+		case cleanedAway(c):
 			n.RemoveChild(c)
-		case c.Type == html.ElementNode && (droppedTag(c.Data) || isBoilerplate(c)):
-			n.RemoveChild(c)
-			changed = changed || !textless(c.Data) || c.Namespace != ""
+			changed = changed || c.Type == html.ElementNode && (!textless(c.Data) || c.Namespace != "")
 		case c.Type == html.ElementNode:
 			cleanAttrs(c, base)
 			changed = cleanTree(c, base) || changed
@@ -51,6 +49,12 @@ func cleanTree(n *html.Node, base *url.URL) bool {
 		c = next
 	}
 	return changed
+}
+
+// cleanedAway reports whether cleanNode removes node c (below the node it
+// cleans): a copy to be cleaned need not hold it.
+func cleanedAway(c *html.Node) bool {
+	return c.Type == html.CommentNode || c.Type == html.ElementNode && (droppedTag(c.Data) || isBoilerplate(c))
 }
 
 // textless reports whether dropped elements named tag add nothing to

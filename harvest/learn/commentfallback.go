@@ -38,7 +38,7 @@ func (e *extractor) fallbackComments() {
 	if len(elems) > 0 {
 		out = e.heuristicComments(elems, recs)
 	} else {
-		out = ldComments(e.root, e.page.Lang)
+		out = ldComments(e.fb.data().commentScripts, e.page.Lang)
 	}
 	if len(out) == 0 {
 		return
@@ -460,15 +460,16 @@ func repeatedRecords(root *html.Node) []*html.Node {
 	return withReplies(root, found, listed)
 }
 
-// childGroups groups the record-like element children of n by signature.
+// childGroups groups the record-like element children of n by signature;
+// it is nil when there are fewer than two, which make no group of two.
 func childGroups(n *html.Node) map[string][]*html.Node {
-	var groups map[string][]*html.Node
+	if !twoRecordLike(n) {
+		return nil
+	}
+	groups := map[string][]*html.Node{}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || !recordTags[c.Data] || c.FirstChild == nil {
+		if !recordLike(c) {
 			continue
-		}
-		if groups == nil {
-			groups = map[string][]*html.Node{}
 		}
 		sig := signature(c)
 		groups[sig] = append(groups[sig], c)
@@ -476,20 +477,41 @@ func childGroups(n *html.Node) map[string][]*html.Node {
 	return groups
 }
 
+// recordLike reports whether node c may be a record: an element of
+// recordTags with children.
+func recordLike(c *html.Node) bool {
+	return c.Type == html.ElementNode && recordTags[c.Data] && c.FirstChild != nil
+}
+
+// twoRecordLike reports whether n has two record-like children.
+func twoRecordLike(n *html.Node) bool {
+	found := 0
+	for c := n.FirstChild; c != nil && found < 2; c = c.NextSibling {
+		if recordLike(c) {
+			found++
+		}
+	}
+	return found == 2
+}
+
 // signature returns an element's tag and first class token, digits
 // dropped (comment-42 and comment-43 alike).
 func signature(n *html.Node) string {
-	tok := ""
+	return n.Data + "." + signatureClass(n)
+}
+
+// signatureClass returns the class part of n's signature: its first class
+// token, digits dropped.
+func signatureClass(n *html.Node) string {
 	for f := range strings.FieldsSeq(attr(n, "class")) {
-		tok = strings.Map(func(r rune) rune {
+		return strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' {
 				return -1
 			}
 			return r
 		}, f)
-		break
 	}
-	return n.Data + "." + tok
+	return ""
 }
 
 // commentGroup returns the members of a sibling group that read as
@@ -522,12 +544,16 @@ func hasAuthorHint(m *html.Node) bool {
 	return found
 }
 
-// sameSignature returns the descendants of m with m's signature.
+// sameSignature returns the descendants of m with m's signature (nil
+// when there are none).
 func sameSignature(m *html.Node) map[*html.Node]bool {
-	sig := signature(m)
-	out := map[*html.Node]bool{}
+	class := signatureClass(m)
+	var out map[*html.Node]bool
 	walkElements(m, func(c *html.Node) bool {
-		if c != m && c.Data == m.Data && signature(c) == sig {
+		if c != m && c.Data == m.Data && signatureClass(c) == class {
+			if out == nil {
+				out = map[*html.Node]bool{}
+			}
 			out[c] = true
 		}
 		return true

@@ -1,28 +1,20 @@
 package learn
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/blogharvest/blogharvest/harvest/textsim"
-	"golang.org/x/net/html"
 )
 
 // ldComments returns the schema.org Comment objects of the page's JSON-LD
-// (a BlogPosting's "comment" list, replies in each comment's own), oldest
-// first as listed; their ids are their @id or url, else a digest.
-func ldComments(root *html.Node, lang string) []Comment {
+// scripts (structured.commentScripts: a BlogPosting's "comment" list, replies in
+// each comment's own), oldest first as listed; their ids are their @id or
+// url, else a digest.
+func ldComments(scripts []any, lang string) []Comment {
 	var out []Comment
-	walkElements(root, func(n *html.Node) bool {
-		if n.Data == "script" && strings.EqualFold(attr(n, "type"), "application/ld+json") && n.FirstChild != nil {
-			var v any
-			if json.Unmarshal([]byte(n.FirstChild.Data), &v) == nil {
-				out = visitLDComments(v, "", lang, out, 0)
-			}
-			return false
-		}
-		return true
-	})
+	for _, v := range scripts {
+		out = visitLDComments(v, "", lang, out, 0)
+	}
 	return out
 }
 

@@ -161,9 +161,43 @@ func textIsDay(n *html.Node, target time.Time, lang string, slow *int) bool {
 	if *slow >= maxSlowParses || len(text) > 64 {
 		return false
 	}
-	*slow++
+	*slow++ // counted as a parse, so that the budget stays the same
+	if isShortNumber(text) || isClockOnly(text) {
+		return false // a year, a day or a time alone: go-dateparser (strict) reads no date in it
+	}
 	t, ok := ParseDate(text, lang)
 	return ok && nearDay(t, target)
+}
+
+// isShortNumber reports whether s is a number of one to four ASCII
+// digits, in which go-dateparser, strict, finds no date (TestShortNumbers):
+// "2013" beside a date is common, and such a number costs go-dateparser
+// thousands of allocations to refuse.
+func isShortNumber(s string) bool {
+	_, ok := atoiDigits(s)
+	return ok && len(s) <= 4
+}
+
+// isClockOnly reports whether s is a time of day alone, as blogs write it
+// beside their dates ("9:52 AM", "at 10:13 pm", "17:05"): an hour of 0–23
+// in one or two digits, a colon, minutes in two digits, maybe "at " before
+// and " AM" or " PM" (or " am", " pm") after. go-dateparser, strict,
+// finds no date in it (TestShortNumbers), after trying for a millisecond.
+func isClockOnly(s string) bool {
+	s = strings.TrimPrefix(s, "at ")
+	for _, suffix := range []string{" AM", " PM", " am", " pm"} {
+		if strings.HasSuffix(s, suffix) {
+			s = s[:len(s)-len(suffix)]
+			break
+		}
+	}
+	h, m, ok := strings.Cut(s, ":")
+	if len(h) < 1 || len(h) > 2 || len(m) != 2 {
+		return false
+	}
+	hour, hok := atoiDigits(h)
+	minute, mok := atoiDigits(m)
+	return ok && hok && mok && hour <= 23 && minute <= 59
 }
 
 // nearDay reports whether a date written without a zone (t, midnight UTC)

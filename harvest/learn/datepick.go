@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/anyof"
 	"golang.org/x/net/html"
 )
 
@@ -47,9 +46,7 @@ func (e *extractor) modified() {
 		}
 		return true
 	}
-	if mayTellEdits(e.page.HTML) { // no word of an edit anywhere: spare the walk
-		walkElements(e.root, visit)
-	}
+	walkElements(e.root, visit)
 	if t.IsZero() {
 		var ok bool
 		if t, p, ok = parseDatePrec(e.fb.data().updated, e.page.Lang); !ok {
@@ -86,23 +83,6 @@ func editDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool
 	return nodeDatePrec(n, "", lang)
 }
 
-// editMarkers are what a page that says when a post was edited holds,
-// in the cases pages write them.
-var editMarkers = func() []string {
-	var out []string
-	for _, w := range []string{"edit", "updat", "modif", "lastmod", "ktualisi", "eänder", "ctualiz", "ggiorn", "ijgewerkt", "à jour"} {
-		out = append(out, w, strings.ToUpper(w[:1])+w[1:], strings.ToUpper(w))
-	}
-	return out
-}()
-
-// editMarkerSet finds editMarkers in one pass over a page.
-var editMarkerSet = anyof.New(editMarkers...)
-
-// mayTellEdits reports whether page may say when its post was edited:
-// one of editMarkers occurs in it.
-func mayTellEdits(page []byte) bool { return editMarkerSet.Any(page) }
-
 // modifiedWords begin the text of an element that gives the date of the
 // last edit.
 var modifiedWords = []string{"last edited", "edited", "last updated", "updated", "last modified", "modified",
@@ -135,10 +115,13 @@ func modifiedLike(n *html.Node) bool {
 	return mod || startsWithAny(ownLeadText(n), modifiedWords) || endsWithAny(precedingText(n), modifiedWords)
 }
 
-// containsFold reports whether s holds sub (ASCII, lower case) in any case.
+// containsFold reports whether s holds sub (ASCII, lower case, beginning
+// with a letter) in any case. Only a window that begins with sub's letter
+// in either case can match: a window of len(sub) bytes that begins with a
+// rune of several bytes holds fewer runes than sub.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
@@ -158,10 +141,13 @@ func ownLeadText(n *html.Node) string {
 }
 
 // startsWithAny reports whether s begins with one of the words, in any
-// case, followed by a space, a colon or the end.
+// case, followed by a space, a colon or the end. The words begin with a
+// lower-case ASCII letter other than k and s, which only that letter in
+// either case folds to: a first byte that is not one rules a word out
+// before EqualFold.
 func startsWithAny(s string, words []string) bool {
 	for _, w := range words {
-		if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || s[len(w)] == ' ' || s[len(w)] == ':') {
+		if len(s) >= len(w) && s[0]|0x20 == w[0] && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || s[len(w)] == ' ' || s[len(w)] == ':') {
 			return true
 		}
 	}
@@ -185,14 +171,15 @@ func precedingText(n *html.Node) string {
 }
 
 // endsWithAny reports whether s ends with one of the words, in any case,
-// maybe followed by a colon or "on" ("Last edited on", "Updated:").
+// maybe followed by a colon or "on" ("Last edited on", "Updated:"). The
+// words are as startsWithAny's.
 func endsWithAny(s string, words []string) bool {
 	s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
 	if len(s) > 3 && strings.EqualFold(s[len(s)-3:], " on") {
 		s = s[:len(s)-3]
 	}
 	for _, w := range words {
-		if len(s) >= len(w) && strings.EqualFold(s[len(s)-len(w):], w) && (len(s) == len(w) || s[len(s)-len(w)-1] == ' ') {
+		if len(s) >= len(w) && s[len(s)-len(w)]|0x20 == w[0] && strings.EqualFold(s[len(s)-len(w):], w) && (len(s) == len(w) || s[len(s)-len(w)-1] == ' ') {
 			return true
 		}
 	}

@@ -77,7 +77,7 @@ func (e *extractor) run() (Extraction, error) {
 	}
 	e.modified()
 	if e.article != nil {
-		article := cloneTree(e.article, func(*html.Node) bool { return false }) // the page's tree stays as parsed
+		article := cloneTree(e.article, cleanedAway) // the page's tree stays as parsed
 		cleanNode(article, e.base)
 		e.x.ContentNode = article
 		e.x.ContentHTML = innerHTML(article)

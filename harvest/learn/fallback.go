@@ -39,6 +39,15 @@ var contentClasses = []string{
 	"articleBody", "blog-content", "content-body", "text", "entry", "hentry", "post", "blog-post",
 }
 
+// contentRank ranks contentClasses from 1, most specific first.
+var contentRank = func() map[string]int {
+	rank := make(map[string]int, len(contentClasses))
+	for i, c := range contentClasses {
+		rank[c] = i + 1
+	}
+	return rank
+}()
+
 // article returns the article element and the method that found it.
 func (f *fallback) article() (*html.Node, blogharvest.Method) {
 	if c := f.data().content; c != nil && len(nodeText(c)) >= minArticleText {
@@ -72,14 +81,10 @@ func (f *fallback) byItemprop(p string) *html.Node {
 // contentClasses (an <article> or <main> element after them), among those
 // with enough text.
 func (f *fallback) heuristicArticle() *html.Node {
-	rank := make(map[string]int, len(contentClasses))
-	for i, c := range contentClasses {
-		rank[c] = i + 1
-	}
 	var best *html.Node
 	bestRank := len(contentClasses) + 3
 	walkElements(f.root, func(n *html.Node) bool {
-		r := elementRank(n, rank, len(contentClasses))
+		r := elementRank(n, contentRank, len(contentClasses))
 		if r < bestRank && len(nodeText(n)) >= minArticleText {
 			best, bestRank = n, r
 		}
@@ -92,10 +97,13 @@ func (f *fallback) heuristicArticle() *html.Node {
 // after every class for <article> and <main>, or a rank beyond all.
 func elementRank(n *html.Node, rank map[string]int, last int) int {
 	r := last + 3
-	for _, tok := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
+	for tok := range strings.FieldsSeq(attr(n, "class")) {
 		if v, ok := rank[tok]; ok && v < r {
 			r = v
 		}
+	}
+	if v, ok := rank[attr(n, "id")]; ok && v < r {
+		r = v
 	}
 	switch {
 	case r <= last:
@@ -201,8 +209,9 @@ func (f *fallback) author() (string, blogharvest.Method) {
 			return false
 		}
 		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
-			if t := textsim.CleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
-				if found = firstNonEmpty(bylineName(nodeText(n)), t); !plausibleAuthor(found) {
+			text := nodeText(n)
+			if t := textsim.CleanAuthor(text); t != "" && len(t) <= 60 {
+				if found = firstNonEmpty(bylineName(text), t); !plausibleAuthor(found) {
 					found = ""
 				}
 			}
@@ -239,8 +248,7 @@ func isSiteFooter(n *html.Node) bool {
 // isCommentBox reports whether n is a comment list, whose authors are not
 // the post's.
 func isCommentBox(n *html.Node) bool {
-	id, class := strings.ToLower(attr(n, "id")), strings.ToLower(attr(n, "class"))
-	return strings.Contains(id, "comment") || strings.Contains(class, "comment")
+	return containsFold(attr(n, "id"), "comment") || containsFold(attr(n, "class"), "comment")
 }
 
 // dateClasses mark post dates on common platforms.

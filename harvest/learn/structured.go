@@ -16,6 +16,7 @@ type structured struct {
 	hentry                    *html.Node // the h-entry element, if any
 	content                   *html.Node // its e-content element, if any
 	mfTitle, mfAuthor, mfDate string     // from the h-entry
+	commentScripts            []any      // the JSON-LD scripts ldComments reads, parsed
 }
 
 // articleTypes are the schema.org types JSON-LD posts use.
@@ -28,11 +29,12 @@ var articleTypes = map[string]bool{
 func readStructured(root *html.Node) *structured {
 	s := &structured{}
 	walkElements(root, func(n *html.Node) bool {
+		forArticle := n.Data == "script" && strings.Contains(attr(n, "type"), "ld+json")
+		if n.Data == "script" && n.FirstChild != nil {
+			s.script(n, forArticle)
+		}
 		switch {
-		case n.Data == "script" && strings.Contains(attr(n, "type"), "ld+json"):
-			if n.FirstChild != nil {
-				s.jsonLD(n.FirstChild.Data)
-			}
+		case forArticle: // read above
 		case n.Data == "meta":
 			s.meta(n)
 		case s.hentry == nil && hasClass(n, "h-entry"):
@@ -69,13 +71,61 @@ func (s *structured) meta(n *html.Node) {
 	}
 }
 
-// jsonLD reads one JSON-LD script.
-func (s *structured) jsonLD(src string) {
-	var v any
-	if err := json.Unmarshal([]byte(src), &v); err != nil {
+// script parses a JSON-LD script once for both its readers: the post's
+// fields (forArticle: its type holds "ld+json") and ldComments (its type
+// is application/ld+json in any case, and it lies in no other such
+// script).
+func (s *structured) script(n *html.Node, forArticle bool) {
+	forComments := isLDScript(n) && !inLDScript(n)
+	if !forArticle && !forComments || !ldMayHold(n.FirstChild.Data, forArticle, forComments) {
 		return
 	}
-	s.visitLD(v, 0)
+	var v any
+	if err := json.Unmarshal([]byte(n.FirstChild.Data), &v); err != nil {
+		return
+	}
+	if forArticle {
+		s.visitLD(v, 0)
+	}
+	if forComments {
+		s.commentScripts = append(s.commentScripts, v)
+	}
+}
+
+// ldMayHold reports whether JSON-LD source src may hold what its readers
+// look for: an object whose type is one of articleTypes (forArticle) or a
+// Comment (forComments). A string of the parsed JSON has the letters of
+// its source unless an escape (\uXXXX) writes them, so a script without
+// these names or an escape need not be parsed.
+func ldMayHold(src string, forArticle, forComments bool) bool {
+	if strings.Contains(src, `\u`) || forComments && strings.Contains(src, "Comment") {
+		return true
+	}
+	if forArticle {
+		for t := range articleTypes {
+			if strings.Contains(src, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isLDScript reports whether element n is a script of type
+// application/ld+json, in any case.
+func isLDScript(n *html.Node) bool {
+	return n.Data == "script" && strings.EqualFold(attr(n, "type"), "application/ld+json")
+}
+
+// inLDScript reports whether n lies inside an isLDScript element (a
+// script in foreign content may hold elements).
+func inLDScript(n *html.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && isLDScript(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // visitLD looks for article objects in a JSON-LD value (arrays and @graph

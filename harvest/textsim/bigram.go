@@ -39,6 +39,7 @@ func (c *Coder) id(a, b rune) int32 {
 // AppendText appends the bigram ids of s, normalised (case-folded,
 // whitespace runs collapsed to one space, trimmed), to dst.
 func (c *Coder) AppendText(dst []int32, s string) []int32 {
+	dst = slices.Grow(dst, len(s)) // s has at most len(s) bigrams
 	prev := rune(-1)
 	space := false
 	for i := 0; i < len(s); {

@@ -101,15 +101,22 @@ func IsSpace(r rune) bool {
 // rather than parses: a feed entry's content needs no tree.
 func FragmentTexts(s string) []string {
 	var out []string
+	eachFragmentText(s, func(text []byte) { out = append(out, string(text)) })
+	return out
+}
+
+// eachFragmentText calls f on each text node of FragmentTexts, as bytes
+// valid only during the call.
+func eachFragmentText(s string, f func(text []byte)) {
 	z := html.NewTokenizer(strings.NewReader(s))
 	skip := ""
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
-			return out
+			return
 		case html.TextToken:
 			if skip == "" {
-				out = append(out, string(z.Text()))
+				f(z.Text())
 			}
 		case html.StartTagToken:
 			if name, _ := z.TagName(); skip == "" && rawTextTags[string(name)] {

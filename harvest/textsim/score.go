@@ -1,6 +1,7 @@
 package textsim
 
 import (
+	"bytes"
 	"strings"
 	"time"
 	"unicode"
@@ -63,7 +64,16 @@ func tokens(s string) []string {
 // its text nodes joined by spaces, white space collapsed: the form feed
 // content is compared in.
 func HTMLText(s string) string {
-	return Collapse(strings.Join(FragmentTexts(s), " "))
+	var b []byte // Collapse(strings.Join(FragmentTexts(s), " ")), written once
+	eachFragmentText(s, func(text []byte) {
+		for w := range bytes.FieldsSeq(text) {
+			if len(b) > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, w...)
+		}
+	})
+	return string(b)
 }
 
 // SameAuthor reports whether two author names are equal after

@@ -101,6 +101,35 @@ func TestHTMLText(t *testing.T) {
 	}
 }
 
+// TestHTMLTextMatchesJoin checks HTMLText, which collapses each text node
+// as it reads it, against collapsing the joined text nodes, on random
+// fragments of markup, entities, white space and invalid UTF-8.
+func TestHTMLTextMatchesJoin(t *testing.T) {
+	parts := []string{"a", "é", " ", "\t", "\n", "\u00a0", "&nbsp;", "&amp;", "\u2003", "\xff", "\xe2\x80", "<p>", "</p>",
+		"<b>", "</b>", "<br>", "<script>x</script>", "<style>", "</style>", "<!-- c -->", "Zz", "<"}
+	rng := rand.New(rand.NewSource(2))
+	for range 20000 {
+		s := randomMix(rng, parts, 10)
+		if got, want := HTMLText(s), Collapse(strings.Join(FragmentTexts(s), " ")); got != want {
+			t.Fatalf("HTMLText(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// BenchmarkHTMLText reads the text of a feed entry's content of about
+// 20 KB.
+func BenchmarkHTMLText(b *testing.B) {
+	var src strings.Builder
+	for i := 0; src.Len() < 20000; i++ {
+		src.WriteString("<p>Paragraph with <a href=\"/x\">a link</a> and &amp; an entity,\n  spread over lines.</p>\n")
+	}
+	s := src.String()
+	b.ReportAllocs()
+	for b.Loop() {
+		HTMLText(s)
+	}
+}
+
 // randomMix joins up to max-1 parts drawn at random.
 func randomMix(rng *rand.Rand, parts []string, max int) string {
 	var b strings.Builder
