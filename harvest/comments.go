@@ -137,7 +137,8 @@ type commentMerger struct {
 	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
 	pageID  []string // id of each comment's element on the page; "" if not seen there
 	keyed   []bool   // whether each comment carries a platform id
-	text    []string // each comment's visible text (textsim.HTMLText), read once
+	text    []string // each comment's visible text (textsim.HTMLText), set when find first needs it
+	texted  []bool   // whether text is set
 	norm    []string // normName of text, set when find first needs it
 	normed  []bool   // whether norm is set
 	byKey   map[string]int
@@ -205,7 +206,8 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	m.parent = append(m.parent, parent)
 	m.pageID = append(m.pageID, "")
 	m.keyed = append(m.keyed, false)
-	m.text = append(m.text, textsim.HTMLText(cm.Content))
+	m.text = append(m.text, "")
+	m.texted = append(m.texted, false)
 	m.norm = append(m.norm, "")
 	m.normed = append(m.normed, false)
 	for _, k := range keys {
@@ -251,18 +253,27 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 			}
 			continue
 		}
-		if sameComment(cm, m.text[i], pc, text) {
+		if text != "" && sameComment(cm, m.textOf(i), pc, text) { // an empty text matches none: spare cm's
 			return i, true
 		}
 	}
 	return 0, false
 }
 
+// textOf returns the visible text of the i-th merged comment, read once
+// when first needed: a page comment found by its platform id needs none.
+func (m *commentMerger) textOf(i int) string {
+	if !m.texted[i] {
+		m.text[i], m.texted[i] = textsim.HTMLText(m.list[i].Content), true
+	}
+	return m.text[i]
+}
+
 // normText returns normName of the text of the i-th merged comment,
 // normalised once: find compares it with every page comment's.
 func (m *commentMerger) normText(i int) string {
 	if !m.normed[i] {
-		m.norm[i], m.normed[i] = normName(m.text[i]), true
+		m.norm[i], m.normed[i] = normName(m.textOf(i)), true
 	}
 	return m.norm[i]
 }

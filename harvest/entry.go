@@ -219,7 +219,9 @@ func (w *pageWorker) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.E
 		feedHTML = it.Content
 	}
 	feedFull := it != nil && itemFullText(*it)
-	pageLonger := ex.Score >= 0.8 && len(ex.ContentText) > len(textsim.HTMLText(feedHTML))*3/2
+	// Only a full-text feed's item is compared with the page: its text is
+	// read then alone.
+	pageLonger := feedFull && ex.Score >= 0.8 && len(ex.ContentText) > len(textsim.HTMLText(feedHTML))*3/2
 	// A full-text feed's short or empty item (an image post, a post with no
 	// text) beats a fallback's guess, which then holds the article's
 	// surroundings (title, byline) instead.
