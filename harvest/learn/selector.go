@@ -244,19 +244,48 @@ func (ix *nodeIndex) walkLookup(st *selStep) []*html.Node {
 	if st.attrKey != "id" && st.classTok == "" && st.tag == "*" {
 		return nil
 	}
-	if ix.elems == nil {
-		walkElements(ix.root, func(n *html.Node) bool {
-			ix.elems = append(ix.elems, n)
-			return true
-		})
-	}
 	var out []*html.Node
-	for _, n := range ix.elems {
+	for _, n := range ix.elements() {
 		if st.matches(n) && (st.pos == 0 || position(n) == st.pos) {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// elements returns the elements under a lazy index's root in document
+// order, listed on first use in a slice of their count (counting them is
+// cheaper than growing it).
+func (ix *nodeIndex) elements() []*html.Node {
+	if ix.elems == nil {
+		n := 0
+		for c := ix.root; c != nil; c = nextInTree(c, ix.root) {
+			if c.Type == html.ElementNode {
+				n++
+			}
+		}
+		ix.elems = make([]*html.Node, 0, n)
+		for c := ix.root; c != nil; c = nextInTree(c, ix.root) {
+			if c.Type == html.ElementNode {
+				ix.elems = append(ix.elems, c)
+			}
+		}
+	}
+	return ix.elems
+}
+
+// nextInTree returns the node after n in document order under root, or
+// nil after the last.
+func nextInTree(n, root *html.Node) *html.Node {
+	if n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for ; n != root; n = n.Parent {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+	}
+	return nil
 }
 
 // indexable reports whether the first step can be looked up in an index.
