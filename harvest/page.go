@@ -120,8 +120,12 @@ type pageReader struct {
 }
 
 // resolve resolves and canonicalises an href against the base, once per
-// page and href.
+// page and href; an absolute http(s) href, whose answer does not depend on
+// the page, is read from the crawl-wide cache alone.
 func (r *pageReader) resolve(href string) string {
+	if r.base != nil && isAbsHTTP(href) {
+		return resolveCached(r.base, href)
+	}
 	if u, ok := r.resolved[href]; ok {
 		return u
 	}
