@@ -120,10 +120,10 @@ type pageReader struct {
 }
 
 // resolve resolves and canonicalises an href against the base, once per
-// page and href; an absolute http(s) href, whose answer does not depend on
-// the page, is read from the crawl-wide cache alone.
+// page and href; an href the crawl-wide cache holds (absolute or
+// root-relative) is read from it alone.
 func (r *pageReader) resolve(href string) string {
-	if r.base != nil && isAbsHTTP(href) {
+	if _, ok := cacheKey(r.base, href); ok {
 		return resolveCached(r.base, href)
 	}
 	if u, ok := r.resolved[href]; ok {
