@@ -123,6 +123,9 @@ type pageReader struct {
 // page and href; an href the crawl-wide cache holds (absolute or
 // root-relative) is read from it alone.
 func (r *pageReader) resolve(href string) string {
+	if href == "" || href[0] == '#' {
+		return "" // no href, or a fragment of this page: no link, as resolve says
+	}
 	if _, ok := cacheKey(r.base, href); ok {
 		return resolveCached(r.base, href)
 	}
