@@ -75,11 +75,15 @@ type pageInfo struct {
 	jsCommentsSrc string
 }
 
+// pageLinks is room for the links of a typical blog page (menu, sidebar,
+// post and comments), so that its slice is not regrown link by link.
+const pageLinks = 64
+
 // readPage reads what pageInfo holds from doc, the parsed page fetched
 // from base, in document order (a <base href> changes the base of the
 // links after it).
 func readPage(doc *html.Node, base *url.URL) *pageInfo {
-	r := &pageReader{pi: &pageInfo{}, base: base}
+	r := &pageReader{pi: &pageInfo{links: make([]link, 0, pageLinks)}, base: base}
 	if doc != nil {
 		r.walk(doc, false)
 	}
