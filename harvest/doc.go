@@ -160,8 +160,8 @@
 //   - kind.go: a listing inside the post pattern, a feed item outside it.
 //   - page.go: a fetched page, decoded and parsed once; the one walk over
 //     its tree that finds links, feeds, identity hints and JavaScript
-//     comment systems. resolvecache.go: absolute links canonicalised once
-//     per process, not once per page that repeats them.
+//     comment systems. resolvecache.go: absolute and root-relative links
+//     canonicalised once per process, not once per page that repeats them.
 //   - stub.go: redirect stubs, read from the same tree.
 //   - entry.go: an entry's fields, feed against page.
 //   - comments.go: comment feeds, comment pages, merging feed and page.

@@ -75,11 +75,15 @@ type pageInfo struct {
 	jsCommentsSrc string
 }
 
+// pageLinks is room for the links of a typical blog page (menu, sidebar,
+// post and comments), so that its slice is not regrown link by link.
+const pageLinks = 64
+
 // readPage reads what pageInfo holds from doc, the parsed page fetched
 // from base, in document order (a <base href> changes the base of the
 // links after it).
 func readPage(doc *html.Node, base *url.URL) *pageInfo {
-	r := &pageReader{pi: &pageInfo{}, base: base}
+	r := &pageReader{pi: &pageInfo{links: make([]link, 0, pageLinks)}, base: base}
 	if doc != nil {
 		r.walk(doc, false)
 	}
@@ -120,8 +124,15 @@ type pageReader struct {
 }
 
 // resolve resolves and canonicalises an href against the base, once per
-// page and href.
+// page and href; an href the crawl-wide cache holds (absolute or
+// root-relative) is read from it alone.
 func (r *pageReader) resolve(href string) string {
+	if href == "" || href[0] == '#' {
+		return "" // no href, or a fragment of this page: no link, as resolve says
+	}
+	if _, ok := cacheKey(r.base, href); ok {
+		return resolveCached(r.base, href)
+	}
 	if u, ok := r.resolved[href]; ok {
 		return u
 	}

@@ -13,7 +13,7 @@ import (
 // pages, through the cache (filled by the first) and without: an answer
 // that depended on the page would show.
 func TestResolveCachedMatchesResolve(t *testing.T) {
-	hrefs := []string{"http://A.example/x/../y/", "HTTPS://a.example:443/p?utm_source=x#f", "http://a.example/./", " http://a.example/", "//a.example/p", "/p", "p", "http:p", "http://[bad"}
+	hrefs := []string{"http://A.example/x/../y/", "HTTPS://a.example:443/p?utm_source=x#f", "http://a.example/./", " http://a.example/", "//a.example/p", "/p", "p", "http:p", "http://[bad", "/a/../../b/./c?x=1#y", "/ spaced", "/%zz", "/\\evil.example/"}
 	eachTestPage(t, func(_ string, data []byte) {
 		doc, _ := html.Parse(bytes.NewReader(data))
 		for n := range doc.Descendants() {
@@ -26,6 +26,9 @@ func TestResolveCachedMatchesResolve(t *testing.T) {
 	})
 	one, _ := url.Parse("http://one.example/2020/01/post/")
 	two, _ := url.Parse("https://two.example:8443/a/b/c.html")
+	three, _ := url.Parse("http://one.example/about") // page one's origin, another path
+	four, _ := url.Parse("http://user@one.example/")  // userinfo: not cached
+	five, _ := url.Parse("HTTP://One.Example/")       // the same origin, spelt otherwise
 	absResolved.Lock()
 	clear(absResolved.m)
 	absResolved.Unlock()
@@ -35,6 +38,11 @@ func TestResolveCachedMatchesResolve(t *testing.T) {
 		}
 		if got, want := resolveCached(two, h), resolve(two, h); got != want {
 			t.Fatalf("%q on page two: cached %q, resolve %q", h, got, want)
+		}
+		for _, b := range []*url.URL{three, four, five} {
+			if got, want := resolveCached(b, h), resolve(b, h); got != want {
+				t.Fatalf("%q on %s: cached %q, resolve %q", h, b, got, want)
+			}
 		}
 	}
 	t.Logf("%d hrefs", len(hrefs))

@@ -278,10 +278,11 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 			continue
 		}
 		c.ledger.met(l.url, "link")
-		t := task{url: l.url, depth: depth + 1}
-		t.kind, t.prio = c.classify(u, l.nav)
+		t := task{url: l.url, depth: depth + 1, kind: "post", prio: prioPost}
 		if post {
 			posts++
+		} else {
+			t.kind, t.prio = c.classifyOther(u, l.nav)
 		}
 		c.front.push(t)
 	}
@@ -338,9 +339,15 @@ func (c *crawl) tooManyVariants(u *url.URL) bool {
 // navigation or a sitemap names it (kept if it looks like content), else
 // a listing ranked by the kNN estimate.
 func (c *crawl) classify(u *url.URL, candidate bool) (string, float64) {
-	switch {
-	case c.pattern.match(u):
+	if c.pattern.match(u) {
 		return "post", prioPost
+	}
+	return c.classifyOther(u, candidate)
+}
+
+// classifyOther is classify of a URL the post pattern does not match.
+func (c *crawl) classifyOther(u *url.URL, candidate bool) (string, float64) {
+	switch {
 	case isPlatformPage(u):
 		return "page", prioPage
 	case candidate && !isListingPath(u):
