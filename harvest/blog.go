@@ -27,7 +27,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	if c.pol.useState && c.o.State.Feed.URL != "" {
 		return c.knownFeed(ctx), nil
 	}
-	feedURL, resp, err := feed.Discover(ctx, c.client, c.blog.URL)
+	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.blog.URL)
 	if errors.Is(err, blogharvest.ErrNotBlog) {
 		return nil, notBlog(c.blog.URL, err)
 	}
@@ -39,6 +39,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	}
 	c.blog.FeedURL = feedURL
 	c.addOrigin(feedURL)
+	c.keepFeedPage(feedURL, first) // read once
 	if resp == nil || feed.Sniff(resp.Body) {
 		c.urlIsFeed = true
 		return nil, nil

@@ -110,7 +110,7 @@ type crawl struct {
 	outOfScope int                        // pages outside the blog's origins or redirected out of them
 	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
 	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
-	pre        map[string]*fetch.Response // feed first pages askFeed received, by URL
+	pre        map[string]*fetch.Response // feed first pages received already (Discover, askFeed), by URL
 	failed     map[string]bool            // canonical URLs of feed items whose page failed
 	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
 	late       lateStubs                  // entries re-read for the stubs met after them

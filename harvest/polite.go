@@ -162,11 +162,20 @@ func (c *crawl) askFeed(ctx context.Context, v Validators) (Validators, bool) {
 	if v.Digest != "" && nv.Digest == v.Digest {
 		return nv, true
 	}
+	c.keepFeedPage(v.URL, resp)
+	return nv, false
+}
+
+// keepFeedPage keeps the first page of the feed at raw, received already,
+// for feedPages.
+func (c *crawl) keepFeedPage(raw string, resp *fetch.Response) {
+	if resp == nil {
+		return
+	}
 	if c.pre == nil {
 		c.pre = map[string]*fetch.Response{}
 	}
-	c.pre[v.URL] = resp
-	return nv, false
+	c.pre[raw] = resp
 }
 
 // baseETag undoes what Apache's mod_deflate does to the ETag of a body it

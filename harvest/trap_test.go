@@ -150,3 +150,13 @@ func TestRedirectSourceIsNoAlias(t *testing.T) {
 		t.Errorf("aliases %q, want none", e.Aliases)
 	}
 }
+
+// TestNewCrawlAsksForTheFeedOnce: the feed that discovery found is read
+// from the response discovery received, not asked for a second time.
+func TestNewCrawlAsksForTheFeedOnce(t *testing.T) {
+	srv, log := trapBlog(t)
+	crawl(t, options("feedonce", srv.URL))
+	if n := log.count(func(u string) bool { return strings.HasSuffix(u, "/feed/") }); n != 1 {
+		t.Errorf("the posts feed was asked for %d times, want once", n)
+	}
+}

@@ -28,26 +28,28 @@ var feedTypes = []string{"application/rss+xml", "application/atom+xml", "applica
 // sniffed; a candidate is fetched as a fetch.Subresource, so that a feed
 // served from another public host is found while private addresses stay
 // refused (the caller may then add the feed's origin to the client's).
-// home is the response for pageURL. A page with no feed yields an
-// error wrapping blogharvest.ErrNotBlog (permanent); fetch errors of
-// pageURL are returned as they are.
-func Discover(ctx context.Context, c *fetch.Client, pageURL string) (feedURL string, home *fetch.Response, err error) {
+// home is the response for pageURL, first the feed's (home itself when
+// pageURL is the feed): the caller reads the feed from it (FetchFrom)
+// rather than asking for it again. A page with no feed yields an error
+// wrapping blogharvest.ErrNotBlog (permanent); fetch errors of pageURL are
+// returned as they are.
+func Discover(ctx context.Context, c *fetch.Client, pageURL string) (feedURL string, home, first *fetch.Response, err error) {
 	home, err = c.Get(ctx, pageURL)
 	if err != nil {
-		return "", home, err
+		return "", home, nil, err
 	}
 	if Sniff(home.Body) {
-		return home.URL, home, nil
+		return home.URL, home, home, nil
 	}
 	text, _, _ := home.Text()
 	var tooLarge error // the first candidate over the body cap
 	for _, cand := range candidates(home.URL, text) {
 		resp, err := c.Do(ctx, fetch.Request{URL: cand, Accept: acceptFeeds, Kind: fetch.Subresource})
 		if err == nil && Sniff(resp.Body) {
-			return resp.URL, home, nil
+			return resp.URL, home, resp, nil
 		}
 		if ctx.Err() != nil {
-			return "", home, ctx.Err()
+			return "", home, nil, ctx.Err()
 		}
 		if tooLarge == nil && errors.Is(err, blogharvest.ErrTooLarge) {
 			tooLarge = err
@@ -55,9 +57,9 @@ func Discover(ctx context.Context, c *fetch.Client, pageURL string) (feedURL str
 	}
 	if tooLarge != nil {
 		// Not "not a blog": a candidate feed was there, but too large to read.
-		return "", home, blogharvest.Permanent(fmt.Errorf("discover %s: feed too large: %w", pageURL, tooLarge))
+		return "", home, nil, blogharvest.Permanent(fmt.Errorf("discover %s: feed too large: %w", pageURL, tooLarge))
 	}
-	return "", home, blogharvest.Permanent(fmt.Errorf("discover %s: %w", pageURL, blogharvest.ErrNotBlog))
+	return "", home, nil, blogharvest.Permanent(fmt.Errorf("discover %s: %w", pageURL, blogharvest.ErrNotBlog))
 }
 
 // acceptFeeds is the Accept header of feed requests.

@@ -42,7 +42,7 @@ func TestDiscover(t *testing.T) {
 		{site + "/plain/", site + "/plain/atom.xml"},
 		{site + "/dead/", site + "/feed/"}, // declared feed is gone; /feed/ at the root works
 	} {
-		got, home, err := feed.Discover(ctx, c, tc.page)
+		got, home, _, err := feed.Discover(ctx, c, tc.page)
 		if err != nil || got != tc.want || home == nil || home.URL != tc.page {
 			t.Errorf("Discover(%s) = %q, %v; want %q", tc.page, got, err, tc.want)
 		}
@@ -59,7 +59,7 @@ func TestDiscoverNotBlog(t *testing.T) {
 		fmt.Fprint(w, "<html><head><title>Shop</title></head><body>Buy things</body></html>")
 	})
 	site := serveMux(t, mux).URL
-	_, home, err := feed.Discover(context.Background(), newClient(t), site+"/")
+	_, home, _, err := feed.Discover(context.Background(), newClient(t), site+"/")
 	if !errors.Is(err, blogharvest.ErrNotBlog) || blogharvest.IsTransient(err) || home == nil {
 		t.Errorf("err %v", err)
 	}
@@ -81,7 +81,7 @@ func TestDiscoverFeedTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = feed.Discover(context.Background(), c, site+"/")
+	_, _, _, err = feed.Discover(context.Background(), c, site+"/")
 	if errors.Is(err, blogharvest.ErrNotBlog) || !errors.Is(err, blogharvest.ErrTooLarge) || blogharvest.IsTransient(err) ||
 		!strings.Contains(err.Error(), "feed too large") || !strings.Contains(err.Error(), site+"/feed/") || !strings.Contains(err.Error(), "4096 bytes") {
 		t.Errorf("err %v; want a permanent error: feed too large, naming %s/feed/ and the 4096-byte cap, not ErrNotBlog", err, site)
