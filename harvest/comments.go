@@ -134,13 +134,10 @@ func (w *pageWorker) fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Ext
 type commentMerger struct {
 	postURL string
 	list    []*blogharvest.Comment
-	parent  []string // raw parent reference of each comment (feed InReplyTo or page ParentID)
-	pageID  []string // id of each comment's element on the page; "" if not seen there
-	keyed   []bool   // whether each comment carries a platform id
-	text    []string // each comment's visible text (textsim.HTMLText), set when find first needs it
-	texted  []bool   // whether text is set
-	norm    []string // normName of text, set when find first needs it
-	normed  []bool   // whether norm is set
+	parent  []string   // raw parent reference of each comment (feed InReplyTo or page ParentID)
+	pageID  []string   // id of each comment's element on the page; "" if not seen there
+	keyed   []bool     // whether each comment carries a platform id
+	texts   []lazyText // each comment's visible text, read when find first needs it
 	byKey   map[string]int
 }
 
@@ -206,10 +203,7 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 	m.parent = append(m.parent, parent)
 	m.pageID = append(m.pageID, "")
 	m.keyed = append(m.keyed, false)
-	m.text = append(m.text, "")
-	m.texted = append(m.texted, false)
-	m.norm = append(m.norm, "")
-	m.normed = append(m.normed, false)
+	m.texts = append(m.texts, lazyText{})
 	for _, k := range keys {
 		if k == "" {
 			continue
@@ -260,22 +254,31 @@ func (m *commentMerger) find(pc learn.Comment) (int, bool) {
 	return 0, false
 }
 
-// textOf returns the visible text of the i-th merged comment, read once
-// when first needed: a page comment found by its platform id needs none.
-func (m *commentMerger) textOf(i int) string {
-	if !m.texted[i] {
-		m.text[i], m.texted[i] = textsim.HTMLText(m.list[i].Content), true
-	}
-	return m.text[i]
+// lazyText is a merged comment's visible text (textsim.HTMLText) and its
+// normName, each computed when first asked for: a page comment found by
+// its platform id needs neither.
+type lazyText struct {
+	text, norm       string
+	hasText, hasNorm bool
 }
 
-// normText returns normName of the text of the i-th merged comment,
-// normalised once: find compares it with every page comment's.
-func (m *commentMerger) normText(i int) string {
-	if !m.normed[i] {
-		m.norm[i], m.normed[i] = normName(m.textOf(i)), true
+// textOf returns the visible text of the i-th merged comment.
+func (m *commentMerger) textOf(i int) string {
+	t := &m.texts[i]
+	if !t.hasText {
+		t.text, t.hasText = textsim.HTMLText(m.list[i].Content), true
 	}
-	return m.norm[i]
+	return t.text
+}
+
+// normText returns normName of the text of the i-th merged comment:
+// find compares it with every page comment's.
+func (m *commentMerger) normText(i int) string {
+	t := &m.texts[i]
+	if !t.hasNorm {
+		t.norm, t.hasNorm = normName(m.textOf(i)), true
+	}
+	return t.norm
 }
 
 // sameComment reports whether merged comment cm and page comment pc (whose

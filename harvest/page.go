@@ -130,13 +130,13 @@ func (r *pageReader) resolve(href string) string {
 	if href == "" || href[0] == '#' {
 		return "" // no href, or a fragment of this page: no link, as resolve says
 	}
-	if _, ok := cacheKey(r.base, href); ok {
-		return resolveCached(r.base, href)
+	if k, ok := cacheKey(r.base, href); ok {
+		return resolveKeyed(k, r.base, href)
 	}
 	if u, ok := r.resolved[href]; ok {
 		return u
 	}
-	u := resolveCached(r.base, href)
+	u := resolve(r.base, href)
 	if r.resolved == nil {
 		r.resolved = map[string]string{}
 	}

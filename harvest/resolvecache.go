@@ -32,10 +32,14 @@ const absResolvedMax = 1 << 14
 // when ref is root-relative and base has no userinfo (ResolveReference
 // then takes base's scheme and host, and nothing else of it).
 func resolveCached(base *url.URL, ref string) string {
-	k, ok := cacheKey(base, ref)
-	if !ok {
-		return resolve(base, ref)
+	if k, ok := cacheKey(base, ref); ok {
+		return resolveKeyed(k, base, ref)
 	}
+	return resolve(base, ref)
+}
+
+// resolveKeyed is resolveCached of a ref whose cacheKey is k.
+func resolveKeyed(k resolveKey, base *url.URL, ref string) string {
 	absResolved.Lock()
 	u, ok := absResolved.m[k]
 	absResolved.Unlock()

@@ -259,33 +259,14 @@ func (ix *nodeIndex) walkLookup(st *selStep) []*html.Node {
 func (ix *nodeIndex) elements() []*html.Node {
 	if ix.elems == nil {
 		n := 0
-		for c := ix.root; c != nil; c = nextInTree(c, ix.root) {
-			if c.Type == html.ElementNode {
-				n++
-			}
-		}
+		walkElements(ix.root, func(*html.Node) bool { n++; return true })
 		ix.elems = make([]*html.Node, 0, n)
-		for c := ix.root; c != nil; c = nextInTree(c, ix.root) {
-			if c.Type == html.ElementNode {
-				ix.elems = append(ix.elems, c)
-			}
-		}
+		walkElements(ix.root, func(e *html.Node) bool {
+			ix.elems = append(ix.elems, e)
+			return true
+		})
 	}
 	return ix.elems
-}
-
-// nextInTree returns the node after n in document order under root, or
-// nil after the last.
-func nextInTree(n, root *html.Node) *html.Node {
-	if n.FirstChild != nil {
-		return n.FirstChild
-	}
-	for ; n != root; n = n.Parent {
-		if n.NextSibling != nil {
-			return n.NextSibling
-		}
-	}
-	return nil
 }
 
 // indexable reports whether the first step can be looked up in an index.
