@@ -86,3 +86,5 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 )
+
+replace github.com/markusmobius/go-dateparser => ./third_party/go-dateparser

@@ -44,6 +44,17 @@ func (p perPost) report(b *testing.B, entries int64) {
 	b.ReportMetric(n, "posts")
 }
 
+// reportPerRequest adds cpu-ms/req and allocs/req for the HTTP requests
+// made since p started.
+func (p perPost) reportPerRequest(b *testing.B, requests int64) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	n := float64(max(requests, 1))
+	b.ReportMetric(float64(cpuTime()-p.cpu)/1e6/n, "cpu-ms/req")
+	b.ReportMetric(float64(ms.Mallocs-p.mallocs)/n, "allocs/req")
+	b.ReportMetric(n, "requests")
+}
+
 // BenchmarkNewCrawlPipeline10000 is the whole pipeline (fetch on loopback,
 // parse, extract, entry, emit) on the generated 10 000-post blog: CPU time
 // and allocations per archived post.
@@ -79,18 +90,20 @@ func crawlCounting(b *testing.B, o harvest.Options) (*harvest.Result, int64) {
 	return res, entries.Load()
 }
 
+// pipelineCorpus are the corpus blogs the corpus benchmarks crawl.
+var pipelineCorpus = []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
+	"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"}
+
 // BenchmarkNewCrawlPipelineCorpus is the whole pipeline on the corpus
 // replay (every corpus blog TestCorpusDiscovery crawls, feeds cut to their
 // newest half): CPU time and allocations per archived entry.
 func BenchmarkNewCrawlPipelineCorpus(b *testing.B) {
-	names := []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
-		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"}
 	type blogRun struct {
 		name string
 		o    harvest.Options
 	}
 	var runs []blogRun
-	for _, name := range names {
+	for _, name := range pipelineCorpus {
 		r := loadReplay(b, name)
 		runs = append(runs, blogRun{name, harvest.Options{Blog: blogharvest.Blog{ID: name, URL: r.blog.URL},
 			Transport: r.start(b), Render: harvest.RenderNever, MaxMediaPerEntry: -1, PerHost: 2, Logger: quiet}})
