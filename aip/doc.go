@@ -60,8 +60,9 @@
 //
 // A Writer validates the records, the MARC records (marc.Lint) and the METS
 // document (schemas.Validate) before anything touches the disk, then builds
-// the bag under <archive>/.tmp, fsyncs every file and folder and renames the
-// bag into place, so a crash leaves either no AIP or a complete one; Sweep
+// the bag under <archive>/.tmp, makes it durable at once (one syncfs of the
+// file system on Linux, elsewhere an fsync per file and folder) and renames
+// the bag into place, so a crash leaves either no AIP or a complete one; Sweep
 // clears .tmp at startup.
 //
 // One process writes into an archive at a time. LockArchive takes an
