@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -24,7 +25,9 @@ import (
 //	go test ./harvest -run '^$' -bench WholeCrawl -benchtime 1x -cpuprofile cpu.out
 //	go tool pprof -top -nodecount 40 harvest.test cpu.out
 //
-// BLOGHARVEST_BENCH_POSTS sets the generated blog's size (default 10 000).
+// BLOGHARVEST_BENCH_POSTS sets the generated blog's size (default 10 000),
+// BLOGHARVEST_BENCH_BLOGS the corpus blogs (comma-separated; default all
+// of pipelineCorpus).
 
 // BenchmarkWholeCrawl10000 archives the generated 10 000-post blog.
 func BenchmarkWholeCrawl10000(b *testing.B) {
@@ -52,8 +55,12 @@ func BenchmarkWholeCrawl10000(b *testing.B) {
 // BenchmarkWholeCrawlCorpus archives the corpus replay (the blogs of
 // BenchmarkNewCrawlPipelineCorpus, feeds cut to their newest half).
 func BenchmarkWholeCrawlCorpus(b *testing.B) {
+	names := pipelineCorpus
+	if s := os.Getenv("BLOGHARVEST_BENCH_BLOGS"); s != "" {
+		names = strings.Split(s, ",")
+	}
 	var runs []harvest.Options
-	for _, name := range pipelineCorpus {
+	for _, name := range names {
 		r := loadReplay(b, name)
 		runs = append(runs, harvest.Options{Blog: blogharvest.Blog{ID: name, URL: r.blog.URL},
 			Transport: r.start(b), Render: harvest.RenderNever, MaxMediaPerEntry: -1, PerHost: 2, Logger: quiet})
