@@ -25,7 +25,8 @@ import (
 // crawl the web: an HTTPS server answering for the blog's hosts with a
 // certificate of a throw-away CA (written to cfg.caFile, PEM), behind a
 // CONNECT proxy on 127.0.0.1 that alone knows where those hosts live. It
-// prints the proxy's URL on stdout; point HTTPS_PROXY (blogharvest) or
+// prints the proxy's URL on stdout (GET <proxy>/requests counts the
+// requests served); point HTTPS_PROXY (blogharvest) or
 // https_proxy (wget) at it, and SSL_CERT_FILE or --ca-certificate at the
 // CA. The feed is cut to its newest half as in crawl mode.
 func runServe(ctx context.Context, cfg *config, stdout io.Writer) error {
@@ -55,7 +56,7 @@ func runServe(ctx context.Context, cfg *config, stdout io.Writer) error {
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
 	srv.StartTLS()
 	defer srv.Close()
-	proxy := httptest.NewServer(connectTo(srv.Listener.Addr().String()))
+	proxy := httptest.NewServer(connectTo(srv.Listener.Addr().String(), r))
 	defer proxy.Close()
 	fmt.Fprintln(stdout, proxy.URL)
 	<-ctx.Done()
@@ -94,9 +95,20 @@ func replayCertificate(hosts []string) (tls.Certificate, []byte, error) {
 }
 
 // connectTo is a proxy that tunnels every CONNECT request to addr and
-// refuses everything else: nothing leaves the machine.
-func connectTo(addr string) http.Handler {
+// serves plain HTTP proxy requests (http:// URLs) from r itself; it
+// refuses everything else (nothing leaves the machine), except GET
+// /requests, which answers the number of requests r has served so far: a
+// benchmark reads it before and after a run.
+func connectTo(addr string, r *replay) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodGet && req.URL.Path == "/requests" {
+			fmt.Fprintln(w, r.requests.Load())
+			return
+		}
+		if req.URL.IsAbs() && req.URL.Scheme == "http" { // a plain HTTP proxy request
+			r.ServeHTTP(w, req)
+			return
+		}
 		if req.Method != http.MethodConnect {
 			http.Error(w, "CONNECT only", http.StatusBadGateway)
 			return

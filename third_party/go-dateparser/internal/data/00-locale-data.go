@@ -80,1015 +80,1518 @@ func merge(parent *LocaleData, child LocaleData) LocaleData {
 }
 
 func GetLocaleData(locale string) (*LocaleData, bool) {
-	load()
 	switch locale {
 	case "af":
+		loadFile(&file_af)
 		return &af_Locale, true
 	case "af-NA":
+		loadFile(&file_af)
 		return &af_NA_Locale, true
 	case "agq":
+		loadFile(&file_agq)
 		return &agq_Locale, true
 	case "ak":
+		loadFile(&file_ak)
 		return &ak_Locale, true
 	case "am":
+		loadFile(&file_am)
 		return &am_Locale, true
 	case "ar":
+		loadFile(&file_ar)
 		return &ar_Locale, true
 	case "ar-AE":
+		loadFile(&file_ar)
 		return &ar_AE_Locale, true
 	case "ar-BH":
+		loadFile(&file_ar)
 		return &ar_BH_Locale, true
 	case "ar-DJ":
+		loadFile(&file_ar)
 		return &ar_DJ_Locale, true
 	case "ar-DZ":
+		loadFile(&file_ar)
 		return &ar_DZ_Locale, true
 	case "ar-EG":
+		loadFile(&file_ar)
 		return &ar_EG_Locale, true
 	case "ar-EH":
+		loadFile(&file_ar)
 		return &ar_EH_Locale, true
 	case "ar-ER":
+		loadFile(&file_ar)
 		return &ar_ER_Locale, true
 	case "ar-IL":
+		loadFile(&file_ar)
 		return &ar_IL_Locale, true
 	case "ar-IQ":
+		loadFile(&file_ar)
 		return &ar_IQ_Locale, true
 	case "ar-JO":
+		loadFile(&file_ar)
 		return &ar_JO_Locale, true
 	case "ar-KM":
+		loadFile(&file_ar)
 		return &ar_KM_Locale, true
 	case "ar-KW":
+		loadFile(&file_ar)
 		return &ar_KW_Locale, true
 	case "ar-LB":
+		loadFile(&file_ar)
 		return &ar_LB_Locale, true
 	case "ar-LY":
+		loadFile(&file_ar)
 		return &ar_LY_Locale, true
 	case "ar-MA":
+		loadFile(&file_ar)
 		return &ar_MA_Locale, true
 	case "ar-MR":
+		loadFile(&file_ar)
 		return &ar_MR_Locale, true
 	case "ar-OM":
+		loadFile(&file_ar)
 		return &ar_OM_Locale, true
 	case "ar-PS":
+		loadFile(&file_ar)
 		return &ar_PS_Locale, true
 	case "ar-QA":
+		loadFile(&file_ar)
 		return &ar_QA_Locale, true
 	case "ar-SA":
+		loadFile(&file_ar)
 		return &ar_SA_Locale, true
 	case "ar-SD":
+		loadFile(&file_ar)
 		return &ar_SD_Locale, true
 	case "ar-SO":
+		loadFile(&file_ar)
 		return &ar_SO_Locale, true
 	case "ar-SS":
+		loadFile(&file_ar)
 		return &ar_SS_Locale, true
 	case "ar-SY":
+		loadFile(&file_ar)
 		return &ar_SY_Locale, true
 	case "ar-TD":
+		loadFile(&file_ar)
 		return &ar_TD_Locale, true
 	case "ar-TN":
+		loadFile(&file_ar)
 		return &ar_TN_Locale, true
 	case "ar-YE":
+		loadFile(&file_ar)
 		return &ar_YE_Locale, true
 	case "as":
+		loadFile(&file_as)
 		return &as_Locale, true
 	case "asa":
+		loadFile(&file_asa)
 		return &asa_Locale, true
 	case "ast":
+		loadFile(&file_ast)
 		return &ast_Locale, true
 	case "az":
+		loadFile(&file_az)
 		return &az_Locale, true
 	case "az-Cyrl":
+		loadFile(&file_az_cyrl)
 		return &az_Cyrl_Locale, true
 	case "az-Latn":
+		loadFile(&file_az_latn)
 		return &az_Latn_Locale, true
 	case "bas":
+		loadFile(&file_bas)
 		return &bas_Locale, true
 	case "be":
+		loadFile(&file_be)
 		return &be_Locale, true
 	case "bem":
+		loadFile(&file_bem)
 		return &bem_Locale, true
 	case "bez":
+		loadFile(&file_bez)
 		return &bez_Locale, true
 	case "bg":
+		loadFile(&file_bg)
 		return &bg_Locale, true
 	case "bm":
+		loadFile(&file_bm)
 		return &bm_Locale, true
 	case "bn":
+		loadFile(&file_bn)
 		return &bn_Locale, true
 	case "bn-IN":
+		loadFile(&file_bn)
 		return &bn_IN_Locale, true
 	case "bo":
+		loadFile(&file_bo)
 		return &bo_Locale, true
 	case "bo-IN":
+		loadFile(&file_bo)
 		return &bo_IN_Locale, true
 	case "br":
+		loadFile(&file_br)
 		return &br_Locale, true
 	case "brx":
+		loadFile(&file_brx)
 		return &brx_Locale, true
 	case "bs":
+		loadFile(&file_bs)
 		return &bs_Locale, true
 	case "bs-Cyrl":
+		loadFile(&file_bs_cyrl)
 		return &bs_Cyrl_Locale, true
 	case "bs-Latn":
+		loadFile(&file_bs_latn)
 		return &bs_Latn_Locale, true
 	case "ca":
+		loadFile(&file_ca)
 		return &ca_Locale, true
 	case "ca-AD":
+		loadFile(&file_ca)
 		return &ca_AD_Locale, true
 	case "ca-FR":
+		loadFile(&file_ca)
 		return &ca_FR_Locale, true
 	case "ca-IT":
+		loadFile(&file_ca)
 		return &ca_IT_Locale, true
 	case "ce":
+		loadFile(&file_ce)
 		return &ce_Locale, true
 	case "cgg":
+		loadFile(&file_cgg)
 		return &cgg_Locale, true
 	case "chr":
+		loadFile(&file_chr)
 		return &chr_Locale, true
 	case "ckb":
+		loadFile(&file_ckb)
 		return &ckb_Locale, true
 	case "ckb-IR":
+		loadFile(&file_ckb)
 		return &ckb_IR_Locale, true
 	case "cs":
+		loadFile(&file_cs)
 		return &cs_Locale, true
 	case "cy":
+		loadFile(&file_cy)
 		return &cy_Locale, true
 	case "da":
+		loadFile(&file_da)
 		return &da_Locale, true
 	case "da-GL":
+		loadFile(&file_da)
 		return &da_GL_Locale, true
 	case "dav":
+		loadFile(&file_dav)
 		return &dav_Locale, true
 	case "de":
+		loadFile(&file_de)
 		return &de_Locale, true
 	case "de-AT":
+		loadFile(&file_de)
 		return &de_AT_Locale, true
 	case "de-BE":
+		loadFile(&file_de)
 		return &de_BE_Locale, true
 	case "de-CH":
+		loadFile(&file_de)
 		return &de_CH_Locale, true
 	case "de-IT":
+		loadFile(&file_de)
 		return &de_IT_Locale, true
 	case "de-LI":
+		loadFile(&file_de)
 		return &de_LI_Locale, true
 	case "de-LU":
+		loadFile(&file_de)
 		return &de_LU_Locale, true
 	case "dje":
+		loadFile(&file_dje)
 		return &dje_Locale, true
 	case "dsb":
+		loadFile(&file_dsb)
 		return &dsb_Locale, true
 	case "dua":
+		loadFile(&file_dua)
 		return &dua_Locale, true
 	case "dyo":
+		loadFile(&file_dyo)
 		return &dyo_Locale, true
 	case "dz":
+		loadFile(&file_dz)
 		return &dz_Locale, true
 	case "ebu":
+		loadFile(&file_ebu)
 		return &ebu_Locale, true
 	case "ee":
+		loadFile(&file_ee)
 		return &ee_Locale, true
 	case "ee-TG":
+		loadFile(&file_ee)
 		return &ee_TG_Locale, true
 	case "el":
+		loadFile(&file_el)
 		return &el_Locale, true
 	case "el-CY":
+		loadFile(&file_el)
 		return &el_CY_Locale, true
 	case "en":
+		loadFile(&file_en)
 		return &en_Locale, true
 	case "en-001":
+		loadFile(&file_en)
 		return &en_001_Locale, true
 	case "en-150":
+		loadFile(&file_en)
 		return &en_150_Locale, true
 	case "en-AG":
+		loadFile(&file_en)
 		return &en_AG_Locale, true
 	case "en-AI":
+		loadFile(&file_en)
 		return &en_AI_Locale, true
 	case "en-AS":
+		loadFile(&file_en)
 		return &en_AS_Locale, true
 	case "en-AT":
+		loadFile(&file_en)
 		return &en_AT_Locale, true
 	case "en-AU":
+		loadFile(&file_en)
 		return &en_AU_Locale, true
 	case "en-BB":
+		loadFile(&file_en)
 		return &en_BB_Locale, true
 	case "en-BE":
+		loadFile(&file_en)
 		return &en_BE_Locale, true
 	case "en-BI":
+		loadFile(&file_en)
 		return &en_BI_Locale, true
 	case "en-BM":
+		loadFile(&file_en)
 		return &en_BM_Locale, true
 	case "en-BS":
+		loadFile(&file_en)
 		return &en_BS_Locale, true
 	case "en-BW":
+		loadFile(&file_en)
 		return &en_BW_Locale, true
 	case "en-BZ":
+		loadFile(&file_en)
 		return &en_BZ_Locale, true
 	case "en-CA":
+		loadFile(&file_en)
 		return &en_CA_Locale, true
 	case "en-CC":
+		loadFile(&file_en)
 		return &en_CC_Locale, true
 	case "en-CH":
+		loadFile(&file_en)
 		return &en_CH_Locale, true
 	case "en-CK":
+		loadFile(&file_en)
 		return &en_CK_Locale, true
 	case "en-CM":
+		loadFile(&file_en)
 		return &en_CM_Locale, true
 	case "en-CX":
+		loadFile(&file_en)
 		return &en_CX_Locale, true
 	case "en-CY":
+		loadFile(&file_en)
 		return &en_CY_Locale, true
 	case "en-DE":
+		loadFile(&file_en)
 		return &en_DE_Locale, true
 	case "en-DG":
+		loadFile(&file_en)
 		return &en_DG_Locale, true
 	case "en-DK":
+		loadFile(&file_en)
 		return &en_DK_Locale, true
 	case "en-DM":
+		loadFile(&file_en)
 		return &en_DM_Locale, true
 	case "en-ER":
+		loadFile(&file_en)
 		return &en_ER_Locale, true
 	case "en-FI":
+		loadFile(&file_en)
 		return &en_FI_Locale, true
 	case "en-FJ":
+		loadFile(&file_en)
 		return &en_FJ_Locale, true
 	case "en-FK":
+		loadFile(&file_en)
 		return &en_FK_Locale, true
 	case "en-FM":
+		loadFile(&file_en)
 		return &en_FM_Locale, true
 	case "en-GB":
+		loadFile(&file_en)
 		return &en_GB_Locale, true
 	case "en-GD":
+		loadFile(&file_en)
 		return &en_GD_Locale, true
 	case "en-GG":
+		loadFile(&file_en)
 		return &en_GG_Locale, true
 	case "en-GH":
+		loadFile(&file_en)
 		return &en_GH_Locale, true
 	case "en-GI":
+		loadFile(&file_en)
 		return &en_GI_Locale, true
 	case "en-GM":
+		loadFile(&file_en)
 		return &en_GM_Locale, true
 	case "en-GU":
+		loadFile(&file_en)
 		return &en_GU_Locale, true
 	case "en-GY":
+		loadFile(&file_en)
 		return &en_GY_Locale, true
 	case "en-HK":
+		loadFile(&file_en)
 		return &en_HK_Locale, true
 	case "en-IE":
+		loadFile(&file_en)
 		return &en_IE_Locale, true
 	case "en-IL":
+		loadFile(&file_en)
 		return &en_IL_Locale, true
 	case "en-IM":
+		loadFile(&file_en)
 		return &en_IM_Locale, true
 	case "en-IN":
+		loadFile(&file_en)
 		return &en_IN_Locale, true
 	case "en-IO":
+		loadFile(&file_en)
 		return &en_IO_Locale, true
 	case "en-JE":
+		loadFile(&file_en)
 		return &en_JE_Locale, true
 	case "en-JM":
+		loadFile(&file_en)
 		return &en_JM_Locale, true
 	case "en-KE":
+		loadFile(&file_en)
 		return &en_KE_Locale, true
 	case "en-KI":
+		loadFile(&file_en)
 		return &en_KI_Locale, true
 	case "en-KN":
+		loadFile(&file_en)
 		return &en_KN_Locale, true
 	case "en-KY":
+		loadFile(&file_en)
 		return &en_KY_Locale, true
 	case "en-LC":
+		loadFile(&file_en)
 		return &en_LC_Locale, true
 	case "en-LR":
+		loadFile(&file_en)
 		return &en_LR_Locale, true
 	case "en-LS":
+		loadFile(&file_en)
 		return &en_LS_Locale, true
 	case "en-MG":
+		loadFile(&file_en)
 		return &en_MG_Locale, true
 	case "en-MH":
+		loadFile(&file_en)
 		return &en_MH_Locale, true
 	case "en-MO":
+		loadFile(&file_en)
 		return &en_MO_Locale, true
 	case "en-MP":
+		loadFile(&file_en)
 		return &en_MP_Locale, true
 	case "en-MS":
+		loadFile(&file_en)
 		return &en_MS_Locale, true
 	case "en-MT":
+		loadFile(&file_en)
 		return &en_MT_Locale, true
 	case "en-MU":
+		loadFile(&file_en)
 		return &en_MU_Locale, true
 	case "en-MW":
+		loadFile(&file_en)
 		return &en_MW_Locale, true
 	case "en-MY":
+		loadFile(&file_en)
 		return &en_MY_Locale, true
 	case "en-NA":
+		loadFile(&file_en)
 		return &en_NA_Locale, true
 	case "en-NF":
+		loadFile(&file_en)
 		return &en_NF_Locale, true
 	case "en-NG":
+		loadFile(&file_en)
 		return &en_NG_Locale, true
 	case "en-NL":
+		loadFile(&file_en)
 		return &en_NL_Locale, true
 	case "en-NR":
+		loadFile(&file_en)
 		return &en_NR_Locale, true
 	case "en-NU":
+		loadFile(&file_en)
 		return &en_NU_Locale, true
 	case "en-NZ":
+		loadFile(&file_en)
 		return &en_NZ_Locale, true
 	case "en-PG":
+		loadFile(&file_en)
 		return &en_PG_Locale, true
 	case "en-PH":
+		loadFile(&file_en)
 		return &en_PH_Locale, true
 	case "en-PK":
+		loadFile(&file_en)
 		return &en_PK_Locale, true
 	case "en-PN":
+		loadFile(&file_en)
 		return &en_PN_Locale, true
 	case "en-PR":
+		loadFile(&file_en)
 		return &en_PR_Locale, true
 	case "en-PW":
+		loadFile(&file_en)
 		return &en_PW_Locale, true
 	case "en-RW":
+		loadFile(&file_en)
 		return &en_RW_Locale, true
 	case "en-SB":
+		loadFile(&file_en)
 		return &en_SB_Locale, true
 	case "en-SC":
+		loadFile(&file_en)
 		return &en_SC_Locale, true
 	case "en-SD":
+		loadFile(&file_en)
 		return &en_SD_Locale, true
 	case "en-SE":
+		loadFile(&file_en)
 		return &en_SE_Locale, true
 	case "en-SG":
+		loadFile(&file_en)
 		return &en_SG_Locale, true
 	case "en-SH":
+		loadFile(&file_en)
 		return &en_SH_Locale, true
 	case "en-SI":
+		loadFile(&file_en)
 		return &en_SI_Locale, true
 	case "en-SL":
+		loadFile(&file_en)
 		return &en_SL_Locale, true
 	case "en-SS":
+		loadFile(&file_en)
 		return &en_SS_Locale, true
 	case "en-SX":
+		loadFile(&file_en)
 		return &en_SX_Locale, true
 	case "en-SZ":
+		loadFile(&file_en)
 		return &en_SZ_Locale, true
 	case "en-TC":
+		loadFile(&file_en)
 		return &en_TC_Locale, true
 	case "en-TK":
+		loadFile(&file_en)
 		return &en_TK_Locale, true
 	case "en-TO":
+		loadFile(&file_en)
 		return &en_TO_Locale, true
 	case "en-TT":
+		loadFile(&file_en)
 		return &en_TT_Locale, true
 	case "en-TV":
+		loadFile(&file_en)
 		return &en_TV_Locale, true
 	case "en-TZ":
+		loadFile(&file_en)
 		return &en_TZ_Locale, true
 	case "en-UG":
+		loadFile(&file_en)
 		return &en_UG_Locale, true
 	case "en-UM":
+		loadFile(&file_en)
 		return &en_UM_Locale, true
 	case "en-VC":
+		loadFile(&file_en)
 		return &en_VC_Locale, true
 	case "en-VG":
+		loadFile(&file_en)
 		return &en_VG_Locale, true
 	case "en-VI":
+		loadFile(&file_en)
 		return &en_VI_Locale, true
 	case "en-VU":
+		loadFile(&file_en)
 		return &en_VU_Locale, true
 	case "en-WS":
+		loadFile(&file_en)
 		return &en_WS_Locale, true
 	case "en-ZA":
+		loadFile(&file_en)
 		return &en_ZA_Locale, true
 	case "en-ZM":
+		loadFile(&file_en)
 		return &en_ZM_Locale, true
 	case "en-ZW":
+		loadFile(&file_en)
 		return &en_ZW_Locale, true
 	case "eo":
+		loadFile(&file_eo)
 		return &eo_Locale, true
 	case "es":
+		loadFile(&file_es)
 		return &es_Locale, true
 	case "es-419":
+		loadFile(&file_es)
 		return &es_419_Locale, true
 	case "es-AR":
+		loadFile(&file_es)
 		return &es_AR_Locale, true
 	case "es-BO":
+		loadFile(&file_es)
 		return &es_BO_Locale, true
 	case "es-BR":
+		loadFile(&file_es)
 		return &es_BR_Locale, true
 	case "es-BZ":
+		loadFile(&file_es)
 		return &es_BZ_Locale, true
 	case "es-CL":
+		loadFile(&file_es)
 		return &es_CL_Locale, true
 	case "es-CO":
+		loadFile(&file_es)
 		return &es_CO_Locale, true
 	case "es-CR":
+		loadFile(&file_es)
 		return &es_CR_Locale, true
 	case "es-CU":
+		loadFile(&file_es)
 		return &es_CU_Locale, true
 	case "es-DO":
+		loadFile(&file_es)
 		return &es_DO_Locale, true
 	case "es-EA":
+		loadFile(&file_es)
 		return &es_EA_Locale, true
 	case "es-EC":
+		loadFile(&file_es)
 		return &es_EC_Locale, true
 	case "es-GQ":
+		loadFile(&file_es)
 		return &es_GQ_Locale, true
 	case "es-GT":
+		loadFile(&file_es)
 		return &es_GT_Locale, true
 	case "es-HN":
+		loadFile(&file_es)
 		return &es_HN_Locale, true
 	case "es-IC":
+		loadFile(&file_es)
 		return &es_IC_Locale, true
 	case "es-MX":
+		loadFile(&file_es)
 		return &es_MX_Locale, true
 	case "es-NI":
+		loadFile(&file_es)
 		return &es_NI_Locale, true
 	case "es-PA":
+		loadFile(&file_es)
 		return &es_PA_Locale, true
 	case "es-PE":
+		loadFile(&file_es)
 		return &es_PE_Locale, true
 	case "es-PH":
+		loadFile(&file_es)
 		return &es_PH_Locale, true
 	case "es-PR":
+		loadFile(&file_es)
 		return &es_PR_Locale, true
 	case "es-PY":
+		loadFile(&file_es)
 		return &es_PY_Locale, true
 	case "es-SV":
+		loadFile(&file_es)
 		return &es_SV_Locale, true
 	case "es-US":
+		loadFile(&file_es)
 		return &es_US_Locale, true
 	case "es-UY":
+		loadFile(&file_es)
 		return &es_UY_Locale, true
 	case "es-VE":
+		loadFile(&file_es)
 		return &es_VE_Locale, true
 	case "et":
+		loadFile(&file_et)
 		return &et_Locale, true
 	case "eu":
+		loadFile(&file_eu)
 		return &eu_Locale, true
 	case "ewo":
+		loadFile(&file_ewo)
 		return &ewo_Locale, true
 	case "fa":
+		loadFile(&file_fa)
 		return &fa_Locale, true
 	case "fa-AF":
+		loadFile(&file_fa)
 		return &fa_AF_Locale, true
 	case "ff":
+		loadFile(&file_ff)
 		return &ff_Locale, true
 	case "ff-CM":
+		loadFile(&file_ff)
 		return &ff_CM_Locale, true
 	case "ff-GN":
+		loadFile(&file_ff)
 		return &ff_GN_Locale, true
 	case "ff-MR":
+		loadFile(&file_ff)
 		return &ff_MR_Locale, true
 	case "fi":
+		loadFile(&file_fi)
 		return &fi_Locale, true
 	case "fil":
+		loadFile(&file_fil)
 		return &fil_Locale, true
 	case "fo":
+		loadFile(&file_fo)
 		return &fo_Locale, true
 	case "fo-DK":
+		loadFile(&file_fo)
 		return &fo_DK_Locale, true
 	case "fr":
+		loadFile(&file_fr)
 		return &fr_Locale, true
 	case "fr-BE":
+		loadFile(&file_fr)
 		return &fr_BE_Locale, true
 	case "fr-BF":
+		loadFile(&file_fr)
 		return &fr_BF_Locale, true
 	case "fr-BI":
+		loadFile(&file_fr)
 		return &fr_BI_Locale, true
 	case "fr-BJ":
+		loadFile(&file_fr)
 		return &fr_BJ_Locale, true
 	case "fr-BL":
+		loadFile(&file_fr)
 		return &fr_BL_Locale, true
 	case "fr-CA":
+		loadFile(&file_fr)
 		return &fr_CA_Locale, true
 	case "fr-CD":
+		loadFile(&file_fr)
 		return &fr_CD_Locale, true
 	case "fr-CF":
+		loadFile(&file_fr)
 		return &fr_CF_Locale, true
 	case "fr-CG":
+		loadFile(&file_fr)
 		return &fr_CG_Locale, true
 	case "fr-CH":
+		loadFile(&file_fr)
 		return &fr_CH_Locale, true
 	case "fr-CI":
+		loadFile(&file_fr)
 		return &fr_CI_Locale, true
 	case "fr-CM":
+		loadFile(&file_fr)
 		return &fr_CM_Locale, true
 	case "fr-DJ":
+		loadFile(&file_fr)
 		return &fr_DJ_Locale, true
 	case "fr-DZ":
+		loadFile(&file_fr)
 		return &fr_DZ_Locale, true
 	case "fr-GA":
+		loadFile(&file_fr)
 		return &fr_GA_Locale, true
 	case "fr-GF":
+		loadFile(&file_fr)
 		return &fr_GF_Locale, true
 	case "fr-GN":
+		loadFile(&file_fr)
 		return &fr_GN_Locale, true
 	case "fr-GP":
+		loadFile(&file_fr)
 		return &fr_GP_Locale, true
 	case "fr-GQ":
+		loadFile(&file_fr)
 		return &fr_GQ_Locale, true
 	case "fr-HT":
+		loadFile(&file_fr)
 		return &fr_HT_Locale, true
 	case "fr-KM":
+		loadFile(&file_fr)
 		return &fr_KM_Locale, true
 	case "fr-LU":
+		loadFile(&file_fr)
 		return &fr_LU_Locale, true
 	case "fr-MA":
+		loadFile(&file_fr)
 		return &fr_MA_Locale, true
 	case "fr-MC":
+		loadFile(&file_fr)
 		return &fr_MC_Locale, true
 	case "fr-MF":
+		loadFile(&file_fr)
 		return &fr_MF_Locale, true
 	case "fr-MG":
+		loadFile(&file_fr)
 		return &fr_MG_Locale, true
 	case "fr-ML":
+		loadFile(&file_fr)
 		return &fr_ML_Locale, true
 	case "fr-MQ":
+		loadFile(&file_fr)
 		return &fr_MQ_Locale, true
 	case "fr-MR":
+		loadFile(&file_fr)
 		return &fr_MR_Locale, true
 	case "fr-MU":
+		loadFile(&file_fr)
 		return &fr_MU_Locale, true
 	case "fr-NC":
+		loadFile(&file_fr)
 		return &fr_NC_Locale, true
 	case "fr-NE":
+		loadFile(&file_fr)
 		return &fr_NE_Locale, true
 	case "fr-PF":
+		loadFile(&file_fr)
 		return &fr_PF_Locale, true
 	case "fr-PM":
+		loadFile(&file_fr)
 		return &fr_PM_Locale, true
 	case "fr-RE":
+		loadFile(&file_fr)
 		return &fr_RE_Locale, true
 	case "fr-RW":
+		loadFile(&file_fr)
 		return &fr_RW_Locale, true
 	case "fr-SC":
+		loadFile(&file_fr)
 		return &fr_SC_Locale, true
 	case "fr-SN":
+		loadFile(&file_fr)
 		return &fr_SN_Locale, true
 	case "fr-SY":
+		loadFile(&file_fr)
 		return &fr_SY_Locale, true
 	case "fr-TD":
+		loadFile(&file_fr)
 		return &fr_TD_Locale, true
 	case "fr-TG":
+		loadFile(&file_fr)
 		return &fr_TG_Locale, true
 	case "fr-TN":
+		loadFile(&file_fr)
 		return &fr_TN_Locale, true
 	case "fr-VU":
+		loadFile(&file_fr)
 		return &fr_VU_Locale, true
 	case "fr-WF":
+		loadFile(&file_fr)
 		return &fr_WF_Locale, true
 	case "fr-YT":
+		loadFile(&file_fr)
 		return &fr_YT_Locale, true
 	case "fur":
+		loadFile(&file_fur)
 		return &fur_Locale, true
 	case "fy":
+		loadFile(&file_fy)
 		return &fy_Locale, true
 	case "ga":
+		loadFile(&file_ga)
 		return &ga_Locale, true
 	case "gd":
+		loadFile(&file_gd)
 		return &gd_Locale, true
 	case "gl":
+		loadFile(&file_gl)
 		return &gl_Locale, true
 	case "gsw":
+		loadFile(&file_gsw)
 		return &gsw_Locale, true
 	case "gsw-FR":
+		loadFile(&file_gsw)
 		return &gsw_FR_Locale, true
 	case "gsw-LI":
+		loadFile(&file_gsw)
 		return &gsw_LI_Locale, true
 	case "gu":
+		loadFile(&file_gu)
 		return &gu_Locale, true
 	case "guz":
+		loadFile(&file_guz)
 		return &guz_Locale, true
 	case "gv":
+		loadFile(&file_gv)
 		return &gv_Locale, true
 	case "ha":
+		loadFile(&file_ha)
 		return &ha_Locale, true
 	case "ha-GH":
+		loadFile(&file_ha)
 		return &ha_GH_Locale, true
 	case "ha-NE":
+		loadFile(&file_ha)
 		return &ha_NE_Locale, true
 	case "haw":
+		loadFile(&file_haw)
 		return &haw_Locale, true
 	case "he":
+		loadFile(&file_he)
 		return &he_Locale, true
 	case "hi":
+		loadFile(&file_hi)
 		return &hi_Locale, true
 	case "hr":
+		loadFile(&file_hr)
 		return &hr_Locale, true
 	case "hr-BA":
+		loadFile(&file_hr)
 		return &hr_BA_Locale, true
 	case "hsb":
+		loadFile(&file_hsb)
 		return &hsb_Locale, true
 	case "hu":
+		loadFile(&file_hu)
 		return &hu_Locale, true
 	case "hy":
+		loadFile(&file_hy)
 		return &hy_Locale, true
 	case "id":
+		loadFile(&file_id)
 		return &id_Locale, true
 	case "ig":
+		loadFile(&file_ig)
 		return &ig_Locale, true
 	case "ii":
+		loadFile(&file_ii)
 		return &ii_Locale, true
 	case "is":
+		loadFile(&file_is)
 		return &is_Locale, true
 	case "it":
+		loadFile(&file_it)
 		return &it_Locale, true
 	case "it-CH":
+		loadFile(&file_it)
 		return &it_CH_Locale, true
 	case "it-SM":
+		loadFile(&file_it)
 		return &it_SM_Locale, true
 	case "it-VA":
+		loadFile(&file_it)
 		return &it_VA_Locale, true
 	case "ja":
+		loadFile(&file_ja)
 		return &ja_Locale, true
 	case "jgo":
+		loadFile(&file_jgo)
 		return &jgo_Locale, true
 	case "jmc":
+		loadFile(&file_jmc)
 		return &jmc_Locale, true
 	case "ka":
+		loadFile(&file_ka)
 		return &ka_Locale, true
 	case "kab":
+		loadFile(&file_kab)
 		return &kab_Locale, true
 	case "kam":
+		loadFile(&file_kam)
 		return &kam_Locale, true
 	case "kde":
+		loadFile(&file_kde)
 		return &kde_Locale, true
 	case "kea":
+		loadFile(&file_kea)
 		return &kea_Locale, true
 	case "khq":
+		loadFile(&file_khq)
 		return &khq_Locale, true
 	case "ki":
+		loadFile(&file_ki)
 		return &ki_Locale, true
 	case "kk":
+		loadFile(&file_kk)
 		return &kk_Locale, true
 	case "kl":
+		loadFile(&file_kl)
 		return &kl_Locale, true
 	case "kln":
+		loadFile(&file_kln)
 		return &kln_Locale, true
 	case "km":
+		loadFile(&file_km)
 		return &km_Locale, true
 	case "kn":
+		loadFile(&file_kn)
 		return &kn_Locale, true
 	case "ko":
+		loadFile(&file_ko)
 		return &ko_Locale, true
 	case "ko-KP":
+		loadFile(&file_ko)
 		return &ko_KP_Locale, true
 	case "kok":
+		loadFile(&file_kok)
 		return &kok_Locale, true
 	case "ks":
+		loadFile(&file_ks)
 		return &ks_Locale, true
 	case "ksb":
+		loadFile(&file_ksb)
 		return &ksb_Locale, true
 	case "ksf":
+		loadFile(&file_ksf)
 		return &ksf_Locale, true
 	case "ksh":
+		loadFile(&file_ksh)
 		return &ksh_Locale, true
 	case "kw":
+		loadFile(&file_kw)
 		return &kw_Locale, true
 	case "ky":
+		loadFile(&file_ky)
 		return &ky_Locale, true
 	case "lag":
+		loadFile(&file_lag)
 		return &lag_Locale, true
 	case "lb":
+		loadFile(&file_lb)
 		return &lb_Locale, true
 	case "lg":
+		loadFile(&file_lg)
 		return &lg_Locale, true
 	case "lkt":
+		loadFile(&file_lkt)
 		return &lkt_Locale, true
 	case "ln":
+		loadFile(&file_ln)
 		return &ln_Locale, true
 	case "ln-AO":
+		loadFile(&file_ln)
 		return &ln_AO_Locale, true
 	case "ln-CF":
+		loadFile(&file_ln)
 		return &ln_CF_Locale, true
 	case "ln-CG":
+		loadFile(&file_ln)
 		return &ln_CG_Locale, true
 	case "lo":
+		loadFile(&file_lo)
 		return &lo_Locale, true
 	case "lrc":
+		loadFile(&file_lrc)
 		return &lrc_Locale, true
 	case "lrc-IQ":
+		loadFile(&file_lrc)
 		return &lrc_IQ_Locale, true
 	case "lt":
+		loadFile(&file_lt)
 		return &lt_Locale, true
 	case "lu":
+		loadFile(&file_lu)
 		return &lu_Locale, true
 	case "luo":
+		loadFile(&file_luo)
 		return &luo_Locale, true
 	case "luy":
+		loadFile(&file_luy)
 		return &luy_Locale, true
 	case "lv":
+		loadFile(&file_lv)
 		return &lv_Locale, true
 	case "mas":
+		loadFile(&file_mas)
 		return &mas_Locale, true
 	case "mas-TZ":
+		loadFile(&file_mas)
 		return &mas_TZ_Locale, true
 	case "mer":
+		loadFile(&file_mer)
 		return &mer_Locale, true
 	case "mfe":
+		loadFile(&file_mfe)
 		return &mfe_Locale, true
 	case "mg":
+		loadFile(&file_mg)
 		return &mg_Locale, true
 	case "mgh":
+		loadFile(&file_mgh)
 		return &mgh_Locale, true
 	case "mgo":
+		loadFile(&file_mgo)
 		return &mgo_Locale, true
 	case "mk":
+		loadFile(&file_mk)
 		return &mk_Locale, true
 	case "ml":
+		loadFile(&file_ml)
 		return &ml_Locale, true
 	case "mn":
+		loadFile(&file_mn)
 		return &mn_Locale, true
 	case "mr":
+		loadFile(&file_mr)
 		return &mr_Locale, true
 	case "ms":
+		loadFile(&file_ms)
 		return &ms_Locale, true
 	case "ms-BN":
+		loadFile(&file_ms)
 		return &ms_BN_Locale, true
 	case "ms-SG":
+		loadFile(&file_ms)
 		return &ms_SG_Locale, true
 	case "mt":
+		loadFile(&file_mt)
 		return &mt_Locale, true
 	case "mua":
+		loadFile(&file_mua)
 		return &mua_Locale, true
 	case "my":
+		loadFile(&file_my)
 		return &my_Locale, true
 	case "mzn":
+		loadFile(&file_mzn)
 		return &mzn_Locale, true
 	case "naq":
+		loadFile(&file_naq)
 		return &naq_Locale, true
 	case "nb":
+		loadFile(&file_nb)
 		return &nb_Locale, true
 	case "nb-SJ":
+		loadFile(&file_nb)
 		return &nb_SJ_Locale, true
 	case "nd":
+		loadFile(&file_nd)
 		return &nd_Locale, true
 	case "ne":
+		loadFile(&file_ne)
 		return &ne_Locale, true
 	case "ne-IN":
+		loadFile(&file_ne)
 		return &ne_IN_Locale, true
 	case "nl":
+		loadFile(&file_nl)
 		return &nl_Locale, true
 	case "nl-AW":
+		loadFile(&file_nl)
 		return &nl_AW_Locale, true
 	case "nl-BE":
+		loadFile(&file_nl)
 		return &nl_BE_Locale, true
 	case "nl-BQ":
+		loadFile(&file_nl)
 		return &nl_BQ_Locale, true
 	case "nl-CW":
+		loadFile(&file_nl)
 		return &nl_CW_Locale, true
 	case "nl-SR":
+		loadFile(&file_nl)
 		return &nl_SR_Locale, true
 	case "nl-SX":
+		loadFile(&file_nl)
 		return &nl_SX_Locale, true
 	case "nmg":
+		loadFile(&file_nmg)
 		return &nmg_Locale, true
 	case "nn":
+		loadFile(&file_nn)
 		return &nn_Locale, true
 	case "nnh":
+		loadFile(&file_nnh)
 		return &nnh_Locale, true
 	case "nus":
+		loadFile(&file_nus)
 		return &nus_Locale, true
 	case "nyn":
+		loadFile(&file_nyn)
 		return &nyn_Locale, true
 	case "om":
+		loadFile(&file_om)
 		return &om_Locale, true
 	case "om-KE":
+		loadFile(&file_om)
 		return &om_KE_Locale, true
 	case "or":
+		loadFile(&file_or)
 		return &or_Locale, true
 	case "os":
+		loadFile(&file_os)
 		return &os_Locale, true
 	case "os-RU":
+		loadFile(&file_os)
 		return &os_RU_Locale, true
 	case "pa":
+		loadFile(&file_pa)
 		return &pa_Locale, true
 	case "pa-Arab":
+		loadFile(&file_pa_arab)
 		return &pa_Arab_Locale, true
 	case "pa-Guru":
+		loadFile(&file_pa_guru)
 		return &pa_Guru_Locale, true
 	case "pl":
+		loadFile(&file_pl)
 		return &pl_Locale, true
 	case "ps":
+		loadFile(&file_ps)
 		return &ps_Locale, true
 	case "pt":
+		loadFile(&file_pt)
 		return &pt_Locale, true
 	case "pt-AO":
+		loadFile(&file_pt)
 		return &pt_AO_Locale, true
 	case "pt-CH":
+		loadFile(&file_pt)
 		return &pt_CH_Locale, true
 	case "pt-CV":
+		loadFile(&file_pt)
 		return &pt_CV_Locale, true
 	case "pt-GQ":
+		loadFile(&file_pt)
 		return &pt_GQ_Locale, true
 	case "pt-GW":
+		loadFile(&file_pt)
 		return &pt_GW_Locale, true
 	case "pt-LU":
+		loadFile(&file_pt)
 		return &pt_LU_Locale, true
 	case "pt-MO":
+		loadFile(&file_pt)
 		return &pt_MO_Locale, true
 	case "pt-MZ":
+		loadFile(&file_pt)
 		return &pt_MZ_Locale, true
 	case "pt-PT":
+		loadFile(&file_pt)
 		return &pt_PT_Locale, true
 	case "pt-ST":
+		loadFile(&file_pt)
 		return &pt_ST_Locale, true
 	case "pt-TL":
+		loadFile(&file_pt)
 		return &pt_TL_Locale, true
 	case "qu":
+		loadFile(&file_qu)
 		return &qu_Locale, true
 	case "qu-BO":
+		loadFile(&file_qu)
 		return &qu_BO_Locale, true
 	case "qu-EC":
+		loadFile(&file_qu)
 		return &qu_EC_Locale, true
 	case "rm":
+		loadFile(&file_rm)
 		return &rm_Locale, true
 	case "rn":
+		loadFile(&file_rn)
 		return &rn_Locale, true
 	case "ro":
+		loadFile(&file_ro)
 		return &ro_Locale, true
 	case "ro-MD":
+		loadFile(&file_ro)
 		return &ro_MD_Locale, true
 	case "rof":
+		loadFile(&file_rof)
 		return &rof_Locale, true
 	case "ru":
+		loadFile(&file_ru)
 		return &ru_Locale, true
 	case "ru-BY":
+		loadFile(&file_ru)
 		return &ru_BY_Locale, true
 	case "ru-KG":
+		loadFile(&file_ru)
 		return &ru_KG_Locale, true
 	case "ru-KZ":
+		loadFile(&file_ru)
 		return &ru_KZ_Locale, true
 	case "ru-MD":
+		loadFile(&file_ru)
 		return &ru_MD_Locale, true
 	case "ru-UA":
+		loadFile(&file_ru)
 		return &ru_UA_Locale, true
 	case "rw":
+		loadFile(&file_rw)
 		return &rw_Locale, true
 	case "rwk":
+		loadFile(&file_rwk)
 		return &rwk_Locale, true
 	case "sah":
+		loadFile(&file_sah)
 		return &sah_Locale, true
 	case "saq":
+		loadFile(&file_saq)
 		return &saq_Locale, true
 	case "sbp":
+		loadFile(&file_sbp)
 		return &sbp_Locale, true
 	case "se":
+		loadFile(&file_se)
 		return &se_Locale, true
 	case "se-FI":
+		loadFile(&file_se)
 		return &se_FI_Locale, true
 	case "se-SE":
+		loadFile(&file_se)
 		return &se_SE_Locale, true
 	case "seh":
+		loadFile(&file_seh)
 		return &seh_Locale, true
 	case "ses":
+		loadFile(&file_ses)
 		return &ses_Locale, true
 	case "sg":
+		loadFile(&file_sg)
 		return &sg_Locale, true
 	case "shi":
+		loadFile(&file_shi)
 		return &shi_Locale, true
 	case "shi-Latn":
+		loadFile(&file_shi_latn)
 		return &shi_Latn_Locale, true
 	case "shi-Tfng":
+		loadFile(&file_shi_tfng)
 		return &shi_Tfng_Locale, true
 	case "si":
+		loadFile(&file_si)
 		return &si_Locale, true
 	case "sk":
+		loadFile(&file_sk)
 		return &sk_Locale, true
 	case "sl":
+		loadFile(&file_sl)
 		return &sl_Locale, true
 	case "smn":
+		loadFile(&file_smn)
 		return &smn_Locale, true
 	case "sn":
+		loadFile(&file_sn)
 		return &sn_Locale, true
 	case "so":
+		loadFile(&file_so)
 		return &so_Locale, true
 	case "so-DJ":
+		loadFile(&file_so)
 		return &so_DJ_Locale, true
 	case "so-ET":
+		loadFile(&file_so)
 		return &so_ET_Locale, true
 	case "so-KE":
+		loadFile(&file_so)
 		return &so_KE_Locale, true
 	case "sq":
+		loadFile(&file_sq)
 		return &sq_Locale, true
 	case "sq-MK":
+		loadFile(&file_sq)
 		return &sq_MK_Locale, true
 	case "sq-XK":
+		loadFile(&file_sq)
 		return &sq_XK_Locale, true
 	case "sr":
+		loadFile(&file_sr)
 		return &sr_Locale, true
 	case "sr-Cyrl":
+		loadFile(&file_sr_cyrl)
 		return &sr_Cyrl_Locale, true
 	case "sr-Cyrl-BA":
+		loadFile(&file_sr_cyrl)
 		return &sr_Cyrl_BA_Locale, true
 	case "sr-Cyrl-ME":
+		loadFile(&file_sr_cyrl)
 		return &sr_Cyrl_ME_Locale, true
 	case "sr-Cyrl-XK":
+		loadFile(&file_sr_cyrl)
 		return &sr_Cyrl_XK_Locale, true
 	case "sr-Latn":
+		loadFile(&file_sr_latn)
 		return &sr_Latn_Locale, true
 	case "sr-Latn-BA":
+		loadFile(&file_sr_latn)
 		return &sr_Latn_BA_Locale, true
 	case "sr-Latn-ME":
+		loadFile(&file_sr_latn)
 		return &sr_Latn_ME_Locale, true
 	case "sr-Latn-XK":
+		loadFile(&file_sr_latn)
 		return &sr_Latn_XK_Locale, true
 	case "sv":
+		loadFile(&file_sv)
 		return &sv_Locale, true
 	case "sv-AX":
+		loadFile(&file_sv)
 		return &sv_AX_Locale, true
 	case "sv-FI":
+		loadFile(&file_sv)
 		return &sv_FI_Locale, true
 	case "sw":
+		loadFile(&file_sw)
 		return &sw_Locale, true
 	case "sw-CD":
+		loadFile(&file_sw)
 		return &sw_CD_Locale, true
 	case "sw-KE":
+		loadFile(&file_sw)
 		return &sw_KE_Locale, true
 	case "sw-UG":
+		loadFile(&file_sw)
 		return &sw_UG_Locale, true
 	case "ta":
+		loadFile(&file_ta)
 		return &ta_Locale, true
 	case "ta-LK":
+		loadFile(&file_ta)
 		return &ta_LK_Locale, true
 	case "ta-MY":
+		loadFile(&file_ta)
 		return &ta_MY_Locale, true
 	case "ta-SG":
+		loadFile(&file_ta)
 		return &ta_SG_Locale, true
 	case "te":
+		loadFile(&file_te)
 		return &te_Locale, true
 	case "teo":
+		loadFile(&file_teo)
 		return &teo_Locale, true
 	case "teo-KE":
+		loadFile(&file_teo)
 		return &teo_KE_Locale, true
 	case "th":
+		loadFile(&file_th)
 		return &th_Locale, true
 	case "ti":
+		loadFile(&file_ti)
 		return &ti_Locale, true
 	case "ti-ER":
+		loadFile(&file_ti)
 		return &ti_ER_Locale, true
 	case "tl":
+		loadFile(&file_tl)
 		return &tl_Locale, true
 	case "to":
+		loadFile(&file_to)
 		return &to_Locale, true
 	case "tr":
+		loadFile(&file_tr)
 		return &tr_Locale, true
 	case "tr-CY":
+		loadFile(&file_tr)
 		return &tr_CY_Locale, true
 	case "twq":
+		loadFile(&file_twq)
 		return &twq_Locale, true
 	case "tzm":
+		loadFile(&file_tzm)
 		return &tzm_Locale, true
 	case "ug":
+		loadFile(&file_ug)
 		return &ug_Locale, true
 	case "uk":
+		loadFile(&file_uk)
 		return &uk_Locale, true
 	case "ur":
+		loadFile(&file_ur)
 		return &ur_Locale, true
 	case "ur-IN":
+		loadFile(&file_ur)
 		return &ur_IN_Locale, true
 	case "uz":
+		loadFile(&file_uz)
 		return &uz_Locale, true
 	case "uz-Arab":
+		loadFile(&file_uz_arab)
 		return &uz_Arab_Locale, true
 	case "uz-Cyrl":
+		loadFile(&file_uz_cyrl)
 		return &uz_Cyrl_Locale, true
 	case "uz-Latn":
+		loadFile(&file_uz_latn)
 		return &uz_Latn_Locale, true
 	case "vi":
+		loadFile(&file_vi)
 		return &vi_Locale, true
 	case "vun":
+		loadFile(&file_vun)
 		return &vun_Locale, true
 	case "wae":
+		loadFile(&file_wae)
 		return &wae_Locale, true
 	case "xog":
+		loadFile(&file_xog)
 		return &xog_Locale, true
 	case "yav":
+		loadFile(&file_yav)
 		return &yav_Locale, true
 	case "yi":
+		loadFile(&file_yi)
 		return &yi_Locale, true
 	case "yo":
+		loadFile(&file_yo)
 		return &yo_Locale, true
 	case "yo-BJ":
+		loadFile(&file_yo)
 		return &yo_BJ_Locale, true
 	case "yue":
+		loadFile(&file_yue)
 		return &yue_Locale, true
 	case "zgh":
+		loadFile(&file_zgh)
 		return &zgh_Locale, true
 	case "zh":
+		loadFile(&file_zh)
 		return &zh_Locale, true
 	case "zh-Hans":
+		loadFile(&file_zh_hans)
 		return &zh_Hans_Locale, true
 	case "zh-Hans-HK":
+		loadFile(&file_zh_hans)
 		return &zh_Hans_HK_Locale, true
 	case "zh-Hans-MO":
+		loadFile(&file_zh_hans)
 		return &zh_Hans_MO_Locale, true
 	case "zh-Hans-SG":
+		loadFile(&file_zh_hans)
 		return &zh_Hans_SG_Locale, true
 	case "zh-Hant":
+		loadFile(&file_zh_hant)
 		return &zh_Hant_Locale, true
 	case "zh-Hant-HK":
+		loadFile(&file_zh_hant)
 		return &zh_Hant_HK_Locale, true
 	case "zh-Hant-MO":
+		loadFile(&file_zh_hant)
 		return &zh_Hant_MO_Locale, true
 	case "zu":
+		loadFile(&file_zu)
 		return &zu_Locale, true
 	}
 
