@@ -43,9 +43,9 @@ const readyLine = "crash-child-ready"
 // The numbers TestCrash must reach: kills in all, kills inside a bag
 // write, and of those inside a Blog and inside an Entry AIP.
 const (
-	wantKills       = 50
-	wantInside      = 25
-	wantInsideKind  = 5
+	wantKills      = 50
+	wantInside     = 25
+	wantInsideKind = 5
 	// crashTimeBudget only bounds a hung test: the loop stops as soon as the
 	// counts are met (about 15 s alone, 45 s under -race at load 2). At load
 	// 20 on two cores 80 s gave 28 kills, so a time budget near the usual
