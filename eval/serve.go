@@ -18,6 +18,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"time"
+
+	"github.com/blogharvest/blogharvest/internal/tlstest"
 )
 
 // runServe replays one corpus blog over HTTPS on loopback until ctx ends,
@@ -94,38 +96,24 @@ func replayCertificate(hosts []string) (tls.Certificate, []byte, error) {
 		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), nil
 }
 
-// connectTo is a proxy that tunnels every CONNECT request to addr and
-// serves plain HTTP proxy requests (http:// URLs) from r itself; it
-// refuses everything else (nothing leaves the machine), except GET
-// /requests, which answers the number of requests r has served so far: a
-// benchmark reads it before and after a run.
+// connectTo is a proxy that tunnels CONNECT requests for the blog's hosts
+// (port 443) to addr and serves plain HTTP proxy requests (http:// URLs)
+// from r itself; it refuses everything else (nothing leaves the machine),
+// except GET /requests, which answers the number of requests r has served
+// so far: a benchmark reads it before and after a run.
 func connectTo(addr string, r *replay) http.Handler {
+	tunnel := &tlstest.ConnectProxy{Routes: map[string]string{}}
+	for _, h := range r.blog.Hosts {
+		tunnel.Routes[net.JoinHostPort(h, "443")] = addr
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method == http.MethodGet && req.URL.Path == "/requests" {
+		switch {
+		case req.Method == http.MethodGet && req.URL.Path == "/requests":
 			fmt.Fprintln(w, r.requests.Load())
-			return
-		}
-		if req.URL.IsAbs() && req.URL.Scheme == "http" { // a plain HTTP proxy request
+		case req.URL.IsAbs() && req.URL.Scheme == "http":
 			r.ServeHTTP(w, req)
-			return
+		default:
+			tunnel.ServeHTTP(w, req)
 		}
-		if req.Method != http.MethodConnect {
-			http.Error(w, "CONNECT only", http.StatusBadGateway)
-			return
-		}
-		up, err := net.Dial("tcp", addr)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			up.Close()
-			return
-		}
-		io.WriteString(conn, "HTTP/1.1 200 Connection established\r\n\r\n")
-		go func() { io.Copy(up, buf); up.Close() }()
-		io.Copy(conn, up)
-		conn.Close()
 	})
 }

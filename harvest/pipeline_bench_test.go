@@ -34,25 +34,24 @@ func startPerPost() perPost {
 
 // report adds cpu-ms/post, allocs/post and KB/post for the entries
 // archived since p started.
-func (p perPost) report(b *testing.B, entries int64) {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	n := float64(max(entries, 1))
-	b.ReportMetric(float64(cpuTime()-p.cpu)/1e6/n, "cpu-ms/post")
-	b.ReportMetric(float64(ms.Mallocs-p.mallocs)/n, "allocs/post")
-	b.ReportMetric(float64(ms.TotalAlloc-p.bytes)/1024/n, "KB/post")
-	b.ReportMetric(n, "posts")
+func (p perPost) report(b *testing.B, entries int64) { p.per(b, entries, "post", "posts") }
+
+// reportPerRequest adds cpu-ms/req, allocs/req and KB/req for the HTTP
+// requests made since p started.
+func (p perPost) reportPerRequest(b *testing.B, requests int64) {
+	p.per(b, requests, "req", "requests")
 }
 
-// reportPerRequest adds cpu-ms/req and allocs/req for the HTTP requests
-// made since p started.
-func (p perPost) reportPerRequest(b *testing.B, requests int64) {
+// per reports the CPU time, allocations and bytes allocated since p
+// started per one of n units, and n.
+func (p perPost) per(b *testing.B, n int64, unit, units string) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	n := float64(max(requests, 1))
-	b.ReportMetric(float64(cpuTime()-p.cpu)/1e6/n, "cpu-ms/req")
-	b.ReportMetric(float64(ms.Mallocs-p.mallocs)/n, "allocs/req")
-	b.ReportMetric(n, "requests")
+	d := float64(max(n, 1))
+	b.ReportMetric(float64(cpuTime()-p.cpu)/1e6/d, "cpu-ms/"+unit)
+	b.ReportMetric(float64(ms.Mallocs-p.mallocs)/d, "allocs/"+unit)
+	b.ReportMetric(float64(ms.TotalAlloc-p.bytes)/1024/d, "KB/"+unit)
+	b.ReportMetric(d, units)
 }
 
 // BenchmarkNewCrawlPipeline10000 is the whole pipeline (fetch on loopback,
