@@ -66,12 +66,14 @@ func NewDaemon(c *Config) *Daemon {
 }
 
 // Open locks the archive and sweeps unfinished AIPs, opens the schedule
-// store (failing fast if another process holds either) and starts
-// scheduling every blog.
+// store (failing fast if another process holds either; unless openStore
+// did already) and starts scheduling every blog.
 func (d *Daemon) Open() error {
 	c := d.Config
-	if err := d.openStore(); err != nil {
-		return err
+	if d.store == nil {
+		if err := d.openStore(); err != nil {
+			return err
+		}
 	}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.blogs, d.specs = map[string]Blog{}, map[string]schedule.Spec{}
@@ -278,7 +280,11 @@ func (d *Daemon) crawl(ctx context.Context, b Blog, since time.Time, prev harves
 	start := d.Now()
 	d.metrics.running.Inc()
 	defer d.metrics.running.Dec()
-	log.Info("harvest started", "mode", map[bool]string{true: "new", false: "update"}[since.IsZero()], "since", since)
+	if since.IsZero() {
+		log.Info("harvest started", "mode", "new")
+	} else {
+		log.Info("harvest started", "mode", "update", "since", since)
+	}
 	t := &tally{}
 	res, runErr := d.harvest(ctx, b, since, prev, t, log, progress)
 	outcome := outcomeOf(runErr, t)

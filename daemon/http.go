@@ -120,6 +120,13 @@ func (d *Daemon) serveHandler(addr string, h http.Handler) (net.Addr, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
+	stop := d.serveOn(ln, h)
+	return ln.Addr(), stop, nil
+}
+
+// serveOn serves h on the bound listener ln, as serveHandler does, and
+// returns the function that shuts the server down.
+func (d *Daemon) serveOn(ln net.Listener, h http.Handler) func() {
 	limits := d.httpLimits
 	if limits.maxConns == 0 {
 		limits = defaultHTTPLimits
@@ -135,5 +142,5 @@ func (d *Daemon) serveHandler(addr string, h http.Handler) (net.Addr, func(), er
 		defer cancel()
 		srv.Shutdown(ctx)
 	}
-	return ln.Addr(), stop, nil
+	return stop
 }
