@@ -8,6 +8,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -81,7 +84,7 @@ func (d *Daemon) Open() error {
 	d.sched = schedule.NewScheduler()
 	d.sched.Now = d.Now
 	d.sched.Fire = d.fire
-	if err := d.apply(c); err != nil {
+	if _, err := d.apply(c); err != nil {
 		d.closeStore()
 		return err
 	}
@@ -148,9 +151,15 @@ func logRecovery(log *slog.Logger, r *schedule.Recovery) {
 		"state", r.Path, "aside", r.Aside, "damage", r.Damage.Reason)
 }
 
+// configChange is what applying a config changed, by blog id.
+type configChange struct {
+	added, removed, rescheduled, changed []string
+}
+
 // apply schedules the blogs of c, unschedules those it no longer has, and
-// reschedules those whose schedule changed.
-func (d *Daemon) apply(c *Config) error {
+// reschedules those whose schedule changed; it returns what changed.
+func (d *Daemon) apply(c *Config) (configChange, error) {
+	var ch configChange
 	now := d.Now()
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -159,16 +168,25 @@ func (d *Daemon) apply(c *Config) error {
 		keep[b.ID] = true
 		spec, err := schedule.ParseSpec(b.Schedule, b.Location(), time.Duration(b.Jitter), b.ID)
 		if err != nil {
-			return fmt.Errorf("blog %s: %w", b.ID, err)
+			return ch, fmt.Errorf("blog %s: %w", b.ID, err)
 		}
 		old, existed := d.specs[b.ID]
+		oldBlog := d.blogs[b.ID]
 		d.blogs[b.ID], d.specs[b.ID] = b, spec
 		if existed && old.String() == spec.String() {
+			if !reflect.DeepEqual(oldBlog, b) {
+				ch.changed = append(ch.changed, b.ID)
+			}
 			continue
+		}
+		if existed {
+			ch.rescheduled = append(ch.rescheduled, b.ID)
+		} else {
+			ch.added = append(ch.added, b.ID)
 		}
 		st, _, err := d.store.Get(b.ID)
 		if err != nil {
-			return err
+			return ch, err
 		}
 		d.sched.Set(b.ID, spec, schedule.DueOnStartFor(st, spec, now))
 	}
@@ -177,22 +195,35 @@ func (d *Daemon) apply(c *Config) error {
 			delete(d.blogs, id)
 			delete(d.specs, id)
 			d.sched.Remove(id)
+			ch.removed = append(ch.removed, id)
 			d.Logger.Info("blog removed from schedule", "blog", id)
 		}
 	}
+	sort.Strings(ch.removed)
 	d.Config = c
 	d.metrics.blogs.Set(float64(len(d.blogs)))
-	return nil
+	return ch, nil
 }
 
 // Reload replaces the config: added blogs are scheduled, removed ones
-// unscheduled, changed ones rescheduled. Runs in progress go on.
+// unscheduled, changed ones rescheduled. Runs in progress go on. The log
+// line names the blogs added, removed, rescheduled and otherwise changed.
 func (d *Daemon) Reload(c *Config) error {
-	if err := d.apply(c); err != nil {
+	ch, err := d.apply(c)
+	if err != nil {
 		return err
 	}
-	d.Logger.Info("config reloaded", "blogs", len(c.Blogs))
+	d.Logger.Info("config reloaded", "blogs", len(c.Blogs), "added", idList(ch.added), "removed", idList(ch.removed),
+		"rescheduled", idList(ch.rescheduled), "changed", idList(ch.changed))
 	return nil
+}
+
+// idList joins blog ids for a log line; "none" when there are none.
+func idList(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ",")
 }
 
 // reschedule stores and sets the blog's next due time after a run.

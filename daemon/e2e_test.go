@@ -418,6 +418,10 @@ func TestReloadKeepsOldConfigWhenInvalid(t *testing.T) {
 		}
 		return false
 	})
+	// The log line says what changed, not just how many blogs there are.
+	if !strings.Contains(d.logs.String(), `"msg":"config reloaded","blogs":2,"added":"second","removed":"none"`) {
+		t.Errorf("the reload's log line does not name the blog added:\n%s", lastLines(d.logs.String(), 5))
+	}
 	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
 		t.Errorf("exit code = %d", code)
 	}
