@@ -42,6 +42,10 @@ type Result struct {
 	Version int    // its N
 	Written bool   // false: the content equals the newest version, nothing was written
 	Bytes   int64  // bytes written (payload and tag files); zero when nothing was written
+	// PayloadFiles and PayloadBytes count the payload of the version
+	// written as Tally does (TallyDefinition); zero when nothing was written.
+	PayloadFiles int
+	PayloadBytes int64
 }
 
 // WriteBlog writes b as a Blog AIP, <Root>/<blog-id>/blog/v<N>. A new version
@@ -111,7 +115,13 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	if err != nil {
 		return Result{}, classify(err)
 	}
-	return Result{Dir: final, Version: p.version, Written: true, Bytes: n}, nil
+	res := Result{Dir: final, Version: p.version, Written: true, Bytes: n}
+	b := &bag{dir: final}
+	b.scanPayload()
+	var t Tally
+	t.add(final, b.payload)
+	res.PayloadFiles, res.PayloadBytes = t.Files, t.Bytes
+	return res, nil
 }
 
 // lock returns the archive lock the Writer writes under: Lock, or the one

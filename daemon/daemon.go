@@ -268,7 +268,7 @@ type RunStats struct {
 	Unchanged int   // entries (and blogs) harvested whose content had not changed
 	Blogs     int   // blog AIPs written
 	Comments  int   // comments in the entry AIPs written
-	Bytes     int64 // bytes written into bags
+	Bytes     int64 // payload bytes of the AIPs written (aip.TallyDefinition)
 	Invalid   int   // entries not archived because their record was invalid
 }
 
@@ -470,7 +470,7 @@ func (d *Daemon) waitGrace() {
 
 // String sums the stats up for logs and the crawl command.
 func (s RunStats) String() string {
-	return fmt.Sprintf("%d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s",
+	return fmt.Sprintf("%d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s of payload",
 		s.Entries, s.Unchanged, s.Comments, s.Blogs, humanBytes(s.Bytes))
 }
 
