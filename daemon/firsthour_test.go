@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
 // A busy listen port ends run before any harvest starts: exit 1, the port
@@ -136,5 +138,28 @@ func TestDemoTwiceIsOneBlog(t *testing.T) {
 	}
 	if drawn := term.drawn(); !strings.Contains(drawn, "\r\033[Kchecking "+out+": 1 bags") {
 		t.Errorf("check drew no progress on the terminal: %q", drawn)
+	}
+}
+
+// learn shows what it is doing on a terminal: the real binary, its stderr a
+// pseudo-terminal.
+func TestLearnProgressOnTerminal(t *testing.T) {
+	srv := httptest.NewServer(fixture.MustNew("wordpress").Handler())
+	defer srv.Close()
+	term := newTerminal(t)
+	cmd := exec.Command(binary, "learn", "-url", srv.URL+"/", "-delay", "150ms") // steps slower than the 10 redraws a second
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, term.tty
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("learn: %v", err)
+	}
+	drawn := term.drawn()
+	for _, want := range []string{"\r\033[Klearn: 1 steps, 0s  discovering the feed", "training page 1/"} {
+		if !strings.Contains(drawn, want) {
+			t.Errorf("learn drew no %q on the terminal: %q", want, drawn)
+		}
+	}
+	if !strings.HasSuffix(drawn, "\r\033[K") {
+		t.Errorf("the progress line is not cleared at the end: %q", drawn)
 	}
 }
