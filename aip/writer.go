@@ -20,10 +20,14 @@ import (
 // A Writer writes only into an archive whose lock it holds (one writer per
 // archive): Lock, or the lock it takes itself at its first write.
 type Writer struct {
-	Root         string           // the archive root
-	Organization string           // Source-Organization and the PREMIS organization agent; if empty, "unknown"
-	Software     string           // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
-	Now          func() time.Time // the clock for METS and bagging dates; if nil, time.Now
+	Root         string // the archive root
+	Organization string // Source-Organization and the PREMIS organization agent; if empty, "unknown"
+	// OrgCode is the organisation's MARC code (MARC Code List for
+	// Organizations), the MARC records' 003 and 040 $a $c; if empty, the
+	// records carry neither (never the free-text Organization).
+	OrgCode  string
+	Software string           // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
+	Now      func() time.Time // the clock for METS and bagging dates; if nil, time.Now
 
 	// Lock is the archive's lock, from LockArchive(Root) (the caller sweeps
 	// and closes it). If nil, the Writer locks Root itself at its first
@@ -162,13 +166,13 @@ func (w *Writer) Close() error {
 
 // env is what assembling a package needs from the Writer.
 type env struct {
-	org, software, version string
-	now                    time.Time
+	org, orgCode, software, version string
+	now                             time.Time
 }
 
 // env resolves the Writer's defaults and reads the clock once.
 func (w *Writer) env() env {
-	e := env{org: oneLine(w.Organization), software: oneLine(w.Software)}
+	e := env{org: oneLine(w.Organization), orgCode: oneLine(w.OrgCode), software: oneLine(w.Software)}
 	if e.org == "" {
 		e.org = "unknown"
 	}

@@ -21,17 +21,21 @@ import (
 
 // Config is the daemon's configuration, read from YAML (see blogs.example.yaml).
 type Config struct {
-	Archive      string  `yaml:"archive"`      // AIP root; default ./archive
-	State        string  `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
-	Listen       string  `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
-	UserAgent    string  `yaml:"user_agent"`   // sent with every request; should carry a contact
-	Organization string  `yaml:"organization"` // Source-Organization of every bag
-	CAFile       string  `yaml:"ca_file"`      // extra CA certificates (PEM), added to the system pool
-	Concurrency  int     `yaml:"concurrency"`  // harvests running at once; default 2
-	Log          Log     `yaml:"log"`
-	Cluster      Cluster `yaml:"cluster"`  // run on many machines (NATS JetStream); left out: one process, nothing of NATS
-	Defaults     Blog    `yaml:"defaults"` // values for blogs that do not set them
-	Blogs        []Blog  `yaml:"blogs"`
+	Archive      string `yaml:"archive"`      // AIP root; default ./archive
+	State        string `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
+	Listen       string `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
+	UserAgent    string `yaml:"user_agent"`   // sent with every request; should carry a contact
+	Organization string `yaml:"organization"` // Source-Organization of every bag
+	// OrgCode is the organisation's MARC code (MARC Code List for
+	// Organizations, such as DLC): the MARC records' 003 and 040 $a $c.
+	// Empty: no 003 and no 040.
+	OrgCode     string  `yaml:"organization_code"`
+	CAFile      string  `yaml:"ca_file"`     // extra CA certificates (PEM), added to the system pool
+	Concurrency int     `yaml:"concurrency"` // harvests running at once; default 2
+	Log         Log     `yaml:"log"`
+	Cluster     Cluster `yaml:"cluster"`  // run on many machines (NATS JetStream); left out: one process, nothing of NATS
+	Defaults    Blog    `yaml:"defaults"` // values for blogs that do not set them
+	Blogs       []Blog  `yaml:"blogs"`
 
 	set keySets // the keys the file set, even to zero; empty for a Config built in code
 }
@@ -286,6 +290,10 @@ func fieldByTag(rv reflect.Value, tag string) reflect.Value {
 	return reflect.Value{}
 }
 
+// orgCodeRE is the shape of a MARC organization code (MARC Code List for
+// Organizations: DLC, UkOxU, CaOONL, WaU-L).
+var orgCodeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9:-]{0,15}$`)
+
 var lineRe = regexp.MustCompile(`^line (\d+): `)
 
 // decodeInto decodes n into v, turning yaml's errors into problems.
@@ -367,6 +375,10 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 	}
 	if c.Concurrency < 1 {
 		top("concurrency", "must be at least 1 (harvests running at once)")
+	}
+	if c.OrgCode != "" && !orgCodeRE.MatchString(c.OrgCode) {
+		top("organization_code", fmt.Sprintf("%q is not a MARC organization code (letters, then letters, digits, '-' or ':', at most 16; "+
+			"such as DLC or UkOxU: see the MARC Code List for Organizations)", c.OrgCode))
 	}
 	if c.Log.Format != "" && c.Log.Format != "text" && c.Log.Format != "json" {
 		top("log.format", fmt.Sprintf("%q is neither text nor json", c.Log.Format))

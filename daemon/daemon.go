@@ -124,7 +124,7 @@ func (d *Daemon) openStore() error {
 	}
 	logRecovery(d.Logger, store.Recovered())
 	d.lock, d.store = lock, store
-	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now,
+	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now,
 		Lock: lock}
 	d.warns = map[string]string{}
 	return nil

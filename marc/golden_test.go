@@ -30,7 +30,7 @@ func goldenCases() map[string]*marc.Record {
 		"comment-full":    marc.FromComment(fullComment(), fullEntry(), fullOptions("8a2e6c14-comment-7")),
 		"comment-minimal": marc.FromComment(minimalComment(), e, marc.Options{ID: "about-comment-1", Updated: updated}),
 		"entry-long": marc.FromEntry(longEntry(), marc.Options{ID: "the-long-winter-0c1d2e3f", Updated: updated,
-			Language: "en-GB", ParentID: "olive-grove", Organization: "Example Library"}),
+			Language: "en-GB", ParentID: "olive-grove", OrgCode: "XxEL"}),
 	}
 }
 
