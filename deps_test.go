@@ -57,6 +57,9 @@ var allowed = map[string][]string{
 	"warc": {"."},
 	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
 	"internal/tlstest": {},
+	// internal/toolskip skips tests whose outside tool is missing and sums
+	// the skips up per package (TestMain).
+	"internal/toolskip": {},
 	// internal/metstest checks METS for tests with metsrw and encoding/xml.
 	"internal/metstest": {},
 	// internal/marctools checks MARC records with yaz-marcdump and

@@ -7,6 +7,7 @@ import (
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/internal/marctools"
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/marc"
 )
 
@@ -16,7 +17,7 @@ import (
 // tools are not installed.
 func TestGoldenMARCTools(t *testing.T) {
 	if err := marctools.Available(); err != nil {
-		t.Skip(err)
+		toolskip.Missing(t, "yaz-marcdump or MARC::Lint", err)
 	}
 	recs, err := marctools.ArchiveRecords(validRoot)
 	if err != nil {

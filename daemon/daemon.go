@@ -46,15 +46,16 @@ type Daemon struct {
 	cl       *clusterRole        // cluster mode's connection and bookkeeping; nil in one process
 	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	blogs   map[string]Blog          // the config's blogs, by id
-	specs   map[string]schedule.Spec // their parsed schedules
-	running map[string]bool          // blogs whose run is in progress
-	again   map[string]bool          // fired while running: run once more after
-	warns   map[string]string        // last warning per blog, for /status
-	carried map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
-	history runHistory               // the last runs of each blog, for the status page (memory only)
-	closed  bool
+	mu         sync.Mutex
+	blogs      map[string]Blog          // the config's blogs, by id
+	specs      map[string]schedule.Spec // their parsed schedules
+	running    map[string]bool          // blogs whose run is in progress
+	again      map[string]bool          // fired while running: run once more after
+	warns      map[string]string        // last warning per blog, for /status
+	carried    map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
+	history    runHistory               // the last runs of each blog, for the status page (memory only)
+	shortfalls shortfallCache           // what each blog's ledger knows but the archive lacks, for the status page
+	closed     bool
 }
 
 // NewDaemon returns a Daemon for c with production defaults.

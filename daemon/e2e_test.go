@@ -22,6 +22,7 @@ import (
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // binary is the blogharvest command built once for the process tests.
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building blogharvest: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := toolskip.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/marc"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -73,7 +75,7 @@ func TestGolden(t *testing.T) {
 func TestGoldenSchema(t *testing.T) {
 	xmllint, err := exec.LookPath("xmllint")
 	if err != nil {
-		t.Skip("xmllint not installed")
+		toolskip.Missing(t, "xmllint", err)
 	}
 	if _, err := os.Stat(schemaPath); err != nil {
 		t.Skipf("schema not available: %v", err)
@@ -94,7 +96,7 @@ func TestGoldenSchema(t *testing.T) {
 func TestSchemaRejectsBroken(t *testing.T) {
 	xmllint, err := exec.LookPath("xmllint")
 	if err != nil {
-		t.Skip("xmllint not installed")
+		toolskip.Missing(t, "xmllint", err)
 	}
 	if _, err := os.Stat(schemaPath); err != nil {
 		t.Skipf("schema not available: %v", err)
