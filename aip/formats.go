@@ -68,15 +68,11 @@ func (it *item) identify() (format, error) {
 	if identifier.sf == nil {
 		return format{}, fmt.Errorf("siegfried: the compiled-in signature file does not load")
 	}
-	var r io.Reader = bytes.NewReader(it.body)
-	if it.src != "" {
-		f, err := os.Open(it.src)
-		if err != nil {
-			return format{}, err
-		}
-		defer f.Close()
-		r = f
+	r, err := it.open()
+	if err != nil {
+		return format{}, err
 	}
+	defer r.Close()
 	f, err := identifyReader(r, path.Base(it.rel))
 	if err != nil {
 		return format{}, fmt.Errorf("siegfried: %s: %w", it.rel, err)
@@ -85,6 +81,14 @@ func (it *item) identify() (format, error) {
 		return it.identifyWARC(f)
 	}
 	return f, nil
+}
+
+// open returns the item's content for reading: its file, or its bytes.
+func (it *item) open() (io.ReadCloser, error) {
+	if it.src != "" {
+		return os.Open(it.src)
+	}
+	return io.NopCloser(bytes.NewReader(it.body)), nil
 }
 
 // identifyReader returns siegfried's PRONOM identification of r, a file
@@ -115,15 +119,11 @@ const (
 // WARC format fmt/1355, the basis saying how it was found. Anything else
 // keeps outer.
 func (it *item) identifyWARC(outer format) (format, error) {
-	var r io.Reader = bytes.NewReader(it.body)
-	if it.src != "" {
-		f, err := os.Open(it.src)
-		if err != nil {
-			return format{}, err
-		}
-		defer f.Close()
-		r = f
+	r, err := it.open()
+	if err != nil {
+		return format{}, err
 	}
+	defer r.Close()
 	zr, err := gzip.NewReader(r)
 	if err != nil {
 		return outer, nil
