@@ -78,7 +78,6 @@ func TestStatusPageAndReportLayout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process and a browser")
 	}
-	b := newBrowser(t)
 	e := newEnv(t, "@every 2s")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "a run that wrote nothing after one that did", 180*time.Second, func() bool {
@@ -86,6 +85,7 @@ func TestStatusPageAndReportLayout(t *testing.T) {
 		run, _ := st["last_run"].(map[string]any)
 		return st != nil && st["runs"].(float64) >= 2 && run != nil && run["entries_written"].(float64) == 0 && st["outcome"] == "ok"
 	})
+	b := newBrowser(t) // after the wait: its context has a deadline
 	base := "http://" + e.listen + "/"
 	var aips, methods int
 	var written, shortfalls string
@@ -109,5 +109,5 @@ func TestStatusPageAndReportLayout(t *testing.T) {
 	if out, err := exec.Command(binary, "report", filepath.Join(e.archive, "sample"), "-out", report).CombinedOutput(); err != nil {
 		t.Fatalf("report: %v\n%s", err, out)
 	}
-	checkLayout(t, b, "file://"+report, "report")
+	checkLayout(t, newBrowser(t), "file://"+report, "report")
 }
