@@ -32,7 +32,7 @@ func (p *pkg) assemble(e env) error {
 	if err := p.addWARC(e); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: WARC: %w", p.permalink, err))
 	}
-	recs := p.records(e.now, marcOrg(e.org))
+	recs := p.records(e.now, e.orgCode)
 	if err := lintRecords(recs); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
@@ -67,35 +67,26 @@ var metsHook func([]byte) []byte
 
 // records returns the MARC records of the package: the Blog, or the Entry
 // followed by its comments in their order. org is the cataloguing
-// organisation (040), "" for none; entries and comments take the blog's
+// organisation's MARC code (003, 040), "" for none; entries and comments take the blog's
 // language (Entry.Language) for 008/35-37 and 245's non-filing count.
 func (p *pkg) records(now time.Time, org string) []record {
 	if p.blog != nil {
 		return []record{{dmdID: "dmd-blog", label: "Blog", rec: marc.FromBlog(p.blog,
-			marc.Options{ID: p.blogID, Updated: now, Organization: org})}}
+			marc.Options{ID: p.blogID, Updated: now, OrgCode: org})}}
 	}
 	e := p.entry
 	entryID := p.blogID + "/" + p.key
 	recs := []record{{dmdID: "dmd-entry", label: string(e.Kind), rec: marc.FromEntry(e,
-		marc.Options{ID: entryID, Updated: now, ParentID: p.blogID, Organization: org, Language: e.Language})}}
+		marc.Options{ID: entryID, Updated: now, ParentID: p.blogID, OrgCode: org, Language: e.Language})}}
 	for i := range e.Comments {
 		c := &e.Comments[i]
-		o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, Organization: org, Language: e.Language}
+		o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, OrgCode: org, Language: e.Language}
 		if c.ParentID != "" {
 			o.ParentCommentID = commentID(entryID, c.ParentID)
 		}
 		recs = append(recs, record{dmdID: commentDmdID(c.ID), label: "comment", rec: marc.FromComment(c, e, o), comment: c})
 	}
 	return recs
-}
-
-// marcOrg is the organisation for MARC 040 $a: the Writer's, or "" when it
-// was not configured (env's "unknown" names no cataloguing agency).
-func marcOrg(org string) string {
-	if org == "unknown" {
-		return ""
-	}
-	return org
 }
 
 // commentID is the stable 001 of a comment: the entry's 001 and 12 hex

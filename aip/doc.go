@@ -87,4 +87,7 @@
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never
 // followed) included; CheckBag does the plain BagIt part for any bag.
+// CheckTally also counts what it verified, and TallyArchive counts without
+// checking, by the one definition check, demo and report share (Tally,
+// TallyDefinition: payload = every file under data/ of every bag version).
 package aip

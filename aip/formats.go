@@ -2,10 +2,12 @@ package aip
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"path"
+	"strings"
 	"sync"
 
 	"github.com/richardlehane/siegfried"
@@ -108,18 +110,35 @@ func (it *item) siegfried() (format, error) {
 	if identifier.sf == nil {
 		return format{}, fmt.Errorf("siegfried: the compiled-in signature file does not load")
 	}
-	var r io.Reader = bytes.NewReader(it.body)
-	if it.src != "" {
-		f, err := os.Open(it.src)
-		if err != nil {
-			return format{}, err
-		}
-		defer f.Close()
-		r = f
+	r, err := it.open()
+	if err != nil {
+		return format{}, err
 	}
-	ids, err := identifier.sf.Identify(r, path.Base(it.rel), "")
+	defer r.Close()
+	f, err := identifyReader(r, path.Base(it.rel))
 	if err != nil {
 		return format{}, fmt.Errorf("siegfried: %s: %w", it.rel, err)
+	}
+	if f.puid == gzipPUID && path.Dir(it.rel) == warcDir && strings.HasSuffix(it.rel, ".warc.gz") {
+		return it.identifyWARC(f)
+	}
+	return f, nil
+}
+
+// open returns the item's content for reading: its file, or its bytes.
+func (it *item) open() (io.ReadCloser, error) {
+	if it.src != "" {
+		return os.Open(it.src)
+	}
+	return io.NopCloser(bytes.NewReader(it.body)), nil
+}
+
+// identifyReader returns siegfried's PRONOM identification of r, a file
+// called name.
+func identifyReader(r io.Reader, name string) (format, error) {
+	ids, err := identifier.sf.Identify(r, name, "")
+	if err != nil {
+		return format{}, err
 	}
 	for _, id := range ids {
 		if p, ok := id.(pronom.Identification); ok {
@@ -127,6 +146,42 @@ func (it *item) siegfried() (format, error) {
 		}
 	}
 	return format{basis: "no PRONOM identification"}, nil
+}
+
+// PRONOM identifiers of the package's WARC files: gzip, the container
+// siegfried sees; WARC as PRONOM registers it (and DROID identifies it).
+const (
+	gzipPUID = "x-fmt/266"
+	warcPUID = "fmt/1355"
+)
+
+// identifyWARC identifies the package's WARC file (gzip per record, which
+// siegfried alone calls GZIP Format, outer) by its first record: when
+// siegfried identifies the decompressed record as WARC, the file is the
+// WARC format fmt/1355, the basis saying how it was found. Anything else
+// keeps outer.
+func (it *item) identifyWARC(outer format) (format, error) {
+	r, err := it.open()
+	if err != nil {
+		return format{}, err
+	}
+	defer r.Close()
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return outer, nil
+	}
+	zr.Multistream(false) // the first record
+	first, err := io.ReadAll(io.LimitReader(zr, 1<<20))
+	if err != nil {
+		return outer, nil
+	}
+	inner, err := identifyReader(bytes.NewReader(first), strings.TrimSuffix(path.Base(it.rel), ".gz"))
+	if err != nil || inner.name != "WARC" {
+		return outer, nil
+	}
+	return format{puid: warcPUID, name: "WARC", version: inner.version,
+		basis: fmt.Sprintf("gzip container (%s: %s) of WARC records; its first record identified as WARC %s (%s: %s)",
+			outer.puid, outer.basis, inner.version, inner.puid, inner.basis)}, nil
 }
 
 // pronomFormat turns a siegfried PRONOM identification into a format.

@@ -126,3 +126,31 @@ func TestIdentifyEmptyAndFailure(t *testing.T) {
 }
 
 var clockForTest = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// TestIdentifyWARC identifies the package's WARC file (gzip per record) as
+// the WARC format fmt/1355, not as the gzip container; a gzip file of
+// anything else in the WARC folder stays GZIP Format.
+func TestIdentifyWARC(t *testing.T) {
+	rec := "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Date: 2024-03-05T09:30:00Z\r\n" +
+		"WARC-Record-ID: <urn:uuid:6f5c4b9e-0d1e-4f1a-9b2c-3d4e5f6a7b8c>\r\nContent-Type: application/warc-fields\r\n" +
+		"Content-Length: 24\r\n\r\nsoftware: blogharvest\r\n\r\n\r\n"
+	cases := []struct {
+		rel, body, puid string
+	}{
+		{"objects/warc/post-1a2b3c4d.warc.gz", rec, warcPUID},
+		{"objects/warc/post-1a2b3c4d.warc.gz", "not a WARC record at all", gzipPUID},
+	}
+	for _, c := range cases {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(c.body))
+		zw.Close()
+		f, err := memItem(c.rel, b.Bytes(), "", "").identify()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.puid != c.puid {
+			t.Errorf("%.30q: PUID %q (%+v), want %q", c.body, f.puid, f, c.puid)
+		}
+	}
+}

@@ -31,15 +31,26 @@ func runRun(ctx context.Context, args []string, io IO) error {
 		}
 		defer stop()
 	}
+	// The archive is locked, then the status server's port bound, before
+	// anything is scheduled: a busy port ends the command before any
+	// harvest starts.
+	if err := d.openStore(); err != nil {
+		return err
+	}
+	srv := &statusServer{d: d}
+	if err := srv.bind(c.Listen); err != nil {
+		d.closeStore()
+		return fmt.Errorf("listen %s: %w (nothing was harvested)", c.Listen, err)
+	}
+	log := d.Logger
+	log.Info("blogharvest started", startAttrs(c, srv)...)
 	if err := d.Open(); err != nil {
+		srv.close()
 		return err
 	}
 	// Parsing a large config and loading every blog's state leaves garbage
 	// the idle daemon would otherwise keep resident for a long while.
 	debug.FreeOSMemory()
-	log := d.Logger
-	log.Info("blogharvest started", "version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State)
-	srv := &statusServer{d: d}
 	if err := srv.start(c.Listen); err != nil {
 		d.Close()
 		return fmt.Errorf("listen %s: %w", c.Listen, err)
@@ -49,9 +60,12 @@ func runRun(ctx context.Context, args []string, io IO) error {
 		case <-ctx.Done():
 			log.Info("shutting down: no new harvests; finishing AIP writes in flight")
 			srv.close()
-			err := d.Close()
-			log.Info("stopped", "err", err)
-			return err
+			if err := d.Close(); err != nil {
+				log.Error("stopped", "err", err)
+				return err
+			}
+			log.Info("stopped")
+			return nil
 		case <-io.Reload:
 			reload(d, *cfgPath, srv)
 		case <-d.Lost():
@@ -76,4 +90,15 @@ func reload(d *Daemon, path string, srv *statusServer) {
 		return
 	}
 	c.Listen = srv.move(c.Listen)
+}
+
+// startAttrs are the attributes of the "blogharvest started" line: the
+// version, the blogs, where the archive and state are, and the status
+// page's address when it is served.
+func startAttrs(c *Config, srv *statusServer) []any {
+	attrs := []any{"version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State}
+	if a := srv.addr(); a != "" {
+		attrs = append(attrs, "status_page", "http://"+a+"/", "metrics", "http://"+a+"/metrics")
+	}
+	return attrs
 }
