@@ -72,7 +72,7 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 	}
 	c.Log.Level = "warn"
 	start := time.Now()
-	st, err := crawlAdHoc(ctx, c, io)
+	st, err := crawlAdHoc(ctx, c, true, io) // a new crawl: the sample blog is served on a new port each time
 	if err != nil {
 		return err
 	}

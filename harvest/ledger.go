@@ -47,6 +47,10 @@ type LedgerRow struct {
 	Fate   Fate   // empty when the crawl gave it none (a bug)
 	Detail string // entry key, target URL, error or reason
 	Via    string // how the crawl met the URL first: feed, sitemap, link, home, redirect, canonical, stub, comments
+	// Comments, for an entry whose archived comments fall short of the
+	// number the blog states, says so: "stated 4 (JSON-LD commentCount),
+	// archived 2: " and the sources tried; "" otherwise.
+	Comments string
 }
 
 // ledger gives every URL a crawl meets exactly one fate. Safe for
@@ -103,6 +107,34 @@ func (l *ledger) clear(u string) {
 	}
 }
 
+// shortfall notes that the entry at u has fewer comments than the blog
+// states (LedgerRow.Comments).
+func (l *ledger) shortfall(u, note string) {
+	if l == nil || u == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.rows[u]
+	if !ok {
+		r = &LedgerRow{URL: u}
+		l.rows[u] = r
+	}
+	r.Comments = oneLine(note)
+}
+
+// Shortfalls returns the rows of entries whose archived comments fall
+// short of what the blog states (LedgerRow.Comments set).
+func Shortfalls(rows []LedgerRow) []LedgerRow {
+	var out []LedgerRow
+	for _, r := range rows {
+		if r.Comments != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // fate returns the fate of u, "" when it has none or was not met.
 func (l *ledger) fate(u string) Fate {
 	if l == nil {
@@ -154,11 +186,12 @@ func (c *crawl) settleLedger(err error) []LedgerRow {
 }
 
 // LedgerHeader is the first line of a ledger file.
-const LedgerHeader = "url\tfate\tdetail\tvia"
+const LedgerHeader = "url\tfate\tdetail\tvia\tcomments"
 
 // LedgerTSV renders ledger rows as the ledger file (data/logs/ledger.tsv
 // of the Blog AIP): a header line (LedgerHeader), then one line per URL,
-// sorted by URL, with the tab-separated columns url, fate, detail, via.
+// sorted by URL, with the tab-separated columns url, fate, detail, via and
+// comments (a comment shortfall, LedgerRow.Comments; mostly empty).
 // A URL the crawl gave no fate is written with the fate "unaccounted".
 // Tabs and line breaks inside a field are replaced by spaces.
 func LedgerTSV(rows []LedgerRow) []byte {
@@ -169,7 +202,7 @@ func LedgerTSV(rows []LedgerRow) []byte {
 		if f == "" {
 			f = "unaccounted"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", oneLine(r.URL), f, oneLine(r.Detail), oneLine(r.Via))
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\n", oneLine(r.URL), f, oneLine(r.Detail), oneLine(r.Via), oneLine(r.Comments))
 	}
 	return b.Bytes()
 }

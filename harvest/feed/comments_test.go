@@ -76,7 +76,7 @@ func TestFetchCommentsWordPress(t *testing.T) {
 	var site string
 	mux.HandleFunc("/toast/feed/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, wpComments, site) })
 	site = serveMux(t, mux).URL
-	f := &feed.Feed{URL: site + "/feed/", Platform: "WordPress"}
+	f := &feed.Feed{URL: site + "/feed/", Platform: "WordPress", PlatformID: "wordpress"}
 	it := feed.Item{Link: site + "/toast/"}
 	if got := feed.CommentFeedURLs(f, it); !slices.Equal(got, []string{site + "/toast/feed/"}) {
 		t.Errorf("candidates %v", got)
@@ -113,7 +113,7 @@ func TestFetchCommentsBlogger(t *testing.T) {
 		fmt.Fprint(w, head+`<link rel="next" href="/feeds/555/comments/default?start-index=3&amp;max-results=2"/>`+entry("902", "")+entry("901", "")+`</feed>`)
 	})
 	site := serveMux(t, mux).URL
-	f := &feed.Feed{URL: site + "/feeds/posts/default", Platform: "Blogger"}
+	f := &feed.Feed{URL: site + "/feeds/posts/default", Platform: "Blogger", PlatformID: "blogger"}
 	it := feed.Item{GUID: "tag:blogger.com,1999:blog-7.post-555", Link: site + "/2024/01/p.html"}
 	cs, file, err := feed.FetchComments(context.Background(), newClient(t), f, it)
 	if err != nil || len(cs) != 3 || file == nil {

@@ -43,6 +43,82 @@ type Platform struct {
 	// article that are not the article: share buttons, related posts,
 	// comment forms.
 	Boilerplate []string
+
+	// Blog platform behaviour, read by harvest/feed and harvest through
+	// ByID (a feed's PlatformID) or the functions below.
+
+	// FeedPaging is how the platform pages its feeds when they carry no
+	// RFC 5005 links: PagingQuery (WordPress ?paged=N, guessed) or
+	// PagingStartIndex (Blogger start-index/max-results).
+	FeedPaging string
+	// CommentFeed is the URL shape of a post's own comment feed, with
+	// the placeholders {post} (the post's URL, with a slash after it
+	// unless it ends with one or names a file), {feedroot} (the posts
+	// feed's URL up to its last "/feeds/") and {postid} (PostID's first
+	// group in the item's GUID): "{post}feed/" for WordPress.
+	CommentFeed string
+	// PostID matches a post's GUID and captures the platform's post id
+	// in its last group (for {postid}).
+	PostID string
+	// SiteCommentFeeds are path suffixes of the blog-wide comment feed
+	// ("/comments/feed").
+	SiteCommentFeeds []string
+	// Sitemaps are the paths (from the site root or the blog's prefix)
+	// where the platform keeps its sitemap.
+	Sitemaps []string
+	// AtomTwin says the platform serves its RSS feed as Atom too, at
+	// <feed>/atom/ (or ?feed=atom), with modification dates.
+	AtomTwin bool
+	// SectionFeed is the file or folder name of the feed the platform
+	// keeps per section (Hugo's "index.xml" under /posts/): dates of posts
+	// whose pages show none.
+	SectionFeed string
+}
+
+// Feed paging methods (Platform.FeedPaging).
+const (
+	PagingQuery      = "paged"       // ?paged=N
+	PagingStartIndex = "start-index" // ?start-index=N&max-results=M
+)
+
+// ByID returns the row with the given ID, and whether there is one.
+func ByID(id string) (Platform, bool) {
+	for _, p := range current().rows {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Platform{}, false
+}
+
+// SiteCommentFeed reports whether a path (without its trailing slash)
+// ends as a platform's blog-wide comment feed does.
+func SiteCommentFeed(path string) bool {
+	path = strings.TrimSuffix(path, "/")
+	for _, p := range current().rows {
+		for _, s := range p.SiteCommentFeeds {
+			if strings.HasSuffix(path, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Sitemaps returns the well-known sitemap paths of every platform, in
+// table order, each once.
+func Sitemaps() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range current().rows {
+		for _, s := range p.Sitemaps {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 var (
@@ -202,15 +278,23 @@ func JSSystem(page []byte) string {
 // of whose Generators the generator text (case-insensitive) holds, and
 // whether there is one: "https://wordpress.org/?v=6.4.2" → WordPress.
 func Generator(text string) (string, bool) {
+	p, ok := ByGenerator(text)
+	return p.Name, ok
+}
+
+// ByGenerator returns the first row, in table order, one of whose
+// Generators the generator text (case-insensitive) holds, and whether
+// there is one.
+func ByGenerator(text string) (Platform, bool) {
 	lower := strings.ToLower(text)
 	for _, p := range current().rows {
 		for _, g := range p.Generators {
 			if strings.Contains(lower, g) {
-				return p.Name, true
+				return p, true
 			}
 		}
 	}
-	return "", false
+	return Platform{}, false
 }
 
 // Behaviour names the "load more" controls of one platform.
