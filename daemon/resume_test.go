@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -83,32 +84,7 @@ func loggedRequests(t *testing.T, logs string) int {
 // shortfall, which no source can fill, is in the Blog AIP's ledger and in
 // `blogharvest report`.
 func TestReportShowsCommentShortfall(t *testing.T) {
-	site := fixture.MustNew("wordpress")
-	h := site.Handler()
-	var target string
-	var stated int
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != target {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.Header().Del("Content-Length")
-		w.WriteHeader(rec.Code)
-		ld := fmt.Sprintf(`<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","commentCount":%d}</script></head>`, stated)
-		fmt.Fprint(w, strings.Replace(rec.Body.String(), "</head>", ld, 1))
-	}))
-	defer srv.Close()
-	for _, p := range site.Truth(srv.URL).Posts {
-		if len(p.Comments) > 0 && p.Kind == "post" {
-			target, stated = strings.TrimPrefix(p.URL, srv.URL), len(p.Comments)+3
-			break
-		}
-	}
+	srv, post, stated := daemon.ShortfallBlog(t)
 	out := t.TempDir()
 	b, err := exec.Command(binary, "crawl", "-url", srv.URL+"/", "-out", out, "-id", "demo", "-delay", "0", "-render", "never").CombinedOutput()
 	if err != nil {
@@ -119,8 +95,8 @@ func TestReportShowsCommentShortfall(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, lastLines(string(rep), 20))
 	}
 	want := fmt.Sprintf("stated %d (JSON-LD commentCount), archived %d", stated, stated-3)
-	if !strings.Contains(string(rep), "Comments short") || !strings.Contains(string(rep), want) || !strings.Contains(string(rep), srv.URL+target) {
-		t.Errorf("report lacks the shortfall %q of %s", want, target)
+	if !strings.Contains(string(rep), "Comments short") || !strings.Contains(string(rep), want) || !strings.Contains(string(rep), post) {
+		t.Errorf("report lacks the shortfall %q of %s", want, post)
 	}
 	if !strings.Contains(string(b), "comments short") {
 		t.Errorf("the crawl's log does not name the shortfall:\n%s", lastLines(string(b), 10))

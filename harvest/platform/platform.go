@@ -73,7 +73,15 @@ type Platform struct {
 	// keeps per section (Hugo's "index.xml" under /posts/): dates of posts
 	// whose pages show none.
 	SectionFeed string
+	// HostAliases are the platform's rules for hosts that name one blog
+	// several ways: a host holding Infix, not on a port, is the same as
+	// the host cut there with Canonical appended (Blogger's country
+	// domains: ".blogspot." → ".blogspot.com").
+	HostAliases []HostAlias
 }
+
+// HostAlias is one canonical host rule of a platform (Platform.HostAliases).
+type HostAlias struct{ Infix, Canonical string }
 
 // Feed paging methods (Platform.FeedPaging).
 const (
@@ -103,6 +111,21 @@ func SiteCommentFeed(path string) bool {
 		}
 	}
 	return false
+}
+
+// CanonicalHost applies the table's host rules (Platform.HostAliases) to
+// a lower-case host: "x.blogspot.de" → "x.blogspot.com". Other hosts are
+// returned as they are.
+func CanonicalHost(host string) string {
+	if strings.Contains(host, ":") {
+		return host
+	}
+	for _, a := range current().hostAliases {
+		if i := strings.Index(host, a.Infix); i > 0 {
+			return host[:i] + a.Canonical
+		}
+	}
+	return host
 }
 
 // Sitemaps returns the well-known sitemap paths of every platform, in
@@ -167,6 +190,7 @@ type matchers struct {
 	jsSet        *anyof.Set // the markers of jsMarkers, in its order
 	loadMore     []Behaviour
 	boilerplate  *boilerplate
+	hostAliases  []HostAlias
 }
 
 // jsMarker is one JavaScript marker and the platform it shows.
@@ -205,6 +229,7 @@ func derive(rows []Platform) *matchers {
 			m.loadMore = append(m.loadMore, Behaviour{p.Name, append([]string(nil), p.LoadMore...)})
 		}
 		words = append(words, p.Boilerplate...)
+		m.hostAliases = append(m.hostAliases, p.HostAliases...)
 	}
 	m.boilerplate = newBoilerplate(words)
 	markers := make([]string, len(m.jsMarkers))
