@@ -79,7 +79,7 @@ var table = []Platform{
 		FeedPaging:     PagingStartIndex, CommentFeed: "{feedroot}/feeds/{postid}/comments/default",
 		PostID:           `^tag:blogger\.com,1999:blog-\d+\.post-(\d+)$`,
 		SiteCommentFeeds: []string{"/feeds/comments/default"}, Sitemaps: []string{"/sitemap.xml"},
-		HostAliases:      []HostAlias{{Infix: ".blogspot.", Canonical: ".blogspot.com"}},
+		HostAliases: []HostAlias{{Infix: ".blogspot.", Canonical: ".blogspot.com"}},
 	},
 	{ID: "tumblr", Name: "Tumblr", Generators: []string{"tumblr"}},
 	{ID: "movabletype", Name: "Movable Type", Generators: []string{"movable type", "movabletype"}},
