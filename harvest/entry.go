@@ -142,7 +142,7 @@ func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool 
 	if len(ex.ContentText) < 200 || p.ident == w.home.String() || p.info.summaries > 1 {
 		return false // several articles: a listing (archive, post format, author page)
 	}
-	if titleLinksAway(p, ex.Title) {
+	if titleLinksAway(p, ex.Title) || w.summaryOf(p, ex) || w.underPost(p.url) {
 		return false
 	}
 	if w.readsAsPost(ex, p) {

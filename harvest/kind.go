@@ -138,6 +138,72 @@ func titleLinksAway(p *fetchedPage, title string) bool {
 	return away
 }
 
+// summaryOf reports whether the page's one article is the summary of
+// another page, as an archive holding one post shows it: its first
+// heading, or a rel="bookmark" permalink, links to another page.
+func (s *site) summaryOf(p *fetchedPage, ex learn.Extraction) bool {
+	box := postBox(ex)
+	if box == nil {
+		return false
+	}
+	away, heading := false, false
+	eachElement(box, func(n *html.Node) {
+		if away {
+			return
+		}
+		switch n.DataAtom {
+		case atom.H1, atom.H2, atom.H3:
+			if !heading {
+				heading = true
+				eachElement(n, func(a *html.Node) {
+					if a.DataAtom == atom.A && linksAway(p, attr(a, "href")) {
+						away = true
+					}
+				})
+			}
+		case atom.A:
+			if hasRel(strings.ToLower(attr(n, "rel")), "bookmark") && linksAway(p, attr(n, "href")) {
+				away = true
+			}
+		}
+	})
+	return away
+}
+
+// linksAway reports whether href leads from p to another page (not a
+// fragment of p, not p under another of its URLs).
+func linksAway(p *fetchedPage, href string) bool {
+	if href == "" || href[0] == '#' {
+		return false
+	}
+	u, err := p.url.Parse(href)
+	if err != nil {
+		return false
+	}
+	c := canonicalOr(u.String())
+	return c != "" && c != p.ident && c != canonicalOr(p.url.String())
+}
+
+// underPost reports whether u lies under a post's URL (the post pattern
+// matches a shorter prefix of its path): a part of that post (an
+// attachment page, a comment page), not a page of its own.
+func (s *site) underPost(u *url.URL) bool {
+	segs := segments(u.Path)
+	for i := len(segs) - 1; i >= 1; i-- {
+		v := *u
+		v.RawQuery = ""
+		v.Path = "/" + strings.Join(segs[:i], "/") + "/"
+		if s.pattern.match(&v) {
+			return true
+		}
+		v.Path = strings.TrimSuffix(v.Path, "/")
+		if s.pattern.match(&v) {
+			return true
+		}
+	}
+	return false
+}
+
 // outsidePattern reports whether a feed item's page lies outside the post
 // pattern that the feed's other items make (a static generator's feed that
 // lists /about/ among /posts/slug/): a page, not a post.
