@@ -139,35 +139,52 @@ func titleLinksAway(p *fetchedPage, title string) bool {
 }
 
 // summaryOf reports whether the page's one article is the summary of
-// another page, as an archive holding one post shows it: its first
-// heading, or a rel="bookmark" permalink, links to another page.
+// another page, as an archive holding one post shows it: outside its text,
+// its first heading links to another page, or a link (a rel="bookmark"
+// permalink, "Continue reading") leads to a post.
 func (s *site) summaryOf(p *fetchedPage, ex learn.Extraction) bool {
 	box := postBox(ex)
 	if box == nil {
 		return false
 	}
 	away, heading := false, false
-	eachElement(box, func(n *html.Node) {
-		if away {
-			return
-		}
-		switch n.DataAtom {
-		case atom.H1, atom.H2, atom.H3:
-			if !heading {
-				heading = true
-				eachElement(n, func(a *html.Node) {
-					if a.DataAtom == atom.A && linksAway(p, attr(a, "href")) {
-						away = true
-					}
-				})
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for ch := n.FirstChild; ch != nil && !away; ch = ch.NextSibling {
+			if ch.Type != html.ElementNode || ch == ex.ArticleNode {
+				continue
 			}
-		case atom.A:
-			if hasRel(strings.ToLower(attr(n, "rel")), "bookmark") && linksAway(p, attr(n, "href")) {
-				away = true
+			switch ch.DataAtom {
+			case atom.H1, atom.H2, atom.H3:
+				if !heading {
+					heading = true
+					eachElement(ch, func(a *html.Node) {
+						if a.DataAtom == atom.A && linksAway(p, attr(a, "href")) {
+							away = true
+						}
+					})
+				}
+			case atom.A:
+				href := attr(ch, "href")
+				if linksAway(p, href) && (hasRel(strings.ToLower(attr(ch, "rel")), "bookmark") || s.isPostLink(p, href)) {
+					away = true
+				}
 			}
+			walk(ch)
 		}
-	})
+	}
+	walk(box)
 	return away
+}
+
+// isPostLink reports whether href, from p, names a post by the pattern.
+func (s *site) isPostLink(p *fetchedPage, href string) bool {
+	u, err := p.url.Parse(href)
+	if err != nil {
+		return false
+	}
+	c := mustCanonical(u.String())
+	return c != nil && s.pattern.match(c)
 }
 
 // linksAway reports whether href leads from p to another page (not a

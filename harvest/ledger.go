@@ -84,11 +84,7 @@ func (l *ledger) set(u string, f Fate, detail, via string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r, ok := l.rows[u]
-	if !ok {
-		r = &LedgerRow{URL: u, Via: via}
-		l.rows[u] = r
-	}
+	r := l.row(u, via)
 	if r.Fate != "" && fateRank[f] <= fateRank[r.Fate] {
 		return
 	}
@@ -115,12 +111,17 @@ func (l *ledger) shortfall(u, note string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.row(u, "").Comments = oneLine(note)
+}
+
+// row returns the row of u, met via via if it is new; l.mu is held.
+func (l *ledger) row(u, via string) *LedgerRow {
 	r, ok := l.rows[u]
 	if !ok {
-		r = &LedgerRow{URL: u}
+		r = &LedgerRow{URL: u, Via: via}
 		l.rows[u] = r
 	}
-	r.Comments = oneLine(note)
+	return r
 }
 
 // Shortfalls returns the rows of entries whose archived comments fall
