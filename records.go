@@ -17,6 +17,12 @@ const (
 	MethodHTTP       Method = "http"       // the HTTP exchange itself (status, headers)
 	MethodConfig     Method = "config"     // the archivist's configuration
 	MethodComputed   Method = "computed"   // derived from other harvested values
+	// MethodURL is the date in the entry's URL path (/2013/08/09/slug/),
+	// when neither the page nor a feed dates it.
+	MethodURL Method = "url"
+	// MethodSitemap is a sitemap's <lastmod>: a modification date; taken
+	// as the creation date only when nothing else dates the entry.
+	MethodSitemap Method = "sitemap"
 )
 
 // Provenance maps a field name (the MARC attribute name of DESIGN §6, such as

@@ -46,13 +46,15 @@
 //	                          (feed, rule, structured, heuristic, density, http, config,
 //	                          computed); not part of the content digest
 //	data/logs/ledger.tsv      Blog AIPs: the crawl ledger (a blogharvest.RoleLedger file),
-//	                          a header line "url	fate	detail	via", then one line per URL
+//	                          a header line "url	fate	detail	via	comments", then one line per URL
 //	                          the crawl met, sorted by URL: its canonical URL; its fate
 //	                          (entry, listing, redirect, stub, duplicate, out-of-scope,
 //	                          robots, over-budget, failed, skipped); the detail (the entry
 //	                          key, the redirect's or stub's target, the URL it duplicates,
 //	                          the error or the reason); how the crawl met it first (feed,
-//	                          sitemap, link, home, redirect, canonical, stub, comments)
+//	                          sitemap, link, home, redirect, canonical, stub, comments);
+//	                          for a post whose archived comments fall short of what the
+//	                          blog states, the shortfall (stated, archived, sources tried)
 //
 // Formats are identified with siegfried and the PRONOM signature file
 // compiled into the binary (nothing is read from disk or the network); it

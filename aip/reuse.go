@@ -49,14 +49,61 @@ func archivedFiles(root string, e *blogharvest.Entry, roles ...blogharvest.Role)
 	if err != nil || n == 0 {
 		return nil, err
 	}
-	bag := filepath.Join(dir, versionName(n))
-	lines, err := os.ReadFile(filepath.Join(bag, "data", captureLog))
+	out, err := verifiedFiles(filepath.Join(dir, versionName(n)), roles)
 	if err != nil {
 		return nil, fmt.Errorf("aip: archived media of %s: %w", e.URL, err)
 	}
+	return out, nil
+}
+
+// ArchivedBlog is what the latest Blog AIP of a blog holds for the next
+// crawl to start from (harvest.StateFrom): its verified captures (feed
+// pages, robots.txt, sitemaps, the home page) with their original
+// headers, and the learned rules.
+type ArchivedBlog struct {
+	Bag   string             // the bag's directory
+	Files []blogharvest.File // verified captures, as ArchivedMedia returns them
+	Rules []byte             // the learned rules (data/objects/log/*.json), nil when none
+}
+
+// LatestBlog returns what the latest Blog AIP of blogID under root holds;
+// nil, and no error, when there is none.
+func LatestBlog(root, blogID string) (*ArchivedBlog, error) {
+	dir, err := BlogDir(root, blogID)
+	if err != nil {
+		return nil, err
+	}
+	n, err := LatestVersion(dir)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	bag := filepath.Join(dir, versionName(n))
+	files, err := verifiedFiles(bag, []blogharvest.Role{blogharvest.RoleFeed, blogharvest.RoleRobots,
+		blogharvest.RoleSitemap, blogharvest.RolePage, blogharvest.RoleCommentFeed})
+	if err != nil {
+		return nil, fmt.Errorf("aip: blog AIP %s: %w", bag, err)
+	}
+	b := &ArchivedBlog{Bag: bag, Files: files}
+	logs, _ := filepath.Glob(filepath.Join(bag, "data", "objects", roleDir(blogharvest.RoleLog), "*.json"))
+	for _, p := range logs {
+		if data, err := os.ReadFile(p); err == nil && bytes.Contains(data, []byte(`"`)) {
+			b.Rules = data
+			break
+		}
+	}
+	return b, nil
+}
+
+// verifiedFiles returns the verified files of the given roles of one bag (see
+// ArchivedMedia).
+func verifiedFiles(bag string, roles []blogharvest.Role) ([]blogharvest.File, error) {
+	lines, err := os.ReadFile(filepath.Join(bag, "data", captureLog))
+	if err != nil {
+		return nil, err
+	}
 	records, err := readEntryWARC(bag)
 	if err != nil {
-		return nil, fmt.Errorf("aip: archived media of %s: %w", e.URL, err)
+		return nil, err
 	}
 	var out []blogharvest.File
 	for _, c := range parseCaptureLog(lines) {

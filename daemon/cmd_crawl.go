@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/schedule"
 )
 
 func runCrawl(ctx context.Context, args []string, io IO) error {
@@ -29,6 +32,7 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	authUser := fs.String("auth-user", "", "with -url: `user` name for HTTP basic authentication (sent to the blog's origin only)")
 	authFile := fs.String("auth-password-file", "", "with -url: `file` holding the basic authentication password")
 	maxDuration := fs.Duration("max-duration", 0, "with -url: wall-clock `budget` of the crawl (default 4h); over it the crawl is partial")
+	full := fs.Bool("full", false, "with -url: a new crawl even when the archive holds the blog (default: an update from what its latest Blog AIP holds)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -54,7 +58,7 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 		if *maxDuration > 0 {
 			c.Blogs[0].MaxDuration = Duration(*maxDuration)
 		}
-		_, err = crawlAdHoc(ctx, c, io)
+		_, err = crawlAdHoc(ctx, c, *full, io)
 		return err
 	case *cfgPath != "":
 		c, err := LoadConfig(*cfgPath)
@@ -83,19 +87,23 @@ func crawlConfig(ctx context.Context, c *Config, fs *flag.FlagSet, io IO) error 
 	for id := range want {
 		return &UsageError{fmt.Errorf("blog %q is not in the config", id)}
 	}
-	_, err := crawlBlogs(ctx, c, blogs, io)
+	_, err := crawlBlogs(ctx, c, blogs, io, nil)
 	return err
 }
 
 // crawlBlogs opens a daemon without scheduling and runs each blog once,
-// printing what each run archived.
-func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, error) {
+// printing what each run archived. prepare, if not nil, is called once the
+// archive is locked and the schedule store open.
+func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO, prepare func(*Daemon)) (RunStats, error) {
 	d := NewDaemon(c)
 	d.Logger = newLogger(c.Log, io.Stderr)
 	if err := d.openStore(); err != nil {
 		return RunStats{}, err
 	}
 	defer d.closeStore()
+	if prepare != nil {
+		prepare(d)
+	}
 	var failed []string
 	var sum RunStats
 	for _, b := range blogs {
@@ -120,16 +128,56 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO) (RunStats, 
 	return sum, ctx.Err()
 }
 
-// crawlAdHoc runs a NewCrawl of one blog into c.Archive, with a throw-away
-// schedule state.
-func crawlAdHoc(ctx context.Context, c *Config, io IO) (RunStats, error) {
+// crawlAdHoc runs one crawl of one blog into c.Archive, with a throw-away
+// schedule state: an UpdateCrawl from what the archive's latest Blog AIP of
+// the blog holds (resumeFromArchive), as the daemon's next run would be,
+// else, or with full, a NewCrawl.
+func crawlAdHoc(ctx context.Context, c *Config, full bool, io IO) (RunStats, error) {
 	tmp, err := os.MkdirTemp("", "blogharvest-state-")
 	if err != nil {
 		return RunStats{}, err
 	}
 	defer os.RemoveAll(tmp)
 	c.State = filepath.Join(tmp, "schedule.db")
-	return crawlBlogs(ctx, c, c.Blogs, io)
+	var prepare func(*Daemon)
+	if !full {
+		prepare = func(d *Daemon) { d.resumeFromArchive(c.Blogs[0]) }
+	}
+	return crawlBlogs(ctx, c, c.Blogs, io, prepare)
+}
+
+// resumeFromArchive gives blog b's schedule state what its latest Blog AIP
+// holds (harvest.StateFrom: the posts feed's validators and items, the
+// blog-wide comment feed's, robots.txt, the rules, and the watermark of
+// the crawl that wrote it), so that its next run is the UpdateCrawl the
+// daemon would run. Without a Blog AIP, or with one it cannot read, the
+// run is a NewCrawl; the log says which.
+func (d *Daemon) resumeFromArchive(b Blog) {
+	log := d.Logger.With("blog", b.ID)
+	ab, err := aip.LatestBlog(d.Config.Archive, b.ID)
+	switch {
+	case err != nil:
+		log.Warn("the archive's Blog AIP cannot be read; a new crawl", "err", err)
+		return
+	case ab == nil:
+		return
+	}
+	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
+	if !ok {
+		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", filepath.Base(filepath.Dir(filepath.Dir(ab.Bag)))+"/blog/"+filepath.Base(ab.Bag))
+		return
+	}
+	err = d.store.Update(b.ID, func(s *schedule.State) error {
+		s.Watermark, s.ETag, s.LastModified = st.Since(), st.Feed.ETag, st.Feed.LastModified
+		keepState(s, st)
+		return nil
+	})
+	if err != nil {
+		log.Warn("schedule state not set from the archive; a new crawl", "err", err)
+		return
+	}
+	d.carry(b.ID, st)
+	log.Info("updating from the archive's latest Blog AIP", "aip", "blog/"+filepath.Base(ab.Bag), "since", st.Since())
 }
 
 // originList is the value of the repeatable -allow flag; each origin is

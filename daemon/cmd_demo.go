@@ -128,7 +128,7 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 	}
 	fmt.Fprintf(io.Stdout, "serving the sample blog %q at %s\nharvesting it into %s: %s …\n", demoBlog, blogURL, out, mode)
 	start := time.Now()
-	st, err := crawlBlogs(ctx, c, c.Blogs, io)
+	st, err := crawlBlogs(ctx, c, c.Blogs, io, nil)
 	if err != nil {
 		return err
 	}

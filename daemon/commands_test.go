@@ -141,7 +141,7 @@ func checkLedgerLogged(t *testing.T, archive, stderr string, tr fixture.Truth) {
 	}
 	raw, _ := os.ReadFile(ledgers[0])
 	ledger := string(raw)
-	if !strings.HasPrefix(ledger, "url\tfate\tdetail\tvia\n") || strings.Contains(ledger, "\tunaccounted\t") {
+	if !strings.HasPrefix(ledger, "url\tfate\tdetail\tvia\tcomments\n") || strings.Contains(ledger, "\tunaccounted\t") {
 		t.Errorf("ledger.tsv: bad header or unaccounted rows:\n%.300s", ledger)
 	}
 	for _, p := range tr.Posts {

@@ -332,7 +332,7 @@ func (d *Daemon) crawl(ctx context.Context, b Blog, since time.Time, prev harves
 	case runErr != nil:
 		log.Error("harvest failed", "err", runErr, "archived", t.stats().String(), "fates", fatesOf(res))
 	default:
-		log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "failed", res.Failed,
+		log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "requests", requestsOf(res), "failed", res.Failed,
 			"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res), "delayed", res.Delayed)
 	}
 	return outcome, t, res, runErr
@@ -478,6 +478,15 @@ func (s RunStats) String() string {
 func (s RunStats) add(o RunStats) RunStats {
 	return RunStats{Entries: s.Entries + o.Entries, Unchanged: s.Unchanged + o.Unchanged, Blogs: s.Blogs + o.Blogs,
 		Comments: s.Comments + o.Comments, Bytes: s.Bytes + o.Bytes, Invalid: s.Invalid + o.Invalid}
+}
+
+// requestsOf counts a crawl's HTTP exchanges (Result.Fetches).
+func requestsOf(res *harvest.Result) int {
+	n := 0
+	for _, k := range res.Fetches {
+		n += k
+	}
+	return n
 }
 
 // fatesOf sums a crawl's ledger up per fate for the run's log line

@@ -41,6 +41,34 @@ type RunRecord struct {
 	// Confidence is the learned rule's confidence per field, when rules
 	// were learned.
 	Confidence map[string]float64 `json:"confidence,omitempty"`
+	// Shortfalls are the posts whose archived comments fall short of the
+	// number the blog states (harvest.Shortfalls), at most maxShortfalls.
+	Shortfalls []Shortfall `json:"comment_shortfalls,omitempty"`
+}
+
+// Shortfall is one post whose archived comments fall short of what the
+// blog states: its URL and the ledger's note (stated, archived, sources
+// tried).
+type Shortfall struct {
+	URL  string `json:"url"`
+	Note string `json:"note"`
+}
+
+// maxShortfalls bounds the shortfalls a run record keeps; the ledger of
+// the Blog AIP holds them all.
+const maxShortfalls = 50
+
+// shortfallsOf returns the first maxShortfalls comment shortfalls of a
+// crawl's ledger.
+func shortfallsOf(res *harvest.Result) []Shortfall {
+	var out []Shortfall
+	for _, r := range harvest.Shortfalls(res.Ledger) {
+		if len(out) == maxShortfalls {
+			break
+		}
+		out = append(out, Shortfall{URL: r.URL, Note: r.Comments})
+	}
+	return out
 }
 
 // runNotes collects, during a run, what RunStats does not: the last AIPs
@@ -146,11 +174,10 @@ func (d *Daemon) record(id string, start time.Time, outcome string, t *tally, re
 		r.Error = publicText(runErr.Error(), d.Config)
 	}
 	if res != nil {
-		for _, n := range res.Fetches {
-			r.Requests += n
-		}
+		r.Requests = requestsOf(res)
 		r.Warnings = len(res.Warnings)
 		r.Confidence = confidences(res.Rules)
+		r.Shortfalls = shortfallsOf(res)
 	}
 	t.notes.mu.Lock()
 	for _, dir := range t.notes.aips {

@@ -142,6 +142,8 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 		return "the comment feed has more comments than the static page"
 	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
 		return "the feed counts more comments than the static page holds"
+	case statedComments(j).n > len(ex.Comments) && statedComments(j).n > len(j.comments):
+		return "the blog states more comments than the static page and feeds hold: " + statedComments(j).String()
 	case len(ex.Comments) == 0:
 		return w.commentSignalReason(j) // a comment system in no table (commentsignals.go)
 	}
@@ -184,6 +186,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		w.log.Info("render", "url", j.page.resp.URL, "reason", reason)
 	}
 	t0 := time.Now()
+	j.rendered = true
 	res, err := r.Render(ctx, j.page.resp.URL)
 	w.stats.took("render", time.Since(t0))
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // dropParams are query parameters that never change what a blog page shows:
@@ -54,7 +56,8 @@ func canonicalURL(in *url.URL) (string, error) {
 }
 
 // canonicalHost lowercases host, drops the scheme's default port and a
-// trailing dot, and maps Blogger's country domains to blogspot.com.
+// trailing dot, and applies the platform table's host rules
+// (platform.CanonicalHost: Blogger's country domains are blogspot.com).
 func canonicalHost(scheme, host string) string {
 	host = strings.ToLower(host)
 	if scheme == "http" {
@@ -63,10 +66,7 @@ func canonicalHost(scheme, host string) string {
 		host = strings.TrimSuffix(host, ":443")
 	}
 	host = strings.TrimRight(host, ".")
-	if i := strings.Index(host, ".blogspot."); i > 0 && !strings.Contains(host, ":") {
-		host = host[:i] + ".blogspot.com" // Blogger's country domains (.ch, .co.uk …) are the same blog
-	}
-	return host
+	return platform.CanonicalHost(host)
 }
 
 // canonicalPath resolves dot segments, keeps a trailing slash and drops a

@@ -35,8 +35,12 @@
 // and its further comment pages; two comments are one only with the same
 // platform id, or the same author, text and time to the precision both
 // give, never by time alone. A page inside the post pattern that no feed
-// item names and that is a listing (several articles, or none with links
-// to many posts and to a sibling page index3.html, /page/3/) is no entry;
+// item names and that is a listing (its main content several articles none
+// of which holds most of their text, related-post cards in asides aside:
+// listing.go; or no article, links to many posts and to a sibling page
+// index3.html, /page/3/) is no entry; a page met by a link or a sitemap
+// outside the pattern gets a content test, and is a post when it reads as
+// one (a long article, its own title, a date by rule or structured data);
 // a feed item outside the post pattern the other items make (a generator's
 // feed listing /about/) is an entry of kind page. Page dates keep their
 // precision (Entry.CreatedPrecision) and the page's "Last edited" date is
@@ -177,6 +181,13 @@
 //     signals, State; the blog-wide comment feed.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
+//   - listing.go: a page's main articles (a listing or one post with
+//     cards).
+//   - stated.go: the comment counts a blog states, the post's own comment
+//     feed asked for a shortfall, the shortfall noted in the ledger.
+//   - feeddates.go: dates from other feeds, the URL, the sitemap.
+//   - taxonomy.go: tags and categories from the post's header and footer.
+//   - resume.go: StateFrom, an update's State from an archived Blog AIP.
 //
 // # Where to change what
 //
@@ -185,6 +196,9 @@
 //     it. Comment platforms themselves: harvest/platform.
 //   - How a field of an entry is chosen between feed and page: entry.go
 //     (fillFields, fillDates, fillContent); how it is extracted: learn.
+//     Date fallbacks after the page: feeddates.go; terms: taxonomy.go.
+//   - Where a blog states a comment count: stated.go (readStated); what
+//     a platform's per-post comment feed looks like: harvest/platform.
 //   - When a page is rendered: renderReason in browser.go.
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; what a worker's outcome does to the

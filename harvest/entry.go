@@ -24,15 +24,25 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 	if !post && j.t.kind == "candidate" && !w.looksLikeContent(ex, p) {
 		return nil
 	}
+	if !post && j.t.kind == "candidate" && w.readsAsPost(ex, p) {
+		post = true // a post the pattern does not know (root-level, another folder)
+	}
 	e := w.newEntry(j, post)
+	if e.Kind == blogharvest.KindPage && j.item != nil && w.readsAsPost(ex, p) {
+		e.Kind = blogharvest.KindPost // a feed item alone of its URL shape whose page reads as a post
+	}
 	w.fetchComments(ctx, j)
 	w.commentPages(ctx, j, e, &ex)
+	w.fillShortfall(ctx, j, len(ex.Comments))
 	ex, exErr = w.maybeRender(ctx, j, e, ex, exErr)
 	w.fillFields(e, j.item, ex, exErr)
-	e.Categories, e.Tags = splitTags(e.Categories, p.info)
+	w.fallbackDates(ctx, e, j, ex)
+	lastmodModified(e, j.t.lastmod)
+	w.fillTerms(e, j.item, p, ex)
 	w.appendPostPages(ctx, e, p)
 	w.completeComments(ctx, j, e, ex)
 	w.fillComments(e, j, ex)
+	w.noteShortfall(e, j)
 	if p.info.password {
 		e.AccessRestriction = "password protected"
 		e.Provenance.Set("access_restriction", blogharvest.MethodHeuristic)
@@ -123,12 +133,20 @@ func (w *pageWorker) extract(page learn.Page) (learn.Extraction, error) {
 	return ex, err
 }
 
-// looksLikeContent reports whether a navigation page that does not match
-// the post pattern is a standalone page (about, contact) rather than a
-// listing: an article of some length that links to few posts.
+// looksLikeContent reports whether a page that does not match the post
+// pattern is a standalone page (about, contact) or a post rather than a
+// listing: an article of some length that links to few posts, or that
+// reads as a post (readsAsPost) however many it links to; never a page
+// whose title links to another page (the one summary of a listing).
 func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
-	if len(ex.ContentText) < 200 || p.ident == w.home.String() || p.info.articles > 1 {
+	if len(ex.ContentText) < 200 || p.ident == w.home.String() || p.info.summaries > 1 {
 		return false // several articles: a listing (archive, post format, author page)
+	}
+	if titleLinksAway(p, ex.Title) || w.summaryOf(p, ex) || w.underPost(p.url) {
+		return false
+	}
+	if w.readsAsPost(ex, p) {
+		return true
 	}
 	posts := 0
 	for _, l := range articleLinks(ex, p.url) {
@@ -345,11 +363,24 @@ func (w *pageWorker) entryChanged(e *blogharvest.Entry, t task) bool {
 // marks its labels rel=tag) keep every term a category.
 func splitTags(cats []string, info *pageInfo) (categories, tags []string) {
 	pageCats, pageTags := taxonomyLinks(info)
-	if len(pageCats) == 0 {
-		return cats, nil
-	}
+	return mergeTerms(cats, pageCats, pageTags)
+}
+
+// mergeTerms is splitTags given the page's category and tag names. A feed
+// without categories leaves the page's lists as they are; a page with tags
+// and no category links (Blogger's labels) keeps the feed's terms as
+// categories and adds its other terms as tags.
+func mergeTerms(cats, pageCats, pageTags []string) (categories, tags []string) {
 	if len(cats) == 0 {
 		return pageCats, pageTags
+	}
+	if len(pageCats) == 0 {
+		for _, t := range pageTags {
+			if !containsName(cats, t) {
+				tags = appendNew(tags, t)
+			}
+		}
+		return cats, tags
 	}
 	usedCat, usedTag := map[string]bool{}, map[string]bool{}
 	for _, c := range cats {

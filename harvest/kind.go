@@ -3,6 +3,12 @@ package harvest
 import (
 	"net/url"
 	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
 // minListingPosts is how many distinct posts a page inside the post
@@ -12,15 +18,17 @@ const minListingPosts = 5
 // isListing reports whether a page whose URL matches the post pattern,
 // but that no feed item names, is a listing rather than a post (a static
 // generator's index2.html … among posts at /slug.html): several articles
-// on it, or no article element, links to many posts and a link to a
+// making its main content, or no article element, links to many posts and a link to a
 // sibling page of the same listing (index3.html, /page/3/). A post has one
-// article, or links to few posts, or no paging. The last page of a
-// listing, with fewer posts, is told by its title: the blog's own.
+// main article (related-post cards in an aside or beside a long article
+// do not count: mainArticles), or links to few posts, or no paging. The
+// last page of a listing, with fewer posts, is told by its title: the
+// blog's own.
 func (s *site) isListing(p *fetchedPage) bool {
-	if p.info.articles > 1 {
+	if p.info.summaries > 1 {
 		return true
 	}
-	if p.info.articles == 1 {
+	if p.info.summaries == 1 {
 		return false
 	}
 	posts := map[string]bool{}
@@ -87,6 +95,131 @@ func stripDigits(s string) string {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// minPostText is how much article text (bytes) a page needs to read as a
+// post without the post pattern's word.
+const minPostText = 500
+
+// readsAsPost reports whether a page the post pattern does not name reads
+// as a post: a long article, a title of its own (not the blog's) and a
+// date the page gives by the learned rule or its structured data.
+func (s *site) readsAsPost(ex learn.Extraction, p *fetchedPage) bool {
+	if len(ex.ContentText) < minPostText || strings.TrimSpace(ex.Title) == "" || ex.Date.IsZero() || s.titledAsBlog(p) {
+		return false
+	}
+	if s.feed != nil && strings.EqualFold(strings.TrimSpace(ex.Title), strings.TrimSpace(s.feed.Title)) {
+		return false
+	}
+	m := ex.Methods[learn.FieldDate]
+	return m == blogharvest.MethodRule || m == blogharvest.MethodStructured
+}
+
+// titleLinksAway reports whether an anchor of the page whose text is the
+// extracted title leads to another page: the title of a summary in a
+// listing, not the page's own.
+func titleLinksAway(p *fetchedPage, title string) bool {
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" || p.doc == nil {
+		return false
+	}
+	away := false
+	eachElement(p.doc, func(n *html.Node) {
+		if away || n.DataAtom != atom.A {
+			return
+		}
+		if !strings.EqualFold(strings.Join(strings.Fields(nodeText(n)), " "), title) {
+			return
+		}
+		if u, err := p.url.Parse(attr(n, "href")); err == nil && attr(n, "href") != "" && attr(n, "href")[0] != '#' &&
+			canonicalOr(u.String()) != p.ident && canonicalOr(u.String()) != p.url.String() {
+			away = true
+		}
+	})
+	return away
+}
+
+// summaryOf reports whether the page's one article is the summary of
+// another page, as an archive holding one post shows it: outside its text,
+// its first heading links to another page, or a link (a rel="bookmark"
+// permalink, "Continue reading") leads to a post.
+func (s *site) summaryOf(p *fetchedPage, ex learn.Extraction) bool {
+	box := postBox(ex)
+	if box == nil {
+		return false
+	}
+	away, heading := false, false
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for ch := n.FirstChild; ch != nil && !away; ch = ch.NextSibling {
+			if ch.Type != html.ElementNode || ch == ex.ArticleNode {
+				continue
+			}
+			switch ch.DataAtom {
+			case atom.H1, atom.H2, atom.H3:
+				if !heading {
+					heading = true
+					eachElement(ch, func(a *html.Node) {
+						if a.DataAtom == atom.A && linksAway(p, attr(a, "href")) {
+							away = true
+						}
+					})
+				}
+			case atom.A:
+				href := attr(ch, "href")
+				if linksAway(p, href) && (hasRel(strings.ToLower(attr(ch, "rel")), "bookmark") || s.isPostLink(p, href)) {
+					away = true
+				}
+			}
+			walk(ch)
+		}
+	}
+	walk(box)
+	return away
+}
+
+// isPostLink reports whether href, from p, names a post by the pattern.
+func (s *site) isPostLink(p *fetchedPage, href string) bool {
+	u, err := p.url.Parse(href)
+	if err != nil {
+		return false
+	}
+	c := mustCanonical(u.String())
+	return c != nil && s.pattern.match(c)
+}
+
+// linksAway reports whether href leads from p to another page (not a
+// fragment of p, not p under another of its URLs).
+func linksAway(p *fetchedPage, href string) bool {
+	if href == "" || href[0] == '#' {
+		return false
+	}
+	u, err := p.url.Parse(href)
+	if err != nil {
+		return false
+	}
+	c := canonicalOr(u.String())
+	return c != "" && c != p.ident && c != canonicalOr(p.url.String())
+}
+
+// underPost reports whether u lies under a post's URL (the post pattern
+// matches a shorter prefix of its path): a part of that post (an
+// attachment page, a comment page), not a page of its own.
+func (s *site) underPost(u *url.URL) bool {
+	segs := segments(u.Path)
+	for i := len(segs) - 1; i >= 1; i-- {
+		v := *u
+		v.RawQuery = ""
+		v.Path = "/" + strings.Join(segs[:i], "/") + "/"
+		if s.pattern.match(&v) {
+			return true
+		}
+		v.Path = strings.TrimSuffix(v.Path, "/")
+		if s.pattern.match(&v) {
+			return true
+		}
+	}
+	return false
+}
 
 // outsidePattern reports whether a feed item's page lies outside the post
 // pattern that the feed's other items make (a static generator's feed that

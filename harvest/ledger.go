@@ -47,6 +47,10 @@ type LedgerRow struct {
 	Fate   Fate   // empty when the crawl gave it none (a bug)
 	Detail string // entry key, target URL, error or reason
 	Via    string // how the crawl met the URL first: feed, sitemap, link, home, redirect, canonical, stub, comments
+	// Comments, for an entry whose archived comments fall short of the
+	// number the blog states, says so: "stated 4 (JSON-LD commentCount),
+	// archived 2: " and the sources tried; "" otherwise.
+	Comments string
 }
 
 // ledger gives every URL a crawl meets exactly one fate. Safe for
@@ -80,11 +84,7 @@ func (l *ledger) set(u string, f Fate, detail, via string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r, ok := l.rows[u]
-	if !ok {
-		r = &LedgerRow{URL: u, Via: via}
-		l.rows[u] = r
-	}
+	r := l.row(u, via)
 	if r.Fate != "" && fateRank[f] <= fateRank[r.Fate] {
 		return
 	}
@@ -101,6 +101,39 @@ func (l *ledger) clear(u string) {
 	if r, ok := l.rows[u]; ok {
 		r.Fate, r.Detail = "", ""
 	}
+}
+
+// shortfall notes that the entry at u has fewer comments than the blog
+// states (LedgerRow.Comments).
+func (l *ledger) shortfall(u, note string) {
+	if l == nil || u == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.row(u, "").Comments = oneLine(note)
+}
+
+// row returns the row of u, met via via if it is new; l.mu is held.
+func (l *ledger) row(u, via string) *LedgerRow {
+	r, ok := l.rows[u]
+	if !ok {
+		r = &LedgerRow{URL: u, Via: via}
+		l.rows[u] = r
+	}
+	return r
+}
+
+// Shortfalls returns the rows of entries whose archived comments fall
+// short of what the blog states (LedgerRow.Comments set).
+func Shortfalls(rows []LedgerRow) []LedgerRow {
+	var out []LedgerRow
+	for _, r := range rows {
+		if r.Comments != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // fate returns the fate of u, "" when it has none or was not met.
@@ -154,11 +187,12 @@ func (c *crawl) settleLedger(err error) []LedgerRow {
 }
 
 // LedgerHeader is the first line of a ledger file.
-const LedgerHeader = "url\tfate\tdetail\tvia"
+const LedgerHeader = "url\tfate\tdetail\tvia\tcomments"
 
 // LedgerTSV renders ledger rows as the ledger file (data/logs/ledger.tsv
 // of the Blog AIP): a header line (LedgerHeader), then one line per URL,
-// sorted by URL, with the tab-separated columns url, fate, detail, via.
+// sorted by URL, with the tab-separated columns url, fate, detail, via and
+// comments (a comment shortfall, LedgerRow.Comments; mostly empty).
 // A URL the crawl gave no fate is written with the fate "unaccounted".
 // Tabs and line breaks inside a field are replaced by spaces.
 func LedgerTSV(rows []LedgerRow) []byte {
@@ -169,7 +203,7 @@ func LedgerTSV(rows []LedgerRow) []byte {
 		if f == "" {
 			f = "unaccounted"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", oneLine(r.URL), f, oneLine(r.Detail), oneLine(r.Via))
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\n", oneLine(r.URL), f, oneLine(r.Detail), oneLine(r.Via), oneLine(r.Comments))
 	}
 	return b.Bytes()
 }

@@ -18,8 +18,8 @@ func TestLedgerPrecedence(t *testing.T) {
 	l.met("u4", "sitemap")
 	l.set("u5", FateSkipped, "a\tb\nc", "")
 	rows := l.rowsSorted()
-	want := []LedgerRow{{"u1", FateEntry, "key-1", "feed"}, {"u2", FateStub, "u1", "link"}, {"u3", FateListing, "", ""},
-		{"u4", "", "", "sitemap"}, {"u5", FateSkipped, "a b c", ""}}
+	want := []LedgerRow{{"u1", FateEntry, "key-1", "feed", ""}, {"u2", FateStub, "u1", "link", ""}, {"u3", FateListing, "", "", ""},
+		{"u4", "", "", "sitemap", ""}, {"u5", FateSkipped, "a b c", "", ""}}
 	if len(rows) != len(want) {
 		t.Fatalf("rows %+v, want %+v", rows, want)
 	}
@@ -29,7 +29,7 @@ func TestLedgerPrecedence(t *testing.T) {
 		}
 	}
 	tsv := string(LedgerTSV(rows))
-	if !strings.HasPrefix(tsv, LedgerHeader+"\n") || !strings.Contains(tsv, "u4\tunaccounted\t\tsitemap\n") || !strings.Contains(tsv, "u5\tskipped\ta b c\t\n") {
+	if !strings.HasPrefix(tsv, LedgerHeader+"\n") || !strings.Contains(tsv, "u4\tunaccounted\t\tsitemap\t\n") || !strings.Contains(tsv, "u5\tskipped\ta b c\t\t\n") {
 		t.Errorf("LedgerTSV:\n%s", tsv)
 	}
 	if got := FateSummary(rows); got != "entry=1 listing=1 stub=1 skipped=1 unaccounted=1" {

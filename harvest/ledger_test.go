@@ -123,8 +123,8 @@ func checkLedgerFile(t *testing.T, b *blogharvest.Blog, res *harvest.Result) {
 		t.Errorf("ledger file: header %q, %d lines for %d rows", lines[0], len(lines), len(res.Ledger))
 	}
 	for _, l := range lines[1:] {
-		if strings.Count(l, "\t") != 3 {
-			t.Errorf("ledger line %q: want 4 tab-separated columns", l)
+		if strings.Count(l, "\t") != 4 {
+			t.Errorf("ledger line %q: want 5 tab-separated columns", l)
 		}
 	}
 }

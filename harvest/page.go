@@ -58,17 +58,24 @@ type link struct {
 // pageInfo is what one walk over a parsed page finds besides its
 // article: links, identity hints and signs of what the static HTML lacks.
 type pageInfo struct {
-	links      []link
-	canonical  string   // rel=canonical, canonicalised
-	shortlink  string   // rel=shortlink (WordPress ?p=N)
-	feeds      []string // rel=alternate feeds (per-post comment feeds among them)
-	lang       string
-	title      string // the text of the document's first <title>
-	license    string // the first rel=license link (<link> or <a>, as Creative Commons badges are): the page's license
-	ogArticle  bool   // og:type article or article:published_time
-	password   bool   // a WordPress post-password-form
-	articles   int    // <article> elements and hentry blocks: several make a listing
-	jsComments string // the JavaScript comment system the walk found ("scripted", "iframe"); jsSystem adds the markers' ("disqus")
+	links     []link
+	canonical string   // rel=canonical, canonicalised
+	shortlink string   // rel=shortlink (WordPress ?p=N)
+	feeds     []string // rel=alternate feeds (per-post comment feeds among them)
+	lang      string
+	title     string // the text of the document's first <title>
+	license   string // the first rel=license link (<link> or <a>, as Creative Commons badges are): the page's license
+	ogArticle bool   // og:type article or article:published_time
+	password  bool   // a WordPress post-password-form
+	articles  int    // <article> elements and hentry blocks (comments aside)
+	// summaries is how many articles make the page's main content a
+	// sequence of post summaries (a listing): the articles outside asides,
+	// footers, navigation and related-post boxes, not nested in one
+	// another, when none of them holds most of their text; 1 when one
+	// does (a post with related-post cards), 0 without articles.
+	summaries    int
+	articleNodes []*html.Node // the walk's articles, read by readPage and then dropped
+	jsComments   string       // the JavaScript comment system the walk found ("scripted", "iframe"); jsSystem adds the markers' ("disqus")
 	// jsCommentsSrc is the URL of the script or iframe that made
 	// jsComments "scripted" or "iframe"; rendering for it is worth it only
 	// when the browser may load it.
@@ -87,6 +94,8 @@ func readPage(doc *html.Node, base *url.URL) *pageInfo {
 	if doc != nil {
 		r.walk(doc, false)
 	}
+	r.pi.summaries = mainArticles(r.pi.articleNodes)
+	r.pi.articleNodes = nil
 	return r.pi
 }
 
@@ -206,10 +215,12 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 	case atom.Article:
 		if !strings.Contains(strings.ToLower(attr(n, "class")+" "+attr(n, "id")), "comment") {
 			pi.articles++ // comments are <article class="comment-body"> in HTML5 themes
+			pi.articleNodes = append(pi.articleNodes, n)
 		}
 	case atom.Div:
 		if hasRel(attr(n, "class"), "hentry") {
 			pi.articles++ // pre-HTML5 themes mark each post so
+			pi.articleNodes = append(pi.articleNodes, n)
 		}
 	case atom.Form, atom.Input:
 		if strings.Contains(attr(n, "class"), "post-password-form") || strings.Contains(attr(n, "action"), "action=postpass") ||

@@ -178,7 +178,7 @@ func (p *postPattern) match(u *url.URL) bool {
 // listings, never for posts.
 var nonPostSegments = []string{
 	"tag", "tags", "category", "categories", "author", "page", "search", "label", "archive",
-	"archives", "topics", "topic", "feed", "comments", "wp-content", "date", "tagged", "labels",
+	"archives", "topics", "topic", "feed", "comments", "wp-content", "date", "tagged", "labels", "type",
 }
 
 // listingSegments is nonPostSegments as a set.

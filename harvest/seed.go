@@ -9,6 +9,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // setScope fixes the blog's home page and scope: the final home page URL,
@@ -172,7 +173,7 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 		out = append(out, r.Sitemaps...)
 	}
 	root := &url.URL{Scheme: c.home.Scheme, Host: c.home.Host}
-	for _, p := range []string{"/sitemap.xml", "/wp-sitemap.xml"} {
+	for _, p := range platform.Sitemaps() {
 		out = append(out, root.JoinPath(p).String())
 		if c.scope.prefix != "/" {
 			out = append(out, root.JoinPath(c.scope.prefix, p).String())
@@ -282,7 +283,7 @@ func (c *crawl) seedLinks(info *pageInfo, depth int) int {
 		if post {
 			posts++
 		} else {
-			t.kind, t.prio = c.classifyOther(u, l.nav)
+			t.kind, t.prio = c.classifyOther(u, true) // the content test tells pages and posts from listings
 		}
 		c.front.push(t)
 	}

@@ -30,7 +30,40 @@ type tinyBlog struct {
 	stubs map[int]bool
 	// empty are the indexes of posts whose page is an empty document.
 	empty map[int]bool
-	start time.Time
+	// generator is the feed's <generator> ("https://wordpress.org/?v=6.4"
+	// makes the blog a WordPress one); empty for none.
+	generator string
+	// onlyInFeeds moves the comments of the posts beyond the feed off
+	// their pages, as a lazy-loading plugin does: the page states their
+	// number (a JSON-LD commentCount and a "N Comments" link) and a
+	// script would load them; they are in the post's own comment feed
+	// <post>/feed/, which the page does not advertise.
+	onlyInFeeds bool
+	// lost maps a post's index to how many of its comments its comment
+	// feed lacks (held for moderation, say): a shortfall no source fills.
+	lost map[int]int
+	// cards puts three related-post cards, each an <article>, in an
+	// aside after every post's article.
+	cards bool
+	// root are the indexes of posts at the site's root (/post-i.html),
+	// with no folder of their own, as old posts of a moved blog are.
+	root map[int]bool
+	// flat puts every post under /notes/post-i/: no date in the URL.
+	flat bool
+	// dense are the indexes of posts under /notes/post-i/ (outside the
+	// feed's URL pattern) whose article links to five other posts.
+	dense map[int]bool
+	// undated drops the date from post pages, as some themes do.
+	undated bool
+	// section serves /notes/index.xml, the section's feed (Hugo keeps one
+	// per section), listing every post but those in unlisted.
+	section  bool
+	unlisted map[int]bool
+	// tagsOnly replaces the category link of a post's footer by two tag
+	// links, one rel="tag", one a plain link to /tags/x/; the feed names
+	// no terms.
+	tagsOnly bool
+	start    time.Time
 }
 
 func newTinyBlog(posts int) *tinyBlog {
@@ -40,7 +73,23 @@ func newTinyBlog(posts int) *tinyBlog {
 func (b *tinyBlog) date(i int) time.Time { return b.start.Add(time.Duration(i) * 7 * time.Hour) }
 
 func (b *tinyBlog) path(i int) string {
+	switch {
+	case b.root[i]:
+		return "/post-" + strconv.Itoa(i) + ".html"
+	case b.flat || b.dense[i]:
+		return "/notes/post-" + strconv.Itoa(i) + "/"
+	}
 	return b.date(i).Format("/2006/01/02/") + "post-" + strconv.Itoa(i) + "/"
+}
+
+// index returns the index of the post at path, or -1.
+func (b *tinyBlog) index(path string) int {
+	for i := 0; i < b.posts; i++ {
+		if b.path(i) == path {
+			return i
+		}
+	}
+	return -1
 }
 
 func (b *tinyBlog) title(i int) string {
@@ -61,6 +110,14 @@ func (b *tinyBlog) body(i int) string {
 		if k == 2 {
 			s.WriteString("<blockquote><p>The river does not hurry, yet it gets there.</p></blockquote>\n")
 		}
+	}
+	if b.dense[i] {
+		s.WriteString("<p>Read on along the river:</p><ul>")
+		for k := 1; k <= 5; k++ {
+			r := (i + k) % b.posts
+			fmt.Fprintf(&s, `<li><a href="%s">%s</a>, where the walk continues past the old mill and the lock keeper's house.</li>`, b.path(r), b.title(r))
+		}
+		s.WriteString("</ul>")
 	}
 	return s.String()
 }
@@ -87,6 +144,10 @@ func (b *tinyBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<!DOCTYPE html><html lang="en-us"><head><title>%s</title><link rel="canonical" href="%s"><meta name="robots" content="noindex"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=%s"></head></html>`, to, to, to)
 	case p == "/feed/":
 		b.feed(w, base)
+	case b.section && p == "/notes/index.xml":
+		b.sectionFeed(w, base)
+	case b.onlyInFeeds && strings.HasSuffix(p, "/feed/"):
+		b.commentFeed(w, r, base, strings.TrimSuffix(p, "feed/"))
 	case p == "/robots.txt" && b.sitemap:
 		fmt.Fprintf(w, "User-agent: *\nDisallow: /private/\nSitemap: %s/sitemaps/all.xml.gz\n", base)
 	case p == "/sitemaps/all.xml.gz" && b.sitemap:
@@ -234,9 +295,8 @@ func (b *tinyBlog) summary(i int) string {
 }
 
 func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
-	_, seg, _ := strings.Cut(strings.TrimSuffix(r.URL.Path, "/")[1:], "post-")
-	i, err := strconv.Atoi(seg)
-	if err != nil || i < 0 || i >= b.posts || b.path(i) != r.URL.Path {
+	i := b.index(r.URL.Path)
+	if i < 0 {
 		if tinyArchive.MatchString(r.URL.Path) || strings.HasPrefix(r.URL.Path, "/category/") || r.URL.Path == "/author/ann/" {
 			b.listing(w, base, 1) // month, category and author archives: the newest posts will do
 			return
@@ -254,13 +314,33 @@ func (b *tinyBlog) post(w http.ResponseWriter, r *http.Request, base string) {
 		body = "<script>document.currentScript.parentNode.innerHTML = " + strconv.Quote(body) + ";</script>"
 	}
 	cat := tinyCategories[i%len(tinyCategories)]
+	comments := b.comments(base, i)
+	meta := ""
+	if b.hidesComments(i) {
+		n := b.commentCount(i)
+		meta = fmt.Sprintf(` &middot; <a href="%s%s#comments">%d Comments</a>`, base, b.path(i), n)
+		comments = fmt.Sprintf(`<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","headline":%q,"commentCount":%d}</script>`+
+			`<div id="comments" class="comments-area"><p class="loading">Loading comments&hellip;</p>`+
+			`<script src="%s/wp-content/plugins/lazy-comments/load.js" defer></script></div>`, b.title(i), n, base)
+	}
+	if b.cards {
+		comments += b.relatedCards(base, i)
+	}
+	footer := fmt.Sprintf(`<span class="cat-links">Posted in <a href="%s/category/%s/" rel="category tag">%s</a></span>`, base, cat, cat)
+	if b.tagsOnly {
+		t1, t2 := tinyCategories[(i+3)%len(tinyCategories)], tinyCategories[(i+5)%len(tinyCategories)]
+		footer = fmt.Sprintf(`<span class="tags-links">Tagged <a href="%s/tag/%s/" rel="tag">%s</a>, <a href="%s/tags/%s/">%s</a></span>`, base, t1, t1, base, t2, t2)
+	}
+	byline := fmt.Sprintf(` on <time class="published" datetime="%s">%s</time>`, b.date(i).Format(time.RFC3339), b.date(i).Format("January 2, 2006"))
+	if b.undated {
+		byline = ""
+	}
 	main := fmt.Sprintf(`<article id="post-%d" class="post-%d post type-post status-publish format-standard hentry category-%s">
 <header class="entry-header"><h1 class="entry-title">%s</h1>
-<div class="entry-meta"><p class="byline">By <span class="author vcard"><a class="url fn n" href="%s/author/ann/">Ann Walker</a></span> on <time class="published" datetime="%s">%s</time></p></div></header>
+<div class="entry-meta"><p class="byline">By <span class="author vcard"><a class="url fn n" href="%s/author/ann/">Ann Walker</a></span>%s%s</p></div></header>
 <div class="entry-content">%s</div>
-<footer class="entry-footer"><span class="cat-links">Posted in <a href="%s/category/%s/" rel="category tag">%s</a></span></footer></article>
-%s%s`, i, i, cat, b.title(i), base, b.date(i).Format(time.RFC3339), b.date(i).Format("January 2, 2006"), body,
-		base, cat, cat, b.postNav(base, i), b.comments(base, i))
+<footer class="entry-footer">%s</footer></article>
+%s%s`, i, i, cat, b.title(i), base, byline, meta, body, footer, b.postNav(base, i), comments)
 	canon := base + b.path(i)
 	if p, ok := b.canonical[i]; ok {
 		canon = base + p
@@ -343,6 +423,9 @@ func (b *tinyBlog) comment(base string, i, k, depth int) string {
 func (b *tinyBlog) feed(w http.ResponseWriter, base string) {
 	w.Header().Set("Content-Type", "application/rss+xml")
 	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Tiny blog</title><link>%s/</link><description>Small</description>`, base)
+	if b.generator != "" {
+		fmt.Fprintf(w, "<generator>%s</generator>", b.generator)
+	}
 	for i := b.posts - 1; i >= 0 && i >= b.posts-b.feedSize; i-- {
 		link := base + b.path(i)
 		if b.stubs[i] {
@@ -367,4 +450,61 @@ func (b *tinyBlog) sitemapGz(w http.ResponseWriter, base string) {
 		fmt.Fprintf(zw, "<url><loc>%s%s</loc><lastmod>%s</lastmod></url>\n", base, b.path(i), b.date(i).Format(time.RFC3339))
 	}
 	fmt.Fprint(zw, `</urlset>`)
+}
+
+// hidesComments reports whether post i's comments are off its page
+// (onlyInFeeds): a post beyond the feed that has some.
+func (b *tinyBlog) hidesComments(i int) bool {
+	return b.onlyInFeeds && i < b.posts-b.feedSize && b.commentCount(i) > 0
+}
+
+// commentFeed writes the comment feed of the post at path, as WordPress
+// does at <post>/feed/ (RSS, "Comments on: …"), without the comments
+// lost holds back.
+func (b *tinyBlog) commentFeed(w http.ResponseWriter, r *http.Request, base, path string) {
+	i := b.index(path)
+	if i < 0 {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/rss+xml; charset=UTF-8")
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Comments on: %s</title><link>%s%s</link><description>Small</description>`,
+		b.title(i), base, path)
+	for k := 0; k < b.commentCount(i)-b.lost[i]; k++ {
+		id, who := b.commentID(i, k), tinyReaders[(i+k)%len(tinyReaders)]
+		d := b.date(i).Add(time.Duration(k+1) * 90 * time.Minute)
+		fmt.Fprintf(w, `<item><title>By: %s</title><link>%s%s#comment-%d</link><dc:creator>%s</dc:creator><pubDate>%s</pubDate><guid isPermaLink="false">%s/?p=%d#comment-%d</guid><content:encoded><![CDATA[<p>Comment %d on post %d: I walked that harbour wall last spring.</p>]]></content:encoded></item>`,
+			who, base, path, id, who, d.Format(time.RFC1123Z), base, i, id, k, i)
+	}
+	fmt.Fprint(w, `</channel></rss>`)
+}
+
+// relatedCards is a "related posts" aside of three cards, each an
+// <article> with a picture, a title link and an excerpt, as stock themes
+// of several platforms print after the article.
+func (b *tinyBlog) relatedCards(base string, i int) string {
+	var s strings.Builder
+	s.WriteString(`<aside class="read-more-wrap"><div class="read-more inner">`)
+	for k := 1; k <= 3; k++ {
+		r := (i + k*7) % b.posts
+		fmt.Fprintf(&s, `<article class="post-card post"><a class="post-card-image-link" href="%s%s"><img class="post-card-image" src="%s/img/%d.jpg" alt=""></a>`+
+			`<div class="post-card-content"><a class="post-card-content-link" href="%s%s"><header class="post-card-header"><h2 class="post-card-title">%s</h2></header>`+
+			`<section class="post-card-excerpt"><p>%s</p></section></a></div></article>`, base, b.path(r), base, r, base, b.path(r), b.title(r), b.summary(r))
+	}
+	s.WriteString(`</div></aside>`)
+	return s.String()
+}
+
+// sectionFeed writes /notes/index.xml: an RSS feed of every post but the
+// unlisted ones, as Hugo writes one per section.
+func (b *tinyBlog) sectionFeed(w http.ResponseWriter, base string) {
+	w.Header().Set("Content-Type", "application/rss+xml")
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Notes on Tiny blog</title><link>%s/notes/</link><generator>Hugo -- gohugo.io</generator>`, base)
+	for i := b.posts - 1; i >= 0; i-- {
+		if !b.unlisted[i] {
+			fmt.Fprintf(w, `<item><title>%s</title><link>%s%s</link><pubDate>%s</pubDate><guid>%s%s</guid><description>%s</description></item>`,
+				b.title(i), base, b.path(i), b.date(i).Format(time.RFC1123Z), base, b.path(i), b.summary(i))
+		}
+	}
+	fmt.Fprint(w, `</channel></rss>`)
 }

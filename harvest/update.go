@@ -3,10 +3,10 @@ package harvest
 import (
 	"context"
 	"net/url"
-	"strings"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // maxSiteCommentPages bounds the pages of the blog-wide comment feed read
@@ -45,6 +45,11 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 		return nil
 	}
 	c.res.State.CommentFeed = validatorsOf(cf, f, files)
+	if len(files) > 0 && c.homeDue() {
+		kept := files[0] // in the Blog record, for a crawl that starts from the archive (StateFrom)
+		kept.Role = blogharvest.RoleCommentFeed
+		c.blog.Files = append(c.blog.Files, kept)
+	}
 	if !c.pol.changedOnly {
 		return nil
 	}
@@ -127,7 +132,7 @@ func siteCommentFeed(info *pageInfo) string {
 		if err != nil {
 			continue
 		}
-		if p := strings.TrimSuffix(u.Path, "/"); strings.HasSuffix(p, "/comments/feed") || strings.HasSuffix(p, "/feeds/comments/default") {
+		if platform.SiteCommentFeed(u.Path) {
 			return raw
 		}
 	}

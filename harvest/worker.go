@@ -24,7 +24,11 @@ type pageJob struct {
 	commentFile *blogharvest.File
 	commentsErr error
 	commentsRun bool
-	deferred    bool // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
+	deferred    bool    // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
+	askedOwn    bool    // the post's own comment feed was asked for a shortfall (fillShortfall)
+	ownErr      error   // why that failed
+	stated      *stated // the comments the blog states the post has (statedComments), once read
+	rendered    bool    // the page was rendered (maybeRender)
 }
 
 // outcome is what processing a pageJob produced, for the coordinator.

@@ -29,7 +29,7 @@ func (m *Methods) add(field, method string) {
 // trusted (records.go); methods it does not know come after, by name.
 var methodOrder = []blogharvest.Method{blogharvest.MethodFeed, blogharvest.MethodRule, blogharvest.MethodStructured,
 	blogharvest.MethodHeuristic, blogharvest.MethodDensity, blogharvest.MethodHTTP, blogharvest.MethodConfig,
-	blogharvest.MethodComputed}
+	blogharvest.MethodComputed, blogharvest.MethodURL, blogharvest.MethodSitemap}
 
 // Columns returns the methods that occur, in methodOrder, then the others
 // by name.

@@ -34,7 +34,12 @@ type Stats struct {
 	Bytes    int64             // their bytes as received
 	Payload  aip.Tally         // the blog's bags as check and demo count them (aip.TallyDefinition)
 	Fates    map[string]int    // the crawl ledger's fates
-	Rules    []Rule            // the learned rules' fields and confidence
+	// Shortfalls are the ledger's posts whose archived comments fall
+	// short of what the blog states (its comments column), at most
+	// MissingShown; ShortfallCount counts them all.
+	Shortfalls     []Shortfall
+	ShortfallCount int
+	Rules          []Rule // the learned rules' fields and confidence
 	// Methods counts how the entries (latest versions) got each field,
 	// CommentMethods how their comments did (data/logs/fields.tsv).
 	Methods, CommentMethods Methods
@@ -53,6 +58,11 @@ type Missing struct {
 // MissingShown bounds the permalinks kept per missing field, so memory
 // does not grow with the archive.
 const MissingShown = 20
+
+// Shortfall is one post of the ledger whose archived comments fall short
+// of the number the blog states, and the ledger's note (stated, archived,
+// sources tried).
+type Shortfall struct{ URL, Note string }
 
 // Month counts what happened in one month.
 type Month struct{ Entries, Comments int }
@@ -191,8 +201,15 @@ func (s *Stats) readBlog(root string) error {
 // ledger counts the fates of the crawl ledger (aip/doc.go).
 func (s *Stats) ledger(path string) error {
 	return eachLine(path, func(cols []string) {
-		if len(cols) >= 2 && cols[0] != "url" {
-			s.Fates[cols[1]]++
+		if len(cols) < 2 || cols[0] == "url" {
+			return
+		}
+		s.Fates[cols[1]]++
+		if len(cols) >= 5 && cols[4] != "" { // the comments column: a shortfall
+			s.ShortfallCount++
+			if len(s.Shortfalls) < MissingShown {
+				s.Shortfalls = append(s.Shortfalls, Shortfall{cols[0], cols[4]})
+			}
 		}
 	})
 }

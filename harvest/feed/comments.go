@@ -7,9 +7,11 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // maxCommentPages bounds the pages of one comment feed.
@@ -20,48 +22,85 @@ const maxCommentPages = 20
 var bloggerPostID = regexp.MustCompile(`^tag:blogger\.com,1999:blog-(\d+)\.post-(\d+)$`)
 
 // CommentFeedURLs lists the candidate comment feeds of it, best first: the
-// feed's own wfw:commentRss or rel="replies" link, then the platform's
-// conventional URL (WordPress <post>/feed/, Blogger
-// /feeds/<postid>/comments/default).
+// feed's own wfw:commentRss or rel="replies" link, then the URL the
+// platform's row gives its posts' comment feeds (platform.CommentFeed:
+// WordPress <post>/feed/, Blogger /feeds/<postid>/comments/default).
 func CommentFeedURLs(f *Feed, it Item) []string {
 	var out []string
 	if it.CommentFeedURL != "" {
 		out = append(out, it.CommentFeedURL)
 	}
-	if strings.HasPrefix(f.Platform, "WordPress") && it.Link != "" {
-		out = appendNew(out, wordpressCommentFeed(it.Link))
-	}
-	if u := bloggerCommentFeed(f, it); u != "" {
+	if u := PostCommentFeed(f.row(), f.URL, it.Link, it.GUID); u != "" {
 		out = appendNew(out, u)
 	}
 	return out
 }
 
-// wordpressCommentFeed is <post>/feed/ (or <post>/feed after a file-like
-// permalink such as "x.html").
-func wordpressCommentFeed(link string) string {
-	u, err := url.Parse(link)
-	if err != nil {
-		return ""
+// row returns the platform table's row of the feed's platform (the zero
+// row when it is unknown).
+func (f *Feed) row() platform.Platform {
+	if f == nil || f.PlatformID == "" {
+		return platform.Platform{}
 	}
-	u.Fragment = ""
-	if strings.HasSuffix(u.Path, "/") {
-		u.Path += "feed/"
-	} else {
-		u.Path += "/feed"
-	}
-	return u.String()
+	p, _ := platform.ByID(f.PlatformID)
+	return p
 }
 
-// bloggerCommentFeed derives /feeds/<postid>/comments/default from the
-// posts feed URL and the item's id.
-func bloggerCommentFeed(f *Feed, it Item) string {
-	m := bloggerPostID.FindStringSubmatch(it.GUID)
-	i := strings.Index(f.URL, "/feeds/")
-	if m == nil || i < 0 {
+// PostCommentFeed builds the URL of a post's own comment feed from the
+// platform's shape (platform.Platform.CommentFeed): the post's link, the
+// posts feed's URL and the post's GUID fill its placeholders. It returns
+// "" when the platform has no such feed or a placeholder has no value.
+func PostCommentFeed(p platform.Platform, feedURL, link, guid string) string {
+	shape := p.CommentFeed
+	if shape == "" {
 		return ""
 	}
-	return f.URL[:i] + "/feeds/" + m[2] + "/comments/default"
+	if strings.Contains(shape, "{post}") {
+		u, err := url.Parse(link)
+		if link == "" || err != nil || u.RawQuery != "" {
+			return "" // a query link (?p=12) has no place in the shape
+		}
+		u.Fragment = ""
+		fileLike := !strings.HasSuffix(u.Path, "/")
+		if fileLike {
+			u.Path += "/"
+		}
+		shape = strings.ReplaceAll(shape, "{post}", u.String())
+		if fileLike {
+			shape = strings.TrimSuffix(shape, "/") // after a file-like permalink ("x.html"): <post>/feed
+		}
+	}
+	if strings.Contains(shape, "{feedroot}") {
+		i := strings.LastIndex(feedURL, "/feeds/")
+		if i < 0 {
+			return ""
+		}
+		shape = strings.ReplaceAll(shape, "{feedroot}", feedURL[:i])
+	}
+	if strings.Contains(shape, "{postid}") {
+		if p.PostID == "" {
+			return ""
+		}
+		m := postIDPattern(p.PostID).FindStringSubmatch(guid)
+		if len(m) < 2 {
+			return ""
+		}
+		shape = strings.ReplaceAll(shape, "{postid}", m[len(m)-1])
+	}
+	return shape
+}
+
+// postIDPatterns caches the compiled PostID expressions of the table.
+var postIDPatterns sync.Map // string → *regexp.Regexp
+
+// postIDPattern returns the compiled expr.
+func postIDPattern(expr string) *regexp.Regexp {
+	if re, ok := postIDPatterns.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(expr)
+	postIDPatterns.Store(expr, re)
+	return re
 }
 
 // wpReplyTo finds the parent link WordPress puts at the start of a reply

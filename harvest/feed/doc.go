@@ -13,9 +13,11 @@
 // through FeedBurner, or a link blog, points off-site. Callers that scope a
 // crawl compare Item.Link with the blog's host themselves.
 //
-// Paging follows RFC 5005 links, then Blogger start-index/max-results, then
-// WordPress ?paged=N; comment feeds come from wfw:commentRss, Atom
-// rel="replies", WordPress <post>/feed/ and Blogger
-// /feeds/<postid>/comments/default, with nesting from thr:in-reply-to,
-// Blogger's rel="related" links and WordPress's "In reply to" prefix.
+// Paging follows RFC 5005 links, then start-index/max-results (Blogger),
+// then ?paged=N, as the platform's row says (platform.Platform.FeedPaging,
+// found by Feed.PlatformID); comment feeds come from wfw:commentRss, Atom
+// rel="replies", and the row's CommentFeed shape (WordPress <post>/feed/,
+// Blogger /feeds/<postid>/comments/default: PostCommentFeed), with nesting
+// from thr:in-reply-to, Blogger's rel="related" links and WordPress's "In
+// reply to" prefix.
 package feed

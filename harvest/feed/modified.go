@@ -20,7 +20,7 @@ import (
 // f, for an RSS feed none of whose items has a modification date; "" when
 // there is none to ask.
 func AtomTwin(f *Feed) string {
-	if f == nil || f.Format != "rss" || len(f.Items) == 0 || f.Platform != "WordPress" {
+	if f == nil || f.Format != "rss" || len(f.Items) == 0 || !f.row().AtomTwin {
 		return ""
 	}
 	for _, it := range f.Items {

@@ -59,7 +59,7 @@ func TestFillUpdated(t *testing.T) {
 			t.Errorf("%s: updated %v, want %v", it.Title, it.Updated, want)
 		}
 	}
-	plain := &feed.Feed{URL: "https://b.example/?feed=rss2", Format: "rss", Platform: "WordPress", Items: []feed.Item{{Link: "https://b.example/?p=1"}}}
+	plain := &feed.Feed{URL: "https://b.example/?feed=rss2", Format: "rss", Platform: "WordPress", PlatformID: "wordpress", Items: []feed.Item{{Link: "https://b.example/?p=1"}}}
 	if got, want := feed.AtomTwin(plain), "https://b.example/?feed=atom"; got != want {
 		t.Errorf("AtomTwin(plain permalinks) = %q, want %q", got, want)
 	}
@@ -73,9 +73,9 @@ func TestAtomTwinNone(t *testing.T) {
 	for _, f := range []*feed.Feed{
 		nil,
 		{URL: "https://b.example/feed/", Format: "rss", Platform: "Ghost", Items: []feed.Item{{Link: "https://b.example/a/"}}},
-		{URL: "https://b.example/feed/atom/", Format: "atom", Platform: "WordPress", Items: []feed.Item{{Link: "https://b.example/a/"}}},
-		{URL: "https://b.example/?cat=3", Format: "rss", Platform: "WordPress", Items: []feed.Item{{Link: "https://b.example/a/"}}},
-		{URL: "https://b.example/feed/", Format: "rss", Platform: "WordPress"},
+		{URL: "https://b.example/feed/atom/", Format: "atom", Platform: "WordPress", PlatformID: "wordpress", Items: []feed.Item{{Link: "https://b.example/a/"}}},
+		{URL: "https://b.example/?cat=3", Format: "rss", Platform: "WordPress", PlatformID: "wordpress", Items: []feed.Item{{Link: "https://b.example/a/"}}},
+		{URL: "https://b.example/feed/", Format: "rss", Platform: "WordPress", PlatformID: "wordpress"},
 	} {
 		if got := feed.AtomTwin(f); got != "" {
 			t.Errorf("AtomTwin(%+v) = %q, want none", f, got)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // FetchAll fetches feedURL and pages beyond it: RFC 5005 rel="next" and
@@ -62,7 +63,7 @@ func FetchFrom(ctx context.Context, c *fetch.Client, resp *fetch.Response, o Pag
 type pager struct {
 	all       *Feed // the first page, collecting every page's items
 	o         PageOptions
-	wordpress bool // may guess WordPress ?paged=N
+	wordpress bool // may guess the platform's ?paged=N (platform.PagingQuery)
 	seen      map[string]bool
 	visited   map[string]bool
 	page      int // pages fetched
@@ -73,7 +74,7 @@ func newPager(first *Feed, o PageOptions, wordpress bool) *pager {
 		o.MaxPages = DefaultMaxPages
 	}
 	p := &pager{all: first, o: o, seen: map[string]bool{}, visited: map[string]bool{first.URL: true}, page: 1}
-	p.wordpress = wordpress && strings.HasPrefix(first.Platform, "WordPress")
+	p.wordpress = wordpress && first.row().FeedPaging == platform.PagingQuery
 	items := first.Items
 	first.Items = nil
 	p.add(items)
@@ -185,13 +186,16 @@ func (p *pager) nextURL(cur *Feed, n int) (next string, guessed bool) {
 	return "", false
 }
 
-// bloggerNext builds the next start-index URL of a Blogger feed.
+// bloggerNext builds the next start-index URL of a feed the platform
+// pages by start-index (platform.PagingStartIndex: Blogger), or of one
+// under /feeds/ that counts its results.
 func bloggerNext(cur *Feed, n int) string {
 	u, err := url.Parse(cur.URL)
-	if err != nil || cur.Platform != "Blogger" && !strings.Contains(u.Path, "/feeds/") {
+	startIndex := cur.row().FeedPaging == platform.PagingStartIndex
+	if err != nil || !startIndex && !strings.Contains(u.Path, "/feeds/") {
 		return ""
 	}
-	if cur.TotalResults == 0 && cur.Platform != "Blogger" {
+	if cur.TotalResults == 0 && !startIndex {
 		return ""
 	}
 	q := u.Query()

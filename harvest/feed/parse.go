@@ -94,7 +94,7 @@ func mergeScanned(f *Feed, sc *scanned, feedURL string) {
 	f.Rights = firstNonEmpty(f.Rights, sc.dcRights)
 	f.License = sc.license
 	f.UpdateFrequency = updateFrequency(sc)
-	f.Platform, f.PlatformVersion = platformOf(sc.genValue, sc.genURI, sc.genVer)
+	f.Platform, f.PlatformID, f.PlatformVersion = platformOf(sc.genValue, sc.genURI, sc.genVer)
 	for _, l := range sc.links {
 		switch l.Rel {
 		case "next", "prev-archive":

@@ -15,7 +15,7 @@ func TestPlatformOf(t *testing.T) {
 		{"MyEngine 2.1 https://myengine.example/", "", "", "MyEngine", "2.1"},
 		{"", "", "", "", ""},
 	} {
-		name, ver := platformOf(tc.value, tc.uri, tc.version)
+		name, _, ver := platformOf(tc.value, tc.uri, tc.version)
 		if name != tc.name || ver != tc.ver {
 			t.Errorf("platformOf(%q, %q, %q) = %q, %q; want %q, %q", tc.value, tc.uri, tc.version, name, ver, tc.name, tc.ver)
 		}

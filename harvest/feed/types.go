@@ -22,6 +22,7 @@ type Feed struct {
 	Language        string
 	Generator       string // as written, e.g. "https://wordpress.org/?v=6.4.2"
 	Platform        string // e.g. "WordPress", "Blogger"; empty when unknown
+	PlatformID      string // the platform table's row (harvest/platform), e.g. "wordpress"; empty when unknown
 	PlatformVersion string // e.g. "6.4.2"
 	Webmaster       string // managingEditor, webMaster or the feed author
 	Rights          string // <rights>, <copyright> or dc:rights

@@ -100,6 +100,11 @@ type Extraction struct {
 	// again; nil when the article came from structured data or was not
 	// found.
 	ContentNode *html.Node `json:"-"`
+	// ArticleNode is the article element in the page's own tree (Page.Root
+	// or the tree parsed from Page.HTML), uncleaned, for callers that read
+	// what surrounds the article (the post's header and footer); nil when
+	// ContentNode is.
+	ArticleNode *html.Node `json:"-"`
 	Comments    []Comment
 
 	// DatePrecision says how much of Date the page gave (a day, a minute

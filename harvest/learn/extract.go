@@ -79,7 +79,7 @@ func (e *extractor) run() (Extraction, error) {
 	if e.article != nil {
 		article := cloneTree(e.article, cleanedAway) // the page's tree stays as parsed
 		cleanNode(article, e.base)
-		e.x.ContentNode = article
+		e.x.ContentNode, e.x.ArticleNode = article, e.article
 		e.x.ContentHTML = innerHTML(article)
 		e.x.ContentText = nodeText(article)
 	}

@@ -36,13 +36,14 @@ func pathDate(raw string) (time.Time, bool) {
 }
 
 // urlDate is the last resort for a page's date: the day in its permalink,
-// in the blog's learned zone.
+// in the blog's learned zone (blogharvest.MethodURL, so that the crawler
+// can prefer a feed that dates the post).
 func (e *extractor) urlDate() {
 	if !e.x.Date.IsZero() {
 		return
 	}
 	if t, ok := pathDate(e.page.URL); ok {
-		e.setDate(t, blogharvest.PrecisionDay, blogharvest.MethodHeuristic)
+		e.setDate(t, blogharvest.PrecisionDay, blogharvest.MethodURL)
 	}
 }
 

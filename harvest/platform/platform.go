@@ -43,6 +43,105 @@ type Platform struct {
 	// article that are not the article: share buttons, related posts,
 	// comment forms.
 	Boilerplate []string
+
+	// Blog platform behaviour, read by harvest/feed and harvest through
+	// ByID (a feed's PlatformID) or the functions below.
+
+	// FeedPaging is how the platform pages its feeds when they carry no
+	// RFC 5005 links: PagingQuery (WordPress ?paged=N, guessed) or
+	// PagingStartIndex (Blogger start-index/max-results).
+	FeedPaging string
+	// CommentFeed is the URL shape of a post's own comment feed, with
+	// the placeholders {post} (the post's URL, with a slash after it
+	// unless it ends with one or names a file), {feedroot} (the posts
+	// feed's URL up to its last "/feeds/") and {postid} (PostID's first
+	// group in the item's GUID): "{post}feed/" for WordPress.
+	CommentFeed string
+	// PostID matches a post's GUID and captures the platform's post id
+	// in its last group (for {postid}).
+	PostID string
+	// SiteCommentFeeds are path suffixes of the blog-wide comment feed
+	// ("/comments/feed").
+	SiteCommentFeeds []string
+	// Sitemaps are the paths (from the site root or the blog's prefix)
+	// where the platform keeps its sitemap.
+	Sitemaps []string
+	// AtomTwin says the platform serves its RSS feed as Atom too, at
+	// <feed>/atom/ (or ?feed=atom), with modification dates.
+	AtomTwin bool
+	// SectionFeed is the file or folder name of the feed the platform
+	// keeps per section (Hugo's "index.xml" under /posts/): dates of posts
+	// whose pages show none.
+	SectionFeed string
+	// HostAliases are the platform's rules for hosts that name one blog
+	// several ways: a host holding Infix, not on a port, is the same as
+	// the host cut there with Canonical appended (Blogger's country
+	// domains: ".blogspot." → ".blogspot.com").
+	HostAliases []HostAlias
+}
+
+// HostAlias is one canonical host rule of a platform (Platform.HostAliases).
+type HostAlias struct{ Infix, Canonical string }
+
+// Feed paging methods (Platform.FeedPaging).
+const (
+	PagingQuery      = "paged"       // ?paged=N
+	PagingStartIndex = "start-index" // ?start-index=N&max-results=M
+)
+
+// ByID returns the row with the given ID, and whether there is one.
+func ByID(id string) (Platform, bool) {
+	for _, p := range current().rows {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Platform{}, false
+}
+
+// SiteCommentFeed reports whether a path (without its trailing slash)
+// ends as a platform's blog-wide comment feed does.
+func SiteCommentFeed(path string) bool {
+	path = strings.TrimSuffix(path, "/")
+	for _, p := range current().rows {
+		for _, s := range p.SiteCommentFeeds {
+			if strings.HasSuffix(path, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CanonicalHost applies the table's host rules (Platform.HostAliases) to
+// a lower-case host: "x.blogspot.de" → "x.blogspot.com". Other hosts are
+// returned as they are.
+func CanonicalHost(host string) string {
+	if strings.Contains(host, ":") {
+		return host
+	}
+	for _, a := range current().hostAliases {
+		if i := strings.Index(host, a.Infix); i > 0 {
+			return host[:i] + a.Canonical
+		}
+	}
+	return host
+}
+
+// Sitemaps returns the well-known sitemap paths of every platform, in
+// table order, each once.
+func Sitemaps() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range current().rows {
+		for _, s := range p.Sitemaps {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 var (
@@ -91,6 +190,7 @@ type matchers struct {
 	jsSet        *anyof.Set // the markers of jsMarkers, in its order
 	loadMore     []Behaviour
 	boilerplate  *boilerplate
+	hostAliases  []HostAlias
 }
 
 // jsMarker is one JavaScript marker and the platform it shows.
@@ -129,6 +229,7 @@ func derive(rows []Platform) *matchers {
 			m.loadMore = append(m.loadMore, Behaviour{p.Name, append([]string(nil), p.LoadMore...)})
 		}
 		words = append(words, p.Boilerplate...)
+		m.hostAliases = append(m.hostAliases, p.HostAliases...)
 	}
 	m.boilerplate = newBoilerplate(words)
 	markers := make([]string, len(m.jsMarkers))
@@ -202,15 +303,23 @@ func JSSystem(page []byte) string {
 // of whose Generators the generator text (case-insensitive) holds, and
 // whether there is one: "https://wordpress.org/?v=6.4.2" → WordPress.
 func Generator(text string) (string, bool) {
+	p, ok := ByGenerator(text)
+	return p.Name, ok
+}
+
+// ByGenerator returns the first row, in table order, one of whose
+// Generators the generator text (case-insensitive) holds, and whether
+// there is one.
+func ByGenerator(text string) (Platform, bool) {
 	lower := strings.ToLower(text)
 	for _, p := range current().rows {
 		for _, g := range p.Generators {
 			if strings.Contains(lower, g) {
-				return p.Name, true
+				return p, true
 			}
 		}
 	}
-	return "", false
+	return Platform{}, false
 }
 
 // Behaviour names the "load more" controls of one platform.

@@ -5,7 +5,7 @@ package platform
 // "load more" selectors are tried row by row.
 var table = []Platform{
 	{
-		ID: "generic", Name: "any platform",
+		ID: "generic", Name: "any platform", Sitemaps: []string{"/sitemap.xml"},
 		CommentIDPrefixes:   []string{"comment-", "comment_", "comment"},
 		BlockCommentClasses: []string{"comment", "Comment"},
 		Boilerplate: []string{"share", "sharing", "social", "related", "advert", "ads", "ad-container", "sponsor",
@@ -57,9 +57,15 @@ var table = []Platform{
 	{ID: "taboola", Name: "Taboola", Boilerplate: []string{"taboola"}},
 	// Blog platforms, most specific generator first (wordpress.com before
 	// wordpress).
-	{ID: "wordpress.com", Name: "WordPress.com", Generators: []string{"wordpress.com"}},
+	{
+		ID: "wordpress.com", Name: "WordPress.com", Generators: []string{"wordpress.com"},
+		FeedPaging: PagingQuery, CommentFeed: "{post}feed/", SiteCommentFeeds: []string{"/comments/feed"},
+		Sitemaps: []string{"/sitemap.xml", "/wp-sitemap.xml"}, AtomTwin: true,
+	},
 	{
 		ID: "wordpress", Name: "WordPress", Generators: []string{"wordpress"},
+		FeedPaging: PagingQuery, CommentFeed: "{post}feed/", SiteCommentFeeds: []string{"/comments/feed"},
+		Sitemaps: []string{"/wp-sitemap.xml"}, AtomTwin: true,
 		CommentIDPrefixes: []string{
 			"div-comment-", "div-comment_", "div-comment", "li-comment-", "li-comment_", "li-comment",
 			"article-comment-", "article-comment_", "article-comment",
@@ -70,13 +76,17 @@ var table = []Platform{
 		ID: "blogger", Name: "Blogger", Generators: []string{"blogger", "blogspot"},
 		CommentClasses: []string{"comment-block"},
 		LoadMore:       []string{".loadmore a", ".comment-thread .loadmore a"},
+		FeedPaging:     PagingStartIndex, CommentFeed: "{feedroot}/feeds/{postid}/comments/default",
+		PostID:           `^tag:blogger\.com,1999:blog-\d+\.post-(\d+)$`,
+		SiteCommentFeeds: []string{"/feeds/comments/default"}, Sitemaps: []string{"/sitemap.xml"},
+		HostAliases: []HostAlias{{Infix: ".blogspot.", Canonical: ".blogspot.com"}},
 	},
 	{ID: "tumblr", Name: "Tumblr", Generators: []string{"tumblr"}},
 	{ID: "movabletype", Name: "Movable Type", Generators: []string{"movable type", "movabletype"}},
 	{ID: "typepad", Name: "TypePad", Generators: []string{"typepad"}},
 	{ID: "octopress", Name: "Octopress", Generators: []string{"octopress"}},
 	{ID: "jekyll", Name: "Jekyll", Generators: []string{"jekyll"}},
-	{ID: "hugo", Name: "Hugo", Generators: []string{"hugo"}},
+	{ID: "hugo", Name: "Hugo", Generators: []string{"hugo"}, Sitemaps: []string{"/sitemap.xml"}, SectionFeed: "index.xml"},
 	{ID: "ghost", Name: "Ghost", Generators: []string{"ghost"}},
 	{ID: "medium", Name: "Medium", Generators: []string{"medium"}},
 	{ID: "squarespace", Name: "Squarespace", Generators: []string{"squarespace"}},

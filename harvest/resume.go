@@ -1,0 +1,83 @@
+package harvest
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+)
+
+// StateFrom rebuilds, from what a blog's latest Blog AIP holds, the State
+// and the since its next UpdateCrawl starts from, as if the crawl that
+// wrote the AIP had just left them: files are the AIP's captures with
+// their original headers (the posts feed's first page, in the order the
+// crawl captured them, then its other pages; robots.txt; the blog-wide
+// comment feed's first page as blogharvest.RoleCommentFeed), rules the
+// learned rules it holds. The posts feed's validators are its first
+// page's ETag, Last-Modified and SHA-256; the items' signatures are read
+// from that page; PostsChecked is its capture time, and since that time
+// less WatermarkMargin. ok is false when files hold no posts feed that
+// parses: the caller then runs a NewCrawl.
+func StateFrom(files []blogharvest.File, rules []byte) (st State, ok bool) {
+	var first, comments *blogharvest.File
+	for i := range files {
+		f := &files[i]
+		switch {
+		case f.Role == blogharvest.RoleFeed && first == nil:
+			first = f
+		case f.Role == blogharvest.RoleCommentFeed && comments == nil:
+			comments = f
+		case f.Role == blogharvest.RoleRobots:
+			st.Robots = append(st.Robots, *f)
+		}
+	}
+	if first == nil {
+		return State{}, false
+	}
+	body, err := fileBody(first)
+	if err != nil {
+		return State{}, false
+	}
+	parsed, err := feed.Parse(body, first.URL)
+	if err != nil {
+		return State{}, false
+	}
+	st.Feed = archivedValidators(first, body)
+	if comments != nil {
+		if b, err := fileBody(comments); err == nil {
+			st.CommentFeed = archivedValidators(comments, b)
+		}
+	}
+	st.Items = make(map[string]string, len(parsed.Items))
+	for i := range parsed.Items {
+		if k := itemKey(&parsed.Items[i]); k != "" {
+			st.Items[k] = itemSignature(&parsed.Items[i])
+		}
+	}
+	st.PostsChecked = first.Captured
+	if json.Valid(rules) {
+		st.Rules = json.RawMessage(rules)
+	}
+	return st, true
+}
+
+// Since returns the since of the UpdateCrawl that follows a crawl whose
+// posts feed was captured at st.PostsChecked (StateFrom).
+func (st State) Since() time.Time { return st.PostsChecked.Add(-WatermarkMargin) }
+
+// archivedValidators returns the validators of an archived feed capture.
+func archivedValidators(f *blogharvest.File, body []byte) Validators {
+	h := http.Header(f.Header)
+	return Validators{URL: f.URL, ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified"), Digest: digestOf(body)}
+}
+
+// fileBody returns a file's content: its Body, else the file at its Path.
+func fileBody(f *blogharvest.File) ([]byte, error) {
+	if f.Body != nil || f.Path == "" {
+		return f.Body, nil
+	}
+	return os.ReadFile(f.Path)
+}

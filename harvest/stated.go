@@ -1,0 +1,238 @@
+package harvest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/platform"
+)
+
+// Stated versus archived: wherever a blog states how many comments a post
+// has, the crawl compares that number with the comments it archived. A
+// shortfall makes it try the next source in order: the post's own comment
+// feed (the platform table's shape, platform.Platform.CommentFeed), its
+// comment pages (commentPages), then rendering (renderReason); what stays
+// short is written in the ledger's comments column for the post, with the
+// reason (Shortfalls lists them).
+
+// stated is how many comments a blog says a post has, and where it says
+// so.
+type stated struct {
+	n      int
+	source string // "feed slash:comments", "JSON-LD commentCount", "page text"
+}
+
+// String renders s for the ledger ("4 (JSON-LD commentCount)").
+func (s stated) String() string { return fmt.Sprintf("%d (%s)", s.n, s.source) }
+
+// statedComments returns the largest count of comments the blog states
+// for the job's post: its feed item's (slash:comments, thr:total), the
+// page's JSON-LD commentCount, or a short text holding one number tied to
+// the page's comment area (a heading or title inside an element that names
+// comments, as "4 thoughts on …", or a link to the page's own #comments
+// as "4 Comments").
+func statedComments(j *pageJob) stated {
+	if j.stated == nil {
+		st := readStated(j)
+		j.stated = &st
+	}
+	return *j.stated
+}
+
+// readStated is statedComments, read.
+func readStated(j *pageJob) stated {
+	var best stated
+	if j.item != nil && j.item.CommentCount > 0 {
+		best = stated{j.item.CommentCount, "feed slash:comments"}
+	}
+	if j.page == nil || j.page.doc == nil {
+		return best
+	}
+	ld, text := pageCommentCounts(j.page.doc, j.page.url)
+	if ld > best.n {
+		best = stated{ld, "JSON-LD commentCount"}
+	}
+	if text > best.n {
+		best = stated{text, "page text"}
+	}
+	return best
+}
+
+// pageCommentCounts reads the comment counts a page states: the largest
+// JSON-LD commentCount, and the largest count of a text tied to the
+// comment area.
+func pageCommentCounts(doc *html.Node, self *url.URL) (ld, text int) {
+	var walk func(n *html.Node, area bool)
+	walk = func(n *html.Node, area bool) {
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			if ch.Type != html.ElementNode {
+				continue
+			}
+			switch ch.DataAtom {
+			case atom.Script:
+				if strings.Contains(strings.ToLower(attr(ch, "type")), "ld+json") && ch.FirstChild != nil {
+					ld = max(ld, ldCommentCount([]byte(ch.FirstChild.Data)))
+				}
+				continue
+			case atom.Style, atom.Form, atom.Textarea, atom.Aside, atom.Nav:
+				continue // sidebars: recent comments on this and other posts
+			case atom.A:
+				if t := nodeText(ch); ownCommentsLink(attr(ch, "href"), self) && len(strings.TrimSpace(t)) <= maxCountLink {
+					if k, ok := countIn(t); ok {
+						text = max(text, k)
+					}
+				}
+				continue
+			}
+			inArea := area || namesComments(attr(ch, "id")+" "+attr(ch, "class"))
+			if inArea && isCountTitle(ch) {
+				if k, ok := countIn(nodeText(ch)); ok {
+					text = max(text, k)
+				}
+				continue
+			}
+			walk(ch, inArea)
+		}
+	}
+	walk(doc, false)
+	return ld, text
+}
+
+// maxCountLink bounds the text of a link that states a comment count
+// ("4 Comments", "Comments (4)"), so that a link holding a title is none.
+const maxCountLink = 40
+
+// ownCommentsLink reports whether href leads to the comment area of the
+// page itself (#comments, or the page's URL with it), not to one comment
+// (#comment-42) or another post's.
+func ownCommentsLink(href string, self *url.URL) bool {
+	i := strings.IndexByte(href, '#')
+	if i < 0 || !namesComments(href[i+1:]) || strings.ContainsAny(href[i+1:], "0123456789") || self == nil {
+		return false
+	}
+	if i == 0 {
+		return true
+	}
+	u, err := self.Parse(href)
+	return err == nil && strings.TrimSuffix(u.Path, "/") == strings.TrimSuffix(self.Path, "/") && u.Host == self.Host
+}
+
+// isCountTitle reports whether n is a heading, or an element whose id or
+// class calls it a title or count, whose own text is short: where themes
+// state the number of comments ("4 thoughts on …", "4 comments:").
+func isCountTitle(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+	default:
+		v := strings.ToLower(attr(n, "id") + " " + attr(n, "class"))
+		if !strings.Contains(v, "title") && !strings.Contains(v, "count") && !strings.Contains(v, "number") {
+			return false
+		}
+	}
+	return len(nodeText(n)) <= 200
+}
+
+// countIn returns the one number a short text holds ("4 Comments",
+// "4 thoughts on “Title”", "Comments (4)"); ok is false when it holds
+// none or several.
+func countIn(text string) (int, bool) {
+	fields := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsDigit(r) })
+	if len(fields) != 1 || len(strings.TrimSpace(text)) > 200 {
+		return 0, false
+	}
+	k, err := strconv.Atoi(fields[0])
+	if err != nil || k <= 0 || k > 100000 {
+		return 0, false
+	}
+	return k, true
+}
+
+// ownCommentFeed returns the URL of the post's own comment feed by the
+// platform's shape (platform.Platform.CommentFeed) for a post the feed
+// does not name, or "": asked only where the blog's platform offers one.
+func (w *pageWorker) ownCommentFeed(j *pageJob) string {
+	if w.feed == nil || w.feed.PlatformID == "" || j.page == nil {
+		return ""
+	}
+	p, ok := platform.ByID(w.feed.PlatformID)
+	if !ok {
+		return ""
+	}
+	guid := ""
+	if j.item != nil {
+		guid = j.item.GUID
+	}
+	return feed.PostCommentFeed(p, w.feed.URL, j.page.ident, guid)
+}
+
+// fillShortfall asks the post's own comment feed when the blog states
+// more comments than the job holds from its feeds and page (ex): the
+// first source after those. It reports whether it asked.
+func (w *pageWorker) fillShortfall(ctx context.Context, j *pageJob, have int) bool {
+	st := statedComments(j)
+	if j.deferred || st.n <= have || st.n <= len(j.comments) {
+		return false
+	}
+	cf := ""
+	if !j.commentsRun || j.commentFile == nil {
+		cf = w.ownCommentFeed(j)
+	}
+	if cf == "" || j.askedOwn {
+		return false
+	}
+	j.askedOwn = true
+	it := feed.Item{Link: j.page.ident, CommentFeedURL: cf}
+	cs, file, err := feed.FetchComments(ctx, w.client, w.feed, it)
+	if err != nil {
+		w.log.Info("own comment feed", "url", cf, "err", err)
+		j.ownErr = err
+		return true
+	}
+	if len(cs) > len(j.comments) {
+		j.comments, j.commentFile = cs, file
+		j.commentsRun, j.commentsErr = true, nil
+	}
+	return true
+}
+
+// noteShortfall records in the ledger, and in the entry's problems, a
+// post whose archived comments fall short of what the blog states, with
+// the sources tried.
+func (w *pageWorker) noteShortfall(e *blogharvest.Entry, j *pageJob) {
+	st := statedComments(j)
+	if st.n <= len(e.Comments) {
+		return
+	}
+	var tried []string
+	switch {
+	case j.askedOwn && j.ownErr != nil:
+		tried = append(tried, fmt.Sprintf("its own comment feed failed (%v)", j.ownErr))
+	case j.askedOwn:
+		tried = append(tried, fmt.Sprintf("its own comment feed holds %d", len(j.comments)))
+	case j.commentFile != nil:
+		tried = append(tried, fmt.Sprintf("its comment feed holds %d", len(j.comments)))
+	default:
+		tried = append(tried, "no comment feed the platform offers")
+	}
+	switch {
+	case j.rendered:
+		tried = append(tried, "the rendered page shows no more")
+	case w.o.Render == RenderNever:
+		tried = append(tried, "not rendered (render: never)")
+	default:
+		tried = append(tried, "not rendered")
+	}
+	note := fmt.Sprintf("stated %s, archived %d: %s", st, len(e.Comments), strings.Join(tried, "; "))
+	w.ledger.shortfall(e.URL, note)
+	e.Problems = append(e.Problems, "comments short: "+note)
+	w.log.Info("comments short", "url", e.URL, "stated", st.n, "source", st.source, "archived", len(e.Comments))
+}
