@@ -39,7 +39,7 @@ func TestIdentifyPRONOM(t *testing.T) {
 // TestIdentifyGeneratedOncePerKind shows that a file the packager writes
 // is identified by siegfried once per kind (extension) and the others of
 // that kind take the first one's result: a second ".gz" file that is not
-// gzip at all still gets the GZIP answer, which only a skipped scan gives,
+// gzip at all still gets the first one's answer, which only a skipped scan gives,
 // while a captured file with the same bytes is scanned and gets none.
 func TestIdentifyGeneratedOncePerKind(t *testing.T) {
 	var gz bytes.Buffer
@@ -47,8 +47,10 @@ func TestIdentifyGeneratedOncePerKind(t *testing.T) {
 	z.Write([]byte("WARC/1.1\r\n"))
 	z.Close()
 	first, err := memItem("objects/warc/a.warc.gz", gz.Bytes(), "metadata", "application/warc").identify()
-	if err != nil || first.puid != "x-fmt/266" {
-		t.Fatalf("first WARC: %+v, %v; want x-fmt/266", first, err)
+	// The per-kind result is process-wide: another test's WARC may have
+	// set it (WARC, fmt/1355) before this one's gzip of a bare header.
+	if err != nil || (first.puid != warcPUID && first.puid != gzipPUID) {
+		t.Fatalf("first WARC: %+v, %v; want %s or %s", first, err, warcPUID, gzipPUID)
 	}
 	second, err := memItem("objects/warc/b.warc.gz", []byte("plain text, not gzip"), "metadata", "application/warc").identify()
 	if err != nil || second != first {
@@ -145,7 +147,9 @@ func TestIdentifyWARC(t *testing.T) {
 		zw := gzip.NewWriter(&b)
 		zw.Write([]byte(c.body))
 		zw.Close()
-		f, err := memItem(c.rel, b.Bytes(), "", "").identify()
+		it := memItem(c.rel, b.Bytes(), "", "")
+		it.generated = false // scanned each time, not taken from the per-kind result of generated files
+		f, err := it.identify()
 		if err != nil {
 			t.Fatal(err)
 		}
