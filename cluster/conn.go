@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -140,10 +141,32 @@ func (c *Conn) Close() { c.nc.Close() }
 // Connected reports whether the connection to the server is up.
 func (c *Conn) Connected() bool { return c.nc.IsConnected() }
 
-// Redact returns the NATS URL(s) u without user info, for logs.
+// Redact returns the NATS URL(s) u without user info, for logs: every URL
+// of a comma-separated list (spaces around the commas or not) loses its
+// user:password or token; a part that does not parse as a URL loses
+// everything up to its last "@".
 func Redact(u string) string {
+	parts := strings.Split(u, ",")
+	for i, part := range parts {
+		parts[i] = redactOne(strings.TrimSpace(part))
+	}
+	return strings.Join(parts, ",")
+}
+
+// redactOne drops the user info of one URL.
+func redactOne(u string) string {
 	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
+	if err == nil && p.User == nil && !strings.Contains(u, "@") {
+		return u
+	}
+	if err != nil || p.Host == "" {
+		if i := strings.LastIndex(u, "@"); i >= 0 {
+			scheme, _, ok := strings.Cut(u, "://")
+			if ok && !strings.ContainsAny(scheme, "@/:") {
+				return scheme + "://…" + u[i:]
+			}
+			return "…" + u[i:]
+		}
 		return u
 	}
 	p.User = nil

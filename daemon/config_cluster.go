@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blogharvest/blogharvest/cluster"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -90,7 +91,7 @@ func (cl Cluster) validate(c *Config, doc *yaml.Node) []ConfigProblem {
 	}
 	for _, u := range strings.Split(cl.NATSURL, ",") {
 		if p, err := url.Parse(strings.TrimSpace(u)); cl.NATSURL != "" && (err != nil || p.Host == "") {
-			bad("nats_url", fmt.Sprintf("%q is not a NATS URL like nats://host:4222", redactURL(u)))
+			bad("nats_url", fmt.Sprintf("%q is not a NATS URL like nats://host:4222", cluster.Redact(u)))
 		}
 	}
 	if _, _, err := net.SplitHostPort(cl.Listen); err != nil {
@@ -106,17 +107,4 @@ func (cl Cluster) validate(c *Config, doc *yaml.Node) []ConfigProblem {
 		bad("ack_wait", "ack_wait and lease_ttl must be at least 1s")
 	}
 	return probs
-}
-
-// redactURL drops the user info of a URL for messages.
-func redactURL(u string) string {
-	p, err := url.Parse(strings.TrimSpace(u))
-	if err != nil || p.User == nil {
-		if i := strings.LastIndex(u, "@"); i >= 0 {
-			return "…" + u[i:]
-		}
-		return u
-	}
-	p.User = nil
-	return p.String()
 }
