@@ -53,11 +53,16 @@ func (r *clusterRole) close() {
 	r.conn.Close()
 }
 
-// clusterOptions turns the cluster key into cluster.Options.
-func clusterOptions(c *Config, d *Daemon) cluster.Options {
+// clusterOptions turns the cluster key into cluster.Options, reading this
+// process's nkey.
+func clusterOptions(c *Config, d *Daemon) (cluster.Options, error) {
 	cl := c.Cluster
+	id, err := cluster.LoadIdentity(cl.NkeyFile)
+	if err != nil {
+		return cluster.Options{}, err
+	}
 	return cluster.Options{URL: cl.NATSURL, Name: cl.Name, AckWait: time.Duration(cl.AckWait), MaxDeliver: cl.MaxDeliver,
-		LeaseTTL: time.Duration(cl.LeaseTTL), Logger: d.Logger}
+		LeaseTTL: time.Duration(cl.LeaseTTL), Logger: d.Logger, Identity: id, Members: cl.Members, TLSCA: cl.TLSCA}, nil
 }
 
 // JoinAsScheduler connects to the cluster and waits, as a standby, until
@@ -66,7 +71,11 @@ func clusterOptions(c *Config, d *Daemon) cluster.Options {
 // renewal fails the scheduler has lost it and Lost is closed: the process
 // must stop (another scheduler may be active).
 func (d *Daemon) JoinAsScheduler(ctx context.Context) error {
-	conn, err := cluster.Connect(ctx, clusterOptions(d.Config, d))
+	o, err := clusterOptions(d.Config, d)
+	if err != nil {
+		return err
+	}
+	conn, err := cluster.Connect(ctx, o)
 	if err != nil {
 		return err
 	}

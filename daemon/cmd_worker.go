@@ -17,7 +17,8 @@ func joinCluster(ctx context.Context, d *Daemon) (stop func(), err error) {
 	cl := d.Config.Cluster
 	stop = func() {}
 	if cl.Embedded {
-		srv, err := cluster.StartServer(cl.Listen, cl.StoreDir)
+		srv, err := cluster.StartServer(cluster.ServerOptions{Listen: cl.Listen, StoreDir: cl.StoreDir, Members: cl.Members,
+			TLSCert: cl.TLSCert, TLSKey: cl.TLSKey})
 		if err != nil {
 			return nil, err
 		}
@@ -35,9 +36,10 @@ func joinCluster(ctx context.Context, d *Daemon) (stop func(), err error) {
 }
 
 func runWorker(ctx context.Context, args []string, io IO) error {
-	fs := newFlagSet("worker", "-config FILE [-name NAME] [-listen ADDR]", io.Stderr)
+	fs := newFlagSet("worker", "-config FILE [-name NAME] [-nkey FILE] [-listen ADDR]", io.Stderr)
 	cfgPath := fs.String("config", "blogs.yaml", "config `file` (the cluster's, with its cluster key)")
 	name := fs.String("name", "", "this worker's `name` (default: cluster.name, the host name)")
+	nkey := fs.String("nkey", "", "this worker's nkey seed `file`, its identity in the cluster (default: cluster.nkey_file)")
 	listen := fs.String("listen", "", "`address` for /healthz and /metrics (default: the config's listen)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -51,6 +53,9 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 	}
 	if *name != "" {
 		c.Cluster.Name = *name
+	}
+	if *nkey != "" {
+		c.Cluster.NkeyFile = *nkey
 	}
 	if *listen != "" {
 		c.Listen = *listen
