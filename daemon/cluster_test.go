@@ -210,8 +210,9 @@ type clusterStatus struct {
 		Runs      int    `json:"runs"`
 		Entries   int    `json:"entries_archived"`
 		Failures  int    `json:"consecutive_failures"`
-		Worker    string `json:"worker"`
-		Attempt   int    `json:"attempt"`
+		Worker    string    `json:"worker"`
+		Attempt   int       `json:"attempt"`
+		Watermark time.Time `json:"watermark"`
 	} `json:"blogs"`
 	Cluster map[string]any `json:"cluster"`
 }
