@@ -204,12 +204,12 @@ func (e *clusterEnv) worker(name string) *proc {
 // clusterStatus is the scheduler's /status.
 type clusterStatus struct {
 	Blogs []struct {
-		ID        string `json:"id"`
-		Outcome   string `json:"outcome"`
-		LastError string `json:"last_error"`
-		Runs      int    `json:"runs"`
-		Entries   int    `json:"entries_archived"`
-		Failures  int    `json:"consecutive_failures"`
+		ID        string    `json:"id"`
+		Outcome   string    `json:"outcome"`
+		LastError string    `json:"last_error"`
+		Runs      int       `json:"runs"`
+		Entries   int       `json:"entries_archived"`
+		Failures  int       `json:"consecutive_failures"`
 		Worker    string    `json:"worker"`
 		Attempt   int       `json:"attempt"`
 		Watermark time.Time `json:"watermark"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 
 	"github.com/blogharvest/blogharvest/cluster"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -82,6 +83,35 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 	err = d.CloseWorker()
 	log.Info("stopped", "err", err)
 	return err
+}
+
+// runNkey writes a new nkey user seed to a file only its owner can read
+// (never over an existing one) and prints its public key, for
+// cluster.members.
+func runNkey(_ context.Context, args []string, std IO) error {
+	fs := newFlagSet("nkey", "-out FILE", std.Stderr)
+	out := fs.String("out", "", "write the seed (secret) to `file`, which must not exist")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return &UsageError{errors.New("-out FILE is required (the seed is a secret: it is never printed)")}
+	}
+	id, seed, err := cluster.NewIdentity()
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(seed, '\n'))
+	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+		os.Remove(*out)
+		return err
+	}
+	fmt.Fprintln(std.Stdout, id.Public())
+	return nil
 }
 
 // workerHandler serves a worker's /healthz (503 while disconnected from
