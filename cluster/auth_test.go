@@ -2,8 +2,19 @@ package cluster_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,5 +142,56 @@ func TestReportsOnlyFromHolder(t *testing.T) {
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		t.Fatal("timed out")
+	}
+}
+
+// writeCert writes a self-signed certificate for 127.0.0.1 and its key as
+// PEM files in dir.
+func writeCert(t *testing.T, dir string) (cert, key string) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "blogharvest test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kd, _ := x509.MarshalECPrivateKey(k)
+	cert, key = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kd}), 0o600)
+	return cert, key
+}
+
+// TestServerWithTLS: an embedded server given a certificate may listen off
+// loopback; a member connects with the authority's certificate (tls_ca),
+// and a client without that authority (nats.go upgrades to TLS when the
+// server asks, and then cannot verify the certificate) is refused.
+func TestServerWithTLS(t *testing.T) {
+	a := member(t)
+	members := map[string]string{"a": a.Public()}
+	cert, key := writeCert(t, t.TempDir())
+	s, err := cluster.StartServer(cluster.ServerOptions{Listen: "0.0.0.0:0", StoreDir: t.TempDir(), Members: members,
+		TLSCert: cert, TLSKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(strings.TrimPrefix(s.URL(), "tls://"), "nats://"))
+	url := "nats://127.0.0.1:" + port
+	ctx := context.Background()
+	c, err := cluster.Connect(ctx, cluster.Options{URL: url, Name: "a", Identity: a, Members: members, TLSCA: cert})
+	if err != nil {
+		t.Fatalf("member over TLS: %v", err)
+	}
+	c.Close()
+	if nc, err := nats.Connect(url, nats.MaxReconnects(0), nats.Nkey(a.Public(), a.Sign)); err == nil {
+		nc.Close()
+		t.Error("a client without the authority was admitted")
 	}
 }
