@@ -46,7 +46,7 @@ func TestClusterForgedReportRefused(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	forger, err := cluster.Connect(ctx, cluster.Options{URL: url, Name: "w9", Identity: w9, AckWait: 2 * time.Second})
+	forger, err := cluster.Connect(ctx, cluster.Options{URL: url, Name: "w9", Identity: w9, AckWait: testTTL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,8 @@ func clusterOptions(c *Config, d *Daemon) (cluster.Options, error) {
 		LeaseTTL: time.Duration(cl.LeaseTTL), Logger: d.Logger, Identity: id, Members: cl.Members, TLSCA: cl.TLSCA}, nil
 }
 
-// JoinAsScheduler connects to the cluster and waits, as a standby, until
+// JoinAsScheduler connects to the cluster (a scheduler that lost its
+// lease waits for the server if need be) and waits, as a standby, until
 // it holds the scheduler's lease (or ctx ends); Open then schedules for
 // the whole cluster. The lease is renewed every third of its TTL; if a
 // renewal fails the scheduler has lost it and Lost is closed: the process
@@ -76,6 +77,14 @@ func (d *Daemon) JoinAsScheduler(ctx context.Context) error {
 		return err
 	}
 	conn, err := cluster.Connect(ctx, o)
+	for err != nil && d.rejoining && ctx.Err() == nil {
+		d.Logger.Warn("NATS not reachable while standing by; trying again", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(o.LeaseTTL / 2):
+			conn, err = cluster.Connect(ctx, o)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -88,7 +88,13 @@ type clusterOpts struct {
 	concurrency int
 	// latency delays every answer of the blogs' servers.
 	latency time.Duration
+	// ttl is the lease TTL and the ack wait; default testTTL.
+	ttl time.Duration
 }
+
+// testTTL is the tests' lease TTL and ack wait: long enough that a loaded
+// machine renews leases and sends heartbeats in time (2s was not).
+const testTTL = 5 * time.Second
 
 // freeAddrTB is freeAddr for benchmarks too.
 func freeAddrTB(t testing.TB) string {
@@ -163,7 +169,8 @@ log: {format: json, level: info}
 cluster: %s
 blogs:
 `, e.archive, e.state, listen, cmp.Or(o.concurrency, 2),
-		e.clusterYAML(fmt.Sprintf(", ack_wait: 2s, lease_ttl: 2s, max_deliver: %d, retry_delay: 300ms", o.maxDeliver)))
+		e.clusterYAML(fmt.Sprintf(", ack_wait: %s, lease_ttl: %[1]s, max_deliver: %d, retry_delay: 300ms",
+			cmp.Or(o.ttl, testTTL), o.maxDeliver)))
 	for _, id := range e.blogs {
 		fmt.Fprintf(&y, "  - {id: %s, url: %s/, schedule: \"@every 1h\", delay: 1ms, render: never, max_pages: %d}\n",
 			id, e.sites[id], o.maxPages)

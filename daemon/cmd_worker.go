@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 
@@ -11,29 +12,20 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// joinCluster starts the embedded NATS server if the config asks for one,
-// then waits until d is the cluster's active scheduler. stop shuts the
-// embedded server down.
-func joinCluster(ctx context.Context, d *Daemon) (stop func(), err error) {
-	cl := d.Config.Cluster
-	stop = func() {}
-	if cl.Embedded {
-		srv, err := cluster.StartServer(cluster.ServerOptions{Listen: cl.Listen, StoreDir: cl.StoreDir, Members: cl.Members,
-			TLSCert: cl.TLSCert, TLSKey: cl.TLSKey})
-		if err != nil {
-			return nil, err
-		}
-		d.Logger.Info("embedded NATS server started", "listen", cl.Listen, "store", cl.StoreDir)
-		stop = srv.Close
+// startEmbedded starts the embedded NATS server if the cluster key asks
+// for one; stop shuts it down.
+func startEmbedded(cl Cluster, log *slog.Logger) (stop func(), err error) {
+	if !cl.Embedded {
+		return func() {}, nil
 	}
-	if err := d.JoinAsScheduler(ctx); err != nil {
-		stop()
-		if errors.Is(err, context.Canceled) {
-			err = errors.New("stopped while standing by")
-		}
+	srv, err := cluster.StartServer(cluster.ServerOptions{Listen: cl.Listen, StoreDir: cl.StoreDir, Members: cl.Members,
+		TLSCert: cl.TLSCert, TLSKey: cl.TLSKey})
+	if err != nil {
 		return nil, err
 	}
-	return stop, nil
+	log.Info("embedded NATS server started", "listen", cl.Listen, "store", cl.StoreDir, "members", len(cl.Members),
+		"tls", cl.TLSCert != "")
+	return srv.Close, nil
 }
 
 func runWorker(ctx context.Context, args []string, io IO) error {

@@ -420,3 +420,36 @@ func TestOutputInsideArchiveRefused(t *testing.T) {
 		t.Errorf("check after the refusals: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestExportAndReportRefuseLinks: an entry folder or a year folder of the
+// archive replaced by a symbolic link (to a copy outside the archive) makes
+// export and report fail with an error naming the link: nothing is read
+// through it.
+func TestExportAndReportRefuseLinks(t *testing.T) {
+	archive, _ := crawlDemo(t)
+	blogs, _ := filepath.Glob(filepath.Join(archive, "*", "entries"))
+	if len(blogs) != 1 {
+		t.Fatalf("blogs: %v", blogs)
+	}
+	years, _ := filepath.Glob(filepath.Join(blogs[0], "*"))
+	entries, _ := filepath.Glob(filepath.Join(years[0], "*"))
+	for _, p := range []string{entries[0], years[len(years)-1]} {
+		out := filepath.Join(t.TempDir(), filepath.Base(p))
+		if err := os.Rename(p, out); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(out, p); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range [][]string{{"export", archive}, {"report", filepath.Dir(blogs[0]), "-out", filepath.Join(t.TempDir(), "r.html")}} {
+			code, _, stderr := run(t, cmd...)
+			if code == 0 || !strings.Contains(stderr, p) || !strings.Contains(stderr, "symbolic link") {
+				t.Errorf("%v with %s linked: exit %d, want an error naming the link\n%s", cmd, p, code, lastLines(stderr, 5))
+			}
+		}
+		os.Remove(p)
+		if err := os.Rename(out, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
