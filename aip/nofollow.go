@@ -69,13 +69,7 @@ func LatestVersionIn(root, dir string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("aip: latest version: %w", err)
 	}
-	latest := 0
-	for _, e := range ents {
-		if n, ok := versionNumber(e.Name()); ok && e.IsDir() && n > latest {
-			latest = n
-		}
-	}
-	return latest, nil
+	return latestOf(ents), nil
 }
 
 // openDirBelow opens the folder dir under root without following links;
