@@ -20,8 +20,10 @@ type record struct {
 }
 
 // assemble adds the capture log and METS.xml to the payload, after checking
-// the MARC records with Lint and METS against the schemas. Any problem fails
-// permanently: the records cannot be archived as they are.
+// the MARC records with Lint, the METS document's IDs and references
+// (mets.Document.Check, in Marshal) and, when e says so (validation.go),
+// the METS document against the schemas. Any problem fails permanently: the
+// records cannot be archived as they are.
 func (p *pkg) assemble(e env) error {
 	p.items = append(p.items, memItem(captureLog, p.captureLog(), "metadata", "text/plain; charset=utf-8"))
 	if tsv := p.fieldsTSV(); tsv != nil { // after the capture log, which lists captured files only
@@ -30,7 +32,7 @@ func (p *pkg) assemble(e env) error {
 	if err := p.addWARC(e); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: WARC: %w", p.permalink, err))
 	}
-	recs := p.records(e.now, marcOrg(e.org))
+	recs := p.records(e.now, e.orgCode)
 	if err := lintRecords(recs); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
@@ -41,6 +43,13 @@ func (p *pkg) assemble(e env) error {
 	out, err := doc.Marshal()
 	if err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
+	}
+	if metsHook != nil {
+		out = metsHook(out)
+	}
+	if !e.validate(p.kind) {
+		p.items = append([]*item{memItem(metsName, out, "", "application/xml")}, p.items...)
+		return nil
 	}
 	if problems := schemas.Validate(out); len(problems) > 0 {
 		errs := make([]error, len(problems))
@@ -53,37 +62,31 @@ func (p *pkg) assemble(e env) error {
 	return nil
 }
 
+// metsHook, if set (by tests only), changes each METS document built.
+var metsHook func([]byte) []byte
+
 // records returns the MARC records of the package: the Blog, or the Entry
 // followed by its comments in their order. org is the cataloguing
-// organisation (040), "" for none; entries and comments take the blog's
+// organisation's MARC code (003, 040), "" for none; entries and comments take the blog's
 // language (Entry.Language) for 008/35-37 and 245's non-filing count.
 func (p *pkg) records(now time.Time, org string) []record {
 	if p.blog != nil {
 		return []record{{dmdID: "dmd-blog", label: "Blog", rec: marc.FromBlog(p.blog,
-			marc.Options{ID: p.blogID, Updated: now, Organization: org})}}
+			marc.Options{ID: p.blogID, Updated: now, OrgCode: org})}}
 	}
 	e := p.entry
 	entryID := p.blogID + "/" + p.key
 	recs := []record{{dmdID: "dmd-entry", label: string(e.Kind), rec: marc.FromEntry(e,
-		marc.Options{ID: entryID, Updated: now, ParentID: p.blogID, Organization: org, Language: e.Language})}}
+		marc.Options{ID: entryID, Updated: now, ParentID: p.blogID, OrgCode: org, Language: e.Language})}}
 	for i := range e.Comments {
 		c := &e.Comments[i]
-		o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, Organization: org, Language: e.Language}
+		o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, OrgCode: org, Language: e.Language}
 		if c.ParentID != "" {
 			o.ParentCommentID = commentID(entryID, c.ParentID)
 		}
 		recs = append(recs, record{dmdID: commentDmdID(c.ID), label: "comment", rec: marc.FromComment(c, e, o), comment: c})
 	}
 	return recs
-}
-
-// marcOrg is the organisation for MARC 040 $a: the Writer's, or "" when it
-// was not configured (env's "unknown" names no cataloguing agency).
-func marcOrg(org string) string {
-	if org == "unknown" {
-		return ""
-	}
-	return org
 }
 
 // commentID is the stable 001 of a comment: the entry's 001 and 12 hex

@@ -65,7 +65,7 @@ var testHook func(final, event string)
 // the way to final or tmp (nofollow.go): a linked blog, entries, year or
 // entry folder fails the write with a *SymlinkError naming it.
 func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
-	if err := syncTree(tmp); err != nil {
+	if err := syncBag(tmp); err != nil {
 		return err
 	}
 	parent, err := openDirBelow(root, filepath.Dir(final), true) // made if missing; a link on the way is refused
@@ -143,7 +143,7 @@ func (it *item) write(name string) (int64, error) {
 	if it.src == "" {
 		return writeFile(name, bytes.NewReader(it.body), it.size)
 	}
-	f, err := it.open()
+	f, err := it.openSrc()
 	if err != nil {
 		return 0, err
 	}

@@ -30,23 +30,39 @@ import (
 // *ExtraError, *OxumError, *FormatError, *SchemaError, *LintError,
 // *FileRefError, *NotBagError, *SymlinkError.
 func Check(path string) []error {
+	_, errs := CheckTally(path, nil)
+	return errs
+}
+
+// CheckTally is Check that also counts what it verified: the bags, their
+// versions and their payload files and bytes (Tally). bag, if not nil, is
+// called after each bag checked with its folder and the count so far.
+func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
+	var t Tally
+	done := func(dir string, payload map[string]int64) {
+		t.add(dir, payload)
+		if bag != nil {
+			bag(dir, t)
+		}
+	}
 	info, err := os.Lstat(path)
 	switch {
 	case err != nil:
-		return []error{fmt.Errorf("check: %w", err)}
+		return t, []error{fmt.Errorf("check: %w", err)}
 	case info.Mode()&fs.ModeSymlink != 0:
 		target, _ := os.Readlink(path)
-		return []error{&SymlinkError{Path: path, Target: target}}
+		return t, []error{&SymlinkError{Path: path, Target: target}}
 	case !info.IsDir():
-		return []error{&NotBagError{Path: path}}
+		return t, []error{&NotBagError{Path: path}}
 	case isBag(path):
-		return checkAIP(path, looksLikeAIP(path))
+		return t, checkAIP(path, looksLikeAIP(path), done)
 	}
-	return checkTree(path)
+	return t, checkTree(path, done)
 }
 
-// checkTree checks every bag below root, an archive, as an AIP.
-func checkTree(root string) []error {
+// checkTree checks every bag below root, an archive, as an AIP, calling
+// done after each.
+func checkTree(root string, done func(dir string, payload map[string]int64)) []error {
 	var errs []error
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
@@ -62,7 +78,7 @@ func checkTree(root string) []error {
 		case d.Name() == TmpDir && p != root:
 			return filepath.SkipDir
 		case isBag(p):
-			errs = append(errs, checkAIP(p, true)...)
+			errs = append(errs, checkAIP(p, true, done)...)
 			return filepath.SkipDir
 		}
 		if _, ok := versionNumber(d.Name()); ok {
@@ -102,9 +118,11 @@ func looksLikeAIP(dir string) bool {
 // aipTagFiles are the tag files every AIP holds (DESIGN §7).
 var aipTagFiles = []string{bagInfoTxt, "manifest-sha256.txt", "tagmanifest-sha256.txt"}
 
-// checkAIP checks dir as a bag and, when it is an AIP, as an AIP.
-func checkAIP(dir string, isAIP bool) []error {
+// checkAIP checks dir as a bag and, when it is an AIP, as an AIP; done is
+// told of the bag and the payload it found.
+func checkAIP(dir string, isAIP bool, done func(dir string, payload map[string]int64)) []error {
 	b, ok := checkBag(dir)
+	defer func() { done(dir, b.payload) }()
 	if !ok || !isAIP {
 		return b.errs
 	}

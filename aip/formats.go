@@ -2,10 +2,11 @@ package aip
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"path"
+	"strings"
 	"sync"
 
 	"github.com/richardlehane/siegfried"
@@ -62,22 +63,81 @@ func (it *item) identify() (format, error) {
 	if it.size == 0 {
 		return format{basis: "empty file"}, nil
 	}
+	if it.generated {
+		return it.identifyGenerated()
+	}
+	return it.siegfried()
+}
+
+// generated holds, by file name extension, the identification of the
+// files the packager writes itself (capture.log, fields.tsv, the WARC and
+// its CDXJ index): their format is certain, fixed by the code that writes
+// them, and siegfried decides it by extension and leading bytes only (e.g.
+// "x-fmt/266 GZIP Format; extension match gz; byte match at 0, 3"), so the
+// first file of each kind is identified and the others take its result
+// without another scan (a WARC file is as large as everything it holds).
+var generated struct {
+	mu sync.Mutex
+	m  map[string]format
+}
+
+// identifyGenerated identifies a file the packager wrote.
+func (it *item) identifyGenerated() (format, error) {
+	key := path.Ext(it.rel)
+	generated.mu.Lock()
+	f, ok := generated.m[key]
+	generated.mu.Unlock()
+	if ok {
+		return f, nil
+	}
+	f, err := it.siegfried()
+	if err != nil {
+		return f, err
+	}
+	generated.mu.Lock()
+	defer generated.mu.Unlock()
+	if generated.m == nil {
+		generated.m = map[string]format{}
+	}
+	generated.m[key] = f
+	return f, nil
+}
+
+// siegfried identifies the item's content with siegfried.
+func (it *item) siegfried() (format, error) {
 	identifier.once.Do(func() { identifier.sf = static.New() })
 	if identifier.sf == nil {
 		return format{}, fmt.Errorf("siegfried: the compiled-in signature file does not load")
 	}
-	var r io.Reader = bytes.NewReader(it.body)
-	if it.src != "" {
-		f, err := os.Open(it.src)
-		if err != nil {
-			return format{}, err
-		}
-		defer f.Close()
-		r = f
+	r, err := it.open()
+	if err != nil {
+		return format{}, err
 	}
-	ids, err := identifier.sf.Identify(r, path.Base(it.rel), "")
+	defer r.Close()
+	f, err := identifyReader(r, path.Base(it.rel))
 	if err != nil {
 		return format{}, fmt.Errorf("siegfried: %s: %w", it.rel, err)
+	}
+	if f.puid == gzipPUID && path.Dir(it.rel) == warcDir && strings.HasSuffix(it.rel, ".warc.gz") {
+		return it.identifyWARC(f)
+	}
+	return f, nil
+}
+
+// open returns the item's content for reading: its file, or its bytes.
+func (it *item) open() (io.ReadCloser, error) {
+	if it.src != "" {
+		return it.openSrc()
+	}
+	return io.NopCloser(bytes.NewReader(it.body)), nil
+}
+
+// identifyReader returns siegfried's PRONOM identification of r, a file
+// called name.
+func identifyReader(r io.Reader, name string) (format, error) {
+	ids, err := identifier.sf.Identify(r, name, "")
+	if err != nil {
+		return format{}, err
 	}
 	for _, id := range ids {
 		if p, ok := id.(pronom.Identification); ok {
@@ -85,6 +145,42 @@ func (it *item) identify() (format, error) {
 		}
 	}
 	return format{basis: "no PRONOM identification"}, nil
+}
+
+// PRONOM identifiers of the package's WARC files: gzip, the container
+// siegfried sees; WARC as PRONOM registers it (and DROID identifies it).
+const (
+	gzipPUID = "x-fmt/266"
+	warcPUID = "fmt/1355"
+)
+
+// identifyWARC identifies the package's WARC file (gzip per record, which
+// siegfried alone calls GZIP Format, outer) by its first record: when
+// siegfried identifies the decompressed record as WARC, the file is the
+// WARC format fmt/1355, the basis saying how it was found. Anything else
+// keeps outer.
+func (it *item) identifyWARC(outer format) (format, error) {
+	r, err := it.open()
+	if err != nil {
+		return format{}, err
+	}
+	defer r.Close()
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return outer, nil
+	}
+	zr.Multistream(false) // the first record
+	first, err := io.ReadAll(io.LimitReader(zr, 1<<20))
+	if err != nil {
+		return outer, nil
+	}
+	inner, err := identifyReader(bytes.NewReader(first), strings.TrimSuffix(path.Base(it.rel), ".gz"))
+	if err != nil || inner.name != "WARC" {
+		return outer, nil
+	}
+	return format{puid: warcPUID, name: "WARC", version: inner.version,
+		basis: fmt.Sprintf("gzip container (%s: %s) of WARC records; its first record identified as WARC %s (%s: %s)",
+			outer.puid, outer.basis, inner.version, inner.puid, inner.basis)}, nil
 }
 
 // pronomFormat turns a siegfried PRONOM identification into a format.

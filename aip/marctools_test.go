@@ -7,6 +7,7 @@ import (
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/internal/marctools"
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/marc"
 )
 
@@ -16,7 +17,7 @@ import (
 // tools are not installed.
 func TestGoldenMARCTools(t *testing.T) {
 	if err := marctools.Available(); err != nil {
-		t.Skip(err)
+		toolskip.Missing(t, "yaz-marcdump or MARC::Lint", err)
 	}
 	recs, err := marctools.ArchiveRecords(validRoot)
 	if err != nil {
@@ -32,7 +33,7 @@ func TestGoldenMARCTools(t *testing.T) {
 // records' cataloguing agency (040 $a) and that an entry's records take the
 // blog's language (Entry.Language) in 008/35-37.
 func TestMARCOrganizationLanguage(t *testing.T) {
-	w := &aip.Writer{Root: t.TempDir(), Organization: "Example Library", Software: "blogharvest 0.1.0", Now: fixedNow}
+	w := &aip.Writer{Root: t.TempDir(), Organization: "Example Library", OrgCode: "XxEL", Software: "blogharvest 0.1.0", Now: fixedNow}
 	defer w.Close()
 	e := fixtureEntry()
 	e.Language = "fr-CA"
@@ -52,8 +53,12 @@ func TestMARCOrganizationLanguage(t *testing.T) {
 		if f008, _ := r.ControlValue("008"); len(f008) != 40 || f008[35:38] != "fre" {
 			t.Errorf("%s: 008 %q, want fre in 35-37", id, f008)
 		}
-		if f := r.Fields("040"); len(f) != 1 || f[0].Value('a') != "Example Library" {
-			t.Errorf("%s: 040 %v, want $a Example Library", id, f)
+		// 003 and 040 $a $c hold the organization code, never the free-text name.
+		if f := r.Fields("040"); len(f) != 1 || f[0].Value('a') != "XxEL" || f[0].Value('c') != "XxEL" {
+			t.Errorf("%s: 040 %v, want $a and $c XxEL", id, f)
+		}
+		if v, _ := r.ControlValue("003"); v != "XxEL" {
+			t.Errorf("%s: 003 %q, want XxEL", id, v)
 		}
 	}
 }

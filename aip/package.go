@@ -61,6 +61,9 @@ type item struct {
 	group  string // METS fileGrp USE
 	mime   string
 	warcID string // WARC-Record-ID of the record holding the same bytes, if any (warcfile.go)
+	// generated is set for the files the packager writes (memItem): their
+	// format is identified once per kind (formats.go).
+	generated bool
 }
 
 // addFiles names and hashes the captured files. A file whose recorded
@@ -92,7 +95,7 @@ func (it *item) hash() error {
 	h256, h512 := sha256.New(), sha512.New()
 	w := io.MultiWriter(h256, h512)
 	if it.src != "" {
-		f, err := it.open()
+		f, err := it.openSrc()
 		if err != nil {
 			return err
 		}
@@ -108,10 +111,10 @@ func (it *item) hash() error {
 	return nil
 }
 
-// open opens the item's src: a file of the archive (media reused from an
-// earlier version) through OpenFile, never through a symbolic link; any
+// openSrc opens the item's src: a file of the archive (media reused from
+// an earlier version) through OpenFile, never through a symbolic link; any
 // other file (the crawl's own) as it is.
-func (it *item) open() (*os.File, error) {
+func (it *item) openSrc() (*os.File, error) {
 	if rel, err := relBelow(it.root, it.src); it.root != "" && err == nil && filepath.IsLocal(rel) {
 		return OpenFile(it.root, it.src)
 	}
@@ -120,7 +123,7 @@ func (it *item) open() (*os.File, error) {
 
 // memItem returns a generated payload item holding body.
 func memItem(rel string, body []byte, group, mime string) *item {
-	it := &item{rel: rel, body: body, group: group, mime: mime}
+	it := &item{rel: rel, body: body, group: group, mime: mime, generated: true}
 	it.hash() // in memory: cannot fail
 	return it
 }

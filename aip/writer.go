@@ -20,10 +20,14 @@ import (
 // A Writer writes only into an archive whose lock it holds (one writer per
 // archive): Lock, or the lock it takes itself at its first write.
 type Writer struct {
-	Root         string           // the archive root
-	Organization string           // Source-Organization and the PREMIS organization agent; if empty, "unknown"
-	Software     string           // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
-	Now          func() time.Time // the clock for METS and bagging dates; if nil, time.Now
+	Root         string // the archive root
+	Organization string // Source-Organization and the PREMIS organization agent; if empty, "unknown"
+	// OrgCode is the organisation's MARC code (MARC Code List for
+	// Organizations), the MARC records' 003 and 040 $a $c; if empty, the
+	// records carry neither (never the free-text Organization).
+	OrgCode  string
+	Software string           // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
+	Now      func() time.Time // the clock for METS and bagging dates; if nil, time.Now
 
 	// Lock is the archive's lock, from LockArchive(Root) (the caller sweeps
 	// and closes it). If nil, the Writer locks Root itself at its first
@@ -32,8 +36,17 @@ type Writer struct {
 	// process holds the archive, and re-checks the lock before publishing.
 	Lock *ArchiveLock
 
-	mu  sync.Mutex
-	own *ArchiveLock // the lock the Writer took itself, if Lock is nil
+	// ValidateEvery is how often the Writer validates the METS document
+	// it builds against the official schemas: the first Blog and the first
+	// Entry AIP it writes, then one in ValidateEvery of each kind (see
+	// validation.go for why the others cannot be invalid). 0 means
+	// DefaultValidateEvery; 1 validates every document. Check validates
+	// every one.
+	ValidateEvery int
+
+	mu        sync.Mutex
+	assembled map[string]int // AIPs assembled per kind, for ValidateEvery
+	own       *ArchiveLock   // the lock the Writer took itself, if Lock is nil
 }
 
 // Result describes what a Write call did.
@@ -42,6 +55,10 @@ type Result struct {
 	Version int    // its N
 	Written bool   // false: the content equals the newest version, nothing was written
 	Bytes   int64  // bytes written (payload and tag files); zero when nothing was written
+	// PayloadFiles and PayloadBytes count the payload of the version
+	// written as Tally does (TallyDefinition); zero when nothing was written.
+	PayloadFiles int
+	PayloadBytes int64
 }
 
 // WriteBlog writes b as a Blog AIP, <Root>/<blog-id>/blog/v<N>. A new version
@@ -111,7 +128,13 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	if err != nil {
 		return Result{}, classify(err)
 	}
-	return Result{Dir: final, Version: p.version, Written: true, Bytes: n}, nil
+	res := Result{Dir: final, Version: p.version, Written: true, Bytes: n}
+	b := &bag{dir: final}
+	b.scanPayload()
+	var t Tally
+	t.add(final, b.payload)
+	res.PayloadFiles, res.PayloadBytes = t.Files, t.Bytes
+	return res, nil
 }
 
 // lock returns the archive lock the Writer writes under: Lock, or the one
@@ -152,13 +175,14 @@ func (w *Writer) Close() error {
 
 // env is what assembling a package needs from the Writer.
 type env struct {
-	org, software, version string
-	now                    time.Time
+	org, orgCode, software, version string
+	now                             time.Time
+	validate                        func(kind string) bool // validate this package's METS against the schemas
 }
 
 // env resolves the Writer's defaults and reads the clock once.
 func (w *Writer) env() env {
-	e := env{org: oneLine(w.Organization), software: oneLine(w.Software)}
+	e := env{org: oneLine(w.Organization), orgCode: oneLine(w.OrgCode), software: oneLine(w.Software)}
 	if e.org == "" {
 		e.org = "unknown"
 	}
@@ -172,6 +196,7 @@ func (w *Writer) env() env {
 		now = w.Now
 	}
 	e.now = now().UTC().Truncate(time.Second)
+	e.validate = w.sampleValidation
 	return e
 }
 

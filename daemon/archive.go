@@ -125,7 +125,7 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 	}
 	n.Add(1)
 	a.t.notes.aip(res.Dir)
-	a.t.bytes.Add(res.Bytes)
+	a.t.bytes.Add(res.PayloadBytes)
 	a.t.comments.Add(int64(comments))
 	a.log.Debug("AIP written", "dir", res.Dir, "version", res.Version, "bytes", res.Bytes)
 	if a.m == nil {

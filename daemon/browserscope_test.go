@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/internal/tlstest"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // TestCrawlRenderedStaysInScope runs the real binary, `crawl -url https://…
@@ -29,7 +31,7 @@ func TestCrawlRenderedStaysInScope(t *testing.T) {
 		t.Skip("starts a process and a browser")
 	}
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium")
+		toolskip.Missing(t, "chromium", err)
 	}
 	var hits atomic.Int64
 	internal := func(secret string) *httptest.Server {

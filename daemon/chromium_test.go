@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // browser is a headless Chromium tab for tests, with the console errors
@@ -30,7 +32,7 @@ func newBrowser(t *testing.T) *browser {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
-		t.Skip("no chromium")
+		toolskip.Missing(t, "chromium", err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 		chromedp.WindowSize(1280, 900)) // chromedp makes and removes its own profile folder

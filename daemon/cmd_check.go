@@ -18,14 +18,18 @@ func runCheck(ctx context.Context, args []string, io IO) error {
 	}
 	total := 0
 	for _, dir := range fs.Args() {
-		probs := aip.Check(dir)
+		p := newProgress(io.Stderr)
+		t, probs := aip.CheckTally(dir, func(bag string, _ aip.Tally) { p.item("checking "+dir, "bags", bag) })
+		p.done()
 		for _, p := range probs {
 			fmt.Fprintln(io.Stdout, p)
 		}
 		total += len(probs)
-		if len(probs) == 0 {
-			fmt.Fprintf(io.Stdout, "%s: ok\n", dir)
+		verdict := "ok"
+		if len(probs) > 0 {
+			verdict = fmt.Sprintf("%d problem(s)", len(probs))
 		}
+		fmt.Fprintf(io.Stdout, "%s: %s; verified %d bag(s): %s\n", dir, verdict, t.Bags(), describeTally(t))
 	}
 	if total > 0 {
 		fmt.Fprintf(io.Stdout, "%d problem(s)\n", total)

@@ -2,12 +2,13 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
+	goio "io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
@@ -21,7 +22,7 @@ func runDemo(ctx context.Context, args []string, io IO) error {
 	fl := newFlagSet("demo", "[-out DIR] [-serve]", io.Stderr)
 	out := fl.String("out", "demo-archive", "archive `dir` the demo writes into")
 	serveOnly := fl.Bool("serve", false, "only serve the sample blog and print a config for trying run")
-	addr := fl.String("addr", "127.0.0.1:0", "with -serve: `address` to serve the sample blog on")
+	addr := fl.String("addr", "", "`address` to serve the sample blog on (default: where this archive's demo blog was served before, else a free port)")
 	if err := parse(fl, args); err != nil {
 		return err
 	}
@@ -29,11 +30,7 @@ func runDemo(ctx context.Context, args []string, io IO) error {
 	if err != nil {
 		return err
 	}
-	listen := "127.0.0.1:0"
-	if *serveOnly {
-		listen = *addr
-	}
-	ln, err := net.Listen("tcp", listen)
+	ln, err := listenDemo(*out, *addr)
 	if err != nil {
 		return err
 	}
@@ -49,9 +46,56 @@ func runDemo(ctx context.Context, args []string, io IO) error {
 	return demoHarvest(ctx, blogURL, *out, io)
 }
 
+// demoAddrFile, in an archive's .state folder, holds the address the demo
+// served the sample blog on for that archive. The blog's address is part of
+// every permalink and entry key: serving it on the same address again makes
+// a second demo an update of the same blog, not a second copy of it.
+const demoAddrFile = "demo-server"
+
+// listenDemo listens where the sample blog of the archive out was served
+// before (or on addr, which must then agree), else on addr or a free port
+// of 127.0.0.1, and remembers the address in the archive.
+func listenDemo(out, addr string) (net.Listener, error) {
+	state := filepath.Join(out, ".state")
+	prev, _ := os.ReadFile(filepath.Join(state, demoAddrFile))
+	was := strings.TrimSpace(string(prev))
+	switch {
+	case was != "" && addr != "" && addr != was:
+		return nil, &UsageError{fmt.Errorf("-addr %s: the sample blog of %s was served at %s, and its address is part "+
+			"of every archived URL; use that address, or another -out", addr, out, was)}
+	case was != "":
+		addr = was
+	case addr == "":
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil && was != "" {
+		return nil, fmt.Errorf("the sample blog of %s was served at %s, and its address is part of every archived "+
+			"URL; that port is busy now (%w): free it, or give -out a new folder", out, was, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if was == "" {
+		if err := os.MkdirAll(state, 0o755); err != nil {
+			ln.Close()
+			return nil, err
+		}
+		err = writeOutput(filepath.Join(state, demoAddrFile), nil, func(w goio.Writer) error {
+			_, err := fmt.Fprintln(w, ln.Addr().String())
+			return err
+		})
+		if err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
+	return ln, nil
+}
+
 func demoConfig(blogURL, out string) string {
 	return fmt.Sprintf(`archive: %s
-state: %s/.state/schedule.db
+state: %s
 listen: 127.0.0.1:8470
 organization: "blogharvest demo"
 blogs:
@@ -59,81 +103,56 @@ blogs:
     url: %s
     schedule: "@every 1m"
     delay: 10ms
-`, out, filepath.Dir(out+"/x"), blogURL)
+`, out, demoState(out), blogURL)
+}
+
+// demoState is the schedule state of the demo archive out: kept in the
+// archive, so that a second demo (or run with demo -serve's config) updates
+// the blog from the first one's watermark.
+func demoState(out string) string {
+	return filepath.Join(out, ".state", "schedule.db")
 }
 
 // demoHarvest crawls the sample blog into out, checks every AIP and prints
 // a summary.
 func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
-	fmt.Fprintf(io.Stdout, "serving the sample blog %q at %s\nharvesting it into %s …\n", demoBlog, blogURL, out)
 	c, err := adHocConfig(blogURL, out, "sample", 5*time.Millisecond, 5000, "never", "blogharvest demo")
 	if err != nil {
 		return err
 	}
 	c.Log.Level = "warn"
+	c.State = demoState(out)
+	mode := "a new harvest"
+	if v, _ := aip.LatestVersion(filepath.Join(out, "sample", "blog")); v > 0 {
+		mode = fmt.Sprintf("an update of the blog archived there (blog/v%d)", v)
+	}
+	fmt.Fprintf(io.Stdout, "serving the sample blog %q at %s\nharvesting it into %s: %s …\n", demoBlog, blogURL, out, mode)
 	start := time.Now()
-	st, err := crawlAdHoc(ctx, c, io)
+	st, err := crawlBlogs(ctx, c, c.Blogs, io)
 	if err != nil {
 		return err
 	}
 	took := time.Since(start)
 	fmt.Fprintf(io.Stdout, "checking every AIP (BagIt fixity, METS/MARC/PREMIS schemas, MARC lint) …\n")
-	probs := aip.Check(out)
+	sum, probs := aip.CheckTally(out, nil)
 	for _, p := range probs {
 		fmt.Fprintln(io.Stdout, "  ", p)
 	}
-	sum, err := summarize(out)
-	if err != nil {
-		return err
-	}
 	abs, _ := filepath.Abs(out)
-	fmt.Fprintf(io.Stdout, "\narchived in %s:\n  %d blog AIP(s), %d entry AIP(s) (%d written this run, %d unchanged), %d comments this run\n  %d captured files, %s in bags\n  check: %d problem(s)\n",
-		took.Round(time.Millisecond), sum.blogs, sum.entries, st.Entries, st.Unchanged, st.Comments, sum.files, humanBytes(sum.bytes), len(probs))
-	fmt.Fprintf(io.Stdout, "\nAIPs are under %s/sample/  (blog/v1/, entries/<yyyy>/<entry-key>/v<N>/)\nverify them any time with: go run ./cmd/blogharvest check %s\n", abs, out)
+	fmt.Fprintf(io.Stdout, "\nharvested in %s: %d entry AIP(s) written this run (new entries and new versions), %d unchanged, %d comments in them\n",
+		took.Round(time.Millisecond), st.Entries, st.Unchanged, st.Comments)
+	fmt.Fprintf(io.Stdout, "the archive holds %s\n  check: %d problem(s)\n", describeTally(sum), len(probs))
+	v, _ := aip.LatestVersion(filepath.Join(out, "sample", "blog"))
+	fmt.Fprintf(io.Stdout, "\nAIPs are under %s/sample/  (the latest Blog AIP is blog/v%d/; entries/<yyyy>/<entry-key>/v<N>/)\nverify them any time with: go run ./cmd/blogharvest check %s\n", abs, v, out)
 	if len(probs) > 0 {
 		return ErrProblems
 	}
 	return nil
 }
 
-type archiveSummary struct {
-	blogs, entries, files int
-	bytes                 int64
-}
-
-// summarize counts the bags, captured files and bytes under root.
-func summarize(root string) (archiveSummary, error) {
-	var s archiveSummary
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == ".tmp" || d.Name() == ".state" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Name() == aip.LockFile && filepath.Dir(p) == filepath.Clean(root) {
-			return nil // the archive's lock file, not part of any bag
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		s.bytes += info.Size()
-		switch {
-		case d.Name() == "bagit.txt" && filepath.Base(filepath.Dir(filepath.Dir(p))) == "blog":
-			s.blogs++
-		case d.Name() == "bagit.txt":
-			s.entries++
-		case filepath.Base(filepath.Dir(filepath.Dir(p))) == "objects":
-			s.files++
-		}
-		return nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		err = nil
-	}
-	return s, err
+// describeTally says what a tally counts, in the words of
+// aip.TallyDefinition, for demo and check.
+func describeTally(t aip.Tally) string {
+	return fmt.Sprintf("%d blog(s) in %d Blog AIP version(s), %d entries in %d Entry AIP version(s); payload %d files, %s\n  (%s)",
+		t.Blogs, t.BlogVersions, t.Entries, t.EntryVersions, t.Files, humanBytes(t.Bytes), aip.TallyDefinition)
 }

@@ -58,16 +58,29 @@ func serve(ctx context.Context, d *Daemon, cfgPath string, io IO) (lost bool, er
 			return false, err
 		}
 	}
+	// The archive is locked, then the status server's port bound, before
+	// anything is scheduled: a busy port ends the command before any
+	// harvest starts.
+	if err := d.openStore(); err != nil {
+		d.cl.close()
+		return false, err
+	}
+	srv := &statusServer{d: d}
+	if err := srv.bind(c.Listen); err != nil {
+		d.closeStore()
+		d.cl.close()
+		return false, fmt.Errorf("listen %s: %w (nothing was harvested)", c.Listen, err)
+	}
+	log := d.Logger
+	log.Info("blogharvest started", startAttrs(c, srv)...)
 	if err := d.Open(); err != nil {
+		srv.close()
 		d.cl.close()
 		return false, err
 	}
 	// Parsing a large config and loading every blog's state leaves garbage
 	// the idle daemon would otherwise keep resident for a long while.
 	debug.FreeOSMemory()
-	log := d.Logger
-	log.Info("blogharvest started", "version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State)
-	srv := &statusServer{d: d}
 	if err := srv.start(c.Listen); err != nil {
 		d.Close()
 		return false, fmt.Errorf("listen %s: %w", c.Listen, err)
@@ -77,9 +90,12 @@ func serve(ctx context.Context, d *Daemon, cfgPath string, io IO) (lost bool, er
 		case <-ctx.Done():
 			log.Info("shutting down: no new harvests; finishing AIP writes in flight")
 			srv.close()
-			err := d.Close()
-			log.Info("stopped", "err", err)
-			return false, err
+			if err := d.Close(); err != nil {
+				log.Error("stopped", "err", err)
+				return false, err
+			}
+			log.Info("stopped")
+			return false, nil
 		case <-io.Reload:
 			reload(d, cfgPath, srv)
 		case <-d.Lost():
@@ -104,4 +120,15 @@ func reload(d *Daemon, path string, srv *statusServer) {
 		return
 	}
 	c.Listen = srv.move(c.Listen)
+}
+
+// startAttrs are the attributes of the "blogharvest started" line: the
+// version, the blogs, where the archive and state are, and the status
+// page's address when it is served.
+func startAttrs(c *Config, srv *statusServer) []any {
+	attrs := []any{"version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State}
+	if a := srv.addr(); a != "" {
+		attrs = append(attrs, "status_page", "http://"+a+"/", "metrics", "http://"+a+"/metrics")
+	}
+	return attrs
 }

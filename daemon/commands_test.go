@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/daemon"
@@ -67,25 +69,64 @@ func TestCrawlURLThenCheck(t *testing.T) {
 	}
 }
 
+// TestLearnPrintsRules runs learn: its rules are a list of fields a script
+// iterates (metadata apart), and pages_fetched and requests count what the
+// server answered.
 func TestLearnPrintsRules(t *testing.T) {
-	srv := httptest.NewServer(fixture.MustNew("blogger").Handler())
+	var html, requests atomic.Int32
+	h := fixture.MustNew("blogger").Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") && rec.Code == 200 {
+			html.Add(1)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	}))
 	defer srv.Close()
 	code, stdout, stderr := run(t, "learn", "-url", srv.URL+"/", "-delay", "1ms")
 	if code != 0 {
 		t.Fatalf("learn: exit %d\n%s", code, stderr)
 	}
-	var got struct{ Rules map[string]json.RawMessage }
-	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
-		t.Fatalf("learn output is not JSON: %v\n%s", err, stdout)
-	}
-	for _, f := range []string{"article", "title"} {
-		var r struct {
+	var got struct {
+		Fields []struct {
+			Field      string  `json:"field"`
 			XPath      string  `json:"xpath"`
 			Confidence float64 `json:"confidence"`
 		}
-		if err := json.Unmarshal(got.Rules[f], &r); err != nil || r.XPath == "" || r.Confidence < 0.5 {
-			t.Errorf("%s rule: %+v (%v)", f, r, err)
+		TrainingPages []string `json:"training_pages"`
+		PagesFetched  int      `json:"pages_fetched"`
+		Requests      int      `json:"requests"`
+		Rules         any      `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("learn output is not JSON: %v\n%s", err, stdout)
+	}
+	byField := map[string]float64{}
+	for _, f := range got.Fields {
+		if f.XPath == "" {
+			t.Errorf("field %q has no xpath", f.Field)
 		}
+		byField[f.Field] = f.Confidence
+	}
+	for _, f := range []string{"article", "title"} {
+		if byField[f] < 0.5 {
+			t.Errorf("%s rule: confidence %v in %+v", f, byField[f], got.Fields)
+		}
+	}
+	if got.Rules != nil {
+		t.Error("the old mixed \"rules\" object is still printed")
+	}
+	if len(got.TrainingPages) == 0 || got.PagesFetched != int(html.Load()) || got.PagesFetched < len(got.TrainingPages) {
+		t.Errorf("pages_fetched %d, training pages %d; the server answered %d HTML pages", got.PagesFetched, len(got.TrainingPages), html.Load())
+	}
+	if got.Requests != int(requests.Load()) {
+		t.Errorf("requests %d; the server answered %d", got.Requests, requests.Load())
 	}
 }
 

@@ -21,17 +21,21 @@ import (
 
 // Config is the daemon's configuration, read from YAML (see blogs.example.yaml).
 type Config struct {
-	Archive      string  `yaml:"archive"`      // AIP root; default ./archive
-	State        string  `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
-	Listen       string  `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
-	UserAgent    string  `yaml:"user_agent"`   // sent with every request; should carry a contact
-	Organization string  `yaml:"organization"` // Source-Organization of every bag
-	CAFile       string  `yaml:"ca_file"`      // extra CA certificates (PEM), added to the system pool
-	Concurrency  int     `yaml:"concurrency"`  // harvests running at once; default 2
-	Log          Log     `yaml:"log"`
-	Cluster      Cluster `yaml:"cluster"`  // run on many machines (NATS JetStream); left out: one process, nothing of NATS
-	Defaults     Blog    `yaml:"defaults"` // values for blogs that do not set them
-	Blogs        []Blog  `yaml:"blogs"`
+	Archive      string `yaml:"archive"`      // AIP root; default ./archive
+	State        string `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
+	Listen       string `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
+	UserAgent    string `yaml:"user_agent"`   // sent with every request; should carry a contact
+	Organization string `yaml:"organization"` // Source-Organization of every bag
+	// OrgCode is the organisation's MARC code (MARC Code List for
+	// Organizations, such as DLC): the MARC records' 003 and 040 $a $c.
+	// Empty: no 003 and no 040.
+	OrgCode     string  `yaml:"organization_code"`
+	CAFile      string  `yaml:"ca_file"`     // extra CA certificates (PEM), added to the system pool
+	Concurrency int     `yaml:"concurrency"` // harvests running at once; default 2
+	Log         Log     `yaml:"log"`
+	Cluster     Cluster `yaml:"cluster"`  // run on many machines (NATS JetStream); left out: one process, nothing of NATS
+	Defaults    Blog    `yaml:"defaults"` // values for blogs that do not set them
+	Blogs       []Blog  `yaml:"blogs"`
 
 	set keySets // the keys the file set, even to zero; empty for a Config built in code
 }
@@ -187,6 +191,9 @@ func unknownKeys(n *yaml.Node, t reflect.Type, prefix, blog string) []ConfigProb
 	var names []string
 	for i := 0; i < t.NumField(); i++ {
 		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if tag == "" || tag == "-" || !t.Field(i).IsExported() {
+			continue // not a key of the file
+		}
 		fields[tag] = t.Field(i).Type
 		names = append(names, tag)
 	}
@@ -260,6 +267,13 @@ func decodeTop(doc *yaml.Node, c *Config) []ConfigProblem {
 			}
 			continue
 		}
+		if k.Value == "defaults" {
+			for _, p := range decodeInto(v, f.Addr().Interface(), "", "") {
+				p.Key = "defaults." + p.Key // the key under defaults, at its own line
+				probs = append(probs, p)
+			}
+			continue
+		}
 		probs = append(probs, decodeInto(v, f.Addr().Interface(), "", k.Value)...)
 	}
 	return probs
@@ -275,6 +289,10 @@ func fieldByTag(rv reflect.Value, tag string) reflect.Value {
 	}
 	return reflect.Value{}
 }
+
+// orgCodeRE is the shape of a MARC organization code (MARC Code List for
+// Organizations: DLC, UkOxU, CaOONL, WaU-L).
+var orgCodeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9:-]{0,15}$`)
 
 var lineRe = regexp.MustCompile(`^line (\d+): `)
 
@@ -358,6 +376,10 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 	if c.Concurrency < 1 {
 		top("concurrency", "must be at least 1 (harvests running at once)")
 	}
+	if c.OrgCode != "" && !orgCodeRE.MatchString(c.OrgCode) {
+		top("organization_code", fmt.Sprintf("%q is not a MARC organization code (letters, then letters, digits, '-' or ':', at most 16; "+
+			"such as DLC or UkOxU: see the MARC Code List for Organizations)", c.OrgCode))
+	}
 	if c.Log.Format != "" && c.Log.Format != "text" && c.Log.Format != "json" {
 		top("log.format", fmt.Sprintf("%q is neither text nor json", c.Log.Format))
 	}
@@ -368,6 +390,14 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 		top("blogs", "no blog registered")
 	}
 	probs = append(probs, c.Cluster.validate(c, doc)...)
+	// A bad value under defaults is reported once, at its own line; the
+	// blogs that inherit it are not blamed for it again.
+	dn := mapNode(doc, "defaults")
+	badDefault := map[string]bool{}
+	c.Defaults.checkValues("defaults", func(key, reason string) {
+		badDefault[key] = true
+		probs = append(probs, ConfigProblem{Line: lineOf(dn, key), Key: "defaults." + key, Reason: reason})
+	})
 	blogs := seqNode(doc, "blogs")
 	seen := make(map[string]int)
 	for i := range c.Blogs {
@@ -375,10 +405,12 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 		if blogs != nil && i < len(blogs.Content) {
 			n = blogs.Content[i]
 		}
-		probs = append(probs, c.Blogs[i].validate(n, i, seen)...)
+		own := c.set.blog(i)
+		inherited := func(key string) bool { return badDefault[key] && !own[key] }
+		probs = append(probs, c.Blogs[i].validate(n, i, seen, inherited)...)
 	}
-	if d := mapNode(doc, "defaults"); d != nil {
-		probs = append(probs, allowProblems(d, "", "defaults.")...)
+	if dn != nil {
+		probs = append(probs, allowProblems(dn, "", "defaults.")...)
 	}
 	return probs
 }
@@ -429,13 +461,19 @@ func checkOrigin(raw string) error {
 	return nil
 }
 
-func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProblem {
+// validate reports the problems of blog i, whose node is n; seen maps the
+// ids met so far to their index. A key for which inherited is true holds a
+// bad value from defaults, reported there: it is not reported again here.
+func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int, inherited func(key string) bool) []ConfigProblem {
 	label := b.ID
 	if label == "" {
 		label = fmt.Sprintf("blogs[%d]", i)
 	}
 	var probs []ConfigProblem
 	add := func(key, reason string) {
+		if inherited(key) {
+			return
+		}
 		probs = append(probs, ConfigProblem{Line: lineOf(n, key), Blog: label, Key: key, Reason: reason})
 	}
 	if err := blogharvest.ValidID(b.ID); err != nil {
@@ -457,12 +495,22 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 		p.Line, p.Blog = lineOf(mapValue(n, "auth"), strings.TrimPrefix(p.Key, "auth.")), label
 		probs = append(probs, p)
 	}
+	if n != nil {
+		probs = append(probs, allowProblems(n, label, "")...)
+	}
+	b.checkValues(b.ID, add)
+	return probs
+}
+
+// checkValues reports, through add, every value of b (a blog, or the
+// defaults when id is "defaults") outside its range.
+func (b *Blog) checkValues(id string, add func(key, reason string)) {
 	loc, err := time.LoadLocation(b.TimeZone)
 	if err != nil {
 		add("time_zone", fmt.Sprintf("%q is not an IANA time zone", b.TimeZone))
 		loc = time.UTC
 	}
-	if _, err := schedule.ParseSpec(b.Schedule, loc, time.Duration(b.Jitter), b.ID); err != nil {
+	if _, err := schedule.ParseSpec(b.Schedule, loc, time.Duration(b.Jitter), id); err != nil {
 		add("schedule", err.Error())
 	}
 	switch b.Render {
@@ -475,9 +523,6 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 	}
 	if b.Concurrency < 1 {
 		add("concurrency_per_host", "must be at least 1 (requests in flight per host)")
-	}
-	if n != nil {
-		probs = append(probs, allowProblems(n, label, "")...)
 	}
 	if b.MaxDuration <= 0 {
 		add("max_duration", "must be positive (the wall-clock budget of one crawl)")
@@ -498,7 +543,6 @@ func (b *Blog) validate(n *yaml.Node, i int, seen map[string]int) []ConfigProble
 			}
 		}
 	}
-	return probs
 }
 
 func checkHTTPURL(raw string) error {

@@ -2,6 +2,8 @@ package daemon_test
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -111,5 +113,37 @@ blogs:
 		if p.Key != want[i] {
 			t.Errorf("problem %d is about %q, want %q (%v)", i, p.Key, want[i], p)
 		}
+	}
+}
+
+// A bad value under defaults is one problem at its own line, not one per
+// blog at the blog's line; a blog that sets the key itself is still checked.
+func TestConfigDefaultsErrorReportedOnce(t *testing.T) {
+	y := "defaults:\n  render: sometimes\n  schedule: \"61 * * * *\"\n  delay: soon\nblogs:\n" +
+		"  - id: a\n    url: https://a.example.org/\n" +
+		"  - id: b\n    url: https://b.example.org/\n" +
+		"  - id: c\n    url: https://c.example.org/\n    render: never\n    schedule: \"@every x\"\n"
+	_, err := daemon.ParseConfig("test.yaml", []byte(y))
+	var ce *daemon.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want *ConfigError", err)
+	}
+	got := map[string]int{}
+	for _, p := range ce.Problems {
+		got[fmt.Sprintf("%d %s %s", p.Line, p.Blog, p.Key)]++
+	}
+	want := map[string]int{"2  defaults.render": 1, "3  defaults.schedule": 1, "4  defaults.delay": 1, "13 c schedule": 1}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems (line blog key):\n got %v\nwant %v\n%v", got, want, err)
+	}
+}
+
+// An unknown top-level key lists the known keys, none of them empty.
+func TestConfigUnknownKeyListsNames(t *testing.T) {
+	err := wantProblem(t, "archiv: x\nblogs:\n  - id: a\n    url: https://a.example.org/\n", 1, "", "archiv", "unknown key")
+	msg := err.Error()
+	if strings.Contains(msg, ", )") || strings.Contains(msg, "(known: ,") || strings.Contains(msg, ", ,") ||
+		!strings.Contains(msg, "archive, ") {
+		t.Errorf("the known keys are listed badly: %v", msg)
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,15 +47,16 @@ type Daemon struct {
 	cl       *clusterRole        // cluster mode's connection and bookkeeping; nil in one process
 	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	blogs   map[string]Blog          // the config's blogs, by id
-	specs   map[string]schedule.Spec // their parsed schedules
-	running map[string]bool          // blogs whose run is in progress
-	again   map[string]bool          // fired while running: run once more after
-	warns   map[string]string        // last warning per blog, for /status
-	carried map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
-	history runHistory               // the last runs of each blog, for the status page (memory only)
-	closed  bool
+	mu         sync.Mutex
+	blogs      map[string]Blog          // the config's blogs, by id
+	specs      map[string]schedule.Spec // their parsed schedules
+	running    map[string]bool          // blogs whose run is in progress
+	again      map[string]bool          // fired while running: run once more after
+	warns      map[string]string        // last warning per blog, for /status
+	carried    map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
+	history    runHistory               // the last runs of each blog, for the status page (memory only)
+	shortfalls shortfallCache           // what each blog's ledger knows but the archive lacks, for the status page
+	closed     bool
 }
 
 // NewDaemon returns a Daemon for c with production defaults.
@@ -67,12 +71,14 @@ func NewDaemon(c *Config) *Daemon {
 }
 
 // Open locks the archive and sweeps unfinished AIPs, opens the schedule
-// store (failing fast if another process holds either) and starts
-// scheduling every blog.
+// store (failing fast if another process holds either; unless openStore
+// did already) and starts scheduling every blog.
 func (d *Daemon) Open() error {
 	c := d.Config
-	if err := d.openStore(); err != nil {
-		return err
+	if d.store == nil {
+		if err := d.openStore(); err != nil {
+			return err
+		}
 	}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.blogs, d.specs = map[string]Blog{}, map[string]schedule.Spec{}
@@ -80,7 +86,7 @@ func (d *Daemon) Open() error {
 	d.sched = schedule.NewScheduler()
 	d.sched.Now = d.Now
 	d.sched.Fire = d.fire
-	if err := d.apply(c); err != nil {
+	if _, err := d.apply(c); err != nil {
 		d.closeStore()
 		return err
 	}
@@ -120,7 +126,7 @@ func (d *Daemon) openStore() error {
 	}
 	logRecovery(d.Logger, store.Recovered())
 	d.lock, d.store = lock, store
-	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now,
+	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now,
 		Lock: lock}
 	d.warns = map[string]string{}
 	return nil
@@ -147,9 +153,15 @@ func logRecovery(log *slog.Logger, r *schedule.Recovery) {
 		"state", r.Path, "aside", r.Aside, "damage", r.Damage.Reason)
 }
 
+// configChange is what applying a config changed, by blog id.
+type configChange struct {
+	added, removed, rescheduled, changed []string
+}
+
 // apply schedules the blogs of c, unschedules those it no longer has, and
-// reschedules those whose schedule changed.
-func (d *Daemon) apply(c *Config) error {
+// reschedules those whose schedule changed; it returns what changed.
+func (d *Daemon) apply(c *Config) (configChange, error) {
+	var ch configChange
 	now := d.Now()
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -158,16 +170,25 @@ func (d *Daemon) apply(c *Config) error {
 		keep[b.ID] = true
 		spec, err := schedule.ParseSpec(b.Schedule, b.Location(), time.Duration(b.Jitter), b.ID)
 		if err != nil {
-			return fmt.Errorf("blog %s: %w", b.ID, err)
+			return ch, fmt.Errorf("blog %s: %w", b.ID, err)
 		}
 		old, existed := d.specs[b.ID]
+		oldBlog := d.blogs[b.ID]
 		d.blogs[b.ID], d.specs[b.ID] = b, spec
 		if existed && old.String() == spec.String() {
+			if !reflect.DeepEqual(oldBlog, b) {
+				ch.changed = append(ch.changed, b.ID)
+			}
 			continue
+		}
+		if existed {
+			ch.rescheduled = append(ch.rescheduled, b.ID)
+		} else {
+			ch.added = append(ch.added, b.ID)
 		}
 		st, _, err := d.store.Get(b.ID)
 		if err != nil {
-			return err
+			return ch, err
 		}
 		d.sched.Set(b.ID, spec, schedule.DueOnStartFor(st, spec, now))
 	}
@@ -176,22 +197,35 @@ func (d *Daemon) apply(c *Config) error {
 			delete(d.blogs, id)
 			delete(d.specs, id)
 			d.sched.Remove(id)
+			ch.removed = append(ch.removed, id)
 			d.Logger.Info("blog removed from schedule", "blog", id)
 		}
 	}
+	sort.Strings(ch.removed)
 	d.Config = c
 	d.metrics.blogs.Set(float64(len(d.blogs)))
-	return nil
+	return ch, nil
 }
 
 // Reload replaces the config: added blogs are scheduled, removed ones
-// unscheduled, changed ones rescheduled. Runs in progress go on.
+// unscheduled, changed ones rescheduled. Runs in progress go on. The log
+// line names the blogs added, removed, rescheduled and otherwise changed.
 func (d *Daemon) Reload(c *Config) error {
-	if err := d.apply(c); err != nil {
+	ch, err := d.apply(c)
+	if err != nil {
 		return err
 	}
-	d.Logger.Info("config reloaded", "blogs", len(c.Blogs))
+	d.Logger.Info("config reloaded", "blogs", len(c.Blogs), "added", idList(ch.added), "removed", idList(ch.removed),
+		"rescheduled", idList(ch.rescheduled), "changed", idList(ch.changed))
 	return nil
+}
+
+// idList joins blog ids for a log line; "none" when there are none.
+func idList(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ",")
 }
 
 // reschedule stores and sets the blog's next due time after a run.
@@ -236,7 +270,7 @@ type RunStats struct {
 	Unchanged int   // entries (and blogs) harvested whose content had not changed
 	Blogs     int   // blog AIPs written
 	Comments  int   // comments in the entry AIPs written
-	Bytes     int64 // bytes written into bags
+	Bytes     int64 // payload bytes of the AIPs written (aip.TallyDefinition)
 	Invalid   int   // entries not archived because their record was invalid
 }
 
@@ -279,7 +313,11 @@ func (d *Daemon) crawl(ctx context.Context, b Blog, since time.Time, prev harves
 	start := d.Now()
 	d.metrics.running.Inc()
 	defer d.metrics.running.Dec()
-	log.Info("harvest started", "mode", map[bool]string{true: "new", false: "update"}[since.IsZero()], "since", since)
+	if since.IsZero() {
+		log.Info("harvest started", "mode", "new")
+	} else {
+		log.Info("harvest started", "mode", "update", "since", since)
+	}
 	t := &tally{}
 	res, runErr := d.harvest(ctx, b, since, prev, t, log, progress)
 	outcome := outcomeOf(runErr, t)
@@ -434,7 +472,7 @@ func (d *Daemon) waitGrace() {
 
 // String sums the stats up for logs and the crawl command.
 func (s RunStats) String() string {
-	return fmt.Sprintf("%d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s",
+	return fmt.Sprintf("%d entry AIPs written, %d unchanged, %d comments, %d blog AIPs, %s of payload",
 		s.Entries, s.Unchanged, s.Comments, s.Blogs, humanBytes(s.Bytes))
 }
 

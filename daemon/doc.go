@@ -10,4 +10,9 @@
 // cancels crawls and closes the store within a grace period; a second signal
 // ends the process at once. Only this package knows the concrete types of the
 // others: it is where everything is wired together.
+//
+// Where to change what: the status pages are statuspage.go and
+// statuspage.html (run history in runhistory.go, the ledger's shortfalls
+// in ledgershort.go); the demo's stable address and state are in
+// cmd_demo.go; terminal progress lines in progress.go.
 package daemon

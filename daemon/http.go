@@ -36,8 +36,13 @@ type BlogStatus struct {
 	Attempt      int    `json:"attempt,omitempty"`
 	AttemptError string `json:"attempt_error,omitempty"`
 
-	// LastRun is this process's newest run of the blog (runhistory.go).
-	LastRun *RunRecord `json:"last_run,omitempty"`
+	// LastRun is this process's newest run of the blog (runhistory.go);
+	// LastWritten its newest run that wrote an AIP.
+	LastRun     *RunRecord `json:"last_run,omitempty"`
+	LastWritten *RunRecord `json:"last_written,omitempty"`
+	// Shortfalls counts, by fate, what the crawl ledger of the blog's
+	// latest Blog AIP knows but the archive does not hold (ledgershort.go).
+	Shortfalls map[string]int `json:"shortfalls,omitempty"`
 }
 
 // statusFrom builds a BlogStatus from config and stored state.
@@ -66,7 +71,8 @@ func (d *Daemon) Status() ([]BlogStatus, error) {
 		d.mu.Lock()
 		s.Running, s.Warning = d.running[b.ID], publicText(d.warns[b.ID], d.Config)
 		d.mu.Unlock()
-		s.LastRun = d.history.last(b.ID)
+		s.LastRun, s.LastWritten = d.history.last(b.ID), d.history.lastWritten(b.ID)
+		s.Shortfalls = d.shortfalls.of(d.Config.Archive, b.ID).Counts
 		if due, ok := d.sched.Due(b.ID); ok {
 			s.NextRun = due
 		}
@@ -120,6 +126,13 @@ func (d *Daemon) serveHandler(addr string, h http.Handler) (net.Addr, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
+	stop := d.serveOn(ln, h)
+	return ln.Addr(), stop, nil
+}
+
+// serveOn serves h on the bound listener ln, as serveHandler does, and
+// returns the function that shuts the server down.
+func (d *Daemon) serveOn(ln net.Listener, h http.Handler) func() {
 	limits := d.httpLimits
 	if limits.maxConns == 0 {
 		limits = defaultHTTPLimits
@@ -135,5 +148,5 @@ func (d *Daemon) serveHandler(addr string, h http.Handler) (net.Addr, func(), er
 		defer cancel()
 		srv.Shutdown(ctx)
 	}
-	return ln.Addr(), stop, nil
+	return stop
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/internal/marctools"
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/marc"
 )
 
@@ -16,7 +17,7 @@ import (
 // skips when yaz or MARC::Lint is not installed.
 func TestDemoMARCTools(t *testing.T) {
 	if err := marctools.Available(); err != nil {
-		t.Skip(err)
+		toolskip.Missing(t, "yaz-marcdump or MARC::Lint", err)
 	}
 	out := t.TempDir() + "/archive"
 	var stdout bytes.Buffer

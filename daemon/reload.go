@@ -1,6 +1,9 @@
 package daemon
 
-import "log/slog"
+import (
+	"log/slog"
+	"net"
+)
 
 // keepRestartOnly puts back into c the settings of old that a reload
 // cannot change in a running daemon (the archive and the state file, each
@@ -23,11 +26,41 @@ type statusServer struct {
 	d      *Daemon
 	listen string // the configured address; "" when off
 	stop   func()
+	bound  net.Listener // bound by bind, not yet served; nil otherwise
 }
 
-// start serves on listen (nothing when empty).
+// bind binds listen (nothing when empty) without serving yet, so that a
+// busy port is found before any harvest starts; start serves on it.
+func (s *statusServer) bind(listen string) error {
+	if listen == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return err
+	}
+	s.listen, s.bound = listen, ln
+	return nil
+}
+
+// addr is the address bound or served; "" when off.
+func (s *statusServer) addr() string {
+	if s.bound != nil {
+		return s.bound.Addr().String()
+	}
+	return s.listen
+}
+
+// start serves on listen (nothing when empty), on the listener bind bound
+// when it is for the same address.
 func (s *statusServer) start(listen string) error {
 	if listen == "" {
+		return nil
+	}
+	if s.bound != nil && listen == s.listen {
+		ln := s.bound
+		s.bound = nil
+		s.stop = s.d.serveOn(ln, s.d.Handler())
 		return nil
 	}
 	addr, stop, err := s.d.serve(listen)
@@ -35,7 +68,7 @@ func (s *statusServer) start(listen string) error {
 		return err
 	}
 	s.listen, s.stop = listen, stop
-	s.d.Logger.Info("serving /healthz, /metrics, /status", "addr", addr.String())
+	s.d.Logger.Info("serving the status page, /healthz, /metrics, /status", "page", "http://"+addr.String()+"/")
 	return nil
 }
 
@@ -44,7 +77,10 @@ func (s *statusServer) close() {
 	if s.stop != nil {
 		s.stop()
 	}
-	s.listen, s.stop = "", nil
+	if s.bound != nil {
+		s.bound.Close()
+	}
+	s.listen, s.stop, s.bound = "", nil, nil
 }
 
 // move serves on listen instead of the current address and returns the

@@ -74,10 +74,12 @@ func (n *runNotes) provenance(p blogharvest.Provenance) {
 	}
 }
 
-// runHistory keeps the last historyLen runs of each blog.
+// runHistory keeps the last historyLen runs of each blog, and the last
+// run of each that wrote an AIP (however many unchanged runs followed).
 type runHistory struct {
-	mu   sync.Mutex
-	runs map[string][]RunRecord // oldest first
+	mu      sync.Mutex
+	runs    map[string][]RunRecord // oldest first
+	written map[string]RunRecord   // the newest run that wrote an AIP
 }
 
 func (h *runHistory) add(id string, r RunRecord) {
@@ -91,6 +93,23 @@ func (h *runHistory) add(id string, r RunRecord) {
 		l = l[len(l)-historyLen:]
 	}
 	h.runs[id] = l
+	if len(r.AIPs) > 0 {
+		if h.written == nil {
+			h.written = map[string]RunRecord{}
+		}
+		h.written[id] = r
+	}
+}
+
+// lastWritten returns the newest run of id that wrote an AIP, or nil.
+func (h *runHistory) lastWritten(id string) *RunRecord {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, ok := h.written[id]
+	if !ok {
+		return nil
+	}
+	return &r
 }
 
 // of returns the runs of id, newest first.

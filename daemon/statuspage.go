@@ -19,6 +19,7 @@ var statusTemplates = template.Must(template.New("status").Funcs(template.FuncMa
 	"bytes":  humanBytes,
 	"sorted": methodRows,
 	"conf":   confRows,
+	"fates":  fateCounts,
 }).Parse(statusPageHTML))
 
 // statusRefresh is the pages' meta refresh interval in seconds.
@@ -54,8 +55,8 @@ func (d *Daemon) statusPages(mux *http.ServeMux) {
 		id := r.PathValue("id")
 		for _, s := range st {
 			if s.ID == id {
-				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.history.of(id), "Version": Version,
-					"Refresh": refresh(r), "Now": d.Now()})
+				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.history.of(id), "Written": d.history.lastWritten(id),
+					"Shortfall": d.shortfalls.of(d.Config.Archive, id), "Version": Version, "Refresh": refresh(r), "Now": d.Now()})
 				return
 			}
 		}

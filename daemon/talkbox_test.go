@@ -12,6 +12,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/marc"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // TestCrawlArchivesUnknownCommentSystems runs the real binary, `crawl
@@ -26,7 +28,7 @@ func TestCrawlArchivesUnknownCommentSystems(t *testing.T) {
 		t.Skip("starts a process and a browser")
 	}
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium")
+		toolskip.Missing(t, "chromium", err)
 	}
 	site := fixture.MustNew("talkbox")
 	svc := httptest.NewServer(site.ServiceHandler())

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/warc"
 )
 
@@ -40,7 +41,7 @@ func warcioDir(t *testing.T) string {
 	t.Helper()
 	dir, why := findWarcio()
 	if dir == "" {
-		t.Skip(why)
+		toolskip.Missing(t, "warcio (npm)", why)
 	}
 	return dir
 }

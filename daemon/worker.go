@@ -41,7 +41,7 @@ func (d *Daemon) OpenWorker(ctx context.Context) error {
 		return fmt.Errorf("sweep unfinished AIPs: %w", err)
 	}
 	d.lock, d.cl = lock, &clusterRole{conn: conn, inflight: map[string]flight{}}
-	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, Software: "blogharvest " + Version, Now: d.Now,
+	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now,
 		Lock: lock}
 	d.warns, d.blogs = map[string]string{}, map[string]Blog{}
 	for _, b := range c.Blogs {

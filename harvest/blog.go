@@ -156,8 +156,13 @@ func (c *crawl) modificationDates(ctx context.Context) {
 	if file != nil {
 		c.blog.Files = append(c.blog.Files, *file)
 	}
-	if err != nil {
-		c.log.Info("modification dates", "err", err)
+	var se *fetch.StatusError
+	switch {
+	case err == nil:
+	case errors.As(err, &se) && (se.Code == 404 || se.Code == 410):
+		c.log.Debug("no Atom feed beside the RSS feed: modification dates come from the pages", "url", se.URL)
+	case ctx.Err() == nil:
+		c.log.Warn("modification dates: the Atom feed beside the RSS feed is unreadable", "err", err)
 	}
 	if n > 0 {
 		c.log.Debug("modification dates from the Atom feed", "items", n)

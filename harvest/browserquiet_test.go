@@ -14,6 +14,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/render"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // TestBrowserMakesNoRequestsOfItsOwn runs Chromium behind the filtering
@@ -28,7 +30,7 @@ import (
 // the gate refused).
 func TestBrowserMakesNoRequestsOfItsOwn(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium")
+		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")

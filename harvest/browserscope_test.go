@@ -13,6 +13,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/internal/tlstest"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // internalService is a loopback server standing for an internal service
@@ -117,7 +119,7 @@ func (b *renderHostileBlog) page(w http.ResponseWriter, title, main string) {
 // archived text or rendered file may hold their content.
 func TestBrowserStaysInScopeBehindProxy(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium")
+		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")
@@ -215,7 +217,7 @@ func crawlHostileBlog(t *testing.T, mode string, tlsProxy bool) {
 // behind the crawl's filtering proxy, reaches it by the proxy's dial.
 func TestRenderHostRulesThroughFilter(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium")
+		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")

@@ -168,11 +168,13 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if c.feedsUnchanged(ctx) {
 		return nil
 	}
+	c.step("discovering the feed")
 	home, err := c.discover(ctx)
 	if err != nil {
 		return err
 	}
 	c.commented = c.siteCommentPosts(ctx, home)
+	c.step("reading the feed")
 	if err := c.readFeed(ctx); err != nil {
 		return err
 	}
@@ -188,10 +190,14 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.setScope(home)
 	c.seedFeed()
 	c.verifyPattern(home)
+	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
 	c.queueCommented()
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {
+		if c.emit == nil {
+			c.res.Pages += fetchedPages(train) // Learn stops here: no outcome counts them later
+		}
 		return err // c.emit is nil for Learn: it stops here
 	}
 	if home != nil && !c.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
@@ -235,4 +241,11 @@ func notBlog(raw string, err error) error {
 		return blogharvest.Permanent(fmt.Errorf("harvest %s: %w", raw, err))
 	}
 	return blogharvest.Permanent(fmt.Errorf("harvest %s: %w: %v", raw, blogharvest.ErrNotBlog, err))
+}
+
+// step tells Options.Progress what the crawl does next.
+func (c *crawl) step(what string) {
+	if c.o.Progress != nil {
+		c.o.Progress(what)
+	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/render"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // TestNewCrawlArchivesJavaScriptComments crawls the jscomments blog, whose
@@ -29,7 +31,7 @@ func TestNewCrawlArchivesJavaScriptComments(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium installed: JavaScript comments cannot be rendered")
+		toolskip.Missing(t, "chromium", err)
 	}
 	b, err := render.New(context.Background(), render.Options{Tabs: 2, Screenshot: true})
 	if errors.Is(err, render.ErrNoBrowser) {

@@ -118,6 +118,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now returns the current time. If nil, time.Now.
 	Now func() time.Time
+	// Progress, if not nil, is told in a few words what the crawl's
+	// coordinator does next (discovering the feed, reading sitemaps, each
+	// training page fetched), for a progress line; it must not block.
+	Progress func(step string)
 
 	// State is what the last crawl of the blog left for UpdateCrawl (its
 	// Result.State): feed validators and digests, item signatures, robots.txt

@@ -17,6 +17,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"github.com/blogharvest/blogharvest/harvest/render"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // chatterbox is a made-up comment system: a thread element the page
@@ -120,7 +122,7 @@ func TestPlatformRowIsEnough(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium installed")
+		toolskip.Missing(t, "chromium", err)
 	}
 	b, err := render.New(context.Background(), render.Options{Tabs: 2})
 	if errors.Is(err, render.ErrNoBrowser) {

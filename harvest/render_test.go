@@ -8,11 +8,13 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 func TestNewCrawlRendersScriptedArticle(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium")
+		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")

@@ -9,6 +9,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // TestNewCrawlFindsUnknownCommentSystems crawls the talkbox blog in
@@ -22,7 +24,7 @@ func TestNewCrawlFindsUnknownCommentSystems(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("no chromium installed: JavaScript comments cannot be rendered")
+		toolskip.Missing(t, "chromium", err)
 	}
 	site, srv, svc := serveTalkbox(t)
 	o := options("talk", srv.URL)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/feed"
@@ -24,10 +25,11 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 	}
 	jobs := c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages))
 	var pairs []learn.Pair
-	for _, j := range jobs {
+	for i, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		c.step(fmt.Sprintf("training page %d/%d", i+1, len(jobs)))
 		c.prefetch(ctx, j)
 		if j.page != nil && j.page.stub == "" { // a redirect stub teaches nothing
 			pairs = append(pairs, c.pair(j))
@@ -52,6 +54,17 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 		}
 	}
 	return jobs, nil
+}
+
+// fetchedPages counts the training jobs whose page was fetched.
+func fetchedPages(jobs []*pageJob) int {
+	n := 0
+	for _, j := range jobs {
+		if j.page != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // trainingJobs takes up to n feed items, newest first, out of the frontier.

@@ -53,6 +53,9 @@ func (b *builder) record(leader string, o Options, f008 string) *Record {
 	if id := strings.TrimPrefix(o.ID, "urn:uuid:"); id != "" {
 		r.Control = append(r.Control, ControlField{"001", id})
 	}
+	if o.OrgCode != "" {
+		r.Control = append(r.Control, ControlField{"003", o.OrgCode})
+	}
 	if !o.Updated.IsZero() {
 		r.Control = append(r.Control, ControlField{"005", Stamp(o.Updated)})
 	}

@@ -44,6 +44,7 @@ func FromBlog(b *blogharvest.Blog, o Options) *Record {
 	w.add("954", ' ', ' ', "update_frequency", sf('c', b.UpdateFrequency))
 	w.add("955", ' ', ' ', "", sf('a', b.Webmaster))
 	w.add("956", ' ', ' ', "", sf('a', b.HostingIP))
+	w.describe("")
 	w.add("856", '4', '0', "", sf('u', b.URL))
 	w.add("980", ' ', ' ', "", sf('a', TypeBlog))
 	entered := firstTime(b.Captured, o.Updated)
@@ -74,6 +75,7 @@ func FromEntry(e *blogharvest.Entry, o Options) *Record {
 	w.add("950", ' ', ' ', "", sf('a', e.Version))
 	w.add("952", ' ', ' ', "status_code", sf('a', status(e.StatusCode)))
 	w.add("952", ' ', ' ', "response_code", sf('b', e.ResponseCode))
+	w.describe(preciseDate(e.Created, e.CreatedPrecision))
 	w.add("856", '4', '0', "", sf('u', e.URL))
 	w.add("980", ' ', ' ', "", sf('a', TypeBlogPost), sf('b', string(e.Kind)))
 	entered := firstTime(e.Captured, o.Updated)
@@ -98,12 +100,13 @@ func FromComment(c *blogharvest.Comment, e *blogharvest.Entry, o Options) *Recor
 	w.geo(c.Geo)
 	w.content(c.Content, c.ContentFormat)
 	w.add("520", ' ', ' ', "uri", sf('u', c.URL))
-	w.link("773", "is_child_of_post", orDevised(c.PostURL, e.URL), RelReplyOf, o.ParentID)
+	w.link("773", "is_child_of_post", orDevised(c.PostURL, e.URL), RelReplyOf, o.ParentID, sf('t', e.Title))
 	w.link("773", "is_child_of_comment", parentURL(c, e), RelReplyOf, o.ParentCommentID)
 	w.add("788", ' ', ' ', "has_reply", sf('a', boolean(c.HasReply, p, "has_reply")))
 	w.add("788", ' ', ' ', "num_replies", sf('b', number(c.NumReplies, p, "num_replies")))
 	w.add("789", ' ', ' ', "", sf('u', c.AddressedTo))
 	w.add("952", ' ', ' ', "", sf('a', c.Status))
+	w.describe(preciseDate(c.Added, c.AddedPrecision))
 	w.add("856", '4', '0', "", sf('u', c.URL))
 	w.add("980", ' ', ' ', "", sf('a', TypeComment))
 	entered := firstTime(e.Captured, o.Updated)
@@ -117,13 +120,14 @@ func (b *builder) geo(g *blogharvest.Geo) {
 	}
 }
 
-// link adds a linking entry field (760, 773) with $o the parent's URI, $4
-// the relationship and $w the parent record's 001, when uri or id is known.
-func (b *builder) link(tag, label, uri, rel, id string) {
+// link adds a linking entry field (760, 773) with the subfields first
+// (such as $t, the parent's title), $o the parent's URI, $4 the
+// relationship and $w the parent record's 001, when uri or id is known.
+func (b *builder) link(tag, label, uri, rel, id string, first ...Subfield) {
 	if uri == "" && id == "" {
 		return
 	}
-	b.add(tag, '0', ' ', label, sf('o', uri), sf('4', rel), sf('w', id))
+	b.add(tag, '0', ' ', label, append(first, sf('o', uri), sf('4', rel), sf('w', id))...)
 }
 
 // orDevised returns s, or devised when s is empty.

@@ -12,7 +12,8 @@ import (
 // want is one row of DESIGN §6 as this package applies it: attribute attr
 // lands in a field tag with indicators ind, whose $3 is label ("" for no
 // $3), in subfield code with value. An attr in parentheses is no attribute
-// of DESIGN §6 but a field MARC 21 wants (040, 041 $2, 024 $2, 856).
+// of DESIGN §6 but a field MARC 21 wants (040, 041 $2, 024 $2, 856) or a
+// catalogue indexes (264, 336, 337, 338, 347).
 type want struct {
 	attr  string
 	tag   string
@@ -31,8 +32,21 @@ var blogWant = []want{
 	{"status_code", "952", "  ", "", 'a', "200"},
 	{"language", "041", " 7", "", 'a', "el-GR"},
 	{"(language source)", "041", " 7", "", '2', "rfc5646"},
-	{"(cataloguing)", "040", "  ", "", 'a', "Example Library"},
+	{"(cataloguing)", "040", "  ", "", 'a', "XxEL"},
 	{"(cataloguing)", "040", "  ", "", 'b', "eng"},
+	{"(cataloguing)", "040", "  ", "", 'c', "XxEL"},
+	{"(described)", "336", "  ", "", 'a', "text"},
+	{"(described)", "336", "  ", "", 'b', "txt"},
+	{"(described)", "336", "  ", "", '2', "rdacontent"},
+	{"(described)", "337", "  ", "", 'a', "computer"},
+	{"(described)", "337", "  ", "", 'b', "c"},
+	{"(described)", "337", "  ", "", '2', "rdamedia"},
+	{"(described)", "338", "  ", "", 'a', "online resource"},
+	{"(described)", "338", "  ", "", 'b', "cr"},
+	{"(described)", "338", "  ", "", '2', "rdacarrier"},
+	{"(described)", "347", "  ", "", 'a', "text file"},
+	{"(described)", "347", "  ", "", 'b', "HTML"},
+	{"(described)", "347", "  ", "", '2', "rdaft"},
 	{"(permalink)", "856", "40", "", 'u', "https://olive.example/"},
 	{"encoding", "532", "8 ", "", 'a', "UTF-8"},
 	{"sitemap_uri", "520", "  ", "sitemap_uri", 'a', "https://olive.example/sitemap.xml"},
@@ -61,12 +75,26 @@ var entryWant = []want{
 	{"author", "100", "0 ", "", 'a', "Eleni P."},
 	{"uri", "520", "  ", "uri", 'u', "https://olive.example/2013/08/harvest-time/"},
 	{"(permalink)", "856", "40", "", 'u', "https://olive.example/2013/08/harvest-time/"},
-	{"(cataloguing)", "040", "  ", "", 'a', "Example Library"},
+	{"(cataloguing)", "040", "  ", "", 'a', "XxEL"},
 	{"(cataloguing)", "040", "  ", "", 'b', "eng"},
+	{"(cataloguing)", "040", "  ", "", 'c', "XxEL"},
+	{"(described)", "336", "  ", "", 'a', "text"},
+	{"(described)", "336", "  ", "", 'b', "txt"},
+	{"(described)", "336", "  ", "", '2', "rdacontent"},
+	{"(described)", "337", "  ", "", 'a', "computer"},
+	{"(described)", "337", "  ", "", 'b', "c"},
+	{"(described)", "337", "  ", "", '2', "rdamedia"},
+	{"(described)", "338", "  ", "", 'a', "online resource"},
+	{"(described)", "338", "  ", "", 'b', "cr"},
+	{"(described)", "338", "  ", "", '2', "rdacarrier"},
+	{"(described)", "347", "  ", "", 'a', "text file"},
+	{"(described)", "347", "  ", "", 'b', "HTML"},
+	{"(described)", "347", "  ", "", '2', "rdaft"},
 	{"aliases", "100", "0 ", "", 'g', "https://olive.example/?p=42"},
 	{"alt_identifier", "024", "7 ", "", 'a', "https://olive.example/?p=42"},
 	{"(identifier source)", "024", "7 ", "", '2', "uri"},
 	{"date_created", "269", "  ", "", 'c', "2013-08-28T10:44:08Z"},
+	{"(publication date)", "264", " 1", "", 'c', "2013-08-28T10:44:08Z"},
 	{"date_modified", "260", "  ", "", 'm', "2013-08-29T07:00:00+03:00"},
 	{"version", "950", "  ", "", 'a', "rev-3"},
 	{"status_code", "952", "  ", "status_code", 'a', "200"},
@@ -91,13 +119,28 @@ var commentWant = []want{
 	{"subject", "245", "10", "", 'a', "Lovely"},
 	{"author", "100", "0 ", "", 'a', "Nikos"},
 	{"(permalink)", "856", "40", "", 'u', "https://olive.example/2013/08/harvest-time/#comment-7"},
-	{"(cataloguing)", "040", "  ", "", 'a', "Example Library"},
+	{"(cataloguing)", "040", "  ", "", 'a', "XxEL"},
 	{"(cataloguing)", "040", "  ", "", 'b', "eng"},
+	{"(cataloguing)", "040", "  ", "", 'c', "XxEL"},
+	{"(described)", "336", "  ", "", 'a', "text"},
+	{"(described)", "336", "  ", "", 'b', "txt"},
+	{"(described)", "336", "  ", "", '2', "rdacontent"},
+	{"(described)", "337", "  ", "", 'a', "computer"},
+	{"(described)", "337", "  ", "", 'b', "c"},
+	{"(described)", "337", "  ", "", '2', "rdamedia"},
+	{"(described)", "338", "  ", "", 'a', "online resource"},
+	{"(described)", "338", "  ", "", 'b', "cr"},
+	{"(described)", "338", "  ", "", '2', "rdacarrier"},
+	{"(described)", "347", "  ", "", 'a', "text file"},
+	{"(described)", "347", "  ", "", 'b', "HTML"},
+	{"(described)", "347", "  ", "", '2', "rdaft"},
 	{"full_content", "520", "  ", "full_content", 'a', "<p>What a crop!</p>"},
 	{"full_content_format", "520", "  ", "full_content", 'b', "text/html"},
 	{"uri", "520", "  ", "uri", 'u', "https://olive.example/2013/08/harvest-time/#comment-7"},
 	{"status", "952", "  ", "", 'a', "approved"},
 	{"date_added", "269", "  ", "date_added", 'c', "2013-08-28T12:01:02Z"},
+	{"(publication date)", "264", " 1", "", 'c', "2013-08-28T12:01:02Z"},
+	{"(post's title)", "773", "0 ", "is_child_of_post", 't', "Harvest time"},
 	{"date_modified", "269", "  ", "date_modified", 'm', "2013-08-28T13:00:00+03:00"},
 	{"addressed_to_uri", "789", "  ", "", 'u', "https://olive.example/2013/08/harvest-time/#comment-5"},
 	{"geo_longitude", "342", "00", "", 'g', "151.25"},
@@ -198,8 +241,9 @@ func TestCrosswalkAbsent(t *testing.T) {
 					tags = append(tags, f.Tag)
 				}
 			}
-			if !reflect.DeepEqual(tags, []string{"245", "980"}) {
-				t.Errorf("data fields %v, want [245 980]", tags)
+			// Without a MARC organization code no 003 nor 040: never free text.
+			if want := []string{"245", "336", "337", "338", "347", "980"}; !reflect.DeepEqual(tags, want) {
+				t.Errorf("data fields %v, want %v", tags, want)
 			}
 			if got := c.rec.Fields("245")[0].Value('a'); got != c.title {
 				t.Errorf("245 $a = %q, want %q", got, c.title)

@@ -35,11 +35,20 @@
 //
 //	Leader  00000nai a22000007n 4500 (Blog), 00000naa a22000007n 4500 (Entry, Comment)
 //	001     Options.ID (a stable id, no "urn:uuid:" prefix)
+//	003     Options.OrgCode (control number identifier), when set
 //	005     Options.Updated, UTC, yyyymmddhhmmss.f
 //	008     40 characters, below
-//	040 _ _ $a Options.Organization (the cataloguing agency: the daemon's
-//	        organization key) $b eng (language of cataloguing: the devised
-//	        titles are English); not written without an organisation
+//	040 _ _ $a Options.OrgCode (the cataloguing agency's MARC organization
+//	        code: the daemon's organization_code key) $b eng (language of
+//	        cataloguing: the devised titles are English) $c Options.OrgCode
+//	        (transcribing agency); not written without a code, and never
+//	        with the free-text organization name
+//	264 _ 1 $c the publication date (date_created of an Entry, date_added
+//	        of a Comment, as in 269), when known; a Blog has none
+//	336 _ _ $a text $b txt $2 rdacontent (RDA content type)
+//	337 _ _ $a computer $b c $2 rdamedia (RDA media type)
+//	338 _ _ $a online resource $b cr $2 rdacarrier (RDA carrier type)
+//	347 _ _ $a text file $b HTML $2 rdaft (digital file characteristics)
 //	245 1 n / 0 n  $a title (1 when a 100 $a author is written, else 0).
 //	        n, the second indicator, counts the non-filing characters of
 //	        an initial article ("The " 4, "A " 2, "L'" 2) in the record's
@@ -144,14 +153,15 @@
 //	full_content         520 _ _ $3 full_content $a   (one or more fields, see ISO 2709)
 //	full_content_format  520 _ _ $3 full_content $b   (in the first of them)
 //	uri                  520 _ _ $3 uri $u
-//	is_child_of_post     773 0 _ $3 is_child_of_post $o entry URI $4 sioc:reply_of $w Options.ParentID
+//	is_child_of_post     773 0 _ $3 is_child_of_post $t the post's title $o entry URI $4 sioc:reply_of $w Options.ParentID
 //	is_child_of_comment  773 0 _ $3 is_child_of_comment $o parent comment URI $4 sioc:reply_of $w Options.ParentCommentID
 //	has_reply            788 _ _ $3 has_reply $a   (true or false)
 //	num_replies          788 _ _ $3 num_replies $b
 //	addressed_to_uri     789 _ _ $u
 //	status               952 _ _ $a
 //
-// In the linking fields 760 and 773, $o (other item identifier) is the
+// In the linking fields 760 and 773, $t (title) is the post's title in a
+// comment's is_child_of_post (when the Entry has one), $o (other item identifier) is the
 // parent's URI, $4 (relationship) a SIOC property URI
 // (http://rdfs.org/sioc/ns#has_container: the entry is contained in the
 // blog; http://rdfs.org/sioc/ns#reply_of: the comment replies to the post

@@ -49,8 +49,31 @@ func Example() {
 	//   <datafield tag="245" ind1="1" ind2="0">
 	//     <subfield code="a">Harvest time</subfield>
 	//   </datafield>
+	//   <datafield tag="264" ind1=" " ind2="1">
+	//     <subfield code="c">2013-08-28T10:44:08Z</subfield>
+	//   </datafield>
 	//   <datafield tag="269" ind1=" " ind2=" ">
 	//     <subfield code="c">2013-08-28T10:44:08Z</subfield>
+	//   </datafield>
+	//   <datafield tag="336" ind1=" " ind2=" ">
+	//     <subfield code="a">text</subfield>
+	//     <subfield code="b">txt</subfield>
+	//     <subfield code="2">rdacontent</subfield>
+	//   </datafield>
+	//   <datafield tag="337" ind1=" " ind2=" ">
+	//     <subfield code="a">computer</subfield>
+	//     <subfield code="b">c</subfield>
+	//     <subfield code="2">rdamedia</subfield>
+	//   </datafield>
+	//   <datafield tag="338" ind1=" " ind2=" ">
+	//     <subfield code="a">online resource</subfield>
+	//     <subfield code="b">cr</subfield>
+	//     <subfield code="2">rdacarrier</subfield>
+	//   </datafield>
+	//   <datafield tag="347" ind1=" " ind2=" ">
+	//     <subfield code="a">text file</subfield>
+	//     <subfield code="b">HTML</subfield>
+	//     <subfield code="2">rdaft</subfield>
 	//   </datafield>
 	//   <datafield tag="520" ind1=" " ind2=" ">
 	//     <subfield code="3">full_content</subfield>

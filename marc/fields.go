@@ -9,13 +9,26 @@ import (
 // alias) when the record has no author for a 100 to carry them.
 const AliasesTag = "957"
 
-// cataloguing adds 040 with the cataloguing organisation in $a and the
-// language of cataloguing (of the devised titles) in $b, when the
-// organisation is known.
+// cataloguing adds 040 with the cataloguing organisation's MARC code in
+// $a and $c and the language of cataloguing (of the devised titles) in $b,
+// when the code is known.
 func (b *builder) cataloguing(o Options) {
-	if o.Organization != "" {
-		b.add("040", ' ', ' ', "", sf('a', o.Organization), sf('b', "eng"))
+	if o.OrgCode != "" {
+		b.add("040", ' ', ' ', "", sf('a', o.OrgCode), sf('b', "eng"), sf('c', o.OrgCode))
 	}
+}
+
+// describe adds what a catalogue indexes about every record of this
+// package, a resource read online as an HTML text: the publication date
+// (264 _1 $c, when known), the RDA content, media and carrier types
+// (336 text, 337 computer, 338 online resource, with their codes and
+// vocabularies) and the file characteristics (347 text file, HTML).
+func (b *builder) describe(published string) {
+	b.add("264", ' ', '1', "", sf('c', published))
+	b.add("336", ' ', ' ', "", sf('a', "text"), sf('b', "txt"), sf('2', "rdacontent"))
+	b.add("337", ' ', ' ', "", sf('a', "computer"), sf('b', "c"), sf('2', "rdamedia"))
+	b.add("338", ' ', ' ', "", sf('a', "online resource"), sf('b', "cr"), sf('2', "rdacarrier"))
+	b.add("347", ' ', ' ', "", sf('a', "text file"), sf('b', "HTML"), sf('2', "rdaft"))
 }
 
 // names adds the one 100 of a record: the author in $a followed by the

@@ -129,7 +129,7 @@ func minimalComment() *blogharvest.Comment {
 // fullOptions sets every option.
 func fullOptions(id string) marc.Options {
 	return marc.Options{ID: id, Updated: updated, Language: "el", ParentID: "parent-record",
-		ParentCommentID: "parent-comment-record", Organization: "Example Library"}
+		ParentCommentID: "parent-comment-record", OrgCode: "XxEL"}
 }
 
 // longEntry is an English post whose article is far longer than one ISO

@@ -23,8 +23,10 @@ func TestLint(t *testing.T) {
 		{"leader coding", func(r *marc.Record) { r.Leader = set(r.Leader, 9, ' ') }, "LDR", "position 09"},
 		{"leader counts", func(r *marc.Record) { r.Leader = set(r.Leader, 11, '3') }, "LDR", "position 10"},
 		{"leader entry map", func(r *marc.Record) { r.Leader = set(r.Leader, 23, '1') }, "LDR", "position 20"},
-		{"008 length", func(r *marc.Record) { r.Control[2].Value += " " }, "008", "41 characters"},
-		{"008 date", func(r *marc.Record) { r.Control[2].Value = set(r.Control[2].Value, 0, ' ') }, "008", "00-05"},
+		{"008 length", func(r *marc.Record) { r.Control[len(r.Control)-1].Value += " " }, "008", "41 characters"},
+		{"008 date", func(r *marc.Record) {
+			r.Control[len(r.Control)-1].Value = set(r.Control[len(r.Control)-1].Value, 0, ' ')
+		}, "008", "00-05"},
 		{"missing 001", func(r *marc.Record) { r.Control = r.Control[1:] }, "001", "missing"},
 		{"empty control", func(r *marc.Record) { r.Control[0].Value = "" }, "001", "empty control field"},
 		{"missing 245", func(r *marc.Record) { retag(r, "245", "246") }, "245", "missing"},

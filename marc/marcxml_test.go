@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest/marc"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 const hostile = "a\x00b\x01c\x1fd\te\nf\rg\r\nh]]>i&j<k>l\"m'n\xffo\xc3p\uFFFEq\uFFFFr\uFFFDs😀t\u2028u"
@@ -81,7 +83,7 @@ func TestMarshalHostile(t *testing.T) {
 func TestMarshalHostileSchema(t *testing.T) {
 	xmllint, err := exec.LookPath("xmllint")
 	if err != nil {
-		t.Skip("xmllint not installed")
+		toolskip.Missing(t, "xmllint", err)
 	}
 	if _, err := os.Stat(schemaPath); err != nil {
 		t.Skipf("schema not available: %v", err)

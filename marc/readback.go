@@ -64,8 +64,9 @@ func attribute(table map[string]string, tag, label string, code byte) string {
 	switch {
 	case label == "":
 		return table[tag+string(code)]
-	case code == '3' || code == '4' || code == 'w':
-		return ""
+	case code == '3' || code == '4' || code == 'w' || code == 't':
+		return "" // the label, relationship, parent's 001 and title of a linking field
+
 	case label == "full_content" && code == 'b':
 		return "full_content_format"
 	}

@@ -58,11 +58,12 @@ type Options struct {
 	// answers (773 $w of is_child_of_comment). FromBlog and FromEntry
 	// ignore it.
 	ParentCommentID string
-	// Organization is the archiving organisation, written to 040 $a
-	// (original cataloguing agency) with $b eng; empty writes no 040.
-	// Callers pass the daemon's organization key (the bags'
-	// Source-Organization).
-	Organization string
+	// OrgCode is the cataloguing organisation's MARC code (MARC Code List
+	// for Organizations, such as "DLC" or "UkOxU"): written to 003
+	// (control number identifier) and to 040 $a (original cataloguing
+	// agency) and $c (transcribing agency) with $b eng. Empty writes
+	// neither 003 nor 040: 040 $a holds a code, never free text.
+	OrgCode string
 }
 
 // ControlValue returns the value of the first control field with tag, and

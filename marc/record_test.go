@@ -9,8 +9,11 @@ import (
 
 func TestAccessors(t *testing.T) {
 	r := marc.FromEntry(fullEntry(), fullOptions("e"))
-	if _, ok := r.ControlValue("003"); ok {
-		t.Error("ControlValue(003) found a field that is not there")
+	if _, ok := r.ControlValue("007"); ok {
+		t.Error("ControlValue(007) found a field that is not there")
+	}
+	if v, ok := r.ControlValue("003"); !ok || v != "XxEL" {
+		t.Errorf("ControlValue(003) = %q, %v; want the organization code XxEL", v, ok)
 	}
 	cats := r.Fields("653")
 	if len(cats) != 3 {

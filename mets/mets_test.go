@@ -12,6 +12,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/mets"
 	"github.com/blogharvest/blogharvest/schemas"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.xml")
@@ -120,7 +122,7 @@ func TestGolden(t *testing.T) {
 func xmllint(t *testing.T, file string) {
 	t.Helper()
 	if _, err := exec.LookPath("xmllint"); err != nil {
-		t.Skip("xmllint not installed")
+		toolskip.Missing(t, "xmllint", err)
 	}
 	out, err := exec.Command("xmllint", "--noout", "--nonet", "--schema", "../schemas/driver.xsd", file).CombinedOutput()
 	if err != nil {

@@ -3,12 +3,15 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"image/color"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -17,8 +20,9 @@ import (
 
 // chart sizes.
 const (
-	chartW = 7 * vg.Inch
-	chartH = 3 * vg.Inch
+	chartW      = 7 * vg.Inch
+	chartMargin = 6 * vg.Millimeter / 2
+	chartH      = 3 * vg.Inch
 )
 
 var (
@@ -30,7 +34,9 @@ var (
 // browser's sans-serif stands in).
 func svg(p *plot.Plot, w, h vg.Length) (string, error) {
 	c := vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(false))
-	p.Draw(draw.New(c))
+	p.Legend.Padding = vg.Points(4) // room between the legend's lines
+	// A margin all round: a text's box (ascent and descent) stays inside.
+	p.Draw(draw.Crop(draw.New(c), chartMargin, -chartMargin, chartMargin, -chartMargin))
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
 		return "", err
@@ -39,7 +45,31 @@ func svg(p *plot.Plot, w, h vg.Length) (string, error) {
 	if i := bytes.Index(doc, []byte("<svg")); i >= 0 {
 		doc = doc[i:] // inline: no XML declaration or comment before the element
 	}
-	return string(doc), nil
+	return fitText(doc), nil
+}
+
+// svgText matches a text element of gonum's SVG: its attributes up to the
+// font size, the size in px (user units), the rest, and the text.
+var svgText = regexp.MustCompile(`<text ([^>]*?font-size:([0-9.]+)px[^>]*)>([^<]*)</text>`)
+
+// fitText gives every text element the width gonum laid it out with
+// (textLength, in the font plot.DefaultFont it measured with): the fonts
+// are not embedded, and a browser without that font draws the text in a
+// wider one, which would run past the chart's edge and over its bars.
+func fitText(doc []byte) string {
+	return svgText.ReplaceAllStringFunc(string(doc), func(m string) string {
+		sm := svgText.FindStringSubmatch(m)
+		size, err := strconv.ParseFloat(sm[2], 64)
+		if err != nil {
+			return m
+		}
+		face := font.DefaultCache.Lookup(plot.DefaultFont, vg.Length(size))
+		w := face.Width(html.UnescapeString(sm[3]))
+		if w <= 0 {
+			return m
+		}
+		return fmt.Sprintf(`<text %s textLength="%.2f" lengthAdjust="spacingAndGlyphs">%s</text>`, sm[1], float64(w), sm[3])
+	})
 }
 
 // barChart draws one or two series of bars over named categories.
@@ -62,8 +92,22 @@ func barChart(title, ylabel string, names []string, series map[string][]float64,
 	}
 	p.Legend.Top = true
 	p.NominalX(thin(names, 24)...)
+	// Categories, not numbers: half a slot of room on either side, so the
+	// first and last bars (and their rotated labels) stay inside the chart.
+	p.X.Min, p.X.Max = -0.5-float64(len(order)-1)/2, float64(len(names))-0.5+float64(len(order)-1)/2
 	p.X.Tick.Label.Rotation = math.Pi / 4
-	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
+	p.Y.Min = 0
+	if len(order) > 1 {
+		// Headroom above the highest bar for the legend in the top corner.
+		top := 0.0
+		for _, vs := range series {
+			for _, v := range vs {
+				top = math.Max(top, v)
+			}
+		}
+		p.Y.Max = math.Max(1, top) * 1.35
+	}
 	return svg(p, chartW, chartH)
 }
 

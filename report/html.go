@@ -8,6 +8,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"github.com/blogharvest/blogharvest/aip"
 )
 
 //go:embed report.html
@@ -57,6 +59,7 @@ func (s *Stats) WriteHTML(w io.Writer, generated time.Time, version string) erro
 		"S": s, "Charts": html, "Words": words[:min(topWords, len(words))], "Vocabulary": len(words),
 		"Missing": missing, "Methods": []methodTable{{"entries", "Entries", &s.Methods}, {"comments", "Comments", &s.CommentMethods}}, "Statuses": sortedCounts(s.Status), "Fates": sortedCounts(s.Fates),
 		"Generated": generated.UTC().Format("2006-01-02 15:04:05 UTC"), "Version": version,
+		"PayloadDefinition": aip.TallyDefinition,
 	})
 }
 

@@ -29,8 +29,9 @@ type Stats struct {
 	ByMonth  map[string]*Month // "2013-04" → entries created and comments added that month
 	Undated  int               // entries without a creation date
 	Status   map[int]int       // captured files by HTTP status (capture logs)
-	Files    int               // captured files
-	Bytes    int64             // their bytes
+	Files    int               // captured responses: capture.log lines of the entry AIPs, every version
+	Bytes    int64             // their bytes as received
+	Payload  aip.Tally         // the blog's bags as check and demo count them (aip.TallyDefinition)
 	Fates    map[string]int    // the crawl ledger's fates
 	Rules    []Rule            // the learned rules' fields and confidence
 	// Methods counts how the entries (latest versions) got each field,
@@ -79,7 +80,12 @@ func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error
 	if err := s.readBlog(t.Root); err != nil {
 		return nil, err
 	}
-	err := Walk(ctx, t, Options{AllVersions: true, Bag: bag}, func(p *Post) error {
+	payload, err := aip.TallyArchive(filepath.Join(t.Root, t.Blogs[0]))
+	if err != nil {
+		return nil, err
+	}
+	s.Payload = payload
+	err = Walk(ctx, t, Options{AllVersions: true, Bag: bag}, func(p *Post) error {
 		s.Versions++
 		latest, err := aip.LatestVersionIn(t.Root, filepath.Dir(filepath.Join(t.Root, filepath.FromSlash(p.AIP))))
 		if err != nil {

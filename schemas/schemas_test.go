@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/schemas"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // TestFilesUnmodified checks the embedded official schemas against the
@@ -90,7 +92,7 @@ func TestValidateTestdata(t *testing.T) {
 func Xmllint(t *testing.T, file string) (bool, string) {
 	t.Helper()
 	if _, err := exec.LookPath("xmllint"); err != nil {
-		t.Skip("xmllint not installed")
+		toolskip.Missing(t, "xmllint", err)
 	}
 	out, err := exec.Command("xmllint", "--noout", "--nonet", "--schema", schemas.Driver, file).CombinedOutput()
 	return err == nil, string(out)

@@ -61,6 +61,10 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) error {
 		return nil
 	}
 	r := c.RobotsFor(ctx, u)
+	if r.Err != nil && ctx.Err() != nil {
+		// The crawl was cancelled or ran out of time: robots.txt said nothing.
+		return fmt.Errorf("fetch %s: robots.txt not read: %w", rawURL, ctx.Err())
+	}
 	if r.Err != nil {
 		return blogharvest.Transient(fmt.Errorf("fetch %s: robots.txt unavailable (%v): %w", rawURL, r.Err, blogharvest.ErrDisallowed))
 	}
@@ -96,7 +100,10 @@ func (c *Client) RobotsFor(ctx context.Context, u *url.URL) *Robots {
 		c.mu.Unlock()
 		e.r = c.fetchRobots(ctx, key+"/robots.txt")
 		e.expires = c.o.Now().Add(RobotsLifetime)
-		if e.r.Err != nil {
+		switch {
+		case e.r.Err != nil && ctx.Err() != nil:
+			e.expires = c.o.Now() // cancelled: says nothing about the host
+		case e.r.Err != nil:
 			e.expires = c.o.Now().Add(robotsRetry)
 		}
 		close(e.ready)

@@ -203,3 +203,35 @@ func TestRobotsCachedAcrossClients(t *testing.T) {
 		t.Errorf("robots.txt asked %d times after its lifetime, want 2", n)
 	}
 }
+
+// A crawl cancelled while robots.txt is being read is cancelled, not
+// disallowed by robots.txt, and the next crawl asks for robots.txt again.
+func TestRobotsCancelledIsNotDisallowed(t *testing.T) {
+	asked := make(chan struct{}, 4)
+	var hang atomic.Bool
+	hang.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			asked <- struct{}{}
+			if hang.Load() {
+				<-r.Context().Done()
+				return
+			}
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		io.WriteString(w, "page")
+	}))
+	defer srv.Close()
+	c := newClient(t, fetch.Options{Retries: -1})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-asked; cancel() }()
+	err := c.Allowed(ctx, srv.URL+"/p")
+	if err == nil || errors.Is(err, blogharvest.ErrDisallowed) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled while reading robots.txt: %v, want context.Canceled and not ErrDisallowed", err)
+	}
+	hang.Store(false)
+	if err := c.Allowed(context.Background(), srv.URL+"/p"); err != nil {
+		t.Errorf("after the cancellation robots.txt allows /p: %v", err)
+	}
+}

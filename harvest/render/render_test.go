@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/render"
+
+	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // The tests that render with the shared browser run in parallel (it has two
@@ -50,7 +52,7 @@ func runTests(m *testing.M) int {
 		shared = b
 		defer b.Close()
 	}
-	return m.Run()
+	return toolskip.Main(m)
 }
 
 // sharedOptions maps blog.test and comments.test to the two test servers, so
@@ -78,7 +80,7 @@ func quietLogger() *slog.Logger {
 func browser(t testing.TB) *render.Browser {
 	t.Helper()
 	if shared == nil {
-		t.Skip("no chromium, chromium-browser or google-chrome on PATH: rendering tests skipped")
+		toolskip.Missing(t, "chromium", "no chromium, chromium-browser or google-chrome on PATH")
 	}
 	return shared
 }

@@ -1,0 +1,80 @@
+package aip
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// TallyDefinition says, in words, what a Tally counts. The demo, check and
+// the report state it next to their figures so that all three mean the
+// same thing.
+const TallyDefinition = "payload = every file under data/ of every bag version " +
+	"(METS, captured files, WARC, logs), as each bag's Payload-Oxum counts it; tag files excluded"
+
+// Tally counts the AIPs of an archive, or of the part of it checked: the
+// one definition of sizes and counts that check, demo and report share
+// (TallyDefinition).
+type Tally struct {
+	Blogs, Entries              int   // distinct blogs and entries with at least one version
+	BlogVersions, EntryVersions int   // Blog and Entry AIPs: bags, every version
+	Files                       int   // payload files: every file under data/ of every bag
+	Bytes                       int64 // their bytes
+	folders                     map[string]bool
+}
+
+// Bags is the number of bags counted, every version of every AIP.
+func (t *Tally) Bags() int { return t.BlogVersions + t.EntryVersions }
+
+// add counts the bag dir, whose payload (data/… path → size) was read.
+func (t *Tally) add(dir string, payload map[string]int64) {
+	if t.folders == nil {
+		t.folders = map[string]bool{}
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	isBlog := filepath.Base(parent) == "blog"
+	if isBlog {
+		t.BlogVersions++
+	} else {
+		t.EntryVersions++
+	}
+	if !t.folders[parent] {
+		t.folders[parent] = true
+		if isBlog {
+			t.Blogs++
+		} else {
+			t.Entries++
+		}
+	}
+	for _, n := range payload {
+		t.Files++
+		t.Bytes += n
+	}
+}
+
+// TallyArchive counts the bags below root (an archive, a blog's folder or
+// one bag) without checking them, as CheckTally counts them; the .tmp
+// folder is skipped and symbolic links are not followed.
+func TallyArchive(root string) (Tally, error) {
+	var t Tally
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case !d.IsDir():
+			return nil
+		case d.Name() == TmpDir && p != root:
+			return filepath.SkipDir
+		case isBag(p):
+			b := &bag{dir: p}
+			b.scanPayload()
+			t.add(p, b.payload)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if os.IsNotExist(err) {
+		err = nil
+	}
+	return t, err
+}

@@ -1,0 +1,102 @@
+package daemon
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/blogharvest/blogharvest/aip"
+)
+
+// archivedFates are the crawl ledger's fates of URLs the archive accounts
+// for: archived (entry), not posts by nature (listing, redirect, stub,
+// duplicate), left out by the configuration (out-of-scope), or unchanged
+// since the last crawl (skipped). Every other fate (failed, robots,
+// over-budget, and any fate a newer crawl adds, such as a comment
+// shortfall) is a shortfall: something known but not archived.
+var archivedFates = map[string]bool{"entry": true, "listing": true, "redirect": true, "stub": true,
+	"duplicate": true, "out-of-scope": true, "skipped": true}
+
+// shortfallRows bounds the ledger rows a shortfall keeps for the page.
+const shortfallRows = 20
+
+// shortfall is what one Blog AIP's ledger knows but the archive lacks.
+type shortfall struct {
+	Ledger string         // the ledger read, relative to the archive; "" when none
+	Counts map[string]int // by fate
+	Rows   [][]string     // the first shortfallRows rows: url, fate, detail
+	Total  int
+}
+
+// shortfallCache reads each blog's ledger once per Blog AIP version.
+type shortfallCache struct {
+	mu   sync.Mutex
+	byID map[string]shortfall
+}
+
+// of returns the shortfalls of blog id in the archive root, from its
+// latest Blog AIP's data/logs/ledger.tsv; empty when there is none.
+func (c *shortfallCache) of(root, id string) shortfall {
+	v, _ := aip.LatestVersion(filepath.Join(root, id, "blog"))
+	if v == 0 {
+		return shortfall{}
+	}
+	rel := filepath.Join(id, "blog", "v"+strconv.Itoa(v), "data", "logs", "ledger.tsv")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.byID[id]; ok && s.Ledger == rel {
+		return s
+	}
+	s := readShortfalls(filepath.Join(root, rel))
+	s.Ledger = rel
+	if c.byID == nil {
+		c.byID = map[string]shortfall{}
+	}
+	c.byID[id] = s
+	return s
+}
+
+// readShortfalls reads a ledger.tsv (url, fate, detail, via) for the rows
+// whose fate is a shortfall.
+func readShortfalls(path string) shortfall {
+	s := shortfall{Counts: map[string]int{}}
+	f, err := os.Open(path)
+	if err != nil {
+		return s
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 3 || cols[0] == "url" || archivedFates[cols[1]] {
+			continue
+		}
+		s.Counts[cols[1]]++
+		s.Total++
+		if len(s.Rows) < shortfallRows {
+			s.Rows = append(s.Rows, cols[:3])
+		}
+	}
+	return s
+}
+
+// fateCounts lists counts by fate, most first, as "failed 3, robots 1".
+func fateCounts(m map[string]int) string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		return m[names[i]] > m[names[j]] || m[names[i]] == m[names[j]] && names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + " " + strconv.Itoa(m[n])
+	}
+	return strings.Join(parts, ", ")
+}
