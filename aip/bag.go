@@ -61,14 +61,18 @@ var testHook func(final, event string)
 // publish makes the bag in tmp durable, checks that the archive is still
 // locked and the bag still whole, and renames it to final, which must not
 // exist yet (rename refuses to replace a non-empty folder, so an existing
-// version is never touched).
+// version is never touched). No symbolic link below root is followed on
+// the way to final or tmp (nofollow.go): a linked blog, entries, year or
+// entry folder fails the write with a *SymlinkError naming it.
 func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
 	if err := syncBag(tmp); err != nil {
 		return err
 	}
-	if err := mkdirAllSync(root, filepath.Dir(final)); err != nil {
+	parent, err := openDirBelow(root, filepath.Dir(final), true) // made if missing; a link on the way is refused
+	if err != nil {
 		return err
 	}
+	parent.Close()
 	if _, err := os.Lstat(final); err == nil {
 		return fmt.Errorf("publish %s: version exists", final)
 	}
@@ -81,13 +85,7 @@ func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
 	if err := files.verify(tmp); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, final); err != nil {
-		return err
-	}
-	if err := syncDir(filepath.Dir(final)); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(tmp))
+	return renameBelow(root, tmp, final) // through the parents opened again without following links
 }
 
 // writeBag writes payload, manifests and tag files into dir, the temp
@@ -145,7 +143,7 @@ func (it *item) write(name string) (int64, error) {
 	if it.src == "" {
 		return writeFile(name, bytes.NewReader(it.body), it.size)
 	}
-	f, err := os.Open(it.src)
+	f, err := it.openSrc()
 	if err != nil {
 		return 0, err
 	}

@@ -86,6 +86,17 @@
 // bagging dates) differs from the newest version's; an existing version is
 // never modified.
 //
+// Nothing in this package follows a symbolic link below an archive root
+// (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open every
+// folder relative to the one above it with O_NOFOLLOW, the Writer publishes
+// through parents opened that way (renameat) and reads reused media so, and
+// ArchivedMedia reads an earlier version so; a link fails with a
+// *SymlinkError naming it (permanent for a write). Other packages reading an
+// archive (report) use the same functions. ArchivedMedia streams the
+// version's WARC (warc.Scan): memory stays bounded whatever it holds.
+// Enclosing and Within tell a command whether a path it would write lies in
+// an archive or a bag.
+//
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never
 // followed) included; CheckBag does the plain BagIt part for any bag.

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 	"sync"
@@ -128,7 +127,7 @@ func (it *item) siegfried() (format, error) {
 // open returns the item's content for reading: its file, or its bytes.
 func (it *item) open() (io.ReadCloser, error) {
 	if it.src != "" {
-		return os.Open(it.src)
+		return it.openSrc()
 	}
 	return io.NopCloser(bytes.NewReader(it.body)), nil
 }

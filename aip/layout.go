@@ -58,13 +58,19 @@ func LatestVersion(dir string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("aip: latest version: %w", err)
 	}
+	return latestOf(ents), nil
+}
+
+// latestOf returns the highest N of the v<N> folders among ents (links
+// and files are not versions), or 0.
+func latestOf(ents []fs.DirEntry) int {
 	latest := 0
 	for _, e := range ents {
 		if n, ok := versionNumber(e.Name()); ok && e.IsDir() && n > latest {
 			latest = n
 		}
 	}
-	return latest, nil
+	return latest
 }
 
 // versionNumber parses "v<N>" with N ≥ 1 and no leading zeros.

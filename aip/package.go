@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -53,6 +54,7 @@ type item struct {
 	file   *blogharvest.File // the captured file; nil for METS.xml and logs
 	body   []byte            // content in memory; nil when src is set
 	src    string            // content on local disk
+	root   string            // the archive root: a src under it (a reused file) is opened without following links
 	size   int64
 	sha256 string
 	sha512 string
@@ -66,7 +68,7 @@ type item struct {
 
 // addFiles names and hashes the captured files. A file whose recorded
 // SHA256 or Size does not match its bytes fails the write, permanently.
-func (p *pkg) addFiles(files []blogharvest.File) error {
+func (p *pkg) addFiles(root string, files []blogharvest.File) error {
 	p.used = map[string]bool{}
 	for i := range files {
 		f := &files[i]
@@ -75,7 +77,7 @@ func (p *pkg) addFiles(files []blogharvest.File) error {
 			rel = ledgerLog
 			p.used[ledgerLog] = true
 		}
-		it := &item{rel: rel, file: f, body: f.Body, src: f.Path, group: fileGroup(f.Role), mime: f.MediaType}
+		it := &item{rel: rel, file: f, body: f.Body, src: f.Path, root: root, group: fileGroup(f.Role), mime: f.MediaType}
 		if err := it.hash(); err != nil {
 			return blogharvest.Transient(fmt.Errorf("aip: %s: %w", f.URL, err))
 		}
@@ -93,7 +95,7 @@ func (it *item) hash() error {
 	h256, h512 := sha256.New(), sha512.New()
 	w := io.MultiWriter(h256, h512)
 	if it.src != "" {
-		f, err := os.Open(it.src)
+		f, err := it.openSrc()
 		if err != nil {
 			return err
 		}
@@ -107,6 +109,16 @@ func (it *item) hash() error {
 	}
 	it.sha256, it.sha512 = hex.EncodeToString(h256.Sum(nil)), hex.EncodeToString(h512.Sum(nil))
 	return nil
+}
+
+// openSrc opens the item's src: a file of the archive (media reused from
+// an earlier version) through OpenFile, never through a symbolic link; any
+// other file (the crawl's own) as it is.
+func (it *item) openSrc() (*os.File, error) {
+	if rel, err := relBelow(it.root, it.src); it.root != "" && err == nil && filepath.IsLocal(rel) {
+		return OpenFile(it.root, it.src)
+	}
+	return os.Open(it.src)
 }
 
 // memItem returns a generated payload item holding body.

@@ -5,10 +5,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -39,17 +38,17 @@ func ArchivedCaptures(root string, e *blogharvest.Entry) ([]blogharvest.File, er
 }
 
 // archivedFiles returns the verified files of the given roles of the
-// latest version of e's AIP (see ArchivedMedia).
+// latest version of e's AIP (see ArchivedMedia and verifiedFiles).
 func archivedFiles(root string, e *blogharvest.Entry, roles ...blogharvest.Role) ([]blogharvest.File, error) {
 	dir, err := EntryDir(root, e)
 	if err != nil {
 		return nil, err
 	}
-	n, err := LatestVersion(dir)
+	n, err := LatestVersionIn(root, dir)
 	if err != nil || n == 0 {
 		return nil, err
 	}
-	out, err := verifiedFiles(filepath.Join(dir, versionName(n)), roles)
+	out, err := verifiedFiles(root, filepath.Join(dir, versionName(n)), roles)
 	if err != nil {
 		return nil, fmt.Errorf("aip: archived media of %s: %w", e.URL, err)
 	}
@@ -67,26 +66,31 @@ type ArchivedBlog struct {
 }
 
 // LatestBlog returns what the latest Blog AIP of blogID under root holds;
-// nil, and no error, when there is none.
+// nil, and no error, when there is none. Nothing is read through a
+// symbolic link.
 func LatestBlog(root, blogID string) (*ArchivedBlog, error) {
 	dir, err := BlogDir(root, blogID)
 	if err != nil {
 		return nil, err
 	}
-	n, err := LatestVersion(dir)
+	n, err := LatestVersionIn(root, dir)
 	if err != nil || n == 0 {
 		return nil, err
 	}
 	bag := filepath.Join(dir, versionName(n))
-	files, err := verifiedFiles(bag, []blogharvest.Role{blogharvest.RoleFeed, blogharvest.RoleRobots,
+	files, err := verifiedFiles(root, bag, []blogharvest.Role{blogharvest.RoleFeed, blogharvest.RoleRobots,
 		blogharvest.RoleSitemap, blogharvest.RolePage, blogharvest.RoleCommentFeed})
 	if err != nil {
 		return nil, fmt.Errorf("aip: blog AIP %s: %w", bag, err)
 	}
 	b := &ArchivedBlog{Bag: bag, Files: files}
-	logs, _ := filepath.Glob(filepath.Join(bag, "data", "objects", roleDir(blogharvest.RoleLog), "*.json"))
-	for _, p := range logs {
-		if data, err := os.ReadFile(p); err == nil && bytes.Contains(data, []byte(`"`)) {
+	logDir := filepath.Join(bag, "data", "objects", roleDir(blogharvest.RoleLog))
+	ents, _ := ReadDir(root, logDir)
+	for _, ent := range ents {
+		if !strings.HasSuffix(ent.Name(), ".json") {
+			continue
+		}
+		if data, err := ReadFile(root, filepath.Join(logDir, ent.Name())); err == nil && bytes.Contains(data, []byte(`"`)) {
 			b.Rules = data
 			break
 		}
@@ -94,29 +98,46 @@ func LatestBlog(root, blogID string) (*ArchivedBlog, error) {
 	return b, nil
 }
 
-// verifiedFiles returns the verified files of the given roles of one bag (see
-// ArchivedMedia).
-func verifiedFiles(bag string, roles []blogharvest.Role) ([]blogharvest.File, error) {
-	lines, err := os.ReadFile(filepath.Join(bag, "data", captureLog))
+// verifiedFiles returns the verified files of the given roles of one bag
+// (see ArchivedMedia). Nothing is read through a symbolic link
+// (nofollow.go): a link on the way to the bag or among the files to reuse
+// fails with a *SymlinkError naming it. The WARC is streamed (warc.Scan):
+// only the response records of the files to reuse are read, none larger
+// than the largest of those files plus warc.MaxHTTPHeader, and no payload
+// is kept.
+func verifiedFiles(root, bag string, roles []blogharvest.Role) ([]blogharvest.File, error) {
+	lines, err := ReadFile(root, filepath.Join(bag, "data", captureLog))
 	if err != nil {
 		return nil, err
 	}
-	records, err := readEntryWARC(bag)
+	var wanted []captureLine
+	var largest int64
+	for _, c := range parseCaptureLog(lines) {
+		if _, ok := roleOf(c.path, roles); ok {
+			wanted = append(wanted, c)
+			largest = max(largest, c.size)
+		}
+	}
+	if len(wanted) == 0 {
+		return nil, nil
+	}
+	records, err := scanEntryWARC(root, bag, wanted, largest+warc.MaxHTTPHeader)
 	if err != nil {
 		return nil, err
 	}
 	var out []blogharvest.File
-	for _, c := range parseCaptureLog(lines) {
-		role, ok := roleOf(c.path, roles)
-		if !ok {
-			continue
-		}
+	for _, c := range wanted {
+		role, _ := roleOf(c.path, roles)
 		r := responseFor(records, c.url, c.sha256)
 		if r == nil {
 			continue
 		}
 		p := filepath.Join(bag, filepath.FromSlash(c.path))
-		if sum, err := fileSHA256(p); err != nil || sum != c.sha256 {
+		sum, err := fileSHA256(root, p)
+		if se := (*SymlinkError)(nil); errors.As(err, &se) {
+			return nil, err
+		}
+		if err != nil || sum != c.sha256 {
 			continue
 		}
 		out = append(out, blogharvest.File{URL: c.url, Role: role, MediaType: r.Header.Get("Content-Type"),
@@ -163,22 +184,50 @@ func parseCaptureLog(data []byte) []captureLine {
 	return out
 }
 
-// readEntryWARC reads the records of a bag's WARC; every record's
-// digests are verified.
-func readEntryWARC(bag string) ([]warc.Record, error) {
-	names, err := filepath.Glob(filepath.Join(bag, "data", filepath.FromSlash(warcDir), "*.warc.gz"))
-	if err != nil || len(names) != 1 {
-		return nil, fmt.Errorf("%s: want one WARC, found %d", bag, len(names))
-	}
-	data, err := os.ReadFile(names[0])
+// scanEntryWARC streams the bag's WARC (warc.Scan) and returns the
+// response records, payloads not kept, of the capture lines wanted (by URL
+// and payload sha256), each at most max bytes; it stops once it has them
+// all. Records that do not verify are left out.
+func scanEntryWARC(root, bag string, wanted []captureLine, max int64) ([]warc.Record, error) {
+	dir := filepath.Join(bag, "data", filepath.FromSlash(warcDir))
+	ents, err := ReadDir(root, dir)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := warc.Read(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path.Base(names[0]), err)
+	var names []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".warc.gz") {
+			names = append(names, e.Name())
+		}
 	}
-	return recs, nil
+	if len(names) != 1 {
+		return nil, fmt.Errorf("%s: want one WARC, found %d", bag, len(names))
+	}
+	f, err := OpenFile(root, filepath.Join(dir, names[0]))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	urls := map[string]bool{}
+	missing := map[string]bool{} // url and sha256 of each capture not found yet
+	for _, c := range wanted {
+		urls[c.url] = true
+		missing[c.url+" "+c.sha256] = true
+	}
+	var recs []warc.Record
+	want := func(r warc.Record) bool { return r.Type == "response" && urls[r.TargetURI] }
+	err = warc.Scan(bufio.NewReaderSize(f, 64<<10), max, want, func(r warc.Record) error {
+		recs = append(recs, r)
+		delete(missing, r.TargetURI+" "+r.PayloadSHA256)
+		if len(missing) == 0 {
+			return warc.ErrStop
+		}
+		return nil
+	})
+	if err != nil && len(recs) == 0 {
+		return nil, fmt.Errorf("%s: %w", names[0], err)
+	}
+	return recs, nil // a record that did not verify, or too large, is not reused: its file is fetched again
 }
 
 // responseFor returns the response record of url whose payload has the
@@ -193,9 +242,10 @@ func responseFor(recs []warc.Record, url, sum string) *warc.Record {
 	return nil
 }
 
-// fileSHA256 returns the lowercase hex sha256 of the file at p.
-func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
+// fileSHA256 returns the lowercase hex sha256 of the file at p under
+// root, opened without following links.
+func fileSHA256(root, p string) (string, error) {
+	f, err := OpenFile(root, p)
 	if err != nil {
 		return "", err
 	}

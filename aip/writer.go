@@ -92,7 +92,7 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	key := blogharvest.EntryKey(e.URL, e.Title)
 	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, dir: dir, entry: e}
 	if blogDir, err := BlogDir(w.Root, e.BlogID); err == nil {
-		p.blogVersion, _ = LatestVersion(blogDir) // a missing or unreadable blog folder: no blog version to name
+		p.blogVersion, _ = LatestVersionIn(w.Root, blogDir) // a missing or unreadable blog folder: no blog version to name
 	}
 	return w.write(ctx, p, e.Files)
 }
@@ -100,13 +100,13 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 // write hashes the files, compares the content digest with the newest
 // version, and assembles, validates and commits a new version if needed.
 func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (Result, error) {
-	if err := p.addFiles(files); err != nil {
+	if err := p.addFiles(w.Root, files); err != nil {
 		return Result{}, err
 	}
 	p.digest = p.contentDigest()
-	latest, err := LatestVersion(p.dir)
+	latest, err := LatestVersionIn(w.Root, p.dir)
 	if err != nil {
-		return Result{}, blogharvest.Transient(err)
+		return Result{}, classify(err)
 	}
 	if latest > 0 {
 		last := filepath.Join(p.dir, versionName(latest))
@@ -210,9 +210,13 @@ func oneLine(s string) string {
 	}, s))
 }
 
-// classify marks a commit error: a full disk or quota is transient and
-// says so; every other I/O error is transient too.
+// classify marks a commit error: a symbolic link in the archive is
+// permanent (the archive needs its operator); a full disk or quota is
+// transient and says so; every other I/O error is transient too.
 func classify(err error) error {
+	if se := (*SymlinkError)(nil); errors.As(err, &se) {
+		return blogharvest.Permanent(fmt.Errorf("aip: bag not written: %w", err))
+	}
 	if isNoSpace(err) {
 		return blogharvest.Transient(fmt.Errorf("aip: disk full, bag not written: %w", err))
 	}

@@ -11,15 +11,20 @@ import (
 )
 
 // connect starts a NATS server with JetStream in this process (data in a
-// temp dir) and connects to it.
+// temp dir) admitting one member, "t", and connects to it as t.
 func connect(t *testing.T, o cluster.Options) *cluster.Conn {
 	t.Helper()
-	s, err := cluster.StartServer("127.0.0.1:0", t.TempDir())
+	id, _, err := cluster.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := map[string]string{"t": id.Public()}
+	s, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Members: members})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	o.URL = s.URL()
+	o.URL, o.Name, o.Identity, o.Members = s.URL(), "t", id, members
 	c, err := cluster.Connect(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +53,9 @@ func TestTaskDeduplicatedEvenAfterAck(t *testing.T) {
 	}
 	if n, maxN := dl.Attempt(); dl.Task().ID() != task.ID() || n != 1 || maxN != 5 {
 		t.Fatalf("received %s attempt %d/%d", dl.Task().ID(), n, maxN)
+	}
+	if err := c.Hold(ctx, "b1", task.Due); err != nil {
+		t.Fatal(err)
 	}
 	if err := dl.Ack(dispatch.Report{Blog: "b1", Due: task.Due, Kind: dispatch.Done, Attempt: 1}); err != nil {
 		t.Fatal(err)

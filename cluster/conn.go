@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -33,6 +34,20 @@ type Options struct {
 	LeaseTTL   time.Duration // how long a lease lives without renewal; 15s
 	Duplicates time.Duration // the tasks stream's duplicate window; 24h
 	Logger     *slog.Logger  // nil: slog.Default()
+
+	// Identity is this process's nkey (LoadIdentity): it authenticates the
+	// connection and signs the reports. Required.
+	Identity *Identity
+	// Members maps the name of each member of the cluster (scheduler and
+	// workers) to its public nkey. A scheduler needs it (a report whose
+	// signature is not its signer's is dropped); when set, this process's
+	// own Name must map to its Identity.
+	Members map[string]string
+	// TLSCA is a PEM file of the authorities that sign the server's
+	// certificate; set, the connection uses TLS. A server that is not on
+	// loopback must be reached with TLS (this, or tls:// with the system's
+	// authorities).
+	TLSCA string
 }
 
 func (o *Options) defaults() {
@@ -61,6 +76,7 @@ type Conn struct {
 	tasks   jetstream.Stream
 	workers jetstream.Consumer
 	leases  jetstream.KeyValue
+	runs    jetstream.KeyValue // RunsBucket
 }
 
 // Connect connects to the NATS server, reconnecting for ever when it goes
@@ -69,14 +85,18 @@ type Conn struct {
 func Connect(ctx context.Context, o Options) (*Conn, error) {
 	o.defaults()
 	log := o.Logger
-	nc, err := nats.Connect(o.URL, nats.Name(o.Name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
+	auth, err := o.natsAuth()
+	if err != nil {
+		return nil, err
+	}
+	nc, err := nats.Connect(o.URL, append(auth, nats.Name(o.Name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
 		nats.RetryOnFailedConnect(false),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
 				log.Warn("NATS disconnected", "err", err)
 			}
 		}),
-		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("NATS reconnected", "server", Redact(c.ConnectedUrl())) }))
+		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("NATS reconnected", "server", Redact(c.ConnectedUrl())) }))...)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect to %s: %w", Redact(o.URL), err)
 	}
@@ -128,6 +148,11 @@ func (c *Conn) setupOnce(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("lease bucket: %w", err)
 	}
+	c.runs, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: RunsBucket, History: 1,
+		Storage: jetstream.FileStorage})
+	if err != nil {
+		return fmt.Errorf("runs bucket: %w", err)
+	}
 	return nil
 }
 
@@ -140,10 +165,32 @@ func (c *Conn) Close() { c.nc.Close() }
 // Connected reports whether the connection to the server is up.
 func (c *Conn) Connected() bool { return c.nc.IsConnected() }
 
-// Redact returns the NATS URL(s) u without user info, for logs.
+// Redact returns the NATS URL(s) u without user info, for logs: every URL
+// of a comma-separated list (spaces around the commas or not) loses its
+// user:password or token; a part that does not parse as a URL loses
+// everything up to its last "@".
 func Redact(u string) string {
+	parts := strings.Split(u, ",")
+	for i, part := range parts {
+		parts[i] = redactOne(strings.TrimSpace(part))
+	}
+	return strings.Join(parts, ",")
+}
+
+// redactOne drops the user info of one URL.
+func redactOne(u string) string {
 	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
+	if err == nil && p.User == nil && !strings.Contains(u, "@") {
+		return u
+	}
+	if err != nil || p.Host == "" {
+		if i := strings.LastIndex(u, "@"); i >= 0 {
+			scheme, _, ok := strings.Cut(u, "://")
+			if ok && !strings.ContainsAny(scheme, "@/:") {
+				return scheme + "://…" + u[i:]
+			}
+			return "…" + u[i:]
+		}
 		return u
 	}
 	p.User = nil

@@ -16,8 +16,18 @@
 //     active scheduler), "blog.<id>" (one run per blog across the cluster)
 //     and "host.<host>" (one crawl per host across workers). A lease is
 //     created only if absent, renewed by compare-and-set on its revision
-//     and lapses by itself when its holder dies.
+//     and lapses by itself when its holder dies;
+//   - a key-value bucket of runs without TTL (RunsBucket): "run.<id>", the
+//     worker holding the blog's run and its due time (Conn.Hold).
 //
-// Conn implements dispatch.Dispatcher. StartServer runs an embedded NATS
-// server with JetStream for small setups.
+// Authentication (auth.go): every member (scheduler or worker) has an
+// nkey Identity read from a seed file; it authenticates the connection and
+// signs every report. Reports admits a report only if it is signed by a
+// member of Options.Members, and a done report only from the worker
+// RunsBucket names for that run. StartServer runs an embedded NATS server
+// with JetStream that admits the members' nkeys only and refuses a listen
+// address off loopback without TLS; Connect refuses a server off loopback
+// without TLS. Redact removes credentials from NATS URL lists for logs.
+//
+// Conn implements dispatch.Dispatcher.
 package cluster

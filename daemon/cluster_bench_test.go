@@ -61,8 +61,7 @@ func BenchmarkClusterScheduler10000Blogs(b *testing.B) {
 	const n = 10000
 	e := newClusterEnv(b, clusterOpts{})
 	var y strings.Builder
-	fmt.Fprintf(&y, "archive: %s\nstate: %s\nlisten: 127.0.0.1:0\ncluster: {nats_url: \"nats://%s\"}\nblogs:\n",
-		e.archive, e.state, e.natsAddr)
+	fmt.Fprintf(&y, "archive: %s\nstate: %s\nlisten: 127.0.0.1:0\ncluster: %s\nblogs:\n", e.archive, e.state, e.clusterYAML(""))
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&y, "  - id: blog-%05d\n    url: http://127.0.0.1:9/blog-%05d/\n    schedule: \"%d %d * * *\"\n",
 			i, i, i%60, (i/60)%24)

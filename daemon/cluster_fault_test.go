@@ -91,8 +91,8 @@ func TestClusterSchedulerKilled(t *testing.T) {
 	killed := time.Now()
 	waitFor(t, "s2 active", 30*time.Second, func() bool { return strings.Contains(s2.logs.String(), "active scheduler") })
 	took := time.Since(killed)
-	t.Logf("standby active %v after the kill (lease TTL 2s)", took.Round(10*time.Millisecond))
-	if took > 4*2*time.Second {
+	t.Logf("standby active %v after the kill (lease TTL %v)", took.Round(10*time.Millisecond), testTTL)
+	if took > 4*testTTL {
 		t.Errorf("standby took over %v after the kill: more than a few lease TTLs", took)
 	}
 	listen := listenOf(t, standby)
@@ -159,3 +159,43 @@ func TestClusterPoisonBlog(t *testing.T) {
 
 // aipCheck checks the archive (what `blogharvest check` does).
 func aipCheck(root string) []error { return aip.Check(root) }
+
+// TestClusterSchedulerRejoinsAfterLeaseLost: the NATS server down for
+// three lease TTLs makes the scheduler lose its lease (no renewal for a
+// whole TTL, as on an overloaded machine); it steps down and takes the
+// lease again once the server is back, without exiting, and every run
+// ends.
+func TestClusterSchedulerRejoinsAfterLeaseLost(t *testing.T) {
+	e := newClusterEnv(t, clusterOpts{blogs: 4, maxDeliver: 10, maxPages: 8, ttl: 2 * time.Second})
+	e.slow.Store(100)
+	listen := listenOf(t, e.config())
+	s := start(t, "run", "-config", e.config())
+	e.worker("w1")
+	waitFor(t, "a first entry archived", 60*time.Second, e.anyEntry)
+	e.nats.Close()
+	waitFor(t, "the lease lost", 30*time.Second, func() bool { return strings.Contains(s.logs.String(), "stepped down") })
+	time.Sleep(3 * 2 * time.Second)
+	e.startNATS()
+	waitFor(t, "active again", 60*time.Second, func() bool {
+		return strings.Count(s.logs.String(), "active scheduler of the cluster") >= 2
+	})
+	select {
+	case <-s.done:
+		t.Fatalf("the scheduler exited:\n%s", lastLines(s.logs.String(), 20))
+	default:
+	}
+	waitFor(t, "every blog's run ended", 80*time.Second, ended(listen))
+	st, _ := getStatus(listen)
+	for _, b := range st.Blogs {
+		if b.Runs != 1 || b.Outcome != "ok" || b.Entries == 0 {
+			t.Errorf("blog %s: %+v; want its one run ok", b.ID, b)
+		}
+	}
+	// Crawls interrupted when the workers lost their leases may have left
+	// an entry that the redone run archives again as a second version, so
+	// versions are not counted here (checkCluster does, where nothing is
+	// interrupted).
+	if errs := aipCheck(e.archive); len(errs) > 0 {
+		t.Errorf("check: %v", errs)
+	}
+}

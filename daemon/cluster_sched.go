@@ -53,20 +53,38 @@ func (r *clusterRole) close() {
 	r.conn.Close()
 }
 
-// clusterOptions turns the cluster key into cluster.Options.
-func clusterOptions(c *Config, d *Daemon) cluster.Options {
+// clusterOptions turns the cluster key into cluster.Options, reading this
+// process's nkey.
+func clusterOptions(c *Config, d *Daemon) (cluster.Options, error) {
 	cl := c.Cluster
+	id, err := cluster.LoadIdentity(cl.NkeyFile)
+	if err != nil {
+		return cluster.Options{}, err
+	}
 	return cluster.Options{URL: cl.NATSURL, Name: cl.Name, AckWait: time.Duration(cl.AckWait), MaxDeliver: cl.MaxDeliver,
-		LeaseTTL: time.Duration(cl.LeaseTTL), Logger: d.Logger}
+		LeaseTTL: time.Duration(cl.LeaseTTL), Logger: d.Logger, Identity: id, Members: cl.Members, TLSCA: cl.TLSCA}, nil
 }
 
-// JoinAsScheduler connects to the cluster and waits, as a standby, until
+// JoinAsScheduler connects to the cluster (a scheduler that lost its
+// lease waits for the server if need be) and waits, as a standby, until
 // it holds the scheduler's lease (or ctx ends); Open then schedules for
 // the whole cluster. The lease is renewed every third of its TTL; if a
 // renewal fails the scheduler has lost it and Lost is closed: the process
 // must stop (another scheduler may be active).
 func (d *Daemon) JoinAsScheduler(ctx context.Context) error {
-	conn, err := cluster.Connect(ctx, clusterOptions(d.Config, d))
+	o, err := clusterOptions(d.Config, d)
+	if err != nil {
+		return err
+	}
+	conn, err := cluster.Connect(ctx, o)
+	for err != nil && d.rejoining && ctx.Err() == nil {
+		d.Logger.Warn("NATS not reachable while standing by; trying again", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(o.LeaseTTL / 2):
+			conn, err = cluster.Connect(ctx, o)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,46 @@ type clusterEnv struct {
 	slow     atomic.Int64 // milliseconds each blog page waits before answering
 
 	workerAddr []string // the workers' /healthz and /metrics addresses
+
+	members map[string]string // name → public nkey of every member
+	keyDir  string            // <name>.nk: each member's nkey seed
+}
+
+// memberNames are the members of a test cluster: the scheduler(s), the
+// workers, and "w9", a member's identity in a forger's hands.
+var memberNames = []string{"sched", "w1", "w2", "w3", "w9"}
+
+// makeMembers makes an nkey for each member, its seed in keyDir.
+func (e *clusterEnv) makeMembers() {
+	e.members = map[string]string{}
+	e.keyDir = filepath.Join(e.dir, "keys")
+	if err := os.MkdirAll(e.keyDir, 0o700); err != nil {
+		e.t.Fatal(err)
+	}
+	for _, n := range memberNames {
+		id, seed, err := cluster.NewIdentity()
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if err := os.WriteFile(e.keyFile(n), seed, 0o600); err != nil {
+			e.t.Fatal(err)
+		}
+		e.members[n] = id.Public()
+	}
+}
+
+// keyFile is member name's nkey seed file.
+func (e *clusterEnv) keyFile(name string) string { return filepath.Join(e.keyDir, name+".nk") }
+
+// clusterYAML is the cluster key's flow mapping for the scheduler "sched"
+// (workers override name and nkey), with the options given.
+func (e *clusterEnv) clusterYAML(more string) string {
+	var m []string
+	for _, n := range memberNames {
+		m = append(m, n+": "+e.members[n])
+	}
+	return fmt.Sprintf(`{nats_url: "nats://%s", name: sched, nkey_file: %s, members: {%s}%s}`, e.natsAddr,
+		e.keyFile("sched"), strings.Join(m, ", "), more)
 }
 
 // clusterOpts shape a cluster test's config.
@@ -48,7 +88,13 @@ type clusterOpts struct {
 	concurrency int
 	// latency delays every answer of the blogs' servers.
 	latency time.Duration
+	// ttl is the lease TTL and the ack wait; default testTTL.
+	ttl time.Duration
 }
+
+// testTTL is the tests' lease TTL and ack wait: long enough that a loaded
+// machine renews leases and sends heartbeats in time (2s was not).
+const testTTL = 5 * time.Second
 
 // freeAddrTB is freeAddr for benchmarks too.
 func freeAddrTB(t testing.TB) string {
@@ -70,6 +116,7 @@ func newClusterEnv(t testing.TB, o clusterOpts) *clusterEnv {
 	e.state = filepath.Join(e.dir, "state", "schedule.db")
 	e.natsDir = filepath.Join(e.dir, "nats")
 	e.natsAddr = freeAddrTB(t)
+	e.makeMembers()
 	e.startNATS()
 	t.Cleanup(func() { e.nats.Close() })
 	names := fixture.Names()
@@ -102,7 +149,7 @@ func newClusterEnv(t testing.TB, o clusterOpts) *clusterEnv {
 
 // startNATS starts (or restarts) the NATS server on its address and data.
 func (e *clusterEnv) startNATS() {
-	s, err := cluster.StartServer(e.natsAddr, e.natsDir)
+	s, err := cluster.StartServer(cluster.ServerOptions{Listen: e.natsAddr, StoreDir: e.natsDir, Members: e.members})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -119,9 +166,11 @@ listen: %s
 concurrency: %d
 organization: Test Library
 log: {format: json, level: info}
-cluster: {nats_url: "nats://%s", ack_wait: 2s, lease_ttl: 2s, max_deliver: %d, retry_delay: 300ms}
+cluster: %s
 blogs:
-`, e.archive, e.state, listen, cmp.Or(o.concurrency, 2), e.natsAddr, o.maxDeliver)
+`, e.archive, e.state, listen, cmp.Or(o.concurrency, 2),
+		e.clusterYAML(fmt.Sprintf(", ack_wait: %s, lease_ttl: %[1]s, max_deliver: %d, retry_delay: 300ms",
+			cmp.Or(o.ttl, testTTL), o.maxDeliver)))
 	for _, id := range e.blogs {
 		fmt.Fprintf(&y, "  - {id: %s, url: %s/, schedule: \"@every 1h\", delay: 1ms, render: never, max_pages: %d}\n",
 			id, e.sites[id], o.maxPages)
@@ -154,7 +203,7 @@ func listenOf(t testing.TB, path string) string {
 func (e *clusterEnv) worker(name string) *proc {
 	t := e.t.(*testing.T)
 	listen := freeAddr(t)
-	p := start(t, "worker", "-config", e.config(), "-name", name, "-listen", listen)
+	p := start(t, "worker", "-config", e.config(), "-name", name, "-nkey", e.keyFile(name), "-listen", listen)
 	e.workerAddr = append(e.workerAddr, listen)
 	return p
 }
@@ -162,14 +211,15 @@ func (e *clusterEnv) worker(name string) *proc {
 // clusterStatus is the scheduler's /status.
 type clusterStatus struct {
 	Blogs []struct {
-		ID        string `json:"id"`
-		Outcome   string `json:"outcome"`
-		LastError string `json:"last_error"`
-		Runs      int    `json:"runs"`
-		Entries   int    `json:"entries_archived"`
-		Failures  int    `json:"consecutive_failures"`
-		Worker    string `json:"worker"`
-		Attempt   int    `json:"attempt"`
+		ID        string    `json:"id"`
+		Outcome   string    `json:"outcome"`
+		LastError string    `json:"last_error"`
+		Runs      int       `json:"runs"`
+		Entries   int       `json:"entries_archived"`
+		Failures  int       `json:"consecutive_failures"`
+		Worker    string    `json:"worker"`
+		Attempt   int       `json:"attempt"`
+		Watermark time.Time `json:"watermark"`
 	} `json:"blogs"`
 	Cluster map[string]any `json:"cluster"`
 }

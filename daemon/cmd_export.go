@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/report"
 )
 
@@ -29,6 +30,11 @@ func runExport(ctx context.Context, args []string, std IO) error {
 	target, err := report.Resolve(pos[0])
 	if err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := outsideArchives(*out, target.Root); err != nil {
+			return err
+		}
 	}
 	if _, err := report.NewExporter(nil, *format); err != nil {
 		return &UsageError{fmt.Errorf("-format: %w", err)}
@@ -105,4 +111,26 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// outsideArchives refuses an output path inside the archive root (symbolic
+// links resolved) or inside any archive or bag (aip.Enclosing): a file
+// written there would change a published bag or lie in the archive
+// outside any bag.
+func outsideArchives(path, root string) error {
+	in, err := aip.Within(path, root)
+	if err != nil {
+		return fmt.Errorf("-out %s: %w", path, err)
+	}
+	if in {
+		return &UsageError{fmt.Errorf("-out %s: inside the archive %s; write it outside any archive", path, root)}
+	}
+	enc, err := aip.Enclosing(path)
+	if err != nil {
+		return fmt.Errorf("-out %s: %w", path, err)
+	}
+	if enc != "" {
+		return &UsageError{fmt.Errorf("-out %s: inside %s, an archive or a bag; write it outside any archive", path, enc)}
+	}
+	return nil
 }

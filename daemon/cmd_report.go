@@ -27,6 +27,11 @@ func runReport(ctx context.Context, args []string, std IO) error {
 	if len(target.Blogs) != 1 {
 		return &UsageError{fmt.Errorf("%s holds %d blogs: name one of them (%s/%s)", pos[0], len(target.Blogs), pos[0], target.Blogs[0])}
 	}
+	if *out != "-" {
+		if err := outsideArchives(*out, target.Root); err != nil {
+			return err
+		}
+	}
 	p := newProgress(std.Stderr)
 	defer p.done()
 	st, err := report.Collect(ctx, target, func(rel string) { p.item("report", "AIPs read", rel) })

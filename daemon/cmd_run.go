@@ -22,38 +22,68 @@ func runRun(ctx context.Context, args []string, io IO) error {
 		fmt.Fprintf(io.Stdout, "config %s: valid, %d blogs\n", *cfgPath, len(c.Blogs))
 		return nil
 	}
-	d := NewDaemon(c)
-	d.Logger = newLogger(c.Log, io.Stderr)
+	logger := newLogger(c.Log, io.Stderr)
 	if c.Cluster.On() {
-		stop, err := joinCluster(ctx, d)
+		stop, err := startEmbedded(c.Cluster, logger)
 		if err != nil {
 			return err
 		}
 		defer stop()
 	}
+	for rejoining := false; ; rejoining = true {
+		d := NewDaemon(c)
+		d.Logger, d.rejoining = logger, rejoining
+		lost, err := serve(ctx, d, *cfgPath, io)
+		if !lost {
+			return err
+		}
+		c = d.Config // as last reloaded
+		logger.Warn("scheduler lease lost: stepped down; standing by to take it again (another scheduler may be active)")
+	}
+}
+
+// serve runs d until ctx ends, reloading its config on io.Reload. In a
+// cluster d first waits, as a standby, for the scheduler's lease; if it
+// loses the lease later (a renewal refused, or none for a whole TTL: the
+// server unreachable, the machine overloaded) it stops scheduling, closes
+// everything and returns lost, so that the caller stands by again rather
+// than exit.
+func serve(ctx context.Context, d *Daemon, cfgPath string, io IO) (lost bool, err error) {
+	c := d.Config
+	if c.Cluster.On() {
+		if err := d.JoinAsScheduler(ctx); err != nil {
+			if errors.Is(err, context.Canceled) {
+				err = errors.New("stopped while standing by")
+			}
+			return false, err
+		}
+	}
 	// The archive is locked, then the status server's port bound, before
 	// anything is scheduled: a busy port ends the command before any
 	// harvest starts.
 	if err := d.openStore(); err != nil {
-		return err
+		d.cl.close()
+		return false, err
 	}
 	srv := &statusServer{d: d}
 	if err := srv.bind(c.Listen); err != nil {
 		d.closeStore()
-		return fmt.Errorf("listen %s: %w (nothing was harvested)", c.Listen, err)
+		d.cl.close()
+		return false, fmt.Errorf("listen %s: %w (nothing was harvested)", c.Listen, err)
 	}
 	log := d.Logger
 	log.Info("blogharvest started", startAttrs(c, srv)...)
 	if err := d.Open(); err != nil {
 		srv.close()
-		return err
+		d.cl.close()
+		return false, err
 	}
 	// Parsing a large config and loading every blog's state leaves garbage
 	// the idle daemon would otherwise keep resident for a long while.
 	debug.FreeOSMemory()
 	if err := srv.start(c.Listen); err != nil {
 		d.Close()
-		return fmt.Errorf("listen %s: %w", c.Listen, err)
+		return false, fmt.Errorf("listen %s: %w", c.Listen, err)
 	}
 	for {
 		select {
@@ -62,16 +92,16 @@ func runRun(ctx context.Context, args []string, io IO) error {
 			srv.close()
 			if err := d.Close(); err != nil {
 				log.Error("stopped", "err", err)
-				return err
+				return false, err
 			}
 			log.Info("stopped")
-			return nil
+			return false, nil
 		case <-io.Reload:
-			reload(d, *cfgPath, srv)
+			reload(d, cfgPath, srv)
 		case <-d.Lost():
 			srv.close()
 			d.Close()
-			return errors.New("scheduler lease lost: another scheduler may be active; restart to stand by")
+			return true, nil
 		}
 	}
 }

@@ -4,40 +4,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"os"
 
 	"github.com/blogharvest/blogharvest/cluster"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// joinCluster starts the embedded NATS server if the config asks for one,
-// then waits until d is the cluster's active scheduler. stop shuts the
-// embedded server down.
-func joinCluster(ctx context.Context, d *Daemon) (stop func(), err error) {
-	cl := d.Config.Cluster
-	stop = func() {}
-	if cl.Embedded {
-		srv, err := cluster.StartServer(cl.Listen, cl.StoreDir)
-		if err != nil {
-			return nil, err
-		}
-		d.Logger.Info("embedded NATS server started", "listen", cl.Listen, "store", cl.StoreDir)
-		stop = srv.Close
+// startEmbedded starts the embedded NATS server if the cluster key asks
+// for one; stop shuts it down.
+func startEmbedded(cl Cluster, log *slog.Logger) (stop func(), err error) {
+	if !cl.Embedded {
+		return func() {}, nil
 	}
-	if err := d.JoinAsScheduler(ctx); err != nil {
-		stop()
-		if errors.Is(err, context.Canceled) {
-			err = errors.New("stopped while standing by")
-		}
+	srv, err := cluster.StartServer(cluster.ServerOptions{Listen: cl.Listen, StoreDir: cl.StoreDir, Members: cl.Members,
+		TLSCert: cl.TLSCert, TLSKey: cl.TLSKey})
+	if err != nil {
 		return nil, err
 	}
-	return stop, nil
+	log.Info("embedded NATS server started", "listen", cl.Listen, "store", cl.StoreDir, "members", len(cl.Members),
+		"tls", cl.TLSCert != "")
+	return srv.Close, nil
 }
 
 func runWorker(ctx context.Context, args []string, io IO) error {
-	fs := newFlagSet("worker", "-config FILE [-name NAME] [-listen ADDR]", io.Stderr)
+	fs := newFlagSet("worker", "-config FILE [-name NAME] [-nkey FILE] [-listen ADDR]", io.Stderr)
 	cfgPath := fs.String("config", "blogs.yaml", "config `file` (the cluster's, with its cluster key)")
 	name := fs.String("name", "", "this worker's `name` (default: cluster.name, the host name)")
+	nkey := fs.String("nkey", "", "this worker's nkey seed `file`, its identity in the cluster (default: cluster.nkey_file)")
 	listen := fs.String("listen", "", "`address` for /healthz and /metrics (default: the config's listen)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -51,6 +46,9 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 	}
 	if *name != "" {
 		c.Cluster.Name = *name
+	}
+	if *nkey != "" {
+		c.Cluster.NkeyFile = *nkey
 	}
 	if *listen != "" {
 		c.Listen = *listen
@@ -77,6 +75,35 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 	err = d.CloseWorker()
 	log.Info("stopped", "err", err)
 	return err
+}
+
+// runNkey writes a new nkey user seed to a file only its owner can read
+// (never over an existing one) and prints its public key, for
+// cluster.members.
+func runNkey(_ context.Context, args []string, std IO) error {
+	fs := newFlagSet("nkey", "-out FILE", std.Stderr)
+	out := fs.String("out", "", "write the seed (secret) to `file`, which must not exist")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return &UsageError{errors.New("-out FILE is required (the seed is a secret: it is never printed)")}
+	}
+	id, seed, err := cluster.NewIdentity()
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(seed, '\n'))
+	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+		os.Remove(*out)
+		return err
+	}
+	fmt.Fprintln(std.Stdout, id.Public())
+	return nil
 }
 
 // workerHandler serves a worker's /healthz (503 while disconnected from

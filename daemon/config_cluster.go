@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blogharvest/blogharvest/cluster"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -23,7 +24,7 @@ type Cluster struct {
 	// Embedded makes run start a NATS server with JetStream inside the
 	// process, listening on Listen and storing in StoreDir.
 	Embedded bool   `yaml:"embedded"`
-	Listen   string `yaml:"listen"`    // the embedded server's address; default 0.0.0.0:4222
+	Listen   string `yaml:"listen"`    // the embedded server's address; default 127.0.0.1:4222 (off loopback: TLS required)
 	StoreDir string `yaml:"store_dir"` // the embedded server's JetStream storage; default <state's folder>/nats
 	// Name names this process to the cluster: a worker's own folder under
 	// <archive>/.tmp and its lock, and /status's "worker". Default: the
@@ -33,6 +34,23 @@ type Cluster struct {
 	MaxDeliver int      `yaml:"max_deliver"` // deliveries of one task at most, then it fails for good; default 5
 	LeaseTTL   Duration `yaml:"lease_ttl"`   // scheduler, blog and host leases lapse this long after their holder's last renewal; default 15s
 	RetryDelay Duration `yaml:"retry_delay"` // a failed attempt is retried after this, doubled per attempt; default 10s
+
+	// NkeyFile is this process's identity: a file holding an nkey user
+	// seed (blogharvest nkey writes one), never logged. Required: the
+	// server admits members only, and reports are signed with it.
+	NkeyFile string `yaml:"nkey_file"`
+	// Members maps the name of every member (schedulers and workers) to
+	// its public nkey (U…): the embedded server admits these, the scheduler
+	// accepts reports signed by these.
+	Members map[string]string `yaml:"members"`
+	// TLSCA is the PEM file of the authorities that sign the NATS server's
+	// certificate; a nats_url off loopback needs it (or tls:// and the
+	// system's authorities).
+	TLSCA string `yaml:"tls_ca"`
+	// TLSCert and TLSKey are the embedded server's certificate and key
+	// (PEM); a listen address off loopback needs them.
+	TLSCert string `yaml:"tls_cert"`
+	TLSKey  string `yaml:"tls_key"`
 
 	on bool // the config has the key
 }
@@ -46,7 +64,7 @@ func (cl *Cluster) applyDefaults(c *Config) {
 		return
 	}
 	if cl.Listen == "" {
-		cl.Listen = "0.0.0.0:4222"
+		cl.Listen = "127.0.0.1:4222"
 	}
 	if cl.StoreDir == "" {
 		cl.StoreDir = filepath.Join(filepath.Dir(c.State), "nats")
@@ -90,7 +108,7 @@ func (cl Cluster) validate(c *Config, doc *yaml.Node) []ConfigProblem {
 	}
 	for _, u := range strings.Split(cl.NATSURL, ",") {
 		if p, err := url.Parse(strings.TrimSpace(u)); cl.NATSURL != "" && (err != nil || p.Host == "") {
-			bad("nats_url", fmt.Sprintf("%q is not a NATS URL like nats://host:4222", redactURL(u)))
+			bad("nats_url", fmt.Sprintf("%q is not a NATS URL like nats://host:4222", cluster.Redact(u)))
 		}
 	}
 	if _, _, err := net.SplitHostPort(cl.Listen); err != nil {
@@ -99,6 +117,32 @@ func (cl Cluster) validate(c *Config, doc *yaml.Node) []ConfigProblem {
 	if cl.Name == "" || strings.ContainsAny(cl.Name, "/\\") || strings.HasPrefix(cl.Name, ".") {
 		bad("name", fmt.Sprintf("%q: give a name without / or a leading dot", cl.Name))
 	}
+	if cl.NkeyFile == "" {
+		bad("nkey_file", "required: this process's NATS identity, a file holding an nkey user seed (blogharvest nkey -out FILE writes one)")
+	} else if _, err := cluster.LoadIdentity(cl.NkeyFile); err != nil {
+		bad("nkey_file", err.Error())
+	}
+	if len(cl.Members) == 0 {
+		bad("members", "required: the name and public nkey (U…) of every scheduler and worker, e.g. {harvest-1: UAB…}")
+	}
+	for name, pub := range cl.Members {
+		if !cluster.ValidMember(pub) {
+			bad("members", fmt.Sprintf("%s: %q is not a public user nkey (U…)", name, pub))
+		}
+	}
+	if host, _, err := net.SplitHostPort(cl.Listen); err == nil && cl.Embedded && !cluster.IsLoopback(host) &&
+		(cl.TLSCert == "" || cl.TLSKey == "") {
+		bad("listen", fmt.Sprintf("%s is not on loopback: the embedded server needs tls_cert and tls_key there", cl.Listen))
+	}
+	if (cl.TLSCert == "") != (cl.TLSKey == "") {
+		bad("tls_cert", "tls_cert and tls_key go together")
+	}
+	for _, u := range strings.Split(cl.NATSURL, ",") {
+		p, err := url.Parse(strings.TrimSpace(u))
+		if err == nil && p.Host != "" && !cluster.IsLoopback(p.Hostname()) && p.Scheme != "tls" && cl.TLSCA == "" {
+			bad("nats_url", fmt.Sprintf("%q is not on loopback: use TLS (tls_ca, or a tls:// URL)", cluster.Redact(u)))
+		}
+	}
 	if cl.MaxDeliver < 1 {
 		bad("max_deliver", "must be at least 1")
 	}
@@ -106,17 +150,4 @@ func (cl Cluster) validate(c *Config, doc *yaml.Node) []ConfigProblem {
 		bad("ack_wait", "ack_wait and lease_ttl must be at least 1s")
 	}
 	return probs
-}
-
-// redactURL drops the user info of a URL for messages.
-func redactURL(u string) string {
-	p, err := url.Parse(strings.TrimSpace(u))
-	if err != nil || p.User == nil {
-		if i := strings.LastIndex(u, "@"); i >= 0 {
-			return "…" + u[i:]
-		}
-		return u
-	}
-	p.User = nil
-	return p.String()
 }

@@ -31,6 +31,7 @@ type Daemon struct {
 	// cancelling them (AIP writes in flight finish within it). If zero, 30s.
 	Grace time.Duration
 
+	rejoining  bool // a cluster scheduler standing by again after losing its lease: NATS unreachable is waited out
 	harvester  harvester
 	httpLimits httpLimits       // the status server's; zero: defaultHTTPLimits
 	lock       *aip.ArchiveLock // one writer per archive: held from openStore to Close

@@ -380,3 +380,76 @@ func mustRel(t *testing.T, root, path string) string {
 	}
 	return rel
 }
+
+// TestOutputInsideArchiveRefused: export -out and report -out refuse a
+// file inside a published bag, inside the archive, and inside it through a
+// symbolic link from outside; nothing is written and check still finds
+// every bag whole.
+func TestOutputInsideArchiveRefused(t *testing.T) {
+	archive, _ := crawlDemo(t)
+	mets, _ := filepath.Glob(filepath.Join(archive, "*", "blog", "v1", "data", "METS.xml"))
+	if len(mets) != 1 {
+		t.Fatalf("blog METS: %v", mets)
+	}
+	blog := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(mets[0])))))
+	link := filepath.Join(t.TempDir(), "looks-outside")
+	if err := os.Symlink(filepath.Dir(mets[0]), link); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir() // a second archive, not the one read
+	if err := os.WriteFile(filepath.Join(other, ".lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(mets[0])
+	for _, out := range []string{mets[0], filepath.Join(archive, "corpus.jsonl"), filepath.Join(link, "METS.xml"),
+		filepath.Join(other, "corpus.jsonl")} {
+		for _, cmd := range [][]string{{"export", archive, "-out", out}, {"report", blog, "-out", out}} {
+			code, _, stderr := run(t, cmd...)
+			if code == 0 || !strings.Contains(stderr, "outside any archive") {
+				t.Errorf("%v: exit %d, want a refusal\n%s", cmd, code, stderr)
+			}
+		}
+	}
+	if after, _ := os.ReadFile(mets[0]); !bytes.Equal(before, after) {
+		t.Error("the bag's METS.xml was changed")
+	}
+	if _, err := os.Stat(filepath.Join(archive, "corpus.jsonl")); err == nil {
+		t.Error("a corpus was written into the archive")
+	}
+	if code, stdout, stderr := run(t, "check", archive); code != 0 {
+		t.Errorf("check after the refusals: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestExportAndReportRefuseLinks: an entry folder or a year folder of the
+// archive replaced by a symbolic link (to a copy outside the archive) makes
+// export and report fail with an error naming the link: nothing is read
+// through it.
+func TestExportAndReportRefuseLinks(t *testing.T) {
+	archive, _ := crawlDemo(t)
+	blogs, _ := filepath.Glob(filepath.Join(archive, "*", "entries"))
+	if len(blogs) != 1 {
+		t.Fatalf("blogs: %v", blogs)
+	}
+	years, _ := filepath.Glob(filepath.Join(blogs[0], "*"))
+	entries, _ := filepath.Glob(filepath.Join(years[0], "*"))
+	for _, p := range []string{entries[0], years[len(years)-1]} {
+		out := filepath.Join(t.TempDir(), filepath.Base(p))
+		if err := os.Rename(p, out); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(out, p); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range [][]string{{"export", archive}, {"report", filepath.Dir(blogs[0]), "-out", filepath.Join(t.TempDir(), "r.html")}} {
+			code, _, stderr := run(t, cmd...)
+			if code == 0 || !strings.Contains(stderr, p) || !strings.Contains(stderr, "symbolic link") {
+				t.Errorf("%v with %s linked: exit %d, want an error naming the link\n%s", cmd, p, code, lastLines(stderr, 5))
+			}
+		}
+		os.Remove(p)
+		if err := os.Rename(out, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

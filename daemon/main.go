@@ -55,6 +55,7 @@ func init() {
 		"export":  {"write archived posts and comments as a corpus (jsonl, txt, xml)", runExport},
 		"report":  {"write one self-contained HTML report of a blog's archive", runReport},
 		"worker":  {"crawl a cluster's tasks (NATS JetStream; needs the cluster key)", runWorker},
+		"nkey":    {"make a cluster member's identity: an nkey seed file and its public key", runNkey},
 	}
 }
 

@@ -22,7 +22,11 @@ import (
 // Config.Concurrency goroutines running the cluster's tasks.
 func (d *Daemon) OpenWorker(ctx context.Context) error {
 	c := d.Config
-	conn, err := cluster.Connect(ctx, clusterOptions(c, d))
+	o, err := clusterOptions(c, d)
+	if err != nil {
+		return err
+	}
+	conn, err := cluster.Connect(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -83,6 +87,18 @@ func (d *Daemon) workTask(dl dispatch.Delivery) {
 			msg = "task not readable: " + err.Error()
 		}
 		log.Error("task refused", "err", msg)
+		// The scheduler takes a done report only from the run's holder:
+		// hold it to say why it ends.
+		l, err := d.cl.conn.Acquire(d.ctx, cluster.BlogKey(t.Blog), name)
+		if err != nil {
+			rep.Kind, rep.Error = dispatch.Retry, publicText(err.Error(), d.Config)
+			dl.Nack(rep, time.Duration(d.Config.Cluster.RetryDelay))
+			return
+		}
+		defer (&held{leases: []*cluster.Lease{l}}).all()
+		if err := d.cl.conn.Hold(d.ctx, t.Blog, t.Due); err != nil {
+			log.Warn("run not recorded as held: its report will be refused", "err", err)
+		}
 		d.end(dl, rep, runOutcome{Outcome: schedule.OutcomeFailed, Error: msg}, true)
 		return
 	}
@@ -158,8 +174,10 @@ func (h *held) all() {
 	}
 }
 
-// takeLeases takes the blog's lease and its folder's lock, failing at once
-// if another worker holds either, then the lease of each of its hosts,
+// takeLeases takes the blog's lease (and records this worker as the
+// holder of the task's run: cluster.Conn.Hold) and its folder's lock,
+// failing at once if another worker holds either, then the lease of each
+// of its hosts,
 // waiting (with heartbeats) while another worker crawls one of them.
 func (d *Daemon) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
 	name := d.Config.Cluster.Name
@@ -169,6 +187,10 @@ func (d *Daemon) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
 		return nil, err
 	}
 	h.leases = append(h.leases, l)
+	if err := d.cl.conn.Hold(d.ctx, b.ID, dl.Task().Due); err != nil { // the scheduler takes the run's report from its holder only
+		h.all()
+		return nil, err
+	}
 	if h.folder, err = aip.LockBlog(d.lock, b.ID); err != nil {
 		h.all()
 		return nil, err

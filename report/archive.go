@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -81,7 +80,7 @@ func Resolve(path string) (Target, error) {
 	if isBlogDir(path) {
 		return Target{Root: filepath.Dir(path), Blogs: []string{filepath.Base(path)}}, nil
 	}
-	names, err := readNames(path)
+	names, err := readNames(path, path)
 	if err != nil {
 		return Target{}, err
 	}
@@ -107,21 +106,27 @@ func isBlogDir(dir string) bool {
 	return false
 }
 
-// readNames returns the names in dir, sorted; a missing dir has none.
-func readNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
+// readNames returns the names in dir under the archive root, sorted; a
+// missing dir has none. Nothing is read through a symbolic link below
+// root, and a link among the names fails with a *aip.SymlinkError naming
+// it.
+func readNames(root, dir string) ([]string, error) {
+	ents, err := aip.ReadDir(root, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", dir, err)
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		if e.Type()&fs.ModeSymlink != 0 {
+			p := filepath.Join(dir, e.Name())
+			target, _ := os.Readlink(p)
+			return nil, &aip.SymlinkError{Path: p, Target: target}
+		}
+		names = append(names, e.Name())
 	}
-	slices.Sort(names)
 	return names, nil
 }
 
@@ -133,12 +138,12 @@ func readNames(dir string) ([]string, error) {
 func Walk(ctx context.Context, t Target, o Options, fn func(*Post) error) error {
 	for _, blog := range t.Blogs {
 		entries := filepath.Join(t.Root, blog, "entries")
-		years, err := readNames(entries)
+		years, err := readNames(t.Root, entries)
 		if err != nil {
 			return err
 		}
 		for _, y := range years {
-			keys, err := readNames(filepath.Join(entries, y))
+			keys, err := readNames(t.Root, filepath.Join(entries, y))
 			if err != nil {
 				return err
 			}
@@ -157,7 +162,7 @@ func Walk(ctx context.Context, t Target, o Options, fn func(*Post) error) error 
 
 // walkEntry reads the versions of one entry folder that o asks for.
 func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
-	latest, err := aip.LatestVersion(dir)
+	latest, err := aip.LatestVersionIn(root, dir)
 	if err != nil || latest == 0 {
 		return err
 	}
@@ -167,7 +172,7 @@ func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
 	}
 	for v := first; v <= latest; v++ {
 		bag := filepath.Join(dir, "v"+strconv.Itoa(v))
-		if _, err := os.Stat(bag); errors.Is(err, fs.ErrNotExist) {
+		if _, err := aip.ReadDir(root, bag); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		rel, _ := filepath.Rel(root, bag)
@@ -175,7 +180,7 @@ func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
 		if o.Bag != nil {
 			o.Bag(rel)
 		}
-		p, err := ReadPost(bag)
+		p, err := ReadPost(root, bag)
 		if err != nil {
 			return err
 		}
@@ -188,10 +193,11 @@ func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
 }
 
 // ReadPost reads the entry and its comments from the METS document of the
-// Entry AIP in bag. Blog, AIP and Version are left for the caller.
-func ReadPost(bag string) (*Post, error) {
+// Entry AIP in bag, under the archive root (no symbolic link below root is
+// followed). Blog, AIP and Version are left for the caller.
+func ReadPost(root, bag string) (*Post, error) {
 	path := filepath.Join(bag, "data", "METS.xml")
-	data, err := os.ReadFile(path)
+	data, err := aip.ReadFile(root, path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

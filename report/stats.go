@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -46,6 +45,8 @@ type Stats struct {
 	Missing                 map[string]*Missing // field → the entries without it
 	Words                   map[string]int      // word frequencies of the archived text
 	Tokens                  int                 // words counted
+
+	root string // the archive root: nothing below it is read through a link
 }
 
 // Missing counts the entries without a field and keeps the first
@@ -85,7 +86,7 @@ func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error
 		return nil, fmt.Errorf("report: name one blog's folder (<archive>/<blog-id>), not %d blogs", len(t.Blogs))
 	}
 	s := &Stats{Blog: t.Blogs[0], ByMonth: map[string]*Month{}, Status: map[int]int{}, Fates: map[string]int{},
-		Missing: map[string]*Missing{}, Words: map[string]int{}}
+		Missing: map[string]*Missing{}, Words: map[string]int{}, root: t.Root}
 	if err := s.readBlog(t.Root); err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error
 	s.Payload = payload
 	err = Walk(ctx, t, Options{AllVersions: true, Bag: bag}, func(p *Post) error {
 		s.Versions++
-		latest, err := aip.LatestVersion(filepath.Join(t.Root, filepath.FromSlash(p.AIP), ".."))
+		latest, err := aip.LatestVersionIn(t.Root, filepath.Dir(filepath.Join(t.Root, filepath.FromSlash(p.AIP))))
 		if err != nil {
 			return err
 		}
@@ -174,13 +175,13 @@ func (s *Stats) words(text string) {
 // learned rules. A blog without one is no error (nothing to add).
 func (s *Stats) readBlog(root string) error {
 	dir := filepath.Join(root, s.Blog, "blog")
-	v, err := aip.LatestVersion(dir)
+	v, err := aip.LatestVersionIn(root, dir)
 	if err != nil || v == 0 {
 		return err
 	}
 	bag := filepath.Join(dir, "v"+strconv.Itoa(v))
 	s.BlogAIP = s.Blog + "/blog/v" + strconv.Itoa(v)
-	if data, err := os.ReadFile(filepath.Join(bag, "data", "METS.xml")); err == nil {
+	if data, err := aip.ReadFile(root, filepath.Join(bag, "data", "METS.xml")); err == nil {
 		recs, err := MARCRecords(data)
 		if err != nil {
 			return fmt.Errorf("%s: %w", bag, err)
@@ -200,7 +201,7 @@ func (s *Stats) readBlog(root string) error {
 
 // ledger counts the fates of the crawl ledger (aip/doc.go).
 func (s *Stats) ledger(path string) error {
-	return eachLine(path, func(cols []string) {
+	return eachLine(s.root, path, func(cols []string) {
 		if len(cols) < 2 || cols[0] == "url" {
 			return
 		}
@@ -217,7 +218,7 @@ func (s *Stats) ledger(path string) error {
 // captureLog counts the captured files of a bag by HTTP status, and their
 // bytes.
 func (s *Stats) captureLog(bag string) error {
-	return eachLine(filepath.Join(bag, "data", "logs", "capture.log"), func(cols []string) {
+	return eachLine(s.root, filepath.Join(bag, "data", "logs", "capture.log"), func(cols []string) {
 		if len(cols) < 4 || strings.HasPrefix(cols[0], "#") {
 			return
 		}
@@ -229,10 +230,11 @@ func (s *Stats) captureLog(bag string) error {
 	})
 }
 
-// eachLine calls fn with the tab-separated columns of every line of path;
-// a missing file has none.
-func eachLine(path string, fn func([]string)) error {
-	f, err := os.Open(path)
+// eachLine calls fn with the tab-separated columns of every line of path
+// under the archive root (opened without following links); a missing file
+// has none.
+func eachLine(root, path string, fn func([]string)) error {
+	f, err := aip.OpenFile(root, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -254,9 +256,12 @@ func eachLine(path string, fn func([]string)) error {
 // rules reads the learned rules (a JSON file in the Blog AIP's log
 // objects): each field's XPath and confidence, one level of nesting.
 func (s *Stats) rules(dir string) {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	ents, _ := aip.ReadDir(s.root, dir)
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".json") || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := aip.ReadFile(s.root, filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}

@@ -30,5 +30,8 @@
 // records (Index): one line per capture, "<SURT> <14-digit timestamp>
 // <JSON>" with url, mime, status, digest, length, offset and filename, as
 // pywb and ReplayWeb.page read it. Read and Verify read a WARC back with
-// gowarc and check every digest.
+// gowarc and check every digest. Scan streams a WARC file record by record
+// without holding any block in memory (digests checked on the way, records
+// not wanted skipped unread, wanted ones capped in size), for readers of
+// files they do not trust to be small.
 package warc

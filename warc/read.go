@@ -28,6 +28,7 @@ type Record struct {
 	// other types.
 	Payload       []byte
 	PayloadSHA256 string // lowercase hex of Payload
+	Size          int64  // the block's Content-Length (set by Scan)
 }
 
 // ErrDigest marks a record whose block or payload does not match its

@@ -1,0 +1,132 @@
+package aip_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
+)
+
+// moveAndLink moves folder or file p to a new place outside the archive
+// and leaves a symbolic link to it at p; it returns the new place.
+func moveAndLink(t *testing.T, p string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), filepath.Base(p))
+	if err := os.Rename(p, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(out, p); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// wantLink fails unless err is a *SymlinkError naming path.
+func wantLink(t *testing.T, what string, err error, path string) {
+	t.Helper()
+	var se *aip.SymlinkError
+	if !errors.As(err, &se) || se.Path != path {
+		t.Errorf("%s: %v; want a *SymlinkError naming %s", what, err, path)
+	}
+}
+
+// TestWriterRefusesLinkedFolders: a blog, entries, year or entry folder
+// replaced by a symbolic link to a folder outside the archive makes the
+// next version's write fail with a *SymlinkError naming the link, and
+// nothing is written where the link points.
+func TestWriterRefusesLinkedFolders(t *testing.T) {
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	for _, level := range []string{"blog id", "entries", "year", "entry"} {
+		t.Run(level, func(t *testing.T) {
+			root := t.TempDir()
+			w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+			defer w.Close()
+			e1 := reuseEntry(first, 0)
+			res, err := w.WriteEntry(context.Background(), e1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entry := filepath.Dir(res.Dir)
+			year := filepath.Dir(entry)
+			entries := filepath.Dir(year)
+			p := map[string]string{"blog id": filepath.Dir(entries), "entries": entries, "year": year, "entry": entry}[level]
+			out := moveAndLink(t, p)
+			_, err = w.WriteEntry(context.Background(), reuseEntry(first, 1))
+			wantLink(t, "write through a linked "+level+" folder", err, p)
+			if blogharvest.IsTransient(err) {
+				t.Errorf("a link in the archive is not a transient failure: %v", err)
+			}
+			v2, _ := filepath.Glob(filepath.Join(out, "**", "v2"))
+			deep, _ := filepath.Glob(filepath.Join(out, "*", "*", "*", "v2"))
+			if _, err := os.Stat(filepath.Join(out, "v2")); err == nil || len(v2)+len(deep) > 0 {
+				t.Errorf("a version was written outside the archive, under %s", out)
+			}
+		})
+	}
+}
+
+// TestWriterRefusesLinkSwappedBeforePublish: an entry folder replaced by a
+// link while the bag is being built (right before the rename) is not
+// followed either.
+func TestWriterRefusesLinkSwappedBeforePublish(t *testing.T) {
+	root := t.TempDir()
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+	defer w.Close()
+	res, err := w.WriteEntry(context.Background(), reuseEntry(first, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Dir(res.Dir)
+	var out string
+	aip.SetTestHook(func(final, event string) {
+		if event == "publish" && out == "" {
+			out = moveAndLink(t, entry)
+		}
+	})
+	defer aip.SetTestHook(nil)
+	_, err = w.WriteEntry(context.Background(), reuseEntry(first, 1))
+	wantLink(t, "publish through an entry folder linked meanwhile", err, entry)
+	if _, err := os.Stat(filepath.Join(out, "v2")); err == nil {
+		t.Errorf("v2 was written outside the archive, in %s", out)
+	}
+}
+
+// TestReuseRefusesLinks: media reuse reads no archived file through a
+// symbolic link: a media file replaced by a link to a copy of its bytes
+// outside the archive, or a linked entry folder, fails ArchivedMedia with a
+// *SymlinkError naming the link.
+func TestReuseRefusesLinks(t *testing.T) {
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	for _, what := range []string{"media file", "entry folder"} {
+		t.Run(what, func(t *testing.T) {
+			root := t.TempDir()
+			w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+			defer w.Close()
+			e1 := reuseEntry(first, 0)
+			res, err := w.WriteEntry(context.Background(), e1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := aip.ArchivedMedia(root, e1)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("ArchivedMedia before any link: %d files, %v", len(got), err)
+			}
+			p := got[0].Path
+			if what == "entry folder" {
+				p = filepath.Dir(res.Dir)
+			}
+			moveAndLink(t, p)
+			got, err = aip.ArchivedMedia(root, e1)
+			wantLink(t, "reuse through a linked "+what, err, p)
+			if len(got) != 0 {
+				t.Errorf("%d files offered for reuse through a link", len(got))
+			}
+		})
+	}
+}

@@ -1,0 +1,183 @@
+package aip
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// An archive holds no symbolic links, and nothing that reads or writes it
+// follows one: a link planted in an archive (a blog, entries, year or
+// entry folder, a bag's file) would otherwise make a writer publish a
+// version outside the archive, or copy what the link points to into a new
+// version. The functions below open a path under the archive root one
+// component at a time, each relative to the folder above it (openat) with
+// O_NOFOLLOW, so a link anywhere below root, even one swapped in while the
+// path is being opened, fails with a *SymlinkError naming it. The root
+// itself may be a link: that is the operator's choice, not the archive's
+// content.
+
+// OpenFile opens the file at path, which lies under the archive root, for
+// reading without following any symbolic link below root.
+func OpenFile(root, path string) (*os.File, error) {
+	return openBelow(root, path, unix.O_RDONLY, false)
+}
+
+// ReadFile reads the file at path under root as OpenFile opens it.
+func ReadFile(root, path string) ([]byte, error) {
+	f, err := OpenFile(root, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// ReadDir returns the entries of the folder at path under root, sorted by
+// name, opened without following any symbolic link below root. A link
+// among the entries is listed as a link (its Type has fs.ModeSymlink), not
+// followed.
+func ReadDir(root, path string) ([]fs.DirEntry, error) {
+	f, err := openBelow(root, path, unix.O_RDONLY|unix.O_DIRECTORY, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, nil
+}
+
+// LatestVersionIn is LatestVersion of the folder dir under root, read
+// without following any symbolic link below root: a link on the way fails
+// with a *SymlinkError, a linked v<N> is not a version.
+func LatestVersionIn(root, dir string) (int, error) {
+	ents, err := ReadDir(root, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("aip: latest version: %w", err)
+	}
+	return latestOf(ents), nil
+}
+
+// openDirBelow opens the folder dir under root without following links;
+// with create, missing folders are made (0755) and each parent that got a
+// new entry is fsynced.
+func openDirBelow(root, dir string, create bool) (*os.File, error) {
+	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, create)
+}
+
+// openBelow opens path under root with flags, every component below root
+// opened with O_NOFOLLOW relative to its parent.
+func openBelow(root, path string, flags int, create bool) (*os.File, error) {
+	rel, err := relBelow(root, path)
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return nil, fmt.Errorf("%s: not under the archive %s", path, root)
+	}
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
+	}
+	if rel == "." {
+		return os.NewFile(uintptr(fd), root), nil
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	at := root
+	for i, name := range parts {
+		last := i == len(parts)-1
+		fl := unix.O_RDONLY | unix.O_DIRECTORY
+		if last {
+			fl = flags
+		}
+		next := filepath.Join(at, name)
+		nfd, err := unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if errors.Is(err, unix.ENOENT) && create && fl&unix.O_DIRECTORY != 0 {
+			if err = unix.Mkdirat(fd, name, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
+				if err == nil {
+					err = unix.Fsync(fd)
+				}
+				if err == nil {
+					nfd, err = unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+				}
+			}
+		}
+		if err != nil {
+			err = linkError(fd, name, next, err)
+			unix.Close(fd)
+			return nil, err
+		}
+		unix.Close(fd)
+		fd, at = nfd, next
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// linkError turns the failure to open name in the folder dirfd (at path
+// p) into a *SymlinkError when name is a symbolic link, else a
+// *fs.PathError.
+func linkError(dirfd int, name, p string, err error) error {
+	var st unix.Stat_t
+	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+		if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			buf := make([]byte, 4096)
+			n, _ := unix.Readlinkat(dirfd, name, buf)
+			return &SymlinkError{Path: p, Target: string(buf[:max(n, 0)])}
+		}
+	}
+	return &fs.PathError{Op: "open", Path: p, Err: err}
+}
+
+// renameBelow renames the folder from to to, both under root, through
+// their parents opened without following links; to must not exist.
+// Both parents are fsynced after the rename.
+func renameBelow(root, from, to string) error {
+	src, err := openDirBelow(root, filepath.Dir(from), false)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := openDirBelow(root, filepath.Dir(to), true)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	var st unix.Stat_t
+	if err := unix.Fstatat(int(dst.Fd()), filepath.Base(to), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+		return fmt.Errorf("publish %s: version exists", to)
+	}
+	if err := unix.Renameat(int(src.Fd()), filepath.Base(from), int(dst.Fd()), filepath.Base(to)); err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	if err := dst.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", filepath.Dir(to), err)
+	}
+	if err := src.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", filepath.Dir(from), err)
+	}
+	return nil
+}
+
+// relBelow returns path relative to root, both made absolute first.
+func relBelow(root, path string) (string, error) {
+	ar, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	ap, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Rel(ar, ap)
+}
