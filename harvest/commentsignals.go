@@ -393,6 +393,13 @@ func (w *pageWorker) commentSignalReason(j *pageJob) string {
 // them, and they are dropped. It returns a note for Entry.Problems when
 // it drops what it found, else "".
 func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte) string {
+	if api := apiComments(res, lang); len(api) > 0 && len(api) >= len(ex.Comments) && (len(truth) == 0 || agreesWithFeed(api, truth)) {
+		ex.Comments = api // the service's own records, shown by the page
+		if ex.Methods != nil {
+			ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
+		}
+		return ""
+	}
 	if len(ex.Comments) > 0 {
 		return ""
 	}
@@ -411,6 +418,26 @@ func renderedComments(ex *learn.Extraction, res *render.Result, lang string, tru
 		ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
 	}
 	return ""
+}
+
+// apiComments returns the comments of the JSON responses the rendered
+// page's scripts fetched that the page and its frames show
+// (learn.APIComments); nil when there are none.
+func apiComments(res *render.Result, lang string) []learn.Comment {
+	if len(res.API) == 0 {
+		return nil
+	}
+	bodies := make([][]byte, 0, len(res.API))
+	for _, a := range res.API {
+		if a.Status < 300 {
+			bodies = append(bodies, a.Body)
+		}
+	}
+	pages := []learn.Page{{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}}
+	for _, f := range res.Frames {
+		pages = append(pages, learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})
+	}
+	return learn.APIComments(bodies, pages)
 }
 
 // notStatic returns the comments of found whose text the static page

@@ -144,6 +144,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 		}
 		c.res.Delayed = int(st.Delayed)
 	}
+	c.render.account.fill(c.res)
 	return c.res, err
 }
 
@@ -152,7 +153,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
 	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
-		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{}, media: newMediaCache()}
+		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache()}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
