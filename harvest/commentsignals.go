@@ -281,7 +281,26 @@ func emptyArea(n *html.Node) bool {
 		}
 	}
 	walk(n)
-	return empty && len(visibleText(n)) <= placeholderText
+	if !empty {
+		return false
+	}
+	t := visibleText(n)
+	return len(t) <= placeholderText && !saysNoComments(t)
+}
+
+// noCommentWords are fragments, lower-cased, of the notices a comment
+// area shows when it is closed or has no comments yet, in the languages
+// of commentWords: such an area is the page's own statement, no reason
+// to render.
+var noCommentWords = []string{"closed", "disabled", "turned off", "no comments", "no responses", "be the first",
+	"geschlossen", "deaktiviert", "keine kommentare", "fermé", "désactivé", "aucun commentaire", "cerrado", "desactivado",
+	"sin comentarios", "fechado", "chiusi", "disattivat", "nessun commento", "gesloten", "geen reacties", "suljettu",
+	"kapal", "закрыт", "нет комментариев", "コメントはありません", "关闭", "暂无评论", "댓글이 없"}
+
+// saysNoComments reports whether text reads as a closed or empty
+// comment area's notice.
+func saysNoComments(text string) bool {
+	return containsAny(strings.ToLower(text), noCommentWords)
 }
 
 // visibleText returns n's text outside scripts, styles, noscripts,
