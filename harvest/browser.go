@@ -238,7 +238,10 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		e.Problems = append(e.Problems, note)
 	}
 	better := rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments))
-	w.render.account.result(why, rerr == nil && (len(rex.Comments) > len(ex.Comments) || len(rex.ContentText) > len(ex.ContentText)+len(ex.ContentText)/10))
+	// Added: comments neither the static page nor the comment feed holds,
+	// or a tenth more article.
+	added := rerr == nil && (len(rex.Comments) > max(len(ex.Comments), len(j.comments)) || len(rex.ContentText) > len(ex.ContentText)+len(ex.ContentText)/10)
+	w.render.account.result(why, added)
 	switch {
 	case !better:
 		return ex, exErr

@@ -55,11 +55,13 @@ func (r renderWhy) String() string {
 	return r.key + ": " + r.detail
 }
 
-// guessed reports whether the reason rests on a sign in the page, not on
-// the feed's word or a missing article: renders for it stop once they
-// prove useless.
+// guessed reports whether the reason rests on a guess, not on the
+// feed's count or a missing article: a sign in the page, or a comment
+// feed holding more than the static page (whose comments the entry gets
+// from the feed anyway: the render pays only when the page shows more).
+// Renders for a guessed reason stop once they prove useless.
 func (r renderWhy) guessed() bool {
-	return r.key == ReasonCommentSignal || r.key == ReasonAPIWidget
+	return r.key == ReasonCommentSignal || r.key == ReasonAPIWidget || r.key == ReasonFeedComments
 }
 
 // forComments reports whether the page is rendered for its comments

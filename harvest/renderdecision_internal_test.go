@@ -15,7 +15,7 @@ import (
 // a reason the feed gives never does, and the counts reach the Result.
 func TestRenderAccount(t *testing.T) {
 	a := newRenderAccount(100)
-	widget, feedWhy := renderWhy{ReasonAPIWidget, "x"}, renderWhy{ReasonFeedComments, "y"}
+	widget, feedWhy := renderWhy{ReasonAPIWidget, "x"}, renderWhy{ReasonFeedCount, "y"}
 	for k := 0; k < uselessAfter; k++ {
 		if ok, _, _ := a.allow(widget); !ok {
 			t.Fatalf("render %d for %s refused", k+1, widget.key)
@@ -39,7 +39,7 @@ func TestRenderAccount(t *testing.T) {
 	}
 	var res Result
 	b.fill(&res)
-	if res.Renders[ReasonAPIWidget] != 1 || res.Renders[ReasonFeedComments] != 1 || res.NotRendered[SkipBudget] != 1 {
+	if res.Renders[ReasonAPIWidget] != 1 || res.Renders[ReasonFeedCount] != 1 || res.NotRendered[SkipBudget] != 1 {
 		t.Errorf("counts %v, not rendered %v", res.Renders, res.NotRendered)
 	}
 }
