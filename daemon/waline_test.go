@@ -24,7 +24,7 @@ type waline struct {
 // Akismet, the comment rate limit and the region lookup are switched off.
 func startWaline(t *testing.T) *waline {
 	dir := filepath.Join(commentSystemsDir(), "waline")
-	for _, p := range []string{"node_modules/@waline/vercel/package.json", "node_modules/@waline/client/dist/waline.umd.js", "node_modules/sqlite3/package.json"} {
+	for _, p := range []string{"node_modules/@waline/vercel/package.json", "node_modules/@waline/client/dist/waline.umd.js", "node_modules/sqlite3/build/Release/node_sqlite3.node"} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Skipf("Waline is not installed in %s (.ci/run installs @waline/vercel and @waline/client there): %v", dir, err)
 		}
