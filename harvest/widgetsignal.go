@@ -116,13 +116,22 @@ func apiAttr(n *html.Node) string {
 		}
 		v := strings.TrimSpace(a.Val)
 		if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "//") {
-			if k := strings.ToLower(a.Key); strings.Contains(k, "host") || strings.Contains(k, "api") || strings.Contains(k, "server") || strings.Contains(k, "endpoint") || strings.Count(k, "-") == 1 {
+			k := strings.ToLower(a.Key)
+			if strings.Contains(k, "host") || strings.Contains(k, "api") || strings.Contains(k, "server") || strings.Contains(k, "endpoint") ||
+				strings.Count(k, "-") == 1 && !linkAttrs[strings.TrimPrefix(k, "data-")] {
 				return a.Key
 			}
 		}
 	}
 	return ""
 }
+
+// linkAttrs are data-attribute names (after "data-") that carry a link
+// or a medium, not a service: data-href of a share or like box,
+// data-src of a lazy image.
+var linkAttrs = map[string]bool{"href": true, "url": true, "src": true, "link": true, "image": true, "img": true,
+	"original": true, "lazy": true, "srcset": true, "poster": true, "background": true, "bg": true, "thumb": true,
+	"full": true, "permalink": true, "share": true, "canonical": true, "page": true, "uri": true, "target": true}
 
 // emptyMount reports whether n is an element a script has still to fill:
 // no visible text and no element but scripts, styles and templates.
