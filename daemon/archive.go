@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -162,6 +165,36 @@ func (m *metrics) recordFetches(res *harvest.Result) {
 		}
 		m.fetches.WithLabelValues(label).Add(float64(n))
 	}
+}
+
+// recordRenders adds a crawl's renders by reason, and the renders it
+// refused, to the metrics.
+func (m *metrics) recordRenders(res *harvest.Result) {
+	if m == nil || res == nil {
+		return
+	}
+	for reason, n := range res.Renders {
+		m.renders.WithLabelValues(reason).Add(float64(n))
+	}
+	for why, n := range res.NotRendered {
+		m.unrender.WithLabelValues(why).Add(float64(n))
+	}
+}
+
+// rendersOf sums up a crawl's renders for its log line: "reason=N …",
+// then "not:why=N …"; "none" when nothing was rendered or refused.
+func rendersOf(res *harvest.Result) string {
+	if res == nil || len(res.Renders) == 0 && len(res.NotRendered) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(res.Renders)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, res.Renders[k]))
+	}
+	for _, k := range slices.Sorted(maps.Keys(res.NotRendered)) {
+		parts = append(parts, fmt.Sprintf("not:%s=%d", k, res.NotRendered[k]))
+	}
+	return strings.Join(parts, " ")
 }
 
 func humanBytes(n int64) string { return report.HumanBytes(n) }

@@ -68,6 +68,7 @@ type Blog struct {
 	Auth  Auth     `yaml:"auth"` // HTTP basic authentication for the blog's own origins
 	// Deadlines (see harvest.Options.MaxDuration and MaxCrawlDelay).
 	MaxDuration    Duration `yaml:"max_duration"`     // wall-clock budget of one crawl; over it the run is partial
+	MaxRenders     int      `yaml:"max_renders"`      // pages rendered per crawl (render: auto), at most; 0: harvest.DefaultMaxRenders
 	MaxCrawlDelay  Duration `yaml:"max_crawl_delay"`  // cap on a robots.txt Crawl-delay
 	ObeyCrawlDelay string   `yaml:"obey_crawl_delay"` // capped: crawl at the cap; strict: skip the blog
 	// RecheckPosts is how often an update re-reads the posts of the feed's
@@ -140,6 +141,7 @@ var builtinDefaults = Blog{
 	TimeZone:    "UTC",
 
 	MaxDuration:    Duration(4 * time.Hour),
+	MaxRenders:     harvest.DefaultMaxRenders,
 	MaxCrawlDelay:  Duration(time.Minute),
 	ObeyCrawlDelay: CrawlDelayCapped,
 	RecheckPosts:   Duration(harvest.DefaultRecheckPosts),
@@ -526,6 +528,9 @@ func (b *Blog) checkValues(id string, add func(key, reason string)) {
 	}
 	if b.MaxDuration <= 0 {
 		add("max_duration", "must be positive (the wall-clock budget of one crawl)")
+	}
+	if b.MaxRenders < 0 {
+		add("max_renders", "must be 0 or more (pages rendered per crawl; 0 is the default; render: never renders none)")
 	}
 	if b.MaxCrawlDelay <= 0 {
 		add("max_crawl_delay", "must be positive (the longest robots.txt Crawl-delay honoured)")

@@ -334,7 +334,8 @@ func (d *Daemon) crawl(ctx context.Context, b Blog, since time.Time, prev harves
 		log.Error("harvest failed", "err", runErr, "archived", t.stats().String(), "fates", fatesOf(res))
 	default:
 		log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "requests", requestsOf(res), "failed", res.Failed,
-			"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res), "delayed", res.Delayed)
+			"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res), "delayed", res.Delayed,
+			"renders", rendersOf(res))
 	}
 	return outcome, t, res, runErr
 }
@@ -350,6 +351,7 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	}
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)
+	d.metrics.recordRenders(res)
 	if res != nil && res.OverBudget {
 		t.overBudget.Store(true)
 	}
@@ -424,6 +426,7 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 		Logger:    log,
 
 		MaxDuration:      time.Duration(b.MaxDuration),
+		MaxRenders:       b.MaxRenders,
 		MaxCrawlDelay:    time.Duration(b.MaxCrawlDelay),
 		StrictCrawlDelay: b.ObeyCrawlDelay == CrawlDelayStrict,
 		RecheckPosts:     recheckPosts(b.RecheckPosts),

@@ -16,6 +16,8 @@ type metrics struct {
 	bytes     prometheus.Counter       // bytes written into bags
 	comments  prometheus.Counter       // comments archived
 	fetches   *prometheus.CounterVec   // HTTP responses by status code
+	renders   *prometheus.CounterVec   // pages rendered by reason
+	unrender  *prometheus.CounterVec   // pages a reason asked to render that were not, by why
 	methods   *prometheus.CounterVec   // extracted fields by field and method
 	duration  *prometheus.HistogramVec // run duration by outcome
 	running   prometheus.Gauge         // harvests in progress
@@ -39,6 +41,10 @@ func newMetrics() *metrics {
 			Help: "Comments in entry AIPs written."}),
 		fetches: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_fetches_total",
 			Help: "HTTP responses received while harvesting, by status code."}, []string{"code"}),
+		renders: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_renders_total",
+			Help: "Pages rendered in Chromium, by reason (no-article, comment-system, api-widget, …)."}, []string{"reason"}),
+		unrender: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_renders_skipped_total",
+			Help: "Pages a reason asked to render that were not: budget (max_renders spent), added-nothing."}, []string{"why"}),
 		methods: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_extractions_total",
 			Help: "Extracted fields by field and by the method that produced them."}, []string{"field", "method"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "blogharvest_run_duration_seconds",
@@ -50,7 +56,7 @@ func newMetrics() *metrics {
 			Help: "Blogs registered and scheduled."}),
 	}
 	m.reg.MustRegister(m.runs, m.entries, m.unchanged, m.blogAIPs, m.bytes, m.comments, m.fetches,
-		m.methods, m.duration, m.running, m.blogs,
+		m.renders, m.unrender, m.methods, m.duration, m.running, m.blogs,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -76,6 +77,9 @@ func (cc *crawlCase) run(ctx context.Context) *blogRun {
 		st.pages, st.entries, st.warnings = res.Pages, res.Entries, len(res.Warnings)
 		st.extract, st.learn = res.Timings.Extract, res.Timings.Learn
 		rules = decodeRules(res.Rules)
+		if len(res.Renders) > 0 || len(res.NotRendered) > 0 {
+			cc.logf("renders %s: %v, not rendered: %v", cc.name, res.Renders, res.NotRendered)
+		}
 	}
 	cc.scoreFound(sc, rules)
 	st.discovery = cc.discovery()
@@ -197,10 +201,11 @@ func entryResult(e *blogharvest.Entry) result {
 	return r
 }
 
-// crawlOptions are the options every evaluation crawl uses: no rendering,
-// no media (the corpus has none), no politeness delay.
-func crawlOptions(blog blogharvest.Blog, logger *slog.Logger) harvest.Options {
-	return harvest.Options{Blog: blog, Render: harvest.RenderNever, MaxMediaBytes: -1, MaxMediaPerEntry: -1,
+// crawlOptions are the options every evaluation crawl uses: no rendering
+// unless -render asks for it, no media (the corpus has none), no
+// politeness delay.
+func crawlOptions(cfg *config, blog blogharvest.Blog, logger *slog.Logger) harvest.Options {
+	return harvest.Options{Blog: blog, Render: cmp.Or(cfg.render, harvest.RenderNever), MaxMediaBytes: -1, MaxMediaPerEntry: -1,
 		Logger: logger}
 }
 

@@ -82,7 +82,7 @@ func crawlCorpusBlog(ctx context.Context, cfg *config, b *corpusBlog, stderr io.
 		}
 	}
 	blog := blogharvest.Blog{ID: blogID(b.Name), URL: b.URL, FeedURL: b.Feed}
-	cc.opts = crawlOptions(blog, crawlLogger(cfg, stderr, b.Name))
+	cc.opts = crawlOptions(cfg, blog, crawlLogger(cfg, stderr, b.Name))
 	cc.opts.Transport = newLoopback(r.srv)
 	br := cc.run(ctx)
 	if br.crawl.discovery.N+br.crawl.discovery.Unreachable == 0 && br.skip == "" {
@@ -119,7 +119,7 @@ func crawlFixture(ctx context.Context, cfg *config, name string, stderr io.Write
 		}
 	}
 	blog := blogharvest.Blog{ID: blogID(name), URL: srv.URL + "/", FeedURL: tr.Blog.FeedURL}
-	cc.opts = crawlOptions(blog, crawlLogger(cfg, stderr, name))
+	cc.opts = crawlOptions(cfg, blog, crawlLogger(cfg, stderr, name))
 	br := cc.run(ctx)
 	br.fixture = true
 	return br, nil

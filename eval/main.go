@@ -31,6 +31,7 @@ type config struct {
 	fixtures bool
 	verbose  bool
 	reps     int
+	render   string // crawl mode: the crawler's render mode (never unless -render)
 	command  string // the command line, for the report
 	caFile   string // serve mode: where the replay's CA certificate goes
 }
@@ -81,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.fixtures, "fixtures", false, "also evaluate the project's own fixture blogs")
 	fs.BoolVar(&cfg.verbose, "v", false, "log progress, blogharvest's misses and the crawler's warnings to stderr")
 	fs.StringVar(&cfg.caFile, "ca", "", "serve mode: write the replay's CA certificate (PEM) here")
+	fs.StringVar(&cfg.render, "render", "never", "crawl mode: the crawler's render mode (never, auto, always); with -v the renders per reason are logged")
 	fs.IntVar(&cfg.reps, "reps", 1, "extract mode: time each learn and extract call this many times and keep the fastest")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

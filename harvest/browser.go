@@ -24,6 +24,7 @@ type rendererState struct {
 	refusals int                 // targets the proxy refused
 	started  bool
 	off      bool
+	account  *renderAccount // renders by reason, and the budget
 }
 
 // renderer returns the browser to use, starting one if needed; nil when
@@ -111,16 +112,21 @@ func (w *pageWorker) closeRenderer() {
 	}
 }
 
-// renderReason says why a page should be rendered, or "" when the static
-// HTML suffices. Auto renders when the static page lacks the article the
-// feed describes, shows a JavaScript comment system, or holds fewer
-// comments than the comment feed or the feed's count say exist.
-func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr error) string {
+// renderReason says why a page should be rendered, the zero renderWhy
+// when the static HTML suffices: the one place the render decision is
+// made, each reason named (renderdecision.go). Auto renders when the
+// static page lacks the article the feed describes, shows a JavaScript
+// comment system or a script widget drawn from an API, or holds fewer
+// comments than the comment feed or the feed's count say exist. When the
+// comment feed already holds every comment the feed counts, nothing is
+// rendered for comments: the feed's comments are merged into the entry
+// anyway.
+func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr error) renderWhy {
 	if w.o.Render == RenderAlways {
-		return "render: always"
+		return renderWhy{key: ReasonAlways}
 	}
 	if w.o.Render == RenderNever {
-		return ""
+		return renderWhy{}
 	}
 	feedText := 0
 	if j.item != nil && itemFullText(*j.item) {
@@ -128,26 +134,53 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 	}
 	switch {
 	case errors.Is(exErr, blogharvest.ErrNoArticle) || ex.ContentText == "":
-		return "no article in the static page"
+		return renderWhy{ReasonNoArticle, "no article in the static page"}
 	case feedText > 0 && len(ex.ContentText) < feedText/2:
-		return "the static page holds less than half of the feed's article"
+		return renderWhy{ReasonShortArticle, "the static page holds less than half of the feed's article"}
 	case post && w.articleRuleTrusted() && ex.Score < lowScore:
-		return fmt.Sprintf("low article score %.2f", ex.Score)
+		return renderWhy{ReasonLowScore, fmt.Sprintf("low article score %.2f", ex.Score)}
+	case feedHoldsAll(j):
+		return renderWhy{}
 	}
 	if js := w.jsCommentSystem(j.page); js != "" {
-		return "comments by " + js
+		return renderWhy{ReasonCommentSystem, "comments by " + js}
 	}
 	switch {
 	case len(ex.Comments) < len(j.comments):
-		return "the comment feed has more comments than the static page"
+		return renderWhy{ReasonFeedComments, "the comment feed has more comments than the static page"}
 	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
-		return "the feed counts more comments than the static page holds"
+		return renderWhy{ReasonFeedCount, "the feed counts more comments than the static page holds"}
 	case statedComments(j).n > len(ex.Comments) && statedComments(j).n > len(j.comments):
-		return "the blog states more comments than the static page and feeds hold: " + statedComments(j).String()
+		return renderWhy{ReasonStatedCount, "the blog states more comments than the static page and feeds hold: " + statedComments(j).String()}
 	case len(ex.Comments) == 0:
-		return w.commentSignalReason(j) // a comment system in no table (commentsignals.go)
+		if r := w.commentSignalReason(j); r != "" { // a comment system in no table (commentsignals.go)
+			return renderWhy{ReasonCommentSignal, r}
+		}
+		return w.widgetReason(j)
 	}
-	return ""
+	return renderWhy{}
+}
+
+// feedHoldsAll reports whether the comment feed read for j holds every
+// comment the feed item counts (and at least one): rendering for
+// comments would add nothing the feed does not give.
+func feedHoldsAll(j *pageJob) bool {
+	return j.item != nil && j.item.CommentCount > 0 && len(j.comments) >= j.item.CommentCount
+}
+
+// widgetReason returns the reason to render a page whose static page
+// shows a script widget drawn from an API into an empty element
+// (widgetsignal.go), unless the feed says the post has no comments or the
+// browser may not reach the API.
+func (w *pageWorker) widgetReason(j *pageJob) renderWhy {
+	if j.item != nil && j.item.CommentCount == 0 {
+		return renderWhy{}
+	}
+	s := widgetSignal(j.page.doc, j.page.url)
+	if s.reason == "" || s.src != "" && !w.browserMayLoad(s.src) {
+		return renderWhy{}
+	}
+	return renderWhy{ReasonAPIWidget, s.reason}
 }
 
 // jsCommentSystem returns the JavaScript comment system of page worth
@@ -170,27 +203,32 @@ func (w *pageWorker) articleRuleTrusted() bool {
 	return w.rules != nil && w.rules.Article != nil && w.rules.Article.Trusted
 }
 
-// maybeRender renders the page when renderReason says so, keeps the
-// rendered DOM and screenshot, and returns the better of the two
-// extractions.
+// maybeRender renders the page when renderReason says so and the
+// crawl's render account allows it, keeps the rendered DOM and
+// screenshot, and returns the better of the two extractions.
 func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction, exErr error) (learn.Extraction, error) {
-	reason := w.renderReason(j, e.Kind == blogharvest.KindPost, ex, exErr)
-	if reason == "" {
+	why := w.renderReason(j, e.Kind == blogharvest.KindPost, ex, exErr)
+	if why.key == "" {
 		return ex, exErr
 	}
 	r := w.renderer(ctx)
 	if r == nil {
 		return ex, exErr
 	}
+	if ok, _, note := w.render.account.allow(why); !ok && w.o.Render != RenderAlways {
+		e.Problems = append(e.Problems, note)
+		w.log.Info("not rendered", "url", j.page.resp.URL, "reason", why.String(), "why", note)
+		return ex, exErr
+	}
 	if w.o.Render != RenderAlways {
-		w.log.Info("render", "url", j.page.resp.URL, "reason", reason)
+		w.log.Info("render", "url", j.page.resp.URL, "reason", why.String())
 	}
 	t0 := time.Now()
 	j.rendered = true
 	res, err := r.Render(ctx, j.page.resp.URL)
 	w.stats.took("render", time.Since(t0))
 	if err != nil {
-		e.Problems = append(e.Problems, fmt.Sprintf("render (%s): %v", reason, err))
+		e.Problems = append(e.Problems, fmt.Sprintf("render (%s): %v", why, err))
 		return ex, exErr
 	}
 	e.Files = append(e.Files, res.Files(w.o.Now())...)
@@ -202,10 +240,24 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
-	if rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments)) {
-		return rex, nil
+	better := rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments))
+	// Added: comments neither the static page nor the comment feed holds,
+	// or a tenth more article.
+	added := rerr == nil && (len(rex.Comments) > max(len(ex.Comments), len(j.comments)) || len(rex.ContentText) > len(ex.ContentText)+len(ex.ContentText)/10)
+	w.render.account.result(why, added)
+	switch {
+	case !better:
+		return ex, exErr
+	case why.forComments() && exErr == nil:
+		// Rendered for its comments: the static article stays (the
+		// rendered one may hold the widget's text too).
+		if len(rex.Comments) > len(ex.Comments) {
+			ex.Comments = rex.Comments
+			ex.Methods.Set(learn.FieldComments, rex.Methods[learn.FieldComments])
+		}
+		return ex, nil
 	}
-	return ex, exErr
+	return rex, nil
 }
 
 // frameComments adds the comments found in the rendered page's

@@ -68,3 +68,29 @@ func TestCommentIdentity(t *testing.T) {
 		})
 	}
 }
+
+// TestCommentIdentityByPermalink is issue 24's finding 3: a comment feed
+// that double-escapes its author (Tom&amp;#xE1;s in the XML, so
+// "Tom&#xE1;s" once read) and the page (Tomás) name one comment by the
+// same permalink: it is archived once, its author read as Tomás. A
+// permalink whose fragment holds no number (no platform number to key on)
+// must still key the merge.
+func TestCommentIdentityByPermalink(t *testing.T) {
+	post := "http://b.ex/notes/harbour.html"
+	t0 := time.Date(2024, 10, 29, 23, 42, 10, 0, time.UTC)
+	for _, frag := range []string{"comment-1187", "comment-a3f9e2"} {
+		link := post + "#" + frag
+		e := &blogharvest.Entry{URL: post}
+		fc := []feed.Comment{{ID: link, Link: link, Author: "Tom&#xE1;s", Published: t0, Content: "<p>Great harbour photos, thank you.</p>"}}
+		pc := []learn.Comment{{ID: frag, URL: link, Author: "Tomás", Date: t0.Add(-time.Hour), DatePrecision: blogharvest.PrecisionMinute,
+			ContentText: "Great harbour photos, thank you."}}
+		(&crawl{}).fillComments(e, &pageJob{comments: fc}, learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodRule}, Comments: pc})
+		if len(e.Comments) != 1 {
+			t.Errorf("%s: %d comments, want 1: %+v", frag, len(e.Comments), e.Comments)
+			continue
+		}
+		if e.Comments[0].Author != "Tomás" {
+			t.Errorf("%s: author %q, want Tomás", frag, e.Comments[0].Author)
+		}
+	}
+}

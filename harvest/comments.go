@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"html"
 	"net/url"
 	"regexp"
 	"strings"
@@ -148,7 +149,7 @@ func newCommentMerger(postURL string) *commentMerger {
 // addFeed adds a comment of the comment feed.
 func (m *commentMerger) addFeed(fc feed.Comment) {
 	id := firstNonEmpty(fc.ID, fc.Link)
-	cm := &blogharvest.Comment{ID: id, URL: fc.Link, Subject: commentSubject(fc), Author: fc.Author,
+	cm := &blogharvest.Comment{ID: id, URL: fc.Link, Subject: commentSubject(fc), Author: unescapedName(fc.Author),
 		Content: fc.Content, Added: fc.Published, PostURL: m.postURL}
 	for _, f := range []string{"id", "uri", "subject", "author", "full_content", "date_added"} {
 		if f != "subject" || cm.Subject != "" {
@@ -156,6 +157,21 @@ func (m *commentMerger) addFeed(fc feed.Comment) {
 		}
 	}
 	m.add(cm, fc.InReplyTo, fc.ID, fc.Link)
+}
+
+// unescapedName returns a name a feed escaped twice ("Tom&amp;#xE1;s"
+// in the XML, so "Tom&#xE1;s" once read) as the page shows it (Tomás):
+// a character reference left in a plain-text name is always an escaping
+// mistake. Names without one are returned as they are.
+func unescapedName(s string) string {
+	for k := 0; k < 3 && strings.Contains(s, "&") && strings.Contains(s, ";"); k++ {
+		u := html.UnescapeString(s)
+		if u == s {
+			break
+		}
+		s = u
+	}
+	return s
 }
 
 // commentSubject returns a comment's own title, or "" for the titles
@@ -224,6 +240,11 @@ func (m *commentMerger) add(cm *blogharvest.Comment, parent string, keys ...stri
 // twice in a minute, and a page that gives only the day puts all of a
 // day's comments at the same time.
 func (m *commentMerger) find(pc learn.Comment) (int, bool) {
+	if pc.URL != "" && fragment(pc.URL) != "" {
+		if i, ok := m.byKey[pc.URL]; ok { // the same permalink
+			return i, true
+		}
+	}
 	keyed := false
 	for _, k := range []string{pc.ID, pc.URL} {
 		if n := commentKey(k); n != "" {

@@ -281,7 +281,26 @@ func emptyArea(n *html.Node) bool {
 		}
 	}
 	walk(n)
-	return empty && len(visibleText(n)) <= placeholderText
+	if !empty {
+		return false
+	}
+	t := visibleText(n)
+	return len(t) <= placeholderText && !saysNoComments(t)
+}
+
+// noCommentWords are fragments, lower-cased, of the notices a comment
+// area shows when it is closed or has no comments yet, in the languages
+// of commentWords: such an area is the page's own statement, no reason
+// to render.
+var noCommentWords = []string{"closed", "disabled", "turned off", "no comments", "no responses", "be the first",
+	"geschlossen", "deaktiviert", "keine kommentare", "fermé", "désactivé", "aucun commentaire", "cerrado", "desactivado",
+	"sin comentarios", "fechado", "chiusi", "disattivat", "nessun commento", "gesloten", "geen reacties", "suljettu",
+	"kapal", "закрыт", "нет комментариев", "コメントはありません", "关闭", "暂无评论", "댓글이 없"}
+
+// saysNoComments reports whether text reads as a closed or empty
+// comment area's notice.
+func saysNoComments(text string) bool {
+	return containsAny(strings.ToLower(text), noCommentWords)
 }
 
 // visibleText returns n's text outside scripts, styles, noscripts,
@@ -393,6 +412,13 @@ func (w *pageWorker) commentSignalReason(j *pageJob) string {
 // them, and they are dropped. It returns a note for Entry.Problems when
 // it drops what it found, else "".
 func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte) string {
+	if api := apiComments(res, lang); len(api) > 0 && len(api) >= len(ex.Comments) && (len(truth) == 0 || agreesWithFeed(api, truth)) {
+		ex.Comments = api // the service's own records, shown by the page
+		if ex.Methods != nil {
+			ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
+		}
+		return ""
+	}
 	if len(ex.Comments) > 0 {
 		return ""
 	}
@@ -411,6 +437,26 @@ func renderedComments(ex *learn.Extraction, res *render.Result, lang string, tru
 		ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
 	}
 	return ""
+}
+
+// apiComments returns the comments of the JSON responses the rendered
+// page's scripts fetched that the page and its frames show
+// (learn.APIComments); nil when there are none.
+func apiComments(res *render.Result, lang string) []learn.Comment {
+	if len(res.API) == 0 {
+		return nil
+	}
+	bodies := make([][]byte, 0, len(res.API))
+	for _, a := range res.API {
+		if a.Status < 300 {
+			bodies = append(bodies, a.Body)
+		}
+	}
+	pages := []learn.Page{{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}}
+	for _, f := range res.Frames {
+		pages = append(pages, learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})
+	}
+	return learn.APIComments(bodies, pages)
 }
 
 // notStatic returns the comments of found whose text the static page

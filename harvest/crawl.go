@@ -145,6 +145,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 		}
 		c.res.Delayed = int(st.Delayed)
 	}
+	c.render.account.fill(c.res)
 	return c.res, err
 }
 
@@ -153,7 +154,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
 	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
-		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{}, media: newMediaCache(),
+		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
 		side: newSideFeeds()}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}

@@ -52,8 +52,19 @@
 // element whose id, class or label names comments or a discussion, a
 // script or iframe URL or an inline loader naming comments, a noscript
 // asking for JavaScript for comments, a JSON-LD commentCount; the reason
-// is logged. A rendered page and its frames whose comments the rules miss
-// are read by learn.RenderedComments. The browser a crawl starts reaches the
+// is logged. A script widget named only by its product (an inline init
+// call naming an API URL and mounting into an element the static page
+// leaves empty, or an element with an API URL in a data-attribute) is
+// found without any comment word (widgetsignal.go). Every reason has a
+// name (renderdecision.go: ReasonNoArticle, ReasonAPIWidget, …); a post
+// whose comment feed holds every comment its item counts is not rendered
+// for comments, guessed reasons stop after renders that added nothing,
+// and Options.MaxRenders bounds a crawl's renders; Result.Renders and
+// Result.NotRendered count them. A rendered page's comments come first
+// from the JSON its scripts fetched (render.Result.API,
+// learn.APIComments) when the page shows those records; else a rendered
+// page and its frames whose comments the rules miss are read by
+// learn.RenderedComments. The browser a crawl starts reaches the
 // network only through a filtering proxy of the crawl's own
 // (fetch.BrowserProxy) that applies the client's scope and address rules
 // to every request and carries it through the crawl's upstream proxy;
@@ -170,6 +181,9 @@
 //   - entry.go: an entry's fields, feed against page.
 //   - comments.go: comment feeds, comment pages, merging feed and page.
 //   - postpages.go: the further pages of a paginated post.
+//   - renderdecision.go: the named render reasons, the render budget and
+//     the per-reason account; widgetsignal.go: script widgets drawn from
+//     an API.
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
@@ -199,7 +213,9 @@
 //     Date fallbacks after the page: feeddates.go; terms: taxonomy.go.
 //   - Where a blog states a comment count: stated.go (readStated); what
 //     a platform's per-post comment feed looks like: harvest/platform.
-//   - When a page is rendered: renderReason in browser.go.
+//   - When a page is rendered: renderReason in browser.go, the one place
+//     the decision is made; a new reason is a Reason… constant in
+//     renderdecision.go (guessed if it rests on a sign, not on the feed).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; what a worker's outcome does to the
 //     frontier: handle in coordinator.go.

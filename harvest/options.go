@@ -45,6 +45,11 @@ type Options struct {
 	PerHost int
 	// Render is RenderAuto, RenderAlways or RenderNever. If empty, RenderAuto.
 	Render string
+	// MaxRenders bounds the pages a crawl renders in RenderAuto mode; the
+	// pages a reason asks to render after that are not rendered, counted
+	// in Result.NotRendered and noted in their entries. If zero,
+	// DefaultMaxRenders; if negative, none.
+	MaxRenders int
 	// Browser renders pages when set; if nil and Render is not RenderNever,
 	// the crawl starts its own Chromium on first need and closes it at the
 	// end (no browser installed: rendering is off, with one warning).
@@ -203,6 +208,11 @@ type Result struct {
 	// Unchanged says that UpdateCrawl stopped after the feeds, which had
 	// not changed: nothing was emitted, and Watermark is the since given.
 	Unchanged bool
+	// Renders counts the pages rendered by reason (ReasonAlways,
+	// ReasonNoArticle, …); NotRendered the pages a reason asked to render
+	// that were not, by why (SkipBudget, SkipAddedNothing). Both nil when
+	// no page asked.
+	Renders, NotRendered map[string]int
 	// Delayed counts the HTTP exchanges that waited for their host's turn
 	// (Options.Delay or a robots.txt Crawl-delay): 0 when every request
 	// went back to back (fetch.Stats.Delayed).
@@ -242,6 +252,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxDuration == 0 {
 		o.MaxDuration = DefaultMaxDuration
+	}
+	if o.MaxRenders == 0 {
+		o.MaxRenders = DefaultMaxRenders
 	}
 	if o.MaxFeedPages <= 0 {
 		o.MaxFeedPages = 50

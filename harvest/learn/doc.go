@@ -138,7 +138,10 @@
 //     matching against the comment feed).
 //   - commentextract.go: applying comment rules.
 //   - commentfallback.go, commentfallback_ld.go, commentrecord.go: comments
-//     without rules (platform markup, JSON-LD, repeated records).
+//     without rules (platform markup, JSON-LD, repeated records);
+//     commentrepeat.go: a rendered page's (RenderedComments);
+//     apicomments.go: the comment records of the JSON a rendered page's
+//     scripts fetched (APIComments), kept when the DOM shows them.
 //   - clean.go: cleaning the article and comment HTML (boilerplate boxes,
 //     scripts, lazy images, absolute URLs).
 //   - text.go: the visible text of a tree (nodeText) and its HTML

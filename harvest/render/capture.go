@@ -33,6 +33,7 @@ func (p *pageRun) capture(ctx context.Context) (*Result, error) {
 		}
 	}
 	p.w.snapshot(res)
+	res.API = p.apiResponses(ctx)
 	res.Notes = p.notes
 	return res, nil
 }

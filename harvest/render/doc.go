@@ -21,6 +21,11 @@
 // frame still run out of process, Render attaches to its target and treats
 // it like the others (its requests, clicks and document).
 //
+// API responses: the JSON bodies of the XHR and fetch requests the page's
+// scripts made in the tab's own session come in Result.API (api.go: the
+// first 64, each up to 4 MiB), for readers that prefer a widget's data to
+// the DOM it drew.
+//
 // Failures: a page that never settles is captured when its time is nearly
 // spent, with a note in Result.Notes. A crashed or hung renderer loses its
 // tab, a dead or unresponsive browser is restarted, and the page is tried

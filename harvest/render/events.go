@@ -33,6 +33,7 @@ type watcher struct {
 	dialogs  chan page.DialogType
 	mainID   cdp.FrameID
 	oopifs   []target.ID // out-of-process iframes attached, in order
+	apis     []apiCall   // the scripts' JSON responses (api.go)
 }
 
 // newWatcher returns a watcher for the tab whose main frame is mainID.
@@ -59,6 +60,7 @@ func (w *watcher) onEvent(ev any) {
 		w.responseReceived(ev)
 	case *network.EventLoadingFinished:
 		w.done(ev.RequestID)
+		w.apiLoaded(ev.RequestID)
 	case *network.EventLoadingFailed:
 		w.failed(ev)
 	case *runtime.EventExceptionThrown:
@@ -136,6 +138,7 @@ func (w *watcher) responseReceived(ev *network.EventResponseReceived) {
 	if _, ok := w.urls[ev.RequestID]; ok && r.Status >= 400 {
 		w.addNetErr(fmt.Sprintf("%d %s", int(r.Status), r.URL))
 	}
+	w.apiResponseSeen(ev)
 }
 
 // failed records a request that failed, unless the page itself cancelled it.

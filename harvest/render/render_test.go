@@ -255,3 +255,34 @@ func TestNoBrowser(t *testing.T) {
 		t.Errorf("New with an empty PATH: %v, want ErrNoBrowser naming chromium", err)
 	}
 }
+
+// TestShadowRootsAndSrcdocInlined: comments a widget draws inside open
+// shadow roots (nested ones too) and inside a srcdoc frame are in the
+// serialised DOM.
+func TestShadowRootsAndSrcdocInlined(t *testing.T) {
+	t.Parallel()
+	res := renderOK(t, context.Background(), "http://blog.test/shadow.html")
+	html := string(res.HTML)
+	for _, want := range []string{"A comment inside the shadow root.", "A reply inside a nested shadow root.", "A comment inside the srcdoc frame.",
+		`<div data-blogharvest-shadow="">`, `<div data-blogharvest-iframe="about:srcdoc">`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("rendered DOM lacks %q:\n%s", want, html)
+		}
+	}
+}
+
+// TestAPIResponsesRecorded: the JSON a page's script fetched is in
+// Result.API with its URL, status and body.
+func TestAPIResponsesRecorded(t *testing.T) {
+	t.Parallel()
+	res := renderOK(t, context.Background(), "http://blog.test/delayed.html")
+	for _, a := range res.API {
+		if strings.Contains(a.URL, "/api/comments?n=3") {
+			if a.Status != 200 || !strings.Contains(string(a.Body), `"author":"Reader 3"`) {
+				t.Errorf("API response %s: status %d, body %s", a.URL, a.Status, a.Body)
+			}
+			return
+		}
+	}
+	t.Errorf("the fetched /api/comments is not in Result.API (%d responses)", len(res.API))
+}

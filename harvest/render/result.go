@@ -29,6 +29,10 @@ type Result struct {
 	// NetErrors holds failed requests ("net::ERR_… URL") and HTTP errors
 	// ("404 URL") of the page and its frames.
 	NetErrors []string
+	// API holds the JSON responses the page's scripts fetched (XHR and
+	// fetch) in the tab's own session, in the order they arrived: what a
+	// comment widget drew its thread from.
+	API []APIResponse
 	// Clicks counts the "load more" controls clicked.
 	Clicks int
 	// Notes says what kept the capture from being complete, e.g. a timeout

@@ -1,0 +1,84 @@
+package render
+
+import (
+	"context"
+	"strings"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// This file keeps the JSON a page's scripts fetched while it rendered
+// (XHR and fetch responses): the API a comment widget draws its thread
+// from is a better source of the comments than the DOM it draws.
+
+// APIResponse is one JSON response a rendered page's scripts fetched.
+type APIResponse struct {
+	URL    string // the request URL
+	Status int    // the HTTP status
+	Body   []byte // the response body, decoded
+}
+
+// maxAPIResponses and maxAPIBody bound what one page keeps: the first
+// responses, each up to maxAPIBody bytes (a larger one is left out).
+const (
+	maxAPIResponses = 64
+	maxAPIBody      = 4 << 20
+)
+
+// apiCall is a JSON response seen by the watcher: its request, and whether
+// its body has finished loading.
+type apiCall struct {
+	id     network.RequestID
+	url    string
+	status int
+	done   bool
+}
+
+// apiResponseSeen notes a script's JSON response (the watcher's lock is
+// held).
+func (w *watcher) apiResponseSeen(ev *network.EventResponseReceived) {
+	if ev.Type != network.ResourceTypeXHR && ev.Type != network.ResourceTypeFetch {
+		return
+	}
+	mt := strings.ToLower(ev.Response.MimeType)
+	if !strings.Contains(mt, "json") || len(w.apis) >= maxAPIResponses || ev.Response.EncodedDataLength > maxAPIBody {
+		return
+	}
+	w.apis = append(w.apis, apiCall{id: ev.RequestID, url: ev.Response.URL, status: int(ev.Response.Status)})
+}
+
+// apiLoaded marks a JSON response's body loaded (the lock is held).
+func (w *watcher) apiLoaded(id network.RequestID) {
+	for k := range w.apis {
+		if w.apis[k].id == id {
+			w.apis[k].done = true
+		}
+	}
+}
+
+// apiResponses reads the bodies of the JSON responses of the tab's own
+// session whose loading finished; one the browser no longer holds is left
+// out.
+func (p *pageRun) apiResponses(ctx context.Context) []APIResponse {
+	p.w.mu.Lock()
+	calls := append([]apiCall(nil), p.w.apis...)
+	p.w.mu.Unlock()
+	var out []APIResponse
+	for _, c := range calls {
+		if !c.done {
+			continue
+		}
+		var data []byte
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			var err error
+			data, err = network.GetResponseBody(c.id).Do(ctx)
+			return err
+		}))
+		if err != nil || len(data) > maxAPIBody {
+			continue
+		}
+		out = append(out, APIResponse{URL: c.url, Status: c.status, Body: data})
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+package harvest
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+	"golang.org/x/net/html"
+)
+
+// TestRenderAccount: the budget refuses every render past Options.MaxRenders,
+// a guessed reason stops after uselessAfter renders that added nothing,
+// a reason the feed gives never does, and the counts reach the Result.
+func TestRenderAccount(t *testing.T) {
+	a := newRenderAccount(100)
+	widget, feedWhy := renderWhy{ReasonAPIWidget, "x"}, renderWhy{ReasonFeedCount, "y"}
+	for k := 0; k < uselessAfter; k++ {
+		if ok, _, _ := a.allow(widget); !ok {
+			t.Fatalf("render %d for %s refused", k+1, widget.key)
+		}
+		a.result(widget, false)
+	}
+	if ok, skip, note := a.allow(widget); ok || skip != SkipAddedNothing || !strings.Contains(note, "added nothing") {
+		t.Errorf("after %d useless renders: allowed %v, skip %q, note %q; want refused as %s", uselessAfter, ok, skip, note, SkipAddedNothing)
+	}
+	for k := 0; k < uselessAfter+1; k++ {
+		if ok, _, _ := a.allow(feedWhy); !ok {
+			t.Fatalf("render %d for %s refused: the feed's word is no guess", k+1, feedWhy.key)
+		}
+	}
+	b := newRenderAccount(2)
+	b.allow(widget)
+	b.result(widget, true)
+	b.allow(feedWhy)
+	if ok, skip, _ := b.allow(feedWhy); ok || skip != SkipBudget {
+		t.Errorf("third render with a budget of 2: allowed %v, skip %q; want refused as %s", ok, skip, SkipBudget)
+	}
+	var res Result
+	b.fill(&res)
+	if res.Renders[ReasonAPIWidget] != 1 || res.Renders[ReasonFeedCount] != 1 || res.NotRendered[SkipBudget] != 1 {
+		t.Errorf("counts %v, not rendered %v", res.Renders, res.NotRendered)
+	}
+}
+
+// TestRenderReasonFeedHoldsAll is issue 27's "rendering only when it
+// adds something": a page with a known JavaScript comment system is not
+// rendered for its comments when the comment feed holds every comment
+// the feed item counts, and still is when it holds fewer.
+func TestRenderReasonFeedHoldsAll(t *testing.T) {
+	base := mustURL(t, "http://b.ex/p/")
+	page := `<html><body><p>text</p><div id="disqus_thread"></div></body></html>`
+	j := &pageJob{page: &fetchedPage{html: []byte(page), info: readBytes([]byte(page), base)},
+		item:     &feed.Item{CommentCount: 2},
+		comments: []feed.Comment{{ID: "1", Content: "one"}, {ID: "2", Content: "two"}}}
+	ex := learn.Extraction{ContentText: "text"}
+	w := &pageWorker{o: Options{Render: RenderAuto}}
+	if got := w.renderReason(j, false, ex, nil); got.key != "" {
+		t.Errorf("the comment feed holds both comments: reason %q, want none", got)
+	}
+	j.comments = j.comments[:1]
+	if got := w.renderReason(j, false, ex, nil); got.key != ReasonCommentSystem {
+		t.Errorf("the comment feed holds 1 of 2: reason %q, want %s", got, ReasonCommentSystem)
+	}
+}
+
+// TestWidgetSignal: a script widget drawn from an API into an empty
+// element is found whatever it calls itself; an analytics snippet naming
+// an API host but no element, a mount the static page already fills, and
+// an API the code names with no element are none.
+func TestWidgetSignal(t *testing.T) {
+	base, _ := url.Parse("http://blog.example/2024/post.html")
+	article := `<article><h1>T</h1><p>Text of the post, long enough to be an article of its own.</p></article>`
+	for _, tc := range []struct{ name, body, want, src string }{
+		{"init with serverURL", `<div id="waline"></div><script src="/assets/waline/waline.umd.js"></script>
+<script>Waline.init({ el: '#waline', serverURL: 'http://127.0.0.1:8360' });</script>`, "#waline", "http://127.0.0.1:8360"},
+		{"init with server", `<div id="Comments"></div><script>Artalk.init({el: '#Comments', pageKey: '/p', server: 'https://talk.example/', site: 'Blog'})</script>`, "#Comments", "https://talk.example/"},
+		{"config object and getElementById", `<section id="xyz-7"></section><script>var conf = {"host": "//svc.example/api", "node": document.getElementById("xyz-7")};</script>`, "#xyz-7", "http://svc.example/api"},
+		{"data-attribute", `<script data-isso="//c.example/" src="//c.example/js/embed.min.js"></script><section id="isso-thread"></section>`, "data-isso", "http://c.example/"},
+		{"like box", `<div class="fb-like-box" data-href="http://www.facebook.com/SomePage" data-width="300"></div>`, "", ""},
+		{"analytics", `<script>posthog.init('phc_x', {api_host: 'https://eu.posthog.example'})</script>`, "", ""},
+		{"mount filled", `<div id="box"><p>Already here, drawn by the server.</p></div><script>Box.init({el: '#box', serverURL: 'https://svc.example'})</script>`, "", ""},
+		{"mount elsewhere", `<script>Box.init({el: '#nothere', serverURL: 'https://svc.example'})</script>`, "", ""},
+	} {
+		root, err := html.Parse(strings.NewReader("<!DOCTYPE html><html><head><title>T</title></head><body>" + article + tc.body + "</body></html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := widgetSignal(root, base)
+		switch {
+		case tc.want == "" && got.reason != "":
+			t.Errorf("%s: signal %q, want none", tc.name, got.reason)
+		case tc.want != "" && !strings.Contains(got.reason, tc.want):
+			t.Errorf("%s: signal %q, want one naming %q", tc.name, got.reason, tc.want)
+		case got.src != tc.src:
+			t.Errorf("%s: src %q, want %q", tc.name, got.src, tc.src)
+		}
+	}
+}
