@@ -315,6 +315,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 		t.overBudget.Store(true)
 	}
 	if res != nil {
+		t.unrendered.Store(int64(res.Unrendered))
+	}
+	if res != nil {
 		d.mu.Lock()
 		d.warns[b.ID] = lastOf(res.Warnings)
 		d.mu.Unlock()
@@ -350,7 +353,7 @@ func outcomeOf(err error, t *tally) string {
 		return schedule.OutcomeFailed
 	case t.failedWrites.Load() > 0:
 		return schedule.OutcomePartial
-	case t.overBudget.Load():
+	case t.overBudget.Load(), t.unrendered.Load() > 0:
 		return schedule.OutcomePartial
 	}
 	return schedule.OutcomeOK

@@ -47,7 +47,8 @@ type Options struct {
 	Render string
 	// Browser renders pages when set; if nil and Render is not RenderNever,
 	// the crawl starts its own Chromium on first need and closes it at the
-	// end (no browser installed: rendering is off, with one warning).
+	// end (no browser installed: rendering is off, with one warning; a
+	// browser that did not start: one warning and Result.Unrendered).
 	Browser Renderer
 	// RenderHostRules maps host names for a browser the crawl starts, in
 	// --host-resolver-rules syntax ("MAP blog.test 127.0.0.1:8080"), for
@@ -178,6 +179,13 @@ type Result struct {
 	// partial, and what it skipped was not looked at (its Watermark must
 	// not be taken as covering them).
 	OverBudget bool
+	// Unrendered counts the pages that needed rendering (RenderAlways, or
+	// RenderAuto's reasons) but were archived without it because the
+	// browser, though installed, did not start (render.ErrBrowserStart):
+	// the crawl is partial like an OverBudget one, and the pages carry
+	// Entry.Unrendered so that a later crawl that renders them writes new
+	// versions. No browser installed is not counted (rendering is off).
+	Unrendered int
 	// Watermark is the time the crawl started (Options.Now) less
 	// WatermarkMargin: pass it as since to the next UpdateCrawl. Anything
 	// published later carries a later date.
