@@ -27,10 +27,10 @@ type runOutcome struct {
 	// without: the browser did not start. Like Budget, the run then does
 	// not count as covering what it saw: they are read again next run.
 	Unrendered int
-	Watermark time.Time
-	ETag      string
-	Modified  string        // the feed's Last-Modified
-	State     harvest.State // validators and digests, without robots.txt and rules
+	Watermark  time.Time
+	ETag       string
+	Modified   string        // the feed's Last-Modified
+	State      harvest.State // validators and digests, without robots.txt and rules
 }
 
 // reportOf sums a run up.
