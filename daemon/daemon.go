@@ -40,6 +40,7 @@ type Daemon struct {
 	cancel   context.CancelFunc
 	dispatch dispatch.Dispatcher // carries due runs to the workers: in-process, or a cluster's
 	local    *dispatch.Local     // the in-process dispatcher; nil in cluster mode
+	slots    slotPool            // the in-process harvest slots (Config.Concurrency); nil in cluster mode
 	cl       *clusterRole        // cluster mode's connection and bookkeeping; nil in one process
 	wg       sync.WaitGroup
 
@@ -306,6 +307,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
+	if s := slotOf(ctx); s != nil {
+		o.HostWait = s.wait // lend the harvest slot while waiting on a host's politeness
+	}
 	if !since.IsZero() {
 		o.Archived = d.archivedMedia(log)
 	}

@@ -114,6 +114,12 @@ type Options struct {
 	// zero, fetch.DefaultMaxCrawlDelay; if negative, no cap.
 	MaxCrawlDelay    time.Duration
 	StrictCrawlDelay bool
+	// HostWait, if set, waits d for a host's turn before a request (Delay,
+	// a robots.txt Crawl-delay) instead of a plain sleep; it must return
+	// ctx's error when ctx ends and may return later than d (the daemon
+	// gives the crawl's harvest slot to another blog meanwhile). The
+	// request's deadline starts after it (fetch.Options.TurnWait).
+	HostWait func(ctx context.Context, d time.Duration) error
 	// Logger receives progress and warnings. If nil, slog.Default() with
 	// the blog's id.
 	Logger *slog.Logger

@@ -121,6 +121,13 @@ type Options struct {
 	Now func() time.Time
 	// Sleep waits for d or until ctx is done. If nil, a timer-based sleep.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// TurnWait waits d for a host's turn before a request (Delay, a
+	// robots.txt Crawl-delay), outside RequestDeadline; the turns of
+	// redirect hops and retries use Sleep. It must return ctx's error
+	// when ctx ends, and may return later than d: a daemon lends the
+	// crawl's harvest slot to another blog meanwhile and waits to take
+	// one back. If nil, Sleep.
+	TurnWait func(ctx context.Context, d time.Duration) error
 }
 
 // withDefaults returns o with every zero field set to its default.
@@ -156,6 +163,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Sleep == nil {
 		o.Sleep = sleep
+	}
+	if o.TurnWait == nil {
+		o.TurnWait = o.Sleep
 	}
 	return o
 }
