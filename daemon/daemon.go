@@ -74,6 +74,12 @@ func (d *Daemon) Open() error {
 	if err := d.openStore(); err != nil {
 		return err
 	}
+	if d.cl == nil {
+		if err := d.recountUnfinished(); err != nil {
+			d.closeStore()
+			return err
+		}
+	}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.blogs, d.specs = map[string]Blog{}, map[string]schedule.Spec{}
 	d.running, d.again = map[string]bool{}, map[string]bool{}
