@@ -74,7 +74,7 @@ blogs:
 	if s := blogStatuses(listen)["slow"]; s == nil || !s.Running {
 		t.Errorf("slow is no longer running: %+v (its crawl should still wait for its Crawl-delay)", s)
 	}
-	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.stop(t, syscall.SIGTERM, 90*time.Second); code != 0 {
 		t.Errorf("exit code after SIGTERM = %d, want 0", code)
 	}
 }
