@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 // lendAfter is the shortest wait for a host's turn during which a run
@@ -62,7 +64,7 @@ func slotOf(ctx context.Context) *runSlot {
 // a slot back before it returns.
 func (s *runSlot) wait(ctx context.Context, d time.Duration) error {
 	if d < lendAfter {
-		return sleepCtx(ctx, d)
+		return fetch.SleepContext(ctx, d)
 	}
 	s.mu.Lock()
 	if s.held {
@@ -70,7 +72,7 @@ func (s *runSlot) wait(ctx context.Context, d time.Duration) error {
 		s.held = false
 	}
 	s.mu.Unlock()
-	if err := sleepCtx(ctx, d); err != nil {
+	if err := fetch.SleepContext(ctx, d); err != nil {
 		return err
 	}
 	return s.retake(ctx)
@@ -97,20 +99,5 @@ func (s *runSlot) release() {
 	if s.held {
 		s.pool.give()
 		s.held = false
-	}
-}
-
-// sleepCtx waits for d or until ctx ends, returning ctx's cause then.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
 	}
 }

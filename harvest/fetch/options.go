@@ -162,7 +162,7 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleep
+		o.Sleep = SleepContext
 	}
 	if o.TurnWait == nil {
 		o.TurnWait = o.Sleep
@@ -177,8 +177,9 @@ func orDuration(d, def time.Duration) time.Duration {
 	return d
 }
 
-// sleep waits for d or until ctx is done, returning ctx's error then.
-func sleep(ctx context.Context, d time.Duration) error {
+// SleepContext waits for d or until ctx is done, returning ctx's cause
+// then: the default of Options.Sleep, for callers that wrap it.
+func SleepContext(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
