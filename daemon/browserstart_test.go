@@ -45,7 +45,7 @@ blogs:
 	}
 	bin := filepath.Join(dir, "bin")
 	os.Mkdir(bin, 0o755)
-	os.WriteFile(filepath.Join(bin, "chromium"), []byte("#!/bin/sh\necho 'chromium: cannot open the profile (a broken browser)' >&2\nexit 1\n"), 0o755)
+	os.WriteFile(filepath.Join(bin, "chromium"), []byte("#!/bin/sh\necho 'chromium: cannot open the profile (a broken browser)' >&2\nsleep 3\nexit 1\n"), 0o755)
 	cmd := exec.Command(binary, "crawl", "-config", config)
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()

@@ -41,10 +41,16 @@ func TestSlowStartStillStarts(t *testing.T) {
 	b.Close()
 }
 
+// brokenBrowser is a browser that says why it cannot start and exits. It
+// waits a little before exiting: chromedp reads the output concurrently
+// with its wait for the process, which closes the pipe at exit, so the
+// words of a process that exits at once may be lost on a loaded machine.
+const brokenBrowser = `echo "chromium: cannot open the profile (a broken browser)" >&2; sleep 3; exit 1`
+
 // TestFailedStartIsNotNoBrowser: an installed browser that dies at start
 // is reported as a failed start with its reason, never as no browser.
 func TestFailedStartIsNotNoBrowser(t *testing.T) {
-	broken := browserScript(t, `echo "chromium: cannot open the profile (a broken browser)" >&2; exit 1`)
+	broken := browserScript(t, brokenBrowser)
 	_, err := render.New(context.Background(), render.Options{ExecPath: broken, Tabs: 1, Logger: quietLogger()})
 	switch {
 	case err == nil:
@@ -63,7 +69,7 @@ func TestSuiteFailsWithTheReason(t *testing.T) {
 	if os.Getenv("BLOGHARVEST_RENDER_CHILD") != "" {
 		t.Skip("in the child run")
 	}
-	broken := browserScript(t, `echo "chromium: cannot open the profile (a broken browser)" >&2; exit 1`)
+	broken := browserScript(t, brokenBrowser)
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestDelayedComments$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(broken)+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"BLOGHARVEST_RENDER_CHILD=1")
