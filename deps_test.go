@@ -181,7 +181,7 @@ func moduleImports(root string) (map[string][]string, error) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (name == "testdata" || name == "eval" || strings.HasPrefix(name, ".")) {
+			if p != root && (name == "testdata" || name == "eval" || name == "third_party" || strings.HasPrefix(name, ".")) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -16,8 +16,9 @@ var createFile = func(name string) (*os.File, error) {
 	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 }
 
-// writeFile writes r to a new file name, checks its length, syncs and
-// closes it. It returns the bytes written.
+// writeFile writes r to a new file name, checks its length and closes it.
+// It returns the bytes written. It does not sync: publish makes the whole
+// bag durable at once (syncBag) before the rename.
 func writeFile(name string, r io.Reader, size int64) (int64, error) {
 	f, err := createFile(name)
 	if err != nil {
@@ -26,9 +27,6 @@ func writeFile(name string, r io.Reader, size int64) (int64, error) {
 	n, err := io.Copy(f, r)
 	if err == nil && size >= 0 && n != size {
 		err = fmt.Errorf("wrote %d bytes, want %d", n, size)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -39,7 +37,8 @@ func writeFile(name string, r io.Reader, size int64) (int64, error) {
 	return n, nil
 }
 
-// syncDir fsyncs a directory, making the entries created in it durable.
+// syncDir fsyncs a directory, making the entries created in it durable
+// (or a file, making its content durable).
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -55,17 +54,18 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// syncTree fsyncs every directory under root, deepest first, root last.
+// syncTree fsyncs every file and directory under root, deepest first,
+// root last: syncBag where the system has no syncfs.
 func syncTree(root string) error {
-	var dirs []string
+	var paths []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			dirs = append(dirs, p)
+		if err == nil {
+			paths = append(paths, p)
 		}
 		return err
 	})
-	for i := len(dirs) - 1; i >= 0 && err == nil; i-- {
-		err = syncDir(dirs[i])
+	for i := len(paths) - 1; i >= 0 && err == nil; i-- {
+		err = syncDir(paths[i]) // opens read-only and fsyncs: a file or a folder
 	}
 	return err
 }

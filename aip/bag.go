@@ -63,7 +63,7 @@ var testHook func(final, event string)
 // exist yet (rename refuses to replace a non-empty folder, so an existing
 // version is never touched).
 func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
-	if err := syncTree(tmp); err != nil {
+	if err := syncBag(tmp); err != nil {
 		return err
 	}
 	if err := mkdirAllSync(root, filepath.Dir(final)); err != nil {

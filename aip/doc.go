@@ -59,9 +59,14 @@
 // loads once per process, at the first identification.
 //
 // A Writer validates the records, the MARC records (marc.Lint) and the METS
-// document (schemas.Validate) before anything touches the disk, then builds
-// the bag under <archive>/.tmp, fsyncs every file and folder and renames the
-// bag into place, so a crash leaves either no AIP or a complete one; Sweep
+// document's IDs and references (mets.Document.Check) before anything
+// touches the disk, and the METS document against the schemas
+// (schemas.Validate) for the first AIP of each kind and then one in
+// Writer.ValidateEvery (validation.go says why the others cannot be
+// invalid; Check validates every one), then builds
+// the bag under <archive>/.tmp, makes it durable at once (one syncfs of the
+// file system on Linux, elsewhere an fsync per file and folder) and renames
+// the bag into place, so a crash leaves either no AIP or a complete one; Sweep
 // clears .tmp at startup.
 //
 // One process writes into an archive at a time. LockArchive takes an

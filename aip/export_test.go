@@ -9,3 +9,8 @@ func SetTestHook(f func(final, event string)) { testHook = f }
 // default). Off, no siegfried signatures are loaded and every file's format
 // identification event says "no match".
 func SetIdentifyFormats(on bool) { identifyOff = !on }
+
+// SetMETSHook sets a function the Writer passes every METS document it
+// builds through before validating and writing it (tests break documents
+// with it); nil removes it.
+func SetMETSHook(f func([]byte) []byte) { metsHook = f }

@@ -62,6 +62,48 @@ func (it *item) identify() (format, error) {
 	if it.size == 0 {
 		return format{basis: "empty file"}, nil
 	}
+	if it.generated {
+		return it.identifyGenerated()
+	}
+	return it.siegfried()
+}
+
+// generated holds, by file name extension, the identification of the
+// files the packager writes itself (capture.log, fields.tsv, the WARC and
+// its CDXJ index): their format is certain, fixed by the code that writes
+// them, and siegfried decides it by extension and leading bytes only (e.g.
+// "x-fmt/266 GZIP Format; extension match gz; byte match at 0, 3"), so the
+// first file of each kind is identified and the others take its result
+// without another scan (a WARC file is as large as everything it holds).
+var generated struct {
+	mu sync.Mutex
+	m  map[string]format
+}
+
+// identifyGenerated identifies a file the packager wrote.
+func (it *item) identifyGenerated() (format, error) {
+	key := path.Ext(it.rel)
+	generated.mu.Lock()
+	f, ok := generated.m[key]
+	generated.mu.Unlock()
+	if ok {
+		return f, nil
+	}
+	f, err := it.siegfried()
+	if err != nil {
+		return f, err
+	}
+	generated.mu.Lock()
+	defer generated.mu.Unlock()
+	if generated.m == nil {
+		generated.m = map[string]format{}
+	}
+	generated.m[key] = f
+	return f, nil
+}
+
+// siegfried identifies the item's content with siegfried.
+func (it *item) siegfried() (format, error) {
 	identifier.once.Do(func() { identifier.sf = static.New() })
 	if identifier.sf == nil {
 		return format{}, fmt.Errorf("siegfried: the compiled-in signature file does not load")

@@ -1,6 +1,8 @@
 package aip
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"strings"
 	"sync"
@@ -22,13 +24,40 @@ func TestIdentifyPRONOM(t *testing.T) {
 		{"objects/media/b.png", "not a png at all", ""},
 	}
 	for _, c := range cases {
-		f, err := memItem(c.rel, []byte(c.body), "", "").identify()
+		it := memItem(c.rel, []byte(c.body), "", "")
+		it.generated = false // a captured file
+		f, err := it.identify()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if f.puid != c.puid {
 			t.Errorf("%s: PUID %q (%+v), want %q", c.rel, f.puid, f, c.puid)
 		}
+	}
+}
+
+// TestIdentifyGeneratedOncePerKind shows that a file the packager writes
+// is identified by siegfried once per kind (extension) and the others of
+// that kind take the first one's result: a second ".gz" file that is not
+// gzip at all still gets the GZIP answer, which only a skipped scan gives,
+// while a captured file with the same bytes is scanned and gets none.
+func TestIdentifyGeneratedOncePerKind(t *testing.T) {
+	var gz bytes.Buffer
+	z := gzip.NewWriter(&gz)
+	z.Write([]byte("WARC/1.1\r\n"))
+	z.Close()
+	first, err := memItem("objects/warc/a.warc.gz", gz.Bytes(), "metadata", "application/warc").identify()
+	if err != nil || first.puid != "x-fmt/266" {
+		t.Fatalf("first WARC: %+v, %v; want x-fmt/266", first, err)
+	}
+	second, err := memItem("objects/warc/b.warc.gz", []byte("plain text, not gzip"), "metadata", "application/warc").identify()
+	if err != nil || second != first {
+		t.Errorf("second generated .gz: %+v, %v; want the first one's %+v", second, err, first)
+	}
+	captured := memItem("objects/media/b.warc.gz", []byte("plain text, not gzip"), "", "")
+	captured.generated = false
+	if f, err := captured.identify(); err != nil || f.puid == "x-fmt/266" {
+		t.Errorf("captured non-gzip .gz: %+v, %v; want it scanned, not GZIP", f, err)
 	}
 }
 

@@ -59,6 +59,9 @@ type item struct {
 	group  string // METS fileGrp USE
 	mime   string
 	warcID string // WARC-Record-ID of the record holding the same bytes, if any (warcfile.go)
+	// generated is set for the files the packager writes (memItem): their
+	// format is identified once per kind (formats.go).
+	generated bool
 }
 
 // addFiles names and hashes the captured files. A file whose recorded
@@ -108,7 +111,7 @@ func (it *item) hash() error {
 
 // memItem returns a generated payload item holding body.
 func memItem(rel string, body []byte, group, mime string) *item {
-	it := &item{rel: rel, body: body, group: group, mime: mime}
+	it := &item{rel: rel, body: body, group: group, mime: mime, generated: true}
 	it.hash() // in memory: cannot fail
 	return it
 }

@@ -32,8 +32,17 @@ type Writer struct {
 	// process holds the archive, and re-checks the lock before publishing.
 	Lock *ArchiveLock
 
-	mu  sync.Mutex
-	own *ArchiveLock // the lock the Writer took itself, if Lock is nil
+	// ValidateEvery is how often the Writer validates the METS document
+	// it builds against the official schemas: the first Blog and the first
+	// Entry AIP it writes, then one in ValidateEvery of each kind (see
+	// validation.go for why the others cannot be invalid). 0 means
+	// DefaultValidateEvery; 1 validates every document. Check validates
+	// every one.
+	ValidateEvery int
+
+	mu        sync.Mutex
+	assembled map[string]int // AIPs assembled per kind, for ValidateEvery
+	own       *ArchiveLock   // the lock the Writer took itself, if Lock is nil
 }
 
 // Result describes what a Write call did.
@@ -154,6 +163,7 @@ func (w *Writer) Close() error {
 type env struct {
 	org, software, version string
 	now                    time.Time
+	validate               func(kind string) bool // validate this package's METS against the schemas
 }
 
 // env resolves the Writer's defaults and reads the clock once.
@@ -172,6 +182,7 @@ func (w *Writer) env() env {
 		now = w.Now
 	}
 	e.now = now().UTC().Truncate(time.Second)
+	e.validate = w.sampleValidation
 	return e
 }
 

@@ -16,7 +16,8 @@ import (
 
 // newWriter returns a Writer on a fresh archive with the fixed clock.
 func newWriter(t testing.TB) *aip.Writer {
-	return &aip.Writer{Root: t.TempDir(), Organization: "Example Library", Software: "blogharvest 0.1.0", Now: fixedNow}
+	return &aip.Writer{Root: t.TempDir(), Organization: "Example Library", Software: "blogharvest 0.1.0", Now: fixedNow,
+		ValidateEvery: 1}
 }
 
 func TestVersions(t *testing.T) {

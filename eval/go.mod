@@ -57,3 +57,5 @@ require (
 )
 
 replace github.com/blogharvest/blogharvest => ../
+
+replace github.com/markusmobius/go-dateparser => ../third_party/go-dateparser

@@ -17,6 +17,7 @@ import (
 const (
 	modeExtract = "extract"
 	modeCrawl   = "crawl"
+	modeServe   = "serve"
 )
 
 // config is the parsed command line.
@@ -31,6 +32,7 @@ type config struct {
 	verbose  bool
 	reps     int
 	command  string // the command line, for the report
+	caFile   string // serve mode: where the replay's CA certificate goes
 }
 
 func main() {
@@ -47,6 +49,9 @@ func Main(ctx context.Context, args []string, stderr io.Writer) error {
 	cfg, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if cfg.mode == modeServe {
+		return runServe(ctx, cfg, os.Stdout)
 	}
 	ev, err := evaluate(ctx, cfg, stderr)
 	if err != nil {
@@ -68,13 +73,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	cfg := &config{}
 	var blogs string
 	fs.StringVar(&cfg.corpus, "corpus", "", "corpus folder (one folder per blog with blog.json and site/)")
-	fs.StringVar(&cfg.mode, "mode", modeExtract, "extract or crawl")
+	fs.StringVar(&cfg.mode, "mode", modeExtract, "extract, crawl, or serve (replay one blog over HTTPS behind a CONNECT proxy for other programs)")
 	fs.StringVar(&cfg.jsonOut, "json", "", "write the JSON report here")
 	fs.StringVar(&cfg.mdOut, "md", "", "write the Markdown report here (/dev/stdout works)")
 	fs.StringVar(&cfg.plotOut, "plot", "", "write the SVG plot of cumulative extraction time here (extract mode)")
 	fs.StringVar(&blogs, "blogs", "", "comma-separated blog names to evaluate (default: all)")
 	fs.BoolVar(&cfg.fixtures, "fixtures", false, "also evaluate the project's own fixture blogs")
 	fs.BoolVar(&cfg.verbose, "v", false, "log progress, blogharvest's misses and the crawler's warnings to stderr")
+	fs.StringVar(&cfg.caFile, "ca", "", "serve mode: write the replay's CA certificate (PEM) here")
 	fs.IntVar(&cfg.reps, "reps", 1, "extract mode: time each learn and extract call this many times and keep the fastest")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -82,8 +88,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if blogs != "" {
 		cfg.blogs = strings.Split(blogs, ",")
 	}
-	if cfg.mode != modeExtract && cfg.mode != modeCrawl {
-		return nil, fmt.Errorf("-mode %q: want %s or %s", cfg.mode, modeExtract, modeCrawl)
+	if cfg.mode != modeExtract && cfg.mode != modeCrawl && cfg.mode != modeServe {
+		return nil, fmt.Errorf("-mode %q: want %s, %s or %s", cfg.mode, modeExtract, modeCrawl, modeServe)
 	}
 	if cfg.corpus == "" && !cfg.fixtures {
 		return nil, errors.New("nothing to evaluate: give -corpus DIR and/or -fixtures")

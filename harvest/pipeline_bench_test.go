@@ -34,14 +34,24 @@ func startPerPost() perPost {
 
 // report adds cpu-ms/post, allocs/post and KB/post for the entries
 // archived since p started.
-func (p perPost) report(b *testing.B, entries int64) {
+func (p perPost) report(b *testing.B, entries int64) { p.per(b, entries, "post", "posts") }
+
+// reportPerRequest adds cpu-ms/req, allocs/req and KB/req for the HTTP
+// requests made since p started.
+func (p perPost) reportPerRequest(b *testing.B, requests int64) {
+	p.per(b, requests, "req", "requests")
+}
+
+// per reports the CPU time, allocations and bytes allocated since p
+// started per one of n units, and n.
+func (p perPost) per(b *testing.B, n int64, unit, units string) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	n := float64(max(entries, 1))
-	b.ReportMetric(float64(cpuTime()-p.cpu)/1e6/n, "cpu-ms/post")
-	b.ReportMetric(float64(ms.Mallocs-p.mallocs)/n, "allocs/post")
-	b.ReportMetric(float64(ms.TotalAlloc-p.bytes)/1024/n, "KB/post")
-	b.ReportMetric(n, "posts")
+	d := float64(max(n, 1))
+	b.ReportMetric(float64(cpuTime()-p.cpu)/1e6/d, "cpu-ms/"+unit)
+	b.ReportMetric(float64(ms.Mallocs-p.mallocs)/d, "allocs/"+unit)
+	b.ReportMetric(float64(ms.TotalAlloc-p.bytes)/1024/d, "KB/"+unit)
+	b.ReportMetric(d, units)
 }
 
 // BenchmarkNewCrawlPipeline10000 is the whole pipeline (fetch on loopback,
@@ -79,18 +89,20 @@ func crawlCounting(b *testing.B, o harvest.Options) (*harvest.Result, int64) {
 	return res, entries.Load()
 }
 
+// pipelineCorpus are the corpus blogs the corpus benchmarks crawl.
+var pipelineCorpus = []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
+	"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"}
+
 // BenchmarkNewCrawlPipelineCorpus is the whole pipeline on the corpus
 // replay (every corpus blog TestCorpusDiscovery crawls, feeds cut to their
 // newest half): CPU time and allocations per archived entry.
 func BenchmarkNewCrawlPipelineCorpus(b *testing.B) {
-	names := []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
-		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"}
 	type blogRun struct {
 		name string
 		o    harvest.Options
 	}
 	var runs []blogRun
-	for _, name := range names {
+	for _, name := range pipelineCorpus {
 		r := loadReplay(b, name)
 		runs = append(runs, blogRun{name, harvest.Options{Blog: blogharvest.Blog{ID: name, URL: r.blog.URL},
 			Transport: r.start(b), Render: harvest.RenderNever, MaxMediaPerEntry: -1, PerHost: 2, Logger: quiet}})

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package aip
+
+// syncBag makes everything written under dir (a bag in .tmp) durable
+// before it is renamed into place: without syncfs(2), an fsync per file
+// and per folder.
+func syncBag(dir string) error { return syncTree(dir) }

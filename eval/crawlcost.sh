@@ -1,0 +1,44 @@
+#!/bin/sh
+# crawlcost.sh: CPU per request and peak memory of whole programs crawling
+# one corpus blog replayed over HTTPS on loopback (eval -mode serve), runs
+# interleaved A B B A per pair of programs so that a drift of the machine's
+# load hits both alike. Usage, from eval/:
+#
+#   ./crawlcost.sh CORPUS BLOG OLD_BINARY NEW_BINARY [ROUNDS]
+#
+# For each round it runs OLD, NEW, NEW, OLD blogharvest crawls
+# (crawl -url … -delay 0 -render never, a fresh archive each) and
+# wget --mirror --page-requisites --warc-file, NEW, wget, wget, NEW, each
+# under /usr/bin/time; it prints one line per run: program, user and sys
+# seconds, max RSS (KB), requests the replay served, CPU ms per request.
+set -eu
+corpus=$1 blog=$2 old=$3 new=$4 rounds=${5:-1}
+work=$(mktemp -d)
+trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
+go build -o "$work/eval" .
+"$work/eval" -mode serve -corpus "$corpus" -blogs "$blog" -ca "$work/ca.pem" >"$work/proxy" 2>"$work/serve.log" &
+srv=$!
+while [ ! -s "$work/proxy" ]; do sleep 0.2; done
+proxy=$(cat "$work/proxy")
+# over HTTPS even where the capture was made over http; its http links go
+# through the same proxy (plain HTTP proxy requests).
+url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' "$corpus/$blog/blog.json" | sed 's#^http://#https://#')
+run() { # run NAME COMMAND...
+	name=$1; shift
+	rm -rf "$work/out"; mkdir "$work/out"
+	before=$(curl -s "$proxy/requests")
+	(cd "$work/out" && HTTPS_PROXY=$proxy https_proxy=$proxy HTTP_PROXY=$proxy http_proxy=$proxy SSL_CERT_FILE="$work/ca.pem" \
+		/usr/bin/time -o "$work/time" -f "%U %S %M" "$@" >/dev/null 2>&1) || true
+	after=$(curl -s "$proxy/requests")
+	set -- $(cat "$work/time" | tail -1)
+	echo "$name $1 $2 $3 $((after - before))" | awk '{printf "%-6s user %6.2f s  sys %5.2f s  max RSS %7d KB  requests %5d  CPU %.2f ms/request\n", $1, $2, $3, $4, $5, ($2+$3)*1000/$5}'
+}
+crawl() { run "$1" "$2" crawl -url "$url" -out "$work/out/archive" -delay 0 -render never; }
+wgetrun() { run wget wget -q --ca-certificate="$work/ca.pem" --mirror --page-requisites --warc-file=crawl "$url"; }
+i=0
+while [ $i -lt "$rounds" ]; do
+	crawl old "$old"; crawl new "$new"; crawl new "$new"; crawl old "$old"
+	crawl new "$new"; wgetrun; wgetrun; crawl new "$new"
+	i=$((i + 1))
+done
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
