@@ -124,6 +124,13 @@ type Entry struct {
 	CreatedPrecision  Precision `json:",omitempty"`
 	ModifiedPrecision Precision `json:",omitempty"`
 
+	// Unrendered, when not empty, says why the page needed rendering
+	// ("render: always", "comments by disqus") although it was archived
+	// without: the browser did not start. It is part of the content
+	// digest (left out of the JSON when empty, so earlier digests hold),
+	// so that the next capture that renders the page writes a new version.
+	Unrendered string `json:",omitempty"`
+
 	Comments   []Comment
 	Files      []File     // captured page, rendered page, screenshot, media, feed item, comment feed
 	Problems   []string   // non-fatal failures, e.g. "media https://…/a.jpg: 404"

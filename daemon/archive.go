@@ -45,7 +45,8 @@ const writeGrace = 2 * time.Minute
 // tally counts what one run archived. Safe for concurrent use.
 type tally struct {
 	entries, unchanged, blogs, comments, bytes, failedWrites atomic.Int64
-	overBudget                                               atomic.Bool // the crawl ran out of max_duration
+	overBudget                                               atomic.Bool  // the crawl ran out of max_duration
+	unrendered                                               atomic.Int64 // pages archived without the rendering they needed
 
 	mu           sync.Mutex
 	firstInvalid string // the first entry not archived and why

@@ -61,6 +61,7 @@ func fetchStatus(ctx context.Context, c *Config) ([]BlogStatus, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
+		s.Entries = unfinishedCount(c.Archive, b.ID, s) // a daemon killed mid-run recorded none of its run's
 		out = append(out, statusFrom(b, s))
 	}
 	return out, "state file " + c.State, nil

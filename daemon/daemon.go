@@ -44,6 +44,7 @@ type Daemon struct {
 	cancel   context.CancelFunc
 	dispatch dispatch.Dispatcher // carries due runs to the workers: in-process, or a cluster's
 	local    *dispatch.Local     // the in-process dispatcher; nil in cluster mode
+	slots    slotPool            // the in-process harvest slots (Config.Concurrency); nil in cluster mode
 	cl       *clusterRole        // cluster mode's connection and bookkeeping; nil in one process
 	wg       sync.WaitGroup
 
@@ -77,6 +78,12 @@ func (d *Daemon) Open() error {
 	c := d.Config
 	if d.store == nil {
 		if err := d.openStore(); err != nil {
+			return err
+		}
+	}
+	if d.cl == nil {
+		if err := d.recountUnfinished(); err != nil {
+			d.closeStore()
 			return err
 		}
 	}
@@ -346,6 +353,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
+	if s := slotOf(ctx); s != nil {
+		o.HostWait = s.wait // lend the harvest slot while waiting on a host's politeness
+	}
 	if !since.IsZero() {
 		o.Archived = d.archivedMedia(log)
 	}
@@ -354,6 +364,9 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	d.metrics.recordRenders(res)
 	if res != nil && res.OverBudget {
 		t.overBudget.Store(true)
+	}
+	if res != nil {
+		t.unrendered.Store(int64(res.Unrendered))
 	}
 	if res != nil {
 		d.mu.Lock()
@@ -391,7 +404,7 @@ func outcomeOf(err error, t *tally) string {
 		return schedule.OutcomeFailed
 	case t.failedWrites.Load() > 0:
 		return schedule.OutcomePartial
-	case t.overBudget.Load():
+	case t.overBudget.Load(), t.unrendered.Load() > 0:
 		return schedule.OutcomePartial
 	}
 	return schedule.OutcomeOK

@@ -7,28 +7,40 @@ import (
 	"github.com/blogharvest/blogharvest/dispatch"
 )
 
-// startLocal makes the in-process dispatcher the daemon's and starts n
-// workers reading it: the single process's worker pool.
+// startLocal makes the in-process dispatcher the daemon's, with n
+// harvest slots (slots.go): the single process's worker pool. One
+// goroutine takes each task from the queue, waits for a free slot and
+// runs the task in a goroutine of its own, which lends its slot while its
+// crawl waits for a host's politeness.
 func (d *Daemon) startLocal(n int) {
 	d.local = dispatch.NewLocal(nil)
 	d.dispatch = d.local
-	for range n {
-		d.wg.Add(1)
-		go func() {
-			defer d.wg.Done()
-			d.work(d.local)
-		}()
-	}
+	d.slots = newSlotPool(n)
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		d.work(d.local)
+	}()
 }
 
-// work runs the tasks of q until the daemon closes.
+// work runs the tasks of q, each once a slot is free, until the daemon
+// closes.
 func (d *Daemon) work(q dispatch.Dispatcher) {
 	for {
 		dl, err := q.Receive(d.ctx)
 		if err != nil {
 			return
 		}
-		d.runTask(dl)
+		if err := d.slots.take(d.ctx); err != nil {
+			return // closing: the run is retried at the next start
+		}
+		slot := &runSlot{pool: d.slots, held: true}
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			defer slot.release()
+			d.runTask(withSlot(d.ctx, slot), dl)
+		}()
 	}
 }
 
@@ -66,7 +78,7 @@ func (d *Daemon) enqueueLocked(id string) {
 
 // runTask runs the in-process task dl: the blog's harvest, then its next
 // schedule from the outcome, then the run again if it was fired meanwhile.
-func (d *Daemon) runTask(dl dispatch.Delivery) {
+func (d *Daemon) runTask(ctx context.Context, dl dispatch.Delivery) {
 	id := dl.Task().Blog
 	defer dl.Ack(dispatch.Report{Blog: id, Due: dl.Task().Due, Kind: dispatch.Done})
 	d.mu.Lock()
@@ -74,7 +86,7 @@ func (d *Daemon) runTask(dl dispatch.Delivery) {
 	spec := d.specs[id]
 	d.mu.Unlock()
 	if ok {
-		err := d.RunBlog(d.ctx, b, nil)
+		err := d.RunBlog(ctx, b, nil)
 		if errors.Is(err, context.Canceled) && d.ctx.Err() != nil {
 			return // shutting down: the run is retried at the next start
 		}

@@ -4,8 +4,9 @@
 // validates the config, locks the archive (one writer per archive: run,
 // crawl and demo all fail fast, exit code 1, while another process holds
 // it), sweeps unfinished AIPs, opens the schedule store, schedules every
-// blog, runs harvests in a bounded worker pool and streams their records
-// into the AIP writer. SIGHUP reloads the config; the first
+// blog, runs harvests in a bounded pool of harvest slots (slots.go: a run
+// lends its slot to another blog while it waits a second or more for a
+// host's politeness) and streams their records into the AIP writer. SIGHUP reloads the config; the first
 // SIGTERM or SIGINT stops scheduling, lets AIP writes in flight finish,
 // cancels crawls and closes the store within a grace period; a second signal
 // ends the process at once. Only this package knows the concrete types of the

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -21,10 +23,14 @@ type runOutcome struct {
 	Warning   string // the crawl's last warning (public text)
 	HasResult bool   // the crawl returned a result: the fields below hold
 	Budget    bool   // the crawl ran out of max_duration
-	Watermark time.Time
-	ETag      string
-	Modified  string        // the feed's Last-Modified
-	State     harvest.State // validators and digests, without robots.txt and rules
+	// Unrendered counts the pages that needed rendering but were archived
+	// without: the browser did not start. Like Budget, the run then does
+	// not count as covering what it saw: they are read again next run.
+	Unrendered int
+	Watermark  time.Time
+	ETag       string
+	Modified   string        // the feed's Last-Modified
+	State      harvest.State // validators and digests, without robots.txt and rules
 }
 
 // reportOf sums a run up.
@@ -35,6 +41,7 @@ func (d *Daemon) reportOf(outcome string, t *tally, res *harvest.Result, runErr 
 	}
 	if res != nil {
 		r.HasResult, r.Budget, r.Watermark, r.ETag, r.Modified = true, res.OverBudget, res.Watermark, res.ETag, res.LastModified
+		r.Unrendered = res.Unrendered
 		r.State = res.State
 		r.State.Robots, r.State.Rules = nil, nil
 		r.Warning = publicText(lastOf(res.Warnings), d.Config)
@@ -58,13 +65,28 @@ func (r runOutcome) apply(st *schedule.State, now time.Time) {
 	}
 	st.Failures = 0
 	st.LastError = r.Invalid
-	if r.HasResult && !r.Budget { // a crawl cut short did not look at everything since
+	if r.Unrendered > 0 {
+		st.LastError = joinNonEmpty(fmt.Sprintf("%d pages that needed rendering archived unrendered: the browser did not start; "+
+			"they are rendered on the next run", r.Unrendered), r.Invalid)
+	}
+	if r.HasResult && !r.Budget && r.Unrendered == 0 { // a crawl cut short did not look at everything since
 		if r.Watermark.After(st.Watermark) {
 			st.Watermark = r.Watermark
 		}
 		st.ETag, st.LastModified = r.ETag, r.Modified
 		keepState(st, r.State)
 	}
+}
+
+// joinNonEmpty joins the non-empty ones of parts with "; ".
+func joinNonEmpty(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // err returns the run's error as the schedule sees it: nil on success,

@@ -25,10 +25,12 @@ type rendererState struct {
 	started  bool
 	off      bool
 	account  *renderAccount // renders by reason, and the budget
+	startErr error          // why the installed browser did not start; nil if it did or none is installed
 }
 
 // renderer returns the browser to use, starting one if needed; nil when
-// rendering is off (RenderNever, or no browser installed: one warning).
+// rendering is off (RenderNever, or no browser installed: one warning) or
+// the browser did not start (one warning; st.startErr says why).
 func (w *pageWorker) renderer(ctx context.Context) Renderer {
 	st := w.render
 	st.mu.Lock()
@@ -48,9 +50,10 @@ func (w *pageWorker) renderer(ctx context.Context) Renderer {
 	b, err := w.startBrowser(ctx)
 	if err != nil {
 		st.off = true
-		msg := fmt.Sprintf("render: %v: rendering is off for this crawl", err)
-		if errors.Is(err, render.ErrNoBrowser) {
-			msg = fmt.Sprintf("render: no browser installed (%v): rendering is off for this crawl", err)
+		msg := fmt.Sprintf("render: no browser installed (%v): rendering is off for this crawl", err)
+		if !errors.Is(err, render.ErrNoBrowser) {
+			st.startErr = err
+			msg = fmt.Sprintf("render: %v: the pages that need rendering are archived unrendered and rendered again on the next run", err)
 		}
 		w.stats.warn(msg)
 		return nil
@@ -213,6 +216,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	}
 	r := w.renderer(ctx)
 	if r == nil {
+		w.unrendered(e, why.String())
 		return ex, exErr
 	}
 	if ok, _, note := w.render.account.allow(why); !ok && w.o.Render != RenderAlways {
@@ -258,6 +262,24 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		return ex, nil
 	}
 	return rex, nil
+}
+
+// unrendered marks e, a page that needed rendering (for reason), as
+// archived without it when the crawl's browser did not start, and counts
+// it in Result.Unrendered. Entry.Unrendered holds the reason only, so
+// that a run whose browser fails again writes no new version, while one
+// that renders does.
+func (w *pageWorker) unrendered(e *blogharvest.Entry, reason string) {
+	st := w.render
+	st.mu.Lock()
+	err := st.startErr
+	st.mu.Unlock()
+	if err == nil {
+		return
+	}
+	e.Unrendered = reason
+	e.Problems = append(e.Problems, fmt.Sprintf("render (%s): not rendered: %v", reason, err))
+	w.stats.unrendered()
 }
 
 // frameComments adds the comments found in the rendered page's

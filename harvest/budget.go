@@ -55,10 +55,18 @@ func (c *crawl) endBudget(err error) error {
 }
 
 // dropOverBudget counts an outcome that came in after the budget ran out:
-// its processing may have been cut short, so it is skipped, not emitted.
+// its processing may have been cut short, so it is skipped, not emitted,
+// and its URL is over budget in the ledger (unless it has a fate already).
 func (c *crawl) dropOverBudget(out outcome) {
 	c.overBudget++
 	c.res.Skipped++
+	detail := fmt.Sprintf("max_duration %s reached while it was processed", c.o.MaxDuration)
+	if out.job != nil {
+		c.ledger.set(out.job.t.url, FateOverBudget, detail, "")
+	}
+	if out.url != nil {
+		c.ledger.set(out.url.String(), FateOverBudget, detail, "")
+	}
 	if out.fetched {
 		c.res.Pages++
 	}

@@ -53,6 +53,13 @@ func TestCrawlOverBudget(t *testing.T) {
 		if e.StatusCode != http.StatusOK || len(e.Problems) > 0 {
 			t.Errorf("entry %s: status %d, problems %q: want only whole entries", e.URL, e.StatusCode, e.Problems)
 		}
+	} // Every URL met has a fate: those being processed when the budget ran
+	// out are over budget, not "unaccounted" (issue 23, finding 10).
+	if n := harvest.FateCounts(res.Ledger)["unaccounted"]; n > 0 || strings.Contains(strings.Join(res.Warnings, "\n"), "no fate") {
+		t.Errorf("%d URLs without a fate in the ledger of a crawl over budget; warnings %q", n, res.Warnings)
+	}
+	if harvest.FateCounts(res.Ledger)[string(harvest.FateOverBudget)] == 0 {
+		t.Errorf("no URL over budget in the ledger: %v", harvest.FateCounts(res.Ledger))
 	}
 }
 

@@ -225,7 +225,7 @@ func (c *crawl) newClient() error {
 		CAFile: c.o.CAFile, Origins: origins, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
 		MaxBody: maxBody, Auth: fetchAuth(c.o),
 		MaxCrawlDelay: c.o.MaxCrawlDelay, StrictCrawlDelay: c.o.StrictCrawlDelay,
-		Robots: c.o.State.Robots})
+		Robots: c.o.State.Robots, TurnWait: c.o.HostWait})
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}

@@ -107,7 +107,8 @@
 // over-budget, failed or skipped, with a detail. A later fate replaces an
 // earlier one only when it ranks higher (entry; then stub, redirect,
 // duplicate; listing; skipped, failed, robots, out-of-scope; over-budget,
-// given at the end to what the frontier still holds); among equals the
+// given at the end to what the frontier still holds and to the pages
+// being processed when MaxDuration ran out); among equals the
 // first stays. A URL left without a fate is a bug: it is written as
 // "unaccounted" and warned about. Every early return of the page path
 // records its reason in the ledger and logs it.

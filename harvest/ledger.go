@@ -22,7 +22,7 @@ const (
 	FateDuplicate  Fate = "duplicate"    // the same page as another URL; detail: that URL
 	FateOutOfScope Fate = "out-of-scope" // outside the blog's scope (another site, an excluded path)
 	FateRobots     Fate = "robots"       // disallowed by robots.txt
-	FateOverBudget Fate = "over-budget"  // queued but not fetched: max_pages reached or the crawl stopped
+	FateOverBudget Fate = "over-budget"  // not fetched (max_pages reached, the crawl stopped) or cut short by max_duration
 	FateFailed     Fate = "failed"       // could not be fetched or processed; detail: the error
 	FateSkipped    Fate = "skipped"      // not fetched or not archived on purpose; detail: why
 )

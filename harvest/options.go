@@ -52,7 +52,8 @@ type Options struct {
 	MaxRenders int
 	// Browser renders pages when set; if nil and Render is not RenderNever,
 	// the crawl starts its own Chromium on first need and closes it at the
-	// end (no browser installed: rendering is off, with one warning).
+	// end (no browser installed: rendering is off, with one warning; a
+	// browser that did not start: one warning and Result.Unrendered).
 	Browser Renderer
 	// RenderHostRules maps host names for a browser the crawl starts, in
 	// --host-resolver-rules syntax ("MAP blog.test 127.0.0.1:8080"), for
@@ -118,6 +119,12 @@ type Options struct {
 	// zero, fetch.DefaultMaxCrawlDelay; if negative, no cap.
 	MaxCrawlDelay    time.Duration
 	StrictCrawlDelay bool
+	// HostWait, if set, waits d for a host's turn before a request (Delay,
+	// a robots.txt Crawl-delay) instead of a plain sleep; it must return
+	// ctx's error when ctx ends and may return later than d (the daemon
+	// gives the crawl's harvest slot to another blog meanwhile). The
+	// request's deadline starts after it (fetch.Options.TurnWait).
+	HostWait func(ctx context.Context, d time.Duration) error
 	// Logger receives progress and warnings. If nil, slog.Default() with
 	// the blog's id.
 	Logger *slog.Logger
@@ -187,6 +194,13 @@ type Result struct {
 	// partial, and what it skipped was not looked at (its Watermark must
 	// not be taken as covering them).
 	OverBudget bool
+	// Unrendered counts the pages that needed rendering (RenderAlways, or
+	// RenderAuto's reasons) but were archived without it because the
+	// browser, though installed, did not start (render.ErrBrowserStart):
+	// the crawl is partial like an OverBudget one, and the pages carry
+	// Entry.Unrendered so that a later crawl that renders them writes new
+	// versions. No browser installed is not counted (rendering is off).
+	Unrendered int
 	// Watermark is the time the crawl started (Options.Now) less
 	// WatermarkMargin: pass it as since to the next UpdateCrawl. Anything
 	// published later carries a later date.

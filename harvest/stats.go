@@ -25,6 +25,14 @@ func (s *stats) warn(msg string) {
 	s.log.Warn(msg)
 }
 
+// unrendered counts a page archived without the rendering it needed
+// (Result.Unrendered).
+func (s *stats) unrendered() {
+	s.mu.Lock()
+	s.res.Unrendered++
+	s.mu.Unlock()
+}
+
 // took adds d to the time spent extracting (stage "extract") or
 // rendering ("render").
 func (s *stats) took(stage string, d time.Duration) {

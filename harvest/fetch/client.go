@@ -93,6 +93,10 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		return nil, blogharvest.Transient(fmt.Errorf("fetch %s: %w", u, err))
 	}
 	defer release()
+	ctx, err = c.takeTurn(ctx, hostKey(u))
+	if err != nil {
+		return nil, blogharvest.Transient(fmt.Errorf("fetch %s: %w", u, err))
+	}
 	deadline := c.o.Now().Add(c.o.RequestDeadline)
 	ctx, cancel := context.WithTimeoutCause(ctx, c.o.RequestDeadline, c.deadlineError(u, nil))
 	defer cancel()

@@ -51,3 +51,32 @@ func TestStatsDelayed(t *testing.T) {
 		})
 	}
 }
+
+// TestTurnWaitOutsideRequestDeadline: the wait for a host's turn before a
+// request goes through Options.TurnWait, before the request's deadline
+// starts, so a TurnWait that returns later than asked (a daemon waiting to
+// take a harvest slot back) does not make the request run out of time.
+func TestTurnWaitOutsideRequestDeadline(t *testing.T) {
+	srv := serve(t, "", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	var turns []time.Duration
+	turnWait := func(ctx context.Context, d time.Duration) error {
+		if d > 0 {
+			turns = append(turns, d)
+			if _, ok := ctx.Deadline(); ok {
+				t.Error("TurnWait runs under the request's deadline")
+			}
+			time.Sleep(300 * time.Millisecond) // longer than the request deadline
+		}
+		return ctx.Err()
+	}
+	c := newClient(t, fetch.Options{Delay: 50 * time.Millisecond, RequestDeadline: 200 * time.Millisecond,
+		Retries: -1, TurnWait: turnWait})
+	for i := range 3 {
+		if _, err := c.Get(context.Background(), srv.URL+"/p"); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	if len(turns) == 0 {
+		t.Error("TurnWait never asked to wait for the host's turn")
+	}
+}

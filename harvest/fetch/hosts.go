@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -52,8 +53,9 @@ func (hs *hostState) slowDown(now time.Time, d time.Duration) {
 }
 
 // wait blocks until the host's token bucket lets one request through,
-// counting the request in Stats.Delayed if it had to wait.
-func (c *Client) wait(ctx context.Context, h string) error {
+// counting the request in Stats.Delayed if it had to wait; sleep does the
+// waiting.
+func (c *Client) wait(ctx context.Context, h string, sleep func(context.Context, time.Duration) error) error {
 	hs := c.host(h)
 	now := c.o.Now()
 	r := hs.lim.ReserveN(now, 1)
@@ -64,7 +66,29 @@ func (c *Client) wait(ctx context.Context, h string) error {
 	if d > 0 {
 		c.stats.delayed()
 	}
-	return c.o.Sleep(ctx, d)
+	return sleep(ctx, d)
+}
+
+// turnKey is the context key of a request whose first exchange already
+// had its host's turn (takeTurn): a *atomic.Bool, true until used.
+type turnKey struct{}
+
+// takeTurn waits for the host's turn of a request's first exchange with
+// Options.TurnWait, before the request's deadline starts, and returns
+// the context that tells politeTransport the turn is taken.
+func (c *Client) takeTurn(ctx context.Context, h string) (context.Context, error) {
+	if err := c.wait(ctx, h, c.o.TurnWait); err != nil {
+		return nil, err
+	}
+	taken := &atomic.Bool{}
+	taken.Store(true)
+	return context.WithValue(ctx, turnKey{}, taken), nil
+}
+
+// turnTaken reports, once, whether ctx's request had its turn already.
+func turnTaken(ctx context.Context) bool {
+	taken, _ := ctx.Value(turnKey{}).(*atomic.Bool)
+	return taken != nil && taken.CompareAndSwap(true, false)
 }
 
 // politeTransport spaces every HTTP exchange, redirect hops included, and
@@ -74,10 +98,13 @@ type politeTransport struct {
 	next http.RoundTripper
 }
 
-// RoundTrip waits for the host's turn, then sends req.
+// RoundTrip waits for the host's turn (unless the request's first
+// exchange took it already), then sends req.
 func (t *politeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := t.c.wait(req.Context(), hostKey(req.URL)); err != nil {
-		return nil, err
+	if !turnTaken(req.Context()) {
+		if err := t.c.wait(req.Context(), hostKey(req.URL), t.c.o.Sleep); err != nil {
+			return nil, err
+		}
 	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {

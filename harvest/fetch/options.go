@@ -121,6 +121,13 @@ type Options struct {
 	Now func() time.Time
 	// Sleep waits for d or until ctx is done. If nil, a timer-based sleep.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// TurnWait waits d for a host's turn before a request (Delay, a
+	// robots.txt Crawl-delay), outside RequestDeadline; the turns of
+	// redirect hops and retries use Sleep. It must return ctx's error
+	// when ctx ends, and may return later than d: a daemon lends the
+	// crawl's harvest slot to another blog meanwhile and waits to take
+	// one back. If nil, Sleep.
+	TurnWait func(ctx context.Context, d time.Duration) error
 }
 
 // withDefaults returns o with every zero field set to its default.
@@ -155,7 +162,10 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleep
+		o.Sleep = SleepContext
+	}
+	if o.TurnWait == nil {
+		o.TurnWait = o.Sleep
 	}
 	return o
 }
@@ -167,8 +177,9 @@ func orDuration(d, def time.Duration) time.Duration {
 	return d
 }
 
-// sleep waits for d or until ctx is done, returning ctx's error then.
-func sleep(ctx context.Context, d time.Duration) error {
+// SleepContext waits for d or until ctx is done, returning ctx's cause
+// then: the default of Options.Sleep, for callers that wrap it.
+func SleepContext(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

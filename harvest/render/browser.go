@@ -16,8 +16,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// startTimeout bounds the start of one browser process.
-const startTimeout = 30 * time.Second
+// startTimeout bounds the start of one browser process, reading its
+// DevTools address included (chromedp's own bound for that, 20 s, is set
+// to this too: on a loaded machine a start takes longer).
+const startTimeout = 60 * time.Second
 
 // Browser is one headless Chromium process shared by the whole harvest, with
 // a bounded pool of reused tabs. It restarts the process when it crashes or
@@ -47,7 +49,8 @@ type instance struct {
 
 // New starts a headless browser for rendering. ctx bounds only the start; the
 // browser runs until Close. It returns an error wrapping ErrNoBrowser when
-// no browser binary is installed or it cannot be started.
+// no browser binary is installed, and one wrapping ErrBrowserStart, with
+// the reason, when the binary is there but its process did not start.
 func New(ctx context.Context, o Options) (*Browser, error) {
 	o = o.withDefaults()
 	path, err := findBrowser(o.ExecPath)
@@ -73,7 +76,7 @@ func New(ctx context.Context, o Options) (*Browser, error) {
 	}
 	inst, err := b.start(ctx, 1)
 	if err != nil {
-		return nil, fmt.Errorf("start %s: %w: %w", path, ErrNoBrowser, err)
+		return nil, fmt.Errorf("start %s: %w: %w", path, ErrBrowserStart, err)
 	}
 	b.inst = inst
 	return b, nil
@@ -147,7 +150,8 @@ func (b *Browser) start(ctx context.Context, gen int) (*instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("user data dir: %w", err)
 	}
-	actx, acancel := chromedp.NewExecAllocator(b.base, b.allocatorOptions(dir)...)
+	opts := append(b.allocatorOptions(dir), chromedp.WSURLReadTimeout(startTimeout))
+	actx, acancel := chromedp.NewExecAllocator(b.base, opts...)
 	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(b.cdpError))
 	inst := &instance{gen: gen, ctx: bctx, cancel: bcancel, allocCancel: acancel, dir: dir}
 	done := make(chan error, 1)

@@ -30,8 +30,11 @@
 // spent, with a note in Result.Notes. A crashed or hung renderer loses its
 // tab, a dead or unresponsive browser is restarted, and the page is tried
 // once more before Render returns an error. New returns an error wrapping
-// ErrNoBrowser when no browser is installed; the harvest then runs without
-// rendering.
+// ErrNoBrowser when no browser is installed (the harvest then runs without
+// rendering), and one wrapping ErrBrowserStart, with the reason, when an
+// installed browser did not start within startTimeout (the harvest then
+// archives the pages that needed rendering unrendered, says so and has
+// them rendered on its next run).
 //
 // The browser runs headless with --no-sandbox (the harvester may run as
 // root), a fresh --user-data-dir removed on Close, and the background

@@ -9,8 +9,15 @@ import (
 )
 
 // ErrNoBrowser is returned (wrapped) by New when no Chromium or Chrome binary
-// can be found or started. Callers fall back to static harvesting.
+// can be found. Callers fall back to static harvesting.
 var ErrNoBrowser = errors.New("no headless browser available")
+
+// ErrBrowserStart is returned (wrapped, with the reason) by New when the
+// browser binary is there but its process did not start: it crashed, or
+// did not open its DevTools endpoint within the start timeout (a loaded
+// machine). Unlike ErrNoBrowser it may go away by itself: callers that
+// needed rendering should say so and try again later.
+var ErrBrowserStart = errors.New("the browser did not start")
 
 // Options configures a Browser. The zero value is usable: every zero field
 // takes the default named in its comment.

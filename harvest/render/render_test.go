@@ -24,6 +24,7 @@ import (
 // tabs); those that kill its processes run first, alone.
 var (
 	shared    *render.Browser // one browser for the whole suite
+	startErr  error           // why the installed browser did not start; nil if it did
 	blog      *site           // served as http://blog.test/
 	comments  *site           // served as http://comments.test/, another site
 	installed bool            // a browser binary is on PATH
@@ -46,11 +47,11 @@ func runTests(m *testing.M) int {
 	if installed {
 		b, err := render.New(context.Background(), sharedOptions())
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "start browser:", err)
-			return 1
+			startErr = err // every test that needs the browser fails with it
+		} else {
+			shared = b
+			defer b.Close()
 		}
-		shared = b
-		defer b.Close()
 	}
 	return toolskip.Main(m)
 }
@@ -76,9 +77,13 @@ func quietLogger() *slog.Logger {
 }
 
 // browser returns the shared browser, skipping the test when no browser is
-// installed.
+// installed and failing it, with the reason, when the installed browser
+// did not start.
 func browser(t testing.TB) *render.Browser {
 	t.Helper()
+	if startErr != nil {
+		t.Fatalf("the browser is installed but did not start: %v", startErr)
+	}
 	if shared == nil {
 		toolskip.Missing(t, "chromium", "no chromium, chromium-browser or google-chrome on PATH")
 	}
