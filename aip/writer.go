@@ -32,8 +32,9 @@ type Writer struct {
 	// process holds the archive, and re-checks the lock before publishing.
 	Lock *ArchiveLock
 
-	mu  sync.Mutex
-	own *ArchiveLock // the lock the Writer took itself, if Lock is nil
+	mu   sync.Mutex
+	own  *ArchiveLock               // the lock the Writer took itself, if Lock is nil
+	reqs map[string]*requisiteStore // by blog id (requisites.go)
 }
 
 // Result describes what a Write call did.
@@ -98,6 +99,11 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 		}
 	}
 	p.version = latest + 1
+	if len(p.requisites) > 0 {
+		if err := w.storeRequisites(ctx, p, p.blogURL()); err != nil {
+			return Result{}, err
+		}
+	}
 	e := w.env()
 	if err := p.assemble(e); err != nil {
 		return Result{}, err
@@ -112,6 +118,17 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 		return Result{}, classify(err)
 	}
 	return Result{Dir: final, Version: p.version, Written: true, Bytes: n}, nil
+}
+
+// blogURL returns the URL of the package's blog.
+func (p *pkg) blogURL() string {
+	if p.blog != nil {
+		return p.blog.URL
+	}
+	if p.entry != nil && p.entry.ChildOf != "" {
+		return p.entry.ChildOf
+	}
+	return "urn:blogharvest:blog:" + p.blogID
 }
 
 // lock returns the archive lock the Writer writes under: Lock, or the one
