@@ -48,6 +48,9 @@ type pkg struct {
 	// AIP's WARC holds revisit records referring to them.
 	requisites []*blogharvest.File
 	origins    map[string]origin // by payload sha256
+	// own are the requisites an Entry's article names itself (its own
+	// pictures' other sizes): response records in its WARC only.
+	own []*blogharvest.File
 	// requisitesURL is RequisitesPermalink of the blog, once origins are set.
 	requisitesURL string
 
@@ -76,6 +79,10 @@ func (p *pkg) addFiles(files []blogharvest.File) error {
 	p.used = map[string]bool{}
 	for i := range files {
 		f := &files[i]
+		if f.Role == blogharvest.RoleRequisite && p.entry != nil && namedIn(p.entry.Content, f.URL) {
+			p.own = append(p.own, f) // the post's own picture: kept with the post (requisites.go)
+			continue
+		}
 		if f.Role == blogharvest.RoleRequisite && p.kind != kindRequisites {
 			if f.Body != nil {
 				f.Sum()

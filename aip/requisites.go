@@ -3,6 +3,8 @@ package aip
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +34,10 @@ import (
 // requires). The requisites package of a payload is written before the AIP
 // that refers to it, so a crash never leaves a revisit without its
 // original; an AIP together with the requisites packages it names replays on
-// its own.
+// its own. The exception are the requisites an Entry's article names
+// itself (the other sizes of the post's own pictures, which no other page
+// shows): response records in the Entry's own WARC, so that the store does
+// not grow a version per post.
 
 // RequisitesDir returns <root>/<blog-id>/requisites, the folder of the
 // blog's requisites packages.
@@ -179,10 +184,34 @@ func captureDate(f *blogharvest.File) time.Time {
 	return t.UTC().Truncate(time.Second)
 }
 
+// namedIn reports whether an article's HTML names the URL raw, absolute or
+// by its path and query.
+func namedIn(content, raw string) bool {
+	if content == "" {
+		return false
+	}
+	if strings.Contains(content, raw) {
+		return true
+	}
+	u, err := url.Parse(raw)
+	return err == nil && u.RequestURI() != "/" && strings.Contains(content, u.RequestURI())
+}
+
 // requisiteRecords writes, for each requisite of p, its redirect hops as
 // response records and its last exchange as a revisit record referring to
 // its first capture in the requisites package.
 func (p *pkg) requisiteRecords(w *warc.Writer) error {
+	for _, f := range p.own {
+		id, err := w.Capture(f.Exchanges, f.Body)
+		if len(f.Exchanges) == 0 {
+			h := http.Header(f.Header).Clone()
+			id, err = w.Capture([]blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: h, Sent: f.Captured}}, f.Body)
+		}
+		if err != nil {
+			return err
+		}
+		f.WARCRecordID = id
+	}
 	for _, f := range p.requisites {
 		body := f.Body
 		if body == nil {

@@ -91,6 +91,9 @@ type pageWorker struct {
 	stats  *stats         // warnings and timings
 	render *rendererState // the browser: started by the first worker that needs it
 	media  *mediaCache    // media fetched in this crawl, shared by its entries
+	// requisites are the page requisites fetched in this crawl, shared by
+	// its pages (requisites.go).
+	requisites *mediaCache
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -152,7 +155,8 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
 	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
-		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{}, media: newMediaCache()}
+		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{}, media: newMediaCache(),
+		requisites: newMediaCache()}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
@@ -186,6 +190,9 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 	}
 	c.setScope(home)
+	if c.homeDue() {
+		c.homeRequisites(ctx, home)
+	}
 	c.seedFeed()
 	c.verifyPattern(home)
 	c.readSitemaps(ctx)

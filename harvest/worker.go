@@ -25,6 +25,8 @@ type pageJob struct {
 	commentsErr error
 	commentsRun bool
 	deferred    bool // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
+	// rendered are the requisites the browser received rendering the page.
+	rendered []blogharvest.File
 }
 
 // outcome is what processing a pageJob produced, for the coordinator.

@@ -33,6 +33,9 @@ func (p *pageRun) capture(ctx context.Context) (*Result, error) {
 		}
 	}
 	p.w.snapshot(res)
+	if p.net != nil {
+		res.Responses = p.net.responses(ctx)
+	}
 	res.Notes = p.notes
 	return res, nil
 }

@@ -29,6 +29,10 @@ type Result struct {
 	// NetErrors holds failed requests ("net::ERR_… URL") and HTTP errors
 	// ("404 URL") of the page and its frames.
 	NetErrors []string
+	// Responses are the HTTP responses the page and its frames received,
+	// with their bodies (network.go), the main document's included
+	// (Response.Main); nil unless Options.Record.
+	Responses []Response
 	// Clicks counts the "load more" controls clicked.
 	Clicks int
 	// Notes says what kept the capture from being complete, e.g. a timeout
