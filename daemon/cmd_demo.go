@@ -87,9 +87,9 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 		return err
 	}
 	abs, _ := filepath.Abs(out)
-	fmt.Fprintf(io.Stdout, "\narchived in %s:\n  %d blog AIP(s), %d entry AIP(s) (%d written this run, %d unchanged), %d comments this run\n  %d captured files, %s in bags\n  check: %d problem(s)\n",
-		took.Round(time.Millisecond), sum.blogs, sum.entries, st.Entries, st.Unchanged, st.Comments, sum.files, humanBytes(sum.bytes), len(probs))
-	fmt.Fprintf(io.Stdout, "\nAIPs are under %s/sample/  (blog/v1/, entries/<yyyy>/<entry-key>/v<N>/)\nverify them any time with: go run ./cmd/blogharvest check %s\n", abs, out)
+	fmt.Fprintf(io.Stdout, "\narchived in %s:\n  %d blog AIP(s), %d entry AIP(s) (%d written this run, %d unchanged), %d requisites package(s), %d comments this run\n  %d captured files, %s in bags\n  check: %d problem(s)\n",
+		took.Round(time.Millisecond), sum.blogs, sum.entries, st.Entries, st.Unchanged, sum.requisites, st.Comments, sum.files, humanBytes(sum.bytes), len(probs))
+	fmt.Fprintf(io.Stdout, "\nAIPs are under %s/sample/  (blog/v1/, entries/<yyyy>/<entry-key>/v<N>/, requisites/v<N>/)\nverify them any time with: go run ./cmd/blogharvest check %s\n", abs, out)
 	if len(probs) > 0 {
 		return ErrProblems
 	}
@@ -98,6 +98,7 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 
 type archiveSummary struct {
 	blogs, entries, files int
+	requisites            int // requisites package versions
 	bytes                 int64
 }
 
@@ -125,6 +126,8 @@ func summarize(root string) (archiveSummary, error) {
 		switch {
 		case d.Name() == "bagit.txt" && filepath.Base(filepath.Dir(filepath.Dir(p))) == "blog":
 			s.blogs++
+		case d.Name() == "bagit.txt" && filepath.Base(filepath.Dir(filepath.Dir(p))) == "requisites":
+			s.requisites++
 		case d.Name() == "bagit.txt":
 			s.entries++
 		case filepath.Base(filepath.Dir(filepath.Dir(p))) == "objects":

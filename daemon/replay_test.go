@@ -103,6 +103,13 @@ func serveReplay(t *testing.T, rwp, wacz string) string {
 			http.ServeFile(w, r, path)
 		})
 	}
+	// What the service worker answers once it controls /replay/: a frame
+	// that reaches the server instead came before it took control (a race
+	// on a loaded machine) and tries again.
+	mux.HandleFunc("/replay/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><script>setTimeout(() => location.reload(), 500)</script>`)
+	})
 	mux.HandleFunc("/blog.wacz", func(w http.ResponseWriter, r *http.Request) {
 		f, err := os.Open(wacz)
 		if err != nil {

@@ -170,6 +170,10 @@
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
 //     capture.
+//   - requisites.go, requisiteurls.go: page requisites of entries and the
+//     home page: what a page names (parsed), what the browser received
+//     (render.Result.Responses), the one scope decision
+//     (requisiteRefusal: Options.Requisites, addresses), caps, the ledger.
 //   - claims.go, ledger.go: URLs processed and waiting; the fate of every
 //     URL met.
 //   - stats.go: warnings and timings.
@@ -186,6 +190,9 @@
 //   - How a field of an entry is chosen between feed and page: entry.go
 //     (fillFields, fillDates, fillContent); how it is extracted: learn.
 //   - When a page is rendered: renderReason in browser.go.
+//   - What counts as a page requisite: elementRequisites and cssRefs in
+//     requisiteurls.go; whether one may be captured: requisiteRefusal in
+//     requisites.go (for the Go client and the browser alike).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; what a worker's outcome does to the
 //     frontier: handle in coordinator.go.
