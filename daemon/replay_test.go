@@ -137,7 +137,8 @@ func serveReplay(t *testing.T, rwp, wacz string) string {
 }
 
 // replayFrameJS finds the replay iframe through the shadow roots and
-// frames of the ReplayWeb.page elements and says whether its document holds sel.
+// frames of the ReplayWeb.page elements and says whether its document
+// holds the element sel, scrolled into view.
 const replayFrameJS = `(() => {
   const find = (root) => {
     for (const el of root.querySelectorAll('*')) {
@@ -150,15 +151,19 @@ const replayFrameJS = `(() => {
     return null;
   };
   const f = find(document);
-  return !!(f && f.contentDocument.readyState === 'complete' && f.contentDocument.querySelector(%q));
+  const el = f && f.contentDocument.readyState === 'complete' && f.contentDocument.querySelector(%q);
+  if (el) el.scrollIntoView();
+  return !!el;
 })()`
 
 // compareReplay screenshots page live and replayed, compares them and
 // checks the replay's failed requests against the live page's.
 func compareReplay(t *testing.T, replay, page, must, name string) {
 	t.Helper()
+	// Both show the element must at the top (the comments, below the fold).
 	live, liveURLs, _ := shoot(t, page, func(ctx context.Context) error {
-		return chromedp.Run(ctx, chromedp.WaitVisible(must, chromedp.ByQuery))
+		return chromedp.Run(ctx, chromedp.WaitVisible(must, chromedp.ByQuery),
+			chromedp.Evaluate(fmt.Sprintf("document.querySelector(%q).scrollIntoView()", must), nil))
 	})
 	rep, _, failed := shoot(t, replay+"?url="+page, func(ctx context.Context) error {
 		return chromedp.Run(ctx, chromedp.Poll(fmt.Sprintf(replayFrameJS, must), nil, chromedp.WithPollingTimeout(90*time.Second)))
@@ -182,8 +187,8 @@ func compareReplay(t *testing.T, replay, page, must, name string) {
 
 // shoot opens url in a fresh headless Chromium (1280×900, cache off),
 // waits with ready and a pause for late drawing, and returns a viewport
-// screenshot, the URLs requested, and the original URLs of replayed
-// requests that failed (status ≥ 400 or a network error).
+// screenshot, the URLs loaded (answered below 400), and the original URLs
+// of replayed requests that failed (status ≥ 400 or a network error).
 func shoot(t *testing.T, url string, ready func(context.Context) error) ([]byte, map[string]bool, []string) {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
@@ -202,11 +207,13 @@ func shoot(t *testing.T, url string, ready func(context.Context) error) ([]byte,
 		defer mu.Unlock()
 		switch ev := ev.(type) {
 		case *network.EventRequestWillBeSent:
-			u := replayedURL(ev.Request.URL)
-			urls[u], ids[ev.RequestID] = true, u
+			ids[ev.RequestID] = replayedURL(ev.Request.URL)
 		case *network.EventResponseReceived:
+			u := replayedURL(ev.Response.URL)
 			if ev.Response.Status >= 400 {
-				failed = append(failed, fmt.Sprintf("%s", replayedURL(ev.Response.URL)))
+				failed = append(failed, u)
+			} else {
+				urls[u] = true
 			}
 		case *network.EventLoadingFailed:
 			if !ev.Canceled {
