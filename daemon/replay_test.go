@@ -138,7 +138,7 @@ func serveReplay(t *testing.T, rwp, wacz string) string {
 
 // replayFrameJS finds the replay iframe through the shadow roots and
 // frames of the ReplayWeb.page elements and says whether its document
-// holds the element sel, scrolled into view.
+// holds the element the selector names, scrolled into view.
 const replayFrameJS = `(() => {
   const find = (root) => {
     for (const el of root.querySelectorAll('*')) {
