@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -14,54 +15,84 @@ import (
 
 const module = "github.com/blogharvest/blogharvest"
 
-// allowed is DESIGN §2's import table: for each package of the module (by its
-// path relative to the module root, "." for the root), the packages of this
-// module it may import. Standard library and third-party imports are free.
-var allowed = map[string][]string{
-	".":              {},
-	"schemas":        {},
-	"marc":           {"."},
-	"mets":           {},
-	"aip":            {".", "marc", "mets", "schemas", "warc"},
-	"harvest":        {".", "harvest/anyof", "harvest/fetch", "harvest/feed", "harvest/learn", "harvest/platform", "harvest/render", "harvest/textsim"},
-	"harvest/fetch":  {"."},
-	"harvest/feed":   {".", "harvest/fetch", "harvest/platform"},
-	"harvest/learn":  {".", "harvest/anyof", "harvest/platform", "harvest/textsim"},
-	"harvest/render": {".", "harvest/platform"},
-	// harvest/platform is the table of blog and comment platforms every
-	// matcher of the crawler derives from, which harvest, harvest/feed,
-	// harvest/learn and harvest/render may import; it imports only
-	// harvest/anyof.
-	"harvest/platform": {"harvest/anyof"},
-	// harvest/anyof finds which of a set of strings a page holds in one
-	// pass: a leaf for the raw-byte prefilters of platform, learn and
-	// harvest's comment-signal detection.
-	"harvest/anyof": {},
-	// harvest/textsim compares texts (bigram Dice, token F1, same author,
-	// same day) for harvest/learn, harvest and the eval module: a leaf.
-	"harvest/textsim": {},
-	"schedule":        {"."},
-	// report reads archives back: corpus export and the HTML report.
-	"report": {".", "aip", "marc"},
-	"daemon": {"*"},
-	// dispatch carries due runs to workers (the in-process pool);
-	// cluster does it over NATS JetStream for workers on many machines.
-	"dispatch":        {},
-	"cluster":         {"dispatch"},
-	"cmd/blogharvest": {"daemon"},
-	// internal/fixture generates and serves the project's own fixture blogs
-	// (testdata/blogs and the demo's sample blog).
-	"internal/fixture":     {"."},
-	"internal/fixture/gen": {"internal/fixture"},
-	// warc writes, indexes (CDXJ) and reads the WARC file of an AIP.
-	"warc": {"."},
-	// internal/tlstest gives tests a throw-away CA and a CONNECT proxy.
-	"internal/tlstest": {},
-	// internal/metstest checks METS for tests with metsrw and encoding/xml.
-	"internal/metstest": {},
-	// internal/marctools checks MARC records with yaz-marcdump and
-	// MARC::Lint, for tests.
-	"internal/marctools": {"marc"},
+// packageTable is the project's package table, the one place the import
+// graph is written down; allowed reads it.
+const packageTable = "doc/packages.md"
+
+// allowed returns the table of packageTable: for each package of the
+// module (by its path relative to the module root, "." for the root), the
+// packages of this module it may import ("*" for all). Standard library and
+// third-party imports are free.
+func allowed(t *testing.T) map[string][]string {
+	t.Helper()
+	b, err := os.ReadFile(packageTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := parsePackageTable(string(b))
+	if err != nil {
+		t.Fatalf("%s: %v", packageTable, err)
+	}
+	return table
+}
+
+// parsePackageTable reads the rows "| `pkg` … | owns | may import |" of a
+// Markdown table: the first column's first code span names the package, the
+// last column lists code spans, or says "nothing" or "all".
+func parsePackageTable(doc string) (map[string][]string, error) {
+	table := map[string][]string{}
+	for i, line := range strings.Split(doc, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) < 3 {
+			return nil, fmt.Errorf("line %d: want | package | owns | may import |", i+1)
+		}
+		pkgs := codeSpans(cells[0])
+		if len(pkgs) == 0 {
+			return nil, fmt.Errorf("line %d: no package in %q", i+1, cells[0])
+		}
+		pkg := pkgs[0]
+		if _, dup := table[pkg]; dup {
+			return nil, fmt.Errorf("line %d: %s has two rows", i+1, pkg)
+		}
+		imports := strings.TrimSpace(cells[len(cells)-1])
+		switch imports {
+		case "nothing":
+			table[pkg] = []string{}
+		case "all":
+			table[pkg] = []string{"*"}
+		default:
+			spans := codeSpans(imports)
+			if len(spans) == 0 {
+				return nil, fmt.Errorf("line %d: %s may import %q: list code spans, or say nothing or all", i+1, pkg, imports)
+			}
+			table[pkg] = spans
+		}
+	}
+	if len(table) == 0 {
+		return nil, fmt.Errorf("no package rows")
+	}
+	return table, nil
+}
+
+// codeSpans returns the contents of the `…` spans of s.
+func codeSpans(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return out
+		}
+		out = append(out, s[i+1:i+1+j])
+		s = s[i+2+j:]
+	}
 }
 
 // TestDependencies fails when a package of the module imports a package of
@@ -72,10 +103,11 @@ func TestDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(imports) < len(allowed) {
-		t.Fatalf("found %d packages, the table names %d: is the walk broken?", len(imports), len(allowed))
+	table := allowed(t)
+	if len(imports) < len(table) {
+		t.Fatalf("found %d packages, %s names %d: is the walk broken?", len(imports), packageTable, len(table))
 	}
-	for _, p := range checkImports(imports, allowed) {
+	for _, p := range checkImports(imports, table) {
 		t.Error(p)
 	}
 }
@@ -84,11 +116,12 @@ func TestDependencies(t *testing.T) {
 // forbidden import, on an unknown package, and passes a legal graph.
 func TestCheckImportsCatchesForbidden(t *testing.T) {
 	legal := map[string][]string{"aip": {".", "marc"}, "marc": {"."}, ".": nil}
-	if p := checkImports(legal, allowed); len(p) != 0 {
+	table := allowed(t)
+	if p := checkImports(legal, table); len(p) != 0 {
 		t.Fatalf("legal graph rejected: %v", p)
 	}
 	bad := map[string][]string{"marc": {".", "aip"}, ".": {"schedule"}, "newpkg": nil}
-	p := checkImports(bad, allowed)
+	p := checkImports(bad, table)
 	want := []string{`marc imports aip`, `. imports schedule`, `newpkg is not in the table`}
 	if len(p) != len(want) {
 		t.Fatalf("got %d problems %v, want %d", len(p), p, len(want))
@@ -115,12 +148,12 @@ func checkImports(imports map[string][]string, table map[string][]string) []stri
 	for _, pkg := range pkgs {
 		ok, known := table[pkg]
 		if !known {
-			problems = append(problems, fmt.Sprintf("%s is not in the table of DESIGN §2 (deps_test.go)", pkg))
+			problems = append(problems, fmt.Sprintf("%s is not in the table of "+packageTable, pkg))
 			continue
 		}
 		for _, imp := range imports[pkg] {
 			if !contains(ok, imp) && !contains(ok, "*") {
-				problems = append(problems, fmt.Sprintf("%s imports %s, which DESIGN §2 forbids", pkg, imp))
+				problems = append(problems, fmt.Sprintf("%s imports %s, which "+packageTable+" forbids", pkg, imp))
 			}
 		}
 	}
@@ -180,4 +213,29 @@ func moduleImports(root string) (map[string][]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// TestParsePackageTable reads rows of the three kinds and refuses rows it
+// cannot read, so a mistyped table fails instead of allowing everything.
+func TestParsePackageTable(t *testing.T) {
+	good := "| package | owns | may import |\n|---|---|---|\n" +
+		"| `.` (root) | words | nothing |\n| `aip` | bags | `.`, `marc` |\n| `daemon` | all of it | all |\n"
+	table, err := parsePackageTable(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{".": {}, "aip": {".", "marc"}, "daemon": {"*"}}
+	if fmt.Sprint(table) != fmt.Sprint(want) {
+		t.Errorf("table = %v, want %v", table, want)
+	}
+	for _, bad := range []string{
+		"no table here",
+		"| `aip` | bags | some packages |\n",
+		"| `aip` | bags | `.` |\n| `aip` | again | `.` |\n",
+		"| `aip` |\n",
+	} {
+		if _, err := parsePackageTable(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
 }

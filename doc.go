@@ -6,6 +6,6 @@
 // The package imports nothing of this module. Subpackages speak in these
 // types: harvest produces them, aip, marc and mets turn them into Archival
 // Information Packages, schedule keeps when to produce them next, and daemon
-// wires everything together. See DESIGN section 2 for the dependency table,
-// enforced by deps_test.go.
+// wires everything together. doc/packages.md is the package table (what each
+// package owns and may import), read and enforced by deps_test.go.
 package blogharvest

@@ -43,10 +43,14 @@ const readyLine = "crash-child-ready"
 // The numbers TestCrash must reach: kills in all, kills inside a bag
 // write, and of those inside a Blog and inside an Entry AIP.
 const (
-	wantKills       = 50
-	wantInside      = 25
-	wantInsideKind  = 5
-	crashTimeBudget = 80 * time.Second // about 15 s alone, 45 s under -race on a loaded machine
+	wantKills      = 50
+	wantInside     = 25
+	wantInsideKind = 5
+	// crashTimeBudget only bounds a hung test: the loop stops as soon as the
+	// counts are met (about 15 s alone, 45 s under -race at load 2). At load
+	// 20 on two cores 80 s gave 28 kills, so a time budget near the usual
+	// run time would make the test fail for the machine's load, not the code.
+	crashTimeBudget = 12 * time.Minute
 )
 
 // crashChild is the state of TestCrashChild's progress reports.

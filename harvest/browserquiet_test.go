@@ -21,7 +21,11 @@ import (
 // few seconds, then renders a page and idles again: the only targets must
 // be the page's own (the browser's services, pointed at .invalid names,
 // never reach the gate). Without the quiet flags Chromium connects to its
-// vendor's search, GCM and accounts services within seconds.
+// vendor's search, GCM and accounts services within seconds; Chromium 156
+// asks update.googleapis.com for an on-demand component despite
+// --disable-component-update. The test names which promise held: the quiet
+// switches (nothing reached the proxy) or only the proxy (the browser asked,
+// the gate refused).
 func TestBrowserMakesNoRequestsOfItsOwn(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("no chromium")
@@ -68,10 +72,15 @@ func TestBrowserMakesNoRequestsOfItsOwn(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	mu.Lock()
 	defer mu.Unlock()
+	quiet := true
 	for hp, n := range seen {
 		if hp != page {
-			t.Errorf("browser asked for %s (%d times): only the page's own host may appear", hp, n)
+			quiet = false
+			t.Errorf("quiet switches did not hold: the browser asked the proxy for %s (%d times; the proxy refused it, so nothing left): only the page's own host may appear", hp, n)
 		}
+	}
+	if quiet {
+		t.Logf("quiet switches held: no request of the browser's own reached the proxy (%d targets: %v)", len(seen), seen)
 	}
 	if seen[page] == 0 {
 		t.Errorf("the page itself never went through the proxy: %v", seen)

@@ -113,7 +113,9 @@ func (b *Browser) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 }
 
 // proxyFlags are the flags that route the browser's requests: through
-// ProxyServer (only through it with ProxyOnly), and HostRules.
+// ProxyServer (only through it with ProxyOnly), and HostRules. The names
+// the quiet switches use (*.invalid) bypass the proxy and resolve to
+// nothing, so the browser's own services fail before any request leaves it.
 func (b *Browser) proxyFlags() []chromedp.ExecAllocatorOption {
 	var opts []chromedp.ExecAllocatorOption
 	switch {
@@ -121,19 +123,22 @@ func (b *Browser) proxyFlags() []chromedp.ExecAllocatorOption {
 		// Chromium bypasses proxies for loopback unless told not to, and
 		// would resolve names for preconnects and WebRTC itself.
 		opts = append(opts, chromedp.ProxyServer(b.o.ProxyServer),
-			chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+			chromedp.Flag("proxy-bypass-list", "<-loopback>;"+invalidHosts),
 			chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE "+proxyHost(b.o.ProxyServer)))
 		return opts
 	case b.o.ProxyServer != "":
 		opts = append(opts, chromedp.ProxyServer(b.o.ProxyServer))
-		if bypass := proxyBypass(b.o.NoProxy); bypass != "" {
-			opts = append(opts, chromedp.Flag("proxy-bypass-list", bypass))
+		bypass := invalidHosts
+		if more := proxyBypass(b.o.NoProxy); more != "" {
+			bypass += ";" + more
 		}
+		opts = append(opts, chromedp.Flag("proxy-bypass-list", bypass))
 	}
+	rules := "MAP " + invalidHosts + " ~NOTFOUND"
 	if b.o.HostRules != "" {
-		opts = append(opts, chromedp.Flag("host-resolver-rules", b.o.HostRules))
+		rules += ", " + b.o.HostRules
 	}
-	return opts
+	return append(opts, chromedp.Flag("host-resolver-rules", rules))
 }
 
 // start runs a fresh browser process of generation gen.

@@ -102,11 +102,11 @@ func findBrowser(execPath string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%w: %s: %v (install Debian's chromium or set the browser path)", ErrNoBrowser, execPath, err)
 		}
-		return p, nil
+		return unwrapLauncher(p), nil
 	}
 	for _, name := range browserNames {
 		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
+			return unwrapLauncher(p), nil
 		}
 	}
 	return "", fmt.Errorf("%w: none of %v on PATH (install Debian's chromium or set the browser path)", ErrNoBrowser, browserNames)

@@ -26,6 +26,13 @@ const quietFeatures = "Translate,OptimizationHints,OptimizationGuideModelDownloa
 // sign-in and sync, metrics and crash reports, safe browsing, default apps
 // and extensions, domain reliability, hyperlink-auditing pings, GCM, and
 // WebRTC traffic that would not go through the proxy.
+//
+// Every service URL the switches can name is pointed at a name under
+// .invalid (RFC 6761), and proxyFlags sends those names to the resolver
+// rule "MAP *.invalid ~NOTFOUND" instead of the proxy: a service the
+// switches cannot turn off (Chromium 156's on-demand component installs
+// ignore --disable-component-update) then fails inside the browser, with no
+// DNS query, no proxy request and no packet.
 func quietFlags() []chromedp.ExecAllocatorOption {
 	var opts []chromedp.ExecAllocatorOption
 	for _, f := range []string{
@@ -61,8 +68,19 @@ func quietFlags() []chromedp.ExecAllocatorOption {
 		chromedp.Flag("gcm-checkin-url", "http://gcm.invalid/checkin"),
 		chromedp.Flag("gcm-registration-url", "http://gcm.invalid/register"),
 		chromedp.Flag("gcm-mcs-endpoint", "https://gcm.invalid:5228"),
+		chromedp.Flag("component-updater", "url-source="+invalidUpdateURL),
+		chromedp.Flag("apps-gallery-update-url", invalidUpdateURL),
+		chromedp.Flag("apps-gallery-url", "http://webstore.invalid/"),
 	)
 }
+
+// invalidUpdateURL is where the component and extension updaters are sent:
+// a name that never resolves.
+const invalidUpdateURL = "http://update.invalid/service/update2/json"
+
+// invalidHosts is the proxy-bypass and resolver pattern of the names the
+// quiet switches point the browser's own services at.
+const invalidHosts = "*.invalid"
 
 // proxyHost returns the host of a proxy given as a URL or host:port, for
 // the resolver rule that leaves it alone.
