@@ -243,18 +243,10 @@ func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.
 		}
 		r.keep(f)
 	}
-	e.Problems = append(e.Problems, capProblems(r.capture(ctx, p.doc, p.url))...)
-	e.Files = append(e.Files, r.files...)
-}
-
-// maxRequisiteProblems bounds the requisite failures listed in a record.
-const maxRequisiteProblems = 20
-
-func capProblems(ps []string) []string {
-	if len(ps) > maxRequisiteProblems {
-		ps = append(ps[:maxRequisiteProblems], fmt.Sprintf("requisites: %d more failures (see the ledger)", len(ps)-maxRequisiteProblems))
+	for _, p := range r.capture(ctx, p.doc, p.url) { // each in the ledger: a missing picture is no fault of the entry
+		w.log.Debug("requisite not captured", "problem", p)
 	}
-	return ps
+	e.Files = append(e.Files, r.files...)
 }
 
 // homeRequisites adds the requisites of the home page to the Blog record.
@@ -263,8 +255,8 @@ func (c *crawl) homeRequisites(ctx context.Context, home *fetchedPage) {
 		return
 	}
 	r := c.newPageRequisites(c.blog.Files)
-	for _, p := range r.capture(ctx, home.doc, home.url) {
-		c.warn("%s", p)
+	for _, p := range r.capture(ctx, home.doc, home.url) { // each in the ledger
+		c.log.Debug("requisite not captured", "problem", p)
 	}
 	c.blog.Files = append(c.blog.Files, r.files...)
 }
