@@ -104,3 +104,37 @@ func TestRequisitesStoredOnce(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestOwnPictureSizesStayWithTheEntry: a requisite the entry's article
+// names itself (another size of the post's picture) is a response record
+// in the entry's own WARC, not in the requisites package.
+func TestOwnPictureSizesStayWithTheEntry(t *testing.T) {
+	w := newWriter(t)
+	e := fixtureEntry()
+	small := "https://garden.example.org/wp-content/uploads/kettle-300x200.png"
+	e.Content += `<img src="/wp-content/uploads/kettle.png" srcset="/wp-content/uploads/kettle-300x200.png 300w">`
+	e.Files = append(e.Files, file(small, blogharvest.RoleRequisite, "image/png", "\x89PNG small", 200))
+	res, err := w.WriteEntry(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(w.Root, "garden", "requisites")); err == nil {
+		t.Error("a requisites package was written for the post's own picture")
+	}
+	ws, _ := filepath.Glob(filepath.Join(res.Dir, "data/objects/warc/*.warc.gz"))
+	data, _ := os.ReadFile(ws[0])
+	recs, err := warc.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range recs {
+		found = found || r.Type == "response" && r.TargetURI == small
+	}
+	if !found {
+		t.Errorf("no response record for %s in the entry's WARC", small)
+	}
+	for _, err := range aip.Check(w.Root) {
+		t.Error(err)
+	}
+}
