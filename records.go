@@ -237,6 +237,12 @@ const (
 	RoleSitemap     Role = "sitemap"
 	RoleRobots      Role = "robots"
 	RoleLog         Role = "log" // capture logs
+	// RoleRequisite is a page requisite: what a browser loads to draw an
+	// archived page (stylesheets and what they load, scripts, fonts,
+	// images outside the article, favicons, iframe documents). aip keeps
+	// one copy per payload digest in the blog's requisites package; the
+	// page's AIP holds a WARC revisit record referring to it.
+	RoleRequisite Role = "requisite"
 	// RoleLedger is the crawl ledger of the Blog record: every URL the
 	// crawl met and its fate (harvest.LedgerTSV), kept as data/logs/ledger.tsv.
 	RoleLedger Role = "ledger"

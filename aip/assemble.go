@@ -70,6 +70,9 @@ var metsHook func([]byte) []byte
 // organisation's MARC code (003, 040), "" for none; entries and comments take the blog's
 // language (Entry.Language) for 008/35-37 and 245's non-filing count.
 func (p *pkg) records(now time.Time, org string) []record {
+	if p.kind == kindRequisites {
+		return nil
+	}
 	if p.blog != nil {
 		return []record{{dmdID: "dmd-blog", label: "Blog", rec: marc.FromBlog(p.blog,
 			marc.Options{ID: p.blogID, Updated: now, OrgCode: org})}}

@@ -134,7 +134,9 @@ func (b *bag) checkIndex(byOffset map[string]warc.Record) {
 			b.warcFail(p, fmt.Sprintf("line %d: no record at %s offset %s", i+1, l.Filename, l.Offset))
 		case r.TargetURI != l.URL:
 			b.warcFail(p, fmt.Sprintf("line %d: the record at offset %s is of %s, not %s", i+1, l.Offset, r.TargetURI, l.URL))
-		case l.Digest != "" && l.Digest != "sha256:"+r.PayloadSHA256:
+		case r.Type == "revisit" && l.Digest != "" && !strings.EqualFold(l.Digest, r.PayloadDigest):
+			b.warcFail(p, fmt.Sprintf("line %d: digest %s, the revisit record says %s", i+1, l.Digest, r.PayloadDigest))
+		case r.Type != "revisit" && l.Digest != "" && l.Digest != "sha256:"+r.PayloadSHA256:
 			b.warcFail(p, fmt.Sprintf("line %d: digest %s, the record's payload has sha256:%s", i+1, l.Digest, r.PayloadSHA256))
 		}
 	}

@@ -4,6 +4,7 @@
 //
 //	<archive>/<blog-id>/blog/v<N>/
 //	<archive>/<blog-id>/entries/<yyyy>/<entry-key>/v<N>/
+//	<archive>/<blog-id>/requisites/v<N>/   the blog's page requisites, once per payload (requisites.go)
 //
 // where yyyy is the UTC year of the entry's creation date (or "undated") and
 // entry-key is blogharvest.EntryKey of its canonical URL: no part of a path
@@ -96,6 +97,11 @@
 // version's WARC (warc.Scan): memory stays bounded whatever it holds.
 // Enclosing and Within tell a command whether a path it would write lies in
 // an archive or a bag.
+// Page requisites (blogharvest.RoleRequisite files) are not stored in the
+// Blog or Entry AIP: the Writer first makes sure the blog's requisites
+// package holds each one (a new requisites version with those it lacks),
+// then writes a WARC revisit record per requisite into the AIP and names
+// the requisites versions in its METS (requisites.go).
 //
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never

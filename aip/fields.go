@@ -33,9 +33,11 @@ func (p *pkg) fieldsTSV() []byte {
 			fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", oneLine(id), kind, oneLine(f), oneLine(string(prov[f])))
 		}
 	}
-	if p.blog != nil {
+	switch {
+	case p.kind == kindRequisites:
+	case p.blog != nil:
 		add(p.blogID, "blog", p.blog.Provenance)
-	} else {
+	default:
 		entryID := p.blogID + "/" + p.key
 		kind := string(p.entry.Kind)
 		if kind == "" {

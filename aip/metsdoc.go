@@ -315,7 +315,11 @@ func (p *pkg) relationships() []mets.Relationship {
 				Related: urn(ObjID(p.entry.ChildOf, p.blogVersion))})
 		}
 	}
-	if p.version > 1 {
+	for _, v := range p.requisiteVersions() {
+		rels = append(rels, mets.Relationship{Type: mets.RelDependency, SubType: mets.RelRequires,
+			Related: urn(ObjID(p.requisitesURL, v))})
+	}
+	if p.version > 1 && p.kind != kindRequisites { // requisites versions add to each other
 		rels = append(rels, mets.Relationship{Type: mets.RelReplacement, SubType: mets.RelReplaces,
 			Related: urn(ObjID(p.permalink, p.version-1))})
 	}
@@ -361,6 +365,9 @@ func (p *pkg) rights(n ids) []mets.Rights {
 // structMap returns the root div (Blog or Entry) with the comments nested
 // as they answer each other; comments whose parent is unknown sit at the top.
 func (p *pkg) structMap(recs []record, files []string) mets.Div {
+	if len(recs) == 0 { // a requisites package: files only
+		return mets.Div{ID: "div-requisites", Type: p.kind, Label: p.permalink, AdmIDs: []string{amdPackage}, Fptrs: files}
+	}
 	root := mets.Div{ID: "div-" + recs[0].dmdID[len("dmd-"):], Type: p.kind, Label: p.permalink,
 		DmdIDs: []string{recs[0].dmdID}, AdmIDs: []string{amdPackage}, Fptrs: files}
 	children := map[string][]record{}

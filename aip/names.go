@@ -19,6 +19,7 @@ var roleDirs = map[blogharvest.Role]string{
 	blogharvest.RolePage: "page", blogharvest.RoleRendered: "rendered", blogharvest.RoleScreenshot: "screenshot",
 	blogharvest.RoleMedia: "media", blogharvest.RoleFeed: "feed", blogharvest.RoleCommentFeed: "comment-feed",
 	blogharvest.RoleSitemap: "sitemap", blogharvest.RoleRobots: "robots", blogharvest.RoleLog: "log",
+	blogharvest.RoleRequisite: "requisites",
 }
 
 // roleDir returns the folder of role, "other" for roles it does not know.

@@ -20,6 +20,8 @@ import (
 const (
 	kindBlog  = "Blog"
 	kindEntry = "Entry"
+	// kindRequisites is the blog's requisites package (requisites.go).
+	kindRequisites = "Requisites"
 )
 
 // Paths inside the payload (relative to data/).
@@ -42,6 +44,16 @@ type pkg struct {
 	blogVersion int
 	blog        *blogharvest.Blog
 	entry       *blogharvest.Entry
+	// requisites are the page requisites of a Blog or Entry AIP: their
+	// first captures live in the blog's requisites package (origins), the
+	// AIP's WARC holds revisit records referring to them.
+	requisites []*blogharvest.File
+	origins    map[string]origin // by payload sha256
+	// own are the requisites an Entry's article names itself (its own
+	// pictures' other sizes): response records in its WARC only.
+	own []*blogharvest.File
+	// requisitesURL is RequisitesPermalink of the blog, once origins are set.
+	requisitesURL string
 
 	items  []*item // payload, METS.xml first once assembled
 	used   map[string]bool
@@ -72,6 +84,19 @@ func (p *pkg) addFiles(root string, files []blogharvest.File) error {
 	p.used = map[string]bool{}
 	for i := range files {
 		f := &files[i]
+		if f.Role == blogharvest.RoleRequisite && p.entry != nil && namedIn(p.entry.Content, f.URL) {
+			p.own = append(p.own, f) // the post's own picture: kept with the post (requisites.go)
+			continue
+		}
+		if f.Role == blogharvest.RoleRequisite && p.kind != kindRequisites {
+			if f.Body != nil {
+				f.Sum()
+			} else if f.SHA256 == "" {
+				return blogharvest.Permanent(fmt.Errorf("aip: requisite %s: no body and no sha256", f.URL))
+			}
+			p.requisites = append(p.requisites, f)
+			continue
+		}
 		rel := path.Join("objects", uniqueName(p.used, roleDir(f.Role)+"/"+objectName(f)))
 		if f.Role == blogharvest.RoleLedger && !p.used[ledgerLog] {
 			rel = ledgerLog
@@ -131,7 +156,7 @@ func memItem(rel string, body []byte, group, mime string) *item {
 // fileGroup maps a role onto the METS fileGrp USE of DESIGN §7.
 func fileGroup(r blogharvest.Role) string {
 	switch r {
-	case blogharvest.RolePage:
+	case blogharvest.RolePage, blogharvest.RoleRequisite:
 		return "original"
 	case blogharvest.RoleRendered, blogharvest.RoleScreenshot:
 		return "rendered"
@@ -150,11 +175,14 @@ func fileGroup(r blogharvest.Role) string {
 func (p *pkg) contentDigest() string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	if p.blog != nil {
+	switch {
+	case p.kind == kindRequisites:
+		enc.Encode(p.permalink)
+	case p.blog != nil:
 		b := *p.blog
 		b.Files, b.Captured, b.Provenance = nil, zeroTime, nil
 		enc.Encode(b)
-	} else {
+	default:
 		e := *p.entry
 		e.Files, e.Captured, e.Provenance, e.Problems = nil, zeroTime, nil, nil
 		e.Language = ""                   // the blog's, versioned with the Blog AIP
@@ -167,7 +195,7 @@ func (p *pkg) contentDigest() string {
 	}
 	var media []string // sorted: captured in the order of the content
 	for _, it := range p.items {
-		if it.group == "media" {
+		if it.group == "media" || p.kind == kindRequisites {
 			media = append(media, fmt.Sprintf("%s %s\n", it.file.URL, it.sha256))
 		}
 	}

@@ -18,13 +18,14 @@ const TallyDefinition = "payload = every file under data/ of every bag version "
 type Tally struct {
 	Blogs, Entries              int   // distinct blogs and entries with at least one version
 	BlogVersions, EntryVersions int   // Blog and Entry AIPs: bags, every version
+	RequisiteVersions           int   // versions of the blogs' requisites packages (requisites.go)
 	Files                       int   // payload files: every file under data/ of every bag
 	Bytes                       int64 // their bytes
 	folders                     map[string]bool
 }
 
 // Bags is the number of bags counted, every version of every AIP.
-func (t *Tally) Bags() int { return t.BlogVersions + t.EntryVersions }
+func (t *Tally) Bags() int { return t.BlogVersions + t.EntryVersions + t.RequisiteVersions }
 
 // add counts the bag dir, whose payload (data/… path → size) was read.
 func (t *Tally) add(dir string, payload map[string]int64) {
@@ -33,12 +34,15 @@ func (t *Tally) add(dir string, payload map[string]int64) {
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	isBlog := filepath.Base(parent) == "blog"
-	if isBlog {
+	switch {
+	case filepath.Base(parent) == requisitesDir:
+		t.RequisiteVersions++
+	case isBlog:
 		t.BlogVersions++
-	} else {
+	default:
 		t.EntryVersions++
 	}
-	if !t.folders[parent] {
+	if !t.folders[parent] && filepath.Base(parent) != requisitesDir {
 		t.folders[parent] = true
 		if isBlog {
 			t.Blogs++

@@ -61,6 +61,9 @@ func (p *pkg) addWARC(e env) error {
 			return err
 		}
 	}
+	if err := p.requisiteRecords(w); err != nil {
+		return err
+	}
 	p.items = append(p.items, memItem(name, w.Bytes(), "metadata", "application/warc"),
 		memItem(cdxjIndex, w.Index(), "metadata", "text/plain"))
 	p.used[name], p.used[cdxjIndex] = true, true

@@ -45,8 +45,9 @@ type Writer struct {
 	ValidateEvery int
 
 	mu        sync.Mutex
-	assembled map[string]int // AIPs assembled per kind, for ValidateEvery
-	own       *ArchiveLock   // the lock the Writer took itself, if Lock is nil
+	assembled map[string]int             // AIPs assembled per kind, for ValidateEvery
+	own       *ArchiveLock               // the lock the Writer took itself, if Lock is nil
+	reqs      map[string]*requisiteStore // by blog id (requisites.go)
 }
 
 // Result describes what a Write call did.
@@ -115,6 +116,11 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 		}
 	}
 	p.version = latest + 1
+	if len(p.requisites) > 0 {
+		if err := w.storeRequisites(ctx, p, p.blogURL()); err != nil {
+			return Result{}, err
+		}
+	}
 	e := w.env()
 	if err := p.assemble(e); err != nil {
 		return Result{}, err
@@ -135,6 +141,17 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	t.add(final, b.payload)
 	res.PayloadFiles, res.PayloadBytes = t.Files, t.Bytes
 	return res, nil
+}
+
+// blogURL returns the URL of the package's blog.
+func (p *pkg) blogURL() string {
+	if p.blog != nil {
+		return p.blog.URL
+	}
+	if p.entry != nil && p.entry.ChildOf != "" {
+		return p.entry.ChildOf
+	}
+	return "urn:blogharvest:blog:" + p.blogID
 }
 
 // lock returns the archive lock the Writer writes under: Lock, or the one

@@ -38,7 +38,7 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.WindowSize(1280, 900)) // chromedp makes and removes its own profile folder
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {

@@ -27,6 +27,7 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	maxPages := fs.Int("max-pages", 5000, "with -url: pages fetched at most")
 	render := fs.String("render", "auto", "with -url: `mode` auto, always or never")
 	org := fs.String("organization", "", "with -url: Source-Organization of the bags")
+	requisites := fs.String("requisites", "all", "with -url: page requisites kept: all, same-origin or none")
 	var allow originList
 	fs.Var(&allow, "allow", "with -url: one more `origin` of the blog (scheme://host[:port]); repeatable")
 	authUser := fs.String("auth-user", "", "with -url: `user` name for HTTP basic authentication (sent to the blog's origin only)")
@@ -55,6 +56,12 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 			return &UsageError{err}
 		}
 		c.Blogs[0].Allow = allow
+		switch *requisites {
+		case "all", "same-origin", "none":
+			c.Blogs[0].Requisites = *requisites
+		default:
+			return &UsageError{fmt.Errorf("-requisites %q is not all, same-origin or none", *requisites)}
+		}
 		if *maxDuration > 0 {
 			c.Blogs[0].MaxDuration = Duration(*maxDuration)
 		}

@@ -143,7 +143,7 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 		took.Round(time.Millisecond), st.Entries, st.Unchanged, st.Comments)
 	fmt.Fprintf(io.Stdout, "the archive holds %s\n  check: %d problem(s)\n", describeTally(sum), len(probs))
 	v, _ := aip.LatestVersion(filepath.Join(out, "sample", "blog"))
-	fmt.Fprintf(io.Stdout, "\nAIPs are under %s/sample/  (the latest Blog AIP is blog/v%d/; entries/<yyyy>/<entry-key>/v<N>/)\nverify them any time with: go run ./cmd/blogharvest check %s\n", abs, v, out)
+	fmt.Fprintf(io.Stdout, "\nAIPs are under %s/sample/  (the latest Blog AIP is blog/v%d/; entries/<yyyy>/<entry-key>/v<N>/, requisites/v<N>/)\nverify them any time with: go run ./cmd/blogharvest check %s\n", abs, v, out)
 	if len(probs) > 0 {
 		return ErrProblems
 	}
@@ -153,6 +153,6 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 // describeTally says what a tally counts, in the words of
 // aip.TallyDefinition, for demo and check.
 func describeTally(t aip.Tally) string {
-	return fmt.Sprintf("%d blog(s) in %d Blog AIP version(s), %d entries in %d Entry AIP version(s); payload %d files, %s\n  (%s)",
-		t.Blogs, t.BlogVersions, t.Entries, t.EntryVersions, t.Files, humanBytes(t.Bytes), aip.TallyDefinition)
+	return fmt.Sprintf("%d blog(s) in %d Blog AIP version(s), %d entries in %d Entry AIP version(s), %d requisites package version(s); payload %d files, %s\n  (%s)",
+		t.Blogs, t.BlogVersions, t.Entries, t.EntryVersions, t.RequisiteVersions, t.Files, humanBytes(t.Bytes), aip.TallyDefinition)
 }

@@ -16,8 +16,9 @@ import (
 )
 
 func runExport(ctx context.Context, args []string, std IO) error {
-	fl := newFlagSet("export", "ARCHIVE[/BLOG-ID] [-format jsonl|txt|xml] [-out FILE] [-all-versions]", std.Stderr)
-	format := fl.String("format", "jsonl", "corpus `format`: "+strings.Join(report.Formats, ", "))
+	fl := newFlagSet("export", "ARCHIVE[/BLOG-ID] [-format jsonl|txt|xml|wacz] [-out FILE] [-all-versions]", std.Stderr)
+	format := fl.String("format", "jsonl", "corpus `format`: "+strings.Join(report.Formats, ", ")+
+		"; or wacz: the blogs' latest captures as a WACZ 1.1.1 web archive (needs -out)")
 	out := fl.String("out", "", "write to `file` (replaced atomically when done) instead of standard output")
 	all := fl.Bool("all-versions", false, "export every version of each entry, oldest first, not only the latest")
 	pos, err := parseInterspersed(fl, args)
@@ -35,6 +36,9 @@ func runExport(ctx context.Context, args []string, std IO) error {
 		if err := outsideArchives(*out, target.Root); err != nil {
 			return err
 		}
+	}
+	if *format == "wacz" {
+		return exportWACZ(ctx, target, *out, *all, std)
 	}
 	if _, err := report.NewExporter(nil, *format); err != nil {
 		return &UsageError{fmt.Errorf("-format: %w", err)}
@@ -63,6 +67,31 @@ func runExport(ctx context.Context, args []string, std IO) error {
 		p.done()
 		fmt.Fprintf(std.Stderr, "exported %d entries to %s\n", n, *out)
 	}
+	return nil
+}
+
+// exportWACZ writes the WACZ of target's blogs to out.
+func exportWACZ(ctx context.Context, target report.Target, out string, all bool, std IO) error {
+	if out == "" {
+		return &UsageError{errors.New("-format wacz needs -out FILE")}
+	}
+	if all {
+		return &UsageError{errors.New("-format wacz holds the latest versions; -all-versions does not apply")}
+	}
+	p := newProgress(std.Stderr)
+	defer p.done()
+	n := 0
+	err := writeOutput(out, std.Stdout, func(w io.Writer) error {
+		var err error
+		n, err = report.WriteWACZ(ctx, target, report.WACZOptions{Software: "blogharvest " + Version,
+			Bag: func(rel string) { p.item("export", "AIPs read", rel) }}, w)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	p.done()
+	fmt.Fprintf(std.Stderr, "exported %d pages to %s\n", n, out)
 	return nil
 }
 

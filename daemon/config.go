@@ -56,6 +56,7 @@ type Blog struct {
 	TimeZone    string   `yaml:"time_zone"`            // IANA zone the schedule is read in; default UTC
 	Jitter      Duration `yaml:"jitter"`               // spreads blogs sharing a schedule; zero: none
 	Render      string   `yaml:"render"`               // auto, always or never
+	Requisites  string   `yaml:"requisites"`           // all, same-origin or none: page requisites captured
 	MaxPages    int      `yaml:"max_pages"`            // pages fetched per crawl, at most
 	Delay       Duration `yaml:"delay"`                // between requests to one host, at least
 	Concurrency int      `yaml:"concurrency_per_host"` // requests in flight per host, at most
@@ -135,6 +136,7 @@ func (e *ConfigError) Error() string {
 var builtinDefaults = Blog{
 	Schedule:    "@every 6h",
 	Render:      "auto",
+	Requisites:  harvest.RequisitesAll,
 	MaxPages:    5000,
 	Delay:       Duration(time.Second),
 	Concurrency: 1,
@@ -519,6 +521,11 @@ func (b *Blog) checkValues(id string, add func(key, reason string)) {
 	case "auto", "always", "never":
 	default:
 		add("render", fmt.Sprintf("%q is not auto, always or never", b.Render))
+	}
+	switch b.Requisites {
+	case harvest.RequisitesAll, harvest.RequisitesSameOrigin, harvest.RequisitesNone:
+	default:
+		add("requisites", fmt.Sprintf("%q is not all, same-origin or none", b.Requisites))
 	}
 	if b.MaxPages < 1 {
 		add("max_pages", "must be at least 1 (pages fetched per crawl; there is no unlimited)")

@@ -85,7 +85,7 @@ func (w *pageWorker) startBrowser(ctx context.Context) (*render.Browser, error) 
 // trusts the same extra CAs as the HTTP client, pinned to the blog's own
 // host.
 func (w *pageWorker) renderOptions(p *fetch.BrowserProxy) render.Options {
-	o := render.Options{Tabs: w.o.PerHost, Screenshot: true, Logger: w.log,
+	o := render.Options{Tabs: w.o.PerHost, Screenshot: true, Logger: w.log, Record: w.o.Requisites != RequisitesNone,
 		ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: w.browserMayLoad}
 	if w.o.Transport != nil {
 		return o
@@ -236,6 +236,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		return ex, exErr
 	}
 	e.Files = append(e.Files, res.Files(w.o.Now())...)
+	j.renderedReqs = w.browserRequisites(res)
 	for _, n := range res.Notes {
 		e.Problems = append(e.Problems, "render: "+n)
 	}

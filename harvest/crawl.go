@@ -92,6 +92,9 @@ type pageWorker struct {
 	render *rendererState // the browser: started by the first worker that needs it
 	media  *mediaCache    // media fetched in this crawl, shared by its entries
 	side   *sideFeeds     // feeds besides the posts feed, read for dates (feeddates.go)
+	// requisites are the page requisites fetched in this crawl, shared by
+	// its pages (requisites.go).
+	requisites *mediaCache
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -155,7 +158,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
 	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
-		side: newSideFeeds()}
+		side: newSideFeeds(), requisites: newMediaCache()}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
@@ -191,6 +194,9 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 	}
 	c.setScope(home)
+	if c.homeDue() {
+		c.homeRequisites(ctx, home)
+	}
 	c.seedFeed()
 	c.verifyPattern(home)
 	c.step("reading sitemaps")

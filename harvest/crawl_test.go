@@ -109,9 +109,11 @@ func serve(t testing.TB, name string, wrap func(http.Handler) http.Handler) (*fi
 }
 
 // options returns crawl options for a blog at base, fast and quiet.
+// options are the crawl options of most tests: no rendering, media or page
+// requisites (each tested on its own), so that requests are the pages'.
 func options(id, base string) harvest.Options {
 	return harvest.Options{Blog: blogharvest.Blog{ID: id, URL: base + "/"}, Render: harvest.RenderNever,
-		PerHost: 2, MaxMediaPerEntry: -1}
+		PerHost: 2, MaxMediaPerEntry: -1, Requisites: harvest.RequisitesNone}
 }
 
 func crawl(t *testing.T, o harvest.Options) (*harvest.Result, *output) {

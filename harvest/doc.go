@@ -189,6 +189,10 @@
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
 //     capture.
+//   - requisites.go, requisiteurls.go: page requisites of entries and the
+//     home page: what a page names (parsed), what the browser received
+//     (render.Result.Responses), the one scope decision
+//     (requisiteRefusal: Options.Requisites, addresses), caps, the ledger.
 //   - claims.go, ledger.go: URLs processed and waiting; the fate of every
 //     URL met.
 //   - stats.go: warnings and timings.
@@ -217,6 +221,9 @@
 //   - When a page is rendered: renderReason in browser.go, the one place
 //     the decision is made; a new reason is a Reason… constant in
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).
+//   - What counts as a page requisite: elementRequisites and cssRefs in
+//     requisiteurls.go; whether one may be captured: requisiteRefusal in
+//     requisites.go (for the Go client and the browser alike).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; what a worker's outcome does to the
 //     frontier: handle in coordinator.go.

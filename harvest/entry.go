@@ -52,6 +52,8 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 	if w.o.MaxMediaBytes > 0 && w.o.MaxMediaPerEntry > 0 {
 		w.captureMedia(ctx, e)
 	}
+	w.captureEntryRequisites(ctx, e, p, j.renderedReqs)
+	j.renderedReqs = nil
 	return e
 }
 

@@ -101,6 +101,17 @@ type Options struct {
 	// on an intranet or a test machine never sends traffic elsewhere),
 	// else MediaAnyHost.
 	MediaHosts string
+	// Requisites says which page requisites are captured with every
+	// archived page (entries and the home page): RequisitesAll (from the
+	// blog's origins and any public address), RequisitesSameOrigin or
+	// RequisitesNone. If empty, RequisitesAll. Refusals are in the ledger.
+	Requisites string
+	// MaxRequisiteBytes bounds one requisite file; if zero,
+	// DefaultMaxRequisiteBytes.
+	MaxRequisiteBytes int64
+	// MaxPageRequisiteBytes bounds all the requisites of one page; if
+	// zero, DefaultMaxPageRequisiteBytes.
+	MaxPageRequisiteBytes int64
 	// MaxFeedPages bounds the feed pages followed (RFC 5005, ?paged=N,
 	// Blogger start-index). If zero, 50.
 	MaxFeedPages int
@@ -269,6 +280,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRenders == 0 {
 		o.MaxRenders = DefaultMaxRenders
+	}
+	if o.Requisites == "" {
+		o.Requisites = RequisitesAll
+	}
+	if o.MaxRequisiteBytes <= 0 {
+		o.MaxRequisiteBytes = DefaultMaxRequisiteBytes
+	}
+	if o.MaxPageRequisiteBytes <= 0 {
+		o.MaxPageRequisiteBytes = DefaultMaxPageRequisiteBytes
 	}
 	if o.MaxFeedPages <= 0 {
 		o.MaxFeedPages = 50

@@ -29,6 +29,8 @@ type pageJob struct {
 	ownErr      error   // why that failed
 	stated      *stated // the comments the blog states the post has (statedComments), once read
 	rendered    bool    // the page was rendered (maybeRender)
+	// renderedReqs are the requisites the browser received rendering the page.
+	renderedReqs []blogharvest.File
 }
 
 // outcome is what processing a pageJob produced, for the coordinator.

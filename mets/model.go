@@ -238,4 +238,6 @@ const (
 	RelHasPart     = "has part"
 	RelReplacement = "replacement"
 	RelReplaces    = "replaces" // this version of a record replaces the related, older one
+	RelDependency  = "dependency"
+	RelRequires    = "requires" // the object needs the related one to be rendered (page requisites)
 )

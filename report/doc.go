@@ -8,5 +8,7 @@
 // and comments got each field by each extraction method (the bags'
 // data/logs/fields.tsv), entries missing a field, word frequencies) and
 // Stats.WriteHTML writes it as one self-contained HTML report with charts
-// drawn by gonum.org/v1/plot as inline SVG. It never writes into the archive.
+// drawn by gonum.org/v1/plot as inline SVG. WriteWACZ (wacz.go) packs a
+// blog's latest captures, with its requisites packages, as one WACZ 1.1.1
+// web archive for replayers. It never writes into the archive.
 package report

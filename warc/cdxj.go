@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,10 @@ func (w *Writer) addIndex(x blogharvest.Exchange, typ gw.RecordType, date time.T
 		Offset: strconv.FormatInt(offset, 10), Filename: w.info.Filename}
 	if typ == gw.Revisit {
 		e.Mime = "warc/revisit"
+		if body != nil { // identical-payload-digest: the payload's digest, as the original's line has it
+			sum := sha256.Sum256(body)
+			e.Digest = "sha256:" + hex.EncodeToString(sum[:])
+		}
 	} else {
 		sum := sha256.Sum256(body)
 		e.Digest = "sha256:" + hex.EncodeToString(sum[:])
@@ -50,18 +55,19 @@ func (w *Writer) addIndex(x blogharvest.Exchange, typ gw.RecordType, date time.T
 }
 
 // SURT returns the Sort-friendly URI Reordering Transform of raw as pywb
-// keys its indexes: scheme and userinfo dropped, host lower case with a
-// leading "www." removed and its labels reversed (IP addresses kept as
-// they are), a non-default port kept, then ")" and the path and query,
-// query parameters sorted, all lower case. A URL that does not parse is
-// returned lower case.
+// and the surt library key their indexes: scheme and userinfo dropped,
+// host lower case with a leading "www." (or "www2." …) removed and its
+// labels reversed (IPv4 addresses too, as surt's default reverse_ipaddr
+// does: 127.0.0.1 is "1,0,0,127"), a non-default port kept, then ")" and
+// the path and query, query parameters sorted, all lower case. A URL that
+// does not parse is returned lower case.
 func SURT(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return strings.ToLower(raw)
 	}
-	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-	if net.ParseIP(host) == nil {
+	host := wwwPrefix.ReplaceAllString(strings.ToLower(u.Hostname()), "")
+	if ip := net.ParseIP(host); ip == nil || ip.To4() != nil {
 		labels := strings.Split(host, ".")
 		slices.Reverse(labels)
 		host = strings.Join(labels, ",")
@@ -80,6 +86,9 @@ func SURT(raw string) string {
 	}
 	return strings.ToLower(host + ")" + path)
 }
+
+// wwwPrefix is the "www." or "www<digits>." surt removes from hosts.
+var wwwPrefix = regexp.MustCompile(`^www\d*\.`)
 
 // Line is one parsed CDXJ line.
 type Line struct {

@@ -29,6 +29,10 @@ type Record struct {
 	Payload       []byte
 	PayloadSHA256 string // lowercase hex of Payload
 	Size          int64  // the block's Content-Length (set by Scan)
+	// RefersToURI and RefersToDate are a revisit record's
+	// WARC-Refers-To-Target-URI and WARC-Refers-To-Date; PayloadDigest its
+	// WARC-Payload-Digest (the original's payload).
+	RefersToURI, RefersToDate, PayloadDigest string
 }
 
 // ErrDigest marks a record whose block or payload does not match its
@@ -110,6 +114,10 @@ func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
 	h := rec.WarcHeader()
 	out := Record{Type: rec.Type().String(), ID: unbracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
 		Offset: off, ConcurrentTo: unbracket(h.Get(gw.WarcConcurrentTo))}
+	if rec.Type() == gw.Revisit {
+		out.RefersToURI, out.RefersToDate = h.Get(gw.WarcRefersToTargetURI), h.Get(gw.WarcRefersToDate)
+		out.PayloadDigest = h.Get(gw.WarcPayloadDigest)
+	}
 	out.Date, _ = rec.Date()
 	blk := rec.Block()
 	if err := blk.Cache(); err != nil {

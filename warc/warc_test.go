@@ -91,6 +91,15 @@ func TestIndexLookup(t *testing.T) {
 	if len(hits) != 1 || hits[0].Timestamp != "20261124080000" || hits[0].Mime != "text/html" {
 		t.Fatalf("lookup: %+v", hits)
 	}
+	for in, want := range map[string]string{ // as the surt library writes them (reverse_ipaddr on)
+		"http://127.0.0.1:8080/a/B": "1,0,0,127:8080)/a/b",
+		"http://www2.example.org/":  "org,example)/",
+		"https://example.org:443/x": "org,example)/x",
+	} {
+		if got := warc.SURT(in); got != want {
+			t.Errorf("SURT(%s) = %s, want %s", in, got, want)
+		}
+	}
 	if got := warc.SURT("https://www.Example.com:8443/a/B?z=1&a=2"); got != "com,example:8443)/a/b?a=2&z=1" {
 		t.Errorf("SURT = %q", got)
 	}

@@ -195,6 +195,12 @@ func (w *Writer) Index() []byte {
 // sha256 digests), and appends it to the file as its own gzip member. It
 // returns the record id and the member's length.
 func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int64, error) {
+	return w.writeAs(t, hs, block, nil)
+}
+
+// writeAs is write with the built record first passed through conv, when
+// conv is not nil (a response made a revisit, revisit.go).
+func (w *Writer) writeAs(t gw.RecordType, hs []header, block []byte, conv func(gw.WarcRecord) (gw.WarcRecord, error)) (string, int64, error) {
 	opts := []gw.WarcRecordOption{gw.WithDefaultDigestAlgorithm("sha256"), gw.WithDefaultDigestEncoding(gw.Base16),
 		gw.WithStrictValidation()}
 	w.n++
@@ -222,6 +228,11 @@ func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int6
 		return "", 0, err
 	}
 	defer rec.Close()
+	if conv != nil {
+		if rec, err = conv(rec); err != nil {
+			return "", 0, err
+		}
+	}
 	start := w.buf.Len()
 	m := gzips.Get().(*member)
 	defer gzips.Put(m)

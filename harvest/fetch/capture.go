@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -187,4 +188,20 @@ func redactCookies(v string) string {
 func withoutUserinfo(raw string) string {
 	s, _ := blogharvest.StripUserinfo(raw)
 	return s
+}
+
+// Redact removes the secrets from an exchange recorded by another client
+// (the browser): credentials and cookie values of the request, cookie
+// values of the response, as this client's own exchanges keep them, and
+// user-info from its URL.
+func Redact(x *blogharvest.Exchange) {
+	req := &http.Request{Header: http.Header(x.RequestHeader).Clone(), Host: http.Header(x.RequestHeader).Get("Host")}
+	if u, err := url.Parse(x.URL); err == nil {
+		req.URL = u
+	} else {
+		req.URL = &url.URL{}
+	}
+	x.RequestHeader = redactRequest(req)
+	x.ResponseHeader = redactResponse(http.Header(x.ResponseHeader))
+	x.URL = withoutUserinfo(x.URL)
 }

@@ -34,6 +34,9 @@ func (p *pageRun) capture(ctx context.Context) (*Result, error) {
 	}
 	p.w.snapshot(res)
 	res.API = p.apiResponses(ctx)
+	if p.net != nil {
+		res.Responses = p.net.responses(ctx)
+	}
 	res.Notes = p.notes
 	return res, nil
 }

@@ -25,6 +25,13 @@
 // scripts made in the tab's own session come in Result.API (api.go: the
 // first 64, each up to 4 MiB), for readers that prefer a widget's data to
 // the DOM it drew.
+// Network recording: with Options.Record, every HTTP response the page and
+// its frames received is kept with its body (Result.Responses), as
+// Browsertrix records a browser's traffic through the DevTools protocol:
+// a self-contained listener (netRecorder in network.go) follows the
+// Network events and the bodies are asked for (Network.getResponseBody)
+// before the tab leaves the page. Headers come as Chromium reports them,
+// secrets included; the caller redacts.
 //
 // Failures: a page that never settles is captured when its time is nearly
 // spent, with a note in Result.Notes. A crashed or hung renderer loses its

@@ -69,6 +69,9 @@ type Options struct {
 	HostRules string
 	// Screenshot asks for a full-page PNG of every page.
 	Screenshot bool
+	// Record asks for every HTTP response the page received, with its body
+	// (Result.Responses).
+	Record bool
 	// Logger receives restarts and other events of the browser. If nil,
 	// slog.Default().
 	Logger *slog.Logger

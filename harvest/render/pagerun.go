@@ -121,6 +121,7 @@ type pageRun struct {
 	url    string
 	t      *tab
 	w      *watcher
+	net    *netRecorder // nil unless Options.Record
 	worlds *worlds
 	notes  []string
 	clicks int
@@ -149,6 +150,10 @@ func (p *pageRun) run(ctx context.Context) (*Result, error) {
 	defer scancel()
 	p.w = newWatcher(p.mainFrame())
 	chromedp.ListenTarget(pctx, p.w.onEvent)
+	if p.o.Record {
+		p.net = newNetRecorder(string(p.mainFrame()))
+		chromedp.ListenTarget(pctx, p.net.onEvent)
+	}
 	go p.dismissDialogs(pctx)
 	go func() {
 		select {

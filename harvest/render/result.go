@@ -33,6 +33,10 @@ type Result struct {
 	// fetch) in the tab's own session, in the order they arrived: what a
 	// comment widget drew its thread from.
 	API []APIResponse
+	// Responses are the HTTP responses the page and its frames received,
+	// with their bodies (network.go), the main document's included
+	// (Response.Main); nil unless Options.Record.
+	Responses []Response
 	// Clicks counts the "load more" controls clicked.
 	Clicks int
 	// Notes says what kept the capture from being complete, e.g. a timeout

@@ -1,0 +1,189 @@
+package render
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// Response is one HTTP response the browser received while rendering a
+// page, as the DevTools protocol's Network domain reported it, with its
+// body: the way Browsertrix records what a browser loads, so that HTTPS
+// resources are kept as well (the filtering proxy sees only tunnels).
+type Response struct {
+	// Exchanges are the request and response, redirect hops first. Headers
+	// are as Chromium reports them, secrets included: whoever keeps them
+	// must redact them (harvest does, as for its own requests).
+	Exchanges []blogharvest.Exchange
+	Body      []byte // the last response's body, decoded
+	Type      string // Chromium's resource type: Document, Stylesheet, Image, Font, Script, XHR, Fetch …
+	// Main is true for the main frame's document (the page itself).
+	Main bool
+}
+
+// maxRecorded caps the responses recorded per page.
+const maxRecorded = 1000
+
+// netRecorder follows one tab's Network events while it renders one page
+// and keeps every finished response, bodies fetched at the end (Chromium
+// holds them until the tab navigates away). It is self-contained: a
+// listener (onEvent) and a collector (responses).
+type netRecorder struct {
+	mu     sync.Mutex
+	main   string // the main frame's id
+	byID   map[network.RequestID]*netEntry
+	order  []network.RequestID
+	frozen bool
+}
+
+// netEntry is one request, its redirect hops and its final response.
+type netEntry struct {
+	hops     []blogharvest.Exchange
+	req      *network.Request
+	sent     time.Time
+	resp     *network.Response
+	typ      network.ResourceType
+	frame    string
+	finished bool
+}
+
+func newNetRecorder(mainFrame string) *netRecorder {
+	return &netRecorder{main: mainFrame, byID: map[network.RequestID]*netEntry{}}
+}
+
+// onEvent is a chromedp target listener; it must not block.
+func (r *netRecorder) onEvent(ev any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.frozen {
+		return
+	}
+	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		r.sent(ev)
+	case *network.EventResponseReceived:
+		if e := r.byID[ev.RequestID]; e != nil {
+			e.resp, e.typ = ev.Response, ev.Type
+		}
+	case *network.EventLoadingFinished:
+		if e := r.byID[ev.RequestID]; e != nil {
+			e.finished = true
+		}
+	}
+}
+
+// sent starts an entry, or turns the entry's response so far into a
+// redirect hop (Chromium reuses the request id across redirects).
+func (r *netRecorder) sent(ev *network.EventRequestWillBeSent) {
+	if ev.Request == nil || !strings.HasPrefix(ev.Request.URL, "http") {
+		return
+	}
+	e := r.byID[ev.RequestID]
+	switch {
+	case e != nil && ev.RedirectResponse != nil:
+		e.hops = append(e.hops, exchange(e.req, e.sent, ev.RedirectResponse))
+	case e == nil && len(r.order) < maxRecorded:
+		e = &netEntry{}
+		r.byID[ev.RequestID] = e
+		r.order = append(r.order, ev.RequestID)
+	default:
+		return
+	}
+	e.req, e.sent, e.typ, e.frame = ev.Request, time.Now(), ev.Type, string(ev.FrameID)
+}
+
+// responses returns the responses received, in the order their requests
+// were sent, with their bodies; a body Chromium no longer holds (or never
+// had: a 204, a redirect cut short) leaves its response out.
+func (r *netRecorder) responses(ctx context.Context) []Response {
+	r.mu.Lock()
+	r.frozen = true
+	var todo []network.RequestID
+	for _, id := range r.order {
+		if e := r.byID[id]; e.finished && e.resp != nil {
+			todo = append(todo, id)
+		}
+	}
+	r.mu.Unlock()
+	var out []Response
+	for _, id := range todo {
+		e := r.byID[id]
+		var body []byte
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			var err error
+			body, err = network.GetResponseBody(id).Do(ctx)
+			return err
+		}))
+		if err != nil || ctx.Err() != nil {
+			continue
+		}
+		if body == nil {
+			body = []byte{}
+		}
+		xs := append(append([]blogharvest.Exchange(nil), e.hops...), exchange(e.req, e.sent, e.resp))
+		out = append(out, Response{Exchanges: xs, Body: body, Type: string(e.typ),
+			Main: e.typ == network.ResourceTypeDocument && e.frame == r.main})
+	}
+	return out
+}
+
+// exchange turns a request and its response into an Exchange (headers as
+// Chromium reports them; multi-valued ones come joined by newlines).
+func exchange(req *network.Request, sent time.Time, resp *network.Response) blogharvest.Exchange {
+	x := blogharvest.Exchange{Method: req.Method, URL: resp.URL, RequestHeader: headers(req.Headers),
+		Status: int(resp.Status), ResponseHeader: headers(resp.Headers), RemoteIP: resp.RemoteIPAddress,
+		Sent: sent, Received: sent}
+	if len(resp.RequestHeaders) > 0 { // what went over the wire, when Chromium knows it
+		x.RequestHeader = headers(resp.RequestHeaders)
+	}
+	x.Proto = "HTTP/1.1"
+	switch strings.ToLower(resp.Protocol) {
+	case "h2":
+		x.Proto = "HTTP/2.0"
+	case "http/1.0":
+		x.Proto = "HTTP/1.0"
+	}
+	x.RequestProto = x.Proto
+	if resp.StatusText != "" {
+		x.Reason = itoa(int(resp.Status)) + " " + resp.StatusText
+	}
+	if u := req.URL + req.URLFragment; x.URL == "" {
+		x.URL = u
+	}
+	return x
+}
+
+// headers converts DevTools headers into an http.Header-shaped map,
+// keys canonicalised and joined values split.
+func headers(h network.Headers) map[string][]string {
+	out := http.Header{}
+	for k, v := range h {
+		s, ok := v.(string)
+		if !ok || strings.HasPrefix(k, ":") { // HTTP/2 pseudo-headers
+			continue
+		}
+		for _, part := range strings.Split(s, "\n") {
+			out.Add(k, part)
+		}
+	}
+	return out
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}

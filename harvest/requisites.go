@@ -1,0 +1,291 @@
+package harvest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/render"
+	"golang.org/x/net/html"
+)
+
+// Page requisites are what a browser needs to draw an archived page
+// (requisiteurls.go lists what is read off a page). Their scope is the
+// web archivists' transclusion rule (Heritrix's): pages stay inside the
+// blog's scope, while the embeds of an in-scope page may come from other
+// public origins, one hop: a stylesheet's imports and fonts, an iframe's
+// document (and, on the blog's origins, that document's own requisites).
+// requisiteRefusal is the one decision, for the Go client and for what
+// Chromium received alike.
+
+// Values of Options.Requisites.
+const (
+	RequisitesAll        = "all"         // from the blog's origins and any public address
+	RequisitesSameOrigin = "same-origin" // from the blog's origins only
+	RequisitesNone       = "none"        // none
+)
+
+// Requisite limits used when Options leaves them zero.
+const (
+	DefaultMaxRequisiteBytes     = 10 << 20 // one file
+	DefaultMaxPageRequisiteBytes = 50 << 20 // all the requisites of one page
+	maxPageRequisites            = 500      // files per page
+	maxCSSDepth                  = 4        // stylesheets importing stylesheets
+)
+
+// viaRequisite is the ledger's "via" of a requisite URL.
+const viaRequisite = "requisite"
+
+// requisiteRefusal returns why the requisite at raw may not be captured,
+// or "" when it may: Options.Requisites, then the address (a loopback,
+// private or link-local literal or a localhost name only on the blog's
+// origins). Names that resolve to such addresses are refused when the
+// connection is made (fetch's guard, the browser proxy).
+func (w *pageWorker) requisiteRefusal(raw string) string {
+	if w.o.Requisites == RequisitesNone {
+		return "requisites: none"
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "not an http(s) URL"
+	}
+	own := w.scope != nil && w.scope.hosts[strings.ToLower(u.Host)]
+	switch {
+	case own:
+		return ""
+	case w.o.Requisites == RequisitesSameOrigin:
+		return "requisites: same-origin, and " + u.Host + " is not the blog's"
+	case isPrivateHost(u.Hostname()):
+		return "a non-public address other than the blog's origins"
+	}
+	return ""
+}
+
+// refuseRequisite records a requisite not captured in the ledger.
+func (w *pageWorker) refuseRequisite(u string, f Fate, why string) {
+	w.ledger.set(u, f, "requisite: "+why, viaRequisite)
+}
+
+// pageRequisites collects the requisites of one page within the per-page
+// caps, each URL once.
+type pageRequisites struct {
+	w     *pageWorker
+	files []blogharvest.File
+	seen  map[string]bool
+	bytes int64
+	full  bool // a cap was reached (said once)
+}
+
+// newPageRequisites starts the requisites of a page whose record already
+// holds files (their URLs are not captured again).
+func (w *pageWorker) newPageRequisites(have []blogharvest.File) *pageRequisites {
+	r := &pageRequisites{w: w, seen: map[string]bool{}}
+	for _, f := range have {
+		if f.URL != "" && f.Status != 0 {
+			r.seen[f.URL] = true
+		}
+	}
+	return r
+}
+
+// room reports whether one more file of n bytes fits the page's caps.
+func (r *pageRequisites) room(n int64) bool {
+	return len(r.files) < maxPageRequisites && r.bytes+n <= r.w.o.MaxPageRequisiteBytes
+}
+
+// keep adds a captured requisite.
+func (r *pageRequisites) keep(f blogharvest.File) {
+	f.Role = blogharvest.RoleRequisite
+	r.files = append(r.files, f)
+	r.bytes += int64(len(f.Body))
+	r.seen[f.URL] = true
+}
+
+// capture fetches the requisites a parsed document names, and what their
+// stylesheets load, as the Go client sees them; problems are returned
+// for the record.
+func (r *pageRequisites) capture(ctx context.Context, doc *html.Node, base *url.URL) (problems []string) {
+	if doc == nil || base == nil || r.w.o.Requisites == RequisitesNone {
+		return nil
+	}
+	queue := requisiteRefs(doc, base)
+	depth := map[string]int{}
+	for len(queue) > 0 && ctx.Err() == nil {
+		ref := queue[0]
+		queue = queue[1:]
+		if r.seen[ref.url] {
+			continue
+		}
+		r.seen[ref.url] = true
+		f, err := r.fetch(ctx, ref.url)
+		if err != nil {
+			if p := err.Error(); p != "" {
+				problems = append(problems, fmt.Sprintf("requisite %s: %s", ref.url, p))
+			}
+			continue
+		}
+		r.keep(f)
+		for _, next := range r.w.embedsOf(f, ref.kind) {
+			if depth[ref.url] < maxCSSDepth && !r.seen[next.url] {
+				depth[next.url] = depth[ref.url] + 1
+				queue = append(queue, next)
+			}
+		}
+	}
+	return problems
+}
+
+// errRefused is a requisite refused by scope or caps: recorded in the
+// ledger, not a problem of the record.
+var errRefused = errors.New("")
+
+// fetch captures one requisite within the scope rules and caps.
+func (r *pageRequisites) fetch(ctx context.Context, u string) (blogharvest.File, error) {
+	if why := r.w.requisiteRefusal(u); why != "" {
+		r.w.refuseRequisite(u, FateOutOfScope, why)
+		return blogharvest.File{}, errRefused
+	}
+	if !r.room(0) {
+		r.w.refuseRequisite(u, FateSkipped, "the page's requisite caps are reached")
+		return blogharvest.File{}, errRefused
+	}
+	f, err := r.w.fetchRequisite(ctx, u)
+	switch {
+	case err != nil:
+		r.w.refuseRequisite(u, FateFailed, err.Error())
+		return f, err
+	case !r.room(int64(len(f.Body))):
+		r.w.refuseRequisite(u, FateSkipped, fmt.Sprintf("%d bytes exceed the page's requisite cap of %d", len(f.Body), r.w.o.MaxPageRequisiteBytes))
+		return f, errRefused
+	}
+	return f, nil
+}
+
+// fetchRequisite fetches one requisite once per crawl (a stylesheet that
+// 500 posts share is asked for once), holding it to the per-file cap.
+func (w *pageWorker) fetchRequisite(ctx context.Context, u string) (blogharvest.File, error) {
+	if res, ok := w.requisites.get(u); ok {
+		return res.file, res.err
+	}
+	resp, err := w.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
+	var f blogharvest.File
+	switch {
+	case err != nil:
+	case int64(len(resp.Body)) > w.o.MaxRequisiteBytes:
+		err = fmt.Errorf("%d bytes exceed the %d-byte requisite limit: %w", len(resp.Body), w.o.MaxRequisiteBytes, blogharvest.ErrTooLarge)
+	default:
+		f = resp.File(blogharvest.RoleRequisite)
+	}
+	w.requisites.put(u, mediaResult{f, err})
+	return f, err
+}
+
+// embedsOf returns the requisites a fetched requisite names in turn: a
+// stylesheet's imports and url()s; an iframe document's requisites when it
+// is on the blog's origins (one hop: a frame from elsewhere is an embed,
+// its own embeds are not).
+func (w *pageWorker) embedsOf(f blogharvest.File, k refKind) []requisiteRef {
+	mt, _, _ := mime.ParseMediaType(f.MediaType)
+	base, err := url.Parse(f.URL)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case k == refCSS || mt == "text/css":
+		var out []requisiteRef
+		for _, r := range cssRefs(string(f.Body)) {
+			if u := absRequisite(r.url, base); u != "" {
+				out = append(out, requisiteRef{u, r.kind})
+			}
+		}
+		return out
+	case k == refIframe && mt == "text/html" && w.scope != nil && w.scope.hosts[strings.ToLower(base.Host)]:
+		doc, err := html.Parse(strings.NewReader(string(f.Body)))
+		if err != nil {
+			return nil
+		}
+		var out []requisiteRef
+		for _, r := range requisiteRefs(doc, base) {
+			if r.kind != refIframe {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// captureEntryRequisites adds the requisites of an entry's page to its
+// files: those the browser received while rendering it (rendered), then
+// those the page names that the browser did not load.
+func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.Entry, p *fetchedPage, rendered []blogharvest.File) {
+	if w.o.Requisites == RequisitesNone {
+		return
+	}
+	r := w.newPageRequisites(e.Files)
+	for _, f := range rendered {
+		if r.seen[f.URL] {
+			continue
+		}
+		if why := w.requisiteRefusal(f.URL); why != "" {
+			w.refuseRequisite(f.URL, FateOutOfScope, why)
+			continue
+		}
+		if int64(len(f.Body)) > w.o.MaxRequisiteBytes || !r.room(int64(len(f.Body))) {
+			w.refuseRequisite(f.URL, FateSkipped, fmt.Sprintf("%d bytes exceed a requisite cap", len(f.Body)))
+			continue
+		}
+		r.keep(f)
+	}
+	for _, p := range r.capture(ctx, p.doc, p.url) { // each in the ledger: a missing picture is no fault of the entry
+		w.log.Debug("requisite not captured", "problem", p)
+	}
+	e.Files = append(e.Files, r.files...)
+}
+
+// homeRequisites adds the requisites of the home page to the Blog record.
+func (c *crawl) homeRequisites(ctx context.Context, home *fetchedPage) {
+	if home == nil || c.o.Requisites == RequisitesNone {
+		return
+	}
+	r := c.newPageRequisites(c.blog.Files)
+	for _, p := range r.capture(ctx, home.doc, home.url) { // each in the ledger
+		c.log.Debug("requisite not captured", "problem", p)
+	}
+	c.blog.Files = append(c.blog.Files, r.files...)
+}
+
+// browserRequisites turns the responses the browser received rendering a
+// page (its own document aside) into requisite files, secrets redacted,
+// and shares the successful ones with the crawl's requisite cache so that
+// the pages after it need not fetch them again.
+func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
+	var out []blogharvest.File
+	for _, r := range res.Responses {
+		if r.Main || len(r.Exchanges) == 0 {
+			continue
+		}
+		xs := make([]blogharvest.Exchange, len(r.Exchanges))
+		for i, x := range r.Exchanges {
+			fetch.Redact(&x)
+			xs[i] = x
+		}
+		last := xs[len(xs)-1]
+		f := blogharvest.File{URL: last.URL, Role: blogharvest.RoleRequisite, MediaType: http.Header(last.ResponseHeader).Get("Content-Type"),
+			Body: r.Body, Captured: last.Sent, Status: last.Status, Header: last.ResponseHeader, Exchanges: xs}
+		f.Sum()
+		out = append(out, f)
+		if f.Status >= 200 && f.Status < 300 {
+			if _, ok := w.requisites.get(f.URL); !ok {
+				w.requisites.put(f.URL, mediaResult{file: f})
+			}
+		}
+	}
+	return out
+}
