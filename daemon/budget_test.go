@@ -37,7 +37,7 @@ func TestCrawlOverBudgetIsPartial(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state", "schedule.db")
 	cfg := filepath.Join(dir, "blogs.yaml")
-	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: sample\n    url: %s/\n    delay: 1ms\n    render: never\n    max_duration: 10s\n",
+	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: sample\n    url: %s/\n    delay: 1ms\n    render: never\n    requisites: none\n    max_duration: 10s\n",
 		filepath.Join(dir, "archive"), state, srv.URL)
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)

@@ -141,16 +141,20 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) {
 	blog := httptest.NewServer(commentBlog(sys, posts))
 	defer blog.Close()
 	out := t.TempDir()
-	logs := crawlBlog(t, blog.URL, sys.origin(), out)
+	logs := crawlBlog(t, blog.URL, sys.origin(), out, false)
 	if !strings.Contains(logs, "reason=\"api-widget") {
 		t.Errorf("no render logged for the script widget (reason=api-widget)\n%s", lastLines(logs, 30))
 	}
 	scoreComments(t, blog.URL, truth, exportComments(t, out))
 
-	// A comment added through the API is archived by the next crawl.
+	// A comment added through the API is archived by the next full crawl
+	// (-full). An update crawl (crawl -out into an archive holding the
+	// blog, and the daemon's scheduled runs) re-reads a post only on a
+	// change signal from the blog's feeds, and a comment posted to a JS
+	// service changes none: that gap is open (issue 24's closing note).
 	added := sys.post(t, posts[1], "Kim Sato", "I added a comment after the first crawl, with a question about rye.", truth[posts[1]][0])
 	truth[posts[1]] = append(truth[posts[1]], added)
-	crawlBlog(t, blog.URL, sys.origin(), out)
+	crawlBlog(t, blog.URL, sys.origin(), out, true)
 	got := exportComments(t, out)
 	if _, ok := got[blog.URL+posts[1]][added.key()]; !ok {
 		t.Errorf("the comment added through the API after the first crawl is not in the archive's latest version of %s", posts[1])
@@ -163,10 +167,14 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) {
 }
 
 // crawlBlog runs `blogharvest crawl -url blog -out out -allow service`
-// in the default render mode and returns its logs.
-func crawlBlog(t *testing.T, blog, service, out string) string {
+// in the default render mode (a NewCrawl with full) and returns its logs.
+func crawlBlog(t *testing.T, blog, service, out string, full bool) string {
 	t.Helper()
-	cmd := exec.Command(binary, "crawl", "-url", blog+"/", "-out", out, "-delay", "1ms", "-allow", service)
+	args := []string{"crawl", "-url", blog + "/", "-out", out, "-delay", "1ms", "-allow", service}
+	if full {
+		args = append(args, "-full")
+	}
+	cmd := exec.Command(binary, args...)
 	logs, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("crawl: %v\n%s", err, lastLines(string(logs), 30))

@@ -111,6 +111,7 @@ func TestDemoTwiceIsOneBlog(t *testing.T) {
 		}
 	}
 	latest, _ := aip.LatestVersion(blogs[0])
+	reqs, _ := aip.LatestVersion(filepath.Join(filepath.Dir(blogs[0]), "requisites"))
 	if !strings.Contains(string(second), fmt.Sprintf("the latest Blog AIP is blog/v%d/", latest)) {
 		t.Errorf("the closing line does not name blog/v%d:\n%s", latest, second)
 	}
@@ -132,8 +133,8 @@ func TestDemoTwiceIsOneBlog(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("check: %v\n%s", err, stdout.String())
 	}
-	if want := fmt.Sprintf("%s: ok; verified %d bag(s): 1 blog(s) in %d Blog AIP version(s), %d entries in %d Entry AIP version(s); payload ",
-		out, n+latest, latest, n, n); !strings.Contains(stdout.String(), want) {
+	if want := fmt.Sprintf("%s: ok; verified %d bag(s): 1 blog(s) in %d Blog AIP version(s), %d entries in %d Entry AIP version(s), %d requisites package version(s); payload ",
+		out, n+latest+reqs, latest, n, n, reqs); !strings.Contains(stdout.String(), want) {
 		t.Errorf("check's output lacks %q:\n%s", want, stdout.String())
 	}
 	if drawn := term.drawn(); !strings.Contains(drawn, "\r\033[Kchecking "+out+": 1 bags") {

@@ -230,7 +230,9 @@ func shoot(t *testing.T, url string, ready func(context.Context) error) ([]byte,
 		chromedp.ActionFunc(ready), chromedp.Sleep(2*time.Second), chromedp.CaptureScreenshot(&shot))
 	if err != nil {
 		var shot []byte
-		_ = chromedp.Run(context.WithoutCancel(ctx), chromedp.CaptureScreenshot(&shot))
+		shotCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		_ = chromedp.Run(shotCtx, chromedp.CaptureScreenshot(&shot))
+		cancel()
 		saveArtifact(t, "failed.png", shot)
 		mu.Lock()
 		t.Fatalf("%s: %v\nconsole: %v\nfailed: %v", url, err, console, failed)
