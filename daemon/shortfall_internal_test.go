@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/internal/fixture"
@@ -22,9 +23,10 @@ func ShortfallBlog(t *testing.T) (srv *httptest.Server, post string, stated int)
 	t.Helper()
 	site := fixture.MustNew("wordpress")
 	h := site.Handler()
-	var target string
+	var target atomic.Value // the post's path, set once the server's URL is known
+	target.Store("")
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != target {
+		if r.URL.Path != target.Load().(string) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -41,7 +43,8 @@ func ShortfallBlog(t *testing.T) (srv *httptest.Server, post string, stated int)
 	t.Cleanup(srv.Close)
 	for _, p := range site.Truth(srv.URL).Posts {
 		if len(p.Comments) > 0 && p.Kind == "post" {
-			target, post, stated = strings.TrimPrefix(p.URL, srv.URL), p.URL, len(p.Comments)+3
+			target.Store(strings.TrimPrefix(p.URL, srv.URL))
+			post, stated = p.URL, len(p.Comments)+3
 			break
 		}
 	}
