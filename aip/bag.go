@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -21,35 +23,36 @@ const (
 // algorithms are the digests written for payload and tag manifests.
 var algorithms = []string{"sha256", "sha512"}
 
-// commit writes the bag under <Root>/.tmp, fsyncs it and renames it to
-// final, fsyncing the folders around. It works only under lock, checked
-// before it starts and again right before the rename. On error nothing is
-// left behind.
-func (w *Writer) commit(ctx context.Context, lock *ArchiveLock, p *pkg, e env, final string) (n int64, err error) {
-	if err := lock.verify(w.Root); err != nil {
-		return 0, err
-	}
-	tmpRoot := lock.tmpRoot()
-	if err := mkdirAllSync(w.Root, tmpRoot); err != nil {
-		return 0, fmt.Errorf("aip: %w", err)
-	}
-	tmp, err := os.MkdirTemp(tmpRoot, p.blogID+"-"+p.key+"-"+versionName(p.version)+"-*")
+// commit writes the bag into a Staged bag of st and publishes it at
+// final (a store name). The local store works only under the archive lock,
+// checked when staging begins and again right before the rename. On error
+// nothing is left behind.
+func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final string) (n int64, err error) {
+	sb, err := st.Stage(ctx, final)
 	if err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
 	defer func() {
 		if err != nil {
-			os.RemoveAll(tmp)
+			sb.Abort(context.WithoutCancel(ctx))
 		}
 	}()
-	files, err := p.writeBag(ctx, tmp, e, final)
+	files, err := p.writeBag(ctx, sb, e, location(st, final))
 	if err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
-	if err = publish(lock, w.Root, tmp, final, files); err != nil {
+	if err = sb.Publish(ctx); err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
 	return files.bytes(), nil
+}
+
+// payloadTally counts the payload as Tally does: every file under data/.
+func (p *pkg) payloadTally() (files int, bytes int64) {
+	for _, it := range p.items {
+		bytes += it.size
+	}
+	return len(p.items), bytes
 }
 
 // testHook, if set (by tests only), is called with the version folder
@@ -88,9 +91,9 @@ func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
 	return renameBelow(root, tmp, final) // through the parents opened again without following links
 }
 
-// writeBag writes payload, manifests and tag files into dir, the temp
-// folder of the bag to be published as final, and returns what it wrote.
-func (p *pkg) writeBag(ctx context.Context, dir string, e env, final string) (bagFiles, error) {
+// writeBag writes payload, manifests and tag files into sb, the bag to be
+// published as final, and returns what it wrote.
+func (p *pkg) writeBag(ctx context.Context, sb Staged, e env, final string) (bagFiles, error) {
 	var files bagFiles
 	var octets int64
 	for _, it := range p.items {
@@ -98,7 +101,7 @@ func (p *pkg) writeBag(ctx context.Context, dir string, e env, final string) (ba
 			return nil, err
 		}
 		rel := "data/" + it.rel
-		n, err := it.write(filepath.Join(dir, filepath.FromSlash(rel)))
+		n, err := it.put(ctx, sb, rel)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +119,7 @@ func (p *pkg) writeBag(ctx context.Context, dir string, e env, final string) (ba
 		tags = append(tags, tagFile{"tagmanifest-" + alg + ".txt", tagManifest(alg, tags)})
 	}
 	for _, t := range tags {
-		n, err := writeFile(filepath.Join(dir, t.name), bytes.NewReader(t.body), int64(len(t.body)))
+		n, err := sb.Put(ctx, t.name, bytes.NewReader(t.body), int64(len(t.body)))
 		if err != nil {
 			return nil, err
 		}
@@ -134,14 +137,11 @@ type tagFile struct {
 	body []byte
 }
 
-// write copies the item to name, creating its folder, and re-checks the
-// sha256 of content read from disk.
-func (it *item) write(name string) (int64, error) {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return 0, err
-	}
+// put writes the item as rel of sb and re-checks the sha256 of content
+// read from disk.
+func (it *item) put(ctx context.Context, sb Staged, rel string) (int64, error) {
 	if it.src == "" {
-		return writeFile(name, bytes.NewReader(it.body), it.size)
+		return sb.Put(ctx, rel, bytes.NewReader(it.body), it.size)
 	}
 	f, err := it.openSrc()
 	if err != nil {
@@ -149,7 +149,7 @@ func (it *item) write(name string) (int64, error) {
 	}
 	defer f.Close()
 	h := newHash("sha256")
-	n, err := writeFile(name, io.TeeReader(f, h), it.size)
+	n, err := sb.Put(ctx, rel, io.TeeReader(f, h), it.size)
 	if err == nil && fmt.Sprintf("%x", h.Sum(nil)) != it.sha256 {
 		err = fmt.Errorf("%s changed while it was archived", it.src)
 	}
@@ -223,6 +223,20 @@ func readContentDigest(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return contentDigestIn(dir, data)
+}
+
+// readContentDigestFS returns the Content-Digest of the bag dir of fsys.
+func readContentDigestFS(fsys fs.FS, dir string) (string, error) {
+	data, err := fs.ReadFile(fsys, path.Join(dir, bagInfoTxt))
+	if err != nil {
+		return "", err
+	}
+	return contentDigestIn(dir, data)
+}
+
+// contentDigestIn returns the Content-Digest of bag-info.txt data.
+func contentDigestIn(dir string, data []byte) (string, error) {
 	for _, f := range parseBagInfo(data) {
 		if f.label == contentDigestLabel {
 			return f.value, nil

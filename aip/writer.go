@@ -36,6 +36,12 @@ type Writer struct {
 	// process holds the archive, and re-checks the lock before publishing.
 	Lock *ArchiveLock
 
+	// Store, if set, is where the Writer keeps bags instead of the folder
+	// Root (such as an S3-compatible store, package aip/s3store); Root and
+	// Lock are then unused, and each bag is published by the Store, whose
+	// own rules keep writers apart (doc/storage.md).
+	Store Store
+
 	// ValidateEvery is how often the Writer validates the METS document
 	// it builds against the official schemas: the first Blog and the first
 	// Entry AIP it writes, then one in ValidateEvery of each kind (see
@@ -93,7 +99,7 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	key := blogharvest.EntryKey(e.URL, e.Title)
 	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, dir: dir, entry: e}
 	if blogDir, err := BlogDir(w.Root, e.BlogID); err == nil {
-		p.blogVersion, _ = LatestVersionIn(w.Root, blogDir) // a missing or unreadable blog folder: no blog version to name
+		p.blogVersion, _ = LatestVersionOf(w.readStore(), w.name(blogDir)) // a missing or unreadable blog folder: no blog version to name
 	}
 	return w.write(ctx, p, e.Files)
 }
@@ -105,14 +111,15 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 		return Result{}, err
 	}
 	p.digest = p.contentDigest()
-	latest, err := LatestVersionIn(w.Root, p.dir)
+	rs := w.readStore()
+	latest, err := LatestVersionOf(rs, w.name(p.dir))
 	if err != nil {
 		return Result{}, classify(err)
 	}
 	if latest > 0 {
 		last := filepath.Join(p.dir, versionName(latest))
-		if d, err := readContentDigest(last); err == nil && d == p.digest {
-			return Result{Dir: last, Version: latest}, nil
+		if d, err := readContentDigestFS(rs, w.name(last)); err == nil && d == p.digest {
+			return Result{Dir: location(rs, w.name(last)), Version: latest}, nil
 		}
 	}
 	p.version = latest + 1
@@ -125,21 +132,20 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	if err := p.assemble(e); err != nil {
 		return Result{}, err
 	}
-	lock, err := w.lock()
+	var lock *ArchiveLock
+	if w.Store == nil {
+		if lock, err = w.lock(); err != nil {
+			return Result{}, classify(err)
+		}
+	}
+	st := w.storeFor(lock)
+	final := w.name(filepath.Join(p.dir, versionName(p.version)))
+	n, err := w.commit(ctx, st, p, e, final)
 	if err != nil {
 		return Result{}, classify(err)
 	}
-	final := filepath.Join(p.dir, versionName(p.version))
-	n, err := w.commit(ctx, lock, p, e, final)
-	if err != nil {
-		return Result{}, classify(err)
-	}
-	res := Result{Dir: final, Version: p.version, Written: true, Bytes: n}
-	b := &bag{dir: final}
-	b.scanPayload()
-	var t Tally
-	t.add(final, b.payload)
-	res.PayloadFiles, res.PayloadBytes = t.Files, t.Bytes
+	res := Result{Dir: location(st, final), Version: p.version, Written: true, Bytes: n}
+	res.PayloadFiles, res.PayloadBytes = p.payloadTally()
 	return res, nil
 }
 
