@@ -41,6 +41,9 @@ func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final stri
 	if err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
+	if _, local := st.(*Local); !local && testHook != nil {
+		testHook(location(st, final), "publish") // Local's publish calls it itself, after its syncs
+	}
 	if err = sb.Publish(ctx); err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
