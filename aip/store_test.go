@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -248,4 +247,3 @@ func TestS3WritersRace(t *testing.T) {
 	}
 }
 
-var _ = time.Second

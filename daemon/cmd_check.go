@@ -9,7 +9,7 @@ import (
 )
 
 func runCheck(ctx context.Context, args []string, io IO) error {
-	fs := newFlagSet("check", "DIR...", io.Stderr)
+	fs := newFlagSet("check", "DIR|s3://BUCKET/PREFIX...", io.Stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -19,7 +19,7 @@ func runCheck(ctx context.Context, args []string, io IO) error {
 	total := 0
 	for _, dir := range fs.Args() {
 		p := newProgress(io.Stderr)
-		t, probs := aip.CheckTally(dir, func(bag string, _ aip.Tally) { p.item("checking "+dir, "bags", bag) })
+		t, probs := checkArchive(ctx, &Config{Archive: dir}, func(bag string, _ aip.Tally) { p.item("checking "+dir, "bags", bag) })
 		p.done()
 		for _, p := range probs {
 			fmt.Fprintln(io.Stdout, p)

@@ -56,7 +56,7 @@ const demoAddrFile = "demo-server"
 // before (or on addr, which must then agree), else on addr or a free port
 // of 127.0.0.1, and remembers the address in the archive.
 func listenDemo(out, addr string) (net.Listener, error) {
-	state := filepath.Join(out, ".state")
+	state := demoStateDir(out)
 	prev, _ := os.ReadFile(filepath.Join(state, demoAddrFile))
 	was := strings.TrimSpace(string(prev))
 	switch {
@@ -110,7 +110,21 @@ blogs:
 // archive, so that a second demo (or run with demo -serve's config) updates
 // the blog from the first one's watermark.
 func demoState(out string) string {
-	return filepath.Join(out, ".state", "schedule.db")
+	return filepath.Join(demoStateDir(out), "schedule.db")
+}
+
+// demoStateDir is the folder of the demo's own state for the archive out:
+// its .state folder, or for an S3 archive a folder of the user's cache
+// named after the archive's URL.
+func demoStateDir(out string) string {
+	if !isS3(out) {
+		return filepath.Join(out, ".state")
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "blogharvest", "demo", strings.NewReplacer("/", "_", ":", "_").Replace(out))
 }
 
 // demoHarvest crawls the sample blog into out, checks every AIP and prints
@@ -134,7 +148,7 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 	}
 	took := time.Since(start)
 	fmt.Fprintf(io.Stdout, "checking every AIP (BagIt fixity, METS/MARC/PREMIS schemas, MARC lint) …\n")
-	sum, probs := aip.CheckTally(out, nil)
+	sum, probs := checkArchive(ctx, c, nil)
 	for _, p := range probs {
 		fmt.Fprintln(io.Stdout, "  ", p)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/schedule"
 	"go.yaml.in/yaml/v3"
@@ -21,11 +22,14 @@ import (
 
 // Config is the daemon's configuration, read from YAML (see blogs.example.yaml).
 type Config struct {
-	Archive      string `yaml:"archive"`      // AIP root; default ./archive
-	State        string `yaml:"state"`        // bbolt schedule state file; default ./state/schedule.db
-	Listen       string `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
-	UserAgent    string `yaml:"user_agent"`   // sent with every request; should carry a contact
-	Organization string `yaml:"organization"` // Source-Organization of every bag
+	Archive string `yaml:"archive"` // AIP root; default ./archive
+	State   string `yaml:"state"`   // bbolt schedule state file; default ./state/schedule.db
+	// ArchiveCredentials is a file with the S3 endpoint and credentials of
+	// an s3:// archive (s3store.FromEnv); empty: the environment.
+	ArchiveCredentials string `yaml:"archive_credentials"`
+	Listen             string `yaml:"listen"`       // address for /healthz, /metrics, /status; empty: off
+	UserAgent          string `yaml:"user_agent"`   // sent with every request; should carry a contact
+	Organization       string `yaml:"organization"` // Source-Organization of every bag
 	// OrgCode is the organisation's MARC code (MARC Code List for
 	// Organizations, such as DLC): the MARC records' 003 and 040 $a $c.
 	// Empty: no 003 and no 040.
@@ -379,6 +383,11 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 	}
 	if c.Concurrency < 1 {
 		top("concurrency", "must be at least 1 (harvests running at once)")
+	}
+	if isS3(c.Archive) {
+		if _, _, err := s3store.ParseURL(c.Archive); err != nil {
+			top("archive", err.Error())
+		}
 	}
 	if c.OrgCode != "" && !orgCodeRE.MatchString(c.OrgCode) {
 		top("organization_code", fmt.Sprintf("%q is not a MARC organization code (letters, then letters, digits, '-' or ':', at most 16; "+

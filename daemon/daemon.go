@@ -114,6 +114,9 @@ func (d *Daemon) openStore() error {
 	if d.cl != nil {
 		return d.openSchedulerStore() // a cluster's scheduler writes nothing into the archive
 	}
+	if isS3(c.Archive) {
+		return d.openS3Store()
+	}
 	lock, err := aip.LockArchive(c.Archive)
 	if err != nil {
 		return err

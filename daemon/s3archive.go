@@ -1,0 +1,78 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/aip/s3store"
+	"github.com/blogharvest/blogharvest/schedule"
+)
+
+// s3SweepGrace is how old an unpublished staged object of an S3 archive
+// must be before a starting writer removes it: longer than any bag write,
+// so that a writer on another machine never loses a bag it is writing
+// (doc/storage.md).
+const s3SweepGrace = 6 * time.Hour
+
+// isS3 reports whether the archive is an S3 archive (s3://bucket/prefix).
+func isS3(archive string) bool { return s3store.IsURL(archive) }
+
+// openS3Archive connects to the S3 archive of c (endpoint and credentials
+// from the environment or c.ArchiveCredentials, never logged) and sweeps
+// unpublished staged objects older than s3SweepGrace.
+func openS3Archive(ctx context.Context, c *Config) (*s3store.Store, error) {
+	cfg, err := s3store.FromEnv(c.Archive, c.ArchiveCredentials)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	st, err := s3store.New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.Sweep(ctx, s3SweepGrace); err != nil {
+		return nil, fmt.Errorf("sweep unfinished AIPs: %w", err)
+	}
+	return st, nil
+}
+
+// checkArchive checks the whole archive: aip.CheckTally of a folder, or
+// aip.CheckStore through the store of an S3 archive.
+func checkArchive(ctx context.Context, c *Config, bag func(dir string, t aip.Tally)) (aip.Tally, []error) {
+	if !isS3(c.Archive) {
+		return aip.CheckTally(c.Archive, bag)
+	}
+	st, err := openS3Archive(ctx, c)
+	if err != nil {
+		return aip.Tally{}, []error{err}
+	}
+	return aip.CheckStore(ctx, st, bag)
+}
+
+// openS3Store is openStore for an S3 archive: no archive lock (writers are
+// kept apart by the marker's conditional write), the schedule state in its
+// local file as ever.
+func (d *Daemon) openS3Store() error {
+	c := d.Config
+	st, err := openS3Archive(context.Background(), c)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(c.State), 0o755); err != nil {
+		return fmt.Errorf("state %s: %w", c.State, err)
+	}
+	store, err := schedule.Open(c.State)
+	if err != nil {
+		return err
+	}
+	logRecovery(d.Logger, store.Recovered())
+	d.store = store
+	d.writer = &aip.Writer{Store: st, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now}
+	d.warns = map[string]string{}
+	return nil
+}
