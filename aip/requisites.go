@@ -2,10 +2,13 @@ package aip
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -88,18 +91,19 @@ func (w *Writer) store(blogID string) *requisiteStore {
 	return s
 }
 
-// load reads the CDXJ indexes of the blog's requisites packages into s.
-func (s *requisiteStore) load(dir string) error {
+// load reads the CDXJ indexes of the blog's requisites packages, the
+// folder dir of fsys, into s.
+func (s *requisiteStore) load(fsys fs.ReadDirFS, dir string) error {
 	if s.loaded {
 		return nil
 	}
-	latest, err := LatestVersion(dir)
+	latest, err := LatestVersionOf(fsys, dir)
 	if err != nil {
 		return err
 	}
 	for v := 1; v <= latest; v++ {
-		data, err := os.ReadFile(filepath.Join(dir, versionName(v), "data", cdxjIndex))
-		if os.IsNotExist(err) {
+		data, err := fs.ReadFile(fsys, path.Join(dir, versionName(v), "data", cdxjIndex))
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // a gap: versions are never removed, but do not fail on one
 		}
 		if err != nil {
@@ -135,7 +139,7 @@ func (w *Writer) storeRequisites(ctx context.Context, p *pkg, blogURL string) er
 	s := w.store(p.blogID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.load(dir); err != nil {
+	if err := s.load(w.readStore(), w.name(dir)); err != nil {
 		return blogharvest.Transient(err)
 	}
 	var fresh []blogharvest.File

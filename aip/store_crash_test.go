@@ -97,6 +97,7 @@ func TestCrashS3(t *testing.T) {
 	archive := "s3://" + srv.Bucket + "/" + prefix
 	deadline := time.Now().Add(crashTimeBudget)
 	var count crashCount
+	lastInside := false
 	for time.Now().Before(deadline) && !t.Failed() &&
 		!(count.kills >= wantS3Kills && count.inside >= wantS3Inside && count.insideBlog >= wantS3InsideKind && count.insideEntry >= wantS3InsideKind) {
 		last, final, kind := killS3Child(t, archive, srv.Env(), rand.IntN(4) != 0)
@@ -117,6 +118,7 @@ func TestCrashS3(t *testing.T) {
 			}
 		}
 		count.add(inside, kind)
+		lastInside = inside
 	}
 	t.Logf("%d kills, %d inside a bag write (%d Blog, %d Entry)", count.kills, count.inside, count.insideBlog, count.insideEntry)
 	if count.kills < wantS3Kills || count.inside < wantS3Inside || count.insideBlog < wantS3InsideKind || count.insideEntry < wantS3InsideKind {
@@ -140,8 +142,11 @@ func TestCrashS3(t *testing.T) {
 		left++
 		_ = o
 	}
-	if want := tally.Files + 5*(tally.BlogVersions+tally.EntryVersions+tally.RequisiteVersions); left != want {
-		t.Errorf("after Sweep (%d removed): %d staged objects, want %d (the payload and 5 tag files of each published bag)", removed, left, want)
+	if want := tally.Files + 6*(tally.BlogVersions+tally.EntryVersions+tally.RequisiteVersions); left != want {
+		t.Errorf("after Sweep (%d removed): %d staged objects, want %d (the payload and 6 tag files of each published bag)", removed, left, want)
+	}
+	if lastInside && removed == 0 {
+		t.Error("the last child was killed inside a bag, yet Sweep removed nothing")
 	}
 	t.Logf("%d published versions, %d payload files; Sweep removed %d unpublished objects", tally.BlogVersions+tally.EntryVersions, tally.Files, removed)
 }
@@ -186,4 +191,3 @@ func killS3Child(t *testing.T, archive string, env []string, pause bool) (last, 
 	}
 	return last, "", ""
 }
-

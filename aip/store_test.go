@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -146,7 +147,7 @@ func TestStoreVersions(t *testing.T) {
 			if err != nil || !r3.Written || r3.Version != 2 {
 				t.Fatalf("new comment: %+v, %v; want v2", r3, err)
 			}
-			if n, err := aip.LatestVersionOf(st, storeName(st, filepath.Dir(r1.Dir))); n != 2 || err != nil {
+			if n, err := aip.LatestVersionOf(st, path.Dir(v1)); n != 2 || err != nil {
 				t.Errorf("LatestVersionOf = %d, %v", n, err)
 			}
 			if again, _ := fs.ReadFile(st, v1+"/data/METS.xml"); string(again) != string(mets1) {
@@ -246,4 +247,3 @@ func TestS3WritersRace(t *testing.T) {
 		t.Errorf("CheckStore: %v", errs)
 	}
 }
-

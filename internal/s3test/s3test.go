@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
@@ -72,10 +75,18 @@ var (
 func Start(t testing.TB) *Server {
 	t.Helper()
 	bin := Binary()
-	if bin == "" {
-		t.Skip("s3test: SeaweedFS weed not found (.ci/run builds it into ~/.cache/blogharvest-s3/weed; or set BLOGHARVEST_WEED): S3 backend not tested")
+	if bin == "" && os.Getenv("BLOGHARVEST_S3_FAKE") == "" {
+		t.Skip("s3test: SeaweedFS weed not found (.ci/run builds it into ~/.cache/blogharvest-s3/weed; or set BLOGHARVEST_WEED; " +
+			"BLOGHARVEST_S3_FAKE=1 uses gofakes3 instead): S3 backend not tested")
 	}
-	once.Do(func() { shared, stop, err = start(bin) })
+	once.Do(func() {
+		if bin == "" {
+			shared, stop, err = startFake()
+			fmt.Fprintln(os.Stderr, "s3test: weed absent, BLOGHARVEST_S3_FAKE set: gofakes3 (in memory) served over loopback HTTP")
+			return
+		}
+		shared, stop, err = start(bin)
+	})
 	if err != nil {
 		t.Fatalf("s3test: %v", err)
 	}
@@ -196,4 +207,23 @@ func waitReady(s *Server, exited chan struct{}, limit time.Duration) error {
 		time.Sleep(300 * time.Millisecond)
 	}
 	return fmt.Errorf("weed not ready after %v", limit)
+}
+
+// startFake serves gofakes3 (an in-memory S3 implementation that checks
+// If-None-Match under its lock) over real HTTP on a loopback port: the
+// fallback where weed cannot be built. It does not check signatures.
+func startFake() (*Server, func(), error) {
+	mem := s3mem.New()
+	s := &Server{Bucket: "archive", AccessKey: "blogharvest-test", SecretKey: "blogharvest-test-secret-0123456789"}
+	if err := mem.CreateBucket(s.Bucket); err != nil {
+		return nil, nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := &http.Server{Handler: gofakes3.New(mem).Server(), ReadHeaderTimeout: time.Minute}
+	go srv.Serve(ln)
+	s.Endpoint = ln.Addr().String()
+	return s, func() { srv.Close() }, nil
 }
