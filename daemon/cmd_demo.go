@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -137,7 +138,7 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 	c.Log.Level = "warn"
 	c.State = demoState(out)
 	mode := "a new harvest"
-	if v, _ := aip.LatestVersion(filepath.Join(out, "sample", "blog")); v > 0 {
+	if v := latestBlogVersion(ctx, c, "sample"); v > 0 {
 		mode = fmt.Sprintf("an update of the blog archived there (blog/v%d)", v)
 	}
 	fmt.Fprintf(io.Stdout, "serving the sample blog %q at %s\nharvesting it into %s: %s …\n", demoBlog, blogURL, out, mode)
@@ -147,16 +148,23 @@ func demoHarvest(ctx context.Context, blogURL, out string, io IO) error {
 		return err
 	}
 	took := time.Since(start)
+	if isS3(out) {
+		written := st.Entries + st.Blogs
+		fmt.Fprintf(io.Stdout, "S3 requests while harvesting: %d (%s)\n", s3store.ProcessRequests(), perBag(s3store.ProcessRequests(), written))
+	}
 	fmt.Fprintf(io.Stdout, "checking every AIP (BagIt fixity, METS/MARC/PREMIS schemas, MARC lint) …\n")
 	sum, probs := checkArchive(ctx, c, nil)
 	for _, p := range probs {
 		fmt.Fprintln(io.Stdout, "  ", p)
 	}
 	abs, _ := filepath.Abs(out)
+	if isS3(out) {
+		abs = out
+	}
 	fmt.Fprintf(io.Stdout, "\nharvested in %s: %d entry AIP(s) written this run (new entries and new versions), %d unchanged, %d comments in them\n",
 		took.Round(time.Millisecond), st.Entries, st.Unchanged, st.Comments)
 	fmt.Fprintf(io.Stdout, "the archive holds %s\n  check: %d problem(s)\n", describeTally(sum), len(probs))
-	v, _ := aip.LatestVersion(filepath.Join(out, "sample", "blog"))
+	v := latestBlogVersion(ctx, c, "sample")
 	fmt.Fprintf(io.Stdout, "\nAIPs are under %s/sample/  (the latest Blog AIP is blog/v%d/; entries/<yyyy>/<entry-key>/v<N>/, requisites/v<N>/)\nverify them any time with: go run ./cmd/blogharvest check %s\n", abs, v, out)
 	if len(probs) > 0 {
 		return ErrProblems

@@ -23,6 +23,7 @@ import (
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/s3test"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
@@ -45,6 +46,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := toolskip.Main(m)
+	s3test.Stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -76,3 +76,27 @@ func (d *Daemon) openS3Store() error {
 	d.warns = map[string]string{}
 	return nil
 }
+
+// perBag says how many requests each AIP written cost on average
+// (requisites packages count with the AIP that needed them).
+func perBag(requests int64, written int) string {
+	if written == 0 {
+		return "no AIP written"
+	}
+	return fmt.Sprintf("%.1f per Blog or Entry AIP written", float64(requests)/float64(written))
+}
+
+// latestBlogVersion returns the newest version of blog id's Blog AIP in
+// c's archive, a folder or an S3 archive; 0 when none can be read.
+func latestBlogVersion(ctx context.Context, c *Config, id string) int {
+	if !isS3(c.Archive) {
+		v, _ := aip.LatestVersion(filepath.Join(c.Archive, id, "blog"))
+		return v
+	}
+	st, err := openS3Archive(ctx, c)
+	if err != nil {
+		return 0
+	}
+	v, _ := aip.LatestVersionOf(st, id+"/blog")
+	return v
+}

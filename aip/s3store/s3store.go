@@ -77,7 +77,7 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	s := &Store{c: c, bucket: cfg.Bucket, prefix: cleanPrefix(cfg.Prefix),
 		bags: map[string]*Manifest{}, plain: map[string]bool{}}
-	s.requests.Add(1)
+	s.count()
 	ok, err := c.BucketExists(ctx, cfg.Bucket)
 	if err != nil {
 		return nil, blogharvest.Transient(fmt.Errorf("%s: %w", s, err))
@@ -104,6 +104,19 @@ func (s *Store) String() string {
 // Requests returns how many S3 requests the store has made.
 func (s *Store) Requests() int64 { return s.requests.Load() }
 
+// processRequests counts the S3 requests of every Store of the process.
+var processRequests atomic.Int64
+
+// ProcessRequests returns how many S3 requests every Store of this process
+// has made (for a command's summary).
+func ProcessRequests() int64 { return processRequests.Load() }
+
+// count counts one request.
+func (s *Store) count() {
+	s.requests.Add(1)
+	processRequests.Add(1)
+}
+
 // key returns the object key of name.
 func (s *Store) key(name string) string {
 	if name == "." {
@@ -121,12 +134,11 @@ func (s *Store) Open(name string) (fs.File, error) {
 	if info.IsDir() {
 		return &dirFile{info: info}, nil
 	}
-	final, rel, m, err := s.resolve(name)
+	_, rel, m, err := s.resolve(name)
 	if err != nil {
 		return nil, err
 	}
-	_ = final
-	s.requests.Add(1)
+	s.count()
 	obj, err := s.c.GetObject(context.Background(), s.bucket, s.prefix+m.Objects+"/"+rel, minio.GetObjectOptions{})
 	if err != nil {
 		return nil, s.pathErr("open", name, err)
@@ -155,7 +167,7 @@ func (s *Store) Stat(name string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	// not in a bag: a folder of the archive if anything is below it
-	s.requests.Add(1)
+	s.count()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: s.key(name) + "/", MaxKeys: 1}) {
@@ -198,7 +210,7 @@ func (s *Store) list(name string) (ents []fs.DirEntry, isBag bool, err error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s.requests.Add(1)
+	s.count()
 	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix}) {
 		if o.Err != nil {
 			return nil, false, s.pathErr("readdir", name, o.Err)
@@ -272,7 +284,7 @@ func (s *Store) remember(final string, m *Manifest) {
 
 // readMarker reads and parses the Marker of final.
 func (s *Store) readMarker(final string) (*Manifest, error) {
-	s.requests.Add(1)
+	s.count()
 	obj, err := s.c.GetObject(context.Background(), s.bucket, s.key(final)+"/"+Marker, minio.GetObjectOptions{})
 	if err != nil {
 		return nil, s.pathErr("open", final, err)
@@ -302,7 +314,7 @@ func (s *Store) pathErr(op, name string, err error) error {
 // Remove deletes the object name (a staging object: published bags are
 // kept; this never deletes through a marker).
 func (s *Store) Remove(ctx context.Context, name string) error {
-	s.requests.Add(1)
+	s.count()
 	if err := s.c.RemoveObject(ctx, s.bucket, s.key(name), minio.RemoveObjectOptions{}); err != nil {
 		if errors.Is(s.pathErr("remove", name, err), fs.ErrNotExist) {
 			return nil
@@ -340,7 +352,7 @@ func (b *staged) Put(ctx context.Context, rel string, r io.Reader, size int64) (
 		return 0, fmt.Errorf("put %q: invalid name", rel)
 	}
 	cr := &countReader{r: r}
-	b.s.requests.Add(1)
+	b.s.count()
 	info, err := b.s.c.PutObject(ctx, b.s.bucket, b.s.prefix+b.objects+"/"+rel, cr, size,
 		minio.PutObjectOptions{ContentType: "application/octet-stream", DisableMultipart: size >= 0 && size < 64<<20})
 	if err != nil {
@@ -361,7 +373,7 @@ func (b *staged) Put(ctx context.Context, rel string, r io.Reader, size int64) (
 // (another writer's) makes it fail and leaves that bag alone.
 func (b *staged) Publish(ctx context.Context) error {
 	found := map[string]int{}
-	b.s.requests.Add(1)
+	b.s.count()
 	prefix := b.s.prefix + b.objects + "/"
 	for o := range b.s.c.ListObjects(ctx, b.s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
 		if o.Err != nil {
@@ -392,7 +404,7 @@ func (b *staged) Publish(ctx context.Context) error {
 	data, _ := json.MarshalIndent(m, "", " ")
 	opts := minio.PutObjectOptions{ContentType: "application/json", DisableMultipart: true}
 	opts.SetMatchETagExcept("*")
-	b.s.requests.Add(1)
+	b.s.count()
 	_, err := b.s.c.PutObject(ctx, b.s.bucket, b.s.key(b.final)+"/"+Marker, bytes.NewReader(data), int64(len(data)), opts)
 	if err != nil {
 		if resp := minio.ToErrorResponse(err); resp.StatusCode == http.StatusPreconditionFailed || resp.Code == "PreconditionFailed" {
@@ -423,7 +435,7 @@ var hook func(final string)
 func (s *Store) Sweep(ctx context.Context, grace time.Duration) (int, error) {
 	groups := map[string][]minio.ObjectInfo{} // by objects folder
 	prefix := s.prefix + stagingDir + "/"
-	s.requests.Add(1)
+	s.count()
 	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
 		if o.Err != nil {
 			return 0, blogharvest.Transient(fmt.Errorf("%s: sweep: %w", s, o.Err))
