@@ -97,6 +97,16 @@
 // version's WARC (warc.Scan): memory stays bounded whatever it holds.
 // Enclosing and Within tell a command whether a path it would write lies in
 // an archive or a bag.
+// Storage goes through Store (store.go), the one interface every reader
+// and writer of an archive uses: io/fs reading of published bags, and
+// Stage/Put/Publish, which makes a whole bag visible at once or not at all.
+// Local is the folder described above; package aip/s3store keeps an archive
+// in an S3-compatible object store, publishing each bag by one marker
+// object written last with If-None-Match (doc/storage.md). A Writer with
+// Store set writes there; CheckStore checks an archive through any Store.
+// Media reuse (ArchivedMedia), LatestBlog and the lock functions still
+// read the folder.
+//
 // Page requisites (blogharvest.RoleRequisite files) are not stored in the
 // Blog or Entry AIP: the Writer first makes sure the blog's requisites
 // package holds each one (a new requisites version with those it lacks),

@@ -22,6 +22,9 @@ import (
 // Config.Concurrency goroutines running the cluster's tasks.
 func (d *Daemon) OpenWorker(ctx context.Context) error {
 	c := d.Config
+	if isS3(c.Archive) {
+		return errS3Worker
+	}
 	o, err := clusterOptions(c, d)
 	if err != nil {
 		return err
