@@ -13,8 +13,7 @@ import (
 
 // anyEntry reports whether some entry version is in the archive.
 func (e *clusterEnv) anyEntry() bool {
-	v, _ := filepath.Glob(filepath.Join(e.archive, "*", "entries", "*", "*", "v*"))
-	return len(v) > 0
+	return len(e.versions()) > 0
 }
 
 // TestClusterWorkerKilled: a worker killed with SIGKILL mid-crawl leaves its

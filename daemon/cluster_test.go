@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -16,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/cluster"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
@@ -39,6 +42,8 @@ type clusterEnv struct {
 
 	members map[string]string // name → public nkey of every member
 	keyDir  string            // <name>.nk: each member's nkey seed
+
+	store aip.Store // the S3 archive's, or nil for a folder
 }
 
 // memberNames are the members of a test cluster: the scheduler(s), the
@@ -90,6 +95,10 @@ type clusterOpts struct {
 	latency time.Duration
 	// ttl is the lease TTL and the ack wait; default testTTL.
 	ttl time.Duration
+	// store, if set, is an S3 archive (its URL archive): the config names
+	// it instead of a folder, and the checks read it through store.
+	store   aip.Store
+	archive string
 }
 
 // testTTL is the tests' lease TTL and ack wait: long enough that a loaded
@@ -112,7 +121,8 @@ func newClusterEnv(t testing.TB, o clusterOpts) *clusterEnv {
 		t.Skip("starts a NATS server and several processes")
 	}
 	e := &clusterEnv{t: t, dir: t.TempDir(), sites: map[string]string{}}
-	e.archive = filepath.Join(e.dir, "archive")
+	e.archive = cmp.Or(o.archive, filepath.Join(e.dir, "archive"))
+	e.store = o.store
 	e.state = filepath.Join(e.dir, "state", "schedule.db")
 	e.natsDir = filepath.Join(e.dir, "nats")
 	e.natsAddr = freeAddrTB(t)
@@ -253,6 +263,13 @@ func ended(listen string) func() bool {
 // versions maps each entry folder of the archive to its version count.
 func (e *clusterEnv) versions() map[string]int {
 	out := map[string]int{}
+	if e.store != nil {
+		bags, _ := fs.Glob(e.store, "*/entries/*/*/v*")
+		for _, v := range bags {
+			out[path.Dir(v)]++
+		}
+		return out
+	}
 	bags, _ := filepath.Glob(filepath.Join(e.archive, "*", "entries", "*", "*", "v*"))
 	for _, v := range bags {
 		out[filepath.Dir(v)]++
@@ -275,6 +292,9 @@ func (e *clusterEnv) checkCluster(listen string, logs ...*proc) {
 			t.Errorf("%s: %d versions, want 1", dir, n)
 		}
 		rel, _ := filepath.Rel(e.archive, dir)
+		if e.store != nil {
+			rel = filepath.FromSlash(dir)
+		}
 		perBlog[strings.Split(rel, string(filepath.Separator))[0]]++
 	}
 	for _, b := range st.Blogs {

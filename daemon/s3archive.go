@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -101,8 +100,3 @@ func latestBlogVersion(ctx context.Context, c *Config, id string) int {
 	v, _ := aip.LatestVersionOf(st, id+"/blog")
 	return v
 }
-
-// errS3Worker refuses a cluster worker on an S3 archive: the workers'
-// path (aip.LockWorker, LockBlog, a .tmp of their own) is the folder's
-// still (doc/storage.md, "Not yet through the Store").
-var errS3Worker = errors.New("cluster workers do not write into an S3 archive yet: use a shared folder (doc/cluster.md), or run without a cluster")

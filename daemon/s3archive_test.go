@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/internal/s3test"
 )
 
@@ -59,4 +61,9 @@ func TestDemoS3Archive(t *testing.T) {
 	if ents, _ := os.ReadDir(cwd); len(ents) > 0 {
 		t.Errorf("the S3 demo wrote into the working folder: %v", ents)
 	}
+}
+
+// checkThroughStore checks the archive of st.
+func checkThroughStore(st aip.Store) (aip.Tally, []error) {
+	return aip.CheckStore(context.Background(), st, nil)
 }

@@ -22,9 +22,6 @@ import (
 // Config.Concurrency goroutines running the cluster's tasks.
 func (d *Daemon) OpenWorker(ctx context.Context) error {
 	c := d.Config
-	if isS3(c.Archive) {
-		return errS3Worker
-	}
 	o, err := clusterOptions(c, d)
 	if err != nil {
 		return err
@@ -33,19 +30,31 @@ func (d *Daemon) OpenWorker(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	lock, err := aip.LockWorker(c.Archive, c.Cluster.Name)
-	if err != nil {
-		conn.Close()
-		return err
+	if isS3(c.Archive) {
+		// no folder, no lock: the blog's lease keeps workers apart, the
+		// marker's conditional write makes a race harmless (doc/storage.md)
+		st, err := openS3Archive(ctx, c)
+		if err != nil {
+			conn.Close()
+			return err
+		}
+		d.cl = &clusterRole{conn: conn, inflight: map[string]flight{}}
+		d.writer = &aip.Writer{Store: st, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now}
+	} else {
+		lock, err := aip.LockWorker(c.Archive, c.Cluster.Name)
+		if err != nil {
+			conn.Close()
+			return err
+		}
+		if err := aip.Sweep(lock); err != nil {
+			lock.Close()
+			conn.Close()
+			return fmt.Errorf("sweep unfinished AIPs: %w", err)
+		}
+		d.lock, d.cl = lock, &clusterRole{conn: conn, inflight: map[string]flight{}}
+		d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now,
+			Lock: lock}
 	}
-	if err := aip.Sweep(lock); err != nil {
-		lock.Close()
-		conn.Close()
-		return fmt.Errorf("sweep unfinished AIPs: %w", err)
-	}
-	d.lock, d.cl = lock, &clusterRole{conn: conn, inflight: map[string]flight{}}
-	d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now,
-		Lock: lock}
 	d.warns, d.blogs = map[string]string{}, map[string]Blog{}
 	for _, b := range c.Blogs {
 		d.blogs[b.ID] = b
@@ -194,9 +203,11 @@ func (d *Daemon) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
 		h.all()
 		return nil, err
 	}
-	if h.folder, err = aip.LockBlog(d.lock, b.ID); err != nil {
-		h.all()
-		return nil, err
+	if d.lock != nil { // a folder archive; an S3 one has no folder to lock
+		if h.folder, err = aip.LockBlog(d.lock, b.ID); err != nil {
+			h.all()
+			return nil, err
+		}
 	}
 	beat := time.Duration(d.Config.Cluster.AckWait) / 3
 	last := time.Now()
@@ -287,5 +298,8 @@ func (d *Daemon) CloseWorker() error {
 	d.cancel()
 	d.waitGrace()
 	d.cl.conn.Close()
+	if d.lock == nil {
+		return nil
+	}
 	return d.lock.Close()
 }
