@@ -41,9 +41,13 @@ func ParseURL(archive string) (bucket, prefix string, err error) {
 	return u.Host, strings.Trim(u.Path, "/"), nil
 }
 
-// redact drops anything after "s3://" up to '@' from a URL for messages.
+// redact drops user information, query and fragment from a URL for
+// messages.
 func redact(s string) string {
-	if i := strings.Index(s, "@"); i >= 0 {
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i] + "…"
+	}
+	if i := strings.LastIndex(s, "@"); i >= 0 {
 		return "s3://…" + s[i:]
 	}
 	return s
