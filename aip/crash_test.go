@@ -92,6 +92,13 @@ func TestCrashChild(t *testing.T) {
 	if err := aip.Sweep(lock); err != nil {
 		t.Fatal(err)
 	}
+	writeUntilKilled(t, &aip.Writer{Root: root, Lock: lock, Organization: "Example Library", Software: "blogharvest 0.1.0"})
+}
+
+// writeUntilKilled says the child is ready, then writes Blog and Entry
+// AIPs with w, new entries and new versions, reporting its progress inside
+// each bag (crashChild), until the process is killed.
+func writeUntilKilled(t *testing.T, w *aip.Writer) {
 	schemas.Validate(nil) // compile the schemas before saying ready
 	// No PRONOM identification in the children: loading siegfried's
 	// signatures costs each child 0.1 s (0.7 s under -race on a loaded
@@ -100,7 +107,12 @@ func TestCrashChild(t *testing.T) {
 	fmt.Println(readyLine)
 	c := &crashChild{pause: os.Getenv(crashPauseEnv) == "1", in: bufio.NewReader(os.Stdin)}
 	aip.SetTestHook(c.hook)
-	w := &aip.Writer{Root: root, Lock: lock, Organization: "Example Library", Software: "blogharvest 0.1.0"}
+	writeBags(t, c, w)
+}
+
+// writeBags writes Blog and Entry AIPs with w for ever.
+func writeBags(t *testing.T, c *crashChild, w *aip.Writer) {
+	var err error
 	seed := uint64(time.Now().UnixNano())
 	r := rand.New(rand.NewPCG(seed, seed))
 	for i := 0; ; i++ {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
-	"github.com/blogharvest/blogharvest/schemas"
 )
 
 // crashS3Env names the S3 archive (s3://bucket/prefix) a re-executed test
@@ -54,31 +53,7 @@ func TestCrashS3Child(t *testing.T) {
 	if _, err := st.Sweep(context.Background(), 0); err != nil {
 		t.Fatal(err)
 	}
-	schemas.Validate(nil)
-	aip.SetIdentifyFormats(false)
-	fmt.Println(readyLine)
-	c := &crashChild{pause: os.Getenv(crashPauseEnv) == "1", in: bufio.NewReader(os.Stdin)}
-	aip.SetTestHook(c.hook)
-	w := &aip.Writer{Store: st, Organization: "Example Library", Software: "blogharvest 0.1.0"}
-	seed := uint64(time.Now().UnixNano())
-	r := rand.New(rand.NewPCG(seed, seed))
-	for i := 0; ; i++ {
-		c.n, c.events, c.at = i, 0, 1+r.IntN(13)
-		var res aip.Result
-		if r.IntN(3) == 0 {
-			c.kind = "Blog"
-			b := fixtureBlog()
-			b.Subtitle = fmt.Sprint("version ", seed, i)
-			res, err = w.WriteBlog(context.Background(), b)
-		} else {
-			c.kind = "Entry"
-			res, err = w.WriteEntry(context.Background(), crashEntry(r, seed, i))
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Printf("bag %d wrote %s\n", i, res.Dir)
-	}
+	writeUntilKilled(t, &aip.Writer{Store: st, Organization: "Example Library", Software: "blogharvest 0.1.0"})
 }
 
 // TestCrashS3 is TestCrash over the S3 backend: children writing into one
