@@ -1,7 +1,9 @@
 package harvest_test
 
 import (
+	"fmt"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -65,6 +67,72 @@ func TestNewCrawlCommentsOnlyInPostFeeds(t *testing.T) {
 	}
 	if n := log.count(func(p string) bool { return old[p] }); n != hidden {
 		t.Errorf("%d comment feeds of posts beyond the feed asked for, want %d (one per post whose page lacks its comments)", n, hidden)
+	}
+}
+
+// TestNewCrawlCommentsFromRESTEndpoint: as above, but two posts' own
+// comment feeds list only some of their comments (as a WordPress comment
+// feed lists the newest ten); the platform's comments REST endpoint
+// (/wp-json/wp/v2/comments, paged, parent ids) is asked for those two
+// only, and its answers fill post 9 (three pages) and all but one comment
+// of post 13, which stays a shortfall naming the endpoint. The answers
+// are archived with the entries, and the reply on post 9 keeps its
+// parent.
+func TestNewCrawlCommentsFromRESTEndpoint(t *testing.T) {
+	b := newTinyBlog(40)
+	b.generator = "https://wordpress.org/?v=6.4.2"
+	b.onlyInFeeds, b.restAPI = true, true
+	b.lost = map[int]int{9: 2, 13: 3}
+	b.apiLost = map[int]int{13: 1}
+	log := &requestLog{}
+	srv := httptest.NewServer(log.wrap(b))
+	defer srv.Close()
+	res, out := crawl(t, options("tiny", srv.URL))
+	got := out.byURL(t)
+	for i := 0; i < b.posts; i++ {
+		e, ok := got[srv.URL+b.path(i)]
+		if !ok {
+			t.Errorf("post %d not archived", i)
+			continue
+		}
+		if want := b.commentCount(i) - b.apiLost[i]; len(e.Comments) != want {
+			t.Errorf("post %d: %d comments archived, want %d", i, len(e.Comments), want)
+		}
+	}
+	if e, ok := got[srv.URL+b.path(9)]; ok {
+		api := 0
+		for _, f := range e.Files {
+			if f.Role == blogharvest.RoleCommentFeed && strings.Contains(f.URL, "/wp-json/") {
+				api++
+			}
+		}
+		if api != 3 {
+			t.Errorf("post 9: %d answers of the comments API archived, want 3", api)
+		}
+		reply := fmt.Sprintf("#comment-%d", b.commentID(9, 2))
+		parent := fmt.Sprintf("#comment-%d", b.commentID(9, 1))
+		for _, c := range e.Comments {
+			if strings.HasSuffix(c.URL, reply) && !strings.HasSuffix(c.ParentURL, parent) {
+				t.Errorf("post 9: reply %s answers %q, want …%s", c.URL, c.ParentURL, parent)
+			}
+		}
+	}
+	short := harvest.Shortfalls(res.Ledger)
+	if len(short) != 1 || short[0].URL != srv.URL+b.path(13) || !strings.Contains(short[0].Comments, "archived 3") ||
+		!strings.Contains(short[0].Comments, "comments API holds 3") {
+		t.Errorf("shortfalls %+v, want post 13: archived 3, comments API holds 3", short)
+	}
+	asked := map[string]bool{}
+	log.mu.Lock()
+	for _, p := range log.paths {
+		if strings.HasPrefix(p, "/wp-json/") {
+			u, _ := url.Parse(p)
+			asked[u.Query().Get("post")] = true
+		}
+	}
+	log.mu.Unlock()
+	if len(asked) != 2 || !asked["9"] || !asked["13"] {
+		t.Errorf("comments API asked for posts %v, want 9 and 13 only", asked)
 	}
 }
 
