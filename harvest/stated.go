@@ -143,11 +143,20 @@ func isCountTitle(n *html.Node) bool {
 }
 
 // countIn returns the one number a short text holds ("4 Comments",
-// "4 thoughts on “Title”", "Comments (4)"); ok is false when it holds
-// none or several.
+// "4 thoughts on “Title”", "Comments (4)"), or, when it holds no digit,
+// the number written in words as its first or second word ("Three
+// comments", "One response to “Title”", "Eine Antwort auf …"); ok is
+// false when it holds none, several digit runs, or zero ("No comments").
 func countIn(text string) (int, bool) {
+	if len(strings.TrimSpace(text)) > 200 {
+		return 0, false
+	}
 	fields := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsDigit(r) })
-	if len(fields) != 1 || len(strings.TrimSpace(text)) > 200 {
+	if len(fields) == 0 {
+		k := countWord(text)
+		return k, k > 0
+	}
+	if len(fields) != 1 {
 		return 0, false
 	}
 	k, err := strconv.Atoi(fields[0])
@@ -156,6 +165,45 @@ func countIn(text string) (int, bool) {
 	}
 	return k, true
 }
+
+// countWord returns the number a text's first or second word writes
+// (numberWords), or 0: "Only one comment" is 1, "Comments on “Two
+// bridges”" none.
+func countWord(text string) int {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i := 0; i < len(words) && i < 2; i++ {
+		if k, ok := numberWords[words[i]]; ok {
+			return k
+		}
+	}
+	return 0
+}
+
+// numberWords are the numbers zero to twelve as comment counts write them,
+// in the languages of most blog platforms' translations: English, German,
+// French, Spanish, Italian, Portuguese and Dutch (an article that is also
+// "one", as un, ein or een, counts one: "Un commentaire").
+var numberWords = func() map[string]int {
+	m := map[string]int{}
+	for _, l := range []string{
+		"no zero none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve",
+		"kein keine keinen null|ein eine einen eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf",
+		"aucun aucune zéro|un une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze",
+		"ningún ninguno ninguna cero sin|un uno una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce",
+		"nessun nessuno nessuna zero|un uno una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|undici|dodici",
+		"nenhum nenhuma zero sem|um uma|dois duas|três|quatro|cinco|seis|sete|oito|nove|dez|onze|doze",
+		"geen nul|een één|twee|drie|vier|vijf|zes|zeven|acht|negen|tien|elf|twaalf",
+	} {
+		for n, ws := range strings.Split(l, "|") {
+			for _, w := range strings.Fields(ws) {
+				if _, ok := m[w]; !ok {
+					m[w] = n
+				}
+			}
+		}
+	}
+	return m
+}()
 
 // ownCommentFeed returns the URL of the post's own comment feed by the
 // platform's shape (platform.Platform.CommentFeed) for a post the feed
