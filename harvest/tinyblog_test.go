@@ -70,7 +70,10 @@ type tinyBlog struct {
 	// comments the endpoint lacks too.
 	restAPI bool
 	apiLost map[int]int
-	start   time.Time
+	// atomTwin serves the feed's Atom twin at /feed/atom/, as WordPress
+	// does, whose <updated> is a day after each post's date.
+	atomTwin bool
+	start    time.Time
 }
 
 func newTinyBlog(posts int) *tinyBlog {
@@ -155,6 +158,8 @@ func (b *tinyBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.sectionFeed(w, base)
 	case b.onlyInFeeds && strings.HasSuffix(p, "/feed/"):
 		b.commentFeed(w, r, base, strings.TrimSuffix(p, "feed/"))
+	case b.atomTwin && p == "/feed/atom/":
+		b.atomFeed(w, base)
 	case b.restAPI && p == "/wp-json/wp/v2/comments":
 		b.commentsAPI(w, r, base)
 	case p == "/robots.txt" && b.sitemap:
@@ -563,4 +568,17 @@ func (b *tinyBlog) commentsAPI(w http.ResponseWriter, r *http.Request, base stri
 	w.Header().Set("X-WP-Total", strconv.Itoa(total))
 	w.Header().Set("X-WP-TotalPages", strconv.Itoa(pages))
 	fmt.Fprint(w, "["+strings.Join(objs, ",")+"]")
+}
+
+// atomFeed writes the Atom twin of the feed: the same posts, each
+// <updated> a day after it was published.
+func (b *tinyBlog) atomFeed(w http.ResponseWriter, base string) {
+	w.Header().Set("Content-Type", "application/atom+xml")
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Tiny blog</title><id>%s/feed/atom/</id><updated>%s</updated>`,
+		base, b.date(b.posts-1).Add(24*time.Hour).Format(time.RFC3339))
+	for i := b.posts - 1; i >= 0 && i >= b.posts-b.feedSize; i-- {
+		fmt.Fprintf(w, `<entry><title>%s</title><link rel="alternate" href="%s%s"/><id>tiny-%d</id><published>%s</published><updated>%s</updated><summary>%s</summary></entry>`,
+			b.title(i), base, b.path(i), i, b.date(i).Format(time.RFC3339), b.date(i).Add(24*time.Hour).Format(time.RFC3339), b.summary(i))
+	}
+	fmt.Fprint(w, `</feed>`)
 }
