@@ -15,7 +15,9 @@ import (
 // the comment area is no count.
 func TestStatedCountsInWords(t *testing.T) {
 	self, _ := url.Parse("https://b.example/2024/05/bridges/")
-	area := func(h string) string { return `<div id="comments" class="comments-area"><h2 class="comments-title">` + h + `</h2></div>` }
+	area := func(h string) string {
+		return `<div id="comments" class="comments-area"><h2 class="comments-title">` + h + `</h2></div>`
+	}
 	link := func(s string) string { return `<p class="meta"><a href="#comments">` + s + `</a></p>` }
 	for _, tc := range []struct {
 		body string
