@@ -224,6 +224,7 @@ func TestNewCrawlDatesPagesDoNotShow(t *testing.T) {
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
 	got := out.byURL(t)
+	section := srv.URL + "/notes/index.xml"
 	methods := map[blogharvest.Method]int{}
 	for i := 0; i < b.posts; i++ {
 		e, ok := got[srv.URL+b.path(i)]
@@ -244,8 +245,20 @@ func TestNewCrawlDatesPagesDoNotShow(t *testing.T) {
 		if m != want {
 			t.Errorf("post %d: date_created by %q, want %q", i, m, want)
 		}
+		// The evidence of a date from the section's feed is archived: the
+		// item in the entry, the feed as captured in the Blog record.
+		if i < b.posts-b.feedSize && !b.unlisted[i] && !holdsItem(e.Files, section, srv.URL+b.path(i)) {
+			t.Errorf("post %d: dated by %s, but the entry holds no item of it", i, section)
+		}
 	}
 	t.Logf("date methods: %v", methods)
+	captured := false
+	for _, f := range out.blogs[0].Files {
+		captured = captured || f.Role == blogharvest.RoleFeed && f.URL == section && f.Status == 200 && len(f.Body) > 0
+	}
+	if !captured {
+		t.Errorf("the Blog record holds no capture of %s, which dated %d posts", section, b.posts-b.feedSize-len(b.unlisted))
+	}
 }
 
 // TestNewCrawlTagsOnlyOnThePage: the feed names no terms; each post's
@@ -269,4 +282,15 @@ func TestNewCrawlTagsOnlyOnThePage(t *testing.T) {
 			t.Errorf("post %d: tags %q (%q), categories %q; want tags %q", i, e.Tags, e.Provenance["tags"], e.Categories, want)
 		}
 	}
+}
+
+// holdsItem reports whether files hold a feed item excerpt from feedURL
+// that names link.
+func holdsItem(files []blogharvest.File, feedURL, link string) bool {
+	for _, f := range files {
+		if f.Role == blogharvest.RoleFeed && f.URL == feedURL && strings.Contains(string(f.Body), link) {
+			return true
+		}
+	}
+	return false
 }
