@@ -221,7 +221,7 @@ func TestCommentsAPIShapes(t *testing.T) {
 		}
 	}
 	q := platform.Platform{ID: "quillpress-api", Name: "QuillPress", PostID: `^urn:quill:(\w+)$`,
-		CommentsAPI: "{site}api/threads/{postid}.json?p={page}",
+		CommentsAPI:       "{site}api/threads/{postid}.json?p={page}",
 		CommentsAPIFields: platform.APIFields{ID: "key", Parent: "replyTo", Author: "by.name", Date: "at", Content: "html", Link: "url"}}
 	defer platform.Add(q)()
 	if got := feed.CommentsAPIURL(q, "https://q.example", feed.PostID(q, "urn:quill:ab12", ""), 1); got != "https://q.example/api/threads/ab12.json?p=1" {
