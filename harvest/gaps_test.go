@@ -33,12 +33,7 @@ func TestNewCrawlCommentsOnlyInPostFeeds(t *testing.T) {
 	res, out := crawl(t, options("tiny", srv.URL))
 	got := out.byURL(t)
 	hidden := 0
-	for i := 0; i < b.posts; i++ {
-		e, ok := got[srv.URL+b.path(i)]
-		if !ok {
-			t.Errorf("post %d not archived", i)
-			continue
-		}
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		if b.hidesComments(i) {
 			hidden++
 		}
@@ -89,12 +84,7 @@ func TestNewCrawlCommentsFromRESTEndpoint(t *testing.T) {
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
 	got := out.byURL(t)
-	for i := 0; i < b.posts; i++ {
-		e, ok := got[srv.URL+b.path(i)]
-		if !ok {
-			t.Errorf("post %d not archived", i)
-			continue
-		}
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		if want := b.commentCount(i) - b.apiLost[i]; len(e.Comments) != want {
 			t.Errorf("post %d: %d comments archived, want %d", i, len(e.Comments), want)
 		}
@@ -226,12 +216,7 @@ func TestNewCrawlDatesPagesDoNotShow(t *testing.T) {
 	got := out.byURL(t)
 	section := srv.URL + "/notes/index.xml"
 	methods := map[blogharvest.Method]int{}
-	for i := 0; i < b.posts; i++ {
-		e, ok := got[srv.URL+b.path(i)]
-		if !ok {
-			t.Errorf("post %d not archived", i)
-			continue
-		}
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		if !sameDay(e.Created, b.date(i)) {
 			t.Errorf("post %d: created %v, want %v (method %q)", i, e.Created, b.date(i), e.Provenance["date_created"])
 			continue
@@ -271,12 +256,7 @@ func TestNewCrawlTagsOnlyOnThePage(t *testing.T) {
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
 	got := out.byURL(t)
-	for i := 0; i < b.posts; i++ {
-		e, ok := got[srv.URL+b.path(i)]
-		if !ok {
-			t.Errorf("post %d not archived", i)
-			continue
-		}
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		want := []string{tinyCategories[(i+3)%len(tinyCategories)], tinyCategories[(i+5)%len(tinyCategories)]}
 		if !slices.Equal(e.Tags, want) || len(e.Categories) != 0 || e.Provenance["tags"] != blogharvest.MethodHeuristic {
 			t.Errorf("post %d: tags %q (%q), categories %q; want tags %q", i, e.Tags, e.Provenance["tags"], e.Categories, want)

@@ -7,7 +7,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // tinyBlog is a generated blog small in code but any size in posts: a
@@ -581,4 +584,20 @@ func (b *tinyBlog) atomFeed(w http.ResponseWriter, base string) {
 			b.title(i), base, b.path(i), i, b.date(i).Format(time.RFC3339), b.date(i).Add(24*time.Hour).Format(time.RFC3339), b.summary(i))
 	}
 	fmt.Fprint(w, `</feed>`)
+}
+
+// archivedPosts returns the entries of the blog's posts by index among a
+// crawl's entries by URL (base: the server's URL); a post not archived is
+// an error, and left out.
+func (b *tinyBlog) archivedPosts(t *testing.T, got map[string]*blogharvest.Entry, base string) map[int]*blogharvest.Entry {
+	t.Helper()
+	out := map[int]*blogharvest.Entry{}
+	for i := 0; i < b.posts; i++ {
+		if e, ok := got[base+b.path(i)]; ok {
+			out[i] = e
+		} else {
+			t.Errorf("post %d not archived", i)
+		}
+	}
+	return out
 }
