@@ -162,4 +162,3 @@ func fileGroup(r blogharvest.Role) string {
 	}
 	return "metadata"
 }
-
