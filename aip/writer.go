@@ -118,7 +118,7 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	}
 	if latest > 0 {
 		last := filepath.Join(p.dir, versionName(latest))
-		if d, err := readContentDigestFS(rs, w.name(last)); err == nil && d == p.digest {
+		if d, err := readContentDigestFS(rs, w.name(last)); err == nil && p.sameContent(d) {
 			return Result{Dir: location(rs, w.name(last)), Version: latest}, nil
 		}
 	}
