@@ -452,11 +452,16 @@ func apiComments(res *render.Result, lang string) []learn.Comment {
 			bodies = append(bodies, a.Body)
 		}
 	}
+	return learn.APIComments(bodies, renderedPages(res, lang))
+}
+
+// renderedPages returns the rendered page and its frames' documents.
+func renderedPages(res *render.Result, lang string) []learn.Page {
 	pages := []learn.Page{{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}}
 	for _, f := range res.Frames {
 		pages = append(pages, learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})
 	}
-	return learn.APIComments(bodies, pages)
+	return pages
 }
 
 // notStatic returns the comments of found whose text the static page

@@ -71,6 +71,9 @@ type site struct {
 	siteComments map[string][]feed.Comment // UpdateCrawl: the blog-wide comment feed's comments, by post
 	siteFiles    []blogharvest.File        // UpdateCrawl: the blog-wide comment feed's pages as captured
 	siteParsed   [][]feed.Comment          // UpdateCrawl: the comments of each of siteFiles (none for a page that does not parse)
+	// threadsChanged are the posts whose comment thread API answered
+	// differently (UpdateCrawl, threads.go).
+	threadsChanged map[string]bool
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
@@ -118,6 +121,11 @@ type crawl struct {
 	failed     map[string]bool            // canonical URLs of feed items whose page failed
 	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
 	late       lateStubs                  // entries re-read for the stubs met after them
+	// threadsPolled says pollThreads ran; threadPolls holds what each
+	// watched thread API answered, threadVals the watch of the posts
+	// rendered (threads.go).
+	threadsPolled           bool
+	threadPolls, threadVals map[string][]Validators
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -201,6 +209,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
+	c.pollThreads(ctx)
 	c.queueCommented()
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {

@@ -1,0 +1,210 @@
+package harvest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/render"
+)
+
+// This file gives UpdateCrawl a change signal for comments a script draws
+// from a service's API (a self-hosted comment server, a JSON file per
+// post): a comment added there changes no feed of the blog and not the
+// post's static page, so the feeds' change signals never name the post.
+//
+// When a post's page is rendered for its comments, the JSON responses its
+// scripts fetched with GET are the thread's source (render.Result.API):
+// those the comments were read from (learn.APIComments finds records that
+// the page shows), or, when the page shows no comment yet, each JSON
+// response of the render (at most maxThreadURLs), since the thread's first
+// comment will change one of them. State.Threads keeps, for the posts of
+// the feed's first page, each such URL with its ETag, Last-Modified and
+// the SHA-256 of its body. The next UpdateCrawl asks for them
+// conditionally (pollThreads), after the feeds and even when the feeds did
+// not change; a post whose thread answers differently is read again and
+// rendered (ReasonThreadChanged), and its entry is archived when it
+// changed. An unchanged blog costs the two feed requests plus one request
+// per watched URL (at most maxThreadPolls).
+
+// Bounds of the thread watch.
+const (
+	maxThreadURLs  = 3  // JSON responses watched per post
+	maxThreadPolls = 50 // watched URLs asked for by one UpdateCrawl
+)
+
+// threadWatch returns the validators of the thread API responses of a
+// page rendered for its comments (see the file comment); nil when its
+// scripts fetched none with GET.
+func threadWatch(res *render.Result, lang string) []Validators {
+	var all, holding []Validators
+	pages := renderedPages(res, lang)
+	for _, a := range res.API {
+		if a.Method != "" && a.Method != http.MethodGet || a.Status != http.StatusOK || len(all) >= maxThreadURLs*4 {
+			continue
+		}
+		v := Validators{URL: a.URL, ETag: a.ETag, LastModified: a.LastModified, Digest: digestOf(a.Body)}
+		if slices.ContainsFunc(all, func(o Validators) bool { return o.URL == v.URL }) {
+			continue
+		}
+		all = append(all, v)
+		if len(learn.APIComments([][]byte{a.Body}, pages)) > 0 {
+			holding = append(holding, v)
+		}
+	}
+	if len(holding) > 0 {
+		all = holding
+	}
+	return all[:min(len(all), maxThreadURLs)]
+}
+
+// pollThreads asks, once per UpdateCrawl given State.Threads, for every
+// watched thread API of the feed's first page posts conditionally, and
+// returns whether one of them changed; c.threadPolls keeps what each
+// answered, c.threadsChanged the posts to read again. A failed request
+// counts as no change: the post is asked about again next time.
+func (c *crawl) pollThreads(ctx context.Context) bool {
+	if c.threadsPolled || !c.pol.useState || len(c.o.State.Threads) == 0 {
+		return len(c.threadsChanged) > 0
+	}
+	c.threadsPolled = true
+	c.threadPolls, c.threadsChanged = map[string][]Validators{}, map[string]bool{}
+	polls := 0
+	for _, post := range sortedKeys(c.o.State.Threads) {
+		for _, v := range c.o.State.Threads[post] {
+			if polls >= maxThreadPolls || ctx.Err() != nil {
+				break
+			}
+			polls++
+			nv, same := c.askThread(ctx, v)
+			c.threadPolls[post] = append(c.threadPolls[post], nv)
+			if !same {
+				c.threadsChanged[post] = true
+			}
+		}
+	}
+	if len(c.threadsChanged) > 0 {
+		c.log.Info("comment threads changed", "posts", len(c.threadsChanged), "asked", polls)
+	}
+	return len(c.threadsChanged) > 0
+}
+
+// askThread asks for a watched thread API with its validators and reports
+// whether it is unchanged, with its validators now (v on failure).
+func (c *crawl) askThread(ctx context.Context, v Validators) (Validators, bool) {
+	resp, err := c.client.Do(ctx, fetch.Request{URL: v.URL, ETag: baseETag(v.ETag), LastModified: v.LastModified,
+		Accept: "application/json", Kind: fetch.Subresource})
+	switch {
+	case err != nil:
+		c.log.Info("comment thread not asked", "url", v.URL, "err", err)
+		return v, true
+	case resp.NotModified:
+		return v, true
+	case resp.Status != http.StatusOK:
+		c.log.Info("comment thread not asked", "url", v.URL, "status", resp.Status)
+		return v, true
+	}
+	nv := Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}
+	return nv, nv.Digest == v.Digest
+}
+
+// threadChanged reports whether pollThreads found the thread API of the
+// post at raw changed.
+func (w *pageWorker) threadChanged(raw string) bool {
+	return w.threadsChanged[raw]
+}
+
+// noteThreads keeps the thread watch of a rendered page (in the
+// coordinator), for State.Threads.
+func (c *crawl) noteThreads(j *pageJob) {
+	if j == nil || len(j.threads) == 0 {
+		return
+	}
+	if c.threadVals == nil {
+		c.threadVals = map[string][]Validators{}
+	}
+	c.threadVals[j.t.url] = j.threads
+}
+
+// threadState returns State.Threads for the items keyed in items: the
+// watch of this crawl's render (with the digests the Go client saw when
+// it asked for the same URLs, so that the next poll compares like with
+// like), else what this crawl's poll saw of a thread that did not change,
+// else the last crawl's (a changed thread whose post was not rendered
+// again is asked about again).
+func (c *crawl) threadState(items map[string]string) map[string][]Validators {
+	out := map[string][]Validators{}
+	for k := range items {
+		switch vs, polled := c.threadVals[k], c.threadPolls[k]; {
+		case len(vs) > 0:
+			out[k] = withPolled(vs, polled)
+		case len(polled) > 0 && !c.threadsChanged[k]:
+			out[k] = polled
+		case len(c.o.State.Threads[k]) > 0:
+			out[k] = c.o.State.Threads[k]
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// withPolled returns vs with the validators of polled for the same URLs.
+func withPolled(vs, polled []Validators) []Validators {
+	out := slices.Clone(vs)
+	for i := range out {
+		for _, p := range polled {
+			if p.URL == out[i].URL {
+				out[i] = p
+			}
+		}
+	}
+	return out
+}
+
+// threadsFile returns the thread watch as a file of the Blog record
+// (blogharvest.RoleState), so that an update started from the archive
+// (StateFrom, ThreadsFrom) knows it; nil when there is none.
+func threadsFile(threads map[string][]Validators, at time.Time) *blogharvest.File {
+	if len(threads) == 0 {
+		return nil
+	}
+	body, err := json.Marshal(archivedState{Threads: threads})
+	if err != nil {
+		return nil
+	}
+	f := &blogharvest.File{Role: blogharvest.RoleState, MediaType: "application/json", Body: body, Captured: at}
+	f.Sum()
+	return f
+}
+
+// archivedState is the content of the Blog record's RoleState file.
+type archivedState struct {
+	Threads map[string][]Validators `json:"threads"`
+}
+
+// ThreadsFrom returns State.Threads from the content of a Blog AIP's
+// state file (threadsFile); nil when it holds none or does not parse.
+func ThreadsFrom(data []byte) map[string][]Validators {
+	var st archivedState
+	if len(data) == 0 || json.Unmarshal(data, &st) != nil {
+		return nil
+	}
+	return st.Threads
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
