@@ -116,7 +116,7 @@ func (c *crawl) askThread(ctx context.Context, v Validators) (Validators, bool) 
 // threadChanged reports whether pollThreads found the thread API of the
 // post at raw changed.
 func (w *pageWorker) threadChanged(raw string) bool {
-	return w.threadsChanged[raw]
+	return w.site != nil && w.threadsChanged[raw]
 }
 
 // noteThreads keeps the thread watch of a rendered page (in the
