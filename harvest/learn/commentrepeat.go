@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -24,6 +25,15 @@ import (
 // date: "29 Aug 2022 18:23" in a tooltip over "3 years ago") and a text
 // of its own. Replies come from nesting, or from a reply attribute
 // (data-parent, data-reply-to, …) naming another comment's id.
+//
+// Siblings are grouped by tag and first class token first; when that
+// finds nothing, by structure: tag and the whole set of class tokens. A
+// page styled with utility classes ("flex items-center gap-2") gives the
+// comment, its header row and its button row one first token, so that
+// the rows read as replies nested in the comment and the comment loses
+// its author and date; the whole class set tells them apart. A comment
+// whose own link points at a fragment naming its element's id
+// (#app-comments-<id>) has that link as its permalink.
 
 // RenderedComments returns the comments of p, the DOM of a rendered page
 // or frame, found without learned rules: by the comment fallback, else by
@@ -45,6 +55,7 @@ func RenderedComments(p Page) []Comment {
 		return nil
 	}
 	out := e.heuristicComments(elems, recs)
+	anchorPermalinks(out, recs, e.base)
 	for k := range out {
 		if recs[k].date == nil {
 			continue
@@ -63,19 +74,29 @@ func RenderedComments(p Page) []Comment {
 // found comment are added. It returns the elements in document order
 // with their records.
 func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []record) {
+	for _, sig := range []func(*html.Node) string{signature, structuralSignature} {
+		if elems, recs := looseRecordsBy(root, lang, base, sig); len(elems) > 0 {
+			return elems, recs
+		}
+	}
+	return nil, nil
+}
+
+// looseRecordsBy is looseRecords with siblings grouped by sig.
+func looseRecordsBy(root *html.Node, lang string, base *url.URL, sig func(*html.Node) string) ([]*html.Node, []record) {
 	found := map[*html.Node]record{}
 	listed := map[string]bool{}
 	walkElements(root, func(n *html.Node) bool {
 		if skipped(n) || excludedArea(n) {
 			return false
 		}
-		for sig, members := range childGroups(n) {
+		for key, members := range childGroupsBy(n, sig) {
 			if len(members) < 2 {
 				continue
 			}
 			ok := map[*html.Node]record{}
 			for _, m := range members {
-				if r := readLoose(m, sameSignature(m), lang, base); r.isComment(true) {
+				if r := readLoose(m, sameSignatureBy(m, sig), lang, base); r.isComment(true) {
 					ok[m] = r
 				}
 			}
@@ -83,7 +104,7 @@ func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []
 				for m, r := range ok {
 					found[m] = r
 				}
-				listed[sig] = true
+				listed[key] = true
 			}
 		}
 		return true
@@ -95,8 +116,8 @@ func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []
 	var recs []record
 	walkElements(root, func(n *html.Node) bool {
 		r, in := found[n]
-		if !in && listed[signature(n)] && insideFound(n, found) {
-			if r = readLoose(n, sameSignature(n), lang, base); r.isComment(true) {
+		if !in && listed[sig(n)] && insideFound(n, found) {
+			if r = readLoose(n, sameSignatureBy(n, sig), lang, base); r.isComment(true) {
 				found[n], in = r, true
 			}
 		}
@@ -296,4 +317,50 @@ func inHeading(n, el *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// structuralSignature is a sibling group's key by structure: the tag and
+// the whole set of class tokens, sorted, digits dropped.
+func structuralSignature(n *html.Node) string {
+	tokens := strings.Fields(attr(n, "class"))
+	for k, t := range tokens {
+		tokens[k] = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return -1
+			}
+			return r
+		}, t)
+	}
+	slices.Sort(tokens)
+	return n.Data + "." + strings.Join(slices.Compact(tokens), " ")
+}
+
+// anchorPermalinks gives each comment without a permalink of its own the
+// fragment link of its record that names its element's id
+// (#nook-comments-<id>, #c<id>): the link a comment app puts on a
+// comment's date.
+func anchorPermalinks(cs []Comment, recs []record, base *url.URL) {
+	if base == nil {
+		return
+	}
+	for k := range cs {
+		el := recs[k].elem
+		id := attr(el, "id")
+		if id == "" || len(id) < 4 {
+			continue
+		}
+		walkElements(el, func(n *html.Node) bool {
+			if n != el && recs[k].nested(n) {
+				return false
+			}
+			href := strings.TrimSpace(attr(n, "href"))
+			if n.Data == "a" && strings.HasPrefix(href, "#") && len(href) > len(id) && strings.HasSuffix(href, id) {
+				u := *base
+				u.Fragment = href[1:]
+				cs[k].URL = u.String()
+				return false
+			}
+			return true
+		})
+	}
 }
