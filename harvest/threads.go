@@ -3,6 +3,7 @@ package harvest
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"time"
@@ -75,7 +76,7 @@ func (c *crawl) pollThreads(ctx context.Context) bool {
 	c.threadsPolled = true
 	c.threadPolls, c.threadsChanged = map[string][]Validators{}, map[string]bool{}
 	polls := 0
-	for _, post := range sortedKeys(c.o.State.Threads) {
+	for _, post := range slices.Sorted(maps.Keys(c.o.State.Threads)) {
 		for _, v := range c.o.State.Threads[post] {
 			if polls >= maxThreadPolls || ctx.Err() != nil {
 				break
@@ -197,14 +198,4 @@ func ThreadsFrom(data []byte) map[string][]Validators {
 		return nil
 	}
 	return st.Threads
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

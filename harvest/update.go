@@ -2,6 +2,7 @@ package harvest
 
 import (
 	"context"
+	"maps"
 	"net/url"
 	"slices"
 
@@ -101,7 +102,7 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 // those whose comment thread API changed (threads.go).
 func (c *crawl) queueCommented() {
 	posts := slices.Clone(c.commented)
-	for _, raw := range sortedKeys(c.threadsChanged) {
+	for _, raw := range slices.Sorted(maps.Keys(c.threadsChanged)) {
 		if u := mustCanonical(raw); u != nil {
 			posts = append(posts, u)
 		}
