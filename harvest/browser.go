@@ -244,7 +244,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	}
 	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
 	w.frameComments(&rex, res)
-	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html); note != "" { // comment systems in no table
+	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html, w.shapes); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
 	if e.Kind == blogharvest.KindPost && (why.forComments() || len(rex.Comments) > 0) {

@@ -40,20 +40,39 @@ import (
 // repeated structures with an author-like, a date-like and a body-like
 // part. It returns nil when it finds none.
 func RenderedComments(p Page) []Comment {
+	out, _ := RenderedCommentsShaped(p, nil)
+	return out
+}
+
+// RenderedCommentsShaped is RenderedComments, and says the shape of the
+// records the loose detector found repeated ("" when the markers found
+// them, or nothing repeats). When nothing is found that way, single
+// records of one of shapes (the shapes other rendered pages of the blog
+// repeated) are read: a thread of one comment repeats nothing.
+func RenderedCommentsShaped(p Page, shapes []string) ([]Comment, string) {
 	root, err := html.Parse(bytes.NewReader(p.HTML))
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	e := &extractor{root: root, page: p, base: parseBase(p.URL)}
 	if elems, recs := findCommentElements(root); len(elems) > 0 {
 		if out := e.heuristicComments(elems, recs); len(out) > 0 {
-			return out
+			return out, ""
 		}
 	}
-	elems, recs := looseRecords(root, p.Lang, e.base)
+	elems, recs, shape := looseRecords(root, p.Lang, e.base)
 	if len(elems) == 0 {
-		return nil
+		elems, recs = shapedRecords(root, p.Lang, e.base, shapes)
 	}
+	if len(elems) == 0 {
+		return nil, ""
+	}
+	return e.looseComments(elems, recs), shape
+}
+
+// looseComments turns the loose detector's records into comments.
+func (e *extractor) looseComments(elems []*html.Node, recs []record) []Comment {
+	p := e.page
 	out := e.heuristicComments(elems, recs)
 	anchorPermalinks(out, recs, e.base)
 	for k := range out {
@@ -68,18 +87,57 @@ func RenderedComments(p Page) []Comment {
 	return out
 }
 
+// signatures are the loose detector's ways of grouping siblings, by the
+// prefix of the shapes they make: first class token, whole class set.
+var signatures = []struct {
+	prefix string
+	sig    func(*html.Node) string
+}{{"f:", signature}, {"s:", structuralSignature}}
+
+// shapedRecords reads the elements of one of shapes (looseRecords's
+// shape keys) that read as comments, one or more, in document order.
+func shapedRecords(root *html.Node, lang string, base *url.URL, shapes []string) ([]*html.Node, []record) {
+	var elems []*html.Node
+	var recs []record
+	for _, s := range signatures {
+		for _, shape := range shapes {
+			key, ok := strings.CutPrefix(shape, s.prefix)
+			if !ok {
+				continue
+			}
+			walkElements(root, func(n *html.Node) bool {
+				if skipped(n) || excludedArea(n) {
+					return false
+				}
+				if s.sig(n) == key {
+					if r := readLoose(n, sameSignatureBy(n, s.sig), lang, base); r.isComment(true) {
+						elems, recs = append(elems, n), append(recs, r)
+					}
+				}
+				return true
+			})
+			if len(elems) > 0 {
+				return elems, recs
+			}
+		}
+	}
+	return nil, nil
+}
+
 // looseRecords is the loose structural detector: groups of sibling
 // elements with one signature of which at least two, and two thirds, read
 // as comments by readLoose; replies with a listed signature nested in a
 // found comment are added. It returns the elements in document order
 // with their records.
-func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []record) {
-	for _, sig := range []func(*html.Node) string{signature, structuralSignature} {
-		if elems, recs := looseRecordsBy(root, lang, base, sig); len(elems) > 0 {
-			return elems, recs
+// The shape is the grouping's prefix and the signature of the first
+// record.
+func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []record, string) {
+	for _, s := range signatures {
+		if elems, recs := looseRecordsBy(root, lang, base, s.sig); len(elems) > 0 {
+			return elems, recs, s.prefix + s.sig(elems[0])
 		}
 	}
-	return nil, nil
+	return nil, nil, ""
 }
 
 // looseRecordsBy is looseRecords with siblings grouped by sig.

@@ -48,6 +48,18 @@ func TestRenderedCommentsUtilityClasses(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("%d comments, want %d: %+v", len(got), len(want), got)
 	}
+	_, shape := RenderedCommentsShaped(Page{URL: "http://svc.example/nook/t/12.html", HTML: []byte(b.String()), Lang: "en"}, nil)
+	var one strings.Builder
+	one.WriteString(`<html><body class="bg-white font-sans"><div class="mx-auto max-w-2xl px-4 py-6"><div class="divide-y">`)
+	nookItem(&one, "5e5e5e5e5e5e", "Eve Stone", "Mar 8, 2024", "The photos of the scoring pattern were really helpful, thanks.", nil)
+	one.WriteString(`</div></div></body></html>`)
+	page := Page{URL: "http://svc.example/nook/t/13.html", HTML: []byte(one.String()), Lang: "en"}
+	if cs, _ := RenderedCommentsShaped(page, nil); len(cs) != 0 {
+		t.Errorf("a thread of one comment, no shape known: %d comments, want 0 (one record repeats nothing)", len(cs))
+	}
+	if cs, _ := RenderedCommentsShaped(page, []string{shape}); len(cs) != 1 || cs[0].Author != "Eve Stone" || cs[0].ID != "5e5e5e5e5e5e" {
+		t.Errorf("a thread of one comment with the blog's shape %q known: %+v, want Eve Stone's", shape, cs)
+	}
 	for k, w := range want {
 		g := got[k]
 		if g.ID != w.id || g.Author != w.author || g.ParentID != w.parent || g.Date.Format("2006-01-02") != w.date ||
