@@ -129,6 +129,7 @@ type crawl struct {
 	// rendered (threads.go).
 	threadsPolled           bool
 	threadPolls, threadVals map[string][]Validators
+	threadDropped           map[string]bool // thread API URLs that change by themselves
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted

@@ -31,7 +31,10 @@ import (
 // not change; a post whose thread answers differently is read again and
 // rendered (ReasonThreadChanged), and its entry is archived when it
 // changed. An unchanged blog costs the two feed requests plus one request
-// per watched URL (at most maxThreadPolls).
+// per watched URL (at most maxThreadPolls). A URL that answers
+// differently is asked once more at once: when the two answers differ
+// too (a counter, a timestamp, a token in the JSON), it changes by itself,
+// tells nothing, and is no longer watched.
 
 // Bounds of the thread watch.
 const (
@@ -82,11 +85,19 @@ func (c *crawl) pollThreads(ctx context.Context) bool {
 				break
 			}
 			polls++
-			nv, same := c.askThread(ctx, v)
-			c.threadPolls[post] = append(c.threadPolls[post], nv)
-			if !same {
+			nv, same, volatile := c.askThread(ctx, v)
+			switch {
+			case volatile:
+				c.log.Info("comment thread API changes by itself: no longer watched", "post", post, "url", v.URL)
+				if c.threadDropped == nil {
+					c.threadDropped = map[string]bool{}
+				}
+				c.threadDropped[v.URL] = true
+				continue
+			case !same:
 				c.threadsChanged[post] = true
 			}
+			c.threadPolls[post] = append(c.threadPolls[post], nv)
 		}
 	}
 	if len(c.threadsChanged) > 0 {
@@ -96,22 +107,35 @@ func (c *crawl) pollThreads(ctx context.Context) bool {
 }
 
 // askThread asks for a watched thread API with its validators and reports
-// whether it is unchanged, with its validators now (v on failure).
-func (c *crawl) askThread(ctx context.Context, v Validators) (Validators, bool) {
+// whether it is unchanged, with its validators now (v on failure), and
+// whether it changes by itself (a changed answer asked again differs
+// again).
+func (c *crawl) askThread(ctx context.Context, v Validators) (nv Validators, same, volatile bool) {
+	nv, ok := c.threadAnswer(ctx, v)
+	if !ok || nv.Digest == v.Digest {
+		return nv, true, false
+	}
+	again, ok := c.threadAnswer(ctx, Validators{URL: v.URL})
+	return nv, false, ok && again.Digest != nv.Digest
+}
+
+// threadAnswer asks for the thread API v.URL, conditionally when v has
+// validators, and returns its validators now; ok is false when it did not
+// answer with a body (v is returned: a 304, a failure, another status).
+func (c *crawl) threadAnswer(ctx context.Context, v Validators) (Validators, bool) {
 	resp, err := c.client.Do(ctx, fetch.Request{URL: v.URL, ETag: baseETag(v.ETag), LastModified: v.LastModified,
 		Accept: "application/json", Kind: fetch.Subresource})
 	switch {
 	case err != nil:
 		c.log.Info("comment thread not asked", "url", v.URL, "err", err)
-		return v, true
+		return v, false
 	case resp.NotModified:
-		return v, true
+		return v, false
 	case resp.Status != http.StatusOK:
 		c.log.Info("comment thread not asked", "url", v.URL, "status", resp.Status)
-		return v, true
+		return v, false
 	}
-	nv := Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}
-	return nv, nv.Digest == v.Digest
+	return Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}, true
 }
 
 // threadChanged reports whether pollThreads found the thread API of the
@@ -141,13 +165,18 @@ func (c *crawl) noteThreads(j *pageJob) {
 func (c *crawl) threadState(items map[string]string) map[string][]Validators {
 	out := map[string][]Validators{}
 	for k := range items {
-		switch vs, polled := c.threadVals[k], c.threadPolls[k]; {
-		case len(vs) > 0:
-			out[k] = withPolled(vs, polled)
+		var vs []Validators
+		switch rendered, polled := c.threadVals[k], c.threadPolls[k]; {
+		case len(rendered) > 0:
+			vs = withPolled(rendered, polled)
 		case len(polled) > 0 && !c.threadsChanged[k]:
-			out[k] = polled
-		case len(c.o.State.Threads[k]) > 0:
-			out[k] = c.o.State.Threads[k]
+			vs = polled
+		default:
+			vs = c.o.State.Threads[k]
+		}
+		vs = slices.DeleteFunc(slices.Clone(vs), func(v Validators) bool { return c.threadDropped[v.URL] })
+		if len(vs) > 0 {
+			out[k] = vs
 		}
 	}
 	if len(out) == 0 {
