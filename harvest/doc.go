@@ -188,7 +188,9 @@
 //   - postpages.go: the further pages of a paginated post.
 //   - renderdecision.go: the named render reasons, the render budget and
 //     the per-reason account; widgetsignal.go: script widgets drawn from
-//     an API.
+//     an API. commentshapes.go: the comment structure learned from the
+//     crawl's rendered pages (a shape two pages repeated is read where a
+//     thread of one comment repeats nothing).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
