@@ -124,7 +124,11 @@
 // for the posts feed and the blog-wide comment feed conditionally
 // (If-None-Match, If-Modified-Since), and stops there, having emitted
 // nothing, when both answer 304 or a body identical to the last one
-// (Result.Unchanged): an unchanged blog costs two requests. robots.txt is
+// (Result.Unchanged): an unchanged blog costs two requests, plus one per
+// comment thread API it watches (threads.go: the JSON a post's rendered
+// page drew its comments from, State.Threads, asked for conditionally
+// even when the feeds did not change; a post whose thread changed is read
+// and rendered again, reason ReasonThreadChanged). robots.txt is
 // reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
 // from State.Rules. Otherwise it reads the feeds (the feed URL is known: no
 // discovery), and re-reads only the posts something says changed:
@@ -184,7 +188,9 @@
 //   - postpages.go: the further pages of a paginated post.
 //   - renderdecision.go: the named render reasons, the render budget and
 //     the per-reason account; widgetsignal.go: script widgets drawn from
-//     an API.
+//     an API. commentshapes.go: the comment structure learned from the
+//     crawl's rendered pages (a shape two pages repeated is read where a
+//     thread of one comment repeats nothing).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
@@ -197,7 +203,8 @@
 //     URL met.
 //   - stats.go: warnings and timings.
 //   - polite.go, update.go: UpdateCrawl's conditional requests, change
-//     signals, State; the blog-wide comment feed.
+//     signals, State; the blog-wide comment feed. threads.go: the comment
+//     APIs of script-drawn threads watched between crawls.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with

@@ -54,6 +54,10 @@ type Options struct {
 	// the crawl starts its own Chromium on first need and closes it at the
 	// end (no browser installed: rendering is off, with one warning; a
 	// browser that did not start: one warning and Result.Unrendered).
+	// A browser given here and kept across crawls keeps its HTTP cache: a
+	// post UpdateCrawl renders again because its comment thread changed
+	// (ReasonThreadChanged) may be drawn from an API response the server
+	// let it cache; the crawl's own browser starts with an empty cache.
 	Browser Renderer
 	// RenderHostRules maps host names for a browser the crawl starts, in
 	// --host-resolver-rules syntax ("MAP blog.test 127.0.0.1:8080"), for
