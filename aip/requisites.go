@@ -202,14 +202,18 @@ func namedIn(content, raw string) bool {
 
 // requisiteRecords writes, for each requisite of p, its redirect hops as
 // response records and its last exchange as a revisit record referring to
-// its first capture in the requisites package.
-func (p *pkg) requisiteRecords(w *warc.Writer) error {
+// its first capture in the requisites package. Each of these response and
+// revisit records, whether the Go client fetched the requisite or the
+// browser received it, is WARC-Concurrent-To page (the response record of
+// the package's page, when it has one): the requisite was captured in the
+// same event as the page it was captured for.
+func (p *pkg) requisiteRecords(w *warc.Writer, page string) error {
 	for _, f := range p.own {
-		id, err := w.Capture(f.Exchanges, f.Body)
-		if len(f.Exchanges) == 0 {
-			h := http.Header(f.Header).Clone()
-			id, err = w.Capture([]blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: h, Sent: f.Captured}}, f.Body)
+		xs := f.Exchanges
+		if len(xs) == 0 {
+			xs = []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: http.Header(f.Header).Clone(), Sent: f.Captured}}
 		}
+		id, err := w.CaptureConcurrentTo(xs, f.Body, page)
 		if err != nil {
 			return err
 		}
@@ -228,12 +232,12 @@ func (p *pkg) requisiteRecords(w *warc.Writer) error {
 			xs = []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: f.Header, Sent: f.Captured}}
 		}
 		for _, hop := range xs[:len(xs)-1] {
-			if _, err := w.Capture([]blogharvest.Exchange{hop}, hop.Body); err != nil {
+			if _, err := w.CaptureConcurrentTo([]blogharvest.Exchange{hop}, hop.Body, page); err != nil {
 				return err
 			}
 		}
 		o := p.origins[f.SHA256]
-		id, err := w.Revisit(xs[len(xs)-1], body, warc.Original{URL: o.url, Date: o.date})
+		id, err := w.Revisit(xs[len(xs)-1], body, warc.Original{URL: o.url, Date: o.date}, page)
 		if err != nil {
 			return err
 		}
