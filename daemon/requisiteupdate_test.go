@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -74,7 +75,9 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 	post := site.Truth(srv.URL).Posts[0].URL
 	slug := strings.Trim(path.Base(post), "/")
 	site.AddComment(slug, fixture.CommentSpec{Author: "Rosa Update", Text: "A comment the update must find."})
+	before := dirBytes(t, out)
 	update := crawl()
+	added := dirBytes(t, out) - before
 	var whole, conditional int
 	for _, r := range update {
 		if !held[r.URL.RequestURI()] {
@@ -87,8 +90,8 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 			conditional++
 		}
 	}
-	t.Logf("new crawl: %d requests; update after one new comment: %d requests (%d for the %d held requisites, %d of them unconditional)",
-		len(first), len(update), whole+conditional, len(held), whole)
+	t.Logf("new crawl: %d requests; update after one new comment: %d requests (%d for the %d held requisites, %d of them unconditional), %d bytes added to the archive",
+		len(first), len(update), whole+conditional, len(held), whole, added)
 
 	// The entry's versions: every requisite of v1 in v2's WARC too.
 	vs, _ := filepath.Glob(filepath.Join(out, "*", "entries", "*", "*", "v2"))
@@ -117,4 +120,19 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 		}
 	}
 	checkWARCs(t, out)
+}
+
+// dirBytes is the size of the regular files under dir.
+func dirBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }
