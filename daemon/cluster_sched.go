@@ -325,6 +325,9 @@ func (d *Daemon) recordDone(r dispatch.Report) error {
 		d.Logger.Info("report of a run not in flight: ignored", "blog", r.Blog, "due", r.Due)
 		return nil
 	}
+	if rep.Run != nil {
+		d.history.add(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
+	}
 	d.metrics.runs.WithLabelValues(rep.Outcome).Inc()
 	d.metrics.entries.Add(float64(rep.Stats.Entries))
 	d.Logger.Info("run reported", "blog", r.Blog, "worker", r.Worker, "attempt", r.Attempt, "outcome", rep.Outcome,

@@ -13,7 +13,8 @@
 // others: it is where everything is wired together.
 //
 // Where to change what: the status pages are statuspage.go and
-// statuspage.html (run history in runhistory.go, the ledger's shortfalls
-// in ledgershort.go); the demo's stable address and state are in
+// statuspage.html (run history in runhistory.go; in a cluster a worker's
+// run record reaches the scheduler's history in its done report,
+// runOutcome.Run; the ledger's shortfalls in ledgershort.go); the demo's stable address and state are in
 // cmd_demo.go; terminal progress lines in progress.go.
 package daemon

@@ -31,6 +31,11 @@ type runOutcome struct {
 	ETag       string
 	Modified   string        // the feed's Last-Modified
 	State      harvest.State // validators and digests, without robots.txt and rules
+	// Run is the run's record as the worker that ran it keeps it (its
+	// comment shortfalls, methods, AIPs): a cluster's scheduler adds it
+	// to its own run history, so its status page shows the run as a
+	// local daemon's does. Nil in local mode.
+	Run *RunRecord `json:",omitempty"`
 }
 
 // reportOf sums a run up.

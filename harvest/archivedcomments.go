@@ -54,6 +54,7 @@ func (w *pageWorker) completeComments(ctx context.Context, j *pageJob, e *blogha
 	}
 	w.log.Info("archived comments not reused: asking for the post's comment feed", "entry", e.URL, "why", err)
 	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *j.item)
+	w.fillShortfall(ctx, j, len(ex.Comments)) // a feed that lists the newest comments only: the comments endpoint
 }
 
 // archivedComments returns the comments of the post of j as its own

@@ -216,6 +216,7 @@ func (c *crawl) emitBlog() error {
 		b.License = c.homeLicense
 		b.Provenance.Set("license", blogharvest.MethodStructured)
 	}
+	b.Files = append(b.Files, c.side.captures()...) // the evidence of dates from side feeds (feeddates.go)
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}

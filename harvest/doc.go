@@ -205,9 +205,11 @@
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with
 //     cards).
-//   - stated.go: the comment counts a blog states, the post's own comment
-//     feed asked for a shortfall, the shortfall noted in the ledger.
-//   - feeddates.go: dates from other feeds, the URL, the sitemap.
+//   - stated.go: the comment counts a blog states (in digits or words),
+//     the post's own comment feed and the platform's comments REST
+//     endpoint asked for a shortfall, the shortfall noted in the ledger.
+//   - feeddates.go: dates from other feeds (their items kept in the entry,
+//     their captures in the Blog record), the URL, the sitemap.
 //   - taxonomy.go: tags and categories from the post's header and footer.
 //   - resume.go: StateFrom, an update's State from an archived Blog AIP.
 //
@@ -219,8 +221,9 @@
 //   - How a field of an entry is chosen between feed and page: entry.go
 //     (fillFields, fillDates, fillContent); how it is extracted: learn.
 //     Date fallbacks after the page: feeddates.go; terms: taxonomy.go.
-//   - Where a blog states a comment count: stated.go (readStated); what
-//     a platform's per-post comment feed looks like: harvest/platform.
+//   - Where a blog states a comment count: stated.go (readStated; number
+//     words: numberWords); what a platform's per-post comment feed or
+//     comments REST endpoint looks like: harvest/platform.
 //   - When a page is rendered: renderReason in browser.go, the one place
 //     the decision is made; a new reason is a Reason… constant in
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).

@@ -280,6 +280,7 @@ func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 	if j.commentFile != nil {
 		e.Files = append(e.Files, *j.commentFile)
 	}
+	e.Files = append(e.Files, j.apiFiles...)
 	if j.commentsErr != nil {
 		e.Problems = append(e.Problems, fmt.Sprintf("comment feed: %v", j.commentsErr))
 	}

@@ -21,6 +21,11 @@ import (
 // in its URL path (blogharvest.MethodURL), and last by its sitemap
 // <lastmod> (blogharvest.MethodSitemap), which is a modification date and
 // stands for the creation date only when nothing else dates the post.
+//
+// A date from a side feed is evidence the archive keeps: the entry holds
+// the feed's item as its own feed item excerpt (a RoleFeed file named by
+// the side feed's URL, as the posts feed's item is), and the Blog AIP the
+// side feed's whole first page as captured (sideFeeds.captures).
 
 // maxSideFeeds bounds the section, category and tag feeds a crawl reads
 // for dates.
@@ -33,19 +38,50 @@ const maxSideFeeds = 20
 type sideFeeds struct {
 	mu    sync.Mutex
 	read  map[string]chan struct{} // closed once the feed is read
-	dates map[string]time.Time     // item URL → published (else updated)
+	dates map[string]sideItem      // item URL → its date and where it came from
+	files []blogharvest.File       // the first page of each side feed that dated a post
+	used  map[string]bool          // side feeds whose captures are in files
+	pages map[string]blogharvest.File
+}
+
+// sideItem is the date a side feed's item gives a post, with the item.
+type sideItem struct {
+	date    time.Time // published, else updated
+	feedURL string
+	format  string    // the feed's format (feed.Feed.Format)
+	raw     []byte    // the item as the feed wrote it
+	read    time.Time // when the feed was captured
 }
 
 func newSideFeeds() *sideFeeds {
-	return &sideFeeds{read: map[string]chan struct{}{}, dates: map[string]time.Time{}}
+	return &sideFeeds{read: map[string]chan struct{}{}, dates: map[string]sideItem{}, used: map[string]bool{},
+		pages: map[string]blogharvest.File{}}
 }
 
-// date returns the date a side feed read so far gives u.
-func (s *sideFeeds) date(u string) (time.Time, bool) {
+// date returns the date a side feed read so far gives u, and the item; the
+// feed's capture joins captures.
+func (s *sideFeeds) date(u string) (sideItem, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, ok := s.dates[u]
-	return t, ok
+	it, ok := s.dates[u]
+	if ok && !s.used[it.feedURL] {
+		s.used[it.feedURL] = true
+		if f, ok := s.pages[it.feedURL]; ok {
+			s.files = append(s.files, f)
+		}
+	}
+	return it, ok
+}
+
+// captures returns the first pages of the side feeds that dated a post,
+// for the Blog record.
+func (s *sideFeeds) captures() []blogharvest.File {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]blogharvest.File(nil), s.files...)
 }
 
 // claim returns whether the caller is to read feed (first to ask, within
@@ -65,28 +101,30 @@ func (s *sideFeeds) claim(feedURL string) (wait chan struct{}, mine bool) {
 	return ch, true
 }
 
-// add records the dates of a feed's items.
-func (s *sideFeeds) add(items []feed.Item) {
+// add records the dates of a side feed's items, and its first page.
+func (s *sideFeeds) add(feedURL string, f *feed.Feed, first blogharvest.File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, it := range items {
+	s.pages[feedURL] = first
+	for _, it := range f.Items {
 		d := it.Published
 		if d.IsZero() {
 			d = it.Updated
 		}
 		if u := canonicalOr(firstNonEmpty(it.Link, it.GUID)); u != "" && !d.IsZero() {
 			if _, ok := s.dates[u]; !ok {
-				s.dates[u] = d
+				s.dates[u] = sideItem{date: d, feedURL: feedURL, format: f.Format, raw: it.Raw, read: first.Captured}
 			}
 		}
 	}
 }
 
 // feedDate returns the date some feed of the blog gives the post at p,
-// reading the side feeds that may list it (sideFeedsOf) as needed.
-func (w *pageWorker) feedDate(ctx context.Context, p *fetchedPage) (time.Time, bool) {
+// with the item, reading the side feeds that may list it (sideFeedsOf) as
+// needed.
+func (w *pageWorker) feedDate(ctx context.Context, p *fetchedPage) (sideItem, bool) {
 	if w.side == nil {
-		return time.Time{}, false
+		return sideItem{}, false
 	}
 	if t, ok := w.side.date(p.ident); ok {
 		return t, true
@@ -95,25 +133,25 @@ func (w *pageWorker) feedDate(ctx context.Context, p *fetchedPage) (time.Time, b
 		ch, mine := w.side.claim(fu)
 		switch {
 		case mine:
-			f, _, err := feed.FetchAll(ctx, w.client, fu, feed.PageOptions{MaxPages: 1})
-			if err != nil {
+			f, files, err := feed.FetchAll(ctx, w.client, fu, feed.PageOptions{MaxPages: 1})
+			if err != nil || len(files) == 0 {
 				w.log.Debug("side feed", "url", fu, "err", err)
 			} else {
-				w.side.add(f.Items)
+				w.side.add(fu, f, files[0])
 			}
 			close(ch)
 		case ch != nil:
 			select {
 			case <-ch:
 			case <-ctx.Done():
-				return time.Time{}, false
+				return sideItem{}, false
 			}
 		}
 		if t, ok := w.side.date(p.ident); ok {
 			return t, true
 		}
 	}
-	return time.Time{}, false
+	return sideItem{}, false
 }
 
 // sideFeedsOf lists the feeds that may date the post at p, in order: the
@@ -156,9 +194,15 @@ func (w *pageWorker) fallbackDates(ctx context.Context, e *blogharvest.Entry, j 
 	if !e.Created.IsZero() && methodOf(ex, learn.FieldDate) != blogharvest.MethodURL {
 		return
 	}
-	if t, ok := w.feedDate(ctx, j.page); ok {
-		e.Created, e.CreatedPrecision = t, ""
+	if it, ok := w.feedDate(ctx, j.page); ok {
+		e.Created, e.CreatedPrecision = it.date, ""
 		e.Provenance.Set("date_created", blogharvest.MethodFeed)
+		if len(it.raw) > 0 {
+			f := blogharvest.File{URL: it.feedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(it.format),
+				Body: it.raw, Captured: it.read}
+			f.Sum()
+			e.Files = append(e.Files, f)
+		}
 		return
 	}
 	if !e.Created.IsZero() {

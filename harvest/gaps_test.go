@@ -1,7 +1,9 @@
 package harvest_test
 
 import (
+	"fmt"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -31,12 +33,7 @@ func TestNewCrawlCommentsOnlyInPostFeeds(t *testing.T) {
 	res, out := crawl(t, options("tiny", srv.URL))
 	got := out.byURL(t)
 	hidden := 0
-	for i := 0; i < b.posts; i++ {
-		e, ok := got[srv.URL+b.path(i)]
-		if !ok {
-			t.Errorf("post %d not archived", i)
-			continue
-		}
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		if b.hidesComments(i) {
 			hidden++
 		}
@@ -65,6 +62,67 @@ func TestNewCrawlCommentsOnlyInPostFeeds(t *testing.T) {
 	}
 	if n := log.count(func(p string) bool { return old[p] }); n != hidden {
 		t.Errorf("%d comment feeds of posts beyond the feed asked for, want %d (one per post whose page lacks its comments)", n, hidden)
+	}
+}
+
+// TestNewCrawlCommentsFromRESTEndpoint: as above, but two posts' own
+// comment feeds list only some of their comments (as a WordPress comment
+// feed lists the newest ten); the platform's comments REST endpoint
+// (/wp-json/wp/v2/comments, paged, parent ids) is asked for those two
+// only, and its answers fill post 9 (three pages) and all but one comment
+// of post 13, which stays a shortfall naming the endpoint. The answers
+// are archived with the entries, and the reply on post 9 keeps its
+// parent.
+func TestNewCrawlCommentsFromRESTEndpoint(t *testing.T) {
+	b := newTinyBlog(40)
+	b.generator = "https://wordpress.org/?v=6.4.2"
+	b.onlyInFeeds, b.restAPI = true, true
+	b.lost = map[int]int{9: 2, 13: 3}
+	b.apiLost = map[int]int{13: 1}
+	log := &requestLog{}
+	srv := httptest.NewServer(log.wrap(b))
+	defer srv.Close()
+	res, out := crawl(t, options("tiny", srv.URL))
+	got := out.byURL(t)
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
+		if want := b.commentCount(i) - b.apiLost[i]; len(e.Comments) != want {
+			t.Errorf("post %d: %d comments archived, want %d", i, len(e.Comments), want)
+		}
+	}
+	if e, ok := got[srv.URL+b.path(9)]; ok {
+		api := 0
+		for _, f := range e.Files {
+			if f.Role == blogharvest.RoleCommentFeed && strings.Contains(f.URL, "/wp-json/") {
+				api++
+			}
+		}
+		if api != 3 {
+			t.Errorf("post 9: %d answers of the comments API archived, want 3", api)
+		}
+		reply := fmt.Sprintf("#comment-%d", b.commentID(9, 2))
+		parent := fmt.Sprintf("#comment-%d", b.commentID(9, 1))
+		for _, c := range e.Comments {
+			if strings.HasSuffix(c.URL, reply) && !strings.HasSuffix(c.ParentURL, parent) {
+				t.Errorf("post 9: reply %s answers %q, want …%s", c.URL, c.ParentURL, parent)
+			}
+		}
+	}
+	short := harvest.Shortfalls(res.Ledger)
+	if len(short) != 1 || short[0].URL != srv.URL+b.path(13) || !strings.Contains(short[0].Comments, "archived 3") ||
+		!strings.Contains(short[0].Comments, "comments API holds 3") {
+		t.Errorf("shortfalls %+v, want post 13: archived 3, comments API holds 3", short)
+	}
+	asked := map[string]bool{}
+	log.mu.Lock()
+	for _, p := range log.paths {
+		if strings.HasPrefix(p, "/wp-json/") {
+			u, _ := url.Parse(p)
+			asked[u.Query().Get("post")] = true
+		}
+	}
+	log.mu.Unlock()
+	if len(asked) != 2 || !asked["9"] || !asked["13"] {
+		t.Errorf("comments API asked for posts %v, want 9 and 13 only", asked)
 	}
 }
 
@@ -156,13 +214,9 @@ func TestNewCrawlDatesPagesDoNotShow(t *testing.T) {
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
 	got := out.byURL(t)
+	section := srv.URL + "/notes/index.xml"
 	methods := map[blogharvest.Method]int{}
-	for i := 0; i < b.posts; i++ {
-		e, ok := got[srv.URL+b.path(i)]
-		if !ok {
-			t.Errorf("post %d not archived", i)
-			continue
-		}
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		if !sameDay(e.Created, b.date(i)) {
 			t.Errorf("post %d: created %v, want %v (method %q)", i, e.Created, b.date(i), e.Provenance["date_created"])
 			continue
@@ -176,8 +230,20 @@ func TestNewCrawlDatesPagesDoNotShow(t *testing.T) {
 		if m != want {
 			t.Errorf("post %d: date_created by %q, want %q", i, m, want)
 		}
+		// The evidence of a date from the section's feed is archived: the
+		// item in the entry, the feed as captured in the Blog record.
+		if i < b.posts-b.feedSize && !b.unlisted[i] && !holdsItem(e.Files, section, srv.URL+b.path(i)) {
+			t.Errorf("post %d: dated by %s, but the entry holds no item of it", i, section)
+		}
 	}
 	t.Logf("date methods: %v", methods)
+	captured := false
+	for _, f := range out.blogs[0].Files {
+		captured = captured || f.Role == blogharvest.RoleFeed && f.URL == section && f.Status == 200 && len(f.Body) > 0
+	}
+	if !captured {
+		t.Errorf("the Blog record holds no capture of %s, which dated %d posts", section, b.posts-b.feedSize-len(b.unlisted))
+	}
 }
 
 // TestNewCrawlTagsOnlyOnThePage: the feed names no terms; each post's
@@ -190,15 +256,21 @@ func TestNewCrawlTagsOnlyOnThePage(t *testing.T) {
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
 	got := out.byURL(t)
-	for i := 0; i < b.posts; i++ {
-		e, ok := got[srv.URL+b.path(i)]
-		if !ok {
-			t.Errorf("post %d not archived", i)
-			continue
-		}
+	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		want := []string{tinyCategories[(i+3)%len(tinyCategories)], tinyCategories[(i+5)%len(tinyCategories)]}
 		if !slices.Equal(e.Tags, want) || len(e.Categories) != 0 || e.Provenance["tags"] != blogharvest.MethodHeuristic {
 			t.Errorf("post %d: tags %q (%q), categories %q; want tags %q", i, e.Tags, e.Provenance["tags"], e.Categories, want)
 		}
 	}
+}
+
+// holdsItem reports whether files hold a feed item excerpt from feedURL
+// that names link.
+func holdsItem(files []blogharvest.File, feedURL, link string) bool {
+	for _, f := range files {
+		if f.Role == blogharvest.RoleFeed && f.URL == feedURL && strings.Contains(string(f.Body), link) {
+			return true
+		}
+	}
+	return false
 }

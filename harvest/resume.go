@@ -15,10 +15,12 @@ import (
 // wrote the AIP had just left them: files are the AIP's captures with
 // their original headers (the posts feed's first page, in the order the
 // crawl captured them, then its other pages; robots.txt; the blog-wide
-// comment feed's first page as blogharvest.RoleCommentFeed), rules the
+// comment feed's first page as blogharvest.RoleCommentFeed; the Atom twin
+// of an RSS feed, feed.AtomTwin, when the crawl asked it), rules the
 // learned rules it holds. The posts feed's validators are its first
 // page's ETag, Last-Modified and SHA-256; the items' signatures are read
-// from that page; PostsChecked is its capture time, and since that time
+// from that page, with the modification dates of its archived Atom twin
+// (feed.DateFromTwin), as the crawl computed them; PostsChecked is its capture time, and since that time
 // less WatermarkMargin. ok is false when files hold no posts feed that
 // parses: the caller then runs a NewCrawl.
 func StateFrom(files []blogharvest.File, rules []byte) (st State, ok bool) {
@@ -46,6 +48,7 @@ func StateFrom(files []blogharvest.File, rules []byte) (st State, ok bool) {
 		return State{}, false
 	}
 	st.Feed = archivedValidators(first, body)
+	twinDates(parsed, files)
 	if comments != nil {
 		if b, err := fileBody(comments); err == nil {
 			st.CommentFeed = archivedValidators(comments, b)
@@ -62,6 +65,26 @@ func StateFrom(files []blogharvest.File, rules []byte) (st State, ok bool) {
 		st.Rules = json.RawMessage(rules)
 	}
 	return st, true
+}
+
+// twinDates dates the items of the posts feed's first page from its Atom
+// twin's capture among files, when there is one that parses.
+func twinDates(parsed *feed.Feed, files []blogharvest.File) {
+	twin := feed.AtomTwin(parsed)
+	if twin == "" {
+		return
+	}
+	for i := range files {
+		if files[i].Role != blogharvest.RoleFeed || files[i].URL != twin {
+			continue
+		}
+		if body, err := fileBody(&files[i]); err == nil {
+			if atom, err := feed.Parse(body, twin); err == nil {
+				feed.DateFromTwin(parsed, atom)
+				return
+			}
+		}
+	}
 }
 
 // Since returns the since of the UpdateCrawl that follows a crawl whose

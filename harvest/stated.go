@@ -19,7 +19,8 @@ import (
 // Stated versus archived: wherever a blog states how many comments a post
 // has, the crawl compares that number with the comments it archived. A
 // shortfall makes it try the next source in order: the post's own comment
-// feed (the platform table's shape, platform.Platform.CommentFeed), its
+// feed (the platform table's shape, platform.Platform.CommentFeed), the
+// platform's comments REST endpoint (platform.Platform.CommentsAPI), its
 // comment pages (commentPages), then rendering (renderReason); what stays
 // short is written in the ledger's comments column for the post, with the
 // reason (Shortfalls lists them).
@@ -142,11 +143,20 @@ func isCountTitle(n *html.Node) bool {
 }
 
 // countIn returns the one number a short text holds ("4 Comments",
-// "4 thoughts on “Title”", "Comments (4)"); ok is false when it holds
-// none or several.
+// "4 thoughts on “Title”", "Comments (4)"), or, when it holds no digit,
+// the number written in words as its first or second word ("Three
+// comments", "One response to “Title”", "Eine Antwort auf …"); ok is
+// false when it holds none, several digit runs, or zero ("No comments").
 func countIn(text string) (int, bool) {
+	if len(strings.TrimSpace(text)) > 200 {
+		return 0, false
+	}
 	fields := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsDigit(r) })
-	if len(fields) != 1 || len(strings.TrimSpace(text)) > 200 {
+	if len(fields) == 0 {
+		k := countWord(text)
+		return k, k > 0
+	}
+	if len(fields) != 1 {
 		return 0, false
 	}
 	k, err := strconv.Atoi(fields[0])
@@ -155,6 +165,45 @@ func countIn(text string) (int, bool) {
 	}
 	return k, true
 }
+
+// countWord returns the number a text's first or second word writes
+// (numberWords), or 0: "Only one comment" is 1, "Comments on “Two
+// bridges”" none.
+func countWord(text string) int {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i := 0; i < len(words) && i < 2; i++ {
+		if k, ok := numberWords[words[i]]; ok {
+			return k
+		}
+	}
+	return 0
+}
+
+// numberWords are the numbers zero to twelve as comment counts write them,
+// in the languages of most blog platforms' translations: English, German,
+// French, Spanish, Italian, Portuguese and Dutch (an article that is also
+// "one", as un, ein or een, counts one: "Un commentaire").
+var numberWords = func() map[string]int {
+	m := map[string]int{}
+	for _, l := range []string{
+		"no zero none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve",
+		"kein keine keinen null|ein eine einen eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf",
+		"aucun aucune zéro|un une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze",
+		"ningún ninguno ninguna cero sin|un uno una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce",
+		"nessun nessuno nessuna zero|un uno una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|undici|dodici",
+		"nenhum nenhuma zero sem|um uma|dois duas|três|quatro|cinco|seis|sete|oito|nove|dez|onze|doze",
+		"geen nul|een één|twee|drie|vier|vijf|zes|zeven|acht|negen|tien|elf|twaalf",
+	} {
+		for n, ws := range strings.Split(l, "|") {
+			for _, w := range strings.Fields(ws) {
+				if _, ok := m[w]; !ok {
+					m[w] = n
+				}
+			}
+		}
+	}
+	return m
+}()
 
 // ownCommentFeed returns the URL of the post's own comment feed by the
 // platform's shape (platform.Platform.CommentFeed) for a post the feed
@@ -174,14 +223,32 @@ func (w *pageWorker) ownCommentFeed(j *pageJob) string {
 	return feed.PostCommentFeed(p, w.feed.URL, j.page.ident, guid)
 }
 
-// fillShortfall asks the post's own comment feed when the blog states
-// more comments than the job holds from its feeds and page (ex): the
-// first source after those. It reports whether it asked.
+// fillShortfall asks the post's own comment feed, then the platform's
+// comments REST endpoint (platform.Platform.CommentsAPI), when the blog
+// states more comments than the job holds from its feeds and page (have):
+// the sources after those, each asked only while something is still
+// missing. It reports whether it asked.
 func (w *pageWorker) fillShortfall(ctx context.Context, j *pageJob, have int) bool {
-	st := statedComments(j)
-	if j.deferred || st.n <= have || st.n <= len(j.comments) {
+	if !w.short(j, have) {
 		return false
 	}
+	asked := w.askOwnFeed(ctx, j)
+	if w.short(j, have) {
+		asked = w.askCommentsAPI(ctx, j) || asked
+	}
+	return asked
+}
+
+// short reports whether the blog states more comments than the job holds
+// (have from the page, j.comments from the feeds).
+func (w *pageWorker) short(j *pageJob, have int) bool {
+	st := statedComments(j)
+	return !j.deferred && st.n > have && st.n > len(j.comments)
+}
+
+// askOwnFeed asks the post's own comment feed (ownCommentFeed), once,
+// unless the job's comments already came from a comment feed.
+func (w *pageWorker) askOwnFeed(ctx context.Context, j *pageJob) bool {
 	cf := ""
 	if !j.commentsRun || j.commentFile == nil {
 		cf = w.ownCommentFeed(j)
@@ -199,6 +266,40 @@ func (w *pageWorker) fillShortfall(ctx context.Context, j *pageJob, have int) bo
 	}
 	if len(cs) > len(j.comments) {
 		j.comments, j.commentFile = cs, file
+		j.commentsRun, j.commentsErr = true, nil
+	}
+	return true
+}
+
+// askCommentsAPI asks the platform's comments REST endpoint for the
+// post's comments, once, where the platform's row names one and the post's
+// id is known (its GUID or shortlink). Its answers are archived with the
+// entry (j.apiFiles) whatever they hold; its comments replace the job's
+// when they are more.
+func (w *pageWorker) askCommentsAPI(ctx context.Context, j *pageJob) bool {
+	if j.askedAPI || w.feed == nil || w.feed.PlatformID == "" || j.page == nil || w.home == nil {
+		return false
+	}
+	p, ok := platform.ByID(w.feed.PlatformID)
+	if !ok || p.CommentsAPI == "" {
+		return false
+	}
+	guid := ""
+	if j.item != nil {
+		guid = j.item.GUID
+	}
+	id := feed.PostID(p, guid, j.page.info.shortlink)
+	if id == "" {
+		return false
+	}
+	j.askedAPI = true
+	cs, files, err := feed.FetchCommentsAPI(ctx, w.client, p, w.home.String(), id)
+	j.apiFiles, j.apiErr, j.apiHeld = files, err, len(cs)
+	if err != nil {
+		w.log.Info("comments API", "post", j.page.ident, "err", err)
+	}
+	if len(cs) > len(j.comments) {
+		j.comments = cs
 		j.commentsRun, j.commentsErr = true, nil
 	}
 	return true
@@ -222,6 +323,12 @@ func (w *pageWorker) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 		tried = append(tried, fmt.Sprintf("its comment feed holds %d", len(j.comments)))
 	default:
 		tried = append(tried, "no comment feed the platform offers")
+	}
+	switch {
+	case j.askedAPI && j.apiErr != nil:
+		tried = append(tried, fmt.Sprintf("its comments API failed (%v)", j.apiErr))
+	case j.askedAPI:
+		tried = append(tried, fmt.Sprintf("its comments API holds %d", j.apiHeld))
 	}
 	switch {
 	case j.rendered:

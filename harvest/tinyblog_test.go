@@ -7,7 +7,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // tinyBlog is a generated blog small in code but any size in posts: a
@@ -63,6 +66,16 @@ type tinyBlog struct {
 	// links, one rel="tag", one a plain link to /tags/x/; the feed names
 	// no terms.
 	tagsOnly bool
+	// restAPI serves WordPress's comments REST endpoint
+	// (/wp-json/wp/v2/comments?post=i&page=n, two comments a page
+	// whatever per_page asks, with parent ids) and gives post pages a
+	// shortlink (/?p=i); apiLost maps a post's index to how many of its
+	// comments the endpoint lacks too.
+	restAPI bool
+	apiLost map[int]int
+	// atomTwin serves the feed's Atom twin at /feed/atom/, as WordPress
+	// does, whose <updated> is a day after each post's date.
+	atomTwin bool
 	start    time.Time
 }
 
@@ -148,6 +161,10 @@ func (b *tinyBlog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.sectionFeed(w, base)
 	case b.onlyInFeeds && strings.HasSuffix(p, "/feed/"):
 		b.commentFeed(w, r, base, strings.TrimSuffix(p, "feed/"))
+	case b.atomTwin && p == "/feed/atom/":
+		b.atomFeed(w, base)
+	case b.restAPI && p == "/wp-json/wp/v2/comments":
+		b.commentsAPI(w, r, base)
 	case p == "/robots.txt" && b.sitemap:
 		fmt.Fprintf(w, "User-agent: *\nDisallow: /private/\nSitemap: %s/sitemaps/all.xml.gz\n", base)
 	case p == "/sitemaps/all.xml.gz" && b.sitemap:
@@ -170,7 +187,7 @@ func (b *tinyBlog) page(w http.ResponseWriter, base, title, canonical, main stri
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>%s &#8211; Tiny blog</title>
 <link rel="alternate" type="application/rss+xml" title="Tiny blog &raquo; Feed" href="%s/feed/">
-<link rel="canonical" href="%s">
+<link rel="canonical" href="%s">%s
 <link rel="stylesheet" id="theme-css" href="%s/wp-content/themes/tiny/style.css?ver=6.4" media="all">
 <style id="tiny-inline-css">%s</style>
 <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","@id":"%s","url":"%s","name":"%s","isPartOf":{"@id":"%s/#website"},"inLanguage":"en-US"},{"@type":"WebSite","@id":"%s/#website","url":"%s/","name":"Tiny blog","description":"Notes on rivers, bridges and the weather","inLanguage":"en-US"}]}</script>
@@ -191,7 +208,7 @@ func (b *tinyBlog) page(w http.ResponseWriter, base, title, canonical, main stri
 <script src="%s/wp-content/themes/tiny/js/navigation.js?ver=1.0" id="tiny-navigation-js"></script>
 <script>document.querySelectorAll('.menu-toggle').forEach(function(b){b.addEventListener('click',function(){b.parentNode.classList.toggle('toggled')})});</script>
 </body>
-</html>`, title, base, canonical, base, tinyCSS, canonical, canonical, title, base, base, base, base, tinyJS, base, b.menu(base), main, b.sidebar(base), base)
+</html>`, title, base, canonical, b.shortlink(base, canonical), base, tinyCSS, canonical, canonical, title, base, base, base, base, tinyJS, base, b.menu(base), main, b.sidebar(base), base)
 }
 
 // tinyCSS is the theme's inline style sheet (about 11 KB, as WordPress's
@@ -507,4 +524,80 @@ func (b *tinyBlog) sectionFeed(w http.ResponseWriter, base string) {
 		}
 	}
 	fmt.Fprint(w, `</channel></rss>`)
+}
+
+// shortlink is the <link rel=shortlink> of the post whose canonical URL
+// is canonical, when the blog serves restAPI.
+func (b *tinyBlog) shortlink(base, canonical string) string {
+	i := b.index(strings.TrimPrefix(canonical, base))
+	if !b.restAPI || i < 0 {
+		return ""
+	}
+	return fmt.Sprintf(`<link rel="shortlink" href="%s/?p=%d">`, base, i)
+}
+
+// commentsAPI answers /wp-json/wp/v2/comments?post=i&page=n as WordPress
+// does (a JSON array, X-WP-Total and X-WP-TotalPages, 400 past the last
+// page), two comments a page, oldest first, without the comments apiLost
+// holds back; the third comment of a post answers the second, as on its
+// page.
+func (b *tinyBlog) commentsAPI(w http.ResponseWriter, r *http.Request, base string) {
+	const per = 2
+	i, err1 := strconv.Atoi(r.URL.Query().Get("post"))
+	n, err2 := strconv.Atoi(r.URL.Query().Get("page"))
+	if err1 != nil || err2 != nil || i < 0 || i >= b.posts || n < 1 {
+		http.Error(w, `{"code":"rest_invalid_param"}`, http.StatusBadRequest)
+		return
+	}
+	total := b.commentCount(i) - b.apiLost[i]
+	pages := (total + per - 1) / per
+	if n > max(pages, 1) {
+		http.Error(w, `{"code":"rest_post_invalid_page_number"}`, http.StatusBadRequest)
+		return
+	}
+	var objs []string
+	for k := (n - 1) * per; k < total && k < n*per; k++ {
+		id, who := b.commentID(i, k), tinyReaders[(i+k)%len(tinyReaders)]
+		d := b.date(i).Add(time.Duration(k+1) * 90 * time.Minute)
+		parent := 0
+		if k == 2 {
+			parent = b.commentID(i, 1)
+		}
+		objs = append(objs, fmt.Sprintf(`{"id":%d,"post":%d,"parent":%d,"author":0,"author_name":%q,"author_url":"","date":%q,"date_gmt":%q,"content":{"rendered":%q},"link":"%s%s#comment-%d","status":"approved","type":"comment"}`,
+			id, i, parent, who, d.Format("2006-01-02T15:04:05"), d.Format("2006-01-02T15:04:05"),
+			fmt.Sprintf("<p>Comment %d on post %d: I walked that harbour wall last spring.</p>\n", k, i), base, b.path(i), id))
+	}
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.Header().Set("X-WP-Total", strconv.Itoa(total))
+	w.Header().Set("X-WP-TotalPages", strconv.Itoa(pages))
+	fmt.Fprint(w, "["+strings.Join(objs, ",")+"]")
+}
+
+// atomFeed writes the Atom twin of the feed: the same posts, each
+// <updated> a day after it was published.
+func (b *tinyBlog) atomFeed(w http.ResponseWriter, base string) {
+	w.Header().Set("Content-Type", "application/atom+xml")
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Tiny blog</title><id>%s/feed/atom/</id><updated>%s</updated>`,
+		base, b.date(b.posts-1).Add(24*time.Hour).Format(time.RFC3339))
+	for i := b.posts - 1; i >= 0 && i >= b.posts-b.feedSize; i-- {
+		fmt.Fprintf(w, `<entry><title>%s</title><link rel="alternate" href="%s%s"/><id>tiny-%d</id><published>%s</published><updated>%s</updated><summary>%s</summary></entry>`,
+			b.title(i), base, b.path(i), i, b.date(i).Format(time.RFC3339), b.date(i).Add(24*time.Hour).Format(time.RFC3339), b.summary(i))
+	}
+	fmt.Fprint(w, `</feed>`)
+}
+
+// archivedPosts returns the entries of the blog's posts by index among a
+// crawl's entries by URL (base: the server's URL); a post not archived is
+// an error, and left out.
+func (b *tinyBlog) archivedPosts(t *testing.T, got map[string]*blogharvest.Entry, base string) map[int]*blogharvest.Entry {
+	t.Helper()
+	out := map[int]*blogharvest.Entry{}
+	for i := 0; i < b.posts; i++ {
+		if e, ok := got[base+b.path(i)]; ok {
+			out[i] = e
+		} else {
+			t.Errorf("post %d not archived", i)
+		}
+	}
+	return out
 }

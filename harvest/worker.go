@@ -24,11 +24,17 @@ type pageJob struct {
 	commentFile *blogharvest.File
 	commentsErr error
 	commentsRun bool
-	deferred    bool    // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
-	askedOwn    bool    // the post's own comment feed was asked for a shortfall (fillShortfall)
-	ownErr      error   // why that failed
-	stated      *stated // the comments the blog states the post has (statedComments), once read
-	rendered    bool    // the page was rendered (maybeRender)
+	deferred    bool  // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
+	askedOwn    bool  // the post's own comment feed was asked for a shortfall (fillShortfall)
+	ownErr      error // why that failed
+	askedAPI    bool  // the platform's comments REST endpoint was asked for a shortfall (askCommentsAPI)
+	apiErr      error // why that failed
+	apiHeld     int   // the comments its answers held
+	// apiFiles are the answers of the comments REST endpoint, archived
+	// with the entry.
+	apiFiles []blogharvest.File
+	stated   *stated // the comments the blog states the post has (statedComments), once read
+	rendered bool    // the page was rendered (maybeRender)
 	// renderedReqs are the requisites the browser received rendering the page.
 	renderedReqs []blogharvest.File
 }

@@ -203,3 +203,40 @@ func TestCommentFeedShapes(t *testing.T) {
 		t.Errorf("a platform added as one row: id %q, comment feeds %q", f.PlatformID, got)
 	}
 }
+
+// TestCommentsAPIShapes: a comments REST endpoint is one row: WordPress's
+// takes the post's id from its GUID (?p=N) or, failing that, its
+// shortlink, and a made-up platform's endpoint and JSON members, added
+// with platform.Add, are read as the row says (parents by id, IDs the
+// comments' permalinks).
+func TestCommentsAPIShapes(t *testing.T) {
+	wp, _ := platform.ByID("wordpress")
+	for _, tc := range []struct{ guid, short, want string }{
+		{"https://b.example/?p=42", "", "https://b.example/wp-json/wp/v2/comments?post=42&per_page=100&page=3"},
+		{"tiny-7", "https://b.example/?p=7", "https://b.example/wp-json/wp/v2/comments?post=7&per_page=100&page=3"},
+		{"tiny-7", "", ""},
+	} {
+		if got := feed.CommentsAPIURL(wp, "https://b.example/", feed.PostID(wp, tc.guid, tc.short), 3); got != tc.want {
+			t.Errorf("WordPress %q %q: %q, want %q", tc.guid, tc.short, got, tc.want)
+		}
+	}
+	q := platform.Platform{ID: "quillpress-api", Name: "QuillPress", PostID: `^urn:quill:(\w+)$`,
+		CommentsAPI:       "{site}api/threads/{postid}.json?p={page}",
+		CommentsAPIFields: platform.APIFields{ID: "key", Parent: "replyTo", Author: "by.name", Date: "at", Content: "html", Link: "url"}}
+	defer platform.Add(q)()
+	if got := feed.CommentsAPIURL(q, "https://q.example", feed.PostID(q, "urn:quill:ab12", ""), 1); got != "https://q.example/api/threads/ab12.json?p=1" {
+		t.Errorf("made-up endpoint: %q", got)
+	}
+	body := `[{"key":"c1","by":{"name":"Ann"},"at":"2024-03-04T10:00:00Z","html":"<p>Hi</p>","url":"https://q.example/a/#c1"},` +
+		`{"key":"c2","replyTo":"c1","by":{"name":"Ben"},"at":"2024-03-05T10:00:00+01:00","html":"<p>Yes</p>","url":"https://q.example/a/#c2"}]`
+	cs, err := feed.ParseCommentsAPI([]byte(body), q.CommentsAPIFields)
+	if err != nil || len(cs) != 2 {
+		t.Fatalf("%v: %d comments", err, len(cs))
+	}
+	if cs[1].Author != "Ben" || cs[1].InReplyTo != "c1" || cs[1].Published.UTC().Hour() != 9 || len(cs[0].Raw) == 0 {
+		t.Errorf("comments %+v", cs)
+	}
+	if _, err := feed.ParseCommentsAPI([]byte(`{"code":"rest_forbidden"}`), q.CommentsAPIFields); err == nil {
+		t.Error("an error object read as comments")
+	}
+}

@@ -19,5 +19,7 @@
 // rel="replies", and the row's CommentFeed shape (WordPress <post>/feed/,
 // Blogger /feeds/<postid>/comments/default: PostCommentFeed), with nesting
 // from thr:in-reply-to, Blogger's rel="related" links and WordPress's "In
-// reply to" prefix.
+// reply to" prefix. A platform's comments REST endpoint (the row's
+// CommentsAPI: WordPress wp/v2/comments) is read by FetchCommentsAPI, paged,
+// its parents from the objects' parent ids (commentsapi.go).
 package feed

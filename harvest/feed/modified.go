@@ -58,6 +58,14 @@ func FillUpdated(ctx context.Context, c *fetch.Client, f *Feed) (*blogharvest.Fi
 	if err != nil {
 		return file, 0, fmt.Errorf("atom feed %s: %w", twin, err)
 	}
+	return file, DateFromTwin(f, atom), nil
+}
+
+// DateFromTwin gives each item of f that has no modification date the
+// <updated> date of the entry of atom, f's Atom twin, with the same GUID
+// or link, and returns how many items it dated: what FillUpdated does
+// with a twin it fetched, and harvest.StateFrom with one it archived.
+func DateFromTwin(f, atom *Feed) int {
 	updated := map[string]int{}
 	for k, it := range atom.Items {
 		if !it.Updated.IsZero() {
@@ -78,5 +86,5 @@ func FillUpdated(ctx context.Context, c *fetch.Client, f *Feed) (*blogharvest.Fi
 			}
 		}
 	}
-	return file, n, nil
+	return n
 }

@@ -16,7 +16,8 @@
 //     generator names; a feed keeps the row's ID), and through ByID the
 //     blog platform's behaviour: FeedPaging (?paged=N guessed, Blogger's
 //     start-index), CommentFeed (the URL shape of a post's own comment
-//     feed, with PostID), AtomTwin;
+//     feed, with PostID), CommentsAPI and CommentsAPIFields (the
+//     comments REST endpoint and its JSON members), AtomTwin;
 //   - harvest: Sitemaps (well-known sitemap paths), SiteCommentFeed (the
 //     blog-wide comment feed), CommentFeed for posts no feed item names,
 //     SectionFeed (the per-section feed read for dates).
@@ -24,7 +25,8 @@
 // Adding a platform is one row in table (platforms.go) plus a fixture page
 // that shows it; Add does the same at run time, for tests. Adding a
 // platform's per-post comment feed is its row's CommentFeed (and PostID
-// when the shape needs the post's id). Rows are keyed by ID, never by
+// when the shape needs the post's id); its comments REST endpoint is
+// CommentsAPI with CommentsAPIFields. Rows are keyed by ID, never by
 // their display Name.
 //
 // The package imports only harvest/anyof (JSSystem finds the markers in

@@ -57,9 +57,21 @@ type Platform struct {
 	// feed's URL up to its last "/feeds/") and {postid} (PostID's first
 	// group in the item's GUID): "{post}feed/" for WordPress.
 	CommentFeed string
-	// PostID matches a post's GUID and captures the platform's post id
-	// in its last group (for {postid}).
+	// PostID matches a post's GUID, or its shortlink (<link
+	// rel=shortlink>), and captures the platform's post id in its last
+	// group (for {postid}).
 	PostID string
+	// CommentsAPI is the URL shape of the platform's comments REST
+	// endpoint for one post, asked after the post's own comment feed when
+	// the blog states more comments than that feed holds: the
+	// placeholders {site} (the blog's home URL, ending in "/"), {postid}
+	// (as for CommentFeed) and {page} (1, 2, … until a page adds no
+	// comment). "{site}wp-json/wp/v2/comments?post={postid}&per_page=100&page={page}"
+	// for WordPress. CommentsAPIFields says how to read its answers.
+	CommentsAPI string
+	// CommentsAPIFields names the members of one comment object of the
+	// CommentsAPI's answer (a JSON array of them).
+	CommentsAPIFields APIFields
 	// SiteCommentFeeds are path suffixes of the blog-wide comment feed
 	// ("/comments/feed").
 	SiteCommentFeeds []string
@@ -78,6 +90,14 @@ type Platform struct {
 	// the host cut there with Canonical appended (Blogger's country
 	// domains: ".blogspot." → ".blogspot.com").
 	HostAliases []HostAlias
+}
+
+// APIFields name the members of a comment object in a platform's
+// comments REST answer; a dotted name reaches into a nested object
+// ("content.rendered"). Parent holds the id of the comment answered (0,
+// "" or absent at top level).
+type APIFields struct {
+	ID, Parent, Author, AuthorURL, Date, Content, Link string
 }
 
 // HostAlias is one canonical host rule of a platform (Platform.HostAliases).

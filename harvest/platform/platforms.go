@@ -60,11 +60,13 @@ var table = []Platform{
 	{
 		ID: "wordpress.com", Name: "WordPress.com", Generators: []string{"wordpress.com"},
 		FeedPaging: PagingQuery, CommentFeed: "{post}feed/", SiteCommentFeeds: []string{"/comments/feed"},
+		PostID: wordpressPostID, CommentsAPI: wordpressCommentsAPI, CommentsAPIFields: wordpressCommentFields,
 		Sitemaps: []string{"/sitemap.xml", "/wp-sitemap.xml"}, AtomTwin: true,
 	},
 	{
 		ID: "wordpress", Name: "WordPress", Generators: []string{"wordpress"},
 		FeedPaging: PagingQuery, CommentFeed: "{post}feed/", SiteCommentFeeds: []string{"/comments/feed"},
+		PostID: wordpressPostID, CommentsAPI: wordpressCommentsAPI, CommentsAPIFields: wordpressCommentFields,
 		Sitemaps: []string{"/wp-sitemap.xml"}, AtomTwin: true,
 		CommentIDPrefixes: []string{
 			"div-comment-", "div-comment_", "div-comment", "li-comment-", "li-comment_", "li-comment",
@@ -106,3 +108,15 @@ var table = []Platform{
 	{ID: "write.as", Name: "Write.as", Generators: []string{"write.as"}},
 	{ID: "bear", Name: "Bear", Generators: []string{"bearblog"}},
 }
+
+// WordPress's post id (its GUIDs and shortlinks are <home>/?p=N) and its
+// comments REST endpoint (wp/v2/comments, since WordPress 4.7; at most
+// 100 comments a page), shared by the wordpress and wordpress.com rows.
+const (
+	wordpressPostID      = `[?&]p=(\d+)$`
+	wordpressCommentsAPI = "{site}wp-json/wp/v2/comments?post={postid}&per_page=100&page={page}"
+)
+
+// wordpressCommentFields are the members of a wp/v2/comments object.
+var wordpressCommentFields = APIFields{ID: "id", Parent: "parent", Author: "author_name", AuthorURL: "author_url",
+	Date: "date_gmt", Content: "content.rendered", Link: "link"}

@@ -1,0 +1,195 @@
+package feed
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/platform"
+)
+
+// This file reads a platform's comments REST endpoint
+// (platform.Platform.CommentsAPI): the comments of one post as JSON
+// objects, page after page, with their ids and the ids of the comments
+// they answer. The crawl asks it only after the post's own comment feed,
+// when the blog states more comments than that feed holds (a WordPress
+// comment feed lists the newest posts_per_rss comments only).
+
+// PostID returns the platform's id of a post (the last group of
+// platform.Platform.PostID) found in its GUID or, failing that, in its
+// shortlink; "" when neither holds one.
+func PostID(p platform.Platform, guid, shortlink string) string {
+	if p.PostID == "" {
+		return ""
+	}
+	re := postIDPattern(p.PostID)
+	for _, s := range []string{guid, shortlink} {
+		if m := re.FindStringSubmatch(s); len(m) >= 2 && m[len(m)-1] != "" {
+			return m[len(m)-1]
+		}
+	}
+	return ""
+}
+
+// CommentsAPIURL returns the URL of page n of the platform's comments
+// REST endpoint for the post with the given id on the blog whose home is
+// site; "" when the platform has none or the id is unknown.
+func CommentsAPIURL(p platform.Platform, site, postID string, n int) string {
+	if p.CommentsAPI == "" || postID == "" || site == "" {
+		return ""
+	}
+	if !strings.HasSuffix(site, "/") {
+		site += "/"
+	}
+	r := strings.NewReplacer("{site}", site, "{postid}", url.QueryEscape(postID), "{page}", strconv.Itoa(n))
+	return r.Replace(p.CommentsAPI)
+}
+
+// FetchCommentsAPI reads every page of the post's comments from the
+// platform's REST endpoint (CommentsAPIURL), until a page is empty, adds
+// no comment, is past the total the server announces (X-WP-TotalPages)
+// or is refused (a 400 past the last page), at most maxCommentPages. The
+// files are the pages' responses, each a RoleCommentFeed capture (JSON);
+// every comment keeps its own object in Raw. An endpoint the blog does
+// not have (404/410 on the first page) yields nothing and no error.
+func FetchCommentsAPI(ctx context.Context, c *fetch.Client, p platform.Platform, site, postID string) ([]Comment, []blogharvest.File, error) {
+	var all []Comment
+	var files []blogharvest.File
+	seen := map[string]bool{}
+	for n := 1; n <= maxCommentPages; n++ {
+		u := CommentsAPIURL(p, site, postID, n)
+		if u == "" {
+			return nil, nil, nil
+		}
+		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: "application/json"})
+		if err != nil {
+			var se *fetch.StatusError
+			switch {
+			case n == 1 && isNotFound(err):
+				return nil, nil, nil
+			case n > 1 && errors.As(err, &se) && se.Code == http.StatusBadRequest:
+				return all, files, nil // WordPress: rest_post_invalid_page_number
+			}
+			return all, files, fmt.Errorf("comments API %s: %w", u, err)
+		}
+		files = append(files, resp.File(blogharvest.RoleCommentFeed))
+		cs, err := ParseCommentsAPI(resp.Body, p.CommentsAPIFields)
+		if err != nil {
+			return all, files, fmt.Errorf("comments API %s: %w", u, err)
+		}
+		added := 0
+		for _, cm := range cs {
+			if !seen[cm.ID] {
+				seen[cm.ID] = true
+				all = append(all, cm)
+				added++
+			}
+		}
+		total, _ := strconv.Atoi(resp.Header.Get("X-WP-TotalPages"))
+		if added == 0 || total > 0 && n >= total {
+			break
+		}
+	}
+	return resolveAPIParents(all), files, nil
+}
+
+// ParseCommentsAPI reads one answer of a comments REST endpoint: a JSON
+// array of comment objects whose members fields names. A comment's ID is
+// its permalink when it has one (as a comment feed's GUID is), else the
+// platform's id; InReplyTo is still the platform's id of the parent here
+// (FetchCommentsAPI resolves it).
+func ParseCommentsAPI(body []byte, fields platform.APIFields) ([]Comment, error) {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, fmt.Errorf("not a JSON array of comments: %w", err)
+	}
+	out := make([]Comment, 0, len(raw))
+	for i, r := range raw {
+		d := json.NewDecoder(bytes.NewReader(r))
+		d.UseNumber()
+		var o map[string]any
+		if err := d.Decode(&o); err != nil {
+			return nil, fmt.Errorf("comment %d: not a JSON object: %w", i, err)
+		}
+		id := member(o, fields.ID)
+		if id == "" {
+			return nil, fmt.Errorf("comment %d: no %q", i, fields.ID)
+		}
+		c := Comment{ID: id, Link: member(o, fields.Link), Author: member(o, fields.Author),
+			AuthorURL: member(o, fields.AuthorURL), Content: member(o, fields.Content), Raw: r}
+		if p := member(o, fields.Parent); p != "0" {
+			c.InReplyTo = p
+		}
+		if s := member(o, fields.Date); s != "" {
+			t, err := apiTime(s)
+			if err != nil {
+				return nil, fmt.Errorf("comment %s: %s: %w", id, fields.Date, err)
+			}
+			c.Published = t
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// resolveAPIParents turns the platform ids of cs (ID, InReplyTo) into the
+// IDs the crawl gives comments: the permalink where there is one. A
+// parent the answers do not hold is kept as its platform id.
+func resolveAPIParents(cs []Comment) []Comment {
+	byID := map[string]string{}
+	for i := range cs {
+		if cs[i].Link != "" {
+			byID[cs[i].ID] = cs[i].Link
+		} else {
+			byID[cs[i].ID] = cs[i].ID
+		}
+	}
+	for i := range cs {
+		if p, ok := byID[cs[i].InReplyTo]; ok {
+			cs[i].InReplyTo = p
+		}
+		cs[i].ID = byID[cs[i].ID]
+	}
+	return cs
+}
+
+// member returns the member of o at a dotted name as a string (numbers
+// as written); "" when absent, null or an object.
+func member(o map[string]any, name string) string {
+	if name == "" {
+		return ""
+	}
+	var v any = o
+	for _, k := range strings.Split(name, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = m[k]
+	}
+	switch t := v.(type) {
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	}
+	return ""
+}
+
+// apiTime reads an ISO 8601 time; one without a zone is UTC (WordPress's
+// date_gmt).
+func apiTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Parse("2006-01-02T15:04:05", s)
+}
