@@ -109,7 +109,10 @@
 // Blog or Entry AIP: the Writer first makes sure the blog's requisites
 // package holds each one (a new requisites version with those it lacks),
 // then writes a WARC revisit record per requisite into the AIP and names
-// the requisites versions in its METS (requisites.go).
+// the requisites versions in its METS (requisites.go). Each requisite
+// record is WARC-Concurrent-To the response record of the package's page.
+// ArchivedRequisites reads the verified requisites back for an update to
+// reuse or revalidate (harvest.Options.ArchivedRequisites).
 //
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never

@@ -123,3 +123,19 @@ func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blog
 		return files
 	}
 }
+
+// archivedRequisites returns UpdateCrawl's Options.ArchivedRequisites: the
+// verified requisites of the blog's requisites packages
+// (aip.ArchivedRequisites), which the update reuses while fresh and
+// revalidates conditionally once stale, instead of fetching the theme's
+// files again for every changed post. A package that cannot be read costs
+// a warning and fetches, never a requisite.
+func (d *Daemon) archivedRequisites(blogID string, log *slog.Logger) func() []blogharvest.File {
+	return func() []blogharvest.File {
+		files, err := aip.ArchivedRequisites(d.Config.Archive, blogID)
+		if err != nil {
+			log.Warn("archived requisites not reused", "blog", blogID, "err", err)
+		}
+		return files
+	}
+}

@@ -101,6 +101,7 @@ type pageWorker struct {
 	// shapes is the comment structure learned from the rendered pages
 	// (commentshapes.go).
 	shapes *commentShapes
+	stored *storedRequisites // what the blog's requisites packages hold (requisitestore.go)
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -170,7 +171,8 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
 	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
-		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{}}
+		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
+		stored: &storedRequisites{load: o.ArchivedRequisites}}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }

@@ -199,6 +199,9 @@
 //     home page: what a page names (parsed), what the browser received
 //     (render.Result.Responses), the one scope decision
 //     (requisiteRefusal: Options.Requisites, addresses), caps, the ledger.
+//     requisitestore.go: an update's reuse of the blog's requisites
+//     packages as an HTTP cache (fresh: not asked for; stale: conditional
+//     request, a 304 keeps the stored payload).
 //   - claims.go, ledger.go: URLs processed and waiting; the fate of every
 //     URL met.
 //   - stats.go: warnings and timings.
@@ -233,7 +236,9 @@
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).
 //   - What counts as a page requisite: elementRequisites and cssRefs in
 //     requisiteurls.go; whether one may be captured: requisiteRefusal in
-//     requisites.go (for the Go client and the browser alike).
+//     requisites.go (for the Go client and the browser alike). When a
+//     stored requisite is asked for again: freshFor and fetchRequisite
+//     (requisitestore.go, requisites.go).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; what a worker's outcome does to the
 //     frontier: handle in coordinator.go.

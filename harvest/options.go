@@ -110,6 +110,17 @@ type Options struct {
 	// blog's origins and any public address), RequisitesSameOrigin or
 	// RequisitesNone. If empty, RequisitesAll. Refusals are in the ledger.
 	Requisites string
+	// ArchivedRequisites, if set, returns the requisites the blog's
+	// requisites packages already hold (verified, with their original
+	// headers and capture time: aip.ArchivedRequisites). It is called at
+	// most once per crawl, when the first requisite is needed. A requisite
+	// held there is not fetched again while its stored response is fresh
+	// (RFC 9111 §4.2: Cache-Control max-age, Expires, else a tenth of the
+	// time since Last-Modified, at most MaxHeuristicFreshness), and is
+	// revalidated with a conditional request (If-None-Match,
+	// If-Modified-Since) once it is stale; a 304 keeps the stored payload
+	// (requisitestore.go). If nil, every requisite is fetched.
+	ArchivedRequisites func() []blogharvest.File
 	// MaxRequisiteBytes bounds one requisite file; if zero,
 	// DefaultMaxRequisiteBytes.
 	MaxRequisiteBytes int64
