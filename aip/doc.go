@@ -29,6 +29,9 @@
 //	                          other and a physical one (folders and files) that
 //	                          Archivematica's metsrw reads
 //	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
+//	data/objects/state/state.json Blog AIPs: what the crawl left for the next update that
+//	                          no capture holds (blogharvest.RoleState: the comment APIs
+//	                          watched, harvest.ThreadsFrom); not part of the content digest
 //	data/objects/warc/<entry-key or "blog">.warc.gz
 //	                          WARC 1.1 (package warc): warcinfo, then the request and
 //	                          response records of every HTTP exchange that produced a
@@ -116,7 +119,10 @@
 // Blog or Entry AIP: the Writer first makes sure the blog's requisites
 // package holds each one (a new requisites version with those it lacks),
 // then writes a WARC revisit record per requisite into the AIP and names
-// the requisites versions in its METS (requisites.go).
+// the requisites versions in its METS (requisites.go). Each requisite
+// record is WARC-Concurrent-To the response record of the package's page.
+// ArchivedRequisites reads the verified requisites back for an update to
+// reuse or revalidate (harvest.Options.ArchivedRequisites).
 //
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never

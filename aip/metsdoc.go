@@ -235,6 +235,8 @@ func (it *item) creationDetail() string {
 		return "extraction rules learned from pairs of feed items and pages"
 	case blogharvest.RoleLedger:
 		return "crawl ledger: every URL the crawl met and its fate"
+	case blogharvest.RoleState:
+		return "what the crawl left for the next update: the comment APIs it watches, with their validators"
 	}
 	return "made by the harvest (" + string(it.file.Role) + ")"
 }

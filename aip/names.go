@@ -19,7 +19,7 @@ var roleDirs = map[blogharvest.Role]string{
 	blogharvest.RolePage: "page", blogharvest.RoleRendered: "rendered", blogharvest.RoleScreenshot: "screenshot",
 	blogharvest.RoleMedia: "media", blogharvest.RoleFeed: "feed", blogharvest.RoleCommentFeed: "comment-feed",
 	blogharvest.RoleSitemap: "sitemap", blogharvest.RoleRobots: "robots", blogharvest.RoleLog: "log",
-	blogharvest.RoleRequisite: "requisites",
+	blogharvest.RoleRequisite: "requisites", blogharvest.RoleState: "state",
 }
 
 // roleDir returns the folder of role, "other" for roles it does not know.
@@ -34,7 +34,7 @@ func roleDir(r blogharvest.Role) string {
 var defaultNames = map[blogharvest.Role]string{
 	blogharvest.RolePage: "index", blogharvest.RoleRendered: "rendered", blogharvest.RoleScreenshot: "screenshot",
 	blogharvest.RoleFeed: "feed", blogharvest.RoleCommentFeed: "comments", blogharvest.RoleSitemap: "sitemap",
-	blogharvest.RoleRobots: "robots",
+	blogharvest.RoleRobots: "robots", blogharvest.RoleState: "state",
 }
 
 // extensions maps media types (without parameters) to file extensions. A

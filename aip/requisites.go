@@ -168,6 +168,44 @@ func (w *Writer) storeRequisites(ctx context.Context, p *pkg, blogURL string) er
 	return nil
 }
 
+// ArchivedRequisites returns the verified requisites the blog's requisites
+// packages hold (as ArchivedCaptures returns media: Path, SHA256, the
+// original capture time, status and headers, Reused naming the response
+// record), the latest capture of each URL, for an UpdateCrawl to reuse or
+// revalidate (harvest.Options.ArchivedRequisites). None, and no error,
+// when the blog has no requisites package.
+func ArchivedRequisites(root, blogID string) ([]blogharvest.File, error) {
+	dir, err := RequisitesDir(root, blogID)
+	if err != nil {
+		return nil, err
+	}
+	latest, err := LatestVersionIn(root, dir)
+	if err != nil || latest == 0 {
+		return nil, err
+	}
+	byURL := map[string]int{}
+	var out []blogharvest.File
+	for v := 1; v <= latest; v++ {
+		bag := filepath.Join(dir, versionName(v))
+		if _, err := os.Lstat(bag); os.IsNotExist(err) {
+			continue // a gap: versions are never removed, but do not fail on one
+		}
+		files, err := verifiedFiles(root, bag, []blogharvest.Role{blogharvest.RoleRequisite})
+		if err != nil {
+			return nil, fmt.Errorf("aip: requisites %s: %w", bag, err)
+		}
+		for _, f := range files {
+			if i, ok := byURL[f.URL]; ok {
+				out[i] = f
+				continue
+			}
+			byURL[f.URL] = len(out)
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
 // targetURL is the URL of the record holding f's payload: the last
 // exchange's, or the file's.
 func targetURL(f *blogharvest.File) string {
@@ -206,44 +244,59 @@ func namedIn(content, raw string) bool {
 
 // requisiteRecords writes, for each requisite of p, its redirect hops as
 // response records and its last exchange as a revisit record referring to
-// its first capture in the requisites package.
-func (p *pkg) requisiteRecords(w *warc.Writer) error {
+// its first capture in the requisites package. Each of these response and
+// revisit records, whether the Go client fetched the requisite or the
+// browser received it, is WARC-Concurrent-To page (the response record of
+// the package's page, when it has one): the requisite was captured in the
+// same event as the page it was captured for.
+func (p *pkg) requisiteRecords(w *warc.Writer, page string) error {
 	for _, f := range p.own {
-		id, err := w.Capture(f.Exchanges, f.Body)
-		if len(f.Exchanges) == 0 {
-			h := http.Header(f.Header).Clone()
-			id, err = w.Capture([]blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: h, Sent: f.Captured}}, f.Body)
+		xs := f.Exchanges
+		if len(xs) == 0 {
+			xs = []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: http.Header(f.Header).Clone(), Sent: f.Captured}}
 		}
+		body, err := requisiteBody(f)
+		if err != nil {
+			return err
+		}
+		id, err := w.CaptureConcurrentTo(xs, body, page)
 		if err != nil {
 			return err
 		}
 		f.WARCRecordID = id
 	}
 	for _, f := range p.requisites {
-		body := f.Body
-		if body == nil {
-			var err error
-			if body, err = os.ReadFile(f.Path); err != nil {
-				return err
-			}
+		body, err := requisiteBody(f)
+		if err != nil {
+			return err
 		}
 		xs := f.Exchanges
 		if len(xs) == 0 {
 			xs = []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: f.Header, Sent: f.Captured}}
 		}
 		for _, hop := range xs[:len(xs)-1] {
-			if _, err := w.Capture([]blogharvest.Exchange{hop}, hop.Body); err != nil {
+			if _, err := w.CaptureConcurrentTo([]blogharvest.Exchange{hop}, hop.Body, page); err != nil {
 				return err
 			}
 		}
 		o := p.origins[f.SHA256]
-		id, err := w.Revisit(xs[len(xs)-1], body, warc.Original{URL: o.url, Date: o.date})
+		id, err := w.Revisit(xs[len(xs)-1], body, warc.Original{URL: o.url, Date: o.date}, page)
 		if err != nil {
 			return err
 		}
 		f.WARCRecordID = id
 	}
 	return nil
+}
+
+// requisiteBody returns the payload of a requisite: its Body, or the
+// archived file at its Path (a requisite reused from the requisites
+// package, harvest/requisitestore.go).
+func requisiteBody(f *blogharvest.File) ([]byte, error) {
+	if f.Body != nil || f.Path == "" {
+		return f.Body, nil
+	}
+	return os.ReadFile(f.Path)
 }
 
 // requisiteVersions returns the versions of the requisites package p's

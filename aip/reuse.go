@@ -63,6 +63,7 @@ type ArchivedBlog struct {
 	Bag   string             // the bag's directory
 	Files []blogharvest.File // verified captures, as ArchivedMedia returns them
 	Rules []byte             // the learned rules (data/objects/log/*.json), nil when none
+	State []byte             // what the crawl left for the next update (data/objects/state/*.json, blogharvest.RoleState), nil when none
 }
 
 // LatestBlog returns what the latest Blog AIP of blogID under root holds;
@@ -92,6 +93,14 @@ func LatestBlog(root, blogID string) (*ArchivedBlog, error) {
 		}
 		if data, err := ReadFile(root, filepath.Join(logDir, ent.Name())); err == nil && bytes.Contains(data, []byte(`"`)) {
 			b.Rules = data
+			break
+		}
+	}
+	stateDir := filepath.Join(bag, "data", "objects", roleDir(blogharvest.RoleState))
+	ents, _ = ReadDir(root, stateDir)
+	for _, ent := range ents {
+		if data, err := ReadFile(root, filepath.Join(stateDir, ent.Name())); err == nil && strings.HasSuffix(ent.Name(), ".json") {
+			b.State = data
 			break
 		}
 	}

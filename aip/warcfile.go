@@ -61,7 +61,7 @@ func (p *pkg) addWARC(e env) error {
 			return err
 		}
 	}
-	if err := p.requisiteRecords(w); err != nil {
+	if err := p.requisiteRecords(w, pages[""]); err != nil {
 		return err
 	}
 	p.items = append(p.items, memItem(name, w.Bytes(), "metadata", "application/warc"),

@@ -3,10 +3,12 @@ package daemon_test
 import (
 	"crypto/tls"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -48,59 +50,18 @@ func TestCrawlRenderedStaysInScope(t *testing.T) {
 		return s
 	}
 	frame, script, fetched := internal("FRAME-SECRET-1170"), internal("SCRIPT-SECRET-2281"), internal("FETCH-SECRET-3392")
-	const host = "blog.example.org"
-	base := "https://" + host
 	embeds := fmt.Sprintf(`<iframe src="%s/comments/embed"></iframe><img src="http://10.0.0.1/p.png"><img src="http://metadata.google.internal/computeMetadata/v1/"><img src="http://169.254.169.254/latest/meta-data/"><script src="%s/app.js"></script><script>fetch(%q).then(function(r){return r.text()}).then(function(t){var p=document.createElement('p');p.textContent=t;document.querySelector('.entry-content').appendChild(p)}).catch(function(){});</script>`,
 		frame.URL, script.URL, fetched.URL+"/secret")
-	body := func(i int) string {
-		var s strings.Builder
-		for k := range 6 {
-			fmt.Fprintf(&s, "<p>Paragraph %d of post %d: the tide came in slowly over the old harbour wall while we counted the boats and mended the nets.</p>", k, i)
-		}
-		return s.String()
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/feed/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/rss+xml")
-		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><title>Harbour notes</title><link>%s/</link><description>Notes</description>`, base)
-		for i := range 2 {
-			fmt.Fprintf(w, `<item><title>Harbour note %d</title><link>%s/notes/%d/</link><guid>%s/notes/%d/</guid><pubDate>%s</pubDate><content:encoded><![CDATA[%s]]></content:encoded></item>`,
-				i, base, i, base, i, time.Date(2020, 1, i+1, 9, 0, 0, 0, time.UTC).Format(time.RFC1123Z), body(i))
-		}
-		fmt.Fprint(w, `</channel></rss>`)
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		head := fmt.Sprintf(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Harbour notes</title><link rel="alternate" type="application/rss+xml" href="%s/feed/"></head><body>`, base)
-		var i int
-		switch _, err := fmt.Sscanf(r.URL.Path, "/notes/%d/", &i); {
-		case r.URL.Path == "/":
-			fmt.Fprintf(w, `%s<a href="%s/notes/0/">0</a> <a href="%s/notes/1/">1</a></body></html>`, head, base, base)
-		case err == nil && i < 2:
-			fmt.Fprintf(w, `%s<article><h1>Harbour note %d</h1><div class="entry-content">%s%s</div></article></body></html>`, head, i, body(i), embeds)
-		default:
-			http.NotFound(w, r)
-		}
-	})
-	ca := tlstest.NewCA(t)
-	blog := httptest.NewUnstartedServer(mux)
-	blog.TLS = &tls.Config{Certificates: []tls.Certificate{ca.Leaf(t, host)}}
-	blog.StartTLS()
-	defer blog.Close()
-	px := &tlstest.ConnectProxy{Routes: map[string]string{host + ":443": blog.Listener.Addr().String()}}
-	proxy := httptest.NewServer(px)
-	defer proxy.Close()
-
+	base, px, env := harbourBlog(t, embeds, nil)
 	out := t.TempDir()
 	cmd := exec.Command(binary, "crawl", "-url", base+"/", "-out", out, "-delay", "1ms", "-render", "always")
-	cmd.Env = append(os.Environ(), "HTTPS_PROXY="+proxy.URL, "HTTP_PROXY="+proxy.URL, "NO_PROXY=", "no_proxy=",
-		"SSL_CERT_FILE="+ca.WriteFile(t))
+	cmd.Env = env
 	logs, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("crawl: %v\n%s", err, lastLines(string(logs), 30))
 	}
 	for _, a := range px.Asked() {
-		if a != "CONNECT "+host+":443" {
+		if a != "CONNECT "+harbourHost+":443" {
 			t.Errorf("proxy was asked %q: only tunnels to the blog may leave", a)
 		}
 	}
@@ -130,4 +91,66 @@ func TestCrawlRenderedStaysInScope(t *testing.T) {
 		t.Errorf("no refusal logged\n%s", lastLines(string(logs), 20))
 	}
 	checkArchive(t, out)
+}
+
+// harbourHost is the name of the blog harbourBlog serves.
+const harbourHost = "blog.example.org"
+
+// harbourBlog serves a two-post blog at https://blog.example.org/ over
+// TLS, reachable only through the CONNECT proxy it returns, whose posts
+// end with embeds (HTML) and which also serves files (path → body, typed
+// by extension). It returns the blog's base URL, the proxy and the
+// environment a crawl needs to go through the proxy and trust the blog.
+func harbourBlog(t *testing.T, embeds string, files map[string]string) (string, *tlstest.ConnectProxy, []string) {
+	t.Helper()
+	const host = harbourHost
+	base := "https://" + host
+	body := func(i int) string {
+		var s strings.Builder
+		for k := range 6 {
+			fmt.Fprintf(&s, "<p>Paragraph %d of post %d: the tide came in slowly over the old harbour wall while we counted the boats and mended the nets.</p>", k, i)
+		}
+		return s.String()
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/feed/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/rss+xml")
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><title>Harbour notes</title><link>%s/</link><description>Notes</description>`, base)
+		for i := range 2 {
+			fmt.Fprintf(w, `<item><title>Harbour note %d</title><link>%s/notes/%d/</link><guid>%s/notes/%d/</guid><pubDate>%s</pubDate><content:encoded><![CDATA[%s]]></content:encoded></item>`,
+				i, base, i, base, i, time.Date(2020, 1, i+1, 9, 0, 0, 0, time.UTC).Format(time.RFC1123Z), body(i))
+		}
+		fmt.Fprint(w, `</channel></rss>`)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		head := fmt.Sprintf(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Harbour notes</title><link rel="alternate" type="application/rss+xml" href="%s/feed/"></head><body>`, base)
+		var i int
+		if f, ok := files[r.URL.Path]; ok {
+			w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(r.URL.Path)))
+			w.Header().Set("Last-Modified", "Mon, 02 Jan 2006 15:04:05 GMT")
+			fmt.Fprint(w, f)
+			return
+		}
+		switch _, err := fmt.Sscanf(r.URL.Path, "/notes/%d/", &i); {
+		case r.URL.Path == "/":
+			fmt.Fprintf(w, `%s<a href="%s/notes/0/">0</a> <a href="%s/notes/1/">1</a></body></html>`, head, base, base)
+		case err == nil && i < 2:
+			fmt.Fprintf(w, `%s<article><h1>Harbour note %d</h1><div class="entry-content">%s%s</div></article></body></html>`, head, i, body(i), embeds)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	ca := tlstest.NewCA(t)
+	blog := httptest.NewUnstartedServer(mux)
+	blog.TLS = &tls.Config{Certificates: []tls.Certificate{ca.Leaf(t, host)}}
+	blog.StartTLS()
+	t.Cleanup(blog.Close)
+	px := &tlstest.ConnectProxy{Routes: map[string]string{host + ":443": blog.Listener.Addr().String()}}
+	proxy := httptest.NewServer(px)
+	t.Cleanup(proxy.Close)
+
+	env := append(os.Environ(), "HTTPS_PROXY="+proxy.URL, "HTTP_PROXY="+proxy.URL, "NO_PROXY=", "no_proxy=",
+		"SSL_CERT_FILE="+ca.WriteFile(t))
+	return base, px, env
 }

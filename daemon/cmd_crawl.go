@@ -178,6 +178,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 		return
 	}
 	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
+	st.Threads = harvest.ThreadsFrom(ab.State)
 	if !ok {
 		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", filepath.Base(filepath.Dir(filepath.Dir(ab.Bag)))+"/blog/"+filepath.Base(ab.Bag))
 		return

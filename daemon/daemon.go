@@ -361,6 +361,7 @@ func (d *Daemon) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	}
 	if !since.IsZero() {
 		o.Archived = d.archivedMedia(log)
+		o.ArchivedRequisites = d.archivedRequisites(o.Blog.ID, log)
 	}
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)

@@ -33,7 +33,22 @@ func (d *Daemon) previous(id string, st schedule.State) harvest.State {
 		CommentFeed: harvest.Validators{URL: st.CommentFeedURL, ETag: st.CommentETag,
 			LastModified: st.CommentLastModified, Digest: st.CommentDigest},
 		Items: st.Items, PostsChecked: st.PostsChecked, Robots: c.robots, Rules: c.rules, Pages: pagesOf(st.Pages),
+		Threads: threadsOf(st.Threads),
 	}
+}
+
+// threadsOf converts the stored comment thread APIs for harvest.State.
+func threadsOf(m map[string][]schedule.Validators) map[string][]harvest.Validators {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string][]harvest.Validators, len(m))
+	for k, vs := range m {
+		for _, v := range vs {
+			out[k] = append(out[k], harvest.Validators(v))
+		}
+	}
+	return out
 }
 
 // pagesOf converts the stored page validators for harvest.State.
@@ -62,6 +77,15 @@ func keepState(st *schedule.State, s harvest.State) {
 			st.Pages = map[string]schedule.Validators{}
 		}
 		st.Pages[k] = schedule.Validators{ETag: v.ETag, LastModified: v.LastModified}
+	}
+	st.Threads = nil
+	for k, vs := range s.Threads {
+		if st.Threads == nil {
+			st.Threads = map[string][]schedule.Validators{}
+		}
+		for _, v := range vs {
+			st.Threads[k] = append(st.Threads[k], schedule.Validators(v))
+		}
 	}
 }
 
@@ -95,6 +119,22 @@ func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blog
 		files, err := aip.ArchivedCaptures(d.Config.Archive, e)
 		if err != nil {
 			log.Warn("archived media not reused", "entry", e.URL, "err", err)
+		}
+		return files
+	}
+}
+
+// archivedRequisites returns UpdateCrawl's Options.ArchivedRequisites: the
+// verified requisites of the blog's requisites packages
+// (aip.ArchivedRequisites), which the update reuses while fresh and
+// revalidates conditionally once stale, instead of fetching the theme's
+// files again for every changed post. A package that cannot be read costs
+// a warning and fetches, never a requisite.
+func (d *Daemon) archivedRequisites(blogID string, log *slog.Logger) func() []blogharvest.File {
+	return func() []blogharvest.File {
+		files, err := aip.ArchivedRequisites(d.Config.Archive, blogID)
+		if err != nil {
+			log.Warn("archived requisites not reused", "blog", blogID, "err", err)
 		}
 		return files
 	}

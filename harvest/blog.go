@@ -220,6 +220,9 @@ func (c *crawl) emitBlog() error {
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}
+	if f := threadsFile(c.threadState(c.itemSignatures()), c.start); f != nil {
+		b.Files = append(b.Files, *f)
+	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))
 	c.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
 	c.cleanBlog(&b)

@@ -142,6 +142,8 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 		return renderWhy{ReasonShortArticle, "the static page holds less than half of the feed's article"}
 	case post && w.articleRuleTrusted() && ex.Score < lowScore:
 		return renderWhy{ReasonLowScore, fmt.Sprintf("low article score %.2f", ex.Score)}
+	case w.threadChanged(j.t.url):
+		return renderWhy{ReasonThreadChanged, "the API its comments were drawn from answers differently since the last crawl"}
 	case feedHoldsAll(j):
 		return renderWhy{}
 	}
@@ -242,8 +244,11 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	}
 	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
 	w.frameComments(&rex, res)
-	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html); note != "" { // comment systems in no table
+	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html, w.shapes); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
+	}
+	if e.Kind == blogharvest.KindPost && (why.forComments() || len(rex.Comments) > 0) {
+		j.threads = threadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (threads.go)
 	}
 	better := rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments))
 	// Added: comments neither the static page nor the comment feed holds,

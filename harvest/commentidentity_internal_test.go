@@ -94,3 +94,27 @@ func TestCommentIdentityByPermalink(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentIdentityByPlatformID: a feed comment known only by its
+// platform id (a GUID ending in #comment-N, no link) and the page's
+// element comment-N are one comment whatever the feed did to the
+// author's name (a numeric or a named character reference left in it)
+// and however far apart the two dates are.
+func TestCommentIdentityByPlatformID(t *testing.T) {
+	post := "http://b.ex/notes/harbour.html"
+	t0 := time.Date(2024, 10, 29, 23, 42, 10, 0, time.UTC)
+	for _, tc := range []struct{ feedAuthor, pageAuthor string }{
+		{"O&#039;Brien", "O'Brien"},
+		{"Ren&eacute;e", "Renée"},
+		{"Tom&#xE1;s", "Tomás"},
+	} {
+		e := &blogharvest.Entry{URL: post}
+		fc := []feed.Comment{{ID: "http://b.ex/?p=12#comment-1187", Author: tc.feedAuthor, Published: t0, Content: "<p>Great harbour photos, thank you.</p>"}}
+		pc := []learn.Comment{{ID: "comment-1187", Author: tc.pageAuthor, Date: t0.Add(-5 * time.Hour), DatePrecision: blogharvest.PrecisionMinute,
+			ContentText: "Great harbour photos, thank you!"}}
+		(&crawl{}).fillComments(e, &pageJob{comments: fc}, learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodRule}, Comments: pc})
+		if len(e.Comments) != 1 || e.Comments[0].Author != tc.pageAuthor {
+			t.Errorf("feed author %q, page author %q: %d comments %+v; want one by %s", tc.feedAuthor, tc.pageAuthor, len(e.Comments), e.Comments, tc.pageAuthor)
+		}
+	}
+}

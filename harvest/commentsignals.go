@@ -411,7 +411,7 @@ func (w *pageWorker) commentSignalReason(j *pageJob) string {
 // (an events list, a team page): the static extraction had its chance at
 // them, and they are dropped. It returns a note for Entry.Problems when
 // it drops what it found, else "".
-func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte) string {
+func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte, shapes *commentShapes) string {
 	if api := apiComments(res, lang); len(api) > 0 && len(api) >= len(ex.Comments) && (len(truth) == 0 || agreesWithFeed(api, truth)) {
 		ex.Comments = api // the service's own records, shown by the page
 		if ex.Methods != nil {
@@ -422,10 +422,7 @@ func renderedComments(ex *learn.Extraction, res *render.Result, lang string, tru
 	if len(ex.Comments) > 0 {
 		return ""
 	}
-	found := notStatic(learn.RenderedComments(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}), static)
-	for _, f := range res.Frames {
-		found = append(found, learn.RenderedComments(learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})...)
-	}
+	found := shapes.readRendered(res, lang, static)
 	if len(found) == 0 {
 		return ""
 	}
@@ -452,11 +449,16 @@ func apiComments(res *render.Result, lang string) []learn.Comment {
 			bodies = append(bodies, a.Body)
 		}
 	}
+	return learn.APIComments(bodies, renderedPages(res, lang))
+}
+
+// renderedPages returns the rendered page and its frames' documents.
+func renderedPages(res *render.Result, lang string) []learn.Page {
 	pages := []learn.Page{{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}}
 	for _, f := range res.Frames {
 		pages = append(pages, learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})
 	}
-	return learn.APIComments(bodies, pages)
+	return pages
 }
 
 // notStatic returns the comments of found whose text the static page

@@ -71,6 +71,9 @@ type site struct {
 	siteComments map[string][]feed.Comment // UpdateCrawl: the blog-wide comment feed's comments, by post
 	siteFiles    []blogharvest.File        // UpdateCrawl: the blog-wide comment feed's pages as captured
 	siteParsed   [][]feed.Comment          // UpdateCrawl: the comments of each of siteFiles (none for a page that does not parse)
+	// threadsChanged are the posts whose comment thread API answered
+	// differently (UpdateCrawl, threads.go).
+	threadsChanged map[string]bool
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
@@ -95,6 +98,10 @@ type pageWorker struct {
 	// requisites are the page requisites fetched in this crawl, shared by
 	// its pages (requisites.go).
 	requisites *mediaCache
+	// shapes is the comment structure learned from the rendered pages
+	// (commentshapes.go).
+	shapes *commentShapes
+	stored *storedRequisites // what the blog's requisites packages hold (requisitestore.go)
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -118,6 +125,12 @@ type crawl struct {
 	failed     map[string]bool            // canonical URLs of feed items whose page failed
 	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
 	late       lateStubs                  // entries re-read for the stubs met after them
+	// threadsPolled says pollThreads ran; threadPolls holds what each
+	// watched thread API answered, threadVals the watch of the posts
+	// rendered (threads.go).
+	threadsPolled           bool
+	threadPolls, threadVals map[string][]Validators
+	threadDropped           map[string]bool // thread API URLs that change by themselves
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -158,7 +171,8 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
 	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
-		side: newSideFeeds(), requisites: newMediaCache()}
+		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
+		stored: &storedRequisites{load: o.ArchivedRequisites}}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
@@ -201,6 +215,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
+	c.pollThreads(ctx)
 	c.queueCommented()
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {

@@ -124,7 +124,11 @@
 // for the posts feed and the blog-wide comment feed conditionally
 // (If-None-Match, If-Modified-Since), and stops there, having emitted
 // nothing, when both answer 304 or a body identical to the last one
-// (Result.Unchanged): an unchanged blog costs two requests. robots.txt is
+// (Result.Unchanged): an unchanged blog costs two requests, plus one per
+// comment thread API it watches (threads.go: the JSON a post's rendered
+// page drew its comments from, State.Threads, asked for conditionally
+// even when the feeds did not change; a post whose thread changed is read
+// and rendered again, reason ReasonThreadChanged). robots.txt is
 // reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
 // from State.Rules. Otherwise it reads the feeds (the feed URL is known: no
 // discovery), and re-reads only the posts something says changed:
@@ -184,7 +188,9 @@
 //   - postpages.go: the further pages of a paginated post.
 //   - renderdecision.go: the named render reasons, the render budget and
 //     the per-reason account; widgetsignal.go: script widgets drawn from
-//     an API.
+//     an API. commentshapes.go: the comment structure learned from the
+//     crawl's rendered pages (a shape two pages repeated is read where a
+//     thread of one comment repeats nothing).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
@@ -193,11 +199,15 @@
 //     home page: what a page names (parsed), what the browser received
 //     (render.Result.Responses), the one scope decision
 //     (requisiteRefusal: Options.Requisites, addresses), caps, the ledger.
+//     requisitestore.go: an update's reuse of the blog's requisites
+//     packages as an HTTP cache (fresh: not asked for; stale: conditional
+//     request, a 304 keeps the stored payload).
 //   - claims.go, ledger.go: URLs processed and waiting; the fate of every
 //     URL met.
 //   - stats.go: warnings and timings.
 //   - polite.go, update.go: UpdateCrawl's conditional requests, change
-//     signals, State; the blog-wide comment feed.
+//     signals, State; the blog-wide comment feed. threads.go: the comment
+//     APIs of script-drawn threads watched between crawls.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with
@@ -226,7 +236,9 @@
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).
 //   - What counts as a page requisite: elementRequisites and cssRefs in
 //     requisiteurls.go; whether one may be captured: requisiteRefusal in
-//     requisites.go (for the Go client and the browser alike).
+//     requisites.go (for the Go client and the browser alike). When a
+//     stored requisite is asked for again: freshFor and fetchRequisite
+//     (requisitestore.go, requisites.go).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; what a worker's outcome does to the
 //     frontier: handle in coordinator.go.

@@ -54,6 +54,10 @@ type Options struct {
 	// the crawl starts its own Chromium on first need and closes it at the
 	// end (no browser installed: rendering is off, with one warning; a
 	// browser that did not start: one warning and Result.Unrendered).
+	// A browser given here and kept across crawls keeps its HTTP cache: a
+	// post UpdateCrawl renders again because its comment thread changed
+	// (ReasonThreadChanged) may be drawn from an API response the server
+	// let it cache; the crawl's own browser starts with an empty cache.
 	Browser Renderer
 	// RenderHostRules maps host names for a browser the crawl starts, in
 	// --host-resolver-rules syntax ("MAP blog.test 127.0.0.1:8080"), for
@@ -106,6 +110,17 @@ type Options struct {
 	// blog's origins and any public address), RequisitesSameOrigin or
 	// RequisitesNone. If empty, RequisitesAll. Refusals are in the ledger.
 	Requisites string
+	// ArchivedRequisites, if set, returns the requisites the blog's
+	// requisites packages already hold (verified, with their original
+	// headers and capture time: aip.ArchivedRequisites). It is called at
+	// most once per crawl, when the first requisite is needed. A requisite
+	// held there is not fetched again while its stored response is fresh
+	// (RFC 9111 §4.2: Cache-Control max-age, Expires, else a tenth of the
+	// time since Last-Modified, at most MaxHeuristicFreshness), and is
+	// revalidated with a conditional request (If-None-Match,
+	// If-Modified-Since) once it is stale; a 304 keeps the stored payload
+	// (requisitestore.go). If nil, every requisite is fetched.
+	ArchivedRequisites func() []blogharvest.File
 	// MaxRequisiteBytes bounds one requisite file; if zero,
 	// DefaultMaxRequisiteBytes.
 	MaxRequisiteBytes int64

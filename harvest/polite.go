@@ -53,6 +53,12 @@ type State struct {
 	// post of the feed's first page (by the same key as Items; URL and
 	// Digest unset): a recheck asks for them conditionally.
 	Pages map[string]Validators
+	// Threads holds, by the same key as Items, the JSON APIs the rendered
+	// page of each of those posts drew its comments from (URL, validators
+	// and the digest of the body): UpdateCrawl asks for them
+	// conditionally and reads again the posts whose thread changed
+	// (threads.go).
+	Threads map[string][]Validators
 }
 
 // Validators describe one feed as last received: what a conditional
@@ -134,12 +140,16 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 			return false
 		}
 	}
+	if c.pollThreads(ctx) {
+		return false // a comment thread drawn by script changed (threads.go)
+	}
 	c.stopped = true
 	c.res.Unchanged = true
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.ETag, c.res.LastModified = fv.ETag, fv.LastModified
 	c.res.Rules = st.Rules
-	c.res.State = State{Feed: fv, CommentFeed: cv, Items: st.Items, PostsChecked: st.PostsChecked, Rules: st.Rules}
+	c.res.State = State{Feed: fv, CommentFeed: cv, Items: st.Items, PostsChecked: st.PostsChecked, Rules: st.Rules,
+		Pages: st.Pages, Threads: c.threadState(st.Items)}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -317,6 +327,7 @@ func (c *crawl) finishState() {
 	st.Rules = c.res.Rules
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
+	st.Threads = c.threadState(st.Items)
 }
 
 // recheckOnly reports whether the post of j is read only because the
@@ -325,7 +336,7 @@ func (c *crawl) finishState() {
 func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
 	if !w.pol.changedOnly || w.pol.settled || it == nil || it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) ||
-		w.isCommented(j.t.url) {
+		w.isCommented(j.t.url) || w.threadChanged(j.t.url) {
 		return false
 	}
 	changed, _ := w.signatureChanged(it)

@@ -22,6 +22,7 @@ const (
 	ReasonStatedCount   = "stated-count"   // the blog states more comments than the page and every feed hold (stated.go)
 	ReasonCommentSignal = "comment-signal" // signs of a comment system in no table (commentsignals.go)
 	ReasonAPIWidget     = "api-widget"     // a script widget drawn from an API into an empty element (widgetsignal.go)
+	ReasonThreadChanged = "thread-changed" // UpdateCrawl: the API the post's comments were drawn from changed (threads.go)
 )
 
 // Why a page a reason asked to render was not: the keys of
@@ -62,14 +63,14 @@ func (r renderWhy) String() string {
 // from the feed anyway: the render pays only when the page shows more).
 // Renders for a guessed reason stop once they prove useless.
 func (r renderWhy) guessed() bool {
-	return r.key == ReasonCommentSignal || r.key == ReasonAPIWidget || r.key == ReasonFeedComments
+	return r.key == ReasonCommentSignal || r.key == ReasonAPIWidget || r.key == ReasonFeedComments || r.key == ReasonThreadChanged
 }
 
 // forComments reports whether the page is rendered for its comments
 // only: its static article is not in question.
 func (r renderWhy) forComments() bool {
 	switch r.key {
-	case ReasonCommentSystem, ReasonFeedComments, ReasonFeedCount, ReasonCommentSignal, ReasonAPIWidget:
+	case ReasonCommentSystem, ReasonFeedComments, ReasonFeedCount, ReasonCommentSignal, ReasonAPIWidget, ReasonThreadChanged:
 		return true
 	}
 	return false

@@ -98,3 +98,36 @@ func TestWidgetSignal(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderReasonClosedCommentArea is issue 24's cost finding: a post
+// whose comment area says it is closed or has no comments yet (and a
+// comment form waiting for the first one) gives the whole render decision
+// no reason, whether or not the feed counts comments, in the words of
+// several platforms and languages.
+func TestRenderReasonClosedCommentArea(t *testing.T) {
+	base := mustURL(t, "http://b.ex/2024/p/")
+	article := `<article><h1>T</h1><p>The text of the post, long enough to read as an article.</p></article>`
+	for _, tc := range []struct{ name, area string }{
+		{"closed, WordPress", `<div id="comments" class="comments-area"><p class="no-comments">Comments on this page are closed.</p></div>`},
+		{"closed, plain", `<section class="comments"><h2>Comments</h2><p>Comments are closed.</p></section>`},
+		{"disabled", `<div id="comments"><p>Comments are disabled for this post.</p></div>`},
+		{"none yet", `<section id="comments"><h3>0 Comments</h3><p>No comments yet. Be the first!</p></section>`},
+		{"no responses", `<div id="comments" class="comments-area"><h2 class="comments-title">No responses yet</h2></div>`},
+		{"form only", `<div id="comments" class="comments-area"><div id="respond" class="comment-respond"><h3 id="reply-title">Leave a Reply</h3>
+<form action="/wp-comments-post.php" method="post" id="commentform"><textarea id="comment" name="comment"></textarea><input type="submit" value="Post Comment"></form></div></div>`},
+		{"closed, German", `<section id="kommentare" class="kommentare"><p>Die Kommentare sind geschlossen.</p></section>`},
+		{"closed, French", `<div id="comments"><p>Les commentaires sont fermés.</p></div>`},
+	} {
+		for _, count := range []int{-1, 0} {
+			page := `<html><body>` + article + tc.area + `</body></html>`
+			doc, _ := html.Parse(strings.NewReader(page))
+			j := &pageJob{page: &fetchedPage{html: []byte(page), doc: doc, url: base, info: readBytes([]byte(page), base)},
+				item: &feed.Item{CommentCount: count}}
+			ex := learn.Extraction{ContentText: "The text of the post, long enough to read as an article."}
+			w := &pageWorker{site: &site{}, o: Options{Render: RenderAuto}}
+			if got := w.renderReason(j, true, ex, nil); got.key != "" {
+				t.Errorf("%s (feed count %d): render reason %q, want none", tc.name, count, got)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
@@ -173,9 +174,21 @@ func (w *pageWorker) fetchRequisite(ctx context.Context, u string) (blogharvest.
 	if res, ok := w.requisites.get(u); ok {
 		return res.file, res.err
 	}
-	resp, err := w.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
+	req := fetch.Request{URL: u, Kind: fetch.Subresource}
+	held, ok := w.stored.get(u)
+	if ok {
+		if held.freshAt(time.Now()) { // not asked for again: the stored capture stands
+			f := held.reuse(w.start)
+			w.requisites.put(u, mediaResult{file: f})
+			return f, nil
+		}
+		req.ETag, req.LastModified = held.validators()
+	}
+	resp, err := w.client.Do(ctx, req)
 	var f blogharvest.File
 	switch {
+	case err == nil && resp.NotModified && ok:
+		f = held.revalidated(resp)
 	case err != nil:
 	case int64(len(resp.Body)) > w.o.MaxRequisiteBytes:
 		err = fmt.Errorf("%d bytes exceed the %d-byte requisite limit: %w", len(resp.Body), w.o.MaxRequisiteBytes, blogharvest.ErrTooLarge)

@@ -3,6 +3,7 @@ package harvest_test
 import (
 	"net/http/httptest"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
@@ -63,7 +64,14 @@ func TestNewCrawlFindsUnknownCommentSystems(t *testing.T) {
 // comment service.
 func serveTalkbox(t *testing.T) (*fixture.Site, *httptest.Server, *httptest.Server) {
 	t.Helper()
-	site := fixture.MustNew("talkbox")
+	return serveWithService(t, "talkbox")
+}
+
+// serveWithService serves the fixture blog name and, on a second origin,
+// its comment service.
+func serveWithService(t *testing.T, name string) (*fixture.Site, *httptest.Server, *httptest.Server) {
+	t.Helper()
+	site := fixture.MustNew(name)
 	svc := httptest.NewServer(site.ServiceHandler())
 	t.Cleanup(svc.Close)
 	site.SetCommentService(svc.URL)
@@ -122,4 +130,48 @@ func ratio(a, b int) float64 {
 		return 1
 	}
 	return float64(a) / float64(b)
+}
+
+// TestNewCrawlFindsUtilityClassIframeApp is issue 24's finding 2: the
+// nook blog's iframe app on another origin draws its comments with
+// utility classes only (no comment word, no microdata; the header and
+// button rows share the comment's tag and first class token), the author
+// in an <h4>, the date the text of a link to #nook-comments-<id>,
+// replies nested. Crawled in render: auto with the crawl's own browser,
+// every comment of those posts must be archived with its parent, and the
+// date link is the comment's permalink.
+func TestNewCrawlFindsUtilityClassIframeApp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := exec.LookPath("chromium"); err != nil {
+		toolskip.Missing(t, "chromium", err)
+	}
+	site, srv, svc := serveWithService(t, "nook")
+	o := options("nook", srv.URL)
+	o.Render, o.Allow = harvest.RenderAuto, []string{svc.URL}
+	_, out := crawl(t, o)
+	got := out.byURL(t)
+	var s prScore
+	permalinks := 0
+	for _, p := range site.Truth(srv.URL).Posts {
+		e := got[p.URL]
+		if !p.IframeApp || e == nil {
+			continue
+		}
+		s.add(t, e, p)
+		for _, c := range e.Comments {
+			if strings.Contains(c.URL, "#nook-comments-") {
+				permalinks++
+			}
+		}
+	}
+	t.Logf("nook: comments %d found of %d, %d archived: precision %.3f recall %.3f, parents right %d of %d, %d with the app's permalink",
+		s.match, s.want, s.got, s.precision(), s.recall(), s.parents, s.match, permalinks)
+	if s.want == 0 {
+		t.Fatal("no Nook comments in the truth")
+	}
+	if s.precision() < 0.99 || s.recall() < 0.99 || s.parents < s.match || permalinks < s.match {
+		t.Errorf("precision %.3f recall %.3f parents %d of %d, permalinks %d: want all", s.precision(), s.recall(), s.parents, s.match, permalinks)
+	}
 }

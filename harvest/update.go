@@ -2,7 +2,9 @@ package harvest
 
 import (
 	"context"
+	"maps"
 	"net/url"
+	"slices"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
@@ -96,9 +98,16 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 	return true
 }
 
-// queueCommented queues the commented posts within the blog's scope.
+// queueCommented queues the commented posts within the blog's scope, and
+// those whose comment thread API changed (threads.go).
 func (c *crawl) queueCommented() {
-	for _, post := range c.commented {
+	posts := slices.Clone(c.commented)
+	for _, raw := range slices.Sorted(maps.Keys(c.threadsChanged)) {
+		if u := mustCanonical(raw); u != nil {
+			posts = append(posts, u)
+		}
+	}
+	for _, post := range posts {
 		if c.scope.contains(post) {
 			c.ledger.met(post.String(), "comments")
 			c.front.push(task{url: post.String(), kind: "post", prio: prioPost})

@@ -35,6 +35,9 @@ type pageJob struct {
 	apiFiles []blogharvest.File
 	stated   *stated // the comments the blog states the post has (statedComments), once read
 	rendered bool    // the page was rendered (maybeRender)
+	// threads are the comment APIs the rendered page drew from, to watch
+	// (threads.go).
+	threads []Validators
 	// renderedReqs are the requisites the browser received rendering the page.
 	renderedReqs []blogharvest.File
 }
@@ -59,7 +62,7 @@ var errNotHTML = errors.New("not an HTML page")
 // process fetches and processes one page (in a worker).
 func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
 	j.item = w.claims.take(j.t.url)
-	if w.pol.changedOnly && j.item != nil && !w.itemChanged(j.item) && !j.t.again {
+	if w.pol.changedOnly && j.item != nil && !w.itemChanged(j.item) && !j.t.again && !w.threadChanged(j.t.url) {
 		if w.pol.settled && !w.isCommented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
@@ -130,7 +133,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if w.pol.changedOnly && !j.t.again && (j.item == nil || !w.itemChanged(j.item)) && !w.entryChanged(e, j.t) {
+	if w.pol.changedOnly && !j.t.again && (j.item == nil || !w.itemChanged(j.item)) && !w.threadChanged(j.t.url) && !w.entryChanged(e, j.t) {
 		w.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out

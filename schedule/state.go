@@ -52,12 +52,17 @@ type State struct {
 	PostsChecked        time.Time         // when posts without a change signal were last re-read
 	// Pages holds the validators of the last capture of those items' pages.
 	Pages map[string]Validators `json:",omitempty"`
+	// Threads holds, by the same key as Items, the comment APIs a post's
+	// rendered page drew its comments from (harvest.State.Threads).
+	Threads map[string][]Validators `json:",omitempty"`
 }
 
 // Validators are what a conditional request for a page sends back.
 type Validators struct {
+	URL          string `json:",omitempty"` // set for a comment thread's API (State.Threads)
 	ETag         string `json:",omitempty"`
 	LastModified string `json:",omitempty"`
+	Digest       string `json:",omitempty"` // SHA-256 of a thread API's body (State.Threads)
 }
 
 // VersionError reports a stored State whose version this build cannot read:

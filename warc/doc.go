@@ -9,7 +9,8 @@
 // exchange a request and a response record (a revisit record, profile
 // server-not-modified, for a 304 answer), and resource records for what the
 // harvest made from a page (the rendered DOM, the screenshot), each
-// WARC-Concurrent-To the page's response record. Every record carries
+// WARC-Concurrent-To the page's response record (CaptureConcurrentTo and
+// Revisit's concurrentTo name it for a page's requisites too). Every record carries
 // WARC-Block-Digest and, where it has one, WARC-Payload-Digest, both
 // "sha256:" and lowercase hex (the digests of the bag's manifest).
 //

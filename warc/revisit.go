@@ -25,17 +25,16 @@ type Original struct {
 // orig already holds, as a revisit record of profile identical-payload-
 // digest: the HTTP status line and headers of x, no payload, and the
 // WARC-Payload-Digest of payload (the bytes received, which are not
-// stored again). A request record follows when x has a method. It returns
-// the revisit record's id.
-func (w *Writer) Revisit(x blogharvest.Exchange, payload []byte, orig Original) (string, error) {
+// stored again). It is WARC-Concurrent-To the record concurrentTo when
+// that is not empty (a page requisite's revisit names its page's response
+// record). A request record follows when x has a method. It returns the
+// revisit record's id.
+func (w *Writer) Revisit(x blogharvest.Exchange, payload []byte, orig Original, concurrentTo string) (string, error) {
 	date := x.Sent
 	if date.IsZero() {
 		date = x.Received
 	}
-	hs := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeResponse}}
-	if x.RemoteIP != "" {
-		hs = append(hs, header{gw.WarcIPAddress, x.RemoteIP})
-	}
+	hs := responseHeaders(x, date, concurrentTo)
 	ref := &gw.RevisitRef{Profile: ProfileIdenticalPayload, TargetUri: orig.URL, TargetDate: stamp(orig.Date)}
 	if orig.ID != "" {
 		ref.TargetRecordId = bracket(orig.ID)

@@ -121,13 +121,22 @@ type header struct{ name, value string }
 // the last response or revisit record, without its angle brackets
 // ("urn:uuid:…"), as every id the Writer returns.
 func (w *Writer) Capture(xs []blogharvest.Exchange, payload []byte) (string, error) {
+	return w.CaptureConcurrentTo(xs, payload, "")
+}
+
+// CaptureConcurrentTo is Capture with each response (or revisit) record
+// WARC-Concurrent-To the record concurrentTo ("urn:uuid:…"; none when
+// empty): a page requisite's records name the response record of the
+// page it was captured for, as they were fetched in the same capture
+// event.
+func (w *Writer) CaptureConcurrentTo(xs []blogharvest.Exchange, payload []byte, concurrentTo string) (string, error) {
 	var last string
 	for i, x := range xs {
 		body := x.Body
 		if i == len(xs)-1 {
 			body = payload
 		}
-		id, err := w.exchange(x, body)
+		id, err := w.exchange(x, body, concurrentTo)
 		if err != nil {
 			return "", fmt.Errorf("warc: %s: %w", x.URL, err)
 		}
@@ -138,15 +147,12 @@ func (w *Writer) Capture(xs []blogharvest.Exchange, payload []byte) (string, err
 
 // exchange writes one exchange's response (or revisit) record and its
 // request record.
-func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
+func (w *Writer) exchange(x blogharvest.Exchange, body []byte, concurrentTo string) (string, error) {
 	date := x.Sent
 	if date.IsZero() {
 		date = x.Received
 	}
-	hs := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeResponse}}
-	if x.RemoteIP != "" {
-		hs = append(hs, header{gw.WarcIPAddress, x.RemoteIP})
-	}
+	hs := responseHeaders(x, date, concurrentTo)
 	if x.Truncated {
 		hs = append(hs, header{gw.WarcTruncated, "length"})
 	}
@@ -170,6 +176,20 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
 		return "", err
 	}
 	return id, nil
+}
+
+// responseHeaders are the WARC headers of the response (or revisit)
+// record of x: target, date, type, address, and the record it is
+// concurrent to when concurrentTo is not empty.
+func responseHeaders(x blogharvest.Exchange, date time.Time, concurrentTo string) []header {
+	hs := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeResponse}}
+	if x.RemoteIP != "" {
+		hs = append(hs, header{gw.WarcIPAddress, x.RemoteIP})
+	}
+	if concurrentTo != "" {
+		hs = append(hs, header{gw.WarcConcurrentTo, bracket(concurrentTo)})
+	}
+	return hs
 }
 
 // Resource writes a resource record: content the harvest made about the

@@ -463,6 +463,11 @@ func repeatedRecords(root *html.Node) []*html.Node {
 // childGroups groups the record-like element children of n by signature;
 // it is nil when there are fewer than two, which make no group of two.
 func childGroups(n *html.Node) map[string][]*html.Node {
+	return childGroupsBy(n, signature)
+}
+
+// childGroupsBy is childGroups with the children keyed by sig.
+func childGroupsBy(n *html.Node, sig func(*html.Node) string) map[string][]*html.Node {
 	if !twoRecordLike(n) {
 		return nil
 	}
@@ -471,8 +476,8 @@ func childGroups(n *html.Node) map[string][]*html.Node {
 		if !recordLike(c) {
 			continue
 		}
-		sig := signature(c)
-		groups[sig] = append(groups[sig], c)
+		key := sig(c)
+		groups[key] = append(groups[key], c)
 	}
 	return groups
 }
@@ -547,10 +552,15 @@ func hasAuthorHint(m *html.Node) bool {
 // sameSignature returns the descendants of m with m's signature (nil
 // when there are none).
 func sameSignature(m *html.Node) map[*html.Node]bool {
-	class := signatureClass(m)
+	return sameSignatureBy(m, signature)
+}
+
+// sameSignatureBy is sameSignature with the signature sig.
+func sameSignatureBy(m *html.Node, sig func(*html.Node) string) map[*html.Node]bool {
+	key := sig(m)
 	var out map[*html.Node]bool
 	walkElements(m, func(c *html.Node) bool {
-		if c != m && c.Data == m.Data && signatureClass(c) == class {
+		if c != m && sig(c) == key {
 			if out == nil {
 				out = map[*html.Node]bool{}
 			}

@@ -3,6 +3,7 @@ package learn
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"regexp"
 	"strings"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
@@ -251,7 +252,7 @@ func isBodyLike(n *html.Node) bool {
 		return false // no token holds a body hint
 	}
 	for tok := range strings.FieldsSeq(strings.ToLower(class)) {
-		if strings.Contains(tok, "author") || strings.Contains(tok, "meta") || strings.Contains(tok, "avatar") {
+		if strings.Contains(tok, "author") || strings.Contains(tok, "meta") || strings.Contains(tok, "avatar") || utilityClassRe.MatchString(tok) {
 			continue
 		}
 		for _, h := range []string{"content", "body", "text", "message"} {
@@ -262,6 +263,12 @@ func isBodyLike(n *html.Node) bool {
 	}
 	return false
 }
+
+// utilityClassRe matches the class tokens of utility-first CSS
+// frameworks that hold a body hint's word but style any element: text
+// size, alignment, wrapping and colour (text-sm, md:text-center,
+// text-gray-500), align-content (content-center).
+var utilityClassRe = regexp.MustCompile(`^(?:[a-z0-9-]+:)*(?:text-(?:xs|sm|base|lg|\d?xl|left|right|center|justify|start|end|wrap|nowrap|balance|pretty|ellipsis|clip|white|black|transparent|current|inherit|[a-z]+-\d{2,3}(?:/\d+)?)|content-(?:center|start|end|between|around|evenly|baseline|stretch|none|normal))$`)
 
 // bodyHintSet finds the words of isBodyLike's body hints.
 var bodyHintSet = newHintSet([]string{"content", "body", "text", "message"})

@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -24,27 +25,56 @@ import (
 // date: "29 Aug 2022 18:23" in a tooltip over "3 years ago") and a text
 // of its own. Replies come from nesting, or from a reply attribute
 // (data-parent, data-reply-to, …) naming another comment's id.
+//
+// Siblings are grouped by tag and first class token first; when that
+// finds nothing, by structure: tag and the whole set of class tokens. A
+// page styled with utility classes ("flex items-center gap-2") gives the
+// comment, its header row and its button row one first token, so that
+// the rows read as replies nested in the comment and the comment loses
+// its author and date; the whole class set tells them apart. A comment
+// whose own link points at a fragment naming its element's id
+// (#app-comments-<id>) has that link as its permalink.
 
 // RenderedComments returns the comments of p, the DOM of a rendered page
 // or frame, found without learned rules: by the comment fallback, else by
 // repeated structures with an author-like, a date-like and a body-like
 // part. It returns nil when it finds none.
 func RenderedComments(p Page) []Comment {
+	out, _ := RenderedCommentsShaped(p, nil)
+	return out
+}
+
+// RenderedCommentsShaped is RenderedComments, and says the shape of the
+// records the loose detector found repeated ("" when the markers found
+// them, or nothing repeats). When nothing is found that way, single
+// records of one of shapes (the shapes other rendered pages of the blog
+// repeated) are read: a thread of one comment repeats nothing.
+func RenderedCommentsShaped(p Page, shapes []string) ([]Comment, string) {
 	root, err := html.Parse(bytes.NewReader(p.HTML))
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	e := &extractor{root: root, page: p, base: parseBase(p.URL)}
 	if elems, recs := findCommentElements(root); len(elems) > 0 {
 		if out := e.heuristicComments(elems, recs); len(out) > 0 {
-			return out
+			return out, ""
 		}
 	}
-	elems, recs := looseRecords(root, p.Lang, e.base)
+	elems, recs, shape := looseRecords(root, p.Lang, e.base)
 	if len(elems) == 0 {
-		return nil
+		elems, recs = shapedRecords(root, p.Lang, e.base, shapes)
 	}
+	if len(elems) == 0 {
+		return nil, ""
+	}
+	return e.looseComments(elems, recs), shape
+}
+
+// looseComments turns the loose detector's records into comments.
+func (e *extractor) looseComments(elems []*html.Node, recs []record) []Comment {
+	p := e.page
 	out := e.heuristicComments(elems, recs)
+	anchorPermalinks(out, recs, e.base)
 	for k := range out {
 		if recs[k].date == nil {
 			continue
@@ -57,25 +87,74 @@ func RenderedComments(p Page) []Comment {
 	return out
 }
 
+// signatures are the loose detector's ways of grouping siblings, by the
+// prefix of the shapes they make: first class token, whole class set.
+var signatures = []struct {
+	prefix string
+	sig    func(*html.Node) string
+}{{"f:", signature}, {"s:", structuralSignature}}
+
+// shapedRecords reads the elements of one of shapes (looseRecords's
+// shape keys) that read as comments, one or more, in document order.
+func shapedRecords(root *html.Node, lang string, base *url.URL, shapes []string) ([]*html.Node, []record) {
+	var elems []*html.Node
+	var recs []record
+	for _, s := range signatures {
+		for _, shape := range shapes {
+			key, ok := strings.CutPrefix(shape, s.prefix)
+			if !ok {
+				continue
+			}
+			walkElements(root, func(n *html.Node) bool {
+				if skipped(n) || excludedArea(n) {
+					return false
+				}
+				if s.sig(n) == key {
+					if r := readLoose(n, sameSignatureBy(n, s.sig), lang, base); r.isComment(true) {
+						elems, recs = append(elems, n), append(recs, r)
+					}
+				}
+				return true
+			})
+			if len(elems) > 0 {
+				return elems, recs
+			}
+		}
+	}
+	return nil, nil
+}
+
 // looseRecords is the loose structural detector: groups of sibling
 // elements with one signature of which at least two, and two thirds, read
 // as comments by readLoose; replies with a listed signature nested in a
 // found comment are added. It returns the elements in document order
 // with their records.
-func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []record) {
+// The shape is the grouping's prefix and the signature of the first
+// record.
+func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []record, string) {
+	for _, s := range signatures {
+		if elems, recs := looseRecordsBy(root, lang, base, s.sig); len(elems) > 0 {
+			return elems, recs, s.prefix + s.sig(elems[0])
+		}
+	}
+	return nil, nil, ""
+}
+
+// looseRecordsBy is looseRecords with siblings grouped by sig.
+func looseRecordsBy(root *html.Node, lang string, base *url.URL, sig func(*html.Node) string) ([]*html.Node, []record) {
 	found := map[*html.Node]record{}
 	listed := map[string]bool{}
 	walkElements(root, func(n *html.Node) bool {
 		if skipped(n) || excludedArea(n) {
 			return false
 		}
-		for sig, members := range childGroups(n) {
+		for key, members := range childGroupsBy(n, sig) {
 			if len(members) < 2 {
 				continue
 			}
 			ok := map[*html.Node]record{}
 			for _, m := range members {
-				if r := readLoose(m, sameSignature(m), lang, base); r.isComment(true) {
+				if r := readLoose(m, sameSignatureBy(m, sig), lang, base); r.isComment(true) {
 					ok[m] = r
 				}
 			}
@@ -83,7 +162,7 @@ func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []
 				for m, r := range ok {
 					found[m] = r
 				}
-				listed[sig] = true
+				listed[key] = true
 			}
 		}
 		return true
@@ -95,8 +174,8 @@ func looseRecords(root *html.Node, lang string, base *url.URL) ([]*html.Node, []
 	var recs []record
 	walkElements(root, func(n *html.Node) bool {
 		r, in := found[n]
-		if !in && listed[signature(n)] && insideFound(n, found) {
-			if r = readLoose(n, sameSignature(n), lang, base); r.isComment(true) {
+		if !in && listed[sig(n)] && insideFound(n, found) {
+			if r = readLoose(n, sameSignatureBy(n, sig), lang, base); r.isComment(true) {
 				found[n], in = r, true
 			}
 		}
@@ -296,4 +375,50 @@ func inHeading(n, el *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// structuralSignature is a sibling group's key by structure: the tag and
+// the whole set of class tokens, sorted, digits dropped.
+func structuralSignature(n *html.Node) string {
+	tokens := strings.Fields(attr(n, "class"))
+	for k, t := range tokens {
+		tokens[k] = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return -1
+			}
+			return r
+		}, t)
+	}
+	slices.Sort(tokens)
+	return n.Data + "." + strings.Join(slices.Compact(tokens), " ")
+}
+
+// anchorPermalinks gives each comment without a permalink of its own the
+// fragment link of its record that names its element's id
+// (#nook-comments-<id>, #c<id>): the link a comment app puts on a
+// comment's date.
+func anchorPermalinks(cs []Comment, recs []record, base *url.URL) {
+	if base == nil {
+		return
+	}
+	for k := range cs {
+		el := recs[k].elem
+		id := attr(el, "id")
+		if id == "" || len(id) < 4 {
+			continue
+		}
+		walkElements(el, func(n *html.Node) bool {
+			if n != el && recs[k].nested(n) {
+				return false
+			}
+			href := strings.TrimSpace(attr(n, "href"))
+			if n.Data == "a" && strings.HasPrefix(href, "#") && len(href) > len(id) && strings.HasSuffix(href, id) {
+				u := *base
+				u.Fragment = href[1:]
+				cs[k].URL = u.String()
+				return false
+			}
+			return true
+		})
+	}
 }

@@ -58,7 +58,9 @@
 // author may be a heading, bold text or a link holding a name, the date
 // any attribute (title, data-time …) or short text holding a calendar
 // date; replies come from nesting or from reply attributes
-// (data-reply-to, data-parent …).
+// (data-reply-to, data-parent …). Its siblings are grouped by tag and
+// first class token, then, when that finds nothing, by tag and whole
+// class set (utility-class apps: commentrepeat.go).
 //
 // Each page is parsed once: a Page built by ParsePage carries its tree
 // (Page.Root), which Learn and Extract read without changing it, so the

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"net/http"
 	"strings"
 
 	"github.com/chromedp/cdproto/network"
@@ -15,8 +16,11 @@ import (
 // APIResponse is one JSON response a rendered page's scripts fetched.
 type APIResponse struct {
 	URL    string // the request URL
+	Method string // the request method ("GET", "POST", …)
 	Status int    // the HTTP status
 	Body   []byte // the response body, decoded
+	// ETag and LastModified are the response's validators; "" if none.
+	ETag, LastModified string
 }
 
 // maxAPIResponses and maxAPIBody bound what one page keeps: the first
@@ -29,10 +33,11 @@ const (
 // apiCall is a JSON response seen by the watcher: its request, and whether
 // its body has finished loading.
 type apiCall struct {
-	id     network.RequestID
-	url    string
-	status int
-	done   bool
+	id             network.RequestID
+	url, method    string
+	status         int
+	etag, modified string
+	done           bool
 }
 
 // apiResponseSeen notes a script's JSON response (the watcher's lock is
@@ -45,7 +50,9 @@ func (w *watcher) apiResponseSeen(ev *network.EventResponseReceived) {
 	if !strings.Contains(mt, "json") || len(w.apis) >= maxAPIResponses || ev.Response.EncodedDataLength > maxAPIBody {
 		return
 	}
-	w.apis = append(w.apis, apiCall{id: ev.RequestID, url: ev.Response.URL, status: int(ev.Response.Status)})
+	h := http.Header(headers(ev.Response.Headers))
+	w.apis = append(w.apis, apiCall{id: ev.RequestID, url: ev.Response.URL, method: w.methods[ev.RequestID], status: int(ev.Response.Status),
+		etag: h.Get("ETag"), modified: h.Get("Last-Modified")})
 }
 
 // apiLoaded marks a JSON response's body loaded (the lock is held).
@@ -78,7 +85,7 @@ func (p *pageRun) apiResponses(ctx context.Context) []APIResponse {
 		if err != nil || len(data) > maxAPIBody {
 			continue
 		}
-		out = append(out, APIResponse{URL: c.url, Status: c.status, Body: data})
+		out = append(out, APIResponse{URL: c.url, Method: c.method, Status: c.status, Body: data, ETag: c.etag, LastModified: c.modified})
 	}
 	return out
 }

@@ -25,6 +25,7 @@ type watcher struct {
 	mu       sync.Mutex
 	inflight map[network.RequestID]request
 	urls     map[network.RequestID]string // every request seen, for messages
+	methods  map[network.RequestID]string // the method of every request seen (api.go)
 	changed  time.Time                    // last time inflight changed
 	console  []string
 	netErrs  []string
@@ -41,6 +42,7 @@ func newWatcher(mainID cdp.FrameID) *watcher {
 	return &watcher{
 		inflight: map[network.RequestID]request{},
 		urls:     map[network.RequestID]string{},
+		methods:  map[network.RequestID]string{},
 		changed:  time.Now(),
 		crashed:  make(chan struct{}),
 		dialogs:  make(chan page.DialogType, 1),
@@ -99,6 +101,7 @@ func (w *watcher) requestSent(ev *network.EventRequestWillBeSent) {
 		return // the browser's own request, not the page's
 	}
 	w.urls[ev.RequestID] = ev.Request.URL
+	w.methods[ev.RequestID] = ev.Request.Method
 	if ev.Type == network.ResourceTypeEventSource || strings.HasPrefix(ev.Request.URL, "data:") {
 		return
 	}

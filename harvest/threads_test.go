@@ -1,0 +1,117 @@
+package harvest_test
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/toolskip"
+)
+
+// TestUpdateCrawlSeesCommentAddedToScriptThread crawls the jscomments
+// blog (comments drawn by a script from a JSON file per post, no comment
+// feed, a feed without comment counts), adds a comment to a post of the
+// feed's first page the way its service would (the JSON changes, no feed
+// item does), and checks that the next UpdateCrawl, given the State of
+// the crawl before, archives the post again with the new comment: the
+// JSON API its rendered page called is asked for conditionally, and only
+// the post whose thread changed is read and rendered again. An unchanged
+// blog costs the feed plus one request per watched thread and emits
+// nothing, before the comment and after it.
+func TestUpdateCrawlSeesCommentAddedToScriptThread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := exec.LookPath("chromium"); err != nil {
+		toolskip.Missing(t, "chromium", err)
+	}
+	log := &requestLog{}
+	site, srv := serve(t, "jscomments", log.wrap)
+	first := newestActivity(site).Add(24 * time.Hour)
+	o := options("js", srv.URL)
+	o.Render = harvest.RenderAuto // each crawl starts its own browser, as the daemon's do: no HTTP cache carried over
+	o.Now = func() time.Time { return first }
+	res, _ := crawl(t, o)
+
+	var post *fixture.Post
+	truth := site.Truth(srv.URL)
+	for _, p := range site.Posts() {
+		if p.Kind == "post" && !p.Scripted && !p.IframeThread && len(p.Comments) > 0 && inFeed(truth, srv.URL+p.Path) {
+			post = &p
+			break
+		}
+	}
+	if post == nil {
+		t.Fatal("no post of the feed's first page with a JSON thread")
+	}
+	url := srv.URL + post.Path
+	watched := 0
+	for _, vs := range res.State.Threads {
+		watched += len(vs)
+	}
+	if len(res.State.Threads[url]) == 0 {
+		t.Fatalf("State.Threads holds no thread API of %s: %v", url, res.State.Threads)
+	}
+
+	update := func(at time.Time) (*harvest.Result, *output, []string) {
+		t.Helper()
+		log.reset()
+		o.Now = func() time.Time { return at }
+		out := &output{}
+		r, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, out, log.all()
+	}
+	o.State = res.State
+	res2, out, reqs := update(first.Add(time.Hour))
+	t.Logf("unchanged blog with %d watched threads: %d requests", watched, len(reqs))
+	if !res2.Unchanged || len(out.order) != 0 || len(reqs) > 1+watched {
+		t.Errorf("unchanged blog: %d requests %q (unchanged %v), %d records emitted; want at most %d and nothing emitted",
+			len(reqs), reqs, res2.Unchanged, len(out.order), 1+watched)
+	}
+
+	added := site.AddComment(post.Slug, fixture.CommentSpec{Author: "Wren Okafor",
+		Text: "Posted through the comment service after the first crawl, asking about the lantern paper.", Date: first.Add(90 * time.Minute)})
+	o.State = res2.State
+	res3, out, reqs := update(first.Add(2 * time.Hour))
+	e := out.byURL(t)[url]
+	switch {
+	case e == nil:
+		t.Errorf("the post whose thread got a comment is not archived again (requests %q, emitted %d)", reqs, len(out.order))
+	default:
+		found := false
+		for _, c := range e.Comments {
+			found = found || c.Author == added.Author && strings.Contains(c.Content, "lantern paper")
+		}
+		if !found || len(e.Comments) != len(post.Comments)+1 {
+			t.Errorf("%s archived with %d comments, want %d with the new one (found %v)", url, len(e.Comments), len(post.Comments)+1, found)
+		}
+	}
+	if len(out.order) != 1 || len(res3.Renders) != 1 {
+		t.Errorf("after one new comment: %d records emitted, renders %v; want 1 record and 1 render", len(out.order), res3.Renders)
+	}
+	t.Logf("after the comment: %d requests, renders %v", len(reqs), res3.Renders)
+
+	o.State = res3.State
+	res4, out, reqs := update(first.Add(3 * time.Hour))
+	if len(out.order) != 0 || len(res4.Renders) != 0 || len(reqs) > 1+watched {
+		t.Errorf("unchanged again: %d requests %q, %d records emitted, renders %v; want nothing emitted or rendered",
+			len(reqs), reqs, len(out.order), res4.Renders)
+	}
+}
+
+// inFeed reports whether the truth lists url on the feed's first page.
+func inFeed(truth fixture.Truth, url string) bool {
+	for _, p := range truth.Posts {
+		if p.URL == url {
+			return p.InFeed
+		}
+	}
+	return false
+}
