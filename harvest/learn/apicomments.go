@@ -167,7 +167,7 @@ var (
 	// in_reply_to_id and parent_id), then the thread's parent.
 	parentKeys = []string{"in_reply_to_id", "inreplytoid", "in_reply_to", "inreplyto", "reply_to_id", "replytoid", "reply_to", "replyto",
 		"pid", "parent", "parent_id", "parentid", "parentcomment"}
-	pageKeys   = keySet("url", "path", "page", "uri", "locator", "post_url", "posturl")
+	pageKeys = keySet("url", "path", "page", "uri", "locator", "post_url", "posturl")
 )
 
 func keySet(keys ...string) map[string]bool {
