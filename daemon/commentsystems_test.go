@@ -28,13 +28,23 @@ import (
 // be archived, with its parent, and a comment added later through the
 // API must be archived by the next crawl.
 //
+// Tested: Waline (its Node server with SQLite and its client, from npm)
+// and Ghost (the CMS is the blog; its native comments are drawn by its
+// stock client, comments-ui, in an iframe from its members API; all from
+// npm, with the Node.js 22 that Ghost 6 needs from npm too).
+//
 // Tried and not tested here, and why (2026-11, on this machine's
 // registries): Artalk's Go server (the module proxy refuses
-// github.com/artalk/artalk/v2 and github.com/ArtalkJS/Artalk/v2, so only
-// its npm client installs); Remark42 (its Go backend installs, but its
-// stock client, embed.js, is built by its Docker image and is on no
-// registry); Twikoo (its self-hosted server tkserver is not on npm
-// here); Isso (PyPI only, not reachable, and not in Debian).
+// github.com/artalk/artalk/v2 and github.com/ArtalkJS/Artalk[/v2] at
+// v2.9.1 and v2.8.7, so only its npm client installs); Remark42 (its Go
+// backend installs, but its stock client, embed.js, is built by its
+// Docker image and is on no registry); Twikoo (its self-hosted server
+// tkserver is not on npm here; twikoo-func runs on Tencent CloudBase
+// only); Commento (gitlab.com/commento/commento@v1.8.0 is served but holds
+// only the client: the server is the separate module .../api, which the
+// proxy does not serve); Comentario (refused by the proxy); Cusdis,
+// schnack and Chatfall (not on npm here); Isso (PyPI only, not
+// reachable, and not in Debian).
 
 // commentSystemsDir is where .ci/run installs the comment systems:
 // $BLOGHARVEST_COMMENTSYSTEMS, else blogharvest-comments in the user's

@@ -86,6 +86,13 @@ func startGhost(t *testing.T) *ghost {
 	g.admin = jarClient()
 	g.call(t, g.admin, "POST", "/ghost/api/admin/session/", map[string]string{"username": ghostOwner, "password": ghostPassword}, nil)
 	g.call(t, g.admin, "PUT", "/ghost/api/admin/settings/", map[string]any{"settings": []any{map[string]string{"key": "comments_enabled", "value": "all"}}}, nil)
+	// No comment notifications by email (there is no mail server here):
+	// the owner's are switched off, and each member's when it signs in.
+	var me struct {
+		Users []struct{ ID string } `json:"users"`
+	}
+	g.call(t, g.admin, "GET", "/ghost/api/admin/users/me/", nil, &me)
+	g.call(t, g.admin, "PUT", "/ghost/api/admin/users/"+me.Users[0].ID+"/", map[string]any{"users": []any{map[string]any{"comment_notifications": false}}}, nil)
 	return g
 }
 
@@ -178,6 +185,7 @@ func (g *ghost) member(t *testing.T, author string) *http.Client {
 		t.Fatalf("member sign-in for %s: %v", author, err)
 	}
 	resp.Body.Close()
+	g.call(t, c, "PUT", "/members/api/member/", map[string]any{"enable_comment_notifications": false}, nil)
 	g.members[author] = c
 	return c
 }
