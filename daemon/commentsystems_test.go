@@ -175,7 +175,7 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 	out := t.TempDir()
 	start := time.Now()
 	logs := crawlBlog(t, blogURL, sys.origin(), out, false)
-	t.Logf("first crawl: %s", time.Since(start).Round(time.Second))
+	t.Logf("first crawl: %s, %s", time.Since(start).Round(time.Second), renderCounts(logs))
 	if !strings.Contains(logs, "msg=render ") {
 		t.Errorf("no page rendered (msg=render)\n%s", lastLines(logs, 30))
 	}
@@ -199,6 +199,17 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 		t.Errorf("%s: %d versions archived, want 2 (the second with the new comment): %v", posts[1], len(versions), versions)
 	}
 	return logs
+}
+
+// renderCounts returns the renders= part of a crawl's "harvest finished"
+// log line: how many pages were rendered, per reason.
+func renderCounts(logs string) string {
+	for _, line := range strings.Split(logs, "\n") {
+		if i := strings.Index(line, "renders="); i >= 0 && strings.Contains(line, "harvest finished") {
+			return line[i:]
+		}
+	}
+	return "no renders= in the logs"
 }
 
 // crawlBlog runs `blogharvest crawl -url blog -out out -allow service`
