@@ -85,7 +85,12 @@
 // A new version v<N+1> is written only when the
 // content digest (the record's fields and its media, not capture times nor
 // bagging dates) differs from the newest version's; an existing version is
-// never modified.
+// never modified. The digest is made of the fields digest.go names one by
+// one (a field added to a record type is outside it until named there;
+// TestDigestFields asks for the choice); a version written under the
+// earlier whole-record JSON digest (a Content-Digest without the "v2:"
+// prefix) is compared with that digest of the capture, so such an archive
+// updates without new versions (TestDigestV1ArchiveUpdates).
 //
 // Nothing in this package follows a symbolic link below an archive root
 // (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open every

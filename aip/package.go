@@ -4,14 +4,11 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
-	"time"
 
 	"github.com/blogharvest/blogharvest"
 )
@@ -57,7 +54,7 @@ type pkg struct {
 
 	items  []*item // payload, METS.xml first once assembled
 	used   map[string]bool
-	digest string // content digest, "sha256:<hex>"
+	digest string // content digest, "v2:sha256:<hex>" (digest.go)
 }
 
 // item is one payload file.
@@ -165,45 +162,3 @@ func fileGroup(r blogharvest.Role) string {
 	}
 	return "metadata"
 }
-
-// contentDigest returns the digest deciding whether a new version is
-// needed: sha256 over the record's fields (comments included) and the
-// digests of its media files, ignoring everything that changes with each
-// capture: capture times, HTTP headers, provenance, non-fatal problems,
-// page and feed snapshots, and of course bagging dates; and the order of
-// pictures a page shuffles on each request (unshuffled).
-func (p *pkg) contentDigest() string {
-	h := sha256.New()
-	enc := json.NewEncoder(h)
-	switch {
-	case p.kind == kindRequisites:
-		enc.Encode(p.permalink)
-	case p.blog != nil:
-		b := *p.blog
-		b.Files, b.Captured, b.Provenance = nil, zeroTime, nil
-		enc.Encode(b)
-	default:
-		e := *p.entry
-		e.Files, e.Captured, e.Provenance, e.Problems = nil, zeroTime, nil, nil
-		e.Language = ""                   // the blog's, versioned with the Blog AIP
-		e.Content = unshuffled(e.Content) // galleries in random order (shuffle.go)
-		e.Comments = append([]blogharvest.Comment(nil), e.Comments...)
-		for i := range e.Comments {
-			e.Comments[i].Provenance = nil
-		}
-		enc.Encode(e)
-	}
-	var media []string // sorted: captured in the order of the content
-	for _, it := range p.items {
-		if it.group == "media" || p.kind == kindRequisites {
-			media = append(media, fmt.Sprintf("%s %s\n", it.file.URL, it.sha256))
-		}
-	}
-	slices.Sort(media)
-	for _, m := range media {
-		io.WriteString(h, m)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-var zeroTime = time.Time{}

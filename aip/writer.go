@@ -111,7 +111,7 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	}
 	if latest > 0 {
 		last := filepath.Join(p.dir, versionName(latest))
-		if d, err := readContentDigest(last); err == nil && d == p.digest {
+		if d, err := readContentDigest(last); err == nil && p.sameContent(d) {
 			return Result{Dir: last, Version: latest}, nil
 		}
 	}

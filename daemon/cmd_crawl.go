@@ -34,8 +34,16 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	authFile := fs.String("auth-password-file", "", "with -url: `file` holding the basic authentication password")
 	maxDuration := fs.Duration("max-duration", 0, "with -url: wall-clock `budget` of the crawl (default 4h); over it the crawl is partial")
 	full := fs.Bool("full", false, "with -url: a new crawl even when the archive holds the blog (default: an update from what its latest Blog AIP holds)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the command to `file` (go tool pprof reads it)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	switch {
 	case *rawURL != "" && *cfgPath != "":

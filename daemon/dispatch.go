@@ -85,6 +85,9 @@ func (d *Daemon) runTask(ctx context.Context, dl dispatch.Delivery) {
 	b, ok := d.blogs[id]
 	spec := d.specs[id]
 	d.mu.Unlock()
+	if ok && d.ctx.Err() != nil {
+		return // shut down before its turn: run at the next start, not begun now
+	}
 	if ok {
 		err := d.RunBlog(ctx, b, nil)
 		if errors.Is(err, context.Canceled) && d.ctx.Err() != nil {

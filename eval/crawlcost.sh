@@ -13,22 +13,12 @@
 # seconds, max RSS (KB), requests the replay served, CPU ms per request.
 set -eu
 corpus=$1 blog=$2 old=$3 new=$4 rounds=${5:-1}
-work=$(mktemp -d)
-trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
-go build -o "$work/eval" .
-"$work/eval" -mode serve -corpus "$corpus" -blogs "$blog" -ca "$work/ca.pem" >"$work/proxy" 2>"$work/serve.log" &
-srv=$!
-while [ ! -s "$work/proxy" ]; do sleep 0.2; done
-proxy=$(cat "$work/proxy")
-# over HTTPS even where the capture was made over http; its http links go
-# through the same proxy (plain HTTP proxy requests).
-url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' "$corpus/$blog/blog.json" | sed 's#^http://#https://#')
+. ./replay.sh
 run() { # run NAME COMMAND...
 	name=$1; shift
 	rm -rf "$work/out"; mkdir "$work/out"
 	before=$(curl -s "$proxy/requests")
-	(cd "$work/out" && HTTPS_PROXY=$proxy https_proxy=$proxy HTTP_PROXY=$proxy http_proxy=$proxy SSL_CERT_FILE="$work/ca.pem" \
-		/usr/bin/time -o "$work/time" -f "%U %S %M" "$@" >/dev/null 2>&1) || true
+	(cd "$work/out" && $inproxy /usr/bin/time -o "$work/time" -f "%U %S %M" "$@" >/dev/null 2>&1) || true
 	after=$(curl -s "$proxy/requests")
 	set -- $(cat "$work/time" | tail -1)
 	echo "$name $1 $2 $3 $((after - before))" | awk '{printf "%-6s user %6.2f s  sys %5.2f s  max RSS %7d KB  requests %5d  CPU %.2f ms/request\n", $1, $2, $3, $4, $5, ($2+$3)*1000/$5}'

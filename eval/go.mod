@@ -60,3 +60,5 @@ require (
 replace github.com/blogharvest/blogharvest => ../
 
 replace github.com/markusmobius/go-dateparser => ../third_party/go-dateparser
+
+replace github.com/richardlehane/match => ../third_party/match

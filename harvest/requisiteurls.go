@@ -169,7 +169,14 @@ var (
 // cssRefs returns the (relative) references of a stylesheet: @import
 // rules (stylesheets) and url() values (fonts, images), in order.
 func cssRefs(css string) []requisiteRef {
-	css = cssComment.ReplaceAllString(css, "")
+	if strings.Contains(css, "/*") {
+		css = cssComment.ReplaceAllString(css, "")
+	}
+	// Most style sheets and style attributes hold neither: the regular
+	// expressions below cost far more than a look for their literal part.
+	if !containsFold(css, "url(") && !containsFold(css, "@import") {
+		return nil
+	}
 	var out []requisiteRef
 	imports := map[string]bool{}
 	for _, m := range cssImport.FindAllStringSubmatch(css, -1) {
@@ -183,6 +190,22 @@ func cssRefs(css string) []requisiteRef {
 		}
 	}
 	return out
+}
+
+// containsFold reports whether s holds sub, ASCII letters matched without
+// regard to case (sub is lower case ASCII).
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := strings.IndexAny(s[i:], sub[:1]+strings.ToUpper(sub[:1]))
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+len(sub) <= len(s) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // absRequisite resolves ref against base: an absolute http(s) URL without

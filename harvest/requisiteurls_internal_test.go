@@ -59,6 +59,27 @@ func TestCSSRefs(t *testing.T) {
 	}
 }
 
+// TestCSSRefsLiteralCheck: the look for "url(" and "@import" before the
+// regular expressions misses no reference: any case, and a comment that
+// splits the word (removed first, as the expressions saw it).
+func TestCSSRefsLiteralCheck(t *testing.T) {
+	for css, want := range map[string]string{
+		".a{BACKGROUND:URL(x.png)}":            "x.png",
+		"@IMPORT 'a.css';":                     "a.css",
+		".b{background:uR/* split */l(y.png)}": "y.png",
+		".c{color:red} /* url(z.png) */":       "",
+		"uRl":                                  "",
+	} {
+		var got string
+		for _, r := range cssRefs(css) {
+			got += r.url
+		}
+		if got != want {
+			t.Errorf("cssRefs(%q) = %q, want %q", css, got, want)
+		}
+	}
+}
+
 // TestSrcsetURLs: candidates split as the HTML standard says, commas inside
 // URLs kept.
 func TestSrcsetURLs(t *testing.T) {

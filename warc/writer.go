@@ -70,9 +70,16 @@ func newBuilder(t gw.RecordType, opts ...gw.WarcRecordOption) gw.WarcRecordBuild
 // across records and Writers, each with a buffer in front: gowarc writes
 // headers in small pieces.
 var gzips = sync.Pool{New: func() any {
-	z := gzip.NewWriter(io.Discard)
+	z, _ := gzip.NewWriterLevel(io.Discard, gzipLevel) // a valid level: no error
 	return &member{z: z, bw: bufio.NewWriterSize(z, 32<<10)}
 }}
+
+// gzipLevel is the deflate level of the records. On the pages of a corpus
+// blog (600 HTML files of lahso, one gzip member each) klauspost's level 3
+// takes 0.70 s of CPU and leaves 29.2 % of the bytes, the default (5)
+// 1.13–1.36 s and 27.5 %, level 1 0.60 s and 30.7 %: level 3 halves the
+// WARC's share of a crawl's CPU for 6 % more WARC bytes.
+const gzipLevel = 3
 
 // member writes one gzip member.
 type member struct {

@@ -1,0 +1,16 @@
+# replay.sh, sourced by crawlcost.sh and rendercost.sh (from eval/, after
+# setting corpus and blog): replays the corpus blog over HTTPS on loopback
+# (eval -mode serve) and sets work (a temporary folder, removed on exit),
+# proxy (the replay's proxy URL), url (the blog's home page over HTTPS;
+# its http links go through the same proxy as plain HTTP proxy requests)
+# and inproxy (a command prefix that sends a program's traffic through
+# the proxy, trusting the replay's CA).
+work=$(mktemp -d)
+trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
+go build -o "$work/eval" .
+"$work/eval" -mode serve -corpus "$corpus" -blogs "$blog" -ca "$work/ca.pem" >"$work/proxy" 2>"$work/serve.log" &
+srv=$!
+while [ ! -s "$work/proxy" ]; do sleep 0.2; done
+proxy=$(cat "$work/proxy")
+url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' "$corpus/$blog/blog.json" | sed 's#^http://#https://#')
+inproxy="env HTTPS_PROXY=$proxy https_proxy=$proxy HTTP_PROXY=$proxy http_proxy=$proxy SSL_CERT_FILE=$work/ca.pem"

@@ -1,0 +1,3 @@
+module github.com/richardlehane/match
+
+go 1.18
