@@ -28,13 +28,23 @@ import (
 // be archived, with its parent, and a comment added later through the
 // API must be archived by the next crawl.
 //
+// Tested: Waline (its Node server with SQLite and its client, from npm)
+// and Ghost (the CMS is the blog; its native comments are drawn by its
+// stock client, comments-ui, in an iframe from its members API; all from
+// npm, with the Node.js 22 that Ghost 6 needs from npm too).
+//
 // Tried and not tested here, and why (2026-11, on this machine's
 // registries): Artalk's Go server (the module proxy refuses
-// github.com/artalk/artalk/v2 and github.com/ArtalkJS/Artalk/v2, so only
-// its npm client installs); Remark42 (its Go backend installs, but its
-// stock client, embed.js, is built by its Docker image and is on no
-// registry); Twikoo (its self-hosted server tkserver is not on npm
-// here); Isso (PyPI only, not reachable, and not in Debian).
+// github.com/artalk/artalk/v2 and github.com/ArtalkJS/Artalk[/v2] at
+// v2.9.1 and v2.8.7, so only its npm client installs); Remark42 (its Go
+// backend installs, but its stock client, embed.js, is built by its
+// Docker image and is on no registry); Twikoo (its self-hosted server
+// tkserver is not on npm here; twikoo-func runs on Tencent CloudBase
+// only); Commento (gitlab.com/commento/commento@v1.8.0 is served but holds
+// only the client: the server is the separate module .../api, which the
+// proxy does not serve); Comentario (refused by the proxy); Cusdis,
+// schnack and Chatfall (not on npm here); Isso (PyPI only, not
+// reachable, and not in Debian).
 
 // commentSystemsDir is where .ci/run installs the comment systems:
 // $BLOGHARVEST_COMMENTSYSTEMS, else blogharvest-comments in the user's
@@ -69,6 +79,16 @@ type commentSystem interface {
 	post(t *testing.T, path, author, text string, parent *seeded) *seeded
 }
 
+// blogHost is a comment system that is itself the blog (a CMS whose
+// native comments its own script draws): it publishes the posts and
+// serves the blog, instead of the test's commentBlog embedding it.
+type blogHost interface {
+	// publish publishes a post for each of paths (named by their last
+	// segment) and returns the blog's URL (no trailing slash) and the
+	// posts' paths on it, in the same order.
+	publish(t *testing.T, paths []string) (string, []string)
+}
+
 // seeded is a comment posted through a service's API.
 type seeded struct {
 	id, author, text string
@@ -92,7 +112,12 @@ func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("no node: the comment systems are Node.js services")
 	}
-	t.Run("waline", func(t *testing.T) { crawlCommentSystem(t, startWaline(t)) })
+	t.Run("waline", func(t *testing.T) {
+		if logs := crawlCommentSystem(t, startWaline(t)); !strings.Contains(logs, "reason=\"api-widget") {
+			t.Errorf("no render logged for the script widget (reason=api-widget)\n%s", lastLines(logs, 30))
+		}
+	})
+	t.Run("ghost", func(t *testing.T) { crawlCommentSystem(t, startGhost(t)) })
 }
 
 // threadPlan is the comments seeded on each post: top-level comments and
@@ -123,10 +148,14 @@ var threadPlan = [][]struct {
 
 // crawlCommentSystem seeds the plan through sys's API, serves a blog
 // embedding its client, crawls it twice with the real binary and checks
-// what was archived.
-func crawlCommentSystem(t *testing.T, sys commentSystem) {
+// what was archived. It returns the first crawl's logs.
+func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 	posts := []string{"/posts/rye-bread/", "/posts/sourdough-starter/", "/posts/winter-proofing/"}
 	truth := map[string][]*seeded{}
+	blogURL := ""
+	if host, ok := sys.(blogHost); ok {
+		blogURL, posts = host.publish(t, posts)
+	}
 	for k, plan := range threadPlan {
 		var made []*seeded
 		for _, c := range plan {
@@ -138,14 +167,19 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) {
 		}
 		truth[posts[k]] = made
 	}
-	blog := httptest.NewServer(commentBlog(sys, posts))
-	defer blog.Close()
-	out := t.TempDir()
-	logs := crawlBlog(t, blog.URL, sys.origin(), out, false)
-	if !strings.Contains(logs, "reason=\"api-widget") {
-		t.Errorf("no render logged for the script widget (reason=api-widget)\n%s", lastLines(logs, 30))
+	if blogURL == "" {
+		blog := httptest.NewServer(commentBlog(sys, posts))
+		defer blog.Close()
+		blogURL = blog.URL
 	}
-	scoreComments(t, blog.URL, truth, exportComments(t, out))
+	out := t.TempDir()
+	start := time.Now()
+	logs := crawlBlog(t, blogURL, sys.origin(), out, false)
+	t.Logf("first crawl: %s, %s", time.Since(start).Round(time.Second), renderCounts(logs))
+	if !strings.Contains(logs, "msg=render ") {
+		t.Errorf("no page rendered (msg=render)\n%s", lastLines(logs, 30))
+	}
+	scoreComments(t, blogURL, truth, exportComments(t, out))
 
 	// A comment added through the API is archived by the next crawl, an
 	// update started from the archive (crawl -out into an archive holding
@@ -154,19 +188,31 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) {
 	// AIP keeps the watch: harvest's threads.go).
 	added := sys.post(t, posts[1], "Kim Sato", "I added a comment after the first crawl, with a question about rye.", truth[posts[1]][0])
 	truth[posts[1]] = append(truth[posts[1]], added)
-	logs = crawlBlog(t, blog.URL, sys.origin(), out, false)
+	logs = crawlBlog(t, blogURL, sys.origin(), out, false)
 	if !strings.Contains(logs, "mode=update") {
 		t.Errorf("the second crawl is no update from the archive\n%s", lastLines(logs, 30))
 	}
 	got := exportComments(t, out)
-	if _, ok := got[blog.URL+posts[1]][added.key()]; !ok {
+	if _, ok := got[blogURL+posts[1]][added.key()]; !ok {
 		t.Errorf("the comment added through the API after the first crawl is not in the archive's latest version of %s", posts[1])
 	}
-	scoreComments(t, blog.URL, truth, got)
+	scoreComments(t, blogURL, truth, got)
 	versions, _ := filepath.Glob(filepath.Join(out, "*", "entries", "*", "*sourdough-starter*", "v*"))
 	if len(versions) != 2 {
 		t.Errorf("%s: %d versions archived, want 2 (the second with the new comment): %v", posts[1], len(versions), versions)
 	}
+	return logs
+}
+
+// renderCounts returns the renders= part of a crawl's "harvest finished"
+// log line: how many pages were rendered, per reason.
+func renderCounts(logs string) string {
+	for _, line := range strings.Split(logs, "\n") {
+		if i := strings.Index(line, "renders="); i >= 0 && strings.Contains(line, "harvest finished") {
+			return line[i:]
+		}
+	}
+	return "no renders= in the logs"
 }
 
 // crawlBlog runs `blogharvest crawl -url blog -out out -allow service`

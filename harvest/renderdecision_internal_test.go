@@ -78,6 +78,8 @@ func TestWidgetSignal(t *testing.T) {
 		{"init with server", `<div id="Comments"></div><script>Artalk.init({el: '#Comments', pageKey: '/p', server: 'https://talk.example/', site: 'Blog'})</script>`, "#Comments", "https://talk.example/"},
 		{"config object and getElementById", `<section id="xyz-7"></section><script>var conf = {"host": "//svc.example/api", "node": document.getElementById("xyz-7")};</script>`, "#xyz-7", "http://svc.example/api"},
 		{"data-attribute", `<script data-isso="//c.example/" src="//c.example/js/embed.min.js"></script><section id="isso-thread"></section>`, "data-isso", "http://c.example/"},
+		{"loader alone in its section", `<section class="gh-canvas"><script defer src="https://cdn.example/app.min.js" data-api="http://blog.example/api/content/" data-key="k1" crossorigin="anonymous"></script></section><footer id="foot">© Blog</footer>`, "data-api", "http://blog.example/api/content/"},
+		{"loader beside text", `<section class="s"><p>Say hello.</p><script src="https://cdn.example/app.min.js" data-api="http://blog.example/api/"></script></section>`, "", ""},
 		{"like box", `<div class="fb-like-box" data-href="http://www.facebook.com/SomePage" data-width="300"></div>`, "", ""},
 		{"analytics", `<script>posthog.init('phc_x', {api_host: 'https://eu.posthog.example'})</script>`, "", ""},
 		{"mount filled", `<div id="box"><p>Already here, drawn by the server.</p></div><script>Box.init({el: '#box', serverURL: 'https://svc.example'})</script>`, "", ""},

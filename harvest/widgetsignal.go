@@ -18,9 +18,11 @@ import (
 //     api_url = …), or an element carrying such a URL in a data-attribute
 //     (data-host, data-isso, data-api);
 //   - a mount point the static page leaves empty: the element the code
-//     names ('#id', getElementById('id'), el: 'id') or the element that
-//     carries the data-attribute, with no text and nothing but scripts in
-//     it.
+//     names ('#id', getElementById('id'), el: 'id'), the element that
+//     carries the data-attribute, or, for a script carrying it, the element
+//     that holds nothing but that script (a theme's comment section around
+//     the service's loader) or an empty element with an id: no text and
+//     nothing but scripts in it.
 //
 // The render then decides whether the widget drew comments (repeated,
 // dated, authored records, or JSON records the page fetched); a widget
@@ -91,9 +93,15 @@ func widgetSignal(root *html.Node, base *url.URL) commentSignal {
 	}
 	for _, el := range configured {
 		mount := el
-		if el.Data == "script" { // <script data-isso="…" src="…">: the mount is an empty element with an id
+		if el.Data == "script" { // <script data-isso="…" src="…">: the mount is the element the script alone fills, or an empty element with an id
 			mount = nil
+			if p := el.Parent; p != nil && p.Type == html.ElementNode && emptyMount(p) {
+				mount = p
+			}
 			for _, n := range withID {
+				if mount != nil {
+					break
+				}
 				if n.Data != "script" && emptyMount(n) && n.FirstChild == nil && !isInside(n, el) {
 					mount = n
 					break

@@ -51,7 +51,7 @@ func APIComments(bodies [][]byte, pages []Page) []Comment {
 	}
 	domText := text.String()
 	page, _ := url.Parse(pageURL)
-	r := apiReader{page: page, seen: map[string]bool{}}
+	r := apiReader{page: page, seen: map[string]bool{}, parents: map[string][]string{}}
 	for _, b := range bodies {
 		d := json.NewDecoder(bytes.NewReader(b))
 		d.UseNumber()
@@ -74,8 +74,12 @@ func APIComments(bodies [][]byte, pages []Page) []Comment {
 		if t == "" || !strings.Contains(domText, t) {
 			continue
 		}
-		if c.ParentID != "" && !ids[c.ParentID] {
-			c.ParentID = "" // a parent the responses do not hold
+		c.ParentID = "" // the first candidate the responses hold
+		for _, p := range r.parents[c.ID] {
+			if ids[p] && p != c.ID {
+				c.ParentID = p
+				break
+			}
 		}
 		if domIDs[c.ID] && page != nil {
 			u := *page
@@ -117,6 +121,9 @@ type apiReader struct {
 	page *url.URL
 	seen map[string]bool
 	out  []Comment
+	// parents holds, by comment id, the ids its object names as its
+	// parent, best first, then the comment it is nested in.
+	parents map[string][]string
 }
 
 // walk visits v, a decoded JSON value; parent is the id of the comment v
@@ -135,12 +142,10 @@ func (r *apiReader) walk(v any, parent string) {
 			}
 			return
 		}
-		if c.ParentID == "" {
-			c.ParentID = parent
-		}
 		if !r.seen[c.ID] {
 			r.seen[c.ID] = true
 			r.out = append(r.out, c)
+			r.parents[c.ID] = append(scalars(lowerKeys(t), parentKeys), parent)
 		}
 		for _, k := range slices.Sorted(maps.Keys(t)) {
 			if _, isList := t[k].([]any); isList && !textKeys[strings.ToLower(k)] {
@@ -157,8 +162,12 @@ var (
 	userKeys   = keySet("user", "author", "commenter", "member", "owner", "profile")
 	dateKeys   = keySet("created", "created_at", "createdat", "insertedat", "inserted_at", "time", "date", "published", "published_at", "publishedat", "timestamp", "posted", "posted_at", "postedat", "datetime", "ctime")
 	idKeys     = []string{"objectid", "id", "_id", "cid", "comment_id", "commentid", "uuid", "key"}
-	parentKeys = []string{"pid", "parent", "parent_id", "parentid", "reply_to", "replyto", "in_reply_to", "inreplyto", "parentcomment"}
-	pageKeys   = keySet("url", "path", "page", "uri", "locator", "post_url", "posturl")
+	// parentKeys: the comment answered first (a service that shows
+	// replies flat under their thread's first comment names both, as
+	// in_reply_to_id and parent_id), then the thread's parent.
+	parentKeys = []string{"in_reply_to_id", "inreplytoid", "in_reply_to", "inreplyto", "reply_to_id", "replytoid", "reply_to", "replyto",
+		"pid", "parent", "parent_id", "parentid", "parentcomment"}
+	pageKeys = keySet("url", "path", "page", "uri", "locator", "post_url", "posturl")
 )
 
 func keySet(keys ...string) map[string]bool {
@@ -172,10 +181,7 @@ func keySet(keys ...string) map[string]bool {
 // comment reads o as a comment: a text and an author or a date; false
 // when o is none, or names another page than the one rendered.
 func (r *apiReader) comment(o map[string]any) (Comment, bool) {
-	low := make(map[string]any, len(o))
-	for k, v := range o {
-		low[strings.ToLower(k)] = v
-	}
+	low := lowerKeys(o)
 	var c Comment
 	for k, v := range low {
 		s, ok := v.(string)
@@ -207,7 +213,6 @@ func (r *apiReader) comment(o map[string]any) (Comment, bool) {
 	if c.ID == "" {
 		c.ID = digestID(c.Author, c.ContentText)
 	}
-	c.ParentID = firstScalar(low, parentKeys)
 	return c, true
 }
 
@@ -283,6 +288,27 @@ func unixTime(n float64) (time.Time, bool) {
 		return time.UnixMilli(int64(n)).UTC(), true
 	}
 	return time.Time{}, false
+}
+
+// lowerKeys returns o with its keys lower-cased.
+func lowerKeys(o map[string]any) map[string]any {
+	low := make(map[string]any, len(o))
+	for k, v := range o {
+		low[strings.ToLower(k)] = v
+	}
+	return low
+}
+
+// scalars returns the values of keys that o holds as a non-empty,
+// non-zero string or number, in the order of keys.
+func scalars(o map[string]any, keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if s := firstScalar(o, []string{k}); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // firstScalar returns the first of keys that o holds as a string or a

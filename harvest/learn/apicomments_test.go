@@ -41,3 +41,32 @@ func TestAPIComments(t *testing.T) {
 		t.Errorf("a DOM showing none of the records: %d comments, want none", len(got))
 	}
 }
+
+// TestAPICommentsAnsweredComment reads the parent of a reply from the
+// comment it answers when the service nests every reply flat under its
+// thread's first comment and names both (in_reply_to_id and parent_id),
+// and falls back to the thread's comment when the one answered is not in
+// the responses.
+func TestAPICommentsAnsweredComment(t *testing.T) {
+	page := "http://blog.example/rye/"
+	dom := []byte(`<html><body><div><h4>Ann Lee</h4><p>Rye makes a denser crumb, I found.</p>
+<div><h4>Bob Ray</h4><p>Rye needs more water, ten percent more.</p></div>
+<div><h4>Ann Lee</h4><p>I will raise the hydration next time.</p></div>
+<div><h4>Cy Dee</h4><p>Answering a comment that was deleted since.</p></div></div></body></html>`)
+	thread := []byte(`{"comments":[{"id":"a1","parent_id":null,"html":"<p>Rye makes a denser crumb, I found.</p>","created_at":"2025-03-10T09:00:00.000Z",
+ "member":{"id":"m1","name":"Ann Lee"},"replies":[
+  {"id":"b2","parent_id":"a1","in_reply_to_id":null,"html":"<p>Rye needs more water, ten percent more.</p>","created_at":"2025-03-10T10:00:00.000Z","member":{"name":"Bob Ray"}},
+  {"id":"c3","parent_id":"a1","in_reply_to_id":"b2","html":"<p>I will raise the hydration next time.</p>","created_at":"2025-03-10T11:00:00.000Z","member":{"name":"Ann Lee"}},
+  {"id":"d4","parent_id":"a1","in_reply_to_id":"gone","html":"<p>Answering a comment that was deleted since.</p>","created_at":"2025-03-10T12:00:00.000Z","member":{"name":"Cy Dee"}}]}],
+ "meta":{"pagination":{"page":1,"limit":20,"pages":1,"total":1}}}`)
+	got := learn.APIComments([][]byte{thread}, []learn.Page{{URL: page, HTML: dom}})
+	want := map[string]string{"a1": "", "b2": "a1", "c3": "b2", "d4": "a1"}
+	if len(got) != len(want) {
+		t.Fatalf("%d comments, want %d: %+v", len(got), len(want), got)
+	}
+	for _, c := range got {
+		if p, ok := want[c.ID]; !ok || c.ParentID != p {
+			t.Errorf("comment %s by %s: parent %q, want %q", c.ID, c.Author, c.ParentID, p)
+		}
+	}
+}
