@@ -188,9 +188,10 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 	// AIP keeps the watch: harvest's threads.go).
 	added := sys.post(t, posts[1], "Kim Sato", "I added a comment after the first crawl, with a question about rye.", truth[posts[1]][0])
 	truth[posts[1]] = append(truth[posts[1]], added)
-	logs = crawlBlog(t, blogURL, sys.origin(), out, false)
-	if !strings.Contains(logs, "mode=update") {
-		t.Errorf("the second crawl is no update from the archive\n%s", lastLines(logs, 30))
+	update := crawlBlog(t, blogURL, sys.origin(), out, false)
+	t.Logf("update: %s", renderCounts(update))
+	if !strings.Contains(update, "mode=update") {
+		t.Errorf("the second crawl is no update from the archive\n%s", lastLines(update, 30))
 	}
 	got := exportComments(t, out)
 	if _, ok := got[blogURL+posts[1]][added.key()]; !ok {
