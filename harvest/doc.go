@@ -197,8 +197,10 @@
 //     capture.
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
 //     home page: what a page names (parsed), what the browser received
-//     (render.Result.Responses), the one scope decision
-//     (requisiteRefusal: Options.Requisites, addresses), caps, the ledger.
+//     (render.Result.Responses; what it could not hand over,
+//     Result.Unrecorded, goes to the ledger as failed), the one scope
+//     decision (requisiteRefusal: Options.Requisites, addresses), caps,
+//     the ledger.
 //     requisitestore.go: an update's reuse of the blog's requisites
 //     packages as an HTTP cache (fresh: not asked for; stale: conditional
 //     request, a 304 keeps the stored payload).

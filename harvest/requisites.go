@@ -300,5 +300,26 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 			}
 		}
 	}
+	w.unrecordedRequisites(res)
 	return out
+}
+
+// unrecordedRequisites records in the ledger what the browser loaded
+// rendering a page but could not hand over (render.Result.Unrecorded),
+// unless the crawl holds the file from another capture or the scope rule
+// refused it (then that refusal is its record).
+func (w *pageWorker) unrecordedRequisites(res *render.Result) {
+	for _, u := range res.Unrecorded {
+		if u.URL == "" {
+			w.log.Warn("requisites not recorded", "page", res.FinalURL, "why", u.Why)
+			continue
+		}
+		if u.URL == res.FinalURL || w.requisiteRefusal(u.URL) != "" {
+			continue
+		}
+		if m, ok := w.requisites.get(u.URL); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 {
+			continue
+		}
+		w.refuseRequisite(u.URL, FateFailed, "the browser loaded it, its response is not recorded: "+u.Why)
+	}
 }

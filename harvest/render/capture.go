@@ -35,7 +35,7 @@ func (p *pageRun) capture(ctx context.Context) (*Result, error) {
 	p.w.snapshot(res)
 	res.API = p.apiResponses(ctx)
 	if p.net != nil {
-		res.Responses = p.net.responses(ctx)
+		res.Responses, res.Unrecorded = p.net.responses(ctx)
 	}
 	res.Notes = p.notes
 	return res, nil

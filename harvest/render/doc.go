@@ -30,8 +30,11 @@
 // Browsertrix records a browser's traffic through the DevTools protocol:
 // a self-contained listener (netRecorder in network.go) follows the
 // Network events and the bodies are asked for (Network.getResponseBody)
-// before the tab leaves the page. Headers come as Chromium reports them,
-// secrets included; the caller redacts.
+// before the tab leaves the page. A response whose body Chromium did not
+// keep (it evicts bodies over its buffer sizes) and every request past the
+// per-page cap are named in Result.Unrecorded with the reason, never left
+// out silently (harvest records them in the ledger). Headers come as
+// Chromium reports them, secrets included; the caller redacts.
 //
 // Failures: a page that never settles is captured when its time is nearly
 // spent, with a note in Result.Notes. A crashed or hung renderer loses its

@@ -27,8 +27,20 @@ type Response struct {
 	Main bool
 }
 
-// maxRecorded caps the responses recorded per page.
-const maxRecorded = 1000
+// maxRecorded caps the responses recorded per page; maxUnrecorded caps the
+// responses past it that are named in Result.Unrecorded (the rest are
+// counted in one more item).
+const (
+	maxRecorded   = 1000
+	maxUnrecorded = 100
+)
+
+// Unrecorded is a response the browser received whose body is in no
+// Response, and why.
+type Unrecorded struct {
+	URL string
+	Why string
+}
 
 // netRecorder follows one tab's Network events while it renders one page
 // and keeps every finished response, bodies fetched at the end (Chromium
@@ -40,6 +52,10 @@ type netRecorder struct {
 	byID   map[network.RequestID]*netEntry
 	order  []network.RequestID
 	frozen bool
+	// over are the URLs requested past maxRecorded (the first
+	// maxUnrecorded of them) and overN how many there were in all.
+	over  []string
+	overN int
 }
 
 // netEntry is one request, its redirect hops and its final response.
@@ -92,6 +108,11 @@ func (r *netRecorder) sent(ev *network.EventRequestWillBeSent) {
 		e = &netEntry{}
 		r.byID[ev.RequestID] = e
 		r.order = append(r.order, ev.RequestID)
+	case e == nil:
+		if r.overN++; len(r.over) < maxUnrecorded {
+			r.over = append(r.over, ev.Request.URL)
+		}
+		return
 	default:
 		return
 	}
@@ -99,9 +120,11 @@ func (r *netRecorder) sent(ev *network.EventRequestWillBeSent) {
 }
 
 // responses returns the responses received, in the order their requests
-// were sent, with their bodies; a body Chromium no longer holds (or never
-// had: a 204, a redirect cut short) leaves its response out.
-func (r *netRecorder) responses(ctx context.Context) []Response {
+// were sent, with their bodies, and those it could not record: a body
+// Chromium no longer holds (or never kept: one over its buffer sizes)
+// leaves its response out, named with the reason among the unrecorded, as
+// is every request past maxRecorded.
+func (r *netRecorder) responses(ctx context.Context) ([]Response, []Unrecorded) {
 	r.mu.Lock()
 	r.frozen = true
 	var todo []network.RequestID
@@ -109,6 +132,13 @@ func (r *netRecorder) responses(ctx context.Context) []Response {
 		if e := r.byID[id]; e.finished && e.resp != nil {
 			todo = append(todo, id)
 		}
+	}
+	var missed []Unrecorded
+	for _, u := range r.over {
+		missed = append(missed, Unrecorded{URL: u, Why: "past the " + itoa(maxRecorded) + " responses recorded per page"})
+	}
+	if rest := r.overN - len(r.over); rest > 0 {
+		missed = append(missed, Unrecorded{Why: itoa(rest) + " more requests past the cap, not named"})
 	}
 	r.mu.Unlock()
 	var out []Response
@@ -120,7 +150,13 @@ func (r *netRecorder) responses(ctx context.Context) []Response {
 			body, err = network.GetResponseBody(id).Do(ctx)
 			return err
 		}))
-		if err != nil || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			break
+		}
+		if err != nil {
+			if e.resp.Status != 204 && e.resp.Status != 304 { // no body to keep
+				missed = append(missed, Unrecorded{URL: e.resp.URL, Why: "the browser kept no body: " + err.Error()})
+			}
 			continue
 		}
 		if body == nil {
@@ -130,7 +166,7 @@ func (r *netRecorder) responses(ctx context.Context) []Response {
 		out = append(out, Response{Exchanges: xs, Body: body, Type: string(e.typ),
 			Main: e.typ == network.ResourceTypeDocument && e.frame == r.main})
 	}
-	return out
+	return out, missed
 }
 
 // exchange turns a request and its response into an Exchange (headers as

@@ -37,6 +37,12 @@ type Result struct {
 	// with their bodies (network.go), the main document's included
 	// (Response.Main); nil unless Options.Record.
 	Responses []Response
+	// Unrecorded are responses the browser received that Responses lacks:
+	// a body Chromium did not keep for the recorder (it drops bodies over
+	// its buffer sizes), or a response past the per-page cap. Each says
+	// why, so that what the page loaded and no record holds is accounted
+	// for. Nil unless Options.Record.
+	Unrecorded []Unrecorded
 	// Clicks counts the "load more" controls clicked.
 	Clicks int
 	// Notes says what kept the capture from being complete, e.g. a timeout

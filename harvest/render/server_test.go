@@ -31,6 +31,7 @@ func newSite() *site {
 	mux.HandleFunc("/api/hang", s.hang)
 	mux.HandleFunc("/api/slowjs", s.slowJS)
 	mux.HandleFunc("/img/", s.image)
+	mux.HandleFunc("/api/big", big)
 	mux.Handle("/", http.FileServer(http.Dir("testdata")))
 	s.srv = httptest.NewServer(s.count(mux))
 	return s
@@ -134,4 +135,14 @@ func wait(r *http.Request, d time.Duration) bool {
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// big answers mb (query) mebibytes of text.
+func big(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.URL.Query().Get("mb"))
+	w.Header().Set("Content-Type", "text/plain")
+	line := []byte(strings.Repeat("x", 1023) + "\n")
+	for i := 0; i < n*1024; i++ {
+		w.Write(line)
+	}
 }

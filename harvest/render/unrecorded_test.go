@@ -1,0 +1,49 @@
+package render_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest/render"
+)
+
+// TestUnrecordedResponseNamed: a response the browser received but whose
+// body it did not keep for the recorder (a 40 MiB download, over
+// Chromium's per-resource buffer) is not silently left out: it is named in
+// Result.Unrecorded with the reason, and the page's other responses are
+// still recorded.
+func TestUnrecordedResponseNamed(t *testing.T) {
+	browser(t) // skips without a browser, fails if it did not start
+	o := sharedOptions()
+	o.Record = true
+	b, err := render.New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	res, err := b.Render(context.Background(), "http://blog.test/big.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.HTML), "41943040 bytes") {
+		t.Fatalf("the page's script did not receive the whole file:\n%s", res.HTML)
+	}
+	for _, r := range res.Responses {
+		if u := r.Exchanges[len(r.Exchanges)-1].URL; strings.Contains(u, "/api/big") {
+			t.Skipf("this Chromium kept the 40 MiB body (%d bytes): nothing unrecorded to name", len(r.Body))
+		}
+	}
+	var named bool
+	for _, u := range res.Unrecorded {
+		t.Logf("unrecorded: %s: %s", u.URL, u.Why)
+		named = named || strings.Contains(u.URL, "/api/big?mb=40") && u.Why != ""
+	}
+	if !named {
+		t.Errorf("the download whose body was not kept is not in Result.Unrecorded (%d responses recorded, unrecorded %v)",
+			len(res.Responses), res.Unrecorded)
+	}
+	if len(res.Responses) == 0 {
+		t.Error("no response recorded at all")
+	}
+}
