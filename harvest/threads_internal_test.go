@@ -37,11 +37,19 @@ func TestPollThreads(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
+	// An internal service on another loopback port: a watch list read
+	// from a tampered archive or state may name it; it is never asked
+	// (the fetch client's address guard, the one the browser's proxy
+	// applies too).
+	var internal atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { internal.Add(1) }))
+	defer other.Close()
 	old := digestOf([]byte(comments))
 	st := State{Threads: map[string][]Validators{
 		srv.URL + "/a/": {{URL: srv.URL + "/same", ETag: `"s1"`, Digest: old}},
 		srv.URL + "/b/": {{URL: srv.URL + "/commented", Digest: old}},
 		srv.URL + "/c/": {{URL: srv.URL + "/counter", Digest: digestOf([]byte(`{"views":0}`))}},
+		srv.URL + "/d/": {{URL: other.URL + "/admin.json", Digest: old}},
 	}}
 	o := Options{Blog: blogharvest.Blog{ID: "t", URL: srv.URL + "/"}, State: st}.withDefaults()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -57,6 +65,9 @@ func TestPollThreads(t *testing.T) {
 	}
 	if n := hits.Load(); n != 2 {
 		t.Errorf("the counter was asked %d times, want 2", n)
+	}
+	if n := internal.Load(); n != 0 {
+		t.Errorf("a watched URL on a non-public address other than the blog's was asked %d times", n)
 	}
 	items := map[string]string{srv.URL + "/a/": "", srv.URL + "/b/": "", srv.URL + "/c/": ""}
 	next := c.threadState(items)
