@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -44,16 +42,7 @@ func TestNoHarvestStartsAfterShutdown(t *testing.T) {
 		queuedSite.ServeHTTP(w, r)
 	}))
 	defer queued.Close()
-	dir := t.TempDir()
-	listen := freeAddr(t)
-	config := filepath.Join(dir, "blogs.yaml")
-	y := fmt.Sprintf(`archive: %s
-state: %s
-listen: %s
-concurrency: 1
-log: {format: json, level: info}
-blogs:
-  - id: busy
+	config, listen := oneSlotConfig(t, fmt.Sprintf(`  - id: busy
     url: %s/
     schedule: "@every 1h"
     render: never
@@ -61,10 +50,7 @@ blogs:
     url: %s/
     schedule: "@every 1h"
     render: never
-`, filepath.Join(dir, "archive"), filepath.Join(dir, "schedule.db"), listen, busy.URL, queued.URL)
-	if err := os.WriteFile(config, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, busy.URL, queued.URL))
 	d := start(t, "run", "-config", config)
 	waitFor(t, "a harvest holding the only slot", 120*time.Second, func() bool {
 		st := blogStatuses(listen)

@@ -37,16 +37,7 @@ func TestCrawlDelayLendsTheSlot(t *testing.T) {
 	defer slow.Close()
 	quick := httptest.NewServer(quickSite.Handler())
 	defer quick.Close()
-	dir := t.TempDir()
-	listen := freeAddr(t)
-	config := filepath.Join(dir, "blogs.yaml")
-	y := fmt.Sprintf(`archive: %s
-state: %s
-listen: %s
-concurrency: 1
-log: {format: json, level: info}
-blogs:
-  - id: slow
+	config, listen := oneSlotConfig(t, fmt.Sprintf(`  - id: slow
     url: %s/
     schedule: "@every 1h"
     max_crawl_delay: 1h
@@ -56,10 +47,7 @@ blogs:
     schedule: "@every 2s"
     delay: 1ms
     render: never
-`, filepath.Join(dir, "archive"), filepath.Join(dir, "schedule.db"), listen, slow.URL, quick.URL)
-	if err := os.WriteFile(config, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, slow.URL, quick.URL))
 	d := start(t, "run", "-config", config)
 	// Two runs of quick ending after slow started: slow's crawl waits an
 	// hour after robots.txt and its first page, so it is still running.
@@ -111,4 +99,21 @@ func blogStatuses(listen string) map[string]*blogStatus {
 		out[b.ID] = &b.blogStatus
 	}
 	return out
+}
+
+// oneSlotConfig writes the config of a daemon with one harvest slot
+// (concurrency 1), its archive and state in a temporary folder, JSON logs,
+// a free status address and the blogs given (YAML list items), and returns
+// the config's path and the status address.
+func oneSlotConfig(t *testing.T, blogs string) (config, listen string) {
+	t.Helper()
+	dir := t.TempDir()
+	listen = freeAddr(t)
+	config = filepath.Join(dir, "blogs.yaml")
+	y := fmt.Sprintf("archive: %s\nstate: %s\nlisten: %s\nconcurrency: 1\nlog: {format: json, level: info}\nblogs:\n%s",
+		filepath.Join(dir, "archive"), filepath.Join(dir, "schedule.db"), listen, blogs)
+	if err := os.WriteFile(config, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return config, listen
 }
