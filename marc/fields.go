@@ -21,11 +21,12 @@ const AliasesTag = "957"
 // content, media and carrier types (336 text, 337 computer, 338 online
 // resource, with their codes and vocabularies) and the file
 // characteristics (347 text file, HTML); 856 40 $u the record's own URI;
-// 980 $a the record type and $b the kind (nil: none).
+// 980 $a the record type and $b the attribute kind (nil: none).
 func every[T any](rtype string, published func(*T, *ctx) string, uri, kind func(*T) string) []field[T] {
 	org := func(_ *T, c *ctx) string { return c.o.OrgCode }
-	if kind == nil {
-		kind = func(*T) string { return "" }
+	typ := field[T]{tag: "980", ind1: ' ', ind2: ' ', subs: []sub[T]{lit[T]('a', rtype)}}
+	if kind != nil {
+		typ.subs = append(typ.subs, one('b', "kind", func(x *T, _ *ctx) string { return kind(x) }))
 	}
 	return []field[T]{
 		{tag: "040", ind1: ' ', ind2: ' ', when: func(_ *T, c *ctx) bool { return c.o.OrgCode != "" },
@@ -36,7 +37,7 @@ func every[T any](rtype string, published func(*T, *ctx) string, uri, kind func(
 		described[T]("338", "online resource", "cr", "rdacarrier"),
 		described[T]("347", "text file", "HTML", "rdaft"),
 		{tag: "856", ind1: '4', ind2: '0', subs: []sub[T]{one('u', "", func(x *T, _ *ctx) string { return uri(x) })}},
-		{tag: "980", ind1: ' ', ind2: ' ', subs: []sub[T]{lit[T]('a', rtype), one('b', "", func(x *T, _ *ctx) string { return kind(x) })}},
+		typ,
 	}
 }
 

@@ -12,7 +12,7 @@ var readers = map[string]reader{
 
 // Attributes reads the crosswalk back: it returns the values of r by
 // attribute name of DESIGN §6 ("title", "full_content_format",
-// "is_child_of_post" …), in record order, from the places the tables of
+// "is_child_of_post" …, and an entry's kind, 980 $b), in record order, from the places the tables of
 // the crosswalk write them. The 520 full_content fields a long article is
 // split over give one value, joined. A linking field gives its $o, a
 // devised title in square brackets is left out, and fields and subfields
@@ -28,6 +28,18 @@ func Attributes(r *Record) map[string][]string {
 		return nil
 	}
 	return rd.read(r)
+}
+
+// HasAttribute reports whether the crosswalk of records of recordType
+// (980 $a: TypeBlog, TypeBlogPost, TypeComment) writes attribute attr,
+// which Attributes then reads back.
+func HasAttribute(recordType, attr string) bool {
+	for _, a := range readers[recordType].attrs {
+		if a == attr {
+			return true
+		}
+	}
+	return false
 }
 
 // devised reports whether v is a title the crosswalk made up.

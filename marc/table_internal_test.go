@@ -11,14 +11,14 @@ import (
 
 // notAttributes are the places (tag and code) of the subfields the tables
 // write that hold no attribute: constants, the organisation's code, the
-// publication date and permalink again, the record type and kind, the
+// publication date and permalink again, the record type, the
 // relationship, the parent's title and 001 in a linking field. A row that
 // writes any other subfield must name the attribute Attributes reads back
 // from it (TestEveryRowRoundTrips).
 var notAttributes = []string{
 	"024 2", "040 a", "040 b", "040 c", "041 2", "264 c",
 	"336 a", "336 b", "336 2", "337 a", "337 b", "337 2", "338 a", "338 b", "338 2", "347 a", "347 b", "347 2",
-	"760 t", "760 4", "760 w", "773 t", "773 4", "773 w", "856 u", "980 a", "980 b",
+	"760 t", "760 4", "760 w", "773 t", "773 4", "773 w", "856 u", "980 a",
 }
 
 // TestEveryRowRoundTrips writes records whose every field is set (by
