@@ -114,7 +114,6 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.stopped = true
 	c.res.Unchanged = true
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
-	c.res.ETag, c.res.LastModified = fv.ETag, fv.LastModified
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
 		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(st.Items)}, Rules: st.Rules}
