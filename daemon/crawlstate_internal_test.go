@@ -1,7 +1,7 @@
 package daemon
 
 import (
-	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -11,28 +11,41 @@ import (
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// TestStateKeepsCommentThreads: the comment thread APIs a crawl watches
-// (harvest.State.Threads) survive the schedule store (runOutcome.apply,
-// the stored JSON, previous), so that the daemon's next scheduled update
-// asks for them.
-func TestStateKeepsCommentThreads(t *testing.T) {
-	threads := map[string][]blogharvest.Validators{
-		"http://b.ex/posts/rye/": {{URL: "http://c.ex/api/comment?path=%2Fposts%2Frye%2F", ETag: `"x1"`, Digest: "ab12"}},
-		"http://b.ex/posts/oat/": {{URL: "http://c.ex/api/comment?path=%2Fposts%2Foat%2F", LastModified: "Mon, 02 Jan 2006 15:04:05 GMT", Digest: "cd34"},
-			{URL: "http://c.ex/api/count?path=%2Fposts%2Foat%2F", Digest: "ef56"}},
+// TestCrawlStateSurvivesTheStore: what a crawl leaves for the next one
+// (harvest.State's CrawlState: the feeds' validators, item signatures,
+// page validators and the comment thread APIs it watches) goes through the
+// run's outcome into a real schedule store and comes back whole in the
+// next crawl's harvest.State (previous), so that the daemon's next
+// scheduled update asks for all of it conditionally.
+func TestCrawlStateSurvivesTheStore(t *testing.T) {
+	checked := time.Date(2026, 4, 5, 6, 7, 8, 0, time.UTC)
+	want := blogharvest.CrawlState{
+		Feed:         blogharvest.Validators{URL: "http://b.ex/feed/", ETag: `"f1"`, LastModified: "Mon, 02 Jan 2006 15:04:05 GMT", Digest: "aa11"},
+		CommentFeed:  blogharvest.Validators{URL: "http://b.ex/comments/feed/", ETag: `"c1"`, Digest: "bb22"},
+		Items:        map[string]string{"http://b.ex/posts/rye/": "d:0123", "http://b.ex/posts/oat/": ""},
+		PostsChecked: checked,
+		Pages:        map[string]blogharvest.Validators{"http://b.ex/posts/rye/": {ETag: `"p1"`, LastModified: "Tue, 03 Jan 2006 15:04:05 GMT"}},
+		Threads: map[string][]blogharvest.Validators{
+			"http://b.ex/posts/rye/": {{URL: "http://c.ex/api/comment?path=%2Fposts%2Frye%2F", ETag: `"x1"`, Digest: "ab12"}},
+			"http://b.ex/posts/oat/": {{URL: "http://c.ex/api/comment?path=%2Fposts%2Foat%2F", LastModified: "Mon, 02 Jan 2006 15:04:05 GMT", Digest: "cd34"},
+				{URL: "http://c.ex/api/count?path=%2Fposts%2Foat%2F", Digest: "ef56"}},
+		},
 	}
-	var st schedule.State
-	res := &harvest.Result{State: harvest.State{CrawlState: blogharvest.CrawlState{Threads: threads}}}
-	(&Daemon{}).reportOf(schedule.OutcomeOK, &tally{}, res, nil).apply(&st, time.Now())
-	data, err := json.Marshal(st)
+	store, err := schedule.Open(filepath.Join(t.TempDir(), "schedule.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stored schedule.State
-	if err := json.Unmarshal(data, &stored); err != nil {
+	defer store.Close()
+	res := &harvest.Result{State: harvest.State{CrawlState: want, Rules: []byte(`{}`)}}
+	outcome := (&Daemon{}).reportOf(schedule.OutcomeOK, &tally{}, res, nil)
+	if err := store.Update("b", func(st *schedule.State) error { outcome.apply(st, time.Now()); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got := (&Daemon{}).previous("b", stored).Threads; !reflect.DeepEqual(got, threads) {
-		t.Errorf("threads after the store: %v, want %v", got, threads)
+	stored, _, err := store.Get("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := (&Daemon{}).previous("b", stored).CrawlState; !reflect.DeepEqual(got, want) {
+		t.Errorf("crawl state after the store:\n got %+v\nwant %+v", got, want)
 	}
 }
