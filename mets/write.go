@@ -84,15 +84,21 @@ func (d *Document) writeHdr(root *etree.Element) {
 	}
 }
 
-// writeDmdSec embeds m.XML, parsed, in dmdSec/mdWrap/xmlData.
+// writeDmdSec embeds m.Element, or else m.XML parsed, in
+// dmdSec/mdWrap/xmlData.
 func writeDmdSec(root *etree.Element, m DmdSec) error {
-	inner := etree.NewDocument()
-	if err := inner.ReadFromBytes(m.XML); err != nil {
-		return fmt.Errorf("mets: dmdSec %s: %w", m.ID, err)
-	}
-	el := inner.Root()
-	if el == nil || len(inner.ChildElements()) != 1 {
-		return fmt.Errorf("mets: dmdSec %s: XML must hold exactly one root element", m.ID)
+	var el *etree.Element
+	if m.Element != nil {
+		el = m.Element.tree()
+	} else {
+		inner := etree.NewDocument()
+		if err := inner.ReadFromBytes(m.XML); err != nil {
+			return fmt.Errorf("mets: dmdSec %s: %w", m.ID, err)
+		}
+		el = inner.Root()
+		if el == nil || len(inner.ChildElements()) != 1 {
+			return fmt.Errorf("mets: dmdSec %s: XML must hold exactly one root element", m.ID)
+		}
 	}
 	sec := root.CreateElement("mets:dmdSec")
 	sec.CreateAttr("ID", m.ID)
@@ -100,6 +106,21 @@ func writeDmdSec(root *etree.Element, m DmdSec) error {
 	attrs(wrap, "MDTYPE", m.MDType, "OTHERMDTYPE", m.OtherMDType, "LABEL", m.Label)
 	wrap.CreateElement("mets:xmlData").AddChild(el)
 	return nil
+}
+
+// tree returns e as an etree element.
+func (e *Element) tree() *etree.Element {
+	el := etree.NewElement(e.Name)
+	for _, a := range e.Attrs {
+		el.CreateAttr(a.Name, a.Value)
+	}
+	if e.Text != "" {
+		el.SetText(e.Text)
+	}
+	for _, c := range e.Children {
+		el.AddChild(c.tree())
+	}
+	return el
 }
 
 // writeFileSec writes the file groups; nothing when there are none.
