@@ -79,9 +79,17 @@ func TestHTML5ShortcutAgreesWithSiegfried(t *testing.T) {
 		}
 		pages++
 	}
+	every := 1 // with the race detector, one page in 8 of the fixtures and corpus
+	if raceBuild {
+		every = 8
+	}
+	n := 0
 	for _, dir := range []string{"../testdata/blogs", "../../shared/corpus"} {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || filepath.Ext(p) != ".html" {
+				return nil
+			}
+			if n++; n%every != 0 {
 				return nil
 			}
 			raw, err := os.ReadFile(p)
