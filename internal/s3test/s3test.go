@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,12 +63,13 @@ func (s *Server) Env() []string {
 type Request struct {
 	Operation string // such as PutObject, GetObject, ListObjectsV2, HeadObject
 	Key       string // the object key, "-" for none
-	Status    int    // the HTTP status the server answered
+	Query     url.Values
+	Status    int // the HTTP status the server answered
 }
 
 // Requests returns the requests the server has logged so far whose object
-// key starts with prefix ("" for all), counted by the server itself (its
-// access log), not by the client. It fails for gofakes3, which keeps no
+// key, or listing prefix, starts with prefix ("" for all), counted by the
+// server itself (its access log), not by the client. It fails for gofakes3, which keeps no
 // log.
 func (s *Server) Requests(prefix string) ([]Request, error) {
 	if s.accessLog == "" {
@@ -89,8 +91,11 @@ func (s *Server) Requests(prefix string) ([]Request, error) {
 			continue // "log starts …"
 		}
 		st, _ := strconv.Atoi(fields[6])
-		r := Request{Operation: fields[3], Key: fields[4], Status: st}
-		if strings.HasPrefix(r.Key, prefix) {
+		r := Request{Operation: strings.TrimPrefix(fields[3], "s3_"), Key: fields[4], Status: st}
+		if u, err := url.ParseRequestURI(fields[5]); err == nil {
+			r.Query = u.Query()
+		}
+		if strings.HasPrefix(r.Key, prefix) || r.Key == "-" && r.Query.Has("prefix") && strings.HasPrefix(r.Query.Get("prefix"), prefix) {
 			out = append(out, r)
 		}
 	}
