@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -192,23 +194,29 @@ func (a *testArchive) files(t *testing.T) map[string][]byte {
 	return out
 }
 
-// leftovers counts what unpublished bags left in the archive: entries of
-// the folder's .tmp, or staged objects no marker names.
-func (a *testArchive) leftovers(t *testing.T) int {
+// leftovers lists what unpublished bags left in the archive: the entries
+// of the folder's .tmp, or the staged objects no marker names.
+func (a *testArchive) leftovers(t *testing.T) []string {
 	t.Helper()
 	if a.backend == "local" {
-		return countEntries(filepath.Join(a.root, aip.TmpDir))
+		ents, _ := os.ReadDir(filepath.Join(a.root, aip.TmpDir))
+		var out []string
+		for _, e := range ents {
+			out = append(out, e.Name())
+		}
+		return out
 	}
 	published := map[string]bool{}
-	fs.WalkDir(a.St, ".", func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(openS3(t, a.srv, a.prefix), ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			if m, ok := a.marker(t, p); ok {
 				published[m.Objects] = true
+				return fs.SkipDir
 			}
 		}
 		return nil
 	})
-	n := 0
+	var out []string
 	for o := range a.client.ListObjects(a.ctx, a.srv.Bucket, minio.ListObjectsOptions{Prefix: a.prefix + "/.bags/", Recursive: true}) {
 		if o.Err != nil {
 			t.Fatal(o.Err)
@@ -219,10 +227,24 @@ func (a *testArchive) leftovers(t *testing.T) int {
 			keep = keep || strings.HasPrefix(rest, objs+"/")
 		}
 		if !keep {
-			n++
+			out = append(out, rest)
 		}
 	}
-	return n
+	return out
+}
+
+// published reports whether the bag at dir (a Result.Dir) is visible to a
+// reader that never saw it before.
+func (a *testArchive) published(t *testing.T, dir string) bool {
+	var st aip.Store = a.St
+	if a.backend != "local" {
+		st = openS3(t, a.srv, a.prefix)
+	}
+	_, err := st.Stat(a.name(dir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stat %s: %v", dir, err)
+	}
+	return err == nil
 }
 
 // marker returns the S3 marker of the bag n, if it has one.
@@ -336,4 +358,61 @@ func flipFile(t *testing.T, p string) {
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// editStaged changes the bag being written at final (a location, as the
+// test hook gets it) before it is published, as another process could:
+// change gets the staged bag as a folder (the folder's temp bag itself, or
+// a copy of the staged objects whose changes are written back over them).
+func (a *testArchive) editStaged(t *testing.T, final string, change func(folder string) error) error {
+	if a.backend == "local" {
+		return change(tempBag(t, a.root))
+	}
+	staging := a.prefix + "/.bags/" + a.name(final) + "/"
+	folder := t.TempDir()
+	before := map[string][]byte{}
+	for o := range a.client.ListObjects(a.ctx, a.srv.Bucket, minio.ListObjectsOptions{Prefix: staging, Recursive: true}) {
+		if o.Err != nil {
+			return o.Err
+		}
+		obj, err := a.client.GetObject(a.ctx, a.srv.Bucket, o.Key, minio.GetObjectOptions{})
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(obj)
+		obj.Close()
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(o.Key, staging) // <token>/<rel>
+		before[rel] = data
+		p := filepath.Join(folder, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	tokens, _ := os.ReadDir(folder)
+	if len(tokens) != 1 {
+		t.Fatalf("staged bags of %s: %d", final, len(tokens))
+	}
+	if err := change(filepath.Join(folder, tokens[0].Name())); err != nil {
+		return err
+	}
+	after := readTree(t, folder)
+	for rel, data := range after {
+		if old, ok := before[rel]; !ok || !bytes.Equal(old, data) {
+			if _, err := a.client.PutObject(a.ctx, a.srv.Bucket, staging+rel, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{}); err != nil {
+				return err
+			}
+		}
+	}
+	for rel := range before {
+		if _, ok := after[rel]; !ok {
+			if err := a.client.RemoveObject(a.ctx, a.srv.Bucket, staging+rel, minio.RemoveObjectOptions{}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

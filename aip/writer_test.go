@@ -179,8 +179,8 @@ func TestHostileNames(t *testing.T) {
 				t.Errorf("unsafe name %q", base)
 			}
 		}
-		if n := a.leftovers(t); n != 0 {
-			t.Errorf("%d leftovers of unpublished bags", n)
+		if n := a.leftovers(t); len(n) != 0 {
+			t.Errorf("leftovers of unpublished bags: %v", n)
 		}
 		if media := a.glob(r.Dir, "data/objects/media/*"); len(media) != 2+len(hostile) {
 			t.Errorf("%d media files, want %d (one per capture, none overwritten)", len(media), 2+len(hostile))
@@ -208,8 +208,8 @@ func TestRejectsInvalidRecords(t *testing.T) {
 				t.Errorf("%s: err = %v, want a permanent error", name, err)
 			}
 		}
-		if files := a.files(t); len(files) != 0 || a.leftovers(t) != 0 {
-			t.Errorf("rejected records left files: %d published, %d unpublished", len(files), a.leftovers(t))
+		if files, left := a.files(t), a.leftovers(t); len(files) != 0 || len(left) != 0 {
+			t.Errorf("rejected records left files: %d published, unpublished %v", len(files), left)
 		}
 		if a.backend == "local" {
 			if files := readTree(t, a.root); len(files) != 0 {
@@ -302,8 +302,8 @@ func TestCanceled(t *testing.T) {
 		if files := a.files(t); len(files) != 0 {
 			t.Errorf("%d files published", len(files))
 		}
-		if n := a.leftovers(t); n != 0 {
-			t.Errorf("%d leftovers", n)
+		if n := a.leftovers(t); len(n) != 0 {
+			t.Errorf("leftovers: %v", n)
 		}
 	})
 }
