@@ -45,16 +45,12 @@ const (
 //	bag N wrote <version folder>
 const readyLine = "crash-child-ready"
 
-// crashWant is what TestCrash must reach on a backend: kills in all, kills
-// inside a bag write, and of those inside a Blog and inside an Entry AIP
-// (each). A write to S3 makes a request per file, so fewer kills fit in
-// the time than on a folder.
-var crashWant = map[string]struct{ kills, inside, insideKind int }{
-	"local": {50, 25, 5},
-	"s3":    {24, 12, 3},
-}
-
+// The numbers TestCrash must reach on each backend: kills in all, kills
+// inside a bag write, and of those inside a Blog and inside an Entry AIP.
 const (
+	wantKills      = 50
+	wantInside     = 25
+	wantInsideKind = 5
 	// crashTimeBudget only bounds a hung test: the loop stops as soon as the
 	// counts are met (about 15 s alone, 45 s under -race at load 2). At load
 	// 20 on two cores 80 s gave 28 kills, so a time budget near the usual
@@ -180,13 +176,11 @@ type crashCount struct {
 	kills, inside, insideBlog, insideEntry int
 }
 
-// enough reports whether the counts reach want with a margin (the loop
-// stops there).
-func (c *crashCount) enough(b string) bool {
+func (c *crashCount) enough() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	w := crashWant[b]
-	return c.kills >= w.kills+5 && c.inside >= w.inside+3 && c.insideBlog >= w.insideKind+2 && c.insideEntry >= w.insideKind+2
+	return c.kills >= wantKills+5 && c.inside >= wantInside+3 &&
+		c.insideBlog >= wantInsideKind+2 && c.insideEntry >= wantInsideKind+2
 }
 
 func (c *crashCount) add(inside bool, kind string) {
@@ -219,7 +213,6 @@ func TestCrash(t *testing.T) {
 	}
 	for _, b := range backendNames {
 		t.Run(b, func(t *testing.T) {
-			want := crashWant[b]
 			deadline := time.Now().Add(crashTimeBudget)
 			var count crashCount
 			var wg sync.WaitGroup
@@ -239,10 +232,10 @@ func TestCrash(t *testing.T) {
 			}
 			t.Logf("%d kills, %d inside a bag write (%d Blog, %d Entry); %d complete AIPs",
 				count.kills, count.inside, count.insideBlog, count.insideEntry, versions)
-			if count.kills < want.kills || count.inside < want.inside || count.insideBlog < want.insideKind ||
-				count.insideEntry < want.insideKind || versions == 0 {
+			if count.kills < wantKills || count.inside < wantInside || count.insideBlog < wantInsideKind ||
+				count.insideEntry < wantInsideKind || versions == 0 {
 				t.Errorf("too few kills inside writes: want ≥ %d kills, ≥ %d inside a bag, ≥ %d each inside Blog and Entry AIPs",
-					want.kills, want.inside, want.insideKind)
+					wantKills, wantInside, wantInsideKind)
 			}
 		})
 	}
@@ -252,7 +245,7 @@ func TestCrash(t *testing.T) {
 // enough or the deadline passes, checking the archive after each kill.
 func crashLoop(t *testing.T, a *testArchive, deadline time.Time, count *crashCount) {
 	checked := map[string]bool{} // bags are immutable: each is checked once here, all again at the end
-	for time.Now().Before(deadline) && !count.enough(a.backend) && !t.Failed() {
+	for time.Now().Before(deadline) && !count.enough() && !t.Failed() {
 		_, inside, kind := killChild(t, a, rand.IntN(4) != 0)
 		count.add(inside, kind)
 		if a.backend != "local" {
