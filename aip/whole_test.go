@@ -91,6 +91,8 @@ func tempBag(t *testing.T, root string) string {
 // TestWriterRechecksLockBeforeRename removes the archive's lock file while
 // a bag is being written (another process could then lock a new one and
 // sweep .tmp): the bag is not published.
+//
+// Local only: the folder's lock file (S3 has none; TestS3WritersRace is its counterpart).
 func TestWriterRechecksLockBeforeRename(t *testing.T) {
 	w := newWriter(t)
 	defer w.Close()
