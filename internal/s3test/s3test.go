@@ -32,8 +32,6 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
-// Version is the versitygw release .ci/run installs and the tests expect.
-const Version = "v1.8.0"
 
 // Server is a running S3 server with one bucket.
 type Server struct {
@@ -41,7 +39,8 @@ type Server struct {
 	Bucket    string
 	AccessKey string
 	SecretKey string
-	// Kind names what serves the API: "versitygw v1.8.0" or "gofakes3".
+	// Kind names what serves the API: "versitygw v1.8.0" (the version
+	// .ci/run recorded beside the binary) or "gofakes3 (in memory)".
 	Kind string
 	// accessLog is versitygw's access log (one line per request), "" for
 	// gofakes3.
@@ -195,7 +194,10 @@ func Run(bin string) (*Server, func(), error) {
 		return nil, nil, err
 	}
 	s := &Server{Bucket: "archive", AccessKey: "test-" + randomHex(8), SecretKey: randomHex(20),
-		Kind: "versitygw " + Version, accessLog: filepath.Join(dir, "access.log")}
+		Kind: "versitygw", accessLog: filepath.Join(dir, "access.log")}
+	if v, err := os.ReadFile(filepath.Join(filepath.Dir(bin), "versitygw.version")); err == nil {
+		s.Kind += " " + strings.TrimSpace(string(v))
+	}
 	root := filepath.Join(dir, "root")
 	if err := os.Mkdir(root, 0o755); err != nil {
 		return nil, nil, err
