@@ -32,7 +32,6 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
-
 // Server is a running S3 server with one bucket.
 type Server struct {
 	Endpoint  string // 127.0.0.1:port of the S3 API
