@@ -289,25 +289,13 @@ func (a *testArchive) edit(t *testing.T, dir string, change func(folder string))
 	}
 	change(folder)
 	after := readTree(t, folder)
-	put := func(key string, data []byte) {
-		if _, err := a.client.PutObject(a.ctx, a.srv.Bucket, key, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	must(t, a.writeBack(a.prefix+"/"+m.Objects+"/", before, after))
 	m.Files = map[string]int{}
 	for rel, data := range after {
-		if old, ok := before[rel]; !ok || !bytes.Equal(old, data) {
-			put(a.prefix+"/"+m.Objects+"/"+rel, data)
-		}
 		m.Files[rel] = len(data)
 	}
-	for rel := range before {
-		if _, ok := after[rel]; !ok {
-			must(t, a.client.RemoveObject(a.ctx, a.srv.Bucket, a.prefix+"/"+m.Objects+"/"+rel, minio.RemoveObjectOptions{}))
-		}
-	}
 	data, _ := json.Marshal(m)
-	put(a.prefix+"/"+n+"/"+s3store.Marker, data)
+	must(t, a.writeBack(a.prefix+"/"+n+"/", nil, map[string][]byte{s3store.Marker: data}))
 	a.s3 = openS3(t, a.srv, a.prefix) // the old one caches the marker it read
 	a.St, a.W.Store = a.s3, a.s3
 }
@@ -399,17 +387,23 @@ func (a *testArchive) editStaged(t *testing.T, final string, change func(folder 
 	if err := change(filepath.Join(folder, tokens[0].Name())); err != nil {
 		return err
 	}
-	after := readTree(t, folder)
+	return a.writeBack(staging, before, readTree(t, folder))
+}
+
+// writeBack makes the objects under the key prefix keys, which held
+// before (by name relative to keys), hold after: puts what changed or is
+// new, removes what is gone.
+func (a *testArchive) writeBack(keys string, before, after map[string][]byte) error {
 	for rel, data := range after {
 		if old, ok := before[rel]; !ok || !bytes.Equal(old, data) {
-			if _, err := a.client.PutObject(a.ctx, a.srv.Bucket, staging+rel, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{}); err != nil {
+			if _, err := a.client.PutObject(a.ctx, a.srv.Bucket, keys+rel, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{}); err != nil {
 				return err
 			}
 		}
 	}
 	for rel := range before {
 		if _, ok := after[rel]; !ok {
-			if err := a.client.RemoveObject(a.ctx, a.srv.Bucket, staging+rel, minio.RemoveObjectOptions{}); err != nil {
+			if err := a.client.RemoveObject(a.ctx, a.srv.Bucket, keys+rel, minio.RemoveObjectOptions{}); err != nil {
 				return err
 			}
 		}
