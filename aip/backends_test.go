@@ -42,7 +42,7 @@ type testArchive struct {
 	s3      *s3store.Store  // s3: the store
 	prefix  string          // s3: the archive's key prefix
 	client  *minio.Client   // s3: a plain client, to work behind the store's back
-	ctx     context.Context //
+	ctx     context.Context // context.Background()
 }
 
 // forEachBackend runs f as one subtest per backend, each on a fresh
