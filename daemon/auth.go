@@ -3,9 +3,9 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 )
 
@@ -65,7 +65,7 @@ func readProblem(name string, err error) string {
 }
 
 // userinfoRe matches a URL with user-info (user@ or user:password@).
-var userinfoRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@`)
+var userinfoRe = lazyregexp.New(`^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@`)
 
 // hasUserinfo reports whether raw carries a user name or password.
 func hasUserinfo(raw string) bool { return userinfoRe.MatchString(strings.TrimSpace(raw)) }

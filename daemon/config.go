@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"net/url"
 	"os"
 	"reflect"
@@ -300,9 +301,9 @@ func fieldByTag(rv reflect.Value, tag string) reflect.Value {
 
 // orgCodeRE is the shape of a MARC organization code (MARC Code List for
 // Organizations: DLC, UkOxU, CaOONL, WaU-L).
-var orgCodeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9:-]{0,15}$`)
+var orgCodeRE = lazyregexp.New(`^[A-Za-z][A-Za-z0-9:-]{0,15}$`)
 
-var lineRe = regexp.MustCompile(`^line (\d+): `)
+var lineRe = lazyregexp.New(`^line (\d+): `)
 
 // decodeInto decodes n into v, turning yaml's errors into problems.
 func decodeInto(n *yaml.Node, v any, blog, key string) []ConfigProblem {

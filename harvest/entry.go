@@ -3,9 +3,9 @@ package harvest
 import (
 	"context"
 	"fmt"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -91,7 +91,7 @@ func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 
 // protectedPrefix is the label platforms put before the title of a
 // password-protected post ("Protected: ", "Protégé : ", "Geschützt: ").
-var protectedPrefix = regexp.MustCompile(`^[\p{L}]{3,20}\s?:\s+`)
+var protectedPrefix = lazyregexp.New(`^[\p{L}]{3,20}\s?:\s+`)
 
 // stripProtectedPrefix removes the platform's protection label from the
 // title of a password-protected entry; other titles are never touched.

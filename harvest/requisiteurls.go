@@ -1,8 +1,8 @@
 package harvest
 
 import (
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -161,9 +161,9 @@ func srcsetURLs(s string) []string {
 
 // CSS references: @import with a string or url(), and every url().
 var (
-	cssComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
-	cssImport  = regexp.MustCompile(`(?i)@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^\s"');]+))`)
-	cssURL     = regexp.MustCompile(`(?i)url\(\s*(?:"([^"]*)"|'([^']*)'|([^\s"')]*))\s*\)`)
+	cssComment = lazyregexp.New(`(?s)/\*.*?\*/`)
+	cssImport  = lazyregexp.New(`(?i)@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^\s"');]+))`)
+	cssURL     = lazyregexp.New(`(?i)url\(\s*(?:"([^"]*)"|'([^']*)'|([^\s"')]*))\s*\)`)
 )
 
 // cssRefs returns the (relative) references of a stylesheet: @import

@@ -7,11 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,7 +88,7 @@ func SURT(raw string) string {
 }
 
 // wwwPrefix is the "www." or "www<digits>." surt removes from hosts.
-var wwwPrefix = regexp.MustCompile(`^www\d*\.`)
+var wwwPrefix = lazyregexp.New(`^www\d*\.`)
 
 // Line is one parsed CDXJ line.
 type Line struct {

@@ -3,9 +3,9 @@ package fetch
 import (
 	"bytes"
 	"fmt"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"mime"
 	"net/http"
-	"regexp"
 	"time"
 	"unicode/utf8"
 
@@ -51,7 +51,7 @@ func (r *Response) File(role blogharvest.Role) blogharvest.File {
 }
 
 // xmlEncoding finds the encoding of an XML declaration.
-var xmlEncoding = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']`)
+var xmlEncoding = lazyregexp.New(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']`)
 
 // Text returns the body decoded to UTF-8 and the name of the charset it was
 // decoded from. The charset comes from a byte order mark, the Content-Type

@@ -3,7 +3,7 @@ package learn
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"strings"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
@@ -268,7 +268,7 @@ func isBodyLike(n *html.Node) bool {
 // frameworks that hold a body hint's word but style any element: text
 // size, alignment, wrapping and colour (text-sm, md:text-center,
 // text-gray-500), align-content (content-center).
-var utilityClassRe = regexp.MustCompile(`^(?:[a-z0-9-]+:)*(?:text-(?:xs|sm|base|lg|\d?xl|left|right|center|justify|start|end|wrap|nowrap|balance|pretty|ellipsis|clip|white|black|transparent|current|inherit|[a-z]+-\d{2,3}(?:/\d+)?)|content-(?:center|start|end|between|around|evenly|baseline|stretch|none|normal))$`)
+var utilityClassRe = lazyregexp.New(`^(?:[a-z0-9-]+:)*(?:text-(?:xs|sm|base|lg|\d?xl|left|right|center|justify|start|end|wrap|nowrap|balance|pretty|ellipsis|clip|white|black|transparent|current|inherit|[a-z]+-\d{2,3}(?:/\d+)?)|content-(?:center|start|end|between|around|evenly|baseline|stretch|none|normal))$`)
 
 // bodyHintSet finds the words of isBodyLike's body hints.
 var bodyHintSet = newHintSet([]string{"content", "body", "text", "message"})
