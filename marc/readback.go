@@ -1,25 +1,30 @@
 package marc
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // plain maps tag+code of the fields without $3 to their attribute, by
 // record type (980 $a).
-var plain = map[string]map[string]string{
-	TypeBlog: {
-		"041a": "language", "100g": "aliases", "957g": "aliases", "245a": "title", "245b": "subtitle",
-		"270d": "location_city", "270b": "location_country", "532a": "encoding",
-		"952a": "status_code", "955a": "webmaster", "956a": "hosting_ip",
-	},
-	TypeBlogPost: {
-		"024a": "alt_identifier", "100a": "author", "100g": "aliases", "957g": "aliases", "245a": "title", "245b": "subtitle", "260m": "date_modified",
-		"269c": "date_created", "342g": "geo_longitude", "342h": "geo_latitude", "506a": "access_restriction",
-		"760o": "child_of", "950a": "version",
-	},
-	TypeComment: {
-		"100a": "author", "245a": "subject", "342g": "geo_longitude", "342h": "geo_latitude",
-		"789u": "addressed_to_uri", "952a": "status",
-	},
-}
+var plain = sync.OnceValue(func() map[string]map[string]string {
+	return map[string]map[string]string{
+		TypeBlog: {
+			"041a": "language", "100g": "aliases", "957g": "aliases", "245a": "title", "245b": "subtitle",
+			"270d": "location_city", "270b": "location_country", "532a": "encoding",
+			"952a": "status_code", "955a": "webmaster", "956a": "hosting_ip",
+		},
+		TypeBlogPost: {
+			"024a": "alt_identifier", "100a": "author", "100g": "aliases", "957g": "aliases", "245a": "title", "245b": "subtitle", "260m": "date_modified",
+			"269c": "date_created", "342g": "geo_longitude", "342h": "geo_latitude", "506a": "access_restriction",
+			"760o": "child_of", "950a": "version",
+		},
+		TypeComment: {
+			"100a": "author", "245a": "subject", "342g": "geo_longitude", "342h": "geo_latitude",
+			"789u": "addressed_to_uri", "952a": "status",
+		},
+	}
+})
 
 // Attributes reads the crosswalk back: it returns the values of r by
 // attribute name of DESIGN §6 ("title", "full_content_format",
@@ -33,7 +38,7 @@ func Attributes(r *Record) map[string][]string {
 	if f := r.Fields("980"); len(f) > 0 {
 		kind = f[0].Value('a')
 	}
-	table, ok := plain[kind]
+	table, ok := plain()[kind]
 	if !ok {
 		return nil
 	}

@@ -140,6 +140,10 @@ func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
 	return re.rx().ReplaceAllLiteralString(src, repl)
 }
 
+func (re *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return re.rx().ReplaceAllStringFunc(src, repl)
+}
+
 func (re *Regexp) ReplaceAllString(src, repl string) string {
 	return re.rx().ReplaceAllString(src, repl)
 }
