@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -116,12 +115,17 @@ func TestLazyRegexpsCompile(t *testing.T) {
 // BenchmarkStartup runs the built command's `version`, and `status` on a
 // config of three blogs whose state file exists (no daemon listening), as
 // whole processes, and reports their median CPU (user+sys, from wait4) and
-// median peak RSS (ru_maxrss: the mapped executable's pages included).
+// median peak RSS (ru_maxrss: the mapped executable's pages included),
+// each started by testdata/launch.
 // With BLOGHARVEST_BENCH_OLD=path it runs that binary too, interleaved old
 // new new old, and reports old-cpu-ms and old-maxrss-MB beside them. One
 // iteration is one run of each binary; use -benchtime 40x or more.
 func BenchmarkStartup(b *testing.B) {
 	bins := [][2]string{{"", buildCommand(b)}}
+	launcher := filepath.Join(b.TempDir(), "launch")
+	if out, err := exec.Command("go", "build", "-o", launcher, "./testdata/launch").CombinedOutput(); err != nil {
+		b.Fatalf("go build ./testdata/launch: %v\n%s", err, out)
+	}
 	if old := os.Getenv("BLOGHARVEST_BENCH_OLD"); old != "" {
 		bins = append(bins, [2]string{"old-", old})
 	}
@@ -142,7 +146,7 @@ func BenchmarkStartup(b *testing.B) {
 					if k >= len(bins) {
 						continue
 					}
-					u, m := runOnce(b, bins[k][1], c.args)
+					u, m := runOnce(b, launcher, bins[k][1], c.args)
 					cpu[bins[k][0]] = append(cpu[bins[k][0]], u)
 					rss[bins[k][0]] = append(rss[bins[k][0]], m)
 				}
@@ -155,15 +159,18 @@ func BenchmarkStartup(b *testing.B) {
 	}
 }
 
-// runOnce runs bin with args and returns its CPU in ms and peak RSS in MB.
-func runOnce(b *testing.B, bin string, args []string) (cpuMS, rssMB float64) {
-	cmd := exec.Command(bin, args...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, out)
+// runOnce runs bin with args through launch (testdata/launch, built as
+// launcher) and returns its CPU in ms and peak RSS in MB.
+func runOnce(b *testing.B, launcher, bin string, args []string) (cpuMS, rssMB float64) {
+	out, err := exec.Command(launcher, append([]string{bin}, args...)...).Output()
+	if err != nil {
+		b.Fatalf("%s %s: %v", bin, strings.Join(args, " "), err)
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	cpu := time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
-	return float64(cpu) / 1e6, float64(ru.Maxrss) / 1024 // Linux: ru_maxrss in KiB
+	var us, kb float64
+	if _, err := fmt.Sscan(string(out), &us, &kb); err != nil {
+		b.Fatalf("launch printed %q: %v", out, err)
+	}
+	return us / 1000, kb / 1024 // Linux: ru_maxrss in KiB
 }
 
 // statusConfig writes a config of three blogs and creates its state file,
