@@ -7,11 +7,11 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"hash"
 	"path"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"

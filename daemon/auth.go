@@ -3,10 +3,11 @@ package daemon
 import (
 	"errors"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // Auth is a blog's HTTP basic authentication: a user name and the file

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"net/url"
 	"os"
 	"reflect"
@@ -17,6 +16,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"github.com/blogharvest/blogharvest/schedule"
 	"go.yaml.in/yaml/v3"
 )

@@ -1,9 +1,10 @@
 package daemon
 
 import (
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"path/filepath"
 	"strings"
+
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // absPath matches an absolute file path that starts a word (not the path

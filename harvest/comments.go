@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"html"
 	"net/url"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // fetchComments fetches the comment feed of a job's post once: the feed

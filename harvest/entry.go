@@ -3,7 +3,6 @@ package harvest
 import (
 	"context"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // buildEntry extracts the entry of a fetched page and completes it with

@@ -3,11 +3,11 @@ package harvest
 import (
 	"context"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"strconv"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )

@@ -1,7 +1,6 @@
 package harvest
 
 import (
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"net/url"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )

@@ -1,10 +1,10 @@
 package harvest
 
 import (
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"net/url"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 )
 

@@ -3,13 +3,13 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"html"
 	"image/color"
 	"math"
 	"sort"
 	"strconv"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"

@@ -3,7 +3,6 @@ package feed
 import (
 	"context"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"html"
 	"net/url"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // maxCommentPages bounds the pages of one comment feed.

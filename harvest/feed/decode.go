@@ -2,13 +2,13 @@ package feed
 
 import (
 	"bytes"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"io"
 	"math"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // xmlDeclEncoding finds the encoding pseudo-attribute of an XML declaration.

@@ -3,9 +3,9 @@ package feed
 import (
 	"bytes"
 	"errors"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"io"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"github.com/mmcdole/gofeed"
 	"github.com/mmcdole/gofeed/atom"
 	ext "github.com/mmcdole/gofeed/extensions"

@@ -1,10 +1,10 @@
 package feed
 
 import (
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"strings"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 var (

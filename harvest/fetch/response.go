@@ -3,13 +3,13 @@ package fetch
 import (
 	"bytes"
 	"fmt"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"mime"
 	"net/http"
 	"time"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/transform"
 )

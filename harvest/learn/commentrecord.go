@@ -3,12 +3,12 @@ package learn
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"strings"
 	"sync"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 )
 

@@ -1,12 +1,12 @@
 package learn
 
 import (
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // clockRE finds a time of day written after a date ("23:42", "3:04 pm",

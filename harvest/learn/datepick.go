@@ -1,11 +1,11 @@
 package learn
 
 import (
-	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 )
 
