@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"hash"
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
@@ -75,8 +75,8 @@ type declaration struct {
 }
 
 var (
-	versionLine  = regexp.MustCompile(`^BagIt-Version: ([0-9]+)\.([0-9]+)$`)
-	encodingLine = regexp.MustCompile(`^Tag-File-Character-Encoding: (\S+)$`)
+	versionLine  = lazyregexp.New(`^BagIt-Version: ([0-9]+)\.([0-9]+)$`)
+	encodingLine = lazyregexp.New(`^Tag-File-Character-Encoding: (\S+)$`)
 )
 
 // parseDeclaration parses bagit.txt strictly: no byte order mark, exactly
@@ -141,7 +141,7 @@ type manifestLine struct {
 	line int
 }
 
-var manifestRe = regexp.MustCompile(`^([0-9A-Fa-f]+)[ \t]+\*?(.+)$`)
+var manifestRe = lazyregexp.New(`^([0-9A-Fa-f]+)[ \t]+\*?(.+)$`)
 
 // parseManifestLine parses "<checksum> <path>" and checks the path stays
 // inside the bag. Version 1.0 bags percent-decode %0A, %0D and %25.

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // Auth is a blog's HTTP basic authentication: a user name and the file
@@ -65,7 +66,7 @@ func readProblem(name string, err error) string {
 }
 
 // userinfoRe matches a URL with user-info (user@ or user:password@).
-var userinfoRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@`)
+var userinfoRe = lazyregexp.New(`^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@`)
 
 // hasUserinfo reports whether raw carries a user name or password.
 func hasUserinfo(raw string) bool { return userinfoRe.MatchString(strings.TrimSpace(raw)) }

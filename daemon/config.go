@@ -16,6 +16,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"github.com/blogharvest/blogharvest/schedule"
 	"go.yaml.in/yaml/v3"
 )
@@ -300,9 +301,9 @@ func fieldByTag(rv reflect.Value, tag string) reflect.Value {
 
 // orgCodeRE is the shape of a MARC organization code (MARC Code List for
 // Organizations: DLC, UkOxU, CaOONL, WaU-L).
-var orgCodeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9:-]{0,15}$`)
+var orgCodeRE = lazyregexp.New(`^[A-Za-z][A-Za-z0-9:-]{0,15}$`)
 
-var lineRe = regexp.MustCompile(`^line (\d+): `)
+var lineRe = lazyregexp.New(`^line (\d+): `)
 
 // decodeInto decodes n into v, turning yaml's errors into problems.
 func decodeInto(n *yaml.Node, v any, blog, key string) []ConfigProblem {

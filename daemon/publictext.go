@@ -2,13 +2,14 @@ package daemon
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // absPath matches an absolute file path that starts a word (not the path
 // of a URL, which follows a host name).
-var absPath = regexp.MustCompile(`(^|[\s"'(=,\[])(/[^\s"',)\]]+)`)
+var absPath = lazyregexp.New(`(^|[\s"'(=,\[])(/[^\s"',)\]]+)`)
 
 // publicText rewrites a message for /status and the state file, which
 // readers other than the operator see: the archive root becomes

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -13,14 +14,17 @@ import (
 var statusPageHTML string
 
 // statusTemplates renders the status pages: "index" (every blog) and
-// "blog" (one blog's runs and extraction methods).
-var statusTemplates = template.Must(template.New("status").Funcs(template.FuncMap{
-	"when":   whenUTC,
-	"bytes":  humanBytes,
-	"sorted": methodRows,
-	"conf":   confRows,
-	"fates":  fateCounts,
-}).Parse(statusPageHTML))
+// "blog" (one blog's runs and extraction methods). Parsed at the first
+// page served, not at init: every command would pay for it.
+var statusTemplates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("status").Funcs(template.FuncMap{
+		"when":   whenUTC,
+		"bytes":  humanBytes,
+		"sorted": methodRows,
+		"conf":   confRows,
+		"fates":  fateCounts,
+	}).Parse(statusPageHTML))
+})
 
 // statusRefresh is the pages' meta refresh interval in seconds.
 const statusRefresh = 30
@@ -67,7 +71,7 @@ func (d *Daemon) statusPages(mux *http.ServeMux) {
 func (d *Daemon) render(w http.ResponseWriter, name string, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
-	if err := statusTemplates.ExecuteTemplate(w, name, data); err != nil {
+	if err := statusTemplates().ExecuteTemplate(w, name, data); err != nil {
 		d.Logger.Error("status page", "err", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // fetchComments fetches the comment feed of a job's post once: the feed
@@ -59,7 +59,7 @@ func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 
 // bloggerPostComments matches a Blogger per-post comment feed (not the
 // blog-wide /feeds/comments/default).
-var bloggerPostComments = regexp.MustCompile(`/feeds/\d+/comments/default`)
+var bloggerPostComments = lazyregexp.New(`/feeds/\d+/comments/default`)
 
 // postCommentFeed returns the feed a post page advertises for its own
 // comments (WordPress <post>/feed/, Blogger …/comments/default), or "".
@@ -85,7 +85,7 @@ func commentsAfter(cs []feed.Comment, since time.Time) bool {
 
 // commentNumber finds the platform's numeric comment id in an id or URL:
 // "comment-42", "#comment-42", "c42", "#c42", "post-42".
-var commentNumber = regexp.MustCompile(`(?i)(?:comment[-_]?|post[-_]|^c|#c)(\d+)\b`)
+var commentNumber = lazyregexp.New(`(?i)(?:comment[-_]?|post[-_]|^c|#c)(\d+)\b`)
 
 // commentKey returns the platform's numeric id of a comment ("comment-42",
 // "…#comment-42", "tag:…post-42") or "".
@@ -405,7 +405,7 @@ func fragment(raw string) string {
 
 // wrappedCommentID finds the comment anchor in the ids of the elements
 // WordPress wraps a comment in.
-var wrappedCommentID = regexp.MustCompile(`(?:^|[-_])(comment-\d+)$`)
+var wrappedCommentID = lazyregexp.New(`(?:^|[-_])(comment-\d+)$`)
 
 // stableCommentID returns the id the platform gives a comment in its
 // pages: the fragment of its permalink ("comment-42", "c42"), else the id
@@ -431,7 +431,7 @@ func stableCommentID(cm *blogharvest.Comment, pageID string) string {
 }
 
 // commentPageRE matches WordPress comment pages (<post>/comment-page-N/).
-var commentPageRE = regexp.MustCompile(`/comment-page-\d+/?$`)
+var commentPageRE = lazyregexp.New(`/comment-page-\d+/?$`)
 
 // maxCommentPages bounds the further comment pages fetched for one post.
 const maxCommentPages = 50

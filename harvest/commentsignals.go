@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
@@ -51,8 +52,11 @@ var notAreaWords = []string{"count", "link", "number", "meta", "icon", "button",
 var loaderWords = []string{"fetch(", "xmlhttprequest", ".json", "/api/", "createelement('script')", `createelement("script")`, ".src="}
 
 // commentWordSet and loaderWordSet find commentWords and loaderWords in
-// an inline script's code in one pass each.
-var commentWordSet, loaderWordSet = anyof.New(commentWords...), anyof.New(loaderWords...)
+// an inline script's code in one pass each; built at their first use.
+var (
+	commentWordSet = sync.OnceValue(func() *anyof.Set { return anyof.New(commentWords...) })
+	loaderWordSet  = sync.OnceValue(func() *anyof.Set { return anyof.New(loaderWords...) })
+)
 
 // placeholderText is the most visible text an empty comment area may hold
 // (a heading, "Loading…").
@@ -148,7 +152,7 @@ func scriptSignal(n *html.Node, base *url.URL) commentSignal {
 		return commentSignal{} // its code is not read
 	}
 	lc := lowerNoSpaces(textOf(n))
-	if commentWordSet.Any(lc) && !bytes.Contains(lc, []byte("comment-reply")) && loaderWordSet.Any(lc) {
+	if commentWordSet().Any(lc) && !bytes.Contains(lc, []byte("comment-reply")) && loaderWordSet().Any(lc) {
 		return commentSignal{reason: "an inline script loads comments"}
 	}
 	return commentSignal{}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // buildEntry extracts the entry of a fetched page and completes it with
@@ -91,7 +91,7 @@ func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 
 // protectedPrefix is the label platforms put before the title of a
 // password-protected post ("Protected: ", "Protégé : ", "Geschützt: ").
-var protectedPrefix = regexp.MustCompile(`^[\p{L}]{3,20}\s?:\s+`)
+var protectedPrefix = lazyregexp.New(`^[\p{L}]{3,20}\s?:\s+`)
 
 // stripProtectedPrefix removes the platform's protection label from the
 // title of a password-protected entry; other titles are never touched.

@@ -3,11 +3,11 @@ package harvest
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -16,7 +16,7 @@ import (
 const maxPostPages = 50
 
 // postPageRE matches the number of a post's own page (<post>/2/).
-var postPageRE = regexp.MustCompile(`^(\d+)/?$`)
+var postPageRE = lazyregexp.New(`^(\d+)/?$`)
 
 // postPageLinks returns the URLs of a paginated post's further pages
 // (WordPress <!--nextpage-->: <post>/2/, <post>/3/ …) that the page links

@@ -2,9 +2,9 @@ package harvest
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -161,9 +161,9 @@ func srcsetURLs(s string) []string {
 
 // CSS references: @import with a string or url(), and every url().
 var (
-	cssComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
-	cssImport  = regexp.MustCompile(`(?i)@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^\s"');]+))`)
-	cssURL     = regexp.MustCompile(`(?i)url\(\s*(?:"([^"]*)"|'([^']*)'|([^\s"')]*))\s*\)`)
+	cssComment = lazyregexp.New(`(?s)/\*.*?\*/`)
+	cssImport  = lazyregexp.New(`(?i)@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^\s"');]+))`)
+	cssURL     = lazyregexp.New(`(?i)url\(\s*(?:"([^"]*)"|'([^']*)'|([^\s"')]*))\s*\)`)
 )
 
 // cssRefs returns the (relative) references of a stylesheet: @import

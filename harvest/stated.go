@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/net/html"
@@ -172,7 +173,7 @@ func countIn(text string) (int, bool) {
 func countWord(text string) int {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
 	for i := 0; i < len(words) && i < 2; i++ {
-		if k, ok := numberWords[words[i]]; ok {
+		if k, ok := numberWords()[words[i]]; ok {
 			return k
 		}
 	}
@@ -182,8 +183,8 @@ func countWord(text string) int {
 // numberWords are the numbers zero to twelve as comment counts write them,
 // in the languages of most blog platforms' translations: English, German,
 // French, Spanish, Italian, Portuguese and Dutch (an article that is also
-// "one", as un, ein or een, counts one: "Un commentaire").
-var numberWords = func() map[string]int {
+// "one", as un, ein or een, counts one: "Un commentaire"). Built at first use.
+var numberWords = sync.OnceValue(func() map[string]int {
 	m := map[string]int{}
 	for _, l := range []string{
 		"no zero none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve",
@@ -203,7 +204,7 @@ var numberWords = func() map[string]int {
 		}
 	}
 	return m
-}()
+})
 
 // ownCommentFeed returns the URL of the post's own comment feed by the
 // platform's shape (platform.Platform.CommentFeed) for a post the feed

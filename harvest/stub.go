@@ -2,13 +2,13 @@ package harvest
 
 import (
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -26,9 +26,9 @@ const (
 // jsLocationRE matches the JavaScript redirects of stub pages:
 // location.replace("…"), location.assign("…"), location.href = "…",
 // window.location = "…", location = "…".
-var jsLocationRE = []*regexp.Regexp{
-	regexp.MustCompile(`\blocation\s*\.\s*(?:replace|assign)\s*\(\s*["']([^"'\s]+)["']\s*\)`),
-	regexp.MustCompile(`(?:^|[^\w.$])(?:(?:window|document|top|self)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=\s*["']([^"'\s]+)["']`),
+var jsLocationRE = []*lazyregexp.Regexp{
+	lazyregexp.New(`\blocation\s*\.\s*(?:replace|assign)\s*\(\s*["']([^"'\s]+)["']\s*\)`),
+	lazyregexp.New(`(?:^|[^\w.$])(?:(?:window|document|top|self)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=\s*["']([^"'\s]+)["']`),
 }
 
 // stubSigns is what stubTarget reads of a page.

@@ -2,9 +2,9 @@ package harvest
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 )
 
@@ -31,15 +31,15 @@ import (
 
 // apiKeyRe finds a key naming a server or an API assigned a URL (absolute,
 // scheme-relative, or a path holding "api") in inline code.
-var apiKeyRe = regexp.MustCompile(`(?i)["']?\b([a-z_$]*(?:server|api|endpoint|backend|host)[a-z_]*)["']?\s*[:=]\s*["'` + "`" + `]((?:https?:)?//[^"'` + "`" + `\s]+|/[^"'` + "`" + `\s]*api[^"'` + "`" + `\s]*)["'` + "`" + `]`)
+var apiKeyRe = lazyregexp.New(`(?i)["']?\b([a-z_$]*(?:server|api|endpoint|backend|host)[a-z_]*)["']?\s*[:=]\s*["'` + "`" + `]((?:https?:)?//[^"'` + "`" + `\s]+|/[^"'` + "`" + `\s]*api[^"'` + "`" + `\s]*)["'` + "`" + `]`)
 
 // mountRes find the element an inline script mounts into: a '#id'
 // selector, getElementById('id'), or an el/element/container key naming
 // an id.
-var mountRes = []*regexp.Regexp{
-	regexp.MustCompile(`["'` + "`" + `]#([A-Za-z][\w-]*)["'` + "`" + `]`),
-	regexp.MustCompile(`getElementById\(\s*["'` + "`" + `]([\w-]+)["'` + "`" + `]`),
-	regexp.MustCompile(`(?i)\b(?:el|element|container|target|selector|node)\s*:\s*["'` + "`" + `]#?([A-Za-z][\w-]*)["'` + "`" + `]`),
+var mountRes = []*lazyregexp.Regexp{
+	lazyregexp.New(`["'` + "`" + `]#([A-Za-z][\w-]*)["'` + "`" + `]`),
+	lazyregexp.New(`getElementById\(\s*["'` + "`" + `]([\w-]+)["'` + "`" + `]`),
+	lazyregexp.New(`(?i)\b(?:el|element|container|target|selector|node)\s*:\s*["'` + "`" + `]#?([A-Za-z][\w-]*)["'` + "`" + `]`),
 }
 
 // widgetSignal returns the sign of a script widget drawing the page from

@@ -1,12 +1,12 @@
 package marc
 
-import "regexp"
+import "github.com/blogharvest/blogharvest/internal/lazyregexp"
 
 // ToolWarning is a MARC::Lint warning that follows from the BlogForever
 // crosswalk itself (DESIGN §6) rather than from a fault of a record: the
 // pattern it matches and why it is allowed.
 type ToolWarning struct {
-	Pattern *regexp.Regexp
+	Pattern *lazyregexp.Regexp // compiled at its first use
 	Reason  string
 }
 
@@ -17,13 +17,13 @@ type ToolWarning struct {
 // crosswalk uses (269, 781, 788, 789, 9XX) and checks nothing in them, so
 // they need no entry.
 var ToolWarnings = []ToolWarning{
-	{regexp.MustCompile(`^245: Must end with \. \(period\)\.$`),
+	{lazyregexp.New(`^245: Must end with \. \(period\)\.$`),
 		"leader/18 n: punctuation omitted; 245 holds the title as the blog gives it"},
-	{regexp.MustCompile(`^245: MARC21 allows \? or ! as final punctuation`),
+	{lazyregexp.New(`^245: MARC21 allows \? or ! as final punctuation`),
 		"leader/18 n: punctuation omitted; a title ending in ? or ! is kept as the blog gives it"},
-	{regexp.MustCompile(`^245: Subfield _b should be preceded by space-colon, space-semicolon, or space-equals sign\.$`),
+	{lazyregexp.New(`^245: Subfield _b should be preceded by space-colon, space-semicolon, or space-equals sign\.$`),
 		"leader/18 n: punctuation omitted; 245 $a and $b are title and subtitle as harvested"},
-	{regexp.MustCompile(`^260: Subfield _m is not allowed\.$`),
+	{lazyregexp.New(`^260: Subfield _m is not allowed\.$`),
 		"DESIGN §6 puts an entry's date_modified in 260 $m, a subfield MARC 21 does not define"},
 }
 

@@ -1,29 +1,34 @@
 package marc
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // articles lists the initial articles by MARC language code, as 245's
 // second indicator counts them. A record of another language, or of unknown
 // language ("und"), uses English; English "the" counts in every language,
 // since blogs of any language title posts in English and "the" is no word
 // of another language.
-var articles = map[string][]string{
-	"eng": {"the", "a", "an"},
-	"fre": {"le", "la", "les", "l", "un", "une"},
-	"ger": {"der", "die", "das", "den", "dem", "des", "ein", "eine", "einem", "einen", "einer", "eines"},
-	"spa": {"el", "la", "lo", "los", "las", "un", "una"},
-	"ita": {"il", "lo", "la", "l", "i", "gli", "le", "un", "uno", "una"},
-	"por": {"o", "a", "os", "as", "um", "uma"},
-	"cat": {"el", "la", "l", "els", "les", "en", "un", "una"},
-	"dut": {"de", "het", "een"},
-	"glg": {"o", "a", "os", "as"},
-	"dan": {"den", "det", "de", "en", "et"},
-	"nor": {"den", "det", "de", "en", "et", "ei"},
-	"swe": {"den", "det", "de", "en", "ett"},
-	"hun": {"a", "az", "egy"},
-	"mlt": {"il", "l"},
-	"gre": {"o", "i", "to", "oi", "ta"},
-}
+var articles = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"eng": {"the", "a", "an"},
+		"fre": {"le", "la", "les", "l", "un", "une"},
+		"ger": {"der", "die", "das", "den", "dem", "des", "ein", "eine", "einem", "einen", "einer", "eines"},
+		"spa": {"el", "la", "lo", "los", "las", "un", "una"},
+		"ita": {"il", "lo", "la", "l", "i", "gli", "le", "un", "uno", "una"},
+		"por": {"o", "a", "os", "as", "um", "uma"},
+		"cat": {"el", "la", "l", "els", "les", "en", "un", "una"},
+		"dut": {"de", "het", "een"},
+		"glg": {"o", "a", "os", "as"},
+		"dan": {"den", "det", "de", "en", "et"},
+		"nor": {"den", "det", "de", "en", "et", "ei"},
+		"swe": {"den", "det", "de", "en", "ett"},
+		"hun": {"a", "az", "egy"},
+		"mlt": {"il", "l"},
+		"gre": {"o", "i", "to", "oi", "ta"},
+	}
+})
 
 // articleExceptions are title openings that look like an article but are
 // not one (MARC::Lint's list).
@@ -42,9 +47,9 @@ const separators = " ()[]'\"-"
 // and the blanks and quotes after it, or '0' when the title starts with no
 // article. The count is in characters, at most 9.
 func nonFiling(title, lang string) byte {
-	list, ok := articles[lang]
+	list, ok := articles()[lang]
 	if !ok {
-		list = articles["eng"]
+		list = articles()["eng"]
 	}
 	rest := title
 	lead := 0

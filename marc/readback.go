@@ -1,14 +1,19 @@
 package marc
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // readers are the crosswalk tables turned round (readerOf), by record
 // type (980 $a).
-var readers = map[string]reader{
-	TypeBlog:     readerOf(blogTable),
-	TypeBlogPost: readerOf(entryTable),
-	TypeComment:  readerOf(commentTable),
-}
+var readers = sync.OnceValue(func() map[string]reader {
+	return map[string]reader{
+		TypeBlog:     readerOf(blogTable),
+		TypeBlogPost: readerOf(entryTable),
+		TypeComment:  readerOf(commentTable),
+	}
+})
 
 // Attributes reads the crosswalk back: it returns the values of r by
 // attribute name of DESIGN §6 ("title", "full_content_format",
@@ -23,7 +28,7 @@ func Attributes(r *Record) map[string][]string {
 	if f := r.Fields("980"); len(f) > 0 {
 		kind = f[0].Value('a')
 	}
-	rd, ok := readers[kind]
+	rd, ok := readers()[kind]
 	if !ok {
 		return nil
 	}
@@ -34,7 +39,7 @@ func Attributes(r *Record) map[string][]string {
 // (980 $a: TypeBlog, TypeBlogPost, TypeComment) writes attribute attr,
 // which Attributes then reads back.
 func HasAttribute(recordType, attr string) bool {
-	for _, a := range readers[recordType].attrs {
+	for _, a := range readers()[recordType].attrs {
 		if a == attr {
 			return true
 		}

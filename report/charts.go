@@ -6,10 +6,10 @@ import (
 	"html"
 	"image/color"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -50,7 +50,7 @@ func svg(p *plot.Plot, w, h vg.Length) (string, error) {
 
 // svgText matches a text element of gonum's SVG: its attributes up to the
 // font size, the size in px (user units), the rest, and the text.
-var svgText = regexp.MustCompile(`<text ([^>]*?font-size:([0-9.]+)px[^>]*)>([^<]*)</text>`)
+var svgText = lazyregexp.New(`<text ([^>]*?font-size:([0-9.]+)px[^>]*)>([^<]*)</text>`)
 
 // fitText gives every text element the width gonum laid it out with
 // (textLength, in the font plot.DefaultFont it measured with): the fonts

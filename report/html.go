@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
@@ -15,9 +16,12 @@ import (
 //go:embed report.html
 var reportHTML string
 
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"bytes": HumanBytes,
-}).Parse(reportHTML))
+// reportTemplate is parsed at the first report written, not at init.
+var reportTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"bytes": HumanBytes,
+	}).Parse(reportHTML))
+})
 
 // topWords is how many rows the word-frequency table shows.
 const topWords = 50
@@ -55,7 +59,7 @@ func (s *Stats) WriteHTML(w io.Writer, generated time.Time, version string) erro
 		}
 		missing = append(missing, missingRow{f, m})
 	}
-	return reportTemplate.Execute(w, map[string]any{
+	return reportTemplate().Execute(w, map[string]any{
 		"S": s, "Charts": html, "Words": words[:min(topWords, len(words))], "Vocabulary": len(words),
 		"Missing": missing, "Methods": []methodTable{{"entries", "Entries", &s.Methods}, {"comments", "Comments", &s.CommentMethods}}, "Statuses": sortedCounts(s.Status), "Fates": sortedCounts(s.Fates),
 		"Generated": generated.UTC().Format("2006-01-02 15:04:05 UTC"), "Version": version,

@@ -11,13 +11,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	gw "github.com/nlnwa/gowarc"
 )
 
@@ -88,7 +88,7 @@ func SURT(raw string) string {
 }
 
 // wwwPrefix is the "www." or "www<digits>." surt removes from hosts.
-var wwwPrefix = regexp.MustCompile(`^www\d*\.`)
+var wwwPrefix = lazyregexp.New(`^www\d*\.`)
 
 // Line is one parsed CDXJ line.
 type Line struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // maxCommentPages bounds the pages of one comment feed.
@@ -19,7 +20,7 @@ const maxCommentPages = 20
 
 // bloggerPostID finds the post id in a Blogger item id
 // ("tag:blogger.com,1999:blog-123.post-456").
-var bloggerPostID = regexp.MustCompile(`^tag:blogger\.com,1999:blog-(\d+)\.post-(\d+)$`)
+var bloggerPostID = lazyregexp.New(`^tag:blogger\.com,1999:blog-(\d+)\.post-(\d+)$`)
 
 // CommentFeedURLs lists the candidate comment feeds of it, best first: the
 // feed's own wfw:commentRss or rel="replies" link, then the URL the
@@ -107,7 +108,7 @@ func postIDPattern(expr string) *regexp.Regexp {
 // in its comment feeds ("In reply to <a href="…#comment-8">Al</a>.", in
 // the blog's language). The link text must be the parent's author, so an
 // ordinary link at the start of a comment is not taken for one.
-var wpReplyTo = regexp.MustCompile(`^\s*(?:<p>)?[^<]{1,60}<a href=["']([^"']+#comment-\d+)["'][^>]*>([^<]*)</a>`)
+var wpReplyTo = lazyregexp.New(`^\s*(?:<p>)?[^<]{1,60}<a href=["']([^"']+#comment-\d+)["'][^>]*>([^<]*)</a>`)
 
 // ParseComments parses a comment feed. InReplyTo comes from Atom
 // thr:in-reply-to, Blogger's rel="related" link, or WordPress's "In reply
@@ -159,7 +160,7 @@ func bloggerCommentID(href, guid string) string {
 
 // wpReplyPara is the whole paragraph WordPress prepends to a reply in its
 // comment feeds: "<p>In reply to <a href="…#comment-8">Al</a>.</p>".
-var wpReplyPara = regexp.MustCompile(`^\s*<p>[^<]{1,60}<a href=["']([^"']+#comment-\d+)["'][^>]*>[^<]*</a>[^<]{0,8}</p>\s*`)
+var wpReplyPara = lazyregexp.New(`^\s*<p>[^<]{1,60}<a href=["']([^"']+#comment-\d+)["'][^>]*>[^<]*</a>[^<]{0,8}</p>\s*`)
 
 // wordpressParents sets the parent of WordPress replies from their "In
 // reply to" prefix and strips that prefix from the content (it is the
@@ -205,7 +206,7 @@ func samePost(a, b string) bool {
 }
 
 // wpCommentPage matches a WordPress comment page at the end of a path.
-var wpCommentPage = regexp.MustCompile(`/comment-page-\d+/?$`)
+var wpCommentPage = lazyregexp.New(`/comment-page-\d+/?$`)
 
 // postPath is a comment link's path without its comment page.
 func postPath(p string) string {
@@ -213,7 +214,7 @@ func postPath(p string) string {
 }
 
 // wpCommentRef matches a reference to a WordPress comment by its anchor.
-var wpCommentRef = regexp.MustCompile(`#comment-\d+$`)
+var wpCommentRef = lazyregexp.New(`#comment-\d+$`)
 
 // dropPostParents sets InReplyTo to the ID of the parent comment it names
 // (by ID or link) and clears it when it names no comment of the feed: it

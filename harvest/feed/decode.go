@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"regexp"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // xmlDeclEncoding finds the encoding pseudo-attribute of an XML declaration.
-var xmlDeclEncoding = regexp.MustCompile(`^(\s*<\?xml[^>]*?encoding\s*=\s*["'])([^"']*)(["'])`)
+var xmlDeclEncoding = lazyregexp.New(`^(\s*<\?xml[^>]*?encoding\s*=\s*["'])([^"']*)(["'])`)
 
 // toUTF8 decodes an XML feed to UTF-8, rewrites its declaration to say so
 // and removes the characters XML 1.0 does not allow (a parser would stop

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
 
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"github.com/mmcdole/gofeed"
 	"github.com/mmcdole/gofeed/atom"
 	ext "github.com/mmcdole/gofeed/extensions"
@@ -68,7 +68,7 @@ type failingReader struct{}
 func (failingReader) Read([]byte) (int, error) { return 0, errEndOfFeed }
 
 // enclosureTag finds enclosure start tags, in any case, with any prefix.
-var enclosureTag = regexp.MustCompile(`<(?:[^\s<>:/]+:)?((?i)enclosure)[\s/>]`)
+var enclosureTag = lazyregexp.New(`<(?:[^\s<>:/]+:)?((?i)enclosure)[\s/>]`)
 
 // hasMiscasedEnclosure reports whether text holds an enclosure tag not
 // written in lower case, which gofeed's RSS parser would wait for the end

@@ -1,16 +1,16 @@
 package feed
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 var (
-	versionParam = regexp.MustCompile(`[?&]v(?:er(?:sion)?)?=(\d[\w.-]*)`)
-	versionWord  = regexp.MustCompile(`\bv?(\d+(?:\.\d+)+)\b`)
-	urlLike      = regexp.MustCompile(`\S*://\S*`)
+	versionParam = lazyregexp.New(`[?&]v(?:er(?:sion)?)?=(\d[\w.-]*)`)
+	versionWord  = lazyregexp.New(`\bv?(\d+(?:\.\d+)+)\b`)
+	urlLike      = lazyregexp.New(`\S*://\S*`)
 )
 
 // platformOf names the blogging platform and its version from a generator:

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"regexp"
 	"time"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/transform"
 )
@@ -51,7 +51,7 @@ func (r *Response) File(role blogharvest.Role) blogharvest.File {
 }
 
 // xmlEncoding finds the encoding of an XML declaration.
-var xmlEncoding = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']`)
+var xmlEncoding = lazyregexp.New(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']`)
 
 // Text returns the body decoded to UTF-8 and the name of the charset it was
 // decoded from. The charset comes from a byte order mark, the Content-Type

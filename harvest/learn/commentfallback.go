@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
@@ -217,7 +218,7 @@ func (m markerAttrs) excluded() bool {
 // hasExcludedHint reports whether an id or class, case-folded, holds one
 // of excludedHints (which have no spaces, so id and class can be tested
 // apart).
-func hasExcludedHint(v string) bool { return excludedHintSet.in(v) }
+func hasExcludedHint(v string) bool { return excludedHintSet().in(v) }
 
 // hintSet finds words in attribute values: a quicker strings.Contains of
 // each, on the value case-folded.
@@ -335,8 +336,9 @@ func (h *hintSet) inLower(v []byte) bool {
 // post's comments.
 var excludedHints = []string{"sidebar", "recent", "related", "popular", "breadcrumb", "yarpp", "similar-posts", "more-posts", "latest", "blogroll", "top-comment", "trending"}
 
-// excludedHintSet finds excludedHints.
-var excludedHintSet = newHintSet(excludedHints)
+// excludedHintSet finds excludedHints. The hint sets are built at their
+// first use, not at init (every command would pay for them).
+var excludedHintSet = sync.OnceValue(func() *hintSet { return newHintSet(excludedHints) })
 
 // markedComments returns the elements the markers find, outside excluded
 // areas, without mere wrappers of another marked element, keeping those

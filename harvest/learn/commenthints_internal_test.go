@@ -18,8 +18,8 @@ func TestHintSets(t *testing.T) {
 	for _, set := range []struct {
 		h     *hintSet
 		words []string
-	}{{excludedHintSet, excludedHints}, {dateHintSet, []string{"date", "time", "published", "posted", "when", "meta"}},
-		{authorHintSet, authorHints}, {bodyHintSet, []string{"content", "body", "text", "message"}}} {
+	}{{excludedHintSet(), excludedHints}, {dateHintSet(), []string{"date", "time", "published", "posted", "when", "meta"}},
+		{authorHintSet(), authorHints}, {bodyHintSet(), []string{"content", "body", "text", "message"}}} {
 		for _, v := range append(values, randomHintValues(set.words)...) {
 			want := false
 			for _, w := range set.words {

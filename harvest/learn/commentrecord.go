@@ -3,11 +3,12 @@ package learn
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 )
 
@@ -147,7 +148,7 @@ func (rd *recordReader) pickAuthor() *html.Node {
 var authorHints = []string{"fn", "p-author", "p-name", "nickname", "nick", "comment-author", "author", "username", "user", "commenter", "poster", "name", "who", "byline"}
 
 // authorHintSet finds any of authorHints in a token.
-var authorHintSet = newHintSet(authorHints)
+var authorHintSet = sync.OnceValue(func() *hintSet { return newHintSet(authorHints) })
 
 // citeRank is the rank of a <cite>, after the hints naming an author.
 const citeRank = 9
@@ -162,7 +163,7 @@ func authorRankOf(n *html.Node) int {
 		default:
 			continue
 		}
-		if a.Namespace != "" || a.Val == "" || !authorHintSet.in(a.Val) || attr(n, a.Key) != a.Val {
+		if a.Namespace != "" || a.Val == "" || !authorHintSet().in(a.Val) || attr(n, a.Key) != a.Val {
 			continue // as attr reads it: the first, without namespace; or no token holds a hint
 		}
 		for tok := range strings.FieldsSeq(strings.ToLower(a.Val)) {
@@ -178,7 +179,7 @@ func authorRankOf(n *html.Node) int {
 // authorTokenRank returns the rank of the first author hint of one
 // lower-cased token when it is below best, else best.
 func authorTokenRank(tok string, best int) int {
-	if !authorHintSet.inLowerString(tok) {
+	if !authorHintSet().inLowerString(tok) {
 		return best // no hint in it: it can equal none, nor contain one
 	}
 	for k, h := range authorHints[:min(best, len(authorHints))] {
@@ -220,11 +221,13 @@ func isDateLike(n *html.Node) bool {
 // hasDateHint reports whether an attribute value, case-folded, holds a
 // word of dates (the words have no spaces, so values can be tested apart).
 func hasDateHint(v string) bool {
-	return v != "" && dateHintSet.in(v)
+	return v != "" && dateHintSet().in(v)
 }
 
 // dateHintSet finds the words of dates hasDateHint looks for.
-var dateHintSet = newHintSet([]string{"date", "time", "published", "posted", "when", "meta"})
+var dateHintSet = sync.OnceValue(func() *hintSet {
+	return newHintSet([]string{"date", "time", "published", "posted", "when", "meta"})
+})
 
 // bodyRank ranks a body-like element: 0 for microdata and microformats
 // (itemprop text, e-content), 1 for a class naming a comment's text or
@@ -248,7 +251,7 @@ func isBodyLike(n *html.Node) bool {
 		}
 	}
 	class := attr(n, "class")
-	if !bodyHintSet.in(class) {
+	if !bodyHintSet().in(class) {
 		return false // no token holds a body hint
 	}
 	for tok := range strings.FieldsSeq(strings.ToLower(class)) {
@@ -268,10 +271,10 @@ func isBodyLike(n *html.Node) bool {
 // frameworks that hold a body hint's word but style any element: text
 // size, alignment, wrapping and colour (text-sm, md:text-center,
 // text-gray-500), align-content (content-center).
-var utilityClassRe = regexp.MustCompile(`^(?:[a-z0-9-]+:)*(?:text-(?:xs|sm|base|lg|\d?xl|left|right|center|justify|start|end|wrap|nowrap|balance|pretty|ellipsis|clip|white|black|transparent|current|inherit|[a-z]+-\d{2,3}(?:/\d+)?)|content-(?:center|start|end|between|around|evenly|baseline|stretch|none|normal))$`)
+var utilityClassRe = lazyregexp.New(`^(?:[a-z0-9-]+:)*(?:text-(?:xs|sm|base|lg|\d?xl|left|right|center|justify|start|end|wrap|nowrap|balance|pretty|ellipsis|clip|white|black|transparent|current|inherit|[a-z]+-\d{2,3}(?:/\d+)?)|content-(?:center|start|end|between|around|evenly|baseline|stretch|none|normal))$`)
 
 // bodyHintSet finds the words of isBodyLike's body hints.
-var bodyHintSet = newHintSet([]string{"content", "body", "text", "message"})
+var bodyHintSet = sync.OnceValue(func() *hintSet { return newHintSet([]string{"content", "body", "text", "message"}) })
 
 // isComment reports whether the record reads as a comment: some text of
 // its own, no heading or form, and an author or a date (both when strict).

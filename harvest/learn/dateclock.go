@@ -1,17 +1,17 @@
 package learn
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
 // clockRE finds a time of day written after a date ("23:42", "3:04 pm",
 // "23:42:05 UTC", "10:44 +02:00") and the zone that may follow it.
-var clockRE = regexp.MustCompile(`(?i)(?:^|[^\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?m\.?)?(?:\s*(utc|gmt|z|[+-]\d{2}:?\d{2})(?:[+-]\d{1,2}(?::?\d{2})?)?)?(?:[^\d:]|$)`)
+var clockRE = lazyregexp.New(`(?i)(?:^|[^\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?m\.?)?(?:\s*(utc|gmt|z|[+-]\d{2}:?\d{2})(?:[+-]\d{1,2}(?::?\d{2})?)?)?(?:[^\d:]|$)`)
 
 // clock is a time of day read from a text, and whether its zone was given.
 type clock struct {

@@ -3,13 +3,14 @@ package learn
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
 
 // monthIndex maps lower-cased month names and abbreviations of English and
 // the localised languages to 1–12.
-var monthIndex = buildMonthIndex()
+var monthIndex = sync.OnceValue(buildMonthIndex)
 
 func buildMonthIndex() map[string]int {
 	m := map[string]int{}
@@ -51,7 +52,7 @@ func quickDate(s, lang string) (time.Time, bool) {
 		}
 	}
 	for i, tk := range toks {
-		if mon, ok := monthIndex[tk.word]; ok && tk.num < 0 {
+		if mon, ok := monthIndex()[tk.word]; ok && tk.num < 0 {
 			if t, ok := namedDate(toks, i, mon); ok {
 				return t, true
 			}

@@ -1,11 +1,11 @@
 package learn
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 )
 
@@ -189,7 +189,7 @@ func endsWithAny(s string, words []string) bool {
 // hintComment matches an HTML comment that states when a post was
 // published: "<!-- published: 2023-09-01 -->", "<!-- created 2023-09-01
 // 10:00 -->", "<!-- date = … -->".
-var hintComment = regexp.MustCompile(`(?i)^\s*(?:published|created|posted|pubdate|date[ _-]?(?:published|created)?)(?:\s+on)?\s*[:=]?\s*(.{8,64}?)\s*$`)
+var hintComment = lazyregexp.New(`(?i)^\s*(?:published|created|posted|pubdate|date[ _-]?(?:published|created)?)(?:\s+on)?\s*[:=]?\s*(.{8,64}?)\s*$`)
 
 // publishedHint returns the date the page marks as the publication date
 // apart from its visible dates: a <time pubdate>, else an HTML comment

@@ -64,8 +64,8 @@ func GetLocales(locales []string, languages []string, region string, useGivenOrd
 	} else {
 		// If languages is not specified, generate it from language order
 		if len(languages) == 0 {
-			languages = make([]string, len(data.LanguageOrder))
-			for lang, order := range data.LanguageOrder {
+			languages = make([]string, len(data.LanguageOrder()))
+			for lang, order := range data.LanguageOrder() {
 				languages[order] = lang
 			}
 		}
@@ -86,7 +86,7 @@ func GetLocales(locales []string, languages []string, region string, useGivenOrd
 			}
 
 			// Check if language is known
-			if _, exist := data.LanguageOrder[language]; !exist {
+			if _, exist := data.LanguageOrder()[language]; !exist {
 				unknownLanguages = append(unknownLanguages, language)
 				continue
 			}
@@ -123,8 +123,8 @@ func GetLocales(locales []string, languages []string, region string, useGivenOrd
 		sort.Slice(validLocales, func(a, b int) bool {
 			localeA := validLocales[a]
 			localeB := validLocales[b]
-			orderA := data.LocaleOrder[localeA]
-			orderB := data.LocaleOrder[localeB]
+			orderA := data.LocaleOrder()[localeA]
+			orderB := data.LocaleOrder()[localeB]
 
 			if orderA != orderB {
 				return orderA < orderB

@@ -1,7 +1,6 @@
 package jalali
 
 import (
-	stdregex "regexp"
 	"strconv"
 	"strings"
 
@@ -9,9 +8,9 @@ import (
 )
 
 var (
-	rxHourPattern   = stdregex.MustCompile(`ساعت\s+\d{2}`)
-	rxMinutePattern = stdregex.MustCompile(`\d{2}\s+دقیقه`)
-	rxSecondPattern = stdregex.MustCompile(`\d{2}\s+ثانیه`)
+	rxHourPattern   = regexp.MustCompile(`ساعت\s+\d{2}`)
+	rxMinutePattern = regexp.MustCompile(`\d{2}\s+دقیقه`)
+	rxSecondPattern = regexp.MustCompile(`\d{2}\s+ثانیه`)
 
 	rxColonPattern   = regexp.MustCompile(`\s+و\s+`)
 	rxOrdinalPattern = regexp.MustCompile(`ام|م|ین`)

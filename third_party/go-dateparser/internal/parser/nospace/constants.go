@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"slices"
@@ -60,7 +61,9 @@ var (
 		return formats
 	}()
 
-	dateTimeFormats = func() map[string][]string {
+	// dateTimeFormats is built at its first use (blogharvest's change:
+	// upstream sorts the six lists at init).
+	dateTimeFormats = sync.OnceValue(func() map[string][]string {
 		formats := map[string][]string{
 			"mdy": createSortedFormats("mdy"),
 			"myd": createSortedFormats("myd"),
@@ -72,7 +75,7 @@ var (
 
 		formats["mdy"] = append(preferredFormats, formats["mdy"]...)
 		return formats
-	}()
+	})
 
 	partSizeMap = map[string]int{
 		"Y": 4, "y": 2, "m": 2, "d": 2,

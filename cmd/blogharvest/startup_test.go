@@ -1,0 +1,233 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/internal/lazyregexp"
+	"github.com/blogharvest/blogharvest/schedule"
+	"golang.org/x/sys/unix"
+)
+
+// buildCommand builds this command into a temporary folder as the README
+// says to (`go build`, no flags) and returns the executable's path.
+func buildCommand(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "blogharvest")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// initLine is one line of GODEBUG=inittrace=1: a package's init, its clock
+// time, the bytes and the allocations it made.
+var initLine = regexp.MustCompile(`(?m)^init (\S+) @\S+ ms, \S+ ms clock, (\d+) bytes, (\d+) allocs$`)
+
+// ours are the packages whose init this project controls: its own and the
+// copies in third_party (go.mod's replace directives).
+var ours = []string{"github.com/blogharvest/blogharvest", "github.com/markusmobius/go-dateparser", "github.com/richardlehane/match"}
+
+// Bounds of TestNothingHeavyAtInit (bytes allocated at init).
+const (
+	perOwnPackage = 40 << 10  // any package in ours
+	allOwn        = 160 << 10 // ours together
+	perPackage    = 4 << 20   // any package
+	allPackages   = 16 << 20  // everything linked
+)
+
+// TestNothingHeavyAtInit runs the built command's `version` with
+// GODEBUG=inittrace=1 and fails when a package of this project (or of its
+// third_party copies) allocates more than perOwnPackage at init, or all of
+// them more than allOwn; and when any package allocates more than
+// perPackage, or all of them more than allPackages. Every command pays for
+// every init. Before start-up work, this project's inits allocated 0.9 MB
+// (harvest/learn 247 KB, harvest 177 KB, harvest/feed 131 KB, daemon 96 KB:
+// regular expressions, templates, word sets) and go-dateparser's 0.35 MB;
+// before its tables were built on first use go-dateparser's internal/data
+// alone allocated 78 MB. Allocations, not clock time, so the test holds on
+// a loaded machine.
+func TestNothingHeavyAtInit(t *testing.T) {
+	bin := buildCommand(t)
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var sum, own, inits int
+	for _, m := range initLine.FindAllStringSubmatch(string(out), -1) {
+		pkg := m[1]
+		n, _ := strconv.Atoi(m[2])
+		sum += n
+		inits++
+		if n > perPackage {
+			t.Errorf("init of %s allocates %d bytes (at most %d): build it on first use", pkg, n, perPackage)
+		}
+		if slices.ContainsFunc(ours, func(p string) bool { return pkg == p || strings.HasPrefix(pkg, p+"/") }) {
+			own += n
+			if n > perOwnPackage {
+				t.Errorf("init of %s allocates %d bytes, %s allocations (at most %d bytes): build its tables, "+
+					"regular expressions (internal/lazyregexp) and templates on first use", pkg, n, m[3], perOwnPackage)
+			}
+		}
+	}
+	if inits < 50 {
+		t.Fatalf("read %d init lines from GODEBUG=inittrace=1; has its format changed?\n%s", inits, out)
+	}
+	if own > allOwn {
+		t.Errorf("this project's inits allocate %d bytes in all (at most %d)", own, allOwn)
+	}
+	if sum > allPackages {
+		t.Errorf("the inits allocate %d bytes in all (at most %d)", sum, allPackages)
+	}
+	t.Logf("%d package inits allocate %d bytes, this project's %d", inits, sum, own)
+	// Reported, not asserted (it depends on the dependencies' inits too):
+	// whether `version` needed a garbage collection (the first comes when
+	// the heap nears 4 MB). inittrace's own accounting allocates, so this is
+	// a second run.
+	cmd = exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1")
+	out, err = cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	t.Logf("garbage collections during version: %d", strings.Count("\n"+string(out), "\ngc "))
+}
+
+// TestLazyRegexpsCompile compiles every regular expression the packages
+// linked into the command declare with lazyregexp: compiled at first use,
+// a bad one would otherwise show only when its code first runs.
+func TestLazyRegexpsCompile(t *testing.T) {
+	if err := lazyregexp.CheckAll(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkStartup runs the built command's `version`, and `status` on a
+// config of three blogs whose state file exists (no daemon listening), as
+// whole processes, and reports their median CPU (user+sys, from wait4) and
+// median peak RSS (ru_maxrss: the mapped executable's pages included),
+// each started by testdata/launch.
+// With BLOGHARVEST_BENCH_OLD=path it runs that binary too, interleaved old
+// new new old, and reports old-cpu-ms and old-maxrss-MB beside them. One
+// iteration is one run of each binary; use -benchtime 40x or more.
+func BenchmarkStartup(b *testing.B) {
+	bins := [][2]string{{"", buildCommand(b)}}
+	launcher := filepath.Join(b.TempDir(), "launch")
+	if out, err := exec.Command("go", "build", "-o", launcher, "./testdata/launch").CombinedOutput(); err != nil {
+		b.Fatalf("go build ./testdata/launch: %v\n%s", err, out)
+	}
+	for _, bin := range bins {
+		dropCache(b, bin[1])
+	}
+	if old := os.Getenv("BLOGHARVEST_BENCH_OLD"); old != "" {
+		bins = append(bins, [2]string{"old-", old})
+	}
+	cfg := statusConfig(b)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{{"version", []string{"version"}}, {"status", []string{"status", "-config", cfg}}} {
+		b.Run(c.name, func(b *testing.B) {
+			cpu := map[string][]float64{}
+			rss := map[string][]float64{}
+			for i := 0; i < b.N; i++ {
+				order := []int{0, 1}
+				if i%2 == 1 {
+					order = []int{1, 0} // A B, B A: a drift of the load hits both alike
+				}
+				for _, k := range order {
+					if k >= len(bins) {
+						continue
+					}
+					u, m := runOnce(b, launcher, bins[k][1], c.args)
+					cpu[bins[k][0]] = append(cpu[bins[k][0]], u)
+					rss[bins[k][0]] = append(rss[bins[k][0]], m)
+				}
+			}
+			for _, bin := range bins {
+				b.ReportMetric(median(cpu[bin[0]]), bin[0]+"cpu-ms")
+				b.ReportMetric(median(rss[bin[0]]), bin[0]+"maxrss-MB")
+			}
+		})
+	}
+}
+
+// dropCache asks Linux to drop the page cache of file. A binary's peak RSS
+// depends on how its pages came into the cache: the pages a fresh `go build`
+// wrote map about 4 MB more at start-up than pages read back from disk
+// (measured on this command, the same binary before and after), so both
+// binaries start from disk, as after a reboot.
+func dropCache(tb testing.TB, file string) {
+	f, err := os.Open(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		tb.Logf("fadvise %s: %v (its pages stay cached)", file, err)
+	}
+}
+
+// runOnce runs bin with args through launch (testdata/launch, built as
+// launcher) and returns its CPU in ms and peak RSS in MB.
+func runOnce(b *testing.B, launcher, bin string, args []string) (cpuMS, rssMB float64) {
+	out, err := exec.Command(launcher, append([]string{bin}, args...)...).Output()
+	if err != nil {
+		b.Fatalf("%s %s: %v", bin, strings.Join(args, " "), err)
+	}
+	var us, kb float64
+	if _, err := fmt.Sscan(string(out), &us, &kb); err != nil {
+		b.Fatalf("launch printed %q: %v", out, err)
+	}
+	return us / 1000, kb / 1024 // Linux: ru_maxrss in KiB
+}
+
+// statusConfig writes a config of three blogs and creates its state file,
+// one blog with a recorded run, and returns the config's path.
+func statusConfig(tb testing.TB) string {
+	dir := tb.TempDir()
+	state := filepath.Join(dir, "state", "schedule.db")
+	cfg := filepath.Join(dir, "blogs.yaml")
+	yaml := fmt.Sprintf("archive: %s\nstate: %s\nlisten: \"\"\nblogs:\n", filepath.Join(dir, "archive"), state)
+	for _, id := range []string{"one", "two", "three"} {
+		yaml += fmt.Sprintf("  - id: %s\n    url: https://%s.example.org/\n", id, id)
+	}
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := schedule.Open(state)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	now := time.Now().UTC()
+	if err := st.Put("one", schedule.State{Outcome: schedule.OutcomeOK, LastStart: now.Add(-time.Minute), LastEnd: now, Runs: 1, Entries: 3}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return cfg
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
