@@ -68,7 +68,7 @@ func TestReuseStreamsBombWARC(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	got, err := aip.ArchivedMedia(root, e)
+	got, err := aip.ArchivedMedia(&aip.Local{Root: root}, e)
 	runtime.ReadMemStats(&after)
 	alloc, sys := after.TotalAlloc-before.TotalAlloc, int64(after.HeapSys)-int64(before.HeapSys)
 	t.Logf("reading the version for reuse: %d MiB allocated in all, heap from the system grew %d MiB",

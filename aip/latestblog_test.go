@@ -21,7 +21,7 @@ func TestLatestBlogState(t *testing.T) {
 	if _, err := w.WriteBlog(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}
-	ab, err := aip.LatestBlog(w.Root, b.ID)
+	ab, err := aip.LatestBlog(&aip.Local{Root: w.Root}, b.ID)
 	if err != nil || ab == nil {
 		t.Fatalf("LatestBlog: %v, %v", ab, err)
 	}

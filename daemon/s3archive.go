@@ -77,6 +77,16 @@ func (d *Daemon) openS3Store() error {
 	return nil
 }
 
+// archiveStore returns the Store the daemon reads its archive through
+// (media and requisites reuse, resuming, counts): the store its writer
+// writes to (an S3 archive), else the archive folder.
+func (d *Daemon) archiveStore() aip.Store {
+	if d.writer != nil && d.writer.Store != nil {
+		return d.writer.Store
+	}
+	return &aip.Local{Root: d.Config.Archive}
+}
+
 // perBag says how many requests each AIP written cost on average
 // (requisites packages count with the AIP that needed them).
 func perBag(requests int64, written int) string {
