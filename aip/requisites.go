@@ -194,7 +194,7 @@ func ArchivedRequisites(s Store, blogID string) ([]blogharvest.File, error) {
 		}
 		files, err := verifiedFiles(s, bag, []blogharvest.Role{blogharvest.RoleRequisite})
 		if err != nil {
-			return nil, fmt.Errorf("aip: requisites %s: %w", location(s, bag), err)
+			return nil, fmt.Errorf("aip: requisites %s: %w", Location(s, bag), err)
 		}
 		for _, f := range files {
 			if i, ok := byURL[f.URL]; ok {

@@ -89,9 +89,9 @@ func LatestBlog(s Store, blogID string) (*ArchivedBlog, error) {
 	files, err := verifiedFiles(s, bag, []blogharvest.Role{blogharvest.RoleFeed, blogharvest.RoleRobots,
 		blogharvest.RoleSitemap, blogharvest.RolePage, blogharvest.RoleCommentFeed})
 	if err != nil {
-		return nil, fmt.Errorf("aip: blog AIP %s: %w", location(s, bag), err)
+		return nil, fmt.Errorf("aip: blog AIP %s: %w", Location(s, bag), err)
 	}
-	b := &ArchivedBlog{Bag: location(s, bag), Files: files}
+	b := &ArchivedBlog{Bag: Location(s, bag), Files: files}
 	b.Rules = firstJSON(s, path.Join(bag, "data/objects", roleDir(blogharvest.RoleLog)), func(data []byte) bool {
 		return bytes.Contains(data, []byte(`"`))
 	})
@@ -223,7 +223,7 @@ func scanEntryWARC(s Store, bag string, wanted []captureLine, max int64) ([]warc
 		}
 	}
 	if len(names) != 1 {
-		return nil, fmt.Errorf("%s: want one WARC, found %d", location(s, bag), len(names))
+		return nil, fmt.Errorf("%s: want one WARC, found %d", Location(s, bag), len(names))
 	}
 	f, err := s.Open(path.Join(dir, names[0]))
 	if err != nil {

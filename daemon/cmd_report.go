@@ -20,7 +20,7 @@ func runReport(ctx context.Context, args []string, std IO) error {
 	if len(pos) != 1 {
 		return &UsageError{errors.New("name one blog's folder in an archive (ARCHIVE/BLOG-ID)")}
 	}
-	target, err := report.Resolve(pos[0])
+	target, err := resolveArchive(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -28,7 +28,7 @@ func runReport(ctx context.Context, args []string, std IO) error {
 		return &UsageError{fmt.Errorf("%s holds %d blogs: name one of them (%s/%s)", pos[0], len(target.Blogs), pos[0], target.Blogs[0])}
 	}
 	if *out != "-" {
-		if err := outsideArchives(*out, target.Root); err != nil {
+		if err := outsideArchives(*out, target.Store); err != nil {
 			return err
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
+	"github.com/blogharvest/blogharvest/report"
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
@@ -25,20 +27,53 @@ func isS3(archive string) bool { return s3store.IsURL(archive) }
 // from the environment or c.ArchiveCredentials, never logged) and sweeps
 // unpublished staged objects older than s3SweepGrace.
 func openS3Archive(ctx context.Context, c *Config) (*s3store.Store, error) {
-	cfg, err := s3store.FromEnv(c.Archive, c.ArchiveCredentials)
+	st, err := connectS3(ctx, c.Archive, c.ArchiveCredentials)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	st, err := s3store.New(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
 	if _, err := st.Sweep(ctx, s3SweepGrace); err != nil {
 		return nil, fmt.Errorf("sweep unfinished AIPs: %w", err)
 	}
 	return st, nil
+}
+
+// connectS3 connects to the S3 archive (s3://bucket/prefix; endpoint and
+// credentials from the environment or credFile, never logged) without
+// changing anything in it.
+func connectS3(ctx context.Context, archive, credFile string) (*s3store.Store, error) {
+	cfg, err := s3store.FromEnv(archive, credFile)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return s3store.New(ctx, cfg)
+}
+
+// resolveArchive returns what ARCHIVE[/BLOG-ID] on a command line names
+// (report.Resolve): a folder, or an S3 archive s3://bucket/prefix or one
+// blog of it, s3://bucket/prefix/blog-id, read through its store (the
+// endpoint and credentials from the environment) and never written.
+func resolveArchive(ctx context.Context, arg string) (report.Target, error) {
+	if !isS3(arg) {
+		return report.Resolve(arg)
+	}
+	arg = strings.TrimRight(arg, "/")
+	st, err := connectS3(ctx, arg, "")
+	if err != nil {
+		return report.Target{}, err
+	}
+	rest := strings.TrimPrefix(arg, "s3://")
+	if i := strings.LastIndex(rest, "/"); i > 0 && report.IsBlogDir(st, ".") {
+		parent, err := connectS3(ctx, "s3://"+rest[:i], "")
+		if err != nil {
+			return report.Target{}, err
+		}
+		return report.ResolveIn(parent, rest[i+1:])
+	}
+	return report.ResolveIn(st, ".")
 }
 
 // checkArchive checks the whole archive: aip.CheckTally of a folder, or
