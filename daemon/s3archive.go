@@ -3,9 +3,11 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
@@ -113,13 +115,46 @@ func (d *Daemon) openS3Store() error {
 }
 
 // archiveStore returns the Store the daemon reads its archive through
-// (media and requisites reuse, resuming, counts): the store its writer
-// writes to (an S3 archive), else the archive folder.
+// (media and requisites reuse, resuming, counts, the status page): the
+// store its writer writes to, else the archive folder, else (a cluster's
+// scheduler on an S3 archive) a connection of its own, made at the first
+// call; nil when that fails (the error is logged once).
 func (d *Daemon) archiveStore() aip.Store {
 	if d.writer != nil && d.writer.Store != nil {
 		return d.writer.Store
 	}
-	return &aip.Local{Root: d.Config.Archive}
+	return d.reader.open(d.Config, d.Logger)
+}
+
+// archiveReader is a read-only connection to an archive, made once.
+type archiveReader struct {
+	once sync.Once
+	s    aip.Store
+}
+
+// open returns the Store of c's archive, connecting at the first call.
+func (r *archiveReader) open(c *Config, log *slog.Logger) aip.Store {
+	r.once.Do(func() {
+		s, err := openArchive(context.Background(), c)
+		if err != nil && log != nil {
+			log.Warn("the archive cannot be read", "archive", c.Archive, "err", err)
+		}
+		r.s = s
+	})
+	return r.s
+}
+
+// openArchive returns the Store that reads c's archive without changing
+// it: the folder, or a connection to the S3 archive.
+func openArchive(ctx context.Context, c *Config) (aip.Store, error) {
+	if !isS3(c.Archive) {
+		return &aip.Local{Root: c.Archive}, nil
+	}
+	st, err := connectS3(ctx, c.Archive, c.ArchiveCredentials)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // perBag says how many requests each AIP written cost on average
@@ -134,11 +169,7 @@ func perBag(requests int64, written int) string {
 // latestBlogVersion returns the newest version of blog id's Blog AIP in
 // c's archive, a folder or an S3 archive; 0 when none can be read.
 func latestBlogVersion(ctx context.Context, c *Config, id string) int {
-	if !isS3(c.Archive) {
-		v, _ := aip.LatestVersion(filepath.Join(c.Archive, id, "blog"))
-		return v
-	}
-	st, err := openS3Archive(ctx, c)
+	st, err := openArchive(ctx, c)
 	if err != nil {
 		return 0
 	}
