@@ -33,7 +33,7 @@ type WACZOptions struct {
 // waczBag is one AIP version whose WARC goes into the WACZ.
 type waczBag struct {
 	store     aip.Store // the archive, nothing in it read through a link
-	dir, name string // the bag, and its WARC's name under archive/
+	dir, name string    // the bag, and its WARC's name under archive/
 }
 
 // WriteWACZ writes the blogs of t as one WACZ 1.1.1 file (a ZIP, every
