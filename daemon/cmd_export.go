@@ -16,7 +16,7 @@ import (
 )
 
 func runExport(ctx context.Context, args []string, std IO) error {
-	fl := newFlagSet("export", "ARCHIVE[/BLOG-ID] [-format jsonl|txt|xml|wacz] [-out FILE] [-all-versions]", std.Stderr)
+	fl := newFlagSet("export", "ARCHIVE[/BLOG-ID] (a folder or s3://bucket/prefix) [-format jsonl|txt|xml|wacz] [-out FILE] [-all-versions]", std.Stderr)
 	format := fl.String("format", "jsonl", "corpus `format`: "+strings.Join(report.Formats, ", ")+
 		"; or wacz: the blogs' latest captures as a WACZ 1.1.1 web archive (needs -out)")
 	out := fl.String("out", "", "write to `file` (replaced atomically when done) instead of standard output")

@@ -11,7 +11,7 @@ import (
 )
 
 func runReport(ctx context.Context, args []string, std IO) error {
-	fl := newFlagSet("report", "ARCHIVE/BLOG-ID [-out report.html]", std.Stderr)
+	fl := newFlagSet("report", "ARCHIVE/BLOG-ID (a folder or s3://bucket/prefix/BLOG-ID) [-out report.html]", std.Stderr)
 	out := fl.String("out", "report.html", "write the report to `file` (replaced atomically when done); - for standard output")
 	pos, err := parseInterspersed(fl, args)
 	if err != nil {
