@@ -24,7 +24,7 @@ import (
 // (internal/s3test; skipped without one): its s3:// URL and its store. The
 // endpoint and credentials are set in the environment only, as an
 // operator gives them to the commands.
-func newS3Archive(t *testing.T) (string, aip.Store) {
+func newS3Archive(t *testing.T) (string, *s3store.Store) {
 	t.Helper()
 	srv := s3test.Start(t)
 	for _, kv := range srv.Env() {
