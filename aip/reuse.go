@@ -150,7 +150,7 @@ func verifiedFiles(s Store, bag string, roles []blogharvest.Role) ([]blogharvest
 			continue
 		}
 		name := path.Join(bag, c.path)
-		sum, body, err := readSHA256(s, name, !isLocal)
+		sum, body, err := readSHA256(s, name, !isLocal, c.size)
 		if se := (*SymlinkError)(nil); errors.As(err, &se) {
 			return nil, err
 		}
@@ -265,8 +265,8 @@ func responseFor(recs []warc.Record, url, sum string) *warc.Record {
 }
 
 // readSHA256 returns the lowercase hex sha256 of the object name of s
-// and, with keep, its bytes.
-func readSHA256(s Store, name string, keep bool) (string, []byte, error) {
+// and, with keep, its bytes (size, if known, sizes the buffer).
+func readSHA256(s Store, name string, keep bool, size int64) (string, []byte, error) {
 	f, err := s.Open(name)
 	if err != nil {
 		return "", nil, err
@@ -276,6 +276,7 @@ func readSHA256(s Store, name string, keep bool) (string, []byte, error) {
 	var buf bytes.Buffer
 	w := io.Writer(h)
 	if keep {
+		buf.Grow(int(min(max(size, 0), 64<<20)))
 		w = io.MultiWriter(h, &buf)
 	}
 	if _, err := io.Copy(w, f); err != nil {
