@@ -27,6 +27,8 @@ func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 // less than 64 MiB, the heap obtained from the system by less than
 // 128 MiB), the oversized record is not reused, and the picture's true
 // record further on still is.
+//
+// Local only: the reused file comes back as a path on disk (File.Path); media reuse over both stores is TestStoreReaders.
 func TestReuseStreamsBombWARC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("inflates 1 GiB")

@@ -62,7 +62,13 @@
 //
 // Formats are identified with siegfried and the PRONOM signature file
 // compiled into the binary (nothing is read from disk or the network); it
-// loads once per process, at the first identification.
+// loads once per process, at the first identification. Three cases skip
+// siegfried's scan and give its answer all the same (formats.go,
+// formatshort.go): the files the packager writes (first of each kind
+// scanned), content and name identified before in the process, and HTML5
+// pages that begin with PRONOM fmt/471's first signature (checked against
+// siegfried on the first pages of a process and one in 64 after, off at
+// the first disagreement).
 //
 // A Writer validates the records, the MARC records (marc.Lint) and the METS
 // document's IDs and references (mets.Document.Check) before anything
@@ -133,4 +139,9 @@
 // CheckTally also counts what it verified, and TallyArchive counts without
 // checking, by the one definition check, demo and report share (Tally,
 // TallyDefinition: payload = every file under data/ of every bag version).
+//
+// The tests of whatever writes through the Writer run over both stores
+// (backends_test.go: forEachBackend, testArchive), S3 on a real server
+// started on loopback (internal/s3test); tests of the folder's own layer
+// (links, flock, .tmp, ENOSPC) say in one line why they stay local.
 package aip
