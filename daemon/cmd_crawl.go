@@ -185,8 +185,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 		return
 	}
 	err = d.store.Update(b.ID, func(s *schedule.State) error {
-		s.Watermark, s.ETag, s.LastModified = st.Since(), st.Feed.ETag, st.Feed.LastModified
-		keepState(s, st)
+		s.Watermark, s.CrawlState = st.Since(), st.CrawlState
 		return nil
 	})
 	if err != nil {

@@ -28,65 +28,7 @@ func (d *Daemon) previous(id string, st schedule.State) harvest.State {
 	d.mu.Lock()
 	c := d.carried[id]
 	d.mu.Unlock()
-	return harvest.State{
-		Feed: harvest.Validators{URL: st.FeedURL, ETag: st.ETag, LastModified: st.LastModified, Digest: st.FeedDigest},
-		CommentFeed: harvest.Validators{URL: st.CommentFeedURL, ETag: st.CommentETag,
-			LastModified: st.CommentLastModified, Digest: st.CommentDigest},
-		Items: st.Items, PostsChecked: st.PostsChecked, Robots: c.robots, Rules: c.rules, Pages: pagesOf(st.Pages),
-		Threads: threadsOf(st.Threads),
-	}
-}
-
-// threadsOf converts the stored comment thread APIs for harvest.State.
-func threadsOf(m map[string][]schedule.Validators) map[string][]harvest.Validators {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string][]harvest.Validators, len(m))
-	for k, vs := range m {
-		for _, v := range vs {
-			out[k] = append(out[k], harvest.Validators(v))
-		}
-	}
-	return out
-}
-
-// pagesOf converts the stored page validators for harvest.State.
-func pagesOf(m map[string]schedule.Validators) map[string]harvest.Validators {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string]harvest.Validators, len(m))
-	for k, v := range m {
-		out[k] = harvest.Validators{ETag: v.ETag, LastModified: v.LastModified}
-	}
-	return out
-}
-
-// keepState stores the metadata of a crawl's harvest.State in the
-// schedule state (the feed's ETag and Last-Modified are stored with the
-// Result's).
-func keepState(st *schedule.State, s harvest.State) {
-	st.FeedURL, st.FeedDigest = s.Feed.URL, s.Feed.Digest
-	st.CommentFeedURL, st.CommentETag = s.CommentFeed.URL, s.CommentFeed.ETag
-	st.CommentLastModified, st.CommentDigest = s.CommentFeed.LastModified, s.CommentFeed.Digest
-	st.Items, st.PostsChecked = s.Items, s.PostsChecked
-	st.Pages = nil
-	for k, v := range s.Pages {
-		if st.Pages == nil {
-			st.Pages = map[string]schedule.Validators{}
-		}
-		st.Pages[k] = schedule.Validators{ETag: v.ETag, LastModified: v.LastModified}
-	}
-	st.Threads = nil
-	for k, vs := range s.Threads {
-		if st.Threads == nil {
-			st.Threads = map[string][]schedule.Validators{}
-		}
-		for _, v := range vs {
-			st.Threads[k] = append(st.Threads[k], schedule.Validators(v))
-		}
-	}
+	return harvest.State{CrawlState: st.CrawlState, Robots: c.robots, Rules: c.rules}
 }
 
 // carry keeps the robots.txt captures and rules of a crawl's State in

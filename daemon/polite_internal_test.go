@@ -52,7 +52,7 @@ func TestDaemonUnchangedBlogCostsTheFeeds(t *testing.T) {
 	}
 	first := len(h.take())
 	st, _, err := d.store.Get("sample")
-	if err != nil || st.FeedURL == "" || st.FeedDigest == "" || st.ETag == "" || st.CommentFeedURL == "" || len(st.Items) == 0 || len(st.Pages) == 0 {
+	if err != nil || st.Feed.URL == "" || st.Feed.Digest == "" || st.Feed.ETag == "" || st.CommentFeed.URL == "" || len(st.Items) == 0 || len(st.Pages) == 0 {
 		t.Fatalf("schedule state after the first run keeps no validators: %+v (err %v)", st, err)
 	}
 	stats, err := d.runBlog(context.Background(), c.Blogs[0], nil)

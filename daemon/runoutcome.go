@@ -28,9 +28,7 @@ type runOutcome struct {
 	// not count as covering what it saw: they are read again next run.
 	Unrendered int
 	Watermark  time.Time
-	ETag       string
-	Modified   string        // the feed's Last-Modified
-	State      harvest.State // validators and digests, without robots.txt and rules
+	State      blogharvest.CrawlState // validators and digests: harvest.State without robots.txt and rules
 	// Run is the run's record as the worker that ran it keeps it (its
 	// comment shortfalls, methods, AIPs): a cluster's scheduler adds it
 	// to its own run history, so its status page shows the run as a
@@ -45,10 +43,9 @@ func (d *Daemon) reportOf(outcome string, t *tally, res *harvest.Result, runErr 
 		r.Error, r.Transient = publicText(runErr.Error(), d.Config), blogharvest.IsTransient(runErr)
 	}
 	if res != nil {
-		r.HasResult, r.Budget, r.Watermark, r.ETag, r.Modified = true, res.OverBudget, res.Watermark, res.ETag, res.LastModified
+		r.HasResult, r.Budget, r.Watermark = true, res.OverBudget, res.Watermark
 		r.Unrendered = res.Unrendered
-		r.State = res.State
-		r.State.Robots, r.State.Rules = nil, nil
+		r.State = res.State.CrawlState
 		r.Warning = publicText(lastOf(res.Warnings), d.Config)
 	}
 	return r
@@ -78,8 +75,7 @@ func (r runOutcome) apply(st *schedule.State, now time.Time) {
 		if r.Watermark.After(st.Watermark) {
 			st.Watermark = r.Watermark
 		}
-		st.ETag, st.LastModified = r.ETag, r.Modified
-		keepState(st, r.State)
+		st.CrawlState = r.State
 	}
 }
 

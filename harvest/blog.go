@@ -139,7 +139,6 @@ func (c *crawl) readFeed(ctx context.Context) error {
 	c.full = fullTextFeed(f)
 	c.blog.Files = append(c.blog.Files, files...)
 	c.modificationDates(ctx)
-	c.res.ETag, c.res.LastModified = f.ETag, f.LastModified
 	c.res.State.Feed = validatorsOf(c.blog.FeedURL, f, files)
 	return nil
 }

@@ -114,22 +114,22 @@ type crawl struct {
 
 	front      *frontier
 	knn        *knn
-	feedURLs   []*url.URL                 // in-scope item pages, in feed order
-	offsite    []*feed.Item               // items whose page lies outside the scope
-	pages      int                        // HTML pages dispatched (bounded by MaxPages)
-	disallowed int                        // URLs robots.txt kept the crawl from
-	outOfScope int                        // pages outside the blog's origins or redirected out of them
-	variants   map[string]int             // query-string URLs queued per path (bounded: crawler traps)
-	stopped    bool                       // UpdateCrawl stopped after the feeds: nothing changed
-	pre        map[string]*fetch.Response // feed first pages received already (Discover, askFeed), by URL
-	failed     map[string]bool            // canonical URLs of feed items whose page failed
-	pageVals   map[string]Validators      // validators of the pages fetched, for State.Pages
-	late       lateStubs                  // entries re-read for the stubs met after them
+	feedURLs   []*url.URL                        // in-scope item pages, in feed order
+	offsite    []*feed.Item                      // items whose page lies outside the scope
+	pages      int                               // HTML pages dispatched (bounded by MaxPages)
+	disallowed int                               // URLs robots.txt kept the crawl from
+	outOfScope int                               // pages outside the blog's origins or redirected out of them
+	variants   map[string]int                    // query-string URLs queued per path (bounded: crawler traps)
+	stopped    bool                              // UpdateCrawl stopped after the feeds: nothing changed
+	pre        map[string]*fetch.Response        // feed first pages received already (Discover, askFeed), by URL
+	failed     map[string]bool                   // canonical URLs of feed items whose page failed
+	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
+	late       lateStubs                         // entries re-read for the stubs met after them
 	// threadsPolled says pollThreads ran; threadPolls holds what each
 	// watched thread API answered, threadVals the watch of the posts
 	// rendered (threads.go).
 	threadsPolled           bool
-	threadPolls, threadVals map[string][]Validators
+	threadPolls, threadVals map[string][]blogharvest.Validators
 	threadDropped           map[string]bool // thread API URLs that change by themselves
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration

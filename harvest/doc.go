@@ -209,7 +209,10 @@
 //   - stats.go: warnings and timings.
 //   - polite.go, update.go: UpdateCrawl's conditional requests, change
 //     signals, State; the blog-wide comment feed. threads.go: the comment
-//     APIs of script-drawn threads watched between crawls.
+//     APIs of script-drawn threads watched between crawls. A field of
+//     what a crawl leaves for the next one goes into
+//     blogharvest.CrawlState (crawlstate.go at the root), which the
+//     schedule store keeps as it is; State adds only robots.txt and rules.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with

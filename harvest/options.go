@@ -231,14 +231,11 @@ type Result struct {
 	// WatermarkMargin: pass it as since to the next UpdateCrawl. Anything
 	// published later carries a later date.
 	Watermark time.Time
-	// ETag and LastModified are the feed's validators, for a conditional
-	// fetch next time.
-	ETag, LastModified string
-	Rules              json.RawMessage // the learned extraction rules
-	Pattern            string          // the post-URL pattern
-	Fetches            map[int]int     // HTTP exchanges by status code; 0 counts transport failures
-	Warnings           []string
-	Timings            Timings
+	Rules     json.RawMessage // the learned extraction rules
+	Pattern   string          // the post-URL pattern
+	Fetches   map[int]int     // HTTP exchanges by status code; 0 counts transport failures
+	Warnings  []string
+	Timings   Timings
 	// Ledger holds every URL the crawl met with its fate, sorted by URL
 	// (see Fate); FateCounts sums it up, LedgerTSV writes it.
 	Ledger []LedgerRow

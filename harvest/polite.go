@@ -24,51 +24,19 @@ const DefaultRecheckPosts = 24 * time.Hour
 // (Result.State, given back as Options.State), so that UpdateCrawl stays
 // stateless and yet polite: it asks for the feeds conditionally, stops
 // there when neither changed, reuses robots.txt for its lifetime and the
-// learned rules, and re-reads only the posts whose feed item changed.
-// Everything in it is metadata (validators, digests, dates) except Robots
-// and Rules, which a caller may keep in memory only: without them the next
+// learned rules, and re-reads only the posts whose feed item changed. Its
+// metadata (validators, digests, dates) is blogharvest.CrawlState, which
+// the daemon keeps in the schedule store as it is; Robots and Rules are
+// content, which a caller may keep in memory only: without them the next
 // crawl fetches robots.txt and training pages again.
 type State struct {
-	// Feed is the posts feed as last received.
-	Feed Validators
-	// CommentFeed is the blog-wide comment feed (WordPress
-	// /comments/feed/, Blogger /feeds/comments/default) as last received;
-	// its URL is empty when the blog has none.
-	CommentFeed Validators
-	// Items maps the canonical URL of each item of the posts feed's first
-	// page to its signature: a digest of the item as the feed gives it
-	// (content, dates, comment count). "" marks an item whose page could
-	// not be read, so that the next crawl reads it again.
-	Items map[string]string
-	// PostsChecked is when a crawl last re-read the posts of the feed's
-	// first page that give no change signal (see Options.RecheckPosts).
-	PostsChecked time.Time
+	blogharvest.CrawlState
 	// Robots are the robots.txt captures of the crawl, used again until
 	// fetch.RobotsLifetime after their capture.
 	Robots []blogharvest.File
 	// Rules are the extraction rules learned (Result.Rules): UpdateCrawl
 	// uses them instead of fetching training pages again.
 	Rules json.RawMessage
-	// Pages holds the ETag and Last-Modified of the last capture of each
-	// post of the feed's first page (by the same key as Items; URL and
-	// Digest unset): a recheck asks for them conditionally.
-	Pages map[string]Validators
-	// Threads holds, by the same key as Items, the JSON APIs the rendered
-	// page of each of those posts drew its comments from (URL, validators
-	// and the digest of the body): UpdateCrawl asks for them
-	// conditionally and reads again the posts whose thread changed
-	// (threads.go).
-	Threads map[string][]Validators
-}
-
-// Validators describe one feed as last received: what a conditional
-// request sends, and the digest of the body to tell an identical answer
-// from a server that does not answer 304.
-type Validators struct {
-	URL          string // the feed's URL as requested
-	ETag         string // the ETag header; "" if none
-	LastModified string // the Last-Modified header; "" if none
-	Digest       string // SHA-256 (lowercase hex) of the first page's body; "" if unknown
 }
 
 // recheckDue reports whether this crawl re-reads the posts of the feed's
@@ -146,10 +114,9 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.stopped = true
 	c.res.Unchanged = true
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
-	c.res.ETag, c.res.LastModified = fv.ETag, fv.LastModified
 	c.res.Rules = st.Rules
-	c.res.State = State{Feed: fv, CommentFeed: cv, Items: st.Items, PostsChecked: st.PostsChecked, Rules: st.Rules,
-		Pages: st.Pages, Threads: c.threadState(st.Items)}
+	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(st.Items)}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -158,7 +125,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 // unchanged, with its validators now. A changed first page is kept in
 // c.pre for feedPages; a failure counts as a change (the crawl goes on and
 // meets it again).
-func (c *crawl) askFeed(ctx context.Context, v Validators) (Validators, bool) {
+func (c *crawl) askFeed(ctx context.Context, v blogharvest.Validators) (blogharvest.Validators, bool) {
 	resp, err := feed.Request(ctx, c.client, v.URL, baseETag(v.ETag), v.LastModified)
 	if err != nil {
 		c.log.Debug("conditional feed request", "url", v.URL, "err", err)
@@ -167,7 +134,7 @@ func (c *crawl) askFeed(ctx context.Context, v Validators) (Validators, bool) {
 	if resp.NotModified {
 		return v, true
 	}
-	nv := Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
+	nv := blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
 		Digest: digestOf(resp.Body)}
 	if v.Digest != "" && nv.Digest == v.Digest {
 		return nv, true
@@ -214,8 +181,8 @@ func (c *crawl) feedPages(ctx context.Context, raw string, po feed.PageOptions) 
 
 // validatorsOf returns the validators of a feed read from raw, whose
 // first page's capture is files[0].
-func validatorsOf(raw string, f *feed.Feed, files []blogharvest.File) Validators {
-	v := Validators{URL: raw}
+func validatorsOf(raw string, f *feed.Feed, files []blogharvest.File) blogharvest.Validators {
+	v := blogharvest.Validators{URL: raw}
 	if f != nil {
 		v.ETag, v.LastModified = f.ETag, f.LastModified
 	}
@@ -371,20 +338,20 @@ func (c *crawl) notePage(j *pageJob) {
 		return
 	}
 	h := j.page.resp.Header
-	v := Validators{ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified")}
+	v := blogharvest.Validators{ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified")}
 	if v.ETag == "" && v.LastModified == "" {
 		return
 	}
 	if c.pageVals == nil {
-		c.pageVals = map[string]Validators{}
+		c.pageVals = map[string]blogharvest.Validators{}
 	}
 	c.pageVals[j.t.url] = v
 }
 
 // pageValidators returns State.Pages for the items keyed in items: the
 // validators of this crawl's capture, else of the last one.
-func (c *crawl) pageValidators(items map[string]string) map[string]Validators {
-	out := map[string]Validators{}
+func (c *crawl) pageValidators(items map[string]string) map[string]blogharvest.Validators {
+	out := map[string]blogharvest.Validators{}
 	for k := range items {
 		if v, ok := c.pageVals[k]; ok {
 			out[k] = v

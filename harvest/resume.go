@@ -92,9 +92,9 @@ func twinDates(parsed *feed.Feed, files []blogharvest.File) {
 func (st State) Since() time.Time { return st.PostsChecked.Add(-WatermarkMargin) }
 
 // archivedValidators returns the validators of an archived feed capture.
-func archivedValidators(f *blogharvest.File, body []byte) Validators {
+func archivedValidators(f *blogharvest.File, body []byte) blogharvest.Validators {
 	h := http.Header(f.Header)
-	return Validators{URL: f.URL, ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified"), Digest: digestOf(body)}
+	return blogharvest.Validators{URL: f.URL, ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified"), Digest: digestOf(body)}
 }
 
 // fileBody returns a file's content: its Body, else the file at its Path.

@@ -45,15 +45,15 @@ const (
 // threadWatch returns the validators of the thread API responses of a
 // page rendered for its comments (see the file comment); nil when its
 // scripts fetched none with GET.
-func threadWatch(res *render.Result, lang string) []Validators {
-	var all, holding []Validators
+func threadWatch(res *render.Result, lang string) []blogharvest.Validators {
+	var all, holding []blogharvest.Validators
 	pages := renderedPages(res, lang)
 	for _, a := range res.API {
 		if a.Method != "" && a.Method != http.MethodGet || a.Status != http.StatusOK || len(all) >= maxThreadURLs*4 {
 			continue
 		}
-		v := Validators{URL: a.URL, ETag: a.ETag, LastModified: a.LastModified, Digest: digestOf(a.Body)}
-		if slices.ContainsFunc(all, func(o Validators) bool { return o.URL == v.URL }) {
+		v := blogharvest.Validators{URL: a.URL, ETag: a.ETag, LastModified: a.LastModified, Digest: digestOf(a.Body)}
+		if slices.ContainsFunc(all, func(o blogharvest.Validators) bool { return o.URL == v.URL }) {
 			continue
 		}
 		all = append(all, v)
@@ -77,7 +77,7 @@ func (c *crawl) pollThreads(ctx context.Context) bool {
 		return len(c.threadsChanged) > 0
 	}
 	c.threadsPolled = true
-	c.threadPolls, c.threadsChanged = map[string][]Validators{}, map[string]bool{}
+	c.threadPolls, c.threadsChanged = map[string][]blogharvest.Validators{}, map[string]bool{}
 	polls := 0
 	for _, post := range slices.Sorted(maps.Keys(c.o.State.Threads)) {
 		for _, v := range c.o.State.Threads[post] {
@@ -110,19 +110,19 @@ func (c *crawl) pollThreads(ctx context.Context) bool {
 // whether it is unchanged, with its validators now (v on failure), and
 // whether it changes by itself (a changed answer asked again differs
 // again).
-func (c *crawl) askThread(ctx context.Context, v Validators) (nv Validators, same, volatile bool) {
+func (c *crawl) askThread(ctx context.Context, v blogharvest.Validators) (nv blogharvest.Validators, same, volatile bool) {
 	nv, ok := c.threadAnswer(ctx, v)
 	if !ok || nv.Digest == v.Digest {
 		return nv, true, false
 	}
-	again, ok := c.threadAnswer(ctx, Validators{URL: v.URL})
+	again, ok := c.threadAnswer(ctx, blogharvest.Validators{URL: v.URL})
 	return nv, false, ok && again.Digest != nv.Digest
 }
 
 // threadAnswer asks for the thread API v.URL, conditionally when v has
 // validators, and returns its validators now; ok is false when it did not
 // answer with a body (v is returned: a 304, a failure, another status).
-func (c *crawl) threadAnswer(ctx context.Context, v Validators) (Validators, bool) {
+func (c *crawl) threadAnswer(ctx context.Context, v blogharvest.Validators) (blogharvest.Validators, bool) {
 	resp, err := c.client.Do(ctx, fetch.Request{URL: v.URL, ETag: baseETag(v.ETag), LastModified: v.LastModified,
 		Accept: "application/json", Kind: fetch.Subresource})
 	switch {
@@ -135,7 +135,7 @@ func (c *crawl) threadAnswer(ctx context.Context, v Validators) (Validators, boo
 		c.log.Info("comment thread not asked", "url", v.URL, "status", resp.Status)
 		return v, false
 	}
-	return Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}, true
+	return blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}, true
 }
 
 // threadChanged reports whether pollThreads found the thread API of the
@@ -151,7 +151,7 @@ func (c *crawl) noteThreads(j *pageJob) {
 		return
 	}
 	if c.threadVals == nil {
-		c.threadVals = map[string][]Validators{}
+		c.threadVals = map[string][]blogharvest.Validators{}
 	}
 	c.threadVals[j.t.url] = j.threads
 }
@@ -162,10 +162,10 @@ func (c *crawl) noteThreads(j *pageJob) {
 // like), else what this crawl's poll saw of a thread that did not change,
 // else the last crawl's (a changed thread whose post was not rendered
 // again is asked about again).
-func (c *crawl) threadState(items map[string]string) map[string][]Validators {
-	out := map[string][]Validators{}
+func (c *crawl) threadState(items map[string]string) map[string][]blogharvest.Validators {
+	out := map[string][]blogharvest.Validators{}
 	for k := range items {
-		var vs []Validators
+		var vs []blogharvest.Validators
 		switch rendered, polled := c.threadVals[k], c.threadPolls[k]; {
 		case len(rendered) > 0:
 			vs = withPolled(rendered, polled)
@@ -174,7 +174,7 @@ func (c *crawl) threadState(items map[string]string) map[string][]Validators {
 		default:
 			vs = c.o.State.Threads[k]
 		}
-		vs = slices.DeleteFunc(slices.Clone(vs), func(v Validators) bool { return c.threadDropped[v.URL] })
+		vs = slices.DeleteFunc(slices.Clone(vs), func(v blogharvest.Validators) bool { return c.threadDropped[v.URL] })
 		if len(vs) > 0 {
 			out[k] = vs
 		}
@@ -186,7 +186,7 @@ func (c *crawl) threadState(items map[string]string) map[string][]Validators {
 }
 
 // withPolled returns vs with the validators of polled for the same URLs.
-func withPolled(vs, polled []Validators) []Validators {
+func withPolled(vs, polled []blogharvest.Validators) []blogharvest.Validators {
 	out := slices.Clone(vs)
 	for i := range out {
 		for _, p := range polled {
@@ -201,7 +201,7 @@ func withPolled(vs, polled []Validators) []Validators {
 // threadsFile returns the thread watch as a file of the Blog record
 // (blogharvest.RoleState), so that an update started from the archive
 // (StateFrom, ThreadsFrom) knows it; nil when there is none.
-func threadsFile(threads map[string][]Validators, at time.Time) *blogharvest.File {
+func threadsFile(threads map[string][]blogharvest.Validators, at time.Time) *blogharvest.File {
 	if len(threads) == 0 {
 		return nil
 	}
@@ -216,12 +216,12 @@ func threadsFile(threads map[string][]Validators, at time.Time) *blogharvest.Fil
 
 // archivedState is the content of the Blog record's RoleState file.
 type archivedState struct {
-	Threads map[string][]Validators `json:"threads"`
+	Threads map[string][]blogharvest.Validators `json:"threads"`
 }
 
 // ThreadsFrom returns State.Threads from the content of a Blog AIP's
 // state file (threadsFile); nil when it holds none or does not parse.
-func ThreadsFrom(data []byte) map[string][]Validators {
+func ThreadsFrom(data []byte) map[string][]blogharvest.Validators {
 	var st archivedState
 	if len(data) == 0 || json.Unmarshal(data, &st) != nil {
 		return nil

@@ -45,12 +45,12 @@ func TestPollThreads(t *testing.T) {
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { internal.Add(1) }))
 	defer other.Close()
 	old := digestOf([]byte(comments))
-	st := State{Threads: map[string][]Validators{
+	st := State{CrawlState: blogharvest.CrawlState{Threads: map[string][]blogharvest.Validators{
 		srv.URL + "/a/": {{URL: srv.URL + "/same", ETag: `"s1"`, Digest: old}},
 		srv.URL + "/b/": {{URL: srv.URL + "/commented", Digest: old}},
 		srv.URL + "/c/": {{URL: srv.URL + "/counter", Digest: digestOf([]byte(`{"views":0}`))}},
 		srv.URL + "/d/": {{URL: other.URL + "/admin.json", Digest: old}},
-	}}
+	}}}
 	o := Options{Blog: blogharvest.Blog{ID: "t", URL: srv.URL + "/"}, State: st}.withDefaults()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	c := newCrawl(o, updatePolicy(o, now.Add(-time.Hour), now), now, nil)

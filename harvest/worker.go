@@ -37,7 +37,7 @@ type pageJob struct {
 	rendered bool    // the page was rendered (maybeRender)
 	// threads are the comment APIs the rendered page drew from, to watch
 	// (threads.go).
-	threads []Validators
+	threads []blogharvest.Validators
 	// renderedReqs are the requisites the browser received rendering the page.
 	renderedReqs []blogharvest.File
 }

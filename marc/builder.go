@@ -39,13 +39,6 @@ func (b *builder) add(tag string, ind1, ind2 byte, label string, sfs ...Subfield
 	b.data = append(b.data, DataField{Tag: tag, Ind1: ind1, Ind2: ind2, Subfields: kept})
 }
 
-// each adds one field per value of vals, each holding the value in code.
-func (b *builder) each(tag string, label string, code byte, vals []string) {
-	for _, v := range vals {
-		b.add(tag, ' ', ' ', label, sf(code, v))
-	}
-}
-
 // record returns the record with leader, control fields and the collected
 // data fields sorted by tag; fields with the same tag keep their order.
 func (b *builder) record(leader string, o Options, f008 string) *Record {

@@ -56,7 +56,7 @@ func TestContentChunks(t *testing.T) {
 		in.WriteString("<p>Ωραίο λάδι, line\r\none.</p>\n<pre>a\tb\n  c\r\n</pre>\n")
 	}
 	var b builder
-	b.content(in.String(), "text/html")
+	b.content("520", "full_content", in.String(), "text/html")
 	if len(b.data) < 4 {
 		t.Fatalf("%d fields for %d bytes, want at least 4", len(b.data), in.Len())
 	}
@@ -138,7 +138,7 @@ func FuzzContent(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, repeat int) {
 		s = strings.Repeat(s, 1+min(max(repeat, 0), 20000/(len(s)+1)))
 		var b builder
-		b.content(s, "text/html")
+		b.content("520", "full_content", s, "text/html")
 		var joined strings.Builder
 		for i, fd := range b.data {
 			part := fd.Value('a')

@@ -9,6 +9,15 @@
 // into attribute names; Lint checks a record before it is archived;
 // ToolWarnings lists the MARC::Lint warnings the crosswalk itself causes.
 //
+// Where to change what: the crosswalk is one table per record type
+// (blogTable, entryTable, commentTable in crosswalk.go; the shared row
+// shapes in fields.go; table.go writes the rows and turns them round for
+// reading). A row names, for each subfield it writes, the attribute it
+// holds, and Attributes reads the records back from those same rows, so an
+// attribute is added, moved or renamed in one row; TestEveryRowRoundTrips
+// fails when a row or a field is written and not read back. report.Post
+// reads the attributes by name (its marc tags, checked against the tables).
+//
 // # Crosswalk
 //
 // The crosswalk from blogharvest records to MARC 21 follows the BlogForever
@@ -63,7 +72,8 @@
 //	        comment), as MARC 21 links an online resource, beside the
 //	        crosswalk's 520 $3 uri $u
 //	980     $a BLOG, BLOGPOST or COMMENT; $b post or page for an Entry (a
-//	        page is a BLOGPOST too: it is an entry of the blog)
+//	        page is a BLOGPOST too: it is an entry of the blog), read back
+//	        as the attribute kind
 //
 // 008 follows the MARC 21 bibliographic "All materials" positions: 00-05
 // date entered (yymmdd, UTC) from the record's capture date (Blog.Captured,

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -19,34 +20,38 @@ import (
 )
 
 // Post is one archived entry (a post or a page) as the corpus sees it: its
-// record read back from the latest (or a given) version of its AIP.
+// record read back from the latest (or a given) version of its AIP. A
+// field tagged marc holds the crosswalk's attribute of that name
+// (marc.Attributes of the entry record: the first value, or all for a
+// list), so the crosswalk's table is the one place that says where it is.
 type Post struct {
 	Blog       string    `json:"blog" xml:"blog,attr"`
 	AIP        string    `json:"aip" xml:"aip,attr"` // the bag's folder, relative to the archive root, with slashes
 	Version    int       `json:"version" xml:"version,attr"`
-	Kind       string    `json:"kind,omitempty" xml:"kind,attr,omitempty"`
-	Permalink  string    `json:"permalink" xml:"permalink"`
-	Title      string    `json:"title,omitempty" xml:"title,omitempty"`
-	Author     string    `json:"author,omitempty" xml:"author,omitempty"`
-	Created    string    `json:"created,omitempty" xml:"created,omitempty"`
-	Modified   string    `json:"modified,omitempty" xml:"modified,omitempty"`
+	Kind       string    `json:"kind,omitempty" xml:"kind,attr,omitempty" marc:"kind"`
+	Permalink  string    `json:"permalink" xml:"permalink" marc:"uri"`
+	Title      string    `json:"title,omitempty" xml:"title,omitempty" marc:"title"`
+	Author     string    `json:"author,omitempty" xml:"author,omitempty" marc:"author"`
+	Created    string    `json:"created,omitempty" xml:"created,omitempty" marc:"date_created"`
+	Modified   string    `json:"modified,omitempty" xml:"modified,omitempty" marc:"date_modified"`
 	Language   string    `json:"language,omitempty" xml:"language,omitempty"`
-	Categories []string  `json:"categories,omitempty" xml:"category,omitempty"`
-	Tags       []string  `json:"tags,omitempty" xml:"tag,omitempty"`
+	Categories []string  `json:"categories,omitempty" xml:"category,omitempty" marc:"categories"`
+	Tags       []string  `json:"tags,omitempty" xml:"tag,omitempty" marc:"tags"`
 	Text       string    `json:"text" xml:"text"`
 	Comments   []Comment `json:"comments,omitempty" xml:"comment,omitempty"`
 }
 
-// Comment is one archived comment of a Post.
+// Comment is one archived comment of a Post; a field tagged marc holds
+// the attribute of that name of the comment record, as in Post.
 type Comment struct {
 	ID        string `json:"id" xml:"id,attr"` // the record's 001
-	Permalink string `json:"permalink,omitempty" xml:"permalink,omitempty"`
-	Author    string `json:"author,omitempty" xml:"author,omitempty"`
-	Subject   string `json:"subject,omitempty" xml:"subject,omitempty"`
-	Added     string `json:"added,omitempty" xml:"added,omitempty"`
-	Modified  string `json:"modified,omitempty" xml:"modified,omitempty"`
-	Parent    string `json:"parent,omitempty" xml:"parent,omitempty"`       // URI of the comment it answers
-	ParentID  string `json:"parent_id,omitempty" xml:"parent-id,omitempty"` // 001 of that comment's record
+	Permalink string `json:"permalink,omitempty" xml:"permalink,omitempty" marc:"uri"`
+	Author    string `json:"author,omitempty" xml:"author,omitempty" marc:"author"`
+	Subject   string `json:"subject,omitempty" xml:"subject,omitempty" marc:"subject"`
+	Added     string `json:"added,omitempty" xml:"added,omitempty" marc:"date_added"`
+	Modified  string `json:"modified,omitempty" xml:"modified,omitempty" marc:"date_modified"`
+	Parent    string `json:"parent,omitempty" xml:"parent,omitempty" marc:"is_child_of_comment"` // URI of the comment it answers
+	ParentID  string `json:"parent_id,omitempty" xml:"parent-id,omitempty"`                      // 001 of that comment's record
 	Text      string `json:"text" xml:"text"`
 }
 
@@ -250,25 +255,17 @@ func recordType(r *marc.Record) string {
 	return ""
 }
 
+// postFrom reads the entry record r, whose attributes are a.
 func postFrom(r *marc.Record, a map[string][]string) *Post {
-	p := &Post{
-		Permalink: first(a["uri"]), Title: first(a["title"]), Author: first(a["author"]),
-		Created: first(a["date_created"]), Modified: first(a["date_modified"]),
-		Categories: a["categories"], Tags: a["tags"], Language: language(r),
-		Text: PlainText(strings.Join(a["full_content"], ""), first(a["full_content_format"])),
-	}
-	if f := r.Fields("980"); len(f) > 0 {
-		p.Kind = f[0].Value('b')
-	}
+	p := &Post{Language: language(r), Text: text(a)}
+	fromAttributes(p, a)
 	return p
 }
 
+// commentFrom reads the comment record r, whose attributes are a.
 func commentFrom(r *marc.Record, a map[string][]string) Comment {
-	c := Comment{
-		Permalink: first(a["uri"]), Author: first(a["author"]), Subject: first(a["subject"]),
-		Added: first(a["date_added"]), Modified: first(a["date_modified"]), Parent: first(a["is_child_of_comment"]),
-		Text: PlainText(strings.Join(a["full_content"], ""), first(a["full_content_format"])),
-	}
+	c := Comment{Text: text(a)}
+	fromAttributes(&c, a)
 	c.ID, _ = r.ControlValue("001")
 	for _, f := range r.Fields("773") {
 		if f.Value('3') == "is_child_of_comment" {
@@ -276,6 +273,28 @@ func commentFrom(r *marc.Record, a map[string][]string) Comment {
 		}
 	}
 	return c
+}
+
+// text is the plain text of a record's full_content.
+func text(a map[string][]string) string {
+	return PlainText(strings.Join(a["full_content"], ""), first(a["full_content_format"]))
+}
+
+// fromAttributes sets each field of the struct *dst tagged marc:"attr" to
+// a[attr]: the first value for a string, all of them for a []string.
+func fromAttributes(dst any, a map[string][]string) {
+	v := reflect.ValueOf(dst).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		attr := v.Type().Field(i).Tag.Get("marc")
+		if attr == "" {
+			continue
+		}
+		if f := v.Field(i); f.Kind() == reflect.String {
+			f.SetString(first(a[attr]))
+		} else {
+			f.Set(reflect.ValueOf(a[attr]))
+		}
+	}
 }
 
 // language returns the record's language: 041 $a, else the MARC code in

@@ -1,8 +1,9 @@
 // Package report reads an archive back for the archivist: it walks the
 // AIPs a blogharvest archive holds, one bag at a time, and turns their
 // METS documents (the MARCXML dmdSecs, DESIGN §6) into corpus records
-// (Walk, Post, Comment), which an Exporter writes as JSON Lines, plain text
-// or XML (doc/export.md). Collect sums one blog's archive up (entries and
+// (Walk, Post, Comment: fields read from the crosswalk's attributes by
+// their marc tags, marc.Attributes), which an Exporter writes as JSON
+// Lines, plain text or XML (doc/export.md). Collect sums one blog's archive up (entries and
 // comments per month, captured files by HTTP status and their bytes, the
 // crawl ledger's fates, the learned rules' confidence, how many entries
 // and comments got each field by each extraction method (the bags'

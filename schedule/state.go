@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/blogharvest/blogharvest"
 )
 
-// StateVersion is the version of State this package writes and reads. A
-// stored value with a higher version is refused with a *VersionError rather
-// than misread.
-const StateVersion = 1
+// StateVersion is the version of State this package writes. Get and All
+// read it and version 1 (the feeds' validators in flat fields, before
+// State embedded blogharvest.CrawlState: decodeV1); a stored value with a
+// higher version is refused with a *VersionError rather than misread.
+const StateVersion = 2
 
 // Outcomes of a run, as stored in State.Outcome.
 const (
@@ -25,44 +28,22 @@ const (
 // State is the schedule metadata of one blog: the only thing the state file
 // holds. Times are UTC when stored; a zero time means "never".
 type State struct {
-	V            int       // the version of this layout; Put sets StateVersion
-	Spec         string    // the schedule text the blog ran under (Spec.String)
-	LastStart    time.Time // when the last run started
-	LastEnd      time.Time // when the last run ended; zero while the first run is going
-	Outcome      string    // OutcomeOK, OutcomeFailed, OutcomePartial, OutcomeRunning or OutcomeInterrupted; "" before any run
-	LastError    string    // the last run's error text; "" if it succeeded
-	Watermark    time.Time // the newest entry date archived: UpdateCrawl's DATE
-	NextDue      time.Time // when the blog is due next
-	Failures     int       // consecutive failed runs; 0 after a success
-	ETag         string    // the feed's last ETag, for a conditional GET
-	LastModified string    // the feed's last Last-Modified, for a conditional GET
-	Entries      int       // entries archived so far, over all runs
-	Runs         int       // runs started so far
+	V         int       // the version of this layout; Put sets StateVersion
+	Spec      string    // the schedule text the blog ran under (Spec.String)
+	LastStart time.Time // when the last run started
+	LastEnd   time.Time // when the last run ended; zero while the first run is going
+	Outcome   string    // OutcomeOK, OutcomeFailed, OutcomePartial, OutcomeRunning or OutcomeInterrupted; "" before any run
+	LastError string    // the last run's error text; "" if it succeeded
+	Watermark time.Time // the newest entry date archived: UpdateCrawl's DATE
+	NextDue   time.Time // when the blog is due next
+	Failures  int       // consecutive failed runs; 0 after a success
+	Entries   int       // entries archived so far, over all runs
+	Runs      int       // runs started so far
 
-	// What the last crawl left for the next UpdateCrawl's conditional
-	// requests (harvest.State, less robots.txt and rules): validators and
-	// digests only.
-	FeedURL             string            `json:",omitempty"` // the posts feed as requested
-	FeedDigest          string            `json:",omitempty"` // SHA-256 of its first page
-	CommentFeedURL      string            `json:",omitempty"` // the blog-wide comment feed; "" if none
-	CommentETag         string            `json:",omitempty"`
-	CommentLastModified string            `json:",omitempty"`
-	CommentDigest       string            `json:",omitempty"`
-	Items               map[string]string `json:",omitempty"` // signature by URL of the feed's first page items
-	PostsChecked        time.Time         // when posts without a change signal were last re-read
-	// Pages holds the validators of the last capture of those items' pages.
-	Pages map[string]Validators `json:",omitempty"`
-	// Threads holds, by the same key as Items, the comment APIs a post's
-	// rendered page drew its comments from (harvest.State.Threads).
-	Threads map[string][]Validators `json:",omitempty"`
-}
-
-// Validators are what a conditional request for a page sends back.
-type Validators struct {
-	URL          string `json:",omitempty"` // set for a comment thread's API (State.Threads)
-	ETag         string `json:",omitempty"`
-	LastModified string `json:",omitempty"`
-	Digest       string `json:",omitempty"` // SHA-256 of a thread API's body (State.Threads)
+	// CrawlState is what the last crawl left for the next UpdateCrawl's
+	// conditional requests (harvest.State less robots.txt and rules):
+	// validators, digests and signatures, stored as harvest gives them.
+	blogharvest.CrawlState
 }
 
 // VersionError reports a stored State whose version this build cannot read:
@@ -89,19 +70,43 @@ func encodeState(st State) ([]byte, error) {
 	return json.Marshal(st)
 }
 
-// decodeState parses a stored value, refusing versions other than
-// StateVersion. data may be bbolt memory: it is not retained.
+// decodeState parses a stored value of version StateVersion or 1,
+// refusing others. data may be bbolt memory: it is not retained.
 func decodeState(id string, data []byte) (State, error) {
 	var head struct{ V int }
 	if err := json.Unmarshal(data, &head); err != nil {
 		return State{}, fmt.Errorf("decode state of blog %q: %w", id, err)
 	}
-	if head.V != StateVersion {
+	if head.V != StateVersion && head.V != 1 {
 		return State{}, &VersionError{ID: id, Got: head.V}
 	}
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
 		return State{}, fmt.Errorf("decode state of blog %q: %w", id, err)
 	}
+	if head.V == 1 {
+		return st, decodeV1(id, data, &st)
+	}
 	return st, nil
+}
+
+// feedsV1 are the fields in which version 1 kept the feeds' validators
+// (ETag and LastModified were the posts feed's). Its Items, PostsChecked,
+// Pages and Threads had the names and shapes CrawlState has.
+type feedsV1 struct {
+	FeedURL, ETag, LastModified, FeedDigest                         string
+	CommentFeedURL, CommentETag, CommentLastModified, CommentDigest string
+}
+
+// decodeV1 fills st.Feed and st.CommentFeed from a version 1 value.
+func decodeV1(id string, data []byte, st *State) error {
+	var f feedsV1
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("decode state of blog %q (version 1): %w", id, err)
+	}
+	st.Feed = blogharvest.Validators{URL: f.FeedURL, ETag: f.ETag, LastModified: f.LastModified, Digest: f.FeedDigest}
+	st.CommentFeed = blogharvest.Validators{URL: f.CommentFeedURL, ETag: f.CommentETag,
+		LastModified: f.CommentLastModified, Digest: f.CommentDigest}
+	st.V = StateVersion
+	return nil
 }

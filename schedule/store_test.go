@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/schedule"
 	bolt "go.etcd.io/bbolt"
 )
@@ -26,11 +27,15 @@ func fullState() schedule.State {
 		Spec: "CRON_TZ=Europe/Paris 0 3 * * *", LastStart: t0, LastEnd: t0.Add(90 * time.Second),
 		Outcome: schedule.OutcomePartial, LastError: "fetch https://blog.example/p/3: 503 Service Unavailable",
 		Watermark: t0.Add(-48 * time.Hour), NextDue: t0.Add(24 * time.Hour), Failures: 2,
-		ETag: `W/"5e1-abc"`, LastModified: "Sun, 05 Apr 2026 06:07:08 GMT", Entries: 1234, Runs: 77,
-		FeedURL: "https://blog.example/feed/", FeedDigest: "9f86d081884c7d65", CommentFeedURL: "https://blog.example/comments/feed/",
-		CommentETag: `"c1"`, CommentLastModified: "Sun, 05 Apr 2026 06:07:08 GMT", CommentDigest: "60303ae22b998861",
-		Items: map[string]string{"https://blog.example/p/3": "2c26b46b68ffc68f"}, PostsChecked: t0.Add(-time.Hour),
-		Pages: map[string]schedule.Validators{"https://blog.example/p/3": {ETag: `"p3"`}},
+		Entries: 1234, Runs: 77,
+		CrawlState: blogharvest.CrawlState{
+			Feed: blogharvest.Validators{URL: "https://blog.example/feed/", ETag: `W/"5e1-abc"`,
+				LastModified: "Sun, 05 Apr 2026 06:07:08 GMT", Digest: "9f86d081884c7d65"},
+			CommentFeed: blogharvest.Validators{URL: "https://blog.example/comments/feed/", ETag: `"c1"`,
+				LastModified: "Sun, 05 Apr 2026 06:07:08 GMT", Digest: "60303ae22b998861"},
+			Items: map[string]string{"https://blog.example/p/3": "2c26b46b68ffc68f"}, PostsChecked: t0.Add(-time.Hour),
+			Pages: map[string]blogharvest.Validators{"https://blog.example/p/3": {ETag: `"p3"`}},
+		},
 	}
 }
 
@@ -190,7 +195,7 @@ func TestStoreVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	rawPut(t, path, "blogs", "future", `{"V":2,"Spec":"@daily","Shiny":true}`)
+	rawPut(t, path, "blogs", "future", `{"V":3,"Spec":"@daily","Shiny":true}`)
 	rawPut(t, path, "blogs", "ancient", `{"Spec":"@daily"}`)
 	rawPut(t, path, "blogs", "garbage", `not json`)
 	s, err = schedule.Open(path)
@@ -200,8 +205,8 @@ func TestStoreVersions(t *testing.T) {
 	defer s.Close()
 	var ve *schedule.VersionError
 	_, _, err = s.Get("future")
-	if !errors.As(err, &ve) || ve.Got != 2 || ve.ID != "future" || !strings.Contains(err.Error(), "upgrade") {
-		t.Errorf("Get(future) error = %v, want a *VersionError for version 2 saying to upgrade", err)
+	if !errors.As(err, &ve) || ve.Got != 3 || ve.ID != "future" || !strings.Contains(err.Error(), "upgrade") {
+		t.Errorf("Get(future) error = %v, want a *VersionError for version 3 saying to upgrade", err)
 	}
 	if _, _, err := s.Get("ancient"); !errors.As(err, &ve) || ve.Got != 0 {
 		t.Errorf("Get(ancient) error = %v, want a *VersionError for version 0", err)
@@ -259,10 +264,9 @@ func TestStoreHoldsOnlyScheduleMetadata(t *testing.T) {
 		t.Errorf("keys in the state file:\n got %v\nwant %v", got.keys, want)
 	}
 	fields := []string{"V", "Spec", "LastStart", "LastEnd", "Outcome", "LastError", "Watermark", "NextDue",
-		"Failures", "ETag", "LastModified", "Entries", "Runs",
+		"Failures", "Entries", "Runs",
 		// UpdateCrawl's validators and digests: metadata too (harvest.State less robots.txt and rules)
-		"FeedURL", "FeedDigest", "CommentFeedURL", "CommentETag", "CommentLastModified", "CommentDigest", "Items",
-		"PostsChecked", "Pages"}
+		"Feed", "CommentFeed", "Items", "PostsChecked", "Pages"}
 	sort.Strings(fields)
 	for key, names := range got.fields {
 		if !reflect.DeepEqual(names, fields) {

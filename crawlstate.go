@@ -1,0 +1,47 @@
+package blogharvest
+
+import "time"
+
+// CrawlState is what one crawl of a blog leaves for the next update of it,
+// so that the update stays polite: the feeds asked for conditionally, the
+// signatures of the feed's first page, the validators of those posts'
+// pages and of the comment threads drawn by script. It is metadata only
+// (validators, digests, dates): harvest produces it (harvest.State, which
+// adds robots.txt captures and rules) and reads it back, and the schedule
+// store keeps it between runs (schedule.State). This is its one
+// definition; neither side copies it field by field.
+type CrawlState struct {
+	// Feed is the posts feed as last received.
+	Feed Validators
+	// CommentFeed is the blog-wide comment feed (WordPress
+	// /comments/feed/, Blogger /feeds/comments/default) as last received;
+	// its URL is empty when the blog has none.
+	CommentFeed Validators
+	// Items maps the canonical URL of each item of the posts feed's first
+	// page to its signature: a digest of the item as the feed gives it
+	// (content, dates, comment count). "" marks an item whose page could
+	// not be read, so that the next crawl reads it again.
+	Items map[string]string `json:",omitempty"`
+	// PostsChecked is when a crawl last re-read the posts of the feed's
+	// first page that give no change signal; zero means never.
+	PostsChecked time.Time
+	// Pages holds the ETag and Last-Modified of the last capture of each
+	// post of the feed's first page (by the same key as Items; URL and
+	// Digest unset): a recheck asks for them conditionally.
+	Pages map[string]Validators `json:",omitempty"`
+	// Threads holds, by the same key as Items, the JSON APIs the rendered
+	// page of each of those posts drew its comments from (URL, validators
+	// and the digest of the body): an update asks for them conditionally
+	// and reads again the posts whose thread changed.
+	Threads map[string][]Validators `json:",omitempty"`
+}
+
+// Validators describe one resource as last received: what a conditional
+// request for it sends, and the digest of the body to tell an identical
+// answer from a server that does not answer 304.
+type Validators struct {
+	URL          string // the URL as requested; "" where the key names it (CrawlState.Pages)
+	ETag         string // the ETag header; "" if none
+	LastModified string // the Last-Modified header; "" if none
+	Digest       string // SHA-256 (lowercase hex) of the body (a feed's first page); "" if unknown
+}
