@@ -37,12 +37,12 @@ func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final stri
 			sb.Abort(context.WithoutCancel(ctx))
 		}
 	}()
-	files, err := p.writeBag(ctx, sb, e, location(st, final))
+	files, err := p.writeBag(ctx, sb, e, Location(st, final))
 	if err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
 	if _, local := st.(*Local); !local && testHook != nil {
-		testHook(location(st, final), "publish") // Local's publish calls it itself, after its syncs
+		testHook(Location(st, final), "publish") // Local's publish calls it itself, after its syncs
 	}
 	if err = sb.Publish(ctx); err != nil {
 		return 0, fmt.Errorf("aip: %w", err)

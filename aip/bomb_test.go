@@ -28,7 +28,7 @@ func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 // 128 MiB), the oversized record is not reused, and the picture's true
 // record further on still is.
 //
-// Local only: ArchivedMedia reads a folder until media reuse reads through the Store.
+// Local only: the reused file comes back as a path on disk (File.Path); media reuse over both stores is TestStoreReaders.
 func TestReuseStreamsBombWARC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("inflates 1 GiB")
@@ -70,7 +70,7 @@ func TestReuseStreamsBombWARC(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	got, err := aip.ArchivedMedia(root, e)
+	got, err := aip.ArchivedMedia(&aip.Local{Root: root}, e)
 	runtime.ReadMemStats(&after)
 	alloc, sys := after.TotalAlloc-before.TotalAlloc, int64(after.HeapSys)-int64(before.HeapSys)
 	t.Logf("reading the version for reuse: %d MiB allocated in all, heap from the system grew %d MiB",

@@ -30,7 +30,7 @@ func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Ta
 	defer os.RemoveAll(tmp)
 	err = fs.WalkDir(s, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			errs = append(errs, fmt.Errorf("check %s: %w", location(s, p), err))
+			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -41,12 +41,12 @@ func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Ta
 		}
 		ents, err := s.ReadDir(p)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("check %s: %w", location(s, p), err))
+			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
 			return fs.SkipDir
 		}
 		if !storeIsBag(ents) {
 			if _, ok := versionNumber(d.Name()); ok {
-				errs = append(errs, &NotBagError{Path: location(s, p)})
+				errs = append(errs, &NotBagError{Path: Location(s, p)})
 			}
 			return nil
 		}
@@ -55,13 +55,13 @@ func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Ta
 			errs = append(errs, cerr)
 		}
 		found := checkAIP(local, true, func(dir string, payload map[string]int64) {
-			t.add(location(s, p), payload)
+			t.add(Location(s, p), payload)
 			if bag != nil {
-				bag(location(s, p), t)
+				bag(Location(s, p), t)
 			}
 		})
 		for _, e := range found {
-			errs = append(errs, relocate(e, local, location(s, p)))
+			errs = append(errs, relocate(e, local, Location(s, p)))
 		}
 		os.RemoveAll(local)
 		return fs.SkipDir
@@ -103,7 +103,7 @@ func copyOut(s Store, dir, local string) error {
 		}
 		in, err := s.Open(p)
 		if err != nil {
-			errs = append(errs, &MissingError{Path: location(s, p), Manifest: "the store's record of the bag"})
+			errs = append(errs, &MissingError{Path: Location(s, p), Manifest: "the store's record of the bag"})
 			return nil
 		}
 		defer in.Close()
@@ -117,9 +117,9 @@ func copyOut(s Store, dir, local string) error {
 		}
 		switch {
 		case err != nil:
-			errs = append(errs, fmt.Errorf("check %s: %w", location(s, p), err))
+			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
 		case n != info.Size():
-			errs = append(errs, &FormatError{Path: location(s, p), Reason: fmt.Sprintf("the store recorded %d bytes, %d were read", info.Size(), n)})
+			errs = append(errs, &FormatError{Path: Location(s, p), Reason: fmt.Sprintf("the store recorded %d bytes, %d were read", info.Size(), n)})
 		}
 		return nil
 	})

@@ -105,9 +105,9 @@
 // (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open every
 // folder relative to the one above it with O_NOFOLLOW, the Writer publishes
 // through parents opened that way (renameat) and reads reused media so, and
-// ArchivedMedia reads an earlier version so; a link fails with a
-// *SymlinkError naming it (permanent for a write). Other packages reading an
-// archive (report) use the same functions. ArchivedMedia streams the
+// ArchivedMedia reads an earlier version so (through Local); a link fails
+// with a *SymlinkError naming it (permanent for a write). Other packages
+// reading an archive (report) read it through a Store. ArchivedMedia streams the
 // version's WARC (warc.Scan): memory stays bounded whatever it holds.
 // Enclosing and Within tell a command whether a path it would write lies in
 // an archive or a bag.
@@ -118,8 +118,11 @@
 // in an S3-compatible object store, publishing each bag by one marker
 // object written last with If-None-Match (doc/storage.md). A Writer with
 // Store set writes there; CheckStore checks an archive through any Store.
-// Media reuse (ArchivedMedia), LatestBlog and the lock functions still
-// read the folder.
+// The readers take a Store too: ArchivedMedia, ArchivedCaptures and
+// ArchivedRequisites (media reuse on update: a file on disk from Local,
+// the verified bytes from any other store), LatestBlog, TallyArchive,
+// LatestVersionOf; Location names a store's object in messages. The lock
+// functions are the folder's alone.
 //
 // Page requisites (blogharvest.RoleRequisite files) are not stored in the
 // Blog or Entry AIP: the Writer first makes sure the blog's requisites

@@ -12,8 +12,7 @@ import (
 // TestLatestBlogState: a Blog record's state file (blogharvest.RoleState)
 // is written to data/objects/state/ and LatestBlog returns it apart from
 // the learned rules, neither taken for the other; the package passes
-// Check. LatestBlog reads a folder (the S3 archive: read back through the
-// Store).
+// Check, over both backends (LatestBlog reads through the Store).
 func TestLatestBlogState(t *testing.T) {
 	forEachBackend(t, testLatestBlogState)
 }
@@ -32,14 +31,12 @@ func testLatestBlogState(t *testing.T, a *testArchive) {
 	} else if data, _ := fs.ReadFile(a.St, got[0]); string(data) != state {
 		t.Errorf("state file %q, want %q", data, state)
 	}
-	if a.backend == "local" {
-		ab, err := aip.LatestBlog(a.root, b.ID)
-		if err != nil || ab == nil {
-			t.Fatalf("LatestBlog: %v, %v", ab, err)
-		}
-		if string(ab.Rules) != rules || string(ab.State) != state {
-			t.Errorf("rules %q, state %q; want %q and %q", ab.Rules, ab.State, rules, state)
-		}
+	ab, err := aip.LatestBlog(a.St, b.ID)
+	if err != nil || ab == nil {
+		t.Fatalf("LatestBlog: %v, %v", ab, err)
+	}
+	if string(ab.Rules) != rules || string(ab.State) != state {
+		t.Errorf("rules %q, state %q; want %q and %q", ab.Rules, ab.State, rules, state)
 	}
 	if probs := a.check(); len(probs) > 0 {
 		t.Errorf("check: %v", probs)

@@ -119,7 +119,7 @@ func TestReuseRefusesLinks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := aip.ArchivedMedia(root, e1)
+			got, err := aip.ArchivedMedia(&aip.Local{Root: root}, e1)
 			if err != nil || len(got) != 1 {
 				t.Fatalf("ArchivedMedia before any link: %d files, %v", len(got), err)
 			}
@@ -128,7 +128,7 @@ func TestReuseRefusesLinks(t *testing.T) {
 				p = filepath.Dir(res.Dir)
 			}
 			moveAndLink(t, p)
-			got, err = aip.ArchivedMedia(root, e1)
+			got, err = aip.ArchivedMedia(&aip.Local{Root: root}, e1)
 			wantLink(t, "reuse through a linked "+what, err, p)
 			if len(got) != 0 {
 				t.Errorf("%d files offered for reuse through a link", len(got))

@@ -169,30 +169,32 @@ func (w *Writer) storeRequisites(ctx context.Context, p *pkg, blogURL string) er
 }
 
 // ArchivedRequisites returns the verified requisites the blog's requisites
-// packages hold (as ArchivedCaptures returns media: Path, SHA256, the
+// packages in the archive s hold (as ArchivedCaptures returns media: Path
+// or Body, SHA256, the
 // original capture time, status and headers, Reused naming the response
 // record), the latest capture of each URL, for an UpdateCrawl to reuse or
 // revalidate (harvest.Options.ArchivedRequisites). None, and no error,
 // when the blog has no requisites package.
-func ArchivedRequisites(root, blogID string) ([]blogharvest.File, error) {
-	dir, err := RequisitesDir(root, blogID)
+func ArchivedRequisites(s Store, blogID string) ([]blogharvest.File, error) {
+	dir, err := RequisitesDir("", blogID)
 	if err != nil {
 		return nil, err
 	}
-	latest, err := LatestVersionIn(root, dir)
+	dir = filepath.ToSlash(dir)
+	latest, err := LatestVersionOf(s, dir)
 	if err != nil || latest == 0 {
 		return nil, err
 	}
 	byURL := map[string]int{}
 	var out []blogharvest.File
 	for v := 1; v <= latest; v++ {
-		bag := filepath.Join(dir, versionName(v))
-		if _, err := os.Lstat(bag); os.IsNotExist(err) {
+		bag := path.Join(dir, versionName(v))
+		if _, err := s.Stat(bag); errors.Is(err, fs.ErrNotExist) {
 			continue // a gap: versions are never removed, but do not fail on one
 		}
-		files, err := verifiedFiles(root, bag, []blogharvest.Role{blogharvest.RoleRequisite})
+		files, err := verifiedFiles(s, bag, []blogharvest.Role{blogharvest.RoleRequisite})
 		if err != nil {
-			return nil, fmt.Errorf("aip: requisites %s: %w", bag, err)
+			return nil, fmt.Errorf("aip: requisites %s: %w", Location(s, bag), err)
 		}
 		for _, f := range files {
 			if i, ok := byURL[f.URL]; ok {

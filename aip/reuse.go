@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,38 +19,42 @@ import (
 )
 
 // ArchivedMedia returns the media files of the latest version of e's AIP
-// under root (EntryDir, LatestVersion), for an update to reuse instead of
-// fetching them again: each with its URL, media type, sha256, size, the
-// payload file on disk as Path, and the provenance of its original
-// capture (capture time, HTTP status and headers as the response record
-// of that version's WARC holds them, and that record's id as Reused).
-// Only files whose bytes on disk match the sha256 of the capture log and
-// of the WARC record are returned; a file that does not verify is left
-// out (the update fetches it again). No AIP yet: nil, no error.
-func ArchivedMedia(root string, e *blogharvest.Entry) ([]blogharvest.File, error) {
-	return archivedFiles(root, e, blogharvest.RoleMedia)
+// in the archive s (EntryDir, LatestVersionOf), for an update to reuse
+// instead of fetching them again: each with its URL, media type, sha256,
+// size, its content and the provenance of its original capture (capture
+// time, HTTP status and headers as the response record of that version's
+// WARC holds them, and that record's id as Reused). The content is the
+// payload file on disk as Path when s is a Local folder (read again
+// without following links when written), else the bytes as Body, as a
+// fetch would give them. Only files whose bytes match the sha256 of the
+// capture log and of the WARC record are returned; a file that does not
+// verify is left out (the update fetches it again). No AIP yet: nil, no
+// error.
+func ArchivedMedia(s Store, e *blogharvest.Entry) ([]blogharvest.File, error) {
+	return archivedFiles(s, e, blogharvest.RoleMedia)
 }
 
 // ArchivedCaptures is ArchivedMedia and, verified alike, the comment
 // feeds (blogharvest.RoleCommentFeed) of the latest version: an update
 // reads the comments archived before from them instead of asking for the
 // post's comment feed again (harvest.Options.Archived).
-func ArchivedCaptures(root string, e *blogharvest.Entry) ([]blogharvest.File, error) {
-	return archivedFiles(root, e, blogharvest.RoleMedia, blogharvest.RoleCommentFeed)
+func ArchivedCaptures(s Store, e *blogharvest.Entry) ([]blogharvest.File, error) {
+	return archivedFiles(s, e, blogharvest.RoleMedia, blogharvest.RoleCommentFeed)
 }
 
 // archivedFiles returns the verified files of the given roles of the
 // latest version of e's AIP (see ArchivedMedia and verifiedFiles).
-func archivedFiles(root string, e *blogharvest.Entry, roles ...blogharvest.Role) ([]blogharvest.File, error) {
-	dir, err := EntryDir(root, e)
+func archivedFiles(s Store, e *blogharvest.Entry, roles ...blogharvest.Role) ([]blogharvest.File, error) {
+	dir, err := EntryDir("", e)
 	if err != nil {
 		return nil, err
 	}
-	n, err := LatestVersionIn(root, dir)
+	dir = filepath.ToSlash(dir)
+	n, err := LatestVersionOf(s, dir)
 	if err != nil || n == 0 {
 		return nil, err
 	}
-	out, err := verifiedFiles(root, filepath.Join(dir, versionName(n)), roles)
+	out, err := verifiedFiles(s, path.Join(dir, versionName(n)), roles)
 	if err != nil {
 		return nil, fmt.Errorf("aip: archived media of %s: %w", e.URL, err)
 	}
@@ -60,62 +66,63 @@ func archivedFiles(root string, e *blogharvest.Entry, roles ...blogharvest.Role)
 // pages, robots.txt, sitemaps, the home page) with their original
 // headers, and the learned rules.
 type ArchivedBlog struct {
-	Bag   string             // the bag's directory
+	Bag   string             // the bag's location: its folder, or its URL in an object store
 	Files []blogharvest.File // verified captures, as ArchivedMedia returns them
 	Rules []byte             // the learned rules (data/objects/log/*.json), nil when none
 	State []byte             // what the crawl left for the next update (data/objects/state/*.json, blogharvest.RoleState), nil when none
 }
 
-// LatestBlog returns what the latest Blog AIP of blogID under root holds;
-// nil, and no error, when there is none. Nothing is read through a
+// LatestBlog returns what the latest Blog AIP of blogID in the archive s
+// holds; nil, and no error, when there is none. Nothing is read through a
 // symbolic link.
-func LatestBlog(root, blogID string) (*ArchivedBlog, error) {
-	dir, err := BlogDir(root, blogID)
+func LatestBlog(s Store, blogID string) (*ArchivedBlog, error) {
+	dir, err := BlogDir("", blogID)
 	if err != nil {
 		return nil, err
 	}
-	n, err := LatestVersionIn(root, dir)
+	dir = filepath.ToSlash(dir)
+	n, err := LatestVersionOf(s, dir)
 	if err != nil || n == 0 {
 		return nil, err
 	}
-	bag := filepath.Join(dir, versionName(n))
-	files, err := verifiedFiles(root, bag, []blogharvest.Role{blogharvest.RoleFeed, blogharvest.RoleRobots,
+	bag := path.Join(dir, versionName(n))
+	files, err := verifiedFiles(s, bag, []blogharvest.Role{blogharvest.RoleFeed, blogharvest.RoleRobots,
 		blogharvest.RoleSitemap, blogharvest.RolePage, blogharvest.RoleCommentFeed})
 	if err != nil {
-		return nil, fmt.Errorf("aip: blog AIP %s: %w", bag, err)
+		return nil, fmt.Errorf("aip: blog AIP %s: %w", Location(s, bag), err)
 	}
-	b := &ArchivedBlog{Bag: bag, Files: files}
-	logDir := filepath.Join(bag, "data", "objects", roleDir(blogharvest.RoleLog))
-	ents, _ := ReadDir(root, logDir)
+	b := &ArchivedBlog{Bag: Location(s, bag), Files: files}
+	b.Rules = firstJSON(s, path.Join(bag, "data/objects", roleDir(blogharvest.RoleLog)), func(data []byte) bool {
+		return bytes.Contains(data, []byte(`"`))
+	})
+	b.State = firstJSON(s, path.Join(bag, "data/objects", roleDir(blogharvest.RoleState)), func([]byte) bool { return true })
+	return b, nil
+}
+
+// firstJSON returns the first *.json file of the folder dir of s that ok
+// accepts, nil when none (or none can be read).
+func firstJSON(s Store, dir string, ok func([]byte) bool) []byte {
+	ents, _ := s.ReadDir(dir)
 	for _, ent := range ents {
 		if !strings.HasSuffix(ent.Name(), ".json") {
 			continue
 		}
-		if data, err := ReadFile(root, filepath.Join(logDir, ent.Name())); err == nil && bytes.Contains(data, []byte(`"`)) {
-			b.Rules = data
-			break
+		if data, err := fs.ReadFile(s, path.Join(dir, ent.Name())); err == nil && ok(data) {
+			return data
 		}
 	}
-	stateDir := filepath.Join(bag, "data", "objects", roleDir(blogharvest.RoleState))
-	ents, _ = ReadDir(root, stateDir)
-	for _, ent := range ents {
-		if data, err := ReadFile(root, filepath.Join(stateDir, ent.Name())); err == nil && strings.HasSuffix(ent.Name(), ".json") {
-			b.State = data
-			break
-		}
-	}
-	return b, nil
+	return nil
 }
 
 // verifiedFiles returns the verified files of the given roles of one bag
-// (see ArchivedMedia). Nothing is read through a symbolic link
-// (nofollow.go): a link on the way to the bag or among the files to reuse
-// fails with a *SymlinkError naming it. The WARC is streamed (warc.Scan):
-// only the response records of the files to reuse are read, none larger
-// than the largest of those files plus warc.MaxHTTPHeader, and no payload
-// is kept.
-func verifiedFiles(root, bag string, roles []blogharvest.Role) ([]blogharvest.File, error) {
-	lines, err := ReadFile(root, filepath.Join(bag, "data", captureLog))
+// (see ArchivedMedia). Nothing is read through a symbolic link (Local
+// opens as nofollow.go does): a link on the way to the bag or among the
+// files to reuse fails with a *SymlinkError naming it. The WARC is
+// streamed (warc.Scan): only the response records of the files to reuse
+// are read, none larger than the largest of those files plus
+// warc.MaxHTTPHeader, and no payload is kept.
+func verifiedFiles(s Store, bag string, roles []blogharvest.Role) ([]blogharvest.File, error) {
+	lines, err := fs.ReadFile(s, path.Join(bag, "data", captureLog))
 	if err != nil {
 		return nil, err
 	}
@@ -130,28 +137,34 @@ func verifiedFiles(root, bag string, roles []blogharvest.Role) ([]blogharvest.Fi
 	if len(wanted) == 0 {
 		return nil, nil
 	}
-	records, err := scanEntryWARC(root, bag, wanted, largest+warc.MaxHTTPHeader)
+	records, err := scanEntryWARC(s, bag, wanted, largest+warc.MaxHTTPHeader)
 	if err != nil {
 		return nil, err
 	}
+	local, isLocal := s.(*Local)
 	var out []blogharvest.File
 	for _, c := range wanted {
 		role, _ := roleOf(c.path, roles)
 		r := responseFor(records, c.url, c.sha256)
-		if r == nil {
+		if r == nil || !fs.ValidPath(c.path) {
 			continue
 		}
-		p := filepath.Join(bag, filepath.FromSlash(c.path))
-		sum, err := fileSHA256(root, p)
+		name := path.Join(bag, c.path)
+		sum, body, err := readSHA256(s, name, !isLocal, c.size)
 		if se := (*SymlinkError)(nil); errors.As(err, &se) {
 			return nil, err
 		}
 		if err != nil || sum != c.sha256 {
 			continue
 		}
-		out = append(out, blogharvest.File{URL: c.url, Role: role, MediaType: r.Header.Get("Content-Type"),
-			Path: p, SHA256: c.sha256, Size: c.size, Captured: r.Date, Status: r.Status, Header: r.Header,
-			Reused: r.ID})
+		f := blogharvest.File{URL: c.url, Role: role, MediaType: r.Header.Get("Content-Type"),
+			SHA256: c.sha256, Size: c.size, Captured: r.Date, Status: r.Status, Header: r.Header, Reused: r.ID}
+		if isLocal {
+			f.Path = local.Location(name)
+		} else {
+			f.Body = body
+		}
+		out = append(out, f)
 	}
 	return out, nil
 }
@@ -197,9 +210,9 @@ func parseCaptureLog(data []byte) []captureLine {
 // response records, payloads not kept, of the capture lines wanted (by URL
 // and payload sha256), each at most max bytes; it stops once it has them
 // all. Records that do not verify are left out.
-func scanEntryWARC(root, bag string, wanted []captureLine, max int64) ([]warc.Record, error) {
-	dir := filepath.Join(bag, "data", filepath.FromSlash(warcDir))
-	ents, err := ReadDir(root, dir)
+func scanEntryWARC(s Store, bag string, wanted []captureLine, max int64) ([]warc.Record, error) {
+	dir := path.Join(bag, "data", warcDir)
+	ents, err := s.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -210,9 +223,9 @@ func scanEntryWARC(root, bag string, wanted []captureLine, max int64) ([]warc.Re
 		}
 	}
 	if len(names) != 1 {
-		return nil, fmt.Errorf("%s: want one WARC, found %d", bag, len(names))
+		return nil, fmt.Errorf("%s: want one WARC, found %d", Location(s, bag), len(names))
 	}
-	f, err := OpenFile(root, filepath.Join(dir, names[0]))
+	f, err := s.Open(path.Join(dir, names[0]))
 	if err != nil {
 		return nil, err
 	}
@@ -251,17 +264,26 @@ func responseFor(recs []warc.Record, url, sum string) *warc.Record {
 	return nil
 }
 
-// fileSHA256 returns the lowercase hex sha256 of the file at p under
-// root, opened without following links.
-func fileSHA256(root, p string) (string, error) {
-	f, err := OpenFile(root, p)
+// readSHA256 returns the lowercase hex sha256 of the object name of s
+// and, with keep, its bytes (size, if known, sizes the buffer).
+func readSHA256(s Store, name string, keep bool, size int64) (string, []byte, error) {
+	f, err := s.Open(name)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	var buf bytes.Buffer
+	w := io.Writer(h)
+	if keep {
+		buf.Grow(int(min(max(size, 0), 64<<20)))
+		w = io.MultiWriter(h, &buf)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	if _, err := io.Copy(w, f); err != nil {
+		return "", nil, err
+	}
+	if !keep {
+		return hex.EncodeToString(h.Sum(nil)), nil, nil
+	}
+	return hex.EncodeToString(h.Sum(nil)), buf.Bytes(), nil
 }

@@ -36,7 +36,7 @@ func reuseEntry(t time.Time, comments int) *blogharvest.Entry {
 // original capture date, and PREMIS names the earlier record. A tampered
 // archived copy is not offered for reuse.
 //
-// Local only: ArchivedMedia reads a folder until media reuse reads through the Store.
+// Local only: the reused file comes back as a path on disk (File.Path); media reuse over both stores is TestStoreReaders.
 func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 	root := t.TempDir()
 	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
@@ -47,7 +47,7 @@ func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 	if _, err := w.WriteEntry(context.Background(), e1); err != nil {
 		t.Fatal(err)
 	}
-	got, err := aip.ArchivedMedia(root, e1)
+	got, err := aip.ArchivedMedia(&aip.Local{Root: root}, e1)
 	if err != nil || len(got) != 1 {
 		t.Fatalf("ArchivedMedia: %d files, %v; want the one picture", len(got), err)
 	}
@@ -75,7 +75,7 @@ func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 			t.Errorf("METS of v2 lacks %q", want)
 		}
 	}
-	again, err := aip.ArchivedMedia(root, e2)
+	again, err := aip.ArchivedMedia(&aip.Local{Root: root}, e2)
 	if err != nil || len(again) != 1 || !again[0].Captured.Equal(first) || again[0].Path == f.Path {
 		t.Fatalf("v2's picture read back: %+v, %v; want its own copy, captured %v", again, err, first)
 	}
@@ -83,7 +83,7 @@ func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 	if err := os.WriteFile(again[0].Path, []byte("tampered"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if bad, err := aip.ArchivedMedia(root, e2); err != nil || len(bad) != 0 {
+	if bad, err := aip.ArchivedMedia(&aip.Local{Root: root}, e2); err != nil || len(bad) != 0 {
 		t.Errorf("a tampered copy offered for reuse: %d files, %v", len(bad), err)
 	}
 }

@@ -117,6 +117,15 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 	return out, nil
 }
 
+// ReadFile reads the file name without following links.
+func (l *Local) ReadFile(name string) ([]byte, error) {
+	p, err := l.path("readfile", name)
+	if err != nil {
+		return nil, err
+	}
+	return ReadFile(l.Root, p)
+}
+
 // Stat returns the FileInfo of name without following links.
 func (l *Local) Stat(name string) (fs.FileInfo, error) {
 	f, err := l.Open(name)
@@ -242,8 +251,10 @@ func (w *Writer) name(dir string) string {
 	return filepath.ToSlash(rel)
 }
 
-// location returns what Result.Dir holds for the store name n.
-func location(s Store, n string) string {
+// Location returns where the object or folder n of s is, for messages
+// and Result.Dir: its file path in a Local folder, else the store's name
+// and n (such as s3://bucket/prefix/n).
+func Location(s Store, n string) string {
 	if l, ok := s.(Locator); ok {
 		return l.Location(n)
 	}

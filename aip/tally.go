@@ -1,9 +1,11 @@
 package aip
 
 import (
+	"errors"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
+	"strings"
 )
 
 // TallyDefinition says, in words, what a Tally counts. The demo, check and
@@ -56,28 +58,43 @@ func (t *Tally) add(dir string, payload map[string]int64) {
 	}
 }
 
-// TallyArchive counts the bags below root (an archive, a blog's folder or
-// one bag) without checking them, as CheckTally counts them; the .tmp
-// folder is skipped and symbolic links are not followed.
-func TallyArchive(root string) (Tally, error) {
+// TallyArchive counts the bags at and below dir of the archive s (".":
+// the whole archive; a blog's folder; one bag) without checking them, as
+// CheckTally counts them; a .tmp folder is skipped and symbolic links are
+// not followed (nor counted). A missing dir counts nothing.
+func TallyArchive(s Store, dir string) (Tally, error) {
 	var t Tally
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(s, dir, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err
 		case !d.IsDir():
 			return nil
-		case d.Name() == TmpDir && p != root:
-			return filepath.SkipDir
-		case isBag(p):
-			b := &bag{dir: p}
-			b.scanPayload()
-			t.add(p, b.payload)
-			return filepath.SkipDir
+		case d.Name() == TmpDir && p != dir:
+			return fs.SkipDir
 		}
-		return nil
+		ents, err := s.ReadDir(p)
+		if err != nil || !storeIsBag(ents) {
+			return err
+		}
+		payload := map[string]int64{}
+		err = fs.WalkDir(s, path.Join(p, "data"), func(q string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+				return err
+			}
+			info, err := d.Info()
+			if err == nil {
+				payload[strings.TrimPrefix(q, p+"/")] = info.Size()
+			}
+			return err
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		t.add(p, payload)
+		return fs.SkipDir
 	})
-	if os.IsNotExist(err) {
+	if errors.Is(err, fs.ErrNotExist) {
 		err = nil
 	}
 	return t, err

@@ -119,7 +119,7 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	if latest > 0 {
 		last := filepath.Join(p.dir, versionName(latest))
 		if d, err := readContentDigestFS(rs, w.name(last)); err == nil && p.sameContent(d) {
-			return Result{Dir: location(rs, w.name(last)), Version: latest}, nil
+			return Result{Dir: Location(rs, w.name(last)), Version: latest}, nil
 		}
 	}
 	p.version = latest + 1
@@ -144,7 +144,7 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	if err != nil {
 		return Result{}, classify(err)
 	}
-	res := Result{Dir: location(st, final), Version: p.version, Written: true, Bytes: n}
+	res := Result{Dir: Location(st, final), Version: p.version, Written: true, Bytes: n}
 	res.PayloadFiles, res.PayloadBytes = p.payloadTally()
 	return res, nil
 }

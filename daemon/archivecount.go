@@ -1,42 +1,48 @@
 package daemon
 
 import (
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"strings"
 
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// countEntryAIPs counts the entry AIPs (versions) the archive holds for
-// blog id: <archive>/<id>/entries/<yyyy>/<entry-key>/v<N>. Unreadable
-// folders count as empty.
-func countEntryAIPs(archive, id string) int {
+// countEntryAIPs counts the entry AIPs (versions) the archive s holds for
+// blog id: <id>/entries/<yyyy>/<entry-key>/v<N>, walked through the store
+// (fs.WalkDir: no link followed, only published bags on S3). Unreadable
+// folders, or no store (nil), count as empty.
+func countEntryAIPs(s aip.Store, id string) int {
 	n := 0
-	root := filepath.Join(archive, id, "entries")
-	years, _ := os.ReadDir(root)
-	for _, y := range years {
-		entries, _ := os.ReadDir(filepath.Join(root, y.Name()))
-		for _, e := range entries {
-			versions, _ := os.ReadDir(filepath.Join(root, y.Name(), e.Name()))
-			for _, v := range versions {
-				if v.IsDir() && strings.HasPrefix(v.Name(), "v") {
-					n++
-				}
-			}
-		}
+	if s == nil {
+		return 0
 	}
+	root := path.Join(id, "entries")
+	fs.WalkDir(s, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		switch strings.Count(strings.TrimPrefix(p, root), "/") {
+		case 3: // <yyyy>/<entry-key>/v<N>
+			if strings.HasPrefix(d.Name(), "v") {
+				n++
+			}
+			return fs.SkipDir
+		}
+		return nil
+	})
 	return n
 }
 
 // unfinishedCount returns st's entry count, or, when st's last run never
 // ended (the process was killed: its run's entries were never added), the
-// entry AIPs the archive holds for blog id.
-func unfinishedCount(archive, id string, st schedule.State) int {
+// entry AIPs the archive s holds for blog id.
+func unfinishedCount(s aip.Store, id string, st schedule.State) int {
 	if st.Outcome != schedule.OutcomeRunning {
 		return st.Entries
 	}
-	return max(st.Entries, countEntryAIPs(archive, id))
+	return max(st.Entries, countEntryAIPs(s, id))
 }
 
 // recountUnfinished sets, for each blog whose last run never ended (the
@@ -52,7 +58,7 @@ func (d *Daemon) recountUnfinished() error {
 			continue
 		}
 		err = d.store.Update(b.ID, func(st *schedule.State) error {
-			st.Entries = unfinishedCount(d.Config.Archive, b.ID, *st)
+			st.Entries = unfinishedCount(d.archiveStore(), b.ID, *st)
 			return nil
 		})
 		if err != nil {

@@ -2,8 +2,6 @@ package daemon_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,20 +23,10 @@ import (
 // entries, one version each), and what the dead worker staged without a
 // marker is invisible, left to the sweep.
 func TestClusterS3WorkerKilled(t *testing.T) {
-	srv := s3test.Start(t)
-	for _, kv := range srv.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	prefix := "cluster-" + hex.EncodeToString(b[:])
-	st, err := s3store.New(context.Background(), s3store.Config{Endpoint: srv.Endpoint, Insecure: true, Bucket: srv.Bucket,
-		Prefix: prefix, AccessKey: srv.AccessKey, SecretKey: srv.SecretKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newClusterEnv(t, clusterOpts{blogs: 6, maxDeliver: 10, maxPages: 8, store: st, archive: "s3://" + srv.Bucket + "/" + prefix})
+	archive, st := newS3Archive(t)
+	srv := s3test.Start(t) // the server newS3Archive used (one per test binary)
+	prefix := strings.TrimPrefix(archive, "s3://"+srv.Bucket+"/")
+	e := newClusterEnv(t, clusterOpts{blogs: 6, maxDeliver: 10, maxPages: 8, store: st, archive: archive})
 	e.slow.Store(150)
 	listen := listenOf(t, e.config())
 	sched := start(t, "run", "-config", e.config())

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -169,7 +170,7 @@ func crawlAdHoc(ctx context.Context, c *Config, full bool, io IO) (RunStats, err
 // run is a NewCrawl; the log says which.
 func (d *Daemon) resumeFromArchive(b Blog) {
 	log := d.Logger.With("blog", b.ID)
-	ab, err := aip.LatestBlog(d.Config.Archive, b.ID)
+	ab, err := aip.LatestBlog(d.archiveStore(), b.ID)
 	switch {
 	case err != nil:
 		log.Warn("the archive's Blog AIP cannot be read; a new crawl", "err", err)
@@ -180,7 +181,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
 	st.Threads = harvest.ThreadsFrom(ab.State)
 	if !ok {
-		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", filepath.Base(filepath.Dir(filepath.Dir(ab.Bag)))+"/blog/"+filepath.Base(ab.Bag))
+		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", path.Base(path.Dir(path.Dir(ab.Bag)))+"/blog/"+path.Base(ab.Bag))
 		return
 	}
 	err = d.store.Update(b.ID, func(s *schedule.State) error {
@@ -192,7 +193,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 		return
 	}
 	d.carry(b.ID, st)
-	log.Info("updating from the archive's latest Blog AIP", "aip", "blog/"+filepath.Base(ab.Bag), "since", st.Since())
+	log.Info("updating from the archive's latest Blog AIP", "aip", "blog/"+path.Base(ab.Bag), "since", st.Since())
 }
 
 // originList is the value of the repeatable -allow flag; each origin is

@@ -16,7 +16,7 @@ import (
 )
 
 func runExport(ctx context.Context, args []string, std IO) error {
-	fl := newFlagSet("export", "ARCHIVE[/BLOG-ID] [-format jsonl|txt|xml|wacz] [-out FILE] [-all-versions]", std.Stderr)
+	fl := newFlagSet("export", "ARCHIVE[/BLOG-ID] (a folder or s3://bucket/prefix) [-format jsonl|txt|xml|wacz] [-out FILE] [-all-versions]", std.Stderr)
 	format := fl.String("format", "jsonl", "corpus `format`: "+strings.Join(report.Formats, ", ")+
 		"; or wacz: the blogs' latest captures as a WACZ 1.1.1 web archive (needs -out)")
 	out := fl.String("out", "", "write to `file` (replaced atomically when done) instead of standard output")
@@ -28,12 +28,12 @@ func runExport(ctx context.Context, args []string, std IO) error {
 	if len(pos) != 1 {
 		return &UsageError{errors.New("name one archive folder or one blog folder in it")}
 	}
-	target, err := report.Resolve(pos[0])
+	target, err := resolveArchive(ctx, pos[0])
 	if err != nil {
 		return err
 	}
 	if *out != "" {
-		if err := outsideArchives(*out, target.Root); err != nil {
+		if err := outsideArchives(*out, target.Store); err != nil {
 			return err
 		}
 	}
@@ -142,17 +142,19 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 	return os.Rename(f.Name(), path)
 }
 
-// outsideArchives refuses an output path inside the archive root (symbolic
-// links resolved) or inside any archive or bag (aip.Enclosing): a file
-// written there would change a published bag or lie in the archive
-// outside any bag.
-func outsideArchives(path, root string) error {
-	in, err := aip.Within(path, root)
-	if err != nil {
-		return fmt.Errorf("-out %s: %w", path, err)
-	}
-	if in {
-		return &UsageError{fmt.Errorf("-out %s: inside the archive %s; write it outside any archive", path, root)}
+// outsideArchives refuses an output path inside the archive folder read
+// (symbolic links resolved; an archive that is no folder has none) or
+// inside any archive or bag (aip.Enclosing): a file written there would
+// change a published bag or lie in the archive outside any bag.
+func outsideArchives(path string, archive aip.Store) error {
+	if l, ok := archive.(*aip.Local); ok {
+		in, err := aip.Within(path, l.Root)
+		if err != nil {
+			return fmt.Errorf("-out %s: %w", path, err)
+		}
+		if in {
+			return &UsageError{fmt.Errorf("-out %s: inside the archive %s; write it outside any archive", path, l.Root)}
+		}
 	}
 	enc, err := aip.Enclosing(path)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 func runReport(ctx context.Context, args []string, std IO) error {
-	fl := newFlagSet("report", "ARCHIVE/BLOG-ID [-out report.html]", std.Stderr)
+	fl := newFlagSet("report", "ARCHIVE/BLOG-ID (a folder or s3://bucket/prefix/BLOG-ID) [-out report.html]", std.Stderr)
 	out := fl.String("out", "report.html", "write the report to `file` (replaced atomically when done); - for standard output")
 	pos, err := parseInterspersed(fl, args)
 	if err != nil {
@@ -20,7 +20,7 @@ func runReport(ctx context.Context, args []string, std IO) error {
 	if len(pos) != 1 {
 		return &UsageError{errors.New("name one blog's folder in an archive (ARCHIVE/BLOG-ID)")}
 	}
-	target, err := report.Resolve(pos[0])
+	target, err := resolveArchive(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -28,7 +28,7 @@ func runReport(ctx context.Context, args []string, std IO) error {
 		return &UsageError{fmt.Errorf("%s holds %d blogs: name one of them (%s/%s)", pos[0], len(target.Blogs), pos[0], target.Blogs[0])}
 	}
 	if *out != "-" {
-		if err := outsideArchives(*out, target.Root); err != nil {
+		if err := outsideArchives(*out, target.Store); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
@@ -55,13 +56,17 @@ func fetchStatus(ctx context.Context, c *Config) ([]BlogStatus, string, error) {
 		return nil, "", fmt.Errorf("no daemon answers at %q and the state file cannot be read: %w", c.Listen, err)
 	}
 	defer store.Close()
+	var archive aip.Store // opened for the first blog whose run never ended
 	out := make([]BlogStatus, 0, len(c.Blogs))
 	for _, b := range c.Blogs {
 		s, _, err := store.Get(b.ID)
 		if err != nil {
 			return nil, "", err
 		}
-		s.Entries = unfinishedCount(c.Archive, b.ID, s) // a daemon killed mid-run recorded none of its run's
+		if s.Outcome == schedule.OutcomeRunning && archive == nil {
+			archive, _ = openArchive(ctx, c) // unreadable: the state's count stands
+		}
+		s.Entries = unfinishedCount(archive, b.ID, s) // a daemon killed mid-run recorded none of its run's
 		out = append(out, statusFrom(b, s))
 	}
 	return out, "state file " + c.State, nil

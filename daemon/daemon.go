@@ -57,6 +57,7 @@ type Daemon struct {
 	carried    map[string]carried       // robots.txt and rules of each blog's last crawl (memory only)
 	history    runHistory               // the last runs of each blog, for the status page (memory only)
 	shortfalls shortfallCache           // what each blog's ledger knows but the archive lacks, for the status page
+	reader     archiveReader            // the archive read through when no writer writes to it (s3archive.go)
 	closed     bool
 }
 

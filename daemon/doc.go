@@ -16,5 +16,9 @@
 // statuspage.html (run history in runhistory.go; in a cluster a worker's
 // run record reaches the scheduler's history in its done report,
 // runOutcome.Run; the ledger's shortfalls in ledgershort.go); the demo's stable address and state are in
-// cmd_demo.go; terminal progress lines in progress.go.
+// cmd_demo.go; terminal progress lines in progress.go. Everything that
+// reads the archive (media and requisites reuse, resuming, export, report,
+// status counts and shortfalls) gets its aip.Store from s3archive.go
+// (Daemon.archiveStore, openArchive; resolveArchive for a command line's
+// ARCHIVE[/BLOG-ID], a folder or s3://…); counts are in archivecount.go.
 package daemon

@@ -72,7 +72,7 @@ func (d *Daemon) Status() ([]BlogStatus, error) {
 		s.Running, s.Warning = d.running[b.ID], publicText(d.warns[b.ID], d.Config)
 		d.mu.Unlock()
 		s.LastRun, s.LastWritten = d.history.last(b.ID), d.history.lastWritten(b.ID)
-		s.Shortfalls = d.shortfalls.of(d.Config.Archive, b.ID).Counts
+		s.Shortfalls = d.shortfalls.of(d.archiveStore(), b.ID).Counts
 		if due, ok := d.sched.Due(b.ID); ok {
 			s.NextRun = due
 		}

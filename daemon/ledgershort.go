@@ -2,8 +2,7 @@ package daemon
 
 import (
 	"bufio"
-	"os"
-	"path/filepath"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,33 +37,36 @@ type shortfallCache struct {
 	byID map[string]shortfall
 }
 
-// of returns the shortfalls of blog id in the archive root, from its
-// latest Blog AIP's data/logs/ledger.tsv; empty when there is none.
-func (c *shortfallCache) of(root, id string) shortfall {
-	v, _ := aip.LatestVersion(filepath.Join(root, id, "blog"))
+// of returns the shortfalls of blog id in the archive s, from its latest
+// Blog AIP's data/logs/ledger.tsv; empty when there is none (or no store).
+func (c *shortfallCache) of(s aip.Store, id string) shortfall {
+	if s == nil {
+		return shortfall{}
+	}
+	v, _ := aip.LatestVersionOf(s, path.Join(id, "blog"))
 	if v == 0 {
 		return shortfall{}
 	}
-	rel := filepath.Join(id, "blog", "v"+strconv.Itoa(v), "data", "logs", "ledger.tsv")
+	rel := path.Join(id, "blog", "v"+strconv.Itoa(v), "data", "logs", "ledger.tsv")
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s, ok := c.byID[id]; ok && s.Ledger == rel {
-		return s
+	if sf, ok := c.byID[id]; ok && sf.Ledger == rel {
+		return sf
 	}
-	s := readShortfalls(filepath.Join(root, rel))
-	s.Ledger = rel
+	sf := readShortfalls(s, rel)
+	sf.Ledger = rel
 	if c.byID == nil {
 		c.byID = map[string]shortfall{}
 	}
-	c.byID[id] = s
-	return s
+	c.byID[id] = sf
+	return sf
 }
 
-// readShortfalls reads a ledger.tsv (url, fate, detail, via) for the rows
-// whose fate is a shortfall.
-func readShortfalls(path string) shortfall {
+// readShortfalls reads the ledger.tsv name of the archive st (url, fate,
+// detail, via) for the rows whose fate is a shortfall.
+func readShortfalls(st aip.Store, name string) shortfall {
 	s := shortfall{Counts: map[string]int{}}
-	f, err := os.Open(path)
+	f, err := st.Open(name)
 	if err != nil {
 		return s
 	}

@@ -58,7 +58,7 @@ func recheckPosts(d Duration) time.Duration {
 // the entry.
 func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogharvest.File {
 	return func(e *blogharvest.Entry) []blogharvest.File {
-		files, err := aip.ArchivedCaptures(d.Config.Archive, e)
+		files, err := aip.ArchivedCaptures(d.archiveStore(), e)
 		if err != nil {
 			log.Warn("archived media not reused", "entry", e.URL, "err", err)
 		}
@@ -74,7 +74,7 @@ func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blog
 // a warning and fetches, never a requisite.
 func (d *Daemon) archivedRequisites(blogID string, log *slog.Logger) func() []blogharvest.File {
 	return func() []blogharvest.File {
-		files, err := aip.ArchivedRequisites(d.Config.Archive, blogID)
+		files, err := aip.ArchivedRequisites(d.archiveStore(), blogID)
 		if err != nil {
 			log.Warn("archived requisites not reused", "blog", blogID, "err", err)
 		}

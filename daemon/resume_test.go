@@ -22,8 +22,22 @@ import (
 // demo blog twice into one archive: the second run is mode=update and
 // sends at most two requests (the posts feed and the blog-wide comment
 // feed, conditionally), writing nothing; after a new comment the next run
-// archives it as an update; -full forces a new crawl.
+// archives it as an update; -full forces a new crawl. Into a folder and
+// into an S3 archive alike: the update starts from the Blog AIP read
+// through the archive's store (aip.LatestBlog).
 func TestCrawlTwiceIntoOneArchiveUpdates(t *testing.T) {
+	for _, backend := range []string{"local", "s3"} {
+		t.Run(backend, func(t *testing.T) {
+			out := t.TempDir()
+			if backend == "s3" {
+				out, _ = newS3Archive(t)
+			}
+			testCrawlTwiceIntoOneArchiveUpdates(t, out)
+		})
+	}
+}
+
+func testCrawlTwiceIntoOneArchiveUpdates(t *testing.T, out string) {
 	site := fixture.MustNew("wordpress")
 	var hits atomic.Int64
 	h := site.Handler()
@@ -32,7 +46,6 @@ func TestCrawlTwiceIntoOneArchiveUpdates(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	out := t.TempDir()
 	run := func(extra ...string) (string, int64) {
 		t.Helper()
 		hits.Store(0)

@@ -2,9 +2,8 @@ package daemon
 
 import (
 	"context"
+	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,12 +21,21 @@ import (
 // the archive passes Check (WARC ties included), and the pictures were
 // fetched zero times by the update. Then the post is edited to show
 // another picture in place of its first: the next update fetches that
-// one, not the picture the post kept.
+// one, not the picture the post kept. Over a folder and an S3 archive
+// alike: the update reads the pictures back through the archive's store.
 func TestDaemonUpdateReusesArchivedMedia(t *testing.T) {
+	for _, b := range archiveBackends {
+		t.Run(b.name, func(t *testing.T) { testDaemonUpdateReusesArchivedMedia(t, b) })
+	}
+}
+
+func testDaemonUpdateReusesArchivedMedia(t *testing.T, b archiveBackend) {
 	site := fixture.MustNew("blogger")
 	h, c := sampleBlogConfig(t, site)
-	root, base := c.Archive, strings.TrimSuffix(c.Blogs[0].URL, "/")
+	b.use(t, c)
+	base := strings.TrimSuffix(c.Blogs[0].URL, "/")
 	d := openTestDaemon(t, c)
+	st := d.archiveStore()
 	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
 		t.Fatal(err)
 	}
@@ -41,11 +49,11 @@ func TestDaemonUpdateReusesArchivedMedia(t *testing.T) {
 	second := h.take()
 	t.Logf("update: %d requests %q", len(second), second)
 
-	v2, err := filepath.Glob(filepath.Join(root, "sample", "entries", "*", "*", "v2"))
+	v2, err := fs.Glob(st, "sample/entries/*/*/v2")
 	if err != nil || len(v2) != 1 {
 		t.Fatalf("new versions %q (%v); want one, of %s", v2, err, commented.Path)
 	}
-	log, err := os.ReadFile(filepath.Join(v2[0], "data", "logs", "capture.log"))
+	log, err := fs.ReadFile(st, v2[0]+"/data/logs/capture.log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +64,7 @@ func TestDaemonUpdateReusesArchivedMedia(t *testing.T) {
 			continue
 		}
 		pictures++
-		if _, err := os.Stat(filepath.Join(v2[0], filepath.FromSlash(f[4]))); err != nil {
+		if _, err := fs.Stat(st, v2[0]+"/"+f[4]); err != nil {
 			t.Errorf("v2 lacks its own copy of %s: %v", f[5], err)
 		}
 		u, err := url.Parse(f[5])
@@ -70,12 +78,12 @@ func TestDaemonUpdateReusesArchivedMedia(t *testing.T) {
 	if pictures == 0 {
 		t.Fatalf("v2 of %s holds no pictures: capture log\n%s", commented.Path, log)
 	}
-	mets, err := os.ReadFile(filepath.Join(v2[0], "data", "METS.xml"))
+	mets, err := fs.ReadFile(st, v2[0]+"/data/METS.xml")
 	if err != nil || !strings.Contains(string(mets), "capture reused from WARC record") {
 		t.Errorf("v2's METS does not say the pictures' capture was reused (%v)", err)
 	}
-	for _, p := range aip.Check(root) {
-		t.Error(p)
+	if _, probs := aip.CheckStore(context.Background(), st, nil); len(probs) > 0 {
+		t.Error(probs)
 	}
 
 	// The post edited to show another picture in place of its first: the
@@ -105,8 +113,8 @@ func TestDaemonUpdateReusesArchivedMedia(t *testing.T) {
 	if slices.Contains(third, pathOf(t, srcs[1][1])) {
 		t.Errorf("the picture the post kept, %s, was fetched again", srcs[1][1])
 	}
-	for _, p := range aip.Check(root) {
-		t.Error(p)
+	if _, probs := aip.CheckStore(context.Background(), st, nil); len(probs) > 0 {
+		t.Error(probs)
 	}
 }
 

@@ -3,12 +3,16 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
+	"github.com/blogharvest/blogharvest/report"
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
@@ -25,20 +29,53 @@ func isS3(archive string) bool { return s3store.IsURL(archive) }
 // from the environment or c.ArchiveCredentials, never logged) and sweeps
 // unpublished staged objects older than s3SweepGrace.
 func openS3Archive(ctx context.Context, c *Config) (*s3store.Store, error) {
-	cfg, err := s3store.FromEnv(c.Archive, c.ArchiveCredentials)
+	st, err := connectS3(ctx, c.Archive, c.ArchiveCredentials)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	st, err := s3store.New(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
 	if _, err := st.Sweep(ctx, s3SweepGrace); err != nil {
 		return nil, fmt.Errorf("sweep unfinished AIPs: %w", err)
 	}
 	return st, nil
+}
+
+// connectS3 connects to the S3 archive (s3://bucket/prefix; endpoint and
+// credentials from the environment or credFile, never logged) without
+// changing anything in it.
+func connectS3(ctx context.Context, archive, credFile string) (*s3store.Store, error) {
+	cfg, err := s3store.FromEnv(archive, credFile)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return s3store.New(ctx, cfg)
+}
+
+// resolveArchive returns what ARCHIVE[/BLOG-ID] on a command line names
+// (report.Resolve): a folder, or an S3 archive s3://bucket/prefix or one
+// blog of it, s3://bucket/prefix/blog-id, read through its store (the
+// endpoint and credentials from the environment) and never written.
+func resolveArchive(ctx context.Context, arg string) (report.Target, error) {
+	if !isS3(arg) {
+		return report.Resolve(arg)
+	}
+	arg = strings.TrimRight(arg, "/")
+	st, err := connectS3(ctx, arg, "")
+	if err != nil {
+		return report.Target{}, err
+	}
+	rest := strings.TrimPrefix(arg, "s3://")
+	if i := strings.LastIndex(rest, "/"); i > 0 && report.IsBlogDir(st, ".") {
+		parent, err := connectS3(ctx, "s3://"+rest[:i], "")
+		if err != nil {
+			return report.Target{}, err
+		}
+		return report.ResolveIn(parent, rest[i+1:])
+	}
+	return report.ResolveIn(st, ".")
 }
 
 // checkArchive checks the whole archive: aip.CheckTally of a folder, or
@@ -77,6 +114,49 @@ func (d *Daemon) openS3Store() error {
 	return nil
 }
 
+// archiveStore returns the Store the daemon reads its archive through
+// (media and requisites reuse, resuming, counts, the status page): the
+// store its writer writes to, else the archive folder, else (a cluster's
+// scheduler on an S3 archive) a connection of its own, made at the first
+// call; nil when that fails (the error is logged once).
+func (d *Daemon) archiveStore() aip.Store {
+	if d.writer != nil && d.writer.Store != nil {
+		return d.writer.Store
+	}
+	return d.reader.open(d.Config, d.Logger)
+}
+
+// archiveReader is a read-only connection to an archive, made once.
+type archiveReader struct {
+	once sync.Once
+	s    aip.Store
+}
+
+// open returns the Store of c's archive, connecting at the first call.
+func (r *archiveReader) open(c *Config, log *slog.Logger) aip.Store {
+	r.once.Do(func() {
+		s, err := openArchive(context.Background(), c)
+		if err != nil && log != nil {
+			log.Warn("the archive cannot be read", "archive", c.Archive, "err", err)
+		}
+		r.s = s
+	})
+	return r.s
+}
+
+// openArchive returns the Store that reads c's archive without changing
+// it: the folder, or a connection to the S3 archive.
+func openArchive(ctx context.Context, c *Config) (aip.Store, error) {
+	if !isS3(c.Archive) {
+		return &aip.Local{Root: c.Archive}, nil
+	}
+	st, err := connectS3(ctx, c.Archive, c.ArchiveCredentials)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
 // perBag says how many requests each AIP written cost on average
 // (requisites packages count with the AIP that needed them).
 func perBag(requests int64, written int) string {
@@ -89,11 +169,7 @@ func perBag(requests int64, written int) string {
 // latestBlogVersion returns the newest version of blog id's Blog AIP in
 // c's archive, a folder or an S3 archive; 0 when none can be read.
 func latestBlogVersion(ctx context.Context, c *Config, id string) int {
-	if !isS3(c.Archive) {
-		v, _ := aip.LatestVersion(filepath.Join(c.Archive, id, "blog"))
-		return v
-	}
-	st, err := openS3Archive(ctx, c)
+	st, err := openArchive(ctx, c)
 	if err != nil {
 		return 0
 	}

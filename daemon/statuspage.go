@@ -60,7 +60,7 @@ func (d *Daemon) statusPages(mux *http.ServeMux) {
 		for _, s := range st {
 			if s.ID == id {
 				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.history.of(id), "Written": d.history.lastWritten(id),
-					"Shortfall": d.shortfalls.of(d.Config.Archive, id), "Version": Version, "Refresh": refresh(r), "Now": d.Now()})
+					"Shortfall": d.shortfalls.of(d.archiveStore(), id), "Version": Version, "Refresh": refresh(r), "Now": d.Now()})
 				return
 			}
 		}

@@ -40,7 +40,7 @@ func (a *archive) add(t *testing.T, out *output) {
 // captures is Options.Archived over the archive.
 func (a *archive) captures(t *testing.T) func(*blogharvest.Entry) []blogharvest.File {
 	return func(e *blogharvest.Entry) []blogharvest.File {
-		files, err := aip.ArchivedCaptures(a.root, e)
+		files, err := aip.ArchivedCaptures(&aip.Local{Root: a.root}, e)
 		if err != nil {
 			t.Errorf("archived captures of %s: %v", e.URL, err)
 		}

@@ -43,7 +43,7 @@ func archiveOf(t *testing.T, out *output) func(*blogharvest.Entry) []blogharvest
 		}
 	}
 	return func(e *blogharvest.Entry) []blogharvest.File {
-		files, err := aip.ArchivedCaptures(root, e)
+		files, err := aip.ArchivedCaptures(&aip.Local{Root: root}, e)
 		if err != nil {
 			t.Errorf("archived media of %s: %v", e.URL, err)
 		}

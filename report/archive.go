@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -64,15 +65,16 @@ type Options struct {
 	Bag func(rel string)
 }
 
-// Target is what a path on the command line names: an archive root and
-// the blogs of it to read.
+// Target is what a path on the command line names: an archive, read
+// through its aip.Store (a folder, or an S3-compatible store), and the
+// blogs of it to read.
 type Target struct {
-	Root  string
+	Store aip.Store
 	Blogs []string
 }
 
-// Resolve interprets path as either an archive root (every blog in it) or
-// one blog's folder <archive>/<blog-id>.
+// Resolve interprets path as either an archive folder (every blog in it)
+// or one blog's folder <archive>/<blog-id>.
 func Resolve(path string) (Target, error) {
 	path = filepath.Clean(path)
 	fi, err := os.Stat(path)
@@ -82,41 +84,53 @@ func Resolve(path string) (Target, error) {
 	if !fi.IsDir() {
 		return Target{}, fmt.Errorf("archive %s: not a folder", path)
 	}
-	if isBlogDir(path) {
-		return Target{Root: filepath.Dir(path), Blogs: []string{filepath.Base(path)}}, nil
+	if IsBlogDir(&aip.Local{Root: path}, ".") {
+		return ResolveIn(&aip.Local{Root: filepath.Dir(path)}, filepath.Base(path))
 	}
-	names, err := readNames(path, path)
+	return ResolveIn(&aip.Local{Root: path}, ".")
+}
+
+// ResolveIn returns the Target of the archive s: every blog in it when
+// blog is ".", else the blog whose folder blog is.
+func ResolveIn(s aip.Store, blog string) (Target, error) {
+	if blog != "." {
+		if !IsBlogDir(s, blog) {
+			return Target{}, fmt.Errorf("archive %s: %s is not a blog folder (no %s/blog or %s/entries in it)", s, blog, blog, blog)
+		}
+		return Target{Store: s, Blogs: []string{blog}}, nil
+	}
+	names, err := readNames(s, ".")
 	if err != nil {
-		return Target{}, err
+		return Target{}, fmt.Errorf("archive %s: %w", s, err)
 	}
-	t := Target{Root: path}
+	t := Target{Store: s}
 	for _, n := range names {
-		if !strings.HasPrefix(n, ".") && isBlogDir(filepath.Join(path, n)) {
+		if !strings.HasPrefix(n, ".") && IsBlogDir(s, n) {
 			t.Blogs = append(t.Blogs, n)
 		}
 	}
 	if len(t.Blogs) == 0 {
-		return Target{}, fmt.Errorf("archive %s: no blog folders (<blog-id>/blog or <blog-id>/entries) in it", path)
+		return Target{}, fmt.Errorf("archive %s: no blog folders (<blog-id>/blog or <blog-id>/entries) in it", s)
 	}
 	return t, nil
 }
 
-// isBlogDir reports whether dir looks like <archive>/<blog-id>.
-func isBlogDir(dir string) bool {
+// IsBlogDir reports whether the folder dir of s looks like a blog's
+// folder, <archive>/<blog-id>: it holds a blog or an entries folder.
+func IsBlogDir(s aip.Store, dir string) bool {
 	for _, sub := range []string{"blog", "entries"} {
-		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && fi.IsDir() {
+		if fi, err := s.Stat(path.Join(dir, sub)); err == nil && fi.IsDir() {
 			return true
 		}
 	}
 	return false
 }
 
-// readNames returns the names in dir under the archive root, sorted; a
-// missing dir has none. Nothing is read through a symbolic link below
-// root, and a link among the names fails with a *aip.SymlinkError naming
-// it.
-func readNames(root, dir string) ([]string, error) {
-	ents, err := aip.ReadDir(root, dir)
+// readNames returns the names in the folder dir of s, sorted; a missing
+// dir has none. Nothing is read through a symbolic link (aip.Local), and a
+// link among the names fails with a *aip.SymlinkError naming it.
+func readNames(s aip.Store, dir string) ([]string, error) {
+	ents, err := s.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -126,7 +140,7 @@ func readNames(root, dir string) ([]string, error) {
 	names := make([]string, 0, len(ents))
 	for _, e := range ents {
 		if e.Type()&fs.ModeSymlink != 0 {
-			p := filepath.Join(dir, e.Name())
+			p := aip.Location(s, path.Join(dir, e.Name()))
 			target, _ := os.Readlink(p)
 			return nil, &aip.SymlinkError{Path: p, Target: target}
 		}
@@ -139,16 +153,16 @@ func readNames(root, dir string) ([]string, error) {
 // year, entry folder by entry folder, in name order. It holds one entry at
 // a time (and the names of one folder), so memory does not grow with the
 // archive. An AIP whose METS cannot be read stops the walk with an error
-// naming its folder.
+// naming its location.
 func Walk(ctx context.Context, t Target, o Options, fn func(*Post) error) error {
 	for _, blog := range t.Blogs {
-		entries := filepath.Join(t.Root, blog, "entries")
-		years, err := readNames(t.Root, entries)
+		entries := path.Join(blog, "entries")
+		years, err := readNames(t.Store, entries)
 		if err != nil {
 			return err
 		}
 		for _, y := range years {
-			keys, err := readNames(t.Root, filepath.Join(entries, y))
+			keys, err := readNames(t.Store, path.Join(entries, y))
 			if err != nil {
 				return err
 			}
@@ -156,7 +170,7 @@ func Walk(ctx context.Context, t Target, o Options, fn func(*Post) error) error 
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if err := walkEntry(t.Root, blog, filepath.Join(entries, y, k), o, fn); err != nil {
+				if err := walkEntry(t.Store, blog, path.Join(entries, y, k), o, fn); err != nil {
 					return err
 				}
 			}
@@ -166,8 +180,8 @@ func Walk(ctx context.Context, t Target, o Options, fn func(*Post) error) error 
 }
 
 // walkEntry reads the versions of one entry folder that o asks for.
-func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
-	latest, err := aip.LatestVersionIn(root, dir)
+func walkEntry(s aip.Store, blog, dir string, o Options, fn func(*Post) error) error {
+	latest, err := aip.LatestVersionOf(s, dir)
 	if err != nil || latest == 0 {
 		return err
 	}
@@ -176,20 +190,20 @@ func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
 		first = 1
 	}
 	for v := first; v <= latest; v++ {
-		bag := filepath.Join(dir, "v"+strconv.Itoa(v))
-		if _, err := aip.ReadDir(root, bag); errors.Is(err, fs.ErrNotExist) {
-			continue
+		bag := path.Join(dir, "v"+strconv.Itoa(v))
+		if v != latest {
+			if _, err := s.Stat(bag); errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
 		}
-		rel, _ := filepath.Rel(root, bag)
-		rel = filepath.ToSlash(rel)
 		if o.Bag != nil {
-			o.Bag(rel)
+			o.Bag(bag)
 		}
-		p, err := ReadPost(root, bag)
+		p, err := ReadPost(s, bag)
 		if err != nil {
 			return err
 		}
-		p.Blog, p.AIP, p.Version = blog, rel, v
+		p.Blog, p.AIP, p.Version = blog, bag, v
 		if err := fn(p); err != nil {
 			return err
 		}
@@ -198,17 +212,18 @@ func walkEntry(root, blog, dir string, o Options, fn func(*Post) error) error {
 }
 
 // ReadPost reads the entry and its comments from the METS document of the
-// Entry AIP in bag, under the archive root (no symbolic link below root is
-// followed). Blog, AIP and Version are left for the caller.
-func ReadPost(root, bag string) (*Post, error) {
-	path := filepath.Join(bag, "data", "METS.xml")
-	data, err := aip.ReadFile(root, path)
+// Entry AIP bag of the archive s (no symbolic link is followed). Blog, AIP
+// and Version are left for the caller.
+func ReadPost(s aip.Store, bag string) (*Post, error) {
+	name := path.Join(bag, "data", "METS.xml")
+	data, err := fs.ReadFile(s, name)
+	where := aip.Location(s, name)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, fmt.Errorf("read %s: %w", where, err)
 	}
 	recs, err := MARCRecords(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	var p *Post
 	for _, r := range recs {
@@ -216,7 +231,7 @@ func ReadPost(root, bag string) (*Post, error) {
 		switch recordType(r) {
 		case marc.TypeBlogPost:
 			if p != nil {
-				return nil, fmt.Errorf("%s: more than one entry record", path)
+				return nil, fmt.Errorf("%s: more than one entry record", where)
 			}
 			p = postFrom(r, a)
 		case marc.TypeComment:
@@ -227,7 +242,7 @@ func ReadPost(root, bag string) (*Post, error) {
 		}
 	}
 	if p == nil || p.Permalink == "" {
-		return nil, fmt.Errorf("%s: no entry record with a URI (980 $a %s, 520 $u)", path, marc.TypeBlogPost)
+		return nil, fmt.Errorf("%s: no entry record with a URI (980 $a %s, 520 $u)", where, marc.TypeBlogPost)
 	}
 	return p, nil
 }

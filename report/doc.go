@@ -11,5 +11,7 @@
 // Stats.WriteHTML writes it as one self-contained HTML report with charts
 // drawn by gonum.org/v1/plot as inline SVG. WriteWACZ (wacz.go) packs a
 // blog's latest captures, with its requisites packages, as one WACZ 1.1.1
-// web archive for replayers. It never writes into the archive.
+// web archive for replayers. It never writes into the archive, and reads
+// it only through its aip.Store (Target.Store: a folder, or an S3 archive),
+// so every output is the same over either.
 package report

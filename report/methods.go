@@ -1,7 +1,7 @@
 package report
 
 import (
-	"path/filepath"
+	"path"
 	"slices"
 
 	"github.com/blogharvest/blogharvest"
@@ -87,7 +87,7 @@ func (m *Methods) Rows() []MethodRow {
 // that recorded none) counts in neither.
 func (s *Stats) fieldsLog(bag string) error {
 	records := map[string]bool{}
-	err := eachLine(s.root, filepath.Join(bag, "data", "logs", "fields.tsv"), func(cols []string) {
+	err := eachLine(s.store, path.Join(bag, "data", "logs", "fields.tsv"), func(cols []string) {
 		if len(cols) < 4 || cols[0] == "record" {
 			return
 		}

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,7 +46,7 @@ type Stats struct {
 	Words                   map[string]int      // word frequencies of the archived text
 	Tokens                  int                 // words counted
 
-	root string // the archive root: nothing below it is read through a link
+	store aip.Store // the archive: nothing in it is read through a link
 }
 
 // Missing counts the entries without a field and keeps the first
@@ -86,28 +86,28 @@ func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error
 		return nil, fmt.Errorf("report: name one blog's folder (<archive>/<blog-id>), not %d blogs", len(t.Blogs))
 	}
 	s := &Stats{Blog: t.Blogs[0], ByMonth: map[string]*Month{}, Status: map[int]int{}, Fates: map[string]int{},
-		Missing: map[string]*Missing{}, Words: map[string]int{}, root: t.Root}
-	if err := s.readBlog(t.Root); err != nil {
+		Missing: map[string]*Missing{}, Words: map[string]int{}, store: t.Store}
+	if err := s.readBlog(); err != nil {
 		return nil, err
 	}
-	payload, err := aip.TallyArchive(filepath.Join(t.Root, t.Blogs[0]))
+	payload, err := aip.TallyArchive(t.Store, t.Blogs[0])
 	if err != nil {
 		return nil, err
 	}
 	s.Payload = payload
 	err = Walk(ctx, t, Options{AllVersions: true, Bag: bag}, func(p *Post) error {
 		s.Versions++
-		latest, err := aip.LatestVersionIn(t.Root, filepath.Dir(filepath.Join(t.Root, filepath.FromSlash(p.AIP))))
+		latest, err := aip.LatestVersionOf(t.Store, path.Dir(p.AIP))
 		if err != nil {
 			return err
 		}
 		if p.Version == latest {
 			s.entry(p)
-			if err := s.fieldsLog(filepath.Join(t.Root, filepath.FromSlash(p.AIP))); err != nil {
+			if err := s.fieldsLog(p.AIP); err != nil {
 				return err
 			}
 		}
-		return s.captureLog(filepath.Join(t.Root, filepath.FromSlash(p.AIP)))
+		return s.captureLog(p.AIP)
 	})
 	return s, err
 }
@@ -173,18 +173,18 @@ func (s *Stats) words(text string) {
 
 // readBlog reads the latest Blog AIP: its record, ledger, capture log and
 // learned rules. A blog without one is no error (nothing to add).
-func (s *Stats) readBlog(root string) error {
-	dir := filepath.Join(root, s.Blog, "blog")
-	v, err := aip.LatestVersionIn(root, dir)
+func (s *Stats) readBlog() error {
+	dir := path.Join(s.Blog, "blog")
+	v, err := aip.LatestVersionOf(s.store, dir)
 	if err != nil || v == 0 {
 		return err
 	}
-	bag := filepath.Join(dir, "v"+strconv.Itoa(v))
-	s.BlogAIP = s.Blog + "/blog/v" + strconv.Itoa(v)
-	if data, err := aip.ReadFile(root, filepath.Join(bag, "data", "METS.xml")); err == nil {
+	bag := path.Join(dir, "v"+strconv.Itoa(v))
+	s.BlogAIP = bag
+	if data, err := fs.ReadFile(s.store, path.Join(bag, "data", "METS.xml")); err == nil {
 		recs, err := MARCRecords(data)
 		if err != nil {
-			return fmt.Errorf("%s: %w", bag, err)
+			return fmt.Errorf("%s: %w", aip.Location(s.store, bag), err)
 		}
 		for _, r := range recs {
 			if a := marc.Attributes(r); a != nil {
@@ -192,16 +192,16 @@ func (s *Stats) readBlog(root string) error {
 			}
 		}
 	}
-	if err := s.ledger(filepath.Join(bag, "data", "logs", "ledger.tsv")); err != nil {
+	if err := s.ledger(path.Join(bag, "data", "logs", "ledger.tsv")); err != nil {
 		return err
 	}
-	s.rules(filepath.Join(bag, "data", "objects", "log"))
+	s.rules(path.Join(bag, "data", "objects", "log"))
 	return s.captureLog(bag)
 }
 
 // ledger counts the fates of the crawl ledger (aip/doc.go).
-func (s *Stats) ledger(path string) error {
-	return eachLine(s.root, path, func(cols []string) {
+func (s *Stats) ledger(name string) error {
+	return eachLine(s.store, name, func(cols []string) {
 		if len(cols) < 2 || cols[0] == "url" {
 			return
 		}
@@ -218,7 +218,7 @@ func (s *Stats) ledger(path string) error {
 // captureLog counts the captured files of a bag by HTTP status, and their
 // bytes.
 func (s *Stats) captureLog(bag string) error {
-	return eachLine(s.root, filepath.Join(bag, "data", "logs", "capture.log"), func(cols []string) {
+	return eachLine(s.store, path.Join(bag, "data", "logs", "capture.log"), func(cols []string) {
 		if len(cols) < 4 || strings.HasPrefix(cols[0], "#") {
 			return
 		}
@@ -230,11 +230,11 @@ func (s *Stats) captureLog(bag string) error {
 	})
 }
 
-// eachLine calls fn with the tab-separated columns of every line of path
-// under the archive root (opened without following links); a missing file
-// has none.
-func eachLine(root, path string, fn func([]string)) error {
-	f, err := aip.OpenFile(root, path)
+// eachLine calls fn with the tab-separated columns of every line of the
+// file name of the archive s (opened without following links); a missing
+// file has none.
+func eachLine(s aip.Store, name string, fn func([]string)) error {
+	f, err := s.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -248,7 +248,7 @@ func eachLine(root, path string, fn func([]string)) error {
 		fn(strings.Split(sc.Text(), "\t"))
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return fmt.Errorf("read %s: %w", aip.Location(s, name), err)
 	}
 	return nil
 }
@@ -256,12 +256,12 @@ func eachLine(root, path string, fn func([]string)) error {
 // rules reads the learned rules (a JSON file in the Blog AIP's log
 // objects): each field's XPath and confidence, one level of nesting.
 func (s *Stats) rules(dir string) {
-	ents, _ := aip.ReadDir(s.root, dir)
+	ents, _ := s.store.ReadDir(dir)
 	for _, e := range ents {
 		if !strings.HasSuffix(e.Name(), ".json") || !e.Type().IsRegular() {
 			continue
 		}
-		data, err := aip.ReadFile(s.root, filepath.Join(dir, e.Name()))
+		data, err := fs.ReadFile(s.store, path.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}

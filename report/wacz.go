@@ -8,7 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -31,8 +32,8 @@ type WACZOptions struct {
 
 // waczBag is one AIP version whose WARC goes into the WACZ.
 type waczBag struct {
-	root      string // the archive root, nothing under it read through a link
-	dir, name string // the bag, and its WARC's name under archive/
+	store     aip.Store // the archive, nothing in it read through a link
+	dir, name string    // the bag, and its WARC's name under archive/
 }
 
 // WriteWACZ writes the blogs of t as one WACZ 1.1.1 file (a ZIP, every
@@ -51,7 +52,7 @@ func WriteWACZ(ctx context.Context, t Target, o WACZOptions, w io.Writer) (int, 
 	var index []string
 	var pages []waczPage
 	for _, blog := range t.Blogs {
-		bags, err := waczBags(t.Root, blog)
+		bags, err := waczBags(t.Store, blog)
 		if err != nil {
 			return 0, err
 		}
@@ -87,40 +88,39 @@ func WriteWACZ(ctx context.Context, t Target, o WACZOptions, w io.Writer) (int, 
 
 // waczBags returns the bags of a blog whose WARCs the WACZ holds: every
 // requisites version, the latest Blog AIP, the latest of every entry.
-func waczBags(root, blog string) ([]waczBag, error) {
+func waczBags(s aip.Store, blog string) ([]waczBag, error) {
 	var bags []waczBag
 	add := func(dir string, v int) {
-		bag := filepath.Join(dir, fmt.Sprintf("v%d", v))
-		rel, _ := filepath.Rel(root, bag)
-		bags = append(bags, waczBag{root: root, dir: bag, name: strings.ReplaceAll(filepath.ToSlash(rel), "/", "-") + ".warc.gz"})
+		bag := path.Join(dir, fmt.Sprintf("v%d", v))
+		bags = append(bags, waczBag{store: s, dir: bag, name: strings.ReplaceAll(bag, "/", "-") + ".warc.gz"})
 	}
-	req, _ := aip.RequisitesDir(root, blog)
-	n, err := aip.LatestVersionIn(root, req)
+	req := path.Join(blog, "requisites")
+	n, err := aip.LatestVersionOf(s, req)
 	if err != nil {
 		return nil, err
 	}
 	for v := 1; v <= n; v++ {
 		add(req, v)
 	}
-	blogDir, _ := aip.BlogDir(root, blog)
-	if n, err := aip.LatestVersionIn(root, blogDir); err != nil {
+	blogDir := path.Join(blog, "blog")
+	if n, err := aip.LatestVersionOf(s, blogDir); err != nil {
 		return nil, err
 	} else if n > 0 {
 		add(blogDir, n)
 	}
-	entries := filepath.Join(root, blog, "entries")
-	years, err := readNames(root, entries)
+	entries := path.Join(blog, "entries")
+	years, err := readNames(s, entries)
 	if err != nil {
 		return nil, err
 	}
 	for _, y := range years {
-		keys, err := readNames(root, filepath.Join(entries, y))
+		keys, err := readNames(s, path.Join(entries, y))
 		if err != nil {
 			return nil, err
 		}
 		for _, k := range keys {
-			dir := filepath.Join(entries, y, k)
-			if n, err := aip.LatestVersionIn(root, dir); err != nil {
+			dir := path.Join(entries, y, k)
+			if n, err := aip.LatestVersionOf(s, dir); err != nil {
 				return nil, err
 			} else if n > 0 {
 				add(dir, n)
@@ -166,13 +166,13 @@ type waczResource struct {
 }
 
 // create starts a stored member at path.
-func (z *waczWriter) create(path string) (io.Writer, error) {
-	return z.zw.CreateHeader(&zip.FileHeader{Name: path, Method: zip.Store, Modified: z.created()})
+func (z *waczWriter) create(member string) (io.Writer, error) {
+	return z.zw.CreateHeader(&zip.FileHeader{Name: member, Method: zip.Store, Modified: z.created()})
 }
 
 // add writes a member from memory.
-func (z *waczWriter) add(path string, data []byte) error {
-	w, err := z.create(path)
+func (z *waczWriter) add(member string, data []byte) error {
+	w, err := z.create(member)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (z *waczWriter) add(path string, data []byte) error {
 		return err
 	}
 	sum := sha256.Sum256(data)
-	z.resources = append(z.resources, waczResource{Name: filepath.Base(path), Path: path,
+	z.resources = append(z.resources, waczResource{Name: path.Base(member), Path: member,
 		Hash: "sha256:" + hex.EncodeToString(sum[:]), Bytes: int64(len(data))})
 	return nil
 }
@@ -188,30 +188,30 @@ func (z *waczWriter) add(path string, data []byte) error {
 // addBag copies a bag's WARC into archive/ and returns its CDXJ lines
 // (filename rewritten) and, for a Blog or Entry AIP, its page.
 func (z *waczWriter) addBag(b waczBag) ([]string, *waczPage, error) {
-	warcDir := filepath.Join(b.dir, "data", "objects", "warc")
-	ents, err := aip.ReadDir(b.root, warcDir)
+	warcDir := path.Join(b.dir, "data", "objects", "warc")
+	ents, err := b.store.ReadDir(warcDir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("wacz: %w", err)
 	}
 	var warcs []string
 	for _, e := range ents {
 		if strings.HasSuffix(e.Name(), ".warc.gz") {
-			warcs = append(warcs, filepath.Join(warcDir, e.Name()))
+			warcs = append(warcs, path.Join(warcDir, e.Name()))
 		}
 	}
 	if len(warcs) != 1 {
-		return nil, nil, fmt.Errorf("wacz: %s: %d WARC files, want 1", b.dir, len(warcs))
+		return nil, nil, fmt.Errorf("wacz: %s: %d WARC files, want 1", aip.Location(b.store, b.dir), len(warcs))
 	}
-	if err := z.copyFile("archive/"+b.name, b.root, warcs[0]); err != nil {
+	if err := z.copyFile("archive/"+b.name, b.store, warcs[0]); err != nil {
 		return nil, nil, err
 	}
-	data, err := aip.ReadFile(b.root, filepath.Join(b.dir, "data", "logs", "index.cdxj"))
+	data, err := fs.ReadFile(b.store, path.Join(b.dir, "data", "logs", "index.cdxj"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("wacz: %w", err)
 	}
 	lines, err := warc.ParseIndex(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("wacz: %s: %w", b.dir, err)
+		return nil, nil, fmt.Errorf("wacz: %s: %w", aip.Location(b.store, b.dir), err)
 	}
 	var out []string
 	for _, l := range lines {
@@ -219,14 +219,14 @@ func (z *waczWriter) addBag(b waczBag) ([]string, *waczPage, error) {
 		js, _ := json.Marshal(l.CDXEntry)
 		out = append(out, fmt.Sprintf("%s %s %s\n", l.SURT, l.Timestamp, js))
 	}
-	return out, bagPage(b.root, b.dir, lines), nil
+	return out, bagPage(b.store, b.dir, lines), nil
 }
 
 // bagPage returns the page of a Blog or Entry AIP: its permalink
 // (External-Identifier), the capture time of its response record and,
 // for an entry, its title; nil for a requisites package.
-func bagPage(root, dir string, lines []warc.Line) *waczPage {
-	info, err := aip.ReadFile(root, filepath.Join(dir, "bag-info.txt"))
+func bagPage(s aip.Store, dir string, lines []warc.Line) *waczPage {
+	info, err := fs.ReadFile(s, path.Join(dir, "bag-info.txt"))
 	if err != nil {
 		return nil
 	}
@@ -245,7 +245,7 @@ func bagPage(root, dir string, lines []warc.Line) *waczPage {
 			return nil
 		}
 		p := &waczPage{ID: l.Timestamp + "/" + permalink, URL: permalink, TS: ts.UTC().Format(time.RFC3339)}
-		if post, err := ReadPost(root, dir); err == nil {
+		if post, err := ReadPost(s, dir); err == nil {
 			p.Title = post.Title
 		}
 		return p
@@ -253,24 +253,24 @@ func bagPage(root, dir string, lines []warc.Line) *waczPage {
 	return nil
 }
 
-// copyFile copies the file at src, under the archive root (read without
-// following links), into the member path, hashing it.
-func (z *waczWriter) copyFile(path, root, src string) error {
-	f, err := aip.OpenFile(root, src)
+// copyFile copies the file src of the archive s (read without following
+// links) into the member member, hashing it.
+func (z *waczWriter) copyFile(member string, s aip.Store, src string) error {
+	f, err := s.Open(src)
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
 	}
 	defer f.Close()
-	w, err := z.create(path)
+	w, err := z.create(member)
 	if err != nil {
 		return err
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(w, h), f)
 	if err != nil {
-		return fmt.Errorf("wacz: %s: %w", src, err)
+		return fmt.Errorf("wacz: %s: %w", aip.Location(s, src), err)
 	}
-	z.resources = append(z.resources, waczResource{Name: filepath.Base(path), Path: path,
+	z.resources = append(z.resources, waczResource{Name: path.Base(member), Path: member,
 		Hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), Bytes: n})
 	return nil
 }
