@@ -19,7 +19,7 @@ func runExport(ctx context.Context, args []string, std IO) error {
 	fl := newFlagSet("export", "ARCHIVE[/BLOG-ID] (a folder or s3://bucket/prefix) [-format jsonl|txt|xml|wacz] [-out FILE] [-all-versions]", std.Stderr)
 	format := fl.String("format", "jsonl", "corpus `format`: "+strings.Join(report.Formats, ", ")+
 		"; or wacz: the blogs' latest captures as a WACZ 1.1.1 web archive (needs -out)")
-	out := fl.String("out", "", "write to `file` (replaced atomically when done) instead of standard output")
+	out := fl.String("out", "", "write to `file` (replaced atomically when done) instead of standard output (- or none)")
 	all := fl.Bool("all-versions", false, "export every version of each entry, oldest first, not only the latest")
 	pos, err := parseInterspersed(fl, args)
 	if err != nil {
@@ -27,6 +27,9 @@ func runExport(ctx context.Context, args []string, std IO) error {
 	}
 	if len(pos) != 1 {
 		return &UsageError{errors.New("name one archive folder or one blog folder in it")}
+	}
+	if *out == "-" {
+		*out = "" // standard output, as for report
 	}
 	target, err := resolveArchive(ctx, pos[0])
 	if err != nil {

@@ -313,6 +313,28 @@ func setField(p *report.Post, key, value string) {
 	}
 }
 
+// TestExportOutDashIsStdout: "-out -" means standard output, as for most
+// Unix tools, not a file named "-" in the working directory (one was once
+// committed by mistake after an export).
+func TestExportOutDashIsStdout(t *testing.T) {
+	archive, _ := crawlDemo(t)
+	code, plain, stderr := run(t, "export", archive)
+	if code != 0 {
+		t.Fatalf("export: exit %d\n%s", code, stderr)
+	}
+	code, dash, stderr := run(t, "export", archive, "-out", "-")
+	if code != 0 {
+		t.Fatalf("export -out -: exit %d\n%s", code, stderr)
+	}
+	if plain == "" || dash != plain {
+		t.Errorf("export -out - wrote %d bytes to standard output, export alone %d", len(dash), len(plain))
+	}
+	if _, err := os.Lstat("-"); err == nil {
+		os.Remove("-")
+		t.Error(`export -out - created a file named "-"`)
+	}
+}
+
 // TestExportVersions exports the latest version of each entry by default
 // and every version, oldest first, with -all-versions; a folder that is no
 // archive is a clear error.
