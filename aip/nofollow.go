@@ -104,13 +104,14 @@ func openBelow(root, path string, flags int, create bool) (*os.File, error) {
 		next := filepath.Join(at, name)
 		nfd, err := unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if errors.Is(err, unix.ENOENT) && create && fl&unix.O_DIRECTORY != 0 {
-			if err = unix.Mkdirat(fd, name, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
-				if err == nil {
-					err = unix.Fsync(fd)
-				}
-				if err == nil {
-					nfd, err = unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-				}
+			err = unix.Mkdirat(fd, name, 0o755)
+			if err == nil {
+				err = unix.Fsync(fd)
+			} else if errors.Is(err, unix.EEXIST) {
+				err = nil // another writer made it between our open and mkdir
+			}
+			if err == nil {
+				nfd, err = unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 			}
 		}
 		if err != nil {
