@@ -12,7 +12,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-var _ dispatch.Dispatcher = (*Conn)(nil)
+var (
+	_ dispatch.Dispatcher = (*Conn)(nil)
+	_ dispatch.Reporter   = (*Conn)(nil)
+)
 
 // Enqueue publishes t to the tasks stream with Nats-Msg-Id = t.ID(): a
 // run enqueued again within the duplicate window (by a scheduler that took

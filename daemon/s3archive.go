@@ -3,13 +3,11 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
-	"github.com/blogharvest/blogharvest/schedule"
 )
 
 // s3SweepGrace is how old an unpublished staged object of an S3 archive
@@ -52,29 +50,6 @@ func checkArchive(ctx context.Context, c *Config, bag func(dir string, t aip.Tal
 		return aip.Tally{}, []error{err}
 	}
 	return aip.CheckStore(ctx, st, bag)
-}
-
-// openS3Store is openStore for an S3 archive: no archive lock (writers are
-// kept apart by the marker's conditional write), the schedule state in its
-// local file as ever.
-func (d *Daemon) openS3Store() error {
-	c := d.Config
-	st, err := openS3Archive(context.Background(), c)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(c.State), 0o755); err != nil {
-		return fmt.Errorf("state %s: %w", c.State, err)
-	}
-	store, err := schedule.Open(c.State)
-	if err != nil {
-		return err
-	}
-	logRecovery(d.Logger, store.Recovered())
-	d.store = store
-	d.writer = &aip.Writer{Store: st, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now}
-	d.warns = map[string]string{}
-	return nil
 }
 
 // perBag says how many requests each AIP written cost on average

@@ -7,15 +7,17 @@ import (
 )
 
 // Local is the in-process dispatcher: a FIFO queue of tasks read by the
-// process's own workers. Reports go to OnReport, called synchronously by
-// Ack, Nack and Term. Create it with NewLocal.
+// process's own workers. Reports go, synchronously from Ack, Nack and
+// Term, to the function of a Reports call in progress, else to the
+// onReport given to NewLocal. Create it with NewLocal.
 type Local struct {
 	onReport func(Report)
 
-	mu     sync.Mutex
-	queue  []Task
-	wake   chan struct{} // closed and replaced when a task arrives
-	closed bool
+	mu       sync.Mutex
+	reportTo func(Report) // a Reports call's; nil when none runs
+	queue    []Task
+	wake     chan struct{} // closed and replaced when a task arrives
+	closed   bool
 }
 
 // NewLocal returns a Local dispatcher that hands reports to onReport (nil:
@@ -24,7 +26,10 @@ func NewLocal(onReport func(Report)) *Local {
 	return &Local{onReport: onReport, wake: make(chan struct{})}
 }
 
-var _ Dispatcher = (*Local)(nil)
+var (
+	_ Dispatcher = (*Local)(nil)
+	_ Reporter   = (*Local)(nil)
+)
 
 // Enqueue appends t to the queue. It never blocks.
 func (l *Local) Enqueue(ctx context.Context, t Task) error {
@@ -64,6 +69,21 @@ func (l *Local) Receive(ctx context.Context) (Delivery, error) {
 	}
 }
 
+// Reports hands every report to fn, synchronously from the worker's Ack,
+// Nack or Term, until ctx ends. In one process nothing is lost or sent
+// again: fn's error is dropped with the report. One Reports call at a
+// time; when it ends, reports go to NewLocal's onReport again.
+func (l *Local) Reports(ctx context.Context, fn func(Report) error) error {
+	l.mu.Lock()
+	l.reportTo = func(r Report) { fn(r) }
+	l.mu.Unlock()
+	<-ctx.Done()
+	l.mu.Lock()
+	l.reportTo = nil
+	l.mu.Unlock()
+	return ctx.Err()
+}
+
 // Len returns the number of tasks waiting.
 func (l *Local) Len() int {
 	l.mu.Lock()
@@ -101,7 +121,13 @@ func (d *localDelivery) Nack(r Report, _ time.Duration) error {
 }
 
 func (d *localDelivery) report(r Report) {
-	if d.l.onReport != nil {
-		d.l.onReport(r)
+	d.l.mu.Lock()
+	to := d.l.reportTo
+	d.l.mu.Unlock()
+	if to == nil {
+		to = d.l.onReport
+	}
+	if to != nil {
+		to(r)
 	}
 }
