@@ -11,9 +11,10 @@ import (
 // harvest slots (slots.go): the single process's worker pool. One
 // goroutine takes each task from the queue, waits for a free slot and
 // runs the task in a goroutine of its own, which lends its slot while its
-// crawl waits for a host's politeness.
+// crawl waits for a host's politeness. The pool's runs reschedule their
+// blogs themselves (runTask): their reports are dropped, not read.
 func (d *Daemon) startLocal(n int) {
-	d.local = dispatch.NewLocal(nil)
+	d.local = dispatch.NewLocal(func(dispatch.Report) {})
 	d.slots = newSlotPool(n)
 	d.wg.Add(1)
 	go func() {

@@ -7,23 +7,26 @@ import (
 )
 
 // Local is the in-process dispatcher: a FIFO queue of tasks read by the
-// process's own workers. Reports go, synchronously from Ack, Nack and
-// Term, to the function of a Reports call in progress, else to the
-// onReport given to NewLocal. Create it with NewLocal.
+// process's own workers, and a FIFO queue of their reports read by
+// Reports (or, with NewLocal's onReport, none: each report goes to
+// onReport, synchronously from Ack, Nack and Term). Create it with
+// NewLocal.
 type Local struct {
 	onReport func(Report)
 
-	mu       sync.Mutex
-	reportTo func(Report) // a Reports call's; nil when none runs
-	queue    []Task
-	wake     chan struct{} // closed and replaced when a task arrives
-	closed   bool
+	mu      sync.Mutex
+	queue   []Task
+	wake    chan struct{} // closed and replaced when a task arrives
+	reports []Report      // sent, not yet read by Reports (onReport nil)
+	rwake   chan struct{} // closed and replaced when a report arrives
+	closed  bool
 }
 
-// NewLocal returns a Local dispatcher that hands reports to onReport (nil:
-// dropped).
+// NewLocal returns a Local dispatcher that hands reports to onReport or,
+// if nil, keeps them for Reports (a pool whose reports nobody reads
+// passes a function that drops them).
 func NewLocal(onReport func(Report)) *Local {
-	return &Local{onReport: onReport, wake: make(chan struct{})}
+	return &Local{onReport: onReport, wake: make(chan struct{}), rwake: make(chan struct{})}
 }
 
 var (
@@ -69,19 +72,29 @@ func (l *Local) Receive(ctx context.Context) (Delivery, error) {
 	}
 }
 
-// Reports hands every report to fn, synchronously from the worker's Ack,
-// Nack or Term, until ctx ends. In one process nothing is lost or sent
-// again: fn's error is dropped with the report. One Reports call at a
-// time; when it ends, reports go to NewLocal's onReport again.
+// Reports hands each report to fn, in the order sent, until ctx ends
+// (reports sent before the call are kept for it). In one process nothing
+// is sent again: a report fn fails on is dropped. One Reports call at a
+// time.
 func (l *Local) Reports(ctx context.Context, fn func(Report) error) error {
-	l.mu.Lock()
-	l.reportTo = func(r Report) { fn(r) }
-	l.mu.Unlock()
-	<-ctx.Done()
-	l.mu.Lock()
-	l.reportTo = nil
-	l.mu.Unlock()
-	return ctx.Err()
+	for {
+		l.mu.Lock()
+		if len(l.reports) == 0 {
+			wake := l.rwake
+			l.mu.Unlock()
+			select {
+			case <-wake:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		r := l.reports[0]
+		l.reports[0] = Report{}
+		l.reports = l.reports[1:]
+		l.mu.Unlock()
+		fn(r)
+	}
 }
 
 // Len returns the number of tasks waiting.
@@ -121,13 +134,14 @@ func (d *localDelivery) Nack(r Report, _ time.Duration) error {
 }
 
 func (d *localDelivery) report(r Report) {
-	d.l.mu.Lock()
-	to := d.l.reportTo
-	d.l.mu.Unlock()
-	if to == nil {
-		to = d.l.onReport
+	l := d.l
+	if l.onReport != nil {
+		l.onReport(r)
+		return
 	}
-	if to != nil {
-		to(r)
-	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reports = append(l.reports, r)
+	close(l.rwake)
+	l.rwake = make(chan struct{})
 }
