@@ -175,10 +175,6 @@ func (d *ClusterScheduler) Close() error {
 	if !d.stop() {
 		return nil
 	}
-	if d.cancel != nil {
-		d.cancel()
-	}
-	d.waitGrace()
 	d.leave()
 	return d.closeStore()
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,13 +20,7 @@ import (
 // report shows on /status, and the done report the worker acks with is
 // recorded: outcome, entries, watermark and the blog's next regular run.
 func TestClusterSchedulerThroughLocalDispatcher(t *testing.T) {
-	dir := t.TempDir()
-	c, err := ParseConfig("test.yaml", []byte("archive: "+filepath.Join(dir, "archive")+"\nstate: "+filepath.Join(dir, "state.db")+
-		"\nblogs:\n  - id: a\n    url: http://127.0.0.1:1/\n    schedule: \"@daily\"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := NewClusterScheduler(c)
+	s := NewClusterScheduler(dailyConfig(t, t.TempDir(), "a"))
 	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	q := dispatch.NewLocal(nil)
 	s.queue = q

@@ -209,10 +209,6 @@ func (d *Daemon) Close() error {
 	if !d.stop() {
 		return nil
 	}
-	if d.cancel != nil {
-		d.cancel()
-	}
-	d.waitGrace()
 	if d.local != nil {
 		d.local.Close()
 	}

@@ -50,8 +50,8 @@ func (p *planner) plan(c *Config, enqueue func(id string)) error {
 	return err
 }
 
-// stop marks the planner closed and stops firing; it reports false if it
-// was closed already.
+// stop stops firing, cancels the role's crawls and loops and waits for
+// them up to Grace; it reports false if it was stopped already.
 func (p *planner) stop() bool {
 	p.mu.Lock()
 	if p.closed {
@@ -63,6 +63,10 @@ func (p *planner) stop() bool {
 	if p.sched != nil {
 		p.sched.Close()
 	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+	p.waitGrace()
 	return true
 }
 
