@@ -58,7 +58,7 @@ func TestClusterSchedulerThroughLocalDispatcher(t *testing.T) {
 	if err := dl.Ack(rep); err != nil {
 		t.Fatal(err)
 	}
-	got := waitStatus(t, s, func(b BlogStatus) bool { return b.Outcome == schedule.OutcomeOK })
+	got := waitStatus(t, s, func(b BlogStatus) bool { return b.Outcome == schedule.OutcomeOK && !b.Running }) // running ends last
 	_, spec, _ := s.blog("a")
 	next := schedule.NextAfterSuccess(spec, before)
 	if got.Entries != 3 || !got.Watermark.Equal(mark) || got.Runs != 1 || got.Running || got.Attempt != 3 ||
