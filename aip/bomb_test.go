@@ -27,6 +27,8 @@ func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 // less than 64 MiB, the heap obtained from the system by less than
 // 128 MiB), the oversized record is not reused, and the picture's true
 // record further on still is.
+//
+// Local only: ArchivedMedia reads a folder until media reuse reads through the Store.
 func TestReuseStreamsBombWARC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("inflates 1 GiB")

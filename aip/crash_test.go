@@ -18,20 +18,25 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/schemas"
 )
 
-// crashEnv names the archive a re-executed test binary writes into until
-// it is killed; crashPauseEnv, set to 1, makes it wait for a line on stdin
-// each time it reports a bag half written.
+// crashEnv names the archive folder, crashS3Env the S3 archive
+// (s3://bucket/prefix, the server's endpoint and credentials in the
+// environment, s3store.FromEnv), a re-executed test binary writes into
+// until it is killed; crashPauseEnv, set to 1, makes it wait for a line on
+// stdin each time it reports a bag half written.
 const (
 	crashEnv      = "BLOGHARVEST_AIP_CRASH_ROOT"
+	crashS3Env    = "BLOGHARVEST_AIP_CRASH_S3"
 	crashPauseEnv = "BLOGHARVEST_AIP_CRASH_PAUSE"
 )
 
 // The child prints readyLine once it holds the archive and has swept it,
 // then for each bag N it writes, once in the middle of writing it (after
-// a file written into .tmp, or right before the rename):
+// a file written into .tmp or staged, or right before the rename or the
+// marker):
 //
 //	bag N half written <Blog|Entry> <version folder>
 //
@@ -40,8 +45,8 @@ const (
 //	bag N wrote <version folder>
 const readyLine = "crash-child-ready"
 
-// The numbers TestCrash must reach: kills in all, kills inside a bag
-// write, and of those inside a Blog and inside an Entry AIP.
+// The numbers TestCrash must reach on each backend: kills in all, kills
+// inside a bag write, and of those inside a Blog and inside an Entry AIP.
 const (
 	wantKills      = 50
 	wantInside     = 25
@@ -76,23 +81,41 @@ func (c *crashChild) hook(final, event string) {
 	}
 }
 
-// TestCrashChild is the child of TestCrash: it locks and sweeps the
-// archive, as the daemon does at start, then writes Blog and Entry AIPs
-// (new entries and new versions of old ones) until it is killed, reporting
-// its progress inside each bag. It does nothing in a normal test run.
+// TestCrashChild is the child of TestCrash: it takes the archive as the
+// daemon does at start (a folder: locks and sweeps it; S3: sweeps every
+// unpublished staged object, being the prefix's only writer), then writes
+// Blog and Entry AIPs (new entries and new versions of old ones) until it
+// is killed, reporting its progress inside each bag. It does nothing in a
+// normal test run.
 func TestCrashChild(t *testing.T) {
-	root := os.Getenv(crashEnv)
-	if root == "" {
+	w := &aip.Writer{Organization: "Example Library", Software: "blogharvest 0.1.0"}
+	switch root, archive := os.Getenv(crashEnv), os.Getenv(crashS3Env); {
+	case root != "":
+		lock, err := aip.LockArchive(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := aip.Sweep(lock); err != nil {
+			t.Fatal(err)
+		}
+		w.Root, w.Lock = root, lock
+	case archive != "":
+		cfg, err := s3store.FromEnv(archive, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := s3store.New(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Sweep(context.Background(), 0); err != nil {
+			t.Fatal(err)
+		}
+		w.Store = st
+	default:
 		t.Skip("only run as TestCrash's child")
 	}
-	lock, err := aip.LockArchive(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := aip.Sweep(lock); err != nil {
-		t.Fatal(err)
-	}
-	writeUntilKilled(t, &aip.Writer{Root: root, Lock: lock, Organization: "Example Library", Software: "blogharvest 0.1.0"})
+	writeUntilKilled(t, w)
 }
 
 // writeUntilKilled says the child is ready, then writes Blog and Entry
@@ -177,61 +200,64 @@ func (c *crashCount) add(inside bool, kind string) {
 // TestCrash kills writing children with SIGKILL, timed by their own
 // progress reports: most right after a child reports a bag half written
 // (it waits there for the go-ahead, so the kill lands inside the bag), some
-// at a random moment. Three archives are written in parallel. After each
-// kill the lock is free again, nothing partial is published (the bag
-// reported half written does not exist), every published bag passes
-// aip.Check, and the next child's start sweeps .tmp. The test fails if too
-// few kills hit a write, of Blog and of Entry AIPs.
+// at a random moment. Three archives of each backend are written in
+// parallel. After each kill nothing partial is published (the bag
+// reported half written does not exist, read afresh), the next child's
+// start sweeps what the killed one left, and for a folder the lock is free
+// again and every new bag passes Check; at the end the archive checks
+// clean and a sweep leaves nothing that is not part of a published bag.
+// The test fails if too few kills hit a write, of Blog and of Entry AIPs.
 func TestCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	deadline := time.Now().Add(crashTimeBudget)
-	var count crashCount
-	var wg sync.WaitGroup
-	var bags sync.Map
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			root := t.TempDir()
-			crashLoop(t, root, deadline, &count)
-			finalCheck(t, root)
-			bags.Store(root, len(completeBags(t, root)))
-		}()
-	}
-	wg.Wait()
-	n := 0
-	bags.Range(func(_, v any) bool { n += v.(int); return true })
-	t.Logf("%d kills, %d inside a bag write (%d Blog, %d Entry); %d complete AIPs",
-		count.kills, count.inside, count.insideBlog, count.insideEntry, n)
-	if count.kills < wantKills || count.inside < wantInside || count.insideBlog < wantInsideKind ||
-		count.insideEntry < wantInsideKind || n == 0 {
-		t.Errorf("too few kills inside writes: want ≥ %d kills, ≥ %d inside a bag, ≥ %d each inside Blog and Entry AIPs",
-			wantKills, wantInside, wantInsideKind)
+	for _, b := range backendNames {
+		t.Run(b, func(t *testing.T) {
+			deadline := time.Now().Add(crashTimeBudget)
+			var count crashCount
+			var wg sync.WaitGroup
+			archives := make([]*testArchive, 3)
+			for i := range archives {
+				archives[i] = openArchive(t, b)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					crashLoop(t, archives[i], deadline, &count)
+				}()
+			}
+			wg.Wait()
+			versions := 0
+			for _, a := range archives {
+				versions += finalCheck(t, a)
+			}
+			t.Logf("%d kills, %d inside a bag write (%d Blog, %d Entry); %d complete AIPs",
+				count.kills, count.inside, count.insideBlog, count.insideEntry, versions)
+			if count.kills < wantKills || count.inside < wantInside || count.insideBlog < wantInsideKind ||
+				count.insideEntry < wantInsideKind || versions == 0 {
+				t.Errorf("too few kills inside writes: want ≥ %d kills, ≥ %d inside a bag, ≥ %d each inside Blog and Entry AIPs",
+					wantKills, wantInside, wantInsideKind)
+			}
+		})
 	}
 }
 
-// crashLoop starts and kills children writing into root until count has
+// crashLoop starts and kills children writing into a until count has
 // enough or the deadline passes, checking the archive after each kill.
-func crashLoop(t *testing.T, root string, deadline time.Time, count *crashCount) {
+func crashLoop(t *testing.T, a *testArchive, deadline time.Time, count *crashCount) {
 	checked := map[string]bool{} // bags are immutable: each is checked once here, all again at the end
 	for time.Now().Before(deadline) && !count.enough() && !t.Failed() {
-		last, inside, kind := killChild(t, root, rand.IntN(4) != 0)
-		if inside {
-			final := strings.Fields(last)[5]
-			if _, err := os.Lstat(final); err == nil {
-				t.Errorf("killed while %s was half written, yet it is published", final)
-			}
-		}
+		_, inside, kind := killChild(t, a, rand.IntN(4) != 0)
 		count.add(inside, kind)
-		l, err := aip.LockArchive(root)
+		if a.backend != "local" {
+			continue // S3 has no lock, and the final CheckStore reads every bag
+		}
+		l, err := aip.LockArchive(a.root)
 		if err != nil {
 			t.Errorf("the lock is not free after kill -9: %v", err)
 			return
 		}
 		l.Close()
-		for _, bag := range completeBags(t, root) {
+		for _, bag := range completeBags(t, a.root) {
 			if checked[bag] {
 				continue
 			}
@@ -243,14 +269,20 @@ func crashLoop(t *testing.T, root string, deadline time.Time, count *crashCount)
 	}
 }
 
-// killChild starts a child on root and kills it: when pausing, at its
-// 1st to 3rd report of a bag half written; else at a random moment of its
-// second bag. It returns the last line the child printed, whether the kill
-// landed inside a bag write (that line reports a bag half written and the
-// bag is not published) and that bag's kind.
-func killChild(t *testing.T, root string, pause bool) (last string, inside bool, kind string) {
+// killChild starts a child on a and kills it: when pausing, at its 1st to
+// 3rd report of a bag half written; else at a random moment of its second
+// bag. It returns the last line the child printed, whether the kill landed
+// inside a bag write (that line reports a bag half written and the bag is
+// not published) and that bag's kind.
+func killChild(t *testing.T, a *testArchive, pause bool) (last string, inside bool, kind string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
-	cmd.Env = append(os.Environ(), crashEnv+"="+root, fmt.Sprintf("%s=%d", crashPauseEnv, map[bool]int{true: 1}[pause]))
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", crashPauseEnv, map[bool]int{true: 1}[pause]))
+	if a.backend == "local" {
+		cmd.Env = append(cmd.Env, crashEnv+"="+a.root)
+	} else {
+		cmd.Env = append(append(cmd.Env, a.srv.Env()...), crashS3Env+"="+a.St.String())
+	}
+	cmd.Stderr = os.Stderr
 	stdin, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -265,15 +297,19 @@ func killChild(t *testing.T, root string, pause bool) (last string, inside bool,
 		close(lines)
 		io.Copy(io.Discard, out)
 	}()
-	left, _ := os.ReadDir(filepath.Join(root, aip.TmpDir)) // what the last kill left
+	left := a.leftovers(t) // what the last kill left
 	for l := range lines {
 		if l == readyLine {
 			break
 		}
 	}
-	for _, d := range left {
-		if _, err := os.Lstat(filepath.Join(root, aip.TmpDir, d.Name())); err == nil {
-			t.Errorf("the restarted writer did not sweep .tmp: %s left", d.Name())
+	now := map[string]bool{}
+	for _, n := range a.leftovers(t) {
+		now[n] = true
+	}
+	for _, n := range left {
+		if now[n] {
+			t.Errorf("the restarted writer did not sweep what the killed one left: %s", n)
 		}
 	}
 	if pause {
@@ -286,8 +322,10 @@ func killChild(t *testing.T, root string, pause bool) (last string, inside bool,
 	}
 	cmd.Wait()
 	if f := strings.Fields(last); len(f) == 6 && f[2] == "half" {
-		_, err := os.Lstat(f[5])
-		return last, err != nil, f[4]
+		if a.published(t, f[5]) {
+			return last, false, "" // killed after the rename or the marker
+		}
+		return last, true, f[4]
 	}
 	return last, false, ""
 }
@@ -326,21 +364,36 @@ func killAtRandom(cmd *exec.Cmd, lines <-chan string) string {
 	return last
 }
 
-// finalCheck checks the whole archive, then sweeps it and expects .tmp
-// empty.
-func finalCheck(t *testing.T, root string) {
-	for _, err := range aip.Check(root) {
+// finalCheck checks the whole archive, then sweeps it (grace 0: no
+// writer is left) and expects nothing left but published bags. It returns
+// the number of published versions.
+func finalCheck(t *testing.T, a *testArchive) int {
+	var versions int
+	var errs []error
+	if a.backend == "local" {
+		errs, versions = aip.Check(a.root), len(completeBags(t, a.root)) // the folder's authority, links included
+	} else {
+		var tally aip.Tally
+		tally, errs = aip.CheckStore(a.ctx, a.St, nil)
+		versions = tally.BlogVersions + tally.EntryVersions
+	}
+	for _, err := range errs {
 		t.Errorf("final check: %v", err)
 	}
-	l, err := aip.LockArchive(root)
-	if err != nil {
-		t.Error(err)
-		return
+	var err error
+	if a.backend == "local" {
+		var l *aip.ArchiveLock
+		if l, err = aip.LockArchive(a.root); err == nil {
+			err = aip.Sweep(l)
+			l.Close()
+		}
+	} else {
+		_, err = a.s3.Sweep(a.ctx, 0)
 	}
-	defer l.Close()
-	if err := aip.Sweep(l); err != nil || countEntries(filepath.Join(root, aip.TmpDir)) != 0 {
-		t.Errorf("Sweep: %v, leftovers remain", err)
+	if left := a.leftovers(t); err != nil || len(left) != 0 {
+		t.Errorf("sweep: %v; %d leftovers remain", err, len(left))
 	}
+	return versions
 }
 
 // completeBags returns the v<N> folders of root and fails the test for

@@ -17,11 +17,13 @@ const digestV1Root = "testdata/digest-v1"
 // changed entry still does, and its new version carries a scheme-2 digest
 // that the next identical capture matches.
 func TestDigestV1ArchiveUpdates(t *testing.T) {
-	root := t.TempDir()
-	copyTree(t, digestV1Root, root)
-	w := &aip.Writer{Root: root, Organization: "Example Library", OrgCode: "XxEL", Software: "blogharvest 0.1.0", Now: fixedNow}
-	defer w.Close()
-	ctx := context.Background()
+	forEachBackend(t, testDigestV1ArchiveUpdates)
+}
+
+func testDigestV1ArchiveUpdates(t *testing.T, a *testArchive) {
+	a.importArchive(t, digestV1Root)
+	w, ctx := a.W, context.Background()
+	w.OrgCode, w.ValidateEvery = "XxEL", 0
 	entry, err := w.WriteEntry(ctx, fixtureEntry())
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +48,7 @@ func TestDigestV1ArchiveUpdates(t *testing.T) {
 			t.Errorf("changed entry, write %d: version %d written %v; want version 2, written only the first time", i, r.Version, r.Written)
 		}
 	}
-	for _, err := range aip.Check(root) {
+	for _, err := range a.check() {
 		t.Errorf("Check: %v", err)
 	}
 }

@@ -130,4 +130,9 @@
 // CheckTally also counts what it verified, and TallyArchive counts without
 // checking, by the one definition check, demo and report share (Tally,
 // TallyDefinition: payload = every file under data/ of every bag version).
+//
+// The tests of whatever writes through the Writer run over both stores
+// (backends_test.go: forEachBackend, testArchive), S3 on a real server
+// started on loopback (internal/s3test); tests of the folder's own layer
+// (links, flock, .tmp, ENOSPC) say in one line why they stay local.
 package aip

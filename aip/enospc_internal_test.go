@@ -16,6 +16,8 @@ import (
 // TestDiskFull makes the third file of a bag land on /dev/full, where the
 // kernel answers every write with a real ENOSPC. The write must fail with a
 // transient error naming the full disk, and leave no bag and no leftovers.
+//
+// Local only: ENOSPC from /dev/full is a file system's failure.
 func TestDiskFull(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("/dev/full absent")

@@ -6,8 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -27,10 +26,10 @@ type premisObject struct {
 }
 
 // premisObjects returns the PREMIS objects and event identifiers of the
-// METS document of bag.
-func premisObjects(t *testing.T, bag string) (objects []premisObject, events []string) {
+// METS document of the bag at dir in a.
+func premisObjects(t *testing.T, a *testArchive, dir string) (objects []premisObject, events []string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(bag, "data", "METS.xml"))
+	data, err := a.read(dir, "data/METS.xml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +64,11 @@ func premisObjects(t *testing.T, bag string) (objects []premisObject, events []s
 // the blog (its version-independent id and its AIP's OBJID), and v2
 // replaces v1.
 func TestIdentifiersAndRelationships(t *testing.T) {
-	w := newWriter(t)
-	ctx := context.Background()
+	forEachBackend(t, testIdentifiersAndRelationships)
+}
+
+func testIdentifiersAndRelationships(t *testing.T, a *testArchive) {
+	w, ctx := a.W, context.Background()
 	blog, err := w.WriteBlog(ctx, fixtureBlog())
 	if err != nil {
 		t.Fatal(err)
@@ -85,12 +87,12 @@ func TestIdentifiersAndRelationships(t *testing.T) {
 	entities := map[string]premisObject{}
 	for _, r := range []aip.Result{blog, v1, v2} {
 		bag := r.Dir
-		objects, events := premisObjects(t, bag)
+		objects, events := premisObjects(t, a, bag)
 		var ids []string
 		for _, o := range objects {
 			ids = append(ids, o.ID)
 			if r != blog && o.ID == aip.ObjID(e.URL, r.Version) {
-				entities[filepath.Base(bag)] = o
+				entities[path.Base(a.name(bag))] = o
 			}
 		}
 		for _, id := range append(ids, events...) {

@@ -2,21 +2,21 @@ package aip_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/aip"
 )
 
 // TestBlogLedger writes a Blog record with a crawl ledger: it lands at
 // data/logs/ledger.tsv, in the manifests and METS, and a ledger alone
 // (another crawl of an unchanged blog) makes no new version.
 func TestBlogLedger(t *testing.T) {
-	w := newWriter(t)
-	ctx := context.Background()
+	forEachBackend(t, testBlogLedger)
+}
+
+func testBlogLedger(t *testing.T, a *testArchive) {
+	w, ctx := a.W, context.Background()
 	withLedger := func(body string) *blogharvest.Blog {
 		b := fixtureBlog()
 		f := blogharvest.File{Role: blogharvest.RoleLedger, MediaType: "text/tab-separated-values; charset=utf-8",
@@ -30,12 +30,12 @@ func TestBlogLedger(t *testing.T) {
 	if err != nil || !r1.Written {
 		t.Fatalf("WriteBlog: %+v, %v", r1, err)
 	}
-	got, err := os.ReadFile(filepath.Join(r1.Dir, "data", "logs", "ledger.tsv"))
+	got, err := a.read(r1.Dir, "data/logs/ledger.tsv")
 	if err != nil || string(got) != first {
 		t.Fatalf("data/logs/ledger.tsv: %q, %v", got, err)
 	}
-	manifest, _ := os.ReadFile(filepath.Join(r1.Dir, "manifest-sha256.txt"))
-	mets, _ := os.ReadFile(filepath.Join(r1.Dir, "data", "METS.xml"))
+	manifest, _ := a.read(r1.Dir, "manifest-sha256.txt")
+	mets, _ := a.read(r1.Dir, "data/METS.xml")
 	if !strings.Contains(string(manifest), "data/logs/ledger.tsv") || !strings.Contains(string(mets), "logs/ledger.tsv") {
 		t.Error("the ledger is missing from the manifest or METS")
 	}
@@ -43,7 +43,7 @@ func TestBlogLedger(t *testing.T) {
 	if err != nil || r2.Written || r2.Version != 1 {
 		t.Errorf("a new ledger alone: %+v, %v; want no new version", r2, err)
 	}
-	for _, err := range aip.Check(w.Root) {
+	for _, err := range a.check() {
 		t.Error(err)
 	}
 }

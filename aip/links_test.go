@@ -39,6 +39,8 @@ func wantLink(t *testing.T, what string, err error, path string) {
 // replaced by a symbolic link to a folder outside the archive makes the
 // next version's write fail with a *SymlinkError naming the link, and
 // nothing is written where the link points.
+//
+// Local only: symbolic links exist in a folder, not in an object store.
 func TestWriterRefusesLinkedFolders(t *testing.T) {
 	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	for _, level := range []string{"blog id", "entries", "year", "entry"} {
@@ -73,6 +75,8 @@ func TestWriterRefusesLinkedFolders(t *testing.T) {
 // TestWriterRefusesLinkSwappedBeforePublish: an entry folder replaced by a
 // link while the bag is being built (right before the rename) is not
 // followed either.
+//
+// Local only: symbolic links exist in a folder, not in an object store.
 func TestWriterRefusesLinkSwappedBeforePublish(t *testing.T) {
 	root := t.TempDir()
 	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
@@ -101,6 +105,8 @@ func TestWriterRefusesLinkSwappedBeforePublish(t *testing.T) {
 // symbolic link: a media file replaced by a link to a copy of its bytes
 // outside the archive, or a linked entry folder, fails ArchivedMedia with a
 // *SymlinkError naming the link.
+//
+// Local only: symbolic links exist in a folder, not in an object store.
 func TestReuseRefusesLinks(t *testing.T) {
 	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	for _, what := range []string{"media file", "entry folder"} {

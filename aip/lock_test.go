@@ -76,6 +76,8 @@ func wantLocked(t *testing.T, err error, root string, pid int) {
 
 // TestLockArchiveOneHolder takes the lock twice in this process: the second
 // fails at once with this PID, and succeeds once the first is closed.
+//
+// Local only: the flock lock file is the folder's (S3 writers are kept apart by the marker).
 func TestLockArchiveOneHolder(t *testing.T) {
 	root := t.TempDir()
 	first, err := aip.LockArchive(root)
@@ -102,6 +104,8 @@ func TestLockArchiveOneHolder(t *testing.T) {
 // this one cannot lock it, cannot sweep it and cannot write into it, and
 // the holder's half-built bag in .tmp stays untouched. A kill -9 of the
 // holder releases the lock.
+//
+// Local only: the folder's lock and .tmp (S3 staging is per writer, swept by age).
 func TestSecondProcessLeavesTmpAlone(t *testing.T) {
 	root := t.TempDir()
 	child := lockInChild(t, root)
@@ -144,6 +148,8 @@ func TestSecondProcessLeavesTmpAlone(t *testing.T) {
 // TestWriterRefusesLostLock: a Writer whose lock was closed, or whose lock
 // file was removed (another process could then lock a new one), writes
 // nothing; Sweep refuses a closed lock.
+//
+// Local only: the flock lock file is the folder's (S3 writers are kept apart by the marker).
 func TestWriterRefusesLostLock(t *testing.T) {
 	for _, lose := range []string{"closed", "removed"} {
 		t.Run(lose, func(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 // share the archive, one name is held once, a single-process daemon and
 // workers exclude each other, one writer per blog folder, and each worker
 // builds and sweeps only its own .tmp folder.
+//
+// Local only: lock files in a shared folder (S3 workers need none).
 func TestLockWorker(t *testing.T) {
 	root := t.TempDir()
 	a, err := aip.LockWorker(root, "a")

@@ -2,8 +2,8 @@ package aip_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"strings"
 	"testing"
 
@@ -21,8 +21,11 @@ import (
 // the METS names the requisites packages each AIP depends on; the whole
 // archive checks clean.
 func TestRequisitesStoredOnce(t *testing.T) {
-	w := newWriter(t)
-	ctx := context.Background()
+	forEachBackend(t, testRequisitesStoredOnce)
+}
+
+func testRequisitesStoredOnce(t *testing.T, a *testArchive) {
+	w, ctx := a.W, context.Background()
 	css := file("https://garden.example.org/style.css", blogharvest.RoleRequisite, "text/css", "body{color:green}", 200)
 	pic1 := file("https://cdn.example.net/a.png", blogharvest.RoleRequisite, "image/png", "\x89PNG one", 200)
 	pic2 := file("https://cdn.example.net/b.png", blogharvest.RoleRequisite, "image/png", "\x89PNG two", 200)
@@ -47,19 +50,18 @@ func TestRequisitesStoredOnce(t *testing.T) {
 		}
 		dirs = append(dirs, res.Dir)
 	}
-	reqDir := filepath.Join(w.Root, "garden", "requisites")
+	const reqDir = "garden/requisites"
 	want := map[string][]string{"v1": {"a.png", "style.css"}, "v2": {"b.png"}}
 	for v, names := range want {
-		got, _ := filepath.Glob(filepath.Join(reqDir, v, "data/objects/requisites/*"))
 		var base []string
-		for _, g := range got {
-			base = append(base, filepath.Base(g))
+		for _, g := range a.glob(a.loc(reqDir+"/"+v), "data/objects/requisites/*") {
+			base = append(base, path.Base(g))
 		}
 		if strings.Join(base, ",") != strings.Join(names, ",") {
 			t.Errorf("requisites %s holds %v, want %v", v, base, names)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(reqDir, "v3")); err == nil {
+	if a.exists(reqDir + "/v3") {
 		t.Error("a third requisites version was written for requisites already stored")
 	}
 	revisits := []map[string]string{
@@ -68,12 +70,7 @@ func TestRequisitesStoredOnce(t *testing.T) {
 		{"https://garden.example.org/style.css": "https://garden.example.org/style.css"},
 	}
 	for i, dir := range dirs {
-		ws, _ := filepath.Glob(filepath.Join(dir, "data/objects/warc/*.warc.gz"))
-		data, _ := os.ReadFile(ws[0])
-		recs, err := warc.Read(data)
-		if err != nil {
-			t.Fatalf("%s: %v", dir, err)
-		}
+		recs := warcRecords(t, a, dir)
 		got := map[string]string{}
 		for _, r := range recs {
 			if r.Type == "revisit" {
@@ -94,23 +91,44 @@ func TestRequisitesStoredOnce(t *testing.T) {
 				t.Errorf("%s: revisit of %s refers to %q, want %q", dir, k, got[k], v)
 			}
 		}
-		mets, _ := os.ReadFile(filepath.Join(dir, "data/METS.xml"))
+		mets, _ := a.read(dir, "data/METS.xml")
 		v1 := aip.ObjID(aip.RequisitesPermalink("https://garden.example.org/"), 1)
 		if !strings.Contains(string(mets), v1) || !strings.Contains(string(mets), ">requires<") {
 			t.Errorf("%s: METS does not say it requires %s", dir, v1)
 		}
 	}
-	for _, err := range aip.Check(w.Root) {
+	for _, err := range a.check() {
 		t.Error(err)
 	}
+}
+
+// warcRecords returns the records of the one WARC of the bag at dir.
+func warcRecords(t *testing.T, a *testArchive, dir string) []warc.Record {
+	t.Helper()
+	ws := a.glob(dir, "data/objects/warc/*.warc.gz")
+	if len(ws) != 1 {
+		t.Fatalf("%s: WARC files %v, want one", dir, ws)
+	}
+	data, err := fs.ReadFile(a.St, ws[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := warc.Read(data)
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	return recs
 }
 
 // TestOwnPictureSizesStayWithTheEntry: a requisite the entry's article
 // names itself (another size of the post's picture) is a response record
 // in the entry's own WARC, not in the requisites package.
 func TestOwnPictureSizesStayWithTheEntry(t *testing.T) {
-	w := newWriter(t)
-	e := fixtureEntry()
+	forEachBackend(t, testOwnPictureSizesStayWithTheEntry)
+}
+
+func testOwnPictureSizesStayWithTheEntry(t *testing.T, a *testArchive) {
+	w, e := a.W, fixtureEntry()
 	small := "https://garden.example.org/wp-content/uploads/kettle-300x200.png"
 	e.Content += `<img src="/wp-content/uploads/kettle.png" srcset="/wp-content/uploads/kettle-300x200.png 300w">`
 	e.Files = append(e.Files, file(small, blogharvest.RoleRequisite, "image/png", "\x89PNG small", 200))
@@ -118,15 +136,10 @@ func TestOwnPictureSizesStayWithTheEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(w.Root, "garden", "requisites")); err == nil {
+	if a.exists("garden/requisites") {
 		t.Error("a requisites package was written for the post's own picture")
 	}
-	ws, _ := filepath.Glob(filepath.Join(res.Dir, "data/objects/warc/*.warc.gz"))
-	data, _ := os.ReadFile(ws[0])
-	recs, err := warc.Read(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := warcRecords(t, a, res.Dir)
 	found := false
 	for _, r := range recs {
 		found = found || r.Type == "response" && r.TargetURI == small
@@ -134,7 +147,7 @@ func TestOwnPictureSizesStayWithTheEntry(t *testing.T) {
 	if !found {
 		t.Errorf("no response record for %s in the entry's WARC", small)
 	}
-	for _, err := range aip.Check(w.Root) {
+	for _, err := range a.check() {
 		t.Error(err)
 	}
 }

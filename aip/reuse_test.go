@@ -35,6 +35,8 @@ func reuseEntry(t time.Time, comments int) *blogharvest.Entry {
 // Check (WARC ties included), its WARC response record carries the
 // original capture date, and PREMIS names the earlier record. A tampered
 // archived copy is not offered for reuse.
+//
+// Local only: ArchivedMedia reads a folder until media reuse reads through the Store.
 func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 	root := t.TempDir()
 	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)

@@ -3,6 +3,7 @@ package aip_test
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -25,6 +26,39 @@ func tamperedArchive(t *testing.T) (root, bag, outside string) {
 		t.Fatalf("the untampered copy has problems: %v", errs)
 	}
 	return root, bag, outside
+}
+
+// goldenFinal is where tamperedBag publishes the golden Entry AIP.
+const goldenFinal = "garden/entries/2024/notes-on-the-green-kettle-b7a8ef75/v1"
+
+// tamperedBag publishes the golden Entry AIP into a as v1 and returns its
+// location (as Result.Dir has it).
+func tamperedBag(t *testing.T, a *testArchive) string {
+	t.Helper()
+	bag := a.importBag(t, goldenEntryBag(t), goldenFinal)
+	if errs := a.check(); len(errs) > 0 {
+		t.Fatalf("the untampered copy has problems: %v", errs)
+	}
+	return bag
+}
+
+// archiveFinds requires a problem of type T that matches from the check of
+// a, and on a folder from Check of bag alone too.
+func archiveFinds[T error](t *testing.T, a *testArchive, bag string, match func(T) bool) {
+	t.Helper()
+	if a.backend == "local" {
+		checkFinds(t, match, a.root, bag)
+		return
+	}
+	errs := a.check()
+	for _, e := range errs {
+		var te T
+		if errors.As(e, &te) && match(te) {
+			return
+		}
+	}
+	var zero T
+	t.Errorf("check of %s: no matching %T among %d problems:\n%v", a.St, zero, len(errs), errors.Join(errs...))
 }
 
 // checkFinds runs Check on each path (with a guard: following a link to a
@@ -58,41 +92,56 @@ func checkFinds[T error](t *testing.T, match func(T) bool, paths ...string) {
 // manifests, Payload-Oxum and tag manifests rewritten. The bag is a valid
 // BagIt bag, but not an AIP.
 func TestCheckMissingMETS(t *testing.T) {
-	root, bag, _ := tamperedArchive(t)
-	must(t, os.Remove(filepath.Join(bag, "data/METS.xml")))
-	rebag(t, bag)
-	if errs := aip.CheckBag(bag); len(errs) > 0 {
-		t.Fatalf("the tampering left BagIt problems, the test proves nothing: %v", errs)
-	}
-	checkFinds(t, func(e *aip.MissingError) bool { return e.Path == filepath.Join(bag, "data", "METS.xml") }, root, bag)
+	forEachBackend(t, func(t *testing.T, a *testArchive) {
+		bag := tamperedBag(t, a)
+		a.edit(t, bag, func(folder string) {
+			must(t, os.Remove(filepath.Join(folder, "data/METS.xml")))
+			rebag(t, folder)
+			if errs := aip.CheckBag(folder); len(errs) > 0 {
+				t.Fatalf("the tampering left BagIt problems, the test proves nothing: %v", errs)
+			}
+		})
+		want := a.loc(goldenFinal + "/data/METS.xml")
+		archiveFinds(t, a, bag, func(e *aip.MissingError) bool { return e.Path == want })
+	})
 }
 
 // TestCheckMissingTagManifests deletes the tag manifests, and then one line
 // of a tag manifest.
 func TestCheckMissingTagManifests(t *testing.T) {
-	root, bag, _ := tamperedArchive(t)
-	for _, n := range []string{"tagmanifest-sha256.txt", "tagmanifest-sha512.txt"} {
-		must(t, os.Remove(filepath.Join(bag, n)))
-	}
-	checkFinds(t, func(e *aip.MissingError) bool { return filepath.Base(e.Path) == "tagmanifest-sha256.txt" }, root, bag)
-
-	root, bag, _ = tamperedArchive(t)
-	for _, n := range []string{"tagmanifest-sha256.txt", "tagmanifest-sha512.txt"} {
-		p := filepath.Join(bag, n)
-		data, err := os.ReadFile(p)
-		must(t, err)
-		var keep []string
-		for _, l := range strings.SplitAfter(string(data), "\n") {
-			if !strings.HasSuffix(l, " bag-info.txt\n") {
-				keep = append(keep, l)
+	forEachBackend(t, func(t *testing.T, a *testArchive) {
+		bag := tamperedBag(t, a)
+		a.edit(t, bag, func(folder string) {
+			for _, n := range []string{"tagmanifest-sha256.txt", "tagmanifest-sha512.txt"} {
+				must(t, os.Remove(filepath.Join(folder, n)))
 			}
-		}
-		must(t, os.WriteFile(p, []byte(strings.Join(keep, "")), 0o644))
-	}
-	checkFinds(t, func(e *aip.FormatError) bool { return strings.Contains(e.Reason, "bag-info.txt") }, root, bag)
+		})
+		archiveFinds(t, a, bag, func(e *aip.MissingError) bool { return path.Base(filepath.ToSlash(e.Path)) == "tagmanifest-sha256.txt" })
+	})
+	forEachBackend(t, func(t *testing.T, a *testArchive) {
+		bag := tamperedBag(t, a)
+		a.edit(t, bag, func(folder string) {
+			for _, n := range []string{"tagmanifest-sha256.txt", "tagmanifest-sha512.txt"} {
+				p := filepath.Join(folder, n)
+				data, err := os.ReadFile(p)
+				must(t, err)
+				var keep []string
+				for _, l := range strings.SplitAfter(string(data), "\n") {
+					if !strings.HasSuffix(l, " bag-info.txt\n") {
+						keep = append(keep, l)
+					}
+				}
+				must(t, os.WriteFile(p, []byte(strings.Join(keep, "")), 0o644))
+			}
+		})
+		archiveFinds(t, a, bag, func(e *aip.FormatError) bool { return strings.Contains(e.Reason, "bag-info.txt") })
+	})
 }
 
-// TestCheckVersionSymlink adds a v2 that is a symbolic link to a valid bag
+// TestCheckVersionSymlink is local only, like TestCheckSymlinksInBag: an
+// object store has no symbolic links.
+//
+// It adds a v2 that is a symbolic link to a valid bag
 // outside the archive: checking the archive or the v2 reports the link.
 func TestCheckVersionSymlink(t *testing.T) {
 	root, bag, outside := tamperedArchive(t)

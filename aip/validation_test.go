@@ -23,27 +23,31 @@ func TestSampledValidation(t *testing.T) {
 	})
 	defer aip.SetMETSHook(nil)
 	for _, every := range []int{3, 1} {
-		w := newWriter(t)
-		w.ValidateEvery = every
-		for i := range 6 {
-			e := fixtureEntry()
-			e.URL = fmt.Sprintf("%ssampled-%d/", e.URL, i)
-			r, err := w.WriteEntry(context.Background(), e)
-			validated := i%every == 0
-			if validated {
-				if err == nil || blogharvest.IsTransient(err) || r.Written {
-					t.Errorf("every %d, write %d: %+v, %v; want a permanent error and nothing written", every, i, r, err)
-				}
-				continue
+		t.Run(fmt.Sprint("every ", every), func(t *testing.T) {
+			forEachBackend(t, func(t *testing.T, a *testArchive) { sampledValidation(t, a, every) })
+		})
+	}
+}
+
+// sampledValidation writes the six entries with ValidateEvery every.
+func sampledValidation(t *testing.T, a *testArchive, every int) {
+	a.W.ValidateEvery = every
+	for i := range 6 {
+		e := fixtureEntry()
+		e.URL = fmt.Sprintf("%ssampled-%d/", e.URL, i)
+		r, err := a.W.WriteEntry(context.Background(), e)
+		if i%every == 0 { // validated
+			if err == nil || blogharvest.IsTransient(err) || r.Written {
+				t.Errorf("every %d, write %d: %+v, %v; want a permanent error and nothing written", every, i, r, err)
 			}
-			if err != nil || !r.Written {
-				t.Fatalf("every %d, write %d: %+v, %v", every, i, r, err)
-			}
-			var se *aip.SchemaError
-			if errs := aip.Check(r.Dir); !errors.As(errors.Join(errs...), &se) {
-				t.Errorf("every %d, write %d: Check found %v, want a schema error", every, i, errs)
-			}
+			continue
 		}
-		w.Close()
+		if err != nil || !r.Written {
+			t.Fatalf("every %d, write %d: %+v, %v", every, i, r, err)
+		}
+		var se *aip.SchemaError
+		if errs := a.checkBag(r.Dir); !errors.As(errors.Join(errs...), &se) {
+			t.Errorf("every %d, write %d: Check found %v, want a schema error", every, i, errs)
+		}
 	}
 }

@@ -21,47 +21,60 @@ const goldenPage = "data/objects/page/notes-on-the-green-kettle.html"
 // manifests rebuilt. Only the tie to the WARC record still knows what the
 // server sent.
 func TestCheckWARCTiesFiles(t *testing.T) {
-	root, bag, _ := tamperedArchive(t)
-	page := filepath.Join(bag, goldenPage)
-	old, err := os.ReadFile(page)
-	must(t, err)
-	forged := bytes.Replace(old, []byte("sang"), []byte("sung"), 1)
-	must(t, os.WriteFile(page, forged, 0o644))
-	replaceIn(t, filepath.Join(bag, "data/METS.xml"), sha256Hex(old), sha256Hex(forged))
-	rebag(t, bag)
-	for _, e := range aip.Check(bag) {
-		if _, ok := e.(*aip.WARCError); !ok {
-			t.Fatalf("the tampering left another trace, the test proves nothing: %v", e)
-		}
-	}
-	checkFinds(t, func(e *aip.WARCError) bool {
-		return strings.Contains(e.Reason, "objects/page/notes-on-the-green-kettle.html has sha256 "+sha256Hex(forged))
-	}, root, bag)
+	forEachBackend(t, func(t *testing.T, a *testArchive) {
+		bag := tamperedBag(t, a)
+		var forged []byte
+		a.edit(t, bag, func(folder string) {
+			page := filepath.Join(folder, goldenPage)
+			old, err := os.ReadFile(page)
+			must(t, err)
+			forged = bytes.Replace(old, []byte("sang"), []byte("sung"), 1)
+			must(t, os.WriteFile(page, forged, 0o644))
+			replaceIn(t, filepath.Join(folder, "data/METS.xml"), sha256Hex(old), sha256Hex(forged))
+			rebag(t, folder)
+			for _, e := range aip.Check(folder) {
+				if _, ok := e.(*aip.WARCError); !ok {
+					t.Fatalf("the tampering left another trace, the test proves nothing: %v", e)
+				}
+			}
+		})
+		archiveFinds(t, a, bag, func(e *aip.WARCError) bool {
+			return strings.Contains(e.Reason, "objects/page/notes-on-the-green-kettle.html has sha256 "+sha256Hex(forged))
+		})
+	})
 }
 
 // TestCheckWARCDigests changes one payload byte of the page's response
 // record inside the WARC (the record's gzip member recompressed, manifests
 // rebuilt): its WARC-Payload-Digest no longer matches.
 func TestCheckWARCDigests(t *testing.T) {
-	root, bag, _ := tamperedArchive(t)
-	w := filepath.Join(bag, "data/objects/warc/notes-on-the-green-kettle-b7a8ef75.warc.gz")
-	data, err := os.ReadFile(w)
-	must(t, err)
-	var out bytes.Buffer
-	r := bytes.NewReader(data)
-	for r.Len() > 0 { // member by member
-		zr, err := gzip.NewReader(r)
-		must(t, err)
-		zr.Multistream(false)
-		member, err := io.ReadAll(zr)
-		must(t, err)
-		zw := gzip.NewWriter(&out)
-		zw.Write(bytes.Replace(member, []byte("The kettle sang"), []byte("The kettle sung"), 1))
-		zw.Close()
-	}
-	must(t, os.WriteFile(w, out.Bytes(), 0o644))
-	rebag(t, bag)
-	checkFinds(t, func(e *aip.WARCError) bool { return e.Path == w && strings.Contains(e.Reason, "WARC-Payload-Digest") }, root, bag)
+	const warcFile = "data/objects/warc/notes-on-the-green-kettle-b7a8ef75.warc.gz"
+	forEachBackend(t, func(t *testing.T, a *testArchive) {
+		bag := tamperedBag(t, a)
+		a.edit(t, bag, func(folder string) {
+			w := filepath.Join(folder, warcFile)
+			data, err := os.ReadFile(w)
+			must(t, err)
+			var out bytes.Buffer
+			r := bytes.NewReader(data)
+			for r.Len() > 0 { // member by member
+				zr, err := gzip.NewReader(r)
+				must(t, err)
+				zr.Multistream(false)
+				member, err := io.ReadAll(zr)
+				must(t, err)
+				zw := gzip.NewWriter(&out)
+				zw.Write(bytes.Replace(member, []byte("The kettle sang"), []byte("The kettle sung"), 1))
+				zw.Close()
+			}
+			must(t, os.WriteFile(w, out.Bytes(), 0o644))
+			rebag(t, folder)
+		})
+		want := a.loc(goldenFinal + "/" + warcFile)
+		archiveFinds(t, a, bag, func(e *aip.WARCError) bool {
+			return e.Path == want && strings.Contains(e.Reason, "WARC-Payload-Digest")
+		})
+	})
 }
 
 func sha256Hex(b []byte) string {

@@ -2,13 +2,10 @@ package aip_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/warc"
 )
 
@@ -20,6 +17,10 @@ import (
 // derived feed excerpt has no record; every captured file names its record
 // (File.WARCRecordID and the METS), and the CDXJ indexes both responses.
 func TestWARCOfExchanges(t *testing.T) {
+	forEachBackend(t, testWARCOfExchanges)
+}
+
+func testWARCOfExchanges(t *testing.T, a *testArchive) {
 	e := fixtureEntry()
 	const u = "https://garden.example.org/2024/03/notes-on-the-green-kettle/"
 	page := &e.Files[0]
@@ -33,20 +34,11 @@ func TestWARCOfExchanges(t *testing.T) {
 	dom := file(u, blogharvest.RoleRendered, "text/html", "<html><body>rendered</body></html>", 0)
 	excerpt := file(u+"feed-item", blogharvest.RoleFeed, "application/rss+xml", "<item/>", 0)
 	e.Files = append(e.Files, dom, excerpt)
-	w := newWriter(t)
-	res, err := w.WriteEntry(context.Background(), e)
+	res, err := a.W.WriteEntry(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, _ := filepath.Glob(filepath.Join(res.Dir, "data/objects/warc/*.warc.gz"))
-	if len(ws) != 1 {
-		t.Fatalf("%d WARC files", len(ws))
-	}
-	data, _ := os.ReadFile(ws[0])
-	recs, err := warc.Read(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := warcRecords(t, a, res.Dir)
 	var types []string
 	byID := map[string]warc.Record{}
 	for _, r := range recs {
@@ -72,16 +64,16 @@ func TestWARCOfExchanges(t *testing.T) {
 	if e.Files[6].WARCRecordID != "" {
 		t.Errorf("the feed excerpt, which no server sent, has WARC record %s", e.Files[6].WARCRecordID)
 	}
-	mets, _ := os.ReadFile(filepath.Join(res.Dir, "data/METS.xml"))
+	mets, _ := a.read(res.Dir, "data/METS.xml")
 	if !strings.Contains(string(mets), e.Files[0].WARCRecordID) {
 		t.Error("METS does not name the page's WARC record")
 	}
-	index, _ := os.ReadFile(filepath.Join(res.Dir, "data/logs/index.cdxj"))
+	index, _ := a.read(res.Dir, "data/logs/index.cdxj")
 	lines, _ := warc.ParseIndex(index)
 	if len(warc.Lookup(lines, u)) != 1 || len(warc.Lookup(lines, "https://garden.example.org/?p=7")) != 1 {
 		t.Errorf("index:\n%s", index)
 	}
-	if errs := aip.Check(res.Dir); len(errs) > 0 {
+	if errs := a.checkBag(res.Dir); len(errs) > 0 {
 		t.Errorf("check: %v", errs)
 	}
 }

@@ -333,7 +333,7 @@ func (s *Store) Stage(ctx context.Context, final string) (aip.Staged, error) {
 	var b [12]byte
 	rand.Read(b[:])
 	objects := stagingDir + "/" + final + "/" + time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
-	return &staged{s: s, final: final, objects: objects, files: map[string]int{}}, nil
+	return &staged{s: s, final: final, objects: objects, files: map[string]int{}, etags: map[string]string{}}, nil
 }
 
 // staged is a bag being written to S3.
@@ -343,6 +343,7 @@ type staged struct {
 	objects string
 	mu      sync.Mutex
 	files   map[string]int
+	etags   map[string]string // the ETag the server gave each Put, for Publish's check
 }
 
 // Put uploads rel (a single PUT: S3 makes an object visible whole or not
@@ -363,30 +364,34 @@ func (b *staged) Put(ctx context.Context, rel string, r io.Reader, size int64) (
 	}
 	b.mu.Lock()
 	b.files[rel] = int(info.Size)
+	b.etags[rel] = strings.Trim(info.ETag, `"`)
 	b.mu.Unlock()
 	return info.Size, nil
 }
 
-// Publish lists the staged objects (each must be there with its size,
-// nothing else), then writes the Marker with If-None-Match: * — the one
+// Publish lists the staged objects (each must be there with its size and
+// the ETag its Put was given, nothing else: an object rewritten since,
+// even with as many bytes, is caught), then writes the Marker with If-None-Match: * — the one
 // request that makes the bag visible; a bag already published at final
 // (another writer's) makes it fail and leaves that bag alone.
 func (b *staged) Publish(ctx context.Context) error {
-	found := map[string]int{}
+	found := map[string]minio.ObjectInfo{}
 	b.s.count()
 	prefix := b.s.prefix + b.objects + "/"
 	for o := range b.s.c.ListObjects(ctx, b.s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
 		if o.Err != nil {
 			return blogharvest.Transient(fmt.Errorf("%s: publish %s: %w", b.s, b.final, o.Err))
 		}
-		found[strings.TrimPrefix(o.Key, prefix)] = int(o.Size)
+		found[strings.TrimPrefix(o.Key, prefix)] = o
 	}
 	var problems []string
 	for rel, size := range b.files {
 		if got, ok := found[rel]; !ok {
 			problems = append(problems, rel+" is missing")
-		} else if got != size {
-			problems = append(problems, fmt.Sprintf("%s has %d bytes, %d were written", rel, got, size))
+		} else if int(got.Size) != size {
+			problems = append(problems, fmt.Sprintf("%s has %d bytes, %d were written", rel, got.Size, size))
+		} else if etag := strings.Trim(got.ETag, `"`); etag != b.etags[rel] {
+			problems = append(problems, fmt.Sprintf("%s was rewritten (ETag %s, %s when written)", rel, etag, b.etags[rel]))
 		}
 		delete(found, rel)
 	}
