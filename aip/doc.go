@@ -62,7 +62,13 @@
 //
 // Formats are identified with siegfried and the PRONOM signature file
 // compiled into the binary (nothing is read from disk or the network); it
-// loads once per process, at the first identification.
+// loads once per process, at the first identification. Three cases skip
+// siegfried's scan and give its answer all the same (formats.go,
+// formatshort.go): the files the packager writes (first of each kind
+// scanned), content and name identified before in the process, and HTML5
+// pages that begin with PRONOM fmt/471's first signature (checked against
+// siegfried on the first pages of a process and one in 64 after, off at
+// the first disagreement).
 //
 // A Writer validates the records, the MARC records (marc.Lint) and the METS
 // document's IDs and references (mets.Document.Check) before anything

@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/richardlehane/siegfried"
 	"github.com/richardlehane/siegfried/pkg/pronom"
@@ -66,7 +67,20 @@ func (it *item) identify() (format, error) {
 	if it.generated {
 		return it.identifyGenerated()
 	}
-	return it.siegfried()
+	if f, ok := it.lookupKnown(); ok {
+		return f, nil
+	}
+	var f format
+	var err error
+	if off := it.html5Candidate(); off >= 0 {
+		f, err = it.identifyHTML5(off)
+	} else {
+		f, err = it.siegfried()
+	}
+	if err == nil {
+		it.remember(f)
+	}
+	return f, err
 }
 
 // generated holds, by file name extension, the identification of the
@@ -103,8 +117,12 @@ func (it *item) identifyGenerated() (format, error) {
 	return f, nil
 }
 
+// siegfriedScans counts the files siegfried scanned, for tests.
+var siegfriedScans atomic.Int64
+
 // siegfried identifies the item's content with siegfried.
 func (it *item) siegfried() (format, error) {
+	siegfriedScans.Add(1)
 	identifier.once.Do(func() { identifier.sf = static.New() })
 	if identifier.sf == nil {
 		return format{}, fmt.Errorf("siegfried: the compiled-in signature file does not load")

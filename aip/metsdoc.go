@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/marc"
 	"github.com/blogharvest/blogharvest/mets"
 	"github.com/google/uuid"
 )
@@ -57,6 +58,32 @@ func urn(v string) mets.Identifier { return mets.Identifier{Type: "URN", Value: 
 type ids struct{ ns uuid.UUID }
 
 // of returns the identifier of what name says, e.g. a payload path.
+// marcElement returns rec as the element tree its MARCXML
+// (marc.Record.MarshalMARCXML, which has checked it) holds: the METS
+// writer takes the tree instead of parsing that XML back
+// (TestMARCElementIsItsXML).
+func marcElement(rec *marc.Record) *mets.Element {
+	el := func(name, text string, attrs ...mets.Attr) *mets.Element {
+		return &mets.Element{Name: name, Attrs: attrs, Text: marc.XMLSafe(text)}
+	}
+	attr := func(name, value string) mets.Attr { return mets.Attr{Name: name, Value: marc.XMLSafe(value)} }
+	root := el("record", "", mets.Attr{Name: "xmlns", Value: marc.Namespace})
+	root.Children = make([]*mets.Element, 0, 1+len(rec.Control)+len(rec.Data))
+	root.Children = append(root.Children, el("leader", rec.Leader))
+	for _, f := range rec.Control {
+		root.Children = append(root.Children, el("controlfield", f.Value, attr("tag", f.Tag)))
+	}
+	for _, f := range rec.Data {
+		df := el("datafield", "", attr("tag", f.Tag), attr("ind1", string(f.Ind1)), attr("ind2", string(f.Ind2)))
+		df.Children = make([]*mets.Element, 0, len(f.Subfields))
+		for _, sf := range f.Subfields {
+			df.Children = append(df.Children, el("subfield", sf.Value, attr("code", string(sf.Code))))
+		}
+		root.Children = append(root.Children, df)
+	}
+	return root
+}
+
 func (n ids) of(name string) mets.Identifier {
 	return urn("urn:uuid:" + uuid.NewSHA1(n.ns, []byte(name)).String())
 }
@@ -84,7 +111,7 @@ func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dmdID, err)
 		}
-		d.DmdSecs = append(d.DmdSecs, mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, XML: xml})
+		d.DmdSecs = append(d.DmdSecs, mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, XML: xml, Element: marcElement(r.rec)})
 	}
 	n := ids{ns: uuid.MustParse(strings.TrimPrefix(objID, "urn:uuid:"))}
 	files, objects := p.addFileMetadata(d, e, n)

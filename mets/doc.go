@@ -1,7 +1,9 @@
 // Package mets writes METS 1.12.1 documents with PREMIS 3 preservation
 // metadata. It knows nothing of blogs or MARC: descriptive metadata arrives as
-// opaque XML. Output is deterministic: no map order and no wall clock inside;
-// every time is passed in.
+// opaque XML, or as an element tree (Element) that a caller building it
+// itself hands over instead of XML to be parsed back. Output is
+// deterministic: no map order and no wall clock inside; every time is
+// passed in.
 //
 // The layout is the one Archivematica's METS library (metsrw) reads: one
 // amdSec per file, named by the file's ADMID; a physical structMap of

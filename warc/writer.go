@@ -281,6 +281,7 @@ func (w *Writer) writeAs(t gw.RecordType, hs []header, block []byte, conv func(g
 // headers (see the package comment on Content-Encoding), payload.
 func responseBlock(x blogharvest.Exchange, body []byte) []byte {
 	var b bytes.Buffer
+	b.Grow(len(body) + 1024) // the header, then the body without regrowing
 	reason := x.Reason
 	if reason == "" {
 		reason = strconv.Itoa(x.Status) + " " + http.StatusText(x.Status)
