@@ -12,7 +12,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-var _ dispatch.Dispatcher = (*Conn)(nil)
+var (
+	_ dispatch.Dispatcher = (*Conn)(nil)
+	_ dispatch.Reporter   = (*Conn)(nil)
+)
 
 // Enqueue publishes t to the tasks stream with Nats-Msg-Id = t.ID(): a
 // run enqueued again within the duplicate window (by a scheduler that took
@@ -110,7 +113,14 @@ func (d *delivery) Term(r dispatch.Report) error {
 	if md, merr := d.msg.Metadata(); merr == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		err = errors.Join(err, d.c.tasks.DeleteMsg(ctx, md.Sequence.Stream))
+		seq := md.Sequence.Stream
+		if derr := d.c.tasks.DeleteMsg(ctx, seq); derr != nil {
+			// The server may have removed it on the Term already: gone is
+			// what was asked.
+			if _, gerr := d.c.tasks.GetMsg(ctx, seq); !errors.Is(gerr, jetstream.ErrMsgNotFound) {
+				err = errors.Join(err, derr)
+			}
+		}
 	}
 	return err
 }

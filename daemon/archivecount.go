@@ -48,7 +48,7 @@ func unfinishedCount(s aip.Store, id string, st schedule.State) int {
 // recountUnfinished sets, for each blog whose last run never ended (the
 // daemon was killed mid-run), the stored entry count to what the archive
 // holds. Called at Open, before any run of this process starts.
-func (d *Daemon) recountUnfinished() error {
+func (d *core) recountUnfinished() error {
 	for _, b := range d.Config.Blogs {
 		st, _, err := d.store.Get(b.ID)
 		if err != nil {

@@ -75,7 +75,7 @@ func TestArchiveCountsThroughStore(t *testing.T) {
 				t.Errorf("recount after a killed run: %d entries, the archive holds %d", s.Entries, want)
 			}
 			// `blogharvest status` opens the archive itself (read only).
-			ro, err := openArchive(ctx, c)
+			ro, err := readArchive(ctx, c)
 			if err != nil {
 				t.Fatal(err)
 			}

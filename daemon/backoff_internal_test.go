@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -32,14 +33,7 @@ func (h failingHarvester) Harvest(ctx context.Context, o harvest.Options, since 
 // blog's server is down) is retried after schedule.Backoff, before its
 // regular slot; one that fails for good waits for its regular slot.
 func TestFailedRunBacksOff(t *testing.T) {
-	dir := t.TempDir()
-	c, err := ParseConfig("test.yaml", []byte("archive: "+filepath.Join(dir, "archive")+"\nstate: "+filepath.Join(dir, "state.db")+
-		"\nblogs:\n  - id: down\n    url: http://127.0.0.1:1/\n    schedule: \"@daily\"\n"+
-		"  - id: gone\n    url: http://127.0.0.1:2/\n    schedule: \"@daily\"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := NewDaemon(c)
+	d := NewDaemon(dailyConfig(t, t.TempDir(), "down", "gone"))
 	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	d.Now = func() time.Time { return now }
@@ -75,6 +69,21 @@ func TestFailedRunBacksOff(t *testing.T) {
 			t.Errorf("%s: outcome %q, %d failures, next due %v; want failed, 1 failure, next due %v", id, st.Outcome, st.Failures, st.NextDue, due)
 		}
 	}
+}
+
+// dailyConfig is the config of blogs ids, each scheduled @daily at an
+// unreachable loopback URL (the i-th on port i+1), archiving into dir.
+func dailyConfig(t *testing.T, dir string, ids ...string) *Config {
+	t.Helper()
+	y := "archive: " + filepath.Join(dir, "archive") + "\nstate: " + filepath.Join(dir, "state.db") + "\nblogs:\n"
+	for i, id := range ids {
+		y += fmt.Sprintf("  - id: %s\n    url: http://127.0.0.1:%d/\n    schedule: \"@daily\"\n", id, i+1)
+	}
+	c, err := ParseConfig("test.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // waitRescheduled waits until the blog's run is recorded and its next due

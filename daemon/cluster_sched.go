@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -16,15 +16,44 @@ import (
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// clusterRole is what a process in cluster mode keeps besides the
-// Daemon's own: its connection, its lease (the scheduler's) and, for
-// /status, what the workers reported of each blog's run in flight (or,
-// between runs, of its last run).
-type clusterRole struct {
-	conn  *cluster.Conn
-	lease *cluster.Lease // the scheduler's; nil in a worker
-	lost  chan struct{}  // closed when the scheduler's lease is lost
-	stop  context.CancelFunc
+// ClusterScheduler is a cluster's scheduler: it holds the scheduler's
+// lease, schedules every blog for the whole cluster and hands each due run
+// to the workers through a dispatcher (the cluster's, on NATS), then
+// records the outcome the run's worker reports. It writes nothing into
+// the archive. Create it with NewClusterScheduler, JoinAsScheduler, then
+// Open; Close stops it.
+type ClusterScheduler struct {
+	planner
+
+	rejoining bool           // standing by again after losing the lease: NATS unreachable is waited out
+	conn      *cluster.Conn  // the connection; nil when driven by another queue (tests)
+	queue     runQueue       // where runs go and reports come from: conn, or the in-process dispatcher
+	lease     *cluster.Lease // the scheduler's; nil without conn
+	lost      chan struct{}  // closed when the lease is lost
+	stopLoops context.CancelFunc
+	flights   *flights
+}
+
+// runQueue is what a scheduler needs of a dispatcher: it hands runs to
+// the workers and hears what they report. Both dispatchers are one
+// (cluster.Conn, dispatch.Local).
+type runQueue interface {
+	Enqueue(ctx context.Context, t dispatch.Task) error
+	dispatch.Reporter
+}
+
+// NewClusterScheduler returns a cluster scheduler for c with production
+// defaults.
+func NewClusterScheduler(c *Config) *ClusterScheduler {
+	s := &ClusterScheduler{planner: planner{core: newCore(c)}, lost: make(chan struct{}), flights: &flights{inflight: map[string]flight{}}}
+	s.board = s.flights
+	return s
+}
+
+// flights is what a cluster's workers reported of each blog's run in
+// flight (or, between runs, of its last run), for /status.
+type flights struct {
+	conn *cluster.Conn // for the queue's figures; nil: none
 
 	mu       sync.Mutex
 	inflight map[string]flight // by blog id
@@ -38,31 +67,32 @@ type flight struct {
 	LastFail string `json:"attempt_error,omitempty"`
 }
 
-func (r *clusterRole) close() {
-	if r == nil {
-		return
+// leave stops the scheduler's loops, releases its lease and closes its
+// connection.
+func (s *ClusterScheduler) leave() {
+	if s.stopLoops != nil {
+		s.stopLoops()
 	}
-	if r.stop != nil {
-		r.stop()
-	}
-	if r.lease != nil {
+	if s.lease != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		r.lease.Release(ctx)
+		s.lease.Release(ctx)
 		cancel()
 	}
-	r.conn.Close()
+	if s.conn != nil {
+		s.conn.Close()
+	}
 }
 
 // clusterOptions turns the cluster key into cluster.Options, reading this
 // process's nkey.
-func clusterOptions(c *Config, d *Daemon) (cluster.Options, error) {
+func clusterOptions(c *Config, log *slog.Logger) (cluster.Options, error) {
 	cl := c.Cluster
 	id, err := cluster.LoadIdentity(cl.NkeyFile)
 	if err != nil {
 		return cluster.Options{}, err
 	}
 	return cluster.Options{URL: cl.NATSURL, Name: cl.Name, AckWait: time.Duration(cl.AckWait), MaxDeliver: cl.MaxDeliver,
-		LeaseTTL: time.Duration(cl.LeaseTTL), Logger: d.Logger, Identity: id, Members: cl.Members, TLSCA: cl.TLSCA}, nil
+		LeaseTTL: time.Duration(cl.LeaseTTL), Logger: log, Identity: id, Members: cl.Members, TLSCA: cl.TLSCA}, nil
 }
 
 // JoinAsScheduler connects to the cluster (a scheduler that lost its
@@ -71,8 +101,8 @@ func clusterOptions(c *Config, d *Daemon) (cluster.Options, error) {
 // the whole cluster. The lease is renewed every third of its TTL; if a
 // renewal fails the scheduler has lost it and Lost is closed: the process
 // must stop (another scheduler may be active).
-func (d *Daemon) JoinAsScheduler(ctx context.Context) error {
-	o, err := clusterOptions(d.Config, d)
+func (d *ClusterScheduler) JoinAsScheduler(ctx context.Context) error {
+	o, err := clusterOptions(d.Config, d.Logger)
 	if err != nil {
 		return err
 	}
@@ -94,7 +124,7 @@ func (d *Daemon) JoinAsScheduler(ctx context.Context) error {
 	for {
 		lease, err := conn.Acquire(ctx, cluster.SchedulerKey, name)
 		if err == nil {
-			d.cl = &clusterRole{conn: conn, lease: lease, lost: make(chan struct{}), inflight: map[string]flight{}}
+			d.conn, d.queue, d.lease, d.flights.conn = conn, conn, lease, conn
 			d.Logger.Info("active scheduler of the cluster", "name", name, "lease_ttl", ttl)
 			return nil
 		}
@@ -113,53 +143,63 @@ func (d *Daemon) JoinAsScheduler(ctx context.Context) error {
 	}
 }
 
-// Lost is closed when a cluster scheduler lost its lease; nil (never
-// closed) in one process.
-func (d *Daemon) Lost() <-chan struct{} {
-	if d.cl == nil {
-		return nil
-	}
-	return d.cl.lost
-}
+// Lost is closed when the scheduler lost its lease.
+func (d *ClusterScheduler) Lost() <-chan struct{} { return d.lost }
 
-// openSchedulerStore opens the schedule store of a cluster's scheduler,
-// waiting a little for a scheduler that just lost its lease to let go of
-// the file.
-func (d *Daemon) openSchedulerStore() error {
-	c := d.Config
-	if err := os.MkdirAll(filepath.Dir(c.State), 0o755); err != nil {
-		return fmt.Errorf("state %s: %w", c.State, err)
-	}
-	var store *schedule.Store
-	var err error
-	for range 10 {
-		if store, err = schedule.Open(c.State); !errors.Is(err, schedule.ErrInUse) {
-			break
+// openStore opens the scheduler's schedule store, waiting a little for a
+// scheduler that just lost its lease to let go of the file. The archive
+// is the workers'.
+func (d *ClusterScheduler) openStore() error { return d.openState(10) }
+
+// Open starts scheduling every blog for the cluster (opening the schedule
+// store unless openStore did already), renewing the lease and reading the
+// workers' reports.
+func (d *ClusterScheduler) Open() error {
+	if d.store == nil {
+		if err := d.openStore(); err != nil {
+			return err
 		}
 	}
-	if err != nil {
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	if err := d.plan(d.Config, d.enqueueLocked); err != nil {
+		d.closeStore()
 		return err
 	}
-	logRecovery(d.Logger, store.Recovered())
-	d.store, d.dispatch, d.warns = store, d.cl.conn, map[string]string{}
-	return nil
+	d.startScheduling()
+	return d.sched.Open()
 }
 
-// startScheduling starts renewing the lease and reading the workers'
-// reports.
-func (d *Daemon) startScheduling() {
+// Close stops scheduling and the scheduler's loops, lets go of its lease
+// and connection, and closes the store.
+func (d *ClusterScheduler) Close() error {
+	if !d.stop() {
+		return nil
+	}
+	d.leave()
+	return d.closeStore()
+}
+
+// startScheduling starts renewing the lease (with one) and reading the
+// workers' reports, and, on NATS, the advisories of exhausted tasks.
+func (d *ClusterScheduler) startScheduling() {
 	ctx, cancel := context.WithCancel(d.ctx)
-	d.cl.stop = cancel
-	d.wg.Add(2)
+	d.stopLoops = cancel
+	if d.lease != nil {
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			d.keepLease(ctx)
+		}()
+	}
+	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
-		d.keepLease(ctx)
+		d.queue.Reports(ctx, d.onReport)
 	}()
-	go func() {
-		defer d.wg.Done()
-		d.cl.conn.Reports(ctx, d.onReport)
-	}()
-	stop, err := d.cl.conn.Exhausted(d.onExhausted)
+	if d.conn == nil {
+		return
+	}
+	stop, err := d.conn.Exhausted(d.onExhausted)
 	if err != nil {
 		d.Logger.Error("tasks that exhaust max_deliver without a report will stay running", "err", err)
 		return
@@ -172,9 +212,16 @@ func (d *Daemon) startScheduling() {
 	}()
 }
 
+// enqueueLocked hands a run of blog id to the workers, over the network:
+// not under d.mu, which is held (planner.enqueue).
+func (d *ClusterScheduler) enqueueLocked(id string) {
+	d.wg.Add(1)
+	go d.publish(id, d.Now())
+}
+
 // onExhausted records as failed a run whose task reached max_deliver
 // without a worker ending it (each of its workers died or stopped).
-func (d *Daemon) onExhausted(t dispatch.Task) {
+func (d *ClusterScheduler) onExhausted(t dispatch.Task) {
 	n := d.Config.Cluster.MaxDeliver
 	rep := runOutcome{Outcome: schedule.OutcomeFailed, Transient: true,
 		Error: fmt.Sprintf("no worker ended the run in %d attempts (max_deliver): each died or stopped during it", n)}
@@ -188,8 +235,8 @@ func (d *Daemon) onExhausted(t dispatch.Task) {
 
 // keepLease renews the scheduler's lease until ctx ends; when a renewal
 // fails it closes lost and stops scheduling.
-func (d *Daemon) keepLease(ctx context.Context) {
-	ttl := d.cl.conn.Options().LeaseTTL
+func (d *ClusterScheduler) keepLease(ctx context.Context) {
+	ttl := d.conn.Options().LeaseTTL
 	t := time.NewTicker(ttl / 3)
 	defer t.Stop()
 	for {
@@ -199,7 +246,7 @@ func (d *Daemon) keepLease(ctx context.Context) {
 		case <-t.C:
 		}
 		rctx, cancel := context.WithTimeout(ctx, ttl/3)
-		err := d.cl.lease.Renew(rctx)
+		err := d.lease.Renew(rctx)
 		cancel()
 		if err != nil && ctx.Err() == nil && !errors.Is(err, cluster.ErrLost) {
 			d.Logger.Warn("scheduler lease not renewed; trying again", "err", err)
@@ -208,7 +255,7 @@ func (d *Daemon) keepLease(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			d.Logger.Error("scheduler lease lost: stopping (a standby takes over)", "err", err)
 			d.sched.Close()
-			close(d.cl.lost)
+			close(d.lost)
 			return
 		}
 	}
@@ -222,7 +269,7 @@ func (d *Daemon) keepLease(ctx context.Context) {
 // drops it. A firing decided before the blog's previous run was reported
 // (a scheduler that took over fires the runs its predecessor left in flight
 // while their reports come in) is dropped: that report set the next run.
-func (d *Daemon) publish(id string, decided time.Time) {
+func (d *ClusterScheduler) publish(id string, decided time.Time) {
 	defer d.wg.Done()
 	now := d.Now()
 	var t dispatch.Task
@@ -251,7 +298,7 @@ func (d *Daemon) publish(id string, decided time.Time) {
 		return // recordDone's ended clears d.running
 	}
 	if err == nil {
-		err = d.dispatch.Enqueue(d.ctx, t)
+		err = d.queue.Enqueue(d.ctx, t)
 	}
 	switch {
 	case err == nil:
@@ -274,20 +321,10 @@ func (d *Daemon) publish(id string, decided time.Time) {
 
 // onReport records a worker's report: who runs which blog and, at the end
 // of a run, its outcome in the schedule store and the blog's next run.
-func (d *Daemon) onReport(r dispatch.Report) error {
-	cl := d.cl
+func (d *ClusterScheduler) onReport(r dispatch.Report) error {
 	switch r.Kind {
 	case dispatch.Started, dispatch.Retry:
-		cl.mu.Lock()
-		f := cl.inflight[r.Blog]
-		f.Worker, f.Attempt = r.Worker, r.Attempt
-		if r.Kind == dispatch.Retry {
-			f.LastFail = r.Error
-		} else if r.Attempt > 1 {
-			cl.redelivs++
-		}
-		cl.inflight[r.Blog] = f
-		cl.mu.Unlock()
+		d.flights.attempt(r)
 		return nil
 	case dispatch.Done:
 		return d.recordDone(r)
@@ -297,14 +334,12 @@ func (d *Daemon) onReport(r dispatch.Report) error {
 
 // recordDone stores the outcome of a run a worker ended. A report of a run
 // other than the blog's run in flight (a duplicate) changes nothing.
-func (d *Daemon) recordDone(r dispatch.Report) error {
+func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	var rep runOutcome
 	if err := json.Unmarshal(r.Payload, &rep); err != nil {
 		rep = runOutcome{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
 	}
-	d.mu.Lock()
-	spec, ok := d.specs[r.Blog]
-	d.mu.Unlock()
+	_, spec, ok := d.blog(r.Blog)
 	stale := false
 	err := d.store.Update(r.Blog, func(st *schedule.State) error { // checked, outcome and next run at once
 		if st.Outcome != schedule.OutcomeRunning || !st.NextDue.Equal(r.Due) {
@@ -332,11 +367,7 @@ func (d *Daemon) recordDone(r dispatch.Report) error {
 	d.metrics.entries.Add(float64(rep.Stats.Entries))
 	d.Logger.Info("run reported", "blog", r.Blog, "worker", r.Worker, "attempt", r.Attempt, "outcome", rep.Outcome,
 		"archived", rep.Stats.String(), "err", rep.Error)
-	d.cl.mu.Lock()
-	f := d.cl.inflight[r.Blog] // the last run's, until the next starts
-	f.Worker, f.Attempt, f.LastFail = cmp.Or(r.Worker, f.Worker), r.Attempt, ""
-	d.cl.inflight[r.Blog] = f
-	d.cl.mu.Unlock()
+	d.flights.done(r)
 	d.mu.Lock()
 	d.warns[r.Blog] = rep.Warning
 	d.mu.Unlock()
@@ -354,18 +385,46 @@ type clusterStatus struct {
 	cluster.QueueStats
 }
 
+// attempt notes a started or retry report: who runs the blog's run, and
+// why its last attempt failed.
+func (r *flights) attempt(rep dispatch.Report) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f := r.inflight[rep.Blog]
+	f.Worker, f.Attempt = rep.Worker, rep.Attempt
+	if rep.Kind == dispatch.Retry {
+		f.LastFail = rep.Error
+	} else if rep.Attempt > 1 {
+		r.redelivs++
+	}
+	r.inflight[rep.Blog] = f
+}
+
+// done notes a recorded done report: the blog's last run's worker and
+// attempt, until the next run starts.
+func (r *flights) done(rep dispatch.Report) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f := r.inflight[rep.Blog]
+	f.Worker, f.Attempt, f.LastFail = cmp.Or(rep.Worker, f.Worker), rep.Attempt, ""
+	r.inflight[rep.Blog] = f
+}
+
 // flightOf returns what workers reported of blog id's run in flight.
-func (r *clusterRole) flightOf(id string) flight {
+func (r *flights) flightOf(id string) flight {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.inflight[id]
 }
 
 // status returns the cluster's figures for /status.
-func (r *clusterRole) status(name string) clusterStatus {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	q, _ := r.conn.Queue(ctx)
+func (r *flights) status(name string) clusterStatus {
+	var q cluster.QueueStats
+	if r.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		q, _ = r.conn.Queue(ctx)
+		cancel()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return clusterStatus{Scheduler: name, Redelivered: r.redelivs, QueueStats: q}

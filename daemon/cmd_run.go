@@ -23,59 +23,72 @@ func runRun(ctx context.Context, args []string, io IO) error {
 		return nil
 	}
 	logger := newLogger(c.Log, io.Stderr)
-	if c.Cluster.On() {
-		stop, err := startEmbedded(c.Cluster, logger)
-		if err != nil {
+	if !c.Cluster.On() {
+		d := NewDaemon(c)
+		d.Logger = logger
+		_, err := serve(ctx, d, *cfgPath, io)
+		return err
+	}
+	stop, err := startEmbedded(c.Cluster, logger)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	for rejoining := false; ; rejoining = true {
+		s := NewClusterScheduler(c)
+		s.Logger, s.rejoining = logger, rejoining
+		if err := s.JoinAsScheduler(ctx); err != nil {
+			if errors.Is(err, context.Canceled) {
+				err = errors.New("stopped while standing by")
+			}
 			return err
 		}
-		defer stop()
-	}
-	for rejoining := false; ; rejoining = true {
-		d := NewDaemon(c)
-		d.Logger, d.rejoining = logger, rejoining
-		lost, err := serve(ctx, d, *cfgPath, io)
+		lost, err := serve(ctx, s, *cfgPath, io)
 		if !lost {
 			return err
 		}
-		c = d.Config // as last reloaded
+		c = s.Config // as last reloaded
 		logger.Warn("scheduler lease lost: stepped down; standing by to take it again (another scheduler may be active)")
 	}
 }
 
-// serve runs d until ctx ends, reloading its config on io.Reload. In a
-// cluster d first waits, as a standby, for the scheduler's lease; if it
-// loses the lease later (a renewal refused, or none for a whole TTL: the
-// server unreachable, the machine overloaded) it stops scheduling, closes
-// everything and returns lost, so that the caller stands by again rather
-// than exit.
-func serve(ctx context.Context, d *Daemon, cfgPath string, io IO) (lost bool, err error) {
-	c := d.Config
-	if c.Cluster.On() {
-		if err := d.JoinAsScheduler(ctx); err != nil {
-			if errors.Is(err, context.Canceled) {
-				err = errors.New("stopped while standing by")
-			}
-			return false, err
-		}
-	}
+// service is a role the run command serves: the local Daemon, or a
+// cluster's ClusterScheduler that holds the scheduler's lease.
+type service interface {
+	base() *planner
+	openStore() error
+	Open() error
+	Close() error
+	Lost() <-chan struct{}
+	leave() // lets go of what came before openStore: a cluster's connection and lease
+}
+
+// serve runs d until ctx ends, reloading its config on io.Reload. If a
+// cluster's scheduler loses its lease (a renewal refused, or none for a
+// whole TTL: the server unreachable, the machine overloaded) it stops
+// scheduling, closes everything and returns lost, so that the caller
+// stands by again rather than exit.
+func serve(ctx context.Context, d service, cfgPath string, io IO) (lost bool, err error) {
+	p := d.base()
+	c := p.Config
 	// The archive is locked, then the status server's port bound, before
 	// anything is scheduled: a busy port ends the command before any
 	// harvest starts.
 	if err := d.openStore(); err != nil {
-		d.cl.close()
+		d.leave()
 		return false, err
 	}
-	srv := &statusServer{d: d}
+	srv := &statusServer{d: p}
 	if err := srv.bind(c.Listen); err != nil {
-		d.closeStore()
-		d.cl.close()
+		p.closeStore()
+		d.leave()
 		return false, fmt.Errorf("listen %s: %w (nothing was harvested)", c.Listen, err)
 	}
-	log := d.Logger
+	log := p.Logger
 	log.Info("blogharvest started", startAttrs(c, srv)...)
 	if err := d.Open(); err != nil {
 		srv.close()
-		d.cl.close()
+		d.leave()
 		return false, err
 	}
 	// Parsing a large config and loading every blog's state leaves garbage
@@ -97,7 +110,7 @@ func serve(ctx context.Context, d *Daemon, cfgPath string, io IO) (lost bool, er
 			log.Info("stopped")
 			return false, nil
 		case <-io.Reload:
-			reload(d, cfgPath, srv)
+			reload(p, cfgPath, srv)
 		case <-d.Lost():
 			srv.close()
 			d.Close()
@@ -109,7 +122,7 @@ func serve(ctx context.Context, d *Daemon, cfgPath string, io IO) (lost bool, er
 // reload applies the config file again; an invalid new config is logged and
 // the running one kept. A changed listen moves the status server; a changed
 // archive or state is refused (logged) while the rest applies.
-func reload(d *Daemon, path string, srv *statusServer) {
+func reload(d *planner, path string, srv *statusServer) {
 	c, err := LoadConfig(path)
 	if err == nil {
 		keepRestartOnly(d.Config, c, d.Logger)

@@ -64,7 +64,7 @@ func fetchStatus(ctx context.Context, c *Config) ([]BlogStatus, string, error) {
 			return nil, "", err
 		}
 		if s.Outcome == schedule.OutcomeRunning && archive == nil {
-			archive, _ = openArchive(ctx, c) // unreadable: the state's count stands
+			archive, _ = readArchive(ctx, c) // unreadable: the state's count stands
 		}
 		s.Entries = unfinishedCount(archive, b.ID, s) // a daemon killed mid-run recorded none of its run's
 		out = append(out, statusFrom(b, s))

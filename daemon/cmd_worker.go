@@ -53,9 +53,9 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 	if *listen != "" {
 		c.Listen = *listen
 	}
-	d := NewDaemon(c)
+	d := NewWorker(c)
 	d.Logger = newLogger(c.Log, io.Stderr).With("worker", c.Cluster.Name)
-	if err := d.OpenWorker(ctx); err != nil {
+	if err := d.Open(ctx); err != nil {
 		return err
 	}
 	log := d.Logger
@@ -64,7 +64,7 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 	if c.Listen != "" {
 		addr, stop, err := d.serveHandler(c.Listen, d.workerHandler())
 		if err != nil {
-			d.CloseWorker()
+			d.Close()
 			return fmt.Errorf("listen %s: %w", c.Listen, err)
 		}
 		defer stop()
@@ -72,7 +72,7 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 	}
 	<-ctx.Done()
 	log.Info("shutting down: no new tasks; crawls in flight are handed back")
-	err = d.CloseWorker()
+	err = d.Close()
 	log.Info("stopped", "err", err)
 	return err
 }
@@ -108,7 +108,7 @@ func runNkey(_ context.Context, args []string, std IO) error {
 
 // workerHandler serves a worker's /healthz (503 while disconnected from
 // NATS) and /metrics.
-func (d *Daemon) workerHandler() http.Handler {
+func (d *Worker) workerHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

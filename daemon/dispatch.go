@@ -11,10 +11,10 @@ import (
 // harvest slots (slots.go): the single process's worker pool. One
 // goroutine takes each task from the queue, waits for a free slot and
 // runs the task in a goroutine of its own, which lends its slot while its
-// crawl waits for a host's politeness.
+// crawl waits for a host's politeness. The pool's runs reschedule their
+// blogs themselves (runTask): their reports are dropped, not read.
 func (d *Daemon) startLocal(n int) {
-	d.local = dispatch.NewLocal(nil)
-	d.dispatch = d.local
+	d.local = dispatch.NewLocal(func(dispatch.Report) {})
 	d.slots = newSlotPool(n)
 	d.wg.Add(1)
 	go func() {
@@ -44,30 +44,10 @@ func (d *Daemon) work(q dispatch.Dispatcher) {
 	}
 }
 
-// fire is the Scheduler's callback: it enqueues a run of blog id unless one
-// is queued or in progress, in which case it runs once more right after.
-func (d *Daemon) fire(id string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closed {
-		return
-	}
-	if d.running[id] {
-		d.again[id] = true
-		return
-	}
-	d.running[id] = true
-	d.enqueueLocked(id)
-}
-
-// enqueueLocked hands a run of blog id to the dispatcher; d.mu is held.
+// enqueueLocked hands a run of blog id to the pool's queue; d.mu is
+// held (planner.enqueue).
 func (d *Daemon) enqueueLocked(id string) {
-	if d.cl != nil {
-		d.wg.Add(1)
-		go d.publish(id, d.Now()) // over the network: not under d.mu
-		return
-	}
-	if err := d.dispatch.Enqueue(d.ctx, dispatch.Task{Blog: id, Due: d.Now()}); err != nil {
+	if err := d.local.Enqueue(d.ctx, dispatch.Task{Blog: id, Due: d.Now()}); err != nil {
 		delete(d.running, id)
 		delete(d.again, id)
 		if !errors.Is(err, dispatch.ErrClosed) {
@@ -81,10 +61,7 @@ func (d *Daemon) enqueueLocked(id string) {
 func (d *Daemon) runTask(ctx context.Context, dl dispatch.Delivery) {
 	id := dl.Task().Blog
 	defer dl.Ack(dispatch.Report{Blog: id, Due: dl.Task().Due, Kind: dispatch.Done})
-	d.mu.Lock()
-	b, ok := d.blogs[id]
-	spec := d.specs[id]
-	d.mu.Unlock()
+	b, spec, ok := d.blog(id)
 	if ok && d.ctx.Err() != nil {
 		return // shut down before its turn: run at the next start, not begun now
 	}
@@ -96,18 +73,4 @@ func (d *Daemon) runTask(ctx context.Context, dl dispatch.Delivery) {
 		d.reschedule(id, spec, err)
 	}
 	d.ended(id)
-}
-
-// ended marks blog id's run over, enqueueing it once more if it was fired
-// during the run.
-func (d *Daemon) ended(id string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.again[id] && !d.closed {
-		delete(d.again, id)
-		d.enqueueLocked(id)
-		return
-	}
-	delete(d.running, id)
-	delete(d.again, id)
 }

@@ -12,6 +12,18 @@
 // ends the process at once. Only this package knows the concrete types of the
 // others: it is where everything is wired together.
 //
+// A process plays one of three roles, each a type that owns its loops and
+// is started by its command: Daemon (daemon.go, dispatch.go: run without
+// a cluster; the pool of harvest slots reads dispatch.Local),
+// ClusterScheduler (cluster_sched.go: run with a cluster key; the
+// scheduler's lease, runs handed out with Enqueue and their outcomes read
+// with Reports, through the dispatcher as the pool's are) and Worker
+// (worker.go: the worker command; leases, heartbeats, a run's end). What
+// they share is core (core.go: config, clock, log, metrics, archive,
+// schedule store, the crawl of one blog, the run history); the two that
+// schedule share planner (planner.go: blogs, specs, firing, reload) and
+// /status (http.go).
+//
 // Where to change what: the status pages are statuspage.go and
 // statuspage.html (run history in runhistory.go; in a cluster a worker's
 // run record reaches the scheduler's history in its done report,
@@ -19,6 +31,6 @@
 // cmd_demo.go; terminal progress lines in progress.go. Everything that
 // reads the archive (media and requisites reuse, resuming, export, report,
 // status counts and shortfalls) gets its aip.Store from s3archive.go
-// (Daemon.archiveStore, openArchive; resolveArchive for a command line's
+// (core.archiveStore, readArchive; resolveArchive for a command line's
 // ARCHIVE[/BLOG-ID], a folder or s3://…); counts are in archivecount.go.
 package daemon

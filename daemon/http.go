@@ -53,7 +53,7 @@ func statusFrom(b Blog, st schedule.State) BlogStatus {
 }
 
 // Status returns every configured blog's status, sorted by id.
-func (d *Daemon) Status() ([]BlogStatus, error) {
+func (d *planner) Status() ([]BlogStatus, error) {
 	d.mu.Lock()
 	blogs := make([]Blog, 0, len(d.blogs))
 	for _, b := range d.blogs {
@@ -76,8 +76,8 @@ func (d *Daemon) Status() ([]BlogStatus, error) {
 		if due, ok := d.sched.Due(b.ID); ok {
 			s.NextRun = due
 		}
-		if d.cl != nil {
-			f := d.cl.flightOf(b.ID)
+		if d.board != nil {
+			f := d.board.flightOf(b.ID)
 			s.Worker, s.Attempt, s.AttemptError = f.Worker, f.Attempt, publicText(f.LastFail, d.Config)
 		}
 		out = append(out, s)
@@ -86,7 +86,7 @@ func (d *Daemon) Status() ([]BlogStatus, error) {
 }
 
 // Handler serves /healthz, /metrics and /status.
-func (d *Daemon) Handler() http.Handler {
+func (d *planner) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -104,8 +104,8 @@ func (d *Daemon) Handler() http.Handler {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		out := map[string]any{"version": Version, "blogs": st}
-		if d.cl != nil {
-			out["cluster"] = d.cl.status(d.Config.Cluster.Name)
+		if d.board != nil {
+			out["cluster"] = d.board.status(d.Config.Cluster.Name)
 		}
 		enc.Encode(out)
 	})
@@ -116,12 +116,12 @@ func (d *Daemon) Handler() http.Handler {
 // timeouts and connection cap of d.httpLimits (defaultHTTPLimits when
 // unset). It returns the bound address (addr may end in :0) and a function
 // that shuts the server down, waiting at most a few seconds.
-func (d *Daemon) serve(addr string) (net.Addr, func(), error) {
+func (d *planner) serve(addr string) (net.Addr, func(), error) {
 	return d.serveHandler(addr, d.Handler())
 }
 
 // serveHandler is serve with handler h.
-func (d *Daemon) serveHandler(addr string, h http.Handler) (net.Addr, func(), error) {
+func (d *core) serveHandler(addr string, h http.Handler) (net.Addr, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, err
@@ -132,7 +132,7 @@ func (d *Daemon) serveHandler(addr string, h http.Handler) (net.Addr, func(), er
 
 // serveOn serves h on the bound listener ln, as serveHandler does, and
 // returns the function that shuts the server down.
-func (d *Daemon) serveOn(ln net.Listener, h http.Handler) func() {
+func (d *core) serveOn(ln net.Listener, h http.Handler) func() {
 	limits := d.httpLimits
 	if limits.maxConns == 0 {
 		limits = defaultHTTPLimits

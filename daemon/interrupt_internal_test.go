@@ -27,12 +27,7 @@ func (h blockingHarvester) Harvest(ctx context.Context, o harvest.Options, since
 // openBlocking opens a Daemon on dir whose harvests block until cancelled.
 func openBlocking(t *testing.T, dir string) (*Daemon, chan string) {
 	t.Helper()
-	c, err := ParseConfig("test.yaml", []byte("archive: "+filepath.Join(dir, "archive")+"\nstate: "+filepath.Join(dir, "state.db")+
-		"\nblogs:\n  - id: slow\n    url: http://127.0.0.1:1/\n    schedule: \"@daily\"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := NewDaemon(c)
+	d := NewDaemon(dailyConfig(t, dir, "slow"))
 	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	started := make(chan string, 1)
 	d.harvester = blockingHarvester{started}

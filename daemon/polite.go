@@ -24,7 +24,7 @@ type carried struct {
 // previous returns what the last crawl of blog id left for the next
 // UpdateCrawl: validators, digests and signatures from the schedule
 // store's st, robots.txt and rules from memory.
-func (d *Daemon) previous(id string, st schedule.State) harvest.State {
+func (d *core) previous(id string, st schedule.State) harvest.State {
 	d.mu.Lock()
 	c := d.carried[id]
 	d.mu.Unlock()
@@ -33,7 +33,7 @@ func (d *Daemon) previous(id string, st schedule.State) harvest.State {
 
 // carry keeps the robots.txt captures and rules of a crawl's State in
 // memory for the blog's next crawl.
-func (d *Daemon) carry(id string, s harvest.State) {
+func (d *core) carry(id string, s harvest.State) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.carried == nil {
@@ -56,7 +56,7 @@ func recheckPosts(d Duration) time.Duration {
 // entries the update re-reads, so that their pictures are not fetched
 // again. An AIP that cannot be read costs a warning and a fetch, never
 // the entry.
-func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogharvest.File {
+func (d *core) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogharvest.File {
 	return func(e *blogharvest.Entry) []blogharvest.File {
 		files, err := aip.ArchivedCaptures(d.archiveStore(), e)
 		if err != nil {
@@ -72,7 +72,7 @@ func (d *Daemon) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blog
 // revalidates conditionally once stale, instead of fetching the theme's
 // files again for every changed post. A package that cannot be read costs
 // a warning and fetches, never a requisite.
-func (d *Daemon) archivedRequisites(blogID string, log *slog.Logger) func() []blogharvest.File {
+func (d *core) archivedRequisites(blogID string, log *slog.Logger) func() []blogharvest.File {
 	return func() []blogharvest.File {
 		files, err := aip.ArchivedRequisites(d.archiveStore(), blogID)
 		if err != nil {

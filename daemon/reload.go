@@ -23,7 +23,7 @@ func keepRestartOnly(old, c *Config, log *slog.Logger) {
 // statusServer is the daemon's HTTP server, which a reload may move to
 // another address.
 type statusServer struct {
-	d      *Daemon
+	d      *planner
 	listen string // the configured address; "" when off
 	stop   func()
 	bound  net.Listener // bound by bind, not yet served; nil otherwise

@@ -165,7 +165,7 @@ func (h *runHistory) last(id string) *RunRecord {
 }
 
 // record notes a finished run of id in the history.
-func (d *Daemon) record(id string, start time.Time, outcome string, t *tally, res *harvest.Result, runErr error) {
+func (d *core) record(id string, start time.Time, outcome string, t *tally, res *harvest.Result, runErr error) {
 	end := d.Now()
 	st := t.stats()
 	r := RunRecord{Start: start, End: end, Duration: end.Sub(start).Round(time.Millisecond).String(), Outcome: outcome,

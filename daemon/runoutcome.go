@@ -37,7 +37,7 @@ type runOutcome struct {
 }
 
 // reportOf sums a run up.
-func (d *Daemon) reportOf(outcome string, t *tally, res *harvest.Result, runErr error) runOutcome {
+func (d *core) reportOf(outcome string, t *tally, res *harvest.Result, runErr error) runOutcome {
 	r := runOutcome{Outcome: outcome, Stats: t.stats(), Invalid: publicText(t.invalidSummary(), d.Config)}
 	if runErr != nil {
 		r.Error, r.Transient = publicText(runErr.Error(), d.Config), blogharvest.IsTransient(runErr)

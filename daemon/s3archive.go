@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -13,7 +11,6 @@ import (
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/report"
-	"github.com/blogharvest/blogharvest/schedule"
 )
 
 // s3SweepGrace is how old an unpublished staged object of an S3 archive
@@ -91,35 +88,12 @@ func checkArchive(ctx context.Context, c *Config, bag func(dir string, t aip.Tal
 	return aip.CheckStore(ctx, st, bag)
 }
 
-// openS3Store is openStore for an S3 archive: no archive lock (writers are
-// kept apart by the marker's conditional write), the schedule state in its
-// local file as ever.
-func (d *Daemon) openS3Store() error {
-	c := d.Config
-	st, err := openS3Archive(context.Background(), c)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(c.State), 0o755); err != nil {
-		return fmt.Errorf("state %s: %w", c.State, err)
-	}
-	store, err := schedule.Open(c.State)
-	if err != nil {
-		return err
-	}
-	logRecovery(d.Logger, store.Recovered())
-	d.store = store
-	d.writer = &aip.Writer{Store: st, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now}
-	d.warns = map[string]string{}
-	return nil
-}
-
 // archiveStore returns the Store the daemon reads its archive through
 // (media and requisites reuse, resuming, counts, the status page): the
 // store its writer writes to, else the archive folder, else (a cluster's
 // scheduler on an S3 archive) a connection of its own, made at the first
 // call; nil when that fails (the error is logged once).
-func (d *Daemon) archiveStore() aip.Store {
+func (d *core) archiveStore() aip.Store {
 	if d.writer != nil && d.writer.Store != nil {
 		return d.writer.Store
 	}
@@ -135,7 +109,7 @@ type archiveReader struct {
 // open returns the Store of c's archive, connecting at the first call.
 func (r *archiveReader) open(c *Config, log *slog.Logger) aip.Store {
 	r.once.Do(func() {
-		s, err := openArchive(context.Background(), c)
+		s, err := readArchive(context.Background(), c)
 		if err != nil && log != nil {
 			log.Warn("the archive cannot be read", "archive", c.Archive, "err", err)
 		}
@@ -144,9 +118,9 @@ func (r *archiveReader) open(c *Config, log *slog.Logger) aip.Store {
 	return r.s
 }
 
-// openArchive returns the Store that reads c's archive without changing
+// readArchive returns the Store that reads c's archive without changing
 // it: the folder, or a connection to the S3 archive.
-func openArchive(ctx context.Context, c *Config) (aip.Store, error) {
+func readArchive(ctx context.Context, c *Config) (aip.Store, error) {
 	if !isS3(c.Archive) {
 		return &aip.Local{Root: c.Archive}, nil
 	}
@@ -169,7 +143,7 @@ func perBag(requests int64, written int) string {
 // latestBlogVersion returns the newest version of blog id's Blog AIP in
 // c's archive, a folder or an S3 archive; 0 when none can be read.
 func latestBlogVersion(ctx context.Context, c *Config, id string) int {
-	st, err := openArchive(ctx, c)
+	st, err := readArchive(ctx, c)
 	if err != nil {
 		return 0
 	}

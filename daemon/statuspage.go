@@ -41,7 +41,7 @@ func refresh(r *http.Request) int {
 // statusPages adds the read-only HTML status pages to mux: "/" lists every
 // blog, "/blog/{id}" shows one. Links are relative, so the pages work
 // behind a reverse proxy under a path prefix.
-func (d *Daemon) statusPages(mux *http.ServeMux) {
+func (d *planner) statusPages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
 		if err != nil {
@@ -68,7 +68,7 @@ func (d *Daemon) statusPages(mux *http.ServeMux) {
 	})
 }
 
-func (d *Daemon) render(w http.ResponseWriter, name string, data any) {
+func (d *core) render(w http.ResponseWriter, name string, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
 	if err := statusTemplates().ExecuteTemplate(w, name, data); err != nil {

@@ -16,13 +16,30 @@ import (
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// OpenWorker makes d a cluster worker: it connects to the cluster, takes
-// the worker's hold on the shared archive (aip.LockWorker: no global
-// lock, a .tmp folder of its own, which it sweeps) and starts
-// Config.Concurrency goroutines running the cluster's tasks.
-func (d *Daemon) OpenWorker(ctx context.Context) error {
+// Worker is a cluster worker: it takes runs from the cluster's
+// dispatcher, Config.Concurrency at a time, crawls each under the leases
+// of its blog and hosts into the shared archive, and reports how each
+// ended. It keeps no schedule store. Create it with NewWorker, then Open;
+// Close stops it.
+type Worker struct {
+	core
+
+	conn  *cluster.Conn
+	blogs map[string]Blog // the config's blogs, by id
+}
+
+// NewWorker returns a worker for c with production defaults.
+func NewWorker(c *Config) *Worker { return &Worker{core: newCore(c)} }
+
+// Open connects to the cluster, takes the worker's hold on the shared
+// archive (a folder: aip.LockWorker, no global lock, a .tmp folder of its
+// own, which it sweeps; an S3 archive: no folder, no lock, the blog's
+// lease keeps workers apart and the marker's conditional write makes a
+// race harmless, doc/storage.md) and starts Config.Concurrency goroutines
+// running the cluster's tasks.
+func (d *Worker) Open(ctx context.Context) error {
 	c := d.Config
-	o, err := clusterOptions(c, d)
+	o, err := clusterOptions(c, d.Logger)
 	if err != nil {
 		return err
 	}
@@ -30,32 +47,12 @@ func (d *Daemon) OpenWorker(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if isS3(c.Archive) {
-		// no folder, no lock: the blog's lease keeps workers apart, the
-		// marker's conditional write makes a race harmless (doc/storage.md)
-		st, err := openS3Archive(ctx, c)
-		if err != nil {
-			conn.Close()
-			return err
-		}
-		d.cl = &clusterRole{conn: conn, inflight: map[string]flight{}}
-		d.writer = &aip.Writer{Store: st, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now}
-	} else {
-		lock, err := aip.LockWorker(c.Archive, c.Cluster.Name)
-		if err != nil {
-			conn.Close()
-			return err
-		}
-		if err := aip.Sweep(lock); err != nil {
-			lock.Close()
-			conn.Close()
-			return fmt.Errorf("sweep unfinished AIPs: %w", err)
-		}
-		d.lock, d.cl = lock, &clusterRole{conn: conn, inflight: map[string]flight{}}
-		d.writer = &aip.Writer{Root: c.Archive, Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now,
-			Lock: lock}
+	hold := func(archive string) (*aip.ArchiveLock, error) { return aip.LockWorker(archive, c.Cluster.Name) }
+	if err := d.openArchive(ctx, hold); err != nil {
+		conn.Close()
+		return err
 	}
-	d.warns, d.blogs = map[string]string{}, map[string]Blog{}
+	d.conn, d.blogs = conn, map[string]Blog{}
 	for _, b := range c.Blogs {
 		d.blogs[b.ID] = b
 	}
@@ -65,27 +62,33 @@ func (d *Daemon) OpenWorker(ctx context.Context) error {
 		d.wg.Add(1)
 		go func() {
 			defer d.wg.Done()
-			for {
-				dl, err := conn.Receive(d.ctx)
-				if err != nil {
-					return
-				}
-				d.workTask(dl)
-			}
+			d.work(conn)
 		}()
 	}
 	return nil
 }
 
-// Connected reports whether a worker's connection to the cluster is up.
-func (d *Daemon) Connected() bool { return d.cl != nil && d.cl.conn.Connected() }
+// work runs the tasks q hands out, one at a time, until the worker
+// closes.
+func (d *Worker) work(q dispatch.Dispatcher) {
+	for {
+		dl, err := q.Receive(d.ctx)
+		if err != nil {
+			return
+		}
+		d.workTask(dl)
+	}
+}
+
+// Connected reports whether the worker's connection to the cluster is up.
+func (d *Worker) Connected() bool { return d.conn != nil && d.conn.Connected() }
 
 // workTask runs one task of the cluster: it reports that it started, takes
 // the blog's lease and folder lock and the leases of its hosts, crawls
 // with heartbeats, and ends the task: Ack after the last bag is in place,
 // Nack with backoff after a transient failure, Term after a permanent one
 // or the last attempt.
-func (d *Daemon) workTask(dl dispatch.Delivery) {
+func (d *Worker) workTask(dl dispatch.Delivery) {
 	t := dl.Task()
 	n, maxN := dl.Attempt()
 	name := d.Config.Cluster.Name
@@ -101,14 +104,14 @@ func (d *Daemon) workTask(dl dispatch.Delivery) {
 		log.Error("task refused", "err", msg)
 		// The scheduler takes a done report only from the run's holder:
 		// hold it to say why it ends.
-		l, err := d.cl.conn.Acquire(d.ctx, cluster.BlogKey(t.Blog), name)
+		l, err := d.conn.Acquire(d.ctx, cluster.BlogKey(t.Blog), name)
 		if err != nil {
 			rep.Kind, rep.Error = dispatch.Retry, publicText(err.Error(), d.Config)
 			dl.Nack(rep, time.Duration(d.Config.Cluster.RetryDelay))
 			return
 		}
 		defer (&held{leases: []*cluster.Lease{l}}).all()
-		if err := d.cl.conn.Hold(d.ctx, t.Blog, t.Due); err != nil {
+		if err := d.conn.Hold(d.ctx, t.Blog, t.Due); err != nil {
 			log.Warn("run not recorded as held: its report will be refused", "err", err)
 		}
 		d.end(dl, rep, runOutcome{Outcome: schedule.OutcomeFailed, Error: msg}, true)
@@ -148,7 +151,7 @@ func (d *Daemon) workTask(dl dispatch.Delivery) {
 }
 
 // end ends a task with its run's report: Term if failed, Ack otherwise.
-func (d *Daemon) end(dl dispatch.Delivery, rep dispatch.Report, r runOutcome, failed bool) {
+func (d *Worker) end(dl dispatch.Delivery, rep dispatch.Report, r runOutcome, failed bool) {
 	rep.Kind, rep.Error = dispatch.Done, r.Error
 	rep.Payload, _ = json.Marshal(r)
 	var err error
@@ -163,9 +166,9 @@ func (d *Daemon) end(dl dispatch.Delivery, rep dispatch.Report, r runOutcome, fa
 }
 
 // report sends a report of kind k, logging a failure.
-func (d *Daemon) report(k string, rep dispatch.Report) {
+func (d *Worker) report(k string, rep dispatch.Report) {
 	rep.Kind = k
-	if err := d.cl.conn.Report(d.ctx, rep); err != nil {
+	if err := d.conn.Report(d.ctx, rep); err != nil {
 		d.Logger.Warn("report not sent", "blog", rep.Blog, "kind", k, "err", err)
 	}
 }
@@ -192,15 +195,15 @@ func (h *held) all() {
 // failing at once if another worker holds either, then the lease of each
 // of its hosts,
 // waiting (with heartbeats) while another worker crawls one of them.
-func (d *Daemon) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
+func (d *Worker) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
 	name := d.Config.Cluster.Name
 	h := &held{}
-	l, err := d.cl.conn.Acquire(d.ctx, cluster.BlogKey(b.ID), name)
+	l, err := d.conn.Acquire(d.ctx, cluster.BlogKey(b.ID), name)
 	if err != nil {
 		return nil, err
 	}
 	h.leases = append(h.leases, l)
-	if err := d.cl.conn.Hold(d.ctx, b.ID, dl.Task().Due); err != nil { // the scheduler takes the run's report from its holder only
+	if err := d.conn.Hold(d.ctx, b.ID, dl.Task().Due); err != nil { // the scheduler takes the run's report from its holder only
 		h.all()
 		return nil, err
 	}
@@ -214,7 +217,7 @@ func (d *Daemon) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
 	last := time.Now()
 	for _, host := range hostsOf(b) {
 		for {
-			l, err := d.cl.conn.Acquire(d.ctx, cluster.HostKey(host), name+" for "+b.ID)
+			l, err := d.conn.Acquire(d.ctx, cluster.HostKey(host), name+" for "+b.ID)
 			if err == nil {
 				h.leases = append(h.leases, l)
 				break
@@ -253,8 +256,8 @@ func hostsOf(b Blog) []string {
 // heartbeat tells the dispatcher the task is in progress every third of the
 // ack wait and renews the leases every third of their TTL until stop is
 // called; a lease that cannot be renewed cancels the crawl.
-func (d *Daemon) heartbeat(ctx context.Context, cancel context.CancelFunc, dl dispatch.Delivery, leases []*cluster.Lease) (stop func()) {
-	o := d.cl.conn.Options()
+func (d *Worker) heartbeat(ctx context.Context, cancel context.CancelFunc, dl dispatch.Delivery, leases []*cluster.Lease) (stop func()) {
+	o := d.conn.Options()
 	every := min(o.AckWait, o.LeaseTTL) / 3
 	done := make(chan struct{})
 	finished := make(chan struct{})
@@ -292,13 +295,13 @@ func (d *Daemon) heartbeat(ctx context.Context, cancel context.CancelFunc, dl di
 	return func() { close(done); <-finished }
 }
 
-// CloseWorker stops taking tasks, cancels the crawls (their tasks are
-// handed back), waits for them up to Grace and lets go of the archive and
-// the connection.
-func (d *Daemon) CloseWorker() error {
+// Close stops taking tasks, cancels the crawls (their tasks are handed
+// back), waits for them up to Grace and lets go of the archive and the
+// connection.
+func (d *Worker) Close() error {
 	d.cancel()
 	d.waitGrace()
-	d.cl.conn.Close()
+	d.conn.Close()
 	if d.lock == nil {
 		return nil
 	}

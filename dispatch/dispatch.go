@@ -56,6 +56,15 @@ type Dispatcher interface {
 	Receive(ctx context.Context) (Delivery, error)
 }
 
+// Reporter carries the workers' reports back to the scheduler: Reports
+// calls fn with each report, in order, until ctx ends (then it returns
+// ctx's error). A report fn fails on may be handed to it again. Both
+// dispatchers are Reporters, so that a scheduler hands runs to either
+// through Enqueue and learns how they went through Reports.
+type Reporter interface {
+	Reports(ctx context.Context, fn func(Report) error) error
+}
+
 // Delivery is one task as a worker received it.
 type Delivery interface {
 	Task() Task

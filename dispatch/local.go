@@ -7,24 +7,32 @@ import (
 )
 
 // Local is the in-process dispatcher: a FIFO queue of tasks read by the
-// process's own workers. Reports go to OnReport, called synchronously by
-// Ack, Nack and Term. Create it with NewLocal.
+// process's own workers, and a FIFO queue of their reports read by
+// Reports (or, with NewLocal's onReport, none: each report goes to
+// onReport, synchronously from Ack, Nack and Term). Create it with
+// NewLocal.
 type Local struct {
 	onReport func(Report)
 
-	mu     sync.Mutex
-	queue  []Task
-	wake   chan struct{} // closed and replaced when a task arrives
-	closed bool
+	mu      sync.Mutex
+	queue   []Task
+	wake    chan struct{} // closed and replaced when a task arrives
+	reports []Report      // sent, not yet read by Reports (onReport nil)
+	rwake   chan struct{} // closed and replaced when a report arrives
+	closed  bool
 }
 
-// NewLocal returns a Local dispatcher that hands reports to onReport (nil:
-// dropped).
+// NewLocal returns a Local dispatcher that hands reports to onReport or,
+// if nil, keeps them for Reports (a pool whose reports nobody reads
+// passes a function that drops them).
 func NewLocal(onReport func(Report)) *Local {
-	return &Local{onReport: onReport, wake: make(chan struct{})}
+	return &Local{onReport: onReport, wake: make(chan struct{}), rwake: make(chan struct{})}
 }
 
-var _ Dispatcher = (*Local)(nil)
+var (
+	_ Dispatcher = (*Local)(nil)
+	_ Reporter   = (*Local)(nil)
+)
 
 // Enqueue appends t to the queue. It never blocks.
 func (l *Local) Enqueue(ctx context.Context, t Task) error {
@@ -61,6 +69,31 @@ func (l *Local) Receive(ctx context.Context) (Delivery, error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+}
+
+// Reports hands each report to fn, in the order sent, until ctx ends
+// (reports sent before the call are kept for it). In one process nothing
+// is sent again: a report fn fails on is dropped. One Reports call at a
+// time.
+func (l *Local) Reports(ctx context.Context, fn func(Report) error) error {
+	for {
+		l.mu.Lock()
+		if len(l.reports) == 0 {
+			wake := l.rwake
+			l.mu.Unlock()
+			select {
+			case <-wake:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		r := l.reports[0]
+		l.reports[0] = Report{}
+		l.reports = l.reports[1:]
+		l.mu.Unlock()
+		fn(r)
 	}
 }
 
@@ -101,7 +134,14 @@ func (d *localDelivery) Nack(r Report, _ time.Duration) error {
 }
 
 func (d *localDelivery) report(r Report) {
-	if d.l.onReport != nil {
-		d.l.onReport(r)
+	l := d.l
+	if l.onReport != nil {
+		l.onReport(r)
+		return
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reports = append(l.reports, r)
+	close(l.rwake)
+	l.rwake = make(chan struct{})
 }

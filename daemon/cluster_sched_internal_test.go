@@ -1,0 +1,86 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest/dispatch"
+	"github.com/blogharvest/blogharvest/schedule"
+)
+
+// TestClusterSchedulerThroughLocalDispatcher: the cluster's scheduler
+// reaches its workers only through a dispatcher (Enqueue out, Reports
+// back), so the in-process dispatch.Local drives it as well as NATS does,
+// with no connection and no lease: a due blog's run arrives on the Local
+// queue carrying its schedule state (marked running), a failed attempt's
+// report shows on /status, and the done report the worker acks with is
+// recorded: outcome, entries, watermark and the blog's next regular run.
+func TestClusterSchedulerThroughLocalDispatcher(t *testing.T) {
+	s := NewClusterScheduler(dailyConfig(t, t.TempDir(), "a"))
+	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	q := dispatch.NewLocal(nil)
+	s.queue = q
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	dl, err := q.Receive(ctx)
+	if err != nil {
+		t.Fatalf("no task enqueued through the dispatcher: %v", err)
+	}
+	task := dl.Task()
+	var st schedule.State
+	if err := json.Unmarshal(task.Payload, &st); err != nil || task.Blog != "a" || st.Outcome != schedule.OutcomeRunning ||
+		st.Runs != 1 || !task.Due.Equal(st.NextDue) {
+		t.Fatalf("task %s with state %+v (%v); want blog a, running, run 1, due its NextDue", task.ID(), st, err)
+	}
+	rep := dispatch.Report{Blog: "a", Due: task.Due, Worker: "w1", Attempt: 2}
+	rep.Kind, rep.Error = dispatch.Retry, "503 from the blog"
+	if err := dl.Nack(rep, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := waitStatus(t, s, func(b BlogStatus) bool { return b.AttemptError != "" }); got.Worker != "w1" ||
+		got.Attempt != 2 || got.AttemptError != "503 from the blog" || !got.Running {
+		t.Errorf("after a retry report, /status %+v; want worker w1, attempt 2, its error, running", got)
+	}
+
+	mark := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	out, _ := json.Marshal(runOutcome{Outcome: schedule.OutcomeOK, Stats: RunStats{Entries: 3}, HasResult: true, Watermark: mark})
+	rep.Kind, rep.Error, rep.Attempt, rep.Payload = dispatch.Done, "", 3, out
+	before := time.Now()
+	if err := dl.Ack(rep); err != nil {
+		t.Fatal(err)
+	}
+	got := waitStatus(t, s, func(b BlogStatus) bool { return b.Outcome == schedule.OutcomeOK && !b.Running }) // running ends last
+	_, spec, _ := s.blog("a")
+	next := schedule.NextAfterSuccess(spec, before)
+	if got.Entries != 3 || !got.Watermark.Equal(mark) || got.Runs != 1 || got.Running || got.Attempt != 3 ||
+		!got.NextRun.Equal(next) {
+		t.Errorf("after the done report, /status %+v; want 3 entries, watermark %v, 1 run, not running, attempt 3, next run %v",
+			got, mark, next)
+	}
+}
+
+// waitStatus waits until s's status of its one blog satisfies ok and
+// returns it.
+func waitStatus(t *testing.T, s *ClusterScheduler, ok func(BlogStatus) bool) BlogStatus {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := s.Status()
+		if err != nil || len(st) != 1 {
+			t.Fatalf("status %+v, %v", st, err)
+		}
+		if ok(st[0]) || time.Now().After(deadline) {
+			return st[0]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
