@@ -340,6 +340,13 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		rep = runOutcome{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
 	}
 	_, spec, ok := d.blog(r.Blog)
+	// An earlier attempt of a redelivered run may have archived entries
+	// and lost its worker (or its lease) before it could report them: the
+	// count then starts from what the archive holds.
+	archived := 0
+	if r.Attempt > 1 {
+		archived = countEntryAIPs(d.archiveStore(), r.Blog)
+	}
 	stale := false
 	err := d.store.Update(r.Blog, func(st *schedule.State) error { // checked, outcome and next run at once
 		if st.Outcome != schedule.OutcomeRunning || !st.NextDue.Equal(r.Due) {
@@ -348,6 +355,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		}
 		now := d.Now()
 		rep.apply(st, now)
+		st.Entries = max(st.Entries, archived)
 		if ok {
 			setNext(st, spec, rep.err(), now)
 		}
