@@ -22,21 +22,7 @@ import (
 // report shows on /status, and the done report the worker acks with is
 // recorded: outcome, entries, watermark and the blog's next regular run.
 func TestClusterSchedulerThroughLocalDispatcher(t *testing.T) {
-	s := NewClusterScheduler(dailyConfig(t, t.TempDir(), "a"))
-	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	q := dispatch.NewLocal(nil)
-	s.queue = q
-	if err := s.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-
-	dl, err := q.Receive(ctx)
-	if err != nil {
-		t.Fatalf("no task enqueued through the dispatcher: %v", err)
-	}
+	s, dl := schedulerOnLocal(t, dailyConfig(t, t.TempDir(), "a"))
 	task := dl.Task()
 	var st schedule.State
 	if err := json.Unmarshal(task.Payload, &st); err != nil || task.Blog != "a" || st.Outcome != schedule.OutcomeRunning ||
@@ -68,6 +54,28 @@ func TestClusterSchedulerThroughLocalDispatcher(t *testing.T) {
 		t.Errorf("after the done report, /status %+v; want 3 entries, watermark %v, 1 run, not running, attempt 3, next run %v",
 			got, mark, next)
 	}
+}
+
+// schedulerOnLocal opens a cluster scheduler for c driven by dispatch.Local
+// (closed when the test ends) and returns it with the first task it
+// enqueued.
+func schedulerOnLocal(t *testing.T, c *Config) (*ClusterScheduler, dispatch.Delivery) {
+	t.Helper()
+	s := NewClusterScheduler(c)
+	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	q := dispatch.NewLocal(nil)
+	s.queue = q
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dl, err := q.Receive(ctx)
+	if err != nil {
+		t.Fatalf("no task enqueued through the dispatcher: %v", err)
+	}
+	return s, dl
 }
 
 // waitStatus waits until s's status of its one blog satisfies ok and
@@ -103,20 +111,7 @@ func TestRedeliveredRunCountsWhatEarlierAttemptsArchived(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := NewClusterScheduler(c)
-	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	q := dispatch.NewLocal(nil)
-	s.queue = q
-	if err := s.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	dl, err := q.Receive(ctx)
-	if err != nil {
-		t.Fatalf("no task enqueued through the dispatcher: %v", err)
-	}
+	s, dl := schedulerOnLocal(t, c)
 	out, _ := json.Marshal(runOutcome{Outcome: schedule.OutcomeOK, Stats: RunStats{Entries: 0}, HasResult: true})
 	rep := dispatch.Report{Kind: dispatch.Done, Blog: "a", Due: dl.Task().Due, Worker: "w1", Attempt: 2, Payload: out}
 	if err := dl.Ack(rep); err != nil {
