@@ -3,39 +3,11 @@ package aip
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 )
-
-// createFile creates a new file for writing; a test replaces it to inject
-// failures (such as a real ENOSPC from /dev/full).
-var createFile = func(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-}
-
-// writeFile writes r to a new file name, checks its length and closes it.
-// It returns the bytes written. It does not sync: publish makes the whole
-// bag durable at once (syncBag) before the rename.
-func writeFile(name string, r io.Reader, size int64) (int64, error) {
-	f, err := createFile(name)
-	if err != nil {
-		return 0, err
-	}
-	n, err := io.Copy(f, r)
-	if err == nil && size >= 0 && n != size {
-		err = fmt.Errorf("wrote %d bytes, want %d", n, size)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return n, fmt.Errorf("write %s: %w", name, err)
-	}
-	return n, nil
-}
 
 // syncDir fsyncs a directory, making the entries created in it durable
 // (or a file, making its content durable).

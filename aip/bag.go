@@ -70,17 +70,9 @@ var testHook func(final, event string)
 // version is never touched). No symbolic link below root is followed on
 // the way to final or tmp (nofollow.go): a linked blog, entries, year or
 // entry folder fails the write with a *SymlinkError naming it.
-func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
-	if err := syncBag(tmp); err != nil {
+func publish(lock *ArchiveLock, root string, bag *stageDir, final string, files bagFiles) error {
+	if err := syncBag(bag); err != nil {
 		return err
-	}
-	parent, err := openDirBelow(root, filepath.Dir(final), true) // made if missing; a link on the way is refused
-	if err != nil {
-		return err
-	}
-	parent.Close()
-	if _, err := os.Lstat(final); err == nil {
-		return fmt.Errorf("publish %s: version exists", final)
 	}
 	if testHook != nil {
 		testHook(final, "publish")
@@ -88,10 +80,20 @@ func publish(lock *ArchiveLock, root, tmp, final string, files bagFiles) error {
 	if err := lock.verify(root); err != nil {
 		return err
 	}
-	if err := files.verify(tmp); err != nil {
+	dst, err := openDirBelow(root, filepath.Dir(final), true) // made if missing; a link on the way is refused
+	if err != nil {
 		return err
 	}
-	return renameBelow(root, tmp, final) // through the parents opened again without following links
+	defer dst.Close()
+	src, err := openDirBelow(root, filepath.Dir(bag.path), false)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if err := files.verify(int(src.Fd()), filepath.Base(bag.path), bag.path); err != nil {
+		return err
+	}
+	return renameAt(src, bag.path, dst, final)
 }
 
 // writeBag writes payload, manifests and tag files into sb, the bag to be

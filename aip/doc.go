@@ -103,8 +103,11 @@
 //
 // Nothing in this package follows a symbolic link below an archive root
 // (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open every
-// folder relative to the one above it with O_NOFOLLOW, the Writer publishes
-// through parents opened that way (renameat) and reads reused media so, and
+// folder relative to the one above it with O_NOFOLLOW, the Writer builds a
+// bag through its temp folder opened once so (stagedir.go: each folder made
+// once with mkdirat, each file created with openat relative to its folder,
+// the wholeness re-check read afresh the same way), publishes through
+// parents opened that way (renameat) and reads reused media so, and
 // ArchivedMedia reads an earlier version so (through Local); a link fails
 // with a *SymlinkError naming it (permanent for a write). Other packages
 // reading an archive (report) read it through a Store. ArchivedMedia streams the

@@ -23,14 +23,14 @@ func TestDiskFull(t *testing.T) {
 		t.Skip("/dev/full absent")
 	}
 	var n atomic.Int32
-	orig := createFile
-	createFile = func(name string) (*os.File, error) {
+	orig := createAt
+	createAt = func(dirfd int, name string) (int, error) {
 		if n.Add(1) == 3 {
-			return os.OpenFile("/dev/full", os.O_WRONLY, 0)
+			return syscall.Open("/dev/full", syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
 		}
-		return orig(name)
+		return orig(dirfd, name)
 	}
-	defer func() { createFile = orig }()
+	defer func() { createAt = orig }()
 
 	root := t.TempDir()
 	w := &Writer{Root: root, Now: func() time.Time { return time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC) }}
@@ -51,7 +51,7 @@ func TestDiskFull(t *testing.T) {
 		t.Errorf("version %d written", v)
 	}
 	// The disk has room again: the retry succeeds.
-	createFile = orig
+	createAt = orig
 	if r, err := w.WriteEntry(context.Background(), e); err != nil || r.Version != 1 {
 		t.Errorf("retry: %+v, %v", r, err)
 	}

@@ -140,20 +140,10 @@ func linkError(dirfd int, name, p string, err error) error {
 	return &fs.PathError{Op: "open", Path: p, Err: err}
 }
 
-// renameBelow renames the folder from to to, both under root, through
-// their parents opened without following links; to must not exist.
+// renameAt renames the folder from to to through their parents src and
+// dst, opened without following links (openDirBelow); to must not exist.
 // Both parents are fsynced after the rename.
-func renameBelow(root, from, to string) error {
-	src, err := openDirBelow(root, filepath.Dir(from), false)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := openDirBelow(root, filepath.Dir(to), true)
-	if err != nil {
-		return err
-	}
-	defer dst.Close()
+func renameAt(src *os.File, from string, dst *os.File, to string) error {
 	var st unix.Stat_t
 	if err := unix.Fstatat(int(dst.Fd()), filepath.Base(to), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		return fmt.Errorf("publish %s: version exists", to)

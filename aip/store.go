@@ -1,6 +1,7 @@
 package aip
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -177,14 +178,20 @@ func (l *Local) Stage(_ context.Context, final string) (Staged, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &localStaged{l: l, tmp: tmp, final: dst}, nil
+	dir, err := openStageDir(tmp)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return &localStaged{l: l, dir: dir, final: dst}, nil
 }
 
-// localStaged is a bag in a temp folder.
+// localStaged is a bag in a temp folder (stagedir.go).
 type localStaged struct {
-	l          *Local
-	tmp, final string
-	files      bagFiles
+	l     *Local
+	dir   *stageDir
+	final string
+	files bagFiles
 }
 
 // Put writes rel into the temp folder. Tag files (outside data/) are kept
@@ -193,19 +200,15 @@ func (s *localStaged) Put(ctx context.Context, rel string, r io.Reader, size int
 	if !fs.ValidPath(rel) || rel == "." {
 		return 0, fmt.Errorf("put %q: invalid name", rel)
 	}
-	name := filepath.Join(s.tmp, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return 0, err
-	}
 	var body []byte
 	if !strings.HasPrefix(rel, "data/") {
 		b, err := io.ReadAll(r)
 		if err != nil {
 			return 0, err
 		}
-		body, r = b, strings.NewReader(string(b))
+		body, r = b, bytes.NewReader(b)
 	}
-	n, err := writeFile(name, r, size)
+	n, err := s.dir.write(rel, r, size)
 	if err != nil {
 		return n, err
 	}
@@ -215,11 +218,15 @@ func (s *localStaged) Put(ctx context.Context, rel string, r io.Reader, size int
 
 // Publish syncs, re-checks and renames the temp folder (publish).
 func (s *localStaged) Publish(context.Context) error {
-	return publish(s.l.Lock, s.l.Root, s.tmp, s.final, s.files)
+	defer s.dir.close()
+	return publish(s.l.Lock, s.l.Root, s.dir, s.final, s.files)
 }
 
 // Abort removes the temp folder.
-func (s *localStaged) Abort(context.Context) error { return os.RemoveAll(s.tmp) }
+func (s *localStaged) Abort(context.Context) error {
+	s.dir.close()
+	return os.RemoveAll(s.dir.path)
+}
 
 // storeFor returns the Store the Writer writes into: Store, or the folder
 // Root under lock.

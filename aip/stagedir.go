@@ -1,0 +1,278 @@
+package aip
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// stageDir is the temp folder of a bag being built in the folder store,
+// opened once (O_NOFOLLOW) when staged. Every folder of the bag is made
+// once (mkdirat) and opened once relative to the folder above it; every
+// file is created relative to its open folder (openat O_CREAT|O_EXCL|
+// O_NOFOLLOW) and written through the bare descriptor: no path is walked
+// again per file, no link is followed, and a regular file is not offered
+// to the runtime's poller (os.OpenFile probes each descriptor with fcntl
+// and epoll_ctl, which a disk file refuses).
+type stageDir struct {
+	path string         // the temp folder, for messages and the rename
+	dirs map[string]int // bag-relative folder ("." the bag itself) → open descriptor
+}
+
+// openStageDir opens the temp folder dir, just made by this process.
+func openStageDir(dir string) (*stageDir, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return &stageDir{path: dir, dirs: map[string]int{".": fd}}, nil
+}
+
+// dir returns the descriptor of the bag-relative folder d, making it
+// (and its missing parents) the first time.
+func (s *stageDir) dir(d string) (int, error) {
+	if fd, ok := s.dirs[d]; ok {
+		return fd, nil
+	}
+	if s.dirs == nil {
+		return -1, errors.New("stage folder closed")
+	}
+	parent, err := s.dir(path.Dir(d))
+	if err != nil {
+		return -1, err
+	}
+	name := path.Base(d)
+	if err := unix.Mkdirat(parent, name, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+		return -1, &fs.PathError{Op: "mkdir", Path: s.name(d), Err: err}
+	}
+	fd, err := unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, linkError(parent, name, s.name(d), err)
+	}
+	s.dirs[d] = fd
+	return fd, nil
+}
+
+// name returns the file path of the bag-relative rel.
+func (s *stageDir) name(rel string) string { return filepath.Join(s.path, filepath.FromSlash(rel)) }
+
+// createAt creates the new file name in the folder dirfd for writing; a
+// test replaces it to inject failures (such as a real ENOSPC from
+// /dev/full).
+var createAt = func(dirfd int, name string) (int, error) {
+	return unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+}
+
+// write writes r to the new file rel, checks its length and closes it.
+// It returns the bytes written. It does not sync: publish makes the whole
+// bag durable at once (syncBag) before the rename.
+func (s *stageDir) write(rel string, r io.Reader, size int64) (int64, error) {
+	dirfd, err := s.dir(path.Dir(rel))
+	if err != nil {
+		return 0, err
+	}
+	fd, err := createAt(dirfd, path.Base(rel))
+	if err != nil {
+		return 0, linkError(dirfd, path.Base(rel), s.name(rel), err)
+	}
+	n, err := io.Copy(fdWriter(fd), r)
+	if err == nil && size >= 0 && n != size {
+		err = fmt.Errorf("wrote %d bytes, want %d", n, size)
+	}
+	if cerr := unix.Close(fd); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, fmt.Errorf("write %s: %w", s.name(rel), err)
+	}
+	return n, nil
+}
+
+// fdWriter writes to a file descriptor, retrying interrupted and short
+// writes.
+type fdWriter int
+
+// Write implements io.Writer.
+func (w fdWriter) Write(b []byte) (int, error) {
+	done := 0
+	for done < len(b) {
+		n, err := unix.Write(int(w), b[done:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return done, err
+		}
+		if n == 0 {
+			return done, io.ErrShortWrite
+		}
+		done += n
+	}
+	return done, nil
+}
+
+// close closes every folder the bag opened; closing twice is harmless.
+func (s *stageDir) close() {
+	for _, fd := range s.dirs {
+		unix.Close(fd)
+	}
+	s.dirs = nil
+}
+
+// verify checks, right before the bag in the temp folder base of the
+// folder parentfd is published, that it is still whole: exactly the files
+// in bf (regular files, no symlink, nothing added or removed), each
+// payload file with its size, each tag file (the manifests among them)
+// byte for byte. It reads the folders afresh from parentfd (each opened
+// with O_NOFOLLOW), not through the descriptors the writer holds, so a
+// folder swapped since it was written is seen. Payload files are not
+// hashed again: they were hashed while written and fsynced, and reading
+// them back would only read the page cache; what can still go wrong
+// before the rename is another process deleting, truncating or adding
+// files, which this sees.
+func (bf bagFiles) verify(parentfd int, base, dir string) error {
+	found := map[string]int64{}
+	var problems []string
+	tagfd := -1
+	err := scanAt(parentfd, base, "", found, &problems, &tagfd)
+	if tagfd >= 0 {
+		defer unix.Close(tagfd)
+	}
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	for _, f := range bf {
+		size, ok := found[f.rel]
+		delete(found, f.rel)
+		switch {
+		case !ok:
+			problems = append(problems, f.rel+" is missing")
+		case size != f.size:
+			problems = append(problems, fmt.Sprintf("%s has %d bytes, %d were written", f.rel, size, f.size))
+		case f.body != nil && tagfd >= 0:
+			if !sameContent(tagfd, f.rel, f.body) {
+				problems = append(problems, f.rel+" was changed")
+			}
+		}
+	}
+	for _, rel := range sortedKeys(found) {
+		problems = append(problems, rel+" was added")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("bag %s is no longer whole, not published: %s", dir, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// scanAt lists the folder name of parentfd (bag-relative rel) and the
+// folders below it, each opened with O_NOFOLLOW, adding its regular files
+// with their sizes to found and anything else (a symlink, a device) to
+// problems. The bag's own folder (rel "") is left open in *top, for
+// reading the tag files back.
+func scanAt(parentfd int, name, rel string, found map[string]int64, problems *[]string, top *int) error {
+	fd, err := unix.Openat(parentfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return linkError(parentfd, name, rel, err)
+	}
+	if rel == "" {
+		*top = fd
+	} else {
+		defer unix.Close(fd)
+	}
+	names, err := readNames(fd)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", rel, err)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		r := n
+		if rel != "" {
+			r = rel + "/" + n
+		}
+		var st unix.Stat_t
+		if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return fmt.Errorf("stat %s: %w", r, err)
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			if err := scanAt(fd, n, r, found, problems, top); err != nil {
+				return err
+			}
+		case unix.S_IFREG:
+			found[r] = st.Size
+		default:
+			*problems = append(*problems, fmt.Sprintf("%s is not a regular file (mode %#o)", r, st.Mode&unix.S_IFMT))
+		}
+	}
+	return nil
+}
+
+// readNames returns the names in the open folder fd, without . and ..
+func readNames(fd int) ([]string, error) {
+	var names []string
+	buf := make([]byte, 8192)
+	for {
+		n, err := unix.ReadDirent(fd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
+}
+
+// sameContent reports whether the file rel of the folder dirfd holds
+// exactly want, read without following a link.
+func sameContent(dirfd int, rel string, want []byte) bool {
+	dir, name := path.Split(rel)
+	if dir != "" { // a tag file in a folder: each component opened without following links
+		d, err := unix.Dup(dirfd)
+		if err != nil {
+			return false
+		}
+		defer func() { unix.Close(d) }()
+		for _, c := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
+			next, err := unix.Openat(d, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return false
+			}
+			unix.Close(d)
+			d = next
+		}
+		dirfd = d
+	}
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	got := make([]byte, len(want)+1)
+	n := 0
+	for n < len(got) {
+		m, err := unix.Read(fd, got[n:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return false
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	return bytes.Equal(got[:n], want)
+}
