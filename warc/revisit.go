@@ -47,7 +47,7 @@ func (w *Writer) Revisit(x blogharvest.Exchange, payload []byte, orig Original, 
 		return rv, err
 	}
 	offset := int64(w.buf.Len())
-	id, n, err := w.writeAs(gw.Response, hs, responseBlock(x, payload), conv)
+	id, n, err := w.writeAs(gw.Response, hs, conv, responseHead(x, len(payload)), payload)
 	if err != nil {
 		return "", fmt.Errorf("warc: revisit %s: %w", x.URL, err)
 	}

@@ -161,9 +161,8 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte, concurrentTo stri
 		typ, body = gw.Revisit, nil
 		hs = append(hs, header{gw.WarcProfile, ProfileNotModified}, header{gw.WarcRefersToTargetURI, x.URL})
 	}
-	block := responseBlock(x, body)
 	offset := int64(w.buf.Len())
-	id, n, err := w.write(typ, hs, block)
+	id, n, err := w.write(typ, hs, responseHead(x, len(body)), body)
 	if err != nil {
 		return "", err
 	}
@@ -221,13 +220,15 @@ func (w *Writer) Index() []byte {
 // write builds one record with gowarc (record id, Content-Length and the
 // sha256 digests), and appends it to the file as its own gzip member. It
 // returns the record id and the member's length.
-func (w *Writer) write(t gw.RecordType, hs []header, block []byte) (string, int64, error) {
-	return w.writeAs(t, hs, block, nil)
+func (w *Writer) write(t gw.RecordType, hs []header, block ...[]byte) (string, int64, error) {
+	return w.writeAs(t, hs, nil, block...)
 }
 
 // writeAs is write with the built record first passed through conv, when
-// conv is not nil (a response made a revisit, revisit.go).
-func (w *Writer) writeAs(t gw.RecordType, hs []header, block []byte, conv func(gw.WarcRecord) (gw.WarcRecord, error)) (string, int64, error) {
+// conv is not nil (a response made a revisit, revisit.go). The record's
+// block is the parts of block one after the other (a response's HTTP
+// header, then its payload, not copied together first).
+func (w *Writer) writeAs(t gw.RecordType, hs []header, conv func(gw.WarcRecord) (gw.WarcRecord, error), block ...[]byte) (string, int64, error) {
 	opts := []gw.WarcRecordOption{gw.WithDefaultDigestAlgorithm("sha256"), gw.WithDefaultDigestEncoding(gw.Base16),
 		gw.WithStrictValidation()}
 	w.n++
@@ -247,8 +248,10 @@ func (w *Writer) writeAs(t gw.RecordType, hs []header, block []byte, conv func(g
 	if w.infoID != "" {
 		b.AddWarcHeader(gw.WarcWarcinfoID, bracket(w.infoID))
 	}
-	if _, err := b.Write(block); err != nil {
-		return "", 0, err
+	for _, part := range block {
+		if _, err := b.Write(part); err != nil {
+			return "", 0, err
+		}
 	}
 	rec, _, err := b.Build()
 	if err != nil {
@@ -277,18 +280,18 @@ func (w *Writer) writeAs(t gw.RecordType, hs []header, block []byte, conv func(g
 	return unbracket(rec.RecordId()), int64(w.buf.Len() - start), nil
 }
 
-// responseBlock returns the HTTP response as archived: status line,
-// headers (see the package comment on Content-Encoding), payload.
-func responseBlock(x blogharvest.Exchange, body []byte) []byte {
+// responseHead returns the HTTP response header as archived before a
+// payload of n bytes: status line, headers (see the package comment on
+// Content-Encoding), the blank line.
+func responseHead(x blogharvest.Exchange, n int) []byte {
 	var b bytes.Buffer
-	b.Grow(len(body) + 1024) // the header, then the body without regrowing
+	b.Grow(1024)
 	reason := x.Reason
 	if reason == "" {
 		reason = strconv.Itoa(x.Status) + " " + http.StatusText(x.Status)
 	}
 	fmt.Fprintf(&b, "%s %s\r\n", orDefault(x.Proto, "HTTP/1.1"), oneLine(reason))
-	writeHeader(&b, archivedHeader(x.ResponseHeader, len(body), x.Status == http.StatusNotModified))
-	b.Write(body)
+	writeHeader(&b, archivedHeader(x.ResponseHeader, n, x.Status == http.StatusNotModified))
 	return b.Bytes()
 }
 
