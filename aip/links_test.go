@@ -3,6 +3,7 @@ package aip_test
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -134,5 +135,56 @@ func TestReuseRefusesLinks(t *testing.T) {
 				t.Errorf("%d files offered for reuse through a link", len(got))
 			}
 		})
+	}
+}
+
+// TestWriterWritesNoFileThroughLinkInTempBag: a folder of the bag being
+// built in .tmp, swapped for a link to a folder outside the archive between
+// two files, gets no file through the link (each file is created relative
+// to the folder the writer made and opened, not by its path), and the bag
+// is not published (the wholeness re-check sees the link).
+//
+// Local only: symbolic links exist in a folder, not in an object store.
+func TestWriterWritesNoFileThroughLinkInTempBag(t *testing.T) {
+	root := t.TempDir()
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+	defer w.Close()
+	outside := t.TempDir()
+	swapped := false
+	aip.SetTestHook(func(final, event string) {
+		if event != "data/METS.xml" || swapped {
+			return
+		}
+		bags, _ := filepath.Glob(filepath.Join(root, aip.TmpDir, "*"))
+		if len(bags) != 1 {
+			t.Fatalf("temp bags: %v; want one", bags)
+		}
+		data := filepath.Join(bags[0], "data")
+		if err := os.Rename(data, data+"-aside"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, data); err != nil {
+			t.Fatal(err)
+		}
+		swapped = true
+	})
+	defer aip.SetTestHook(nil)
+	res, err := w.WriteEntry(context.Background(), reuseEntry(first, 1))
+	if !swapped {
+		t.Fatal("the hook never saw data/METS.xml written")
+	}
+	if err == nil {
+		t.Errorf("a bag whose data folder became a link was published: %+v", res)
+	}
+	var found []string
+	filepath.WalkDir(outside, func(p string, d fs.DirEntry, err error) error {
+		if p != outside {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) > 0 {
+		t.Errorf("written through the link, outside the archive: %v", found)
 	}
 }
