@@ -234,8 +234,9 @@ func readNames(fd int) ([]string, error) {
 	}
 }
 
-// sameContent reports whether the file rel of the folder dirfd holds
-// exactly want, read without following a link.
+// sameContent reports whether the file rel of the folder dirfd, whose
+// size verify has just found to be len(want), holds want, read without
+// following a link.
 func sameContent(dirfd int, rel string, want []byte) bool {
 	dir, name := path.Split(rel)
 	if dir != "" { // a tag file in a folder: each component opened without following links
@@ -259,7 +260,7 @@ func sameContent(dirfd int, rel string, want []byte) bool {
 		return false
 	}
 	defer unix.Close(fd)
-	got := make([]byte, len(want)+1)
+	got := make([]byte, len(want)) // its size was just checked: one read, no read of the end
 	n := 0
 	for n < len(got) {
 		m, err := unix.Read(fd, got[n:])
