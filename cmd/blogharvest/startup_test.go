@@ -37,6 +37,15 @@ var initLine = regexp.MustCompile(`(?m)^init (\S+) @\S+ ms, \S+ ms clock, (\d+) 
 // copies in third_party (go.mod's replace directives).
 var ours = []string{"github.com/blogharvest/blogharvest", "github.com/markusmobius/go-dateparser", "github.com/richardlehane/match"}
 
+// notLinked are modules the command must not link, each with why: their
+// packages' inits (and the code pages around them) cost every command's
+// start-up for a feature that has a lighter way.
+var notLinked = map[string]string{
+	"github.com/prometheus/client_golang": "its registry brings protobuf and 20 packages with init work " +
+		"(2.4 MB of max RSS of `version`); /metrics uses github.com/VictoriaMetrics/metrics",
+	"google.golang.org/protobuf": "13 packages with init work, linked only through prometheus/client_golang before",
+}
+
 // Bounds of TestNothingHeavyAtInit (bytes allocated at init).
 const (
 	perOwnPackage = 40 << 10  // any package in ours
@@ -55,9 +64,28 @@ const (
 // regular expressions, templates, word sets) and go-dateparser's 0.35 MB;
 // before its tables were built on first use go-dateparser's internal/data
 // alone allocated 78 MB. Allocations, not clock time, so the test holds on
-// a loaded machine.
+// a loaded machine. It also fails when the binary links a module of
+// notLinked (`go version -m`).
 func TestNothingHeavyAtInit(t *testing.T) {
 	bin := buildCommand(t)
+	mods, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatalf("go version -m: %v", err)
+	}
+	deps := 0
+	for _, line := range strings.Split(string(mods), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "dep" {
+			continue
+		}
+		deps++
+		if why, ok := notLinked[f[1]]; ok {
+			t.Errorf("the command links %s: %s", f[1], why)
+		}
+	}
+	if deps < 20 {
+		t.Fatalf("read %d dep lines from go version -m; has its format changed?\n%s", deps, mods)
+	}
 	cmd := exec.Command(bin, "version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()
