@@ -35,7 +35,8 @@ var initLine = regexp.MustCompile(`(?m)^init (\S+) @\S+ ms, \S+ ms clock, (\d+) 
 
 // ours are the packages whose init this project controls: its own and the
 // copies in third_party (go.mod's replace directives).
-var ours = []string{"github.com/blogharvest/blogharvest", "github.com/markusmobius/go-dateparser", "github.com/richardlehane/match"}
+var ours = []string{"github.com/blogharvest/blogharvest", "github.com/markusmobius/go-dateparser", "github.com/richardlehane/match",
+	"gonum.org/v1/plot"}
 
 // notLinked are modules the command must not link, each with why: their
 // packages' inits (and the code pages around them) cost every command's
