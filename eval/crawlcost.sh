@@ -16,7 +16,7 @@ corpus=$1 blog=$2 old=$3 new=$4 rounds=${5:-1}
 . ./replay.sh
 run() { # run NAME COMMAND...
 	name=$1; shift
-	rm -rf "$work/out"; mkdir "$work/out"
+	freshout
 	before=$(curl -s "$proxy/requests")
 	(cd "$work/out" && $inproxy /usr/bin/time -o "$work/time" -f "%U %S %M" "$@" >/dev/null 2>&1) || true
 	after=$(curl -s "$proxy/requests")

@@ -13,7 +13,7 @@ set -eu
 corpus=$1 blog=$2 bin=$3
 . ./replay.sh
 run() { # run MODE
-	rm -rf "$work/out"; mkdir "$work/out"
+	freshout
 	before=$(curl -s "$proxy/requests")
 	rc=0
 	(cd "$work/out" && $inproxy /usr/bin/time -o "$work/time" -f "%U %S %M" "$bin" crawl -url "$url" -out "$work/out/archive" -delay 0 -render "$1" >"$work/log" 2>&1) || rc=$?

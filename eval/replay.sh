@@ -14,3 +14,19 @@ while [ ! -s "$work/proxy" ]; do sleep 0.2; done
 proxy=$(cat "$work/proxy")
 url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' "$corpus/$blog/blog.json" | sed 's#^http://#https://#')
 inproxy="env HTTPS_PROXY=$proxy https_proxy=$proxy HTTP_PROXY=$proxy http_proxy=$proxy SSL_CERT_FILE=$work/ca.pem"
+
+# freshout moves the previous run's "$work/out" aside (removed on exit)
+# instead of deleting it: on an ext4 without a journal, as here, the
+# inode allocator skips inodes deleted in the last seconds one by one
+# (recently_deleted), so a run made right after deleting another run's
+# thousands of files paid several seconds of system CPU that had nothing
+# to do with it (blogharvest's sys time on lahso rose from 1.1 to 5.0 s
+# over five runs of one binary, and fell back after the wget runs).
+spent=0
+freshout() {
+	if [ -e "$work/out" ]; then
+		spent=$((spent + 1))
+		mv "$work/out" "$work/spent.$spent"
+	fi
+	mkdir "$work/out"
+}
