@@ -139,9 +139,9 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 		a.m.blogAIPs.Inc()
 	} else {
 		a.m.entries.Inc()
-		a.m.comments.Add(float64(comments))
+		a.m.comments.Add(comments)
 	}
-	a.m.bytes.Add(float64(res.Bytes))
+	a.m.bytes.AddInt64(res.Bytes)
 }
 
 func (a *archiver) countMethods(e *blogharvest.Entry) {
@@ -164,7 +164,7 @@ func (m *metrics) recordFetches(res *harvest.Result) {
 		if code == 0 {
 			label = "error"
 		}
-		m.fetches.WithLabelValues(label).Add(float64(n))
+		m.fetches.WithLabelValues(label).Add(n)
 	}
 }
 
@@ -175,10 +175,10 @@ func (m *metrics) recordRenders(res *harvest.Result) {
 		return
 	}
 	for reason, n := range res.Renders {
-		m.renders.WithLabelValues(reason).Add(float64(n))
+		m.renders.WithLabelValues(reason).Add(n)
 	}
 	for why, n := range res.NotRendered {
-		m.unrender.WithLabelValues(why).Add(float64(n))
+		m.unrender.WithLabelValues(why).Add(n)
 	}
 }
 

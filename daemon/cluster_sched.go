@@ -372,7 +372,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		d.history.add(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
 	}
 	d.metrics.runs.WithLabelValues(rep.Outcome).Inc()
-	d.metrics.entries.Add(float64(rep.Stats.Entries))
+	d.metrics.entries.Add(rep.Stats.Entries)
 	d.Logger.Info("run reported", "blog", r.Blog, "worker", r.Worker, "attempt", r.Attempt, "outcome", rep.Outcome,
 		"archived", rep.Stats.String(), "err", rep.Error)
 	d.flights.done(r)

@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"github.com/blogharvest/blogharvest/cluster"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // startEmbedded starts the embedded NATS server if the cluster key asks
@@ -119,6 +118,6 @@ func (d *Worker) workerHandler() http.Handler {
 		}
 		w.Write([]byte("ok\n"))
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", d.metrics)
 	return mux
 }

@@ -153,7 +153,7 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 	}
 	d.record(b.ID, start, outcome, t, res, runErr)
 	d.metrics.runs.WithLabelValues(outcome).Inc()
-	d.metrics.duration.WithLabelValues(outcome).Observe(d.Now().Sub(start).Seconds())
+	d.metrics.duration.WithLabelValues(outcome).Update(d.Now().Sub(start).Seconds())
 	switch {
 	case outcome == schedule.OutcomeInterrupted:
 		log.Warn("harvest interrupted; it runs again at the next start", "err", runErr, "archived", t.stats().String())

@@ -33,4 +33,7 @@
 // status counts and shortfalls) gets its aip.Store from s3archive.go
 // (core.archiveStore, readArchive; resolveArchive for a command line's
 // ARCHIVE[/BLOG-ID], a folder or s3://…); counts are in archivecount.go.
+// The Prometheus metrics (names, HELP texts, buckets) and /metrics are
+// metrics.go, through github.com/VictoriaMetrics/metrics; what a crawl adds
+// to them is in archive.go (count, recordFetches, recordRenders).
 package daemon

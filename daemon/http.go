@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/schedule"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // BlogStatus is one blog's line of /status and of the status command.
@@ -93,7 +92,7 @@ func (d *planner) Handler() http.Handler {
 		w.Write([]byte("ok\n"))
 	})
 	d.statusPages(mux)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(d.metrics.reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", d.metrics)
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
 		if err != nil {

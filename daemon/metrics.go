@@ -1,62 +1,169 @@
 package daemon
 
 import (
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	vm "github.com/VictoriaMetrics/metrics"
 )
 
-// metrics are the daemon's Prometheus metrics, on a registry of their own so
-// several daemons can live in one test process.
+// metrics are the daemon's Prometheus metrics (github.com/VictoriaMetrics/metrics,
+// Prometheus text format 0.0.4), on sets of their own so several daemons can
+// live in one test process. It serves them at /metrics (ServeHTTP), each
+// family under its HELP and TYPE lines, then the Go runtime's and the
+// process's metrics. Not client_golang: its registry links protobuf and 20
+// more packages whose inits every command paid for at start-up (2.4 MB of
+// max RSS of `blogharvest version`; see the README's start-up section).
 type metrics struct {
-	reg       *prometheus.Registry
-	runs      *prometheus.CounterVec   // by outcome
-	entries   prometheus.Counter       // entry AIPs written (new or new version)
-	unchanged prometheus.Counter       // entries harvested but unchanged
-	blogAIPs  prometheus.Counter       // blog AIPs written
-	bytes     prometheus.Counter       // bytes written into bags
-	comments  prometheus.Counter       // comments archived
-	fetches   *prometheus.CounterVec   // HTTP responses by status code
-	renders   *prometheus.CounterVec   // pages rendered by reason
-	unrender  *prometheus.CounterVec   // pages a reason asked to render that were not, by why
-	methods   *prometheus.CounterVec   // extracted fields by field and method
-	duration  *prometheus.HistogramVec // run duration by outcome
-	running   prometheus.Gauge         // harvests in progress
-	blogs     prometheus.Gauge         // blogs scheduled
+	families  []*family
+	runs      counterVec   // by outcome
+	entries   *vm.Counter  // entry AIPs written (new or new version)
+	unchanged *vm.Counter  // entries harvested but unchanged
+	blogAIPs  *vm.Counter  // blog AIPs written
+	bytes     *vm.Counter  // bytes written into bags
+	comments  *vm.Counter  // comments archived
+	fetches   counterVec   // HTTP responses by status code
+	renders   counterVec   // pages rendered by reason
+	unrender  counterVec   // pages a reason asked to render that were not, by why
+	methods   counterVec   // extracted fields by field and method
+	duration  histogramVec // run duration by outcome
+	running   *vm.Gauge    // harvests in progress
+	blogs     *vm.Gauge    // blogs scheduled
 }
 
+// durationBuckets are the upper bounds of blogharvest_run_duration_seconds:
+// half a second to 68 minutes, doubling.
+var durationBuckets = vm.ExponentialBuckets(0.5, 2, 14)
+
 func newMetrics() *metrics {
-	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_runs_total",
-			Help: "Harvest runs finished, by outcome (ok, failed)."}, []string{"outcome"}),
-		entries: prometheus.NewCounter(prometheus.CounterOpts{Name: "blogharvest_entries_archived_total",
-			Help: "Entry AIPs written: new entries and new versions."}),
-		unchanged: prometheus.NewCounter(prometheus.CounterOpts{Name: "blogharvest_entries_unchanged_total",
-			Help: "Entries harvested whose content had not changed; no AIP written."}),
-		blogAIPs: prometheus.NewCounter(prometheus.CounterOpts{Name: "blogharvest_blogs_archived_total",
-			Help: "Blog AIPs written: new blogs and new versions."}),
-		bytes: prometheus.NewCounter(prometheus.CounterOpts{Name: "blogharvest_archived_bytes_total",
-			Help: "Bytes written into AIPs."}),
-		comments: prometheus.NewCounter(prometheus.CounterOpts{Name: "blogharvest_comments_archived_total",
-			Help: "Comments in entry AIPs written."}),
-		fetches: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_fetches_total",
-			Help: "HTTP responses received while harvesting, by status code."}, []string{"code"}),
-		renders: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_renders_total",
-			Help: "Pages rendered in Chromium, by reason (no-article, comment-system, api-widget, …)."}, []string{"reason"}),
-		unrender: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_renders_skipped_total",
-			Help: "Pages a reason asked to render that were not: budget (max_renders spent), added-nothing."}, []string{"why"}),
-		methods: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "blogharvest_extractions_total",
-			Help: "Extracted fields by field and by the method that produced them."}, []string{"field", "method"}),
-		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "blogharvest_run_duration_seconds",
-			Help:    "Duration of harvest runs, by outcome.",
-			Buckets: prometheus.ExponentialBuckets(0.5, 2, 14)}, []string{"outcome"}),
-		running: prometheus.NewGauge(prometheus.GaugeOpts{Name: "blogharvest_runs_in_progress",
-			Help: "Harvests running now."}),
-		blogs: prometheus.NewGauge(prometheus.GaugeOpts{Name: "blogharvest_blogs_scheduled",
-			Help: "Blogs registered and scheduled."}),
-	}
-	m.reg.MustRegister(m.runs, m.entries, m.unchanged, m.blogAIPs, m.bytes, m.comments, m.fetches,
-		m.renders, m.unrender, m.methods, m.duration, m.running, m.blogs,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m := &metrics{}
+	m.runs = counterVec{m.family("blogharvest_runs_total", "counter",
+		"Harvest runs finished, by outcome (ok, failed).", "outcome")}
+	m.entries = m.counter("blogharvest_entries_archived_total",
+		"Entry AIPs written: new entries and new versions.")
+	m.unchanged = m.counter("blogharvest_entries_unchanged_total",
+		"Entries harvested whose content had not changed; no AIP written.")
+	m.blogAIPs = m.counter("blogharvest_blogs_archived_total",
+		"Blog AIPs written: new blogs and new versions.")
+	m.bytes = m.counter("blogharvest_archived_bytes_total", "Bytes written into AIPs.")
+	m.comments = m.counter("blogharvest_comments_archived_total", "Comments in entry AIPs written.")
+	m.fetches = counterVec{m.family("blogharvest_fetches_total", "counter",
+		"HTTP responses received while harvesting, by status code.", "code")}
+	m.renders = counterVec{m.family("blogharvest_renders_total", "counter",
+		"Pages rendered in Chromium, by reason (no-article, comment-system, api-widget, …).", "reason")}
+	m.unrender = counterVec{m.family("blogharvest_renders_skipped_total", "counter",
+		"Pages a reason asked to render that were not: budget (max_renders spent), added-nothing.", "why")}
+	m.methods = counterVec{m.family("blogharvest_extractions_total", "counter",
+		"Extracted fields by field and by the method that produced them.", "field", "method")}
+	m.duration = histogramVec{m.family("blogharvest_run_duration_seconds", "histogram",
+		"Duration of harvest runs, by outcome.", "outcome"), durationBuckets}
+	running := m.family("blogharvest_runs_in_progress", "gauge", "Harvests running now.")
+	m.running = running.set.NewGauge(running.name, nil)
+	blogs := m.family("blogharvest_blogs_scheduled", "gauge", "Blogs registered and scheduled.")
+	m.blogs = blogs.set.NewGauge(blogs.name, nil)
 	return m
+}
+
+// family is one metric family: its name, type, HELP text and label names,
+// and its samples, on a set of their own so that they are written together
+// under the family's HELP and TYPE lines.
+type family struct {
+	name, typ, help string
+	labels          []string
+	set             *vm.Set
+}
+
+// family adds a family to m and returns it.
+func (m *metrics) family(name, typ, help string, labels ...string) *family {
+	f := &family{name: name, typ: typ, help: help, labels: labels, set: vm.NewSet()}
+	m.families = append(m.families, f)
+	return f
+}
+
+// counter adds a family of one counter without labels.
+func (m *metrics) counter(name, help string) *vm.Counter {
+	f := m.family(name, "counter", help)
+	return f.set.NewCounter(name)
+}
+
+// labelEscaper escapes a label value for the text format.
+var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// sample returns the name of f's sample with these label values, e.g.
+// `blogharvest_fetches_total{code="200"}`. It panics when the number of
+// values is not the number of f's labels (a programming error).
+func (f *family) sample(values []string) string {
+	if len(values) != len(f.labels) {
+		panic(fmt.Sprintf("metric %s: %d label values for labels %v", f.name, len(values), f.labels))
+	}
+	var b strings.Builder
+	b.WriteString(f.name)
+	for i, l := range f.labels {
+		if i == 0 {
+			b.WriteByte('{')
+		} else {
+			b.WriteByte(',')
+		}
+		b.WriteString(l + `="` + labelEscaper.Replace(values[i]) + `"`)
+	}
+	if len(f.labels) > 0 {
+		b.WriteByte('}')
+	}
+	return b.String()
+}
+
+// counterVec is a family of counters by label values.
+type counterVec struct{ f *family }
+
+// WithLabelValues returns the counter of these label values, created at
+// first use.
+func (v counterVec) WithLabelValues(values ...string) *vm.Counter {
+	return v.f.set.GetOrCreateCounter(v.f.sample(values))
+}
+
+// histogramVec is a family of histograms by label values.
+type histogramVec struct {
+	f       *family
+	buckets []float64
+}
+
+// WithLabelValues returns the histogram of these label values, created at
+// first use.
+func (v histogramVec) WithLabelValues(values ...string) *vm.PrometheusHistogram {
+	return v.f.set.GetOrCreatePrometheusHistogramExt(v.f.sample(values), v.buckets)
+}
+
+// helpEscaper escapes a HELP text for the text format.
+var helpEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+
+// WriteTo writes the metrics in the Prometheus text format: each family
+// that has samples (a family with labels has none until its first use, as
+// with client_golang), then the Go runtime's and the process's metrics
+// (memory, CPU, open and maximum file descriptors; without TYPE lines:
+// vm.ExposeMetadata stays off, or the sets would write HELP lines of their
+// own beside ours).
+func (m *metrics) WriteTo(w io.Writer) (int64, error) {
+	var out, b bytes.Buffer
+	for _, f := range m.families {
+		b.Reset()
+		f.set.WritePrometheus(&b)
+		if b.Len() == 0 {
+			continue
+		}
+		fmt.Fprintf(&out, "# HELP %s %s\n# TYPE %s %s\n", f.name, helpEscaper.Replace(f.help), f.name, f.typ)
+		out.Write(b.Bytes())
+	}
+	vm.WriteGoMetrics(&out)
+	vm.WriteProcMetrics(&out)
+	vm.WriteFDMetrics(&out)
+	return out.WriteTo(w)
+}
+
+// ServeHTTP serves the metrics as /metrics.
+func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	m.WriteTo(w)
 }
