@@ -95,14 +95,25 @@ func (b *tinyBlog) path(i int) string {
 	return b.date(i).Format("/2006/01/02/") + "post-" + strconv.Itoa(i) + "/"
 }
 
-// index returns the index of the post at path, or -1.
+// index returns the index of the post at path, or -1. It reads the
+// number after the path's last "post-" and checks that post's path, so a
+// request costs the same on a 10 000-post blog as on a small one (a scan of
+// every post's path made the whole-crawl benchmark's own server quadratic:
+// 4.7 of the 34 million objects a 2 000-post crawl allocated).
 func (b *tinyBlog) index(path string) int {
-	for i := 0; i < b.posts; i++ {
-		if b.path(i) == path {
-			return i
-		}
+	k := strings.LastIndex(path, "post-")
+	if k < 0 {
+		return -1
 	}
-	return -1
+	digits := path[k+len("post-"):]
+	if end := strings.IndexAny(digits, "./"); end >= 0 {
+		digits = digits[:end]
+	}
+	i, err := strconv.Atoi(digits)
+	if err != nil || i < 0 || i >= b.posts || b.path(i) != path {
+		return -1
+	}
+	return i
 }
 
 func (b *tinyBlog) title(i int) string {
