@@ -12,7 +12,11 @@ import (
 // files in 7 folders). Since Linux 5.8 syncfs reports write-back errors of
 // the file system, as fsync does for its file.
 func syncBag(bag *stageDir) error {
-	if err := unix.Syncfs(bag.dirs["."]); err != nil {
+	fd, ok := bag.dirs["."]
+	if !ok {
+		return fmt.Errorf("sync %s: stage folder closed", bag.path)
+	}
+	if err := unix.Syncfs(fd); err != nil {
 		return fmt.Errorf("sync %s: %w", bag.path, err)
 	}
 	return nil
