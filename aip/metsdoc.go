@@ -57,11 +57,10 @@ func urn(v string) mets.Identifier { return mets.Identifier{Type: "URN", Value: 
 // and the same package always gets the same ones.
 type ids struct{ ns uuid.UUID }
 
-// of returns the identifier of what name says, e.g. a payload path.
 // marcElement returns rec as the element tree its MARCXML
-// (marc.Record.MarshalMARCXML, which has checked it) holds: the METS
-// writer takes the tree instead of parsing that XML back
-// (TestMARCElementIsItsXML).
+// (marc.Record.MarshalMARCXML, whose refusals marc.Record.CheckXML has
+// ruled out) holds: the METS writer takes the tree instead of parsing that
+// XML back (TestMARCElementIsItsXML).
 func marcElement(rec *marc.Record) *mets.Element {
 	el := func(name, text string, attrs ...mets.Attr) *mets.Element {
 		return &mets.Element{Name: name, Attrs: attrs, Text: marc.XMLSafe(text)}
@@ -84,6 +83,7 @@ func marcElement(rec *marc.Record) *mets.Element {
 	return root
 }
 
+// of returns the identifier of what name says, e.g. a payload path.
 func (n ids) of(name string) mets.Identifier {
 	return urn("urn:uuid:" + uuid.NewSHA1(n.ns, []byte(name)).String())
 }
@@ -107,11 +107,10 @@ func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
 		AltRecordIDs: []mets.AltRecordID{{Type: "VERSION-INDEPENDENT", Value: RecordID(p.permalink)}},
 	}
 	for _, r := range recs {
-		xml, err := r.rec.MarshalMARCXML()
-		if err != nil {
+		if err := r.rec.CheckXML(); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dmdID, err)
 		}
-		d.DmdSecs = append(d.DmdSecs, mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, XML: xml, Element: marcElement(r.rec)})
+		d.DmdSecs = append(d.DmdSecs, mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, Element: marcElement(r.rec)})
 	}
 	n := ids{ns: uuid.MustParse(strings.TrimPrefix(objID, "urn:uuid:"))}
 	files, objects := p.addFileMetadata(d, e, n)

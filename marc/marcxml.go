@@ -47,8 +47,8 @@ func (r *Record) MarshalMARCXML() ([]byte, error) {
 
 // writeDataField writes one <datafield> with its subfields.
 func writeDataField(b *bytes.Buffer, f DataField) error {
-	if !printable(f.Ind1) || !printable(f.Ind2) {
-		return fmt.Errorf("field %q: indicators %q and %q must be printable ASCII", f.Tag, f.Ind1, f.Ind2)
+	if err := checkDataField(f); err != nil {
+		return err
 	}
 	b.WriteString(`  <datafield tag="`)
 	escape(b, f.Tag, true)
@@ -58,9 +58,6 @@ func writeDataField(b *bytes.Buffer, f DataField) error {
 	escape(b, string(f.Ind2), true)
 	b.WriteString("\">\n")
 	for _, s := range f.Subfields {
-		if !printable(s.Code) {
-			return fmt.Errorf("field %q: subfield code %q must be printable ASCII", f.Tag, s.Code)
-		}
 		b.WriteString(`    <subfield code="`)
 		escape(b, string(s.Code), true)
 		b.WriteString(`">`)
@@ -68,6 +65,35 @@ func writeDataField(b *bytes.Buffer, f DataField) error {
 		b.WriteString("</subfield>\n")
 	}
 	b.WriteString("  </datafield>\n")
+	return nil
+}
+
+// CheckXML returns the error MarshalMARCXML would return for r, without
+// encoding it: a nil record, or an indicator or subfield code that is not
+// a printable ASCII character.
+func (r *Record) CheckXML() error {
+	if r == nil {
+		return errors.New("marshal marcxml: nil record")
+	}
+	for _, f := range r.Data {
+		if err := checkDataField(f); err != nil {
+			return fmt.Errorf("marshal marcxml: %w", err)
+		}
+	}
+	return nil
+}
+
+// checkDataField checks that f's indicators and subfield codes are
+// printable ASCII characters.
+func checkDataField(f DataField) error {
+	if !printable(f.Ind1) || !printable(f.Ind2) {
+		return fmt.Errorf("field %q: indicators %q and %q must be printable ASCII", f.Tag, f.Ind1, f.Ind2)
+	}
+	for _, s := range f.Subfields {
+		if !printable(s.Code) {
+			return fmt.Errorf("field %q: subfield code %q must be printable ASCII", f.Tag, s.Code)
+		}
+	}
 	return nil
 }
 

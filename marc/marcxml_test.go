@@ -108,13 +108,23 @@ func TestMarshalErrors(t *testing.T) {
 	if _, err := nilRec.MarshalMARCXML(); err == nil {
 		t.Error("nil record: no error")
 	}
+	if err := nilRec.CheckXML(); err == nil {
+		t.Error("nil record: CheckXML: no error")
+	}
+	if err := hostileRecord(marc.LeaderBlog, "520", "v", ' ', ' ', 'a').CheckXML(); err != nil {
+		t.Errorf("a sound record: CheckXML: %v", err)
+	}
 	for _, r := range []*marc.Record{
 		hostileRecord(marc.LeaderBlog, "520", "v", 0, ' ', 'a'),
 		hostileRecord(marc.LeaderBlog, "520", "v", ' ', 0xff, 'a'),
 		hostileRecord(marc.LeaderBlog, "520", "v", ' ', ' ', '\n'),
 	} {
-		if b, err := r.MarshalMARCXML(); err == nil || !strings.HasPrefix(err.Error(), "marshal marcxml: ") {
+		b, err := r.MarshalMARCXML()
+		if err == nil || !strings.HasPrefix(err.Error(), "marshal marcxml: ") {
 			t.Errorf("%+v: got %q, %v; want an error", r.Data[0], b, err)
+		}
+		if cerr := r.CheckXML(); cerr == nil || err == nil || cerr.Error() != err.Error() {
+			t.Errorf("%+v: CheckXML says %v, MarshalMARCXML %v", r.Data[0], cerr, err)
 		}
 	}
 }

@@ -1,10 +1,6 @@
 package mets
 
-import (
-	"strconv"
-
-	"github.com/beevik/etree"
-)
+import "strconv"
 
 // ids resolves the IDs of objects, events, agents and rights of a document
 // to the PREMIS identifiers written for them.
@@ -41,7 +37,7 @@ func orLocal(id Identifier, fallback string) Identifier {
 // write writes the amdSec: a techMD per object, a rightsMD per rights
 // statement, a digiprovMD per event and per agent, each holding one PREMIS 3
 // element.
-func (a *AmdSec) write(root *etree.Element, m ids) {
+func (a *AmdSec) write(root el, m ids) {
 	sec := root.CreateElement("mets:amdSec")
 	sec.CreateAttr("ID", a.ID)
 	for _, o := range a.Objects {
@@ -59,7 +55,7 @@ func (a *AmdSec) write(root *etree.Element, m ids) {
 }
 
 // wrapMD creates section tag with id and returns its mdWrap/xmlData.
-func wrapMD(sec *etree.Element, tag, id, mdtype string) *etree.Element {
+func wrapMD(sec el, tag, id, mdtype string) el {
 	md := sec.CreateElement(tag)
 	md.CreateAttr("ID", id)
 	wrap := md.CreateElement("mets:mdWrap")
@@ -68,7 +64,7 @@ func wrapMD(sec *etree.Element, tag, id, mdtype string) *etree.Element {
 }
 
 // premisElement creates a top-level PREMIS element with its version.
-func premisElement(parent *etree.Element, tag string) *etree.Element {
+func premisElement(parent el, tag string) el {
 	el := parent.CreateElement(tag)
 	el.CreateAttr("version", PremisVersion)
 	return el
@@ -76,7 +72,7 @@ func premisElement(parent *etree.Element, tag string) *etree.Element {
 
 // write writes the object as premis:object of xsi:type premis:file, or
 // premis:intellectualEntity.
-func (o Object) write(parent *etree.Element, m ids) {
+func (o Object) write(parent el, m ids) {
 	obj := premisElement(parent, "premis:object")
 	if o.Entity {
 		obj.CreateAttr("xsi:type", "premis:intellectualEntity")
@@ -105,7 +101,7 @@ func (o Object) write(parent *etree.Element, m ids) {
 
 // writeCharacteristics writes objectCharacteristics: composition level,
 // fixity, size and format (name and PRONOM key).
-func (o Object) writeCharacteristics(obj *etree.Element) {
+func (o Object) writeCharacteristics(obj el) {
 	ch := obj.CreateElement("premis:objectCharacteristics")
 	ch.CreateElement("premis:compositionLevel").SetText("0")
 	if o.SHA256 != "" {
@@ -136,7 +132,7 @@ func (o Object) writeCharacteristics(obj *etree.Element) {
 }
 
 // write writes the rights statement.
-func (r Rights) write(parent *etree.Element, m ids) {
+func (r Rights) write(parent el, m ids) {
 	st := premisElement(parent, "premis:rights").CreateElement("premis:rightsStatement")
 	identifier(st, "premis:rightsStatementIdentifier", m[r.ID])
 	st.CreateElement("premis:rightsBasis").SetText(r.Basis)
@@ -168,7 +164,7 @@ func (r Rights) write(parent *etree.Element, m ids) {
 }
 
 // write writes the event with its linking agents and objects.
-func (e Event) write(parent *etree.Element, m ids) {
+func (e Event) write(parent el, m ids) {
 	ev := premisElement(parent, "premis:event")
 	identifier(ev, "premis:eventIdentifier", m[e.ID])
 	typ := ev.CreateElement("premis:eventType")
@@ -194,7 +190,7 @@ func (e Event) write(parent *etree.Element, m ids) {
 }
 
 // writeOutcome writes eventOutcomeInformation when there is an outcome.
-func (e Event) writeOutcome(ev *etree.Element) {
+func (e Event) writeOutcome(ev el) {
 	if e.Outcome == "" && e.OutcomeDetail == "" {
 		return
 	}
@@ -209,7 +205,7 @@ func (e Event) writeOutcome(ev *etree.Element) {
 }
 
 // write writes the agent.
-func (a PremisAgent) write(parent *etree.Element, m ids) {
+func (a PremisAgent) write(parent el, m ids) {
 	ag := premisElement(parent, "premis:agent")
 	identifier(ag, "premis:agentIdentifier", m[a.ID])
 	for _, kv := range [][2]string{{"agentName", a.Name}, {"agentType", a.Type}, {"agentVersion", a.Version}, {"agentNote", a.Note}} {
@@ -221,7 +217,7 @@ func (a PremisAgent) write(parent *etree.Element, m ids) {
 
 // identifier writes a PREMIS identifier block: tag holding tag+"Type" and
 // tag+"Value". It returns the block.
-func identifier(parent *etree.Element, tag string, id Identifier) *etree.Element {
+func identifier(parent el, tag string, id Identifier) el {
 	el := parent.CreateElement(tag)
 	el.CreateElement(tag + "Type").SetText(id.Type)
 	el.CreateElement(tag + "Value").SetText(id.Value)
@@ -229,7 +225,7 @@ func identifier(parent *etree.Element, tag string, id Identifier) *etree.Element
 }
 
 // addText adds a tag element holding text, unless text is empty.
-func addText(parent *etree.Element, tag, text string) {
+func addText(parent el, tag, text string) {
 	if text != "" {
 		parent.CreateElement(tag).SetText(text)
 	}

@@ -19,9 +19,9 @@ func (d *Document) Marshal() ([]byte, error) {
 	if err := d.Check(); err != nil {
 		return nil, fmt.Errorf("mets: %w", err)
 	}
-	doc := etree.NewDocument()
-	doc.CreateProcInst("xml", `version="1.0" encoding="UTF-8"`)
-	root := d.root(doc)
+	t := newTree()
+	defer t.release()
+	root := d.root(t)
 	d.writeHdr(root)
 	for _, m := range d.DmdSecs {
 		if err := writeDmdSec(root, m); err != nil {
@@ -39,12 +39,9 @@ func (d *Document) Marshal() ([]byte, error) {
 	physical := root.CreateElement("mets:structMap")
 	attrs(physical, "TYPE", "physical", "ID", PhysicalMapID, "LABEL", "files")
 	d.physicalDiv().write(physical)
-	doc.IndentWithSettings(&etree.IndentSettings{Spaces: 2, PreserveLeafWhitespace: true})
 	var buf bytes.Buffer
 	buf.Grow(int(lastSize.Load()) * 5 / 4) // the size of the last document, to spare the doubling copies
-	if _, err := doc.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("mets: write: %w", err)
-	}
+	t.writeDocument(&buf, root.i)
 	lastSize.Store(int64(buf.Len()))
 	return buf.Bytes(), nil
 }
@@ -56,8 +53,8 @@ func (d *Document) Marshal() ([]byte, error) {
 var lastSize atomic.Int64
 
 // root creates the mets element with every namespace the document uses.
-func (d *Document) root(doc *etree.Document) *etree.Element {
-	root := doc.CreateElement("mets:mets")
+func (d *Document) root(t *tree) el {
+	root := el{t, t.add(none, kindElement, "mets:mets")}
 	root.CreateAttr("xmlns:mets", NSMETS)
 	root.CreateAttr("xmlns:premis", NSPREMIS)
 	root.CreateAttr("xmlns:xlink", NSXLink)
@@ -68,7 +65,7 @@ func (d *Document) root(doc *etree.Document) *etree.Element {
 }
 
 // writeHdr writes metsHdr with the creation date and the agents.
-func (d *Document) writeHdr(root *etree.Element) {
+func (d *Document) writeHdr(root el) {
 	hdr := root.CreateElement("mets:metsHdr")
 	hdr.CreateAttr("CREATEDATE", stamp(d.Created))
 	for _, a := range d.Agents {
@@ -86,17 +83,15 @@ func (d *Document) writeHdr(root *etree.Element) {
 
 // writeDmdSec embeds m.Element, or else m.XML parsed, in
 // dmdSec/mdWrap/xmlData.
-func writeDmdSec(root *etree.Element, m DmdSec) error {
-	var el *etree.Element
-	if m.Element != nil {
-		el = m.Element.tree()
-	} else {
+func writeDmdSec(root el, m DmdSec) error {
+	var parsed *etree.Element
+	if m.Element == nil {
 		inner := etree.NewDocument()
 		if err := inner.ReadFromBytes(m.XML); err != nil {
 			return fmt.Errorf("mets: dmdSec %s: %w", m.ID, err)
 		}
-		el = inner.Root()
-		if el == nil || len(inner.ChildElements()) != 1 {
+		parsed = inner.Root()
+		if parsed == nil || len(inner.ChildElements()) != 1 {
 			return fmt.Errorf("mets: dmdSec %s: XML must hold exactly one root element", m.ID)
 		}
 	}
@@ -104,27 +99,17 @@ func writeDmdSec(root *etree.Element, m DmdSec) error {
 	sec.CreateAttr("ID", m.ID)
 	wrap := sec.CreateElement("mets:mdWrap")
 	attrs(wrap, "MDTYPE", m.MDType, "OTHERMDTYPE", m.OtherMDType, "LABEL", m.Label)
-	wrap.CreateElement("mets:xmlData").AddChild(el)
+	data := wrap.CreateElement("mets:xmlData")
+	if parsed != nil {
+		data.addParsed(parsed)
+	} else {
+		data.addElement(m.Element)
+	}
 	return nil
 }
 
-// tree returns e as an etree element.
-func (e *Element) tree() *etree.Element {
-	el := etree.NewElement(e.Name)
-	for _, a := range e.Attrs {
-		el.CreateAttr(a.Name, a.Value)
-	}
-	if e.Text != "" {
-		el.SetText(e.Text)
-	}
-	for _, c := range e.Children {
-		el.AddChild(c.tree())
-	}
-	return el
-}
-
 // writeFileSec writes the file groups; nothing when there are none.
-func writeFileSec(root *etree.Element, groups []FileGroup) {
+func writeFileSec(root el, groups []FileGroup) {
 	if len(groups) == 0 {
 		return
 	}
@@ -139,7 +124,7 @@ func writeFileSec(root *etree.Element, groups []FileGroup) {
 }
 
 // write writes one file with its FLocat.
-func (f File) write(grp *etree.Element) {
+func (f File) write(grp el) {
 	el := grp.CreateElement("mets:file")
 	attrs(el, "ID", f.ID, "MIMETYPE", mediaType(f.MimeType), "SIZE", strconv.FormatInt(f.Size, 10))
 	if !f.Created.IsZero() {
@@ -162,7 +147,7 @@ func (f File) write(grp *etree.Element) {
 }
 
 // write writes div and its descendants under parent.
-func (div *Div) write(parent *etree.Element) {
+func (div *Div) write(parent el) {
 	el := parent.CreateElement("mets:div")
 	attrs(el, "ID", div.ID, "TYPE", div.Type, "LABEL", div.Label,
 		"DMDID", strings.Join(div.DmdIDs, " "), "ADMID", strings.Join(div.AdmIDs, " "))
@@ -176,13 +161,13 @@ func (div *Div) write(parent *etree.Element) {
 
 // attrs sets each non-empty value of the name, value pairs kv on el and
 // returns el.
-func attrs(el *etree.Element, kv ...string) *etree.Element {
+func attrs(e el, kv ...string) el {
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] != "" {
-			el.CreateAttr(kv[i], kv[i+1])
+			e.CreateAttr(kv[i], kv[i+1])
 		}
 	}
-	return el
+	return e
 }
 
 // mediaType returns the media type of a Content-Type value, lowercase and
