@@ -5,8 +5,18 @@
 # its http links go through the same proxy as plain HTTP proxy requests)
 # and inproxy (a command prefix that sends a program's traffic through
 # the proxy, trusting the replay's CA).
+#
+# With KEEP_WORK=1 the temporary folder is left in place at exit (its path
+# printed) instead of removed: removing a run's thousands of files makes
+# the next minutes' file creations slower on this journal-less ext4 (see
+# freshout below), so back-to-back invocations that each removed their
+# folder measured the removal of the one before.
 work=$(mktemp -d)
-trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
+if [ "${KEEP_WORK:-}" = 1 ]; then
+	trap 'kill $srv 2>/dev/null; echo "kept: $work" >&2' EXIT
+else
+	trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
+fi
 go build -o "$work/eval" .
 "$work/eval" -mode serve -corpus "$corpus" -blogs "$blog" -ca "$work/ca.pem" >"$work/proxy" 2>"$work/serve.log" &
 srv=$!

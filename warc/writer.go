@@ -74,12 +74,19 @@ var gzips = sync.Pool{New: func() any {
 	return &member{z: z, bw: bufio.NewWriterSize(z, 32<<10)}
 }}
 
-// gzipLevel is the deflate level of the records. On the pages of a corpus
-// blog (600 HTML files of lahso, one gzip member each) klauspost's level 3
-// takes 0.70 s of CPU and leaves 29.2 % of the bytes, the default (5)
-// 1.13–1.36 s and 27.5 %, level 1 0.60 s and 30.7 %: level 3 halves the
-// WARC's share of a crawl's CPU for 6 % more WARC bytes.
-const gzipLevel = 3
+// gzipLevel is the deflate level of the records: klauspost's level 1.
+// Measured inside a whole crawl (blogharvest crawl of the corpus blog
+// lahso, 1 291 records, 28.6 MB before compression; -cpuprofile, the
+// samples under klauspost/compress/flate, two runs each): level 3 spent
+// 0.44-0.48 s and wrote 8.72 MB, level 2 0.34-0.36 s and 8.93 MB, level 1
+// 0.25-0.28 s and 9.16 MB. Between the records of a crawl the encoder's
+// hash table is no longer in the processor's cache, and level 1's is the
+// smallest: alone on the same pages (a benchmark compressing them one
+// after another) the three differ by a fifth, in a crawl level 1 halves
+// the WARC's deflate time, a twentieth of the crawl's CPU, for 5 % more
+// WARC bytes (0.6 % of the whole archive). The default level (5) took
+// 1.13-1.36 s on 600 of those pages.
+const gzipLevel = 1
 
 // member writes one gzip member.
 type member struct {
