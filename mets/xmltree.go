@@ -36,20 +36,26 @@ const none = -1
 // node is an element or token of the tree. Children and attributes are
 // linked lists of indexes into the tree's arenas, so that a child or
 // attribute can be added to any element at any time, in document order.
+// An element's name is kept as etree keeps it, prefix and local name
+// apart: a name given to CreateElement is split at its first colon, a
+// parsed one is taken as encoding/xml split it (":a" is no prefix and the
+// local name ":a"), and written joined again with a colon.
 type node struct {
 	kind              nodeKind
 	ws                bool   // kindText parsed from whitespace only: indentation, stripped as etree strips it
-	name              string // the element's name, or the token's data
+	space             string // the element's prefix (etree's Space), "" for none
+	name              string // the element's local name (etree's Tag), or the token's data
 	firstAttr         int32
 	lastAttr          int32
 	firstKid, lastKid int32
 	next              int32 // the next sibling
 }
 
-// attr is one attribute of an element.
+// attr is one attribute of an element, its name kept as an element's
+// is: prefix (etree's Space) and local name (etree's Key) apart.
 type attr struct {
-	name, value string
-	next        int32
+	space, name, value string
+	next               int32
 }
 
 // tree is the arena of one document's nodes and attributes.
@@ -82,11 +88,29 @@ type el struct {
 	i int32
 }
 
+// newNode returns a node of kind, prefix space and name (or data), with
+// no attributes, children or next sibling.
+func newNode(kind nodeKind, space, name string) node {
+	return node{kind: kind, space: space, name: name, firstAttr: none, lastAttr: none, firstKid: none, lastKid: none, next: none}
+}
+
 // add appends a node of kind and name as the last child of parent (none
-// for the document itself) and returns its index.
+// for the document itself) and returns its index. An element's name is
+// split at its first colon into prefix and local name, as etree's
+// CreateElement splits it.
 func (t *tree) add(parent int32, kind nodeKind, name string) int32 {
+	space := ""
+	if kind == kindElement {
+		space, name = splitName(name)
+	}
+	return t.insert(parent, newNode(kind, space, name))
+}
+
+// insert appends n as the last child of parent (none for the document
+// itself) and returns its index.
+func (t *tree) insert(parent int32, n node) int32 {
 	i := int32(len(t.nodes))
-	t.nodes = append(t.nodes, node{kind: kind, name: name, firstAttr: none, lastAttr: none, firstKid: none, lastKid: none, next: none})
+	t.nodes = append(t.nodes, n)
 	if parent != none {
 		p := &t.nodes[parent]
 		if p.lastKid == none {
@@ -105,18 +129,27 @@ func (e el) CreateElement(name string) el {
 }
 
 // CreateAttr sets the attribute name of e to value, replacing the value
-// of an attribute of that name as etree does.
+// of an attribute of the same prefix and local name as etree does (name
+// split at its first colon: ":a" is "a", but ":a:b" is not "a:b").
 func (e el) CreateAttr(name, value string) {
 	t := e.t
-	n := &t.nodes[e.i]
-	for a := n.firstAttr; a != none; a = t.attrs[a].next {
-		if sameName(t.attrs[a].name, name) {
+	space, local := splitName(name)
+	for a := t.nodes[e.i].firstAttr; a != none; a = t.attrs[a].next {
+		if t.attrs[a].space == space && t.attrs[a].name == local {
 			t.attrs[a].value = value
 			return
 		}
 	}
+	e.appendAttr(space, local, value)
+}
+
+// appendAttr adds the attribute of prefix space, local name name and
+// value as the last of e's attributes, whatever attributes e has already.
+func (e el) appendAttr(space, name, value string) {
+	t := e.t
+	n := &t.nodes[e.i]
 	i := int32(len(t.attrs))
-	t.attrs = append(t.attrs, attr{name: name, value: value, next: none})
+	t.attrs = append(t.attrs, attr{space: space, name: name, value: value, next: none})
 	if n.lastAttr == none {
 		n.firstAttr = i
 	} else {
@@ -149,10 +182,14 @@ func (e el) addElement(x *Element) {
 
 // addParsed adds x, an element etree parsed, and its tokens as a child of
 // e: elements and text as nodes, the rest as the XML etree writes for it.
+// Names are taken split as etree holds them, not joined and split again
+// (encoding/xml gives ":a" no prefix and the local name ":a"), and the
+// attributes as they are: etree has merged duplicates already, by prefix
+// and local name.
 func (e el) addParsed(x *etree.Element) {
-	c := e.CreateElement(x.FullTag())
+	c := el{e.t, e.t.insert(e.i, newNode(kindElement, x.Space, x.Tag))}
 	for _, a := range x.Attr {
-		c.CreateAttr(a.FullKey(), a.Value)
+		c.appendAttr(a.Space, a.Key, a.Value)
 	}
 	var raw bytes.Buffer
 	for _, tok := range x.Child {
@@ -177,14 +214,6 @@ func (e el) addParsed(x *etree.Element) {
 	}
 }
 
-// sameName reports whether two attribute names are the same for etree,
-// which compares them split at the first colon.
-func sameName(a, b string) bool {
-	as, ak := splitName(a)
-	bs, bk := splitName(b)
-	return as == bs && ak == bk
-}
-
 // splitName splits a name at its first colon into prefix and local part.
 func splitName(s string) (space, local string) {
 	if i := strings.IndexByte(s, ':'); i >= 0 {
@@ -193,13 +222,15 @@ func splitName(s string) (space, local string) {
 	return "", s
 }
 
-// fullName is name as etree writes it: the prefix and local part joined
-// with a colon, or the local part alone when the prefix is empty.
-func fullName(name string) string {
-	if space, local := splitName(name); space == "" {
-		return local
+// writeName writes the name of prefix space and local name as etree
+// writes it (FullTag, FullKey): joined with a colon, or the local name
+// alone when the prefix is empty.
+func writeName(b *bytes.Buffer, space, local string) {
+	if space != "" {
+		b.WriteString(space)
+		b.WriteByte(':')
 	}
-	return name
+	b.WriteString(local)
 }
 
 // isText reports whether node i is character data for the indentation.
@@ -231,10 +262,10 @@ func (t *tree) write(b *bytes.Buffer, i int32, depth int) {
 		return
 	}
 	b.WriteByte('<')
-	b.WriteString(fullName(n.name))
+	writeName(b, n.space, n.name)
 	for a := n.firstAttr; a != none; a = t.attrs[a].next {
 		b.WriteByte(' ')
-		b.WriteString(fullName(t.attrs[a].name))
+		writeName(b, t.attrs[a].space, t.attrs[a].name)
 		b.WriteString(`="`)
 		escape(b, t.attrs[a].value)
 		b.WriteByte('"')
@@ -267,7 +298,7 @@ func (t *tree) write(b *bytes.Buffer, i int32, depth int) {
 		indent(b, depth-1)
 	}
 	b.WriteString("</")
-	b.WriteString(fullName(n.name))
+	writeName(b, n.space, n.name)
 	b.WriteByte('>')
 }
 

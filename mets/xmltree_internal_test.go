@@ -82,7 +82,9 @@ func randElement(r *rand.Rand, depth int) *Element {
 
 // parsedXML are dmdSec XML texts that exercise the parsed path:
 // indentation to strip, a lone whitespace leaf, mixed content, CDATA,
-// comments, processing instructions, namespaces and entities.
+// comments, processing instructions, namespaces, entities, and names
+// encoding/xml gives no prefix though they hold a colon (":a", ":", "t:"),
+// which etree writes as they are and keeps apart from "a".
 var parsedXML = []string{
 	`<record xmlns="http://www.loc.gov/MARC21/slim">
   <leader>00000naa a22000007n 4500</leader>
@@ -95,6 +97,7 @@ var parsedXML = []string{
 	`<x:r xmlns:x="urn:x" x:a="1" b='2 &apos; &quot;'><x:s>t&#x9;&#xA;u</x:s>text<y/>tail</x:r>`,
 	`<only>   </only>`,
 	`<e><![CDATA[ ]]></e>`,
+	`<r :a="1" a="2" :="3" x:="4" x:a="5"><:s :a="6"/><:/><t: a:="7"/></r>`,
 }
 
 // TestMarshalIsEtrees holds Marshal's output to the bytes the etree
@@ -139,6 +142,12 @@ func TestMarshalIsEtrees(t *testing.T) {
 		d := equivDoc(func() string { return "v" }, []DmdSec{{ID: "dmd-1", MDType: "MARC", XML: []byte(x)}})
 		compare("parsed "+strings.Repeat("#", i), d)
 	}
+	// Names given with colons, split at the first as etree's CreateElement
+	// and CreateAttr split them: ":a:b" is the local name "a:b" and no
+	// prefix, apart from "a:b"; ":x" is "x"; ":" is "".
+	names := &Element{Name: ":a:b", Attrs: []Attr{{":a:b", "1"}, {"a:b", "2"}, {":a:b", "3"}, {":x", "4"}, {"x", "5"}, {":", "6"}, {"", "7"}},
+		Children: []*Element{{Name: ":"}, {Name: "a:"}, {Name: ":x", Text: " "}}}
+	compare("names", equivDoc(func() string { return "v" }, []DmdSec{{ID: "dmd-1", MDType: "MARC", Element: names}}))
 }
 
 // BenchmarkMarshal writes a document of an entry with 40 comments.

@@ -2,9 +2,10 @@
 // an AIP, through the Norwegian National Library's gowarc.
 //
 // A Writer makes one WARC file in memory, each record gzipped on its own
-// (klauspost/compress at level 3, gzipLevel: a third of the standard
-// library's deflate CPU, go test ./warc -bench EntryWARC) so that a replay tool can seek to any
-// record: a warcinfo record naming
+// (klauspost/compress at level 1, gzipLevel: inside a crawl about half
+// the CPU of its level 3, which already took a third of the standard
+// library's, go test ./warc -bench EntryWARC) so that a replay tool can
+// seek to any record: a warcinfo record naming
 // the software, the organisation and the crawl, then for each HTTP
 // exchange a request and a response record (a revisit record, profile
 // server-not-modified, for a 304 answer), and resource records for what the
