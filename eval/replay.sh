@@ -39,4 +39,8 @@ freshout() {
 		mv "$work/out" "$work/spent.$spent"
 	fi
 	mkdir "$work/out"
+	# Write back what the previous run left dirty, so that neither program
+	# pays for another's data (blogharvest's syncfs per bag waits for all of
+	# the file system's dirty pages).
+	sync
 }
