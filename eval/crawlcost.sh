@@ -6,6 +6,9 @@
 #
 #   ./crawlcost.sh CORPUS BLOG OLD_BINARY NEW_BINARY [ROUNDS]
 #
+# (KEEP_WORK=1 leaves the work folder at exit for back-to-back
+# invocations; see replay.sh.)
+#
 # For each round it runs OLD, NEW, NEW, OLD blogharvest crawls
 # (crawl -url … -delay 0 -render never, a fresh archive each) and
 # wget --mirror --page-requisites --warc-file, NEW, wget, wget, NEW, each
