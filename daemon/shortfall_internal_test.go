@@ -25,6 +25,7 @@ func ShortfallBlog(t *testing.T) (srv *httptest.Server, post string, stated int)
 	h := site.Handler()
 	var target atomic.Value // the post's path, set once the server's URL is known
 	target.Store("")
+	var count atomic.Int64 // the count the page states, read by the handler: a request may come before it is set
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != target.Load().(string) {
 			h.ServeHTTP(w, r)
@@ -37,14 +38,15 @@ func ShortfallBlog(t *testing.T) (srv *httptest.Server, post string, stated int)
 		}
 		w.Header().Del("Content-Length")
 		w.WriteHeader(rec.Code)
-		ld := fmt.Sprintf(`<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","commentCount":%d}</script></head>`, stated)
+		ld := fmt.Sprintf(`<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","commentCount":%d}</script></head>`, count.Load())
 		fmt.Fprint(w, strings.Replace(rec.Body.String(), "</head>", ld, 1))
 	}))
 	t.Cleanup(srv.Close)
 	for _, p := range site.Truth(srv.URL).Posts {
 		if len(p.Comments) > 0 && p.Kind == "post" {
-			target.Store(strings.TrimPrefix(p.URL, srv.URL))
 			post, stated = p.URL, len(p.Comments)+3
+			count.Store(int64(stated))
+			target.Store(strings.TrimPrefix(p.URL, srv.URL))
 			break
 		}
 	}
