@@ -26,7 +26,6 @@ type nodeKind uint8
 const (
 	kindElement nodeKind = iota // an element: name, attributes, children
 	kindText                    // character data, escaped when written
-	kindRawText                 // character data already written as XML (a parsed CDATA section)
 	kindRaw                     // another token already written as XML (a parsed comment, processing instruction or directive)
 )
 
@@ -197,20 +196,14 @@ func (e el) addParsed(x *etree.Element) {
 		case *etree.Element:
 			c.addParsed(tok)
 			continue
-		case *etree.CharData:
-			if !tok.IsCData() {
-				c.t.add(c.i, kindText, tok.Data)
-				c.t.nodes[len(c.t.nodes)-1].ws = tok.IsWhitespace()
-				continue
-			}
+		case *etree.CharData: // CDATA sections too: etree's default read settings keep their text only
+			c.t.add(c.i, kindText, tok.Data)
+			c.t.nodes[len(c.t.nodes)-1].ws = tok.IsWhitespace()
+			continue
 		}
 		raw.Reset()
 		tok.WriteTo(&raw, &etree.WriteSettings{})
-		kind := kindRaw
-		if _, ok := tok.(*etree.CharData); ok {
-			kind = kindRawText
-		}
-		c.t.add(c.i, kind, raw.String())
+		c.t.add(c.i, kindRaw, raw.String())
 	}
 }
 
@@ -233,12 +226,6 @@ func writeName(b *bytes.Buffer, space, local string) {
 	b.WriteString(local)
 }
 
-// isText reports whether node i is character data for the indentation.
-func (t *tree) isText(i int32) bool {
-	k := t.nodes[i].kind
-	return k == kindText || k == kindRawText
-}
-
 // writeDocument writes the XML declaration and the root element root,
 // indented, to b.
 func (t *tree) writeDocument(b *bytes.Buffer, root int32) {
@@ -250,14 +237,17 @@ func (t *tree) writeDocument(b *bytes.Buffer, root int32) {
 	b.WriteByte('\n')
 }
 
-// write writes node i, whose children are at indentation depth, to b.
+// write writes node i, whose children are at indentation depth (1 for
+// the root's), to b. Below the document, etree's indent puts a newline
+// and the depth's spaces before every child that is not text, and one of
+// the depth above before the end tag when the last child is not text.
 func (t *tree) write(b *bytes.Buffer, i int32, depth int) {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kindText:
 		escape(b, n.name)
 		return
-	case kindRawText, kindRaw:
+	case kindRaw:
 		b.WriteString(n.name)
 		return
 	}
@@ -271,30 +261,25 @@ func (t *tree) write(b *bytes.Buffer, i int32, depth int) {
 		b.WriteByte('"')
 	}
 	strip := t.stripsIndent(i)
-	any := false
-	isText, firstNonText := false, true
+	open, lastText := false, false
 	for c := n.firstKid; c != none; c = t.nodes[c].next {
 		if strip && t.nodes[c].ws {
 			continue
 		}
-		if !any {
+		if !open {
 			b.WriteByte('>')
-			any = true
+			open = true
 		}
-		isText = t.isText(c)
-		if !isText {
-			if !firstNonText || depth > 0 {
-				indent(b, depth)
-			}
-			firstNonText = false
+		if lastText = t.nodes[c].kind == kindText; !lastText {
+			indent(b, depth)
 		}
 		t.write(b, c, depth+1)
 	}
-	if !any {
+	if !open {
 		b.WriteString("/>")
 		return
 	}
-	if !isText && (!firstNonText || depth > 0) {
+	if !lastText {
 		indent(b, depth-1)
 	}
 	b.WriteString("</")
