@@ -7,7 +7,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
-	dateparser "github.com/markusmobius/go-dateparser"
+	dateparser "github.com/blogharvest/blogharvest/internal/dateparser"
 	"golang.org/x/net/html"
 )
 
