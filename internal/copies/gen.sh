@@ -3,12 +3,13 @@
 # (internal/dateparser, internal/match, internal/siegfried) under ROOT (by
 # default this checkout) from the pinned upstream versions in the module
 # cache (`go mod download`), as doc/dependencies.md explains: each listed
-# package's non-test Go files and the module's licence, the import paths of
-# the copied modules rewritten into this module, a few mechanical renames
-# done here with sed, then the one patch of each copy (NAME.patch beside this
-# script, paths relative to the module root), then gofmt. Run it after
-# changing a version, a package list or a patch; copies_test.go checks that
-# the committed copies are what it writes.
+# package's non-test Go files and the module's licence; the import paths of
+# the copied modules rewritten into this module (sed); go-dateparser's
+# mechanical renames and its table of locale files (perl, awk); then the one
+# patch of each copy (NAME.patch beside this script, paths relative to the
+# module root); then gofmt. Run it after changing a version, a package list
+# or a patch; copies_test.go checks that the committed copies are what it
+# writes.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "${1:-$here/../..}" && pwd)
@@ -35,7 +36,8 @@ siegfried_pkgs=". internal/bytematcher internal/bytematcher/frames internal/byte
 copies="dateparser match siegfried"
 
 # moddir MOD@VER prints the module's folder in the module cache, downloading
-# it (checked against go.sum's checksum database) when it is not there.
+# it when it is not there (checked against the checksum database, GOSUMDB,
+# as any download; outside this module, whose go.sum does not list it).
 moddir() {
 	(cd "$tmp" && GOFLAGS=-mod=mod go mod download -json "$1") | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p'
 }
