@@ -102,6 +102,10 @@ awk '
 		print "\t}\n\treturn -1\n}"
 	}' "$data"/*.go >"$data/zz-files.go"
 
+# dateparser, mechanical part of its lazy regular expressions (the patch
+# changes the type): every method calls re.rx() instead of reading re.rx.
+sed -i 's/\bre\.rx\./re.rx()./' "$root/internal/dateparser/internal/regexp/regexp.go"
+
 for name in $copies; do
 	[ ! -f "$here/$name.patch" ] || patch -s -d "$root" -p1 --no-backup-if-mismatch <"$here/$name.patch"
 done
