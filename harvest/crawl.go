@@ -65,6 +65,7 @@ type site struct {
 	full         bool // the feed carries whole posts
 	scope        *scope
 	pattern      *postPattern
+	signs        postSigns // what the blog's own posts show of the content test's signs
 	rules        *learn.Rules
 	rulesF       *blogharvest.File
 	commented    []*url.URL                // UpdateCrawl: posts with comments since the watermark
