@@ -13,7 +13,8 @@ import (
 // of those posts shows is the blog's layout (a theme's breadcrumb to a
 // section the pattern matches, a "next post" link with rel=next inside
 // the article, a permalink on the title), not evidence: the test demotes
-// a page on a sign only when the blog's posts were seen and none shows it.
+// a page on a sign only when the blog's posts were seen and fewer than a
+// quarter of them show it (evidence).
 type postSigns struct {
 	posts     int // training posts read
 	titleAway int // of them, whose title is a link to another page (titleLinksAway)
@@ -51,9 +52,11 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 	c.signs = s
 }
 
-// evidence reports whether a sign that shown of the blog's posts may
-// demote a page: posts were read and none showed it.
-func (s postSigns) evidence(shown int) bool { return s.posts >= minSignPosts && shown == 0 }
+// evidence reports whether a sign that shown of the blog's posts show
+// may demote a page: posts were read and fewer than a quarter of them
+// show it (one post of eight whose title links to its own URL in another
+// form is the exception; a sign most posts share is the theme).
+func (s postSigns) evidence(shown int) bool { return s.posts >= minSignPosts && shown*4 < s.posts }
 
 // maxLinks is how many links to posts a page's article may hold and
 // still be a page of its own: fewer than 3, or as many as one of the
