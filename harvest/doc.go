@@ -44,9 +44,9 @@
 // the test demotes a page on a sign of a summary or of a part of a post
 // (a title or heading linking away, a permalink or post link beside the
 // article, a URL under a post's that it links back to, more post links
-// than the blog's posts hold) only when the blog's own feed-matched
-// posts, read in training, show none of it (postsigns.go): a sign they
-// share is the theme's. A feed item outside the post pattern the other
+// than the blog's posts hold) only when fewer than a quarter of the
+// blog's own feed-matched posts, read in training, show it (postsigns.go;
+// no training pages, no demotion): a sign they share is the theme's. A feed item outside the post pattern the other
 // items make (a generator's feed listing /about/; one or two URLs of a
 // shape beside three or more of another are no post shape) is an entry
 // of kind page, a post when its page reads as one. One post is one entry:

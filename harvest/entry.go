@@ -141,8 +141,9 @@ func (w *pageWorker) extract(page learn.Page) (learn.Extraction, error) {
 // that reads as a post (readsAsPost) however many it links to. The signs
 // of a summary (a title or heading linking to another page, a permalink,
 // a post link beside the article) and a URL under a post's demote it only
-// where the blog's feed-matched posts show none of them (postSigns): a
-// sign the blog's own posts share is its theme, not evidence.
+// where fewer than a quarter of the blog's feed-matched posts show them
+// (postSigns.evidence): a sign the blog's own posts share is its theme,
+// not evidence.
 func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
 	if len(ex.ContentText) < 200 || p.ident == w.home.String() || p.info.summaries > 1 {
 		return false // several articles: a listing (archive, post format, author page)
