@@ -28,6 +28,12 @@
 // Italian, Portuguese and Dutch month and day names) and against datetime,
 // content and title attributes.
 //
+// A title element may hold more than the title: a <time> or a comment count
+// inside the <h1>. Each child of the elements the title rule selects is
+// matched against the feed's title on the training pages; kinds of children
+// (tag, or tag and first class token) whose text was outside the title on
+// some page and inside it on none are left out of the title (Rule.Omit).
+//
 // Each page's best element (and its same-text wrappers) proposes rules: its
 // id, each class token, a semantic tag, and paths from up to three
 // ancestors with an id or class. Ids and tokens with runs of three or more
@@ -125,6 +131,8 @@
 //     element, and the linear sweep that counts |N| and |N∩T|.
 //   - rule.go, selector.go: Rule, the XPath shapes Learn writes and their
 //     evaluation without a general XPath engine.
+//   - omit.go: the children of a title element left out of the title
+//     (Rule.Omit).
 //   - extract.go: Extract, ExtractWithoutRules, the extractor's run.
 //   - fallback.go, structured.go, density.go, widget.go: the fallbacks
 //     (structured data, platform heuristics, text density) and the

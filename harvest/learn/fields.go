@@ -56,6 +56,7 @@ var fields = []*field{
 		score: func(p *trainPage, inter []int32, size int) {
 			p.title = nearScores(p.d, inter, size, p.article.best, 0.02, 0)
 		},
+		tune:      func(r *Rule, pages []*trainPage) { r.Omit = learnOmit(pages, r) },
 		read:      readTitle,
 		fallbacks: []func(*extractor){(*extractor).fallbackTitle},
 	},
@@ -135,9 +136,10 @@ func (e *extractor) fallbackArticle() {
 	}
 }
 
-// readTitle reads the title from the element's text.
-func readTitle(e *extractor, _ *Rule, n *html.Node) bool {
-	e.x.Title = nodeText(n)
+// readTitle reads the title from the element's text, without the
+// children the rule omits.
+func readTitle(e *extractor, r *Rule, n *html.Node) bool {
+	e.x.Title = textOmitting(n, r.Omit)
 	return e.x.Title != ""
 }
 
