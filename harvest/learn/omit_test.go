@@ -27,8 +27,10 @@ func TestTitleOmitsForeignChildren(t *testing.T) {
 			return fmt.Sprintf(`<time datetime="%s"><span>%s</span><span>%s</span><span>%s</span></time>`,
 				day.Format(time.RFC3339), day.Format("02"), day.Format("Jan"), day.Format("2006"))
 		},
-		"count":    func(i int, _ time.Time) string { return fmt.Sprintf(`<span class="count">%d responses</span>`, 3+i*7) },
-		"subtitle": func(i int, _ time.Time) string { return fmt.Sprintf(`<small>Part %d of the spring series</small>`, i+1) },
+		"count": func(i int, _ time.Time) string { return fmt.Sprintf(`<span class="count">%d responses</span>`, 3+i*7) },
+		"subtitle": func(i int, _ time.Time) string {
+			return fmt.Sprintf(`<small>Part %d of the spring series</small>`, i+1)
+		},
 	}
 	for name, extra := range extras {
 		t.Run(name, func(t *testing.T) {
