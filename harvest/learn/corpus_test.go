@@ -52,8 +52,10 @@ func (s *blogScore) scoreExtraction(x learn.Extraction, want learn.Target) float
 	if truth == "" { // a picture post: the feed gives only images
 		d = imageRecall(x.ContentHTML, want.Content)
 	}
-	s.art8.add(d >= 0.8)
-	s.art5.add(d >= 0.5)
+	if want.FullText { // a summary says nothing of the article's extent
+		s.art8.add(d >= 0.8)
+		s.art5.add(d >= 0.5)
+	}
 	s.title.add(textsim.Dice(x.Title, want.Title) >= 0.9)
 	if want.Author != "" {
 		s.author.add(textsim.SameAuthor(x.Author, want.Author))
