@@ -70,3 +70,72 @@ func plain(s string) string {
 	}
 	return s
 }
+
+// articleWords are the paragraphs the synthetic posts below are made of:
+// long enough that the bigrams of any English sentence occur in a post.
+var articleWords = []string{
+	"The river was higher than last spring, so we walked the upper path through the birch wood instead.",
+	"Every few hundred metres the path crossed a stream, and the stepping stones were slick with moss.",
+	"By noon the clouds had lifted and the whole valley opened up below us, green and quiet.",
+	"We ate on a flat rock above the falls and counted eleven kinds of bird before anyone spoke.",
+	"The way back was slower; my knee complained on every descent, and the light was going.",
+}
+
+// TestArticleOmitsTemplateChildren: the article element a theme writes
+// holds the post and, below it, lines the feed's full text never has: "This
+// entry was posted on … and is filed under …" and a note to readers. On a
+// post not trained on, the article must leave them out and keep the post,
+// including a figure whose caption the feed leaves out (media is never
+// omitted). With a summary feed nothing is omitted: what lies outside a
+// summary may be the post.
+func TestArticleOmitsTemplateChildren(t *testing.T) {
+	body := func(i int) string {
+		var b strings.Builder
+		for k := range articleWords {
+			fmt.Fprintf(&b, "<p>%s (%d)</p>\n", articleWords[(i+k)%len(articleWords)], i)
+		}
+		return b.String()
+	}
+	page := func(i int) []byte {
+		day := time.Date(2022, 5, 1+i, 8, 0, 0, 0, time.UTC)
+		return []byte(fmt.Sprintf(`<html><body><div id="page"><h2 class="title">Walk number %d</h2>
+<div class="post">%s<figure><img src="/w%d.jpg"><figcaption>Photo by a friend on walk %d</figcaption></figure>
+<p class="meta">This entry was posted on %s and is filed under Walks. You can follow any responses to this entry.</p>
+<div class="after-note">Liked it? Tell a friend about this page!</div></div></div></body></html>`,
+			i, body(i), i, i, day.Format("Monday, January 2, 2006")))
+	}
+	for _, full := range []bool{true, false} {
+		t.Run(fmt.Sprintf("full=%v", full), func(t *testing.T) {
+			var pairs []learn.Pair
+			for i := range 5 {
+				content := body(i)
+				if !full {
+					content = fmt.Sprintf("<p>%s (%d)</p>", articleWords[i%len(articleWords)], i)
+				}
+				pairs = append(pairs, learn.Pair{Page: learn.Page{URL: fmt.Sprintf("https://w.example/%d/", i), HTML: page(i)},
+					Target: learn.Target{Title: fmt.Sprintf("Walk number %d", i), Content: content, FullText: full}})
+			}
+			rules, err := learn.Learn(pairs, learn.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := rules.Extract(learn.Page{URL: "https://w.example/9/", HTML: page(9)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range articleWords {
+				if !strings.Contains(x.ContentText, p) {
+					t.Errorf("article lost %q: %q", p, x.ContentText)
+				}
+			}
+			if !strings.Contains(x.ContentHTML, "/w9.jpg") || !strings.Contains(x.ContentText, "Photo by a friend") {
+				t.Errorf("article lost the figure: %q", x.ContentHTML)
+			}
+			for _, tmpl := range []string{"This entry was posted", "Tell a friend"} {
+				if got := strings.Contains(x.ContentText, tmpl); got != !full {
+					t.Errorf("article holds %q: %v, want %v (omit %v): %q", tmpl, got, !full, rules.Article.Omit, x.ContentText)
+				}
+			}
+		})
+	}
+}
