@@ -39,8 +39,8 @@
 // taken for the full text does not count); kinds of children (tag, or tag
 // and first class token) outside the feed's text on some pages (one for
 // titles, two for articles) and inside it on none are left out of the
-// field (Rule.Omit). Children holding media, code, tables or math are
-// never left out.
+// field (Rule.Omit). Children holding media, code, tables, math or
+// quotations are never left out.
 //
 // Each page's best element (and its same-text wrappers) proposes rules: its
 // id, each class token, a semantic tag, and paths from up to three

@@ -59,7 +59,7 @@ func articleOmitTarget(p *trainPage, r *Rule, i int) string {
 // holds most bigrams of any sentence, so articles compare longer ones):
 // those children are left out of the field. Children without bigrams (a
 // lone "|" or digit) count neither way; a kind of which one child holds
-// media, code or a table (keepsContent) is never left out.
+// media, code, a table or a quotation (keepsContent) is never left out.
 func learnOmit(pages []*trainPage, r *Rule, target omitTarget, shingle, minOutside int) []string {
 	type tally struct {
 		outside, inside int
@@ -115,13 +115,15 @@ func learnOmit(pages []*trainPage, r *Rule, target omitTarget, shingle, minOutsi
 }
 
 // keepsContent reports whether element n holds what a post's text may not
-// show but its feed may leave out: media, code, a table or math.
+// show but its feed may leave out: media, code, a table, math, or a
+// quotation (an embedded post is a <blockquote> whose feed copy may lack
+// the text the page's script fills in).
 func keepsContent(n *html.Node) bool {
 	found := false
 	walkElements(n, func(c *html.Node) bool {
 		switch c.Data {
 		case "img", "picture", "video", "audio", "iframe", "object", "embed", "canvas", "svg", "math",
-			"pre", "code", "table":
+			"pre", "code", "table", "blockquote":
 			found = true
 		}
 		return !found
