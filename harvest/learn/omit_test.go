@@ -85,8 +85,8 @@ var articleWords = []string{
 // holds the post and, below it, lines the feed's full text never has: "This
 // entry was posted on … and is filed under …" and a note to readers. On a
 // post not trained on, the article must leave them out and keep the post,
-// including a figure whose caption the feed leaves out (media is never
-// omitted). With a summary feed nothing is omitted: what lies outside a
+// including a figure whose caption the feed leaves out and an embedded
+// quotation the feed lacks (media and quotations are never omitted). With a summary feed nothing is omitted: what lies outside a
 // summary may be the post.
 func TestArticleOmitsTemplateChildren(t *testing.T) {
 	body := func(i int) string {
@@ -100,9 +100,10 @@ func TestArticleOmitsTemplateChildren(t *testing.T) {
 		day := time.Date(2022, 5, 1+i, 8, 0, 0, 0, time.UTC)
 		return []byte(fmt.Sprintf(`<html><body><div id="page"><h2 class="title">Walk number %d</h2>
 <div class="post">%s<figure><img src="/w%d.jpg"><figcaption>Photo by a friend on walk %d</figcaption></figure>
+<blockquote class="embedded">Shared from elsewhere: a note on walk %d</blockquote>
 <p class="meta">This entry was posted on %s and is filed under Walks. You can follow any responses to this entry.</p>
 <div class="after-note">Liked it? Tell a friend about this page!</div></div></div></body></html>`,
-			i, body(i), i, i, day.Format("Monday, January 2, 2006")))
+			i, body(i), i, i, i, day.Format("Monday, January 2, 2006")))
 	}
 	for _, full := range []bool{true, false} {
 		t.Run(fmt.Sprintf("full=%v", full), func(t *testing.T) {
@@ -130,6 +131,9 @@ func TestArticleOmitsTemplateChildren(t *testing.T) {
 			}
 			if !strings.Contains(x.ContentHTML, "/w9.jpg") || !strings.Contains(x.ContentText, "Photo by a friend") {
 				t.Errorf("article lost the figure: %q", x.ContentHTML)
+			}
+			if !strings.Contains(x.ContentText, "Shared from elsewhere") {
+				t.Errorf("article lost the quotation: %q", x.ContentText)
 			}
 			for _, tmpl := range []string{"This entry was posted", "Tell a friend"} {
 				if got := strings.Contains(x.ContentText, tmpl); got != !full {
