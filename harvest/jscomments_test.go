@@ -35,6 +35,7 @@ func TestNewCrawlArchivesJavaScriptComments(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
+	t.Parallel()
 	log := &requestLog{}
 	site, srv := serve(t, "jscomments", log.wrap)
 	first := newestActivity(site).Add(24 * time.Hour)
