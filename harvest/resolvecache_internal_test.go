@@ -15,7 +15,7 @@ import (
 func TestResolveCachedMatchesResolve(t *testing.T) {
 	t.Parallel()
 	hrefs := []string{"http://A.example/x/../y/", "HTTPS://a.example:443/p?utm_source=x#f", "http://a.example/./", " http://a.example/", "//a.example/p", "/p", "p", "http:p", "http://[bad", "/a/../../b/./c?x=1#y", "/ spaced", "/%zz", "/\\evil.example/"}
-	eachTestPage(t, 1, func(_ string, data []byte) {
+	eachTestPage(t, func(_ string, data []byte) {
 		doc, _ := html.Parse(bytes.NewReader(data))
 		for n := range doc.Descendants() {
 			for _, a := range n.Attr {
