@@ -28,6 +28,20 @@
 // Italian, Portuguese and Dutch month and day names) and against datetime,
 // content and title attributes.
 //
+// A rule's element may hold more than its field: a <time> or a comment
+// count inside the title's <h1>, a "This entry was posted on … and is filed
+// under …" line inside the article's element. Each child of the element
+// the title or article rule selects is matched against the feed's title or
+// full content on the training pages (the share of its character shingles
+// the feed's text holds: bigrams for titles, five characters for articles,
+// since a long post holds most bigrams of any sentence; for articles only
+// pages whose entry matches the element with Dice ≥ 0.8, so that a summary
+// taken for the full text does not count); kinds of children (tag, or tag
+// and first class token) outside the feed's text on some pages (one for
+// titles, two for articles) and inside it on none are left out of the
+// field (Rule.Omit). Children holding media, code, tables, math or
+// quotations are never left out.
+//
 // Each page's best element (and its same-text wrappers) proposes rules: its
 // id, each class token, a semantic tag, and paths from up to three
 // ancestors with an id or class. Ids and tokens with runs of three or more
@@ -99,7 +113,11 @@
 // with its zone when the text names one, else as a wall clock without
 // zone. Such dates are placed in the zone the training pages allow
 // (Rule.UTCOffset, 0 when UTC is possible), for ordering and comparison
-// only: blogharvest.FormatDate writes no zone the page did not give. The
+// only: blogharvest.FormatDate writes no zone the page did not give. A
+// machine-readable date whose zone label the feed shows false on every
+// training page by one same offset (a local wall clock written
+// "+00:00") is read as that wall clock in the zone so learned
+// (Rule.LocalAttr). The
 // author comes from structured data (JSON-LD, h-entry, meta author), then
 // author classes, rel=author and itemprop author, then a byline in running
 // text ("Posted by X at 10:44 AM", "By X, Staff Writer", "par X", "von X"),
@@ -125,6 +143,8 @@
 //     element, and the linear sweep that counts |N| and |N∩T|.
 //   - rule.go, selector.go: Rule, the XPath shapes Learn writes and their
 //     evaluation without a general XPath engine.
+//   - omit.go: the children of a title or article element left out of
+//     the field (Rule.Omit).
 //   - extract.go: Extract, ExtractWithoutRules, the extractor's run.
 //   - fallback.go, structured.go, density.go, widget.go: the fallbacks
 //     (structured data, platform heuristics, text density) and the
