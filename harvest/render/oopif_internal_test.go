@@ -59,7 +59,7 @@ func renderCounting(t *testing.T, b *Browser, url string) (*Result, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pageRun{o: b.o, url: url, t: tb, worlds: newWorlds()}
+	p := &pageRun{o: b.o, url: url, t: tb, worlds: newWorlds(), cost: &b.cost}
 	res, err := b.renderIn(ctx, p)
 	n := len(p.sess)
 	b.release(tb, resetTab(tb))
