@@ -59,6 +59,7 @@ func TestRendererKilledMidRender(t *testing.T) {
 		if killed == 0 {
 			t.Error("no renderer process found to kill")
 		}
+		t.Logf("killed %d renderer processes", killed)
 	})
 	if b.PID() != pid {
 		t.Errorf("browser restarted (pid %d, was %d) though only a renderer died", b.PID(), pid)
