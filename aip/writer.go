@@ -92,11 +92,12 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	if err := e.Validate(); err != nil {
 		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: entry %s: %w", e.URL, err))
 	}
-	dir, err := EntryDir(w.Root, e)
+	rel, err := EntryDirIn(w.readStore(), e)
 	if err != nil {
-		return Result{}, err
+		return Result{}, classify(err)
 	}
-	key := blogharvest.EntryKey(e.URL, e.Title)
+	dir := filepath.Join(w.Root, filepath.FromSlash(rel))
+	key := filepath.Base(dir)
 	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, dir: dir, entry: e}
 	if blogDir, err := BlogDir(w.Root, e.BlogID); err == nil {
 		p.blogVersion, _ = LatestVersionOf(w.readStore(), w.name(blogDir)) // a missing or unreadable blog folder: no blog version to name

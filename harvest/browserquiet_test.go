@@ -35,6 +35,7 @@ func TestBrowserMakesNoRequestsOfItsOwn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!DOCTYPE html><html><body><p>hello</p><img src="/a.png"><a href="https://www.example.com/">a link</a></body></html>`)
 	}))

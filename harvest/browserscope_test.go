@@ -222,6 +222,7 @@ func TestRenderHostRulesThroughFilter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	b := newTinyBlog(12)
 	b.scripted = 2
 	srv := httptest.NewServer(b)

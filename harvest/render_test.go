@@ -19,6 +19,7 @@ func TestNewCrawlRendersScriptedArticle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	b := newTinyBlog(24)
 	b.scripted = 2 // older than the feed: only the rendered page holds its article
 	srv := httptest.NewServer(b)

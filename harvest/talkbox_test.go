@@ -27,6 +27,7 @@ func TestNewCrawlFindsUnknownCommentSystems(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
+	t.Parallel()
 	site, srv, svc := serveTalkbox(t)
 	o := options("talk", srv.URL)
 	o.Render, o.Allow = harvest.RenderAuto, []string{svc.URL}
@@ -147,6 +148,7 @@ func TestNewCrawlFindsUtilityClassIframeApp(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
+	t.Parallel()
 	site, srv, svc := serveWithService(t, "nook")
 	o := options("nook", srv.URL)
 	o.Render, o.Allow = harvest.RenderAuto, []string{svc.URL}

@@ -23,6 +23,7 @@ func TestNewCrawlLedgerNamesUnrecordedBrowserResponse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	b := newTinyBlog(3)
 	line := strings.Repeat("x", 1023) + "\n"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
