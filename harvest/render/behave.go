@@ -74,6 +74,7 @@ func (p *pageRun) clickMore(ctx context.Context) int {
 		}
 		clicks += round
 		_ = p.waitIdle(ctx)
+		p.measure(ctx)
 	}
 	return clicks
 }

@@ -31,6 +31,7 @@ type Browser struct {
 	log  *slog.Logger
 	base context.Context // parent of every browser process; values only
 	tabs chan *tab       // the pool: Tabs slots, nil until a tab is made
+	cost captureCost     // how long captures take now, learnt from the pages
 
 	mu     sync.Mutex
 	inst   *instance // the running process; nil after Close

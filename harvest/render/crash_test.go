@@ -5,16 +5,17 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // renderWhile renders slow.html (its script takes 1.5 s to arrive) and runs
-// kill 500 ms into the render.
+// kill when the page asks for that script: the page is loading, in its
+// renderer, and the render is not over.
 func renderWhile(t *testing.T, kill func()) {
 	t.Helper()
 	b := browser(t)
+	asked := blog.nextHit("/api/slowjs")
 	go func() {
-		time.Sleep(500 * time.Millisecond)
+		<-asked
 		kill()
 	}()
 	res, err := b.Render(context.Background(), "http://blog.test/slow.html")
@@ -58,6 +59,7 @@ func TestRendererKilledMidRender(t *testing.T) {
 		if killed == 0 {
 			t.Error("no renderer process found to kill")
 		}
+		t.Logf("killed %d renderer processes", killed)
 	})
 	if b.PID() != pid {
 		t.Errorf("browser restarted (pid %d, was %d) though only a renderer died", b.PID(), pid)

@@ -50,15 +50,42 @@ func TestCallExpr(t *testing.T) {
 }
 
 func TestReserve(t *testing.T) {
-	for _, c := range []struct{ budget, want time.Duration }{
-		{30 * time.Second, 5 * time.Second},
-		{8 * time.Second, 2 * time.Second},
-		{3 * time.Second, time.Second},
-		{time.Second, 500 * time.Millisecond},
+	for _, c := range []struct{ budget, est, want time.Duration }{
+		{30 * time.Second, 0, 5 * time.Second},
+		{8 * time.Second, 0, 2 * time.Second},
+		{3 * time.Second, 0, time.Second},
+		{time.Second, 0, 500 * time.Millisecond},
+		{30 * time.Second, 4 * time.Second, 8 * time.Second},   // a slow capture: twice its estimate
+		{30 * time.Second, 10 * time.Second, 15 * time.Second}, // but at most half the budget
+		{8 * time.Second, 500 * time.Millisecond, 2 * time.Second},
 	} {
-		if got := reserve(c.budget); got != c.want {
-			t.Errorf("reserve(%s) = %s, want %s", c.budget, got, c.want)
+		if got := reserve(c.budget, c.est); got != c.want {
+			t.Errorf("reserve(%s, %s) = %s, want %s", c.budget, c.est, got, c.want)
 		}
+	}
+}
+
+// TestCaptureCost: the estimate follows a slower capture at once, scales
+// with the screenshot's height and comes down slowly after faster ones.
+func TestCaptureCost(t *testing.T) {
+	var c captureCost
+	if got := c.estimate(0); got != defaultUnitCost {
+		t.Errorf("estimate before any capture = %s, want %s", got, defaultUnitCost)
+	}
+	c.observe(9*time.Second, 17000) // 18 units: 500ms each
+	if got := c.estimate(17000); got != 9*time.Second {
+		t.Errorf("estimate of the same page = %s, want the 9s it took", got)
+	}
+	if got := c.estimate(1000); got != time.Second {
+		t.Errorf("estimate of a page 1000 px high = %s, want 2 units of 500ms", got)
+	}
+	c.observe(100*time.Millisecond, 0) // a quick page: 100ms a unit
+	if got := c.estimate(0); got != 450*time.Millisecond {
+		t.Errorf("estimate after a quicker capture = %s, want 500ms less an eighth of 400ms", got)
+	}
+	c.observe(3*time.Second, 1000) // slower again: 1.5s a unit
+	if got := c.estimate(0); got != 1500*time.Millisecond {
+		t.Errorf("estimate after a slower capture = %s, want its 1.5s at once", got)
 	}
 }
 

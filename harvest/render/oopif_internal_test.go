@@ -30,7 +30,7 @@ func TestOutOfProcessFrame(t *testing.T) {
 	}))
 	defer thread.Close()
 	rules := fmt.Sprintf("MAP post.test %s, MAP thread.test %s", strings.TrimPrefix(page.URL, "http://"), strings.TrimPrefix(thread.URL, "http://"))
-	b, err := New(context.Background(), Options{Tabs: 1, Timeout: 10 * time.Second, HostRules: rules})
+	b, err := New(context.Background(), Options{Tabs: 1, Timeout: 2 * time.Minute, HostRules: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func renderCounting(t *testing.T, b *Browser, url string) (*Result, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pageRun{o: b.o, url: url, t: tb, worlds: newWorlds()}
+	p := &pageRun{o: b.o, url: url, t: tb, worlds: newWorlds(), cost: &b.cost}
 	res, err := b.renderIn(ctx, p)
 	n := len(p.sess)
 	b.release(tb, resetTab(tb))

@@ -36,7 +36,10 @@ var errCrashed = errors.New("renderer crashed")
 // captures the DOM (with iframes), the frames' documents and, if asked, a
 // screenshot. A page that never settles is captured when Options.Timeout
 // (or ctx's deadline, if sooner) is nearly spent, with a note in
-// Result.Notes; the last quarter of the time (1s to 5s) is kept for the
+// Result.Notes: settling stops when only the time the capture needs is
+// left, a quarter of the time (1s to 5s) or twice what the Browser's last
+// captures say a page of this height takes now, if more, but at most half
+// the time. A page that settles earlier has the rest of its time for the
 // capture. If the browser crashes or hangs, it is restarted and the page
 // tried once more. Errors are marked transient, except after Close.
 func (b *Browser) Render(ctx context.Context, url string) (*Result, error) {
@@ -76,7 +79,7 @@ func (b *Browser) try(ctx context.Context, url string) (*Result, error) {
 		}
 		return nil, err
 	}
-	p := &pageRun{o: b.o, url: url, t: t, worlds: newWorlds()}
+	p := &pageRun{o: b.o, url: url, t: t, worlds: newWorlds(), cost: &b.cost}
 	res, err := b.renderIn(ctx, p)
 	var be *browserError
 	healthy := !errors.As(err, &be)
@@ -126,18 +129,18 @@ type pageRun struct {
 	notes  []string
 	clicks int
 	budget time.Duration      // the time allowed for the page
+	start  time.Time          // when the page's time began
+	cost   *captureCost       // the Browser's, shared by its tabs
+	height float64            // the page's height in CSS px, last measured
+	cut    *time.Timer        // ends settling when the capture's time is reached
 	sess   []*session         // the tab's session, then out-of-process iframes'
 	seen   map[target.ID]bool // iframe targets attached or tried
-}
-
-// reserve is the part of the time allowed kept for capturing the page.
-func reserve(budget time.Duration) time.Duration {
-	return min(max(budget/4, time.Second), 5*time.Second, budget/2)
 }
 
 // run loads, settles, exercises and captures the page.
 func (p *pageRun) run(ctx context.Context) (*Result, error) {
 	start := time.Now()
+	p.start = start
 	p.budget = p.o.Timeout
 	if d, ok := ctx.Deadline(); ok {
 		p.budget = min(p.budget, time.Until(d))
@@ -146,8 +149,13 @@ func (p *pageRun) run(ctx context.Context) (*Result, error) {
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
-	sctx, scancel := context.WithTimeout(pctx, p.budget-reserve(p.budget))
+	// Settling ends when only the time the capture needs is left (keep);
+	// the capture then has the rest of the page's time, however early the
+	// page settled.
+	sctx, scancel := context.WithCancel(pctx)
 	defer scancel()
+	p.cut = time.AfterFunc(p.budget-p.keep(), scancel)
+	defer p.cut.Stop()
 	p.w = newWatcher(p.mainFrame())
 	chromedp.ListenTarget(pctx, p.w.onEvent)
 	if p.o.Record {
@@ -166,15 +174,57 @@ func (p *pageRun) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	loaded := time.Since(start)
+	p.measure(sctx)
 	p.settle(sctx)
 	settled := time.Since(start)
 	res, err := p.capture(pctx)
+	p.cost.observe(time.Since(start)-settled, p.shotHeight())
 	if err != nil {
 		return nil, p.captureErr(ctx, pctx, err)
 	}
 	res.Elapsed = time.Since(start)
 	p.o.Logger.Debug("rendered", "url", p.url, "loaded", loaded, "settled", settled, "captured", res.Elapsed, "clicks", res.Clicks)
 	return res, nil
+}
+
+// shotHeight is the height of the page's screenshot, as last measured; 0
+// without screenshots.
+func (p *pageRun) shotHeight() float64 {
+	if !p.o.Screenshot {
+		return 0
+	}
+	return min(p.height, maxShotHeight)
+}
+
+// keep is the time kept for capturing the page: what the Browser's last
+// captures say a page of its height takes now (reserve).
+func (p *pageRun) keep() time.Duration {
+	return reserve(p.budget, p.cost.estimate(p.shotHeight()))
+}
+
+// measure updates the page's height (it grows as the page loads, scrolls
+// and has comments added) and, with it, when settling ends. A page that
+// does not answer keeps the height it had.
+func (p *pageRun) measure(ctx context.Context) {
+	if !p.o.Screenshot {
+		return // without a screenshot the capture hardly depends on it
+	}
+	err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, _, _, _, _, size, err := page.GetLayoutMetrics().Do(ctx)
+		if err == nil && size != nil {
+			p.height = size.Height
+		}
+		return err
+	}))
+	if err == nil {
+		p.cut.Reset(time.Until(p.start.Add(p.budget - p.keep())))
+	}
+}
+
+// settleTime is how long the page settled before settling was cut: the
+// time it had, for its notes.
+func (p *pageRun) settleTime() time.Duration {
+	return time.Since(p.start).Round(10 * time.Millisecond)
 }
 
 // mainFrame is the id of the tab's main frame.
@@ -192,7 +242,7 @@ func (p *pageRun) load(ctx context.Context) error {
 	case p.crashed():
 		return errCrashed
 	case ctx.Err() != nil && p.t.ctx.Err() == nil:
-		p.note("load event not reached within %s", p.budget-reserve(p.budget))
+		p.note("load event not reached within %s (%s of %s kept for the capture)", p.settleTime(), p.keep(), p.budget)
 		return nil
 	}
 	return fmt.Errorf("navigate: %w", err)
@@ -202,10 +252,11 @@ func (p *pageRun) load(ctx context.Context) error {
 // clicks "load more" controls, noting when time runs out.
 func (p *pageRun) settle(ctx context.Context) {
 	if err := p.waitIdle(ctx); err != nil {
-		p.note("%v after %s", err, p.budget-reserve(p.budget))
+		p.note("%v after %s (%s of %s kept for the capture)", err, p.settleTime(), p.keep(), p.budget)
 		return
 	}
 	p.autoscroll(ctx)
+	p.measure(ctx)
 	_ = p.waitIdle(ctx)
 	if p.o.MaxClicks > 0 {
 		p.clicks = p.clickMore(ctx)
@@ -221,7 +272,10 @@ func (p *pageRun) settle(ctx context.Context) {
 func (p *pageRun) waitIdle(ctx context.Context) error {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for {
+	for i := 1; ; i++ {
+		if i%20 == 0 {
+			p.measure(ctx) // a page that keeps loading may grow
+		}
 		p.sessions(ctx)
 		if ok, _ := p.w.quiet(p.o.IdleTime); ok {
 			return nil

@@ -60,8 +60,11 @@ func runTests(m *testing.M) int {
 // the cross-origin frame is cross-site as a Disqus thread is.
 func sharedOptions() render.Options {
 	return render.Options{
-		Tabs:           2,
-		Timeout:        10 * time.Second,
+		Tabs: 2,
+		// Generous: a page that settles returns as soon as it is captured,
+		// and on a loaded machine a tall page's screenshot or a 40 MiB
+		// download takes many seconds.
+		Timeout:        2 * time.Minute,
 		HostRules:      fmt.Sprintf("MAP blog.test %s, MAP comments.test %s", blog.host(), comments.host()),
 		Screenshot:     true,
 		ExtraSelectors: []string{".suite"},
@@ -192,20 +195,42 @@ func TestScriptBuiltPage(t *testing.T) {
 	}
 }
 
+// TestNeverSettlingPageTimesOut: a page whose network never goes idle is
+// captured within the deadline of Render's context (sooner than
+// Options.Timeout): Render returns the partial DOM with a note, not an
+// error, and without running into the deadline (the capture had its time).
 func TestNeverSettlingPageTimesOut(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	start := time.Now()
-	res := renderOK(t, ctx, "http://blog.test/never.html")
-	if d := time.Since(start); d > 3500*time.Millisecond {
-		t.Errorf("Render took %s, the deadline was 3s", d)
+	done := make(chan struct{})
+	var (
+		res *render.Result
+		err error
+	)
+	go func() {
+		defer close(done)
+		res, err = browser(t).Render(ctx, "http://blog.test/never.html")
+	}()
+	select {
+	case <-done:
+	case <-time.After(20*time.Second + 90*time.Second):
+		// Generous for a loaded machine, yet short of the shared
+		// Options.Timeout (2 minutes): a Render that ignored its
+		// context's deadline runs into it.
+		t.Fatal("Render of a page that never settles did not return within 90s of its context's deadline")
+	}
+	if err != nil {
+		t.Fatalf("Render of a page that never settles: %v, want the page captured before the deadline", err)
 	}
 	if len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "network not idle") {
 		t.Errorf("Notes = %q, want a note that the network never went idle", res.Notes)
 	}
 	if !strings.Contains(string(res.HTML), "A page that polls forever") {
 		t.Error("partial DOM not returned")
+	}
+	if len(res.Screenshot) < 8 || string(res.Screenshot[1:4]) != "PNG" {
+		t.Errorf("no PNG screenshot of the page that never settled (notes %q)", res.Notes)
 	}
 }
 

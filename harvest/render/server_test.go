@@ -17,13 +17,14 @@ import (
 // site is a test web server: the pages of testdata/ plus the JSON endpoints
 // their scripts call. It counts the requests per path.
 type site struct {
-	srv  *httptest.Server
-	mu   sync.Mutex
-	hits map[string]int
+	srv     *httptest.Server
+	mu      sync.Mutex
+	hits    map[string]int
+	waiters map[string][]chan struct{} // closed at the next request of the path
 }
 
 func newSite() *site {
-	s := &site{hits: map[string]int{}}
+	s := &site{hits: map[string]int{}, waiters: map[string][]chan struct{}{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/comments", s.comments)
 	mux.HandleFunc("/api/batch", s.batch)
@@ -44,9 +45,22 @@ func (s *site) count(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.hits[r.URL.Path]++
+		for _, c := range s.waiters[r.URL.Path] {
+			close(c)
+		}
+		delete(s.waiters, r.URL.Path)
 		s.mu.Unlock()
 		h.ServeHTTP(w, r)
 	})
+}
+
+// nextHit returns a channel closed when path is next requested.
+func (s *site) nextHit(path string) <-chan struct{} {
+	c := make(chan struct{})
+	s.mu.Lock()
+	s.waiters[path] = append(s.waiters[path], c)
+	s.mu.Unlock()
+	return c
 }
 
 // hitCount returns how often path was requested.
