@@ -88,8 +88,15 @@ func (b *Browser) try(ctx context.Context, url string) (*Result, error) {
 	}
 	p.closeSessions()
 	b.release(t, healthy)
-	if !healthy && err != nil && !t.inst.alive() {
+	switch {
+	case healthy || err == nil:
+	case !t.inst.alive():
 		err = errors.Join(err, b.restart(t.inst))
+	case errors.Is(err, errCrashed):
+		// The idle tabs may have shared the renderer that died (one
+		// process serves a site's tabs; an OOM killer takes several):
+		// a retry in one of them would crash at once. New tabs are cheap.
+		b.drainTabs()
 	}
 	return res, err
 }
