@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/internal/s3test"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
@@ -48,6 +49,10 @@ func TestMain(m *testing.M) {
 	code := toolskip.Main(m)
 	s3test.Stop()
 	os.RemoveAll(dir)
+	if demo.dir != "" {
+		os.RemoveAll(demo.dir)
+	}
+	daemon.RemoveDemoArchive()
 	os.Exit(code)
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,20 +25,49 @@ import (
 	"github.com/blogharvest/blogharvest/report"
 )
 
-// crawlDemo harvests the demo's sample blog (the wordpress fixture) into a
-// new archive and returns the archive and what a perfect harvest finds.
+// crawlDemo returns a new archive of the demo's sample blog (the
+// wordpress fixture), a copy of its one harvest in this test binary, and
+// what a perfect harvest finds. The tests that read a harvested blog (and
+// may change their copy) need the same crawl: it is made once, not once
+// per test.
 func crawlDemo(t testing.TB) (string, fixture.Truth) {
 	t.Helper()
+	demo.Do(func() { demo.dir, demo.truth, demo.err = crawlDemoOnce() })
+	if demo.err != nil {
+		t.Fatal(demo.err)
+	}
+	out := t.TempDir()
+	if err := os.CopyFS(out, os.DirFS(demo.dir)); err != nil {
+		t.Fatal(err)
+	}
+	return out, demo.truth
+}
+
+// demo is the one harvest of the demo's sample blog crawlDemo copies;
+// TestMain removes its folder.
+var demo struct {
+	sync.Once
+	dir   string
+	truth fixture.Truth
+	err   error
+}
+
+// crawlDemoOnce harvests the demo's sample blog into a new folder and
+// returns it and what a perfect harvest finds.
+func crawlDemoOnce() (string, fixture.Truth, error) {
 	site := fixture.MustNew("wordpress")
 	srv := httptest.NewServer(site.Handler())
-	t.Cleanup(srv.Close)
-	out := t.TempDir()
+	defer srv.Close()
+	out, err := os.MkdirTemp("", "blogharvest-demo-")
+	if err != nil {
+		return "", fixture.Truth{}, err
+	}
 	var stdout, stderr bytes.Buffer
 	args := []string{"crawl", "-url", srv.URL + "/", "-out", out, "-delay", "1ms", "-render", "never"}
 	if code := daemon.Main(context.Background(), args, daemon.IO{Stdout: &stdout, Stderr: &stderr}); code != 0 {
-		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+		return out, fixture.Truth{}, fmt.Errorf("crawl: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
-	return out, site.Truth(srv.URL)
+	return out, site.Truth(srv.URL), nil
 }
 
 // TestExportEveryFormat exports a harvested blog in each format, reads each

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
@@ -51,10 +52,7 @@ func jsWACZ(t *testing.T) string {
 // own).
 func TestWACZMatchesJsWacz(t *testing.T) {
 	bin := jsWACZ(t)
-	out := t.TempDir()
-	if code, so, se := run(t, "demo", "-out", out); code != 0 {
-		t.Fatalf("demo: exit %d\n%s\n%s", code, so, se)
-	}
+	out := daemon.DemoArchive(t)
 	blogs, _ := filepath.Glob(filepath.Join(out, "*", "blog"))
 	if len(blogs) != 1 {
 		t.Fatalf("%d blogs in the demo archive", len(blogs))

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/warc"
@@ -145,10 +146,7 @@ func bagWARCs(t *testing.T, root string) map[string][]string {
 // byte changed is caught, so the reading can fail.
 func TestDemoWARCsReadByWarcio(t *testing.T) {
 	dir := warcioDir(t)
-	out := t.TempDir()
-	if code, stdout, stderr := run(t, "demo", "-out", out); code != 0 {
-		t.Fatalf("demo: exit %d\n%s\n%s", code, stdout, stderr)
-	}
+	out := daemon.DemoArchive(t)
 	res := checkWARCs(t, out)
 	bags := bagWARCs(t, out)
 	var files []string
