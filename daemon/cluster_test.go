@@ -335,6 +335,7 @@ func startedCount(id string, ps ...*proc) int {
 // run, every worker taking part, with one version per entry and a
 // passing check.
 func TestClusterEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 20, maxDeliver: 5, maxPages: 8})
 	listen := listenOf(t, e.config())
 	sched := start(t, "run", "-config", e.config())

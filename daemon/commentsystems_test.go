@@ -106,6 +106,7 @@ func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts comment services, processes and a browser")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("no chromium")
 	}

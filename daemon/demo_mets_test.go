@@ -19,6 +19,7 @@ func TestDemoArchiveMETS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("harvests the sample blog")
 	}
+	t.Parallel()
 	archive := daemon.DemoArchive(t)
 	docs, _ := filepath.Glob(filepath.Join(archive, "sample", "entries", "*", "*", "v*", "data", "METS.xml"))
 	blog, _ := filepath.Glob(filepath.Join(archive, "sample", "blog", "v*", "data", "METS.xml"))

@@ -273,6 +273,7 @@ func TestDaemonEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes and crawls a blog several times")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 2s")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "every post and page archived", 240*time.Second, e.hasAll(t))
@@ -343,6 +344,7 @@ func TestDaemonSurvivesKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes and crawls a blog several times")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 3s")
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	for i := 0; i < 4; i++ {
@@ -437,6 +439,7 @@ func TestReloadKeepsOldConfigWhenInvalid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 1h")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "status", 60*time.Second, func() bool { return e.status(t) != nil })

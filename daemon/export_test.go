@@ -74,6 +74,7 @@ func crawlDemoOnce() (string, fixture.Truth, error) {
 // back, finds every post, page and comment of the blog with its fields, and
 // finds the same corpus in all three formats.
 func TestExportEveryFormat(t *testing.T) {
+	t.Parallel()
 	archive, truth := crawlDemo(t)
 	var corpora [][]report.Post
 	for _, format := range report.Formats {
@@ -348,6 +349,7 @@ func setField(p *report.Post, key, value string) {
 // Unix tools, not a file named "-" in the working directory (one was once
 // committed by mistake after an export).
 func TestExportOutDashIsStdout(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	code, plain, stderr := run(t, "export", archive)
 	if code != 0 {
@@ -370,6 +372,7 @@ func TestExportOutDashIsStdout(t *testing.T) {
 // and every version, oldest first, with -all-versions; a folder that is no
 // archive is a clear error.
 func TestExportVersions(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	v1s, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v1"))
 	if len(v1s) == 0 {
@@ -439,6 +442,7 @@ func mustRel(t *testing.T, root, path string) string {
 // symbolic link from outside; nothing is written and check still finds
 // every bag whole.
 func TestOutputInsideArchiveRefused(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	mets, _ := filepath.Glob(filepath.Join(archive, "*", "blog", "v1", "data", "METS.xml"))
 	if len(mets) != 1 {
@@ -479,6 +483,7 @@ func TestOutputInsideArchiveRefused(t *testing.T) {
 // export and report fail with an error naming the link: nothing is read
 // through it.
 func TestExportAndReportRefuseLinks(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	blogs, _ := filepath.Glob(filepath.Join(archive, "*", "entries"))
 	if len(blogs) != 1 {

@@ -20,6 +20,7 @@ import (
 // A busy listen port ends run before any harvest starts: exit 1, the port
 // named, no harvest logged and no run recorded in the state file.
 func TestRunBusyPortFailsBeforeHarvesting(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "@every 1h")
 	ln, err := net.Listen("tcp", e.listen)
 	if err != nil {
@@ -47,6 +48,7 @@ func TestRunBusyPortFailsBeforeHarvesting(t *testing.T) {
 // a new blog's harvest names no zero "since", and a clean stop logs no
 // "err=<nil>".
 func TestRunLogLines(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "@every 1h")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "the first run to finish", 120*time.Second, func() bool {
@@ -82,6 +84,7 @@ func TestDemoTwiceIsOneBlog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the demo twice")
 	}
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "demo-archive")
 	first, err := exec.Command(binary, "demo", "-out", out).CombinedOutput()
 	if err != nil {
@@ -145,6 +148,7 @@ func TestDemoTwiceIsOneBlog(t *testing.T) {
 // learn shows what it is doing on a terminal: the real binary, its stderr a
 // pseudo-terminal.
 func TestLearnProgressOnTerminal(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(fixture.MustNew("wordpress").Handler())
 	defer srv.Close()
 	term := newTerminal(t)

@@ -51,6 +51,7 @@ func jsWACZ(t *testing.T) string {
 // entry's second comment page is part of the entry, not a page of its
 // own).
 func TestWACZMatchesJsWacz(t *testing.T) {
+	t.Parallel()
 	bin := jsWACZ(t)
 	out := daemon.DemoArchive(t)
 	blogs, _ := filepath.Glob(filepath.Join(out, "*", "blog"))

@@ -14,6 +14,7 @@ import (
 // subfield, and MARC::Lint may report only the warnings marc.ToolWarnings
 // allows. It skips when yaz or MARC::Lint is not installed.
 func TestDemoMARCTools(t *testing.T) {
+	t.Parallel()
 	if err := marctools.Available(); err != nil {
 		toolskip.Missing(t, "yaz-marcdump or MARC::Lint", err)
 	}

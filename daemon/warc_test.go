@@ -145,6 +145,7 @@ func bagWARCs(t *testing.T, root string) map[string][]string {
 // Blog AIP those of its home page, feed and robots.txt. A WARC with one
 // byte changed is caught, so the reading can fail.
 func TestDemoWARCsReadByWarcio(t *testing.T) {
+	t.Parallel()
 	dir := warcioDir(t)
 	out := daemon.DemoArchive(t)
 	res := checkWARCs(t, out)
@@ -223,6 +224,7 @@ func flipPayloadByte(t *testing.T, p string) []byte {
 // offset; the record there holds exactly the bytes and headers the server
 // sends for that URL, and the bytes of the page's objects/ file.
 func TestReplayEntryFromCDXJ(t *testing.T) {
+	t.Parallel()
 	site := fixture.MustNew("static")
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()
