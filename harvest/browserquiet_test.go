@@ -29,6 +29,7 @@ import (
 // switches (nothing reached the proxy) or only the proxy (the browser asked,
 // the gate refused).
 func TestBrowserMakesNoRequestsOfItsOwn(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}

@@ -48,6 +48,7 @@ func TestReadPageNoscript(t *testing.T) {
 // cleaned article element are those of its ContentHTML parsed again, on
 // every fixture and corpus page (the fallbacks' article).
 func TestArticleLinksMatchReparse(t *testing.T) {
+	t.Parallel()
 	n := 0
 	eachTestPage(t, func(path string, raw []byte) {
 		base, _ := url.Parse("https://example.org/" + filepath.ToSlash(path))

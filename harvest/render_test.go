@@ -13,6 +13,7 @@ import (
 )
 
 func TestNewCrawlRendersScriptedArticle(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}

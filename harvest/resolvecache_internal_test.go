@@ -13,6 +13,7 @@ import (
 // pages, through the cache (filled by the first) and without: an answer
 // that depended on the page would show.
 func TestResolveCachedMatchesResolve(t *testing.T) {
+	t.Parallel()
 	hrefs := []string{"http://A.example/x/../y/", "HTTPS://a.example:443/p?utm_source=x#f", "http://a.example/./", " http://a.example/", "//a.example/p", "/p", "p", "http:p", "http://[bad", "/a/../../b/./c?x=1#y", "/ spaced", "/%zz", "/\\evil.example/"}
 	eachTestPage(t, func(_ string, data []byte) {
 		doc, _ := html.Parse(bytes.NewReader(data))

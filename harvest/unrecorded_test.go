@@ -17,6 +17,7 @@ import (
 // ledger must say so for that URL (fate failed, with the reason), not
 // leave it out silently.
 func TestNewCrawlLedgerNamesUnrecordedBrowserResponse(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
