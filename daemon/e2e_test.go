@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -35,6 +36,15 @@ func TestMain(m *testing.M) {
 	flag.Parse()
 	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
 		os.Exit(m.Run()) // a fuzzing worker runs only the fuzz target: no binary needed
+	}
+	// Most parallel tests here wait (for their processes, schedules, slow
+	// servers and browsers) more than they compute: run at least four at
+	// once, not GOMAXPROCS (two on a 2-core machine). -parallel, when
+	// given, decides.
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given && runtime.GOMAXPROCS(0) < 4 {
+		flag.Set("test.parallel", "4")
 	}
 	dir, err := os.MkdirTemp("", "blogharvest-bin-")
 	if err != nil {
