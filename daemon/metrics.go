@@ -16,7 +16,7 @@ import (
 // family under its HELP and TYPE lines, then the Go runtime's and the
 // process's metrics. Not client_golang: its registry links protobuf and 20
 // more packages whose inits every command paid for at start-up (2.4 MB of
-// max RSS of `blogharvest version`; see the README's start-up section).
+// max RSS of `blogharvest version`; see doc/benchmarks.md, "Start-up").
 type metrics struct {
 	families  []*family
 	runs      counterVec   // by outcome

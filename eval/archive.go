@@ -14,14 +14,15 @@ import (
 // archivePosts returns the corpus files (by path) of every post page of
 // the capture, feed entry or not: the HTML files whose URL path matches a
 // pattern generalised from the feed's entry links (a digits-only segment
-// becomes \d+, the last segment any name). It is the truth of whole-archive
+// becomes \d+, the last segment any name; a link to <dir>/index.html is
+// the page <dir>/, as the corpus README maps it). It is the truth of whole-archive
 // discovery in crawl mode; the report sets its size beside blog.json's
 // posts count so a pattern that over- or under-matches shows.
 func archivePosts(b *corpusBlog, items []feed.Item) map[string]bool {
 	pats := map[string]*regexp.Regexp{}
 	for _, it := range items {
 		if u, err := url.Parse(it.Link); err == nil && b.serves(u.Hostname()) {
-			p := pathPattern(u.Path)
+			p := pathPattern(dirOfIndex(u.Path))
 			pats[strings.ToLower(u.Hostname())+p] = regexp.MustCompile("^" + p + "$")
 		}
 	}
@@ -71,4 +72,14 @@ func pathPattern(p string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// dirOfIndex returns the folder path of a path naming an index.html
+// ("/a/index.html" → "/a/"), other paths unchanged: the corpus stores the
+// page served at "/a/" as "a/index.html", so both URLs name one page.
+func dirOfIndex(p string) string {
+	if p == "/index.html" || strings.HasSuffix(p, "/index.html") {
+		return strings.TrimSuffix(p, "index.html")
+	}
+	return p
 }

@@ -12,6 +12,12 @@
 // Usage:
 //
 //	go run . -corpus DIR -mode extract|crawl -json OUT.json -md OUT.md -plot OUT.svg [-blogs a,b] [-fixtures]
+//	go run . -corpus DIR -mode extract|crawl -floors floors.json [-write-floors [-force-floors]]
+//
+// With -floors, every blog's figures (held-out posts found, article,
+// title, author, date, comments) are checked against the committed floors
+// and the command fails naming each figure below its floor; -write-floors
+// raises the floors to the run's values and never lowers one.
 //
 // The corpus layout is described in the corpus README (blog.json plus
 // site/<host>/<path> per blog).

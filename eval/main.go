@@ -34,6 +34,11 @@ type config struct {
 	render   string // crawl mode: the crawler's render mode (never unless -render)
 	command  string // the command line, for the report
 	caFile   string // serve mode: where the replay's CA certificate goes
+	// The gate (floors.go): the floors file, whether to raise its floors
+	// from this run, and whether to lower them too.
+	floors      string
+	writeFloors bool
+	forceFloors bool
 }
 
 func main() {
@@ -59,7 +64,7 @@ func Main(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	cfg.command = commandLine(args)
-	return writeOutputs(cfg, ev)
+	return writeOutputs(cfg, ev, stderr)
 }
 
 // commandLine is the command that reproduces a run, for the report.
@@ -83,6 +88,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.verbose, "v", false, "log progress, blogharvest's misses and the crawler's warnings to stderr")
 	fs.StringVar(&cfg.caFile, "ca", "", "serve mode: write the replay's CA certificate (PEM) here")
 	fs.StringVar(&cfg.render, "render", "never", "crawl mode: the crawler's render mode (never, auto, always); with -v the renders per reason are logged")
+	fs.StringVar(&cfg.floors, "floors", "", "check every blog's figures against the floors in this file (exit status 1, naming blog, figure, value and floor, when one falls below)")
+	fs.BoolVar(&cfg.writeFloors, "write-floors", false, "with -floors: first raise the file's floors of this mode to this run's figures (never lowers; creates the file)")
+	fs.BoolVar(&cfg.forceFloors, "force-floors", false, "with -write-floors: set the floors to this run's figures, lowering them too, and drop floors of figures not scored")
 	fs.IntVar(&cfg.reps, "reps", 1, "extract mode: time each learn and extract call this many times and keep the fastest")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -92,6 +100,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if cfg.mode != modeExtract && cfg.mode != modeCrawl && cfg.mode != modeServe {
 		return nil, fmt.Errorf("-mode %q: want %s, %s or %s", cfg.mode, modeExtract, modeCrawl, modeServe)
+	}
+	if (cfg.writeFloors || cfg.forceFloors) && cfg.floors == "" {
+		return nil, errors.New("-write-floors and -force-floors need -floors FILE")
+	}
+	if cfg.forceFloors && !cfg.writeFloors {
+		return nil, errors.New("-force-floors needs -write-floors")
 	}
 	if cfg.corpus == "" && !cfg.fixtures {
 		return nil, errors.New("nothing to evaluate: give -corpus DIR and/or -fixtures")
@@ -164,13 +178,31 @@ func progress(cfg *config, stderr io.Writer) func(format string, args ...any) {
 	}
 }
 
-// writeOutputs writes the JSON, Markdown and SVG files asked for.
-func writeOutputs(cfg *config, ev *evaluation) error {
+// writeOutputs checks the floors (-floors), then writes the JSON,
+// Markdown and SVG files asked for; a figure below its floor makes the
+// error, once the outputs are written.
+func writeOutputs(cfg *config, ev *evaluation, stderr io.Writer) error {
 	r := buildReport(ev, cfg.corpus)
 	r.Command = cfg.command
 	if ev.mode == modeExtract {
 		r.Reps = max(cfg.reps, 1)
 	}
+	gateErr := applyFloors(cfg, r)
+	if g := r.Gate; g != nil {
+		for _, c := range g.Changes {
+			fmt.Fprintln(stderr, "floors:", c)
+		}
+		fmt.Fprintf(stderr, "floors %s, mode %s: %d figures checked, %d below their floor\n", g.Floors, r.Mode,
+			g.Checked, len(g.Violations))
+	}
+	if err := writeReport(cfg, ev, r); err != nil {
+		return err
+	}
+	return gateErr
+}
+
+// writeReport writes the JSON, Markdown and SVG files asked for.
+func writeReport(cfg *config, ev *evaluation, r *report) error {
 	if cfg.jsonOut != "" {
 		data, err := json.MarshalIndent(r, "", "  ")
 		if err != nil {

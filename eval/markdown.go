@@ -56,6 +56,7 @@ func writeMarkdown(w io.Writer, r *report, systems []string) error {
 			}
 		}
 	}
+	writeFigures(&b, r)
 	writeVersions(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -21,6 +21,7 @@ type report struct {
 	Groups  map[string]groupJSON  `json:"groups"`
 	Blogs   []blogJSON            `json:"blogs"`
 	Curves  map[string][]point    `json:"curves,omitempty"` // cumulative time per system (extract mode)
+	Gate    *gateJSON             `json:"gate,omitempty"`   // the floors check (-floors)
 }
 
 // groupJSON sums one group of blogs (groupCorpus or groupFixtures).
@@ -34,6 +35,9 @@ type blogJSON struct {
 	Name    string                `json:"name"`
 	Skipped string                `json:"skipped,omitempty"`
 	Systems map[string]systemJSON `json:"systems"`
+	// Figures are blogharvest's per-blog figures (figures.go), the ones
+	// the floors watch.
+	Figures map[string]figure `json:"figures,omitempty"`
 }
 
 // fieldJSON is the success count of one field. For author and date,
@@ -272,6 +276,11 @@ func buildReport(ev *evaluation, corpus string) *report {
 		}
 		if b.crawl != nil {
 			bj.Systems[systemOurs] = b.crawl.fill(bj.Systems[systemOurs])
+		}
+		if ours, ok := bj.Systems[systemOurs]; ok {
+			if f := figuresOf(ours); len(f) > 0 {
+				bj.Figures = f
+			}
 		}
 		r.Blogs = append(r.Blogs, bj)
 	}

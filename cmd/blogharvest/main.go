@@ -17,8 +17,8 @@ import (
 // records, METS), nearly all of it garbage at once, and the runtime's
 // default of 100 spent 481 ms of CPU in 41 collections on the lahso crawl
 // of the corpus (GODEBUG=gctrace=1, its cpu times summed), 200 spent 234
-// ms in 19, for a maximum resident set of 129 MB instead of 99 (README,
-// "The cost of a page").
+// ms in 19, for a maximum resident set of 129 MB instead of 99
+// (doc/benchmarks.md, "Fifth pass").
 const gcPercent = 200
 
 func main() {

@@ -26,9 +26,14 @@ type record struct {
 
 // readRecord finds the parts of comment element el; nested reports the
 // elements of other comments inside it. The body is the first element
-// with the best body hint (bodyRank) that does not hold the author.
+// with the best body hint (bodyRank) that does not hold the author. An
+// element whose content no reader sees (a <template>, skipped) has no
+// parts.
 func readRecord(el *html.Node, nested map[*html.Node]bool) record {
 	rd := recordReader{r: record{elem: el, nested: func(n *html.Node) bool { return n != el && nested[n] }}}
+	if skipped(el) {
+		return rd.r
+	}
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
 		rd.walk(c)
 	}

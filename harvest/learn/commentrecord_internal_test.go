@@ -211,3 +211,27 @@ func markedElements(root *html.Node) map[*html.Node]bool {
 	})
 	return marked
 }
+
+// TestReadRecordOfTemplate: a <template> holds markup no reader sees (here
+// a comment form and a heading, as a client-side app keeps them); read as
+// a record it has no parts, as readRecordNaive, which skips it whole, says.
+func TestReadRecordOfTemplate(t *testing.T) {
+	root, err := html.Parse(strings.NewReader(`<html><body><template><h2>Reply</h2><div class="comment-author">Ann</div>
+<form><textarea></textarea></form></template></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tmpl *html.Node
+	walkElements(root, func(n *html.Node) bool {
+		if n.Data == "template" {
+			tmpl = n
+		}
+		return tmpl == nil
+	})
+	if msg := recordMismatch(tmpl, nil); msg != "" {
+		t.Errorf("readRecord differs from readRecordNaive on a <template>: %s", msg)
+	}
+	if r := readRecord(tmpl, nil); r.heavy || r.author != nil || r.body != nil || r.date != nil {
+		t.Errorf("record of a <template>: %+v, want no parts", r)
+	}
+}

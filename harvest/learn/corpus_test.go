@@ -52,8 +52,10 @@ func (s *blogScore) scoreExtraction(x learn.Extraction, want learn.Target) float
 	if truth == "" { // a picture post: the feed gives only images
 		d = imageRecall(x.ContentHTML, want.Content)
 	}
-	s.art8.add(d >= 0.8)
-	s.art5.add(d >= 0.5)
+	if want.FullText { // a summary says nothing of the article's extent
+		s.art8.add(d >= 0.8)
+		s.art5.add(d >= 0.5)
+	}
 	s.title.add(textsim.Dice(x.Title, want.Title) >= 0.9)
 	if want.Author != "" {
 		s.author.add(textsim.SameAuthor(x.Author, want.Author))
@@ -129,6 +131,15 @@ func scoreComments(s *blogScore, got []learn.Comment, want []learn.CommentTarget
 	}
 }
 
+// summaryFeeds names the corpus blogs whose blog.json says the feed holds
+// the full text while it holds summaries: their article figure says
+// nothing of the extractor, and is printed but left out of the total (the
+// evidence is in doc/evaluation.md; eval/floors.json keeps the blog's own
+// floors).
+var summaryFeeds = map[string]string{
+	"thaumatorium": "its article entries hold Hugo's summaries, each wholly inside the page's <article> and several times shorter",
+}
+
 // TestCorpusHeldOut learns on one half of each corpus blog's feed entries
 // (split by date), extracts the other half, swaps, and prints the success
 // rates per blog. It fails when the overall rates fall below the floors
@@ -150,6 +161,10 @@ func TestCorpusHeldOut(t *testing.T) {
 		heldOut(t, s, recent, old)
 		lines = append(lines, fmt.Sprintf("%-22s %s %s %s %s %s %s %s (by id: author %s date %s; unscored %d) %v", b.Name, s.art8, s.art5, s.title,
 			s.author, s.date, s.commentP, s.commentR, s.commentAuthor, s.commentDate, s.unfed, s.methods))
+		if why, ok := summaryFeeds[b.Name]; ok {
+			lines = append(lines, fmt.Sprintf("%-22s article left out of ALL: %s", "", why))
+			s.art8, s.art5 = tally{}, tally{}
+		}
 		total.merge(s)
 	}
 	t.Logf("%-22s %-12s %-12s %-12s %-12s %-12s %-12s %-12s", "blog", "article≥.8", "article≥.5", "title", "author", "date", "comments P", "comments R")

@@ -28,6 +28,20 @@
 // Italian, Portuguese and Dutch month and day names) and against datetime,
 // content and title attributes.
 //
+// A rule's element may hold more than its field: a <time> or a comment
+// count inside the title's <h1>, a "This entry was posted on … and is filed
+// under …" line inside the article's element. Each child of the element
+// the title or article rule selects is matched against the feed's title or
+// full content on the training pages (the share of its character shingles
+// the feed's text holds: bigrams for titles, five characters for articles,
+// since a long post holds most bigrams of any sentence; for articles only
+// pages whose entry matches the element with Dice ≥ 0.8, so that a summary
+// taken for the full text does not count); kinds of children (tag, or tag
+// and first class token) outside the feed's text on some pages (one for
+// titles, two for articles) and inside it on none are left out of the
+// field (Rule.Omit). Children holding media, code, tables, math or
+// quotations are never left out.
+//
 // Each page's best element (and its same-text wrappers) proposes rules: its
 // id, each class token, a semantic tag, and paths from up to three
 // ancestors with an id or class. Ids and tokens with runs of three or more
@@ -125,6 +139,8 @@
 //     element, and the linear sweep that counts |N| and |N∩T|.
 //   - rule.go, selector.go: Rule, the XPath shapes Learn writes and their
 //     evaluation without a general XPath engine.
+//   - omit.go: the children of a title or article element left out of
+//     the field (Rule.Omit).
 //   - extract.go: Extract, ExtractWithoutRules, the extractor's run.
 //   - fallback.go, structured.go, density.go, widget.go: the fallbacks
 //     (structured data, platform heuristics, text density) and the

@@ -77,8 +77,7 @@ func (e *extractor) run() (Extraction, error) {
 	}
 	e.modified()
 	if e.article != nil {
-		article := cloneTree(e.article, cleanedAway) // the page's tree stays as parsed
-		cleanNode(article, e.base)
+		article := e.cleanArticle()
 		e.x.ContentNode, e.x.ArticleNode = article, e.article
 		e.x.ContentHTML = innerHTML(article)
 		e.x.ContentText = nodeText(article)
@@ -95,6 +94,27 @@ func (e *extractor) run() (Extraction, error) {
 		return e.x, fmt.Errorf("extract %s: %w", e.page.URL, blogharvest.ErrNoArticle)
 	}
 	return e.x, nil
+}
+
+// cleanArticle returns a cleaned copy of the article element (the page's
+// tree stays as parsed): without what cleanNode removes and, when the
+// article rule found it, without the children the rule omits, unless that
+// leaves no text.
+func (e *extractor) cleanArticle() *html.Node {
+	var omit func(*html.Node) bool
+	if e.x.Methods[FieldContent] == blogharvest.MethodRule {
+		omit = omitted(e.article, e.rules.Article.Omit)
+	}
+	if omit != nil {
+		article := cloneTree(e.article, func(c *html.Node) bool { return cleanedAway(c) || omit(c) })
+		cleanNode(article, e.base)
+		if nodeText(article) != "" {
+			return article
+		}
+	}
+	article := cloneTree(e.article, cleanedAway)
+	cleanNode(article, e.base)
+	return article
 }
 
 // nodeDate reads a date from element n: from attribute a when set and

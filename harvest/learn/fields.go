@@ -45,7 +45,10 @@ var fields = []*field{
 		score: func(p *trainPage, inter []int32, size int) {
 			p.article = articleScores(p.d, inter, size, p.pair.Target.FullText)
 		},
-		tune:      func(r *Rule, pages []*trainPage) { r.TextLen = medianTextLen(pages, r) },
+		tune: func(r *Rule, pages []*trainPage) {
+			r.TextLen = medianTextLen(pages, r)
+			r.Omit = learnOmit(pages, r, articleOmitTarget, articleShingle, 2)
+		},
 		read:      readArticle,
 		fallbacks: []func(*extractor){(*extractor).fallbackArticle},
 	},
@@ -56,6 +59,7 @@ var fields = []*field{
 		score: func(p *trainPage, inter []int32, size int) {
 			p.title = nearScores(p.d, inter, size, p.article.best, 0.02, 0)
 		},
+		tune:      func(r *Rule, pages []*trainPage) { r.Omit = learnOmit(pages, r, titleOmitTarget, 2, 1) },
 		read:      readTitle,
 		fallbacks: []func(*extractor){(*extractor).fallbackTitle},
 	},
@@ -135,9 +139,10 @@ func (e *extractor) fallbackArticle() {
 	}
 }
 
-// readTitle reads the title from the element's text.
-func readTitle(e *extractor, _ *Rule, n *html.Node) bool {
-	e.x.Title = nodeText(n)
+// readTitle reads the title from the element's text, without the
+// children the rule omits.
+func readTitle(e *extractor, r *Rule, n *html.Node) bool {
+	e.x.Title = textOmitting(n, r.Omit)
 	return e.x.Title != ""
 }
 

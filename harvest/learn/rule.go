@@ -34,6 +34,13 @@ type Rule struct {
 	// in training: a byline split otherwise (a title with a comma or a dash
 	// in it) gives no author by position.
 	Parts int `json:"parts,omitempty"`
+	// Omit names, for titles and articles, the kinds of child elements of
+	// the selected element left out of the field (tag, or tag.class by the
+	// first class token: "time", "p.postmetadata"): children whose text was
+	// outside the feed's title or full content on the training pages and
+	// never in it (a <time> inside the <h1>, a "This entry was posted …"
+	// line below the post).
+	Omit []string `json:"omit,omitempty"`
 
 	once sync.Once
 	sel  *selector   // the rule, when of the simple shape Learn writes
