@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -144,13 +143,10 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+// freeAddr is a loopback address free a moment ago (freeAddrTB).
 func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	t.Helper()
+	return freeAddrTB(t)
 }
 
 // env is one daemon test: a fixture blog server and a config.
