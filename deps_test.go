@@ -175,9 +175,27 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// generatedCopies are the folders internal/copies/gen.sh writes, each a
+// copy of a third-party module's packages (doc/dependencies.md): the table
+// has one row for each copy, for all the packages under it, and lists the
+// other packages of the module they import (not their own).
+var generatedCopies = []string{"internal/dateparser", "internal/match", "internal/siegfried"}
+
+// copyOf returns the folder of generatedCopies that holds pkg (a path
+// relative to the module root), or pkg itself.
+func copyOf(pkg string) string {
+	for _, c := range generatedCopies {
+		if pkg == c || strings.HasPrefix(pkg, c+"/") {
+			return c
+		}
+	}
+	return pkg
+}
+
 // moduleImports parses the non-test Go files under root and returns, for each
 // package directory, the module-internal packages it imports. Directories
-// named testdata, eval (its own module) and hidden ones are skipped.
+// named testdata, eval (its own module) and hidden ones are skipped. The
+// packages of a generated copy count as one, the copy's folder.
 func moduleImports(root string) (map[string][]string, error) {
 	out := make(map[string][]string)
 	fset := token.NewFileSet()
@@ -187,7 +205,7 @@ func moduleImports(root string) (map[string][]string, error) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (name == "testdata" || name == "eval" || name == "third_party" || strings.HasPrefix(name, ".")) {
+			if p != root && (name == "testdata" || name == "eval" || strings.HasPrefix(name, ".")) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -200,6 +218,11 @@ func moduleImports(root string) (map[string][]string, error) {
 			return err
 		}
 		dir := filepath.ToSlash(filepath.Dir(p))
+		if rel, err := filepath.Rel(root, filepath.Dir(p)); err == nil {
+			if c := copyOf(filepath.ToSlash(rel)); c != filepath.ToSlash(rel) {
+				dir = path.Join(filepath.ToSlash(root), c)
+			}
+		}
 		if _, ok := out[dir]; !ok {
 			out[dir] = nil
 		}
@@ -208,9 +231,12 @@ func moduleImports(root string) (map[string][]string, error) {
 			if imp == module {
 				imp = "."
 			} else if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
-				imp = path.Clean(rel)
+				imp = copyOf(path.Clean(rel))
 			} else {
 				continue
+			}
+			if rel, err := filepath.Rel(root, filepath.FromSlash(dir)); err == nil && filepath.ToSlash(rel) == imp {
+				continue // a generated copy's packages importing each other
 			}
 			if !contains(out[dir], imp) {
 				out[dir] = append(out[dir], imp)

@@ -12,8 +12,8 @@ import (
 )
 
 // docSkip are folders whose Markdown is not this project's documentation:
-// the copies of other projects and test data.
-var docSkip = map[string]bool{".git": true, "third_party": true, "testdata": true, "node_modules": true}
+// test data and installed packages.
+var docSkip = map[string]bool{".git": true, "testdata": true, "node_modules": true}
 
 var (
 	fence       = regexp.MustCompile("(?ms)^```.*?^```")

@@ -28,7 +28,9 @@ import (
 // Symbolic links are never followed: one given as path, in an archive or in
 // a bag is a problem. Problems are typed: *ChecksumError, *MissingError,
 // *ExtraError, *OxumError, *FormatError, *SchemaError, *LintError,
-// *FileRefError, *NotBagError, *SymlinkError.
+// *FileRefError, *NotBagError, *SymlinkError, and *DuplicateError for
+// bags of an archive that claim one identifier (two bags with one
+// Internal-Sender-Identifier, one entry's versions in two folders).
 func Check(path string) []error {
 	_, errs := CheckTally(path, nil)
 	return errs
@@ -39,8 +41,10 @@ func Check(path string) []error {
 // called after each bag checked with its folder and the count so far.
 func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	var t Tally
+	var ids identityClaims
 	done := func(dir string, payload map[string]int64) {
 		t.add(dir, payload)
+		ids.add(dir, dir)
 		if bag != nil {
 			bag(dir, t)
 		}
@@ -57,7 +61,7 @@ func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	case isBag(path):
 		return t, checkAIP(path, looksLikeAIP(path), done)
 	}
-	return t, checkTree(path, done)
+	return t, append(checkTree(path, done), ids.errors()...)
 }
 
 // checkTree checks every bag below root, an archive, as an AIP, calling

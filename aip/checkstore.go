@@ -19,10 +19,12 @@ import (
 // time: disk use is bounded by the largest bag) and checked there as
 // Check checks it, every problem naming the bag's location in s. It also
 // fails a published bag whose objects are not all readable with the size
-// its store recorded, and a v<N> folder that is not a bag.
+// its store recorded, a v<N> folder that is not a bag, and bags that
+// claim one identifier (DuplicateError).
 func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Tally, []error) {
 	var t Tally
 	var errs []error
+	var ids identityClaims
 	tmp, err := os.MkdirTemp("", "blogharvest-check-")
 	if err != nil {
 		return t, []error{fmt.Errorf("check %s: %w", s, err)}
@@ -56,6 +58,7 @@ func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Ta
 		}
 		found := checkAIP(local, true, func(dir string, payload map[string]int64) {
 			t.add(Location(s, p), payload)
+			ids.add(Location(s, p), dir)
 			if bag != nil {
 				bag(Location(s, p), t)
 			}
@@ -69,7 +72,7 @@ func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Ta
 	if err != nil {
 		errs = append(errs, err)
 	}
-	return t, errs
+	return t, append(errs, ids.errors()...)
 }
 
 // storeIsBag reports whether a folder's entries are a bag's: a bagit.txt

@@ -6,7 +6,9 @@
 //	<archive>/<blog-id>/entries/<yyyy>/<entry-key>/v<N>/
 //	<archive>/<blog-id>/requisites/v<N>/   the blog's page requisites, once per payload (requisites.go)
 //
-// where yyyy is the UTC year of the entry's creation date (or "undated") and
+// where yyyy is the UTC year of the entry's creation date (or "undated") when
+// the entry is first written (its later versions go to the folder its key
+// has under any year: EntryDirIn; one post is one entry) and
 // entry-key is blogharvest.EntryKey of its canonical URL: no part of a path
 // comes raw from the web. Each bag holds
 //
@@ -138,7 +140,9 @@
 //
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never
-// followed) included; CheckBag does the plain BagIt part for any bag.
+// followed) included, and bags of an archive that claim one identifier
+// (DuplicateError: one Internal-Sender-Identifier twice, one entry's
+// versions in two folders); CheckBag does the plain BagIt part for any bag.
 // CheckTally also counts what it verified, and TallyArchive counts without
 // checking, by the one definition check, demo and report share (Tally,
 // TallyDefinition: payload = every file under data/ of every bag version).

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/richardlehane/siegfried"
-	"github.com/richardlehane/siegfried/pkg/pronom"
-	"github.com/richardlehane/siegfried/pkg/static"
+	"github.com/blogharvest/blogharvest/internal/siegfried"
+	"github.com/blogharvest/blogharvest/internal/siegfried/pkg/pronom"
+	"github.com/blogharvest/blogharvest/internal/siegfried/pkg/static"
 )
 
 // format is what siegfried made of a payload file: a PRONOM identification.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/richardlehane/siegfried/pkg/static"
+	"github.com/blogharvest/blogharvest/internal/siegfried/pkg/static"
 )
 
 // TestIdentifyPRONOM identifies real formats with the compiled-in

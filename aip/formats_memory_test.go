@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/richardlehane/siegfried/pkg/static"
+	"github.com/blogharvest/blogharvest/internal/siegfried/pkg/static"
 )
 
 // TestSiegfriedFirstIdentificationAllocs bounds what siegfried allocates to
 // load the compiled-in PRONOM signatures and make its first identification
 // (which builds its Aho-Corasick automaton): 73 MB with upstream's
 // richardlehane/match, whose every automaton node held a 2 KiB goto table;
-// 15 MB with the copy in third_party/match (BLOGHARVEST.md there). A
+// 15 MB with the copy in internal/match (doc/dependencies.md). A
 // crawl keeps that automaton for its whole life, so it is a floor under the
 // crawl's memory.
 func TestSiegfriedFirstIdentificationAllocs(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,6 +38,43 @@ func EntryDir(root string, e *blogharvest.Entry) (string, error) {
 		return "", blogharvest.Permanent(fmt.Errorf("aip: blog id: %w", err))
 	}
 	return filepath.Join(root, e.BlogID, "entries", entryYear(e), blogharvest.EntryKey(e.URL, e.Title)), nil
+}
+
+// EntryDirIn returns the store name of the folder holding the versions of
+// e's AIP in s: the folder of its entry key under any year (Undated
+// included) that holds a version already, else EntryDir's. One post is
+// one entry whatever its date says at each capture: an entry archived
+// undated and dated later (or the other way round, or moved across a
+// year by its zone) gets a new version in the folder it has, never a
+// second folder under the same identifier.
+func EntryDirIn(s fs.ReadDirFS, e *blogharvest.Entry) (string, error) {
+	dir, err := EntryDir("", e)
+	if err != nil {
+		return "", err
+	}
+	dir = filepath.ToSlash(dir)
+	if n, err := LatestVersionOf(s, dir); err != nil || n > 0 {
+		return dir, err
+	}
+	entries := path.Join(e.BlogID, "entries")
+	years, err := s.ReadDir(entries)
+	if errors.Is(err, fs.ErrNotExist) {
+		return dir, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("aip: entry folder: %w", err)
+	}
+	key := blogharvest.EntryKey(e.URL, e.Title)
+	for _, y := range years {
+		if !y.IsDir() || y.Name() == path.Base(path.Dir(dir)) {
+			continue
+		}
+		other := path.Join(entries, y.Name(), key)
+		if n, err := LatestVersionOf(s, other); err != nil || n > 0 {
+			return other, err
+		}
+	}
+	return dir, nil
 }
 
 // entryYear returns the four-digit year folder of e, or Undated.

@@ -321,7 +321,7 @@ func (p *pkg) packageAmdSec(e env, n ids, objects []string) mets.AmdSec {
 		},
 		Agents: []mets.PremisAgent{
 			{ID: agentSoftware, Identifier: agentID("software", joinNonEmpty(e.software, e.version)), Name: e.software,
-				Type: "software", Version: e.version},
+				Type: "software", Version: e.version, Note: e.build},
 			{ID: agentOrg, Identifier: agentID("organization", e.org), Name: e.org, Type: "organization"},
 			{ID: agentFormats, Identifier: agentID("software", SiegfriedVersion), Name: "siegfried", Type: "software",
 				Version: SiegfriedVersion[len("siegfried "):]},

@@ -45,11 +45,10 @@ func ArchivedCaptures(s Store, e *blogharvest.Entry) ([]blogharvest.File, error)
 // archivedFiles returns the verified files of the given roles of the
 // latest version of e's AIP (see ArchivedMedia and verifiedFiles).
 func archivedFiles(s Store, e *blogharvest.Entry, roles ...blogharvest.Role) ([]blogharvest.File, error) {
-	dir, err := EntryDir("", e)
+	dir, err := EntryDirIn(s, e)
 	if err != nil {
 		return nil, err
 	}
-	dir = filepath.ToSlash(dir)
 	n, err := LatestVersionOf(s, dir)
 	if err != nil || n == 0 {
 		return nil, err

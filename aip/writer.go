@@ -26,8 +26,13 @@ type Writer struct {
 	// Organizations), the MARC records' 003 and 040 $a $c; if empty, the
 	// records carry neither (never the free-text Organization).
 	OrgCode  string
-	Software string           // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
-	Now      func() time.Time // the clock for METS and bagging dates; if nil, time.Now
+	Software string // name and version of the software, such as "blogharvest 0.1.0"; if empty, "blogharvest"
+	// SoftwareBuild says how the software was built, such as
+	// "vcs.revision=0123… vcs.time=2026-01-02T03:04:05Z vcs.modified=false"
+	// (daemon.BuildInfo.VCS): the note of the software's PREMIS agent,
+	// omitted when empty.
+	SoftwareBuild string
+	Now           func() time.Time // the clock for METS and bagging dates; if nil, time.Now
 
 	// Lock is the archive's lock, from LockArchive(Root) (the caller sweeps
 	// and closes it). If nil, the Writer locks Root itself at its first
@@ -92,11 +97,12 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	if err := e.Validate(); err != nil {
 		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: entry %s: %w", e.URL, err))
 	}
-	dir, err := EntryDir(w.Root, e)
+	rel, err := EntryDirIn(w.readStore(), e)
 	if err != nil {
-		return Result{}, err
+		return Result{}, classify(err)
 	}
-	key := blogharvest.EntryKey(e.URL, e.Title)
+	dir := filepath.Join(w.Root, filepath.FromSlash(rel))
+	key := filepath.Base(dir)
 	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, dir: dir, entry: e}
 	if blogDir, err := BlogDir(w.Root, e.BlogID); err == nil {
 		p.blogVersion, _ = LatestVersionOf(w.readStore(), w.name(blogDir)) // a missing or unreadable blog folder: no blog version to name
@@ -199,13 +205,14 @@ func (w *Writer) Close() error {
 // env is what assembling a package needs from the Writer.
 type env struct {
 	org, orgCode, software, version string
+	build                           string // Writer.SoftwareBuild
 	now                             time.Time
 	validate                        func(kind string) bool // validate this package's METS against the schemas
 }
 
 // env resolves the Writer's defaults and reads the clock once.
 func (w *Writer) env() env {
-	e := env{org: oneLine(w.Organization), orgCode: oneLine(w.OrgCode), software: oneLine(w.Software)}
+	e := env{org: oneLine(w.Organization), orgCode: oneLine(w.OrgCode), software: oneLine(w.Software), build: oneLine(w.SoftwareBuild)}
 	if e.org == "" {
 		e.org = "unknown"
 	}

@@ -307,3 +307,39 @@ func TestCanceled(t *testing.T) {
 		}
 	})
 }
+
+// TestSoftwareAgentBuild checks that the software's PREMIS agent carries
+// the version of Software and, as its note, SoftwareBuild (the revision the
+// binary was built from), and has no note without it (the goldens).
+func TestSoftwareAgentBuild(t *testing.T) {
+	for _, build := range []string{"", "vcs.revision=0123456789abcdef0123456789abcdef01234567 vcs.time=2026-01-02T03:04:05Z vcs.modified=true"} {
+		w := newWriter(t)
+		w.Software = "blogharvest v0.0.0-20260102030405-0123456789ab+dirty"
+		w.SoftwareBuild = build
+		r, err := w.WriteBlog(context.Background(), fixtureBlog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(r.Dir, "data", "METS.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mets := string(b)
+		agent := regexp.MustCompile(`(?s)<premis:agent[ >].*?</premis:agent>`)
+		var software string
+		for _, a := range agent.FindAllString(mets, -1) {
+			if strings.Contains(a, "<premis:agentName>blogharvest</premis:agentName>") {
+				software = a
+			}
+		}
+		if !strings.Contains(software, "<premis:agentVersion>v0.0.0-20260102030405-0123456789ab+dirty</premis:agentVersion>") {
+			t.Errorf("software agent without the version:\n%s", software)
+		}
+		if build == "" && strings.Contains(software, "agentNote") {
+			t.Errorf("a note without SoftwareBuild:\n%s", software)
+		}
+		if build != "" && !strings.Contains(software, "<premis:agentNote>"+build+"</premis:agentNote>") {
+			t.Errorf("software agent without the build %q:\n%s", build, software)
+		}
+	}
+}

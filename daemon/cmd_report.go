@@ -42,7 +42,7 @@ func runReport(ctx context.Context, args []string, std IO) error {
 	if path == "-" {
 		path = ""
 	}
-	if err := writeOutput(path, std.Stdout, func(w io.Writer) error { return st.WriteHTML(w, time.Now(), Version) }); err != nil {
+	if err := writeOutput(path, std.Stdout, func(w io.Writer) error { return st.WriteHTML(w, time.Now(), Build().Version) }); err != nil {
 		return err
 	}
 	if path != "" {

@@ -139,7 +139,7 @@ func reload(d *planner, path string, srv *statusServer) {
 // version, the blogs, where the archive and state are, and the status
 // page's address when it is served.
 func startAttrs(c *Config, srv *statusServer) []any {
-	attrs := []any{"version", Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State}
+	attrs := []any{"version", Build().Version, "blogs", len(c.Blogs), "archive", c.Archive, "state", c.State}
 	if a := srv.addr(); a != "" {
 		attrs = append(attrs, "status_page", "http://"+a+"/", "metrics", "http://"+a+"/metrics")
 	}

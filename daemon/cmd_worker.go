@@ -58,7 +58,7 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 		return err
 	}
 	log := d.Logger
-	log.Info("blogharvest worker started", "version", Version, "nats", cluster.Redact(c.Cluster.NATSURL),
+	log.Info("blogharvest worker started", "version", Build().Version, "nats", cluster.Redact(c.Cluster.NATSURL),
 		"concurrency", c.Concurrency, "archive", c.Archive)
 	if c.Listen != "" {
 		addr, stop, err := d.serveHandler(c.Listen, d.workerHandler())

@@ -350,7 +350,7 @@ func (c *Config) applyDefaults() {
 		c.State = "./state/schedule.db"
 	}
 	if c.UserAgent == "" {
-		c.UserAgent = "blogharvest/" + Version + " (+https://github.com/blogharvest/blogharvest)"
+		c.UserAgent = "blogharvest/" + Build().Version + " (+https://github.com/blogharvest/blogharvest)"
 	}
 	if c.Concurrency == 0 && !c.set.top["concurrency"] {
 		c.Concurrency = 2

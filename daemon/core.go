@@ -66,7 +66,8 @@ func newCore(c *Config) core {
 // AIP writer.
 func (d *core) openArchive(ctx context.Context, hold func(archive string) (*aip.ArchiveLock, error)) error {
 	c := d.Config
-	w := &aip.Writer{Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Version, Now: d.Now}
+	w := &aip.Writer{Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Build().Version,
+		SoftwareBuild: Build().VCS(), Now: d.Now}
 	if isS3(c.Archive) {
 		st, err := openS3Archive(ctx, c)
 		if err != nil {

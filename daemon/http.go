@@ -102,7 +102,7 @@ func (d *planner) Handler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		out := map[string]any{"version": Version, "blogs": st}
+		out := map[string]any{"version": Build().Version, "blogs": st}
 		if d.board != nil {
 			out["cluster"] = d.board.status(d.Config.Cluster.Name)
 		}

@@ -12,10 +12,6 @@ import (
 	"strings"
 )
 
-// Version is the program's version, set at build time with
-// -ldflags "-X github.com/blogharvest/blogharvest/daemon.Version=…".
-var Version = "0.1.0-dev"
-
 // Exit codes, decided here and nowhere else.
 const (
 	ExitOK       = 0 // success
@@ -105,7 +101,7 @@ func exitCode(stderr io.Writer, name string, err error) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, "blogharvest %s preserves blogs as OAIS Archival Information Packages.\n\nUsage:\n  blogharvest <command> [flags]\n\nCommands:\n", Version)
+	fmt.Fprintf(w, "blogharvest %s preserves blogs as OAIS Archival Information Packages.\n\nUsage:\n  blogharvest <command> [flags]\n\nCommands:\n", Build().Version)
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
@@ -173,6 +169,6 @@ func runVersion(ctx context.Context, args []string, io IO) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	fmt.Fprintf(io.Stdout, "blogharvest %s\n", Version)
+	fmt.Fprint(io.Stdout, Build())
 	return nil
 }

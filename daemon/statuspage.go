@@ -48,7 +48,7 @@ func (d *planner) statusPages(mux *http.ServeMux) {
 			http.Error(w, "status unavailable: "+publicText(err.Error(), d.Config), http.StatusInternalServerError)
 			return
 		}
-		d.render(w, "index", map[string]any{"Blogs": st, "Version": Version, "Refresh": refresh(r), "Now": d.Now()})
+		d.render(w, "index", map[string]any{"Blogs": st, "Version": Build().Version, "Refresh": refresh(r), "Now": d.Now()})
 	})
 	mux.HandleFunc("GET /blog/{id}", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
@@ -60,7 +60,7 @@ func (d *planner) statusPages(mux *http.ServeMux) {
 		for _, s := range st {
 			if s.ID == id {
 				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.history.of(id), "Written": d.history.lastWritten(id),
-					"Shortfall": d.shortfalls.of(d.archiveStore(), id), "Version": Version, "Refresh": refresh(r), "Now": d.Now()})
+					"Shortfall": d.shortfalls.of(d.archiveStore(), id), "Version": Build().Version, "Refresh": refresh(r), "Now": d.Now()})
 				return
 			}
 		}

@@ -58,7 +58,3 @@ require (
 )
 
 replace github.com/blogharvest/blogharvest => ../
-
-replace github.com/markusmobius/go-dateparser => ../third_party/go-dateparser
-
-replace github.com/richardlehane/match => ../third_party/match

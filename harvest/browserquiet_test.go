@@ -29,13 +29,13 @@ import (
 // switches (nothing reached the proxy) or only the proxy (the browser asked,
 // the gate refused).
 func TestBrowserMakesNoRequestsOfItsOwn(t *testing.T) {
-	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!DOCTYPE html><html><body><p>hello</p><img src="/a.png"><a href="https://www.example.com/">a link</a></body></html>`)
 	}))

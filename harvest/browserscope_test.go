@@ -216,13 +216,13 @@ func crawlHostileBlog(t *testing.T, mode string, tlsProxy bool) {
 // RenderHostRules mapping its name to the loopback server: the browser,
 // behind the crawl's filtering proxy, reaches it by the proxy's dial.
 func TestRenderHostRulesThroughFilter(t *testing.T) {
-	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	b := newTinyBlog(12)
 	b.scripted = 2
 	srv := httptest.NewServer(b)

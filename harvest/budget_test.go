@@ -33,7 +33,7 @@ func stallAfter(n int32, h http.Handler) http.Handler {
 // what it emitted (whole entries only, none cut short), counts the rest as
 // skipped with a warning, and returns no error: a partial crawl.
 func TestCrawlOverBudget(t *testing.T) {
-	t.Parallel()
+	t.Parallel() // most of its 5 s budget is spent waiting on a stalled server
 	b := newTinyBlog(300)
 	srv := httptest.NewServer(stallAfter(25, b))
 	defer srv.Close()

@@ -17,7 +17,7 @@ var shortCorpus = map[string]bool{"bft-mnmlist": true, "bft-digital-examples": t
 // ledger accounts for every URL it met (checkLedger).
 func TestCorpusDiscovery(t *testing.T) {
 	for _, name := range []string{"bft-quantumdiaries", "bft-korben", "bft-mnmlist", "bft-meinrhyme",
-		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso"} {
+		"bft-digital-examples", "bft-huffingtonpost", "3mdeb", "lahso", "thaumatorium"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			if testing.Short() && !shortCorpus[name] {

@@ -12,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // NewCrawl harvests the blog o.Blog from scratch: it finds the feed, learns
@@ -65,6 +66,7 @@ type site struct {
 	full         bool // the feed carries whole posts
 	scope        *scope
 	pattern      *postPattern
+	signs        postSigns // what the blog's own posts show of the content test's signs
 	rules        *learn.Rules
 	rulesF       *blogharvest.File
 	commented    []*url.URL                // UpdateCrawl: posts with comments since the watermark
@@ -243,7 +245,7 @@ func (c *crawl) newClient() error {
 	origins := append([]string{c.o.Blog.URL, c.o.Blog.FeedURL}, c.o.Allow...)
 	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
 	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
-		CAFile: c.o.CAFile, Origins: origins, IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
+		CAFile: c.o.CAFile, Origins: origins, FeedHosts: platform.FeedHosts(), IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
 		MaxBody: maxBody, Auth: fetchAuth(c.o),
 		MaxCrawlDelay: c.o.MaxCrawlDelay, StrictCrawlDelay: c.o.StrictCrawlDelay,
 		Robots: c.o.State.Robots, TurnWait: c.o.HostWait})

@@ -41,8 +41,17 @@
 // index3.html, /page/3/) is no entry; a page met by a link or a sitemap
 // outside the pattern gets a content test, and is a post when it reads as
 // one (a long article, its own title, a date by rule or structured data);
-// a feed item outside the post pattern the other items make (a generator's
-// feed listing /about/) is an entry of kind page. Page dates keep their
+// the test demotes a page on a sign of a summary or of a part of a post
+// (a title or heading linking away, a permalink or post link beside the
+// article, a URL under a post's that it links back to, more post links
+// than the blog's posts hold) only when fewer than a quarter of the
+// blog's own feed-matched posts, read in training, show it (postsigns.go;
+// no training pages, no demotion): a sign they share is the theme's. A feed item outside the post pattern the other
+// items make (a generator's feed listing /about/; one or two URLs of a
+// shape beside three or more of another are no post shape) is an entry
+// of kind page, a post when its page reads as one. One post is one entry:
+// an entry read again for a redirect stub met late keeps its feed item
+// (by its URL, a stub leading to it or its guid). Page dates keep their
 // precision (Entry.CreatedPrecision) and the page's "Last edited" date is
 // Entry.Modified when the feed gives none. In RenderAuto mode a page is rendered in
 // Chromium when its static HTML lacks the article, shows a JavaScript
@@ -178,6 +187,8 @@
 //   - worker.go: one page's path: fetch, identity, stub, variant,
 //     listing or entry.
 //   - kind.go: a listing inside the post pattern, a feed item outside it.
+//     postsigns.go: what the blog's own posts show of the content test's
+//     signs.
 //   - page.go: a fetched page, decoded and parsed once; the one walk over
 //     its tree that finds links, feeds, identity hints and JavaScript
 //     comment systems. resolvecache.go: absolute and root-relative links

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -137,26 +136,27 @@ func (w *pageWorker) extract(page learn.Page) (learn.Extraction, error) {
 
 // looksLikeContent reports whether a page that does not match the post
 // pattern is a standalone page (about, contact) or a post rather than a
-// listing: an article of some length that links to few posts, or that
-// reads as a post (readsAsPost) however many it links to; never a page
-// whose title links to another page (the one summary of a listing).
+// listing: an article of some length that is not one of several on the
+// page, that links to no more posts than the blog's own posts do, or
+// that reads as a post (readsAsPost) however many it links to. The signs
+// of a summary (a title or heading linking to another page, a permalink,
+// a post link beside the article) and a URL under a post's demote it only
+// where fewer than a quarter of the blog's feed-matched posts show them
+// (postSigns.evidence): a sign the blog's own posts share is its theme,
+// not evidence.
 func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
 	if len(ex.ContentText) < 200 || p.ident == w.home.String() || p.info.summaries > 1 {
 		return false // several articles: a listing (archive, post format, author page)
 	}
-	if titleLinksAway(p, ex.Title) || w.summaryOf(p, ex) || w.underPost(p.url) {
+	if w.signs.evidence(w.signs.titleAway) && titleLinksAway(p, ex.Title) ||
+		w.signs.evidence(w.signs.summary) && w.summaryOf(p, ex) ||
+		w.signs.evidence(w.signs.underPost) && w.underPost(p) {
 		return false
 	}
 	if w.readsAsPost(ex, p) {
 		return true
 	}
-	posts := 0
-	for _, l := range articleLinks(ex, p.url) {
-		if u, err := url.Parse(l.url); err == nil && w.pattern.match(u) {
-			posts++
-		}
-	}
-	return posts < 3
+	return w.postLinks(ex, p.url) <= w.signs.maxLinks()
 }
 
 // fillFields sets title, author, dates, content and categories, each from

@@ -2,7 +2,6 @@ package harvest_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/harvest"
-	"github.com/blogharvest/blogharvest/harvest/render"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 
@@ -21,51 +19,55 @@ import (
 
 // TestNewCrawlArchivesJavaScriptComments crawls the jscomments blog, whose
 // comments only a browser sees (loaded from JSON ten at a time behind a
-// "Load more comments" button, or in a same-origin iframe), with one
-// shared Chromium, and checks that every comment of every post is
-// archived with its author, text and parent, that every rendered entry
-// keeps its screenshot and rendered DOM, and that the AIPs written from
-// the crawl pass aip.Check.
+// "Load more comments" button, or in a same-origin iframe), in render:
+// auto with the browser the crawl starts itself, as the daemon's crawls
+// do. It checks that every comment of every post is archived with its
+// author, text and parent, that every rendered entry keeps its screenshot
+// and rendered DOM, and that the AIPs written from the crawl pass
+// aip.Check; then, from that crawl's State, that UpdateCrawl sees a
+// comment added to a script-drawn thread
+// (checkUpdateSeesCommentAddedToScriptThread). The two checks share the
+// one full rendered crawl of the blog, the slowest part of either.
 func TestNewCrawlArchivesJavaScriptComments(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
-	b, err := render.New(context.Background(), render.Options{Tabs: 2, Screenshot: true})
-	if errors.Is(err, render.ErrNoBrowser) {
-		t.Skipf("no browser installed: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	site, srv := serve(t, "jscomments", nil)
+	t.Parallel()
+	log := &requestLog{}
+	site, srv := serve(t, "jscomments", log.wrap)
+	first := newestActivity(site).Add(24 * time.Hour)
 	o := options("js", srv.URL)
-	o.Render, o.Browser = harvest.RenderAuto, b
+	o.Render = harvest.RenderAuto // each crawl starts its own browser, as the daemon's do: no HTTP cache carried over
+	o.Now = func() time.Time { return first }
 	res, out := crawl(t, o)
-	truth := site.Truth(srv.URL)
-	got := out.byURL(t)
-	want, found, busiest := 0, 0, 0
-	for _, p := range truth.Posts {
-		busiest = max(busiest, len(p.Comments))
-		e := got[p.URL]
-		if e == nil {
-			t.Errorf("post %s not archived", p.URL)
-			continue
+	t.Run("every comment archived", func(t *testing.T) {
+		truth := site.Truth(srv.URL)
+		got := out.byURL(t)
+		want, found, busiest := 0, 0, 0
+		for _, p := range truth.Posts {
+			busiest = max(busiest, len(p.Comments))
+			e := got[p.URL]
+			if e == nil {
+				t.Errorf("post %s not archived", p.URL)
+				continue
+			}
+			want += len(p.Comments)
+			found += checkJSComments(t, e, p)
+			checkRenderedFiles(t, e)
 		}
-		want += len(p.Comments)
-		found += checkJSComments(t, e, p)
-		checkRenderedFiles(t, e)
-	}
-	t.Logf("comments archived: %d of %d in %d posts (busiest thread %d); render time %v; warnings %q", found, want, len(truth.Posts),
-		busiest, res.Timings.Render, res.Warnings)
-	if busiest <= 10 {
-		t.Fatalf("the busiest thread has %d comments: no post needs \"Load more comments\"", busiest)
-	}
-	checkArchive(t, out)
+		t.Logf("comments archived: %d of %d in %d posts (busiest thread %d); render time %v; warnings %q", found, want, len(truth.Posts),
+			busiest, res.Timings.Render, res.Warnings)
+		if busiest <= 10 {
+			t.Fatalf("the busiest thread has %d comments: no post needs \"Load more comments\"", busiest)
+		}
+		checkArchive(t, out)
+	})
+	t.Run("UpdateCrawl sees a comment added to a script thread", func(t *testing.T) {
+		checkUpdateSeesCommentAddedToScriptThread(t, site, srv.URL, log, o, res)
+	})
 }
 
 // checkJSComments compares an entry's comments with the truth's and

@@ -201,20 +201,34 @@ func linksAway(p *fetchedPage, href string) bool {
 	return c != "" && c != p.ident && c != canonicalOr(p.url.String())
 }
 
-// underPost reports whether u lies under a post's URL (the post pattern
-// matches a shorter prefix of its path): a part of that post (an
-// attachment page, a comment page), not a page of its own.
-func (s *site) underPost(u *url.URL) bool {
+// underPost reports whether the page lies under a post's URL and links
+// back to it: a part of that post (an attachment page, a comment page,
+// each linking to the post it belongs to), not a page of its own. A
+// prefix the pattern matches but the page does not link to is no post
+// the crawl knows (a generator's subfolder of posts, /2020/02/15/notes/).
+func (s *site) underPost(p *fetchedPage) bool {
+	u := p.url
 	segs := segments(u.Path)
 	for i := len(segs) - 1; i >= 1; i-- {
 		v := *u
-		v.RawQuery = ""
-		v.Path = "/" + strings.Join(segs[:i], "/") + "/"
-		if s.pattern.match(&v) {
-			return true
+		v.RawQuery, v.Fragment = "", ""
+		for _, path := range []string{"/" + strings.Join(segs[:i], "/") + "/", "/" + strings.Join(segs[:i], "/")} {
+			v.Path = path
+			if s.pattern.match(&v) && linksTo(p, canonicalOr(v.String())) {
+				return true
+			}
 		}
-		v.Path = strings.TrimSuffix(v.Path, "/")
-		if s.pattern.match(&v) {
+	}
+	return false
+}
+
+// linksTo reports whether the page links to the canonical URL c.
+func linksTo(p *fetchedPage, c string) bool {
+	if c == "" {
+		return false
+	}
+	for _, l := range p.info.links {
+		if l.url == c {
 			return true
 		}
 	}

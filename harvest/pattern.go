@@ -19,8 +19,8 @@ type postPattern struct {
 	exclude map[string]bool // first path segments that name non-post pages
 }
 
-// minPostShape is how many feed URLs of one shape make the shapes with a
-// single URL pages rather than posts.
+// minPostShape is how many feed URLs of one shape make the shapes with
+// fewer URLs pages rather than posts.
 const minPostShape = 3
 
 // learnPattern generalises the paths of urls (canonical, in scope) into a
@@ -39,8 +39,14 @@ func learnPattern(urls []*url.URL) *postPattern {
 	}
 	keys := make([]string, 0, len(groups))
 	for k, g := range groups {
-		if len(g) == 1 && largest >= minPostShape {
-			continue // one URL of its own shape beside many posts: a page the feed lists (/about/)
+		if len(g) < minPostShape && largest >= minPostShape {
+			// one or two URLs of their own shape beside many posts: pages
+			// the feed lists (/about/, /uses/; a generator's feed of
+			// regular pages), whose shape would make every section index
+			// (/notes/) a post and every post under it part of one. A
+			// feed item of that shape is still an entry, a post when its
+			// page reads as one (buildEntry).
+			continue
 		}
 		keys = append(keys, k)
 	}

@@ -13,13 +13,13 @@ import (
 )
 
 func TestNewCrawlRendersScriptedArticle(t *testing.T) {
-	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	b := newTinyBlog(24)
 	b.scripted = 2 // older than the feed: only the rendered page holds its article
 	srv := httptest.NewServer(b)

@@ -167,17 +167,28 @@ func countIn(text string) (int, bool) {
 	return k, true
 }
 
-// countWord returns the number a text's first or second word writes
-// (numberWords), or 0: "Only one comment" is 1, "Comments on “Two
-// bridges”" none.
+// countWord returns the number a count phrase writes in words
+// (numberWords), or 0: the phrase's first word, or its second after a
+// word that only qualifies it ("Only one comment", "Nur eine Antwort").
+// A number word further on belongs to another phrase: "Laisser un
+// commentaire", "Deja un comentario", "Hinterlasse einen Kommentar" invite
+// a comment and count none, and "Comments on “Two bridges”" names a title.
 func countWord(text string) int {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
-	for i := 0; i < len(words) && i < 2; i++ {
-		if k, ok := numberWords()[words[i]]; ok {
-			return k
-		}
+	if len(words) > 1 && countQualifiers[words[0]] {
+		words = words[1:]
+	}
+	if len(words) > 0 {
+		return numberWords()[words[0]]
 	}
 	return 0
+}
+
+// countQualifiers are the words that may stand before a count in words
+// ("only one comment"), in the languages of numberWords.
+var countQualifiers = map[string]bool{
+	"only": true, "just": true, "nur": true, "bisher": true, "seulement": true, "que": true, "solo": true,
+	"sólo": true, "solamente": true, "soltanto": true, "apenas": true, "só": true, "slechts": true, "alleen": true,
 }
 
 // numberWords are the numbers zero to twelve as comment counts write them,

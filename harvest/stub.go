@@ -181,7 +181,8 @@ type lateStubs struct {
 // lateEntry is what the crawl remembers of an emitted entry.
 type lateEntry struct {
 	kind  blogharvest.Kind
-	stubs int // stubs leading to it when it was emitted
+	stubs int    // stubs leading to it when it was emitted
+	guid  string // the feed item's guid it was emitted with (Entry.AltIdentifier)
 }
 
 // note records an entry about to be emitted, whose aliases it completes
@@ -196,14 +197,17 @@ func (l *lateStubs) note(e *blogharvest.Entry, stubs []string) {
 	if l.entries == nil {
 		l.entries = map[string]lateEntry{}
 	}
-	l.entries[e.URL] = lateEntry{kind: e.Kind, stubs: len(stubs)}
+	l.entries[e.URL] = lateEntry{kind: e.Kind, stubs: len(stubs), guid: e.AltIdentifier}
 	delete(l.queued, e.URL)
 }
 
 // rereadForAlias handles a redirect stub whose target was processed
 // before: when the target was emitted as an entry that lacks one of the
 // stubs leading to it, the target is queued again (with its feed item:
-// it, the stub's, else the feed's own) and emitted anew.
+// it, the stub's, else the feed's own: the item whose page is the target
+// or one of its stubs, or whose guid the entry was emitted with) and
+// emitted anew, the same entry with one more alias: an alias never opens
+// a second entry.
 func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 	e, ok := c.late.entries[target]
 	if !ok {
@@ -214,7 +218,7 @@ func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 		return // a re-read is queued, or the entry lists the stub already
 	}
 	if it == nil {
-		it = c.feedItemAt(target)
+		it = c.feedItemOf(target, e.guid)
 	}
 	if it != nil {
 		c.claims.replace(target, it)
@@ -231,13 +235,24 @@ func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 	c.log.Info("redirect stub met after its target was archived: the target is read again for its aliases", "target", target)
 }
 
-// feedItemAt returns the feed item whose page is u, or nil.
-func (c *crawl) feedItemAt(u string) *feed.Item {
+// feedItemOf returns the feed item of the entry at u: the item whose page
+// is u or a redirect stub leading to u, else the item whose guid is guid;
+// nil when there is none.
+func (c *crawl) feedItemOf(u, guid string) *feed.Item {
 	if c.feed == nil {
 		return nil
 	}
+	urls := map[string]bool{u: true}
+	for _, s := range c.claims.stubsOf(u) {
+		urls[s] = true
+	}
 	for i := range c.feed.Items {
-		if p := c.itemURL(&c.feed.Items[i]); p != nil && p.String() == u {
+		if p := c.itemURL(&c.feed.Items[i]); p != nil && urls[p.String()] {
+			return &c.feed.Items[i]
+		}
+	}
+	for i := range c.feed.Items {
+		if guid != "" && c.feed.Items[i].GUID == guid {
 			return &c.feed.Items[i]
 		}
 	}

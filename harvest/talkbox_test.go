@@ -24,10 +24,10 @@ func TestNewCrawlFindsUnknownCommentSystems(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
+	t.Parallel()
 	site, srv, svc := serveTalkbox(t)
 	o := options("talk", srv.URL)
 	o.Render, o.Allow = harvest.RenderAuto, []string{svc.URL}
@@ -145,10 +145,10 @@ func TestNewCrawlFindsUtilityClassIframeApp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
+	t.Parallel()
 	site, srv, svc := serveWithService(t, "nook")
 	o := options("nook", srv.URL)
 	o.Render, o.Allow = harvest.RenderAuto, []string{svc.URL}

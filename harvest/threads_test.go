@@ -2,46 +2,33 @@ package harvest_test
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
-	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
-// TestUpdateCrawlSeesCommentAddedToScriptThread crawls the jscomments
-// blog (comments drawn by a script from a JSON file per post, no comment
-// feed, a feed without comment counts), adds a comment to a post of the
-// feed's first page the way its service would (the JSON changes, no feed
-// item does), and checks that the next UpdateCrawl, given the State of
-// the crawl before, archives the post again with the new comment: the
-// JSON API its rendered page called is asked for conditionally, and only
-// the post whose thread changed is read and rendered again. An unchanged
-// blog costs the feed plus one request per watched thread and emits
-// nothing, before the comment and after it.
-func TestUpdateCrawlSeesCommentAddedToScriptThread(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	t.Parallel()
-	if _, err := exec.LookPath("chromium"); err != nil {
-		toolskip.Missing(t, "chromium", err)
-	}
-	log := &requestLog{}
-	site, srv := serve(t, "jscomments", log.wrap)
-	first := newestActivity(site).Add(24 * time.Hour)
-	o := options("js", srv.URL)
-	o.Render = harvest.RenderAuto // each crawl starts its own browser, as the daemon's do: no HTTP cache carried over
-	o.Now = func() time.Time { return first }
-	res, _ := crawl(t, o)
-
+// checkUpdateSeesCommentAddedToScriptThread takes res, the crawl of the
+// jscomments blog at base made with o (render: auto, the crawl's own
+// browser, log recording the blog's requests; comments drawn by a script
+// from a JSON file per post, no comment feed, a feed without comment
+// counts), adds a comment to a post of the feed's first page the way its
+// service would (the JSON changes, no feed item does), and checks that
+// the next UpdateCrawl, given the State of the crawl before, archives the
+// post again with the new comment: the JSON API its rendered page called
+// is asked for conditionally, and only the post whose thread changed is
+// read and rendered again. An unchanged blog costs the feed plus one
+// request per watched thread and emits nothing, before the comment and
+// after it. (It was TestUpdateCrawlSeesCommentAddedToScriptThread, whose
+// first crawl was the same as TestNewCrawlArchivesJavaScriptComments'.)
+func checkUpdateSeesCommentAddedToScriptThread(t *testing.T, site *fixture.Site, base string, log *requestLog, o harvest.Options, res *harvest.Result) {
+	first := o.Now()
 	var post *fixture.Post
-	truth := site.Truth(srv.URL)
+	truth := site.Truth(base)
 	for _, p := range site.Posts() {
-		if p.Kind == "post" && !p.Scripted && !p.IframeThread && len(p.Comments) > 0 && inFeed(truth, srv.URL+p.Path) {
+		if p.Kind == "post" && !p.Scripted && !p.IframeThread && len(p.Comments) > 0 && inFeed(truth, base+p.Path) {
 			post = &p
 			break
 		}
@@ -49,7 +36,7 @@ func TestUpdateCrawlSeesCommentAddedToScriptThread(t *testing.T) {
 	if post == nil {
 		t.Fatal("no post of the feed's first page with a JSON thread")
 	}
-	url := srv.URL + post.Path
+	url := base + post.Path
 	watched := 0
 	for _, vs := range res.State.Threads {
 		watched += len(vs)

@@ -53,6 +53,7 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 			c.rulesF = rulesFile(b, c.start)
 		}
 	}
+	c.learnSigns(jobs)
 	return jobs, nil
 }
 

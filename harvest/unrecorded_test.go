@@ -17,13 +17,13 @@ import (
 // ledger must say so for that URL (fate failed, with the reason), not
 // leave it out silently.
 func TestNewCrawlLedgerNamesUnrecordedBrowserResponse(t *testing.T) {
-	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	b := newTinyBlog(3)
 	line := strings.Repeat("x", 1023) + "\n"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

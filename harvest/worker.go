@@ -236,11 +236,19 @@ func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, err
 	if canon := p.info.canonical; canon != "" && p.stub == "" {
 		// a canonical naming the home page on another page is a theme's
 		// mistake, not an identity: the home page is no entry
-		if u, err := url.Parse(canon); err == nil && w.scope.contains(u) && (w.home == nil || canon != w.home.String() || p.url.String() == canon) {
+		if u, err := url.Parse(canon); err == nil && w.scope.contains(u) && (w.home == nil || !sameHome(u, w.home) || sameHome(p.url, w.home)) {
 			p.ident = canon
 		}
 	}
 	return p, nil
+}
+
+// sameHome reports whether u names the home page h, under either scheme
+// (a theme that writes every canonical as https://host/ on a blog served
+// over http names the home page all the same).
+func sameHome(u, h *url.URL) bool {
+	return strings.EqualFold(u.Host, h.Host) && u.Path == h.Path && u.RawQuery == h.RawQuery &&
+		(strings.EqualFold(u.Scheme, h.Scheme) || strings.EqualFold(u.Scheme, "https") || strings.EqualFold(h.Scheme, "https"))
 }
 
 // isHTML reports whether a response is an HTML page (not a feed or file).

@@ -8,10 +8,10 @@ import (
 )
 
 // TestChartTextMeasured checks that a chart's texts carry the width the
-// Liberation fonts give them (fitText's textLength). The copy of gonum plot
-// in third_party/plot parses those fonts at the font cache's first use
-// instead of at init: were they never loaded, every text would measure 0
-// and no textLength would be written.
+// Liberation fonts give them (fitText's textLength): gonum plot's init
+// adds them to font.DefaultCache; were they missing (plot's font set
+// changed, or a copy that loads them later), every text would measure 0 and
+// no textLength would be written.
 func TestChartTextMeasured(t *testing.T) {
 	svg, err := barChart("Entries per month", "entries", []string{"2024-01", "2024-02"},
 		map[string][]float64{"entries": {3, 5}}, []string{"entries"})

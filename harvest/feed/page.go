@@ -135,9 +135,10 @@ func (p *pager) run(ctx context.Context, c *fetch.Client) ([]blogharvest.File, e
 	return files, nil
 }
 
-// fetchPage fetches and parses one page.
+// fetchPage fetches and parses one page after the first: a
+// fetch.FeedPage, which may lie on a platform's feed host.
 func fetchPage(ctx context.Context, c *fetch.Client, u string) (*Feed, *blogharvest.File, error) {
-	resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: acceptFeeds})
+	resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: acceptFeeds, Kind: fetch.FeedPage})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -62,6 +62,9 @@ func New(o Options) (*Client, error) {
 	} else {
 		c.guard = newGuard(o.AllowHosts, origins, nil)
 	}
+	for _, h := range o.FeedHosts {
+		c.guard.feedHosts[normHost(h)] = true
+	}
 	c.seedRobots()
 	jar, _ := cookiejar.New(nil)
 	rt = c.capturing(rt)

@@ -5,6 +5,8 @@
 // to the blog's own origins only, and the crawl's scope and
 // address rules: pages (Kind Page) only on the blog's origins
 // (Options.Origins: scheme, host and port), every redirect hop included;
+// a feed's pages after the first (Kind FeedPage) there or on a blog
+// platform's own feed host (Options.FeedHosts, from the platform table);
 // subresources from any public address; non-public addresses (checked as
 // they are dialled, after DNS) only on the blog's origins. Behind a proxy,
 // where names are resolved by the proxy, literal non-public addresses and

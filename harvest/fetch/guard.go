@@ -43,16 +43,17 @@ func isPublic(a netip.Addr) bool {
 // guard decides where requests may go: pages to the blog's origins (when
 // set), non-public addresses only to those origins and the allowed hosts.
 type guard struct {
-	allow   map[string]bool         // lower-case host names and IPs of Options.AllowHosts, any port
-	origins atomic.Pointer[origins] // Options.Origins (and AddOrigin); an empty set leaves pages unrestricted
-	proxies map[string]bool         // host:port of configured proxies, always dialable
+	allow     map[string]bool         // lower-case host names and IPs of Options.AllowHosts, any port
+	origins   atomic.Pointer[origins] // Options.Origins (and AddOrigin); an empty set leaves pages unrestricted
+	proxies   map[string]bool         // host:port of configured proxies, always dialable
+	feedHosts map[string]bool         // lower-case host names of Options.FeedHosts: feed pages only
 }
 
 func newGuard(allowHosts []string, o *origins, proxies []string) *guard {
 	if o == nil {
 		o, _ = newOrigins(nil)
 	}
-	g := &guard{allow: map[string]bool{}, proxies: map[string]bool{}}
+	g := &guard{allow: map[string]bool{}, proxies: map[string]bool{}, feedHosts: map[string]bool{}}
 	g.origins.Store(o)
 	for _, h := range allowHosts {
 		g.allow[normHost(h)] = true
@@ -77,13 +78,15 @@ func (g *guard) privateAllowed(hp string) bool {
 	return g.origins.Load().hostports[hp] || g.allow[normHost(hp)]
 }
 
-// checkURL refuses a page outside the blog's origins (ErrOutOfScope) and
+// checkURL refuses a page outside the blog's origins, or a feed page
+// outside them and the feed hosts (ErrOutOfScope), and
 // a URL whose host is a literal non-public IP, a localhost, private-use or
 // metadata name (ErrRefused) unless it is one of the origins or allowed.
 // Names are not resolved here.
 func (g *guard) checkURL(u *url.URL, kind Kind) error {
 	o, _ := originOf(u)
-	if set := g.origins.Load().set; kind == Page && len(set) > 0 && !set[o] {
+	set := g.origins.Load().set
+	if (kind == Page || kind == FeedPage && !g.feedHosts[normHost(u.Host)]) && len(set) > 0 && !set[o] {
 		return blogharvest.Permanent(fmt.Errorf("fetch %s: %s: %w", u, o, ErrOutOfScope))
 	}
 	if host := g.refusedHost(hostPort(u.Scheme, u.Host)); host != "" {

@@ -82,6 +82,12 @@ type Options struct {
 	// resolve to non-public addresses. If empty, pages may go anywhere
 	// public.
 	Origins []string
+	// FeedHosts are host names of blog platforms' own feed services
+	// (Blogger's www.blogger.com) where a request of Kind FeedPage may go
+	// besides Origins, on any scheme and port; a page or subresource gets
+	// nothing from them, and a non-public address is refused there as
+	// anywhere off the origins.
+	FeedHosts []string
 	// IgnoreRobots skips robots.txt entirely (for an archivist's own blogs).
 	IgnoreRobots bool
 	// Auth, if set, is sent as HTTP basic authentication to its origins

@@ -27,12 +27,21 @@ const (
 	// from any public address, and from a non-public one only on one of
 	// Options.Origins or Options.AllowHosts.
 	Subresource
+	// FeedPage is a page of the blog's feed after the first: it may lie on
+	// the blog's origins, as a Page, or on a host of Options.FeedHosts
+	// (a blog platform's own feed service, such as Blogger's
+	// www.blogger.com, which a Blogger feed's rel="next" names); never on
+	// a non-public address there.
+	FeedPage
 )
 
 // String names the kind.
 func (k Kind) String() string {
-	if k == Subresource {
+	switch k {
+	case Subresource:
 		return "subresource"
+	case FeedPage:
+		return "feed page"
 	}
 	return "page"
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
-	dateparser "github.com/markusmobius/go-dateparser"
+	dateparser "github.com/blogharvest/blogharvest/internal/dateparser"
 	"golang.org/x/net/html"
 )
 
@@ -382,6 +382,66 @@ func learnOffset(pages []*trainPage, r *Rule) int {
 	}
 	mid := (lo + hi) / 2
 	return int((mid + 1800*sign(mid)) / 3600 * 3600)
+}
+
+// minLocalAttrPages is how many training pages must show a mislabelled
+// zone, and none a right one, for Rule.LocalAttr.
+const minLocalAttrPages = 2
+
+// learnLocalAttr reports whether the machine-readable dates rule r reads
+// state the blog's local time under a wrong zone label, and the offset
+// of the blog's zone: on every training page where the rule's date has a
+// zone and the feed an instant, the stated instant is off the feed's by
+// one same whole number of quarter hours (not zero), its wall clock being
+// the feed's instant in that zone to the minute; at least
+// minLocalAttrPages such pages, none that agrees with the feed.
+func learnLocalAttr(pages []*trainPage, r *Rule) (int, bool) {
+	off, seen, label := int64(0), 0, 0
+	for _, p := range pages {
+		n := r.firstIn(p.d.root, p.d.ix)
+		target := p.pair.Target.Date
+		if n == nil || target.IsZero() {
+			continue
+		}
+		t, prec, ok := nodeDatePrec(n, r.Attr, p.pair.Page.Lang)
+		if !ok || !prec.HasZone() {
+			continue
+		}
+		d := t.Unix() - target.Unix()
+		if d == 0 || d%900 != 0 || d < -14*3600 || d > 14*3600 || seen > 0 && d != off {
+			return 0, false // agrees with the feed, or no one zone explains it
+		}
+		_, stated := t.Zone()
+		off = d
+		if z := d + int64(stated); z == 0 || z < -14*3600 || z > 14*3600 {
+			return 0, false // no zone of a blog would write that wall clock
+		}
+		seen++
+		if seen == 1 {
+			label = stated
+		} else if stated != label {
+			return 0, false
+		}
+	}
+	if seen < minLocalAttrPages {
+		return 0, false
+	}
+	return int(off) + label, true
+}
+
+// localWallClock returns a date with a zone as its wall clock without one
+// (the zone label being no zone of the blog's: Rule.LocalAttr), with the
+// matching local precision.
+func localWallClock(t time.Time, p blogharvest.Precision) (time.Time, blogharvest.Precision) {
+	if !p.HasZone() {
+		return t, p
+	}
+	y, m, d := t.Date()
+	local := blogharvest.PrecisionLocalSecond
+	if p == blogharvest.PrecisionMinute {
+		local = blogharvest.PrecisionLocalMinute
+	}
+	return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, time.UTC), local
 }
 
 func sign(x int64) int64 {

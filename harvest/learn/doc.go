@@ -113,7 +113,11 @@
 // with its zone when the text names one, else as a wall clock without
 // zone. Such dates are placed in the zone the training pages allow
 // (Rule.UTCOffset, 0 when UTC is possible), for ordering and comparison
-// only: blogharvest.FormatDate writes no zone the page did not give. The
+// only: blogharvest.FormatDate writes no zone the page did not give. A
+// machine-readable date whose zone label the feed shows false on every
+// training page by one same offset (a local wall clock written
+// "+00:00") is read as that wall clock in the zone so learned
+// (Rule.LocalAttr). The
 // author comes from structured data (JSON-LD, h-entry, meta author), then
 // author classes, rel=author and itemprop author, then a byline in running
 // text ("Posted by X at 10:44 AM", "By X, Staff Writer", "par X", "von X"),

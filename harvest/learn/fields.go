@@ -84,6 +84,9 @@ var fields = []*field{
 		tune: func(r *Rule, pages []*trainPage) {
 			r.Attr = voteAttr(pages, r)
 			r.UTCOffset = learnOffset(pages, r)
+			if off, ok := learnLocalAttr(pages, r); ok {
+				r.LocalAttr, r.UTCOffset = true, off
+			}
 		},
 		read: readDate,
 		fallbacks: []func(*extractor){(*extractor).fallbackDate, (*extractor).urlDate,
@@ -186,6 +189,9 @@ func readDate(e *extractor, r *Rule, n *html.Node) bool {
 			e.setModified(t, p, blogharvest.MethodRule)
 			return false
 		}
+	}
+	if r.LocalAttr {
+		t, p = localWallClock(t, p)
 	}
 	e.x.Date, e.x.DatePrecision = inOffset(t, p, r.UTCOffset)
 	return true

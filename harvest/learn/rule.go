@@ -27,6 +27,13 @@ type Rule struct {
 	// UTCOffset is the zone, in seconds east of UTC, in which the pages
 	// write dates without a zone (dates only); learned from the feed.
 	UTCOffset int `json:"utc_offset,omitempty"`
+	// LocalAttr says the machine-readable date the rule reads states the
+	// blog's local time under a zone label that is not its own (a theme
+	// writing the wall clock of a blog two hours east of UTC as
+	// "…T20:30:00+00:00"): learned when the feed's instants show every
+	// training page's label off by one same offset, which UTCOffset then
+	// holds; Extract reads the wall clock in that zone (dates only).
+	LocalAttr bool `json:"local_attr,omitempty"`
 	// Part is, for authors, the 1-based part of the selected byline that
 	// names the author ("Seth Zenz | USLHC | USA": 1); 0 means all of it.
 	Part int `json:"part,omitempty"`

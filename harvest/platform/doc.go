@@ -20,7 +20,9 @@
 //     comments REST endpoint and its JSON members), AtomTwin;
 //   - harvest: Sitemaps (well-known sitemap paths), SiteCommentFeed (the
 //     blog-wide comment feed), CommentFeed for posts no feed item names,
-//     SectionFeed (the per-section feed read for dates).
+//     SectionFeed (the per-section feed read for dates), FeedHosts (the
+//     platform's own feed hosts, where a feed's later pages may lie,
+//     given to the fetch client for feed pages only).
 //
 // Adding a platform is one row in table (platforms.go) plus a fixture page
 // that shows it; Add does the same at run time, for tests. Adding a

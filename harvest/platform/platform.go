@@ -85,6 +85,11 @@ type Platform struct {
 	// keeps per section (Hugo's "index.xml" under /posts/): dates of posts
 	// whose pages show none.
 	SectionFeed string
+	// FeedHosts are the hosts of the platform's own feed service, where
+	// the pages of a blog's feed after the first may lie (Blogger's
+	// rel="next" names www.blogger.com/feeds/<id>/posts/default): feed
+	// pages only, never pages of the blog (fetch.Options.FeedHosts).
+	FeedHosts []string
 	// HostAliases are the platform's rules for hosts that name one blog
 	// several ways: a host holding Infix, not on a port, is the same as
 	// the host cut there with Canonical appended (Blogger's country
@@ -117,6 +122,15 @@ func ByID(id string) (Platform, bool) {
 		}
 	}
 	return Platform{}, false
+}
+
+// FeedHosts returns the feed hosts of every platform (Platform.FeedHosts).
+func FeedHosts() []string {
+	var out []string
+	for _, p := range current().rows {
+		out = append(out, p.FeedHosts...)
+	}
+	return out
 }
 
 // SiteCommentFeed reports whether a path (without its trailing slash)

@@ -82,6 +82,7 @@ var table = []Platform{
 		PostID:           `^tag:blogger\.com,1999:blog-\d+\.post-(\d+)$`,
 		SiteCommentFeeds: []string{"/feeds/comments/default"}, Sitemaps: []string{"/sitemap.xml"},
 		HostAliases: []HostAlias{{Infix: ".blogspot.", Canonical: ".blogspot.com"}},
+		FeedHosts:   []string{"www.blogger.com", "blogger.com"},
 	},
 	{ID: "tumblr", Name: "Tumblr", Generators: []string{"tumblr"}},
 	{ID: "movabletype", Name: "Movable Type", Generators: []string{"movable type", "movabletype"}},

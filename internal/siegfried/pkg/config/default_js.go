@@ -1,0 +1,5 @@
+package config
+
+func defaultHome() string {
+	return ""
+}

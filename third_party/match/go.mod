@@ -1,3 +1,0 @@
-module github.com/richardlehane/match
-
-go 1.18
