@@ -26,6 +26,7 @@ func TestBrowserRecordsHTTPSRequisites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process and a browser")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}

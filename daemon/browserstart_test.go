@@ -23,6 +23,7 @@ func TestBrowserThatDoesNotStartMakesRunPartial(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary twice")
 	}
+	t.Parallel()
 	site := fixture.MustNew("static")
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()

@@ -26,6 +26,7 @@ import (
 // loaded machine 10 s once archived no entry yet): a run that archived
 // none is repeated with twice the budget, up to 80 s.
 func TestCrawlOverBudgetIsPartial(t *testing.T) {
+	t.Parallel()
 	for budget := 10 * time.Second; ; budget *= 2 {
 		st, errs, archive := crawlOverBudget(t, budget)
 		if st.Outcome == schedule.OutcomePartial && st.Entries == 0 && budget < 80*time.Second {
@@ -86,6 +87,7 @@ func crawlOverBudget(t *testing.T, budget time.Duration) (schedule.State, string
 // TestCrawlURLMaxDuration: crawl -url takes -max-duration; a budget too
 // short to archive even the blog record fails the crawl (exit 1) naming it.
 func TestCrawlURLMaxDuration(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(fixture.MustNew("static").Handler())
 	defer srv.Close()
 	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", t.TempDir(), "-delay", "1ms", "-render", "never",

@@ -22,6 +22,7 @@ func (e *clusterEnv) anyEntry() bool {
 // dead worker's half-built bags stay in its own .tmp folder until it starts
 // again and sweeps them.
 func TestClusterWorkerKilled(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 4, maxDeliver: 10, maxPages: 8})
 	e.slow.Store(150)
 	listen := listenOf(t, e.config())
@@ -53,6 +54,7 @@ func TestClusterWorkerKilled(t *testing.T) {
 // advisory lets the scheduler record the run as failed, with why in
 // /status, instead of waiting for it for ever.
 func TestClusterLastAttemptKilled(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 1, maxDeliver: 1, maxPages: 8})
 	e.slow.Store(300)
 	listen := listenOf(t, e.config())
@@ -76,6 +78,7 @@ func TestClusterLastAttemptKilled(t *testing.T) {
 // mid-run; the standby takes over once the lease lapses (within a few lease
 // TTLs), and every due run is done exactly once: none lost, none doubled.
 func TestClusterSchedulerKilled(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 8, maxDeliver: 10, maxPages: 8})
 	e.slow.Store(100)
 	s1 := start(t, "run", "-config", e.config())
@@ -112,6 +115,7 @@ func TestClusterSchedulerKilled(t *testing.T) {
 // the scheduler and the workers reconnect and every run ends, each entry
 // archived once.
 func TestClusterNATSRestart(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 6, maxDeliver: 10, maxPages: 8})
 	e.slow.Store(100)
 	listen := listenOf(t, e.config())
@@ -134,6 +138,7 @@ func TestClusterNATSRestart(t *testing.T) {
 // max_deliver attempts with its error in /status, and is not tried again
 // until its schedule says so; the other blog is archived.
 func TestClusterPoisonBlog(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 1, maxDeliver: 3, maxPages: 8, poison: true})
 	listen := listenOf(t, e.config())
 	start(t, "run", "-config", e.config())
@@ -165,6 +170,7 @@ func aipCheck(root string) []error { return aip.Check(root) }
 // lease again once the server is back, without exiting, and every run
 // ends.
 func TestClusterSchedulerRejoinsAfterLeaseLost(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 4, maxDeliver: 10, maxPages: 8, ttl: 2 * time.Second})
 	e.slow.Store(100)
 	listen := listenOf(t, e.config())

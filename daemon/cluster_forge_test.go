@@ -22,6 +22,7 @@ import (
 // real worker w1 (the binary) runs it, it is archived with a true
 // watermark.
 func TestClusterForgedReportRefused(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 1, maxDeliver: 5, maxPages: 8})
 	listen := listenOf(t, e.config())
 	sched := start(t, "run", "-config", e.config())

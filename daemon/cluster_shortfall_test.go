@@ -17,6 +17,7 @@ import (
 // page show the shortfall the worker's crawl found, as a local daemon's
 // do (TestStatusPageShowsCommentShortfall).
 func TestClusterRunRecordsCommentShortfall(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{maxDeliver: 3})
 	srv, post, stated := daemon.ShortfallBlog(t)
 	e.blogs = append(e.blogs, "short")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +13,9 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -105,8 +108,41 @@ type clusterOpts struct {
 // machine renews leases and sends heartbeats in time (2s was not).
 const testTTL = 5 * time.Second
 
-// freeAddrTB is freeAddr for benchmarks too.
+// freeAddrTB is freeAddr for benchmarks too: a loopback address free a
+// moment ago, for a process the test starts to listen on. Its port is
+// drawn below the kernel's ephemeral range (ip_local_port_range), never
+// handed out twice by this process: a port from that range (what
+// listening on port 0 gives) may be taken meanwhile as the local port of
+// any outgoing connection, as happened to a daemon's status port while
+// the parallel tests ran ("bind: address already in use").
 func freeAddrTB(t testing.TB) string {
+	t.Helper()
+	low := 32768
+	if data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(data)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil {
+				low = n
+			}
+		}
+	}
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	for range 1000 {
+		if low <= 12000 {
+			break // no room below the ephemeral range: take what port 0 gives
+		}
+		port := 10000 + rand.IntN(low-10000)
+		if handedOut.ports[port] {
+			continue
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			continue
+		}
+		ln.Close()
+		handedOut.ports[port] = true
+		return ln.Addr().String()
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +150,12 @@ func freeAddrTB(t testing.TB) string {
 	defer ln.Close()
 	return ln.Addr().String()
 }
+
+// handedOut holds the ports freeAddrTB gave.
+var handedOut = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
 
 func newClusterEnv(t testing.TB, o clusterOpts) *clusterEnv {
 	t.Helper()
@@ -335,6 +377,7 @@ func startedCount(id string, ps ...*proc) int {
 // run, every worker taking part, with one version per entry and a
 // passing check.
 func TestClusterEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := newClusterEnv(t, clusterOpts{blogs: 20, maxDeliver: 5, maxPages: 8})
 	listen := listenOf(t, e.config())
 	sched := start(t, "run", "-config", e.config())

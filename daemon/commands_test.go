@@ -40,6 +40,7 @@ func TestEverySubcommandHasHelp(t *testing.T) {
 }
 
 func TestCrawlURLThenCheck(t *testing.T) {
+	t.Parallel()
 	site := fixture.MustNew("static")
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()
@@ -73,6 +74,7 @@ func TestCrawlURLThenCheck(t *testing.T) {
 // iterates (metadata apart), and pages_fetched and requests count what the
 // server answered.
 func TestLearnPrintsRules(t *testing.T) {
+	t.Parallel()
 	var html, requests atomic.Int32
 	h := fixture.MustNew("blogger").Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

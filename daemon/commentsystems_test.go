@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,7 @@ func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts comment services, processes and a browser")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("no chromium")
 	}
@@ -378,12 +380,9 @@ func commentBlog(sys commentSystem, posts []string) http.Handler {
 // takes its port from its configuration.
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	_, port, _ := net.SplitHostPort(freeAddrTB(t))
+	n, _ := strconv.Atoi(port)
+	return n
 }
 
 // startService runs cmd (a service listening on 127.0.0.1:port) until

@@ -63,6 +63,7 @@ func TestConfigAllow(t *testing.T) {
 // TestCrawlAllowFlag checks that crawl -url refuses a bad -allow origin as
 // a usage error, before anything is fetched.
 func TestCrawlAllowFlag(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	code := daemon.Main(context.Background(), []string{"crawl", "-url", "http://127.0.0.1:1/", "-out", filepath.Join(t.TempDir(), "a"),
 		"-allow", "http://127.0.0.1:8081", "-allow", "http://127.0.0.1:8082/path"}, daemon.IO{Stdout: &stdout, Stderr: &stderr})
@@ -74,6 +75,7 @@ func TestCrawlAllowFlag(t *testing.T) {
 // TestCrawlAllowOrigin: a blog whose home page redirects to another port
 // of 127.0.0.1 fails without -allow (naming allow) and is archived with it.
 func TestCrawlAllowOrigin(t *testing.T) {
+	t.Parallel()
 	site := fixture.MustNew("static")
 	blog := httptest.NewServer(site.Handler())
 	defer blog.Close()

@@ -17,6 +17,7 @@ import (
 // names the profile's sample type); a file that cannot be created fails the
 // command.
 func TestCrawlCPUProfile(t *testing.T) {
+	t.Parallel()
 	site := fixture.MustNew("static")
 	blog := httptest.NewServer(site.Handler())
 	defer blog.Close()

@@ -57,6 +57,7 @@ func TestDamagedStateFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes and crawls a blog")
 	}
+	t.Parallel()
 	for _, how := range []string{"truncated", "empty", "garbage", "bit-flipped"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()

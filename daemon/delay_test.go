@@ -18,6 +18,7 @@ import (
 // (delayed=N): none with -delay 0, some with -delay 10ms on the same blog,
 // which shows the count can tell the two apart. No wall time is measured.
 func TestCrawlDelayZeroBackToBack(t *testing.T) {
+	t.Parallel()
 	site := fixture.MustNew("static")
 	var hits atomic.Int64
 	h := site.Handler()

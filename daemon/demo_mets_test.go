@@ -5,23 +5,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/metstest"
 )
 
-// TestDemoArchiveMETS runs `demo` and reads every METS of its archive with
-// Archivematica's METS library (../shared/tools/metsrw-read; skipped
-// without ../shared or python3-lxml), which must list every payload file of
-// each bag; and checks that no file the software made (logs, rendered DOM,
+// TestDemoArchiveMETS reads every METS of the archive `demo` makes
+// (daemon.DemoArchive) with Archivematica's METS library
+// (../shared/tools/metsrw-read; skipped without ../shared or python3-lxml),
+// which must list every payload file of each bag; and checks that no file the software made (logs, rendered DOM,
 // screenshot, learned rules, an entry's feed item) is linked to a capture
 // event.
 func TestDemoArchiveMETS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("harvests the sample blog")
 	}
-	archive := filepath.Join(t.TempDir(), "archive")
-	if code, _, stderr := run(t, "demo", "-out", archive); code != 0 {
-		t.Fatalf("demo: exit %d\n%s", code, stderr)
-	}
+	t.Parallel()
+	archive := daemon.DemoArchive(t)
 	docs, _ := filepath.Glob(filepath.Join(archive, "sample", "entries", "*", "*", "v*", "data", "METS.xml"))
 	blog, _ := filepath.Glob(filepath.Join(archive, "sample", "blog", "v*", "data", "METS.xml"))
 	docs = append(docs, blog...)

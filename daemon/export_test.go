@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,26 +25,56 @@ import (
 	"github.com/blogharvest/blogharvest/report"
 )
 
-// crawlDemo harvests the demo's sample blog (the wordpress fixture) into a
-// new archive and returns the archive and what a perfect harvest finds.
+// crawlDemo returns a new archive of the demo's sample blog (the
+// wordpress fixture), a copy of its one harvest in this test binary, and
+// what a perfect harvest finds. The tests that read a harvested blog (and
+// may change their copy) need the same crawl: it is made once, not once
+// per test.
 func crawlDemo(t testing.TB) (string, fixture.Truth) {
 	t.Helper()
+	demo.Do(func() { demo.dir, demo.truth, demo.err = crawlDemoOnce() })
+	if demo.err != nil {
+		t.Fatal(demo.err)
+	}
+	out := t.TempDir()
+	if err := os.CopyFS(out, os.DirFS(demo.dir)); err != nil {
+		t.Fatal(err)
+	}
+	return out, demo.truth
+}
+
+// demo is the one harvest of the demo's sample blog crawlDemo copies;
+// TestMain removes its folder.
+var demo struct {
+	sync.Once
+	dir   string
+	truth fixture.Truth
+	err   error
+}
+
+// crawlDemoOnce harvests the demo's sample blog into a new folder and
+// returns it and what a perfect harvest finds.
+func crawlDemoOnce() (string, fixture.Truth, error) {
 	site := fixture.MustNew("wordpress")
 	srv := httptest.NewServer(site.Handler())
-	t.Cleanup(srv.Close)
-	out := t.TempDir()
+	defer srv.Close()
+	out, err := os.MkdirTemp("", "blogharvest-demo-")
+	if err != nil {
+		return "", fixture.Truth{}, err
+	}
 	var stdout, stderr bytes.Buffer
 	args := []string{"crawl", "-url", srv.URL + "/", "-out", out, "-delay", "1ms", "-render", "never"}
 	if code := daemon.Main(context.Background(), args, daemon.IO{Stdout: &stdout, Stderr: &stderr}); code != 0 {
-		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+		return out, fixture.Truth{}, fmt.Errorf("crawl: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
-	return out, site.Truth(srv.URL)
+	return out, site.Truth(srv.URL), nil
 }
 
 // TestExportEveryFormat exports a harvested blog in each format, reads each
 // back, finds every post, page and comment of the blog with its fields, and
 // finds the same corpus in all three formats.
 func TestExportEveryFormat(t *testing.T) {
+	t.Parallel()
 	archive, truth := crawlDemo(t)
 	var corpora [][]report.Post
 	for _, format := range report.Formats {
@@ -317,6 +349,7 @@ func setField(p *report.Post, key, value string) {
 // Unix tools, not a file named "-" in the working directory (one was once
 // committed by mistake after an export).
 func TestExportOutDashIsStdout(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	code, plain, stderr := run(t, "export", archive)
 	if code != 0 {
@@ -339,6 +372,7 @@ func TestExportOutDashIsStdout(t *testing.T) {
 // and every version, oldest first, with -all-versions; a folder that is no
 // archive is a clear error.
 func TestExportVersions(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	v1s, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v1"))
 	if len(v1s) == 0 {
@@ -408,6 +442,7 @@ func mustRel(t *testing.T, root, path string) string {
 // symbolic link from outside; nothing is written and check still finds
 // every bag whole.
 func TestOutputInsideArchiveRefused(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	mets, _ := filepath.Glob(filepath.Join(archive, "*", "blog", "v1", "data", "METS.xml"))
 	if len(mets) != 1 {
@@ -448,6 +483,7 @@ func TestOutputInsideArchiveRefused(t *testing.T) {
 // export and report fail with an error naming the link: nothing is read
 // through it.
 func TestExportAndReportRefuseLinks(t *testing.T) {
+	t.Parallel()
 	archive, _ := crawlDemo(t)
 	blogs, _ := filepath.Glob(filepath.Join(archive, "*", "entries"))
 	if len(blogs) != 1 {

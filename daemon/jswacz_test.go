@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
@@ -50,11 +51,9 @@ func jsWACZ(t *testing.T) string {
 // entry's second comment page is part of the entry, not a page of its
 // own).
 func TestWACZMatchesJsWacz(t *testing.T) {
+	t.Parallel()
 	bin := jsWACZ(t)
-	out := t.TempDir()
-	if code, so, se := run(t, "demo", "-out", out); code != 0 {
-		t.Fatalf("demo: exit %d\n%s\n%s", code, so, se)
-	}
+	out := daemon.DemoArchive(t)
 	blogs, _ := filepath.Glob(filepath.Join(out, "*", "blog"))
 	if len(blogs) != 1 {
 		t.Fatalf("%d blogs in the demo archive", len(blogs))

@@ -25,6 +25,7 @@ func TestStatusCountsBagsOfKilledRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 1h")
 	y, _ := os.ReadFile(e.config)
 	os.WriteFile(e.config, []byte(strings.Replace(string(y), "delay: 1ms", "delay: 150ms", 1)), 0o644)

@@ -78,6 +78,7 @@ func TestStatusPageAndReportLayout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process and a browser")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 2s")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "a run that wrote nothing after one that did", 180*time.Second, func() bool {

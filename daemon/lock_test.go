@@ -49,6 +49,7 @@ func TestSecondWriterLeavesTmpAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 1h")
 	d := startDaemon(t, e)
 	half := filepath.Join(e.archive, aip.TmpDir, "sample-half-v1-123", "data", "METS.xml")
@@ -82,6 +83,7 @@ func TestOneWriterPerArchive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes and crawls a blog many times")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 1s")
 	d := startDaemon(t, e)
 	waitFor(t, "every post and page archived", 90*time.Second, e.hasAll(t))

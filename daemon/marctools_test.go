@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"bytes"
-	"context"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/internal/marctools"
@@ -10,20 +8,17 @@ import (
 	"github.com/blogharvest/blogharvest/marc"
 )
 
-// TestDemoMARCTools runs the demo and checks every MARC record of its
-// archive with tools this project did not write: a yaz-marcdump round trip
-// MARCXML → ISO 2709 → MARCXML must give back every field and subfield, and
-// MARC::Lint may report only the warnings marc.ToolWarnings allows. It
-// skips when yaz or MARC::Lint is not installed.
+// TestDemoMARCTools checks every MARC record of the demo's archive
+// (DemoArchive) with tools this project did not write: a yaz-marcdump
+// round trip MARCXML → ISO 2709 → MARCXML must give back every field and
+// subfield, and MARC::Lint may report only the warnings marc.ToolWarnings
+// allows. It skips when yaz or MARC::Lint is not installed.
 func TestDemoMARCTools(t *testing.T) {
+	t.Parallel()
 	if err := marctools.Available(); err != nil {
 		toolskip.Missing(t, "yaz-marcdump or MARC::Lint", err)
 	}
-	out := t.TempDir() + "/archive"
-	var stdout bytes.Buffer
-	if err := runDemo(context.Background(), []string{"-out", out}, IO{Stdout: &stdout, Stderr: &stdout}); err != nil {
-		t.Fatalf("demo: %v\n%s", err, stdout.Bytes())
-	}
+	out := DemoArchive(t)
 	recs, err := marctools.ArchiveRecords(out)
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // /index2.html … are not archived; /about/ is a page; every screenshot
 // would be a .png (no rendering here: render never).
 func TestPlainBlogBinary(t *testing.T) {
+	t.Parallel()
 	site := fixture.MustNew("plain")
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()

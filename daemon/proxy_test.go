@@ -21,6 +21,7 @@ func TestCrawlThroughInstitutionProxy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process and crawls a blog")
 	}
+	t.Parallel()
 	const host = "blog.example.org"
 	ca := tlstest.NewCA(t)
 	site := fixture.MustNew("static")

@@ -19,6 +19,7 @@ func TestReportInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel()
 	b := newBrowser(t)
 	archive, _ := crawlDemo(t)
 	blogs, _ := filepath.Glob(filepath.Join(archive, "*", "blog"))

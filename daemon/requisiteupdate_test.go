@@ -22,6 +22,7 @@ import (
 // holds a response or revisit record of every requisite its first version
 // had, so it replays as before.
 func TestUpdateReusesRequisites(t *testing.T) {
+	t.Parallel()
 	// As served (ETag, Last-Modified: fresh by the heuristic), and with
 	// Cache-Control: no-cache on every response (stale at once: each is
 	// revalidated, and the fixture answers 304).

@@ -97,6 +97,7 @@ func loggedRequests(t *testing.T, logs string) int {
 // shortfall, which no source can fill, is in the Blog AIP's ledger and in
 // `blogharvest report`.
 func TestReportShowsCommentShortfall(t *testing.T) {
+	t.Parallel()
 	srv, post, stated := daemon.ShortfallBlog(t)
 	out := t.TempDir()
 	b, err := exec.Command(binary, "crawl", "-url", srv.URL+"/", "-out", out, "-id", "demo", "-delay", "0", "-render", "never").CombinedOutput()

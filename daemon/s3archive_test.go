@@ -24,6 +24,7 @@ func TestDemoS3Archive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the demo twice")
 	}
+	t.Parallel()
 	srv := s3test.Start(t)
 	var b [6]byte
 	rand.Read(b[:])

@@ -56,6 +56,7 @@ func statusBody(listen string) string {
 // nor the user:password form appears in the archive, the log or /status;
 // another origin the blog links and redirects to gets no credentials.
 func TestBasicAuthStaysSecret(t *testing.T) {
+	t.Parallel()
 	var otherRequests, otherAuth atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		otherRequests.Add(1)
@@ -120,6 +121,7 @@ func TestBasicAuthStaysSecret(t *testing.T) {
 // and does not repeat the password; a missing password file is a config
 // error naming the line, the blog and the key.
 func TestCredentialsInURLRejected(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "", "https://ann:"+secretPassword+"@blog.example/", "")
 	code, stdout, stderr := run(t, "crawl", "-config", cfg)
@@ -147,6 +149,7 @@ func TestCredentialsInURLRejected(t *testing.T) {
 // archive shows the path relative to the archive in /status, not the
 // machine's absolute path; the log keeps the full text.
 func TestStatusLastErrorHasNoLocalPath(t *testing.T) {
+	t.Parallel()
 	b := newRawBlog(2)
 	srv := httptest.NewServer(b)
 	defer srv.Close()

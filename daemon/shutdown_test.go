@@ -24,6 +24,7 @@ func TestNoHarvestStartsAfterShutdown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	t.Parallel()
 	var asked atomic.Int32
 	hang := make(chan struct{})
 	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

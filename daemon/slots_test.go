@@ -25,6 +25,7 @@ func TestCrawlDelayLendsTheSlot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	t.Parallel()
 	slowSite, quickSite := fixture.MustNew("static"), fixture.MustNew("static")
 	slowHandler := slowSite.Handler()
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -28,6 +28,7 @@ func TestStatusPageInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process and a browser")
 	}
+	t.Parallel()
 	b := newBrowser(t)
 	e := newEnv(t, "@every 1h")
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")

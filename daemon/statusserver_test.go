@@ -57,6 +57,7 @@ func TestIdleStatusClientsDoNotStarveHarvests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	t.Parallel()
 	const limit, clients = 150, 200
 	e := newEnv(t, "@every 1h")
 	d := startLimited(t, limit, "run", "-config", e.config)
@@ -127,6 +128,7 @@ func TestReloadMovesListenAndRefusesArchiveAndState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	t.Parallel()
 	e := newEnv(t, "@every 1h")
 	d := start(t, "run", "-config", e.config)
 	waitFor(t, "status", 20*time.Second, func() bool { return e.status(t) != nil })

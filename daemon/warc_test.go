@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/warc"
@@ -144,11 +145,9 @@ func bagWARCs(t *testing.T, root string) map[string][]string {
 // Blog AIP those of its home page, feed and robots.txt. A WARC with one
 // byte changed is caught, so the reading can fail.
 func TestDemoWARCsReadByWarcio(t *testing.T) {
+	t.Parallel()
 	dir := warcioDir(t)
-	out := t.TempDir()
-	if code, stdout, stderr := run(t, "demo", "-out", out); code != 0 {
-		t.Fatalf("demo: exit %d\n%s\n%s", code, stdout, stderr)
-	}
+	out := daemon.DemoArchive(t)
 	res := checkWARCs(t, out)
 	bags := bagWARCs(t, out)
 	var files []string
@@ -225,6 +224,7 @@ func flipPayloadByte(t *testing.T, p string) []byte {
 // offset; the record there holds exactly the bytes and headers the server
 // sends for that URL, and the bytes of the page's objects/ file.
 func TestReplayEntryFromCDXJ(t *testing.T) {
+	t.Parallel()
 	site := fixture.MustNew("static")
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()
