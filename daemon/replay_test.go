@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -312,4 +313,33 @@ func saveArtifact(t *testing.T, name string, data []byte) {
 	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 		t.Log(err)
 	}
+}
+
+// entryPages returns the permalinks of the archive's entry AIPs.
+func entryPages(t *testing.T, root string) []string {
+	t.Helper()
+	infos, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v1", "bag-info.txt"))
+	var out []string
+	for _, p := range infos {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "External-Identifier: "); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// noFragment drops a URL's fragment and normalises its escaping.
+func noFragment(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	u.Fragment = ""
+	return u.String()
 }

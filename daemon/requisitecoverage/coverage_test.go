@@ -1,4 +1,9 @@
-package daemon_test
+// Package requisitecoverage_test measures the share of what Chromium loads
+// for the demo blogs' entry pages that a crawl archives (TestRequisiteCoverage).
+// It is a test binary of its own, apart from the daemon package's: its five
+// crawls and two browsers take minutes, and each test binary has go test's
+// default 10-minute limit to itself.
+package requisitecoverage_test
 
 import (
 	"bytes"
@@ -36,6 +41,31 @@ import (
 // paths its render-never crawl archived), or the browser's recording is
 // not what is measured. The five crawls, independent of each other, run
 // two at a time while Chromium loads each page of the two blogs once.
+func TestMain(m *testing.M) { os.Exit(toolskip.Main(m)) }
+
+// browser is a headless Chromium tab for the live loads.
+type browser struct{ ctx context.Context }
+
+// newBrowser starts headless Chromium for the test, or skips the test when
+// there is none. Its tab lives at most five minutes.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		toolskip.Missing(t, "chromium", err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 900))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	return &browser{ctx: ctx}
+}
+
 func TestRequisiteCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crawls the demo blog twice and loads its entries in Chromium")
