@@ -52,9 +52,9 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 	c.signs = s
 }
 
-// evidence reports whether a sign that shown of the blog's posts show
-// may demote a page: posts were read and fewer than a quarter of them
-// show it (one post of eight whose title links to its own URL in another
+// evidence reports whether a sign that shown of the blog's training
+// posts show may demote a page: posts were read and fewer than a quarter
+// of them show it (one post of eight whose title links to its own URL in another
 // form is the exception; a sign most posts share is the theme).
 func (s postSigns) evidence(shown int) bool { return s.posts >= minSignPosts && shown*4 < s.posts }
 
