@@ -43,6 +43,14 @@ func testBlogLedger(t *testing.T, a *testArchive) {
 	if err != nil || r2.Written || r2.Version != 1 {
 		t.Errorf("a new ledger alone: %+v, %v; want no new version", r2, err)
 	}
+	const completed = first + "https://blog.example/c/\tentry\tc-1234\tfeed\n"
+	r3, err := w.WriteBlogAgain(ctx, withLedger(completed))
+	if err != nil || !r3.Written || r3.Version != 2 {
+		t.Fatalf("WriteBlogAgain of the same blog: %+v, %v; want version 2 written", r3, err)
+	}
+	if got, err := a.read(r3.Dir, "data/logs/ledger.tsv"); err != nil || string(got) != completed {
+		t.Errorf("version 2's ledger: %q, %v; want the new one", got, err)
+	}
 	for _, err := range a.check() {
 		t.Error(err)
 	}

@@ -41,6 +41,9 @@ type pkg struct {
 	blogVersion int
 	blog        *blogharvest.Blog
 	entry       *blogharvest.Entry
+	// again writes a new version even when the content digest is the
+	// newest version's (Writer.WriteBlogAgain).
+	again bool
 	// requisites are the page requisites of a Blog or Entry AIP: their
 	// first captures live in the blog's requisites package (origins), the
 	// AIP's WARC holds revisit records referring to them.

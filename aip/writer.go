@@ -90,6 +90,24 @@ func (w *Writer) WriteBlog(ctx context.Context, b *blogharvest.Blog) (Result, er
 	return w.write(ctx, p, b.Files)
 }
 
+// WriteBlogAgain is WriteBlog, except that it writes a new version even
+// when the blog's content digest equals the newest version's. The content
+// digest leaves the crawl's files out (the ledger changes with every
+// crawl): a caller uses it when the newest version's crawl ledger says
+// something the new crawl has made false, such as posts over the budget of
+// an interrupted crawl that the crawl completing it archived.
+func (w *Writer) WriteBlogAgain(ctx context.Context, b *blogharvest.Blog) (Result, error) {
+	if err := b.Validate(); err != nil {
+		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: blog %s: %w", b.ID, err))
+	}
+	dir, err := BlogDir(w.Root, b.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	p := &pkg{kind: kindBlog, blogID: b.ID, key: "blog", permalink: b.URL, dir: dir, blog: b, again: true}
+	return w.write(ctx, p, b.Files)
+}
+
 // WriteEntry writes e, its comments and captured files as an Entry AIP,
 // <Root>/<blog-id>/entries/<yyyy>/<entry-key>/v<N>. Versions and errors are
 // as for WriteBlog.
@@ -124,7 +142,7 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	}
 	if latest > 0 {
 		last := filepath.Join(p.dir, versionName(latest))
-		if d, err := readContentDigestFS(rs, w.name(last)); err == nil && p.sameContent(d) {
+		if d, err := readContentDigestFS(rs, w.name(last)); err == nil && p.sameContent(d) && !p.again {
 			return Result{Dir: Location(rs, w.name(last)), Version: latest}, nil
 		}
 	}

@@ -84,6 +84,9 @@ type archiver struct {
 	log     *slog.Logger
 	t       *tally
 	onEntry func(e *blogharvest.Entry) // progress; may be nil
+	// again reports whether a Blog record must be written as a new
+	// version even when unchanged (ledgerContradicted); may be nil.
+	again func(b *blogharvest.Blog) bool
 }
 
 // emit writes one record. The write runs on a context detached from the
@@ -95,7 +98,12 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 	defer cancel()
 	switch {
 	case r.Blog != nil:
-		res, err := a.w.WriteBlog(wctx, r.Blog)
+		write := a.w.WriteBlog
+		if a.again != nil && a.again(r.Blog) {
+			a.log.Info("Blog AIP written again: its crawl ledger lists as not archived what this crawl archived (an interrupted crawl completed)")
+			write = a.w.WriteBlogAgain
+		}
+		res, err := write(wctx, r.Blog)
 		if err != nil {
 			return fmt.Errorf("archive blog %s: %w", r.Blog.ID, err)
 		}

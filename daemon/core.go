@@ -171,7 +171,8 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 // harvest runs one crawl of b into the archive.
 func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harvest.State, t *tally, log *slog.Logger,
 	progress func(*blogharvest.Entry)) (*harvest.Result, error) {
-	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
+	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress,
+		again: func(b *blogharvest.Blog) bool { return ledgerContradicted(d.archiveStore(), b) }}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
 	if s := slotOf(ctx); s != nil {

@@ -2,12 +2,16 @@ package daemon
 
 import (
 	"bufio"
+	"bytes"
+	"io"
+	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
 )
 
@@ -101,4 +105,66 @@ func fateCounts(m map[string]int) string {
 		parts[i] = n + " " + strconv.Itoa(m[n])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ledgerContradicted reports whether the crawl ledger of blog b's newest
+// Blog AIP in the archive s lists as a shortfall (over-budget, failed, …)
+// a URL that the ledger of b, a new crawl's Blog record, accounts for
+// (archivedFates). The Blog AIP's content digest leaves the ledger out, so
+// without a new version the archive would keep saying, after an
+// interrupted crawl was completed by the next, that posts it holds were
+// never archived: the caller then writes the Blog AIP again
+// (aip.Writer.WriteBlogAgain).
+func ledgerContradicted(s aip.Store, b *blogharvest.Blog) bool {
+	if s == nil {
+		return false
+	}
+	v, _ := aip.LatestVersionOf(s, path.Join(b.ID, "blog"))
+	if v == 0 {
+		return false
+	}
+	f, err := s.Open(path.Join(b.ID, "blog", "v"+strconv.Itoa(v), "data", "logs", "ledger.tsv"))
+	if err != nil {
+		return false
+	}
+	short := map[string]bool{}
+	eachLedgerRow(f, func(url, fate string) {
+		if !archivedFates[fate] {
+			short[url] = true
+		}
+	})
+	f.Close()
+	if len(short) == 0 {
+		return false
+	}
+	for _, file := range b.Files {
+		if file.Role != blogharvest.RoleLedger {
+			continue
+		}
+		var r io.ReadCloser = io.NopCloser(bytes.NewReader(file.Body))
+		if file.Path != "" {
+			if r, err = os.Open(file.Path); err != nil {
+				return false
+			}
+		}
+		found := false
+		eachLedgerRow(r, func(url, fate string) { found = found || short[url] && archivedFates[fate] })
+		r.Close()
+		return found
+	}
+	return false
+}
+
+// eachLedgerRow calls fn with the URL and fate of every row of the ledger
+// r (ledger.tsv), its header left out.
+func eachLedgerRow(r io.Reader, fn func(url, fate string)) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		url, rest, _ := strings.Cut(sc.Text(), "\t")
+		fate, _, _ := strings.Cut(rest, "\t")
+		if url != "url" && fate != "" {
+			fn(url, fate)
+		}
+	}
 }
