@@ -90,7 +90,8 @@ func TestStatusPageInChromium(t *testing.T) {
 		}
 	}
 	gotGone, gotSample := rows[0], rows[1]
-	if gotGone["outcome"] != "failed" || gotGone["consecutive_failures"] != "1" || !strings.Contains(gotGone["last_error"], "connect") ||
+	if gotGone["outcome"] != "failed" || gotGone["consecutive_failures"] != "1" || !strings.Contains(gotGone["last_error"], "unreachable (connection refused)") ||
+		strings.Contains(gotGone["last_error"], "disallowed") ||
 		strings.Contains(gotGone["last_error"], e.dir) {
 		t.Errorf("the unreachable blog: %v", gotGone)
 	}

@@ -141,7 +141,11 @@ func (c *Client) transportError(ctx context.Context, u *url.URL, err error) erro
 // classifyNetError marks refused addresses, bad certificates and unknown
 // hosts permanent, everything else (resets, refusals, timeouts) transient.
 func classifyNetError(u *url.URL, err error) error {
-	err = fmt.Errorf("fetch %s: %w", u, err)
+	if ue := unreachable(u.String(), err, false); ue != err {
+		err = ue // "host … unreachable (connection refused): …"
+	} else {
+		err = fmt.Errorf("fetch %s: %w", u, err)
+	}
 	var dns *net.DNSError
 	var cert *tls.CertificateVerificationError
 	switch {

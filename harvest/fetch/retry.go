@@ -28,6 +28,9 @@ func (c *Client) retryWait(ctx context.Context, err error, attempt int) (time.Du
 	if errors.Is(err, blogharvest.ErrDisallowed) {
 		return 0, false
 	}
+	if ue := (*UnreachableError)(nil); errors.As(err, &ue) && ue.Robots {
+		return 0, false // robots.txt is asked for again after robotsRetry, not at once
+	}
 	var se *StatusError
 	if errors.As(err, &se) && se.RetryAfter > 0 {
 		return se.RetryAfter, se.RetryAfter <= MaxRetryAfter

@@ -48,7 +48,10 @@ type robotsEntry struct {
 
 // Allowed reports whether robots.txt lets this client fetch rawURL: nil,
 // or an error wrapping blogharvest.ErrDisallowed, permanent when the file
-// says so and transient when it could not be fetched (5xx, unreachable).
+// says so and transient when the server answered it with a 5xx. A host
+// that gave no answer at all (connection refused, DNS, TLS, timeout)
+// disallows nothing: the error is then an *UnreachableError (Robots set),
+// transient or permanent as the network error is.
 func (c *Client) Allowed(ctx context.Context, rawURL string) error {
 	if c.o.IgnoreRobots {
 		return nil
@@ -64,6 +67,17 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) error {
 	if r.Err != nil && ctx.Err() != nil {
 		// The crawl was cancelled or ran out of time: robots.txt said nothing.
 		return fmt.Errorf("fetch %s: robots.txt not read: %w", rawURL, ctx.Err())
+	}
+	if r.Err != nil && r.Status == 0 {
+		// No answer at all: the host is unreachable, which is no robots.txt
+		// rule. The page is not fetched, and fails as the host's.
+		if cause, ok := netCause(r.Err); ok {
+			e := &UnreachableError{URL: rawURL, Cause: cause, Robots: true, Err: r.Err}
+			if blogharvest.IsTransient(r.Err) {
+				return blogharvest.Transient(e)
+			}
+			return blogharvest.Permanent(e)
+		}
 	}
 	if r.Err != nil {
 		return blogharvest.Transient(fmt.Errorf("fetch %s: robots.txt unavailable (%v): %w", rawURL, r.Err, blogharvest.ErrDisallowed))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func TestRobotsDelayReallyWaits(t *testing.T) {
 }
 
 func TestRobotsStatus(t *testing.T) {
-	for code, want := range map[int]string{404: "allow", 403: "allow", 503: "transient", 0: "transient"} {
+	for code, want := range map[int]string{404: "allow", 403: "allow", 503: "transient", 0: "unreachable"} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/robots.txt" {
 				if code == 0 {
@@ -105,6 +106,12 @@ func TestRobotsStatus(t *testing.T) {
 		case "transient":
 			if !errors.Is(err, blogharvest.ErrDisallowed) || !blogharvest.IsTransient(err) {
 				t.Errorf("robots %d: %v, want transient ErrDisallowed", code, err)
+			}
+		case "unreachable": // no answer is no rule: not ErrDisallowed
+			var ue *fetch.UnreachableError
+			if errors.Is(err, blogharvest.ErrDisallowed) || !errors.As(err, &ue) || !ue.Robots || !blogharvest.IsTransient(err) ||
+				strings.Contains(err.Error(), "disallowed") {
+				t.Errorf("robots dropped: %v, want a transient *UnreachableError not saying disallowed", err)
 			}
 		}
 	}
