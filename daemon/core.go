@@ -161,7 +161,7 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 	case runErr != nil:
 		log.Error("harvest failed", "err", runErr, "archived", t.stats().String(), "fates", fatesOf(res))
 	default:
-		log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "requests", requestsOf(res), "failed", res.Failed,
+		log.Info("harvest finished", "archived", t.stats().String(), "pages", res.Pages, "requests", requestsOf(res),
 			"duration", d.Now().Sub(start).Round(time.Millisecond), "fates", fatesOf(res), "delayed", res.Delayed,
 			"renders", rendersOf(res))
 	}

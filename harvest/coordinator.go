@@ -1,10 +1,13 @@
 package harvest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/blogharvest/blogharvest"
@@ -41,6 +44,7 @@ func (c *crawl) drain(ctx context.Context) error {
 	if c.outOfScope > 0 {
 		c.warn("%d pages outside the blog's origins, or redirected out of them, were skipped (allow adds an origin)", c.outOfScope)
 	}
+	c.logNotHTML()
 	c.warnOverBudget()
 	if err == nil && c.front.len() > 0 && !c.spent() {
 		c.warn("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
@@ -103,7 +107,8 @@ func (c *crawl) handle(out outcome) error {
 	case errors.Is(out.err, errNotHTML):
 		c.res.Skipped++
 		c.ledger.set(out.job.t.url, FateSkipped, out.err.Error(), "")
-		c.log.Info("page skipped: not an HTML page", "url", out.job.t.url, "err", out.err)
+		c.noteNotHTML(out.err)
+		c.log.Debug("page skipped: not an HTML page", "url", out.job.t.url, "err", out.err)
 	case out.err != nil:
 		c.res.Failed++
 		c.ledger.set(out.job.t.url, FateFailed, out.err.Error(), "")
@@ -190,4 +195,42 @@ func (c *crawl) queueStub(out outcome) {
 		t.kind, t.prio = "post", max(out.job.t.prio, prioPost)
 	}
 	c.front.push(t)
+}
+
+// noteNotHTML counts a page skipped as not HTML by the media type served:
+// a blog's comment feeds are met by the dozen, one log line each drowned
+// the log (issue 37), so they are logged at debug level and summed up
+// once by logNotHTML. Every one stays in the ledger (skipped).
+func (c *crawl) noteNotHTML(err error) {
+	var nh *notHTMLError
+	mt := "unknown"
+	if errors.As(err, &nh) && nh.MediaType != "" {
+		mt = nh.MediaType
+	}
+	if c.notHTML == nil {
+		c.notHTML = map[string]int{}
+	}
+	c.notHTML[mt]++
+}
+
+// logNotHTML logs, once at the end of the drain, how many pages were
+// skipped as not HTML, by media type ("application/rss+xml 76"): a post
+// served as text/plain, which is a real problem, shows there by its type.
+func (c *crawl) logNotHTML() {
+	if len(c.notHTML) == 0 {
+		return
+	}
+	total := 0
+	types := make([]string, 0, len(c.notHTML))
+	for mt, n := range c.notHTML {
+		total += n
+		types = append(types, mt)
+	}
+	slices.SortFunc(types, func(a, b string) int {
+		return cmp.Or(c.notHTML[b]-c.notHTML[a], strings.Compare(a, b))
+	})
+	for i, mt := range types {
+		types[i] = fmt.Sprintf("%s %d", mt, c.notHTML[mt])
+	}
+	c.log.Info("pages skipped: not HTML (the ledger lists each as skipped)", "pages", total, "media_types", strings.Join(types, ", "))
 }

@@ -121,6 +121,7 @@ type crawl struct {
 	pages      int                               // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                               // URLs robots.txt kept the crawl from
 	outOfScope int                               // pages outside the blog's origins or redirected out of them
+	notHTML    map[string]int                    // pages skipped as not HTML, by media type (logNotHTML)
 	variants   map[string]int                    // query-string URLs queued per path (bounded: crawler traps)
 	stopped    bool                              // UpdateCrawl stopped after the feeds: nothing changed
 	pre        map[string]*fetch.Response        // feed first pages received already (Discover, askFeed), by URL

@@ -59,6 +59,15 @@ type outcome struct {
 // errNotHTML is returned for pages that turn out to be feeds or binaries.
 var errNotHTML = errors.New("not an HTML page")
 
+// notHTMLError is errNotHTML for one URL, with the media type served.
+type notHTMLError struct{ URL, MediaType string }
+
+func (e *notHTMLError) Error() string {
+	return fmt.Sprintf("page %s: %v (%s)", e.URL, errNotHTML, e.MediaType)
+}
+
+func (e *notHTMLError) Unwrap() error { return errNotHTML }
+
 // process fetches and processes one page (in a worker).
 func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
 	j.item = w.claims.take(j.t.url)
@@ -226,7 +235,7 @@ func (w *pageWorker) fetchPage(ctx context.Context, raw string) (*fetchedPage, e
 // pageOf turns the response for raw into a page; see fetchPage.
 func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, error) {
 	if !isHTML(resp) {
-		return nil, blogharvest.Permanent(fmt.Errorf("page %s: %w (%s)", raw, errNotHTML, resp.MediaType()))
+		return nil, blogharvest.Permanent(&notHTMLError{URL: raw, MediaType: resp.MediaType()})
 	}
 	p, err := newFetchedPage(resp)
 	if err != nil {
