@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
 )
 
 // TestNotHTMLSkipsSummedUp is finding 6 of issue 37: one blog's comment
