@@ -45,13 +45,15 @@ const writeGrace = 2 * time.Minute
 // tally counts what one run archived. Safe for concurrent use.
 type tally struct {
 	entries, unchanged, blogs, comments, bytes, failedWrites atomic.Int64
+	newEntries                                               atomic.Int64 // entries written as version 1
 	overBudget                                               atomic.Bool  // the crawl ran out of max_duration
 	unrendered                                               atomic.Int64 // pages archived without the rendering they needed
 
 	mu           sync.Mutex
 	firstInvalid string // the first entry not archived and why
 
-	notes runNotes // last AIPs and extraction methods, for the run history
+	notes runNotes  // last AIPs and extraction methods, for the run history
+	start time.Time // when the run started
 }
 
 // invalid counts an entry that could not be archived and keeps the first
@@ -119,6 +121,12 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 			return fmt.Errorf("archive entry %s: %w", r.Entry.URL, err)
 		}
 		a.count(res, &a.t.entries, len(r.Entry.Comments))
+		if res.Written {
+			if res.Version == 1 {
+				a.t.newEntries.Add(1)
+			}
+			a.t.notes.change(Change{URL: r.Entry.URL, Bag: res.Dir, Version: res.Version})
+		}
 		a.countMethods(r.Entry)
 		if a.onEntry != nil {
 			a.onEntry(r.Entry)

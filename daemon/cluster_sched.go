@@ -369,7 +369,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		return nil
 	}
 	if rep.Run != nil {
-		d.history.add(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
+		d.keepRun(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
 	}
 	d.metrics.runs.WithLabelValues(rep.Outcome).Inc()
 	d.metrics.entries.Add(rep.Stats.Entries)

@@ -45,7 +45,8 @@ type core struct {
 	mu         sync.Mutex
 	warns      map[string]string  // last warning per blog, for /status
 	carried    map[string]carried // robots.txt and rules of each blog's last crawl (memory only)
-	history    runHistory         // the last runs of each blog, for the status page (memory only)
+	history    runHistory         // the last runs of each blog, for the status page (kept in the schedule store: runhistory.go)
+	live       map[string]*tally  // the runs going on in this process, by blog id (progress.go: liveProgress)
 	shortfalls shortfallCache     // what each blog's ledger knows but the archive lacks, for the status page
 	reader     archiveReader      // the archive read through when no writer writes to it (s3archive.go)
 }
@@ -109,6 +110,7 @@ func (d *core) openState(tries int) error {
 	}
 	logRecovery(d.Logger, store.Recovered())
 	d.store = store
+	d.loadHistory()
 	return nil
 }
 
@@ -146,7 +148,9 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 	} else {
 		log.Info("harvest started", "mode", "update", "since", since)
 	}
-	t := &tally{}
+	t := &tally{start: start}
+	d.setLive(b.ID, t)
+	defer d.setLive(b.ID, nil)
 	res, runErr := d.harvest(ctx, b, since, prev, t, log, progress)
 	outcome := outcomeOf(runErr, t)
 	if interrupted(ctx, runErr) {
@@ -175,6 +179,7 @@ func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harves
 		again: func(b *blogharvest.Blog) bool { return ledgerContradicted(d.archiveStore(), b) }}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
+	o.Progress = t.notes.setStep
 	if s := slotOf(ctx); s != nil {
 		o.HostWait = s.wait // lend the harvest slot while waiting on a host's politeness
 	}

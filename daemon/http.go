@@ -39,6 +39,10 @@ type BlogStatus struct {
 	// LastWritten its newest run that wrote an AIP.
 	LastRun     *RunRecord `json:"last_run,omitempty"`
 	LastWritten *RunRecord `json:"last_written,omitempty"`
+	// Progress is the run going on in this process: entries written so
+	// far, the page its crawl reads now. Nil between runs (and in a
+	// cluster's scheduler, whose runs go on in workers).
+	Progress *RunProgress `json:"progress,omitempty"`
 	// Shortfalls counts, by fate, what the crawl ledger of the blog's
 	// latest Blog AIP knows but the archive does not hold (ledgershort.go).
 	Shortfalls map[string]int `json:"shortfalls,omitempty"`
@@ -71,6 +75,7 @@ func (d *planner) Status() ([]BlogStatus, error) {
 		s.Running, s.Warning = d.running[b.ID], publicText(d.warns[b.ID], d.Config)
 		d.mu.Unlock()
 		s.LastRun, s.LastWritten = d.history.last(b.ID), d.history.lastWritten(b.ID)
+		s.Progress = d.liveProgress(b.ID)
 		s.Shortfalls = d.shortfalls.of(d.archiveStore(), b.ID).Counts
 		if due, ok := d.sched.Due(b.ID); ok {
 			s.NextRun = due

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,4 +77,54 @@ func (p *progress) tick() bool {
 	}
 	p.last = time.Now()
 	return true
+}
+
+// RunProgress is a run going on, as /status and the status page show it:
+// what it has written so far and what its crawl does now.
+type RunProgress struct {
+	Start     time.Time `json:"start"`
+	Entries   int       `json:"entries_written"` // Entry AIPs written so far (new entries and new versions)
+	Unchanged int       `json:"unchanged"`
+	Comments  int       `json:"comments"`
+	Bytes     int64     `json:"bytes"`
+	// Step is what the crawl does now: "page <URL>" while it drains its
+	// frontier, else a few words ("reading sitemaps").
+	Step string `json:"step,omitempty"`
+	// URL is the page last handed to a page worker, when Step names one.
+	URL string `json:"current_url,omitempty"`
+}
+
+// setLive notes t as blog id's run going on; nil when it ended.
+func (d *core) setLive(id string, t *tally) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if t == nil {
+		delete(d.live, id)
+		return
+	}
+	if d.live == nil {
+		d.live = map[string]*tally{}
+	}
+	d.live[id] = t
+}
+
+// liveProgress returns the progress of blog id's run going on in this
+// process, or nil.
+func (d *core) liveProgress(id string) *RunProgress {
+	d.mu.Lock()
+	t := d.live[id]
+	d.mu.Unlock()
+	if t == nil {
+		return nil
+	}
+	st := t.stats()
+	t.notes.mu.Lock()
+	step := t.notes.step
+	t.notes.mu.Unlock()
+	p := &RunProgress{Start: t.start, Entries: st.Entries, Unchanged: st.Unchanged, Comments: st.Comments, Bytes: st.Bytes,
+		Step: publicText(step, d.Config)}
+	if u, ok := strings.CutPrefix(step, "page "); ok {
+		p.URL = u
+	}
+	return p
 }

@@ -11,11 +11,12 @@ import (
 	"github.com/blogharvest/blogharvest/harvest"
 )
 
-// historyLen bounds the runs kept per blog (in memory only: the schedule
-// store keeps schedule state, not history).
+// historyLen bounds the runs kept per blog, in memory and in the schedule
+// store (schedule.Store.AddRun), from which a restarted process reads them.
 const historyLen = 50
 
-// recentAIPs bounds the AIP paths a run keeps.
+// recentAIPs bounds the AIP paths a run keeps (RunRecord.AIPsWritten
+// counts them all).
 const recentAIPs = 10
 
 // RunRecord is one finished run of a blog, as the status page and /status
@@ -35,6 +36,16 @@ type RunRecord struct {
 	// AIPs are the last bags the run wrote (Blog AIP included), in the
 	// order written, relative to the archive root.
 	AIPs []string `json:"aips,omitempty"`
+	// AIPsWritten counts every bag the run wrote; AIPs holds the last
+	// recentAIPs of them.
+	AIPsWritten int `json:"aips_written,omitempty"`
+	// NewEntries and NewVersions split Entries: entries archived for the
+	// first time (version 1) and new versions of entries archived before.
+	NewEntries  int `json:"new_entries"`
+	NewVersions int `json:"new_versions"`
+	// Changed lists what the run archived, with its bag folder relative
+	// to the archive, at most recentChanged (AIPsWritten counts them all).
+	Changed []Change `json:"changed,omitempty"`
 	// Methods counts, per field, how many archived entries got it by each
 	// method (blogharvest.Method).
 	Methods map[string]map[string]int `json:"methods,omitempty"`
@@ -76,12 +87,23 @@ func shortfallsOf(res *harvest.Result) []Shortfall {
 type runNotes struct {
 	mu      sync.Mutex
 	aips    []string
+	written int      // every AIP written
+	changed []Change // the first recentChanged entries written
 	methods map[string]map[string]int
+	step    string // what the crawl does now (harvest.Options.Progress): "page <URL>", "reading sitemaps", …
+}
+
+// setStep notes what the crawl does now; harvest.Options.Progress.
+func (n *runNotes) setStep(step string) {
+	n.mu.Lock()
+	n.step = step
+	n.mu.Unlock()
 }
 
 func (n *runNotes) aip(dir string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	n.written++
 	n.aips = append(n.aips, dir)
 	if len(n.aips) > recentAIPs {
 		n.aips = n.aips[len(n.aips)-recentAIPs:]
@@ -99,6 +121,27 @@ func (n *runNotes) provenance(p blogharvest.Provenance) {
 			n.methods[field] = map[string]int{}
 		}
 		n.methods[field][string(m)]++
+	}
+}
+
+// Change is one entry a run archived: its permalink, the bag written
+// (relative to the archive root, or the folder's full name when outside
+// it) and its version (1: a new entry).
+type Change struct {
+	URL     string `json:"url"`
+	Bag     string `json:"bag"`
+	Version int    `json:"version"`
+}
+
+// recentChanged bounds the changes a run record keeps.
+const recentChanged = 50
+
+// change notes an entry AIP written.
+func (n *runNotes) change(c Change) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.changed) < recentChanged {
+		n.changed = append(n.changed, c)
 	}
 }
 
@@ -127,6 +170,14 @@ func (h *runHistory) add(id string, r RunRecord) {
 		}
 		h.written[id] = r
 	}
+}
+
+// clear forgets the runs of id.
+func (h *runHistory) clear(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.runs, id)
+	delete(h.written, id)
 }
 
 // lastWritten returns the newest run of id that wrote an AIP, or nil.
@@ -185,9 +236,57 @@ func (d *core) record(id string, start time.Time, outcome string, t *tally, res 
 			r.AIPs = append(r.AIPs, rel)
 		}
 	}
+	r.AIPsWritten = t.notes.written
+	for _, c := range t.notes.changed {
+		if rel, ok := underArchive(d.Config.Archive, c.Bag); ok {
+			c.Bag = rel
+		}
+		r.Changed = append(r.Changed, c)
+	}
+	r.NewEntries, r.NewVersions = int(t.newEntries.Load()), st.Entries-int(t.newEntries.Load())
 	r.Methods = t.notes.methods
 	t.notes.mu.Unlock()
+	d.keepRun(id, r)
+}
+
+// keepRun adds r, a finished run of blog id, to the run history, and to
+// the schedule store when the process holds one, so that a restarted
+// process shows it.
+func (d *core) keepRun(id string, r RunRecord) {
 	d.history.add(id, r)
+	if d.store == nil {
+		return
+	}
+	data, err := json.Marshal(r)
+	if err == nil {
+		err = d.store.AddRun(id, data, historyLen)
+	}
+	if err != nil {
+		d.Logger.Warn("run history not saved in the state file (the status page keeps it until the process stops)", "blog", id, "err", err)
+	}
+}
+
+// loadHistory reads the runs the schedule store keeps for every
+// configured blog into the run history; called once the store is open,
+// before any run. A record that does not parse is skipped.
+func (d *core) loadHistory() {
+	if d.store == nil {
+		return
+	}
+	for _, b := range d.Config.Blogs {
+		recs, err := d.store.Runs(b.ID)
+		if err != nil {
+			d.Logger.Warn("run history not read from the state file", "blog", b.ID, "err", err)
+			continue
+		}
+		d.history.clear(b.ID) // a scheduler that regained its lease reads them again
+		for _, data := range recs {
+			var r RunRecord
+			if json.Unmarshal(data, &r) == nil {
+				d.history.add(b.ID, r)
+			}
+		}
+	}
 }
 
 // confidences reads the confidence of each learned rule: top-level fields

@@ -70,6 +70,7 @@ func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-cha
 				continue // a training page, or reached under another URL
 			}
 			c.pages++
+			c.step("page " + t.url)
 			jobs <- &pageJob{t: t, fromFeed: c.claims.isPending(t.url)}
 			inflight++
 		}

@@ -158,7 +158,8 @@ type Options struct {
 	Now func() time.Time
 	// Progress, if not nil, is told in a few words what the crawl's
 	// coordinator does next (discovering the feed, reading sitemaps, each
-	// training page fetched), for a progress line; it must not block.
+	// training page fetched, "page <URL>" for each page handed to a page
+	// worker), for a progress line; it must not block.
 	Progress func(step string)
 
 	// State is what the last crawl of the blog left for UpdateCrawl (its

@@ -39,8 +39,10 @@
 // Store is a bbolt file holding bucket "meta" (key "schema": the layout
 // version) and bucket "blogs" (blog id → JSON-encoded State with a version
 // field V; version 2 stores the crawl's blogharvest.CrawlState as it is,
-// and version 1 values, written before, are still read). Nothing else is
-// stored: records, pages and rules live in the archive. Only one process may open the file for writing; a second daemon
+// and version 1 values, written before, are still read), and, made at the
+// first Store.AddRun, bucket "runs" (blog id → a bucket of the records of
+// its last runs, opaque JSON the status pages show, the daemon keeping
+// 50). Nothing else is stored: records, pages and rules live in the archive. Only one process may open the file for writing; a second daemon
 // on the same file gets ErrInUse after LockTimeout (one second) instead of
 // hanging. bbolt locks the file with flock: a read-only open takes a shared
 // lock, which a running daemon's exclusive lock excludes, so

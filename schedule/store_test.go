@@ -372,3 +372,31 @@ func TestOpenReadOnlyRejectsForeignFile(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsKeptAcrossReopen: AddRun keeps the newest runs of a blog, in
+// order, across a close and a reopen, and a blog without runs has none.
+func TestRunsKeptAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, err := schedule.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if err := s.AddRun("a", []byte(fmt.Sprint(i)), 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err = schedule.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runs, err := s.Runs("a")
+	if err != nil || len(runs) != 3 || string(runs[0]) != "2" || string(runs[2]) != "4" {
+		t.Errorf("runs after reopening: %q, %v; want 2, 3, 4", runs, err)
+	}
+	if runs, err := s.Runs("b"); err != nil || len(runs) != 0 {
+		t.Errorf("a blog without runs: %q, %v", runs, err)
+	}
+}

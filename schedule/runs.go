@@ -1,0 +1,80 @@
+package schedule
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// bucketRuns holds, per blog, the records of its last runs, as the status
+// pages show them: a nested bucket per blog id, its keys an 8-byte
+// big-endian sequence (oldest first), its values opaque to this package
+// (the daemon's JSON run records). Made at the first AddRun: a state file
+// without it (written before it existed) reads as holding no runs, and a
+// blogharvest that does not know it leaves it alone.
+var bucketRuns = []byte("runs")
+
+// AddRun appends rec, one run of blog id, to its kept runs, dropping the
+// oldest beyond keep (keep < 1 keeps one).
+func (s *Store) AddRun(id string, rec []byte, keep int) error {
+	if err := validKey("add run", id); err != nil {
+		return err
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		runs, err := tx.CreateBucketIfNotExists(bucketRuns)
+		if err != nil {
+			return err
+		}
+		b, err := runs.CreateBucketIfNotExists([]byte(id))
+		if err != nil {
+			return err
+		}
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		var k [8]byte
+		binary.BigEndian.PutUint64(k[:], seq)
+		if err := b.Put(k[:], rec); err != nil {
+			return err
+		}
+		n := 0
+		b.ForEach(func(_, _ []byte) error { n++; return nil })
+		for ; n > max(keep, 1); n-- {
+			first, _ := b.Cursor().First()
+			if err := b.Delete(first); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("add run of blog %q: %w", id, err)
+	}
+	return nil
+}
+
+// Runs returns the kept runs of blog id, oldest first (AddRun); none
+// when it has none.
+func (s *Store) Runs(id string) ([][]byte, error) {
+	if err := validKey("runs", id); err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		runs := tx.Bucket(bucketRuns)
+		if runs == nil {
+			return nil
+		}
+		b := runs.Bucket([]byte(id))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(_, v []byte) error {
+			out = append(out, append([]byte(nil), v...)) // v is bbolt memory
+			return nil
+		})
+	})
+	return out, err
+}
