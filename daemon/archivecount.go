@@ -3,7 +3,9 @@ package daemon
 import (
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/schedule"
@@ -66,4 +68,49 @@ func (d *core) recountUnfinished() error {
 		}
 	}
 	return nil
+}
+
+// storage is what one blog's folder of the archive holds, every version
+// of every AIP, as the blog's status page shows it.
+type storage struct {
+	aip.Tally
+	Bags int    // bags, every version of every AIP (Tally.Bags)
+	Err  string // why it could not be counted; "" when counted
+}
+
+// storageCache counts each blog's storage once per run that ended
+// (aip.TallyArchive reads every bag's manifest: not once per page view).
+type storageCache struct {
+	mu   sync.Mutex
+	byID map[string]storageEntry
+}
+
+type storageEntry struct {
+	key string // the blog's last run end and runs when counted
+	s   storage
+}
+
+// storageOf returns the storage of blog id in the archive s, counted
+// again when st's last run differs from the one it was counted after.
+func (d *core) storageOf(id string, st schedule.State) storage {
+	key := st.LastEnd.String() + "/" + strconv.Itoa(st.Runs)
+	c := &d.storage
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byID[id]; ok && e.key == key {
+		return e.s
+	}
+	var s storage
+	if store := d.archiveStore(); store != nil {
+		t, err := aip.TallyArchive(store, id)
+		s.Tally, s.Bags = t, t.Bags()
+		if err != nil {
+			s.Err = publicText(err.Error(), d.Config)
+		}
+	}
+	if c.byID == nil {
+		c.byID = map[string]storageEntry{}
+	}
+	c.byID[id] = storageEntry{key, s}
+	return s
 }

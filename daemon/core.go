@@ -48,6 +48,7 @@ type core struct {
 	history    runHistory         // the last runs of each blog, for the status page (kept in the schedule store: runhistory.go)
 	live       map[string]*tally  // the runs going on in this process, by blog id (progress.go: liveProgress)
 	shortfalls shortfallCache     // what each blog's ledger knows but the archive lacks, for the status page
+	storage    storageCache       // what each blog's folder holds, for its status page (archivecount.go)
 	reader     archiveReader      // the archive read through when no writer writes to it (s3archive.go)
 }
 

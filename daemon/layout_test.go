@@ -25,7 +25,7 @@ const layoutJS = `(() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const n = walker.currentNode;
-    if (!n.textContent.trim() || n.parentElement.closest('svg, style, title')) continue;
+    if (!n.textContent.trim() || n.parentElement.closest('svg, style, title, details:not([open]) > :not(summary)')) continue; // a closed details element shows its summary only
     const r = document.createRange(); r.selectNodeContents(n);
     for (const b of r.getClientRects()) if (b.width > 0 && b.height > 0) boxes.push({b, text: n.textContent.trim().slice(0, 40)});
   }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/schedule"
 )
 
 // historyLen bounds the runs kept per blog, in memory and in the schedule
@@ -223,6 +224,9 @@ func (d *core) record(id string, start time.Time, outcome string, t *tally, res 
 		Entries: st.Entries, Unchanged: st.Unchanged, Comments: st.Comments, Bytes: st.Bytes}
 	if runErr != nil {
 		r.Error = publicText(runErr.Error(), d.Config)
+	}
+	if outcome == schedule.OutcomeInterrupted {
+		r.Error = "interrupted: the process was stopping; the harvest runs again at its next start"
 	}
 	if res != nil {
 		r.Requests = requestsOf(res)

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/blogharvest/blogharvest/schedule"
 )
 
 //go:embed statuspage.html
@@ -23,6 +25,8 @@ var statusTemplates = sync.OnceValue(func() *template.Template {
 		"sorted": methodRows,
 		"conf":   confRows,
 		"fates":  fateCounts,
+		"sub":    func(a, b int) int { return a - b },
+		"short":  shortText,
 	}).Parse(statusPageHTML))
 })
 
@@ -59,8 +63,13 @@ func (d *planner) statusPages(mux *http.ServeMux) {
 		id := r.PathValue("id")
 		for _, s := range st {
 			if s.ID == id {
+				var state schedule.State
+				if d.store != nil {
+					state, _, _ = d.store.Get(id)
+				}
 				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.history.of(id), "Written": d.history.lastWritten(id),
-					"Shortfall": d.shortfalls.of(d.archiveStore(), id), "Version": Build().Version, "Refresh": refresh(r), "Now": d.Now()})
+					"Shortfall": d.shortfalls.of(d.archiveStore(), id), "Storage": d.storageOf(id, state),
+					"Version": Build().Version, "Refresh": refresh(r), "Now": d.Now()})
 				return
 			}
 		}
@@ -126,4 +135,17 @@ func confRows(m map[string]float64) []confRow {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return out
+}
+
+// shortLen is the runes of a long text the status pages show before
+// "…": the whole text is in a details element (and a title).
+const shortLen = 160
+
+// shortText returns s cut to shortLen runes with "…", or s when shorter.
+func shortText(s string) string {
+	r := []rune(s)
+	if len(r) <= shortLen {
+		return s
+	}
+	return string(r[:shortLen-1]) + "…"
 }
