@@ -137,7 +137,8 @@ func logRecovery(log *slog.Logger, r *schedule.Recovery) {
 }
 
 // crawl runs one harvest of b (NewCrawl with a zero since) into the
-// archive, counting and logging it, and returns its outcome.
+// archive, counting and logging it, and returns its outcome; the run's
+// record is the tally's run, for the caller to keep (keepRun).
 func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.State,
 	progress func(*blogharvest.Entry)) (string, *tally, *harvest.Result, error) {
 	log := d.Logger.With("blog", b.ID)
@@ -157,7 +158,7 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 	if interrupted(ctx, runErr) {
 		outcome = schedule.OutcomeInterrupted
 	}
-	d.record(b.ID, start, outcome, t, res, runErr)
+	d.record(start, outcome, t, res, runErr)
 	d.metrics.runs.WithLabelValues(outcome).Inc()
 	d.metrics.duration.WithLabelValues(outcome).Update(d.Now().Sub(start).Seconds())
 	switch {

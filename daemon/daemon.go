@@ -129,6 +129,7 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	}
 	outcome, t, res, runErr := d.crawl(ctx, b, since, d.previous(b.ID, prev), progress)
 	d.finish(b.ID, outcome, t, res, runErr)
+	d.keepRun(b.ID, t.run)
 	return t.stats(), runErr
 }
 

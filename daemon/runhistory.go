@@ -216,8 +216,10 @@ func (h *runHistory) last(id string) *RunRecord {
 	return &r
 }
 
-// record notes a finished run of id in the history.
-func (d *core) record(id string, start time.Time, outcome string, t *tally, res *harvest.Result, runErr error) {
+// record makes the record of a finished run into t.run; the caller keeps
+// it (keepRun) once the run's end is in the schedule store, so that
+// /status never shows a run's record beside a state still running.
+func (d *core) record(start time.Time, outcome string, t *tally, res *harvest.Result, runErr error) {
 	end := d.Now()
 	st := t.stats()
 	r := RunRecord{Start: start, End: end, Duration: end.Sub(start).Round(time.Millisecond).String(), Outcome: outcome,
@@ -250,7 +252,7 @@ func (d *core) record(id string, start time.Time, outcome string, t *tally, res 
 	r.NewEntries, r.NewVersions = int(t.newEntries.Load()), st.Entries-int(t.newEntries.Load())
 	r.Methods = t.notes.methods
 	t.notes.mu.Unlock()
-	d.keepRun(id, r)
+	t.run = r
 }
 
 // keepRun adds r, a finished run of blog id, to the run history, and to

@@ -135,7 +135,8 @@ func (d *Worker) workTask(dl dispatch.Delivery) {
 		d.carry(b.ID, res.State)
 	}
 	r := d.reportOf(outcome, tl, res, runErr)
-	r.Run = d.history.last(b.ID) // the record d.crawl just made: this worker holds the blog's lease
+	d.keepRun(b.ID, tl.run) // in memory: a worker has no schedule store
+	r.Run = &tl.run
 	switch {
 	case outcome == schedule.OutcomeInterrupted:
 		rep.Kind, rep.Error = dispatch.Retry, "interrupted: the worker is stopping or lost a lease"
