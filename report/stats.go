@@ -32,7 +32,15 @@ type Stats struct {
 	Files    int               // captured responses: capture.log lines of the entry AIPs, every version
 	Bytes    int64             // their bytes as received
 	Payload  aip.Tally         // the blog's bags as check and demo count them (aip.TallyDefinition)
-	Fates    map[string]int    // the crawl ledger's fates
+	Fates    map[string]int    // the crawl ledger's fates, less ArchivedLater
+	// ArchivedLater counts, by the ledger's fate, the URLs the ledger
+	// lists as not archived (over-budget, failed, …) that the archive
+	// holds as entries: archived by a later crawl whose Blog AIP was not
+	// written (an interrupted crawl completed by a blogharvest before
+	// issue 37). Fates counts them as "entry", so that the report's
+	// entries and fates agree.
+	ArchivedLater map[string]int
+	notArchived   map[string]string // the ledger's URLs whose fate is a shortfall → fate
 	// Shortfalls are the ledger's posts whose archived comments fall
 	// short of what the blog states (its comments column), at most
 	// MissingShown; ShortfallCount counts them all.
@@ -102,6 +110,7 @@ func Collect(ctx context.Context, t Target, bag func(rel string)) (*Stats, error
 			return err
 		}
 		if p.Version == latest {
+			s.archivedLater(p.Permalink)
 			s.entry(p)
 			if err := s.fieldsLog(p.AIP); err != nil {
 				return err
@@ -206,6 +215,12 @@ func (s *Stats) ledger(name string) error {
 			return
 		}
 		s.Fates[cols[1]]++
+		if !ledgerArchived[cols[1]] {
+			if s.notArchived == nil {
+				s.notArchived = map[string]string{}
+			}
+			s.notArchived[cols[0]] = cols[1]
+		}
 		if len(cols) >= 5 && cols[4] != "" { // the comments column: a shortfall
 			s.ShortfallCount++
 			if len(s.Shortfalls) < MissingShown {
@@ -213,6 +228,30 @@ func (s *Stats) ledger(name string) error {
 			}
 		}
 	})
+}
+
+// ledgerArchived are the ledger's fates of URLs the archive accounts for
+// (as the daemon's status pages read them): every other fate is
+// something the crawl knew but did not archive.
+var ledgerArchived = map[string]bool{"entry": true, "listing": true, "redirect": true, "stub": true,
+	"duplicate": true, "out-of-scope": true, "skipped": true}
+
+// archivedLater moves an archived entry's permalink that the ledger lists
+// as not archived from its fate to "entry" (Stats.ArchivedLater).
+func (s *Stats) archivedLater(permalink string) {
+	fate, ok := s.notArchived[permalink]
+	if !ok {
+		return
+	}
+	delete(s.notArchived, permalink)
+	if s.ArchivedLater == nil {
+		s.ArchivedLater = map[string]int{}
+	}
+	s.ArchivedLater[fate]++
+	if s.Fates[fate]--; s.Fates[fate] == 0 {
+		delete(s.Fates, fate)
+	}
+	s.Fates["entry"]++
 }
 
 // captureLog counts the captured files of a bag by HTTP status, and their
