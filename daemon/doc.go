@@ -25,9 +25,13 @@
 // /status (http.go).
 //
 // Where to change what: the status pages are statuspage.go and
-// statuspage.html (run history in runhistory.go; in a cluster a worker's
-// run record reaches the scheduler's history in its done report,
-// runOutcome.Run; the ledger's shortfalls in ledgershort.go); the demo's stable address and state are in
+// statuspage.html (run history in runhistory.go, kept in the schedule
+// store's "runs" bucket by keepRun and read back at open by loadHistory;
+// in a cluster a worker's run record reaches the scheduler's history in
+// its done report, runOutcome.Run; a run's live progress, RunProgress, in
+// progress.go; a blog's storage in archivecount.go; the ledger's
+// shortfalls, and when a crawl's Blog AIP is written again because the
+// newest ledger says less than the archive holds, in ledgershort.go); the demo's stable address and state are in
 // cmd_demo.go; terminal progress lines in progress.go. Everything that
 // reads the archive (media and requisites reuse, resuming, export, report,
 // status counts and shortfalls) gets its aip.Store from s3archive.go

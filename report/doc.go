@@ -5,7 +5,9 @@
 // their marc tags, marc.Attributes), which an Exporter writes as JSON
 // Lines, plain text or XML (doc/export.md). Collect sums one blog's archive up (entries and
 // comments per month, captured files by HTTP status and their bytes, the
-// crawl ledger's fates, the learned rules' confidence, how many entries
+// crawl ledger's fates (a URL the ledger lists as not archived but the
+// archive holds as an entry counts as one: Stats.ArchivedLater), the
+// learned rules' confidence, how many entries
 // and comments got each field by each extraction method (the bags'
 // data/logs/fields.tsv), entries missing a field, word frequencies) and
 // Stats.WriteHTML writes it as one self-contained HTML report with charts

@@ -15,5 +15,8 @@
 // BrowserProxy, a loopback proxy that tunnels or forwards only what its
 // BrowserGate allows: the same decision, through CheckBrowserTarget and
 // DialBrowser. Every response becomes a blogharvest.File capture; every
-// error says whether it is transient.
+// error says whether it is transient. A host that gives no HTTP answer
+// (connection refused or reset, DNS, TLS, timeout) fails with an
+// *UnreachableError naming the cause in plain words (unreachable.go), also
+// when it was its robots.txt that got no answer: that disallows nothing.
 package fetch
