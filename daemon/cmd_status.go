@@ -102,6 +102,9 @@ func printStatus(w io.Writer, st []BlogStatus, source string) {
 		outcome := s.Outcome
 		if s.Running {
 			outcome = "running"
+			if p := s.Progress; p != nil {
+				outcome = fmt.Sprintf("running (%d written so far)", p.Entries)
+			}
 		}
 		if outcome == "" {
 			outcome = "never run"
