@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
 
@@ -130,6 +131,22 @@ type Options struct {
 	// MaxFeedPages bounds the feed pages followed (RFC 5005, ?paged=N,
 	// Blogger start-index). If zero, 50.
 	MaxFeedPages int
+	// MaxComments bounds the comments read for one post from each of its
+	// paged sources (its comment feed with every further page, the
+	// platform's comments REST endpoint with every page): pages are
+	// followed until the source ends or this many are held. If zero,
+	// feed.DefaultMaxComments (100 000).
+	MaxComments int
+	// MaxCommentsPerAnswer bounds the comments read from one answer of a
+	// comments REST endpoint, read element by element; the rest of a
+	// longer answer is left out. If zero, feed.DefaultCommentsPerAnswer
+	// (10 000).
+	MaxCommentsPerAnswer int
+	// MaxCommentBytes bounds the bytes of one post's comment answers (REST
+	// answers, comment feed pages), all archived with the entry: no page
+	// is asked for once they reach it. If zero, feed.DefaultMaxCommentBytes
+	// (64 MiB).
+	MaxCommentBytes int64
 	// MaxDuration is the crawl's wall-clock budget. When it runs out, no
 	// new page is fetched, the entries already extracted have been emitted
 	// (an entry whose processing the end of the budget cut short is not),
@@ -304,6 +321,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFeedPages <= 0 {
 		o.MaxFeedPages = 50
+	}
+	if o.MaxComments <= 0 {
+		o.MaxComments = feed.DefaultMaxComments
+	}
+	if o.MaxCommentsPerAnswer <= 0 {
+		o.MaxCommentsPerAnswer = feed.DefaultCommentsPerAnswer
+	}
+	if o.MaxCommentBytes <= 0 {
+		o.MaxCommentBytes = feed.DefaultMaxCommentBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now
