@@ -140,3 +140,61 @@ func TestNewCrawlCommentCapPerPost(t *testing.T) {
 		t.Errorf("shortfalls %+v, want the post's, naming max_comments_per_post", short)
 	}
 }
+
+// TestNewCrawlHugeSitemapIndex (issue 38, finding 1): robots.txt names a
+// sitemap index of 300 gzipped children, each listing 50 000 URLs (15
+// million in all). With max_urls 20 000 the crawl reads one child (as a
+// stream), takes 20 000 URLs in, reads no other child, archives the
+// three posts, and its ledger holds at most max_urls rows plus one per
+// source, the child's saying how many of its URLs were left out and each
+// child not read why. Before, every child was read whole and its URLs
+// all queued (past 3 GB after four children of 900 000 URLs).
+func TestNewCrawlHugeSitemapIndex(t *testing.T) {
+	t.Parallel()
+	blog := &hugeblog.Blog{Posts: 3, SitemapChildren: 300, SitemapURLs: 50_000}
+	var children atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/sitemaps/") {
+			children.Add(1)
+		}
+		blog.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	o := options("sitemaps", srv.URL)
+	o.MaxURLs, o.MaxPages = 20_000, 10
+	res, out := crawl(t, o)
+	got := out.byURL(t)
+	for i := 0; i < 3; i++ {
+		if _, ok := got[srv.URL+hugeblog.PostPath(i)]; !ok {
+			t.Errorf("post %d not archived", i)
+		}
+	}
+	if n := children.Load(); n != 1 {
+		t.Errorf("%d sitemap children fetched, want 1 (max_urls reached in the first)", n)
+	}
+	if n := len(res.Ledger); n > 20_000+300 {
+		t.Errorf("%d ledger rows, want at most max_urls and one per source", n)
+	}
+	rows := map[string]harvest.LedgerRow{}
+	for _, r := range res.Ledger {
+		rows[r.URL] = r
+	}
+	first := rows[srv.URL+"/sitemaps/child-0.xml.gz"]
+	if first.Fate != harvest.FateOverBudget || !strings.Contains(first.Detail, "URLs it lists not taken in: max_urls 20000 reached") {
+		t.Errorf("the first child's row %+v, want over-budget naming max_urls", first)
+	}
+	if n, _ := strconv.Atoi(strings.Fields(first.Detail + " x")[0]); n < 50_000-20_000 {
+		t.Errorf("the first child's row counts %d URLs left out, want at least 30000", n)
+	}
+	unread := 0
+	for k := 1; k < 300; k++ {
+		r := rows[srv.URL+"/sitemaps/child-"+strconv.Itoa(k)+".xml.gz"]
+		if r.Fate == harvest.FateOverBudget {
+			unread++
+		}
+	}
+	idx := rows[srv.URL+"/sitemap_index.xml"]
+	if unread < 190 || !strings.Contains(idx.Detail, "sitemaps it indexes not taken in") {
+		t.Errorf("%d children not read in the ledger, index row %+v; want each queued child over-budget and the rest counted on the index", unread, idx)
+	}
+}

@@ -131,6 +131,17 @@ type Options struct {
 	// MaxFeedPages bounds the feed pages followed (RFC 5005, ?paged=N,
 	// Blogger start-index). If zero, 50.
 	MaxFeedPages int
+	// MaxURLs bounds the URLs a crawl takes in from sitemaps and links (the
+	// crawl ledger's rows, the frontier): a URL named after that is not
+	// held, only counted, and each source's count is written in the
+	// ledger as over-budget (its sitemap's row, or the first URL a page's
+	// links left out). If zero, DefaultMaxURLs.
+	MaxURLs int
+	// MaxSitemapBytes bounds the sitemap files read (as served) and kept
+	// in the Blog record; the sitemaps not read for it are over-budget in
+	// the ledger. Each sitemap is read as a stream. If zero,
+	// DefaultMaxSitemapBytes.
+	MaxSitemapBytes int64
 	// MaxComments bounds the comments read for one post from each of its
 	// paged sources (its comment feed with every further page, the
 	// platform's comments REST endpoint with every page): pages are
@@ -321,6 +332,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFeedPages <= 0 {
 		o.MaxFeedPages = 50
+	}
+	if o.MaxURLs <= 0 {
+		o.MaxURLs = DefaultMaxURLs
+	}
+	if o.MaxSitemapBytes <= 0 {
+		o.MaxSitemapBytes = DefaultMaxSitemapBytes
 	}
 	if o.MaxComments <= 0 {
 		o.MaxComments = feed.DefaultMaxComments
