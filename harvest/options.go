@@ -23,6 +23,14 @@ const (
 // DefaultMaxPages bounds a crawl when Options.MaxPages is zero.
 const DefaultMaxPages = 5000
 
+// Defaults of the bounds of one post's comment sources (Options
+// MaxComments, MaxCommentsPerAnswer, MaxCommentBytes): feed's.
+const (
+	DefaultMaxComments          = feed.DefaultMaxComments
+	DefaultMaxCommentsPerAnswer = feed.DefaultCommentsPerAnswer
+	DefaultMaxCommentBytes      = feed.DefaultMaxCommentBytes
+)
+
 // DefaultMaxDuration is a crawl's wall-clock budget when
 // Options.MaxDuration is zero.
 const DefaultMaxDuration = 4 * time.Hour
