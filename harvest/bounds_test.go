@@ -198,3 +198,41 @@ func TestNewCrawlHugeSitemapIndex(t *testing.T) {
 		t.Errorf("%d children not read in the ledger, index row %+v; want each queued child over-budget and the rest counted on the index", unread, idx)
 	}
 }
+
+// TestNewCrawlFeedTooLarge (issue 38, finding 10): the feed the home page
+// names is over the 20 MB body cap. The crawl goes on without it: the
+// five posts the home page links to are archived, and the feed's problem
+// is a warning and its row in the ledger (failed, too large). Before, the
+// crawl failed ("feed too large") with nothing archived.
+func TestNewCrawlFeedTooLarge(t *testing.T) {
+	t.Parallel()
+	blog := &hugeblog.Blog{Posts: 5, Comments: 2, FeedPadBytes: 21 << 20}
+	srv := httptest.NewServer(blog)
+	defer srv.Close()
+	res, out := crawl(t, options("bigfeed", srv.URL))
+	got := out.byURL(t)
+	for i := 0; i < 5; i++ {
+		if _, ok := got[srv.URL+hugeblog.PostPath(i)]; !ok {
+			t.Errorf("post %d not archived", i)
+		}
+	}
+	if len(out.blogs) != 1 {
+		t.Errorf("%d Blog records, want 1", len(out.blogs))
+	}
+	var row harvest.LedgerRow
+	for _, r := range res.Ledger {
+		if r.URL == srv.URL+"/feed/" {
+			row = r
+		}
+	}
+	if row.Fate != harvest.FateFailed || !strings.Contains(row.Detail, "too large") {
+		t.Errorf("the feed's ledger row %+v, want failed, too large", row)
+	}
+	warned := false
+	for _, w := range res.Warnings {
+		warned = warned || strings.Contains(w, "feed") && strings.Contains(w, "home page")
+	}
+	if !warned {
+		t.Errorf("no warning names the feed's problem: %q", res.Warnings)
+	}
+}

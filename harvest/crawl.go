@@ -137,6 +137,7 @@ type crawl struct {
 	// left counts, by source, what the crawl's bounds kept out
 	// (discovered.go), in the order met; wellKnown are the sitemap
 	// candidates no one named (platforms' paths).
+	feedErr   error // why the posts feed could not be read (too large); nil when it was
 	left      map[string]*leftOut
 	leftOrder []string
 	wellKnown map[string]bool
@@ -204,7 +205,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	}
 	c.commented = c.siteCommentPosts(ctx, home)
 	c.step("reading the feed")
-	if err := c.readFeed(ctx); err != nil {
+	if err := c.readFeed(ctx, home); err != nil {
 		return err
 	}
 	if home == nil && c.feed.Link != "" {
