@@ -6,7 +6,7 @@ import (
 
 // DefaultMaxURLs bounds the URLs a crawl takes in from sitemaps and links
 // when Options.MaxURLs is zero.
-const DefaultMaxURLs = 200_000
+const DefaultMaxURLs = 100_000
 
 // DefaultMaxSitemapBytes bounds the sitemap files a crawl reads (and
 // keeps in the Blog record) when Options.MaxSitemapBytes is zero: 64 MiB

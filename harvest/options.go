@@ -159,12 +159,12 @@ type Options struct {
 	// MaxCommentsPerAnswer bounds the comments read from one answer of a
 	// comments REST endpoint, read element by element; the rest of a
 	// longer answer is left out. If zero, feed.DefaultCommentsPerAnswer
-	// (10 000).
+	// (1 000).
 	MaxCommentsPerAnswer int
 	// MaxCommentBytes bounds the bytes of one post's comment answers (REST
 	// answers, comment feed pages), all archived with the entry: no page
 	// is asked for once they reach it. If zero, feed.DefaultMaxCommentBytes
-	// (64 MiB).
+	// (32 MiB).
 	MaxCommentBytes int64
 	// MaxDuration is the crawl's wall-clock budget. When it runs out, no
 	// new page is fetched, the entries already extracted have been emitted

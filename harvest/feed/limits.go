@@ -8,12 +8,12 @@ const (
 	// source (CommentLimits.MaxComments).
 	DefaultMaxComments = 100_000
 	// DefaultCommentsPerAnswer bounds the comments read from one answer of
-	// a comments REST endpoint (CommentLimits.PerAnswer): a hundred times
-	// WordPress's largest page (per_page=100).
-	DefaultCommentsPerAnswer = 10_000
+	// a comments REST endpoint (CommentLimits.PerAnswer): ten times
+	// WordPress's largest page (per_page=100), which the crawl asks for.
+	DefaultCommentsPerAnswer = 1_000
 	// DefaultMaxCommentBytes bounds the bytes of the answers read for one
-	// post (CommentLimits.MaxBytes): 64 MiB.
-	DefaultMaxCommentBytes = 64 << 20
+	// post (CommentLimits.MaxBytes): 32 MiB.
+	DefaultMaxCommentBytes = 32 << 20
 )
 
 // CommentLimits bounds what FetchComments and FetchCommentsAPI read for

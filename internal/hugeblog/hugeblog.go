@@ -46,8 +46,8 @@ type Blog struct {
 	// {"id":N} objects (new ids on every page), announcing 1000 pages.
 	FloodBytes int64
 	// SitemapChildren, if positive, makes robots.txt name a sitemap index
-	// of that many gzipped children, each listing SitemapURLs URLs under
-	// /archive/ (pages that answer 404).
+	// of that many gzipped children, each listing SitemapURLs URLs
+	// /a/K/J (pages that answer 404), some 50 bytes of XML apiece.
 	SitemapChildren int
 	SitemapURLs     int
 	// FeedPadBytes, if positive, pads the posts feed past that many bytes
@@ -290,7 +290,7 @@ func (b *Blog) sitemapChild(w http.ResponseWriter, r *http.Request, base string)
 	bw := bufio.NewWriterSize(zw, 64<<10)
 	fmt.Fprint(bw, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 	for j := 0; j < b.SitemapURLs; j++ {
-		if _, err := fmt.Fprintf(bw, "<url><loc>%s/archive/%d/entry-%d/</loc><lastmod>2024-01-02</lastmod></url>\n", base, k, j); err != nil {
+		if _, err := fmt.Fprintf(bw, "<url><loc>%s/a/%d/%d</loc></url>\n", base, k, j); err != nil {
 			return // the client stopped reading
 		}
 	}
