@@ -84,11 +84,12 @@ type Blog struct {
 	// MaxURLs, MaxSitemapBytes, MaxComments, MaxCommentsPerAnswer,
 	// MaxCommentBytes): memory is set by these, never by what a blog
 	// serves; what they leave out is in the ledger.
-	MaxURLs              int      `yaml:"max_urls"`                // URLs taken in from sitemaps and links per crawl, at most
-	MaxSitemapBytes      ByteSize `yaml:"max_sitemap_bytes"`       // sitemap files read per crawl, at most
-	MaxComments          int      `yaml:"max_comments_per_post"`   // comments read per post and source, at most
-	MaxCommentsPerAnswer int      `yaml:"max_comments_per_answer"` // comments read from one comments REST answer, at most
-	MaxCommentBytes      ByteSize `yaml:"max_comment_bytes"`       // comment answers (REST pages, comment feed pages) read per post, at most
+	MaxURLs              int      `yaml:"max_urls"`                 // URLs taken in from sitemaps and links per crawl, at most
+	MaxSitemapBytes      ByteSize `yaml:"max_sitemap_bytes"`        // sitemap files read per crawl, at most
+	MaxComments          int      `yaml:"max_comments_per_post"`    // comments read per post and source, at most
+	MaxCommentsPerAnswer int      `yaml:"max_comments_per_answer"`  // comments read from one comments REST answer, at most
+	MaxCommentAnswer     ByteSize `yaml:"max_comment_answer_bytes"` // one comments REST answer, at most (a longer one is not read)
+	MaxCommentBytes      ByteSize `yaml:"max_comment_bytes"`        // comment answers (REST pages, comment feed pages) read per post, at most
 }
 
 // ByteSize is a number of bytes read from YAML as a whole number, or one
@@ -202,6 +203,7 @@ var builtinDefaults = Blog{
 	MaxComments:          harvest.DefaultMaxComments,
 	MaxCommentsPerAnswer: harvest.DefaultMaxCommentsPerAnswer,
 	MaxCommentBytes:      harvest.DefaultMaxCommentBytes,
+	MaxCommentAnswer:     harvest.DefaultMaxCommentAnswerBytes,
 }
 
 // LoadConfig reads and validates the config file at path. All problems are
@@ -611,7 +613,8 @@ func (b *Blog) checkValues(id string, add func(key, reason string)) {
 		{"max_sitemap_bytes", int64(b.MaxSitemapBytes), "sitemap files read per crawl, e.g. 64MB"},
 		{"max_comments_per_post", int64(b.MaxComments), "comments read per post and source"},
 		{"max_comments_per_answer", int64(b.MaxCommentsPerAnswer), "comments read from one comments REST answer"},
-		{"max_comment_bytes", int64(b.MaxCommentBytes), "comment answers read per post, e.g. 64MB"},
+		{"max_comment_answer_bytes", int64(b.MaxCommentAnswer), "one comments REST answer, e.g. 8MB"},
+		{"max_comment_bytes", int64(b.MaxCommentBytes), "comment answers read per post, e.g. 32MB"},
 	} {
 		if k.v < 1 {
 			add(k.key, "must be at least 1 ("+k.what+"; there is no unlimited)")

@@ -27,7 +27,7 @@ func TestExampleConfigIsValid(t *testing.T) {
 	if c.Blogs[2].Render != "always" {
 		t.Errorf("blog value overridden by defaults: %q", c.Blogs[2].Render)
 	}
-	if b.MaxURLs != 100_000 || b.MaxSitemapBytes != 64<<20 || b.MaxComments != 100_000 || b.MaxCommentsPerAnswer != 1_000 || b.MaxCommentBytes != 32<<20 {
+	if b.MaxURLs != 100_000 || b.MaxSitemapBytes != 64<<20 || b.MaxComments != 100_000 || b.MaxCommentsPerAnswer != 1_000 || b.MaxCommentBytes != 32<<20 || b.MaxCommentAnswer != 8<<20 {
 		t.Errorf("bounds not as the example states: max_urls %d, max_sitemap_bytes %d, max_comments_per_post %d, max_comments_per_answer %d, max_comment_bytes %d",
 			b.MaxURLs, b.MaxSitemapBytes, b.MaxComments, b.MaxCommentsPerAnswer, b.MaxCommentBytes)
 	}

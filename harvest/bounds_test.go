@@ -236,3 +236,29 @@ func TestNewCrawlFeedTooLarge(t *testing.T) {
 		t.Errorf("no warning names the feed's problem: %q", res.Warnings)
 	}
 }
+
+// TestNewCrawlCommentAnswerTooLarge: the flooded endpoint's 4 MB answers
+// over max_comment_answer_bytes 1 MB: the first is not read (the client
+// stops at the bound), the post is archived with its comment feed's ten
+// comments, and the ledger names the bound.
+func TestNewCrawlCommentAnswerTooLarge(t *testing.T) {
+	t.Parallel()
+	blog := &hugeblog.Blog{Posts: 1, Comments: 100_000, FloodBytes: 4 << 20}
+	var rest atomic.Int64
+	srv := httptest.NewServer(countREST(blog, &rest))
+	defer srv.Close()
+	o := options("flood", srv.URL)
+	o.MaxCommentAnswerBytes = 1 << 20
+	res, out := crawl(t, o)
+	e, ok := out.byURL(t)[srv.URL+hugeblog.PostPath(0)]
+	if !ok {
+		t.Fatal("the post was not archived")
+	}
+	if len(e.Comments) != 10 || rest.Load() != 1 {
+		t.Errorf("%d comments after %d answers asked for, want the feed's 10 after 1", len(e.Comments), rest.Load())
+	}
+	short := harvest.Shortfalls(res.Ledger)
+	if len(short) != 1 || !strings.Contains(short[0].Comments, "answer 1 over max_comment_answer_bytes 1048576: not read") {
+		t.Errorf("shortfalls %+v, want the post's, naming max_comment_answer_bytes", short)
+	}
+}

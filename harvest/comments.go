@@ -61,9 +61,11 @@ func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 }
 
 // commentLimits returns the bounds of one post's comment sources
-// (Options.MaxComments, MaxCommentsPerAnswer, MaxCommentBytes).
+// (Options.MaxComments, MaxCommentsPerAnswer, MaxCommentAnswerBytes,
+// MaxCommentBytes).
 func (w *pageWorker) commentLimits() feed.CommentLimits {
-	return feed.CommentLimits{MaxComments: w.o.MaxComments, PerAnswer: w.o.MaxCommentsPerAnswer, MaxBytes: w.o.MaxCommentBytes}
+	return feed.CommentLimits{MaxComments: w.o.MaxComments, PerAnswer: w.o.MaxCommentsPerAnswer,
+		AnswerBytes: w.o.MaxCommentAnswerBytes, MaxBytes: w.o.MaxCommentBytes}
 }
 
 // bloggerPostComments matches a Blogger per-post comment feed (not the

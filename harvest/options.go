@@ -26,9 +26,10 @@ const DefaultMaxPages = 5000
 // Defaults of the bounds of one post's comment sources (Options
 // MaxComments, MaxCommentsPerAnswer, MaxCommentBytes): feed's.
 const (
-	DefaultMaxComments          = feed.DefaultMaxComments
-	DefaultMaxCommentsPerAnswer = feed.DefaultCommentsPerAnswer
-	DefaultMaxCommentBytes      = feed.DefaultMaxCommentBytes
+	DefaultMaxComments           = feed.DefaultMaxComments
+	DefaultMaxCommentsPerAnswer  = feed.DefaultCommentsPerAnswer
+	DefaultMaxCommentBytes       = feed.DefaultMaxCommentBytes
+	DefaultMaxCommentAnswerBytes = feed.DefaultCommentAnswerBytes
 )
 
 // DefaultMaxDuration is a crawl's wall-clock budget when
@@ -161,6 +162,10 @@ type Options struct {
 	// longer answer is left out. If zero, feed.DefaultCommentsPerAnswer
 	// (1 000).
 	MaxCommentsPerAnswer int
+	// MaxCommentAnswerBytes bounds one answer of a comments REST endpoint
+	// as served: a longer one is not read and the reading stops there. If
+	// zero, feed.DefaultCommentAnswerBytes (8 MiB).
+	MaxCommentAnswerBytes int64
 	// MaxCommentBytes bounds the bytes of one post's comment answers (REST
 	// answers, comment feed pages), all archived with the entry: no page
 	// is asked for once they reach it. If zero, feed.DefaultMaxCommentBytes
@@ -352,6 +357,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxCommentsPerAnswer <= 0 {
 		o.MaxCommentsPerAnswer = feed.DefaultCommentsPerAnswer
+	}
+	if o.MaxCommentAnswerBytes <= 0 {
+		o.MaxCommentAnswerBytes = feed.DefaultCommentAnswerBytes
 	}
 	if o.MaxCommentBytes <= 0 {
 		o.MaxCommentBytes = feed.DefaultMaxCommentBytes

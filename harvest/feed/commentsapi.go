@@ -75,10 +75,13 @@ func FetchCommentsAPI(ctx context.Context, c *fetch.Client, p platform.Platform,
 		if u == "" {
 			return nil, nil, cut, nil
 		}
-		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: "application/json"})
+		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: "application/json", MaxBody: lim.AnswerBytes})
 		if err != nil {
 			var se *fetch.StatusError
 			switch {
+			case errors.Is(err, blogharvest.ErrTooLarge):
+				cut.Reason = cutReason(partial, lim.PerAnswer, fmt.Sprintf("answer %d over max_comment_answer_bytes %d: not read", n, lim.AnswerBytes))
+				return resolveAPIParents(all), files, cut, nil
 			case n == 1 && isNotFound(err):
 				return nil, nil, cut, nil
 			case n > 1 && errors.As(err, &se) && se.Code == http.StatusBadRequest:

@@ -11,6 +11,10 @@ const (
 	// a comments REST endpoint (CommentLimits.PerAnswer): ten times
 	// WordPress's largest page (per_page=100), which the crawl asks for.
 	DefaultCommentsPerAnswer = 1_000
+	// DefaultCommentAnswerBytes bounds one answer of a comments REST
+	// endpoint (CommentLimits.AnswerBytes): 8 MiB, some forty times a
+	// WordPress page of 100 comments.
+	DefaultCommentAnswerBytes = 8 << 20
 	// DefaultMaxCommentBytes bounds the bytes of the answers read for one
 	// post (CommentLimits.MaxBytes): 32 MiB.
 	DefaultMaxCommentBytes = 32 << 20
@@ -30,6 +34,10 @@ type CommentLimits struct {
 	// array is read element by element, never whole); the rest of a
 	// longer answer is left out. If zero, DefaultCommentsPerAnswer.
 	PerAnswer int
+	// AnswerBytes bounds one REST answer as served: a longer one is not
+	// read (nor archived) and the reading stops there. If zero,
+	// DefaultCommentAnswerBytes.
+	AnswerBytes int64
 	// MaxBytes bounds the bytes of the answers (REST answers, comment
 	// feed pages) read and kept for one post: no page is asked for once
 	// they reach it. If zero, DefaultMaxCommentBytes.
@@ -43,6 +51,9 @@ func (l CommentLimits) withDefaults() CommentLimits {
 	}
 	if l.PerAnswer <= 0 {
 		l.PerAnswer = DefaultCommentsPerAnswer
+	}
+	if l.AnswerBytes <= 0 {
+		l.AnswerBytes = DefaultCommentAnswerBytes
 	}
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = DefaultMaxCommentBytes
@@ -61,6 +72,9 @@ type Cut struct {
 func (c Cut) String() string {
 	if c.Reason == "" {
 		return ""
+	}
+	if c.Answers == 0 {
+		return c.Reason
 	}
 	return fmt.Sprintf("%s (after %d answers)", c.Reason, c.Answers)
 }
