@@ -77,7 +77,7 @@ func TestNewCrawlCommentShortfallNamesItsSource(t *testing.T) {
 	if len(short) != 1 {
 		t.Fatalf("shortfalls %+v, want the post's", short)
 	}
-	for _, want := range []string{"archived 2500", "its comment feed holds 10", "its comments API holds 2500", "from comments API"} {
+	for _, want := range []string{"archived 2500", "its comment feed holds 10", "its comments API holds 2500", "came from its comments API"} {
 		if !strings.Contains(short[0].Comments, want) {
 			t.Errorf("ledger note %q lacks %q", short[0].Comments, want)
 		}

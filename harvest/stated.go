@@ -349,7 +349,7 @@ func (w *pageWorker) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 		tried = append(tried, fmt.Sprintf("its comments API holds %d", j.apiHeld))
 	}
 	if j.commentsFrom != "" {
-		tried = append(tried, fmt.Sprintf("the %d read are from %s", len(j.comments), strings.TrimPrefix(j.commentsFrom, "its ")))
+		tried = append(tried, fmt.Sprintf("the %d read came from %s", len(j.comments), j.commentsFrom))
 	}
 	if c := j.commentsCut.String(); c != "" {
 		tried = append(tried, "reading stopped: "+c)
