@@ -34,11 +34,29 @@ type leftOut struct {
 // holds are bounded by configuration, whatever the blog names. Called by
 // the coordinator only.
 func (c *crawl) admit(u, source, what string) bool {
-	if c.ledger.known(u) || c.ledger.size() < c.o.MaxURLs {
+	if c.ledger.known(u) || c.ledger.size() < c.maxURLs() {
 		return true
 	}
-	c.leave(source, u, what, fmt.Sprintf("max_urls %d reached", c.o.MaxURLs))
+	c.leave(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
 	return false
+}
+
+// maxURLs is Options.MaxURLs, DefaultMaxURLs when unset (a crawl built
+// without withDefaults).
+func (c *crawl) maxURLs() int {
+	if c.o.MaxURLs <= 0 {
+		return DefaultMaxURLs
+	}
+	return c.o.MaxURLs
+}
+
+// maxSitemapBytes is Options.MaxSitemapBytes, DefaultMaxSitemapBytes when
+// unset.
+func (c *crawl) maxSitemapBytes() int64 {
+	if c.o.MaxSitemapBytes <= 0 {
+		return DefaultMaxSitemapBytes
+	}
+	return c.o.MaxSitemapBytes
 }
 
 // leave counts u, named by source, as left out for why.
@@ -54,7 +72,7 @@ func (c *crawl) leave(source, u, what, why string) {
 }
 
 // urlsFull reports whether the crawl holds Options.MaxURLs URLs.
-func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.o.MaxURLs }
+func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
 
 // settleLeftOut writes what the bounds left out into the ledger, one row
 // per source, as over-budget (a shortfall the archive's report shows): a

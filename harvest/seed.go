@@ -155,10 +155,10 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 		switch {
 		case len(tried) >= maxSitemaps:
 			why = fmt.Sprintf("%d sitemaps read, the most a crawl reads", maxSitemaps)
-		case read >= c.o.MaxSitemapBytes:
-			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.o.MaxSitemapBytes)
+		case read >= c.maxSitemapBytes():
+			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.maxSitemapBytes())
 		case c.urlsFull():
-			why = fmt.Sprintf("max_urls %d reached", c.o.MaxURLs)
+			why = fmt.Sprintf("max_urls %d reached", c.maxURLs())
 		}
 		if why != "" {
 			c.leftSitemaps(loc, queue, why)

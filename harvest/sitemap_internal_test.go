@@ -53,7 +53,7 @@ func loopbackCrawl(t *testing.T, site string) *crawl {
 		t.Fatal(err)
 	}
 	home := mustURL(t, site+"/")
-	o := Options{Logger: slog.New(slog.DiscardHandler), MaxURLs: DefaultMaxURLs, MaxSitemapBytes: DefaultMaxSitemapBytes}
+	o := Options{Logger: slog.New(slog.DiscardHandler)}
 	c := newCrawl(o, newCrawlPolicy(), time.Now(), nil)
 	c.client, c.home, c.scope, c.pattern, c.knn = cl, home, newScope(home, nil, nil), learnPattern(nil), newKNN(3, 16)
 	return c
