@@ -1,9 +1,10 @@
 // Package hostilebounds_test crawls hostile blogs (internal/hugeblog) with
 // the real blogharvest binary and measures its peak memory (issue 38,
 // findings 1 and 2): a sitemap index of 300 children of 900 000 URLs each,
-// and a comments REST endpoint answering 19 MB pages of {"id":N}. It is a
-// test binary of its own, apart from the daemon package's, whose 10-minute
-// limit it would press on.
+// and a comments REST endpoint answering 19 MB pages of {"id":N}. Like
+// every folder under daemon/tests it is a test binary of its own; it
+// builds the binary itself (not daemontest.Main) so that another build
+// can be named instead.
 //
 // BLOGHARVEST_BOUNDS_BINARY names a blogharvest binary to run instead of
 // the one built from this tree (to show an older build failing); a
@@ -50,7 +51,7 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(dir)
 		binary = filepath.Join(dir, "blogharvest")
-		if out, err := exec.Command("go", "build", "-o", binary, "../../cmd/blogharvest").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", binary, "../../../cmd/blogharvest").CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building blogharvest: %v\n%s", err, out)
 			return 1
 		}
