@@ -139,7 +139,6 @@ func TestPublicationLog(t *testing.T) {
 	})
 }
 
-
 // umask returns the process's umask, read from /proc (setting it to read
 // it would race with the parallel tests).
 func umask(t *testing.T) fs.FileMode {

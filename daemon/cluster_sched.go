@@ -166,6 +166,7 @@ func (d *ClusterScheduler) Open() error {
 		return err
 	}
 	d.startScheduling()
+	d.startHandoff()
 	return d.sched.Open()
 }
 

@@ -53,6 +53,7 @@ func (d *Daemon) Open() error {
 		return err
 	}
 	d.startLocal(max(c.Concurrency, 1))
+	d.startHandoff()
 	return d.sched.Open()
 }
 

@@ -134,6 +134,14 @@ func (s *Store) Open(name string) (fs.File, error) {
 	if info.IsDir() {
 		return &dirFile{info: info}, nil
 	}
+	if isRecord(name) {
+		s.count()
+		obj, err := s.c.GetObject(context.Background(), s.bucket, s.key(name), minio.GetObjectOptions{})
+		if err != nil {
+			return nil, s.pathErr("open", name, err)
+		}
+		return &objFile{Object: obj, info: info}, nil
+	}
 	_, rel, m, err := s.resolve(name)
 	if err != nil {
 		return nil, err
@@ -155,7 +163,14 @@ func (s *Store) Stat(name string) (fs.FileInfo, error) {
 	if name == "." {
 		return dirInfo("."), nil
 	}
-	if _, rel, m, err := s.resolve(name); err == nil {
+	if isRecord(name) {
+		s.count()
+		if info, err := s.c.StatObject(context.Background(), s.bucket, s.key(name), minio.StatObjectOptions{}); err == nil {
+			return fileInfo{name: path.Base(name), size: info.Size}, nil
+		} else if err := s.pathErr("stat", name, err); !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	} else if _, rel, m, err := s.resolve(name); err == nil {
 		if rel == "" || m.isDir(rel) {
 			return dirInfo(path.Base(name)), nil
 		}
@@ -591,6 +606,14 @@ func (d *dirFile) Read([]byte) (int, error) {
 	return 0, &fs.PathError{Op: "read", Path: d.info.Name(), Err: errors.New("is a directory")}
 }
 func (d *dirFile) Close() error { return nil }
+
+// isRecord reports whether name lies in a folder of records (the
+// publication log): below a first folder whose name begins with a dot,
+// staging aside. No bag is there, so no marker is looked for.
+func isRecord(name string) bool {
+	first, _, _ := strings.Cut(name, "/")
+	return strings.HasPrefix(first, ".") && first != stagingDir && first != "." && first != ".."
+}
 
 // PutRecord writes the object name (the publication log's: outside any
 // bag) with one PUT, If-None-Match: * so that it is never replaced.
