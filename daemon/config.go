@@ -36,7 +36,7 @@ type Config struct {
 	// OrgCode is the organisation's MARC code (MARC Code List for
 	// Organizations, such as DLC): the MARC records' 003 and 040 $a $c.
 	// Empty: no 003 and no 040.
-	OrgCode     string  `yaml:"organization_code"`
+	OrgCode string `yaml:"organization_code"`
 	// FileMode and DirMode, octal ("0640", "0750"), are the exact modes
 	// of the files and folders written into an archive folder (bags, the
 	// folders above them, the publication log); empty: 0644 and 0755
@@ -46,8 +46,8 @@ type Config struct {
 	// OnPublish is a command run once for each bag the publication log
 	// announces, with the bag's location (a folder, or its s3:// URL) as
 	// its last argument (handoff.go); empty: none.
-	OnPublish Command `yaml:"on_publish"`
-	CAFile    string  `yaml:"ca_file"`     // extra CA certificates (PEM), added to the system pool
+	OnPublish   Command `yaml:"on_publish"`
+	CAFile      string  `yaml:"ca_file"`     // extra CA certificates (PEM), added to the system pool
 	Concurrency int     `yaml:"concurrency"` // harvests running at once; default 2
 	Log         Log     `yaml:"log"`
 	Cluster     Cluster `yaml:"cluster"`  // run on many machines (NATS JetStream); left out: one process, nothing of NATS

@@ -27,7 +27,7 @@ import (
 // command never holds up a harvest. A failure (exit status not 0, or no
 // exit within handoffTimeout) is logged (the program, the bag, the exit
 // status and the last line of its standard error; never its arguments
-// or environment) and retried after a backoff doubling from 5s to 10
+// or environment) and retried after a backoff doubling from 2s to 10
 // minutes; the lines after it wait for it, so the repository receives
 // bags in publication order.
 //
@@ -54,7 +54,7 @@ const (
 	handoffSettle  = 10 * time.Minute // how late a line may become visible after the time in its name
 	handoffPoll    = 30 * time.Second // how often the log is read when nothing was published here
 	handoffTimeout = 10 * time.Minute // one call of the command, at most
-	handoffMinWait = 5 * time.Second  // the first backoff after a failure
+	handoffMinWait = 2 * time.Second  // the first backoff after a failure
 	handoffMaxWait = 10 * time.Minute // the longest backoff
 )
 
@@ -73,8 +73,8 @@ type handoff struct {
 	log    *slog.Logger
 	now    func() time.Time
 	kick   chan struct{} // a bag was published in this process
-	minW   time.Duration // handoffMinWait; shorter in tests
-	maxW   time.Duration
+	minW   time.Duration // handoffMinWait
+	maxW   time.Duration // handoffMaxWait
 	cursor handoffCursor
 }
 
@@ -88,10 +88,6 @@ func (d *core) startHandoff() {
 	h := &handoff{cmd: c.OnPublish, store: d.archiveStore, file: filepath.Join(filepath.Dir(c.State), handoffFile),
 		log: d.Logger.With("on_publish", filepath.Base(c.OnPublish[0])), now: d.Now, kick: make(chan struct{}, 1),
 		minW: handoffMinWait, maxW: handoffMaxWait}
-	if v, err := strconv.Atoi(os.Getenv("BLOGHARVEST_TEST_HANDOFF_BACKOFF_MS")); err == nil && v > 0 {
-		h.minW = time.Duration(v) * time.Millisecond // the tests' short backoff
-		h.maxW = 4 * h.minW
-	}
 	if err := h.load(); err != nil {
 		d.Logger.Error("on_publish: its cursor cannot be read; every bag of the publication log will be handed off again",
 			"file", h.file, "err", err)
@@ -218,6 +214,11 @@ func (h *handoff) call(ctx context.Context, r aip.PublishedRecord) error {
 		err = fmt.Errorf("no exit within %v", handoffTimeout)
 	}
 	if last := stderr.lastLine(); last != "" {
+		for _, a := range h.cmd[1:] { // an argument may be a token: never logged, even echoed
+			if len(a) >= 4 {
+				last = strings.ReplaceAll(last, a, "[argument]")
+			}
+		}
 		err = fmt.Errorf("%w (its last line of error output: %q)", err, last)
 	}
 	return err
