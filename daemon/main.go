@@ -52,6 +52,7 @@ func init() {
 		"report":    {"write one self-contained HTML report of a blog's archive", runReport},
 		"worker":    {"crawl a cluster's tasks (NATS JetStream; needs the cluster key)", runWorker},
 		"nkey":      {"make a cluster member's identity: an nkey seed file and its public key", runNkey},
+		"locate":    {"print the AIPs (every version) that hold a post URL", runLocate},
 		"published": {"list the bags published into an archive (its publication log), oldest first", runPublished},
 	}
 }
