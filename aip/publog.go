@@ -86,6 +86,11 @@ func recordName(t time.Time, bagPath string) string {
 // recordStamp is the sortable time of a record name.
 func recordStamp(t time.Time) string { return t.UTC().Format("20060102T150405.000000000Z") }
 
+// PublicationName returns the name every record of the publication log
+// announced at or after t sorts after (and every one announced before t
+// before).
+func PublicationName(t time.Time) string { return sinceName(t) }
+
 // sinceName returns the name every record announced at or after t sorts
 // after.
 func sinceName(t time.Time) string {
@@ -201,31 +206,61 @@ func Publications(ctx context.Context, s Store, f PublicationFilter) ([]Publishe
 	if after == "" && !f.Since.IsZero() {
 		after = sinceName(f.Since)
 	}
-	names, err := s.ListRecords(ctx, PublicationsDir, after)
+	names, err := PublicationNames(ctx, s, after)
 	if err != nil {
-		return nil, fmt.Errorf("publication log of %s: %w", s, err)
+		return nil, err
 	}
 	var out []PublishedRecord
 	var bad []error
 	for _, n := range names {
-		if !strings.HasSuffix(n, ".json") {
+		r, err := ReadPublication(ctx, s, n)
+		var nr *NotPublicationError
+		if errors.As(err, &nr) {
+			bad = append(bad, err)
 			continue
 		}
-		data, err := s.ReadRecord(ctx, n)
 		if err != nil {
-			return out, fmt.Errorf("publication log of %s: %w", s, err)
+			return out, err
 		}
-		var p Publication
-		if err := json.Unmarshal(data, &p); err != nil {
-			bad = append(bad, fmt.Errorf("%s: not a publication record: %v", Location(s, n), err))
+		if f.Blog != "" && r.Blog != f.Blog || !f.Since.IsZero() && r.Time.Before(f.Since) {
 			continue
 		}
-		if f.Blog != "" && p.Blog != f.Blog || !f.Since.IsZero() && p.Time.Before(f.Since) {
-			continue
-		}
-		out = append(out, PublishedRecord{Name: n, Publication: p, Raw: bytes.TrimSpace(data)})
+		out = append(out, r)
 	}
 	return out, errors.Join(bad...)
+}
+
+// PublicationNames returns the names of the publication log's records
+// that sort after after ("" for all), in the log's order.
+func PublicationNames(ctx context.Context, s Store, after string) ([]string, error) {
+	names, err := s.ListRecords(ctx, PublicationsDir, after)
+	if err != nil {
+		return nil, fmt.Errorf("publication log of %s: %w", s, err)
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return !strings.HasSuffix(n, ".json") }), nil
+}
+
+// NotPublicationError is a record of the publication log that is not one.
+type NotPublicationError struct {
+	Location string
+	Err      error
+}
+
+func (e *NotPublicationError) Error() string {
+	return fmt.Sprintf("%s: not a publication record: %v", e.Location, e.Err)
+}
+
+// ReadPublication reads the record name of the publication log of s.
+func ReadPublication(ctx context.Context, s Store, name string) (PublishedRecord, error) {
+	data, err := s.ReadRecord(ctx, name)
+	if err != nil {
+		return PublishedRecord{}, fmt.Errorf("publication log of %s: %w", s, err)
+	}
+	var p Publication
+	if err := json.Unmarshal(data, &p); err != nil {
+		return PublishedRecord{}, &NotPublicationError{Location: Location(s, name), Err: err}
+	}
+	return PublishedRecord{Name: name, Publication: p, Raw: bytes.TrimSpace(data)}, nil
 }
 
 // Unannounced returns the bags of s the publication log does not name

@@ -25,7 +25,7 @@ func run(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestEverySubcommandHasHelp(t *testing.T) {
-	for _, c := range []string{"run", "crawl", "learn", "check", "status", "demo", "version", "export", "report"} {
+	for _, c := range []string{"run", "crawl", "learn", "check", "status", "demo", "version", "export", "report", "published", "locate", "import-opml"} {
 		code, _, stderr := run(t, c, "-h")
 		if code != daemon.ExitOK || !strings.Contains(stderr, "Usage: blogharvest "+c) {
 			t.Errorf("%s -h: exit %d, stderr %q", c, code, stderr)

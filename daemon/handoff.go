@@ -76,6 +76,9 @@ type handoff struct {
 	minW   time.Duration // handoffMinWait
 	maxW   time.Duration // handoffMaxWait
 	cursor handoffCursor
+	// read holds the lines read and not yet delivered, by name: a line
+	// never changes, so each is read once, whatever the passes.
+	read map[string]aip.PublishedRecord
 }
 
 // startHandoff starts delivering the archive's publication log to the
@@ -87,7 +90,7 @@ func (d *core) startHandoff() {
 	}
 	h := &handoff{cmd: c.OnPublish, store: d.archiveStore, file: filepath.Join(filepath.Dir(c.State), handoffFile),
 		log: d.Logger.With("on_publish", filepath.Base(c.OnPublish[0])), now: d.Now, kick: make(chan struct{}, 1),
-		minW: handoffMinWait, maxW: handoffMaxWait}
+		minW: handoffMinWait, maxW: handoffMaxWait, read: map[string]aip.PublishedRecord{}}
 	if err := h.load(); err != nil {
 		d.Logger.Error("on_publish: its cursor cannot be read; every bag of the publication log will be handed off again",
 			"file", h.file, "err", err)
@@ -145,48 +148,67 @@ func (h *handoff) loop(ctx context.Context) {
 }
 
 // deliver calls the command for every line of the log not delivered yet,
-// in order, stopping at the first failure.
+// in order, stopping at the first failure. One listing per pass; a line
+// is read the first time it is listed.
 func (h *handoff) deliver(ctx context.Context) error {
 	st := h.store()
 	if st == nil {
 		return errors.New("the archive cannot be read")
 	}
-	recs, err := aip.Publications(ctx, st, aip.PublicationFilter{After: h.cursor.From})
-	if err != nil && len(recs) == 0 {
+	names, err := aip.PublicationNames(ctx, st, h.cursor.From)
+	if err != nil {
 		return err
 	}
-	if err != nil {
-		h.log.Warn("on_publish: lines of the publication log that are not publications are skipped", "err", err)
-	}
-	for _, r := range recs {
-		if _, done := slices.BinarySearch(h.cursor.Delivered, r.Name); done {
+	for _, n := range names {
+		if _, done := slices.BinarySearch(h.cursor.Delivered, n); done {
 			continue
+		}
+		r, ok := h.read[n]
+		if !ok {
+			r, err = aip.ReadPublication(ctx, st, n)
+			var bad *aip.NotPublicationError
+			if errors.As(err, &bad) {
+				h.log.Warn("on_publish: a record of the publication log is not a publication; skipped", "err", err)
+				h.markDelivered(n)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			h.read[n] = r
 		}
 		if err := h.call(ctx, r); err != nil {
 			return fmt.Errorf("%s: %w", r.Location, err)
 		}
-		h.cursor.Delivered = append(h.cursor.Delivered, r.Name)
-		slices.Sort(h.cursor.Delivered)
-		h.advance(recs)
+		delete(h.read, n)
+		h.markDelivered(n)
+		h.advance(names)
 		if err := h.save(); err != nil {
 			h.log.Error("on_publish: its cursor cannot be written; after a restart the bags handed off since are handed off again",
 				"file", h.file, "err", err)
 		}
 	}
-	h.advance(recs)
+	h.advance(names)
 	return h.save()
 }
 
-// advance moves From to the newest line older than handoffSettle up to
-// which every line listed is delivered, dropping Delivered's names up to
-// it.
-func (h *handoff) advance(recs []aip.PublishedRecord) {
-	settled := h.now().Add(-handoffSettle)
-	for _, r := range recs {
-		if _, done := slices.BinarySearch(h.cursor.Delivered, r.Name); !done || !r.Time.Before(settled) {
+// markDelivered adds the line name to Delivered.
+func (h *handoff) markDelivered(name string) {
+	if i, done := slices.BinarySearch(h.cursor.Delivered, name); !done {
+		h.cursor.Delivered = slices.Insert(h.cursor.Delivered, i, name)
+	}
+}
+
+// advance moves From to the newest line named more than handoffSettle
+// ago up to which every line listed (names, sorted) is delivered,
+// dropping Delivered's names up to it.
+func (h *handoff) advance(names []string) {
+	settled := aip.PublicationName(h.now().Add(-handoffSettle))
+	for _, n := range names {
+		if _, done := slices.BinarySearch(h.cursor.Delivered, n); !done || n >= settled {
 			break
 		}
-		h.cursor.From = r.Name
+		h.cursor.From = n
 	}
 	h.cursor.Delivered = slices.DeleteFunc(h.cursor.Delivered, func(n string) bool { return n <= h.cursor.From })
 }
