@@ -42,7 +42,7 @@ func TestHandoffLateLines(t *testing.T) {
 	calls := func() string { b, _ := os.ReadFile(out); return strings.TrimSpace(string(b)) }
 	h := newHandoff()
 	put(30*time.Minute, "b/old/v1")
-	put(2*time.Minute, "b/late/v1") // named before the next, visible after it
+	put(2*time.Minute, "b/late/v1")                                                 // named before the next, visible after it
 	os.Rename(filepath.Join(root, ".publications"), filepath.Join(root, ".hidden")) // not visible yet
 	put(time.Minute, "b/new/v1")
 	if err := h.deliver(context.Background()); err != nil {
