@@ -42,6 +42,11 @@ func runPublished(ctx context.Context, args []string, std IO) error {
 		return repairLog(ctx, st, std)
 	}
 	recs, err := aip.Publications(ctx, st, f)
+	if len(recs) == 0 && err == nil {
+		if _, serr := st.Stat(aip.PublicationsDir); serr != nil {
+			fmt.Fprintf(std.Stderr, "%s has no publication log (written before blogharvest kept one?): published -repair announces every bag it holds\n", pos[0])
+		}
+	}
 	for _, r := range recs {
 		if *paths {
 			fmt.Fprintln(std.Stdout, r.Location)
