@@ -69,7 +69,7 @@ type Publication struct {
 	Entry       string    `json:"entry,omitempty"` // an entry's key (its folder name)
 	Version     int       `json:"version"`         // the N of v<N>
 	Path        string    `json:"path"`            // the bag's name in the archive, such as blog-1/entries/2024/<key>/v2
-	Location    string    `json:"location"`        // its file path, or its s3:// URL
+	Location    string    `json:"location"`        // its file path, or its s3:// URL, in the archive as it is read (Publications)
 	Identifier  string    `json:"identifier"`      // the AIP's identifier (METS OBJID, urn:uuid:…)
 	Permalink   string    `json:"permalink"`       // what it preserves (External-Identifier)
 	PayloadOxum string    `json:"payload_oxum"`    // bag-info.txt's Payload-Oxum: octets.files
@@ -250,17 +250,27 @@ func (e *NotPublicationError) Error() string {
 	return fmt.Sprintf("%s: not a publication record: %v", e.Location, e.Err)
 }
 
-// ReadPublication reads the record name of the publication log of s.
+// ReadPublication reads the record name of the publication log of s. Its
+// Location (and Raw) name the bag in s as s is named now: an archive
+// moved, copied, or read through another mount gives its current place.
 func ReadPublication(ctx context.Context, s Store, name string) (PublishedRecord, error) {
 	data, err := s.ReadRecord(ctx, name)
 	if err != nil {
 		return PublishedRecord{}, fmt.Errorf("publication log of %s: %w", s, err)
 	}
 	var p Publication
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := json.Unmarshal(data, &p); err != nil || !fs.ValidPath(p.Path) {
+		if err == nil {
+			err = fmt.Errorf("path %q", p.Path)
+		}
 		return PublishedRecord{}, &NotPublicationError{Location: Location(s, name), Err: err}
 	}
-	return PublishedRecord{Name: name, Publication: p, Raw: bytes.TrimSpace(data)}, nil
+	raw := bytes.TrimSpace(data)
+	if loc := Location(s, p.Path); loc != p.Location { // the archive moved, or is named otherwise: where the bag is now
+		p.Location = loc
+		raw, _ = json.Marshal(p)
+	}
+	return PublishedRecord{Name: name, Publication: p, Raw: raw}, nil
 }
 
 // Unannounced returns the bags of s the publication log does not name

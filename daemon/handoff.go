@@ -217,12 +217,20 @@ func (h *handoff) advance(names []string) {
 func (h *handoff) call(ctx context.Context, r aip.PublishedRecord) error {
 	ctx, cancel := context.WithTimeout(ctx, handoffTimeout)
 	defer cancel()
-	args := append(slices.Clone(h.cmd[1:]), r.Location)
+	loc := r.Location
+	if !isS3(loc) {
+		if abs, err := filepath.Abs(loc); err == nil && abs != loc {
+			loc = abs // the archive may be configured relative to the daemon's folder
+			r.Location = abs
+			r.Raw, _ = json.Marshal(r.Publication)
+		}
+	}
+	args := append(slices.Clone(h.cmd[1:]), loc)
 	cmd := exec.CommandContext(ctx, h.cmd[0], args...)
 	cmd.Stdin = bytes.NewReader(append(slices.Clone(r.Raw), '\n'))
 	cmd.Env = append(os.Environ(),
 		"BLOGHARVEST_BLOG="+r.Blog, "BLOGHARVEST_KIND="+r.Kind, "BLOGHARVEST_ENTRY="+r.Entry,
-		"BLOGHARVEST_VERSION="+strconv.Itoa(r.Version), "BLOGHARVEST_PATH="+r.Path, "BLOGHARVEST_LOCATION="+r.Location,
+		"BLOGHARVEST_VERSION="+strconv.Itoa(r.Version), "BLOGHARVEST_PATH="+r.Path, "BLOGHARVEST_LOCATION="+loc,
 		"BLOGHARVEST_IDENTIFIER="+r.Identifier, "BLOGHARVEST_PERMALINK="+r.Permalink, "BLOGHARVEST_PAYLOAD_OXUM="+r.PayloadOxum)
 	var stderr tailBuffer
 	cmd.Stderr = &stderr

@@ -39,7 +39,10 @@ func TestHandoffLateLines(t *testing.T) {
 			read: map[string]aip.PublishedRecord{}}
 		return h
 	}
-	calls := func() string { b, _ := os.ReadFile(out); return strings.TrimSpace(string(b)) }
+	calls := func() string {
+		b, _ := os.ReadFile(out)
+		return strings.ReplaceAll(strings.TrimSpace(string(b)), root+string(filepath.Separator), "")
+	}
 	h := newHandoff()
 	put(30*time.Minute, "b/old/v1")
 	put(2*time.Minute, "b/late/v1")                                                 // named before the next, visible after it
