@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // TestLocate: locate finds a post of the demo archive from its URL as a
@@ -15,9 +17,9 @@ import (
 // holds a URL (exit 1).
 func TestLocate(t *testing.T) {
 	t.Parallel()
-	archive, truth := crawlDemo(t)
+	archive, truth := daemontest.CrawlDemo(t)
 	post := truth.Posts[0].URL
-	code, out, stderr := run(t, "locate", archive, strings.Replace(post, "http://", "HTTP://", 1)+"?utm_source=feed#comments")
+	code, out, stderr := daemontest.Run(t, "locate", archive, strings.Replace(post, "http://", "HTTP://", 1)+"?utm_source=feed#comments")
 	if code != 0 {
 		t.Fatalf("locate: exit %d\n%s", code, stderr)
 	}
@@ -40,7 +42,7 @@ func TestLocate(t *testing.T) {
 	if err := os.CopyFS(v2, os.DirFS(bag)); err != nil {
 		t.Fatal(err)
 	}
-	_, out, _ = run(t, "locate", archive, post)
+	_, out, _ = daemontest.Run(t, "locate", archive, post)
 	if got := strings.Fields(out); len(got) != 8 || got[0] != bag || got[4] != v2 || got[5] != "v2" || got[2] == got[6] {
 		t.Errorf("locate after a v2:\n%s", out)
 	}
@@ -54,18 +56,18 @@ func TestLocate(t *testing.T) {
 	l, _ := os.OpenFile(ledgers[0], os.O_APPEND|os.O_WRONLY, 0)
 	l.WriteString(old + "\tredirect\t" + post + "\tlink\t\n")
 	l.Close()
-	_, out, _ = run(t, "locate", archive, old)
+	_, out, _ = daemontest.Run(t, "locate", archive, old)
 	if !strings.HasPrefix(out, bag+"\t") || !strings.Contains(out, "redirect of "+post) {
 		t.Errorf("locate %s (a redirect to %s):\n%s", old, post, out)
 	}
 
 	// the home page: the Blog AIP
-	_, out, _ = run(t, "locate", archive, truth.Blog.URL)
+	_, out, _ = daemontest.Run(t, "locate", archive, truth.Blog.URL)
 	if !strings.Contains(out, string(filepath.Separator)+filepath.Join("blog", "v1")+"\t") {
 		t.Errorf("locate %s (the home page):\n%s", truth.Blog.URL, out)
 	}
 
-	code, out, stderr = run(t, "locate", archive, truth.Blog.URL+"never-published/#x")
+	code, out, stderr = daemontest.Run(t, "locate", archive, truth.Blog.URL+"never-published/#x")
 	if code != 1 || out != "" || !strings.Contains(stderr, "holds "+truth.Blog.URL+"never-published/") {
 		t.Errorf("a URL no AIP holds: exit %d, %q, %q", code, out, stderr)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // TestImportOPML imports a feed reader's export shaped like real ones
@@ -29,7 +30,7 @@ func TestImportOPML(t *testing.T) {
 	}
 	cfg := filepath.Join(t.TempDir(), "blogs.yaml")
 	os.WriteFile(cfg, orig, 0o640)
-	code, _, stderr := run(t, "import-opml", opml, cfg)
+	code, _, stderr := daemontest.Run(t, "import-opml", opml, cfg)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (some refused)\n%s", code, stderr)
 	}
@@ -79,7 +80,7 @@ func TestImportOPML(t *testing.T) {
 		t.Errorf("mode %v, want the file's 0640 kept", info.Mode())
 	}
 
-	code, _, stderr = run(t, "import-opml", opml, cfg)
+	code, _, stderr = daemontest.Run(t, "import-opml", opml, cfg)
 	if again, _ := os.ReadFile(cfg); code != 1 || string(again) != string(got) || !strings.Contains(stderr, "nothing to add") ||
 		strings.Count(stderr, "a duplicate") != 7 {
 		t.Errorf("a second import: exit %d, file changed %v:\n%s", code, string(again) != string(got), stderr)
@@ -87,7 +88,7 @@ func TestImportOPML(t *testing.T) {
 
 	empty := filepath.Join(t.TempDir(), "new.yaml")
 	os.WriteFile(empty, []byte("archive: ./archive\n# blogs come from the reader's export\n"), 0o644)
-	if code, _, stderr := run(t, "import-opml", opml, empty); code != 1 {
+	if code, _, stderr := daemontest.Run(t, "import-opml", opml, empty); code != 1 {
 		t.Errorf("into a config without blogs: exit %d\n%s", code, stderr)
 	}
 	if c, err := daemon.LoadConfig(empty); err != nil || len(c.Blogs) != 6 {

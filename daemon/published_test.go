@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // TestPublishedRepair: published lists every bag of a crawl once; with a
@@ -15,11 +17,11 @@ import (
 // a bad -since is a usage error.
 func TestPublishedRepair(t *testing.T) {
 	t.Parallel()
-	archive, _ := crawlDemo(t)
-	bags := bagFolders(t, archive)
+	archive, _ := daemontest.CrawlDemo(t)
+	bags := daemontest.BagFolders(t, archive)
 	paths := func() []string {
 		t.Helper()
-		code, out, stderr := run(t, "published", "-paths", archive)
+		code, out, stderr := daemontest.Run(t, "published", "-paths", archive)
 		if code != 0 {
 			t.Fatalf("published: exit %d\n%s", code, stderr)
 		}
@@ -36,7 +38,7 @@ func TestPublishedRepair(t *testing.T) {
 	if got := paths(); len(got) != len(bags)-1 {
 		t.Fatalf("a line removed: %d listed", len(got))
 	}
-	code, _, stderr := run(t, "published", "-repair", archive)
+	code, _, stderr := daemontest.Run(t, "published", "-repair", archive)
 	if code != 0 || !strings.Contains(stderr, "1 bag(s) were unannounced") {
 		t.Fatalf("published -repair: exit %d\n%s", code, stderr)
 	}
@@ -44,16 +46,16 @@ func TestPublishedRepair(t *testing.T) {
 		t.Errorf("after -repair published lists %d of %d bags", len(got), len(bags))
 	}
 	for _, args := range [][]string{{"-since", "2999-01-01"}, {"-blog", "no-such-blog"}} {
-		if code, out, _ := run(t, append([]string{"published", archive}, args...)...); code != 0 || out != "" {
+		if code, out, _ := daemontest.Run(t, append([]string{"published", archive}, args...)...); code != 0 || out != "" {
 			t.Errorf("published %v: exit %d, %d bytes", args, code, len(out))
 		}
 	}
 	rel, _ := filepath.Rel(archive, bags[0])
 	blog := strings.Split(filepath.ToSlash(rel), "/")[0]
-	if code, out, _ := run(t, "published", archive, "-since", "24h", "-blog", blog); code != 0 || strings.Count(out, "\n") != len(bags) {
+	if code, out, _ := daemontest.Run(t, "published", archive, "-since", "24h", "-blog", blog); code != 0 || strings.Count(out, "\n") != len(bags) {
 		t.Errorf("published -since 24h -blog %s: exit %d, %d lines, want %d", blog, code, strings.Count(out, "\n"), len(bags))
 	}
-	if code, _, stderr := run(t, "published", archive, "-since", "last tuesday"); code != 2 || !strings.Contains(stderr, "neither a time") {
+	if code, _, stderr := daemontest.Run(t, "published", archive, "-since", "last tuesday"); code != 2 || !strings.Contains(stderr, "neither a time") {
 		t.Errorf("a bad -since: exit %d\n%s", code, stderr)
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/s3test"
 )
 
@@ -36,7 +36,7 @@ func TestDemoS3Archive(t *testing.T) {
 	archive := "s3://" + srv.Bucket + "/demo-" + hex.EncodeToString(b[:])
 	cwd, cache := t.TempDir(), t.TempDir() // the demo's state (the blog's address) lives in the cache
 	run := func(args ...string) string {
-		cmd := exec.Command(binary, args...)
+		cmd := exec.Command(daemontest.Binary(), args...)
 		cmd.Dir = cwd
 		cmd.Env = append(append(os.Environ(), srv.Env()...), "XDG_CACHE_HOME="+cache)
 		out, err := cmd.CombinedOutput()
@@ -101,9 +101,4 @@ func TestDemoS3Archive(t *testing.T) {
 	if ents, _ := os.ReadDir(cwd); len(ents) > 0 {
 		t.Errorf("the S3 demo wrote into the working folder: %v", ents)
 	}
-}
-
-// checkThroughStore checks the archive of st.
-func checkThroughStore(st aip.Store) (aip.Tally, []error) {
-	return aip.CheckStore(context.Background(), st, nil)
 }
