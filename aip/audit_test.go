@@ -42,7 +42,7 @@ func TestCheckShareRotation(t *testing.T) {
 		found := 0
 		for share := range n {
 			var got []string
-			tally, _ := aip.CheckShare(a.ctx, a.St, func(name string) bool { return aip.ShareOf(name, n) == share },
+			tally, _ := aip.CheckShare(a.ctx, a.St, ".", func(name string) bool { return aip.ShareOf(name, n) == share },
 				func(b aip.BagCheck, _ aip.Tally) {
 					got = append(got, b.Name)
 					if aip.ShareOf(b.Name, n) != share {

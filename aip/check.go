@@ -61,7 +61,7 @@ func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	}
 	// An archive: every bag below it, in place.
 	var errs []error
-	t, rest := checkLocalShare(context.Background(), path, nil, func(b BagCheck, t Tally) {
+	t, rest := checkLocalShare(context.Background(), path, ".", nil, func(b BagCheck, t Tally) {
 		errs = append(errs, b.Problems...)
 		if bag != nil {
 			bag(filepath.Join(path, filepath.FromSlash(b.Name)), t)

@@ -33,7 +33,8 @@ type BagCheck struct {
 	Problems []error // what its check found; nil: the bag is sound
 }
 
-// CheckShare checks the bags of the archive s that keep selects by name
+// CheckShare checks the bags at and below the folder dir of the archive s
+// (".": the whole archive; a blog's folder) that keep selects by name
 // (every bag when keep is nil) with the checks of Check: the bags of a
 // Local store in place, as CheckTally reads them, those of any other store
 // copied out one at a time, as CheckStore reads them (only published bags
@@ -46,15 +47,15 @@ type BagCheck struct {
 // identifier (DuplicateError; two such bags in different shares go
 // unnoticed until a check reads both). It stops when ctx ends, returning
 // ctx's error among the problems.
-func CheckShare(ctx context.Context, s Store, keep func(name string) bool, bag func(BagCheck, Tally)) (Tally, []error) {
+func CheckShare(ctx context.Context, s Store, dir string, keep func(name string) bool, bag func(BagCheck, Tally)) (Tally, []error) {
 	if l, ok := s.(*Local); ok {
-		return checkLocalShare(ctx, l.Root, keep, bag)
+		return checkLocalShare(ctx, l.Root, dir, keep, bag)
 	}
-	return checkStoreShare(ctx, s, keep, bag)
+	return checkStoreShare(ctx, s, dir, keep, bag)
 }
 
 // checkLocalShare is CheckShare of the archive folder root, in place.
-func checkLocalShare(ctx context.Context, root string, keep func(string) bool, bag func(BagCheck, Tally)) (Tally, []error) {
+func checkLocalShare(ctx context.Context, root, dir string, keep func(string) bool, bag func(BagCheck, Tally)) (Tally, []error) {
 	var t Tally
 	var ids identityClaims
 	var errs []error
@@ -66,7 +67,7 @@ func checkLocalShare(ctx context.Context, root string, keep func(string) bool, b
 		}
 		return filepath.ToSlash(rel)
 	}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(dir)), func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
@@ -109,7 +110,7 @@ func checkLocalShare(ctx context.Context, root string, keep func(string) bool, b
 }
 
 // checkStoreShare is CheckShare through the Store s (CheckStore's way).
-func checkStoreShare(ctx context.Context, s Store, keep func(string) bool, bag func(BagCheck, Tally)) (Tally, []error) {
+func checkStoreShare(ctx context.Context, s Store, dir string, keep func(string) bool, bag func(BagCheck, Tally)) (Tally, []error) {
 	var t Tally
 	var errs []error
 	var ids identityClaims
@@ -119,7 +120,7 @@ func checkStoreShare(ctx context.Context, s Store, keep func(string) bool, bag f
 		return t, []error{fmt.Errorf("check %s: %w", s, err)}
 	}
 	defer os.RemoveAll(tmp)
-	err = fs.WalkDir(s, ".", func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(s, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
 			return nil

@@ -23,7 +23,7 @@ import (
 // claim one identifier (DuplicateError).
 func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Tally, []error) {
 	var errs []error
-	t, rest := checkStoreShare(ctx, s, func(string) bool { return true }, func(b BagCheck, t Tally) {
+	t, rest := checkStoreShare(ctx, s, ".", func(string) bool { return true }, func(b BagCheck, t Tally) {
 		errs = append(errs, b.Problems...)
 		if bag != nil {
 			bag(Location(s, b.Name), t)

@@ -1,0 +1,167 @@
+package daemon_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/blogharvest/blogharvest/daemon"
+)
+
+// deadURL returns the URL of a loopback port nothing listens on: a blog
+// whose server is down (connection refused).
+func deadURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	return u
+}
+
+// TestScheduledAudit runs the daemon on a copy of the demo's archive in
+// which one byte of one Entry AIP's payload is flipped, with audits every
+// second over one share (the whole archive each time). The first audit
+// must read every bag, find the flipped one (and no other), and show it
+// on the status page, in /status and in /metrics, and record a PREMIS
+// fixity check event with outcome "fail" naming the bag in the archive.
+// A screenshot of the status page's audit section goes to the artifacts.
+func TestScheduledAudit(t *testing.T) {
+	t.Parallel()
+	archive := daemon.DemoArchive(t)
+	infos, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v1"))
+	if len(infos) == 0 {
+		t.Fatal("no Entry AIP in the demo's archive")
+	}
+	bagDir := infos[len(infos)/2]
+	bag, _ := filepath.Rel(archive, bagDir)
+	bag = filepath.ToSlash(bag)
+	pages, _ := filepath.Glob(filepath.Join(bagDir, "data", "objects", "*", "*.html"))
+	if len(pages) == 0 {
+		t.Fatalf("no HTML file in %s", bag)
+	}
+	data, err := os.ReadFile(pages[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x01
+	if err := os.WriteFile(pages[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := filepath.Glob(filepath.Join(archive, "*", "*", "v*", "bagit.txt"))
+	entries, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v*", "bagit.txt"))
+	nBags := len(all) + len(entries)
+
+	dir := t.TempDir()
+	listen := freeAddr(t)
+	cfg := filepath.Join(dir, "blogs.yaml")
+	y := fmt.Sprintf(`archive: %s
+state: %s
+listen: %s
+log: {format: json, level: info}
+audit:
+  schedule: "@every 1s"
+  shares: 1
+blogs:
+  - id: gone
+    url: %s
+    schedule: "@daily"
+`, archive, filepath.Join(dir, "state", "schedule.db"), listen, deadURL(t))
+	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, "run", "-config", cfg)
+
+	var st struct {
+		Audit *struct {
+			Last *struct {
+				Seq      int `json:"seq"`
+				Bags     int `json:"bags"`
+				Problems []struct {
+					Bag    string `json:"bag"`
+					Reason string `json:"reason"`
+				} `json:"problems"`
+			} `json:"last"`
+			Record string `json:"record"`
+		} `json:"audit"`
+	}
+	waitFor(t, "the first audit", 2*time.Minute, func() bool {
+		st.Audit = nil
+		resp, err := http.Get("http://" + listen + "/status")
+		if err != nil {
+			return false // not listening yet
+		}
+		defer resp.Body.Close()
+		return json.NewDecoder(resp.Body).Decode(&st) == nil && st.Audit != nil && st.Audit.Last != nil
+	})
+	last := st.Audit.Last
+	if last.Bags != nBags {
+		t.Errorf("the audit read %d bags, the archive holds %d", last.Bags, nBags)
+	}
+	if len(last.Problems) == 0 {
+		t.Fatalf("the audit found no problem; %s has a byte flipped", bag)
+	}
+	for _, pr := range last.Problems {
+		if pr.Bag != bag {
+			t.Errorf("problem in %q (%s), want only %s", pr.Bag, pr.Reason, bag)
+		}
+		if strings.Contains(pr.Reason, archive) {
+			t.Errorf("a problem shows the archive's local path: %s", pr.Reason)
+		}
+	}
+	page := httpGet(t, "http://"+listen+"/?refresh=0")
+	for _, want := range []string{`id="audit"`, bag, ">fail<", "checksum"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the status page lacks %q", want)
+		}
+	}
+	metrics := httpGet(t, "http://"+listen+"/metrics")
+	for name, want := range map[string]func(float64) bool{
+		"blogharvest_audit_last_problems":          func(v float64) bool { return v >= 1 },
+		"blogharvest_audit_last_bags_checked":      func(v float64) bool { return v == float64(nBags) },
+		"blogharvest_audit_last_timestamp_seconds": func(v float64) bool { return v > 1.7e9 },
+		"blogharvest_audit_bags_checked_total":     func(v float64) bool { return v >= float64(nBags) },
+	} {
+		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(metrics)
+		if m == nil {
+			t.Errorf("/metrics has no %s", name)
+			continue
+		}
+		if v, err := strconv.ParseFloat(m[1], 64); err != nil || !want(v) {
+			t.Errorf("/metrics: %s %s", name, m[1])
+		}
+	}
+	premis, err := os.ReadFile(filepath.Join(archive, filepath.FromSlash(st.Audit.Record), "premis.xml"))
+	if err != nil {
+		t.Fatalf("the audit record: %v", err)
+	}
+	for _, want := range []string{"eventType/fix", "<premis:eventOutcome>fail</premis:eventOutcome>", bag + ": "} {
+		if !strings.Contains(string(premis), want) {
+			t.Errorf("%s/premis.xml lacks %q", st.Audit.Record, want)
+		}
+	}
+	if _, err := exec.LookPath("chromium"); err == nil {
+		b := newBrowser(t)
+		b.run(t, chromedp.Navigate("http://"+listen+"/?refresh=0"), chromedp.WaitVisible("#audit-problems", chromedp.ByQuery),
+			chromedp.ScrollIntoView("#audit", chromedp.ByQuery))
+		b.screenshot(t, "audit")
+		b.checkConsole(t)
+	}
+	if code := p.stop(t, syscall.SIGTERM, time.Minute); code != 0 {
+		t.Errorf("exit %d after SIGTERM", code)
+	}
+}
