@@ -45,9 +45,12 @@ type auditor struct {
 
 // auditProgress is an audit in progress, for the status page.
 type auditProgress struct {
-	Seq, Share, Shares int
-	Start              time.Time
-	Bags               int
+	Seq     int       `json:"seq"`
+	Share   int       `json:"share"`
+	Shares  int       `json:"shares"`
+	Start   time.Time `json:"start"`
+	Bags    int       `json:"bags"`              // bags read so far
+	Waiting []string  `json:"waiting,omitempty"` // blogs whose harvest it waits for, to read their folders
 }
 
 // AuditStatus is the audit section of /status and of the status page.
@@ -134,7 +137,7 @@ func (a *auditor) status(c *Config) *AuditStatus {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if !c.Audit.On() && a.last == nil {
+	if !c.Audit.On() && a.last == nil && a.running == nil {
 		return nil
 	}
 	s := &AuditStatus{Schedule: c.Audit.Schedule, Shares: c.Audit.shares(), Next: a.next, Last: a.last, Record: a.record, Error: a.err}
@@ -218,7 +221,13 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 			}
 		}
 		if len(busy) > 0 && len(busy) == len(pending) {
+			a.mu.Lock()
+			prog.Waiting = busy
+			a.mu.Unlock()
 			d.waitIdle(ctx) // every folder left is being harvested: wait for a run to end
+			a.mu.Lock()
+			prog.Waiting = nil
+			a.mu.Unlock()
 		}
 		pending = busy
 	}
