@@ -204,9 +204,11 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 	pending := folders
 	for len(pending) > 0 && ctx.Err() == nil {
 		var busy []string
+		var idle <-chan struct{}
 		for _, dir := range pending {
-			if !d.hold(dir) {
-				busy = append(busy, dir) // its harvest is running: after the others
+			ok, ended := d.hold(dir)
+			if !ok {
+				busy, idle = append(busy, dir), ended // its harvest is running: after the others
 				continue
 			}
 			t, rest := aip.CheckShare(ctx, read, dir, keep, onBag)
@@ -224,7 +226,10 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 			a.mu.Lock()
 			prog.Waiting = busy
 			a.mu.Unlock()
-			d.waitIdle(ctx) // every folder left is being harvested: wait for a run to end
+			select { // every folder left is being harvested: wait for a run to end
+			case <-ctx.Done():
+			case <-idle:
+			}
 			a.mu.Lock()
 			prog.Waiting = nil
 			a.mu.Unlock()
@@ -300,19 +305,23 @@ func (d *Daemon) auditStore() aip.Store {
 // hold keeps blog id (a folder of the archive) from running while an
 // audit reads it, as a run in progress does: a firing meanwhile runs
 // right after release. It reports false, holding nothing, when the
-// blog's run is in progress. A folder that is no configured blog is held
-// at once (nothing harvests it).
-func (p *planner) hold(id string) bool {
+// blog's run is in progress, with a channel closed when a run next ends.
+// A folder that is no configured blog is held at once (nothing harvests
+// it).
+func (p *planner) hold(id string) (bool, <-chan struct{}) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running[id] {
-		return false
+		if p.idle == nil {
+			p.idle = make(chan struct{})
+		}
+		return false, p.idle
 	}
 	if p.held == nil {
 		p.held = map[string]bool{}
 	}
 	p.running[id], p.held[id] = true, true
-	return true
+	return true, nil
 }
 
 // release ends hold: a run fired meanwhile is enqueued now.
@@ -321,18 +330,4 @@ func (p *planner) release(id string) {
 	delete(p.held, id)
 	p.mu.Unlock()
 	p.ended(id)
-}
-
-// waitIdle waits until some run ends, or ctx does.
-func (p *planner) waitIdle(ctx context.Context) {
-	p.mu.Lock()
-	if p.idle == nil {
-		p.idle = make(chan struct{})
-	}
-	ch := p.idle
-	p.mu.Unlock()
-	select {
-	case <-ctx.Done():
-	case <-ch:
-	}
 }

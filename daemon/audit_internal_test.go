@@ -52,7 +52,7 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the blog's first run did not start")
 	}
-	if d.hold("sample") {
+	if ok, _ := d.hold("sample"); ok {
 		t.Fatal("hold took a blog whose harvest runs")
 	}
 	done := make(chan struct{})
@@ -87,7 +87,7 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 	}
 
 	// A firing while the audit holds the blog runs after the release.
-	if !d.hold("sample") {
+	if ok, _ := d.hold("sample"); !ok {
 		t.Fatal("hold refused an idle blog")
 	}
 	if st, _ := d.Status(); st[0].Running {
