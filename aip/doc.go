@@ -155,8 +155,8 @@
 // Fixity audits are recorded in the archive (audit.go): one folder per
 // audit, <archive>/.audit/a<seq>/, holding premis.xml (a PREMIS 3 document:
 // the fixity check event with its outcome and a note per problem, the
-// archive and each bag read as objects, the software as agent) and
-// audit.json (AuditRecord), published through the Store as a bag is, so it
+// archive and each bag with a problem as objects, the software as agent),
+// audit.json (AuditRecord) and bags.txt.gz (every bag read), published through the Store as a bag is, so it
 // is whole or absent on a folder and on S3 alike. One record per audit,
 // not per blog: an audit is one event over the whole share, and a bag,
 // never changed once published, cannot take it; a record outside the bags
