@@ -1,6 +1,9 @@
 package daemon_test
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -17,7 +20,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/internal/s3test"
 )
 
 // deadURL returns the URL of a loopback port nothing listens on: a blog
@@ -160,6 +166,44 @@ blogs:
 			chromedp.ScrollIntoView("#audit", chromedp.ByQuery))
 		b.screenshot(t, "audit")
 		b.checkConsole(t)
+	}
+	if code := p.stop(t, syscall.SIGTERM, time.Minute); code != 0 {
+		t.Errorf("exit %d after SIGTERM", code)
+	}
+}
+
+// TestScheduledAuditS3 runs the first scheduled audit on a copy of the
+// demo's archive in an S3-compatible store (internal/s3test): it reads
+// every bag through the store, finds nothing wrong, and publishes its
+// record in the store (.audit/a0000000001), which an S3 LatestAudit reads.
+func TestScheduledAuditS3(t *testing.T) {
+	t.Parallel()
+	srv := s3test.Start(t)
+	var b [6]byte
+	rand.Read(b[:])
+	prefix := "TestScheduledAuditS3-" + hex.EncodeToString(b[:])
+	st, err := s3store.New(context.Background(), s3store.Config{Endpoint: srv.Endpoint, Insecure: true, Bucket: srv.Bucket,
+		Prefix: prefix, AccessKey: srv.AccessKey, SecretKey: srv.SecretKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := copyArchive(t, &aip.Local{Root: daemon.DemoArchive(t)}, st)
+	dir := t.TempDir()
+	listen := freeAddr(t)
+	cfg := filepath.Join(dir, "blogs.yaml")
+	y := fmt.Sprintf("archive: s3://%s/%s\nstate: %s\nlisten: %s\naudit: {schedule: \"@every 1s\"}\nblogs:\n  - id: gone\n    url: %s\n    schedule: \"@daily\"\n",
+		srv.Bucket, prefix, filepath.Join(dir, "state", "schedule.db"), listen, deadURL(t))
+	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startEnv(t, append(os.Environ(), srv.Env()...), "run", "-config", cfg)
+	var rec *aip.AuditRecord
+	waitFor(t, "the first audit's record in the store", 2*time.Minute, func() bool {
+		rec, err = aip.LatestAudit(st)
+		return err == nil && rec != nil
+	})
+	if rec.Seq < 1 || rec.Bags != n || len(rec.Problems) != 0 || rec.Outcome() != "pass" {
+		t.Errorf("audit record %+v; want an audit reading the %d bags copied, no problem", rec, n)
 	}
 	if code := p.stop(t, syscall.SIGTERM, time.Minute); code != 0 {
 		t.Errorf("exit %d after SIGTERM", code)
