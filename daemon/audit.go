@@ -37,14 +37,15 @@ type auditor struct {
 
 	mu      sync.Mutex
 	next    time.Time        // the next audit's time; zero: none scheduled
-	running *auditProgress   // the audit in progress; nil: none
+	running *AuditProgress   // the audit in progress; nil: none
 	last    *aip.AuditRecord // the newest audit finished (read from the archive at start)
 	record  string           // its record's folder in the archive
 	err     string           // why the newest audit has no record, or could not run (plain words)
 }
 
-// auditProgress is an audit in progress, for the status page.
-type auditProgress struct {
+// AuditProgress is an audit in progress, as /status and the status page
+// show it.
+type AuditProgress struct {
 	Seq     int       `json:"seq"`
 	Share   int       `json:"share"`
 	Shares  int       `json:"shares"`
@@ -60,7 +61,7 @@ type AuditStatus struct {
 	Next     time.Time `json:"next,omitzero"`
 	// Running is the audit in progress: its number, share and bags read
 	// so far.
-	Running *auditProgress `json:"running,omitempty"`
+	Running *AuditProgress `json:"running,omitempty"`
 	// Last is the newest audit finished; Record its record's folder in
 	// the archive.
 	Last   *aip.AuditRecord `json:"last,omitempty"`
@@ -171,7 +172,7 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 	share := (seq - 1) % shares
 	rec := &aip.AuditRecord{Seq: seq, Share: share, Shares: shares, Start: d.Now().UTC(),
 		Software: "blogharvest " + Build().Version, Organization: d.Config.Organization}
-	prog := &auditProgress{Seq: seq, Share: share, Shares: shares, Start: rec.Start}
+	prog := &AuditProgress{Seq: seq, Share: share, Shares: shares, Start: rec.Start}
 	a.mu.Lock()
 	a.running = prog
 	a.mu.Unlock()
