@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -32,9 +33,12 @@ func (h heldHarvester) Harvest(ctx context.Context, o harvest.Options, since tim
 // while the audit holds it runs right after the audit lets it go.
 func TestAuditWaitsForHarvest(t *testing.T) {
 	t.Parallel()
-	archive := DemoArchive(t)
 	dir := t.TempDir()
-	c, err := ParseConfig("test.yaml", []byte(fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: sample\n    url: http://127.0.0.1:1/\n    schedule: \"@daily\"\n",
+	archive := filepath.Join(dir, "archive") // the aip package's golden blog: a Blog and an Entry AIP
+	if err := os.CopyFS(archive, os.DirFS("../aip/testdata/valid")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseConfig("test.yaml", []byte(fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: garden\n    url: http://127.0.0.1:1/\n    schedule: \"@daily\"\n",
 		archive, filepath.Join(dir, "state.db"))))
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +56,7 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the blog's first run did not start")
 	}
-	if ok, _ := d.hold("sample"); ok {
+	if ok, _ := d.hold("garden"); ok {
 		t.Fatal("hold took a blog whose harvest runs")
 	}
 	done := make(chan struct{})
@@ -63,7 +67,7 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		st := d.audits.status(d.Config)
-		if st != nil && st.Running != nil && len(st.Running.Waiting) == 1 && st.Running.Waiting[0] == "sample" {
+		if st != nil && st.Running != nil && len(st.Running.Waiting) == 1 && st.Running.Waiting[0] == "garden" {
 			if st.Running.Bags != 0 {
 				t.Errorf("the audit read %d bags of a blog being harvested", st.Running.Bags)
 			}
@@ -87,19 +91,19 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 	}
 
 	// A firing while the audit holds the blog runs after the release.
-	if ok, _ := d.hold("sample"); !ok {
+	if ok, _ := d.hold("garden"); !ok {
 		t.Fatal("hold refused an idle blog")
 	}
 	if st, _ := d.Status(); st[0].Running {
 		t.Error("a blog an audit holds shows as running")
 	}
-	d.fire("sample")
+	d.fire("garden")
 	select {
 	case id := <-h.started:
 		t.Fatalf("%s ran while the audit held it", id)
 	default:
 	}
-	d.release("sample")
+	d.release("garden")
 	select {
 	case <-h.started:
 	case <-time.After(time.Minute):

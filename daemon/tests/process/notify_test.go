@@ -1,8 +1,9 @@
-package daemon_test
+package process_test
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -55,7 +56,7 @@ func TestWebhookOnFailure(t *testing.T) {
 	defer hook.Close()
 
 	dir := t.TempDir()
-	listen := freeAddr(t)
+	listen := daemontest.FreeAddr(t)
 	cfg := filepath.Join(dir, "blogs.yaml")
 	y := fmt.Sprintf(`archive: %s
 state: %s
@@ -76,12 +77,12 @@ blogs:
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := start(t, "run", "-config", cfg)
-	waitFor(t, "two notifications delivered", 2*time.Minute, func() bool {
-		return strings.Count(p.logs.String(), `"msg":"notification delivered"`) >= 2
+	p := daemontest.Start(t, "run", "-config", cfg)
+	daemontest.WaitFor(t, "two notifications delivered", 2*time.Minute, func() bool {
+		return strings.Count(p.Logs.String(), `"msg":"notification delivered"`) >= 2
 	})
 	var st struct{ Blogs []map[string]any }
-	if err := json.Unmarshal([]byte(httpGet(t, "http://"+listen+"/status")), &st); err != nil {
+	if err := json.Unmarshal([]byte(daemontest.HTTPGet(t, "http://"+listen+"/status")), &st); err != nil {
 		t.Fatal(err)
 	}
 	failures := 0
@@ -101,16 +102,16 @@ blogs:
 	if failures != 2 || strings.Join(blogs, ",") != "gone-a,gone-b" {
 		t.Errorf("%d failed runs, notifications for %v; want one per failure, one per blog", failures, blogs)
 	}
-	shown := p.logs.String() + httpGet(t, "http://"+listen+"/status") + httpGet(t, "http://"+listen+"/?refresh=0")
+	shown := p.Logs.String() + daemontest.HTTPGet(t, "http://"+listen+"/status") + daemontest.HTTPGet(t, "http://"+listen+"/?refresh=0")
 	for _, secret := range []string{token, header} {
 		if strings.Contains(shown, secret) {
 			t.Errorf("the secret %q appears in the log, /status or the status page", secret)
 		}
 	}
-	if !strings.Contains(p.logs.String(), `"msg":"notification failed; trying again"`) {
+	if !strings.Contains(p.Logs.String(), `"msg":"notification failed; trying again"`) {
 		t.Error("the refused first deliveries were not logged")
 	}
-	if code := p.stop(t, syscall.SIGTERM, time.Minute); code != 0 {
+	if code := p.Stop(t, syscall.SIGTERM, time.Minute); code != 0 {
 		t.Errorf("exit %d after SIGTERM", code)
 	}
 }

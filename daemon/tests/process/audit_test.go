@@ -1,11 +1,13 @@
-package daemon_test
+package process_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -22,7 +24,7 @@ import (
 
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
-	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/s3test"
 )
 
@@ -48,7 +50,7 @@ func deadURL(t *testing.T) string {
 // A screenshot of the status page's audit section goes to the artifacts.
 func TestScheduledAudit(t *testing.T) {
 	t.Parallel()
-	archive := daemon.DemoArchive(t)
+	archive := daemontest.DemoArchive(t)
 	infos, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v1"))
 	if len(infos) == 0 {
 		t.Fatal("no Entry AIP in the demo's archive")
@@ -73,7 +75,7 @@ func TestScheduledAudit(t *testing.T) {
 	nBags := len(all) + len(entries)
 
 	dir := t.TempDir()
-	listen := freeAddr(t)
+	listen := daemontest.FreeAddr(t)
 	cfg := filepath.Join(dir, "blogs.yaml")
 	y := fmt.Sprintf(`archive: %s
 state: %s
@@ -90,7 +92,7 @@ blogs:
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := start(t, "run", "-config", cfg)
+	p := daemontest.Start(t, "run", "-config", cfg)
 
 	var st struct {
 		Audit *struct {
@@ -105,7 +107,7 @@ blogs:
 			Record string `json:"record"`
 		} `json:"audit"`
 	}
-	waitFor(t, "the first audit", 2*time.Minute, func() bool {
+	daemontest.WaitFor(t, "the first audit", 2*time.Minute, func() bool {
 		st.Audit = nil
 		resp, err := http.Get("http://" + listen + "/status")
 		if err != nil {
@@ -129,13 +131,13 @@ blogs:
 			t.Errorf("a problem shows the archive's local path: %s", pr.Reason)
 		}
 	}
-	page := httpGet(t, "http://"+listen+"/?refresh=0")
+	page := daemontest.HTTPGet(t, "http://"+listen+"/?refresh=0")
 	for _, want := range []string{`id="audit"`, bag, ">fail<", "checksum"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the status page lacks %q", want)
 		}
 	}
-	metrics := httpGet(t, "http://"+listen+"/metrics")
+	metrics := daemontest.HTTPGet(t, "http://"+listen+"/metrics")
 	for name, want := range map[string]func(float64) bool{
 		"blogharvest_audit_last_problems":          func(v float64) bool { return v >= 1 },
 		"blogharvest_audit_last_bags_checked":      func(v float64) bool { return v == float64(nBags) },
@@ -161,13 +163,13 @@ blogs:
 		}
 	}
 	if _, err := exec.LookPath("chromium"); err == nil {
-		b := newBrowser(t)
-		b.run(t, chromedp.Navigate("http://"+listen+"/?refresh=0"), chromedp.WaitVisible("#audit-problems", chromedp.ByQuery),
+		b := daemontest.NewBrowser(t)
+		b.Run(t, chromedp.Navigate("http://"+listen+"/?refresh=0"), chromedp.WaitVisible("#audit-problems", chromedp.ByQuery),
 			chromedp.ScrollIntoView("#audit", chromedp.ByQuery))
-		b.screenshot(t, "audit")
-		b.checkConsole(t)
+		b.Screenshot(t, "audit")
+		b.CheckConsole(t)
 	}
-	if code := p.stop(t, syscall.SIGTERM, time.Minute); code != 0 {
+	if code := p.Stop(t, syscall.SIGTERM, time.Minute); code != 0 {
 		t.Errorf("exit %d after SIGTERM", code)
 	}
 }
@@ -187,25 +189,62 @@ func TestScheduledAuditS3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := copyArchive(t, &aip.Local{Root: daemon.DemoArchive(t)}, st)
+	n := publishAll(t, daemontest.DemoArchive(t), st)
 	dir := t.TempDir()
-	listen := freeAddr(t)
+	listen := daemontest.FreeAddr(t)
 	cfg := filepath.Join(dir, "blogs.yaml")
 	y := fmt.Sprintf("archive: s3://%s/%s\nstate: %s\nlisten: %s\naudit: {schedule: \"@every 1s\"}\nblogs:\n  - id: gone\n    url: %s\n    schedule: \"@daily\"\n",
 		srv.Bucket, prefix, filepath.Join(dir, "state", "schedule.db"), listen, deadURL(t))
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := startEnv(t, append(os.Environ(), srv.Env()...), "run", "-config", cfg)
+	p := daemontest.StartEnv(t, append(os.Environ(), srv.Env()...), "run", "-config", cfg)
 	var rec *aip.AuditRecord
-	waitFor(t, "the first audit's record in the store", 2*time.Minute, func() bool {
+	daemontest.WaitFor(t, "the first audit's record in the store", 2*time.Minute, func() bool {
 		rec, err = aip.LatestAudit(st)
 		return err == nil && rec != nil
 	})
 	if rec.Seq < 1 || rec.Bags != n || len(rec.Problems) != 0 || rec.Outcome() != "pass" {
 		t.Errorf("audit record %+v; want an audit reading the %d bags copied, no problem", rec, n)
 	}
-	if code := p.stop(t, syscall.SIGTERM, time.Minute); code != 0 {
+	if code := p.Stop(t, syscall.SIGTERM, time.Minute); code != 0 {
 		t.Errorf("exit %d after SIGTERM", code)
 	}
+}
+
+// publishAll publishes every bag of the archive folder src into dst, as
+// a Writer publishes one (Stage, Put of every file, Publish), and returns
+// how many.
+func publishAll(t *testing.T, src string, dst aip.Store) int {
+	t.Helper()
+	ctx := context.Background()
+	bags, _ := filepath.Glob(filepath.Join(src, "*", "*", "v*", "bagit.txt"))
+	entries, _ := filepath.Glob(filepath.Join(src, "*", "entries", "*", "*", "v*", "bagit.txt"))
+	for _, b := range append(bags, entries...) {
+		dir := filepath.Dir(b)
+		name, _ := filepath.Rel(src, dir)
+		sb, err := dst.Stage(ctx, filepath.ToSlash(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			_, err = sb.Put(ctx, filepath.ToSlash(rel), bytes.NewReader(data), int64(len(data)))
+			return err
+		})
+		if err == nil {
+			err = sb.Publish(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return len(bags) + len(entries)
 }

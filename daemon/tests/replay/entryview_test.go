@@ -1,9 +1,10 @@
-package daemon_test
+package replay_test
 
 import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"io"
 	"net/http"
 	"os"
@@ -43,17 +44,17 @@ const replayTitleJS = `(() => {
 func TestEntryAsItLooked(t *testing.T) {
 	rwp := replayWebPageDir(t)
 	t.Parallel()
-	e := newEnv(t, "@every 1h")
-	cfg, _ := os.ReadFile(e.config)
+	e := daemontest.NewEnv(t, "@every 1h")
+	cfg, _ := os.ReadFile(e.Config)
 	cfg = append([]byte("replay_web_page: "+rwp+"\n"), cfg...)
-	if err := os.WriteFile(e.config, cfg, 0o644); err != nil {
+	if err := os.WriteFile(e.Config, cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start(t, "run", "-config", e.config)
+	daemontest.Start(t, "run", "-config", e.Config)
 	link := regexp.MustCompile(`href="entry\?bag=[^"]+" data-entry="(sample/entries/[^"]+)"`)
 	var m []string
-	waitFor(t, "an entry link on the status page", 2*time.Minute, func() bool {
-		resp, err := http.Get("http://" + e.listen + "/?refresh=0")
+	daemontest.WaitFor(t, "an entry link on the status page", 2*time.Minute, func() bool {
+		resp, err := http.Get("http://" + e.Listen + "/?refresh=0")
 		if err != nil {
 			return false
 		}
@@ -63,13 +64,13 @@ func TestEntryAsItLooked(t *testing.T) {
 		return m != nil
 	})
 	bag := m[1]
-	info, err := os.ReadFile(filepath.Join(e.archive, filepath.FromSlash(bag), "bag-info.txt"))
+	info, err := os.ReadFile(filepath.Join(e.Archive, filepath.FromSlash(bag), "bag-info.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var title string
-	for _, p := range e.site.Posts() {
-		if strings.Contains(string(info), "External-Identifier: "+e.srv.URL+p.Path+"\n") {
+	for _, p := range e.Site.Posts() {
+		if strings.Contains(string(info), "External-Identifier: "+e.Srv.URL+p.Path+"\n") {
 			title = p.Title
 		}
 	}
@@ -77,7 +78,7 @@ func TestEntryAsItLooked(t *testing.T) {
 		t.Fatalf("%s is no post of the fixture:\n%s", bag, info)
 	}
 
-	wacz := httpGet(t, "http://"+e.listen+"/entry.wacz?bag="+bag)
+	wacz := daemontest.HTTPGet(t, "http://"+e.Listen+"/entry.wacz?bag="+bag)
 	z, err := zip.NewReader(bytes.NewReader([]byte(wacz)), int64(len(wacz)))
 	if err != nil {
 		t.Fatalf("entry.wacz: %v", err)
@@ -89,13 +90,13 @@ func TestEntryAsItLooked(t *testing.T) {
 		}
 	}
 
-	b := newBrowser(t)
+	b := daemontest.NewBrowser(t)
 	var got string
-	b.run(t, chromedp.Navigate("http://"+e.listen+"/?refresh=0"),
+	b.Run(t, chromedp.Navigate("http://"+e.Listen+"/?refresh=0"),
 		chromedp.Click(fmt.Sprintf(`a[data-entry=%q]`, bag), chromedp.ByQuery))
-	b.run(t, chromedp.WaitReady("replay-web-page", chromedp.ByQuery),
+	b.Run(t, chromedp.WaitReady("replay-web-page", chromedp.ByQuery),
 		chromedp.Poll(fmt.Sprintf(replayTitleJS, ".entry-title"), &got, chromedp.WithPollingTimeout(2*time.Minute)))
-	b.screenshot(t, "entry")
+	b.Screenshot(t, "entry")
 	if got != title {
 		t.Errorf("the replayed entry's title is %q, want %q", got, title)
 	}
