@@ -41,8 +41,9 @@ func deadURL(t *testing.T) string {
 	return u
 }
 
-// TestScheduledAudit runs the daemon on a copy of the demo's archive in
-// which one byte of one Entry AIP's payload is flipped, with audits every
+// TestScheduledAudit runs the daemon on a copy of the aip package's
+// golden archive (a Blog and an Entry AIP) in which one byte of the Entry
+// AIP's payload is flipped, with audits every
 // second over one share (the whole archive each time). The first audit
 // must read every bag, find the flipped one (and no other), and show it
 // on the status page, in /status and in /metrics, and record a PREMIS
@@ -50,10 +51,10 @@ func deadURL(t *testing.T) string {
 // A screenshot of the status page's audit section goes to the artifacts.
 func TestScheduledAudit(t *testing.T) {
 	t.Parallel()
-	archive := daemontest.DemoArchive(t)
+	archive := goldenArchive(t)
 	infos, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v1"))
 	if len(infos) == 0 {
-		t.Fatal("no Entry AIP in the demo's archive")
+		t.Fatal("no Entry AIP in the golden archive")
 	}
 	bagDir := infos[len(infos)/2]
 	bag, _ := filepath.Rel(archive, bagDir)
@@ -175,7 +176,7 @@ blogs:
 }
 
 // TestScheduledAuditS3 runs the first scheduled audit on a copy of the
-// demo's archive in an S3-compatible store (internal/s3test): it reads
+// aip package's golden archive in an S3-compatible store (internal/s3test): it reads
 // every bag through the store, finds nothing wrong, and publishes its
 // record in the store (.audit/a0000000001), which an S3 LatestAudit reads.
 func TestScheduledAuditS3(t *testing.T) {
@@ -189,7 +190,7 @@ func TestScheduledAuditS3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := publishAll(t, daemontest.DemoArchive(t), st)
+	n := publishAll(t, goldenArchive(t), st)
 	dir := t.TempDir()
 	listen := daemontest.FreeAddr(t)
 	cfg := filepath.Join(dir, "blogs.yaml")
@@ -247,4 +248,15 @@ func publishAll(t *testing.T, src string, dst aip.Store) int {
 		}
 	}
 	return len(bags) + len(entries)
+}
+
+// goldenArchive returns a copy of the aip package's golden archive: the
+// blog garden, its Blog AIP and one Entry AIP, valid.
+func goldenArchive(t *testing.T) string {
+	t.Helper()
+	archive := filepath.Join(t.TempDir(), "archive")
+	if err := os.CopyFS(archive, os.DirFS("../../../aip/testdata/valid")); err != nil {
+		t.Fatal(err)
+	}
+	return archive
 }
