@@ -1,6 +1,7 @@
 package aip
 
 import (
+	"bufio"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -29,8 +30,9 @@ type warcRec struct {
 	rec  warc.Record
 }
 
-// checkWARC reads every WARC of the payload (data/objects/warc/*.warc.gz),
-// verifying every record's digests, then checks that every mets:file whose
+// checkWARC streams every WARC of the payload (data/objects/warc/*.warc.gz,
+// warc.Verify: memory bounded whatever the file holds), verifying every
+// record's digests, then checks that every mets:file whose
 // PREMIS object names a WARC record holds that record's payload, byte for
 // byte, and that every line of data/logs/index.cdxj points at a record of
 // its URL and digest.
@@ -41,17 +43,21 @@ func (b *bag) checkWARC(doc *etree.Document) {
 		if path.Dir(p) != "data/"+warcDir || !strings.HasSuffix(p, ".warc.gz") {
 			continue
 		}
-		data, err := b.read(p)
+		f, err := b.open(p)
 		if err != nil {
 			continue // reported by the bag checks
 		}
-		recs, err := warc.Read(data)
+		// streamed: no block is held, headers are bounded (warc.MaxHeader)
+		err = warc.Verify(bufio.NewReaderSize(f, 64<<10), func(r warc.Record) error {
+			if r.Type == "response" || r.Type == "resource" || r.Type == "revisit" {
+				byID[r.ID] = warcRec{file: p, rec: r}
+				byOffset[p+"@"+strconv.FormatInt(r.Offset, 10)] = r
+			}
+			return nil
+		})
+		f.Close()
 		if err != nil {
 			b.warcFail(p, err.Error())
-		}
-		for _, r := range recs {
-			byID[r.ID] = warcRec{file: p, rec: r}
-			byOffset[p+"@"+strconv.FormatInt(r.Offset, 10)] = r
 		}
 	}
 	b.checkTies("data/"+metsName, doc, byID)
