@@ -70,8 +70,14 @@ func (f *fileReader) Next() (gw.WarcRecord, int64, *gw.Validation, error) {
 	if f.cur != nil {
 		err := f.cur.Close()
 		f.cur = nil
-		if err != nil {
+		if err != nil && !f.resumes() {
 			return nil, f.offset(), nil, err
+		}
+	}
+	if f.resumes() { // the rest of the member inflated unread
+		f.g, f.member = nil, nil
+		if _, err := io.Copy(io.Discard, f.gz); err != nil {
+			return nil, f.memberOff, nil, err
 		}
 	}
 	for {
@@ -113,6 +119,13 @@ func (f *fileReader) Next() (gw.WarcRecord, int64, *gw.Validation, error) {
 		f.member = bufio.NewReaderSize(f.g, 64<<10)
 	}
 }
+
+// resumes reports whether the reader goes on after an error reading a
+// record: when the guard stopped it (a header too large) inside a gzip
+// member, the next call to Next inflates the rest of the member unread
+// and goes on with the next one. In a file not gzipped there is no
+// telling where the next record starts.
+func (f *fileReader) resumes() bool { return !f.plain && f.g != nil && f.g.err != nil }
 
 // offset returns the offset of the record about to be read in the
 // current member.

@@ -57,20 +57,30 @@ func (r repeat) Read(p []byte) (int, error) {
 // after a good record, and reads the file with Read, Scan and Verify:
 // each fails with ErrHeaderTooLarge naming the record's offset, having
 // allocated less than the line's length in all (gowarc's own reader read
-// the whole line, allocating about twice its length).
+// the whole line, allocating about twice its length), and goes on with
+// the records after it.
 func TestHugeHeaderLine(t *testing.T) {
 	good, _ := sample(t)
 	const n = 4 * warc.MaxHeader
 	for _, hugeHTTP := range []bool{false, true} {
 		member := hugeLineMember(t, n, hugeHTTP)
-		file := append(append([]byte(nil), good.Bytes()...), member...)
+		file := append(append(append([]byte(nil), good.Bytes()...), member...), good.Bytes()...)
 		off := fmt.Sprintf("offset %d", len(good.Bytes()))
+		goodRecs, _ := warc.Read(good.Bytes())
+		count := func(n *int) func(warc.Record) error { return func(warc.Record) error { *n++; return nil } }
+		var scanned, verified int
 		readers := map[string]func() error{
-			"Read": func() error { _, err := warc.Read(file); return err },
-			"Scan": func() error {
-				return warc.Scan(bytes.NewReader(file), 1<<30, func(warc.Record) bool { return true }, func(warc.Record) error { return nil })
+			"Read": func() error {
+				recs, err := warc.Read(file)
+				if len(recs) != 2*len(goodRecs) {
+					t.Errorf("Read: %d records, want the %d on either side of the bad one", len(recs), 2*len(goodRecs))
+				}
+				return err
 			},
-			"Verify": func() error { return warc.Verify(bytes.NewReader(file), func(warc.Record) error { return nil }) },
+			"Scan": func() error {
+				return warc.Scan(bytes.NewReader(file), 1<<30, func(warc.Record) bool { return true }, count(&scanned))
+			},
+			"Verify": func() error { return warc.Verify(bytes.NewReader(file), count(&verified)) },
 		}
 		for name, read := range readers {
 			var before, after runtime.MemStats
@@ -86,6 +96,10 @@ func TestHugeHeaderLine(t *testing.T) {
 				t.Errorf("%s allocated %d MiB reading a header bounded at %d MiB", name, alloc>>20, warc.MaxHeader>>20)
 			}
 		}
+		if want := 2 * len(goodRecs); scanned != want || verified != want {
+			t.Errorf("Scan passed %d records, Verify %d; want the %d on either side of the bad one", scanned, verified, want)
+		}
+		scanned, verified = 0, 0
 	}
 }
 

@@ -59,7 +59,11 @@ func Read(data []byte) ([]Record, error) {
 			return out, errors.Join(errs...)
 		}
 		if err != nil {
-			return out, errors.Join(append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))...)
+			errs = append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))
+			if r.resumes() { // a header too large: that record is skipped
+				continue
+			}
+			return out, errors.Join(errs...)
 		}
 		got, err := readRecord(rec, off)
 		rec.Close()

@@ -65,7 +65,11 @@ func scan(rd *fileReader, max int64, want func(Record) bool, fn func(Record) err
 			return errors.Join(errs...)
 		}
 		if err != nil {
-			return errors.Join(append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))...)
+			errs = append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))
+			if rd.resumes() {
+				continue
+			}
+			return errors.Join(errs...)
 		}
 		h := rec.WarcHeader()
 		head := Record{Type: rec.Type().String(), ID: unbracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
