@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"embed"
@@ -81,7 +82,16 @@ func (l localFS) Open(name string) (fs.File, error) {
 // MARC21slim and PREMIS 3 all active (so MARCXML and PREMIS inside
 // mdWrap/xmlData are checked strictly). It returns every problem found, in
 // document order, or nil when doc is valid. It is safe for concurrent use.
+// A document over 1 MiB is validated in parts (ValidateReader).
 func Validate(doc []byte) []Problem {
+	if len(doc) > wholeUpTo {
+		return validateParts(bufio.NewReader(bytes.NewReader(doc)))
+	}
+	return validateWhole(doc)
+}
+
+// validateWhole validates doc as one document.
+func validateWhole(doc []byte) []Problem {
 	ctx := context.Background()
 	s, err := schema()
 	if err != nil {
