@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -52,3 +53,46 @@ func BenchmarkBigThread(b *testing.B) {
 var _ = os.Stat
 var _ = filepath.Join
 var _ = runtime.GC
+
+// BenchmarkCheckBigThread checks an Entry AIP of 2 000 comments.
+func BenchmarkCheckBigThread(b *testing.B) {
+	w := &aip.Writer{Root: b.TempDir(), Now: fixedNow, ValidateEvery: 1}
+	res, err := w.WriteEntry(context.Background(), threadEntry(2000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	w.Close()
+	runtime.GC()
+	var peak uint64
+	dumped := false
+	stop := make(chan bool)
+	go func() {
+		var m runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				stop <- true
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			if m.HeapAlloc > 200<<20 && !dumped {
+				dumped = true
+				runtime.GC()
+				f, _ := os.Create("/tmp/h-mets-heap.out")
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}
+	}()
+	b.ResetTimer()
+	for b.Loop() {
+		if errs := aip.Check(res.Dir); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+	stop <- true
+	<-stop
+	b.ReportMetric(float64(peak)/(1<<20), "peakheap-MB")
+}

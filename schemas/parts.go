@@ -22,15 +22,15 @@ var wholeUpTo = 1 << 20
 // (below), so that memory is bounded by the largest part, not the
 // document: a METS of 10 000 comments is 10 000 small dmdSecs and divs.
 func ValidateReader(r io.Reader) []Problem {
-	br := bufio.NewReaderSize(r, 64<<10)
-	if head, _ := br.Peek(wholeUpTo + 1); len(head) <= wholeUpTo {
-		data, err := io.ReadAll(br)
-		if err != nil {
-			return []Problem{{Message: err.Error()}}
-		}
-		return validateWhole(data)
+	head := make([]byte, max(wholeUpTo+1, 0))
+	n, err := io.ReadFull(r, head)
+	switch {
+	case err == nil:
+		return validateParts(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), r), 64<<10))
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return validateWhole(head[:n])
 	}
-	return validateParts(br)
+	return []Problem{{Message: err.Error()}}
 }
 
 // Validating a METS document in parts. Each part is a document of its
