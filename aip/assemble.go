@@ -32,15 +32,19 @@ func (p *pkg) assemble(e env) error {
 	if err := p.addWARC(e); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: WARC: %w", p.permalink, err))
 	}
-	recs := p.records(e.now, e.orgCode)
-	if err := lintRecords(recs); err != nil {
+	head := p.records(e.now, e.orgCode)
+	if err := lintRecords(head); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
-	doc, err := p.metsDocument(e, recs)
+	var lint []error // of the comments' records, linted as they are written
+	doc, err := p.metsDocument(e, head, &lint)
 	if err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
 	out, err := doc.Marshal()
+	if len(lint) > 0 {
+		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, errors.Join(lint...)))
+	}
 	if err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
@@ -79,17 +83,20 @@ func (p *pkg) records(now time.Time, org string) []record {
 	}
 	e := p.entry
 	entryID := p.blogID + "/" + p.key
-	recs := []record{{dmdID: "dmd-entry", label: string(e.Kind), rec: marc.FromEntry(e,
+	return []record{{dmdID: "dmd-entry", label: string(e.Kind), rec: marc.FromEntry(e,
 		marc.Options{ID: entryID, Updated: now, ParentID: p.blogID, OrgCode: org, Language: e.Language})}}
-	for i := range e.Comments {
-		c := &e.Comments[i]
-		o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, OrgCode: org, Language: e.Language}
-		if c.ParentID != "" {
-			o.ParentCommentID = commentID(entryID, c.ParentID)
-		}
-		recs = append(recs, record{dmdID: commentDmdID(c.ID), label: "comment", rec: marc.FromComment(c, e, o), comment: c})
+}
+
+// commentRecord returns the MARC record of the entry's comment i.
+func (p *pkg) commentRecord(i int, now time.Time, org string) record {
+	e := p.entry
+	entryID := p.blogID + "/" + p.key
+	c := &e.Comments[i]
+	o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, OrgCode: org, Language: e.Language}
+	if c.ParentID != "" {
+		o.ParentCommentID = commentID(entryID, c.ParentID)
 	}
-	return recs
+	return record{dmdID: commentDmdID(c.ID), label: "comment", rec: marc.FromComment(c, e, o), comment: c}
 }
 
 // commentID is the stable 001 of a comment: the entry's 001 and 12 hex
