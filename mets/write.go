@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,6 +26,19 @@ import (
 // the way (the IDs of DmdSource's sections are kept, nothing else of
 // them) and fail Marshal at the end.
 func (d *Document) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(int(lastSize.Load()) * 5 / 4) // the size of the last document, to spare the doubling copies
+	if err := d.MarshalTo(&buf); err != nil {
+		return nil, err
+	}
+	lastSize.Store(int64(buf.Len()))
+	return buf.Bytes(), nil
+}
+
+// MarshalTo writes the document Marshal returns to w, a section at a time:
+// memory holds the largest section, not the document. On an error, what
+// was written to w is no document.
+func (d *Document) MarshalTo(w io.Writer) error {
 	var s idSet
 	if d.Created.IsZero() {
 		s.errs = append(s.errs, errors.New("document: zero Created time"))
@@ -32,7 +46,13 @@ func (d *Document) Marshal() ([]byte, error) {
 	t := newTree()
 	defer t.release()
 	var buf bytes.Buffer
-	buf.Grow(int(lastSize.Load()) * 5 / 4) // the size of the last document, to spare the doubling copies
+	var werr error
+	flush := func() {
+		if werr == nil {
+			_, werr = w.Write(buf.Bytes())
+		}
+		buf.Reset()
+	}
 	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>`)
 	buf.WriteByte('\n')
 	root := d.root(t)
@@ -49,7 +69,10 @@ func (d *Document) Marshal() ([]byte, error) {
 			indent(&buf, 1)
 			t.write(&buf, 0, 2)
 		}
-		return nil
+		if buf.Len() >= 64<<10 {
+			flush()
+		}
+		return werr
 	}
 	section(func(top el) error { d.writeHdr(top); return nil })
 	writeDmd := func(m DmdSec) error {
@@ -58,18 +81,18 @@ func (d *Document) Marshal() ([]byte, error) {
 	}
 	for _, m := range d.DmdSecs {
 		if err := writeDmd(m); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if d.DmdSource != nil {
 		if err := d.DmdSource(writeDmd); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	d.addOtherIDs(&s)
 	d.checkRefs(&s)
 	if err := errors.Join(s.errs...); err != nil {
-		return nil, fmt.Errorf("mets: %w", err)
+		return fmt.Errorf("mets: %w", err)
 	}
 	m := identifiers(d.AmdSecs)
 	for i := range d.AmdSecs {
@@ -92,8 +115,8 @@ func (d *Document) Marshal() ([]byte, error) {
 	buf.WriteString("</")
 	writeName(&buf, t.rootSpace, t.rootName)
 	buf.WriteString(">\n")
-	lastSize.Store(int64(buf.Len()))
-	return buf.Bytes(), nil
+	flush()
+	return werr
 }
 
 // lastSize is the size of the document Marshal wrote last: a crawl writes
