@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // rawBlog is a small blog served from raw bytes, so tests can put any byte
@@ -176,7 +178,7 @@ func TestControlCharactersInPageText(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -206,7 +208,7 @@ func TestControlCharactersInPageText(t *testing.T) {
 	if warned != 1 {
 		t.Errorf("%d capture logs record the removal, want 1", warned)
 	}
-	if code, stdout, _ := run(t, "check", out); code != 0 {
+	if code, stdout, _ := daemontest.Run(t, "check", out); code != 0 {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}
 }
@@ -221,7 +223,7 @@ func TestControlCharacterInFeedTitle(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -244,7 +246,7 @@ func TestControlCharacterInFeedTitle(t *testing.T) {
 	if !strings.Contains(stderr, "2 characters not allowed in XML removed before parsing") {
 		t.Errorf("no warning names the repair:\n%s", stderr)
 	}
-	if code, stdout, _ := run(t, "check", out); code != 0 {
+	if code, stdout, _ := daemontest.Run(t, "check", out); code != 0 {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}
 }
@@ -260,7 +262,7 @@ func TestLatin1BytesInUTF8(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -301,7 +303,7 @@ func TestUnarchivableEntryIsPartial(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := run(t, "crawl", "-config", cfg)
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-config", cfg)
 	if code != 1 {
 		t.Errorf("crawl: exit %d, want 1\n%s\n%s", code, stdout, stderr)
 	}
@@ -314,7 +316,7 @@ func TestUnarchivableEntryIsPartial(t *testing.T) {
 	if len(entries) != 3 {
 		t.Errorf("%d entry AIPs, want 3", len(entries))
 	}
-	_, out, _ := run(t, "status", "-config", cfg, "-json")
+	_, out, _ := daemontest.Run(t, "status", "-config", cfg, "-json")
 	if !strings.Contains(out, `"outcome": "partial"`) || !strings.Contains(out, post) {
 		t.Errorf("status does not say partial and name the entry:\n%s", out)
 	}
