@@ -1,4 +1,4 @@
-package daemon_test
+package process_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // threadBlog is a blog of two posts, each with a comment feed (Atom,
@@ -85,7 +87,7 @@ func threadComments(t *testing.T) int {
 // (to measure the figures before a change).
 func runPeak(t *testing.T, args ...string) (int, string, int64) {
 	t.Helper()
-	bin := binary
+	bin := daemontest.Binary()
 	if b := os.Getenv("BLOGHARVEST_TEST_BINARY"); b != "" {
 		bin = b
 	}
@@ -148,4 +150,29 @@ func TestBigCommentThread(t *testing.T) {
 	if crawlPeak > 300 || checkPeak > 300 {
 		t.Errorf("peak RSS: crawl %d MiB, check %d MiB; want at most 300 MiB each", crawlPeak, checkPeak)
 	}
+}
+
+// watchPeak samples the VmHWM (peak resident set, KiB) of process pid
+// every 20 ms until it ends and then sends the last value read. The
+// child's rusage cannot serve: it is started with vfork, so its ru_maxrss
+// counts the test process's own memory.
+func watchPeak(pid int) <-chan int64 {
+	out := make(chan int64, 1)
+	go func() {
+		var peak int64
+		for {
+			data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+			if err != nil || bytes.Contains(data, []byte("State:\tZ")) {
+				out <- peak
+				return
+			}
+			for _, line := range strings.Split(string(data), "\n") {
+				if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+					fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &peak)
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	return out
 }
