@@ -80,6 +80,51 @@ type Blog struct {
 	// RecheckPosts is how often an update re-reads the posts of the feed's
 	// first page that give no change signal; 0: never. Default 24h.
 	RecheckPosts Duration `yaml:"recheck_posts"`
+	// Bounds on what a blog decides the size of (see harvest.Options
+	// MaxURLs, MaxSitemapBytes, MaxComments, MaxCommentsPerAnswer,
+	// MaxCommentBytes): memory is set by these, never by what a blog
+	// serves; what they leave out is in the ledger.
+	MaxURLs              int      `yaml:"max_urls"`                 // URLs taken in from sitemaps and links per crawl, at most
+	MaxSitemapBytes      ByteSize `yaml:"max_sitemap_bytes"`        // sitemap files read per crawl, at most
+	MaxComments          int      `yaml:"max_comments_per_post"`    // comments read per post and source, at most
+	MaxCommentsPerAnswer int      `yaml:"max_comments_per_answer"`  // comments read from one comments REST answer, at most
+	MaxCommentAnswer     ByteSize `yaml:"max_comment_answer_bytes"` // one comments REST answer, at most (a longer one is not read)
+	MaxCommentBytes      ByteSize `yaml:"max_comment_bytes"`        // comment answers (REST pages, comment feed pages) read per post, at most
+}
+
+// ByteSize is a number of bytes read from YAML as a whole number, or one
+// followed by KB, MB or GB (powers of 1024: "64MB" is 64 MiB; KiB, MiB
+// and GiB are read the same).
+type ByteSize int64
+
+// UnmarshalYAML parses "64MB", "512KB", "1GB" or a number of bytes.
+func (b *ByteSize) UnmarshalYAML(n *yaml.Node) error {
+	v, err := parseByteSize(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a size like 64MB, 512KB or 1GB", n.Line, n.Value)
+	}
+	*b = v
+	return nil
+}
+
+// parseByteSize reads a ByteSize.
+func parseByteSize(s string) (ByteSize, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"B", 1}} {
+		if up := strings.ToUpper(s); strings.HasSuffix(up, u.suffix) {
+			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 || v > (1<<62)/mult {
+		return 0, fmt.Errorf("not a size: %q", s)
+	}
+	return ByteSize(v * mult), nil
 }
 
 // Values of Blog.ObeyCrawlDelay.
@@ -152,6 +197,13 @@ var builtinDefaults = Blog{
 	MaxCrawlDelay:  Duration(time.Minute),
 	ObeyCrawlDelay: CrawlDelayCapped,
 	RecheckPosts:   Duration(harvest.DefaultRecheckPosts),
+
+	MaxURLs:              harvest.DefaultMaxURLs,
+	MaxSitemapBytes:      harvest.DefaultMaxSitemapBytes,
+	MaxComments:          harvest.DefaultMaxComments,
+	MaxCommentsPerAnswer: harvest.DefaultMaxCommentsPerAnswer,
+	MaxCommentBytes:      harvest.DefaultMaxCommentBytes,
+	MaxCommentAnswer:     harvest.DefaultMaxCommentAnswerBytes,
 }
 
 // LoadConfig reads and validates the config file at path. All problems are
@@ -551,6 +603,22 @@ func (b *Blog) checkValues(id string, add func(key, reason string)) {
 	}
 	if b.MaxCrawlDelay <= 0 {
 		add("max_crawl_delay", "must be positive (the longest robots.txt Crawl-delay honoured)")
+	}
+	for _, k := range []struct {
+		key  string
+		v    int64
+		what string
+	}{
+		{"max_urls", int64(b.MaxURLs), "URLs taken in from sitemaps and links per crawl"},
+		{"max_sitemap_bytes", int64(b.MaxSitemapBytes), "sitemap files read per crawl, e.g. 64MB"},
+		{"max_comments_per_post", int64(b.MaxComments), "comments read per post and source"},
+		{"max_comments_per_answer", int64(b.MaxCommentsPerAnswer), "comments read from one comments REST answer"},
+		{"max_comment_answer_bytes", int64(b.MaxCommentAnswer), "one comments REST answer, e.g. 8MB"},
+		{"max_comment_bytes", int64(b.MaxCommentBytes), "comment answers read per post, e.g. 32MB"},
+	} {
+		if k.v < 1 {
+			add(k.key, "must be at least 1 ("+k.what+"; there is no unlimited)")
+		}
 	}
 	if b.ObeyCrawlDelay != CrawlDelayCapped && b.ObeyCrawlDelay != CrawlDelayStrict {
 		add("obey_crawl_delay", fmt.Sprintf("%q is neither capped nor strict", b.ObeyCrawlDelay))

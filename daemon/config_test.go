@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/harvest"
 )
 
 func TestExampleConfigIsValid(t *testing.T) {
@@ -25,6 +26,17 @@ func TestExampleConfigIsValid(t *testing.T) {
 	}
 	if c.Blogs[2].Render != "always" {
 		t.Errorf("blog value overridden by defaults: %q", c.Blogs[2].Render)
+	}
+	if b.MaxURLs != 100_000 || b.MaxSitemapBytes != 64<<20 || b.MaxComments != 100_000 || b.MaxCommentsPerAnswer != 1_000 || b.MaxCommentBytes != 32<<20 || b.MaxCommentAnswer != 8<<20 {
+		t.Errorf("bounds not as the example states: max_urls %d, max_sitemap_bytes %d, max_comments_per_post %d, max_comments_per_answer %d, max_comment_bytes %d",
+			b.MaxURLs, b.MaxSitemapBytes, b.MaxComments, b.MaxCommentsPerAnswer, b.MaxCommentBytes)
+	}
+	bare, err := daemon.ParseConfig("bare.yaml", []byte("blogs:\n  - id: a\n    url: https://x.org/\n    max_comment_bytes: 512KB\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := bare.Blogs[0]; b.MaxURLs != harvest.DefaultMaxURLs || b.MaxComments != harvest.DefaultMaxComments || b.MaxCommentBytes != 512<<10 {
+		t.Errorf("built-in bounds: max_urls %d, max_comments_per_post %d, max_comment_bytes %d (512KB given)", b.MaxURLs, b.MaxComments, b.MaxCommentBytes)
 	}
 }
 
@@ -59,6 +71,11 @@ func TestConfigErrors(t *testing.T) {
 		{"bad log format", "log: {format: xml}\nblogs:\n" + ok, 1, "", "log.format", "neither text nor json"},
 		{"bad max_duration", "blogs:\n  - id: a\n    url: https://x.org/\n    max_duration: forever\n", 4, "a", "max_duration", "not a duration"},
 		{"bad max_crawl_delay", "blogs:\n  - id: a\n    url: https://x.org/\n    max_crawl_delay: -1s\n", 4, "a", "max_crawl_delay", "not a duration"},
+		{"bad max_sitemap_bytes", "blogs:\n  - id: a\n    url: https://x.org/\n    max_sitemap_bytes: huge\n", 4, "a", "max_sitemap_bytes", "not a size"},
+		{"zero max_urls", "blogs:\n  - id: a\n    url: https://x.org/\n    max_urls: 0\n", 4, "a", "max_urls", "must be at least 1"},
+		{"zero max_comments_per_post", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comments_per_post: 0\n", 4, "a", "max_comments_per_post", "must be at least 1"},
+		{"negative max_comments_per_answer", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comments_per_answer: -5\n", 4, "a", "max_comments_per_answer", "must be at least 1"},
+		{"zero max_comment_bytes", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comment_bytes: 0MB\n", 4, "a", "max_comment_bytes", "must be at least 1"},
 		{"bad obey_crawl_delay", "blogs:\n  - id: a\n    url: https://x.org/\n    obey_crawl_delay: always\n", 4, "a", "obey_crawl_delay", "neither capped nor strict"},
 	}
 	for _, tc := range cases {

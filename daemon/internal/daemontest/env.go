@@ -17,6 +17,12 @@ import (
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
+// EnvPosts is how many posts NewEnv's blog keeps: more than its feed
+// lists (ten), so that some posts are found only by crawling, as on a
+// real blog, and a third of the demo blog's 43, whose number no process
+// test needs.
+const EnvPosts = 14
+
 // Env is one daemon test: a fixture blog server and a config naming it
 // as the blog "sample".
 type Env struct {
@@ -28,11 +34,14 @@ type Env struct {
 	Listen  string // the status server's address
 }
 
-// NewEnv serves the wordpress fixture blog and writes a config harvesting
-// it on schedule into a new archive, rendering never.
+// NewEnv serves the wordpress fixture blog, cut to its EnvPosts newest
+// posts and its pages, and writes a config harvesting it on schedule into
+// a new archive, rendering never.
 func NewEnv(t testing.TB, schedule string) *Env {
 	t.Helper()
-	e := &Env{Site: fixture.MustNew("wordpress"), Dir: t.TempDir(), Listen: FreeAddr(t)}
+	site := fixture.MustNew("wordpress")
+	site.KeepNewest(EnvPosts)
+	e := &Env{Site: site, Dir: t.TempDir(), Listen: FreeAddr(t)}
 	e.Srv = httptest.NewServer(e.Site.Handler())
 	t.Cleanup(e.Srv.Close)
 	e.Archive = filepath.Join(e.Dir, "archive")
