@@ -108,3 +108,24 @@ func BenchmarkCheckBigThread(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peakheap-MB")
 }
+
+// TestDeepReplyChain writes an entry of 300 comments each answering the
+// one before (a structMap 300 divs deep, its METS under 1 MiB), its METS
+// validated: it is archived and checks clean (the validator parses no
+// deeper than 256 elements, and the entry was refused as not
+// well-formed).
+func TestDeepReplyChain(t *testing.T) {
+	e := threadEntry(300)
+	for i := 1; i < len(e.Comments); i++ {
+		e.Comments[i].ParentID, e.Comments[i].ParentURL = e.Comments[i-1].ID, e.Comments[i-1].URL
+	}
+	w := &aip.Writer{Root: t.TempDir(), Now: fixedNow, ValidateEvery: 1}
+	defer w.Close()
+	res, err := w.WriteEntry(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := aip.Check(res.Dir); len(errs) > 0 {
+		t.Error(errs)
+	}
+}

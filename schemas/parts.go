@@ -28,7 +28,7 @@ func ValidateReader(r io.Reader) []Problem {
 	case err == nil:
 		return validateParts(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), r), 64<<10))
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return validateWhole(head[:n])
+		return validateSmall(head[:n])
 	}
 	return []Problem{{Message: err.Error()}}
 }

@@ -149,7 +149,10 @@ func TestPartsAgreeOnLargeDocuments(t *testing.T) {
 
 // TestPartsDeepThread: a thread of 600 comments each answering the one
 // before is a structMap 600 divs deep, more than helium parses (it stops
-// at a depth of 256: "exceeded max depth"); in parts it is valid.
+// at a depth of 256: "exceeded max depth"); in parts it is valid, and
+// Validate and ValidateReader turn to the parts for a document under
+// 1 MiB that nests too deep (before, such an entry was refused as not
+// well-formed).
 func TestPartsDeepThread(t *testing.T) {
 	doc := big(t, 600, 600, "", nil)
 	if whole := validateWhole(doc); len(whole) == 0 || !strings.Contains(whole[0].Message, "depth") {
@@ -157,5 +160,18 @@ func TestPartsDeepThread(t *testing.T) {
 	}
 	if parts := ValidateReaderParts(doc); len(parts) > 0 {
 		t.Errorf("in parts: %v", parts)
+	}
+	if len(doc) > wholeUpTo {
+		t.Fatalf("%d bytes: not a small document", len(doc))
+	}
+	if ps := Validate(doc); len(ps) > 0 {
+		t.Errorf("Validate: %v", ps)
+	}
+	if ps := ValidateReader(bytes.NewReader(doc)); len(ps) > 0 {
+		t.Errorf("ValidateReader: %v", ps)
+	}
+	bad := bytes.Replace(doc, []byte(`DMDID="dmd-c500"`), []byte(`DMDID="dmd-none"`), 1)
+	if ps := Validate(bad); len(ps) != 1 || !strings.Contains(ps[0].Message, "dmd-none") {
+		t.Errorf("Validate of a deep document with a dangling DMDID: %v", ps)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/lestrrat-go/helium"
@@ -87,7 +88,17 @@ func Validate(doc []byte) []Problem {
 	if len(doc) > wholeUpTo {
 		return validateParts(bufio.NewReader(bytes.NewReader(doc)))
 	}
-	return validateWhole(doc)
+	return validateSmall(doc)
+}
+
+// validateSmall validates doc whole, or in parts when it nests deeper
+// than the validator parses (a long reply chain is a deep structMap).
+func validateSmall(doc []byte) []Problem {
+	problems := validateWhole(doc)
+	if len(problems) == 1 && strings.Contains(problems[0].Message, "exceeded max depth") && rootIsMETS(doc) {
+		return validateParts(bufio.NewReader(bytes.NewReader(doc)))
+	}
+	return problems
 }
 
 // validateWhole validates doc as one document.
