@@ -1,6 +1,7 @@
 package aip
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,14 +43,6 @@ func Check(path string) []error {
 // called after each bag checked with its folder and the count so far.
 func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	var t Tally
-	var ids identityClaims
-	done := func(dir string, payload map[string]int64) {
-		t.add(dir, payload)
-		ids.add(dir, dir)
-		if bag != nil {
-			bag(dir, t)
-		}
-	}
 	info, err := os.Lstat(path)
 	switch {
 	case err != nil:
@@ -60,41 +53,22 @@ func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	case !info.IsDir():
 		return t, []error{&NotBagError{Path: path}}
 	case isBag(path):
-		return t, checkAIP(path, looksLikeAIP(path), done)
+		return t, checkAIP(path, looksLikeAIP(path), func(dir string, payload map[string]int64) {
+			t.add(dir, payload)
+			if bag != nil {
+				bag(dir, t)
+			}
+		})
 	}
-	return t, append(checkTree(path, done), ids.errors()...)
-}
-
-// checkTree checks every bag below root, an archive, as an AIP, calling
-// done after each.
-func checkTree(root string, done func(dir string, payload map[string]int64)) []error {
+	// An archive: every bag below it, in place.
 	var errs []error
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-			return nil
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			errs = append(errs, &SymlinkError{Path: p, Target: target})
-			return nil
-		case !d.IsDir():
-			return nil
-		case d.Name() == TmpDir && p != root:
-			return filepath.SkipDir
-		case isBag(p):
-			errs = append(errs, checkAIP(p, true, done)...)
-			return filepath.SkipDir
+	t, rest := checkLocalShare(context.Background(), path, ".", nil, func(b BagCheck, t Tally) {
+		errs = append(errs, b.Problems...)
+		if bag != nil {
+			bag(filepath.Join(path, filepath.FromSlash(b.Name)), t)
 		}
-		if _, ok := versionNumber(d.Name()); ok {
-			errs = append(errs, &NotBagError{Path: p})
-		}
-		return nil
 	})
-	if err != nil {
-		errs = append(errs, err)
-	}
-	return errs
+	return t, append(errs, rest...)
 }
 
 // isBag reports whether dir holds a bagit.txt or, for a bag that lost it,

@@ -116,6 +116,15 @@
 // version's WARC (warc.Scan): memory stays bounded whatever it holds.
 // Enclosing and Within tell a command whether a path it would write lies in
 // an archive or a bag.
+// Folders and files are made 0755 and 0644 under the umask, or with the
+// exact Modes a Writer or Local is given (modes.go); the temp folder a bag
+// is built in is made with the folder mode, so the published bag keeps it.
+// Every bag published is then announced in the archive's publication log,
+// one create-only JSON object per bag under .publications/, written
+// through the Store (publog.go says why objects and not an appended
+// file); Publications reads it, Unannounced and Announce close the gap a
+// crash between publication and announcement leaves.
+//
 // Storage goes through Store (store.go), the one interface every reader
 // and writer of an archive uses: io/fs reading of published bags, and
 // Stage/Put/Publish, which makes a whole bag visible at once or not at all.
@@ -155,6 +164,22 @@
 // CheckTally also counts what it verified, and TallyArchive counts without
 // checking, by the one definition check, demo and report share (Tally,
 // TallyDefinition: payload = every file under data/ of every bag version).
+// CheckShare is the same check of a share of an archive's bags (ShareOf: a
+// bag's share is FNV-1a of its path modulo the number of shares, so that
+// audits reading the shares in turn read every bag; CheckTally and
+// CheckStore are CheckShare of every bag), reporting each bag's problems
+// with its name.
+//
+// Fixity audits are recorded in the archive (audit.go): one folder per
+// audit, <archive>/.audit/a<seq>/, holding premis.xml (a PREMIS 3 document:
+// the fixity check event with its outcome and a note per problem, the
+// archive and each bag with a problem as objects, the software as agent),
+// audit.json (AuditRecord) and bags.txt.gz (every bag read), published through the Store as a bag is, so it
+// is whole or absent on a folder and on S3 alike. One record per audit,
+// not per blog: an audit is one event over the whole share, and a bag,
+// never changed once published, cannot take it; a record outside the bags
+// keeps a read from making new versions. The dot keeps the folder from
+// any blog id and out of the readers' way; Check finds no bag in it.
 //
 // The tests of whatever writes through the Writer run over both stores
 // (backends_test.go: forEachBackend, testArchive), S3 on a real server

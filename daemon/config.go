@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"reflect"
 	"regexp"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
@@ -34,13 +36,33 @@ type Config struct {
 	// OrgCode is the organisation's MARC code (MARC Code List for
 	// Organizations, such as DLC): the MARC records' 003 and 040 $a $c.
 	// Empty: no 003 and no 040.
-	OrgCode     string  `yaml:"organization_code"`
+	OrgCode string `yaml:"organization_code"`
+	// FileMode and DirMode, octal ("0640", "0750"), are the exact modes
+	// of the files and folders written into an archive folder (bags, the
+	// folders above them, the publication log); empty: 0644 and 0755
+	// under the process's umask (aip.Modes).
+	FileMode string `yaml:"file_mode"`
+	DirMode  string `yaml:"dir_mode"`
+	// OnPublish is a command run once for each bag the publication log
+	// announces, with the bag's location (a folder, or its s3:// URL) as
+	// its last argument (handoff.go); empty: none.
+	OnPublish   Command `yaml:"on_publish"`
 	CAFile      string  `yaml:"ca_file"`     // extra CA certificates (PEM), added to the system pool
 	Concurrency int     `yaml:"concurrency"` // harvests running at once; default 2
 	Log         Log     `yaml:"log"`
 	Cluster     Cluster `yaml:"cluster"`  // run on many machines (NATS JetStream); left out: one process, nothing of NATS
 	Defaults    Blog    `yaml:"defaults"` // values for blogs that do not set them
 	Blogs       []Blog  `yaml:"blogs"`
+
+	// The archivist's checks (config_audit.go): fixity audits on a
+	// schedule (audit.go; left out: none), notifications of failed runs
+	// and audit problems (notify.go; left out: none), and the folder of
+	// ReplayWeb.page's ui.js and sw.js (the npm package replaywebpage),
+	// in which the status page's entry links open the entry's WACZ
+	// (entryview.go; empty: the links download the WACZ).
+	Audit         Audit  `yaml:"audit"`
+	Notify        Notify `yaml:"notify"`
+	ReplayWebPage string `yaml:"replay_web_page"`
 
 	set keySets // the keys the file set, even to zero; empty for a Config built in code
 }
@@ -132,6 +154,45 @@ const (
 	CrawlDelayCapped = "capped" // a larger Crawl-delay is crawled at max_crawl_delay, with a warning
 	CrawlDelayStrict = "strict" // a larger Crawl-delay skips the blog with an error
 )
+
+// Command is a program and its arguments, given in YAML as a list
+// ([/usr/local/bin/ingest, --queue, blogs]) or as one string, the
+// program alone (no shell: nothing is split or expanded).
+type Command []string
+
+// UnmarshalYAML reads a string or a list of strings.
+func (c *Command) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Value == "" {
+			*c = nil
+			return nil
+		}
+		*c = Command{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		var args []string
+		if err := n.Decode(&args); err != nil {
+			return err
+		}
+		*c = args
+		return nil
+	}
+	return fmt.Errorf("line %d: a command is a program path or a list [program, arg, …]", n.Line)
+}
+
+// Modes returns the archive's file and folder modes (validated by
+// LoadConfig; an invalid one counts as unset).
+func (c *Config) Modes() aip.Modes {
+	var m aip.Modes
+	if c.FileMode != "" {
+		m.File, _ = aip.ParseMode(c.FileMode, false)
+	}
+	if c.DirMode != "" {
+		m.Dir, _ = aip.ParseMode(c.DirMode, true)
+	}
+	return m
+}
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
 type Duration time.Duration
@@ -446,6 +507,26 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 		top("organization_code", fmt.Sprintf("%q is not a MARC organization code (letters, then letters, digits, '-' or ':', at most 16; "+
 			"such as DLC or UkOxU: see the MARC Code List for Organizations)", c.OrgCode))
 	}
+	for _, m := range []struct {
+		key, val string
+		dir      bool
+	}{{"file_mode", c.FileMode, false}, {"dir_mode", c.DirMode, true}} {
+		if m.val == "" {
+			continue
+		}
+		if _, err := aip.ParseMode(m.val, m.dir); err != nil {
+			top(m.key, err.Error())
+		} else if isS3(c.Archive) {
+			top(m.key, "an S3 archive's objects have no modes (the bucket's policy decides who reads them): leave it out")
+		}
+	}
+	if len(c.OnPublish) > 0 {
+		if c.OnPublish[0] == "" {
+			top("on_publish", "the program is empty")
+		} else if _, err := exec.LookPath(c.OnPublish[0]); err != nil {
+			top("on_publish", fmt.Sprintf("%q cannot be run: %v (give its path, or a program on PATH)", c.OnPublish[0], err))
+		}
+	}
 	if c.Log.Format != "" && c.Log.Format != "text" && c.Log.Format != "json" {
 		top("log.format", fmt.Sprintf("%q is neither text nor json", c.Log.Format))
 	}
@@ -456,6 +537,7 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 		top("blogs", "no blog registered")
 	}
 	probs = append(probs, c.Cluster.validate(c, doc)...)
+	probs = append(probs, c.validateAudit(doc)...)
 	// A bad value under defaults is reported once, at its own line; the
 	// blogs that inherit it are not blamed for it again.
 	dn := mapNode(doc, "defaults")

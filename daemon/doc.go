@@ -28,7 +28,14 @@
 // statuspage.html (run history in runhistory.go; in a cluster a worker's
 // run record reaches the scheduler's history in its done report,
 // runOutcome.Run; the ledger's shortfalls in ledgershort.go); the demo's stable address and state are in
-// cmd_demo.go; terminal progress lines in progress.go. Everything that
+// cmd_demo.go; terminal progress lines in progress.go. The hand-off to
+// a repository: the publication log is aip's (aip/publog.go), read by the
+// published command (cmd_published.go) and by the on_publish command's
+// delivery (handoff.go, its cursor beside the state file); the archive's
+// file and folder modes are Config.Modes, given to the AIP writer in
+// core.openArchive; files written outside the archive get 0644 under the
+// umask (umask.go). locate and import-opml are cmd_locate.go and
+// cmd_opml.go. Everything that
 // reads the archive (media and requisites reuse, resuming, export, report,
 // status counts and shortfalls) gets its aip.Store from s3archive.go
 // (core.archiveStore, readArchive; resolveArchive for a command line's
@@ -36,4 +43,16 @@
 // The Prometheus metrics (names, HELP texts, buckets) and /metrics are
 // metrics.go, through github.com/VictoriaMetrics/metrics; what a crawl adds
 // to them is in archive.go (count, recordFetches, recordRenders).
+//
+// The archivist's checks, configured by config_audit.go (audit, notify,
+// replay_web_page): fixity audits on a schedule are audit.go (the local
+// daemon only: the rotation of shares, holding a blog while its folder is
+// read, the record through aip.WriteAudit, the metrics' auditDone);
+// notifications of failed runs (planner.notifyRun, from Daemon.finish and
+// the cluster scheduler's recordDone) and audit problems are notify.go
+// (the JSON body Notification, the background delivery and its retries,
+// redactURL: the webhook's secret never in a message); an entry as it
+// looked (entry?bag=…, its WACZ, ReplayWeb.page's files) is entryview.go.
+// Their parts of the status page are statusaudit.html ("audit", and "aip":
+// an AIP's name with its entry link), apart from statuspage.html.
 package daemon

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -207,4 +208,21 @@ func removeDemos() {
 	if demoArchive.dir != "" {
 		os.RemoveAll(demoArchive.dir)
 	}
+}
+
+// BagFolders returns the folders of the archive root holding bagit.txt
+// (Blog, requisites and Entry AIP versions), sorted.
+func BagFolders(t testing.TB, root string) []string {
+	t.Helper()
+	bags, err := filepath.Glob(filepath.Join(root, "*", "*", "v*", "bagit.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v*", "bagit.txt"))
+	var out []string
+	for _, b := range append(bags, more...) {
+		out = append(out, filepath.Dir(b))
+	}
+	slices.Sort(out)
+	return out
 }
