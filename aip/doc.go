@@ -147,6 +147,15 @@
 // ArchivedRequisites reads the verified requisites back for an update to
 // reuse or revalidate (harvest.Options.ArchivedRequisites).
 //
+// A package's memory does not grow with its thread beyond the records
+// themselves: the comments' MARC records are made, linted and written one
+// at a time as the METS is written section by section
+// (mets.Document.DmdSource, MarshalTo), a METS over 4 MiB goes through a
+// temporary file (spillAbove, assemble.go) and is validated in parts
+// (schemas.ValidateReader); Check streams the METS twice (the schema
+// validation, then its sections one by one: checkmets.go) and every WARC
+// (warc.Verify), holding neither whole.
+//
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never
 // followed) included, and bags of an archive that claim one identifier
