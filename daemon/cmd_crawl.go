@@ -137,7 +137,7 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO, prepare fun
 			break
 		}
 	}
-	fmt.Fprintf(io.Stdout, "archive: %s\n", c.Archive)
+	fmt.Fprintf(io.Stdout, "archive: %s\n", redactURLs(c.Archive))
 	if len(failed) > 0 {
 		return sum, errors.New("failed: " + strings.Join(failed, "; "))
 	}
