@@ -258,7 +258,7 @@ func idFromURL(raw string) string {
 	}
 	id := strings.Trim(b.String(), "-._")
 	if len(id) > blogharvest.MaxIDLen {
-		id = id[:blogharvest.MaxIDLen]
+		id = strings.TrimRight(id[:blogharvest.MaxIDLen], "-._")
 	}
 	if blogharvest.ValidID(id) != nil {
 		return "blog"
