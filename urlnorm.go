@@ -1,13 +1,16 @@
 package blogharvest
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // NormalizeURL returns raw (an absolute URL or a reference) percent-encoded
 // as the WHATWG URL standard encodes what a browser requests: ASCII tab
 // and newlines removed and leading and trailing C0 controls and spaces
 // trimmed; in the path, C0 controls, space, '"', '<', '>', '`', '{', '}'
 // and bytes over 0x7E encoded; in the query, C0 controls, space, '"',
-// '<', '>', '\'' and bytes over 0x7E; in the fragment, C0 controls,
+// '<', '>', '\” and bytes over 0x7E; in the fragment, C0 controls,
 // space, '"', '<', '>', '`' and bytes over 0x7E. It also encodes the
 // characters RFC 3986 allows nowhere ('{', '}', '|', '\\', '^', '`' left
 // over) and a '%' that begins no escape, so the result is a valid URI for
@@ -126,4 +129,17 @@ func isScheme(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// SetEscapedPath sets the path of u from its escaped form (what
+// u.EscapedPath returns), so that an escape such as %2F survives
+// u.String(): a URL is rebuilt from EscapedPath, never from the decoded
+// Path, where %2F has become a '/'.
+func SetEscapedPath(u *url.URL, escaped string) {
+	p, err := url.PathUnescape(escaped)
+	if err != nil {
+		u.Path, u.RawPath = escaped, ""
+		return
+	}
+	u.Path, u.RawPath = p, escaped
 }

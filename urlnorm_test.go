@@ -47,3 +47,13 @@ func TestNormalizeURL(t *testing.T) {
 		}
 	}
 }
+
+// TestSetEscapedPathKeepsEscapes: a path rebuilt from its escaped form
+// keeps %2F through String, where one rebuilt from Path loses it.
+func TestSetEscapedPathKeepsEscapes(t *testing.T) {
+	u, _ := url.Parse("https://b.example/post/..%2Fetc%2Fpasswd/comment-page-2/")
+	blogharvest.SetEscapedPath(u, u.EscapedPath()+"atom/")
+	if got := u.String(); got != "https://b.example/post/..%2Fetc%2Fpasswd/comment-page-2/atom/" {
+		t.Errorf("String = %q", got)
+	}
+}
