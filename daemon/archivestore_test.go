@@ -4,8 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"io/fs"
 	"os"
@@ -15,32 +13,9 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/aip"
-	"github.com/blogharvest/blogharvest/aip/s3store"
-	"github.com/blogharvest/blogharvest/internal/s3test"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/report"
 )
-
-// newS3Archive returns a fresh, empty archive on the test's S3 server
-// (internal/s3test; skipped without one): its s3:// URL and its store. The
-// endpoint and credentials are set in the environment only, as an
-// operator gives them to the commands.
-func newS3Archive(t *testing.T) (string, *s3store.Store) {
-	t.Helper()
-	srv := s3test.Start(t)
-	for _, kv := range srv.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	prefix := strings.ReplaceAll(t.Name(), "/", "-") + "-" + hex.EncodeToString(b[:])
-	st, err := s3store.New(context.Background(), s3store.Config{Endpoint: srv.Endpoint, Insecure: true, Bucket: srv.Bucket,
-		Prefix: prefix, AccessKey: srv.AccessKey, SecretKey: srv.SecretKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "s3://" + srv.Bucket + "/" + prefix, st
-}
 
 // copyArchive publishes every bag of the archive src into dst, each as a
 // Writer publishes one (Stage, Put of every file, Publish), and returns
@@ -97,8 +72,8 @@ func copyArchive(t *testing.T, src, dst aip.Store) int {
 // store gives the readers what the folder gives), and the S3 corpus holds
 // every post, page and comment of the blog.
 func TestExportAndReportFromS3(t *testing.T) {
-	s3url, st := newS3Archive(t) // first: it skips without an S3 server
-	local, truth := crawlDemo(t)
+	s3url, st := daemontest.NewS3Archive(t) // first: it skips without an S3 server
+	local, truth := daemontest.CrawlDemo(t)
 	if n := copyArchive(t, &aip.Local{Root: local}, st); n == 0 {
 		t.Fatal("no bag copied")
 	}
@@ -111,7 +86,7 @@ func TestExportAndReportFromS3(t *testing.T) {
 	export := func(archive string, args ...string) []byte {
 		t.Helper()
 		out := filepath.Join(tmp, "out")
-		code, _, stderr := run(t, append([]string{"export", archive, "-out", out}, args...)...)
+		code, _, stderr := daemontest.Run(t, append([]string{"export", archive, "-out", out}, args...)...)
 		if code != 0 {
 			t.Fatalf("export %s %v: exit %d\n%s", archive, args, code, stderr)
 		}
@@ -153,7 +128,7 @@ func TestExportAndReportFromS3(t *testing.T) {
 	reportOf := func(archive string) string {
 		t.Helper()
 		out := filepath.Join(tmp, "report.html")
-		if code, _, stderr := run(t, "report", archive, "-out", out); code != 0 {
+		if code, _, stderr := daemontest.Run(t, "report", archive, "-out", out); code != 0 {
 			t.Fatalf("report %s: exit %d\n%s", archive, code, stderr)
 		}
 		data, err := os.ReadFile(out)

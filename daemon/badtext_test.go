@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // rawBlog is a small blog served from raw bytes, so tests can put any byte
@@ -177,7 +179,7 @@ func TestControlCharactersInPageText(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -207,7 +209,7 @@ func TestControlCharactersInPageText(t *testing.T) {
 	if warned != 1 {
 		t.Errorf("%d capture logs record the removal, want 1", warned)
 	}
-	if code, stdout, _ := run(t, "check", out); code != 0 {
+	if code, stdout, _ := daemontest.Run(t, "check", out); code != 0 {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}
 }
@@ -222,7 +224,7 @@ func TestControlCharacterInFeedTitle(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -245,7 +247,7 @@ func TestControlCharacterInFeedTitle(t *testing.T) {
 	if !strings.Contains(stderr, "2 characters not allowed in XML removed before parsing") {
 		t.Errorf("no warning names the repair:\n%s", stderr)
 	}
-	if code, stdout, _ := run(t, "check", out); code != 0 {
+	if code, stdout, _ := daemontest.Run(t, "check", out); code != 0 {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}
 }
@@ -261,7 +263,7 @@ func TestLatin1BytesInUTF8(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -305,7 +307,7 @@ func TestReplyCycleKeepsThePost(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := run(t, "crawl", "-config", cfg)
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-config", cfg)
 	if code != 0 || strings.Contains(stderr, "entry not archived") {
 		t.Errorf("crawl: exit %d, want 0\n%s\n%s", code, stdout, stderr)
 	}
@@ -343,7 +345,7 @@ func TestReplyCycleKeepsThePost(t *testing.T) {
 	if !found {
 		t.Errorf("no ledger line of %s names the reply cycle (ledger files %q)", post, ledger)
 	}
-	if code, out, stderr := run(t, "check", filepath.Join(dir, "archive")); code != 0 {
+	if code, out, stderr := daemontest.Run(t, "check", filepath.Join(dir, "archive")); code != 0 {
 		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/schedule"
 )
@@ -37,9 +38,9 @@ func TestCrawlOverBudgetIsPartial(t *testing.T) {
 			t.Errorf("state %+v: want outcome partial, no error, no watermark, some entries", st)
 		}
 		if want := fmt.Sprintf("max_duration %v reached", budget); !strings.Contains(errs, want) {
-			t.Errorf("log lacks the budget warning %q:\n%s", want, lastLines(errs, 10))
+			t.Errorf("log lacks the budget warning %q:\n%s", want, daemontest.LastLines(errs, 10))
 		}
-		checkArchive(t, archive)
+		daemontest.CheckArchive(t, archive)
 		return
 	}
 }
@@ -71,7 +72,7 @@ func crawlOverBudget(t *testing.T, budget time.Duration) (schedule.State, string
 	}
 	var out, errs bytes.Buffer
 	code := daemon.Main(context.Background(), []string{"crawl", "-config", cfg}, daemon.IO{Stdout: &out, Stderr: &errs})
-	t.Logf("max_duration %v: exit %d\n%s%s", budget, code, out.String(), lastLines(errs.String(), 10))
+	t.Logf("max_duration %v: exit %d\n%s%s", budget, code, out.String(), daemontest.LastLines(errs.String(), 10))
 	s, err := schedule.OpenReadOnly(state)
 	if err != nil {
 		t.Fatal(err)
@@ -90,9 +91,9 @@ func TestCrawlURLMaxDuration(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(fixture.MustNew("static").Handler())
 	defer srv.Close()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", t.TempDir(), "-delay", "1ms", "-render", "never",
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", t.TempDir(), "-delay", "1ms", "-render", "never",
 		"-max-duration", "1ns")
 	if code != daemon.ExitFailure || !strings.Contains(stdout+stderr, "time budget (max_duration)") {
-		t.Errorf("exit %d, want 1 naming the budget\n%s\n%s", code, stdout, lastLines(stderr, 5))
+		t.Errorf("exit %d, want 1 naming the budget\n%s\n%s", code, stdout, daemontest.LastLines(stderr, 5))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -19,7 +20,7 @@ func TestCheckReportsOneEntryInTwoFolders(t *testing.T) {
 	srv := httptest.NewServer(fixture.MustNew("static").Handler())
 	defer srv.Close()
 	out := t.TempDir()
-	if code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never"); code != 0 {
+	if code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never"); code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	bags, _ := filepath.Glob(filepath.Join(out, "*", "entries", "[0-9]*", "*", "v1"))
@@ -34,7 +35,7 @@ func TestCheckReportsOneEntryInTwoFolders(t *testing.T) {
 	if b, err := exec.Command("cp", "-a", bags[0], twin).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, b)
 	}
-	code, stdout, _ := run(t, "check", out)
+	code, stdout, _ := daemontest.Run(t, "check", out)
 	if code != daemon.ExitFailure || !strings.Contains(stdout, "claim one identifier") || !strings.Contains(stdout, twin) {
 		t.Errorf("check of one entry in two folders: exit %d\n%s", code, stdout)
 	}

@@ -1,8 +1,6 @@
 package daemon_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -13,28 +11,21 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
-// run calls daemon.Main in-process and returns the exit code and output.
-func run(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := daemon.Main(context.Background(), args, daemon.IO{Stdout: &out, Stderr: &errb})
-	return code, out.String(), errb.String()
-}
-
 func TestEverySubcommandHasHelp(t *testing.T) {
 	for _, c := range []string{"run", "crawl", "learn", "check", "status", "demo", "version", "export", "report"} {
-		code, _, stderr := run(t, c, "-h")
+		code, _, stderr := daemontest.Run(t, c, "-h")
 		if code != daemon.ExitOK || !strings.Contains(stderr, "Usage: blogharvest "+c) {
 			t.Errorf("%s -h: exit %d, stderr %q", c, code, stderr)
 		}
 	}
-	if code, _, _ := run(t, "frobnicate"); code != daemon.ExitUsage {
+	if code, _, _ := daemontest.Run(t, "frobnicate"); code != daemon.ExitUsage {
 		t.Errorf("unknown command: exit %d, want %d", code, daemon.ExitUsage)
 	}
-	if code, out, _ := run(t, "version"); code != 0 || !strings.HasPrefix(out, "blogharvest ") {
+	if code, out, _ := daemontest.Run(t, "version"); code != 0 || !strings.HasPrefix(out, "blogharvest ") {
 		t.Errorf("version: %d %q", code, out)
 	}
 }
@@ -45,7 +36,7 @@ func TestCrawlURLThenCheck(t *testing.T) {
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != 0 {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -54,7 +45,7 @@ func TestCrawlURLThenCheck(t *testing.T) {
 	if want := len(tr.Posts) + len(tr.Pages); len(bags) != want {
 		t.Errorf("%d entry AIPs, want %d", len(bags), want)
 	}
-	if code, stdout, _ := run(t, "check", out); code != 0 || !strings.Contains(stdout, ": ok") {
+	if code, stdout, _ := daemontest.Run(t, "check", out); code != 0 || !strings.Contains(stdout, ": ok") {
 		t.Errorf("check: exit %d\n%s", code, stdout)
 	}
 	checkLedgerLogged(t, out, stderr, tr)
@@ -64,7 +55,7 @@ func TestCrawlURLThenCheck(t *testing.T) {
 		t.Fatal("no payload to damage")
 	}
 	os.WriteFile(objs[0], []byte("damaged"), 0o644)
-	code, stdout, _ = run(t, "check", out)
+	code, stdout, _ = daemontest.Run(t, "check", out)
 	if code != daemon.ExitFailure || !strings.Contains(stdout, filepath.Base(objs[0])) {
 		t.Errorf("check after damage: exit %d\n%s", code, stdout)
 	}
@@ -91,7 +82,7 @@ func TestLearnPrintsRules(t *testing.T) {
 		w.Write(rec.Body.Bytes())
 	}))
 	defer srv.Close()
-	code, stdout, stderr := run(t, "learn", "-url", srv.URL+"/", "-delay", "1ms")
+	code, stdout, stderr := daemontest.Run(t, "learn", "-url", srv.URL+"/", "-delay", "1ms")
 	if code != 0 {
 		t.Fatalf("learn: exit %d\n%s", code, stderr)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -82,13 +83,13 @@ func TestCrawlAllowOrigin(t *testing.T) {
 	front := httptest.NewServer(http.RedirectHandler(blog.URL+"/", http.StatusMovedPermanently))
 	defer front.Close()
 	out := t.TempDir()
-	code, _, stderr := run(t, "crawl", "-url", front.URL+"/", "-id", "moved", "-out", out, "-delay", "1ms", "-render", "never")
+	code, _, stderr := daemontest.Run(t, "crawl", "-url", front.URL+"/", "-id", "moved", "-out", out, "-delay", "1ms", "-render", "never")
 	if code != daemon.ExitFailure || !strings.Contains(stderr, "allow") {
-		t.Errorf("without -allow: exit %d, stderr %s", code, lastLines(stderr, 5))
+		t.Errorf("without -allow: exit %d, stderr %s", code, daemontest.LastLines(stderr, 5))
 	}
-	code, stdout, stderr := run(t, "crawl", "-url", front.URL+"/", "-id", "moved", "-out", out, "-delay", "1ms", "-render", "never", "-allow", blog.URL)
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", front.URL+"/", "-id", "moved", "-out", out, "-delay", "1ms", "-render", "never", "-allow", blog.URL)
 	if code != 0 {
-		t.Fatalf("with -allow: exit %d\n%s\n%s", code, stdout, lastLines(stderr, 10))
+		t.Fatalf("with -allow: exit %d\n%s\n%s", code, stdout, daemontest.LastLines(stderr, 10))
 	}
 	bags, _ := filepath.Glob(filepath.Join(out, "moved", "entries", "*", "*", "v1", "bagit.txt"))
 	if tr := site.Truth(blog.URL); len(bags) != len(tr.Posts)+len(tr.Pages) {

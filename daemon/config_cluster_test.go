@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest/cluster"
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // TestClusterConfigNeedsAuthAndTLS: the cluster key requires an nkey file
@@ -15,7 +16,7 @@ import (
 // server listening off loopback, or a nats_url off loopback, requires TLS.
 func TestClusterConfigNeedsAuthAndTLS(t *testing.T) {
 	dir := t.TempDir()
-	code, stdout, stderr := run(t, "nkey", "-out", filepath.Join(dir, "w.nk"))
+	code, stdout, stderr := daemontest.Run(t, "nkey", "-out", filepath.Join(dir, "w.nk"))
 	pub := strings.TrimSpace(stdout)
 	if code != 0 || !cluster.ValidMember(pub) {
 		t.Fatalf("nkey: exit %d, printed %q\n%s", code, stdout, stderr)
@@ -24,7 +25,7 @@ func TestClusterConfigNeedsAuthAndTLS(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(dir, "w.nk")); err != nil || fi.Mode().Perm() != 0o600 || strings.Contains(stdout, strings.TrimSpace(string(seed))) {
 		t.Errorf("the seed file: %v %v, or the seed printed", fi, err)
 	}
-	if code, _, _ := run(t, "nkey", "-out", filepath.Join(dir, "w.nk")); code == 0 {
+	if code, _, _ := daemontest.Run(t, "nkey", "-out", filepath.Join(dir, "w.nk")); code == 0 {
 		t.Error("nkey overwrote an existing seed file")
 	}
 	key := filepath.Join(dir, "w.nk")

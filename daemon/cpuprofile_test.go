@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -23,10 +24,10 @@ func TestCrawlCPUProfile(t *testing.T) {
 	defer blog.Close()
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "cpu.out")
-	code, stdout, stderr := run(t, "crawl", "-url", blog.URL+"/", "-id", "prof", "-out", filepath.Join(dir, "archive"),
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-url", blog.URL+"/", "-id", "prof", "-out", filepath.Join(dir, "archive"),
 		"-delay", "1ms", "-render", "never", "-cpuprofile", prof)
 	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, lastLines(stderr, 10))
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, daemontest.LastLines(stderr, 10))
 	}
 	data, err := os.ReadFile(prof)
 	if err != nil {
@@ -40,7 +41,7 @@ func TestCrawlCPUProfile(t *testing.T) {
 	if err != nil || !bytes.Contains(raw, []byte("samples")) || !bytes.Contains(raw, []byte("nanoseconds")) {
 		t.Errorf("%s: %d bytes, %v: not a CPU profile (no \"samples\"/\"nanoseconds\" sample type)", prof, len(raw), err)
 	}
-	if code, _, _ := run(t, "crawl", "-url", blog.URL+"/", "-out", filepath.Join(dir, "b"), "-cpuprofile", filepath.Join(dir, "no", "such", "dir", "cpu.out")); code == 0 {
+	if code, _, _ := daemontest.Run(t, "crawl", "-url", blog.URL+"/", "-out", filepath.Join(dir, "b"), "-cpuprofile", filepath.Join(dir, "no", "such", "dir", "cpu.out")); code == 0 {
 		t.Error("an uncreatable -cpuprofile file: exit 0")
 	}
 }

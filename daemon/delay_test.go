@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -32,10 +33,10 @@ func TestCrawlDelayZeroBackToBack(t *testing.T) {
 		wantDelayed bool
 	}{{"0", false}, {"10ms", true}} {
 		hits.Store(0)
-		out, err := exec.Command(binary, "crawl", "-url", srv.URL+"/", "-out", t.TempDir(),
+		out, err := exec.Command(daemontest.Binary(), "crawl", "-url", srv.URL+"/", "-out", t.TempDir(),
 			"-delay", tc.delay, "-render", "never").CombinedOutput()
 		if err != nil {
-			t.Fatalf("crawl -delay %s: %v\n%s", tc.delay, err, lastLines(string(out), 20))
+			t.Fatalf("crawl -delay %s: %v\n%s", tc.delay, err, daemontest.LastLines(string(out), 20))
 		}
 		delayed := loggedDelayed(t, string(out))
 		t.Logf("-delay %s: %d requests, %d waited for their host's turn", tc.delay, hits.Load(), delayed)
@@ -54,7 +55,7 @@ func loggedDelayed(t *testing.T, logs string) int {
 	t.Helper()
 	m := regexp.MustCompile(`msg="harvest finished".* delayed=(\d+)`).FindStringSubmatch(logs)
 	if m == nil {
-		t.Fatalf("no harvest finished line with delayed=N:\n%s", lastLines(logs, 20))
+		t.Fatalf("no harvest finished line with delayed=N:\n%s", daemontest.LastLines(logs, 20))
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n

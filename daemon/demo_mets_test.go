@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/metstest"
 )
 
@@ -20,7 +20,7 @@ func TestDemoArchiveMETS(t *testing.T) {
 		t.Skip("harvests the sample blog")
 	}
 	t.Parallel()
-	archive := daemon.DemoArchive(t)
+	archive := daemontest.DemoArchive(t)
 	docs, _ := filepath.Glob(filepath.Join(archive, "sample", "entries", "*", "*", "v*", "data", "METS.xml"))
 	blog, _ := filepath.Glob(filepath.Join(archive, "sample", "blog", "v*", "data", "METS.xml"))
 	docs = append(docs, blog...)

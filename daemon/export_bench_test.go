@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // BenchmarkExportJSONL exports a 10 000-entry archive as JSON Lines with
@@ -19,7 +21,7 @@ import (
 // under distinct entry folders (their METS documents are what export
 // reads).
 func BenchmarkExportJSONL(b *testing.B) {
-	src, _ := crawlDemo(b)
+	src, _ := daemontest.CrawlDemo(b)
 	archive := b.TempDir()
 	const n = 10000
 	if err := cloneEntries(src, filepath.Join(archive, "big"), n); err != nil {
@@ -28,7 +30,7 @@ func BenchmarkExportJSONL(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "corpus.jsonl")
 	var rss int64
 	for b.Loop() {
-		cmd := exec.Command(binary, "export", archive, "-format", "jsonl", "-out", out)
+		cmd := exec.Command(daemontest.Binary(), "export", archive, "-format", "jsonl", "-out", out)
 		var msg bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &msg, &msg
 		if err := cmd.Start(); err != nil {

@@ -3,83 +3,35 @@ package daemon_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
-	"fmt"
 	"io"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/marctools"
 	"github.com/blogharvest/blogharvest/marc"
 	"github.com/blogharvest/blogharvest/report"
 )
-
-// crawlDemo returns a new archive of the demo's sample blog (the
-// wordpress fixture), a copy of its one harvest in this test binary, and
-// what a perfect harvest finds. The tests that read a harvested blog (and
-// may change their copy) need the same crawl: it is made once, not once
-// per test.
-func crawlDemo(t testing.TB) (string, fixture.Truth) {
-	t.Helper()
-	demo.Do(func() { demo.dir, demo.truth, demo.err = crawlDemoOnce() })
-	if demo.err != nil {
-		t.Fatal(demo.err)
-	}
-	out := t.TempDir()
-	if err := os.CopyFS(out, os.DirFS(demo.dir)); err != nil {
-		t.Fatal(err)
-	}
-	return out, demo.truth
-}
-
-// demo is the one harvest of the demo's sample blog crawlDemo copies;
-// TestMain removes its folder.
-var demo struct {
-	sync.Once
-	dir   string
-	truth fixture.Truth
-	err   error
-}
-
-// crawlDemoOnce harvests the demo's sample blog into a new folder and
-// returns it and what a perfect harvest finds.
-func crawlDemoOnce() (string, fixture.Truth, error) {
-	site := fixture.MustNew("wordpress")
-	srv := httptest.NewServer(site.Handler())
-	defer srv.Close()
-	out, err := os.MkdirTemp("", "blogharvest-demo-")
-	if err != nil {
-		return "", fixture.Truth{}, err
-	}
-	var stdout, stderr bytes.Buffer
-	args := []string{"crawl", "-url", srv.URL + "/", "-out", out, "-delay", "1ms", "-render", "never"}
-	if code := daemon.Main(context.Background(), args, daemon.IO{Stdout: &stdout, Stderr: &stderr}); code != 0 {
-		return out, fixture.Truth{}, fmt.Errorf("crawl: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
-	}
-	return out, site.Truth(srv.URL), nil
-}
 
 // TestExportEveryFormat exports a harvested blog in each format, reads each
 // back, finds every post, page and comment of the blog with its fields, and
 // finds the same corpus in all three formats.
 func TestExportEveryFormat(t *testing.T) {
 	t.Parallel()
-	archive, truth := crawlDemo(t)
+	archive, truth := daemontest.CrawlDemo(t)
 	var corpora [][]report.Post
 	for _, format := range report.Formats {
 		file := filepath.Join(t.TempDir(), "corpus."+format)
-		code, _, stderr := run(t, "export", archive, "-format", format, "-out", file)
+		code, _, stderr := daemontest.Run(t, "export", archive, "-format", format, "-out", file)
 		if code != 0 {
 			t.Fatalf("export -format %s: exit %d\n%s", format, code, stderr)
 		}
@@ -106,7 +58,7 @@ func TestExportEveryFormat(t *testing.T) {
 		}
 	}
 	// One blog's folder exports the same corpus; stdout without -out.
-	code, stdout, stderr := run(t, "export", "-format", "jsonl", filepath.Join(archive, corpora[0][0].Blog))
+	code, stdout, stderr := daemontest.Run(t, "export", "-format", "jsonl", filepath.Join(archive, corpora[0][0].Blog))
 	if posts, err := readJSONL(strings.NewReader(stdout)); code != 0 || err != nil || !reflect.DeepEqual(posts, corpora[0]) {
 		t.Errorf("export of the blog folder: exit %d, %v, %d posts\n%s", code, err, len(posts), stderr)
 	}
@@ -187,8 +139,13 @@ func checkExportedComments(t *testing.T, archive string, got report.Post, want f
 
 // recordsByID returns the MARC records of a METS document by their 001.
 func recordsByID(t *testing.T, path string) map[string]*marc.Record {
+	t.Helper()
+	recs, err := marctools.FromMETS(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[string]*marc.Record{}
-	for _, r := range metsRecords(t, path) {
+	for _, r := range recs {
 		id, _ := r.ControlValue("001")
 		out[id] = r
 	}
@@ -350,12 +307,12 @@ func setField(p *report.Post, key, value string) {
 // committed by mistake after an export).
 func TestExportOutDashIsStdout(t *testing.T) {
 	t.Parallel()
-	archive, _ := crawlDemo(t)
-	code, plain, stderr := run(t, "export", archive)
+	archive, _ := daemontest.CrawlDemo(t)
+	code, plain, stderr := daemontest.Run(t, "export", archive)
 	if code != 0 {
 		t.Fatalf("export: exit %d\n%s", code, stderr)
 	}
-	code, dash, stderr := run(t, "export", archive, "-out", "-")
+	code, dash, stderr := daemontest.Run(t, "export", archive, "-out", "-")
 	if code != 0 {
 		t.Fatalf("export -out -: exit %d\n%s", code, stderr)
 	}
@@ -373,7 +330,7 @@ func TestExportOutDashIsStdout(t *testing.T) {
 // archive is a clear error.
 func TestExportVersions(t *testing.T) {
 	t.Parallel()
-	archive, _ := crawlDemo(t)
+	archive, _ := daemontest.CrawlDemo(t)
 	v1s, _ := filepath.Glob(filepath.Join(archive, "*", "entries", "*", "*", "v1"))
 	if len(v1s) == 0 {
 		t.Fatal("no entry AIPs")
@@ -408,11 +365,11 @@ func TestExportVersions(t *testing.T) {
 			t.Errorf("latest: %s v%d %q", p.AIP, p.Version, p.Title)
 		}
 	}
-	code, _, stderr := run(t, "export", filepath.Join(archive, "nowhere"))
+	code, _, stderr := daemontest.Run(t, "export", filepath.Join(archive, "nowhere"))
 	if code != 1 || !strings.Contains(stderr, "nowhere") {
 		t.Errorf("export of a missing folder: exit %d, %q", code, stderr)
 	}
-	code, _, stderr = run(t, "export", archive, "-format", "csv")
+	code, _, stderr = daemontest.Run(t, "export", archive, "-format", "csv")
 	if code != 2 || !strings.Contains(stderr, `"csv"`) {
 		t.Errorf("unknown format: exit %d, %q", code, stderr)
 	}
@@ -420,7 +377,7 @@ func TestExportVersions(t *testing.T) {
 
 func exportJSONL(t *testing.T, args ...string) []report.Post {
 	t.Helper()
-	code, stdout, stderr := run(t, append([]string{"export"}, args...)...)
+	code, stdout, stderr := daemontest.Run(t, append([]string{"export"}, args...)...)
 	posts, err := readJSONL(strings.NewReader(stdout))
 	if code != 0 || err != nil {
 		t.Fatalf("export %v: exit %d, %v\n%s", args, code, err, stderr)
@@ -443,7 +400,7 @@ func mustRel(t *testing.T, root, path string) string {
 // every bag whole.
 func TestOutputInsideArchiveRefused(t *testing.T) {
 	t.Parallel()
-	archive, _ := crawlDemo(t)
+	archive, _ := daemontest.CrawlDemo(t)
 	mets, _ := filepath.Glob(filepath.Join(archive, "*", "blog", "v1", "data", "METS.xml"))
 	if len(mets) != 1 {
 		t.Fatalf("blog METS: %v", mets)
@@ -461,7 +418,7 @@ func TestOutputInsideArchiveRefused(t *testing.T) {
 	for _, out := range []string{mets[0], filepath.Join(archive, "corpus.jsonl"), filepath.Join(link, "METS.xml"),
 		filepath.Join(other, "corpus.jsonl")} {
 		for _, cmd := range [][]string{{"export", archive, "-out", out}, {"report", blog, "-out", out}} {
-			code, _, stderr := run(t, cmd...)
+			code, _, stderr := daemontest.Run(t, cmd...)
 			if code == 0 || !strings.Contains(stderr, "outside any archive") {
 				t.Errorf("%v: exit %d, want a refusal\n%s", cmd, code, stderr)
 			}
@@ -473,7 +430,7 @@ func TestOutputInsideArchiveRefused(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(archive, "corpus.jsonl")); err == nil {
 		t.Error("a corpus was written into the archive")
 	}
-	if code, stdout, stderr := run(t, "check", archive); code != 0 {
+	if code, stdout, stderr := daemontest.Run(t, "check", archive); code != 0 {
 		t.Errorf("check after the refusals: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
@@ -484,7 +441,7 @@ func TestOutputInsideArchiveRefused(t *testing.T) {
 // through it.
 func TestExportAndReportRefuseLinks(t *testing.T) {
 	t.Parallel()
-	archive, _ := crawlDemo(t)
+	archive, _ := daemontest.CrawlDemo(t)
 	blogs, _ := filepath.Glob(filepath.Join(archive, "*", "entries"))
 	if len(blogs) != 1 {
 		t.Fatalf("blogs: %v", blogs)
@@ -500,9 +457,9 @@ func TestExportAndReportRefuseLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, cmd := range [][]string{{"export", archive}, {"report", filepath.Dir(blogs[0]), "-out", filepath.Join(t.TempDir(), "r.html")}} {
-			code, _, stderr := run(t, cmd...)
+			code, _, stderr := daemontest.Run(t, cmd...)
 			if code == 0 || !strings.Contains(stderr, p) || !strings.Contains(stderr, "symbolic link") {
-				t.Errorf("%v with %s linked: exit %d, want an error naming the link\n%s", cmd, p, code, lastLines(stderr, 5))
+				t.Errorf("%v with %s linked: exit %d, want an error naming the link\n%s", cmd, p, code, daemontest.LastLines(stderr, 5))
 			}
 		}
 		os.Remove(p)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // TestHostileURLs crawls a blog whose post holds an image URL with spaces,
@@ -46,7 +48,7 @@ func TestHostileURLs(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := run(t, "crawl", "-config", cfg)
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-config", cfg)
 	if code != 0 {
 		t.Errorf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -66,11 +68,11 @@ func TestHostileURLs(t *testing.T) {
 	if !image || !trap {
 		t.Errorf("the image (%v) or the %%2F link (%v) was not asked for; requests %q", image, trap, lines)
 	}
-	if code, out, stderr := run(t, "check", filepath.Join(dir, "archive")); code != 0 {
+	if code, out, stderr := daemontest.Run(t, "check", filepath.Join(dir, "archive")); code != 0 {
 		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
 	}
 	wacz := filepath.Join(dir, "raw.wacz")
-	if code, out, stderr := run(t, "export", "-format", "wacz", "-out", wacz, filepath.Join(dir, "archive", "raw")); code != 0 {
+	if code, out, stderr := daemontest.Run(t, "export", "-format", "wacz", "-out", wacz, filepath.Join(dir, "archive", "raw")); code != 0 {
 		t.Errorf("export -format wacz: exit %d\n%s%s", code, out, stderr)
 	} else if st, err := os.Stat(wacz); err != nil || st.Size() == 0 {
 		t.Errorf("no WACZ written: %v", err)

@@ -1,8 +1,9 @@
-package daemon
+package daemon_test
 
 import (
 	"testing"
 
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/marctools"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/marc"
@@ -18,7 +19,7 @@ func TestDemoMARCTools(t *testing.T) {
 	if err := marctools.Available(); err != nil {
 		toolskip.Missing(t, "yaz-marcdump or MARC::Lint", err)
 	}
-	out := DemoArchive(t)
+	out := daemontest.DemoArchive(t)
 	recs, err := marctools.ArchiveRecords(out)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/internal/marctools"
 	"github.com/blogharvest/blogharvest/marc"
@@ -26,9 +27,9 @@ func TestPlainBlogBinary(t *testing.T) {
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()
 	out := t.TempDir()
-	b, err := exec.Command(binary, "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never").CombinedOutput()
+	b, err := exec.Command(daemontest.Binary(), "crawl", "-url", srv.URL+"/", "-out", out, "-delay", "1ms", "-render", "never").CombinedOutput()
 	if err != nil {
-		t.Fatalf("crawl: %v\n%s", err, lastLines(string(b), 30))
+		t.Fatalf("crawl: %v\n%s", err, daemontest.LastLines(string(b), 30))
 	}
 	records := map[string]string{} // the entry's 520 $u → its METS, whitespace between tags removed
 	between := regexp.MustCompile(`>\s+<`)

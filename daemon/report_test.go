@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/chromedp/chromedp"
 )
 
@@ -20,15 +21,15 @@ func TestReportInChromium(t *testing.T) {
 		t.Skip("starts a browser")
 	}
 	t.Parallel()
-	b := newBrowser(t)
-	archive, _ := crawlDemo(t)
+	b := daemontest.NewBrowser(t)
+	archive, _ := daemontest.CrawlDemo(t)
 	blogs, _ := filepath.Glob(filepath.Join(archive, "*", "blog"))
 	if len(blogs) != 1 {
 		t.Fatalf("blogs: %v", blogs)
 	}
 	blog := filepath.Dir(blogs[0])
 	out := filepath.Join(t.TempDir(), "report.html")
-	if code, _, stderr := run(t, "report", blog, "-out", out); code != 0 {
+	if code, _, stderr := daemontest.Run(t, "report", blog, "-out", out); code != 0 {
 		t.Fatalf("report: exit %d\n%s", code, stderr)
 	}
 	html, err := os.ReadFile(out)
@@ -53,7 +54,7 @@ func TestReportInChromium(t *testing.T) {
 	var summary map[string]string
 	var cells map[string]int
 	var points, fateSum, vocabulary, bars, rules int
-	b.run(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible("#zipf svg", chromedp.ByQuery),
+	b.Run(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible("#zipf svg", chromedp.ByQuery),
 		chromedp.Evaluate(`Object.fromEntries(Array.from(document.querySelectorAll('#summary [data-field]')).map(td => [td.dataset.field, td.textContent.trim()]))`, &summary),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('#zipf svg path')).filter(p => /fill:#3366cc/i.test(p.getAttribute('style'))).length - 1`, &points),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('#fates td.n')).reduce((s, td) => s + Number(td.textContent), 0)`, &fateSum),
@@ -61,7 +62,7 @@ func TestReportInChromium(t *testing.T) {
 		chromedp.Evaluate(`document.querySelectorAll('#time svg path').length`, &bars),
 		chromedp.Evaluate(`document.querySelectorAll('#rules tr').length - 1`, &rules),
 		chromedp.Evaluate(`Object.fromEntries(Array.from(document.querySelectorAll('#methods-entries td[data-method]')).map(td => [td.dataset.field + '/' + td.dataset.method, Number(td.textContent)]))`, &cells))
-	b.screenshot(t, "report")
+	b.Screenshot(t, "report")
 	if summary["entries"] != strconv.Itoa(len(entryDirs)) || summary["comments"] != strconv.Itoa(comments) {
 		t.Errorf("summary %v, the archive has %d entries and %d comments", summary, len(entryDirs), comments)
 	}
@@ -75,7 +76,7 @@ func TestReportInChromium(t *testing.T) {
 		t.Errorf("time chart: %d paths; %d learned rules", bars, rules)
 	}
 	checkMethodCells(t, cells, methods, len(entryDirs))
-	b.checkConsole(t)
+	b.CheckConsole(t)
 }
 
 // fieldMethods counts the entry records' lines of the entries' fields.tsv

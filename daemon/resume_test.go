@@ -12,8 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/fixturetest"
 )
 
 // TestCrawlTwiceIntoOneArchiveUpdates: crawl -url U -out DIR on an archive
@@ -30,7 +31,7 @@ func TestCrawlTwiceIntoOneArchiveUpdates(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			out := t.TempDir()
 			if backend == "s3" {
-				out, _ = newS3Archive(t)
+				out, _ = daemontest.NewS3Archive(t)
 			}
 			testCrawlTwiceIntoOneArchiveUpdates(t, out)
 		})
@@ -50,33 +51,33 @@ func testCrawlTwiceIntoOneArchiveUpdates(t *testing.T, out string) {
 		t.Helper()
 		hits.Store(0)
 		args := append([]string{"crawl", "-url", srv.URL + "/", "-out", out, "-delay", "0", "-render", "never"}, extra...)
-		b, err := exec.Command(binary, args...).CombinedOutput()
+		b, err := exec.Command(daemontest.Binary(), args...).CombinedOutput()
 		if err != nil {
-			t.Fatalf("crawl %v: %v\n%s", extra, err, lastLines(string(b), 20))
+			t.Fatalf("crawl %v: %v\n%s", extra, err, daemontest.LastLines(string(b), 20))
 		}
 		return string(b), hits.Load()
 	}
 	first, n1 := run()
 	if !strings.Contains(first, "mode=new") {
-		t.Fatalf("first run is not a new crawl:\n%s", lastLines(first, 10))
+		t.Fatalf("first run is not a new crawl:\n%s", daemontest.LastLines(first, 10))
 	}
 	second, n2 := run()
 	t.Logf("first run: %d requests; second: %d requests", n1, n2)
 	if !strings.Contains(second, "mode=update") || n2 > 2 || loggedRequests(t, second) != int(n2) {
-		t.Errorf("second run: %d requests (logged %d), want an update of at most 2:\n%s", n2, loggedRequests(t, second), lastLines(second, 10))
+		t.Errorf("second run: %d requests (logged %d), want an update of at most 2:\n%s", n2, loggedRequests(t, second), daemontest.LastLines(second, 10))
 	}
 	if !strings.Contains(second, "0 entry AIPs written") {
-		t.Errorf("second run wrote something on an unchanged blog:\n%s", lastLines(second, 5))
+		t.Errorf("second run wrote something on an unchanged blog:\n%s", daemontest.LastLines(second, 5))
 	}
 	slug := strings.Trim(path.Base(site.Truth(srv.URL).Posts[0].URL), "/")
 	site.AddComment(slug, fixture.CommentSpec{Author: "Rosa Update", Text: "A comment the update must find."})
 	third, n3 := run()
 	if !strings.Contains(third, "mode=update") || !strings.Contains(third, "1 entry AIPs written") || n3 >= n1 {
-		t.Errorf("run after a new comment: %d requests (the new crawl sent %d), want an update writing one entry:\n%s", n3, n1, lastLines(third, 10))
+		t.Errorf("run after a new comment: %d requests (the new crawl sent %d), want an update writing one entry:\n%s", n3, n1, daemontest.LastLines(third, 10))
 	}
 	full, _ := run("-full")
 	if !strings.Contains(full, "mode=new") {
-		t.Errorf("-full did not force a new crawl:\n%s", lastLines(full, 10))
+		t.Errorf("-full did not force a new crawl:\n%s", daemontest.LastLines(full, 10))
 	}
 }
 
@@ -85,7 +86,7 @@ func loggedRequests(t *testing.T, logs string) int {
 	t.Helper()
 	m := regexp.MustCompile(`msg="harvest finished".* requests=(\d+)`).FindStringSubmatch(logs)
 	if m == nil {
-		t.Fatalf("no harvest finished line with requests=N:\n%s", lastLines(logs, 20))
+		t.Fatalf("no harvest finished line with requests=N:\n%s", daemontest.LastLines(logs, 20))
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
@@ -98,21 +99,21 @@ func loggedRequests(t *testing.T, logs string) int {
 // `blogharvest report`.
 func TestReportShowsCommentShortfall(t *testing.T) {
 	t.Parallel()
-	srv, post, stated := daemon.ShortfallBlog(t)
+	srv, post, stated := fixturetest.ShortfallBlog(t)
 	out := t.TempDir()
-	b, err := exec.Command(binary, "crawl", "-url", srv.URL+"/", "-out", out, "-id", "demo", "-delay", "0", "-render", "never").CombinedOutput()
+	b, err := exec.Command(daemontest.Binary(), "crawl", "-url", srv.URL+"/", "-out", out, "-id", "demo", "-delay", "0", "-render", "never").CombinedOutput()
 	if err != nil {
-		t.Fatalf("crawl: %v\n%s", err, lastLines(string(b), 20))
+		t.Fatalf("crawl: %v\n%s", err, daemontest.LastLines(string(b), 20))
 	}
-	rep, err := exec.Command(binary, "report", out+"/demo", "-out", "-").CombinedOutput()
+	rep, err := exec.Command(daemontest.Binary(), "report", out+"/demo", "-out", "-").CombinedOutput()
 	if err != nil {
-		t.Fatalf("report: %v\n%s", err, lastLines(string(rep), 20))
+		t.Fatalf("report: %v\n%s", err, daemontest.LastLines(string(rep), 20))
 	}
 	want := fmt.Sprintf("stated %d (JSON-LD commentCount), archived %d", stated, stated-3)
 	if !strings.Contains(string(rep), "Comments short") || !strings.Contains(string(rep), want) || !strings.Contains(string(rep), post) {
 		t.Errorf("report lacks the shortfall %q of %s", want, post)
 	}
 	if !strings.Contains(string(b), "comments short") {
-		t.Errorf("the crawl's log does not name the shortfall:\n%s", lastLines(string(b), 10))
+		t.Errorf("the crawl's log does not name the shortfall:\n%s", daemontest.LastLines(string(b), 10))
 	}
 }

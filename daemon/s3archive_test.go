@@ -1,7 +1,6 @@
 package daemon_test
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"os"
@@ -9,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/s3test"
 )
 
@@ -31,7 +30,7 @@ func TestDemoS3Archive(t *testing.T) {
 	archive := "s3://" + srv.Bucket + "/demo-" + hex.EncodeToString(b[:])
 	cwd, cache := t.TempDir(), t.TempDir() // the demo's state (the blog's address) lives in the cache
 	run := func(args ...string) string {
-		cmd := exec.Command(binary, args...)
+		cmd := exec.Command(daemontest.Binary(), args...)
 		cmd.Dir = cwd
 		cmd.Env = append(append(os.Environ(), srv.Env()...), "XDG_CACHE_HOME="+cache)
 		out, err := cmd.CombinedOutput()
@@ -62,9 +61,4 @@ func TestDemoS3Archive(t *testing.T) {
 	if ents, _ := os.ReadDir(cwd); len(ents) > 0 {
 		t.Errorf("the S3 demo wrote into the working folder: %v", ents)
 	}
-}
-
-// checkThroughStore checks the archive of st.
-func checkThroughStore(st aip.Store) (aip.Tally, []error) {
-	return aip.CheckStore(context.Background(), st, nil)
 }

@@ -1,8 +1,11 @@
 package daemon_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +17,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // secretPassword is the password of the protected test blog: it must show
@@ -78,15 +82,15 @@ func TestBasicAuthStaysSecret(t *testing.T) {
 	dir := t.TempDir()
 	pwFile := filepath.Join(dir, "password")
 	os.WriteFile(pwFile, []byte(secretPassword+"\n"), 0o600)
-	listen := freeAddr(t)
+	listen := daemontest.FreeAddr(t)
 	cfg := writeConfig(t, dir, listen, srv.URL+"/", fmt.Sprintf("    auth: {user: ann, password_file: %s}\n", pwFile))
-	d := start(t, "run", "-config", cfg)
+	d := daemontest.Start(t, "run", "-config", cfg)
 	var status string
-	waitFor(t, "a finished run", 60*time.Second, func() bool {
+	daemontest.WaitFor(t, "a finished run", 60*time.Second, func() bool {
 		status = statusBody(listen)
 		return strings.Contains(status, `"outcome": "ok"`) || strings.Contains(status, `"outcome": "failed"`)
 	})
-	if code := d.stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
 		t.Errorf("exit code after SIGTERM = %d", code)
 	}
 	entries, _ := filepath.Glob(filepath.Join(dir, "archive", "raw", "entries", "*", "*", "v1", "bagit.txt"))
@@ -94,10 +98,10 @@ func TestBasicAuthStaysSecret(t *testing.T) {
 		t.Fatalf("%d entries archived, status %s", len(entries), status)
 	}
 	secrets := []string{secretPassword, "ann:pw", base64.StdEncoding.EncodeToString([]byte("ann:" + secretPassword))}
-	where := map[string]string{"the daemon log": d.logs.String(), "/status": status}
+	where := map[string]string{"the daemon log": d.Logs.String(), "/status": status}
 	redacted := false
 	for p, data := range archiveFiles(t, filepath.Join(dir, "archive")) {
-		where[p] = string(data) + gunzipped(data) // the WARCs are gzipped (warc_test.go)
+		where[p] = string(data) + gunzipped(data) // the WARCs are gzipped
 		redacted = redacted || strings.Contains(where[p], "Authorization: Basic [redacted]")
 	}
 	if !redacted {
@@ -124,22 +128,22 @@ func TestCredentialsInURLRejected(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "", "https://ann:"+secretPassword+"@blog.example/", "")
-	code, stdout, stderr := run(t, "crawl", "-config", cfg)
+	code, stdout, stderr := daemontest.Run(t, "crawl", "-config", cfg)
 	if code != daemon.ExitUsage || !strings.Contains(stderr, "auth:") || strings.Contains(stdout+stderr, secretPassword) {
 		t.Errorf("config with user-info: exit %d\n%s%s", code, stdout, stderr)
 	}
-	code, stdout, stderr = run(t, "crawl", "-url", "https://ann:"+secretPassword+"@blog.example/", "-out", dir)
+	code, stdout, stderr = daemontest.Run(t, "crawl", "-url", "https://ann:"+secretPassword+"@blog.example/", "-out", dir)
 	if code != daemon.ExitUsage || !strings.Contains(stderr, "-auth-user") || strings.Contains(stdout+stderr, secretPassword) {
 		t.Errorf("-url with user-info: exit %d\n%s%s", code, stdout, stderr)
 	}
 	cfg = writeConfig(t, dir, "", "https://blog.example/", "    auth:\n      user: ann\n      password_file: "+filepath.Join(dir, "nope")+"\n")
-	code, _, stderr = run(t, "crawl", "-config", cfg)
+	code, _, stderr = daemontest.Run(t, "crawl", "-config", cfg)
 	if code != daemon.ExitUsage || !strings.Contains(stderr, "line 13: blog raw: auth.password_file: ") ||
 		!strings.Contains(stderr, "does not exist") {
 		t.Errorf("missing password file: exit %d\n%s", code, stderr)
 	}
 	cfg = writeConfig(t, dir, "", "https://blog.example/", "    auth: {user: ann}\n")
-	code, _, stderr = run(t, "crawl", "-config", cfg)
+	code, _, stderr = daemontest.Run(t, "crawl", "-config", cfg)
 	if code != daemon.ExitUsage || !strings.Contains(stderr, "blog raw: auth.password_file: missing") {
 		t.Errorf("auth without password_file: exit %d\n%s", code, stderr)
 	}
@@ -156,22 +160,33 @@ func TestStatusLastErrorHasNoLocalPath(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "archive"), 0o755)
 	os.WriteFile(filepath.Join(dir, "archive", "raw"), []byte("in the way"), 0o644) // the blog's folder is a file
-	listen := freeAddr(t)
+	listen := daemontest.FreeAddr(t)
 	cfg := writeConfig(t, dir, listen, srv.URL+"/", "")
-	d := start(t, "run", "-config", cfg)
+	d := daemontest.Start(t, "run", "-config", cfg)
 	var status string
-	waitFor(t, "a failed run", 60*time.Second, func() bool {
+	daemontest.WaitFor(t, "a failed run", 60*time.Second, func() bool {
 		status = statusBody(listen)
 		return strings.Contains(status, `"outcome": "failed"`)
 	})
-	d.stop(t, syscall.SIGTERM, 30*time.Second)
+	d.Stop(t, syscall.SIGTERM, 30*time.Second)
 	if !strings.Contains(status, "last_error") || strings.Contains(status, dir) || strings.Contains(status, "/tmp") {
 		t.Errorf("/status shows a local path: %s", status)
 	}
 	if !strings.Contains(status, "{archive}/raw") {
 		t.Errorf("/status does not say which archive path failed: %s", status)
 	}
-	if !strings.Contains(d.logs.String(), filepath.Join(dir, "archive", "raw")) {
-		t.Errorf("the log lacks the full path:\n%s", lastLines(d.logs.String(), 10))
+	if !strings.Contains(d.Logs.String(), filepath.Join(dir, "archive", "raw")) {
+		t.Errorf("the log lacks the full path:\n%s", daemontest.LastLines(d.Logs.String(), 10))
 	}
+}
+
+// gunzipped returns the text of data when it is gzip (every member), ""
+// otherwise.
+func gunzipped(data []byte) string {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(zr)
+	return string(b)
 }

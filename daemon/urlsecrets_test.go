@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
 
 // urlSecret is the secret of every credential-bearing URL below: no line
@@ -61,7 +63,7 @@ func TestNoCommandPrintsURLSecrets(t *testing.T) {
 		{"status", "-config", blogcfg},
 		{"worker", "-config", natscfg},
 	} {
-		code, stdout, stderr := run(t, args...)
+		code, stdout, stderr := daemontest.Run(t, args...)
 		if strings.Contains(stdout+stderr, urlSecret) {
 			t.Errorf("%s: exit %d, the secret is in its output:\n%s%s", strings.Join(args, " "), code, stdout, stderr)
 		}
