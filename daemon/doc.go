@@ -28,7 +28,11 @@
 // statuspage.html (run history in runhistory.go; in a cluster a worker's
 // run record reaches the scheduler's history in its done report,
 // runOutcome.Run; the ledger's shortfalls in ledgershort.go); the demo's stable address and state are in
-// cmd_demo.go; terminal progress lines in progress.go. Everything that
+// cmd_demo.go; terminal progress lines in progress.go. No line a command
+// prints may hold a URL's credentials: Main passes stderr through
+// redactURLs (redact.go) as a whole, and a stdout line naming an argument
+// calls it (stdout may carry an export's bytes, which are left alone). The
+// status server's connection caps and timeouts are httpconn.go. Everything that
 // reads the archive (media and requisites reuse, resuming, export, report,
 // status counts and shortfalls) gets its aip.Store from s3archive.go
 // (core.archiveStore, readArchive; resolveArchive for a command line's
