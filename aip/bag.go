@@ -47,6 +47,9 @@ func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final stri
 	if err = sb.Publish(ctx); err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
 	}
+	if aerr := w.announce(context.WithoutCancel(ctx), st, p, final); aerr != nil && w.AnnounceFailed != nil {
+		w.AnnounceFailed(Location(st, final), aerr) // published all the same: Unannounced finds it
+	}
 	return files.bytes(), nil
 }
 
@@ -80,12 +83,12 @@ func publish(lock *ArchiveLock, root string, bag *stageDir, final string, files 
 	if err := lock.verify(root); err != nil {
 		return err
 	}
-	dst, err := openDirBelow(root, filepath.Dir(final), true) // made if missing; a link on the way is refused
+	dst, err := openDirBelow(root, filepath.Dir(final), true, bag.modes) // made if missing; a link on the way is refused
 	if err != nil {
 		return err
 	}
 	defer dst.Close()
-	src, err := openDirBelow(root, filepath.Dir(bag.path), false)
+	src, err := openDirBelow(root, filepath.Dir(bag.path), false, Modes{})
 	if err != nil {
 		return err
 	}

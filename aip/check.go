@@ -81,6 +81,8 @@ func checkTree(root string, done func(dir string, payload map[string]int64)) []e
 			return nil
 		case d.Name() == TmpDir && p != root:
 			return filepath.SkipDir
+		case d.Name() == PublicationsDir && filepath.Dir(p) == filepath.Clean(root):
+			return filepath.SkipDir // the publication log: no bag there (publog.go)
 		case isBag(p):
 			errs = append(errs, checkAIP(p, true, done)...)
 			return filepath.SkipDir

@@ -41,6 +41,9 @@ func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Ta
 		if !d.IsDir() || p == "." {
 			return nil
 		}
+		if p == PublicationsDir {
+			return fs.SkipDir // the publication log holds no bag (publog.go)
+		}
 		ents, err := s.ReadDir(p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))

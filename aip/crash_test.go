@@ -397,8 +397,10 @@ func finalCheck(t *testing.T, a *testArchive) int {
 }
 
 // completeBags returns the v<N> folders of root and fails the test for
-// any that lacks bagit.txt and for any file outside .tmp not inside a bag
-// (the archive's lock file aside).
+// any that lacks bagit.txt, for any file outside .tmp not inside a bag
+// (the archive's lock file and the publication log aside), and for a
+// line of the publication log naming a bag that is not there (a bag is
+// announced after it is published, never before).
 func completeBags(t *testing.T, root string) []string {
 	var bags []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -406,6 +408,17 @@ func completeBags(t *testing.T, root string) []string {
 		case err != nil:
 			return err
 		case d.IsDir() && d.Name() == aip.TmpDir:
+			return filepath.SkipDir
+		case d.IsDir() && p == filepath.Join(root, aip.PublicationsDir):
+			recs, err := aip.Publications(context.Background(), &aip.Local{Root: root}, aip.PublicationFilter{})
+			if err != nil {
+				t.Errorf("publication log: %v", err)
+			}
+			for _, r := range recs {
+				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(r.Path), "bagit.txt")); err != nil {
+					t.Errorf("announced before it was published: %s", r.Path)
+				}
+			}
 			return filepath.SkipDir
 		case d.IsDir() && strings.HasPrefix(d.Name(), "v"):
 			if _, err := os.Stat(filepath.Join(p, "bagit.txt")); err != nil {

@@ -116,6 +116,15 @@
 // version's WARC (warc.Scan): memory stays bounded whatever it holds.
 // Enclosing and Within tell a command whether a path it would write lies in
 // an archive or a bag.
+// Folders and files are made 0755 and 0644 under the umask, or with the
+// exact Modes a Writer or Local is given (modes.go); the temp folder a bag
+// is built in is made with the folder mode, so the published bag keeps it.
+// Every bag published is then announced in the archive's publication log,
+// one create-only JSON object per bag under .publications/, written
+// through the Store (publog.go says why objects and not an appended
+// file); Publications reads it, Unannounced and Announce close the gap a
+// crash between publication and announcement leaves.
+//
 // Storage goes through Store (store.go), the one interface every reader
 // and writer of an archive uses: io/fs reading of published bags, and
 // Stage/Put/Publish, which makes a whole bag visible at once or not at all.

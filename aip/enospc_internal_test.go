@@ -24,11 +24,11 @@ func TestDiskFull(t *testing.T) {
 	}
 	var n atomic.Int32
 	orig := createAt
-	createAt = func(dirfd int, name string) (int, error) {
+	createAt = func(dirfd int, name string, mode uint32) (int, error) {
 		if n.Add(1) == 3 {
 			return syscall.Open("/dev/full", syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
 		}
-		return orig(dirfd, name)
+		return orig(dirfd, name, mode)
 	}
 	defer func() { createAt = orig }()
 

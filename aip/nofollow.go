@@ -27,7 +27,7 @@ import (
 // OpenFile opens the file at path, which lies under the archive root, for
 // reading without following any symbolic link below root.
 func OpenFile(root, path string) (*os.File, error) {
-	return openBelow(root, path, unix.O_RDONLY, false)
+	return openBelow(root, path, unix.O_RDONLY, false, Modes{})
 }
 
 // ReadFile reads the file at path under root as OpenFile opens it.
@@ -45,7 +45,7 @@ func ReadFile(root, path string) ([]byte, error) {
 // among the entries is listed as a link (its Type has fs.ModeSymlink), not
 // followed.
 func ReadDir(root, path string) ([]fs.DirEntry, error) {
-	f, err := openBelow(root, path, unix.O_RDONLY|unix.O_DIRECTORY, false)
+	f, err := openBelow(root, path, unix.O_RDONLY|unix.O_DIRECTORY, false, Modes{})
 	if err != nil {
 		return nil, err
 	}
@@ -73,15 +73,16 @@ func LatestVersionIn(root, dir string) (int, error) {
 }
 
 // openDirBelow opens the folder dir under root without following links;
-// with create, missing folders are made (0755) and each parent that got a
-// new entry is fsynced.
-func openDirBelow(root, dir string, create bool) (*os.File, error) {
-	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, create)
+// with create, missing folders are made (with the folder mode of m) and
+// each parent that got a new entry is fsynced.
+func openDirBelow(root, dir string, create bool, m Modes) (*os.File, error) {
+	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, create, m)
 }
 
 // openBelow opens path under root with flags, every component below root
-// opened with O_NOFOLLOW relative to its parent.
-func openBelow(root, path string, flags int, create bool) (*os.File, error) {
+// opened with O_NOFOLLOW relative to its parent; with create, missing
+// folders are made with the folder mode of m.
+func openBelow(root, path string, flags int, create bool, m Modes) (*os.File, error) {
 	rel, err := relBelow(root, path)
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return nil, fmt.Errorf("%s: not under the archive %s", path, root)
@@ -104,9 +105,11 @@ func openBelow(root, path string, flags int, create bool) (*os.File, error) {
 		next := filepath.Join(at, name)
 		nfd, err := unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if errors.Is(err, unix.ENOENT) && create && fl&unix.O_DIRECTORY != 0 {
-			err = unix.Mkdirat(fd, name, 0o755)
+			err = unix.Mkdirat(fd, name, m.dir())
 			if err == nil {
-				err = unix.Fsync(fd)
+				if err = m.fixDirAt(fd, name); err == nil {
+					err = unix.Fsync(fd)
+				}
 			} else if errors.Is(err, unix.EEXIST) {
 				err = nil // another writer made it between our open and mkdir
 			}

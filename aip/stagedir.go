@@ -23,17 +23,19 @@ import (
 // to the runtime's poller (os.OpenFile probes each descriptor with fcntl
 // and epoll_ctl, which a disk file refuses).
 type stageDir struct {
-	path string         // the temp folder, for messages and the rename
-	dirs map[string]int // bag-relative folder ("." the bag itself) → open descriptor
+	path  string         // the temp folder, for messages and the rename
+	dirs  map[string]int // bag-relative folder ("." the bag itself) → open descriptor
+	modes Modes          // of the folders and files made (modes.go)
 }
 
-// openStageDir opens the temp folder dir, just made by this process.
-func openStageDir(dir string) (*stageDir, error) {
+// openStageDir opens the temp folder dir, just made by this process; the
+// bag's folders and files are made with modes m.
+func openStageDir(dir string, m Modes) (*stageDir, error) {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	return &stageDir{path: dir, dirs: map[string]int{".": fd}}, nil
+	return &stageDir{path: dir, dirs: map[string]int{".": fd}, modes: m}, nil
 }
 
 // dir returns the descriptor of the bag-relative folder d, making it
@@ -50,7 +52,11 @@ func (s *stageDir) dir(d string) (int, error) {
 		return -1, err
 	}
 	name := path.Base(d)
-	if err := unix.Mkdirat(parent, name, 0o755); err != nil && !errors.Is(err, unix.EEXIST) {
+	if err := unix.Mkdirat(parent, name, s.modes.dir()); err == nil {
+		if err := s.modes.fixDirAt(parent, name); err != nil {
+			return -1, &fs.PathError{Op: "chmod", Path: s.name(d), Err: err}
+		}
+	} else if !errors.Is(err, unix.EEXIST) {
 		return -1, &fs.PathError{Op: "mkdir", Path: s.name(d), Err: err}
 	}
 	fd, err := unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -64,11 +70,11 @@ func (s *stageDir) dir(d string) (int, error) {
 // name returns the file path of the bag-relative rel.
 func (s *stageDir) name(rel string) string { return filepath.Join(s.path, filepath.FromSlash(rel)) }
 
-// createAt creates the new file name in the folder dirfd for writing; a
-// test replaces it to inject failures (such as a real ENOSPC from
-// /dev/full).
-var createAt = func(dirfd int, name string) (int, error) {
-	return unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+// createAt creates the new file name in the folder dirfd for writing,
+// with mode (before the umask); a test replaces it to inject failures
+// (such as a real ENOSPC from /dev/full).
+var createAt = func(dirfd int, name string, mode uint32) (int, error) {
+	return unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
 }
 
 // write writes r to the new file rel, checks its length and closes it.
@@ -79,9 +85,13 @@ func (s *stageDir) write(rel string, r io.Reader, size int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	fd, err := createAt(dirfd, path.Base(rel))
+	fd, err := createAt(dirfd, path.Base(rel), s.modes.file())
 	if err != nil {
 		return 0, linkError(dirfd, path.Base(rel), s.name(rel), err)
+	}
+	if err := s.modes.fixFile(fd); err != nil {
+		unix.Close(fd)
+		return 0, fmt.Errorf("chmod %s: %w", s.name(rel), err)
 	}
 	n, err := io.Copy(fdWriter(fd), r)
 	if err == nil && size >= 0 && n != size {

@@ -34,6 +34,8 @@ import (
 type Store interface {
 	fs.ReadDirFS
 	fs.StatFS
+	// Records keeps the publication log (publog.go), outside the bags.
+	Records
 	// Stage begins a bag to be published at final (a name as above, such
 	// as "blog-1/blog/v2").
 	Stage(ctx context.Context, final string) (Staged, error)
@@ -69,8 +71,9 @@ type Locator interface {
 // lock's temp folder, made durable and renamed into place (publish), only
 // while Lock is held.
 type Local struct {
-	Root string
-	Lock *ArchiveLock // the archive's lock; needed by Stage only
+	Root  string
+	Lock  *ArchiveLock // the archive's lock; needed by Stage only
+	Modes Modes        // of the folders and files written (modes.go); zero: 0755 and 0644 under the umask
 }
 
 // path returns the file path of name.
@@ -174,11 +177,11 @@ func (l *Local) Stage(_ context.Context, final string) (Staged, error) {
 	if err := mkdirAllSync(l.Root, tmpRoot); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(tmpRoot, strings.ReplaceAll(final, "/", "-")+"-*")
+	tmp, err := mkdirTemp(tmpRoot, strings.ReplaceAll(final, "/", "-")+"-", l.Modes) // the bag's own folder once renamed: its mode, not 0700
 	if err != nil {
 		return nil, err
 	}
-	dir, err := openStageDir(tmp)
+	dir, err := openStageDir(tmp, l.Modes)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
@@ -234,7 +237,7 @@ func (w *Writer) storeFor(lock *ArchiveLock) Store {
 	if w.Store != nil {
 		return w.Store
 	}
-	return &Local{Root: w.Root, Lock: lock}
+	return &Local{Root: w.Root, Lock: lock, Modes: w.Modes}
 }
 
 // readStore returns the Store the Writer reads from (no lock needed).

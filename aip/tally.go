@@ -70,8 +70,8 @@ func TallyArchive(s Store, dir string) (Tally, error) {
 			return err
 		case !d.IsDir():
 			return nil
-		case d.Name() == TmpDir && p != dir:
-			return fs.SkipDir
+		case d.Name() == TmpDir && p != dir, p == PublicationsDir:
+			return fs.SkipDir // the publication log holds no bag (publog.go)
 		}
 		ents, err := s.ReadDir(p)
 		if err != nil || !storeIsBag(ents) {

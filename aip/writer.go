@@ -47,6 +47,18 @@ type Writer struct {
 	// own rules keep writers apart (doc/storage.md).
 	Store Store
 
+	// Modes are the permission bits of the folders and files the Writer
+	// makes in the folder Root (modes.go); zero: 0755 and 0644 under the
+	// process's umask. Unused with Store (a Local given as Store carries
+	// its own).
+	Modes Modes
+
+	// AnnounceFailed, if set, is called when a bag was published but its
+	// line could not be written to the publication log (publog.go) after
+	// retries: the bag is there, unannounced, and the write does not fail
+	// for it. Log it; Unannounced finds such bags.
+	AnnounceFailed func(location string, err error)
+
 	// ValidateEvery is how often the Writer validates the METS document
 	// it builds against the official schemas: the first Blog and the first
 	// Entry AIP it writes, then one in ValidateEvery of each kind (see

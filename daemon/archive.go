@@ -84,6 +84,9 @@ type archiver struct {
 	log     *slog.Logger
 	t       *tally
 	onEntry func(e *blogharvest.Entry) // progress; may be nil
+	// published is called after each AIP written (and announced in the
+	// publication log): the on_publish hand-off's kick; may be nil.
+	published func()
 }
 
 // emit writes one record. The write runs on a context detached from the
@@ -128,6 +131,9 @@ func (a *archiver) count(res aip.Result, n *atomic.Int64, comments int) {
 		return
 	}
 	n.Add(1)
+	if a.published != nil {
+		a.published()
+	}
 	a.t.notes.aip(res.Dir)
 	a.t.bytes.Add(res.PayloadBytes)
 	a.t.comments.Add(int64(comments))

@@ -167,6 +167,7 @@ func (d *ClusterScheduler) Open() error {
 		return err
 	}
 	d.startScheduling()
+	d.startHandoff()
 	return d.sched.Open()
 }
 

@@ -117,7 +117,9 @@ func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
 
 // writeOutput calls write with stdout when path is empty, else with a
 // temporary file beside path that is renamed to path only when write
-// succeeds, so a failed or interrupted run leaves no partial file.
+// succeeds, so a failed or interrupted run leaves no partial file. The
+// file gets 0644 under the umask, as a file created in place would (the
+// temp file is made 0600).
 func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" {
 		return write(stdout)
@@ -131,7 +133,7 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if err := f.Chmod(underUmask(0o644)); err != nil {
 		f.Close()
 		return err
 	}

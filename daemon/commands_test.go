@@ -16,7 +16,7 @@ import (
 )
 
 func TestEverySubcommandHasHelp(t *testing.T) {
-	for _, c := range []string{"run", "crawl", "learn", "check", "status", "demo", "version", "export", "report"} {
+	for _, c := range []string{"run", "crawl", "learn", "check", "status", "demo", "version", "export", "report", "published", "locate", "import-opml"} {
 		code, _, stderr := daemontest.Run(t, c, "-h")
 		if code != daemon.ExitOK || !strings.Contains(stderr, "Usage: blogharvest "+c) {
 			t.Errorf("%s -h: exit %d, stderr %q", c, code, stderr)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"reflect"
 	"regexp"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/aip/s3store"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
@@ -34,7 +36,17 @@ type Config struct {
 	// OrgCode is the organisation's MARC code (MARC Code List for
 	// Organizations, such as DLC): the MARC records' 003 and 040 $a $c.
 	// Empty: no 003 and no 040.
-	OrgCode     string  `yaml:"organization_code"`
+	OrgCode string `yaml:"organization_code"`
+	// FileMode and DirMode, octal ("0640", "0750"), are the exact modes
+	// of the files and folders written into an archive folder (bags, the
+	// folders above them, the publication log); empty: 0644 and 0755
+	// under the process's umask (aip.Modes).
+	FileMode string `yaml:"file_mode"`
+	DirMode  string `yaml:"dir_mode"`
+	// OnPublish is a command run once for each bag the publication log
+	// announces, with the bag's location (a folder, or its s3:// URL) as
+	// its last argument (handoff.go); empty: none.
+	OnPublish   Command `yaml:"on_publish"`
 	CAFile      string  `yaml:"ca_file"`     // extra CA certificates (PEM), added to the system pool
 	Concurrency int     `yaml:"concurrency"` // harvests running at once; default 2
 	Log         Log     `yaml:"log"`
@@ -80,6 +92,51 @@ type Blog struct {
 	// RecheckPosts is how often an update re-reads the posts of the feed's
 	// first page that give no change signal; 0: never. Default 24h.
 	RecheckPosts Duration `yaml:"recheck_posts"`
+	// Bounds on what a blog decides the size of (see harvest.Options
+	// MaxURLs, MaxSitemapBytes, MaxComments, MaxCommentsPerAnswer,
+	// MaxCommentBytes): memory is set by these, never by what a blog
+	// serves; what they leave out is in the ledger.
+	MaxURLs              int      `yaml:"max_urls"`                 // URLs taken in from sitemaps and links per crawl, at most
+	MaxSitemapBytes      ByteSize `yaml:"max_sitemap_bytes"`        // sitemap files read per crawl, at most
+	MaxComments          int      `yaml:"max_comments_per_post"`    // comments read per post and source, at most
+	MaxCommentsPerAnswer int      `yaml:"max_comments_per_answer"`  // comments read from one comments REST answer, at most
+	MaxCommentAnswer     ByteSize `yaml:"max_comment_answer_bytes"` // one comments REST answer, at most (a longer one is not read)
+	MaxCommentBytes      ByteSize `yaml:"max_comment_bytes"`        // comment answers (REST pages, comment feed pages) read per post, at most
+}
+
+// ByteSize is a number of bytes read from YAML as a whole number, or one
+// followed by KB, MB or GB (powers of 1024: "64MB" is 64 MiB; KiB, MiB
+// and GiB are read the same).
+type ByteSize int64
+
+// UnmarshalYAML parses "64MB", "512KB", "1GB" or a number of bytes.
+func (b *ByteSize) UnmarshalYAML(n *yaml.Node) error {
+	v, err := parseByteSize(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a size like 64MB, 512KB or 1GB", n.Line, n.Value)
+	}
+	*b = v
+	return nil
+}
+
+// parseByteSize reads a ByteSize.
+func parseByteSize(s string) (ByteSize, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"B", 1}} {
+		if up := strings.ToUpper(s); strings.HasSuffix(up, u.suffix) {
+			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 || v > (1<<62)/mult {
+		return 0, fmt.Errorf("not a size: %q", s)
+	}
+	return ByteSize(v * mult), nil
 }
 
 // Values of Blog.ObeyCrawlDelay.
@@ -87,6 +144,45 @@ const (
 	CrawlDelayCapped = "capped" // a larger Crawl-delay is crawled at max_crawl_delay, with a warning
 	CrawlDelayStrict = "strict" // a larger Crawl-delay skips the blog with an error
 )
+
+// Command is a program and its arguments, given in YAML as a list
+// ([/usr/local/bin/ingest, --queue, blogs]) or as one string, the
+// program alone (no shell: nothing is split or expanded).
+type Command []string
+
+// UnmarshalYAML reads a string or a list of strings.
+func (c *Command) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Value == "" {
+			*c = nil
+			return nil
+		}
+		*c = Command{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		var args []string
+		if err := n.Decode(&args); err != nil {
+			return err
+		}
+		*c = args
+		return nil
+	}
+	return fmt.Errorf("line %d: a command is a program path or a list [program, arg, …]", n.Line)
+}
+
+// Modes returns the archive's file and folder modes (validated by
+// LoadConfig; an invalid one counts as unset).
+func (c *Config) Modes() aip.Modes {
+	var m aip.Modes
+	if c.FileMode != "" {
+		m.File, _ = aip.ParseMode(c.FileMode, false)
+	}
+	if c.DirMode != "" {
+		m.Dir, _ = aip.ParseMode(c.DirMode, true)
+	}
+	return m
+}
 
 // Duration is a time.Duration read from YAML as "1s", "6h".
 type Duration time.Duration
@@ -152,6 +248,13 @@ var builtinDefaults = Blog{
 	MaxCrawlDelay:  Duration(time.Minute),
 	ObeyCrawlDelay: CrawlDelayCapped,
 	RecheckPosts:   Duration(harvest.DefaultRecheckPosts),
+
+	MaxURLs:              harvest.DefaultMaxURLs,
+	MaxSitemapBytes:      harvest.DefaultMaxSitemapBytes,
+	MaxComments:          harvest.DefaultMaxComments,
+	MaxCommentsPerAnswer: harvest.DefaultMaxCommentsPerAnswer,
+	MaxCommentBytes:      harvest.DefaultMaxCommentBytes,
+	MaxCommentAnswer:     harvest.DefaultMaxCommentAnswerBytes,
 }
 
 // LoadConfig reads and validates the config file at path. All problems are
@@ -394,6 +497,26 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 		top("organization_code", fmt.Sprintf("%q is not a MARC organization code (letters, then letters, digits, '-' or ':', at most 16; "+
 			"such as DLC or UkOxU: see the MARC Code List for Organizations)", c.OrgCode))
 	}
+	for _, m := range []struct {
+		key, val string
+		dir      bool
+	}{{"file_mode", c.FileMode, false}, {"dir_mode", c.DirMode, true}} {
+		if m.val == "" {
+			continue
+		}
+		if _, err := aip.ParseMode(m.val, m.dir); err != nil {
+			top(m.key, err.Error())
+		} else if isS3(c.Archive) {
+			top(m.key, "an S3 archive's objects have no modes (the bucket's policy decides who reads them): leave it out")
+		}
+	}
+	if len(c.OnPublish) > 0 {
+		if c.OnPublish[0] == "" {
+			top("on_publish", "the program is empty")
+		} else if _, err := exec.LookPath(c.OnPublish[0]); err != nil {
+			top("on_publish", fmt.Sprintf("%q cannot be run: %v (give its path, or a program on PATH)", c.OnPublish[0], err))
+		}
+	}
 	if c.Log.Format != "" && c.Log.Format != "text" && c.Log.Format != "json" {
 		top("log.format", fmt.Sprintf("%q is neither text nor json", c.Log.Format))
 	}
@@ -551,6 +674,22 @@ func (b *Blog) checkValues(id string, add func(key, reason string)) {
 	}
 	if b.MaxCrawlDelay <= 0 {
 		add("max_crawl_delay", "must be positive (the longest robots.txt Crawl-delay honoured)")
+	}
+	for _, k := range []struct {
+		key  string
+		v    int64
+		what string
+	}{
+		{"max_urls", int64(b.MaxURLs), "URLs taken in from sitemaps and links per crawl"},
+		{"max_sitemap_bytes", int64(b.MaxSitemapBytes), "sitemap files read per crawl, e.g. 64MB"},
+		{"max_comments_per_post", int64(b.MaxComments), "comments read per post and source"},
+		{"max_comments_per_answer", int64(b.MaxCommentsPerAnswer), "comments read from one comments REST answer"},
+		{"max_comment_answer_bytes", int64(b.MaxCommentAnswer), "one comments REST answer, e.g. 8MB"},
+		{"max_comment_bytes", int64(b.MaxCommentBytes), "comment answers read per post, e.g. 32MB"},
+	} {
+		if k.v < 1 {
+			add(k.key, "must be at least 1 ("+k.what+"; there is no unlimited)")
+		}
 	}
 	if b.ObeyCrawlDelay != CrawlDelayCapped && b.ObeyCrawlDelay != CrawlDelayStrict {
 		add("obey_crawl_delay", fmt.Sprintf("%q is neither capped nor strict", b.ObeyCrawlDelay))

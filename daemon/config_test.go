@@ -3,12 +3,15 @@ package daemon_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/harvest"
 )
 
 func TestExampleConfigIsValid(t *testing.T) {
@@ -25,6 +28,38 @@ func TestExampleConfigIsValid(t *testing.T) {
 	}
 	if c.Blogs[2].Render != "always" {
 		t.Errorf("blog value overridden by defaults: %q", c.Blogs[2].Render)
+	}
+	if b.MaxURLs != 100_000 || b.MaxSitemapBytes != 64<<20 || b.MaxComments != 100_000 || b.MaxCommentsPerAnswer != 1_000 || b.MaxCommentBytes != 32<<20 || b.MaxCommentAnswer != 8<<20 {
+		t.Errorf("bounds not as the example states: max_urls %d, max_sitemap_bytes %d, max_comments_per_post %d, max_comments_per_answer %d, max_comment_bytes %d",
+			b.MaxURLs, b.MaxSitemapBytes, b.MaxComments, b.MaxCommentsPerAnswer, b.MaxCommentBytes)
+	}
+	bare, err := daemon.ParseConfig("bare.yaml", []byte("blogs:\n  - id: a\n    url: https://x.org/\n    max_comment_bytes: 512KB\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := bare.Blogs[0]; b.MaxURLs != harvest.DefaultMaxURLs || b.MaxComments != harvest.DefaultMaxComments || b.MaxCommentBytes != 512<<10 {
+		t.Errorf("built-in bounds: max_urls %d, max_comments_per_post %d, max_comment_bytes %d (512KB given)", b.MaxURLs, b.MaxComments, b.MaxCommentBytes)
+	}
+}
+
+// TestConfigModesAndOnPublish: file_mode and dir_mode, unquoted octal
+// as YAML has it, reach the AIP writer's modes; on_publish is read as a
+// list or as one program.
+func TestConfigModesAndOnPublish(t *testing.T) {
+	c, err := daemon.ParseConfig("test.yaml", []byte("file_mode: 0640\ndir_mode: 02750\non_publish: [sh, -c, \"exit 0\"]\n"+
+		"blogs:\n  - id: a\n    url: https://a.example.org/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.Modes(); m.File != 0o640 || m.Dir != 0o750|fs.ModeSetgid {
+		t.Errorf("modes %v %v, want 0640 and 02750", m.File, m.Dir)
+	}
+	if len(c.OnPublish) != 3 || c.OnPublish[2] != "exit 0" {
+		t.Errorf("on_publish %q", c.OnPublish)
+	}
+	c, err = daemon.ParseConfig("test.yaml", []byte("on_publish: true\nblogs:\n  - id: a\n    url: https://a.example.org/\n"))
+	if err != nil || len(c.OnPublish) != 1 || c.OnPublish[0] != "true" || c.Modes() != (aip.Modes{}) {
+		t.Errorf("on_publish: true: %q, %v, %v", c.OnPublish, c.Modes(), err)
 	}
 }
 
@@ -61,6 +96,17 @@ func TestConfigErrors(t *testing.T) {
 		{"bad log format", "log: {format: xml}\nblogs:\n" + ok, 1, "", "log.format", "neither text nor json"},
 		{"bad max_duration", "blogs:\n  - id: a\n    url: https://x.org/\n    max_duration: forever\n", 4, "a", "max_duration", "not a duration"},
 		{"bad max_crawl_delay", "blogs:\n  - id: a\n    url: https://x.org/\n    max_crawl_delay: -1s\n", 4, "a", "max_crawl_delay", "not a duration"},
+		{"bad file_mode", "archive: x\nfile_mode: rw-r-----\nblogs:\n" + ok, 2, "", "file_mode", "not an octal mode"},
+		{"file_mode the owner cannot write", "file_mode: \"0444\"\nblogs:\n" + ok, 1, "", "file_mode", "read and write"},
+		{"dir_mode the owner cannot enter", "dir_mode: 0640\nblogs:\n" + ok, 1, "", "dir_mode", "enter"},
+		{"modes on S3", "archive: s3://bucket/p\ndir_mode: 0750\nblogs:\n" + ok, 2, "", "dir_mode", "no modes"},
+		{"on_publish not found", "on_publish: [/no/such/ingest, -v]\nblogs:\n" + ok, 1, "", "on_publish", "cannot be run"},
+		{"on_publish a mapping", "on_publish: {cmd: x}\nblogs:\n" + ok, 1, "", "on_publish", "a command is"},
+		{"bad max_sitemap_bytes", "blogs:\n  - id: a\n    url: https://x.org/\n    max_sitemap_bytes: huge\n", 4, "a", "max_sitemap_bytes", "not a size"},
+		{"zero max_urls", "blogs:\n  - id: a\n    url: https://x.org/\n    max_urls: 0\n", 4, "a", "max_urls", "must be at least 1"},
+		{"zero max_comments_per_post", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comments_per_post: 0\n", 4, "a", "max_comments_per_post", "must be at least 1"},
+		{"negative max_comments_per_answer", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comments_per_answer: -5\n", 4, "a", "max_comments_per_answer", "must be at least 1"},
+		{"zero max_comment_bytes", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comment_bytes: 0MB\n", 4, "a", "max_comment_bytes", "must be at least 1"},
 		{"bad obey_crawl_delay", "blogs:\n  - id: a\n    url: https://x.org/\n    obey_crawl_delay: always\n", 4, "a", "obey_crawl_delay", "neither capped nor strict"},
 	}
 	for _, tc := range cases {

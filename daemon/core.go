@@ -48,6 +48,7 @@ type core struct {
 	history    runHistory         // the last runs of each blog, for the status page (memory only)
 	shortfalls shortfallCache     // what each blog's ledger knows but the archive lacks, for the status page
 	reader     archiveReader      // the archive read through when no writer writes to it (s3archive.go)
+	handoff    *handoff           // the on_publish command's delivery (handoff.go); nil without one
 }
 
 // newCore returns the core of a role for c with production defaults.
@@ -67,7 +68,11 @@ func newCore(c *Config) core {
 func (d *core) openArchive(ctx context.Context, hold func(archive string) (*aip.ArchiveLock, error)) error {
 	c := d.Config
 	w := &aip.Writer{Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Build().Version,
-		SoftwareBuild: Build().VCS(), Now: d.Now}
+		SoftwareBuild: Build().VCS(), Now: d.Now, Modes: c.Modes()}
+	w.AnnounceFailed = func(loc string, err error) {
+		d.Logger.Error("AIP published but not announced in the publication log (blogharvest published -repair announces it)",
+			"dir", loc, "err", err)
+	}
 	if isS3(c.Archive) {
 		st, err := openS3Archive(ctx, c)
 		if err != nil {
@@ -171,7 +176,7 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 // harvest runs one crawl of b into the archive.
 func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harvest.State, t *tally, log *slog.Logger,
 	progress func(*blogharvest.Entry)) (*harvest.Result, error) {
-	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress}
+	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress, published: d.handoff.published}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
 	if s := slotOf(ctx); s != nil {

@@ -53,6 +53,7 @@ func (d *Daemon) Open() error {
 		return err
 	}
 	d.startLocal(max(c.Concurrency, 1))
+	d.startHandoff()
 	return d.sched.Open()
 }
 
@@ -200,6 +201,13 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 		MaxCrawlDelay:    time.Duration(b.MaxCrawlDelay),
 		StrictCrawlDelay: b.ObeyCrawlDelay == CrawlDelayStrict,
 		RecheckPosts:     recheckPosts(b.RecheckPosts),
+
+		MaxURLs:               b.MaxURLs,
+		MaxSitemapBytes:       int64(b.MaxSitemapBytes),
+		MaxComments:           b.MaxComments,
+		MaxCommentsPerAnswer:  b.MaxCommentsPerAnswer,
+		MaxCommentBytes:       int64(b.MaxCommentBytes),
+		MaxCommentAnswerBytes: int64(b.MaxCommentAnswer),
 	}
 }
 

@@ -28,11 +28,18 @@
 // statuspage.html (run history in runhistory.go; in a cluster a worker's
 // run record reaches the scheduler's history in its done report,
 // runOutcome.Run; the ledger's shortfalls in ledgershort.go); the demo's stable address and state are in
-// cmd_demo.go; terminal progress lines in progress.go. No line a command
-// prints may hold a URL's credentials: Main passes stderr through
-// redactURLs (redact.go) as a whole, and a stdout line naming an argument
-// calls it (stdout may carry an export's bytes, which are left alone). The
-// status server's connection caps and timeouts are httpconn.go. Everything that
+// cmd_demo.go; terminal progress lines in progress.go. The hand-off to
+// a repository: the publication log is aip's (aip/publog.go), read by the
+// published command (cmd_published.go) and by the on_publish command's
+// delivery (handoff.go, its cursor beside the state file); the archive's
+// file and folder modes are Config.Modes, given to the AIP writer in
+// core.openArchive; files written outside the archive get 0644 under the
+// umask (umask.go). locate and import-opml are cmd_locate.go and
+// cmd_opml.go. No line a command prints may hold a URL's credentials:
+// Main passes stderr through redactURLs (redact.go) as a whole, and a
+// stdout line naming an argument calls it (stdout may carry an export's
+// bytes, which are left alone). The status server's connection caps and
+// timeouts are httpconn.go. Everything that
 // reads the archive (media and requisites reuse, resuming, export, report,
 // status counts and shortfalls) gets its aip.Store from s3archive.go
 // (core.archiveStore, readArchive; resolveArchive for a command line's

@@ -41,17 +41,20 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"run":     {"run the daemon: schedule harvests and write AIPs", runRun},
-		"crawl":   {"harvest blogs now, from a config or one -url", runCrawl},
-		"learn":   {"learn and print the extraction rules of a blog", runLearn},
-		"check":   {"verify AIPs: fixity, schemas, MARC lint", runCheck},
-		"status":  {"show per-blog schedule state", runStatus},
-		"demo":    {"harvest a bundled sample blog end to end", runDemo},
-		"version": {"print the version", runVersion},
-		"export":  {"write archived posts and comments as a corpus (jsonl, txt, xml)", runExport},
-		"report":  {"write one self-contained HTML report of a blog's archive", runReport},
-		"worker":  {"crawl a cluster's tasks (NATS JetStream; needs the cluster key)", runWorker},
-		"nkey":    {"make a cluster member's identity: an nkey seed file and its public key", runNkey},
+		"run":         {"run the daemon: schedule harvests and write AIPs", runRun},
+		"crawl":       {"harvest blogs now, from a config or one -url", runCrawl},
+		"learn":       {"learn and print the extraction rules of a blog", runLearn},
+		"check":       {"verify AIPs: fixity, schemas, MARC lint", runCheck},
+		"status":      {"show per-blog schedule state", runStatus},
+		"demo":        {"harvest a bundled sample blog end to end", runDemo},
+		"version":     {"print the version", runVersion},
+		"export":      {"write archived posts and comments as a corpus (jsonl, txt, xml)", runExport},
+		"report":      {"write one self-contained HTML report of a blog's archive", runReport},
+		"worker":      {"crawl a cluster's tasks (NATS JetStream; needs the cluster key)", runWorker},
+		"nkey":        {"make a cluster member's identity: an nkey seed file and its public key", runNkey},
+		"import-opml": {"append the blogs of an OPML subscription list to a config", runImportOPML},
+		"locate":      {"print the AIPs (every version) that hold a post URL", runLocate},
+		"published":   {"list the bags published into an archive (its publication log), oldest first", runPublished},
 	}
 }
 
@@ -112,7 +115,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-11s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun \"blogharvest <command> -h\" for a command's flags.")
 }

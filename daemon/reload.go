@@ -3,20 +3,28 @@ package daemon
 import (
 	"log/slog"
 	"net"
+	"slices"
 )
 
 // keepRestartOnly puts back into c the settings of old that a reload
 // cannot change in a running daemon (the archive and the state file, each
-// held open or locked), logging each one refused. The rest of c applies.
+// held open or locked; the archive's modes, given to its writer; the
+// on_publish command, whose delivery runs), logging each one refused.
+// The rest of c applies.
 func keepRestartOnly(old, c *Config, log *slog.Logger) {
 	for _, f := range []struct {
 		key      string
 		old, new *string
-	}{{"archive", &old.Archive, &c.Archive}, {"state", &old.State, &c.State}} {
+	}{{"archive", &old.Archive, &c.Archive}, {"state", &old.State, &c.State},
+		{"file_mode", &old.FileMode, &c.FileMode}, {"dir_mode", &old.DirMode, &c.DirMode}} {
 		if *f.new != *f.old {
 			log.Error(f.key+" changed: restart the daemon to apply; keeping the old value", "key", f.key, "old", *f.old, "new", *f.new)
 			*f.new = *f.old
 		}
+	}
+	if !slices.Equal(old.OnPublish, c.OnPublish) {
+		log.Error("on_publish changed: restart the daemon to apply; keeping the old command", "key", "on_publish")
+		c.OnPublish = old.OnPublish
 	}
 }
 

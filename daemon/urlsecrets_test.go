@@ -18,7 +18,8 @@ const urlSecret = "sEcReT-u7Kq-4411"
 // command line or in its config, with credentials in that URL (an S3
 // archive s3://KEY:SECRET@bucket/prefix, a blog URL with user:password, a
 // NATS URL with a password) and asserts the secret is in none of its
-// output, stdout or stderr, whatever the command's verdict.
+// output, stdout or stderr, whatever the command's verdict; nor does
+// import-opml write it into a config.
 func TestNoCommandPrintsURLSecrets(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -39,6 +40,12 @@ func TestNoCommandPrintsURLSecrets(t *testing.T) {
 	natscfg := filepath.Join(dir, "nats.yaml")
 	os.WriteFile(natscfg, []byte(fmt.Sprintf("archive: %s\nstate: %s\ncluster:\n  nats_url: nats://w:%s@127.0.0.1:9\n  key: k\nblogs:\n  - id: one\n    url: http://127.0.0.1:9/\n",
 		filepath.Join(dir, "archive"), filepath.Join(dir, "state.db"), urlSecret)), 0o644)
+	opml := filepath.Join(dir, "subs.opml")
+	os.WriteFile(opml, []byte(`<?xml version="1.0"?><opml version="2.0"><body>`+
+		`<outline text="A" type="rss" xmlUrl="http://ann:`+urlSecret+`@127.0.0.1:9/feed/" htmlUrl="http://ann:`+urlSecret+`@127.0.0.1:9/"/>`+
+		`<outline text="B" type="rss" xmlUrl="http://127.0.0.1:9/b/feed/" htmlUrl="http://127.0.0.1:9/b/"/>`+
+		`</body></opml>`), 0o644)
+	os.WriteFile(filepath.Join(dir, "imported.yaml"), []byte("blogs:\n"), 0o644)
 	for _, args := range [][]string{
 		{"check", s3},
 		{"check", s3 + "/"},
@@ -62,10 +69,17 @@ func TestNoCommandPrintsURLSecrets(t *testing.T) {
 		{"status", "-config", s3cfg},
 		{"status", "-config", blogcfg},
 		{"worker", "-config", natscfg},
+		{"locate", s3, "http://127.0.0.1:9/p/"},
+		{"published", s3},
+		{"import-opml", "-dry-run", opml, blogcfg},
+		{"import-opml", opml, filepath.Join(dir, "imported.yaml")},
 	} {
 		code, stdout, stderr := daemontest.Run(t, args...)
 		if strings.Contains(stdout+stderr, urlSecret) {
 			t.Errorf("%s: exit %d, the secret is in its output:\n%s%s", strings.Join(args, " "), code, stdout, stderr)
 		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "imported.yaml")); strings.Contains(string(data), urlSecret) {
+		t.Errorf("import-opml wrote the secret into the config:\n%s", data)
 	}
 }

@@ -53,7 +53,10 @@ func (w *pageWorker) completeComments(ctx context.Context, j *pageJob, e *blogha
 		return
 	}
 	w.log.Info("archived comments not reused: asking for the post's comment feed", "entry", e.URL, "why", err)
-	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *j.item)
+	j.comments, j.commentFile, j.commentsCut, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *j.item, w.commentLimits())
+	if j.commentFile != nil {
+		j.commentsFrom, j.feedHeld = "its comment feed", len(j.comments)
+	}
 	w.fillShortfall(ctx, j, len(ex.Comments)) // a feed that lists the newest comments only: the comments endpoint
 }
 

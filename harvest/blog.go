@@ -28,6 +28,9 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 		return c.knownFeed(ctx), nil
 	}
 	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.blog.URL)
+	if errors.Is(err, blogharvest.ErrTooLarge) && resp != nil && !feed.Sniff(resp.Body) {
+		return c.feedless(resp, err), nil
+	}
 	if errors.Is(err, blogharvest.ErrNotBlog) {
 		return nil, notBlog(c.blog.URL, err)
 	}
@@ -53,6 +56,40 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 		return nil, nil
 	}
 	return p, nil
+}
+
+// feedless is discover for a blog whose feed cannot be read (over the
+// body cap: err), given its home page resp: the crawl goes on without
+// feed items, finding the posts from the home page, its links and the
+// sitemaps; the feed's problem is a warning and the feed's row in the
+// ledger (failed).
+func (c *crawl) feedless(resp *fetch.Response, err error) *fetchedPage {
+	c.feedErr = err
+	c.pages++
+	c.res.Pages++
+	c.homeFile(resp)
+	p, perr := newFetchedPage(resp)
+	if perr != nil {
+		c.warn("home page %s: %v", resp.URL, perr)
+		return nil
+	}
+	return p
+}
+
+// noFeed notes that the feed could not be read (err) and stands an empty
+// feed in for it: posts are found from the home page, its links and the
+// sitemaps.
+func (c *crawl) noFeed(raw string, err error) {
+	var tl *fetch.TooLargeError
+	if errors.As(err, &tl) {
+		raw = tl.URL
+	}
+	c.warn("feed %s: %v; the posts are found from the home page, its links and the sitemaps instead", raw, err)
+	if u := canonicalOr(raw); u != "" {
+		c.ledger.set(u, FateFailed, fmt.Sprintf("the posts feed: %v (posts found from the home page, links and sitemaps)", err), "feed")
+	}
+	c.feed = &feed.Feed{URL: raw, Link: c.blog.URL}
+	c.blog.FeedURL = ""
 }
 
 // knownFeed is discover for an UpdateCrawl given the feed the last crawl
@@ -118,12 +155,25 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 }
 
 // readFeed fetches the posts feed with its older pages.
-func (c *crawl) readFeed(ctx context.Context) error {
+//
+// A feed that cannot be read because it is too large (over the body cap)
+// is no end to the crawl when the home page was read: an empty feed
+// stands in for it (noFeed), and the posts come from the other ways of
+// finding them.
+func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
+	if c.feedErr != nil {
+		c.noFeed(c.blog.FeedURL, c.feedErr)
+		return nil
+	}
 	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
 	if c.pol.changedOnly {
 		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
 	}
 	f, files, err := c.feedPages(ctx, c.blog.FeedURL, po)
+	if f == nil && home != nil && errors.Is(err, blogharvest.ErrTooLarge) {
+		c.noFeed(c.blog.FeedURL, err)
+		return nil
+	}
 	switch {
 	case f == nil && errors.Is(err, feed.ErrNotFeed):
 		return notBlog(c.blog.FeedURL, err)

@@ -54,7 +54,18 @@ func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 		it = &feed.Item{Link: j.page.resp.URL, CommentFeedURL: cf}
 	}
 	j.commentsRun = true
-	j.comments, j.commentFile, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *it)
+	j.comments, j.commentFile, j.commentsCut, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *it, w.commentLimits())
+	if j.commentFile != nil {
+		j.commentsFrom, j.feedHeld = "its comment feed", len(j.comments)
+	}
+}
+
+// commentLimits returns the bounds of one post's comment sources
+// (Options.MaxComments, MaxCommentsPerAnswer, MaxCommentAnswerBytes,
+// MaxCommentBytes).
+func (w *pageWorker) commentLimits() feed.CommentLimits {
+	return feed.CommentLimits{MaxComments: w.o.MaxComments, PerAnswer: w.o.MaxCommentsPerAnswer,
+		AnswerBytes: w.o.MaxCommentAnswerBytes, MaxBytes: w.o.MaxCommentBytes}
 }
 
 // bloggerPostComments matches a Blogger per-post comment feed (not the
@@ -433,31 +444,61 @@ func stableCommentID(cm *blogharvest.Comment, pageID string) string {
 // commentPageRE matches WordPress comment pages (<post>/comment-page-N/).
 var commentPageRE = lazyregexp.New(`/comment-page-\d+/?$`)
 
-// maxCommentPages bounds the further comment pages fetched for one post.
-const maxCommentPages = 50
-
-// commentPages fetches a post's further comment pages, adds their
-// comments to ex and keeps the pages that bring new ones; failures become
+// commentPages fetches a post's further comment pages, those its page
+// links to and those each page that brought new comments links to in
+// turn (every page of a thread that shows a few page numbers at a time),
+// adds their comments to ex and keeps the pages that bring new ones, until
+// the post's comments reach Options.MaxComments or the pages kept
+// MaxCommentBytes (noted in the entry's problems); failures become
 // Problems.
 func (w *pageWorker) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
+	lim := w.commentLimits()
 	prefix := strings.TrimSuffix(j.page.ident, "/") + "/comment-page-"
 	seen := map[string]bool{}
-	for _, l := range j.page.info.links {
-		if !strings.HasPrefix(l.url, prefix) || !commentPageRE.MatchString(l.url) || seen[l.url] || len(seen) >= maxCommentPages {
-			continue
+	var queue []string
+	add := func(links []link) {
+		for _, l := range links {
+			if strings.HasPrefix(l.url, prefix) && commentPageRE.MatchString(l.url) && !seen[l.url] {
+				seen[l.url] = true
+				queue = append(queue, l.url)
+			}
 		}
-		seen[l.url] = true
-		p, err := w.fetchPage(ctx, l.url)
+	}
+	add(j.page.info.links)
+	var kept int64
+	for len(queue) > 0 {
+		if why := commentPagesBound(lim, len(ex.Comments), kept); why != "" {
+			e.Problems = append(e.Problems, fmt.Sprintf("comment pages: %d not read: %s", len(queue), why))
+			return
+		}
+		u := queue[0]
+		queue = queue[1:]
+		p, err := w.fetchPage(ctx, u)
 		if err != nil {
-			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", l.url, err))
+			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", u, err))
 			continue
 		}
 		more, _ := w.extract(w.learnPage(p))
 		if !addNewComments(ex, more.Comments) {
 			continue // the post's own page (WordPress shows the last comment page there)
 		}
-		e.Files = append(e.Files, p.resp.File(blogharvest.RolePage))
+		f := p.resp.File(blogharvest.RolePage)
+		kept += f.Size
+		e.Files = append(e.Files, f)
+		add(p.info.links)
 	}
+}
+
+// commentPagesBound says which bound of lim the comments held (n) and the
+// comment pages kept (bytes) reach, or "".
+func commentPagesBound(lim feed.CommentLimits, n int, bytes int64) string {
+	switch {
+	case lim.MaxComments > 0 && n >= lim.MaxComments:
+		return fmt.Sprintf("max_comments_per_post %d reached", lim.MaxComments)
+	case lim.MaxBytes > 0 && bytes >= lim.MaxBytes:
+		return fmt.Sprintf("max_comment_bytes %d reached", lim.MaxBytes)
+	}
+	return ""
 }
 
 // addNewComments appends to ex the comments of cs whose ids it does not

@@ -126,7 +126,7 @@ func (c *crawl) handle(out outcome) error {
 	}
 	if out.info != nil && out.url != nil {
 		if !c.pol.homeLinksOnly || out.url.String() == c.home.String() {
-			n := c.seedLinks(out.info, out.job.t.depth)
+			n := c.seedLinks(out.url.String(), out.info, out.job.t.depth)
 			if !out.post {
 				c.knn.train(out.url, float64(n))
 			}

@@ -134,6 +134,14 @@ type crawl struct {
 	threadPolls, threadVals map[string][]blogharvest.Validators
 	threadDropped           map[string]bool // thread API URLs that change by themselves
 
+	// left counts, by source, what the crawl's bounds kept out
+	// (discovered.go), in the order met; wellKnown are the sitemap
+	// candidates no one named (platforms' paths).
+	feedErr   error // why the posts feed could not be read (too large); nil when it was
+	left      map[string]*leftOut
+	leftOrder []string
+	wellKnown map[string]bool
+
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
 	overBudget int             // outcomes dropped because the budget ran out
@@ -176,7 +184,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
 		stored: &storedRequisites{load: o.ArchivedRequisites}}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		variants: map[string]int{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
+		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -197,7 +205,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	}
 	c.commented = c.siteCommentPosts(ctx, home)
 	c.step("reading the feed")
-	if err := c.readFeed(ctx); err != nil {
+	if err := c.readFeed(ctx, home); err != nil {
 		return err
 	}
 	if home == nil && c.feed.Link != "" {
@@ -227,7 +235,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		return err // c.emit is nil for Learn: it stops here
 	}
 	if home != nil && !c.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
-		c.seedLinks(home.info, 0) // before the training pages' links: the home page is depth 0
+		c.seedLinks(c.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
 	}
 	err = c.emitTraining(ctx, train)
 	if err == nil {

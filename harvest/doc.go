@@ -18,7 +18,8 @@
 //     a literal or `[^/]+`), verified against pages known not to be posts.
 //  3. robots.txt and sitemaps (robots Sitemap: lines, /sitemap.xml,
 //     /wp-sitemap.xml, indexes, gzip) queue posts, platform pages
-//     (wp-sitemap-posts-page) and listings.
+//     (wp-sitemap-posts-page) and listings; each sitemap is read as a
+//     stream (scanSitemap), never held parsed.
 //  4. Rules are learned (harvest/learn) from the pages of the newest feed
 //     items and their feed values; the training entries are emitted.
 //  5. The frontier, a priority queue, is drained by Options.PerHost
@@ -153,7 +154,19 @@
 //
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
-// stay.
+// stay, and the URL set and frontier take in at most Options.MaxURLs URLs
+// from sitemaps and links (admit, discovered.go: a URL named after that is
+// only counted against the sitemap or page that named it, and the counts
+// go to the ledger as over-budget at the end). Every other list a blog
+// decides the length of is bounded too: sitemap bytes
+// (Options.MaxSitemapBytes), one post's comments from each paged source
+// (Options.MaxComments, followed page after page to the source's end or
+// the bound), one REST answer's comments and bytes, one post's comment
+// answers' bytes (feed.CommentLimits); the post's comments column in the
+// ledger names the bound that stopped a reading. A posts feed too large to
+// read, once the home page was, gives way to an empty feed (noFeed): the
+// posts come from the home page, links and sitemaps, the feed's problem
+// is a warning and its ledger row.
 //
 // # Stages
 //
@@ -177,7 +190,9 @@
 //   - options.go: Options, Result, Record; defaults.
 //   - blog.go: discovery, the home page, the posts feed, the Blog record.
 //   - seed.go: scope, feed items, sitemaps and links into the frontier.
-//   - sitemap.go: sitemap and robots.txt Sitemap: parsing.
+//   - sitemap.go: sitemap and robots.txt Sitemap: parsing, streamed.
+//   - discovered.go: the bound on the URLs taken in (admit), what the
+//     bounds left out (leftOut) and its ledger rows (settleLeftOut).
 //   - scope.go, canon.go, pattern.go: which URLs are the blog's, their
 //     canonical form, which are posts.
 //   - frontier.go, knn.go: the priority queue and its estimate.
@@ -264,7 +279,14 @@
 //     (requisitestore.go, requisites.go).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; what a worker's outcome does to the
-//     frontier: handle in coordinator.go.
+//     frontier: handle in coordinator.go. A new source of URLs calls
+//     admit (discovered.go) before it queues or records one, so that
+//     Options.MaxURLs bounds it.
+//   - A new bound on what a blog decides the size of: a field of Options
+//     (with its default in withDefaults), its config key in daemon
+//     (Blog, builtinDefaults, checkValues, crawlOptions) and
+//     blogs.example.yaml; what it leaves out goes to the ledger, named
+//     by the key. Comment sources' bounds: feed.CommentLimits.
 //   - A new difference between NewCrawl and UpdateCrawl: a field of policy,
 //     set in newCrawlPolicy and updatePolicy.
 //   - A new fate of a URL: ledger.go (Fate, fateRank), recorded where the

@@ -91,6 +91,39 @@ func (l *ledger) set(u string, f Fate, detail, via string) {
 	r.Fate, r.Detail = f, oneLine(detail)
 }
 
+// known reports whether u has a row.
+func (l *ledger) known(u string) bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, ok := l.rows[u]
+	return ok
+}
+
+// size returns the number of rows.
+func (l *ledger) size() int {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.rows)
+}
+
+// force gives u a fate whatever it held (what a crawl's bounds left out,
+// told at the end on the source's row).
+func (l *ledger) force(u string, f Fate, detail, via string) {
+	if l == nil || u == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.row(u, via)
+	r.Fate, r.Detail = f, oneLine(detail)
+}
+
 // clear takes back the fate of u (a decision revised).
 func (l *ledger) clear(u string) {
 	if l == nil {
@@ -194,6 +227,7 @@ func (c *crawl) settleLedger(err error) []LedgerRow {
 		}
 		c.ledger.set(t.url, FateOverBudget, detail, "")
 	}
+	c.settleLeftOut()
 	rows := c.ledger.rowsSorted()
 	if n := FateCounts(rows)["unaccounted"]; n > 0 {
 		c.warn("crawl ledger: %d URLs met have no fate (a bug; they are listed as unaccounted)", n)

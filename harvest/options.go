@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
 
@@ -21,6 +22,15 @@ const (
 
 // DefaultMaxPages bounds a crawl when Options.MaxPages is zero.
 const DefaultMaxPages = 5000
+
+// Defaults of the bounds of one post's comment sources (Options
+// MaxComments, MaxCommentsPerAnswer, MaxCommentBytes): feed's.
+const (
+	DefaultMaxComments           = feed.DefaultMaxComments
+	DefaultMaxCommentsPerAnswer  = feed.DefaultCommentsPerAnswer
+	DefaultMaxCommentBytes       = feed.DefaultMaxCommentBytes
+	DefaultMaxCommentAnswerBytes = feed.DefaultCommentAnswerBytes
+)
 
 // DefaultMaxDuration is a crawl's wall-clock budget when
 // Options.MaxDuration is zero.
@@ -130,6 +140,37 @@ type Options struct {
 	// MaxFeedPages bounds the feed pages followed (RFC 5005, ?paged=N,
 	// Blogger start-index). If zero, 50.
 	MaxFeedPages int
+	// MaxURLs bounds the URLs a crawl takes in from sitemaps and links (the
+	// crawl ledger's rows, the frontier): a URL named after that is not
+	// held, only counted, and each source's count is written in the
+	// ledger as over-budget (its sitemap's row, or the first URL a page's
+	// links left out). If zero, DefaultMaxURLs.
+	MaxURLs int
+	// MaxSitemapBytes bounds the sitemap files read (as served) and kept
+	// in the Blog record; the sitemaps not read for it are over-budget in
+	// the ledger. Each sitemap is read as a stream. If zero,
+	// DefaultMaxSitemapBytes.
+	MaxSitemapBytes int64
+	// MaxComments bounds the comments read for one post from each of its
+	// paged sources (its comment feed with every further page, the
+	// platform's comments REST endpoint with every page): pages are
+	// followed until the source ends or this many are held. If zero,
+	// feed.DefaultMaxComments (100 000).
+	MaxComments int
+	// MaxCommentsPerAnswer bounds the comments read from one answer of a
+	// comments REST endpoint, read element by element; the rest of a
+	// longer answer is left out. If zero, feed.DefaultCommentsPerAnswer
+	// (1 000).
+	MaxCommentsPerAnswer int
+	// MaxCommentAnswerBytes bounds one answer of a comments REST endpoint
+	// as served: a longer one is not read and the reading stops there. If
+	// zero, feed.DefaultCommentAnswerBytes (8 MiB).
+	MaxCommentAnswerBytes int64
+	// MaxCommentBytes bounds the bytes of one post's comment answers (REST
+	// answers, comment feed pages), all archived with the entry: no page
+	// is asked for once they reach it. If zero, feed.DefaultMaxCommentBytes
+	// (32 MiB).
+	MaxCommentBytes int64
 	// MaxDuration is the crawl's wall-clock budget. When it runs out, no
 	// new page is fetched, the entries already extracted have been emitted
 	// (an entry whose processing the end of the budget cut short is not),
@@ -304,6 +345,24 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFeedPages <= 0 {
 		o.MaxFeedPages = 50
+	}
+	if o.MaxURLs <= 0 {
+		o.MaxURLs = DefaultMaxURLs
+	}
+	if o.MaxSitemapBytes <= 0 {
+		o.MaxSitemapBytes = DefaultMaxSitemapBytes
+	}
+	if o.MaxComments <= 0 {
+		o.MaxComments = feed.DefaultMaxComments
+	}
+	if o.MaxCommentsPerAnswer <= 0 {
+		o.MaxCommentsPerAnswer = feed.DefaultCommentsPerAnswer
+	}
+	if o.MaxCommentAnswerBytes <= 0 {
+		o.MaxCommentAnswerBytes = feed.DefaultCommentAnswerBytes
+	}
+	if o.MaxCommentBytes <= 0 {
+		o.MaxCommentBytes = feed.DefaultMaxCommentBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -3,6 +3,7 @@ package harvest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -129,7 +130,10 @@ func (c *crawl) isFeedURL(raw string) bool {
 }
 
 // readSitemaps reads robots.txt and the sitemaps it names or platforms
-// keep at well-known paths, and queues their URLs.
+// keep at well-known paths, and queues their URLs: each sitemap streamed
+// (scanSitemap), never held parsed, within the crawl's bounds
+// (Options.MaxURLs, MaxSitemapBytes, maxSitemaps); what they leave out
+// goes to the ledger (settleLeftOut).
 //
 // UpdateCrawl reads them only when its recheck is due (recheckDue): the
 // feeds say what changed; robots.txt (cached) is still kept.
@@ -140,19 +144,49 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 	}
 	queue := c.sitemapCandidates(ctx)
 	tried := map[string]bool{}
-	for n := 0; len(queue) > 0 && n < maxSitemaps; n++ {
+	var read int64
+	for len(queue) > 0 {
 		loc := queue[0]
 		queue = queue[1:]
 		if tried[loc] {
 			continue
 		}
+		why := ""
+		switch {
+		case len(tried) >= maxSitemaps:
+			why = fmt.Sprintf("%d sitemaps read, the most a crawl reads", maxSitemaps)
+		case read >= c.maxSitemapBytes():
+			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.maxSitemapBytes())
+		case c.urlsFull():
+			why = fmt.Sprintf("max_urls %d reached", c.maxURLs())
+		}
+		if why != "" {
+			c.leftSitemaps(loc, queue, why)
+			return
+		}
 		tried[loc] = true
-		queue = append(queue, c.readSitemap(ctx, loc, tried)...)
+		n, children := c.readSitemap(ctx, loc, tried)
+		read += n
+		for _, ch := range children {
+			if len(queue)+len(tried) < maxSitemaps || tried[ch] {
+				queue = append(queue, ch)
+			} else {
+				c.leave(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
+			}
+		}
 	}
 }
 
-// maxSitemaps bounds the sitemap files read per crawl.
-const maxSitemaps = 200
+// leftSitemaps records loc and the rest of the queue as sitemaps not
+// read, for why; well-known paths never tried are not sitemaps anyone
+// named and are left out silently.
+func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
+	for _, l := range append([]string{loc}, queue...) {
+		if !c.wellKnown[l] {
+			c.leave(l, l, leftUnread, why)
+		}
+	}
+}
 
 // keepRobots adds the robots.txt of the blog's host to the Blog record's
 // files (the client has it already, or fetches it now).
@@ -172,8 +206,17 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 		}
 		out = append(out, r.Sitemaps...)
 	}
+	named := map[string]bool{}
+	for _, l := range out {
+		named[l] = true
+	}
 	root := &url.URL{Scheme: c.home.Scheme, Host: c.home.Host}
 	for _, p := range platform.Sitemaps() {
+		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.scope.prefix, p)} {
+			if s := u.String(); !named[s] {
+				c.wellKnown[s] = true
+			}
+		}
 		out = append(out, root.JoinPath(p).String())
 		if c.scope.prefix != "/" {
 			out = append(out, root.JoinPath(c.scope.prefix, p).String())
@@ -182,45 +225,54 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	return out
 }
 
-// readSitemap fetches and parses one sitemap, queues its URLs and returns
-// the sitemaps it indexes. Failures are quiet: most candidates do not exist.
-// A candidate redirected to a sitemap read before (WordPress sends
-// /sitemap.xml to /wp-sitemap.xml) is not read or kept twice.
-func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bool) []string {
+// readSitemap fetches one sitemap, queues its URLs (within Options.MaxURLs)
+// and returns its size as served and the sitemaps it indexes. Failures
+// are quiet: most candidates do not exist. A candidate redirected to a
+// sitemap read before (WordPress sends /sitemap.xml to /wp-sitemap.xml)
+// is not read or kept twice.
+func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bool) (int64, []string) {
 	resp, err := c.client.Get(ctx, loc)
 	if errors.Is(err, fetch.ErrOutOfScope) {
 		c.warn("sitemap %s: not fetched: %v", loc, err)
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return nil
+		return 0, nil
 	}
 	if resp.URL != loc {
 		if tried[resp.URL] {
-			return nil
+			return 0, nil
 		}
 		tried[resp.URL] = true
 	}
-	sm, err := parseSitemap(resp.Body)
-	if err != nil {
+	page, post := isPageSitemap(loc), isPostSitemap(loc)
+	var children []string
+	seen := 0
+	cut, err := scanSitemap(resp.Body, maxSitemapBytes,
+		func(su sitemapURL) { seen++; c.queueSitemapURL(loc, su, page, post) },
+		func(child string) { seen++; children = append(children, child) })
+	if err != nil && seen == 0 {
 		c.log.Debug("not a sitemap", "url", loc, "err", err)
-		return nil
+		return 0, nil
+	}
+	if err != nil {
+		c.warn("sitemap %s: read up to an error: %v", loc, err)
+	}
+	if cut {
+		c.warn("sitemap %s: longer than %d bytes decompressed (the protocol's most); read up to there", loc, maxSitemapBytes)
 	}
 	c.blog.Files = append(c.blog.Files, resp.File(blogharvest.RoleSitemap))
 	if c.blog.SitemapURL == "" {
 		c.blog.SitemapURL = loc
 	}
-	for _, su := range sm.URLs {
-		c.queueSitemapURL(su, isPageSitemap(loc), isPostSitemap(loc))
-	}
-	return sm.Children
+	return int64(len(resp.Body)), children
 }
 
 // queueSitemapURL queues one sitemap URL as a post, a platform page or a
 // listing. UpdateCrawl skips URLs whose lastmod is not after since.
-func (c *crawl) queueSitemapURL(su sitemapURL, page, post bool) {
+func (c *crawl) queueSitemapURL(sitemap string, su sitemapURL, page, post bool) {
 	u := mustCanonical(su.Loc)
-	if u == nil {
+	if u == nil || !c.admit(u.String(), sitemap, leftSitemapURLs) {
 		return
 	}
 	c.ledger.met(u.String(), "sitemap")
@@ -252,13 +304,17 @@ func (c *crawl) queueSitemapURL(su sitemapURL, page, post bool) {
 	c.front.push(t)
 }
 
-// seedLinks queues the in-scope links of a page fetched at depth; it
+// seedLinks queues the in-scope links of a page (source) fetched at
+// depth, within Options.MaxURLs; it
 // returns how many new post URLs it queued. UpdateCrawl follows only the
 // post links of the home page.
-func (c *crawl) seedLinks(info *pageInfo, depth int) int {
+func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 	posts := 0
 	for _, l := range info.links {
 		if c.front.has(l.url) {
+			continue
+		}
+		if !c.admit(l.url, source, leftLinks) {
 			continue
 		}
 		u, err := url.Parse(l.url)

@@ -26,41 +26,107 @@ type sitemap struct {
 	Children []string // <sitemap><loc> of a sitemap index
 }
 
-// maxSitemapBytes bounds a decompressed sitemap (the protocol allows 50 MB).
+// maxSitemapBytes bounds a decompressed sitemap (the protocol allows 50
+// MB): a longer one is read up to it, the rest left out.
 const maxSitemapBytes = 50 << 20
 
-// parseSitemap parses a sitemap or sitemap index, gzip-compressed or not.
+// parseSitemap parses a sitemap or sitemap index, gzip-compressed or not,
+// into lists (tests; the crawl streams with scanSitemap). A sitemap over
+// maxSitemapBytes fails with ErrTooLarge.
 func parseSitemap(body []byte) (*sitemap, error) {
-	body, err := gunzipIf(body, maxSitemapBytes)
+	sm := &sitemap{}
+	cut, err := scanSitemap(body, maxSitemapBytes, func(u sitemapURL) { sm.URLs = append(sm.URLs, u) },
+		func(loc string) { sm.Children = append(sm.Children, loc) })
+	if err == nil && cut {
+		err = blogharvest.Permanent(fmt.Errorf("gunzip sitemap: %w", blogharvest.ErrTooLarge))
+	}
 	if err != nil {
 		return nil, err
 	}
-	d := xml.NewDecoder(bytes.NewReader(body))
+	return sm, nil
+}
+
+// scanSitemap reads a sitemap or sitemap index, gzip-compressed or not, as
+// a stream: each <url> is handed to onURL when it ends, each child
+// sitemap's <loc> to onChild; nothing of the document is held. At most
+// limit decompressed bytes are read: cut says the document was longer
+// (what came before is handed over). A document that is no sitemap fails
+// with a permanent error, possibly after some of it was handed over.
+func scanSitemap(body []byte, limit int64, onURL func(sitemapURL), onChild func(string)) (cut bool, err error) {
+	var r io.Reader = bytes.NewReader(body)
+	if len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return false, blogharvest.Permanent(fmt.Errorf("gunzip sitemap: %w", err))
+		}
+		r = bufio.NewReader(zr)
+	}
+	lr := &limitedReader{r: r, left: limit}
+	d := xml.NewDecoder(lr)
 	d.Strict = false
-	p := &sitemapParser{d: d, sm: &sitemap{}}
+	p := &sitemapParser{d: d, onURL: onURL, onChild: onChild}
 	for {
 		tok, err := d.Token()
+		if lr.over {
+			p.flush()
+			return true, nil
+		}
 		if errors.Is(err, io.EOF) {
-			return p.sm, nil
+			p.flush()
+			return false, nil
 		}
 		if err != nil {
-			return nil, blogharvest.Permanent(fmt.Errorf("parse sitemap: %w", err))
+			return false, blogharvest.Permanent(fmt.Errorf("parse sitemap: %w", err))
 		}
-		if se, ok := tok.(xml.StartElement); ok {
-			if err := p.start(se); err != nil {
-				return nil, err
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if err := p.start(t); err != nil {
+				return false, err
+			}
+		case xml.EndElement:
+			if t.Name.Local == "url" {
+				p.flush()
 			}
 		}
 	}
 }
 
-// sitemapParser holds the state of parseSitemap.
+// limitedReader reads at most left bytes of r, then reports over.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+func (l *limitedReader) Read(b []byte) (int, error) {
+	if l.left <= 0 {
+		l.over = true
+		return 0, io.EOF
+	}
+	if int64(len(b)) > l.left {
+		b = b[:l.left]
+	}
+	n, err := l.r.Read(b)
+	l.left -= int64(n)
+	return n, err
+}
+
+// sitemapParser holds the state of scanSitemap.
 type sitemapParser struct {
 	d       *xml.Decoder
-	sm      *sitemap
+	onURL   func(sitemapURL)
+	onChild func(string)
 	root    string
-	cur     *sitemapURL // the <url> being read; nil inside <sitemap>
+	cur     *sitemapURL // the <url> being read; nil outside one
 	inIndex bool
+}
+
+// flush hands the <url> being read over.
+func (p *sitemapParser) flush() {
+	if p.cur != nil {
+		p.onURL(*p.cur)
+		p.cur = nil
+	}
 }
 
 // start handles one start element.
@@ -71,18 +137,18 @@ func (p *sitemapParser) start(se xml.StartElement) error {
 			return blogharvest.Permanent(fmt.Errorf("parse sitemap: root element <%s> is not urlset or sitemapindex", p.root))
 		}
 	}
-	sm := p.sm
 	switch se.Name.Local {
 	case "url":
-		sm.URLs = append(sm.URLs, sitemapURL{})
-		p.cur, p.inIndex = &sm.URLs[len(sm.URLs)-1], false
+		p.flush()
+		p.cur, p.inIndex = &sitemapURL{}, false
 	case "sitemap":
-		sm.Children = append(sm.Children, "")
-		p.cur, p.inIndex = nil, true
+		p.flush()
+		p.inIndex = true
 	case "loc":
 		loc := strings.TrimSpace(readText(p.d))
-		if p.inIndex && len(sm.Children) > 0 {
-			sm.Children[len(sm.Children)-1] = loc
+		if p.inIndex {
+			p.onChild(loc)
+			p.inIndex = false
 		} else if p.cur != nil {
 			p.cur.Loc = loc
 		}

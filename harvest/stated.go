@@ -270,15 +270,17 @@ func (w *pageWorker) askOwnFeed(ctx context.Context, j *pageJob) bool {
 	}
 	j.askedOwn = true
 	it := feed.Item{Link: j.page.ident, CommentFeedURL: cf}
-	cs, file, err := feed.FetchComments(ctx, w.client, w.feed, it)
+	cs, file, cut, err := feed.FetchComments(ctx, w.client, w.feed, it, w.commentLimits())
 	if err != nil {
 		w.log.Info("own comment feed", "url", cf, "err", err)
 		j.ownErr = err
 		return true
 	}
+	j.ownHeld = len(cs)
 	if len(cs) > len(j.comments) {
-		j.comments, j.commentFile = cs, file
+		j.comments, j.commentFile, j.commentsCut = cs, file, cut
 		j.commentsRun, j.commentsErr = true, nil
+		j.commentsFrom = "its own comment feed"
 	}
 	return true
 }
@@ -305,14 +307,18 @@ func (w *pageWorker) askCommentsAPI(ctx context.Context, j *pageJob) bool {
 		return false
 	}
 	j.askedAPI = true
-	cs, files, err := feed.FetchCommentsAPI(ctx, w.client, p, w.home.String(), id)
-	j.apiFiles, j.apiErr, j.apiHeld = files, err, len(cs)
+	cs, files, cut, err := feed.FetchCommentsAPI(ctx, w.client, p, w.home.String(), id, w.commentLimits())
+	j.apiFiles, j.apiErr, j.apiHeld, j.apiCut = files, err, len(cs), cut
 	if err != nil {
 		w.log.Info("comments API", "post", j.page.ident, "err", err)
+	}
+	if cut.Reason != "" {
+		w.log.Info("comments API: bounded", "post", j.page.ident, "cut", cut.String())
 	}
 	if len(cs) > len(j.comments) {
 		j.comments = cs
 		j.commentsRun, j.commentsErr = true, nil
+		j.commentsFrom, j.commentsCut = "its comments API", cut
 	}
 	return true
 }
@@ -330,10 +336,10 @@ func (w *pageWorker) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 	case j.askedOwn && j.ownErr != nil:
 		tried = append(tried, fmt.Sprintf("its own comment feed failed (%v)", j.ownErr))
 	case j.askedOwn:
-		tried = append(tried, fmt.Sprintf("its own comment feed holds %d", len(j.comments)))
-	case j.commentFile != nil:
-		tried = append(tried, fmt.Sprintf("its comment feed holds %d", len(j.comments)))
-	default:
+		tried = append(tried, fmt.Sprintf("its own comment feed holds %d", j.ownHeld))
+	case j.feedHeld > 0 || j.commentsFrom == "its comment feed":
+		tried = append(tried, fmt.Sprintf("its comment feed holds %d", j.feedHeld))
+	case j.commentFile == nil:
 		tried = append(tried, "no comment feed the platform offers")
 	}
 	switch {
@@ -341,6 +347,14 @@ func (w *pageWorker) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 		tried = append(tried, fmt.Sprintf("its comments API failed (%v)", j.apiErr))
 	case j.askedAPI:
 		tried = append(tried, fmt.Sprintf("its comments API holds %d", j.apiHeld))
+	}
+	if j.commentsFrom != "" {
+		tried = append(tried, fmt.Sprintf("the %d read came from %s", len(j.comments), j.commentsFrom))
+	}
+	if c := j.commentsCut.String(); c != "" {
+		tried = append(tried, "reading stopped: "+c)
+	} else if c := j.apiCut.String(); c != "" && j.commentsFrom != "its comments API" {
+		tried = append(tried, "its comments API stopped: "+c)
 	}
 	switch {
 	case j.rendered:

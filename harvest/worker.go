@@ -24,12 +24,19 @@ type pageJob struct {
 	commentFile *blogharvest.File
 	commentsErr error
 	commentsRun bool
-	deferred    bool  // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
-	askedOwn    bool  // the post's own comment feed was asked for a shortfall (fillShortfall)
-	ownErr      error // why that failed
-	askedAPI    bool  // the platform's comments REST endpoint was asked for a shortfall (askCommentsAPI)
-	apiErr      error // why that failed
-	apiHeld     int   // the comments its answers held
+	commentsCut feed.Cut // what a bound left out of the source j.comments came from
+	feedHeld    int      // the comments the post's comment feed held (fetchComments); -1 when not read
+	ownHeld     int      // the comments its own comment feed held (askOwnFeed)
+	// commentsFrom names the source j.comments came from, for the ledger:
+	// "its comment feed", "its own comment feed", "its comments API".
+	commentsFrom string
+	deferred     bool     // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
+	askedOwn     bool     // the post's own comment feed was asked for a shortfall (fillShortfall)
+	ownErr       error    // why that failed
+	askedAPI     bool     // the platform's comments REST endpoint was asked for a shortfall (askCommentsAPI)
+	apiErr       error    // why that failed
+	apiHeld      int      // the comments its answers held
+	apiCut       feed.Cut // what a bound left out of them
 	// apiFiles are the answers of the comments REST endpoint, archived
 	// with the entry.
 	apiFiles []blogharvest.File

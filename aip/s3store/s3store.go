@@ -134,6 +134,14 @@ func (s *Store) Open(name string) (fs.File, error) {
 	if info.IsDir() {
 		return &dirFile{info: info}, nil
 	}
+	if isRecord(name) {
+		s.count()
+		obj, err := s.c.GetObject(context.Background(), s.bucket, s.key(name), minio.GetObjectOptions{})
+		if err != nil {
+			return nil, s.pathErr("open", name, err)
+		}
+		return &objFile{Object: obj, info: info}, nil
+	}
 	_, rel, m, err := s.resolve(name)
 	if err != nil {
 		return nil, err
@@ -155,7 +163,14 @@ func (s *Store) Stat(name string) (fs.FileInfo, error) {
 	if name == "." {
 		return dirInfo("."), nil
 	}
-	if _, rel, m, err := s.resolve(name); err == nil {
+	if isRecord(name) {
+		s.count()
+		if info, err := s.c.StatObject(context.Background(), s.bucket, s.key(name), minio.StatObjectOptions{}); err == nil {
+			return fileInfo{name: path.Base(name), size: info.Size}, nil
+		} else if err := s.pathErr("stat", name, err); !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	} else if _, rel, m, err := s.resolve(name); err == nil {
 		if rel == "" || m.isDir(rel) {
 			return dirInfo(path.Base(name)), nil
 		}
@@ -591,3 +606,68 @@ func (d *dirFile) Read([]byte) (int, error) {
 	return 0, &fs.PathError{Op: "read", Path: d.info.Name(), Err: errors.New("is a directory")}
 }
 func (d *dirFile) Close() error { return nil }
+
+// isRecord reports whether name lies in a folder of records (the
+// publication log): below a first folder whose name begins with a dot,
+// staging aside. No bag is there, so no marker is looked for.
+func isRecord(name string) bool {
+	first, _, _ := strings.Cut(name, "/")
+	return strings.HasPrefix(first, ".") && first != stagingDir && first != "." && first != ".."
+}
+
+// PutRecord writes the object name (the publication log's: outside any
+// bag) with one PUT, If-None-Match: * so that it is never replaced.
+func (s *Store) PutRecord(ctx context.Context, name string, data []byte) error {
+	if !fs.ValidPath(name) || name == "." {
+		return fmt.Errorf("%s: put record %q: invalid name", s, name)
+	}
+	opts := minio.PutObjectOptions{ContentType: "application/json", DisableMultipart: true}
+	opts.SetMatchETagExcept("*")
+	s.count()
+	if _, err := s.c.PutObject(ctx, s.bucket, s.key(name), bytes.NewReader(data), int64(len(data)), opts); err != nil {
+		if resp := minio.ToErrorResponse(err); resp.StatusCode == http.StatusPreconditionFailed || resp.Code == "PreconditionFailed" {
+			return fmt.Errorf("%s: put record %s: %w", s, name, fs.ErrExist)
+		}
+		return blogharvest.Transient(fmt.Errorf("%s: put record %s: %w", s, name, err))
+	}
+	return nil
+}
+
+// ListRecords lists the objects below dir whose names sort after after:
+// one listing (StartAfter), in key order.
+func (s *Store) ListRecords(ctx context.Context, dir, after string) ([]string, error) {
+	opts := minio.ListObjectsOptions{Prefix: s.key(dir) + "/", Recursive: true}
+	if after != "" {
+		opts.StartAfter = s.key(after)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.count()
+	var out []string
+	for o := range s.c.ListObjects(ctx, s.bucket, opts) {
+		if o.Err != nil {
+			return nil, s.pathErr("list", dir, o.Err)
+		}
+		n := strings.TrimPrefix(o.Key, s.prefix)
+		if n > after && !strings.HasSuffix(n, "/") {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// ReadRecord reads the object name.
+func (s *Store) ReadRecord(ctx context.Context, name string) ([]byte, error) {
+	s.count()
+	obj, err := s.c.GetObject(ctx, s.bucket, s.key(name), minio.GetObjectOptions{})
+	if err != nil {
+		return nil, s.pathErr("read", name, err)
+	}
+	defer obj.Close()
+	data, err := io.ReadAll(io.LimitReader(obj, 1<<20))
+	if err != nil {
+		return nil, s.pathErr("read", name, err)
+	}
+	return data, nil
+}

@@ -15,9 +15,6 @@ import (
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
-// maxCommentPages bounds the pages of one comment feed.
-const maxCommentPages = 20
-
 // bloggerPostID finds the post id in a Blogger item id
 // ("tag:blogger.com,1999:blog-123.post-456").
 var bloggerPostID = lazyregexp.New(`^tag:blogger\.com,1999:blog-(\d+)\.post-(\d+)$`)
@@ -240,27 +237,33 @@ func dropPostParents(cs []Comment) []Comment {
 }
 
 // FetchComments fetches the first comment feed of CommentFeedURLs(f, it)
-// that exists, with its further pages, and parses its comments. The File
-// is the first page (RoleCommentFeed); every comment keeps its own XML in
-// Raw. No candidate, or only missing ones (404/410), yields no comments
-// and no error.
-func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item) ([]Comment, *blogharvest.File, error) {
+// that exists, with its further pages up to the bounds of lim (its
+// comments, its bytes: cut says which stopped it), and parses its
+// comments. The File is the first page (RoleCommentFeed); every comment
+// keeps its own XML in Raw. No candidate, or only missing ones (404/410),
+// yields no comments and no error.
+func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item, lim CommentLimits) ([]Comment, *blogharvest.File, Cut, error) {
+	lim = lim.withDefaults()
 	for _, u := range CommentFeedURLs(f, it) {
 		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: acceptFeeds})
 		if isNotFound(err) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("comments of %s: %w", it.Link, err)
+			return nil, nil, Cut{}, fmt.Errorf("comments of %s: %w", it.Link, err)
 		}
 		file := resp.File(blogharvest.RoleCommentFeed)
 		cf, err := Parse(resp.Body, resp.URL)
 		if err != nil {
-			return nil, &file, fmt.Errorf("comments of %s: %w", it.Link, err)
+			return nil, &file, Cut{Answers: 1}, fmt.Errorf("comments of %s: %w", it.Link, err)
 		}
-		p := newPager(cf, PageOptions{MaxPages: maxCommentPages}, false) // WordPress 6.1 ignores ?paged=N on comment feeds: no guessing
+		// Every page up to the bounds (each page adds a comment or ends
+		// the paging); WordPress 6.1 ignores ?paged=N on comment feeds: no
+		// guessing.
+		p := newPager(cf, PageOptions{MaxPages: lim.MaxComments + 1, MaxItems: lim.MaxComments, MaxBytes: lim.MaxBytes}, false)
+		p.bytes = file.Size
 		_, err = p.run(ctx, c)
-		return commentsOf(cf), &file, err
+		return commentsOf(cf), &file, Cut{Answers: p.page, Reason: p.cut}, err
 	}
-	return nil, nil, nil
+	return nil, nil, Cut{}, nil
 }

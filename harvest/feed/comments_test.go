@@ -82,12 +82,12 @@ func TestFetchCommentsWordPress(t *testing.T) {
 	if got := feed.CommentFeedURLs(f, it); !slices.Equal(got, []string{site + "/toast/feed/"}) {
 		t.Errorf("candidates %v", got)
 	}
-	cs, file, err := feed.FetchComments(context.Background(), newClient(t), f, it)
+	cs, file, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{})
 	if err != nil || len(cs) != 3 || file == nil || file.Role != blogharvest.RoleCommentFeed || file.Validate() != nil {
 		t.Fatalf("%v: %d comments, file %v", err, len(cs), file)
 	}
 	it.Link = site + "/none/" // its comment feed is missing
-	if cs, file, err := feed.FetchComments(context.Background(), newClient(t), f, it); err != nil || cs != nil || file != nil {
+	if cs, file, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{}); err != nil || cs != nil || file != nil {
 		t.Errorf("missing comment feed: %v %v %v", cs, file, err)
 	}
 }
@@ -116,7 +116,7 @@ func TestFetchCommentsBlogger(t *testing.T) {
 	site := serveMux(t, mux).URL
 	f := &feed.Feed{URL: site + "/feeds/posts/default", Platform: "Blogger", PlatformID: "blogger"}
 	it := feed.Item{GUID: "tag:blogger.com,1999:blog-7.post-555", Link: site + "/2024/01/p.html"}
-	cs, file, err := feed.FetchComments(context.Background(), newClient(t), f, it)
+	cs, file, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{})
 	if err != nil || len(cs) != 3 || file == nil {
 		t.Fatalf("%v: %d comments", err, len(cs))
 	}

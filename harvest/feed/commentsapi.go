@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -56,35 +57,45 @@ func CommentsAPIURL(p platform.Platform, site, postID string, n int) string {
 
 // FetchCommentsAPI reads every page of the post's comments from the
 // platform's REST endpoint (CommentsAPIURL), until a page is empty, adds
-// no comment, is past the total the server announces (X-WP-TotalPages)
-// or is refused (a 400 past the last page), at most maxCommentPages. The
-// files are the pages' responses, each a RoleCommentFeed capture (JSON);
-// every comment keeps its own object in Raw. An endpoint the blog does
-// not have (404/410 on the first page) yields nothing and no error.
-func FetchCommentsAPI(ctx context.Context, c *fetch.Client, p platform.Platform, site, postID string) ([]Comment, []blogharvest.File, error) {
-	var all []Comment
-	var files []blogharvest.File
+// no comment, is past the total the server announces (X-WP-TotalPages),
+// is refused (a 400 past the last page) or a bound of lim is reached
+// (the comments or bytes of the post, the comments of one answer): cut
+// says which. Each answer is read element by element, never held parsed
+// whole. The files are the pages' responses, each a RoleCommentFeed
+// capture (JSON); every comment keeps its own object in Raw. An endpoint
+// the blog does not have (404/410 on the first page) yields nothing and
+// no error.
+func FetchCommentsAPI(ctx context.Context, c *fetch.Client, p platform.Platform, site, postID string, lim CommentLimits) (all []Comment, files []blogharvest.File, cut Cut, err error) {
+	lim = lim.withDefaults()
 	seen := map[string]bool{}
-	for n := 1; n <= maxCommentPages; n++ {
+	var read int64
+	partial := false // an answer was read in part (CommentLimits.PerAnswer)
+	for n := 1; ; n++ {
 		u := CommentsAPIURL(p, site, postID, n)
 		if u == "" {
-			return nil, nil, nil
+			return nil, nil, cut, nil
 		}
-		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: "application/json"})
+		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: "application/json", MaxBody: lim.AnswerBytes})
 		if err != nil {
 			var se *fetch.StatusError
 			switch {
+			case errors.Is(err, blogharvest.ErrTooLarge):
+				cut.Reason = cutReason(partial, lim.PerAnswer, fmt.Sprintf("answer %d over max_comment_answer_bytes %d: not read", n, lim.AnswerBytes))
+				return resolveAPIParents(all), files, cut, nil
 			case n == 1 && isNotFound(err):
-				return nil, nil, nil
+				return nil, nil, cut, nil
 			case n > 1 && errors.As(err, &se) && se.Code == http.StatusBadRequest:
-				return all, files, nil // WordPress: rest_post_invalid_page_number
+				return resolveAPIParents(all), files, cut, nil // WordPress: rest_post_invalid_page_number
 			}
-			return all, files, fmt.Errorf("comments API %s: %w", u, err)
+			return resolveAPIParents(all), files, cut, fmt.Errorf("comments API %s: %w", u, err)
 		}
 		files = append(files, resp.File(blogharvest.RoleCommentFeed))
-		cs, err := ParseCommentsAPI(resp.Body, p.CommentsAPIFields)
+		cut.Answers++
+		read += int64(len(resp.Body))
+		room := min(lim.PerAnswer, lim.MaxComments-len(all))
+		cs, more, err := parseCommentsAPI(resp.Body, p.CommentsAPIFields, room)
 		if err != nil {
-			return all, files, fmt.Errorf("comments API %s: %w", u, err)
+			return resolveAPIParents(all), files, cut, fmt.Errorf("comments API %s: %w", u, err)
 		}
 		added := 0
 		for _, cm := range cs {
@@ -95,11 +106,36 @@ func FetchCommentsAPI(ctx context.Context, c *fetch.Client, p platform.Platform,
 			}
 		}
 		total, _ := strconv.Atoi(resp.Header.Get("X-WP-TotalPages"))
-		if added == 0 || total > 0 && n >= total {
+		last := added == 0 || total > 0 && n >= total
+		stop := ""
+		switch {
+		case more && room < lim.PerAnswer, !last && len(all) >= lim.MaxComments:
+			stop = fmt.Sprintf("max_comments_per_post %d reached", lim.MaxComments)
+		case more:
+			partial = true
+		}
+		if stop == "" && !last && read >= lim.MaxBytes {
+			stop = fmt.Sprintf("max_comment_bytes %d reached", lim.MaxBytes)
+		}
+		cut.Reason = cutReason(partial, lim.PerAnswer, stop)
+		if last || len(all) >= lim.MaxComments || read >= lim.MaxBytes {
 			break
 		}
 	}
-	return resolveAPIParents(all), files, nil
+	return resolveAPIParents(all), files, cut, nil
+}
+
+// cutReason says what the bounds left out: answers read in part (over
+// perAnswer comments), the bound that stopped the paging (stop).
+func cutReason(partial bool, perAnswer int, stop string) string {
+	var parts []string
+	if partial {
+		parts = append(parts, fmt.Sprintf("answers holding more than max_comments_per_answer %d read in part", perAnswer))
+	}
+	if stop != "" {
+		parts = append(parts, stop)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // ParseCommentsAPI reads one answer of a comments REST endpoint: a JSON
@@ -108,37 +144,65 @@ func FetchCommentsAPI(ctx context.Context, c *fetch.Client, p platform.Platform,
 // platform's id; InReplyTo is still the platform's id of the parent here
 // (FetchCommentsAPI resolves it).
 func ParseCommentsAPI(body []byte, fields platform.APIFields) ([]Comment, error) {
-	var raw []json.RawMessage
-	if err := json.Unmarshal(body, &raw); err != nil {
-		return nil, fmt.Errorf("not a JSON array of comments: %w", err)
+	cs, _, err := parseCommentsAPI(body, fields, math.MaxInt)
+	return cs, err
+}
+
+// parseCommentsAPI is ParseCommentsAPI reading at most max comments, one
+// array element at a time; more says the array holds more.
+func parseCommentsAPI(body []byte, fields platform.APIFields, max int) (out []Comment, more bool, err error) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('[') {
+		if err == nil {
+			err = fmt.Errorf("starts with %v", tok)
+		}
+		return nil, false, fmt.Errorf("not a JSON array of comments: %w", err)
 	}
-	out := make([]Comment, 0, len(raw))
-	for i, r := range raw {
-		d := json.NewDecoder(bytes.NewReader(r))
-		d.UseNumber()
-		var o map[string]any
-		if err := d.Decode(&o); err != nil {
-			return nil, fmt.Errorf("comment %d: not a JSON object: %w", i, err)
+	for i := 0; d.More(); i++ {
+		if len(out) >= max {
+			return out, true, nil
 		}
-		id := member(o, fields.ID)
-		if id == "" {
-			return nil, fmt.Errorf("comment %d: no %q", i, fields.ID)
+		var r json.RawMessage
+		if err := d.Decode(&r); err != nil {
+			return nil, false, fmt.Errorf("not a JSON array of comments: %w", err)
 		}
-		c := Comment{ID: id, Link: member(o, fields.Link), Author: member(o, fields.Author),
-			AuthorURL: member(o, fields.AuthorURL), Content: member(o, fields.Content), Raw: r}
-		if p := member(o, fields.Parent); p != "0" {
-			c.InReplyTo = p
-		}
-		if s := member(o, fields.Date); s != "" {
-			t, err := apiTime(s)
-			if err != nil {
-				return nil, fmt.Errorf("comment %s: %s: %w", id, fields.Date, err)
-			}
-			c.Published = t
+		c, err := apiComment(r, fields, i)
+		if err != nil {
+			return nil, false, err
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	if _, err := d.Token(); err != nil {
+		return nil, false, fmt.Errorf("not a JSON array of comments: %w", err)
+	}
+	return out, false, nil
+}
+
+// apiComment reads the i-th comment object r of an answer.
+func apiComment(r json.RawMessage, fields platform.APIFields, i int) (Comment, error) {
+	d := json.NewDecoder(bytes.NewReader(r))
+	d.UseNumber()
+	var o map[string]any
+	if err := d.Decode(&o); err != nil {
+		return Comment{}, fmt.Errorf("comment %d: not a JSON object: %w", i, err)
+	}
+	id := member(o, fields.ID)
+	if id == "" {
+		return Comment{}, fmt.Errorf("comment %d: no %q", i, fields.ID)
+	}
+	c := Comment{ID: id, Link: member(o, fields.Link), Author: member(o, fields.Author),
+		AuthorURL: member(o, fields.AuthorURL), Content: member(o, fields.Content), Raw: r}
+	if p := member(o, fields.Parent); p != "0" {
+		c.InReplyTo = p
+	}
+	if s := member(o, fields.Date); s != "" {
+		t, err := apiTime(s)
+		if err != nil {
+			return Comment{}, fmt.Errorf("comment %s: %s: %w", id, fields.Date, err)
+		}
+		c.Published = t
+	}
+	return c, nil
 }
 
 // resolveAPIParents turns the platform ids of cs (ID, InReplyTo) into the

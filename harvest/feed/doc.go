@@ -21,5 +21,9 @@
 // from thr:in-reply-to, Blogger's rel="related" links and WordPress's "In
 // reply to" prefix. A platform's comments REST endpoint (the row's
 // CommentsAPI: WordPress wp/v2/comments) is read by FetchCommentsAPI, paged,
-// its parents from the objects' parent ids (commentsapi.go).
+// its parents from the objects' parent ids (commentsapi.go), each answer
+// element by element. Both comment readers follow every page up to the
+// bounds of CommentLimits (limits.go: comments per post, comments and
+// bytes per REST answer, bytes per post) and say in a Cut which bound
+// stopped them.
 package feed

@@ -67,6 +67,8 @@ type pager struct {
 	seen      map[string]bool
 	visited   map[string]bool
 	page      int // pages fetched
+	bytes     int64
+	cut       string // the PageOptions bound that stopped paging; "" when none did
 }
 
 func newPager(first *Feed, o PageOptions, wordpress bool) *pager {
@@ -90,6 +92,10 @@ func (p *pager) add(items []Item) int {
 			continue
 		}
 		p.seen[k] = true
+		if p.o.MaxItems > 0 && len(p.all.Items) >= p.o.MaxItems {
+			p.cut = fmt.Sprintf("max_comments_per_post %d reached", p.o.MaxItems)
+			break
+		}
 		p.all.Items = append(p.all.Items, it)
 		n++
 	}
@@ -115,10 +121,14 @@ func (p *pager) run(ctx context.Context, c *fetch.Client) ([]blogharvest.File, e
 		if next == "" {
 			return files, nil
 		}
+		if p.bounded() {
+			return files, nil
+		}
 		p.visited[next] = true
 		f, file, err := fetchPage(ctx, c, next)
 		if file != nil {
 			files = append(files, *file)
+			p.bytes += file.Size
 		}
 		if err != nil {
 			if guessed && isNotFound(err) {
@@ -133,6 +143,20 @@ func (p *pager) run(ctx context.Context, c *fetch.Client) ([]blogharvest.File, e
 		cur, curItems = f, f.Items
 	}
 	return files, nil
+}
+
+// bounded reports whether the items or bytes held reach PageOptions'
+// MaxItems or MaxBytes, with a next page to read: p.cut says which.
+func (p *pager) bounded() bool {
+	switch {
+	case p.o.MaxItems > 0 && len(p.all.Items) >= p.o.MaxItems:
+		p.cut = fmt.Sprintf("max_comments_per_post %d reached", p.o.MaxItems)
+	case p.o.MaxBytes > 0 && p.bytes >= p.o.MaxBytes:
+		p.cut = fmt.Sprintf("max_comment_bytes %d reached", p.o.MaxBytes)
+	default:
+		return false
+	}
+	return true
 }
 
 // fetchPage fetches and parses one page after the first: a

@@ -85,6 +85,13 @@ type PageOptions struct {
 	// platforms do): paging stops after a page that holds an item older
 	// than Since, not only after one that holds nothing newer.
 	NewestFirst bool
+	// MaxItems, if positive, stops paging once that many items are held;
+	// the items past it are dropped (a comment feed's
+	// CommentLimits.MaxComments).
+	MaxItems int
+	// MaxBytes, if positive, stops paging once the pages read reach that
+	// many bytes (CommentLimits.MaxBytes).
+	MaxBytes int64
 }
 
 // DefaultMaxPages is the page limit of FetchAll when PageOptions.MaxPages

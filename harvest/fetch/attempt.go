@@ -36,7 +36,7 @@ func (c *Client) attempt(ctx context.Context, u *url.URL, r Request) (*Response,
 		return nil, c.transportError(actx, u, err)
 	}
 	defer resp.Body.Close()
-	body, err := c.read(actx, cancel, u, resp)
+	body, err := c.read(actx, cancel, u, resp, r.MaxBody)
 	if err != nil {
 		return nil, err
 	}
@@ -65,8 +65,12 @@ func (c *Client) newRequest(ctx context.Context, u *url.URL, r Request) *http.Re
 	return req
 }
 
-// read reads the body of resp with the idle-read timeout and the size cap.
-func (c *Client) read(ctx context.Context, cancel context.CancelCauseFunc, u *url.URL, resp *http.Response) ([]byte, error) {
+// read reads the body of resp with the idle-read timeout and the size cap
+// (Options.MaxBody, or max when smaller and positive: Request.MaxBody).
+func (c *Client) read(ctx context.Context, cancel context.CancelCauseFunc, u *url.URL, resp *http.Response, max int64) ([]byte, error) {
+	if max <= 0 || max > c.o.MaxBody {
+		max = c.o.MaxBody
+	}
 	idle := c.o.IdleReadTimeout
 	t := time.AfterFunc(idle, func() { cancel(&TimeoutError{URL: u.String(), What: "idle read", After: idle}) })
 	defer t.Stop()
@@ -74,7 +78,7 @@ func (c *Client) read(ctx context.Context, cancel context.CancelCauseFunc, u *ur
 	if c.o.MinRate > 0 {
 		r = newRateReader(r, u.String(), c.o.MinRate, c.o.MinRateWindow)
 	}
-	body, err := readBody(r, resp.Header.Get("Content-Encoding"), resp.Request.URL.String(), c.o.MaxBody, resp.ContentLength)
+	body, err := readBody(r, resp.Header.Get("Content-Encoding"), resp.Request.URL.String(), max, resp.ContentLength)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return nil, c.transportError(ctx, u, cause)

@@ -35,6 +35,9 @@ type Request struct {
 	// Kind says where the request may go (see Page and Subresource); the
 	// zero value is Page.
 	Kind Kind
+	// MaxBody, when positive and below Options.MaxBody, caps this
+	// request's body instead (a *TooLargeError past it).
+	MaxBody int64
 }
 
 // New returns a client configured by o. Proxy variables (HTTP_PROXY,

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,12 @@ import (
 	"github.com/blogharvest/blogharvest/daemon"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
+
+// EnvPosts is how many posts NewEnv's blog keeps: more than its feed
+// lists (ten), so that some posts are found only by crawling, as on a
+// real blog, and a third of the demo blog's 43, whose number no process
+// test needs.
+const EnvPosts = 14
 
 // Env is one daemon test: a fixture blog server and a config naming it
 // as the blog "sample".
@@ -28,11 +35,14 @@ type Env struct {
 	Listen  string // the status server's address
 }
 
-// NewEnv serves the wordpress fixture blog and writes a config harvesting
-// it on schedule into a new archive, rendering never.
+// NewEnv serves the wordpress fixture blog, cut to its EnvPosts newest
+// posts and its pages, and writes a config harvesting it on schedule into
+// a new archive, rendering never.
 func NewEnv(t testing.TB, schedule string) *Env {
 	t.Helper()
-	e := &Env{Site: fixture.MustNew("wordpress"), Dir: t.TempDir(), Listen: FreeAddr(t)}
+	site := fixture.MustNew("wordpress")
+	site.KeepNewest(EnvPosts)
+	e := &Env{Site: site, Dir: t.TempDir(), Listen: FreeAddr(t)}
 	e.Srv = httptest.NewServer(e.Site.Handler())
 	t.Cleanup(e.Srv.Close)
 	e.Archive = filepath.Join(e.Dir, "archive")
@@ -198,4 +208,21 @@ func removeDemos() {
 	if demoArchive.dir != "" {
 		os.RemoveAll(demoArchive.dir)
 	}
+}
+
+// BagFolders returns the folders of the archive root holding bagit.txt
+// (Blog, requisites and Entry AIP versions), sorted.
+func BagFolders(t testing.TB, root string) []string {
+	t.Helper()
+	bags, err := filepath.Glob(filepath.Join(root, "*", "*", "v*", "bagit.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v*", "bagit.txt"))
+	var out []string
+	for _, b := range append(bags, more...) {
+		out = append(out, filepath.Dir(b))
+	}
+	slices.Sort(out)
+	return out
 }

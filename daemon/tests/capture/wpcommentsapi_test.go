@@ -44,7 +44,7 @@ func TestWordPressLiveCommentsAPI(t *testing.T) {
 	}
 	most, total := "", 0
 	for post, cs := range want {
-		got, files, err := feed.FetchCommentsAPI(context.Background(), c, row, wp.url+"/", post)
+		got, files, _, err := feed.FetchCommentsAPI(context.Background(), c, row, wp.url+"/", post, feed.CommentLimits{})
 		if err != nil || len(files) == 0 {
 			t.Errorf("post %s: %v (%d answers)", post, err, len(files))
 			continue
@@ -63,7 +63,7 @@ func TestWordPressLiveCommentsAPI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("post %s: %v", most, err)
 	}
-	fcs, _, err := feed.FetchComments(context.Background(), c, pf, feed.Item{Link: page.URL})
+	fcs, _, _, err := feed.FetchComments(context.Background(), c, pf, feed.Item{Link: page.URL}, feed.CommentLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,12 +113,18 @@ func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("no node: the comment systems are Node.js services")
 	}
+	// The two systems are independent (a service, a blog and crawls each):
+	// they run at once.
 	t.Run("waline", func(t *testing.T) {
+		t.Parallel()
 		if logs := crawlCommentSystem(t, startWaline(t)); !strings.Contains(logs, "reason=\"api-widget") {
 			t.Errorf("no render logged for the script widget (reason=api-widget)\n%s", daemontest.LastLines(logs, 30))
 		}
 	})
-	t.Run("ghost", func(t *testing.T) { crawlCommentSystem(t, startGhost(t)) })
+	t.Run("ghost", func(t *testing.T) {
+		t.Parallel()
+		crawlCommentSystem(t, startGhost(t))
+	})
 }
 
 // threadPlan is the comments seeded on each post: top-level comments and

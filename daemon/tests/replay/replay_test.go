@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,7 +91,7 @@ func TestReplayWebPage(t *testing.T) {
 				}
 			}
 			var pages []string
-			for _, page := range entryPages(t, out) {
+			for _, page := range daemontest.EntryPages(t, out) {
 				if drawn[page] && len(pages) < 3 {
 					pages = append(pages, page)
 				}
@@ -263,9 +262,9 @@ func shoot(t *testing.T, url string, ready func(context.Context) error) ([]byte,
 // the URL itself.
 func replayedURL(u string) string {
 	if _, after, ok := strings.Cut(u, "mp_/"); ok {
-		return noFragment(after)
+		return daemontest.NoFragment(after)
 	}
-	return noFragment(u)
+	return daemontest.NoFragment(u)
 }
 
 // pixelMatch returns the share of pixels of two same-size PNGs whose red,
@@ -314,33 +313,4 @@ func saveArtifact(t *testing.T, name string, data []byte) {
 	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 		t.Log(err)
 	}
-}
-
-// entryPages returns the permalinks of the archive's entry AIPs.
-func entryPages(t *testing.T, root string) []string {
-	t.Helper()
-	infos, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v1", "bag-info.txt"))
-	var out []string
-	for _, p := range infos {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if v, ok := strings.CutPrefix(line, "External-Identifier: "); ok {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
-// noFragment drops a URL's fragment and normalises its escaping.
-func noFragment(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	u.Fragment = ""
-	return u.String()
 }

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/daemon"
+	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 	"github.com/blogharvest/blogharvest/warc"
@@ -136,7 +136,7 @@ func TestRequisiteCoverage(t *testing.T) {
 				t.Fatalf("crawl: exit %d\n%s\n%s", c.code, c.stdout.String(), c.stderr.String())
 			}
 			archived := archivedURLs(t, c.out)
-			pages := entryPages(t, c.out)
+			pages := daemontest.EntryPages(t, c.out)
 			var loaded, found, browserOnly int
 			var missing, onlyBrowser []string
 			var b *browser // started if a page was not measured: its time limit is per browser
@@ -221,32 +221,13 @@ func archivedURLs(t *testing.T, root string) map[string]bool {
 		}
 		for _, r := range recs {
 			if r.Type == "response" || r.Type == "revisit" {
-				out[noFragment(r.TargetURI)] = true
+				out[daemontest.NoFragment(r.TargetURI)] = true
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	return out
-}
-
-// entryPages returns the permalinks of the archive's entry AIPs.
-func entryPages(t *testing.T, root string) []string {
-	t.Helper()
-	infos, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v1", "bag-info.txt"))
-	var out []string
-	for _, p := range infos {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if v, ok := strings.CutPrefix(line, "External-Identifier: "); ok {
-				out = append(out, v)
-			}
-		}
 	}
 	return out
 }
@@ -272,12 +253,12 @@ func liveSubresources(t *testing.T, b *browser, page string) []string {
 		defer mu.Unlock()
 		switch ev := ev.(type) {
 		case *network.EventRequestWillBeSent:
-			u := noFragment(ev.Request.URL)
+			u := daemontest.NoFragment(ev.Request.URL)
 			if !strings.HasPrefix(u, "http") {
 				return
 			}
 			inFlight[ev.RequestID] = true
-			if u != noFragment(page) && !seen[u] {
+			if u != daemontest.NoFragment(page) && !seen[u] {
 				seen[u] = true
 				urls = append(urls, u)
 			}
@@ -331,14 +312,4 @@ func liveSubresources(t *testing.T, b *browser, page string) []string {
 			t.Fatalf("load %s: %v with requests in flight", page, b.ctx.Err())
 		}
 	}
-}
-
-// noFragment drops a URL's fragment and normalises its escaping.
-func noFragment(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	u.Fragment = ""
-	return u.String()
 }

@@ -1,0 +1,39 @@
+package daemontest
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// EntryPages returns the permalinks of the archive's entry AIPs (their
+// first versions).
+func EntryPages(t testing.TB, root string) []string {
+	t.Helper()
+	infos, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v1", "bag-info.txt"))
+	var out []string
+	for _, p := range infos {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "External-Identifier: "); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// NoFragment drops a URL's fragment and normalises its escaping.
+func NoFragment(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	u.Fragment = ""
+	return u.String()
+}

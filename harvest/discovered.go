@@ -1,0 +1,108 @@
+package harvest
+
+import (
+	"fmt"
+)
+
+// DefaultMaxURLs bounds the URLs a crawl takes in from sitemaps and links
+// when Options.MaxURLs is zero.
+const DefaultMaxURLs = 100_000
+
+// DefaultMaxSitemapBytes bounds the sitemap files a crawl reads (and
+// keeps in the Blog record) when Options.MaxSitemapBytes is zero: 64 MiB
+// as served (compressed or not).
+const DefaultMaxSitemapBytes = 64 << 20
+
+// maxSitemaps bounds the sitemap files read per crawl (and the children
+// of sitemap indexes queued).
+const maxSitemaps = 200
+
+// leftOut counts what one source (a sitemap, a page's links, a sitemap
+// index) named that the crawl's bounds kept out of it.
+type leftOut struct {
+	source string // the sitemap's or the page's URL
+	first  string // the first URL left out
+	n      int
+	what   string // "URLs it lists", "sitemaps it indexes", "URLs it links to"
+	why    string // the bound, with its value
+}
+
+// admit reports whether u, named by source (a sitemap or a page), may
+// enter the crawl: the ledger knows it already, or it holds fewer than
+// Options.MaxURLs URLs. A URL refused is counted against source (what,
+// "URLs it lists" or "URLs it links to") and never held: the URLs a crawl
+// holds are bounded by configuration, whatever the blog names. Called by
+// the coordinator only.
+func (c *crawl) admit(u, source, what string) bool {
+	if c.ledger.known(u) || c.ledger.size() < c.maxURLs() {
+		return true
+	}
+	c.leave(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
+	return false
+}
+
+// maxURLs is Options.MaxURLs, DefaultMaxURLs when unset (a crawl built
+// without withDefaults).
+func (c *crawl) maxURLs() int {
+	if c.o.MaxURLs <= 0 {
+		return DefaultMaxURLs
+	}
+	return c.o.MaxURLs
+}
+
+// maxSitemapBytes is Options.MaxSitemapBytes, DefaultMaxSitemapBytes when
+// unset.
+func (c *crawl) maxSitemapBytes() int64 {
+	if c.o.MaxSitemapBytes <= 0 {
+		return DefaultMaxSitemapBytes
+	}
+	return c.o.MaxSitemapBytes
+}
+
+// leave counts u, named by source, as left out for why.
+func (c *crawl) leave(source, u, what, why string) {
+	key := source + "\x00" + what
+	lo := c.left[key]
+	if lo == nil {
+		lo = &leftOut{source: source, first: u, what: what, why: why}
+		c.left[key] = lo
+		c.leftOrder = append(c.leftOrder, key)
+	}
+	lo.n++
+}
+
+// urlsFull reports whether the crawl holds Options.MaxURLs URLs.
+func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
+
+// settleLeftOut writes what the bounds left out into the ledger, one row
+// per source, as over-budget (a shortfall the archive's report shows): a
+// sitemap's row says how many URLs it lists were not taken in; a page's
+// links, which have no row of their own, are told on the first URL left
+// out ("… and N more URLs …"). One warning sums them up.
+func (c *crawl) settleLeftOut() {
+	total := 0
+	for _, key := range c.leftOrder {
+		lo := c.left[key]
+		total += lo.n
+		switch lo.what {
+		case leftLinks:
+			c.ledger.force(lo.first, FateOverBudget, fmt.Sprintf("not taken in, nor %d more URLs %s links to: %s", lo.n-1, lo.source, lo.why), "link")
+		case leftUnread:
+			c.ledger.force(lo.source, FateOverBudget, "sitemap not read: "+lo.why, "sitemap")
+		default:
+			c.ledger.force(lo.source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.n, lo.what, lo.why), "sitemap")
+		}
+	}
+	c.left, c.leftOrder = map[string]*leftOut{}, nil
+	if total > 0 {
+		c.warn("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
+	}
+}
+
+// What a leftOut counts.
+const (
+	leftSitemapURLs = "URLs it lists"
+	leftChildren    = "sitemaps it indexes"
+	leftLinks       = "URLs it links to"
+	leftUnread      = "sitemap not read"
+)
