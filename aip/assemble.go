@@ -1,9 +1,11 @@
 package aip
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -32,34 +34,141 @@ func (p *pkg) assemble(e env) error {
 	if err := p.addWARC(e); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: WARC: %w", p.permalink, err))
 	}
-	recs := p.records(e.now, e.orgCode)
-	if err := lintRecords(recs); err != nil {
+	head := p.records(e.now, e.orgCode)
+	if err := lintRecords(head); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
-	doc, err := p.metsDocument(e, recs)
+	var lint []error // of the comments' records, linted as they are written
+	doc, err := p.metsDocument(e, head, &lint)
 	if err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
-	out, err := doc.Marshal()
+	out := &spill{limit: spillAbove}
+	err = doc.MarshalTo(out)
+	if out.f != nil {
+		p.temps = append(p.temps, out.f.Name())
+	}
+	if err == nil {
+		err = out.close()
+	}
+	if len(lint) > 0 {
+		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, errors.Join(lint...)))
+	}
 	if err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
+	}
+	it, err := out.item()
+	if err != nil {
+		return blogharvest.Transient(fmt.Errorf("aip: %s: %w", p.permalink, err))
 	}
 	if metsHook != nil {
-		out = metsHook(out)
+		body, err := it.bytes()
+		if err != nil {
+			return blogharvest.Transient(err)
+		}
+		it = memItem(metsName, metsHook(body), "", "application/xml")
 	}
-	if !e.validate(p.kind) {
-		p.items = append([]*item{memItem(metsName, out, "", "application/xml")}, p.items...)
+	if e.validate(p.kind) {
+		problems, err := it.validate()
+		if err != nil {
+			return blogharvest.Transient(fmt.Errorf("aip: %s: %w", p.permalink, err))
+		}
+		if len(problems) > 0 {
+			errs := make([]error, len(problems))
+			for i, pr := range problems {
+				errs[i] = pr
+			}
+			return blogharvest.Permanent(fmt.Errorf("aip: %s: METS invalid: %w", p.permalink, errors.Join(errs...)))
+		}
+	}
+	p.items = append([]*item{it}, p.items...)
+	return nil
+}
+
+// spillAbove is the size above which a METS document is written to a
+// temporary file rather than kept in memory (a thread of many comments:
+// some 3.8 kB of METS each), so that a package's memory does not grow
+// with its thread (a variable for tests).
+var spillAbove = 4 << 20
+
+// spill is a writer that keeps what it is given in memory up to limit
+// bytes, then in a temporary file.
+type spill struct {
+	limit int
+	buf   bytes.Buffer
+	f     *os.File
+	w     *bufio.Writer
+}
+
+// Write implements io.Writer.
+func (s *spill) Write(p []byte) (int, error) {
+	if s.f == nil && s.buf.Len()+len(p) <= s.limit {
+		return s.buf.Write(p)
+	}
+	if s.f == nil {
+		f, err := os.CreateTemp("", "blogharvest-mets-*.xml")
+		if err != nil {
+			return 0, err
+		}
+		s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
+		if _, err := s.w.Write(s.buf.Bytes()); err != nil {
+			return 0, err
+		}
+		s.buf = bytes.Buffer{}
+	}
+	return s.w.Write(p)
+}
+
+// close ends the writing: the file, if any, flushed and closed.
+func (s *spill) close() error {
+	if s.f == nil {
 		return nil
 	}
-	if problems := schemas.Validate(out); len(problems) > 0 {
-		errs := make([]error, len(problems))
-		for i, pr := range problems {
-			errs[i] = pr
-		}
-		return blogharvest.Permanent(fmt.Errorf("aip: %s: METS invalid: %w", p.permalink, errors.Join(errs...)))
+	err := s.w.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
 	}
-	p.items = append([]*item{memItem(metsName, out, "", "application/xml")}, p.items...)
-	return nil
+	return err
+}
+
+// item returns METS.xml as a payload item: in memory, or read from the
+// temporary file.
+func (s *spill) item() (*item, error) {
+	if s.f == nil {
+		return memItem(metsName, s.buf.Bytes(), "", "application/xml"), nil
+	}
+	it := &item{rel: metsName, src: s.f.Name(), mime: "application/xml", generated: true}
+	return it, it.hash()
+}
+
+// bytes returns the item's content.
+func (it *item) bytes() ([]byte, error) {
+	if it.src == "" {
+		return it.body, nil
+	}
+	return os.ReadFile(it.src)
+}
+
+// validate validates the item, a METS document, against the schemas
+// (streamed: schemas.ValidateReader).
+func (it *item) validate() ([]schemas.Problem, error) {
+	if it.src == "" {
+		return schemas.Validate(it.body), nil
+	}
+	f, err := it.openSrc()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return schemas.ValidateReader(f), nil
+}
+
+// removeTemps removes the temporary files of the package.
+func (p *pkg) removeTemps() {
+	for _, name := range p.temps {
+		os.Remove(name)
+	}
+	p.temps = nil
 }
 
 // metsHook, if set (by tests only), changes each METS document built.
@@ -79,17 +188,20 @@ func (p *pkg) records(now time.Time, org string) []record {
 	}
 	e := p.entry
 	entryID := p.blogID + "/" + p.key
-	recs := []record{{dmdID: "dmd-entry", label: string(e.Kind), rec: marc.FromEntry(e,
+	return []record{{dmdID: "dmd-entry", label: string(e.Kind), rec: marc.FromEntry(e,
 		marc.Options{ID: entryID, Updated: now, ParentID: p.blogID, OrgCode: org, Language: e.Language})}}
-	for i := range e.Comments {
-		c := &e.Comments[i]
-		o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, OrgCode: org, Language: e.Language}
-		if c.ParentID != "" {
-			o.ParentCommentID = commentID(entryID, c.ParentID)
-		}
-		recs = append(recs, record{dmdID: commentDmdID(c.ID), label: "comment", rec: marc.FromComment(c, e, o), comment: c})
+}
+
+// commentRecord returns the MARC record of the entry's comment i.
+func (p *pkg) commentRecord(i int, now time.Time, org string) record {
+	e := p.entry
+	entryID := p.blogID + "/" + p.key
+	c := &e.Comments[i]
+	o := marc.Options{ID: commentID(entryID, c.ID), Updated: now, ParentID: entryID, OrgCode: org, Language: e.Language}
+	if c.ParentID != "" {
+		o.ParentCommentID = commentID(entryID, c.ParentID)
 	}
-	return recs
+	return record{dmdID: commentDmdID(c.ID), label: "comment", rec: marc.FromComment(c, e, o), comment: c}
 }
 
 // commentID is the stable 001 of a comment: the entry's 001 and 12 hex

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/warc"
 )
 
 // zeros reads as an endless run of zero bytes.
@@ -79,6 +80,54 @@ func TestReuseStreamsBombWARC(t *testing.T) {
 		t.Errorf("memory grew with the bomb: %d MiB allocated, heap grew %d MiB", alloc>>20, sys>>20)
 	}
 	if err != nil || len(got) != 1 || got[0].Reused == "urn:uuid:00000000-0000-4000-8000-000000000b0b" {
+		t.Fatalf("ArchivedMedia: %+v, %v; want the picture's true record", got, err)
+	}
+}
+
+// TestReuseSkipsHugeHeaderLine: an archived version's WARC starting with
+// a gzip member of about 66 kB whose WARC header holds a 64 MiB line (4
+// times warc.MaxHeader; issue 38 finding 6 had 1 GiB) is read for reuse
+// with a bounded allocation (less than the line's length in all): the
+// record is skipped and the picture's true record further on reused.
+func TestReuseSkipsHugeHeaderLine(t *testing.T) {
+	root := t.TempDir()
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+	defer w.Close()
+	e := reuseEntry(first, 0)
+	res, err := w.WriteEntry(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := filepath.Glob(filepath.Join(res.Dir, "data", "objects", "warc", "*.warc.gz"))
+	if len(names) != 1 {
+		t.Fatalf("WARC files %v", names)
+	}
+	orig, err := os.ReadFile(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 4 * warc.MaxHeader
+	var bad bytes.Buffer
+	gz, _ := gzip.NewWriterLevel(&bad, gzip.BestCompression)
+	fmt.Fprintf(gz, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: %s?", e.Files[1].URL)
+	io.CopyN(gz, zeros{}, size)
+	io.WriteString(gz, "\r\nContent-Length: 0\r\n\r\n\r\n\r\n")
+	gz.Close()
+	if err := os.WriteFile(names[0], append(bad.Bytes(), orig...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := aip.ArchivedMedia(&aip.Local{Root: root}, e)
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("reading the version for reuse: %d MiB allocated in all (the line: %d MiB in %d bytes of gzip)", alloc>>20, size>>20, bad.Len())
+	if alloc >= size {
+		t.Errorf("memory grew with the line: %d MiB allocated", alloc>>20)
+	}
+	if err != nil || len(got) != 1 || got[0].Reused == "" {
 		t.Fatalf("ArchivedMedia: %+v, %v; want the picture's true record", got, err)
 	}
 }

@@ -1,8 +1,10 @@
 package aip
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,14 +43,6 @@ func Check(path string) []error {
 // called after each bag checked with its folder and the count so far.
 func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	var t Tally
-	var ids identityClaims
-	done := func(dir string, payload map[string]int64) {
-		t.add(dir, payload)
-		ids.add(dir, dir)
-		if bag != nil {
-			bag(dir, t)
-		}
-	}
 	info, err := os.Lstat(path)
 	switch {
 	case err != nil:
@@ -59,43 +53,22 @@ func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	case !info.IsDir():
 		return t, []error{&NotBagError{Path: path}}
 	case isBag(path):
-		return t, checkAIP(path, looksLikeAIP(path), done)
+		return t, checkAIP(path, looksLikeAIP(path), func(dir string, payload map[string]int64) {
+			t.add(dir, payload)
+			if bag != nil {
+				bag(dir, t)
+			}
+		})
 	}
-	return t, append(checkTree(path, done), ids.errors()...)
-}
-
-// checkTree checks every bag below root, an archive, as an AIP, calling
-// done after each.
-func checkTree(root string, done func(dir string, payload map[string]int64)) []error {
+	// An archive: every bag below it, in place.
 	var errs []error
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-			return nil
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			errs = append(errs, &SymlinkError{Path: p, Target: target})
-			return nil
-		case !d.IsDir():
-			return nil
-		case d.Name() == TmpDir && p != root:
-			return filepath.SkipDir
-		case d.Name() == PublicationsDir && filepath.Dir(p) == filepath.Clean(root):
-			return filepath.SkipDir // the publication log: no bag there (publog.go)
-		case isBag(p):
-			errs = append(errs, checkAIP(p, true, done)...)
-			return filepath.SkipDir
+	t, rest := checkLocalShare(context.Background(), path, ".", nil, func(b BagCheck, t Tally) {
+		errs = append(errs, b.Problems...)
+		if bag != nil {
+			bag(filepath.Join(path, filepath.FromSlash(b.Name)), t)
 		}
-		if _, ok := versionNumber(d.Name()); ok {
-			errs = append(errs, &NotBagError{Path: p})
-		}
-		return nil
 	})
-	if err != nil {
-		errs = append(errs, err)
-	}
-	return errs
+	return t, append(errs, rest...)
 }
 
 // isBag reports whether dir holds a bagit.txt or, for a bag that lost it,
@@ -134,7 +107,7 @@ func checkAIP(dir string, isAIP bool, done func(dir string, payload map[string]i
 	}
 	b.checkAIPTags()
 	metsPath := filepath.Join(dir, "data", metsName)
-	data, err := b.read("data/" + metsName)
+	f, err := b.open("data/" + metsName)
 	if errors.Is(err, fs.ErrNotExist) {
 		if !b.links["data/"+metsName] {
 			b.errs = append(b.errs, &MissingError{Path: metsPath, Manifest: "the AIP layout"})
@@ -144,16 +117,41 @@ func checkAIP(dir string, isAIP bool, done func(dir string, payload map[string]i
 	if err != nil {
 		return append(b.errs, &FormatError{Path: metsPath, Reason: err.Error()})
 	}
-	for _, p := range schemas.Validate(data) {
+	defer f.Close()
+	// Streamed twice, never held whole: the schema validation (in parts
+	// when large) and the sections one by one.
+	problems := schemas.ValidateReader(f)
+	for _, p := range problems {
 		b.errs = append(b.errs, &SchemaError{Path: metsPath, Problem: p})
 	}
-	doc := etree.NewDocument()
-	if err := doc.ReadFromBytes(data); err != nil {
-		return b.errs // already reported by the schema check
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return append(b.errs, &FormatError{Path: metsPath, Reason: err.Error()})
 	}
-	b.checkFileRefs(metsPath, doc)
-	b.checkWARC(doc)
-	b.lintRecords(metsPath, doc)
+	var fileSecs []*etree.Element
+	warcIDs := map[string]string{} // amdSec ID → the WARC-Record-ID its PREMIS object names
+	err = eachSection(f, func(sec *etree.Element) {
+		if sec.NamespaceURI() != mets.NSMETS {
+			return
+		}
+		switch sec.Tag {
+		case "dmdSec":
+			b.lintSection(metsPath, sec)
+		case "amdSec":
+			if id := warcIDIn(sec); id != "" {
+				warcIDs[sec.SelectAttrValue("ID", "")] = id
+			}
+		case "fileSec":
+			fileSecs = append(fileSecs, sec)
+		}
+	})
+	if err != nil && len(problems) == 0 {
+		b.errs = append(b.errs, &FormatError{Path: metsPath, Reason: err.Error()})
+	}
+	if err != nil {
+		return b.errs // not well-formed: reported by the schema check
+	}
+	b.checkFileRefs(metsPath, fileSecs)
+	b.checkWARC(fileSecs, warcIDs)
 	return b.errs
 }
 
@@ -183,11 +181,12 @@ func (b *bag) checkAIPTags() {
 	}
 }
 
-// checkFileRefs resolves every mets:file against the payload, and reports
-// payload files (METS.xml aside) that no mets:file describes.
-func (b *bag) checkFileRefs(metsPath string, doc *etree.Document) {
+// checkFileRefs resolves every mets:file of the fileSecs against the
+// payload, and reports payload files (METS.xml aside) that no mets:file
+// describes.
+func (b *bag) checkFileRefs(metsPath string, fileSecs []*etree.Element) {
 	described := map[string]bool{"data/" + metsName: true}
-	for _, f := range doc.FindElements("//file") {
+	for _, f := range metsFiles(fileSecs) {
 		if f.NamespaceURI() != mets.NSMETS {
 			continue
 		}
@@ -243,18 +242,29 @@ func (b *bag) refFail(metsPath, id, href, reason string) {
 	b.errs = append(b.errs, &FileRefError{Path: metsPath, FileID: id, Href: href, Reason: reason})
 }
 
-// lintRecords lints every MARC record of the document's dmdSecs.
-func (b *bag) lintRecords(metsPath string, doc *etree.Document) {
-	for _, sec := range doc.FindElements("//dmdSec") {
-		wrap := sec.SelectElement("mdWrap")
-		if wrap == nil || wrap.SelectAttrValue("MDTYPE", "") != "MARC" || wrap.SelectElement("xmlData") == nil {
-			continue
-		}
-		id := sec.SelectAttrValue("ID", "")
-		for _, rec := range wrap.SelectElement("xmlData").ChildElements() {
-			b.lintRecord(metsPath, id, rec)
+// lintSection lints the MARC records of a dmdSec.
+func (b *bag) lintSection(metsPath string, sec *etree.Element) {
+	wrap := sec.SelectElement("mdWrap")
+	if wrap == nil || wrap.SelectAttrValue("MDTYPE", "") != "MARC" || wrap.SelectElement("xmlData") == nil {
+		return
+	}
+	id := sec.SelectAttrValue("ID", "")
+	for _, rec := range wrap.SelectElement("xmlData").ChildElements() {
+		b.lintRecord(metsPath, id, rec)
+	}
+}
+
+// metsFiles returns the mets:file elements of the fileSecs.
+func metsFiles(fileSecs []*etree.Element) []*etree.Element {
+	var out []*etree.Element
+	for _, sec := range fileSecs {
+		for _, f := range sec.FindElements(".//file") {
+			if f.NamespaceURI() == mets.NSMETS {
+				out = append(out, f)
+			}
 		}
 	}
+	return out
 }
 
 // lintRecord parses one embedded MARCXML record and lints it.

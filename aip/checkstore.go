@@ -22,60 +22,14 @@ import (
 // its store recorded, a v<N> folder that is not a bag, and bags that
 // claim one identifier (DuplicateError).
 func CheckStore(ctx context.Context, s Store, bag func(dir string, t Tally)) (Tally, []error) {
-	var t Tally
 	var errs []error
-	var ids identityClaims
-	tmp, err := os.MkdirTemp("", "blogharvest-check-")
-	if err != nil {
-		return t, []error{fmt.Errorf("check %s: %w", s, err)}
-	}
-	defer os.RemoveAll(tmp)
-	err = fs.WalkDir(s, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
-			return nil
+	t, rest := checkStoreShare(ctx, s, ".", func(string) bool { return true }, func(b BagCheck, t Tally) {
+		errs = append(errs, b.Problems...)
+		if bag != nil {
+			bag(Location(s, b.Name), t)
 		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if !d.IsDir() || p == "." {
-			return nil
-		}
-		if p == PublicationsDir {
-			return fs.SkipDir // the publication log holds no bag (publog.go)
-		}
-		ents, err := s.ReadDir(p)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
-			return fs.SkipDir
-		}
-		if !storeIsBag(ents) {
-			if _, ok := versionNumber(d.Name()); ok {
-				errs = append(errs, &NotBagError{Path: Location(s, p)})
-			}
-			return nil
-		}
-		local := filepath.Join(tmp, filepath.FromSlash(p))
-		if cerr := copyOut(s, p, local); cerr != nil {
-			errs = append(errs, cerr)
-		}
-		found := checkAIP(local, true, func(dir string, payload map[string]int64) {
-			t.add(Location(s, p), payload)
-			ids.add(Location(s, p), dir)
-			if bag != nil {
-				bag(Location(s, p), t)
-			}
-		})
-		for _, e := range found {
-			errs = append(errs, relocate(e, local, Location(s, p)))
-		}
-		os.RemoveAll(local)
-		return fs.SkipDir
 	})
-	if err != nil {
-		errs = append(errs, err)
-	}
-	return t, append(errs, ids.errors()...)
+	return t, append(errs, rest...)
 }
 
 // storeIsBag reports whether a folder's entries are a bag's: a bagit.txt

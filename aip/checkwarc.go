@@ -1,6 +1,7 @@
 package aip
 
 import (
+	"bufio"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -8,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
-	"github.com/blogharvest/blogharvest/mets"
 	"github.com/blogharvest/blogharvest/warc"
 )
 
@@ -29,43 +29,54 @@ type warcRec struct {
 	rec  warc.Record
 }
 
-// checkWARC reads every WARC of the payload (data/objects/warc/*.warc.gz),
-// verifying every record's digests, then checks that every mets:file whose
+// checkWARC streams every WARC of the payload (data/objects/warc/*.warc.gz,
+// warc.Verify: memory bounded whatever the file holds), verifying every
+// record's digests, then checks that every mets:file whose
 // PREMIS object names a WARC record holds that record's payload, byte for
 // byte, and that every line of data/logs/index.cdxj points at a record of
 // its URL and digest.
-func (b *bag) checkWARC(doc *etree.Document) {
+func (b *bag) checkWARC(fileSecs []*etree.Element, warcIDs map[string]string) {
 	byID := map[string]warcRec{}
 	byOffset := map[string]warc.Record{} // "file@offset"
 	for _, p := range sortedKeys(b.payload) {
 		if path.Dir(p) != "data/"+warcDir || !strings.HasSuffix(p, ".warc.gz") {
 			continue
 		}
-		data, err := b.read(p)
+		f, err := b.open(p)
 		if err != nil {
 			continue // reported by the bag checks
 		}
-		recs, err := warc.Read(data)
+		// streamed: no block is held, headers are bounded (warc.MaxHeader)
+		err = warc.Verify(bufio.NewReaderSize(f, 64<<10), func(r warc.Record) error {
+			if r.Type == "response" || r.Type == "resource" || r.Type == "revisit" {
+				byID[r.ID] = warcRec{file: p, rec: r}
+				byOffset[p+"@"+strconv.FormatInt(r.Offset, 10)] = r
+			}
+			return nil
+		})
+		f.Close()
 		if err != nil {
 			b.warcFail(p, err.Error())
 		}
-		for _, r := range recs {
-			byID[r.ID] = warcRec{file: p, rec: r}
-			byOffset[p+"@"+strconv.FormatInt(r.Offset, 10)] = r
-		}
 	}
-	b.checkTies("data/"+metsName, doc, byID)
+	b.checkTies("data/"+metsName, fileSecs, warcIDs, byID)
 	b.checkIndex(byOffset)
 }
 
-// checkTies compares each mets:file tied to a WARC record with the
-// record's payload; metsPath is relative to the bag.
-func (b *bag) checkTies(metsPath string, doc *etree.Document, byID map[string]warcRec) {
-	for _, f := range doc.FindElements("//file") {
-		if f.NamespaceURI() != mets.NSMETS || f.SelectElement("FLocat") == nil {
+// checkTies compares each mets:file tied to a WARC record (warcIDs: by
+// the ID of the amdSec naming it) with the record's payload; metsPath is
+// relative to the bag.
+func (b *bag) checkTies(metsPath string, fileSecs []*etree.Element, warcIDs map[string]string, byID map[string]warcRec) {
+	for _, f := range metsFiles(fileSecs) {
+		if f.SelectElement("FLocat") == nil {
 			continue
 		}
-		id := warcIDOf(doc, f)
+		id := ""
+		for _, adm := range strings.Fields(f.SelectAttrValue("ADMID", "")) {
+			if id = warcIDs[adm]; id != "" {
+				break
+			}
+		}
 		if id == "" {
 			continue
 		}
@@ -93,19 +104,13 @@ func (b *bag) checkTies(metsPath string, doc *etree.Document, byID map[string]wa
 	}
 }
 
-// warcIDOf returns the WARC-Record-ID that the PREMIS object of a
-// mets:file names, looking in every section its ADMID lists; "" if none.
-func warcIDOf(doc *etree.Document, f *etree.Element) string {
-	for _, adm := range strings.Fields(f.SelectAttrValue("ADMID", "")) {
-		sec := doc.FindElement(fmt.Sprintf("//*[@ID='%s']", adm))
-		if sec == nil {
-			continue
-		}
-		for _, sp := range sec.FindElements(".//significantProperties") {
-			t, v := sp.SelectElement("significantPropertiesType"), sp.SelectElement("significantPropertiesValue")
-			if t != nil && v != nil && strings.TrimSpace(t.Text()) == warcPropType {
-				return strings.TrimSpace(v.Text())
-			}
+// warcIDIn returns the WARC-Record-ID that a PREMIS object of the amdSec
+// sec names; "" if none.
+func warcIDIn(sec *etree.Element) string {
+	for _, sp := range sec.FindElements(".//significantProperties") {
+		t, v := sp.SelectElement("significantPropertiesType"), sp.SelectElement("significantPropertiesValue")
+		if t != nil && v != nil && strings.TrimSpace(t.Text()) == warcPropType {
+			return strings.TrimSpace(v.Text())
 		}
 	}
 	return ""

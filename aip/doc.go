@@ -147,6 +147,15 @@
 // ArchivedRequisites reads the verified requisites back for an update to
 // reuse or revalidate (harvest.Options.ArchivedRequisites).
 //
+// A package's memory does not grow with its thread beyond the records
+// themselves: the comments' MARC records are made, linted and written one
+// at a time as the METS is written section by section
+// (mets.Document.DmdSource, MarshalTo), a METS over 4 MiB goes through a
+// temporary file (spillAbove, assemble.go) and is validated in parts
+// (schemas.ValidateReader); Check streams the METS twice (the schema
+// validation, then its sections one by one: checkmets.go) and every WARC
+// (warc.Verify), holding neither whole.
+//
 // Check verifies bags and whole archives, reporting every problem as a typed
 // error, a missing METS document or tag manifest and any symbolic link (never
 // followed) included, and bags of an archive that claim one identifier
@@ -155,6 +164,22 @@
 // CheckTally also counts what it verified, and TallyArchive counts without
 // checking, by the one definition check, demo and report share (Tally,
 // TallyDefinition: payload = every file under data/ of every bag version).
+// CheckShare is the same check of a share of an archive's bags (ShareOf: a
+// bag's share is FNV-1a of its path modulo the number of shares, so that
+// audits reading the shares in turn read every bag; CheckTally and
+// CheckStore are CheckShare of every bag), reporting each bag's problems
+// with its name.
+//
+// Fixity audits are recorded in the archive (audit.go): one folder per
+// audit, <archive>/.audit/a<seq>/, holding premis.xml (a PREMIS 3 document:
+// the fixity check event with its outcome and a note per problem, the
+// archive and each bag with a problem as objects, the software as agent),
+// audit.json (AuditRecord) and bags.txt.gz (every bag read), published through the Store as a bag is, so it
+// is whole or absent on a folder and on S3 alike. One record per audit,
+// not per blog: an audit is one event over the whole share, and a bag,
+// never changed once published, cannot take it; a record outside the bags
+// keeps a read from making new versions. The dot keeps the folder from
+// any blog id and out of the readers' way; Check finds no bag in it.
 //
 // The tests of whatever writes through the Writer run over both stores
 // (backends_test.go: forEachBackend, testArchive), S3 on a real server

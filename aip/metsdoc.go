@@ -94,8 +94,11 @@ func agentID(kind, name string) mets.Identifier {
 }
 
 // metsDocument builds the METS document of the package from its payload
-// (METS.xml itself excluded) and MARC records.
-func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
+// (METS.xml itself excluded) and MARC records: head, the Blog's or the
+// Entry's, and the comments', made, checked and linted (problems added to
+// lint) one at a time as Marshal writes them (mets.Document.DmdSource), so
+// that a thread of any length is never held as records.
+func (p *pkg) metsDocument(e env, head []record, lint *[]error) (*mets.Document, error) {
 	objID := ObjID(p.permalink, p.version)
 	d := &mets.Document{
 		ObjID: objID, Type: p.kind, Created: e.now, Profile: Profile,
@@ -106,16 +109,33 @@ func (p *pkg) metsDocument(e env, recs []record) (*mets.Document, error) {
 		},
 		AltRecordIDs: []mets.AltRecordID{{Type: "VERSION-INDEPENDENT", Value: RecordID(p.permalink)}},
 	}
-	for _, r := range recs {
+	for _, r := range head {
 		if err := r.rec.CheckXML(); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dmdID, err)
 		}
 		d.DmdSecs = append(d.DmdSecs, mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, Element: marcElement(r.rec)})
 	}
+	if p.entry != nil && len(head) > 0 && len(p.entry.Comments) > 0 {
+		d.DmdSource = func(yield func(mets.DmdSec) error) error {
+			for i := range p.entry.Comments {
+				r := p.commentRecord(i, e.now, e.orgCode)
+				if err := r.rec.CheckXML(); err != nil {
+					return fmt.Errorf("%s: %w", r.dmdID, err)
+				}
+				for _, pr := range marc.Lint(r.rec) {
+					*lint = append(*lint, fmt.Errorf("%s: %w", r.dmdID, pr))
+				}
+				if err := yield(mets.DmdSec{ID: r.dmdID, MDType: "MARC", Label: r.label, Element: marcElement(r.rec)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
 	n := ids{ns: uuid.MustParse(strings.TrimPrefix(objID, "urn:uuid:"))}
 	files, objects := p.addFileMetadata(d, e, n)
 	d.AmdSecs = append(d.AmdSecs, p.packageAmdSec(e, n, objects))
-	d.StructMap = p.structMap(recs, files)
+	d.StructMap = p.structMap(head, files)
 	return d, nil
 }
 
@@ -392,23 +412,28 @@ func (p *pkg) rights(n ids) []mets.Rights {
 
 // structMap returns the root div (Blog or Entry) with the comments nested
 // as they answer each other; comments whose parent is unknown sit at the top.
-func (p *pkg) structMap(recs []record, files []string) mets.Div {
-	if len(recs) == 0 { // a requisites package: files only
+func (p *pkg) structMap(head []record, files []string) mets.Div {
+	if len(head) == 0 { // a requisites package: files only
 		return mets.Div{ID: "div-requisites", Type: p.kind, Label: p.permalink, AdmIDs: []string{amdPackage}, Fptrs: files}
 	}
-	root := mets.Div{ID: "div-" + recs[0].dmdID[len("dmd-"):], Type: p.kind, Label: p.permalink,
-		DmdIDs: []string{recs[0].dmdID}, AdmIDs: []string{amdPackage}, Fptrs: files}
-	children := map[string][]record{}
-	known := map[string]bool{}
-	for _, r := range recs[1:] {
-		known[r.comment.ID] = true
+	root := mets.Div{ID: "div-" + head[0].dmdID[len("dmd-"):], Type: p.kind, Label: p.permalink,
+		DmdIDs: []string{head[0].dmdID}, AdmIDs: []string{amdPackage}, Fptrs: files}
+	if p.entry == nil {
+		return root
 	}
-	for _, r := range recs[1:] {
-		parent := r.comment.ParentID
+	comments := p.entry.Comments
+	children := map[string][]*blogharvest.Comment{}
+	known := map[string]bool{}
+	for i := range comments {
+		known[comments[i].ID] = true
+	}
+	for i := range comments {
+		c := &comments[i]
+		parent := c.ParentID
 		if !known[parent] {
 			parent = ""
 		}
-		children[parent] = append(children[parent], r)
+		children[parent] = append(children[parent], c)
 	}
 	root.Children = commentDivs(children, "")
 	return root
@@ -416,15 +441,15 @@ func (p *pkg) structMap(recs []record, files []string) mets.Div {
 
 // commentDivs returns the divs of the comments answering parent ("" for
 // the entry), each with its own answers below it.
-func commentDivs(children map[string][]record, parent string) []mets.Div {
+func commentDivs(children map[string][]*blogharvest.Comment, parent string) []mets.Div {
 	var divs []mets.Div
-	for _, r := range children[parent] {
-		label := r.comment.URL
+	for _, c := range children[parent] {
+		label := c.URL
 		if label == "" {
-			label = r.comment.ID
+			label = c.ID
 		}
-		divs = append(divs, mets.Div{ID: "div-comment-" + shortHash(r.comment.ID), Type: "Comment", Label: label,
-			DmdIDs: []string{r.dmdID}, Children: commentDivs(children, r.comment.ID)})
+		divs = append(divs, mets.Div{ID: "div-comment-" + shortHash(c.ID), Type: "Comment", Label: label,
+			DmdIDs: []string{commentDmdID(c.ID)}, Children: commentDivs(children, c.ID)})
 	}
 	return divs
 }

@@ -52,7 +52,8 @@ type pkg struct {
 	// requisitesURL is RequisitesPermalink of the blog, once origins are set.
 	requisitesURL string
 
-	items  []*item // payload, METS.xml first once assembled
+	items  []*item  // payload, METS.xml first once assembled
+	temps  []string // temporary files the items read (a large METS.xml), removed once the package is written
 	used   map[string]bool
 	digest string // content digest, "v2:sha256:<hex>" (digest.go)
 }

@@ -5,13 +5,18 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/warc"
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 const goldenPage = "data/objects/page/notes-on-the-green-kettle.html"
@@ -90,4 +95,48 @@ func replaceIn(t *testing.T, p, old, new string) {
 		t.Fatalf("%s does not hold %s", p, old)
 	}
 	must(t, os.WriteFile(p, bytes.ReplaceAll(data, []byte(old), []byte(new)), 0o644))
+}
+
+// TestCheckWARCHugeHeaderLine appends to the Entry AIP's WARC a gzip
+// member of a few hundred kB whose WARC header has a line of 4 times
+// warc.MaxHeader (64 MiB), manifests rebuilt: check reports the WARC,
+// the record's offset and that its header is too large, having allocated
+// less than the line's length in all (it read the line whole before,
+// issue 38 finding 6). Local only: CheckStore checks each bag through a
+// local copy with the same code.
+func TestCheckWARCHugeHeaderLine(t *testing.T) {
+	const warcFile = "data/objects/warc/notes-on-the-green-kettle-b7a8ef75.warc.gz"
+	const n = 4 * warc.MaxHeader
+	a := openArchive(t, "local")
+	bag := tamperedBag(t, a)
+	w := filepath.Join(bag, warcFile)
+	data, err := os.ReadFile(w)
+	must(t, err)
+	var z bytes.Buffer
+	zw, _ := kgzip.NewWriterLevel(&z, kgzip.BestSpeed)
+	io.WriteString(zw, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.com/")
+	io.Copy(zw, io.LimitReader(zeros{}, n)) // NUL bytes: no line end
+	io.WriteString(zw, "\r\nContent-Length: 0\r\n\r\n\r\n\r\n")
+	must(t, zw.Close())
+	must(t, os.WriteFile(w, append(data, z.Bytes()...), 0o644))
+	rebag(t, bag)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	errs := aip.Check(bag)
+	runtime.ReadMemStats(&after)
+	t.Logf("check allocated %d MiB in all (the line: %d MiB, in %d bytes of gzip)", (after.TotalAlloc-before.TotalAlloc)>>20, n>>20, z.Len())
+	found := false
+	for _, e := range errs {
+		we := (*aip.WARCError)(nil)
+		if errors.As(e, &we) && we.Path == w && strings.Contains(we.Reason, fmt.Sprintf("offset %d", len(data))) &&
+			strings.Contains(we.Reason, warc.ErrHeaderTooLarge.Error()) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no WARCError naming %s, offset %d and a header too large: %v", w, len(data), errors.Join(errs...))
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got >= n {
+		t.Errorf("check allocated %d MiB for a header bounded at %d MiB", got>>20, warc.MaxHeader>>20)
+	}
 }

@@ -125,6 +125,7 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 // write hashes the files, compares the content digest with the newest
 // version, and assembles, validates and commits a new version if needed.
 func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (Result, error) {
+	defer p.removeTemps()
 	if err := p.addFiles(w.Root, files); err != nil {
 		return Result{}, err
 	}

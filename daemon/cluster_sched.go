@@ -353,6 +353,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		archived = countEntryAIPs(d.archiveStore(), r.Blog)
 	}
 	stale := false
+	var after schedule.State
 	err := d.store.Update(r.Blog, func(st *schedule.State) error { // checked, outcome and next run at once
 		if st.Outcome != schedule.OutcomeRunning || !st.NextDue.Equal(r.Due) {
 			stale = true
@@ -364,6 +365,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		if ok {
 			setNext(st, spec, rep.err(), now)
 		}
+		after = *st
 		return nil
 	})
 	if err != nil {
@@ -373,6 +375,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		d.Logger.Info("report of a run not in flight: ignored", "blog", r.Blog, "due", r.Due)
 		return nil
 	}
+	d.notifyRun(r.Blog, after)
 	if rep.Run != nil {
 		d.history.add(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
 	}

@@ -54,6 +54,16 @@ type Config struct {
 	Defaults    Blog    `yaml:"defaults"` // values for blogs that do not set them
 	Blogs       []Blog  `yaml:"blogs"`
 
+	// The archivist's checks (config_audit.go): fixity audits on a
+	// schedule (audit.go; left out: none), notifications of failed runs
+	// and audit problems (notify.go; left out: none), and the folder of
+	// ReplayWeb.page's ui.js and sw.js (the npm package replaywebpage),
+	// in which the status page's entry links open the entry's WACZ
+	// (entryview.go; empty: the links download the WACZ).
+	Audit         Audit  `yaml:"audit"`
+	Notify        Notify `yaml:"notify"`
+	ReplayWebPage string `yaml:"replay_web_page"`
+
 	set keySets // the keys the file set, even to zero; empty for a Config built in code
 }
 
@@ -527,6 +537,7 @@ func (c *Config) validate(doc *yaml.Node) []ConfigProblem {
 		top("blogs", "no blog registered")
 	}
 	probs = append(probs, c.Cluster.validate(c, doc)...)
+	probs = append(probs, c.validateAudit(doc)...)
 	// A bad value under defaults is reported once, at its own line; the
 	// blogs that inherit it are not blamed for it again.
 	dn := mapNode(doc, "defaults")

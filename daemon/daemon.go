@@ -54,6 +54,7 @@ func (d *Daemon) Open() error {
 	}
 	d.startLocal(max(c.Concurrency, 1))
 	d.startHandoff()
+	d.startAudits()
 	return d.sched.Open()
 }
 
@@ -143,12 +144,16 @@ func interrupted(ctx context.Context, runErr error) bool {
 // store. An interrupted run is no failure: Failures and the watermark stay.
 func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runErr error) {
 	rep := d.reportOf(outcome, t, res, runErr)
+	var after schedule.State
 	err := d.store.Update(id, func(st *schedule.State) error {
 		rep.apply(st, d.Now())
+		after = *st
 		return nil
 	})
 	if err != nil {
 		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
+	} else {
+		d.notifyRun(id, after)
 	}
 	if runErr == nil && res != nil {
 		d.carry(id, res.State)

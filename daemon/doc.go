@@ -47,4 +47,16 @@
 // The Prometheus metrics (names, HELP texts, buckets) and /metrics are
 // metrics.go, through github.com/VictoriaMetrics/metrics; what a crawl adds
 // to them is in archive.go (count, recordFetches, recordRenders).
+//
+// The archivist's checks, configured by config_audit.go (audit, notify,
+// replay_web_page): fixity audits on a schedule are audit.go (the local
+// daemon only: the rotation of shares, holding a blog while its folder is
+// read, the record through aip.WriteAudit, the metrics' auditDone);
+// notifications of failed runs (planner.notifyRun, from Daemon.finish and
+// the cluster scheduler's recordDone) and audit problems are notify.go
+// (the JSON body Notification, the background delivery and its retries,
+// redactURL: the webhook's secret never in a message); an entry as it
+// looked (entry?bag=…, its WACZ, ReplayWeb.page's files) is entryview.go.
+// Their parts of the status page are statusaudit.html ("audit", and "aip":
+// an AIP's name with its entry link), apart from statuspage.html.
 package daemon

@@ -68,7 +68,7 @@ func (d *planner) Status() ([]BlogStatus, error) {
 		}
 		s := statusFrom(b, st)
 		d.mu.Lock()
-		s.Running, s.Warning = d.running[b.ID], publicText(d.warns[b.ID], d.Config)
+		s.Running, s.Warning = d.running[b.ID] && !d.held[b.ID], publicText(d.warns[b.ID], d.Config)
 		d.mu.Unlock()
 		s.LastRun, s.LastWritten = d.history.last(b.ID), d.history.lastWritten(b.ID)
 		s.Shortfalls = d.shortfalls.of(d.archiveStore(), b.ID).Counts
@@ -92,6 +92,8 @@ func (d *planner) Handler() http.Handler {
 		w.Write([]byte("ok\n"))
 	})
 	d.statusPages(mux)
+	d.views.d = d
+	d.views.routes(mux)
 	mux.Handle("GET /metrics", d.metrics)
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
@@ -105,6 +107,9 @@ func (d *planner) Handler() http.Handler {
 		out := map[string]any{"version": Build().Version, "blogs": st}
 		if d.board != nil {
 			out["cluster"] = d.board.status(d.Config.Cluster.Name)
+		}
+		if a := d.audits.status(d.Config); a != nil {
+			out["audit"] = a
 		}
 		enc.Encode(out)
 	})

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	vm "github.com/VictoriaMetrics/metrics"
+
+	"github.com/blogharvest/blogharvest/aip"
 )
 
 // metrics are the daemon's Prometheus metrics (github.com/VictoriaMetrics/metrics,
@@ -32,6 +34,11 @@ type metrics struct {
 	duration  histogramVec // run duration by outcome
 	running   *vm.Gauge    // harvests in progress
 	blogs     *vm.Gauge    // blogs scheduled
+
+	// Fixity audits (audit.go): the newest audit's end, bags read and
+	// problems, and the bags read by every audit of this process.
+	auditTime, auditBags, auditProblems *vm.Gauge
+	auditBagsRead                       *vm.Counter
 }
 
 // durationBuckets are the upper bounds of blogharvest_run_duration_seconds:
@@ -64,7 +71,26 @@ func newMetrics() *metrics {
 	m.running = running.set.NewGauge(running.name, nil)
 	blogs := m.family("blogharvest_blogs_scheduled", "gauge", "Blogs registered and scheduled.")
 	m.blogs = blogs.set.NewGauge(blogs.name, nil)
+	m.auditTime = m.gauge("blogharvest_audit_last_timestamp_seconds",
+		"When the newest fixity audit of the archive ended (Unix time; 0: none yet), from its record in the archive.")
+	m.auditBags = m.gauge("blogharvest_audit_last_bags_checked", "Bags the newest fixity audit read (its share of the archive).")
+	m.auditProblems = m.gauge("blogharvest_audit_last_problems", "Problems the newest fixity audit found; 0: every bag it read is sound.")
+	m.auditBagsRead = m.counter("blogharvest_audit_bags_checked_total", "Bags read by the fixity audits of this process.")
 	return m
+}
+
+// gauge adds a family of one gauge without labels, set with Set.
+func (m *metrics) gauge(name, help string) *vm.Gauge {
+	f := m.family(name, "gauge", help)
+	return f.set.NewGauge(name, nil)
+}
+
+// auditDone sets the audit metrics from the newest audit's record; a
+// record this process wrote counts its bags too.
+func (m *metrics) auditDone(r *aip.AuditRecord) {
+	m.auditTime.Set(float64(r.End.UnixMilli()) / 1000)
+	m.auditBags.Set(float64(r.Bags))
+	m.auditProblems.Set(float64(len(r.Problems)))
 }
 
 // family is one metric family: its name, type, HELP text and label names,

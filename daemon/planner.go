@@ -28,6 +28,12 @@ type planner struct {
 	running map[string]bool          // blogs whose run is in progress
 	again   map[string]bool          // fired while running: run once more after
 	closed  bool
+
+	held   map[string]bool // blogs an audit reads now (in running too, not shown as running; audit.go)
+	idle   chan struct{}   // closed and replaced when a run ends (planner.waitIdle)
+	notify *notifier       // notifications of failed runs and audit problems (notify.go)
+	audits *auditor        // the local daemon's fixity audits; nil in a cluster's scheduler
+	views  entryViews      // the entries as they looked, as WACZ files (entryview.go)
 }
 
 // flightBoard is what a cluster scheduler adds to /status: its workers'
@@ -46,6 +52,12 @@ func (p *planner) plan(c *Config, enqueue func(id string)) error {
 	p.sched = schedule.NewScheduler()
 	p.sched.Now = p.Now
 	p.sched.Fire = p.fire
+	p.notify = newNotifier(c.Notify, p.Logger)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		p.notify.run(p.ctx)
+	}()
 	_, err := p.apply(c)
 	return err
 }
@@ -67,6 +79,7 @@ func (p *planner) stop() bool {
 		p.cancel()
 	}
 	p.waitGrace()
+	p.views.close()
 	return true
 }
 
@@ -124,6 +137,8 @@ func (p *planner) apply(c *Config) (configChange, error) {
 	sort.Strings(ch.removed)
 	p.Config = c
 	p.metrics.blogs.Set(float64(len(p.blogs)))
+	p.notify.setConfig(c.Notify)
+	p.audits.reloaded()
 	return ch, nil
 }
 
@@ -198,6 +213,10 @@ func (p *planner) ended(id string) {
 	}
 	delete(p.running, id)
 	delete(p.again, id)
+	if p.idle != nil {
+		close(p.idle)
+		p.idle = nil
+	}
 }
 
 // blog returns blog id's config and spec, and whether it is configured.
@@ -206,4 +225,16 @@ func (p *planner) blog(id string) (Blog, schedule.Spec, bool) {
 	defer p.mu.Unlock()
 	b, ok := p.blogs[id]
 	return b, p.specs[id], ok
+}
+
+// notifyRun notifies blog id's run, whose end st records, when it failed
+// and its failures in a row reach a multiple of notify.after_failures.
+func (p *planner) notifyRun(id string, st schedule.State) {
+	p.mu.Lock()
+	every, b := p.Config.Notify.afterFailures(), p.blogs[id]
+	p.mu.Unlock()
+	if st.Outcome != schedule.OutcomeFailed || st.Failures < 1 || st.Failures%every != 0 {
+		return
+	}
+	p.notify.send(Notification{Event: "run-failed", Blog: id, URL: b.URL, Error: st.LastError, ConsecutiveFailures: st.Failures})
 }

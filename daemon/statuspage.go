@@ -13,17 +13,28 @@ import (
 //go:embed statuspage.html
 var statusPageHTML string
 
+// statusAuditHTML holds the status page's parts for the archivist's
+// checks: "audit" (audit.go) and "aip", an AIP's name with, for an Entry
+// AIP, its link to the entry as it looked (entryview.go).
+//
+//go:embed statusaudit.html
+var statusAuditHTML string
+
 // statusTemplates renders the status pages: "index" (every blog) and
 // "blog" (one blog's runs and extraction methods). Parsed at the first
 // page served, not at init: every command would pay for it.
 var statusTemplates = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("status").Funcs(template.FuncMap{
-		"when":   whenUTC,
-		"bytes":  humanBytes,
-		"sorted": methodRows,
-		"conf":   confRows,
-		"fates":  fateCounts,
+	t := template.Must(template.New("status").Funcs(template.FuncMap{
+		"when":    whenUTC,
+		"bytes":   humanBytes,
+		"sorted":  methodRows,
+		"conf":    confRows,
+		"fates":   fateCounts,
+		"inc":     func(i int) int { return i + 1 },
+		"isEntry": isEntryBag,
+		"ref":     func(base, name string) aipRef { return aipRef{Base: base, Name: name} },
 	}).Parse(statusPageHTML))
+	return template.Must(t.Parse(statusAuditHTML))
 })
 
 // statusRefresh is the pages' meta refresh interval in seconds.
@@ -48,7 +59,8 @@ func (d *planner) statusPages(mux *http.ServeMux) {
 			http.Error(w, "status unavailable: "+publicText(err.Error(), d.Config), http.StatusInternalServerError)
 			return
 		}
-		d.render(w, "index", map[string]any{"Blogs": st, "Version": Build().Version, "Refresh": refresh(r), "Now": d.Now()})
+		d.render(w, "index", map[string]any{"Blogs": st, "Version": Build().Version, "Refresh": refresh(r), "Now": d.Now(),
+			"Audit": d.audits.status(d.config())})
 	})
 	mux.HandleFunc("GET /blog/{id}", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()

@@ -9,21 +9,29 @@ import (
 // invalid or inconsistent: missing required values, malformed or duplicate
 // IDs, and references (ADMID, DMDID, FILEID, linking identifiers) to IDs the
 // document does not define. It returns nil when d can be marshalled.
+//
+// With DmdSource set, Check asks it for its sections (Marshal checks them
+// as it writes them instead).
 func (d *Document) Check() error {
 	var s idSet
 	if d.Created.IsZero() {
 		s.errs = append(s.errs, errors.New("document: zero Created time"))
 	}
-	d.addIDs(&s)
+	for _, m := range d.DmdSecs {
+		s.add("dmdSec", m.ID)
+	}
+	if d.DmdSource != nil {
+		if err := d.DmdSource(func(m DmdSec) error { s.add("dmdSec", m.ID); return nil }); err != nil {
+			s.errs = append(s.errs, err)
+		}
+	}
+	d.addOtherIDs(&s)
 	d.checkRefs(&s)
 	return errors.Join(s.errs...)
 }
 
-// addIDs records every ID the document defines.
-func (d *Document) addIDs(s *idSet) {
-	for _, m := range d.DmdSecs {
-		s.add("dmdSec", m.ID)
-	}
+// addOtherIDs records every ID the document defines but its dmdSecs'.
+func (d *Document) addOtherIDs(s *idSet) {
 	s.add("structMap", LogicalMapID)
 	s.add("structMap", PhysicalMapID)
 	for _, a := range d.AmdSecs {

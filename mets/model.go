@@ -41,9 +41,15 @@ type Document struct {
 	Agents       []Agent       // metsHdr agents
 	AltRecordIDs []AltRecordID // metsHdr altRecordIDs: other identifiers of the same object
 	DmdSecs      []DmdSec      // descriptive metadata, one section each
-	AmdSecs      []AmdSec      // administrative metadata, one section per file (and per package)
-	FileGroups   []FileGroup   // fileSec; omitted when there are no groups
-	StructMap    Div           // the root div of the logical structMap
+	// DmdSource, when set, yields more dmdSecs, written after DmdSecs:
+	// it calls yield with each in turn (stopping at yield's error, which
+	// it returns) and Marshal writes each as it comes, keeping nothing of
+	// it but its ID, so that a document of many records (an entry's
+	// comments) never holds them all at once. Marshal asks for them once.
+	DmdSource  func(yield func(DmdSec) error) error
+	AmdSecs    []AmdSec    // administrative metadata, one section per file (and per package)
+	FileGroups []FileGroup // fileSec; omitted when there are no groups
+	StructMap  Div         // the root div of the logical structMap
 }
 
 // AltRecordID is a metsHdr altRecordID: another identifier of the object

@@ -2,7 +2,9 @@ package mets
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -15,35 +17,106 @@ import (
 // declaration. The output depends only on d: the same Document always yields
 // the same bytes. It fails when Check does, or when a DmdSec's XML is not a
 // single well-formed element.
+//
+// The document is built and written one section of the root at a time
+// (metsHdr, each dmdSec, each amdSec, the fileSec, each structMap), each
+// in an arena dropped once written, and the sections of DmdSource are
+// asked for one at a time: memory holds the output and the largest
+// section, not a tree of the whole document. Check's checks are made on
+// the way (the IDs of DmdSource's sections are kept, nothing else of
+// them) and fail Marshal at the end.
 func (d *Document) Marshal() ([]byte, error) {
-	if err := d.Check(); err != nil {
-		return nil, fmt.Errorf("mets: %w", err)
+	var buf bytes.Buffer
+	buf.Grow(int(lastSize.Load()) * 5 / 4) // the size of the last document, to spare the doubling copies
+	if err := d.MarshalTo(&buf); err != nil {
+		return nil, err
+	}
+	lastSize.Store(int64(buf.Len()))
+	return buf.Bytes(), nil
+}
+
+// MarshalTo writes the document Marshal returns to w, a section at a time:
+// memory holds the largest section, not the document. On an error, what
+// was written to w is no document.
+func (d *Document) MarshalTo(w io.Writer) error {
+	var s idSet
+	if d.Created.IsZero() {
+		s.errs = append(s.errs, errors.New("document: zero Created time"))
 	}
 	t := newTree()
 	defer t.release()
-	root := d.root(t)
-	d.writeHdr(root)
-	for _, m := range d.DmdSecs {
-		if err := writeDmdSec(root, m); err != nil {
-			return nil, err
+	var buf bytes.Buffer
+	var werr error
+	flush := func() {
+		if werr == nil {
+			_, werr = w.Write(buf.Bytes())
 		}
+		buf.Reset()
+	}
+	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>`)
+	buf.WriteByte('\n')
+	root := d.root(t)
+	t.writeStart(&buf, root.i)
+	buf.WriteByte('>')
+	// section writes the one element add makes at the top of the reset
+	// arena as a child of the root (etree's indentation: depth 1).
+	section := func(add func(top el) error) error {
+		t.nodes, t.attrs = t.nodes[:0], t.attrs[:0]
+		if err := add(el{t, none}); err != nil {
+			return err
+		}
+		if len(t.nodes) > 0 {
+			indent(&buf, 1)
+			t.write(&buf, 0, 2)
+		}
+		if buf.Len() >= 64<<10 {
+			flush()
+		}
+		return werr
+	}
+	section(func(top el) error { d.writeHdr(top); return nil })
+	writeDmd := func(m DmdSec) error {
+		s.add("dmdSec", m.ID)
+		return section(func(top el) error { return writeDmdSec(top, m) })
+	}
+	for _, m := range d.DmdSecs {
+		if err := writeDmd(m); err != nil {
+			return err
+		}
+	}
+	if d.DmdSource != nil {
+		if err := d.DmdSource(writeDmd); err != nil {
+			return err
+		}
+	}
+	d.addOtherIDs(&s)
+	d.checkRefs(&s)
+	if err := errors.Join(s.errs...); err != nil {
+		return fmt.Errorf("mets: %w", err)
 	}
 	m := identifiers(d.AmdSecs)
 	for i := range d.AmdSecs {
-		d.AmdSecs[i].write(root, m)
+		section(func(top el) error { d.AmdSecs[i].write(top, m); return nil })
 	}
-	writeFileSec(root, d.FileGroups)
-	logical := root.CreateElement("mets:structMap")
-	attrs(logical, "TYPE", "logical", "ID", LogicalMapID, "LABEL", "records")
-	d.StructMap.write(logical)
-	physical := root.CreateElement("mets:structMap")
-	attrs(physical, "TYPE", "physical", "ID", PhysicalMapID, "LABEL", "files")
-	d.physicalDiv().write(physical)
-	var buf bytes.Buffer
-	buf.Grow(int(lastSize.Load()) * 5 / 4) // the size of the last document, to spare the doubling copies
-	t.writeDocument(&buf, root.i)
-	lastSize.Store(int64(buf.Len()))
-	return buf.Bytes(), nil
+	section(func(top el) error { writeFileSec(top, d.FileGroups); return nil })
+	section(func(top el) error {
+		logical := top.CreateElement("mets:structMap")
+		attrs(logical, "TYPE", "logical", "ID", LogicalMapID, "LABEL", "records")
+		d.StructMap.write(logical)
+		return nil
+	})
+	section(func(top el) error {
+		physical := top.CreateElement("mets:structMap")
+		attrs(physical, "TYPE", "physical", "ID", PhysicalMapID, "LABEL", "files")
+		d.physicalDiv().write(physical)
+		return nil
+	})
+	indent(&buf, 0)
+	buf.WriteString("</")
+	writeName(&buf, t.rootSpace, t.rootName)
+	buf.WriteString(">\n")
+	flush()
+	return werr
 }
 
 // lastSize is the size of the document Marshal wrote last: a crawl writes
@@ -52,9 +125,11 @@ func (d *Document) Marshal() ([]byte, error) {
 // allocated).
 var lastSize atomic.Int64
 
-// root creates the mets element with every namespace the document uses.
+// root creates the mets element with every namespace the document uses,
+// and notes its name in t for the end tag.
 func (d *Document) root(t *tree) el {
 	root := el{t, t.add(none, kindElement, "mets:mets")}
+	t.rootSpace, t.rootName = t.nodes[root.i].space, t.nodes[root.i].name
 	root.CreateAttr("xmlns:mets", NSMETS)
 	root.CreateAttr("xmlns:premis", NSPREMIS)
 	root.CreateAttr("xmlns:xlink", NSXLink)

@@ -61,6 +61,9 @@ type attr struct {
 type tree struct {
 	nodes []node
 	attrs []attr
+	// rootSpace and rootName are the document element's, which Marshal
+	// writes around the sections it builds one at a time.
+	rootSpace, rootName string
 }
 
 // trees keeps arenas for reuse across documents: a crawl writes documents
@@ -251,15 +254,7 @@ func (t *tree) write(b *bytes.Buffer, i int32, depth int) {
 		b.WriteString(n.name)
 		return
 	}
-	b.WriteByte('<')
-	writeName(b, n.space, n.name)
-	for a := n.firstAttr; a != none; a = t.attrs[a].next {
-		b.WriteByte(' ')
-		writeName(b, t.attrs[a].space, t.attrs[a].name)
-		b.WriteString(`="`)
-		escape(b, t.attrs[a].value)
-		b.WriteByte('"')
-	}
+	t.writeStart(b, i)
 	strip := t.stripsIndent(i)
 	open, lastText := false, false
 	for c := n.firstKid; c != none; c = t.nodes[c].next {
@@ -285,6 +280,20 @@ func (t *tree) write(b *bytes.Buffer, i int32, depth int) {
 	b.WriteString("</")
 	writeName(b, n.space, n.name)
 	b.WriteByte('>')
+}
+
+// writeStart writes the start tag of element i, without its closing '>'.
+func (t *tree) writeStart(b *bytes.Buffer, i int32) {
+	n := &t.nodes[i]
+	b.WriteByte('<')
+	writeName(b, n.space, n.name)
+	for a := n.firstAttr; a != none; a = t.attrs[a].next {
+		b.WriteByte(' ')
+		writeName(b, t.attrs[a].space, t.attrs[a].name)
+		b.WriteString(`="`)
+		escape(b, t.attrs[a].value)
+		b.WriteByte('"')
+	}
 }
 
 // stripsIndent reports whether the whitespace-only text children of

@@ -11,7 +11,8 @@
 // Stats.WriteHTML writes it as one self-contained HTML report with charts
 // drawn by gonum.org/v1/plot as inline SVG. WriteWACZ (wacz.go) packs a
 // blog's latest captures, with its requisites packages, as one WACZ 1.1.1
-// web archive for replayers. It never writes into the archive, and reads
+// web archive for replayers (or, with WACZOptions.Entry, one entry version
+// and the requisites: the status page's "entry as it looked"). It never writes into the archive, and reads
 // it only through its aip.Store (Target.Store: a folder, or an S3 archive),
 // so every output is the same over either.
 package report

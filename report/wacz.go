@@ -28,6 +28,11 @@ type WACZOptions struct {
 	Created  time.Time // datapackage.json created; if zero, now
 	// Bag, when set, is called with each bag's folder as it is read.
 	Bag func(rel string)
+	// Entry, when set, is one Entry AIP version of the target (its folder
+	// in the archive, such as "blog-1/entries/2024/key/v2"): the WACZ
+	// holds it and its blog's requisites packages only, the entry as it
+	// looked at that capture.
+	Entry string
 }
 
 // waczBag is one AIP version whose WARC goes into the WACZ.
@@ -53,6 +58,12 @@ func WriteWACZ(ctx context.Context, t Target, o WACZOptions, w io.Writer) (int, 
 	var pages []waczPage
 	for _, blog := range t.Blogs {
 		bags, err := waczBags(t.Store, blog)
+		if o.Entry != "" {
+			if blog != strings.SplitN(o.Entry, "/", 2)[0] {
+				continue
+			}
+			bags, err = waczEntryBags(t.Store, o.Entry)
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -128,6 +139,26 @@ func waczBags(s aip.Store, blog string) ([]waczBag, error) {
 		}
 	}
 	return bags, nil
+}
+
+// waczEntryBags returns the bags of WACZOptions.Entry: every requisites
+// version of its blog, then the entry's bag.
+func waczEntryBags(s aip.Store, entry string) ([]waczBag, error) {
+	if fi, err := s.Stat(path.Join(entry, "bagit.txt")); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("wacz: %s is not a bag of the archive", aip.Location(s, entry))
+	}
+	blog := strings.SplitN(entry, "/", 2)[0]
+	req := path.Join(blog, "requisites")
+	n, err := aip.LatestVersionOf(s, req)
+	if err != nil {
+		return nil, err
+	}
+	var bags []waczBag
+	for v := 1; v <= n; v++ {
+		bag := path.Join(req, fmt.Sprintf("v%d", v))
+		bags = append(bags, waczBag{store: s, dir: bag, name: strings.ReplaceAll(bag, "/", "-") + ".warc.gz"})
+	}
+	return append(bags, waczBag{store: s, dir: entry, name: strings.ReplaceAll(entry, "/", "-") + ".warc.gz"}), nil
 }
 
 // waczPage is one line of pages/pages.jsonl.

@@ -1,12 +1,14 @@
 package schemas
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/lestrrat-go/helium"
@@ -81,7 +83,26 @@ func (l localFS) Open(name string) (fs.File, error) {
 // MARC21slim and PREMIS 3 all active (so MARCXML and PREMIS inside
 // mdWrap/xmlData are checked strictly). It returns every problem found, in
 // document order, or nil when doc is valid. It is safe for concurrent use.
+// A document over 1 MiB is validated in parts (ValidateReader).
 func Validate(doc []byte) []Problem {
+	if len(doc) > wholeUpTo {
+		return validateParts(bufio.NewReader(bytes.NewReader(doc)))
+	}
+	return validateSmall(doc)
+}
+
+// validateSmall validates doc whole, or in parts when it nests deeper
+// than the validator parses (a long reply chain is a deep structMap).
+func validateSmall(doc []byte) []Problem {
+	problems := validateWhole(doc)
+	if len(problems) == 1 && strings.Contains(problems[0].Message, "exceeded max depth") && rootIsMETS(doc) {
+		return validateParts(bufio.NewReader(bytes.NewReader(doc)))
+	}
+	return problems
+}
+
+// validateWhole validates doc as one document.
+func validateWhole(doc []byte) []Problem {
 	ctx := context.Background()
 	s, err := schema()
 	if err != nil {

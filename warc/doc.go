@@ -35,5 +35,17 @@
 // gowarc and check every digest. Scan streams a WARC file record by record
 // without holding any block in memory (digests checked on the way, records
 // not wanted skipped unread, wanted ones capped in size), for readers of
-// files they do not trust to be small.
+// files they do not trust to be small; Verify is Read streamed so (check).
+//
+// Every reader (Read, ReadAt, Scan, Verify) inflates the gzip members
+// itself and hands gowarc each member through a guard (guard.go) that
+// bounds a record's WARC header, and an application/http block's HTTP
+// header, at MaxHeader: gowarc reads a header line whole, whatever its
+// length. A record over the bound fails with ErrHeaderTooLarge naming its
+// offset, and the readers go on with the next gzip member.
+//
+// Where to change what: writing in writer.go (records), revisit.go and
+// cdxj.go (the index); reading in read.go (Read, ReadAt: blocks in
+// memory), scan.go (Scan, Verify: streamed) and guard.go (the member
+// loop and the header bounds every reader goes through).
 package warc

@@ -59,7 +59,11 @@ func Read(data []byte) ([]Record, error) {
 			return out, errors.Join(errs...)
 		}
 		if err != nil {
-			return out, errors.Join(append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))...)
+			errs = append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))
+			if r.resumes() { // a header too large: that record is skipped
+				continue
+			}
+			return out, errors.Join(errs...)
 		}
 		got, err := readRecord(rec, off)
 		rec.Close()
@@ -75,14 +79,12 @@ func Read(data []byte) ([]Record, error) {
 	}
 }
 
-// newReader returns a gowarc reader of data that reports what it finds
-// wrong and repairs nothing.
-func newReader(data []byte) (*gw.WarcFileReader, error) {
-	optionsMu.Lock() // see writer.go
-	defer optionsMu.Unlock()
-	return gw.NewWarcFileReaderFromStream(bytes.NewReader(data), 0,
+// newReader returns a reader of data (headers bounded: guard.go) that
+// reports what it finds wrong and repairs nothing.
+func newReader(data []byte) (*fileReader, error) {
+	return newFileReader(bytes.NewReader(data),
 		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrWarn),
-		gw.WithFixDigest(false), gw.WithFixContentLength(false), gw.WithFixSyntaxErrors(false))
+		gw.WithFixDigest(false), gw.WithFixContentLength(false), gw.WithFixSyntaxErrors(false)), nil
 }
 
 // ReadAt reads the one record whose gzip member starts at offset in the

@@ -42,25 +42,44 @@ var ErrTooLarge = errors.New("record too large")
 // ErrDigest) is joined to the result. fn returning ErrStop ends the scan
 // cleanly; any other error of fn ends it with that error.
 func Scan(r io.Reader, max int64, want func(Record) bool, fn func(Record) error) error {
-	rd, err := newStreamReader(r)
-	if err != nil {
-		return fmt.Errorf("warc: %w", err)
-	}
+	return scan(newStreamReader(r, gw.WithSpecViolationPolicy(gw.ErrIgnore)), max, want, fn)
+}
+
+// Verify streams the WARC file r as Scan does with every record wanted
+// and none too large, and also reports what gowarc finds wrong with a
+// record beyond its digests, as Read does: it is Read for files of any
+// size (check). Each record passed to fn has, besides Scan's fields, the
+// PayloadSHA256 of a resource record (its block) and the RefersToURI,
+// RefersToDate and PayloadDigest of a revisit.
+func Verify(r io.Reader, fn func(Record) error) error {
+	return scan(newStreamReader(r, gw.WithSpecViolationPolicy(gw.ErrWarn)), math.MaxInt64, func(Record) bool { return true }, fn)
+}
+
+// scan is Scan and Verify over rd.
+func scan(rd *fileReader, max int64, want func(Record) bool, fn func(Record) error) error {
 	defer rd.Close()
 	var errs []error
 	for {
-		rec, off, _, err := rd.Next()
+		rec, off, v, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			return errors.Join(errs...)
 		}
 		if err != nil {
-			return errors.Join(append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))...)
+			errs = append(errs, fmt.Errorf("warc: record at offset %d: %w", off, err))
+			if rd.resumes() {
+				continue
+			}
+			return errors.Join(errs...)
 		}
 		h := rec.WarcHeader()
 		head := Record{Type: rec.Type().String(), ID: unbracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
 			Offset: off, ConcurrentTo: unbracket(h.Get(gw.WarcConcurrentTo))}
 		head.Date, _ = rec.Date()
 		head.Size, _ = strconv.ParseInt(h.Get(gw.ContentLength), 10, 64)
+		if rec.Type() == gw.Revisit {
+			head.RefersToURI, head.RefersToDate = h.Get(gw.WarcRefersToTargetURI), h.Get(gw.WarcRefersToDate)
+			head.PayloadDigest = h.Get(gw.WarcPayloadDigest)
+		}
 		if !want(head) {
 			continue // Next discards the block
 		}
@@ -70,6 +89,9 @@ func Scan(r io.Reader, max int64, want func(Record) bool, fn func(Record) error)
 			continue
 		}
 		got, err := streamRecord(rec, head)
+		if err == nil && v != nil && !v.Valid() { // what gowarc found beyond the digests (Verify)
+			err = fmt.Errorf("gowarc: %s", strings.Join(strings.Fields(v.String()), " "))
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("warc: record %s at offset %d: %w", head.ID, off, err))
 			continue
@@ -82,14 +104,14 @@ func Scan(r io.Reader, max int64, want func(Record) bool, fn func(Record) error)
 	}
 }
 
-// newStreamReader returns a gowarc reader of r that leaves every block
-// unparsed and unread until asked (no caching, no digest check of its
-// own: streamRecord checks the digests).
-func newStreamReader(r io.Reader) (*gw.WarcFileReader, error) {
-	optionsMu.Lock() // see writer.go
-	defer optionsMu.Unlock()
-	return gw.NewWarcFileReaderFromStream(r, 0,
-		gw.WithSyntaxErrorPolicy(gw.ErrFail), gw.WithSpecViolationPolicy(gw.ErrIgnore), gw.WithSkipParseBlock(),
+// newStreamReader returns a reader of r (headers bounded: guard.go) that
+// leaves every block unparsed and unread until asked (no caching, no
+// digest check of its own: streamRecord checks the digests).
+// spec is the policy for what the WARC standard forbids beyond syntax:
+// ignored (Scan) or reported (Verify).
+func newStreamReader(r io.Reader, spec gw.WarcRecordOption) *fileReader {
+	return newFileReader(r,
+		gw.WithSyntaxErrorPolicy(gw.ErrFail), spec, gw.WithSkipParseBlock(),
 		gw.WithFixDigest(false), gw.WithFixContentLength(false), gw.WithFixSyntaxErrors(false))
 }
 
@@ -118,6 +140,9 @@ func streamRecord(rec gw.WarcRecord, head Record) (Record, error) {
 		}
 	} else if _, err := io.Copy(io.Discard, body); err != nil {
 		return head, err
+	}
+	if head.Type == "resource" { // the block is the payload
+		head.PayloadSHA256 = hex.EncodeToString(blockSum.Sum(nil))
 	}
 	err = checkSum("WARC-Block-Digest", h.Get(gw.WarcBlockDigest), blockSum)
 	if payloadSum != nil {

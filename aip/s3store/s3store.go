@@ -607,12 +607,13 @@ func (d *dirFile) Read([]byte) (int, error) {
 }
 func (d *dirFile) Close() error { return nil }
 
-// isRecord reports whether name lies in a folder of records (the
-// publication log): below a first folder whose name begins with a dot,
-// staging aside. No bag is there, so no marker is looked for.
+// isRecord reports whether name lies in the folder of records (the
+// publication log, aip.PublicationsDir), whose objects are written one PUT
+// each (PutRecord), not published as a bag: no marker is looked for. The
+// audit records (.audit) are published as bags are, and read as bags.
 func isRecord(name string) bool {
 	first, _, _ := strings.Cut(name, "/")
-	return strings.HasPrefix(first, ".") && first != stagingDir && first != "." && first != ".."
+	return first == aip.PublicationsDir
 }
 
 // PutRecord writes the object name (the publication log's: outside any
