@@ -15,9 +15,12 @@ import (
 // MaxIDLen is the longest blog id ValidID accepts.
 const MaxIDLen = 64
 
-// ValidID reports why id is not a safe folder name for a blog, or nil. A
-// valid id is 1–64 characters of lowercase ASCII letters, digits, '-', '_' and
-// '.', starting with a letter or digit.
+// ValidID reports why id is not a blog id every backend can use, or nil.
+// A valid id is 1–64 characters of lowercase ASCII letters, digits, '-',
+// '_' and '.', starting with a letter or digit, with no '.' at its end or
+// beside another: it names the blog's folder in the archive and its keys in
+// a cluster's NATS key-value buckets ("blog.<id>", "run.<id>"), whose
+// '.'-separated tokens must not be empty.
 func ValidID(id string) error {
 	switch {
 	case id == "":
@@ -26,6 +29,10 @@ func ValidID(id string) error {
 		return fmt.Errorf("id %q is longer than %d characters", id, MaxIDLen)
 	case !isLowerAlnum(rune(id[0])):
 		return fmt.Errorf("id %q must start with a lowercase letter or digit", id)
+	case strings.HasSuffix(id, "."):
+		return fmt.Errorf("id %q must not end with '.' (a cluster's NATS keys are blog.<id>: no empty token)", id)
+	case strings.Contains(id, ".."):
+		return fmt.Errorf("id %q must not hold \"..\" (a cluster's NATS keys are blog.<id>: no empty token)", id)
 	}
 	for _, r := range id {
 		if !isLowerAlnum(r) && r != '-' && r != '_' && r != '.' {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest/dispatch"
@@ -43,7 +44,11 @@ func (c *Conn) Report(ctx context.Context, r dispatch.Report) error {
 // only once fn returned nil, so a scheduler that dies leaves the rest to
 // the one taking over. Only reports signed by a member are passed, with
 // Worker set to the signer; a done report only if its signer is the worker
-// that holds the run (Hold). Others are logged and dropped.
+// that holds the run (Hold). Others are logged and dropped (Term: never
+// delivered again), as are reports naming a blog that is no key of the
+// runs bucket and reports fn fails on with dispatch.ErrUnprocessable; only
+// a report whose check or recording may succeed later (the server or the
+// store unreachable) comes again, and holds up the ones after it.
 func (c *Conn) Reports(ctx context.Context, fn func(dispatch.Report) error) error {
 	cons, err := c.js.CreateOrUpdateConsumer(ctx, ReportsStream, jetstream.ConsumerConfig{Durable: SchedulerName,
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: c.o.AckWait, MaxAckPending: 1})
@@ -66,7 +71,11 @@ func (c *Conn) Reports(ctx context.Context, fn func(dispatch.Report) error) erro
 			msg.Term()
 			continue
 		}
-		if err := fn(r); err != nil {
+		if err := fn(r); errors.Is(err, dispatch.ErrUnprocessable) {
+			c.o.Logger.Warn("report cannot be recorded: dropped", "blog", r.Blog, "err", err)
+			msg.Term()
+			continue
+		} else if err != nil {
 			c.o.Logger.Error("report not recorded; it comes again", "blog", r.Blog, "err", err)
 			msg.NakWithDelay(time.Second)
 			continue
@@ -99,6 +108,9 @@ func (c *Conn) verify(ctx context.Context, msg []byte) (dispatch.Report, error) 
 	if r.Kind != dispatch.Done {
 		return r, nil
 	}
+	if !validKeyToken(r.Blog) {
+		return r, fmt.Errorf("done report of %s: blog %q is no key of the runs bucket", signer, r.Blog)
+	}
 	var holder string
 	for attempt := 0; ; attempt++ { // the server may be restarting
 		hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -109,6 +121,9 @@ func (c *Conn) verify(ctx context.Context, msg []byte) (dispatch.Report, error) 
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+	if errors.Is(err, jetstream.ErrInvalidKey) {
+		return r, fmt.Errorf("done report of %s for blog %q: %w", signer, r.Blog, err)
+	}
 	if err != nil {
 		return r, fmt.Errorf("done report of %s for blog %s: %w: %w", signer, r.Blog, errHolderUnknown, err)
 	}
@@ -117,4 +132,20 @@ func (c *Conn) verify(ctx context.Context, msg []byte) (dispatch.Report, error) 
 			r.Due.UTC().Format(time.RFC3339Nano), holder, ErrNotHolder)
 	}
 	return r, nil
+}
+
+// validKeyToken reports whether s may follow "run." in a key of a
+// key-value bucket: NATS's key characters, no '.' first or last or beside
+// another (an empty subject token).
+func validKeyToken(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-/_=.", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"html"
@@ -287,11 +288,14 @@ func TestLatin1BytesInUTF8(t *testing.T) {
 	}
 }
 
-// TestUnarchivableEntryIsPartial: an entry whose record stays invalid (its
-// comments answer each other in a cycle) is not archived; the run's outcome
-// is "partial", its last error names the entry, the log names the URL and
-// the field, and crawl exits 1 while the other entries are archived.
-func TestUnarchivableEntryIsPartial(t *testing.T) {
+// TestReplyCycleKeepsThePost: a post whose comment feed holds two
+// comments answering each other (issue 38, finding 3) is archived with
+// both comments; the link of the one added first is removed (it then
+// answers the post), which the log, the entry's problems (its AIP) and the
+// ledger's comment shortfall say. Before, the record was invalid and the
+// post was lost: "entry not archived … parent links form a cycle", exit 1.
+func TestReplyCycleKeepsThePost(t *testing.T) {
+	t.Parallel()
 	b := newRawBlog(4)
 	b.cycle = true
 	srv := httptest.NewServer(b)
@@ -304,20 +308,44 @@ func TestUnarchivableEntryIsPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := daemontest.Run(t, "crawl", "-config", cfg)
-	if code != 1 {
-		t.Errorf("crawl: exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	if code != 0 || strings.Contains(stderr, "entry not archived") {
+		t.Errorf("crawl: exit %d, want 0\n%s\n%s", code, stdout, stderr)
 	}
 	post := srv.URL + b.posts[0].path
-	if !strings.Contains(stderr, "entry not archived") || !strings.Contains(stderr, post) ||
-		!strings.Contains(stderr, "comments: parent links form a cycle") {
-		t.Errorf("the log does not name the entry and the field:\n%s", stderr)
+	if !strings.Contains(stderr, "reply cycle") || !strings.Contains(stderr, post) {
+		t.Errorf("the log does not name the reply cycle and the post:\n%s", stderr)
 	}
 	entries, _ := filepath.Glob(filepath.Join(dir, "archive", "raw", "entries", "*", "*", "v1", "bagit.txt"))
-	if len(entries) != 3 {
-		t.Errorf("%d entry AIPs, want 3", len(entries))
+	if len(entries) != 4 {
+		t.Errorf("%d entry AIPs, want 4", len(entries))
 	}
-	_, out, _ := daemontest.Run(t, "status", "-config", cfg, "-json")
-	if !strings.Contains(out, `"outcome": "partial"`) || !strings.Contains(out, post) {
-		t.Errorf("status does not say partial and name the entry:\n%s", out)
+	var mets, capture []byte
+	for _, e := range entries {
+		if data, _ := os.ReadFile(filepath.Join(filepath.Dir(e), "data", "METS.xml")); bytes.Contains(data, []byte("answering the second")) {
+			mets = data
+			capture, _ = os.ReadFile(filepath.Join(filepath.Dir(e), "data", "logs", "capture.log"))
+		}
+	}
+	for _, text := range []string{"The first comment, answering the second.", "The second comment, answering the first."} {
+		if !bytes.Contains(mets, []byte(text)) {
+			t.Errorf("the post's METS lacks %q", text)
+		}
+	}
+	if !bytes.Contains(capture, []byte("# problem: comments: a reply cycle of 2 comment(s)")) {
+		t.Errorf("the post's capture log names no reply cycle:\n%s", capture)
+	}
+	ledger, _ := filepath.Glob(filepath.Join(dir, "archive", "raw", "blog", "v1", "data", "logs", "ledger.tsv"))
+	var found bool
+	for _, f := range ledger {
+		data, _ := os.ReadFile(f)
+		for _, line := range strings.Split(string(data), "\n") {
+			found = found || strings.HasPrefix(line, post) && strings.Contains(line, "reply cycle")
+		}
+	}
+	if !found {
+		t.Errorf("no ledger line of %s names the reply cycle (ledger files %q)", post, ledger)
+	}
+	if code, out, stderr := daemontest.Run(t, "check", filepath.Join(dir, "archive")); code != 0 {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
 	}
 }

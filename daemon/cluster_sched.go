@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	blogharvest "github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/cluster"
 	"github.com/blogharvest/blogharvest/dispatch"
 	"github.com/blogharvest/blogharvest/schedule"
@@ -336,6 +337,9 @@ func (d *ClusterScheduler) onReport(r dispatch.Report) error {
 // recordDone stores the outcome of a run a worker ended. A report of a run
 // other than the blog's run in flight (a duplicate) changes nothing.
 func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
+	if err := blogharvest.ValidID(r.Blog); err != nil {
+		return fmt.Errorf("%w: %v", dispatch.ErrUnprocessable, err)
+	}
 	var rep runOutcome
 	if err := json.Unmarshal(r.Payload, &rep); err != nil {
 		rep = runOutcome{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}

@@ -137,7 +137,7 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO, prepare fun
 			break
 		}
 	}
-	fmt.Fprintf(io.Stdout, "archive: %s\n", c.Archive)
+	fmt.Fprintf(io.Stdout, "archive: %s\n", redactURLs(c.Archive))
 	if len(failed) > 0 {
 		return sum, errors.New("failed: " + strings.Join(failed, "; "))
 	}
@@ -258,7 +258,7 @@ func idFromURL(raw string) string {
 	}
 	id := strings.Trim(b.String(), "-._")
 	if len(id) > blogharvest.MaxIDLen {
-		id = id[:blogharvest.MaxIDLen]
+		id = strings.TrimRight(id[:blogharvest.MaxIDLen], "-._")
 	}
 	if blogharvest.ValidID(id) != nil {
 		return "blog"

@@ -79,6 +79,8 @@ func TestConfigErrors(t *testing.T) {
 		{"duplicate id", "blogs:\n" + ok + ok, 4, "good", "id", "duplicate id"},
 		{"unsafe id", "blogs:\n  - id: ../etc\n    url: https://x.org/\n", 2, "../etc", "id", "must start with a lowercase letter"},
 		{"id with slash", "blogs:\n  - id: a/b\n    url: https://x.org/\n", 2, "a/b", "id", "only a-z"},
+		{"id ending in a dot", "blogs:\n  - id: bad.\n    url: https://x.org/\n", 2, "bad.", "id", "must not end with '.'"},
+		{"id with an empty token", "blogs:\n  - id: a..b\n    url: https://x.org/\n", 2, "a..b", "id", `must not hold ".."`},
 		{"missing id", "blogs:\n  - url: https://x.org/\n", 2, "blogs[0]", "id", "empty id"},
 		{"bad url", "blogs:\n  - id: a\n    url: ftp://x.org/\n", 3, "a", "url", "not an http(s) URL"},
 		{"missing url", "blogs:\n  - id: a\n", 2, "a", "url", "missing"},

@@ -39,7 +39,11 @@
 // file and folder modes are Config.Modes, given to the AIP writer in
 // core.openArchive; files written outside the archive get 0644 under the
 // umask (umask.go). locate and import-opml are cmd_locate.go and
-// cmd_opml.go. Everything that
+// cmd_opml.go. No line a command prints may hold a URL's credentials:
+// Main passes stderr through redactURLs (redact.go) as a whole, and a
+// stdout line naming an argument calls it (stdout may carry an export's
+// bytes, which are left alone). The status server's connection caps and
+// timeouts are httpconn.go. Everything that
 // reads the archive (media and requisites reuse, resuming, export, report,
 // status counts and shortfalls) gets its aip.Store from s3archive.go
 // (core.archiveStore, readArchive; resolveArchive for a command line's

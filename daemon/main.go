@@ -84,6 +84,10 @@ func Main(ctx context.Context, args []string, io IO) int {
 		usage(io.Stderr)
 		return ExitUsage
 	}
+	// Every message goes to stderr; none may show the credentials of a URL
+	// (an S3 archive, a blog, an origin): stderr is redacted as a whole,
+	// stdout where a line names an argument (it may carry an export).
+	io.Stderr = redactingWriter{io.Stderr}
 	return exitCode(io.Stderr, args[0], cmd.run(ctx, args[1:], io))
 }
 

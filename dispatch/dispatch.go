@@ -58,7 +58,8 @@ type Dispatcher interface {
 
 // Reporter carries the workers' reports back to the scheduler: Reports
 // calls fn with each report, in order, until ctx ends (then it returns
-// ctx's error). A report fn fails on may be handed to it again. Both
+// ctx's error). A report fn fails on may be handed to it again, unless
+// the error wraps ErrUnprocessable: that report is dropped. Both
 // dispatchers are Reporters, so that a scheduler hands runs to either
 // through Enqueue and learns how they went through Reports.
 type Reporter interface {
@@ -88,6 +89,12 @@ type Delivery interface {
 // ErrDuplicate is returned by Enqueue when a task with the same ID was
 // already enqueued: it is not enqueued again (nothing is wrong).
 var ErrDuplicate = errors.New("dispatch: task already enqueued")
+
+// ErrUnprocessable marks a report that can never be recorded (it names no
+// blog the scheduler can keep, say): a Reports fn returns an error
+// wrapping it, and the dispatcher drops the report, logged once, instead
+// of handing it again before the reports after it.
+var ErrUnprocessable = errors.New("dispatch: report can never be processed")
 
 // ErrClosed is returned by Receive once the dispatcher is closed.
 var ErrClosed = errors.New("dispatch: closed")

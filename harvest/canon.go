@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
@@ -24,7 +25,7 @@ var dropParams = map[string]bool{
 // share, fbclid, …) and a trailing index.html removed, the remaining query
 // parameters sorted. Only http and https URLs are accepted.
 func Canonical(raw string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(raw))
+	u, err := url.Parse(blogharvest.NormalizeURL(raw))
 	if err != nil {
 		return "", fmt.Errorf("canonical %q: %w", raw, err)
 	}
@@ -34,6 +35,7 @@ func Canonical(raw string) (string, error) {
 // canonicalURL is Canonical on a parsed URL; it does not modify u.
 func canonicalURL(in *url.URL) (string, error) {
 	u := *in
+	var err error
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", fmt.Errorf("canonical %q: scheme %q is not http(s)", in.String(), u.Scheme)
@@ -46,8 +48,12 @@ func canonicalURL(in *url.URL) (string, error) {
 		return "", fmt.Errorf("canonical %q: no host", in.String()) // "." or a bare port
 	}
 	u.Fragment, u.RawFragment, u.User = "", "", nil
-	u.Path = canonicalPath(u.Path)
-	u.RawPath = ""
+	// Dot segments are resolved on the escaped path, where %2F is no
+	// separator: /post/..%2F..%2Fetc%2Fpasswd/ stays under /post/.
+	u.RawPath = canonicalPath(blogharvest.NormalizeURL(u.EscapedPath()))
+	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
+		return "", fmt.Errorf("canonical %q: %w", in.String(), err)
+	}
 	if u.RawQuery != "" {
 		u.RawQuery = canonicalQuery(u.Query())
 	}
@@ -69,11 +75,15 @@ func canonicalHost(scheme, host string) string {
 	return platform.CanonicalHost(host)
 }
 
-// canonicalPath resolves dot segments, keeps a trailing slash and drops a
+// canonicalPath resolves the dot segments of an escaped path (%2F is no
+// separator; %2e is a dot), keeps a trailing slash and drops a
 // trailing index.html/index.htm/index.php.
 func canonicalPath(p string) string {
 	if p == "" {
 		return "/"
+	}
+	if strings.Contains(p, "%") {
+		p = encodedDots(p)
 	}
 	slash := strings.HasSuffix(p, "/")
 	if p[0] != '/' {
@@ -94,6 +104,22 @@ func canonicalPath(p string) string {
 	return c
 }
 
+// encodedDots turns the segments of an escaped path that the WHATWG URL
+// standard reads as dot segments ("%2e", ".%2E", "%2e%2e" …) into "." and
+// "..", for path.Clean to resolve as a browser does.
+func encodedDots(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		switch strings.ToLower(s) {
+		case "%2e":
+			segs[i] = "."
+		case "%2e%2e", ".%2e", "%2e.":
+			segs[i] = ".."
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
 // canonicalQuery drops tracking parameters and encodes the rest sorted.
 func canonicalQuery(q url.Values) string {
 	for k := range q {
@@ -111,7 +137,7 @@ func isMobileSwitch(v string) bool { return v == "0" || v == "1" }
 // resolve returns the canonical form of ref resolved against base, or "" if
 // it is not a crawlable http(s) URL.
 func resolve(base *url.URL, ref string) string {
-	ref = strings.TrimSpace(ref)
+	ref = blogharvest.NormalizeURL(ref)
 	if ref == "" || strings.HasPrefix(ref, "#") || len(ref) >= 11 && strings.EqualFold(ref[:11], "javascript:") {
 		return ""
 	}

@@ -9,9 +9,20 @@ import (
 
 // cleanEntry removes user-info from the URLs of e and the characters XML
 // 1.0 does not allow from its text (its captured bytes are kept as served),
-// and records each once, as a problem of the entry, so the AIP says what
-// was changed.
+// and breaks the reply cycles of its comments (one parent link each,
+// Entry.BreakParentCycles: the post and every comment are kept), and
+// records each once, as a problem of the entry, so the AIP says what was
+// changed; a broken link is a comment shortfall in the ledger too.
 func (w *pageWorker) cleanEntry(e *blogharvest.Entry) {
+	if broken := e.BreakParentCycles(); len(broken) > 0 {
+		e.Problems = append(e.Problems, broken...)
+		note := broken[0]
+		if len(broken) > 1 {
+			note = fmt.Sprintf("comments: %d reply cycles, one parent link of each removed (first: %s)", len(broken), broken[0])
+		}
+		w.ledger.addShortfall(e.URL, note)
+		w.log.Warn("reply cycle in the comments: parent links removed", "url", e.URL, "links", len(broken), "first", broken[0])
+	}
 	if n := e.StripUserinfo(); n > 0 {
 		e.Problems = append(e.Problems, fmt.Sprintf("urls: user-info (user:password@) removed from %d URLs", n))
 	}

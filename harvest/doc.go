@@ -265,6 +265,13 @@
 //   - When a page is rendered: renderReason in browser.go, the one place
 //     the decision is made; a new reason is a Reason… constant in
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).
+//   - How a URL is percent-encoded before it is requested or indexed:
+//     blogharvest.NormalizeURL (urlnorm.go at the root), the one
+//     normalisation, called by the fetch client (checkTarget, redirect
+//     hops), resolve and Canonical (canon.go: dot segments resolved on the
+//     escaped path, %2F kept), mediaURLs, absRequisite and package warc
+//     (records and CDXJ keys). Never rebuild a URL from url.URL.Path: use
+//     EscapedPath or RawPath.
 //   - What counts as a page requisite: elementRequisites and cssRefs in
 //     requisiteurls.go; whether one may be captured: requisiteRefusal in
 //     requisites.go (for the Go client and the browser alike). When a

@@ -173,9 +173,10 @@ func (w *pageWorker) sideFeedsOf(p *fetchedPage) []string {
 		row, ok = platform.ByID(w.feed.PlatformID)
 	}
 	if ok && row.SectionFeed != "" {
-		segs := segments(p.url.Path)
+		segs := segments(p.url.EscapedPath())
 		for i := len(segs) - 1; i >= 1; i-- {
-			u := &url.URL{Scheme: p.url.Scheme, Host: p.url.Host, Path: "/" + strings.Join(segs[:i], "/") + "/" + row.SectionFeed}
+			u := &url.URL{Scheme: p.url.Scheme, Host: p.url.Host}
+			blogharvest.SetEscapedPath(u, "/"+strings.Join(segs[:i], "/")+"/"+row.SectionFeed)
 			if s := u.String(); s != w.blog.FeedURL && (w.feed == nil || s != w.feed.URL) {
 				out = appendNew(out, s)
 			}

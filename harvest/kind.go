@@ -208,12 +208,12 @@ func linksAway(p *fetchedPage, href string) bool {
 // the crawl knows (a generator's subfolder of posts, /2020/02/15/notes/).
 func (s *site) underPost(p *fetchedPage) bool {
 	u := p.url
-	segs := segments(u.Path)
+	segs := segments(u.EscapedPath())
 	for i := len(segs) - 1; i >= 1; i-- {
 		v := *u
 		v.RawQuery, v.Fragment = "", ""
 		for _, path := range []string{"/" + strings.Join(segs[:i], "/") + "/", "/" + strings.Join(segs[:i], "/")} {
-			v.Path = path
+			blogharvest.SetEscapedPath(&v, path)
 			if s.pattern.match(&v) && linksTo(p, canonicalOr(v.String())) {
 				return true
 			}

@@ -147,6 +147,21 @@ func (l *ledger) shortfall(u, note string) {
 	l.row(u, "").Comments = oneLine(note)
 }
 
+// addShortfall adds note to the comment shortfall of the entry at u,
+// after what is there already.
+func (l *ledger) addShortfall(u, note string) {
+	if l == nil || u == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.row(u, "")
+	if r.Comments != "" && !strings.Contains(r.Comments, note) {
+		note = r.Comments + "; " + note
+	}
+	r.Comments = oneLine(note)
+}
+
 // row returns the row of u, met via via if it is new; l.mu is held.
 func (l *ledger) row(u, via string) *LedgerRow {
 	r, ok := l.rows[u]

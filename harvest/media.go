@@ -55,7 +55,7 @@ func mediaURLs(content string, base *url.URL) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(ref string) {
-		if ref = strings.TrimSpace(ref); ref == "" || strings.HasPrefix(ref, "data:") {
+		if ref = blogharvest.NormalizeURL(ref); ref == "" || strings.HasPrefix(ref, "data:") {
 			return
 		}
 		u, err := base.Parse(ref)

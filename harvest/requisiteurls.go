@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"github.com/blogharvest/blogharvest"
 	"net/url"
 	"strings"
 
@@ -211,7 +212,7 @@ func containsFold(s, sub string) bool {
 // absRequisite resolves ref against base: an absolute http(s) URL without
 // fragment, or "" for an empty, data:, javascript: or unparsable one.
 func absRequisite(ref string, base *url.URL) string {
-	ref = strings.TrimSpace(ref)
+	ref = blogharvest.NormalizeURL(ref)
 	if ref == "" || strings.HasPrefix(ref, "#") {
 		return ""
 	}

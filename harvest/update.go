@@ -123,8 +123,9 @@ func commentedPost(link string) *url.URL {
 	if u == nil {
 		return nil
 	}
-	if loc := commentPageRE.FindStringIndex(u.Path); loc != nil {
-		u.Path = u.Path[:loc[0]+1]
+	esc := u.EscapedPath()
+	if loc := commentPageRE.FindStringIndex(esc); loc != nil {
+		blogharvest.SetEscapedPath(u, esc[:loc[0]+1])
 	}
 	return u
 }

@@ -62,6 +62,7 @@ func (w *Writer) addIndex(x blogharvest.Exchange, typ gw.RecordType, date time.T
 // the path and query, query parameters sorted, all lower case. A URL that
 // does not parse is returned lower case.
 func SURT(raw string) string {
+	raw = blogharvest.NormalizeURL(raw) // no space or brace in a key
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return strings.ToLower(raw)

@@ -30,6 +30,7 @@ type Original struct {
 // record). A request record follows when x has a method. It returns the
 // revisit record's id.
 func (w *Writer) Revisit(x blogharvest.Exchange, payload []byte, orig Original, concurrentTo string) (string, error) {
+	x.URL = blogharvest.NormalizeURL(x.URL)
 	date := x.Sent
 	if date.IsZero() {
 		date = x.Received

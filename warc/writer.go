@@ -155,6 +155,7 @@ func (w *Writer) CaptureConcurrentTo(xs []blogharvest.Exchange, payload []byte, 
 // exchange writes one exchange's response (or revisit) record and its
 // request record.
 func (w *Writer) exchange(x blogharvest.Exchange, body []byte, concurrentTo string) (string, error) {
+	x.URL = blogharvest.NormalizeURL(x.URL) // a valid WARC-Target-URI; the index line says the same
 	date := x.Sent
 	if date.IsZero() {
 		date = x.Received

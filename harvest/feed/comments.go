@@ -61,7 +61,7 @@ func PostCommentFeed(p platform.Platform, feedURL, link, guid string) string {
 		u.Fragment = ""
 		fileLike := !strings.HasSuffix(u.Path, "/")
 		if fileLike {
-			u.Path += "/"
+			blogharvest.SetEscapedPath(u, u.EscapedPath()+"/")
 		}
 		shape = strings.ReplaceAll(shape, "{post}", u.String())
 		if fileLike {

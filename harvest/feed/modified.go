@@ -35,7 +35,7 @@ func AtomTwin(f *Feed) string {
 	q := u.Query()
 	switch {
 	case u.RawQuery == "":
-		u.Path = strings.TrimSuffix(u.Path, "/") + "/atom/"
+		blogharvest.SetEscapedPath(u, strings.TrimSuffix(u.EscapedPath(), "/")+"/atom/")
 	case q.Get("feed") == "rss2" || q.Get("feed") == "rss": // plain permalinks: /?feed=rss2
 		q.Set("feed", "atom")
 		u.RawQuery = q.Encode()

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/blogharvest/blogharvest"
 )
 
 // BrowserGate is the decision every request of a browser goes through: the
@@ -217,6 +219,11 @@ func (p *BrowserProxy) forward(w http.ResponseWriter, r *http.Request) {
 	p.log.Debug("browser proxy: forward", "method", r.Method, "target", hostport)
 	out := r.Clone(r.Context())
 	out.RequestURI = ""
+	if n := blogharvest.NormalizeURL(out.URL.String()); n != out.URL.String() {
+		if u, err := url.Parse(n); err == nil { // percent-encoded as the Go client sends it
+			out.URL = u
+		}
+	}
 	stripHopHeaders(out.Header)
 	resp, err := p.tr.RoundTrip(out)
 	if err != nil {

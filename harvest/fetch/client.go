@@ -142,6 +142,7 @@ func (c *Client) deadlineError(u *url.URL, last error) *TimeoutError {
 // schemes, pages (by ctx's Kind) outside the blog's origins, non-public
 // literal addresses and private or metadata names, robots.txt exclusions.
 func (c *Client) checkTarget(ctx context.Context, raw string) (*url.URL, error) {
+	raw = blogharvest.NormalizeURL(raw) // percent-encoded on the wire, as a browser sends it
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, blogharvest.Permanent(fmt.Errorf("fetch %q: %w", raw, err))
@@ -163,6 +164,11 @@ func (c *Client) checkTarget(ctx context.Context, raw string) (*url.URL, error) 
 // too many, in scope for the request's Kind, no private addresses,
 // robots.txt respected.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if n := blogharvest.NormalizeURL(req.URL.String()); n != req.URL.String() {
+		if u, err := url.Parse(n); err == nil { // a Location with spaces or braces
+			req.URL, req.Host = u, u.Host
+		}
+	}
 	chain := make([]string, 0, len(via)+1)
 	for _, v := range via {
 		chain = append(chain, v.URL.String())

@@ -1,4 +1,5 @@
-// Package fetch is the HTTP client of a crawl: timeouts, body caps,
+// Package fetch is the HTTP client of a crawl: URLs percent-encoded as a
+// browser sends them (blogharvest.NormalizeURL, every hop), timeouts, body caps,
 // decompression, charset decoding, redirects, robots.txt (with a cap on its
 // Crawl-delay), per-host rate limits, retries with backoff bounded by a
 // per-request deadline, a minimum transfer rate, conditional GET, proxies, basic authentication sent

@@ -100,6 +100,7 @@ func (b *Browser) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("hide-scrollbars", true),
+		chromedp.ModifyCmdFunc(childCmd), // an environment with no credentials
 	}
 	features := quietFeatures
 	if !siteIsolation {

@@ -56,5 +56,8 @@
 // request goes to ProxyServer (the harvest's filtering proxy): loopback
 // is not bypassed, Chromium resolves no name itself and WebRTC sends no
 // UDP outside the proxy. Options.FrameAllowed keeps frames the proxy
-// refused out of the capture.
+// refused out of the capture. The browser process gets an environment
+// built from an allow-list (childenv.go: PATH, HOME, the locale, TZ,
+// TMPDIR, fonts, XDG_*), never the crawl's own: no S3 or proxy
+// credentials reach a process that runs hostile pages' scripts.
 package render

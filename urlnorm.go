@@ -1,0 +1,145 @@
+package blogharvest
+
+import (
+	"net/url"
+	"strings"
+)
+
+// NormalizeURL returns raw (an absolute URL or a reference) percent-encoded
+// as the WHATWG URL standard encodes what a browser requests: ASCII tab
+// and newlines removed and leading and trailing C0 controls and spaces
+// trimmed; in the path, C0 controls, space, '"', '<', '>', '`', '{', '}'
+// and bytes over 0x7E encoded; in the query, C0 controls, space, '"',
+// '<', '>', '\” and bytes over 0x7E; in the fragment, C0 controls,
+// space, '"', '<', '>', '`' and bytes over 0x7E. It also encodes the
+// characters RFC 3986 allows nowhere ('{', '}', '|', '\\', '^', '`' left
+// over) and a '%' that begins no escape, so the result is a valid URI for
+// a WARC-Target-URI and a CDXJ key as well as a request line. A
+// backslash in the path of an http(s) URL is a '/', as browsers read it.
+// Nothing is decoded: an escape such as %2F stays as it is, and
+// NormalizeURL(NormalizeURL(s)) == NormalizeURL(s). The host is left as
+// it is. This is the one normalisation of URLs before they are requested
+// (package harvest/fetch) and indexed (harvest's canonical URLs, the WARC
+// records and their CDXJ keys).
+func NormalizeURL(raw string) string {
+	raw = strings.TrimFunc(raw, func(r rune) bool { return r <= ' ' })
+	if strings.ContainsAny(raw, "\t\n\r") {
+		raw = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(raw)
+	}
+	if !needsNormalizing(raw) {
+		return raw
+	}
+	// Split off the fragment, then the query, then the scheme and
+	// authority; what is left is the path.
+	rest, frag, hasFrag := strings.Cut(raw, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	prefix, path := "", rest
+	special := false
+	if i := strings.Index(rest, "://"); i > 0 && isScheme(rest[:i]) {
+		scheme := strings.ToLower(rest[:i])
+		special = scheme == "http" || scheme == "https"
+		auth := rest[i+3:]
+		end := strings.IndexAny(auth, "/\\")
+		if !special {
+			end = strings.IndexByte(auth, '/')
+		}
+		if end < 0 {
+			end = len(auth)
+		}
+		prefix, path = rest[:i+3]+auth[:end], auth[end:]
+	} else if strings.HasPrefix(rest, "//") {
+		auth := rest[2:]
+		end := strings.IndexAny(auth, "/\\")
+		if end < 0 {
+			end = len(auth)
+		}
+		prefix, path, special = "//"+auth[:end], auth[end:], true
+	} else if i := strings.IndexByte(rest, ':'); i > 0 && isScheme(rest[:i]) && !strings.ContainsAny(rest[:i], "/") {
+		prefix, path = rest[:i+1], rest[i+1:] // mailto:, data: …
+	} else {
+		special = true // a relative reference of an http(s) page
+	}
+	var b strings.Builder
+	b.Grow(len(raw) + 16)
+	b.WriteString(prefix)
+	encode(&b, path, func(c byte) bool {
+		return c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>`{}|^", c) >= 0 || c == '\\' && !special
+	}, special)
+	if hasQuery {
+		b.WriteByte('?')
+		encode(&b, query, func(c byte) bool {
+			return c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>{}|^`\\", c) >= 0 || c == '\'' && special
+		}, false)
+	}
+	if hasFrag {
+		b.WriteByte('#')
+		encode(&b, frag, func(c byte) bool {
+			return c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>`{}|^\\#", c) >= 0
+		}, false)
+	}
+	return b.String()
+}
+
+// needsNormalizing reports whether s holds a byte NormalizeURL would
+// change: most URLs hold none, and are returned as they are.
+func needsNormalizing(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>`{}|^\\'", c) >= 0:
+			return true
+		case c == '%' && !(i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])):
+			return true
+		case c == '#' && strings.IndexByte(s[i+1:], '#') >= 0:
+			return true
+		}
+	}
+	return false
+}
+
+// encode writes s to b with the bytes esc names and every '%' that begins
+// no escape percent-encoded; with slashes, a backslash becomes '/'.
+func encode(b *strings.Builder, s string, esc func(byte) bool, slashes bool) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && slashes:
+			b.WriteByte('/')
+		case c == '%' && !(i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])), esc(c):
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// isScheme reports whether s is a URL scheme: a letter, then letters,
+// digits, '+', '-' and '.'.
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// SetEscapedPath sets the path of u from its escaped form (what
+// u.EscapedPath returns), so that an escape such as %2F survives
+// u.String(): a URL is rebuilt from EscapedPath, never from the decoded
+// Path, where %2F has become a '/'.
+func SetEscapedPath(u *url.URL, escaped string) {
+	p, err := url.PathUnescape(escaped)
+	if err != nil {
+		u.Path, u.RawPath = escaped, ""
+		return
+	}
+	u.Path, u.RawPath = p, escaped
+}

@@ -1,0 +1,59 @@
+package blogharvest_test
+
+import (
+	"net/url"
+	"testing"
+
+	"github.com/blogharvest/blogharvest"
+)
+
+// TestNormalizeURL: what a hostile blog can put in a URL is percent-encoded
+// as a browser encodes it (plus what RFC 3986 allows nowhere), escapes
+// are kept (%2F is no '/'), and the result parses, is stable and holds no
+// byte a request line or a CDXJ key cannot carry.
+func TestNormalizeURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`https://b.example/i.png?q=a b&r={"x":1}`, `https://b.example/i.png?q=a%20b&r=%7B%22x%22:1%7D`},
+		{`https://b.example/post/..%2F..%2Fetc%2Fpasswd/`, `https://b.example/post/..%2F..%2Fetc%2Fpasswd/`},
+		{`https://b.example/a b/{c}"d"<e>` + "`", `https://b.example/a%20b/%7Bc%7D%22d%22%3Ce%3E%60`},
+		{`https://b.example/caf` + "\u00e9" + `?q=` + "\u00e9", `https://b.example/caf%C3%A9?q=%C3%A9`},
+		{`https://b.example/100%/x?p=50%&ok=%41`, `https://b.example/100%25/x?p=50%25&ok=%41`},
+		{`https://b.example/a\b?c\d`, `https://b.example/a/b?c%5Cd`},
+		{"  https://b.example/a\tb\n ", `https://b.example/ab`},
+		{`https://b.example/p?q=it's#frag ment#2`, `https://b.example/p?q=it%27s#frag%20ment%232`},
+		{`/i.png?q=a b`, `/i.png?q=a%20b`},
+		{`https://b.example/plain/?a=1&b=2#x`, `https://b.example/plain/?a=1&b=2#x`},
+		{`https://b.example/a|b^c`, `https://b.example/a%7Cb%5Ec`},
+	} {
+		got := blogharvest.NormalizeURL(tc.in)
+		if got != tc.want {
+			t.Errorf("NormalizeURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if again := blogharvest.NormalizeURL(got); again != got {
+			t.Errorf("not stable: %q then %q", got, again)
+		}
+		u, err := url.Parse(got)
+		if err != nil {
+			t.Errorf("%q does not parse: %v", got, err)
+			continue
+		}
+		if u.IsAbs() && u.String() != got {
+			t.Errorf("%q reads back as %q", got, u.String())
+		}
+		for i := 0; i < len(got); i++ {
+			if c := got[i]; c <= ' ' || c >= 0x7f || c == '"' || c == '{' || c == '}' {
+				t.Errorf("%q holds byte %q", got, c)
+			}
+		}
+	}
+}
+
+// TestSetEscapedPathKeepsEscapes: a path rebuilt from its escaped form
+// keeps %2F through String, where one rebuilt from Path loses it.
+func TestSetEscapedPathKeepsEscapes(t *testing.T) {
+	u, _ := url.Parse("https://b.example/post/..%2Fetc%2Fpasswd/comment-page-2/")
+	blogharvest.SetEscapedPath(u, u.EscapedPath()+"atom/")
+	if got := u.String(); got != "https://b.example/post/..%2Fetc%2Fpasswd/comment-page-2/atom/" {
+		t.Errorf("String = %q", got)
+	}
+}
