@@ -22,10 +22,19 @@ type progress struct {
 	last  time.Time
 }
 
+// newProgress draws on w when w is, or writes through to, a terminal
+// (stderr is wrapped by redactingWriter: Unwrap).
 func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
+	under := w
+	for {
+		u, ok := under.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		under = u.Unwrap()
+	}
 	tty := false
-	if ok {
+	if f, ok := under.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil {
 			tty = fi.Mode()&os.ModeCharDevice != 0
 		}

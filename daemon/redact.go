@@ -36,3 +36,7 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Unwrap returns the writer r writes to, for those that ask what it is
+// (newProgress: a terminal or not).
+func (r redactingWriter) Unwrap() io.Writer { return r.w }
