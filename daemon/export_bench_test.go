@@ -6,9 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 )
@@ -36,7 +34,7 @@ func BenchmarkExportJSONL(b *testing.B) {
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}
-		peak := watchPeak(cmd.Process.Pid)
+		peak := daemontest.WatchPeak(cmd.Process.Pid)
 		if err := cmd.Wait(); err != nil {
 			b.Fatalf("export: %v\n%s", err, msg.String())
 		}
@@ -52,31 +50,6 @@ func BenchmarkExportJSONL(b *testing.B) {
 	b.ReportMetric(float64(rss)/1024, "maxRSS-MB")
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "entries/s")
 	b.ReportMetric(float64(fi.Size())/(1<<20), "output-MB")
-}
-
-// watchPeak samples the VmHWM (peak resident set, KiB) of process pid
-// every 20 ms until it ends and then sends the last value read. The
-// child's rusage cannot serve: it is started with vfork, so its ru_maxrss
-// counts the test process's own memory.
-func watchPeak(pid int) <-chan int64 {
-	out := make(chan int64, 1)
-	go func() {
-		var peak int64
-		for {
-			data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-			if err != nil || bytes.Contains(data, []byte("State:\tZ")) {
-				out <- peak
-				return
-			}
-			for _, line := range strings.Split(string(data), "\n") {
-				if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-					fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &peak)
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
-	return out
 }
 
 // cloneEntries makes n entry folders under dst/entries whose METS.xml is a

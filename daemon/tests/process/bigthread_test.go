@@ -97,7 +97,7 @@ func runPeak(t *testing.T, args ...string) (int, string, int64) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	peak := watchPeak(cmd.Process.Pid)
+	peak := daemontest.WatchPeak(cmd.Process.Pid)
 	err := cmd.Wait()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -150,29 +150,4 @@ func TestBigCommentThread(t *testing.T) {
 	if crawlPeak > 300 || checkPeak > 300 {
 		t.Errorf("peak RSS: crawl %d MiB, check %d MiB; want at most 300 MiB each", crawlPeak, checkPeak)
 	}
-}
-
-// watchPeak samples the VmHWM (peak resident set, KiB) of process pid
-// every 20 ms until it ends and then sends the last value read. The
-// child's rusage cannot serve: it is started with vfork, so its ru_maxrss
-// counts the test process's own memory.
-func watchPeak(pid int) <-chan int64 {
-	out := make(chan int64, 1)
-	go func() {
-		var peak int64
-		for {
-			data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-			if err != nil || bytes.Contains(data, []byte("State:\tZ")) {
-				out <- peak
-				return
-			}
-			for _, line := range strings.Split(string(data), "\n") {
-				if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-					fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &peak)
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
-	return out
 }
