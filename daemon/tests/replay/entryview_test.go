@@ -18,20 +18,8 @@ import (
 )
 
 // replayTitleJS returns the text of the first element the selector names
-// in ReplayWeb.page's replay frame, "" until it is there (replayFrameJS).
-const replayTitleJS = `(() => {
-  const find = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.tagName === 'IFRAME' && el.contentDocument) {
-        if (el.src.includes('mp_/')) return el;
-        const f = find(el.contentDocument); if (f) return f;
-      }
-      if (el.shadowRoot) { const f = find(el.shadowRoot); if (f) return f; }
-    }
-    return null;
-  };
-  const f = find(document);
-  const el = f && f.contentDocument.readyState === 'complete' && f.contentDocument.querySelector(%q);
+// in ReplayWeb.page's replay frame, "" until it is there (replayFrameEl).
+const replayTitleJS = `(() => {` + replayFrameEl + `
   return el ? el.textContent.trim() : '';
 })()`
 

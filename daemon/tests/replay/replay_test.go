@@ -152,10 +152,11 @@ func serveReplay(t *testing.T, rwp, wacz string) string {
 	return "http://" + ln.Addr().String() + "/"
 }
 
-// replayFrameJS finds the replay iframe through the shadow roots and
-// frames of the ReplayWeb.page elements and says whether its document
-// holds the element the selector names, scrolled into view.
-const replayFrameJS = `(() => {
+// replayFrameEl is the start of a script run in ReplayWeb.page's page: it
+// finds the replay iframe through the shadow roots and frames of the
+// ReplayWeb.page elements and sets el to the element the selector (%q)
+// names in its loaded document, or a false value.
+const replayFrameEl = `
   const find = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (el.tagName === 'IFRAME' && el.contentDocument) {
@@ -167,7 +168,11 @@ const replayFrameJS = `(() => {
     return null;
   };
   const f = find(document);
-  const el = f && f.contentDocument.readyState === 'complete' && f.contentDocument.querySelector(%q);
+  const el = f && f.contentDocument.readyState === 'complete' && f.contentDocument.querySelector(%q);`
+
+// replayFrameJS says whether the replay iframe's document holds the
+// element the selector names, scrolled into view.
+const replayFrameJS = `(() => {` + replayFrameEl + `
   if (el) el.scrollIntoView();
   return !!el;
 })()`
