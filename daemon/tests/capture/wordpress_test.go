@@ -30,13 +30,13 @@ import (
 	"github.com/blogharvest/blogharvest/marc"
 )
 
-// The live WordPress of ../../shared/wordpress-live (Debian's WordPress 6.1
+// The live WordPress of ../shared/wordpress-live, beside the checkout (Debian's WordPress 6.1
 // with the Theme Unit Test data). TestWordPressLive runs only when
-// BLOGHARVEST_WORDPRESS=1, after `bash ../../shared/wordpress-live/setup.sh start`.
+// BLOGHARVEST_WORDPRESS=1, after `bash ../shared/wordpress-live/setup.sh start` from the checkout.
 const (
 	wpSwitch  = "BLOGHARVEST_WORDPRESS"
-	wpSetup   = "../../shared/wordpress-live/setup.sh"
-	wpMutate  = "testdata/wordpress/mutate.php"
+	wpSetup   = "../../../../shared/wordpress-live/setup.sh" // from daemon/tests/capture
+	wpMutate  = "../../testdata/wordpress/mutate.php"        // daemon/testdata
 	wpBlogID  = "wordpress"
 	wpBudget  = 5 * time.Minute // the whole test, both harvests and the update runs
 	wpMinDice = 0.9             // article text against WordPress's own, bigram Dice
@@ -944,7 +944,7 @@ func checkValid(t *testing.T, archive string) {
 	}
 	for len(mets) > 0 {
 		n := min(len(mets), 200)
-		args := append([]string{"--noout", "--nonet", "--schema", "../schemas/driver.xsd"}, mets[:n]...)
+		args := append([]string{"--noout", "--nonet", "--schema", "../../../schemas/driver.xsd"}, mets[:n]...)
 		out, err := exec.Command("xmllint", args...).CombinedOutput()
 		for _, line := range strings.Split(string(out), "\n") {
 			if line != "" && !strings.HasSuffix(line, " validates") && !strings.Contains(line, "Skipping import") {
