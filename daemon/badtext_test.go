@@ -300,14 +300,7 @@ func TestReplyCycleKeepsThePost(t *testing.T) {
 	b.cycle = true
 	srv := httptest.NewServer(b)
 	defer srv.Close()
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "blogs.yaml")
-	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: raw\n    url: %s/\n    delay: 1ms\n    render: never\n",
-		filepath.Join(dir, "archive"), filepath.Join(dir, "schedule.db"), srv.URL)
-	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := daemontest.Run(t, "crawl", "-config", cfg)
+	dir, code, stdout, stderr := crawlRaw(t, srv.URL)
 	if code != 0 || strings.Contains(stderr, "entry not archived") {
 		t.Errorf("crawl: exit %d, want 0\n%s\n%s", code, stdout, stderr)
 	}
@@ -348,4 +341,20 @@ func TestReplyCycleKeepsThePost(t *testing.T) {
 	if code, out, stderr := daemontest.Run(t, "check", filepath.Join(dir, "archive")); code != 0 {
 		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
 	}
+}
+
+// crawlRaw crawls the blog at url with a config naming it "raw" (delay
+// 1 ms, no rendering) into a new folder, and returns the folder (its
+// archive in "archive") and the crawl's exit code and output.
+func crawlRaw(t *testing.T, url string) (dir string, code int, stdout, stderr string) {
+	t.Helper()
+	dir = t.TempDir()
+	cfg := filepath.Join(dir, "blogs.yaml")
+	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: raw\n    url: %s/\n    delay: 1ms\n    render: never\n",
+		filepath.Join(dir, "archive"), filepath.Join(dir, "schedule.db"), url)
+	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = daemontest.Run(t, "crawl", "-config", cfg)
+	return dir, code, stdout, stderr
 }

@@ -1,7 +1,6 @@
 package daemon_test
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -41,14 +40,7 @@ func TestHostileURLs(t *testing.T) {
 		b.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "blogs.yaml")
-	y := fmt.Sprintf("archive: %s\nstate: %s\nblogs:\n  - id: raw\n    url: %s/\n    delay: 1ms\n    render: never\n",
-		filepath.Join(dir, "archive"), filepath.Join(dir, "schedule.db"), srv.URL)
-	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := daemontest.Run(t, "crawl", "-config", cfg)
+	dir, code, stdout, stderr := crawlRaw(t, srv.URL)
 	if code != 0 {
 		t.Errorf("crawl: exit %d\n%s\n%s", code, stdout, stderr)
 	}
