@@ -241,7 +241,7 @@ const (
 	// archived page (stylesheets and what they load, scripts, fonts,
 	// images outside the article, favicons, iframe documents). aip keeps
 	// one copy per payload digest in the blog's requisites package; the
-	// page's AIP holds a WARC revisit record referring to it.
+	// page's AIP names it in its page's WARC metadata record and its METS.
 	RoleRequisite Role = "requisite"
 	// RoleLedger is the crawl ledger of the Blog record: every URL the
 	// crawl met and its fate (harvest.LedgerTSV), kept as data/logs/ledger.tsv.

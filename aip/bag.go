@@ -192,6 +192,16 @@ func tagManifest(alg string, tags []tagFile) []byte {
 	return b.Bytes()
 }
 
+// description returns bag-info.txt's External-Description: what the METS
+// holds. A requisites package has no descriptive record
+// (doc/mets-profile.md, TYPE).
+func (p *pkg) description() string {
+	if p.kind == kindRequisites {
+		return p.kind + " AIP: METS 1.12.1 with PREMIS 3, no descriptive record (page requisites), in data/METS.xml"
+	}
+	return p.kind + " AIP: METS 1.12.1 with MARCXML and PREMIS 3 in data/METS.xml"
+}
+
 // bagInfo returns bag-info.txt.
 func (p *pkg) bagInfo(e env, octets int64) []byte {
 	sender := p.blogID + "/" + p.key + "/" + versionName(p.version)
@@ -203,7 +213,7 @@ func (p *pkg) bagInfo(e env, octets int64) []byte {
 		{"Bagging-Date", e.now.Format("2006-01-02")},
 		{"Bag-Software-Agent", joinNonEmpty(e.software, e.version)},
 		{"External-Identifier", oneLine(p.permalink)},
-		{"External-Description", p.kind + " AIP: METS 1.12.1 with MARCXML and PREMIS 3 in data/METS.xml"},
+		{"External-Description", p.description()},
 		{"Bag-Group-Identifier", p.blogID},
 		{"Internal-Sender-Identifier", sender},
 		{contentDigestLabel, p.digest},

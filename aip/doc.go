@@ -38,8 +38,11 @@
 //	                          WARC 1.1 (package warc): warcinfo, then the request and
 //	                          response records of every HTTP exchange that produced a
 //	                          captured file (redirect hops included), resource records for
-//	                          the rendered DOM and screenshot (WARC-Concurrent-To the
-//	                          page's response); each captured file's PREMIS object names
+//	                          the rendered DOM and screenshot (urn:dom:, urn:screenshot:
+//	                          and the page's URL), the page's metadata record (outlinks to
+//	                          its requisites, WARC-Concurrent-To the page's response), the
+//	                          revisit records of requisite re-fetches it records (doc/warc.md);
+//	                          each captured file's PREMIS object names
 //	                          its record (significantProperties WARC-Record-ID) and holds
 //	                          the same bytes as the record's payload
 //	data/logs/capture.log     URL, HTTP status, capture time and sha256 per file
@@ -140,10 +143,13 @@
 //
 // Page requisites (blogharvest.RoleRequisite files) are not stored in the
 // Blog or Entry AIP: the Writer first makes sure the blog's requisites
-// package holds each one (a new requisites version with those it lacks),
-// then writes a WARC revisit record per requisite into the AIP and names
-// the requisites versions in its METS (requisites.go). Each requisite
-// record is WARC-Concurrent-To the response record of the package's page.
+// package holds each one (a new requisites version with those it lacks,
+// and the fetches that brought them), then writes into the AIP's WARC the
+// page's metadata record (an outlink line per requisite) and a revisit
+// record only for a fetch of its own whose payload was stored already, and
+// names the requisites in its METS (requisites.go). Every fetch is
+// recorded once in the archive; WARC-Concurrent-To joins only records of
+// one capture of one URI.
 // ArchivedRequisites reads the verified requisites back for an update to
 // reuse or revalidate (harvest.Options.ArchivedRequisites).
 //

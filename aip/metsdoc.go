@@ -145,6 +145,7 @@ func (p *pkg) metsDocument(e env, head []record, lint *[]error) (*mets.Document,
 func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []string) {
 	groups := map[string][]mets.File{}
 	sources := map[string]mets.Identifier{} // URL of a captured page → its object
+	page := p.firstPage()                   // the page the requisites are for
 	for _, it := range p.items {
 		if it.captured() && it.file.Role == blogharvest.RolePage {
 			sources[it.file.URL] = n.of(it.rel)
@@ -157,8 +158,11 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 		fm, idErr := it.identify()
 		o := it.premisObject(obj, n.of(it.rel), fm)
 		ev := it.provenanceEvent(num, obj, n, e.now)
-		if !it.captured() {
+		switch {
+		case !it.captured():
 			o.Relationships = it.sourceRelationships(sources)
+		case it.file == page:
+			o.Relationships = p.embedRelationships()
 		}
 		amd.Objects = []mets.Object{o}
 		amd.Events = []mets.Event{ev, formatEvent(num, obj, it, n, fm, idErr, e.now)}
@@ -287,6 +291,19 @@ func (it *item) creationDetail() string {
 	return "made by the harvest (" + string(it.file.Role) + ")"
 }
 
+// embedRelationships returns the relationships of the package's page to
+// the requisites it embeds: dependency / requires, by URL (the outlinks of
+// its metadata record; replay finds each in the requisites packages, or in
+// the package's own WARC for an Entry's own pictures).
+func (p *pkg) embedRelationships() []mets.Relationship {
+	var rels []mets.Relationship
+	for _, l := range p.embedLinks() {
+		rels = append(rels, mets.Relationship{Type: mets.RelDependency, SubType: mets.RelRequires,
+			Related: mets.Identifier{Type: "URI", Value: l.URL}})
+	}
+	return rels
+}
+
 // sourceRelationships returns the derivation relationship of a file the
 // software made from a captured resource: to the captured page of the same
 // package when it holds it, otherwise to the source's URL.
@@ -302,11 +319,14 @@ func (it *item) sourceRelationships(pages map[string]mets.Identifier) []mets.Rel
 	return []mets.Relationship{{Type: mets.RelDerivation, SubType: mets.RelHasSource, Related: src}}
 }
 
-// formatEvent returns the format identification event of an item: a
-// failure when identification failed with err.
+// formatEvent returns the format identification event of an item: its
+// detail says what was done (identification by PRONOM signatures, which
+// ones), its outcome what came of it ("success": a format; "no match":
+// none; "failure": identification failed with err), and its outcome
+// detail the format or why none.
 func formatEvent(num, obj string, it *item, n ids, fm format, err error, now time.Time) mets.Event {
 	ev := mets.Event{ID: "event-format-" + num, Identifier: n.of("format identification " + it.rel),
-		Type: mets.EventFormatID, Date: now, Detail: joinSep("PRONOM signature match", signatures(), ", "), Outcome: "success",
+		Type: mets.EventFormatID, Date: now, Detail: joinSep("identification by PRONOM signatures", signatures(), ", "), Outcome: "success",
 		OutcomeDetail: formatNote(fm), Objects: []string{obj},
 		Agents: []mets.AgentLink{{ID: agentFormats, Role: "executing program"}}}
 	switch {

@@ -45,10 +45,17 @@ type pkg struct {
 	// newest version's (Writer.WriteBlogAgain).
 	again bool
 	// requisites are the page requisites of a Blog or Entry AIP: their
-	// first captures live in the blog's requisites package (origins), the
-	// AIP's WARC holds revisit records referring to them.
+	// first captures live in the blog's requisites package (origins).
 	requisites []*blogharvest.File
 	origins    map[string]origin // by payload sha256
+	// refetched are the requisites whose fetch p's WARC records as a
+	// revisit record (their payload already stored); claimed the fetchKeys
+	// p holds for them until it is written (requisites.go).
+	refetched []*blogharvest.File
+	claimed   []string
+	// embeds are the URLs of all the page's requisites (own ones too), in
+	// the order found: the outlinks of the page's metadata record.
+	embeds []string
 	// own are the requisites an Entry's article names itself (its own
 	// pictures' other sizes): response records in its WARC only.
 	own []*blogharvest.File
@@ -85,6 +92,9 @@ func (p *pkg) addFiles(root string, files []blogharvest.File) error {
 	p.used = map[string]bool{}
 	for i := range files {
 		f := &files[i]
+		if f.Role == blogharvest.RoleRequisite && p.kind != kindRequisites {
+			p.embeds = append(p.embeds, f.URL)
+		}
 		if f.Role == blogharvest.RoleRequisite && p.entry != nil && namedIn(p.entry.Content, f.URL) {
 			p.own = append(p.own, f) // the post's own picture: kept with the post (requisites.go)
 			continue

@@ -25,22 +25,32 @@ import (
 //
 //	<archive>/<blog-id>/requisites/v<N>/
 //
-// Each v<N> is a bag like the others (kind Requisites, no MARC record) that
-// adds the requisites no earlier v<N> holds: each file in
-// data/objects/requisites/ and as a response record (with its request) in
-// data/objects/warc/requisites.warc.gz. Versions do not replace each other:
-// together they are the blog's store. A Blog or Entry AIP holds, for each of
-// its page's requisites, a WARC revisit record (profile
-// identical-payload-digest) with WARC-Refers-To-Target-URI and
-// WARC-Refers-To-Date naming the first capture, and its METS names the
-// requisites packages it depends on (PREMIS relationship dependency /
-// requires). The requisites package of a payload is written before the AIP
-// that refers to it, so a crash never leaves a revisit without its
-// original; an AIP together with the requisites packages it names replays on
-// its own. The exception are the requisites an Entry's article names
-// itself (the other sizes of the post's own pictures, which no other page
-// shows): response records in the Entry's own WARC, so that the store does
-// not grow a version per post.
+// Each v<N> is a bag like the others (kind Requisites, no descriptive
+// record) that adds the requisites no earlier v<N> holds: each file in
+// data/objects/requisites/ and the exchanges that fetched it (response
+// records, with their requests) in data/objects/warc/requisites.warc.gz.
+// Versions do not replace each other: together they are the blog's store.
+// The requisites package of a payload is written before the AIP that needs
+// it, so a crash never leaves a reference without its original.
+//
+// Every fetch is recorded once in the archive, in the WARC of the first
+// package written that needs it (fetchKey): a requisite whose payload is
+// new, in the requisites package; a fetch whose payload a requisites
+// package already holds (the same bytes under another URL, a revalidation
+// answered 304, a file fetched whole again by an update), as a revisit
+// record naming the original by WARC-Refers-To, -Target-URI and -Date, and
+// its request, in the Blog or Entry AIP whose page it was fetched for. A
+// requisite the crawl did not fetch (shared from the crawl's cache with
+// an earlier page, or reused while fresh from the store) has no record:
+// the page's metadata record lists every requisite it embeds (an outlink
+// line, as Heritrix writes them), the page's PREMIS object requires each
+// by URL, and the package's METS names the requisites package versions it
+// depends on (PREMIS relationship dependency / requires). Replay finds a
+// requisite by URL in the requisites packages; an AIP together with them
+// replays on its own. The exception are the requisites an Entry's article
+// names itself (the other sizes of the post's own pictures, which no other
+// page shows): response records in the Entry's own WARC, so that the store
+// does not grow a version per post.
 
 // RequisitesDir returns <root>/<blog-id>/requisites, the folder of the
 // blog's requisites packages.
@@ -65,15 +75,41 @@ const requisitesDir = "requisites"
 type origin struct {
 	url     string    // its WARC-Target-URI
 	date    time.Time // its WARC-Date, to the second
+	id      string    // its WARC-Record-ID, "urn:uuid:…"
 	version int       // the requisites package version holding it
 }
 
 // requisiteStore is what one blog's requisites packages hold, by payload
-// sha256 (hex). Its lock is held while a requisites package is written.
+// sha256 (hex), and which fetches of requisites a WARC written by this
+// Writer records (fetchKey). Its lock is held while a requisites package
+// is written and while a package claims the fetches it records.
 type requisiteStore struct {
-	mu     sync.Mutex
-	loaded bool
-	byHash map[string]origin
+	mu       sync.Mutex
+	loaded   bool
+	byHash   map[string]origin
+	recorded map[string]time.Time // fetchKey → when the fetch was sent
+}
+
+// keepRecorded is how long requisiteStore remembers a recorded fetch once
+// it remembers more than maxRecorded: the Files of one crawl, which share
+// a fetch between the pages written from it, are written within it.
+const (
+	keepRecorded = 72 * time.Hour
+	maxRecorded  = 4096
+)
+
+// record remembers the fetch k, sent at t, as recorded, forgetting those
+// older than keepRecorded when it holds more than maxRecorded (the memory
+// of a long-running daemon does not grow with every crawl).
+func (s *requisiteStore) record(k string, t time.Time) {
+	if len(s.recorded) >= maxRecorded {
+		for old, at := range s.recorded {
+			if t.Sub(at) > keepRecorded {
+				delete(s.recorded, old)
+			}
+		}
+	}
+	s.recorded[k] = t
 }
 
 // store returns the requisite store of a blog.
@@ -85,14 +121,15 @@ func (w *Writer) store(blogID string) *requisiteStore {
 	}
 	s := w.reqs[blogID]
 	if s == nil {
-		s = &requisiteStore{byHash: map[string]origin{}}
+		s = &requisiteStore{byHash: map[string]origin{}, recorded: map[string]time.Time{}}
 		w.reqs[blogID] = s
 	}
 	return s
 }
 
 // load reads the CDXJ indexes of the blog's requisites packages, the
-// folder dir of fsys, into s.
+// folder dir of fsys, into s, and the record ids of their response records
+// from their WARCs (read without their blocks).
 func (s *requisiteStore) load(fsys fs.ReadDirFS, dir string) error {
 	if s.loaded {
 		return nil
@@ -102,7 +139,8 @@ func (s *requisiteStore) load(fsys fs.ReadDirFS, dir string) error {
 		return err
 	}
 	for v := 1; v <= latest; v++ {
-		data, err := fs.ReadFile(fsys, path.Join(dir, versionName(v), "data", cdxjIndex))
+		bag := path.Join(dir, versionName(v))
+		data, err := fs.ReadFile(fsys, path.Join(bag, "data", cdxjIndex))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a gap: versions are never removed, but do not fail on one
 		}
@@ -113,6 +151,10 @@ func (s *requisiteStore) load(fsys fs.ReadDirFS, dir string) error {
 		if err != nil {
 			return fmt.Errorf("aip: requisites %s: %w", versionName(v), err)
 		}
+		ids, err := responseIDs(fsys, path.Join(bag, "data", warcDir, requisitesKey+".warc.gz"))
+		if err != nil {
+			return fmt.Errorf("aip: requisites %s: %w", versionName(v), err)
+		}
 		for _, l := range lines {
 			h, ok := strings.CutPrefix(l.Digest, "sha256:")
 			if !ok || l.Mime == "warc/revisit" {
@@ -120,7 +162,7 @@ func (s *requisiteStore) load(fsys fs.ReadDirFS, dir string) error {
 			}
 			if _, seen := s.byHash[h]; !seen {
 				t, _ := time.Parse("20060102150405", l.Timestamp)
-				s.byHash[h] = origin{url: l.URL, date: t, version: v}
+				s.byHash[h] = origin{url: l.URL, date: t, id: ids[l.URL+" "+l.Timestamp], version: v}
 			}
 		}
 	}
@@ -128,9 +170,34 @@ func (s *requisiteStore) load(fsys fs.ReadDirFS, dir string) error {
 	return nil
 }
 
+// responseIDs returns the record ids of the response records of the WARC
+// file name of fsys by "<WARC-Target-URI> <14-digit WARC-Date>", as CDXJ
+// lines name them. Blocks are skipped unread.
+func responseIDs(fsys fs.FS, name string) (map[string]string, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ids := map[string]string{}
+	err = warc.Scan(f, 0, func(r warc.Record) bool {
+		if r.Type == "response" {
+			k := r.TargetURI + " " + r.Date.UTC().Format("20060102150405")
+			if _, ok := ids[k]; !ok {
+				ids[k] = r.ID
+			}
+		}
+		return false
+	}, func(warc.Record) error { return nil })
+	return ids, err
+}
+
 // storeRequisites makes sure every requisite of p is held by a requisites
-// package of its blog, writing a new version with those none holds yet,
-// and records in p.origins where each one lives.
+// package of its blog, writing a new version with those none holds yet
+// (and the fetches that brought them), records in p.origins where each
+// one lives, and claims for p the other fetches of its requisites no WARC
+// records yet (p.refetched: revisit records in p's WARC). The claims are
+// released by release when p is not written.
 func (w *Writer) storeRequisites(ctx context.Context, p *pkg, blogURL string) error {
 	dir, err := RequisitesDir(w.Root, p.blogID)
 	if err != nil {
@@ -156,16 +223,67 @@ func (w *Writer) storeRequisites(ctx context.Context, p *pkg, blogURL string) er
 		if err != nil {
 			return fmt.Errorf("requisites package: %w", err)
 		}
-		for _, f := range fresh {
-			s.byHash[f.SHA256] = origin{url: targetURL(&f), date: captureDate(&f), version: res.Version}
+		for i := range fresh {
+			f := &fresh[i]
+			s.byHash[f.SHA256] = origin{url: targetURL(f), date: captureDate(f), id: f.WARCRecordID, version: res.Version}
+			if k, at := fetchKey(f); k != "" {
+				s.record(k, at)
+			}
 		}
 	}
 	p.origins = map[string]origin{}
+	p.refetched, p.claimed = nil, nil
 	for _, f := range p.requisites {
 		p.origins[f.SHA256] = s.byHash[f.SHA256]
+		if k, at := fetchKey(f); k != "" {
+			if _, done := s.recorded[k]; done {
+				continue
+			}
+			s.record(k, at)
+			p.claimed = append(p.claimed, k)
+			p.refetched = append(p.refetched, f)
+		}
 	}
 	p.requisitesURL = RequisitesPermalink(blogURL)
 	return nil
+}
+
+// release gives back the fetches p claimed (storeRequisites), when p was
+// not written: the next package that needs them records them.
+func (w *Writer) release(p *pkg) {
+	if len(p.claimed) == 0 {
+		return
+	}
+	s := w.store(p.blogID)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range p.claimed {
+		delete(s.recorded, k)
+	}
+	p.claimed = nil
+}
+
+// fetchKey names the fetch that brought f in this crawl: the normalised
+// URL and the time its last exchange was sent (received), to the
+// nanosecond, or, for a file without exchanges, its URL and capture time;
+// it returns that time too. The key is "" for a file not fetched: a stored
+// capture reused without a request (File.Reused, and no method in its
+// exchange).
+func fetchKey(f *blogharvest.File) (string, time.Time) {
+	u, t := f.URL, f.Captured
+	if n := len(f.Exchanges); n > 0 {
+		x := f.Exchanges[n-1]
+		if x.Method == "" && f.Reused != "" {
+			return "", time.Time{}
+		}
+		u, t = x.URL, x.Sent
+		if t.IsZero() {
+			t = x.Received
+		}
+	} else if f.Reused != "" {
+		return "", time.Time{}
+	}
+	return blogharvest.NormalizeURL(u) + " " + t.UTC().Format(time.RFC3339Nano), t
 }
 
 // ArchivedRequisites returns the verified requisites the blog's requisites
@@ -244,51 +362,72 @@ func namedIn(content, raw string) bool {
 	return err == nil && u.RequestURI() != "/" && strings.Contains(content, u.RequestURI())
 }
 
-// requisiteRecords writes, for each requisite of p, its redirect hops as
-// response records and its last exchange as a revisit record referring to
-// its first capture in the requisites package. Each of these response and
-// revisit records, whether the Go client fetched the requisite or the
-// browser received it, is WARC-Concurrent-To page (the response record of
-// the package's page, when it has one): the requisite was captured in the
-// same event as the page it was captured for.
-func (p *pkg) requisiteRecords(w *warc.Writer, page string) error {
+// requisiteRecords writes the records of p's requisites its WARC holds:
+// the response records (and requests) of the Entry's own pictures, and for
+// each fetch p claimed whose payload a requisites package already holds
+// (p.refetched), its redirect hops as response records and its last
+// exchange as a revisit record referring to the payload's first capture,
+// with its request record. Requisites fetched for an earlier package, or
+// not fetched, get no record here.
+func (p *pkg) requisiteRecords(w *warc.Writer) error {
 	for _, f := range p.own {
-		xs := f.Exchanges
-		if len(xs) == 0 {
-			xs = []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: http.Header(f.Header).Clone(), Sent: f.Captured}}
-		}
 		body, err := requisiteBody(f)
 		if err != nil {
 			return err
 		}
-		id, err := w.CaptureConcurrentTo(xs, body, page)
+		id, err := w.Capture(exchangesOf(f, true), body)
 		if err != nil {
 			return err
 		}
 		f.WARCRecordID = id
 	}
-	for _, f := range p.requisites {
+	for _, f := range p.refetched {
 		body, err := requisiteBody(f)
 		if err != nil {
 			return err
 		}
-		xs := f.Exchanges
-		if len(xs) == 0 {
-			xs = []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: f.Header, Sent: f.Captured}}
-		}
+		xs := exchangesOf(f, false)
 		for _, hop := range xs[:len(xs)-1] {
-			if _, err := w.CaptureConcurrentTo([]blogharvest.Exchange{hop}, hop.Body, page); err != nil {
+			if _, err := w.Capture([]blogharvest.Exchange{hop}, hop.Body); err != nil {
 				return err
 			}
 		}
 		o := p.origins[f.SHA256]
-		id, err := w.Revisit(xs[len(xs)-1], body, warc.Original{URL: o.url, Date: o.date}, page)
+		id, err := w.Revisit(xs[len(xs)-1], body, warc.Original{URL: o.url, Date: o.date, ID: o.id})
 		if err != nil {
 			return err
 		}
 		f.WARCRecordID = id
 	}
 	return nil
+}
+
+// exchangesOf returns the exchanges of f, or one made of the File alone
+// (its header cloned when clone is set) when it came without them.
+func exchangesOf(f *blogharvest.File, clone bool) []blogharvest.Exchange {
+	if len(f.Exchanges) > 0 {
+		return f.Exchanges
+	}
+	h := f.Header
+	if clone {
+		h = http.Header(f.Header).Clone()
+	}
+	return []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: h, Sent: f.Captured}}
+}
+
+// embedLinks returns the outlink lines of the page's metadata record: every
+// requisite of p (the Entry's own pictures included), in the order the
+// harvest found them, each URL once.
+func (p *pkg) embedLinks() []warc.Link {
+	var links []warc.Link
+	seen := map[string]bool{}
+	for _, u := range p.embeds {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			links = append(links, warc.Link{URL: u, Hop: "E"})
+		}
+	}
+	return links
 }
 
 // requisiteBody returns the payload of a requisite: its Body, or the

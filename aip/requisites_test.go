@@ -4,8 +4,10 @@ import (
 	"context"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
@@ -13,13 +15,20 @@ import (
 )
 
 // TestRequisitesStoredOnce: two entries sharing a stylesheet, each with a
-// picture of its own outside the article, and the Blog sharing the
-// stylesheet too: the stylesheet is stored once, in requisites/v1 (with the
-// first entry's picture), the second entry's new picture alone in v2; every
-// AIP's WARC holds a revisit record per requisite naming the first
-// capture's URL, date and payload digest, and no response record for it;
-// the METS names the requisites packages each AIP depends on; the whole
-// archive checks clean.
+// picture of its own outside the article, the Blog sharing the
+// stylesheet, and a third entry whose requisites an update reused or
+// fetched again: the stylesheet is stored once, in requisites/v1 (with the
+// first entry's picture), the second entry's new picture alone in v2.
+// Every fetch is recorded once in the archive: the requisites package
+// holds the response records of new payloads; an AIP holds a revisit
+// record (with WARC-Refers-To the original response record) only for a
+// fetch of its own whose payload was stored already (the same bytes under
+// another URL, a picture fetched again), and nothing for a requisite
+// another package's fetch brought or that was reused unfetched. Every
+// AIP's page has a metadata record, WARC-Concurrent-To its response, with
+// an outlink line per requisite, and its PREMIS object requires each; the
+// METS names the requisites packages each AIP depends on; no record is
+// WARC-Concurrent-To one of another URI; the whole archive checks clean.
 func TestRequisitesStoredOnce(t *testing.T) {
 	forEachBackend(t, testRequisitesStoredOnce)
 }
@@ -37,12 +46,23 @@ func testRequisitesStoredOnce(t *testing.T, a *testArchive) {
 	css2.URL = "https://garden.example.org/style.css?ver=2" // same bytes under another URL
 	e2.Files = append(e2.Files, css2, pic2)
 	b := fixtureBlog()
-	b.Files = append(b.Files, css)
+	b.Files = append(b.Files, css) // the same fetch as e1's
+	e3 := fixtureEntry()
+	e3.URL, e3.Title = e3.URL+"third/", "Third"
+	later := css.Captured.Add(time.Hour)
+	reused := css // an update's: the stored capture, fresh, not asked for again
+	reused.Reused = "urn:uuid:00000000-0000-0000-0000-000000000000"
+	reused.Exchanges = []blogharvest.Exchange{{URL: css.URL, Status: 200, ResponseHeader: css.Header, Sent: later}}
+	again := pic1 // fetched whole again: the same bytes
+	again.Exchanges = []blogharvest.Exchange{{Method: "GET", URL: pic1.URL, Status: 200, Proto: "HTTP/1.1",
+		ResponseHeader: map[string][]string{"Content-Type": {"image/png"}}, Sent: later}}
+	e3.Files = append(e3.Files, reused, again)
 	var dirs []string
 	for _, write := range []func() (aip.Result, error){
 		func() (aip.Result, error) { return w.WriteEntry(ctx, e1) },
 		func() (aip.Result, error) { return w.WriteEntry(ctx, e2) },
 		func() (aip.Result, error) { return w.WriteBlog(ctx, b) },
+		func() (aip.Result, error) { return w.WriteEntry(ctx, e3) },
 	} {
 		res, err := write()
 		if err != nil {
@@ -52,6 +72,7 @@ func testRequisitesStoredOnce(t *testing.T, a *testArchive) {
 	}
 	const reqDir = "garden/requisites"
 	want := map[string][]string{"v1": {"a.png", "style.css"}, "v2": {"b.png"}}
+	originals := map[string]string{} // URL → response record id in the requisites packages
 	for v, names := range want {
 		var base []string
 		for _, g := range a.glob(a.loc(reqDir+"/"+v), "data/objects/requisites/*") {
@@ -60,28 +81,75 @@ func testRequisitesStoredOnce(t *testing.T, a *testArchive) {
 		if strings.Join(base, ",") != strings.Join(names, ",") {
 			t.Errorf("requisites %s holds %v, want %v", v, base, names)
 		}
+		for _, r := range warcRecords(t, a, a.loc(reqDir+"/"+v)) {
+			if r.Type == "response" {
+				originals[r.TargetURI] = r.ID
+			}
+		}
+		info, _ := a.read(a.loc(reqDir+"/"+v), "bag-info.txt")
+		if strings.Contains(string(info), "MARC") {
+			t.Errorf("requisites %s: bag-info.txt claims a MARC record it does not hold:\n%s", v, info)
+		}
+	}
+	if len(originals) != 3 {
+		t.Errorf("response records in the requisites packages: %v, want style.css, a.png, b.png", originals)
 	}
 	if a.exists(reqDir + "/v3") {
 		t.Error("a third requisites version was written for requisites already stored")
 	}
-	revisits := []map[string]string{
-		{"https://garden.example.org/style.css": "https://garden.example.org/style.css", "https://cdn.example.net/a.png": "https://cdn.example.net/a.png"},
-		{"https://garden.example.org/style.css?ver=2": "https://garden.example.org/style.css", "https://cdn.example.net/b.png": "https://cdn.example.net/b.png"},
-		{"https://garden.example.org/style.css": "https://garden.example.org/style.css"},
+	revisits := []map[string]string{ // per AIP: revisit target → the URL of the response it refers to
+		{},
+		{"https://garden.example.org/style.css?ver=2": "https://garden.example.org/style.css"},
+		{},
+		{"https://cdn.example.net/a.png": "https://cdn.example.net/a.png"},
 	}
+	embeds := [][]string{
+		{css.URL, pic1.URL}, {css2.URL, pic2.URL}, {css.URL}, {css.URL, pic1.URL},
+	}
+	requests := []int{0, 0, 0, 1} // request records of requisites: e3's re-fetch alone has a method
 	for i, dir := range dirs {
 		recs := warcRecords(t, a, dir)
-		got := map[string]string{}
+		byID := map[string]warc.Record{}
 		for _, r := range recs {
-			if r.Type == "revisit" {
+			byID[r.ID] = r
+		}
+		got := map[string]string{}
+		nreq, metadata := 0, 0
+		for _, r := range recs {
+			if c, ok := byID[r.ConcurrentTo]; ok && c.TargetURI != r.TargetURI {
+				t.Errorf("%s: %s record of %s is WARC-Concurrent-To the %s record of %s", dir, r.Type, r.TargetURI, c.Type, c.TargetURI)
+			}
+			isReq := slices.Contains(embeds[i], r.TargetURI)
+			switch {
+			case r.Type == "revisit":
 				got[r.TargetURI] = r.RefersToURI
+				if r.RefersTo == "" || r.RefersTo != originals[r.RefersToURI] {
+					t.Errorf("%s: revisit of %s refers to record %q, want the response record %q of %s", dir, r.TargetURI, r.RefersTo, originals[r.RefersToURI], r.RefersToURI)
+				}
 				if r.RefersToDate != "2024-05-06T06:00:00Z" || !strings.HasPrefix(r.PayloadDigest, "sha256:") {
 					t.Errorf("%s: revisit of %s refers to date %q digest %q", dir, r.TargetURI, r.RefersToDate, r.PayloadDigest)
 				}
-			}
-			if _, ok := revisits[i][r.TargetURI]; ok && r.Type == "response" {
+			case r.Type == "response" && isReq:
 				t.Errorf("%s: a response record for the requisite %s", dir, r.TargetURI)
+			case r.Type == "request" && isReq:
+				nreq++
+			case r.Type == "metadata":
+				metadata++
+				page, ok := byID[r.ConcurrentTo]
+				var lines []string
+				for _, u := range embeds[i] {
+					lines = append(lines, "outlink: "+u+" E =EMBED_MISC\r\n")
+				}
+				if !ok || page.Type != "response" || string(r.Payload) != strings.Join(lines, "") {
+					t.Errorf("%s: metadata record of %s concurrent to %q: %q, want %q", dir, r.TargetURI, r.ConcurrentTo, r.Payload, strings.Join(lines, ""))
+				}
 			}
+		}
+		if metadata != 1 {
+			t.Errorf("%s: %d metadata records, want 1 (the page's)", dir, metadata)
+		}
+		if nreq != requests[i] {
+			t.Errorf("%s: %d request records of requisites, want %d (the fetches this package records)", dir, nreq, requests[i])
 		}
 		if len(got) != len(revisits[i]) {
 			t.Errorf("%s: revisits %v, want %v", dir, got, revisits[i])
@@ -95,6 +163,11 @@ func testRequisitesStoredOnce(t *testing.T, a *testArchive) {
 		v1 := aip.ObjID(aip.RequisitesPermalink("https://garden.example.org/"), 1)
 		if !strings.Contains(string(mets), v1) || !strings.Contains(string(mets), ">requires<") {
 			t.Errorf("%s: METS does not say it requires %s", dir, v1)
+		}
+		for _, u := range embeds[i] {
+			if !strings.Contains(string(mets), ">"+u+"<") {
+				t.Errorf("%s: METS does not name the requisite %s", dir, u)
+			}
 		}
 	}
 	for _, err := range a.check() {

@@ -29,11 +29,14 @@ const reusedPropType = "reused capture"
 // addWARC writes the package's WARC (objects/warc/<entry-key or
 // "blog">.warc.gz) and its CDXJ index (logs/index.cdxj) as payload items:
 // the request and response records of every captured file's exchanges
-// (a response record from the File alone when it came without them), and
-// a resource record for each rendered DOM and screenshot, concurrent to
-// the response record of its page. Each captured item is tied to its
-// record (item.warcID and File.WARCRecordID). Files the harvest made
-// otherwise (feed excerpts, rules, ledger) have no record: nobody sent them.
+// (a response record from the File alone when it came without them), a
+// resource record for each rendered DOM and screenshot (named after its
+// page), the records of the requisite fetches the package records
+// (requisites.go), and the metadata record of its page listing the page's
+// requisites, WARC-Concurrent-To the page's response record. Each captured
+// item is tied to its record (item.warcID and File.WARCRecordID). Files
+// the harvest made otherwise (feed excerpts, rules, ledger) have no
+// record: nobody sent them.
 func (p *pkg) addWARC(e env) error {
 	name := path.Join(warcDir, p.key+".warc.gz")
 	w, err := warc.NewWriter(warc.Info{Filename: name, Software: joinNonEmpty(e.software, e.version), Organization: e.org,
@@ -42,7 +45,6 @@ func (p *pkg) addWARC(e env) error {
 	if err != nil {
 		return err
 	}
-	pages := map[string]string{} // page URL → its response record id
 	var made []*item
 	for _, it := range p.items {
 		f := it.file
@@ -51,18 +53,25 @@ func (p *pkg) addWARC(e env) error {
 		case f.Role == blogharvest.RoleRendered || f.Role == blogharvest.RoleScreenshot:
 			made = append(made, it)
 		case len(f.Exchanges) > 0 || f.Status != 0 && isWebURL(f.URL):
-			if err := p.captureRecords(w, it, pages); err != nil {
+			if err := p.captureRecords(w, it); err != nil {
 				return err
 			}
 		}
 	}
 	for _, it := range made {
-		if err := p.madeRecord(w, it, pages); err != nil {
+		if err := p.madeRecord(w, it); err != nil {
 			return err
 		}
 	}
-	if err := p.requisiteRecords(w, pages[""]); err != nil {
+	if err := p.requisiteRecords(w); err != nil {
 		return err
+	}
+	if page := p.firstPage(); page != nil && page.WARCRecordID != "" {
+		if links := p.embedLinks(); len(links) > 0 {
+			if _, err := w.Metadata(targetURL(page), captureDate(page), page.WARCRecordID, links); err != nil {
+				return err
+			}
+		}
 	}
 	p.items = append(p.items, memItem(name, w.Bytes(), "metadata", "application/warc"),
 		memItem(cdxjIndex, w.Index(), "metadata", "text/plain"))
@@ -70,8 +79,19 @@ func (p *pkg) addWARC(e env) error {
 	return nil
 }
 
+// firstPage returns the package's first captured page (RolePage, with a
+// status), the page its requisites are for; nil when it has none.
+func (p *pkg) firstPage() *blogharvest.File {
+	for _, it := range p.items {
+		if f := it.file; f != nil && f.Role == blogharvest.RolePage && (len(f.Exchanges) > 0 || f.Status != 0 && isWebURL(f.URL)) {
+			return f
+		}
+	}
+	return nil
+}
+
 // captureRecords writes the records of a captured item's exchanges.
-func (p *pkg) captureRecords(w *warc.Writer, it *item, pages map[string]string) error {
+func (p *pkg) captureRecords(w *warc.Writer, it *item) error {
 	f := it.file
 	xs := f.Exchanges
 	if len(xs) == 0 { // captured without exchange detail: the response as the File holds it
@@ -93,19 +113,13 @@ func (p *pkg) captureRecords(w *warc.Writer, it *item, pages map[string]string) 
 		return err
 	}
 	it.warcID, f.WARCRecordID = id, id
-	if f.Role == blogharvest.RolePage && pages[f.URL] == "" {
-		pages[f.URL] = id
-		if pages[""] == "" {
-			pages[""] = id // the first page: what a DOM of another URL derives from
-		}
-	}
 	return nil
 }
 
 // madeRecord writes the resource record of a rendered DOM or screenshot,
 // named after the page it shows (the package's permalink when the file
 // names none).
-func (p *pkg) madeRecord(w *warc.Writer, it *item, pages map[string]string) error {
+func (p *pkg) madeRecord(w *warc.Writer, it *item) error {
 	f := it.file
 	u := f.URL
 	if u == "" {
@@ -119,11 +133,7 @@ func (p *pkg) madeRecord(w *warc.Writer, it *item, pages map[string]string) erro
 	if f.Role == blogharvest.RoleScreenshot {
 		scheme = "urn:screenshot:"
 	}
-	page := pages[f.URL]
-	if page == "" {
-		page = pages[""]
-	}
-	id, err := w.Resource(scheme+u, mediaType(f.MediaType), f.Captured, body, page)
+	id, err := w.Resource(scheme+u, mediaType(f.MediaType), f.Captured, body)
 	if err != nil {
 		return err
 	}

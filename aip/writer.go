@@ -142,7 +142,7 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 
 // write hashes the files, compares the content digest with the newest
 // version, and assembles, validates and commits a new version if needed.
-func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (Result, error) {
+func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (res Result, err error) {
 	defer p.removeTemps()
 	if err := p.addFiles(w.Root, files); err != nil {
 		return Result{}, err
@@ -164,6 +164,11 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 		if err := w.storeRequisites(ctx, p, p.blogURL()); err != nil {
 			return Result{}, err
 		}
+		defer func() {
+			if !res.Written {
+				w.release(p) // not recorded here: the next package that needs them does
+			}
+		}()
 	}
 	e := w.env()
 	if err := p.assemble(e); err != nil {
@@ -181,7 +186,7 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (R
 	if err != nil {
 		return Result{}, classify(err)
 	}
-	res := Result{Dir: Location(st, final), Version: p.version, Written: true, Bytes: n}
+	res = Result{Dir: Location(st, final), Version: p.version, Written: true, Bytes: n}
 	res.PayloadFiles, res.PayloadBytes = p.payloadTally()
 	return res, nil
 }

@@ -171,7 +171,7 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 	}
 	share := (seq - 1) % shares
 	rec := &aip.AuditRecord{Seq: seq, Share: share, Shares: shares, Start: d.Now().UTC(),
-		Software: "blogharvest " + Build().Version, Organization: d.Config.Organization}
+		Software: Build().Software(), Organization: d.Config.Organization}
 	prog := &AuditProgress{Seq: seq, Share: share, Shares: shares, Start: rec.Start}
 	a.mu.Lock()
 	a.running = prog

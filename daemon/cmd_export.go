@@ -86,7 +86,7 @@ func exportWACZ(ctx context.Context, target report.Target, out string, all bool,
 	n := 0
 	err := writeOutput(out, std.Stdout, func(w io.Writer) error {
 		var err error
-		n, err = report.WriteWACZ(ctx, target, report.WACZOptions{Software: "blogharvest " + Build().Version,
+		n, err = report.WriteWACZ(ctx, target, report.WACZOptions{Software: Build().Software(),
 			Bag: func(rel string) { p.item("export", "AIPs read", rel) }}, w)
 		return err
 	})

@@ -69,7 +69,7 @@ func newCore(c *Config) core {
 // AIP writer.
 func (d *core) openArchive(ctx context.Context, hold func(archive string) (*aip.ArchiveLock, error)) error {
 	c := d.Config
-	w := &aip.Writer{Organization: c.Organization, OrgCode: c.OrgCode, Software: "blogharvest " + Build().Version,
+	w := &aip.Writer{Organization: c.Organization, OrgCode: c.OrgCode, Software: Build().Software(),
 		SoftwareBuild: Build().VCS(), Now: d.Now, Modes: c.Modes()}
 	w.AnnounceFailed = func(loc string, err error) {
 		d.Logger.Error("AIP published but not announced in the publication log (blogharvest published -repair announces it)",

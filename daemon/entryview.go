@@ -207,7 +207,7 @@ func (v *entryViews) file(ctx context.Context, bag string) (string, error) {
 	}
 	out := filepath.Join(dir, strings.ReplaceAll(bag, "/", "-")+".wacz")
 	err = writeOutput(out, nil, func(w io.Writer) error {
-		_, err := report.WriteWACZ(ctx, target, report.WACZOptions{Software: "blogharvest " + Build().Version, Entry: bag, Title: bag}, w)
+		_, err := report.WriteWACZ(ctx, target, report.WACZOptions{Software: Build().Software(), Entry: bag, Title: bag}, w)
 		return err
 	})
 	if err != nil {

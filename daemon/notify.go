@@ -105,7 +105,7 @@ func (nt *notifier) send(n Notification) {
 	if n.Time.IsZero() {
 		n.Time = time.Now().UTC()
 	}
-	n.Software = "blogharvest " + Build().Version
+	n.Software = Build().Software()
 	select {
 	case nt.queue <- n:
 	default:

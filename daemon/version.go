@@ -60,6 +60,27 @@ func readBuild(info *debug.BuildInfo, ok bool) BuildInfo {
 	return b
 }
 
+// Software is the name and version the archive's records give the
+// program (the PREMIS software agent, the warcinfo record, bag-info.txt's
+// Bag-Software-Agent, the WACZ): "blogharvest VERSION", where VERSION is
+// Version followed by "+" and the first 12 hex digits of the VCS revision
+// (".dirty" after it when the tree had uncommitted changes) unless Version
+// names that revision already (a pseudo-version does). Without a revision
+// it is Version alone.
+func (b BuildInfo) Software() string {
+	v := b.Version
+	if r := b.Revision; r != "" {
+		short := r[:min(12, len(r))]
+		if !strings.Contains(v, short) {
+			v += "+" + short
+			if b.Modified == "true" {
+				v += ".dirty"
+			}
+		}
+	}
+	return "blogharvest " + v
+}
+
 // VCS returns the build's VCS settings as `go version -m` prints them,
 // such as "vcs.revision=0123… vcs.time=2026-01-02T03:04:05Z
 // vcs.modified=false", or "" when the build recorded none.

@@ -21,15 +21,17 @@ import (
 //   - a stored response still fresh (§4.2: Cache-Control max-age, else
 //     Expires minus Date, else the heuristic tenth of the time between Date
 //     and Last-Modified, capped at MaxHeuristicFreshness; no-cache and
-//     no-store make it stale at once) is not asked for: the page's AIP gets
-//     a revisit record of the stored capture, dated when the page was
-//     captured, with no request record (none was sent);
+//     no-store make it stale at once) is not asked for: the File is the
+//     stored capture (Reused set, an exchange without a method), which
+//     no WARC records again (none was sent; the page's metadata record
+//     names it);
 //   - a stale one is asked for conditionally (If-None-Match with its ETag,
 //     If-Modified-Since with its Last-Modified). A 304 keeps the stored
-//     payload: the revisit record holds the stored response's status line
-//     and headers freshened by the 304's (§4.3.4), dated when the 304 came,
-//     after the conditional request's record; anything else is a new
-//     capture, stored as any other.
+//     payload: the revisit record (WARC-Refers-To the stored response)
+//     holds the stored response's status line and headers freshened by the
+//     304's (§4.3.4), dated when the 304 came, with the conditional
+//     request's record; anything else is a new capture, stored as any
+//     other (a revisit record when its payload is the stored one).
 //
 // The stored captures are read once per crawl, at the first requisite.
 
@@ -114,7 +116,7 @@ func (r heldRequisite) validators() (etag, lastModified string) {
 }
 
 // reuse returns the stored capture as the requisite of a page captured at
-// when, without a request: its revisit record says so by having none.
+// when, without a request: no WARC records it again.
 func (r heldRequisite) reuse(when time.Time) blogharvest.File {
 	f := r.stored()
 	f.Exchanges = []blogharvest.Exchange{{URL: f.URL, Status: f.Status, ResponseHeader: f.Header, Sent: when}}

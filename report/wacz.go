@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/marc"
 	"github.com/blogharvest/blogharvest/warc"
 )
 
@@ -44,8 +45,8 @@ type waczBag struct {
 // WriteWACZ writes the blogs of t as one WACZ 1.1.1 file (a ZIP, every
 // member stored) to w: archive/ holds the WARC of the latest version of the
 // Blog AIP and of every Entry AIP, and of every version of the blog's
-// requisites packages (each version adds to the others; the revisit
-// records of the entries refer to them), each renamed after its bag
+// requisites packages (each version adds to the others; the entries'
+// pages need them, found by URL), each renamed after its bag
 // (<blog>-<path of the bag>.warc.gz); indexes/index.cdxj merges the
 // bags' CDXJ indexes (SURT keys, sorted), their filenames rewritten;
 // pages/pages.jsonl lists the home page and every entry with its capture
@@ -254,8 +255,8 @@ func (z *waczWriter) addBag(b waczBag) ([]string, *waczPage, error) {
 }
 
 // bagPage returns the page of a Blog or Entry AIP: its permalink
-// (External-Identifier), the capture time of its response record and,
-// for an entry, its title; nil for a requisites package.
+// (External-Identifier), the capture time of its response record and its
+// title (bagTitle); nil for a requisites package.
 func bagPage(s aip.Store, dir string, lines []warc.Line) *waczPage {
 	info, err := fs.ReadFile(s, path.Join(dir, "bag-info.txt"))
 	if err != nil {
@@ -275,13 +276,33 @@ func bagPage(s aip.Store, dir string, lines []warc.Line) *waczPage {
 		if err != nil {
 			return nil
 		}
-		p := &waczPage{ID: l.Timestamp + "/" + permalink, URL: permalink, TS: ts.UTC().Format(time.RFC3339)}
-		if post, err := ReadPost(s, dir); err == nil {
-			p.Title = post.Title
-		}
+		p := &waczPage{ID: l.Timestamp + "/" + permalink, URL: permalink, TS: ts.UTC().Format(time.RFC3339),
+			Title: bagTitle(s, dir)}
 		return p
 	}
 	return nil
+}
+
+// bagTitle returns the title of the record of the Blog or Entry AIP at dir
+// (245 $a of its blog or entry MARC record, read back), "" when it has
+// none or the METS cannot be read.
+func bagTitle(s aip.Store, dir string) string {
+	data, err := fs.ReadFile(s, path.Join(dir, "data", "METS.xml"))
+	if err != nil {
+		return ""
+	}
+	recs, err := MARCRecords(data)
+	if err != nil {
+		return ""
+	}
+	for _, r := range recs {
+		if t := recordType(r); t == marc.TypeBlog || t == marc.TypeBlogPost {
+			if v := marc.Attributes(r)["title"]; len(v) > 0 {
+				return v[0]
+			}
+		}
+	}
+	return ""
 }
 
 // copyFile copies the file src of the archive s (read without following

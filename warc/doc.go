@@ -8,10 +8,15 @@
 // seek to any record: a warcinfo record naming
 // the software, the organisation and the crawl, then for each HTTP
 // exchange a request and a response record (a revisit record, profile
-// server-not-modified, for a 304 answer), and resource records for what the
-// harvest made from a page (the rendered DOM, the screenshot), each
-// WARC-Concurrent-To the page's response record (CaptureConcurrentTo and
-// Revisit's concurrentTo name it for a page's requisites too). Every record carries
+// server-not-modified, for a 304 answer), the request WARC-Concurrent-To
+// its response; revisit records of profile identical-payload-digest for a
+// fetch whose payload another record holds (Revisit: WARC-Refers-To,
+// -Target-URI and -Date name it); resource records for what the harvest
+// made from a page (the rendered DOM, the screenshot), named by URI only;
+// and a page's metadata record (Metadata: outlink lines, as Heritrix
+// writes them), WARC-Concurrent-To the page's response. WARC-Concurrent-To
+// joins only records of one capture of one target URI (WARC 1.1 §5.7).
+// Every record carries
 // WARC-Block-Digest and, where it has one, WARC-Payload-Digest, both
 // "sha256:" and lowercase hex (the digests of the bag's manifest).
 //
@@ -44,8 +49,9 @@
 // length. A record over the bound fails with ErrHeaderTooLarge naming its
 // offset, and the readers go on with the next gzip member.
 //
-// Where to change what: writing in writer.go (records), revisit.go and
-// cdxj.go (the index); reading in read.go (Read, ReadAt: blocks in
-// memory), scan.go (Scan, Verify: streamed) and guard.go (the member
-// loop and the header bounds every reader goes through).
+// Where to change what: writing in writer.go (records), revisit.go (the
+// revisit of a matching payload) and cdxj.go (the index); reading in
+// read.go (Read, ReadAt: blocks in memory), scan.go (Scan, Verify:
+// streamed) and guard.go (the member loop and the header bounds every
+// reader goes through).
 package warc

@@ -22,10 +22,11 @@ type Record struct {
 	Date         time.Time
 	Offset       int64       // of the record's gzip member in the file
 	ConcurrentTo string      // WARC-Concurrent-To, if any
+	RefersTo     string      // WARC-Refers-To without its angle brackets, if any (a revisit's original)
 	Status       int         // the HTTP status of a response or revisit
 	Header       http.Header // the HTTP headers of a response or revisit
-	// Payload is a response's HTTP body or a resource's block; nil for the
-	// other types.
+	// Payload is a response's HTTP body or a resource's or metadata
+	// record's block; nil for the other types.
 	Payload       []byte
 	PayloadSHA256 string // lowercase hex of Payload
 	Size          int64  // the block's Content-Length (set by Scan)
@@ -115,7 +116,7 @@ func ReadAt(data []byte, offset int64) (Record, error) {
 func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
 	h := rec.WarcHeader()
 	out := Record{Type: rec.Type().String(), ID: unbracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
-		Offset: off, ConcurrentTo: unbracket(h.Get(gw.WarcConcurrentTo))}
+		Offset: off, ConcurrentTo: unbracket(h.Get(gw.WarcConcurrentTo)), RefersTo: unbracket(h.Get(gw.WarcRefersTo))}
 	if rec.Type() == gw.Revisit {
 		out.RefersToURI, out.RefersToDate = h.Get(gw.WarcRefersToTargetURI), h.Get(gw.WarcRefersToDate)
 		out.PayloadDigest = h.Get(gw.WarcPayloadDigest)
@@ -140,7 +141,7 @@ func readRecord(rec gw.WarcRecord, off int64) (Record, error) {
 			blockErr = errors.Join(blockErr, err)
 		}
 	default:
-		if rec.Type() == gw.Resource {
+		if rec.Type() == gw.Resource || rec.Type() == gw.Metadata {
 			out.Payload = raw
 		}
 	}

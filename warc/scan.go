@@ -31,7 +31,7 @@ var ErrTooLarge = errors.New("record too large")
 // a record's block in memory, so memory stays bounded whatever the file
 // holds (a small gzip can inflate to gigabytes). want is called with each
 // record's WARC header fields (Type, ID, TargetURI, Date, Offset,
-// ConcurrentTo, and Size, the block's declared length); a record it does
+// ConcurrentTo, RefersTo, and Size, the block's declared length); a record it does
 // not want is skipped unread (inflated and discarded). A wanted record
 // whose Size exceeds max is skipped and its error (ErrTooLarge) joined to
 // the result. Any other wanted record is streamed through its digests
@@ -73,7 +73,7 @@ func scan(rd *fileReader, max int64, want func(Record) bool, fn func(Record) err
 		}
 		h := rec.WarcHeader()
 		head := Record{Type: rec.Type().String(), ID: unbracket(rec.RecordId()), TargetURI: h.Get(gw.WarcTargetURI),
-			Offset: off, ConcurrentTo: unbracket(h.Get(gw.WarcConcurrentTo))}
+			Offset: off, ConcurrentTo: unbracket(h.Get(gw.WarcConcurrentTo)), RefersTo: unbracket(h.Get(gw.WarcRefersTo))}
 		head.Date, _ = rec.Date()
 		head.Size, _ = strconv.ParseInt(h.Get(gw.ContentLength), 10, 64)
 		if rec.Type() == gw.Revisit {

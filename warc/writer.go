@@ -126,24 +126,17 @@ type header struct{ name, value string }
 // response record, or a revisit record for a 304. payload is the last
 // exchange's payload (the file's content). It returns the WARC-Record-ID of
 // the last response or revisit record, without its angle brackets
-// ("urn:uuid:…"), as every id the Writer returns.
+// ("urn:uuid:…"), as every id the Writer returns. The request record is
+// WARC-Concurrent-To its response: one capture event of one target URI
+// (WARC 1.1 §5.7); no record names another URI's capture so.
 func (w *Writer) Capture(xs []blogharvest.Exchange, payload []byte) (string, error) {
-	return w.CaptureConcurrentTo(xs, payload, "")
-}
-
-// CaptureConcurrentTo is Capture with each response (or revisit) record
-// WARC-Concurrent-To the record concurrentTo ("urn:uuid:…"; none when
-// empty): a page requisite's records name the response record of the
-// page it was captured for, as they were fetched in the same capture
-// event.
-func (w *Writer) CaptureConcurrentTo(xs []blogharvest.Exchange, payload []byte, concurrentTo string) (string, error) {
 	var last string
 	for i, x := range xs {
 		body := x.Body
 		if i == len(xs)-1 {
 			body = payload
 		}
-		id, err := w.exchange(x, body, concurrentTo)
+		id, err := w.exchange(x, body)
 		if err != nil {
 			return "", fmt.Errorf("warc: %s: %w", x.URL, err)
 		}
@@ -154,13 +147,13 @@ func (w *Writer) CaptureConcurrentTo(xs []blogharvest.Exchange, payload []byte, 
 
 // exchange writes one exchange's response (or revisit) record and its
 // request record.
-func (w *Writer) exchange(x blogharvest.Exchange, body []byte, concurrentTo string) (string, error) {
+func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
 	x.URL = blogharvest.NormalizeURL(x.URL) // a valid WARC-Target-URI; the index line says the same
 	date := x.Sent
 	if date.IsZero() {
 		date = x.Received
 	}
-	hs := responseHeaders(x, date, concurrentTo)
+	hs := responseHeaders(x, date)
 	if x.Truncated {
 		hs = append(hs, header{gw.WarcTruncated, "length"})
 	}
@@ -175,41 +168,78 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte, concurrentTo stri
 		return "", err
 	}
 	w.addIndex(x, typ, date, body, offset, n)
-	if x.Method == "" {
-		return id, nil
-	}
-	rq := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeRequest}, {gw.WarcConcurrentTo, bracket(id)}}
-	if _, _, err := w.write(gw.Request, rq, requestBlock(x)); err != nil {
+	if err := w.request(x, date, id); err != nil {
 		return "", err
 	}
 	return id, nil
 }
 
+// request writes the request record of x, sent at date, WARC-Concurrent-To
+// its response (or revisit) record id, when x has a method (a request
+// the harvest sent; none otherwise).
+func (w *Writer) request(x blogharvest.Exchange, date time.Time, id string) error {
+	if x.Method == "" {
+		return nil
+	}
+	rq := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeRequest}, {gw.WarcConcurrentTo, bracket(id)}}
+	_, _, err := w.write(gw.Request, rq, requestBlock(x))
+	return err
+}
+
 // responseHeaders are the WARC headers of the response (or revisit)
-// record of x: target, date, type, address, and the record it is
-// concurrent to when concurrentTo is not empty.
-func responseHeaders(x blogharvest.Exchange, date time.Time, concurrentTo string) []header {
+// record of x: target, date, type, address.
+func responseHeaders(x blogharvest.Exchange, date time.Time) []header {
 	hs := []header{{gw.WarcTargetURI, x.URL}, {gw.WarcDate, stamp(date)}, {gw.ContentType, typeResponse}}
 	if x.RemoteIP != "" {
 		hs = append(hs, header{gw.WarcIPAddress, x.RemoteIP})
 	}
-	if concurrentTo != "" {
-		hs = append(hs, header{gw.WarcConcurrentTo, bracket(concurrentTo)})
-	}
 	return hs
 }
 
-// Resource writes a resource record: content the harvest made about the
-// capture concurrentTo (a response record id, or ""), such as a rendered
-// DOM under the URI "urn:dom:<page URL>". It returns its WARC-Record-ID.
-func (w *Writer) Resource(uri, mediaType string, date time.Time, body []byte, concurrentTo string) (string, error) {
+// Resource writes a resource record: content the harvest made from a
+// capture, such as a rendered DOM under the URI "urn:dom:<page URL>". It
+// names no other record (WARC-Concurrent-To joins records of one target
+// URI; WARC-Refers-To is not defined for resource records): the URI says
+// which page it shows. It returns its WARC-Record-ID.
+func (w *Writer) Resource(uri, mediaType string, date time.Time, body []byte) (string, error) {
 	hs := []header{{gw.WarcTargetURI, uri}, {gw.WarcDate, stamp(date)}, {gw.ContentType, orOctets(mediaType)}}
-	if concurrentTo != "" {
-		hs = append(hs, header{gw.WarcConcurrentTo, bracket(concurrentTo)})
-	}
 	id, _, err := w.write(gw.Resource, hs, body)
 	if err != nil {
 		return "", fmt.Errorf("warc: resource %s: %w", uri, err)
+	}
+	return id, nil
+}
+
+// Link is one line of a page's metadata record: a URL the page needs
+// and how, as Heritrix writes its outlinks ("outlink: <URL> <hop>
+// <context>"): hop "E" (an embed), context "=EMBED_MISC" when the
+// element is not told.
+type Link struct {
+	URL     string
+	Hop     string // "E": embed, "L": link
+	Context string // such as "link/@href"; "=EMBED_MISC" when empty
+}
+
+// Metadata writes the metadata record of the capture of uri whose response
+// record is concurrentTo ("urn:uuid:…"), dated date: an
+// application/warc-fields block with one "outlink:" line per link, in
+// order. It is WARC-Concurrent-To that response (the same capture event
+// of the same target URI) and returns its WARC-Record-ID.
+func (w *Writer) Metadata(uri string, date time.Time, concurrentTo string, links []Link) (string, error) {
+	uri = blogharvest.NormalizeURL(uri)
+	var block bytes.Buffer // written here: gowarc's WarcFields would capitalise the field name
+	for _, l := range links {
+		hop, ctx := orDefault(l.Hop, "E"), orDefault(l.Context, "=EMBED_MISC")
+		fmt.Fprintf(&block, "outlink: %s %s %s\r\n", strings.ReplaceAll(oneLine(blogharvest.NormalizeURL(l.URL)), " ", "%20"),
+			oneLine(hop), oneLine(ctx))
+	}
+	hs := []header{{gw.WarcTargetURI, uri}, {gw.WarcDate, stamp(date)}, {gw.ContentType, gw.ApplicationWarcFields}}
+	if concurrentTo != "" {
+		hs = append(hs, header{gw.WarcConcurrentTo, bracket(concurrentTo)})
+	}
+	id, _, err := w.write(gw.Metadata, hs, block.Bytes())
+	if err != nil {
+		return "", fmt.Errorf("warc: metadata %s: %w", uri, err)
 	}
 	return id, nil
 }

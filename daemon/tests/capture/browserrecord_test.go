@@ -18,11 +18,10 @@ import (
 // only by script: no parsing of the page can find them, so they reach the
 // archive only if the browser's own responses are recorded through the
 // DevTools protocol. Both must be in the blog's requisites package as
-// response records holding the bytes served, and each entry's WARC must
-// hold a revisit record for them; every requisite record of an entry
-// (browser-recorded or fetched by the Go client, such as the stylesheet)
-// must be WARC-Concurrent-To the entry page's response record, and
-// webrecorder's warcio must read every record.
+// response records holding the bytes served, and each entry page's
+// metadata record (WARC-Concurrent-To its response) must name them; no
+// record is WARC-Concurrent-To a record of another URI, a revisit record
+// names its original, and webrecorder's warcio must read every record.
 func TestBrowserRecordsHTTPSRequisites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process and a browser")
@@ -66,7 +65,9 @@ func TestBrowserRecordsHTTPSRequisites(t *testing.T) {
 		}
 	}
 
-	// The entries: a revisit of each, concurrent to the page.
+	// The entries: the page's metadata record names each requisite; a
+	// revisit record only for a fetch of the requisite the browser made
+	// again for that page, referring to the stored response by its id.
 	entries, _ := filepath.Glob(filepath.Join(out, "*", "entries", "*", "*", "v1", "data", "objects", "warc", "*.warc.gz"))
 	if len(entries) != 2 {
 		t.Fatalf("%d entry WARCs, want 2\n%s", len(entries), daemontest.LastLines(string(logs), 20))
@@ -74,7 +75,9 @@ func TestBrowserRecordsHTTPSRequisites(t *testing.T) {
 	for _, p := range entries {
 		recs := readWARC(t, p)
 		page := ""
+		byID := map[string]warc.Record{}
 		for _, r := range recs {
+			byID[r.ID] = r
 			if r.Type == "response" && strings.HasPrefix(r.TargetURI, base+"/notes/") && page == "" {
 				page = r.ID
 			}
@@ -82,19 +85,21 @@ func TestBrowserRecordsHTTPSRequisites(t *testing.T) {
 		if page == "" {
 			t.Fatalf("%s: no response record of the entry's page", p)
 		}
-		revisited := map[string]bool{}
+		var outlinks string
 		for _, r := range recs {
-			if r.Type != "revisit" || r.RefersToURI == "" {
-				continue
+			if c, ok := byID[r.ConcurrentTo]; ok && c.TargetURI != r.TargetURI {
+				t.Errorf("%s: %s record of %s is WARC-Concurrent-To the %s record of %s", p, r.Type, r.TargetURI, c.Type, c.TargetURI)
 			}
-			revisited[r.TargetURI] = true
-			if r.ConcurrentTo != page {
-				t.Errorf("%s: requisite %s is WARC-Concurrent-To %q, want the page's response record %q", p, r.TargetURI, r.ConcurrentTo, page)
+			switch {
+			case r.Type == "metadata" && r.ConcurrentTo == page:
+				outlinks = string(r.Payload)
+			case r.Type == "revisit" && want[r.TargetURI] != "" && r.RefersTo == "":
+				t.Errorf("%s: the revisit record of %s names no original (WARC-Refers-To)", p, r.TargetURI)
 			}
 		}
 		for u := range want {
-			if !revisited[u] {
-				t.Errorf("%s: no revisit record of %s", p, u)
+			if !strings.Contains(outlinks, "outlink: "+u+" E ") {
+				t.Errorf("%s: the page's metadata record does not name %s:\n%s", p, u, outlinks)
 			}
 		}
 	}

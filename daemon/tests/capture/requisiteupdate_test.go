@@ -20,8 +20,11 @@ import (
 // requisites the blog's requisites package holds: each is reused while its
 // stored response is fresh or asked for conditionally (If-None-Match or
 // If-Modified-Since), never fetched whole. The entry's new version still
-// holds a response or revisit record of every requisite its first version
-// had, so it replays as before.
+// names every requisite its first version named (its page's metadata
+// record), so it replays as before; and the archive holds one request
+// record per request for a held requisite the two crawls made, no more
+// (a 304 is a revisit record naming the stored response, with its
+// request), no fewer.
 func TestUpdateReusesRequisites(t *testing.T) {
 	t.Parallel()
 	// As served (ETag, Last-Modified: fresh by the heuristic), and with
@@ -62,6 +65,7 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 		return append([]*http.Request(nil), asked...)
 	}
 	first := crawl()
+	heldAsked := 0 // requests for the held requisites, both crawls
 	held := map[string]bool{} // paths of the requisites the requisites package holds
 	reqs, _ := filepath.Glob(filepath.Join(out, "*", "requisites", "v*", "data", "objects", "warc", "*.warc.gz"))
 	for _, p := range reqs {
@@ -80,6 +84,11 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 	before := dirBytes(t, out)
 	update := crawl()
 	added := dirBytes(t, out) - before
+	for _, r := range append(first, update...) {
+		if held[r.URL.RequestURI()] {
+			heldAsked++
+		}
+	}
 	var whole, conditional int
 	for _, r := range update {
 		if !held[r.URL.RequestURI()] {
@@ -95,7 +104,7 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 	t.Logf("new crawl: %d requests; update after one new comment: %d requests (%d for the %d held requisites, %d of them unconditional), %d bytes added to the archive",
 		len(first), len(update), whole+conditional, len(held), whole, added)
 
-	// The entry's versions: every requisite of v1 in v2's WARC too.
+	// The entry's versions: every requisite v1's page names, v2's names too.
 	vs, _ := filepath.Glob(filepath.Join(out, "*", "entries", "*", "*", "v2"))
 	if len(vs) != 1 {
 		t.Fatalf("%d entries with a v2, want 1: %v", len(vs), vs)
@@ -105,8 +114,13 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 		ws, _ := filepath.Glob(filepath.Join(filepath.Dir(vs[0]), v, "data", "objects", "warc", "*.warc.gz"))
 		for _, p := range ws {
 			for _, r := range readWARC(t, p) {
-				if r.Type == "response" || r.Type == "revisit" {
-					m[r.TargetURI] = true
+				if r.Type != "metadata" {
+					continue
+				}
+				for _, l := range strings.Split(string(r.Payload), "\r\n") {
+					if f := strings.Fields(strings.TrimPrefix(l, "outlink: ")); len(f) == 3 {
+						m[f[0]] = true
+					}
 				}
 			}
 		}
@@ -116,10 +130,31 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 		t.Error("no conditional request for a stale requisite")
 	}
 	v1, v2 := urls("v1"), urls("v2")
+	named := 0
 	for u := range v1 {
-		if held[strings.TrimPrefix(u, srv.URL)] && !v2[u] {
-			t.Errorf("v2 of %s has no record of its requisite %s", filepath.Dir(vs[0]), u)
+		if held[strings.TrimPrefix(u, srv.URL)] {
+			named++
+			if !v2[u] {
+				t.Errorf("v2 of %s does not name its requisite %s", filepath.Dir(vs[0]), u)
+			}
 		}
+	}
+	if named == 0 {
+		t.Errorf("v1 of %s names none of the held requisites: %v", filepath.Dir(vs[0]), v1)
+	}
+	// One request record per request made for a held requisite.
+	recorded := 0
+	all, _ := filepath.Glob(filepath.Join(out, "*", "*", "v*", "data", "objects", "warc", "*.warc.gz"))
+	more, _ := filepath.Glob(filepath.Join(out, "*", "entries", "*", "*", "v*", "data", "objects", "warc", "*.warc.gz"))
+	for _, p := range append(all, more...) {
+		for _, r := range readWARC(t, p) {
+			if r.Type == "request" && held[strings.TrimPrefix(r.TargetURI, srv.URL)] {
+				recorded++
+			}
+		}
+	}
+	if recorded != heldAsked {
+		t.Errorf("%d request records of the held requisites, the server answered %d requests for them", recorded, heldAsked)
 	}
 	checkWARCs(t, out)
 }

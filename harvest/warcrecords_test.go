@@ -1,0 +1,264 @@
+package harvest_test
+
+import (
+	"context"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/internal/toolskip"
+	"github.com/blogharvest/blogharvest/warc"
+)
+
+// TestWARCRecordsSayWhatHappened crawls two fixture blogs with their page
+// requisites, the demo's (wordpress, without a browser, as `demo` and the
+// daemon tests crawl it) and the JavaScript-comments blog (rendered in
+// Chromium, whose own requests reach the server through the crawl's
+// proxy), writes every record as AIPs, and reads every WARC of the
+// archive back against what the server saw (issue 40):
+//   - no record is WARC-Concurrent-To a record of another target URI;
+//   - every revisit record names by WARC-Refers-To a response record of
+//     the archive holding its payload (same URI as its
+//     WARC-Refers-To-Target-URI, same date, same payload digest) and has a
+//     request record of its own: a fetch that took place;
+//   - no URL has more request records than the server answered requests
+//     for it, and for page requisites the two are equal: each fetch is
+//     recorded once, none twice (no copied records), none left out.
+func TestWARCRecordsSayWhatHappened(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two whole crawls, one with a browser")
+	}
+	for _, c := range []struct {
+		fixture string
+		render  string
+		posts   int // newest posts kept; 0: all
+	}{
+		{"wordpress", harvest.RenderNever, 0},
+		{"jscomments", harvest.RenderAuto, 6},
+	} {
+		t.Run(c.fixture, func(t *testing.T) {
+			if c.render != harvest.RenderNever {
+				if _, err := exec.LookPath("chromium"); err != nil {
+					toolskip.Missing(t, "chromium", err)
+				}
+			}
+			t.Parallel()
+			site, err := fixture.New(c.fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.posts > 0 {
+				site.KeepNewest(c.posts)
+			}
+			served := &servedLog{n: map[string]int{}}
+			srv := httptest.NewServer(served.wrap(site.Handler()))
+			t.Cleanup(srv.Close)
+			o := options(c.fixture, srv.URL)
+			o.Render, o.Requisites, o.MaxMediaPerEntry, o.Delay = c.render, harvest.RequisitesAll, 0, time.Millisecond
+			_, out := crawl(t, o)
+			root := writeAll(t, out)
+			checkRecordsAgainstServer(t, root, srv.URL, served.snapshot(), requisiteURLs(out))
+		})
+	}
+}
+
+// servedLog counts the requests a server answered, by request URI.
+type servedLog struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (l *servedLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.n[r.URL.RequestURI()]++
+		l.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (l *servedLog) snapshot() map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := make(map[string]int, len(l.n))
+	for k, v := range l.n {
+		m[k] = v
+	}
+	return m
+}
+
+// writeAll writes the crawl's blog and entries as AIPs into a new archive,
+// checks it, and returns its root.
+func writeAll(t *testing.T, out *output) string {
+	t.Helper()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	w := &aip.Writer{Root: t.TempDir(), Organization: "test", Now: func() time.Time { return now }}
+	defer w.Close()
+	ctx := context.Background()
+	for _, b := range out.blogs {
+		if _, err := w.WriteBlog(ctx, b); err != nil {
+			t.Fatalf("write blog: %v", err)
+		}
+	}
+	for _, e := range out.entries {
+		if _, err := w.WriteEntry(ctx, e); err != nil {
+			t.Fatalf("write %s: %v", e.URL, err)
+		}
+	}
+	for _, err := range aip.Check(w.Root) {
+		t.Errorf("aip check: %v", err)
+	}
+	return w.Root
+}
+
+// requisiteURLs returns the URLs of the crawl's page requisites.
+func requisiteURLs(out *output) map[string]bool {
+	m := map[string]bool{}
+	add := func(fs []blogharvest.File) {
+		for _, f := range fs {
+			if f.Role == blogharvest.RoleRequisite {
+				m[blogharvest.NormalizeURL(f.URL)] = true
+				for _, x := range f.Exchanges {
+					m[blogharvest.NormalizeURL(x.URL)] = true
+				}
+			}
+		}
+	}
+	for _, b := range out.blogs {
+		add(b.Files)
+	}
+	for _, e := range out.entries {
+		add(e.Files)
+	}
+	return m
+}
+
+// checkRecordsAgainstServer reads every WARC under root and compares its
+// records with each other and with served, the requests the server at
+// base answered by request URI.
+func checkRecordsAgainstServer(t *testing.T, root, base string, served map[string]int, requisites map[string]bool) {
+	t.Helper()
+	type rec struct {
+		warc.Record
+		file string
+	}
+	var all []rec
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(p, ".warc.gz") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rs, err := warc.Read(data)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, r := range rs {
+			all = append(all, rec{r, rel})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]rec{}
+	for _, r := range all {
+		byID[r.ID] = r
+	}
+	requests := map[string]int{}   // request URI → request records
+	requestOf := map[string]bool{} // record id → a request record is concurrent to it
+	var revisits, metadata, requisiteReqs, requisiteServed int
+	for _, r := range all {
+		if c, ok := byID[r.ConcurrentTo]; ok && c.TargetURI != r.TargetURI {
+			t.Errorf("%s: %s record of %s is WARC-Concurrent-To the %s record of %s", r.file, r.Type, r.TargetURI, c.Type, c.TargetURI)
+		} else if r.ConcurrentTo != "" && !ok {
+			t.Errorf("%s: %s record of %s is WARC-Concurrent-To %s, no record of the archive", r.file, r.Type, r.TargetURI, r.ConcurrentTo)
+		}
+		switch r.Type {
+		case "request":
+			requestOf[r.ConcurrentTo] = true
+			if strings.HasPrefix(r.TargetURI, base) {
+				u, err := url.Parse(r.TargetURI)
+				if err != nil {
+					t.Errorf("%s: request record of %q: %v", r.file, r.TargetURI, err)
+					continue
+				}
+				requests[u.RequestURI()]++
+			}
+		case "metadata":
+			metadata++
+		}
+	}
+	for _, r := range all {
+		if r.Type != "revisit" {
+			continue
+		}
+		revisits++
+		if r.RefersToURI == r.TargetURI && r.RefersTo == "" { // a 304 (server-not-modified) names its own URI
+			continue
+		}
+		o, ok := byID[r.RefersTo]
+		switch {
+		case !ok:
+			t.Errorf("%s: revisit of %s refers to %q, no record of the archive", r.file, r.TargetURI, r.RefersTo)
+		case o.Type != "response" || o.TargetURI != r.RefersToURI || o.Date.UTC().Format(time.RFC3339) != r.RefersToDate ||
+			"sha256:"+o.PayloadSHA256 != r.PayloadDigest:
+			t.Errorf("%s: revisit of %s (refers to %s at %s, %s) names the %s record of %s at %s holding %s", r.file, r.TargetURI,
+				r.RefersToURI, r.RefersToDate, r.PayloadDigest, o.Type, o.TargetURI, o.Date.UTC().Format(time.RFC3339), o.PayloadSHA256)
+		}
+		if !requestOf[r.ID] {
+			t.Errorf("%s: revisit of %s has no request record: no fetch it records", r.file, r.TargetURI)
+		}
+	}
+	var uris []string
+	for u := range requests {
+		uris = append(uris, u)
+	}
+	sort.Strings(uris)
+	for _, u := range uris {
+		if requests[u] > served[u] {
+			t.Errorf("%s: %d request records, the server answered %d requests", u, requests[u], served[u])
+		}
+	}
+	for full := range requisites {
+		if !strings.HasPrefix(full, base) {
+			continue
+		}
+		pu, err := url.Parse(full)
+		if err != nil {
+			continue
+		}
+		u := pu.RequestURI()
+		requisiteReqs += requests[u]
+		requisiteServed += served[u]
+		if requests[u] != served[u] {
+			t.Errorf("requisite %s: %d request records, the server answered %d requests", u, requests[u], served[u])
+		}
+	}
+	total := 0
+	for _, n := range served {
+		total += n
+	}
+	recorded := 0
+	for _, n := range requests {
+		recorded += n
+	}
+	t.Logf("%d records; %d request records of %d requests served (requisites: %d of %d, %d URLs); %d revisit, %d metadata records",
+		len(all), recorded, total, requisiteReqs, requisiteServed, len(requisites), revisits, metadata)
+}
