@@ -266,14 +266,15 @@ func (w *Writer) release(p *pkg) {
 // fetchKey names the fetch that brought f in this crawl: the normalised
 // URL and the time its last exchange was sent (received), to the
 // nanosecond, or, for a file without exchanges, its URL and capture time;
-// it returns that time too. The key is "" for a file not fetched: a stored
-// capture reused without a request (File.Reused, and no method in its
-// exchange).
+// it returns that time too. The key is "" for a file not fetched: its last
+// exchange has no method (no request was sent: a stored capture reused,
+// a response the browser took from its cache), or it has no exchange and
+// is a reused capture (File.Reused).
 func fetchKey(f *blogharvest.File) (string, time.Time) {
 	u, t := f.URL, f.Captured
 	if n := len(f.Exchanges); n > 0 {
 		x := f.Exchanges[n-1]
-		if x.Method == "" && f.Reused != "" {
+		if x.Method == "" {
 			return "", time.Time{}
 		}
 		u, t = x.URL, x.Sent

@@ -277,16 +277,27 @@ func (c *crawl) homeRequisites(ctx context.Context, home *fetchedPage) {
 // browserRequisites turns the responses the browser received rendering a
 // page (its own document aside) into requisite files, secrets redacted,
 // and shares the successful ones with the crawl's requisite cache so that
-// the pages after it need not fetch them again.
+// the pages after it need not fetch them again. A response Chromium
+// served from its own cache is no fetch: it is the crawl's file of that
+// URL when it has one (the fetch that brought it, recorded once), else
+// the file with exchanges without a method (no request was sent).
 func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 	var out []blogharvest.File
 	for _, r := range res.Responses {
 		if r.Main || len(r.Exchanges) == 0 {
 			continue
 		}
+		if m, ok := w.requisites.get(r.Exchanges[len(r.Exchanges)-1].URL); r.FromCache && ok && m.err == nil &&
+			m.file.Status >= 200 && m.file.Status < 300 {
+			out = append(out, m.file)
+			continue
+		}
 		xs := make([]blogharvest.Exchange, len(r.Exchanges))
 		for i, x := range r.Exchanges {
 			fetch.Redact(&x)
+			if r.FromCache {
+				x.Method, x.RequestHeader = "", nil
+			}
 			xs[i] = x
 		}
 		last := xs[len(xs)-1]

@@ -25,6 +25,10 @@ type Response struct {
 	Type      string // Chromium's resource type: Document, Stylesheet, Image, Font, Script, XHR, Fetch …
 	// Main is true for the main frame's document (the page itself).
 	Main bool
+	// FromCache is true when Chromium served the response from its own
+	// cache (memory, disk or prefetch cache): no request reached the
+	// server, the exchange is a copy of an earlier one.
+	FromCache bool
 }
 
 // maxRecorded caps the responses recorded per page; maxUnrecorded caps the
@@ -67,6 +71,7 @@ type netEntry struct {
 	typ      network.ResourceType
 	frame    string
 	finished bool
+	cached   bool // Network.requestServedFromCache: from the memory cache
 }
 
 func newNetRecorder(mainFrame string) *netRecorder {
@@ -90,6 +95,10 @@ func (r *netRecorder) onEvent(ev any) {
 	case *network.EventLoadingFinished:
 		if e := r.byID[ev.RequestID]; e != nil {
 			e.finished = true
+		}
+	case *network.EventRequestServedFromCache:
+		if e := r.byID[ev.RequestID]; e != nil {
+			e.cached = true
 		}
 	}
 }
@@ -164,7 +173,8 @@ func (r *netRecorder) responses(ctx context.Context) ([]Response, []Unrecorded) 
 		}
 		xs := append(append([]blogharvest.Exchange(nil), e.hops...), exchange(e.req, e.sent, e.resp))
 		out = append(out, Response{Exchanges: xs, Body: body, Type: string(e.typ),
-			Main: e.typ == network.ResourceTypeDocument && e.frame == r.main})
+			Main:      e.typ == network.ResourceTypeDocument && e.frame == r.main,
+			FromCache: e.cached || e.resp.FromDiskCache || e.resp.FromPrefetchCache})
 	}
 	return out, missed
 }

@@ -65,7 +65,7 @@ func updateReusesRequisites(t *testing.T, cacheControl string) {
 		return append([]*http.Request(nil), asked...)
 	}
 	first := crawl()
-	heldAsked := 0 // requests for the held requisites, both crawls
+	heldAsked := 0            // requests for the held requisites, both crawls
 	held := map[string]bool{} // paths of the requisites the requisites package holds
 	reqs, _ := filepath.Glob(filepath.Join(out, "*", "requisites", "v*", "data", "objects", "warc", "*.warc.gz"))
 	for _, p := range reqs {
