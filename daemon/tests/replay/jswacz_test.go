@@ -46,7 +46,8 @@ func jsWACZ(t *testing.T) string {
 // detecting pages): its CDXJ index must be ours line for line (SURT key,
 // timestamp, url, mime, status, digest, length, offset, filename; js-wacz
 // writes the digest without its "sha256:" label), and every page of our
-// pages.jsonl must be one it detects, with the same timestamp. Pages it
+// pages.jsonl must be one it detects, with the same timestamp, and carry a
+// title (the home page its blog's, each entry its own). Pages it
 // detects that ours does not list must be pages our index holds (an
 // entry's second comment page is part of the entry, not a page of its
 // own).
@@ -78,6 +79,12 @@ func TestWACZMatchesJsWacz(t *testing.T) {
 		t.Errorf("CDXJ: ours %d lines, js-wacz's %d; first differences:\n%s", len(a), len(b), firstDiffs(a, b, 5))
 	}
 	ourPages, theirPages := pageTimes(t, our["pages/pages.jsonl"]), pageTimes(t, their["pages/pages.jsonl"])
+	for _, l := range sortedLines(our["pages/pages.jsonl"]) {
+		var p struct{ URL, Title string }
+		if json.Unmarshal([]byte(l), &p) == nil && p.URL != "" && strings.TrimSpace(p.Title) == "" {
+			t.Errorf("our pages.jsonl: page %s has no title", p.URL)
+		}
+	}
 	for u, ts := range ourPages {
 		if theirPages[u] != ts {
 			t.Errorf("page %s at %s in ours, js-wacz detects it at %q", u, ts, theirPages[u])
