@@ -33,8 +33,11 @@
 // before the tab leaves the page. A response whose body Chromium did not
 // keep (it evicts bodies over its buffer sizes) and every request past the
 // per-page cap are named in Result.Unrecorded with the reason, never left
-// out silently (harvest records them in the ledger). Headers come as
-// Chromium reports them, secrets included; the caller redacts.
+// out silently (harvest records them in the ledger). A response Chromium
+// served from its own cache (memory, disk or prefetch) is marked
+// Response.FromCache: no request reached the server (harvest records no
+// fetch for it). Headers come as Chromium reports them, secrets included;
+// the caller redacts.
 //
 // Failures: a page that never settles is captured when its time is nearly
 // spent, with a note in Result.Notes. A crashed or hung renderer loses its
