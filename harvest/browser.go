@@ -238,6 +238,9 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		return ex, exErr
 	}
 	e.Files = append(e.Files, res.Files(w.o.Now())...)
+	if res.Clicks > 0 {
+		w.log.Info("render: pressed \"more\" controls", "url", j.page.resp.URL, "clicks", res.Clicks)
+	}
 	j.renderedReqs = w.browserRequisites(res)
 	for _, n := range res.Notes {
 		e.Problems = append(e.Problems, "render: "+n)

@@ -213,6 +213,11 @@ func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComm
 	start := time.Now()
 	logs := crawlBlog(t, blogURL, sys.origin(), out, false)
 	t.Logf("first crawl: %s, %s", time.Since(start).Round(time.Second), renderCounts(logs))
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, `"more\" controls`) || strings.Contains(line, "comment thread") || strings.Contains(line, "comments short") {
+			t.Log(line) // threads given in part: "more" pressed, the rest read from the API, or short
+		}
+	}
 	if !strings.Contains(logs, "msg=render ") {
 		t.Errorf("no page rendered (msg=render)\n%s", daemontest.LastLines(logs, 30))
 	}
@@ -242,12 +247,17 @@ func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComm
 	return logs
 }
 
-// renderCounts returns the renders= part of a crawl's "harvest finished"
-// log line: how many pages were rendered, per reason.
+// renderCounts returns the requests= and renders= parts of a crawl's
+// "harvest finished" log line: the requests the crawl's client made, and
+// how many pages were rendered, per reason.
 func renderCounts(logs string) string {
 	for _, line := range strings.Split(logs, "\n") {
 		if i := strings.Index(line, "renders="); i >= 0 && strings.Contains(line, "harvest finished") {
-			return line[i:]
+			req := ""
+			if k := strings.Index(line, " requests="); k >= 0 {
+				req = strings.Fields(line[k:])[0] + " "
+			}
+			return req + line[i:]
 		}
 	}
 	return "no renders= in the logs"
