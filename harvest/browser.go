@@ -238,15 +238,24 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		return ex, exErr
 	}
 	e.Files = append(e.Files, res.Files(w.o.Now())...)
+	if res.Clicks > 0 {
+		w.log.Info("render: pressed \"more\" controls", "url", j.page.resp.URL, "clicks", res.Clicks)
+	}
 	j.renderedReqs = w.browserRequisites(res)
 	for _, n := range res.Notes {
 		e.Problems = append(e.Problems, "render: "+n)
 	}
+	var more threadMore
+	if why.forComments() || e.Kind == blogharvest.KindPost {
+		more = w.followThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
+		e.Files = append(e.Files, more.files...)
+	}
 	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
 	w.frameComments(&rex, res)
-	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html, w.shapes); note != "" { // comment systems in no table
+	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html, w.shapes, more, w.o.MaxComments); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
+	w.noteThreadShort(e, more, rex.Comments)
 	if e.Kind == blogharvest.KindPost && (why.forComments() || len(rex.Comments) > 0) {
 		j.threads = threadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (threads.go)
 	}

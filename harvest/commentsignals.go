@@ -415,8 +415,8 @@ func (w *pageWorker) commentSignalReason(j *pageJob) string {
 // (an events list, a team page): the static extraction had its chance at
 // them, and they are dropped. It returns a note for Entry.Problems when
 // it drops what it found, else "".
-func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte, shapes *commentShapes) string {
-	if api := apiComments(res, lang); len(api) > 0 && len(api) >= len(ex.Comments) && (len(truth) == 0 || agreesWithFeed(api, truth)) {
+func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte, shapes *commentShapes, more threadMore, limit int) string {
+	if api := apiComments(res, lang, more.answers, limit); len(api) > 0 && len(api) >= len(ex.Comments) && (len(truth) == 0 || agreesWithFeed(api, truth)) {
 		ex.Comments = api // the service's own records, shown by the page
 		if ex.Methods != nil {
 			ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
@@ -442,8 +442,10 @@ func renderedComments(ex *learn.Extraction, res *render.Result, lang string, tru
 
 // apiComments returns the comments of the JSON responses the rendered
 // page's scripts fetched that the page and its frames show
-// (learn.APIComments); nil when there are none.
-func apiComments(res *render.Result, lang string) []learn.Comment {
+// (learn.APIComments), with those of the answers the crawl read
+// following them (more: threadmore.go), up to limit in all; nil when
+// there are none.
+func apiComments(res *render.Result, lang string, more []learn.MoreAnswer, limit int) []learn.Comment {
 	if len(res.API) == 0 {
 		return nil
 	}
@@ -453,7 +455,7 @@ func apiComments(res *render.Result, lang string) []learn.Comment {
 			bodies = append(bodies, a.Body)
 		}
 	}
-	return learn.APIComments(bodies, renderedPages(res, lang))
+	return learn.APICommentsMore(bodies, more, renderedPages(res, lang), limit)
 }
 
 // renderedPages returns the rendered page and its frames' documents.

@@ -72,7 +72,11 @@
 // and Options.MaxRenders bounds a crawl's renders; Result.Renders and
 // Result.NotRendered count them. A rendered page's comments come first
 // from the JSON its scripts fetched (render.Result.API,
-// learn.APIComments) when the page shows those records; else a rendered
+// learn.APIComments) when the page shows those records, read whole: what
+// those answers say is left (a next page, a cursor, a reply count above
+// the replies given) is asked for the way the app asks, within the
+// post's comment bounds, the rest named in the ledger (threadmore.go);
+// else a rendered
 // page and its frames whose comments the rules miss are read by
 // learn.RenderedComments. The browser a crawl starts reaches the
 // network only through a filtering proxy of the crawl's own
@@ -218,7 +222,9 @@
 //     crawl's rendered pages (a shape two pages repeated is read where a
 //     thread of one comment repeats nothing).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
-//     the proxy every browser request goes through.
+//     the proxy every browser request goes through. threadmore.go: the
+//     rest of a rendered thread the app gave in part (next pages, replies
+//     behind "more"), read from its API.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
 //     capture.
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
@@ -261,7 +267,11 @@
 //     Date fallbacks after the page: feeddates.go; terms: taxonomy.go.
 //   - Where a blog states a comment count: stated.go (readStated; number
 //     words: numberWords); what a platform's per-post comment feed or
-//     comments REST endpoint looks like: harvest/platform.
+//     comments REST endpoint looks like: harvest/platform. What a comment
+//     API's answer says is left (paging keys, reply counts):
+//     learn.ReadAPIMore (apimore.go); how the rest is asked for (page and
+//     cursor parameters, the replies endpoint learned from the app's
+//     requests): threadmore.go.
 //   - When a page is rendered: renderReason in browser.go, the one place
 //     the decision is made; a new reason is a Reason… constant in
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).

@@ -38,6 +38,15 @@ import (
 // page's URL with that fragment as its URL. It returns nil when the
 // bodies hold no comments, or when too few of them match the DOM.
 func APIComments(bodies [][]byte, pages []Page) []Comment {
+	return APICommentsMore(bodies, nil, pages, 0)
+}
+
+// APICommentsMore is APIComments with the answers the crawl read after
+// those the page fetched, following what they said was left (more:
+// ReadAPIMore): the records of more need not show in the DOM (no reader
+// pressed "more" there), but are kept only when the page's own answers
+// match it, and only up to limit comments in all (0: no bound).
+func APICommentsMore(bodies [][]byte, more []MoreAnswer, pages []Page, limit int) []Comment {
 	if len(bodies) == 0 || len(pages) == 0 {
 		return nil
 	}
@@ -61,7 +70,17 @@ func APIComments(bodies [][]byte, pages []Page) []Comment {
 		}
 		r.walk(v, "")
 	}
-	if len(r.out) == 0 {
+	shown := len(r.out) // records of the page's own answers
+	for _, a := range more {
+		d := json.NewDecoder(bytes.NewReader(a.Body))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) != nil {
+			continue
+		}
+		r.walk(v, a.Parent)
+	}
+	if shown == 0 {
 		return nil
 	}
 	ids := map[string]bool{}
@@ -69,10 +88,14 @@ func APIComments(bodies [][]byte, pages []Page) []Comment {
 		ids[c.ID] = true
 	}
 	var kept []Comment
-	for _, c := range r.out {
+	inDOM := 0 // records of the page's answers the DOM shows
+	for k, c := range r.out {
 		t := textsim.NormalizeText(c.ContentText)
-		if t == "" || !strings.Contains(domText, t) {
+		if t == "" || k < shown && !strings.Contains(domText, t) || k >= shown && limit > 0 && len(kept) >= limit {
 			continue
+		}
+		if k < shown {
+			inDOM++
 		}
 		c.ParentID = "" // the first candidate the responses hold
 		for _, p := range r.parents[c.ID] {
@@ -88,10 +111,20 @@ func APIComments(bodies [][]byte, pages []Page) []Comment {
 		}
 		kept = append(kept, c)
 	}
-	if 3*len(kept) < 2*len(r.out) {
+	if 3*inDOM < 2*shown {
 		return nil
 	}
 	return kept
+}
+
+// MoreAnswer is an answer the crawl read following a comment API's
+// paging (APICommentsMore).
+type MoreAnswer struct {
+	Body []byte
+	// Parent is the comment whose replies were asked for; "" for a page
+	// of the thread. Its records that name no parent of their own are
+	// its replies.
+	Parent string
 }
 
 // elementIDs adds the id attributes of the elements of doc to ids.

@@ -163,7 +163,10 @@
 //     without rules (platform markup, JSON-LD, repeated records);
 //     commentrepeat.go: a rendered page's (RenderedComments);
 //     apicomments.go: the comment records of the JSON a rendered page's
-//     scripts fetched (APIComments), kept when the DOM shows them.
+//     scripts fetched (APIComments), kept when the DOM shows them, with
+//     those of the answers read following them (APICommentsMore);
+//     apimore.go: what such an answer says is left of its thread, a next
+//     page or replies beyond those given (ReadAPIMore).
 //   - clean.go: cleaning the article and comment HTML (boilerplate boxes,
 //     scripts, lazy images, absolute URLs).
 //   - text.go: the visible text of a tree (nodeText) and its HTML

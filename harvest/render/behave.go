@@ -9,14 +9,16 @@ import (
 // Behaviour names the "load more" controls of one comment platform.
 type Behaviour = platform.Behaviour
 
-// textPattern matches the label of a generic "load more" button or link.
-const textPattern = `load more|show more|more comments|older comments|plus de commentaires`
+// textPattern matches the label of a generic "load more" button or link:
+// more comments, or more replies of a comment ("Show 2 more replies",
+// "View 1 more reply", "3 more replies", "Read more replies").
+const textPattern = `load more|show more|more comments|older comments|plus de commentaires|more repl(?:y|ies)\b|\d+ more (?:repl|comment|answer|response)|weitere antworten|plus de réponses|más respuestas|mais respostas|altre risposte`
 
 // Behaviours returns a copy of the "load more" controls that Render
 // clicks, from the platform table (harvest/platform), in the order they
-// are tried. Controls whose label matches /load more|show more|more
-// comments|older comments|plus de commentaires/i are clicked too, as are
-// Options.ExtraSelectors.
+// are tried. Controls whose label matches textPattern (/load more|show
+// more|more comments|older comments|more repl(y|ies)|N more replies|…/i,
+// a few languages) are clicked too, as are Options.ExtraSelectors.
 func Behaviours() []Behaviour { return platform.LoadMore() }
 
 // selectors returns the platform table's selectors followed by extra.

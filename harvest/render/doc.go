@@ -8,8 +8,8 @@
 // screenshots depend on it). Render loads a page, waits until no request has
 // been in flight for Options.IdleTime, scrolls down screen by screen, then
 // clicks "load more" controls (the table of Behaviours, labels such as "Load
-// more comments", Options.ExtraSelectors) in every frame until a click adds
-// nothing, and serialises the DOM. The package's scripts run in an isolated
+// more comments" or "Show 2 more replies", Options.ExtraSelectors) in every
+// frame until a click adds nothing, and serialises the DOM. The package's scripts run in an isolated
 // world per frame: they see the page's DOM but not its JavaScript, and leave
 // no trace in it.
 //

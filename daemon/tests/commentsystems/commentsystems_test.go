@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,10 @@ func (s *seeded) key() string { return s.author + "\x00" + textsim.NormalizeText
 // TestCrawlArchivesRealCommentSystems crawls a blog whose comments are
 // served by each installed comment system, checks precision, recall and
 // reply parents, then adds a comment through the API and checks that the
-// second crawl archives it as a new version of its post.
+// second crawl archives it as a new version of its post. Ghost's blog has
+// a fourth post (longThreads) whose two comments have six replies each:
+// its comments app gives three with each comment, the rest behind "Show 3
+// more replies".
 func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts comment services, processes and a browser")
@@ -117,22 +121,48 @@ func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	// they run at once.
 	t.Run("waline", func(t *testing.T) {
 		t.Parallel()
-		if logs := crawlCommentSystem(t, startWaline(t)); !strings.Contains(logs, "reason=\"api-widget") {
+		if logs := crawlCommentSystem(t, startWaline(t), threadPlan); !strings.Contains(logs, "reason=\"api-widget") {
 			t.Errorf("no render logged for the script widget (reason=api-widget)\n%s", daemontest.LastLines(logs, 30))
 		}
 	})
 	t.Run("ghost", func(t *testing.T) {
 		t.Parallel()
-		crawlCommentSystem(t, startGhost(t))
+		crawlCommentSystem(t, startGhost(t), append(slices.Clone(threadPlan), longThreads))
 	})
 }
 
-// threadPlan is the comments seeded on each post: top-level comments and
-// replies to them (nesting three deep on the first post).
-var threadPlan = [][]struct {
+// plannedComment is a comment to seed: its author, text and parent.
+type plannedComment struct {
 	author, text string
 	parent       int // index of the parent in the post's list; -1 for none
-}{
+}
+
+// threadPosts are the posts seeded, in the order of a plan's threads.
+var threadPosts = []string{"/posts/rye-bread/", "/posts/sourdough-starter/", "/posts/winter-proofing/", "/posts/long-fermentation/"}
+
+// longThreads is a post of two comments with six replies each (the last
+// answering the one before): more than Ghost's comments app gives with a
+// comment (three), the rest behind its "Show 3 more replies".
+var longThreads = func() []plannedComment {
+	names := []string{"Ann Lee", "Bob Ray", "Chloé Martin", "Dev Patel", "Eve Stone", "Frank Ode", "Grace Hu"}
+	var out []plannedComment
+	for i, topic := range []string{"an overnight fridge proof", "a forty-eight hour ferment"} {
+		top := len(out)
+		out = append(out, plannedComment{names[i], fmt.Sprintf("We tried %s and the flavour changed completely.", topic), -1})
+		for k := 0; k < 6; k++ {
+			parent := top
+			if k == 5 {
+				parent = len(out) - 1
+			}
+			out = append(out, plannedComment{names[(i+k+1)%len(names)], fmt.Sprintf("Reply %d about %s: the dough needs a cooler spot.", k+1, topic), parent})
+		}
+	}
+	return out
+}()
+
+// threadPlan is the comments seeded on each post: top-level comments and
+// replies to them (nesting three deep on the first post).
+var threadPlan = [][]plannedComment{
 	{
 		{"Ann Lee", "I tried the recipe with rye flour and the crumb came out denser but richer.", -1},
 		{"Bob Ray", "Rye needs more water in my experience, about ten percent more.", 0},
@@ -153,17 +183,17 @@ var threadPlan = [][]struct {
 	},
 }
 
-// crawlCommentSystem seeds the plan through sys's API, serves a blog
-// embedding its client, crawls it twice with the real binary and checks
-// what was archived. It returns the first crawl's logs.
-func crawlCommentSystem(t *testing.T, sys commentSystem) string {
-	posts := []string{"/posts/rye-bread/", "/posts/sourdough-starter/", "/posts/winter-proofing/"}
+// crawlCommentSystem seeds plan (threadPosts in order) through sys's
+// API, serves a blog embedding its client, crawls it twice with the real
+// binary and checks what was archived. It returns the first crawl's logs.
+func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComment) string {
+	posts := slices.Clone(threadPosts[:len(threads)])
 	truth := map[string][]*seeded{}
 	blogURL := ""
 	if host, ok := sys.(blogHost); ok {
 		blogURL, posts = host.publish(t, posts)
 	}
-	for k, plan := range threadPlan {
+	for k, plan := range threads {
 		var made []*seeded
 		for _, c := range plan {
 			var parent *seeded
@@ -183,6 +213,11 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 	start := time.Now()
 	logs := crawlBlog(t, blogURL, sys.origin(), out, false)
 	t.Logf("first crawl: %s, %s", time.Since(start).Round(time.Second), renderCounts(logs))
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, `"more\" controls`) || strings.Contains(line, "comment thread") || strings.Contains(line, "comments short") {
+			t.Log(line) // threads given in part: "more" pressed, the rest read from the API, or short
+		}
+	}
 	if !strings.Contains(logs, "msg=render ") {
 		t.Errorf("no page rendered (msg=render)\n%s", daemontest.LastLines(logs, 30))
 	}
@@ -212,12 +247,17 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 	return logs
 }
 
-// renderCounts returns the renders= part of a crawl's "harvest finished"
-// log line: how many pages were rendered, per reason.
+// renderCounts returns the requests= and renders= parts of a crawl's
+// "harvest finished" log line: the requests the crawl's client made, and
+// how many pages were rendered, per reason.
 func renderCounts(logs string) string {
 	for _, line := range strings.Split(logs, "\n") {
 		if i := strings.Index(line, "renders="); i >= 0 && strings.Contains(line, "harvest finished") {
-			return line[i:]
+			req := ""
+			if k := strings.Index(line, " requests="); k >= 0 {
+				req = strings.Fields(line[k:])[0] + " "
+			}
+			return req + line[i:]
 		}
 	}
 	return "no renders= in the logs"
