@@ -117,7 +117,7 @@ func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	// they run at once.
 	t.Run("waline", func(t *testing.T) {
 		t.Parallel()
-		if logs := crawlCommentSystem(t, startWaline(t)); !strings.Contains(logs, "reason=\"api-widget") {
+		if logs, _ := crawlCommentSystem(t, startWaline(t)); !strings.Contains(logs, "reason=\"api-widget") {
 			t.Errorf("no render logged for the script widget (reason=api-widget)\n%s", daemontest.LastLines(logs, 30))
 		}
 	})
@@ -155,8 +155,8 @@ var threadPlan = [][]struct {
 
 // crawlCommentSystem seeds the plan through sys's API, serves a blog
 // embedding its client, crawls it twice with the real binary and checks
-// what was archived. It returns the first crawl's logs.
-func crawlCommentSystem(t *testing.T, sys commentSystem) string {
+// what was archived. It returns the first crawl's logs and the archive.
+func crawlCommentSystem(t *testing.T, sys commentSystem) (logs, archive string) {
 	posts := []string{"/posts/rye-bread/", "/posts/sourdough-starter/", "/posts/winter-proofing/"}
 	truth := map[string][]*seeded{}
 	blogURL := ""
@@ -181,7 +181,7 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 	}
 	out := t.TempDir()
 	start := time.Now()
-	logs := crawlBlog(t, blogURL, sys.origin(), out, false)
+	logs = crawlBlog(t, blogURL, sys.origin(), out, false)
 	t.Logf("first crawl: %s, %s", time.Since(start).Round(time.Second), renderCounts(logs))
 	if !strings.Contains(logs, "msg=render ") {
 		t.Errorf("no page rendered (msg=render)\n%s", daemontest.LastLines(logs, 30))
@@ -209,7 +209,7 @@ func crawlCommentSystem(t *testing.T, sys commentSystem) string {
 	if len(versions) != 2 {
 		t.Errorf("%s: %d versions archived, want 2 (the second with the new comment): %v", posts[1], len(versions), versions)
 	}
-	return logs
+	return logs, out
 }
 
 // renderCounts returns the renders= part of a crawl's "harvest finished"
