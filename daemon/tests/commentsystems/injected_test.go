@@ -39,7 +39,7 @@ func TestCrawlArchivesScriptMountedWaline(t *testing.T) {
 	logs, archive := crawlCommentSystem(t, injectedWaline{startWaline(t)})
 	checkWidgetState(t, archive)
 	for post, by := range map[string]string{"rye-bread": "an inline script", "sourdough-starter": "the script ", "winter-proofing": "an inline script"} {
-		re := regexp.MustCompile(`msg=render url=\S*/posts/` + post + `/ reason="script-widget: ` + regexp.QuoteMeta(by) + `[^"]*`)
+		re := regexp.MustCompile(`msg=render [^\n]*\burl=\S*/posts/` + post + `/ reason="script-widget: ` + regexp.QuoteMeta(by) + `[^"]*`)
 		m := re.FindString(logs)
 		if m == "" {
 			t.Errorf("%s: no render for reason script-widget by %q logged\n%s", post, by, daemontest.LastLines(grepLines(logs, "msg=render"), 10))
