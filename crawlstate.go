@@ -5,7 +5,8 @@ import "time"
 // CrawlState is what one crawl of a blog leaves for the next update of it,
 // so that the update stays polite: the feeds asked for conditionally, the
 // signatures of the feed's first page, the validators of those posts'
-// pages and of the comment threads drawn by script. It is metadata only
+// pages and of the comment threads drawn by script, the scripts that drew
+// them. It is metadata only
 // (validators, digests, dates): harvest produces it (harvest.State, which
 // adds robots.txt captures and rules) and reads it back, and the schedule
 // store keeps it between runs (schedule.State). This is its one
@@ -34,6 +35,11 @@ type CrawlState struct {
 	// and the digest of the body): an update asks for them conditionally
 	// and reads again the posts whose thread changed.
 	Threads map[string][]Validators `json:",omitempty"`
+	// WidgetScripts are the URLs (without query) of the scripts whose
+	// requests drew the comments of a rendered page of the blog (a
+	// comment widget's client, however the page loads it): an update
+	// renders a page that names one for its comments.
+	WidgetScripts []string `json:",omitempty"`
 }
 
 // Validators describe one resource as last received: what a conditional

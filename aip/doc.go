@@ -33,7 +33,8 @@
 //	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
 //	data/objects/state/state.json Blog AIPs: what the crawl left for the next update that
 //	                          no capture holds (blogharvest.RoleState: the comment APIs
-//	                          watched, harvest.ThreadsFrom); not part of the content digest
+//	                          watched, harvest.ThreadsFrom; the widget loaders,
+//	                          harvest.WidgetScriptsFrom); not part of the content digest
 //	data/objects/warc/<entry-key or "blog">.warc.gz
 //	                          WARC 1.1 (package warc): warcinfo, then the request and
 //	                          response records of every HTTP exchange that produced a

@@ -165,7 +165,8 @@ func crawlAdHoc(ctx context.Context, c *Config, full bool, io IO) (RunStats, err
 // resumeFromArchive gives blog b's schedule state what its latest Blog AIP
 // holds (harvest.StateFrom: the posts feed's validators and items, the
 // blog-wide comment feed's, robots.txt, the rules, and the watermark of
-// the crawl that wrote it), so that its next run is the UpdateCrawl the
+// the crawl that wrote it; its state file's watched threads and widget
+// loaders), so that its next run is the UpdateCrawl the
 // daemon would run. Without a Blog AIP, or with one it cannot read, the
 // run is a NewCrawl; the log says which.
 func (d *Daemon) resumeFromArchive(b Blog) {
@@ -180,6 +181,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 	}
 	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
 	st.Threads = harvest.ThreadsFrom(ab.State)
+	st.WidgetScripts = harvest.WidgetScriptsFrom(ab.State)
 	if !ok {
 		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", path.Base(path.Dir(path.Dir(ab.Bag)))+"/blog/"+path.Base(ab.Bag))
 		return

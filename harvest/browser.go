@@ -124,7 +124,7 @@ func (w *pageWorker) closeRenderer() {
 // comment feed already holds every comment the feed counts, nothing is
 // rendered for comments: the feed's comments are merged into the entry
 // anyway.
-func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, exErr error) renderWhy {
+func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex learn.Extraction, exErr error) renderWhy {
 	if w.o.Render == RenderAlways {
 		return renderWhy{key: ReasonAlways}
 	}
@@ -161,7 +161,7 @@ func (w *pageWorker) renderReason(j *pageJob, post bool, ex learn.Extraction, ex
 		if r := w.commentSignalReason(j); r != "" { // a comment system in no table (commentsignals.go)
 			return renderWhy{ReasonCommentSignal, r}
 		}
-		return w.widgetReason(j)
+		return w.widgetReason(ctx, j)
 	}
 	return renderWhy{}
 }
@@ -175,17 +175,19 @@ func feedHoldsAll(j *pageJob) bool {
 
 // widgetReason returns the reason to render a page whose static page
 // shows a script widget drawn from an API into an empty element
-// (widgetsignal.go), unless the feed says the post has no comments or the
-// browser may not reach the API.
-func (w *pageWorker) widgetReason(j *pageJob) renderWhy {
+// (widgetsignal.go), or whose scripts create the element they mount such
+// a widget into, or that loads a widget an earlier render of the blog
+// found (scriptwidget.go), unless the feed says the post has no comments
+// or the browser may not reach the API.
+func (w *pageWorker) widgetReason(ctx context.Context, j *pageJob) renderWhy {
 	if j.item != nil && j.item.CommentCount == 0 {
 		return renderWhy{}
 	}
-	s := widgetSignal(j.page.doc, j.page.url)
-	if s.reason == "" || s.src != "" && !w.browserMayLoad(s.src) {
-		return renderWhy{}
+	may := func(s commentSignal) bool { return s.reason != "" && (s.src == "" || w.browserMayLoad(s.src)) }
+	if s := widgetSignal(j.page.doc, j.page.url); may(s) {
+		return renderWhy{ReasonAPIWidget, s.reason}
 	}
-	return renderWhy{ReasonAPIWidget, s.reason}
+	return w.scriptWidgetReason(ctx, j.page, may)
 }
 
 // jsCommentSystem returns the JavaScript comment system of page worth
@@ -212,7 +214,7 @@ func (w *pageWorker) articleRuleTrusted() bool {
 // crawl's render account allows it, keeps the rendered DOM and
 // screenshot, and returns the better of the two extractions.
 func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction, exErr error) (learn.Extraction, error) {
-	why := w.renderReason(j, e.Kind == blogharvest.KindPost, ex, exErr)
+	why := w.renderReason(ctx, j, e.Kind == blogharvest.KindPost, ex, exErr)
 	if why.key == "" {
 		return ex, exErr
 	}
@@ -256,6 +258,9 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		e.Problems = append(e.Problems, note)
 	}
 	w.noteThreadShort(e, more, rex.Comments)
+	if len(rex.Comments) > 0 {
+		w.widgets.add(widgetScriptsOf(res, w.lang(j.page))) // the widget's loader, for the blog's next pages and crawls (scriptwidget.go)
+	}
 	if e.Kind == blogharvest.KindPost && (why.forComments() || len(rex.Comments) > 0) {
 		j.threads = threadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (threads.go)
 	}

@@ -104,6 +104,11 @@ type pageWorker struct {
 	// (commentshapes.go).
 	shapes *commentShapes
 	stored *storedRequisites // what the blog's requisites packages hold (requisitestore.go)
+	// scripts are the blog's own scripts read for widgets they mount,
+	// widgets the scripts known to load a comment widget on the blog
+	// (scriptwidget.go).
+	scripts *scriptReads
+	widgets *widgetScripts
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -183,7 +188,12 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
 		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
-		stored: &storedRequisites{load: o.ArchivedRequisites}}
+		stored: &storedRequisites{load: o.ArchivedRequisites}, scripts: &scriptReads{}}
+	if pol.useState {
+		w.widgets = newWidgetScripts(o.State.WidgetScripts)
+	} else {
+		w.widgets = newWidgetScripts(nil)
+	}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
 }
@@ -219,6 +229,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 	}
 	c.setScope(home)
+	c.widgets.setHome(home) // its scripts are no widget's loader (scriptwidget.go)
 	if c.homeDue() {
 		c.homeRequisites(ctx, home)
 	}

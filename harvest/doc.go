@@ -65,7 +65,13 @@
 // is logged. A script widget named only by its product (an inline init
 // call naming an API URL and mounting into an element the static page
 // leaves empty, or an element with an API URL in a data-attribute) is
-// found without any comment word (widgetsignal.go). Every reason has a
+// found without any comment word (widgetsignal.go), and so is one whose
+// mount element a script creates at run time, as a site generator's
+// injector does (an inline script, or a script of the blog's own read
+// through the requisite cache, that creates an element and calls a
+// widget's init with an element key and a service URL), or a page naming
+// a script whose requests drew comments in an earlier render of the blog
+// (State.WidgetScripts; scriptwidget.go). Every reason has a
 // name (renderdecision.go: ReasonNoArticle, ReasonAPIWidget, …); a post
 // whose comment feed holds every comment its item counts is not rendered
 // for comments, guessed reasons stop after renders that added nothing,
@@ -218,7 +224,8 @@
 //   - postpages.go: the further pages of a paginated post.
 //   - renderdecision.go: the named render reasons, the render budget and
 //     the per-reason account; widgetsignal.go: script widgets drawn from
-//     an API. commentshapes.go: the comment structure learned from the
+//     an API; scriptwidget.go: widgets mounted into elements scripts
+//     create, and the widget loaders renders teach. commentshapes.go: the comment structure learned from the
 //     crawl's rendered pages (a shape two pages repeated is read where a
 //     thread of one comment repeats nothing).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
@@ -275,6 +282,9 @@
 //   - When a page is rendered: renderReason in browser.go, the one place
 //     the decision is made; a new reason is a Reason… constant in
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).
+//     What a script's code must show to be a widget's injector:
+//     scriptWidget (scriptwidget.go); which scripts a render teaches as
+//     widget loaders: widgetScriptsOf.
 //   - How a URL is percent-encoded before it is requested or indexed:
 //     blogharvest.NormalizeURL (urlnorm.go at the root), the one
 //     normalisation, called by the fetch client (checkTarget, redirect

@@ -2,6 +2,7 @@ package harvest
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"net/url"
 	"os"
@@ -123,15 +124,15 @@ func TestRenderReasonJSComments(t *testing.T) {
 	ex := learn.Extraction{ContentText: "text", Comments: []learn.Comment{{ContentText: "hi"}}}
 	disqus := job(`<html><body><p>text</p><div id="disqus_thread"></div></body></html>`)
 	w := &pageWorker{o: Options{Render: RenderAuto}}
-	if got := w.renderReason(disqus, false, ex, nil); got != (renderWhy{ReasonCommentSystem, "comments by disqus"}) {
+	if got := w.renderReason(context.Background(), disqus, false, ex, nil); got != (renderWhy{ReasonCommentSystem, "comments by disqus"}) {
 		t.Errorf("render:auto, Disqus markers: reason %q, want comments by disqus", got)
 	}
 	blocked := job(`<html><body><script src="ftp://c.ex/comments.js"></script><div id="disqus_thread"></div></body></html>`)
-	if got := w.renderReason(blocked, false, ex, nil); got.key != "" {
+	if got := w.renderReason(context.Background(), blocked, false, ex, nil); got.key != "" {
 		t.Errorf("render:auto, a comment script the browser may not load: reason %q, want none", got)
 	}
 	w.o.Render = RenderNever
-	if got := w.renderReason(disqus, false, ex, nil); got.key != "" {
+	if got := w.renderReason(context.Background(), disqus, false, ex, nil); got.key != "" {
 		t.Errorf("render:never: reason %q, want none", got)
 	}
 }

@@ -23,6 +23,8 @@ const (
 	ReasonCommentSignal = "comment-signal" // signs of a comment system in no table (commentsignals.go)
 	ReasonAPIWidget     = "api-widget"     // a script widget drawn from an API into an empty element (widgetsignal.go)
 	ReasonThreadChanged = "thread-changed" // UpdateCrawl: the API the post's comments were drawn from changed (threads.go)
+	ReasonScriptWidget  = "script-widget"  // a script creates an element and mounts a widget drawn from an API into it (scriptwidget.go)
+	ReasonKnownWidget   = "known-widget"   // the page loads a script an earlier render of the blog drew comments with (scriptwidget.go)
 )
 
 // Why a page a reason asked to render was not: the keys of
@@ -63,14 +65,18 @@ func (r renderWhy) String() string {
 // from the feed anyway: the render pays only when the page shows more).
 // Renders for a guessed reason stop once they prove useless.
 func (r renderWhy) guessed() bool {
-	return r.key == ReasonCommentSignal || r.key == ReasonAPIWidget || r.key == ReasonFeedComments || r.key == ReasonThreadChanged
+	switch r.key {
+	case ReasonCommentSignal, ReasonAPIWidget, ReasonScriptWidget, ReasonKnownWidget, ReasonFeedComments, ReasonThreadChanged:
+		return true
+	}
+	return false
 }
 
 // forComments reports whether the page is rendered for its comments
 // only: its static article is not in question.
 func (r renderWhy) forComments() bool {
 	switch r.key {
-	case ReasonCommentSystem, ReasonFeedComments, ReasonFeedCount, ReasonCommentSignal, ReasonAPIWidget, ReasonThreadChanged:
+	case ReasonCommentSystem, ReasonFeedComments, ReasonFeedCount, ReasonCommentSignal, ReasonAPIWidget, ReasonScriptWidget, ReasonKnownWidget, ReasonThreadChanged:
 		return true
 	}
 	return false

@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -56,11 +57,11 @@ func TestRenderReasonFeedHoldsAll(t *testing.T) {
 		comments: []feed.Comment{{ID: "1", Content: "one"}, {ID: "2", Content: "two"}}}
 	ex := learn.Extraction{ContentText: "text"}
 	w := &pageWorker{o: Options{Render: RenderAuto}}
-	if got := w.renderReason(j, false, ex, nil); got.key != "" {
+	if got := w.renderReason(context.Background(), j, false, ex, nil); got.key != "" {
 		t.Errorf("the comment feed holds both comments: reason %q, want none", got)
 	}
 	j.comments = j.comments[:1]
-	if got := w.renderReason(j, false, ex, nil); got.key != ReasonCommentSystem {
+	if got := w.renderReason(context.Background(), j, false, ex, nil); got.key != ReasonCommentSystem {
 		t.Errorf("the comment feed holds 1 of 2: reason %q, want %s", got, ReasonCommentSystem)
 	}
 }
@@ -127,7 +128,7 @@ func TestRenderReasonClosedCommentArea(t *testing.T) {
 				item: &feed.Item{CommentCount: count}}
 			ex := learn.Extraction{ContentText: "The text of the post, long enough to read as an article."}
 			w := &pageWorker{site: &site{}, o: Options{Render: RenderAuto}}
-			if got := w.renderReason(j, true, ex, nil); got.key != "" {
+			if got := w.renderReason(context.Background(), j, true, ex, nil); got.key != "" {
 				t.Errorf("%s (feed count %d): render reason %q, want none", tc.name, count, got)
 			}
 		}

@@ -198,14 +198,15 @@ func withPolled(vs, polled []blogharvest.Validators) []blogharvest.Validators {
 	return out
 }
 
-// threadsFile returns the thread watch as a file of the Blog record
-// (blogharvest.RoleState), so that an update started from the archive
-// (StateFrom, ThreadsFrom) knows it; nil when there is none.
-func threadsFile(threads map[string][]blogharvest.Validators, at time.Time) *blogharvest.File {
-	if len(threads) == 0 {
+// stateFile returns the thread watch and the widget loaders
+// (scriptwidget.go) as a file of the Blog record (blogharvest.RoleState),
+// so that an update started from the archive (StateFrom, ThreadsFrom,
+// WidgetScriptsFrom) knows them; nil when there are none.
+func stateFile(threads map[string][]blogharvest.Validators, widgets []string, at time.Time) *blogharvest.File {
+	if len(threads) == 0 && len(widgets) == 0 {
 		return nil
 	}
-	body, err := json.Marshal(archivedState{Threads: threads})
+	body, err := json.Marshal(archivedState{Threads: threads, WidgetScripts: widgets})
 	if err != nil {
 		return nil
 	}
@@ -216,15 +217,27 @@ func threadsFile(threads map[string][]blogharvest.Validators, at time.Time) *blo
 
 // archivedState is the content of the Blog record's RoleState file.
 type archivedState struct {
-	Threads map[string][]blogharvest.Validators `json:"threads"`
+	Threads       map[string][]blogharvest.Validators `json:"threads"`
+	WidgetScripts []string                            `json:"widget_scripts,omitempty"`
 }
 
 // ThreadsFrom returns State.Threads from the content of a Blog AIP's
-// state file (threadsFile); nil when it holds none or does not parse.
+// state file (stateFile); nil when it holds none or does not parse.
 func ThreadsFrom(data []byte) map[string][]blogharvest.Validators {
 	var st archivedState
 	if len(data) == 0 || json.Unmarshal(data, &st) != nil {
 		return nil
 	}
 	return st.Threads
+}
+
+// WidgetScriptsFrom returns State.WidgetScripts from the content of a
+// Blog AIP's state file (stateFile); nil when it holds none or does not
+// parse.
+func WidgetScriptsFrom(data []byte) []string {
+	var st archivedState
+	if len(data) == 0 || json.Unmarshal(data, &st) != nil {
+		return nil
+	}
+	return st.WidgetScripts
 }

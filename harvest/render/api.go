@@ -21,6 +21,11 @@ type APIResponse struct {
 	Body   []byte // the response body, decoded
 	// ETag and LastModified are the response's validators; "" if none.
 	ETag, LastModified string
+	// Script is the URL of the script whose code made the request (the
+	// innermost frame of the initiator's stack that has a URL: a comment
+	// widget's client, not the page that loaded it), as the browser
+	// reports it; "" when it does not say.
+	Script string
 }
 
 // maxAPIResponses and maxAPIBody bound what one page keeps: the first
@@ -37,6 +42,7 @@ type apiCall struct {
 	url, method    string
 	status         int
 	etag, modified string
+	script         string
 	done           bool
 }
 
@@ -52,7 +58,7 @@ func (w *watcher) apiResponseSeen(ev *network.EventResponseReceived) {
 	}
 	h := http.Header(headers(ev.Response.Headers))
 	w.apis = append(w.apis, apiCall{id: ev.RequestID, url: ev.Response.URL, method: w.methods[ev.RequestID], status: int(ev.Response.Status),
-		etag: h.Get("ETag"), modified: h.Get("Last-Modified")})
+		etag: h.Get("ETag"), modified: h.Get("Last-Modified"), script: w.scripts[ev.RequestID]})
 }
 
 // apiLoaded marks a JSON response's body loaded (the lock is held).
@@ -85,7 +91,25 @@ func (p *pageRun) apiResponses(ctx context.Context) []APIResponse {
 		if err != nil || len(data) > maxAPIBody {
 			continue
 		}
-		out = append(out, APIResponse{URL: c.url, Method: c.method, Status: c.status, Body: data, ETag: c.etag, LastModified: c.modified})
+		out = append(out, APIResponse{URL: c.url, Method: c.method, Status: c.status, Body: data, ETag: c.etag, LastModified: c.modified, Script: c.script})
 	}
 	return out
+}
+
+// initiatorScript returns the URL of the script that made a request: the
+// first frame with a URL of the initiator's stack and of the stacks it
+// continues (an await, a timer), else the initiator's own URL when a
+// script made the request; "" for the parser and the browser.
+func initiatorScript(in *network.Initiator) string {
+	if in == nil || in.Type != network.InitiatorTypeScript {
+		return ""
+	}
+	for st, depth := in.Stack, 0; st != nil && depth < 8; st, depth = st.Parent, depth+1 {
+		for _, f := range st.CallFrames {
+			if f.URL != "" {
+				return f.URL
+			}
+		}
+	}
+	return in.URL
 }

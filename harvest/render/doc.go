@@ -24,7 +24,8 @@
 // API responses: the JSON bodies of the XHR and fetch requests the page's
 // scripts made in the tab's own session come in Result.API (api.go: the
 // first 64, each up to 4 MiB), for readers that prefer a widget's data to
-// the DOM it drew.
+// the DOM it drew, each with the script whose code made the request when
+// the browser's initiator stack names it (APIResponse.Script).
 // Network recording: with Options.Record, every HTTP response the page and
 // its frames received is kept with its body (Result.Responses), as
 // Browsertrix records a browser's traffic through the DevTools protocol:

@@ -26,6 +26,7 @@ type watcher struct {
 	inflight map[network.RequestID]request
 	urls     map[network.RequestID]string // every request seen, for messages
 	methods  map[network.RequestID]string // the method of every request seen (api.go)
+	scripts  map[network.RequestID]string // the script that made each request, where the browser says (api.go)
 	changed  time.Time                    // last time inflight changed
 	console  []string
 	netErrs  []string
@@ -43,6 +44,7 @@ func newWatcher(mainID cdp.FrameID) *watcher {
 		inflight: map[network.RequestID]request{},
 		urls:     map[network.RequestID]string{},
 		methods:  map[network.RequestID]string{},
+		scripts:  map[network.RequestID]string{},
 		changed:  time.Now(),
 		crashed:  make(chan struct{}),
 		dialogs:  make(chan page.DialogType, 1),
@@ -102,6 +104,9 @@ func (w *watcher) requestSent(ev *network.EventRequestWillBeSent) {
 	}
 	w.urls[ev.RequestID] = ev.Request.URL
 	w.methods[ev.RequestID] = ev.Request.Method
+	if s := initiatorScript(ev.Initiator); s != "" {
+		w.scripts[ev.RequestID] = s
+	}
 	if ev.Type == network.ResourceTypeEventSource || strings.HasPrefix(ev.Request.URL, "data:") {
 		return
 	}

@@ -121,7 +121,7 @@ func TestCrawlArchivesRealCommentSystems(t *testing.T) {
 	// they run at once.
 	t.Run("waline", func(t *testing.T) {
 		t.Parallel()
-		if logs := crawlCommentSystem(t, startWaline(t), threadPlan); !strings.Contains(logs, "reason=\"api-widget") {
+		if logs, _ := crawlCommentSystem(t, startWaline(t), threadPlan); !strings.Contains(logs, "reason=\"api-widget") {
 			t.Errorf("no render logged for the script widget (reason=api-widget)\n%s", daemontest.LastLines(logs, 30))
 		}
 	})
@@ -183,10 +183,11 @@ var threadPlan = [][]plannedComment{
 	},
 }
 
-// crawlCommentSystem seeds plan (threadPosts in order) through sys's
+// crawlCommentSystem seeds threads (threadPosts in order) through sys's
 // API, serves a blog embedding its client, crawls it twice with the real
-// binary and checks what was archived. It returns the first crawl's logs.
-func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComment) string {
+// binary and checks what was archived. It returns the first crawl's logs
+// and the archive.
+func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComment) (logs, archive string) {
 	posts := slices.Clone(threadPosts[:len(threads)])
 	truth := map[string][]*seeded{}
 	blogURL := ""
@@ -211,7 +212,7 @@ func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComm
 	}
 	out := t.TempDir()
 	start := time.Now()
-	logs := crawlBlog(t, blogURL, sys.origin(), out, false)
+	logs = crawlBlog(t, blogURL, sys.origin(), out, false)
 	t.Logf("first crawl: %s, %s", time.Since(start).Round(time.Second), renderCounts(logs))
 	for _, line := range strings.Split(logs, "\n") {
 		if strings.Contains(line, `"more\" controls`) || strings.Contains(line, "comment thread") || strings.Contains(line, "comments short") {
@@ -244,7 +245,7 @@ func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComm
 	if len(versions) != 2 {
 		t.Errorf("%s: %d versions archived, want 2 (the second with the new comment): %v", posts[1], len(versions), versions)
 	}
-	return logs
+	return logs, out
 }
 
 // renderCounts returns the requests= and renders= parts of a crawl's
