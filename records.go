@@ -247,7 +247,8 @@ const (
 	// crawl met and its fate (harvest.LedgerTSV), kept as data/logs/ledger.tsv.
 	RoleLedger Role = "ledger"
 	// RoleState is what a crawl leaves in the Blog record for the next
-	// update that no capture holds: the comment APIs it watches
-	// (harvest.ThreadsFrom reads it), kept as data/objects/state/state.json.
+	// update that no capture holds: the comment APIs it watches and the
+	// comment shapes it learned (harvest.WatchFrom reads it), kept as
+	// data/objects/state/state.json.
 	RoleState Role = "state"
 )
