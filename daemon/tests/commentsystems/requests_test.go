@@ -56,7 +56,11 @@ func countingProxy(t *testing.T, target string, l *requestLog) *httptest.Server 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(l.wrap(httputil.NewSingleHostReverseProxy(u)))
+	p := httputil.NewSingleHostReverseProxy(u)
+	p.ErrorHandler = func(w http.ResponseWriter, _ *http.Request, _ error) {
+		w.WriteHeader(http.StatusBadGateway) // the service not up yet: startService asks again
+	}
+	srv := httptest.NewServer(l.wrap(p))
 	t.Cleanup(srv.Close)
 	return srv
 }
