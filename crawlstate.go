@@ -30,16 +30,23 @@ type CrawlState struct {
 	// post of the feed's first page (by the same key as Items; URL and
 	// Digest unset): a recheck asks for them conditionally.
 	Pages map[string]Validators `json:",omitempty"`
-	// Threads holds, by the same key as Items, the JSON APIs the rendered
-	// page of each of those posts drew its comments from (URL, validators
-	// and the digest of the body): an update asks for them conditionally
-	// and reads again the posts whose thread changed.
+	// Threads holds, by the canonical URL of each post of every feed page
+	// the crawl read (and of those the last crawl's Threads held, the
+	// newest first, 50 URLs in all), the JSON APIs the post's rendered
+	// page drew its comments from, the comment threads only (URL,
+	// validators and the digest of the body): an update asks for them
+	// conditionally and reads again the posts whose thread changed.
 	Threads map[string][]Validators `json:",omitempty"`
 	// WidgetScripts are the URLs (without query) of the scripts whose
 	// requests drew the comments of a rendered page of the blog (a
 	// comment widget's client, however the page loads it): an update
 	// renders a page that names one for its comments.
 	WidgetScripts []string `json:",omitempty"`
+	// CommentShapes are the structures the blog's rendered comments
+	// repeated on two pages or more (harvest's learned comment shapes):
+	// an update, which renders only the posts that changed, reads a
+	// thread of one comment of such a structure, which repeats nothing.
+	CommentShapes []string `json:",omitempty"`
 }
 
 // Validators describe one resource as last received: what a conditional

@@ -248,7 +248,7 @@ const (
 	RoleLedger Role = "ledger"
 	// RoleState is what a crawl leaves in the Blog record for the next
 	// update that no capture holds: the comment APIs it watches and the
-	// scripts that drew comment widgets (harvest.ThreadsFrom and
-	// harvest.WidgetScriptsFrom read it), kept as data/objects/state/state.json.
+	// comment shapes it learned and the scripts that drew comment widgets
+	// (harvest.WatchFrom reads it), kept as data/objects/state/state.json.
 	RoleState Role = "state"
 )

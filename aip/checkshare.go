@@ -86,8 +86,8 @@ func checkLocalShare(ctx context.Context, root, dir string, keep func(string) bo
 			return nil
 		case d.Name() == TmpDir && p != root:
 			return filepath.SkipDir
-		case name == PublicationsDir:
-			return filepath.SkipDir // the publication log: no bag there (publog.go)
+		case name == PublicationsDir, name == StateDir:
+			return filepath.SkipDir // the publication log, the blogs' states: no bag there (publog.go, blogstate.go)
 		case isBag(p):
 			if keep(name) {
 				found := checkAIP(p, true, func(dir string, payload map[string]int64) {
@@ -133,8 +133,8 @@ func checkStoreShare(ctx context.Context, s Store, dir string, keep func(string)
 		if !d.IsDir() || p == "." {
 			return nil
 		}
-		if p == PublicationsDir {
-			return fs.SkipDir // the publication log holds no bag (publog.go)
+		if p == PublicationsDir || p == StateDir {
+			return fs.SkipDir // the publication log and the blogs' states hold no bag (publog.go, blogstate.go)
 		}
 		ents, err := s.ReadDir(p)
 		if err != nil {

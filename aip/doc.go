@@ -33,8 +33,8 @@
 //	data/objects/<role>/<name> the captured files, names sanitised to [a-z0-9._-]
 //	data/objects/state/state.json Blog AIPs: what the crawl left for the next update that
 //	                          no capture holds (blogharvest.RoleState: the comment APIs
-//	                          watched, harvest.ThreadsFrom; the widget loaders,
-//	                          harvest.WidgetScriptsFrom); not part of the content digest
+//	                          watched, the comment shapes learned, the widget loaders:
+//	                          harvest.WatchFrom); not part of the content digest
 //	data/objects/warc/<entry-key or "blog">.warc.gz
 //	                          WARC 1.1 (package warc): warcinfo, then the request and
 //	                          response records of every HTTP exchange that produced a
@@ -128,6 +128,11 @@
 // through the Store (publog.go says why objects and not an appended
 // file); Publications reads it, Unannounced and Announce close the gap a
 // crash between publication and announcement leaves.
+// Beside the bags, .state/<blog-id>/ keeps the newest state a `crawl
+// -out` left for the blog's next update that no Blog AIP holds (the
+// comment threads watched: a settled update writes no Blog AIP), one
+// create-only object written through the Store (blogstate.go:
+// PutBlogState, LatestBlogState); Check and the tally skip it.
 //
 // Storage goes through Store (store.go), the one interface every reader
 // and writer of an archive uses: io/fs reading of published bags, and

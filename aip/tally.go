@@ -70,8 +70,8 @@ func TallyArchive(s Store, dir string) (Tally, error) {
 			return err
 		case !d.IsDir():
 			return nil
-		case d.Name() == TmpDir && p != dir, p == PublicationsDir:
-			return fs.SkipDir // the publication log holds no bag (publog.go)
+		case d.Name() == TmpDir && p != dir, p == PublicationsDir, p == StateDir:
+			return fs.SkipDir // the publication log and the blogs' states hold no bag (publog.go, blogstate.go)
 		}
 		ents, err := s.ReadDir(p)
 		if err != nil || !storeIsBag(ents) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path"
@@ -155,9 +156,11 @@ func crawlAdHoc(ctx context.Context, c *Config, full bool, io IO) (RunStats, err
 	}
 	defer os.RemoveAll(tmp)
 	c.State = filepath.Join(tmp, "schedule.db")
-	var prepare func(*Daemon)
-	if !full {
-		prepare = func(d *Daemon) { d.resumeFromArchive(c.Blogs[0]) }
+	prepare := func(d *Daemon) {
+		d.watchKept = map[string]harvest.Watch{c.Blogs[0].ID: {}}
+		if !full {
+			d.resumeFromArchive(c.Blogs[0])
+		}
 	}
 	return crawlBlogs(ctx, c, c.Blogs, io, prepare)
 }
@@ -165,10 +168,11 @@ func crawlAdHoc(ctx context.Context, c *Config, full bool, io IO) (RunStats, err
 // resumeFromArchive gives blog b's schedule state what its latest Blog AIP
 // holds (harvest.StateFrom: the posts feed's validators and items, the
 // blog-wide comment feed's, robots.txt, the rules, and the watermark of
-// the crawl that wrote it; its state file's watched threads and widget
-// loaders), so that its next run is the UpdateCrawl the
-// daemon would run. Without a Blog AIP, or with one it cannot read, the
-// run is a NewCrawl; the log says which.
+// the crawl that wrote it) and the comment threads watched and comment
+// shapes and widget loaders learned (archiveWatch),
+// so that its next run is the UpdateCrawl the daemon would run. Without a
+// Blog AIP, or with one it cannot read, the run is a NewCrawl; the log
+// says which.
 func (d *Daemon) resumeFromArchive(b Blog) {
 	log := d.Logger.With("blog", b.ID)
 	ab, err := aip.LatestBlog(d.archiveStore(), b.ID)
@@ -180,8 +184,11 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 		return
 	}
 	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
-	st.Threads = harvest.ThreadsFrom(ab.State)
-	st.WidgetScripts = harvest.WidgetScriptsFrom(ab.State)
+	w := d.archiveWatch(b.ID, ab, st.PostsChecked, log)
+	st.Threads, st.CommentShapes, st.WidgetScripts = w.Threads, w.CommentShapes, w.WidgetScripts
+	if d.watchKept != nil {
+		d.watchKept[b.ID] = w
+	}
 	if !ok {
 		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", path.Base(path.Dir(path.Dir(ab.Bag)))+"/blog/"+path.Base(ab.Bag))
 		return
@@ -196,6 +203,64 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 	}
 	d.carry(b.ID, st)
 	log.Info("updating from the archive's latest Blog AIP", "aip", "blog/"+path.Base(ab.Bag), "since", st.Since())
+}
+
+// archiveWatch returns what the archive holds of the comment threads
+// watched and comment shapes learned of blog id (harvest.Watch): the
+// newer of the state the archive keeps beside the bags
+// (aip.LatestBlogState, written by keepWatch after a crawl -out that
+// changed it) and the state file of its latest Blog AIP ab, written by
+// the crawl that started at its time, else at checked (the capture of its
+// posts feed).
+func (d *Daemon) archiveWatch(id string, ab *aip.ArchivedBlog, checked time.Time, log *slog.Logger) harvest.Watch {
+	w := harvest.WatchFrom(ab.State)
+	at := w.At
+	if at.IsZero() {
+		at = checked
+	}
+	data, err := aip.LatestBlogState(context.Background(), d.archiveStore(), id)
+	if err != nil {
+		log.Warn("the archive's state of the blog cannot be read; the Blog AIP's is used", "err", err)
+		return w
+	}
+	if kept := harvest.WatchFrom(data); kept.At.After(at) {
+		return kept
+	}
+	return w
+}
+
+// keepWatch writes what blog id's run left of the comment threads watched
+// and comment shapes learned (st, harvest.Watch) into the archive
+// (aip.PutBlogState) after a `crawl -out` run (watchKept set) that changed
+// them, so that the next crawl -out, which starts from the archive, asks
+// for the threads as they are now: a settled update writes no Blog AIP,
+// and a Blog AIP with unchanged content gets no new version. Other runs
+// keep them in the schedule store only.
+func (d *core) keepWatch(id string, st blogharvest.CrawlState) {
+	now := d.Now()
+	w := harvest.WatchOf(st, now)
+	d.mu.Lock()
+	before, on := d.watchKept[id]
+	d.mu.Unlock()
+	if !on || w.Same(before) {
+		return
+	}
+	store := d.archiveStore()
+	if d.writer != nil && d.writer.Store == nil {
+		store = &aip.Local{Root: d.writer.Root, Modes: d.writer.Modes} // the modes of the archive's files
+	}
+	if store == nil {
+		return
+	}
+	if err := aip.PutBlogState(context.Background(), store, id, now, w.JSON()); err != nil {
+		d.Logger.Warn("the comment threads watched are not kept in the archive: the next crawl -out asks for those its Blog AIP names",
+			"blog", id, "err", err)
+		return
+	}
+	d.mu.Lock()
+	d.watchKept[id] = w
+	d.mu.Unlock()
+	d.Logger.Info("comment threads watched kept in the archive", "blog", id, "posts", len(w.Threads))
 }
 
 // originList is the value of the repeatable -allow flag; each origin is

@@ -51,6 +51,10 @@ type core struct {
 	storage    storageCache       // what each blog's folder holds, for its status page (archivecount.go)
 	reader     archiveReader      // the archive read through when no writer writes to it (s3archive.go)
 	handoff    *handoff           // the on_publish command's delivery (handoff.go); nil without one
+	// watchKept, set by `crawl -out` only, says to keep each blog's
+	// thread watch in the archive after a run that changed it
+	// (keepWatch); it holds, by blog id, the watch the archive holds.
+	watchKept map[string]harvest.Watch
 }
 
 // newCore returns the core of a role for c with production defaults.

@@ -13,10 +13,11 @@ import (
 
 // TestCrawlStateSurvivesTheStore: what a crawl leaves for the next one
 // (harvest.State's CrawlState: the feeds' validators, item signatures,
-// page validators and the comment thread APIs it watches) goes through the
-// run's outcome into a real schedule store and comes back whole in the
-// next crawl's harvest.State (previous), so that the daemon's next
-// scheduled update asks for all of it conditionally.
+// page validators, the comment thread APIs it watches and the comment
+// shapes it learned) goes through the run's outcome into a real schedule
+// store and comes back whole in the next crawl's harvest.State
+// (previous), so that the daemon's next scheduled update asks for all of
+// it conditionally.
 func TestCrawlStateSurvivesTheStore(t *testing.T) {
 	checked := time.Date(2026, 4, 5, 6, 7, 8, 0, time.UTC)
 	want := blogharvest.CrawlState{
@@ -30,6 +31,7 @@ func TestCrawlStateSurvivesTheStore(t *testing.T) {
 			"http://b.ex/posts/oat/": {{URL: "http://c.ex/api/comment?path=%2Fposts%2Foat%2F", LastModified: "Mon, 02 Jan 2006 15:04:05 GMT", Digest: "cd34"},
 				{URL: "http://c.ex/api/count?path=%2Fposts%2Foat%2F", Digest: "ef56"}},
 		},
+		CommentShapes: []string{"f:div.flex", "s:div.flex flex-col gap-2"},
 	}
 	store, err := schedule.Open(filepath.Join(t.TempDir(), "schedule.db"))
 	if err != nil {

@@ -158,6 +158,7 @@ func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runEr
 	}
 	if runErr == nil && res != nil {
 		d.carry(id, res.State)
+		d.keepWatch(id, res.State.CrawlState)
 	}
 }
 

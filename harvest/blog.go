@@ -269,7 +269,7 @@ func (c *crawl) emitBlog() error {
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}
-	if f := stateFile(c.threadState(c.itemSignatures()), c.widgets.list(), c.start); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threadState(), CommentShapes: c.shapes.kept(), WidgetScripts: c.widgets.list()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))

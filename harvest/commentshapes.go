@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -22,7 +23,10 @@ type commentShapes struct {
 // is the blog's.
 const minShapePages = 2
 
-// known returns the shapes minShapePages pages showed.
+// maxKeptShapes bounds the shapes State.CommentShapes keeps.
+const maxKeptShapes = 8
+
+// known returns the shapes minShapePages pages showed, sorted.
 func (s *commentShapes) known() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -32,6 +36,40 @@ func (s *commentShapes) known() []string {
 			out = append(out, k)
 		}
 	}
+	slices.Sort(out)
+	return out
+}
+
+// learned takes the shapes an earlier crawl of the blog learned
+// (State.CommentShapes) as known: an update renders only the posts that
+// changed, too few to learn them again, and a thread of one comment
+// repeats nothing.
+func (s *commentShapes) learned(shapes []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range shapes[:min(len(shapes), maxKeptShapes)] {
+		if k == "" {
+			continue
+		}
+		if s.pages == nil {
+			s.pages = map[string]int{}
+		}
+		s.pages[k] = max(s.pages[k], minShapePages)
+	}
+}
+
+// kept returns the shapes for State.CommentShapes: the known ones, the
+// most often seen first, at most maxKeptShapes, sorted.
+func (s *commentShapes) kept() []string {
+	out := s.known()
+	if len(out) <= maxKeptShapes {
+		return out
+	}
+	s.mu.Lock()
+	slices.SortStableFunc(out, func(a, b string) int { return s.pages[b] - s.pages[a] })
+	s.mu.Unlock()
+	out = out[:maxKeptShapes]
+	slices.Sort(out)
 	return out
 }
 

@@ -135,10 +135,11 @@ type crawl struct {
 	late       lateStubs                         // entries re-read for the stubs met after them
 	// threadsPolled says pollThreads ran; threadPolls holds what each
 	// watched thread API answered, threadVals the watch of the posts
-	// rendered (threads.go).
-	threadsPolled           bool
-	threadPolls, threadVals map[string][]blogharvest.Validators
-	threadDropped           map[string]bool // thread API URLs that change by themselves
+	// rendered, threadCands the candidates of those rendered showing no
+	// comment (threads.go).
+	threadsPolled                        bool
+	threadPolls, threadVals, threadCands map[string][]blogharvest.Validators
+	threadDropped                        map[string]bool // thread API URLs that change by themselves
 
 	// left counts, by source, what the crawl's bounds kept out
 	// (discovered.go), in the order met; wellKnown are the sitemap
@@ -191,6 +192,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 		stored: &storedRequisites{load: o.ArchivedRequisites}, scripts: &scriptReads{}}
 	if pol.useState {
 		w.widgets = newWidgetScripts(o.State.WidgetScripts)
+		w.shapes.learned(o.State.CommentShapes) // an update renders too few pages to learn them (commentshapes.go)
 	} else {
 		w.widgets = newWidgetScripts(nil)
 	}
@@ -215,6 +217,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		return err
 	}
 	c.commented = c.siteCommentPosts(ctx, home)
+	c.pollThreads(ctx) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return err

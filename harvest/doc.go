@@ -145,10 +145,12 @@
 // (If-None-Match, If-Modified-Since), and stops there, having emitted
 // nothing, when both answer 304 or a body identical to the last one
 // (Result.Unchanged): an unchanged blog costs two requests, plus one per
-// comment thread API it watches (threads.go: the JSON a post's rendered
-// page drew its comments from, State.Threads, asked for conditionally
-// even when the feeds did not change; a post whose thread changed is read
-// and rendered again, reason ReasonThreadChanged). robots.txt is
+// comment thread API it watches (threads.go: the JSON answers a post's
+// rendered page drew its comments from, not the comment app's other
+// calls, for the posts of every feed page read, State.Threads, asked for
+// conditionally even when the feeds did not change; a post whose thread
+// changed is read and rendered again, reason ReasonThreadChanged).
+// robots.txt is
 // reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
 // from State.Rules. Otherwise it reads the feeds (the feed URL is known: no
 // discovery), and re-reads only the posts something says changed:
@@ -248,7 +250,9 @@
 //   - stats.go: warnings and timings.
 //   - polite.go, update.go: UpdateCrawl's conditional requests, change
 //     signals, State; the blog-wide comment feed. threads.go: the comment
-//     APIs of script-drawn threads watched between crawls. A field of
+//     APIs of script-drawn threads watched between crawls (which answers
+//     are threads: threadWatch, threadShape; which posts: threadState;
+//     the state file a `crawl -out` archive keeps: Watch). A field of
 //     what a crawl leaves for the next one goes into
 //     blogharvest.CrawlState (crawlstate.go at the root), which the
 //     schedule store keeps as it is; State adds only robots.txt and rules.

@@ -116,7 +116,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(st.Items), WidgetScripts: c.widgets.list()}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -294,7 +294,8 @@ func (c *crawl) finishState() {
 	st.Rules = c.res.Rules
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
-	st.Threads = c.threadState(st.Items)
+	st.Threads = c.threadState()
+	st.CommentShapes = c.shapes.kept()
 	st.WidgetScripts = c.widgets.list()
 }
 

@@ -79,9 +79,11 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 const maxRevisitItems = 100
 
 // wantItems reports whether items hold the feed item of every commented
-// post, or maxRevisitItems were read.
+// post and of every post whose comment thread API changed (threads.go: a
+// watched post may lie on an older feed page), or maxRevisitItems were
+// read.
 func (c *crawl) wantItems(items []feed.Item) bool {
-	if len(c.commented) == 0 || len(items) >= maxRevisitItems {
+	if len(c.commented) == 0 && len(c.threadsChanged) == 0 || len(items) >= maxRevisitItems {
 		return true
 	}
 	have := make(map[string]bool, len(items))
@@ -92,6 +94,11 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 	}
 	for _, p := range c.commented {
 		if !have[p.String()] {
+			return false
+		}
+	}
+	for raw := range c.threadsChanged {
+		if u := mustCanonical(raw); u != nil && !have[u.String()] {
 			return false
 		}
 	}

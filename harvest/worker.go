@@ -42,9 +42,10 @@ type pageJob struct {
 	apiFiles []blogharvest.File
 	stated   *stated // the comments the blog states the post has (statedComments), once read
 	rendered bool    // the page was rendered (maybeRender)
-	// threads are the comment APIs the rendered page drew from, to watch
-	// (threads.go).
-	threads []blogharvest.Validators
+	// threads are the comment APIs the rendered page drew from, to watch,
+	// threadCands the JSON its scripts fetched when it showed no comment
+	// (threads.go: threadWatch).
+	threads, threadCands []blogharvest.Validators
 	// renderedReqs are the requisites the browser received rendering the page.
 	renderedReqs []blogharvest.File
 }

@@ -607,13 +607,14 @@ func (d *dirFile) Read([]byte) (int, error) {
 }
 func (d *dirFile) Close() error { return nil }
 
-// isRecord reports whether name lies in the folder of records (the
-// publication log, aip.PublicationsDir), whose objects are written one PUT
-// each (PutRecord), not published as a bag: no marker is looked for. The
-// audit records (.audit) are published as bags are, and read as bags.
+// isRecord reports whether name lies in a folder of records (the
+// publication log, aip.PublicationsDir; the blogs' states, aip.StateDir),
+// whose objects are written one PUT each (PutRecord), not published as a
+// bag: no marker is looked for. The audit records (.audit) are published
+// as bags are, and read as bags.
 func isRecord(name string) bool {
 	first, _, _ := strings.Cut(name, "/")
-	return first == aip.PublicationsDir
+	return first == aip.PublicationsDir || first == aip.StateDir
 }
 
 // PutRecord writes the object name (the publication log's: outside any

@@ -78,6 +78,13 @@ type commentSystem interface {
 	// API, as a reply to parent (nil for a top-level comment), and
 	// returns it.
 	post(t *testing.T, path, author, text string, parent *seeded) *seeded
+	// requests is the log of the requests the service received (through
+	// a counting proxy in front of it).
+	requests() *requestLog
+	// thread reports whether r asks the service for a comment thread:
+	// the comments of one post (the test's own knowledge of the
+	// service's API, not the crawler's).
+	thread(r loggedRequest) bool
 }
 
 // blogHost is a comment system that is itself the blog (a CMS whose
@@ -205,8 +212,10 @@ func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComm
 		}
 		truth[posts[k]] = made
 	}
+	blogLog := sys.requests() // a CMS serves the blog itself
 	if blogURL == "" {
-		blog := httptest.NewServer(commentBlog(sys, posts))
+		blogLog = &requestLog{}
+		blog := httptest.NewServer(blogLog.wrap(commentBlog(sys, posts)))
 		defer blog.Close()
 		blogURL = blog.URL
 	}
@@ -245,7 +254,47 @@ func crawlCommentSystem(t *testing.T, sys commentSystem, threads [][]plannedComm
 	if len(versions) != 2 {
 		t.Errorf("%s: %d versions archived, want 2 (the second with the new comment): %v", posts[1], len(versions), versions)
 	}
+	checkUnchangedCrawls(t, sys, blogLog, blogURL, sys.origin(), out)
 	return logs, out
+}
+
+// checkUnchangedCrawls runs two more updates of the blog, with nothing
+// changed since the one that archived a changed thread: each must cost
+// what an unchanged blog costs, the feed and the watched comment threads
+// asked for conditionally, nothing rendered, no post page read, none of
+// the comment app's other API calls (counts, settings, tiers) asked for.
+// The watch the changed thread left must be the archive's (crawl -out
+// starts from it), so that the thread is not seen changed again. Both
+// cost the same. The requests are counted at the servers (blogLog,
+// sys.requests()).
+func checkUnchangedCrawls(t *testing.T, sys commentSystem, blogLog *requestLog, blogURL, service, out string) {
+	t.Helper()
+	var first []string
+	for k := 1; k <= 2; k++ {
+		blogLog.take()
+		sys.requests().take()
+		start := time.Now()
+		logs := crawlBlog(t, blogURL, service, out, false)
+		took := time.Since(start).Round(100 * time.Millisecond)
+		reqs := blogLog.take()
+		if sys.requests() != blogLog {
+			reqs = append(reqs, sys.requests().take()...)
+		}
+		feeds, threads, other := requestKinds(reqs, sys.thread)
+		t.Logf("unchanged crawl %d (%s): %s\n%s", k, took, renderCounts(logs), describeRequests(feeds, threads, other))
+		if strings.Contains(logs, "msg=render ") {
+			t.Errorf("unchanged crawl %d rendered a page:\n%s", k, daemontest.LastLines(logs, 30))
+		}
+		if len(other) > 0 || len(feeds) == 0 || len(threads) == 0 {
+			t.Errorf("unchanged crawl %d: want the feed and the watched comment threads only (at least one), got %s", k, describeRequests(feeds, threads, other))
+		}
+		all := slices.Concat(feeds, threads, other)
+		if k == 1 {
+			first = all
+		} else if !slices.Equal(first, all) {
+			t.Errorf("the second unchanged crawl asked for %q, the first for %q", all, first)
+		}
+	}
 }
 
 // renderCounts returns the requests= and renders= parts of a crawl's

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +26,8 @@ import (
 // (Casper) embeds the stock comments client (@tryghost/comments-ui, from
 // npm), which draws the thread in an iframe from Ghost's members API.
 type ghost struct {
-	url     string           // the blog, no trailing slash
+	url     string           // the blog, no trailing slash: a counting proxy in front of Ghost
+	log     *requestLog      // what Ghost received
 	scripts *httptest.Server // serves the comments client
 	admin   *http.Client     // signed in to the admin API
 	posts   map[string]string
@@ -67,7 +69,8 @@ func startGhost(t *testing.T) *ghost {
 		os.MkdirAll(filepath.Join(content, d), 0o755)
 	}
 	port := daemontest.FreePort(t)
-	g.url = fmt.Sprintf("http://127.0.0.1:%d", port)
+	g.log = &requestLog{}
+	g.url = countingProxy(t, fmt.Sprintf("http://127.0.0.1:%d", port), g.log).URL // Ghost's own url: its links lead through the proxy
 	cmd := exec.Command(node, "index.js")
 	cmd.Dir = filepath.Join(dir, "ghost")
 	cmd.Env = append(os.Environ(), "NODE_ENV=production", "url="+g.url+"/",
@@ -136,6 +139,18 @@ func (g *ghost) call(t *testing.T, c *http.Client, method, p string, v, out any)
 }
 
 func (g *ghost) origin() string { return g.scripts.URL }
+
+func (g *ghost) requests() *requestLog { return g.log }
+
+// ghostThread is the path of a post's thread in Ghost's members API, and
+// of the replies of one comment.
+var ghostThread = regexp.MustCompile(`^/members/api/comments/(post/[^/]+|[^/]+/replies)/$`)
+
+// thread: comments-ui reads a post's thread from
+// /members/api/comments/post/<post id>/ (and replies from
+// /members/api/comments/<id>/replies/); its other calls are counts,
+// the member, settings, tiers and newsletters.
+func (g *ghost) thread(r loggedRequest) bool { return ghostThread.MatchString(r.url.Path) }
 
 // embed and assets are unused: Ghost's theme embeds its client itself.
 func (g *ghost) embed(string) string  { return "" }

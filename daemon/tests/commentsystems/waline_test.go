@@ -16,7 +16,8 @@ import (
 // waline is Waline (walinejs: the @waline/vercel server with SQLite
 // storage, and the @waline/client script) running for one test.
 type waline struct {
-	dir, url string
+	dir, url string      // url: the counting proxy in front of the server
+	log      *requestLog // what the server received
 }
 
 // startWaline starts the Waline installed under commentSystemsDir on a
@@ -45,12 +46,22 @@ func startWaline(t *testing.T) *waline {
 	cmd.Env = append(os.Environ(), "BH_WALINE_DIR="+dir, "BH_WALINE_PORT="+strconv.Itoa(port),
 		"SQLITE_PATH="+t.TempDir(), "SQLITE_DB=waline", "OAUTH_URL="+oauth.URL+"/", "AKISMET_KEY=false",
 		"IPQPS=0", "DISABLE_REGION=true", "DISABLE_USERAGENT=true")
-	w := &waline{dir: dir, url: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	w := &waline{dir: dir, log: &requestLog{}}
+	w.url = countingProxy(t, fmt.Sprintf("http://127.0.0.1:%d", port), w.log).URL
 	startService(t, cmd, w.url+"/api/comment?path=/")
 	return w
 }
 
 func (w *waline) origin() string { return w.url }
+
+func (w *waline) requests() *requestLog { return w.log }
+
+// thread: the client reads a post's thread from GET /api/comment?path=…
+// (its other calls: ?type=count, /api/article for page views, /api/user).
+func (w *waline) thread(r loggedRequest) bool {
+	q := r.url.Query()
+	return r.url.Path == "/api/comment" && q.Has("path") && !q.Has("type")
+}
 
 // embed is Waline's stock embedding: an empty element and the client's
 // UMD build, initialised inline with the server's URL.
