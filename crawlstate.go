@@ -34,6 +34,13 @@ type CrawlState struct {
 	// and the digest of the body): an update asks for them conditionally
 	// and reads again the posts whose thread changed.
 	Threads map[string][]Validators `json:",omitempty"`
+	// Moved maps the canonical URL of a post found at a new address (a
+	// move to another platform or URL scheme) to the URL it was archived
+	// under first, whose entry it continues: every later crawl gives the
+	// post that URL as an alias, so that its next versions go to the same
+	// entry (harvest's moves.go, doc/lifecycle.md). Kept from crawl to
+	// crawl; it holds only posts that moved.
+	Moved map[string]string `json:",omitempty"`
 }
 
 // Validators describe one resource as last received: what a conditional

@@ -180,6 +180,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 	}
 	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
 	st.Threads = harvest.ThreadsFrom(ab.State)
+	st.Moved = harvest.MovedFrom(ab.State)
 	if !ok {
 		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", path.Base(path.Dir(path.Dir(ab.Bag)))+"/blog/"+path.Base(ab.Bag))
 		return

@@ -188,7 +188,8 @@ func ledgerTarget(st aip.Store, id, u string) (target, fate string) {
 		}
 		switch f[1] {
 		case "redirect", "duplicate", "stub":
-			return f[2], f[1]
+			target, _, _ := strings.Cut(f[2], " ") // "<url> (the post moved: …)": a URL holds no space
+			return target, f[1]
 		}
 		return "", ""
 	}

@@ -13,7 +13,8 @@ import (
 
 // TestCrawlStateSurvivesTheStore: what a crawl leaves for the next one
 // (harvest.State's CrawlState: the feeds' validators, item signatures,
-// page validators and the comment thread APIs it watches) goes through the
+// page validators, the comment thread APIs it watches and the posts that
+// moved) goes through the
 // run's outcome into a real schedule store and comes back whole in the
 // next crawl's harvest.State (previous), so that the daemon's next
 // scheduled update asks for all of it conditionally.
@@ -30,6 +31,7 @@ func TestCrawlStateSurvivesTheStore(t *testing.T) {
 			"http://b.ex/posts/oat/": {{URL: "http://c.ex/api/comment?path=%2Fposts%2Foat%2F", LastModified: "Mon, 02 Jan 2006 15:04:05 GMT", Digest: "cd34"},
 				{URL: "http://c.ex/api/count?path=%2Fposts%2Foat%2F", Digest: "ef56"}},
 		},
+		Moved: map[string]string{"http://b.ex/2021/03/rye/": "http://b.ex/posts/rye/"},
 	}
 	store, err := schedule.Open(filepath.Join(t.TempDir(), "schedule.db"))
 	if err != nil {

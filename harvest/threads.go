@@ -198,14 +198,15 @@ func withPolled(vs, polled []blogharvest.Validators) []blogharvest.Validators {
 	return out
 }
 
-// threadsFile returns the thread watch as a file of the Blog record
-// (blogharvest.RoleState), so that an update started from the archive
-// (StateFrom, ThreadsFrom) knows it; nil when there is none.
-func threadsFile(threads map[string][]blogharvest.Validators, at time.Time) *blogharvest.File {
-	if len(threads) == 0 {
+// threadsFile returns the thread watch and the posts that moved
+// (State.Moved) as a file of the Blog record (blogharvest.RoleState), so
+// that an update started from the archive (StateFrom, ThreadsFrom,
+// MovedFrom) knows them; nil when there is neither.
+func threadsFile(threads map[string][]blogharvest.Validators, moved map[string]string, at time.Time) *blogharvest.File {
+	if len(threads) == 0 && len(moved) == 0 {
 		return nil
 	}
-	body, err := json.Marshal(archivedState{Threads: threads})
+	body, err := json.Marshal(archivedState{Threads: threads, Moved: moved})
 	if err != nil {
 		return nil
 	}
@@ -217,6 +218,18 @@ func threadsFile(threads map[string][]blogharvest.Validators, at time.Time) *blo
 // archivedState is the content of the Blog record's RoleState file.
 type archivedState struct {
 	Threads map[string][]blogharvest.Validators `json:"threads"`
+	// Moved is State.Moved: the posts that moved, new URL → archived URL.
+	Moved map[string]string `json:"moved,omitempty"`
+}
+
+// MovedFrom returns State.Moved from the content of a Blog AIP's state
+// file (threadsFile); nil when it holds none or does not parse.
+func MovedFrom(data []byte) map[string]string {
+	var st archivedState
+	if len(data) == 0 || json.Unmarshal(data, &st) != nil {
+		return nil
+	}
+	return st.Moved
 }
 
 // ThreadsFrom returns State.Threads from the content of a Blog AIP's
