@@ -54,10 +54,10 @@ func oldEngine(posts []movePost) *miniSite {
 }
 
 // newEngine builds the same posts as another engine does: at
-// /<yyyy>/<mm>/<slug>/, an RSS feed at /index.xml whose guids are the
-// links, another theme; redirects, when set, sends each old URL there by
-// a 301.
-func newEngine(posts []movePost, redirects bool) *miniSite {
+// /<yyyy>/<mm>/<slug>/, an RSS feed at feedPath (/index.xml, or the old
+// /feed.xml) whose guids are the links, another theme; redirects, when
+// set, sends each old URL there by a 301.
+func newEngine(posts []movePost, redirects bool, feedPath string) *miniSite {
 	s := newMiniSite()
 	var items []miniItem
 	links := ""
@@ -65,7 +65,7 @@ func newEngine(posts []movePost, redirects bool) *miniSite {
 		path := p.date.Format("/2006/01/") + p.slug + "/"
 		items = append(items, miniItem{path: path, title: p.title, body: p.body, date: p.date, comments: -1})
 		s.docs[path] = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>` + p.title + ` – Weir</title>
-<link rel="alternate" type="application/rss+xml" href="{{base}}/index.xml"></head><body><nav><a href="{{base}}/">Home</a></nav>
+<link rel="alternate" type="application/rss+xml" href="{{base}}` + feedPath + `"></head><body><nav><a href="{{base}}/">Home</a></nav>
 <main><h2 class="post-title">` + p.title + `</h2><time datetime="` + p.date.Format(time.RFC3339) + `">` + p.date.Format("2 Jan 2006") +
 			`</time><div class="post-body">` + p.body + `</div></main><footer>Built with another engine</footer></body></html>`
 		links += `<p><a href="{{base}}` + path + `">` + p.title + `</a></p>`
@@ -73,8 +73,8 @@ func newEngine(posts []movePost, redirects bool) *miniSite {
 			s.redirects["/posts/"+p.slug+".html"] = path
 		}
 	}
-	s.docs["/index.xml"] = rss("Weir", "en", items)
-	s.docs["/"] = `<!DOCTYPE html><html lang="en"><head><title>Weir</title><link rel="alternate" type="application/rss+xml" href="{{base}}/index.xml"></head>
+	s.docs[feedPath] = rss("Weir", "en", items)
+	s.docs["/"] = `<!DOCTYPE html><html lang="en"><head><title>Weir</title><link rel="alternate" type="application/rss+xml" href="{{base}}` + feedPath + `"></head>
 <body>` + links + `</body></html>`
 	return s
 }
@@ -87,10 +87,16 @@ func newEngine(posts []movePost, redirects bool) *miniSite {
 // or by title, day and text) and writes it as a new version of that
 // entry: as many entry folders as before, each post's new URL in the
 // folder of its old one, the old URL among its aliases and in the
-// ledger; an update after that keeps them there (State.Moved).
+// ledger; an update after that keeps them there (State.Moved). A move
+// that keeps the feed's URL (a new URL scheme on the same platform) is
+// found by the feed's items, all at new URLs.
 func TestUpdateCrawlFollowsAMove(t *testing.T) {
-	for _, redirects := range []bool{false, true} {
-		t.Run(fmt.Sprintf("redirects=%v", redirects), func(t *testing.T) {
+	for _, tc := range []struct {
+		redirects bool
+		feed      string
+	}{{false, "/index.xml"}, {true, "/index.xml"}, {false, "/feed.xml"}} {
+		redirects := tc.redirects
+		t.Run(fmt.Sprintf("redirects=%v,feed=%s", redirects, tc.feed), func(t *testing.T) {
 			t.Parallel()
 			var posts []movePost
 			start := time.Date(2019, 5, 1, 9, 30, 0, 0, time.UTC)
@@ -135,7 +141,7 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 					Title: e.Title, Created: e.Created, Text: textsim.HTMLText(e.Content)})
 			}
 
-			site.cur.Store(newEngine(posts, redirects))
+			site.cur.Store(newEngine(posts, redirects, tc.feed))
 			o.State = res.State
 			o.ArchivedPosts = func() ([]harvest.ArchivedPost, error) { return archived, nil }
 			o.Now = func() time.Time { return time.Now().Add(48 * time.Hour) } // the daily recheck is due
@@ -144,14 +150,14 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the update after the move failed: %v", err)
 			}
-			if got := res2.State.Feed.URL; got != srv.URL+"/index.xml" {
-				t.Errorf("State.Feed.URL = %q, want the moved feed %s/index.xml", got, srv.URL)
+			if got := res2.State.Feed.URL; got != srv.URL+tc.feed {
+				t.Errorf("State.Feed.URL = %q, want the feed %s%s", got, srv.URL, tc.feed)
 			}
 			rows := map[string]harvest.LedgerRow{}
 			for _, r := range res2.Ledger {
 				rows[r.URL] = r
 			}
-			if r := rows[srv.URL+"/feed.xml"]; r.Fate != harvest.FateRedirect || !strings.Contains(r.Detail, "/index.xml") {
+			if r := rows[srv.URL+"/feed.xml"]; tc.feed != "/feed.xml" && (r.Fate != harvest.FateRedirect || !strings.Contains(r.Detail, tc.feed)) {
 				t.Errorf("the old feed's ledger row is %+v, want a redirect to the new feed", r)
 			}
 			if after := len(folders()); after != before {
@@ -186,7 +192,7 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 			// An update after the move: a post edited there goes to its entry too.
 			edited := posts
 			edited[0].body += "<p>An afterword, added once the blog had moved.</p>"
-			site.cur.Store(newEngine(edited, redirects))
+			site.cur.Store(newEngine(edited, redirects, tc.feed))
 			o.State = res2.State
 			o.Now = func() time.Time { return time.Now().Add(96 * time.Hour) }
 			third := &output{}
