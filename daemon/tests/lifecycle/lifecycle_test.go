@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/daemon/internal/daemontest"
 	"github.com/blogharvest/blogharvest/internal/toolskip"
@@ -504,6 +505,12 @@ func TestMove(t *testing.T) {
 				t.Errorf("%d of %d posts matched with their archived entry, want at least 98%%", matched, len(posts))
 			}
 			checkFields(t, archive, after, posts, func(p post) string { return hugoURL(srv.URL, p) })
+			// locate finds the moved post by its new URL, in its old folder.
+			p0 := posts[0]
+			code, out, errs := daemontest.Run(t, "locate", archive, hugoURL(srv.URL, p0))
+			if dir := blogharvest.EntryKey(pelicanURL(srv.URL, p0), p0.title); code != 0 || !strings.Contains(out, dir+"/v2") {
+				t.Errorf("locate %s: exit %d, %q %q; want the v2 of its entry folder %s", hugoURL(srv.URL, p0), code, out, errs, dir)
+			}
 
 			crawl(t, srv.URL, archive)
 			daemontest.CheckArchive(t, archive)
