@@ -47,6 +47,13 @@ type CrawlState struct {
 	// an update, which renders only the posts that changed, reads a
 	// thread of one comment of such a structure, which repeats nothing.
 	CommentShapes []string `json:",omitempty"`
+	// Moved maps the canonical URL of a post found at a new address (a
+	// move to another platform or URL scheme) to the URL it was archived
+	// under first, whose entry it continues: every later crawl gives the
+	// post that URL as an alias, so that its next versions go to the same
+	// entry (harvest's moves.go, doc/lifecycle.md). Kept from crawl to
+	// crawl; it holds only posts that moved.
+	Moved map[string]string `json:",omitempty"`
 }
 
 // Validators describe one resource as last received: what a conditional

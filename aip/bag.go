@@ -261,6 +261,21 @@ func readContentDigestFS(fsys fs.FS, dir string) (string, error) {
 	return contentDigestIn(dir, data)
 }
 
+// readExternalIdentifierFS returns the External-Identifier (the
+// permalink) of the bag dir in fsys, "" when it cannot be read.
+func readExternalIdentifierFS(fsys fs.FS, dir string) string {
+	data, err := fs.ReadFile(fsys, path.Join(dir, bagInfoTxt))
+	if err != nil {
+		return ""
+	}
+	for _, f := range parseBagInfo(data) {
+		if f.label == "External-Identifier" {
+			return f.value
+		}
+	}
+	return ""
+}
+
 // contentDigestIn returns the Content-Digest of bag-info.txt data.
 func contentDigestIn(dir string, data []byte) (string, error) {
 	for _, f := range parseBagInfo(data) {

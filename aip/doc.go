@@ -8,7 +8,8 @@
 //
 // where yyyy is the UTC year of the entry's creation date (or "undated") when
 // the entry is first written (its later versions go to the folder its key
-// has under any year: EntryDirIn; one post is one entry) and
+// has under any year, or, for a post that moved, to the folder of the alias
+// that names its archived URL: EntryDirIn; one post is one entry) and
 // entry-key is blogharvest.EntryKey of its canonical URL: no part of a path
 // comes raw from the web. Each bag holds
 //
@@ -60,9 +61,11 @@
 //	                          the crawl met, sorted by URL: its canonical URL; its fate
 //	                          (entry, listing, redirect, stub, duplicate, out-of-scope,
 //	                          robots, over-budget, failed, skipped); the detail (the entry
-//	                          key, the redirect's or stub's target, the URL it duplicates,
-//	                          the error or the reason); how the crawl met it first (feed,
-//	                          sitemap, link, home, redirect, canonical, stub, comments);
+//	                          key, the redirect's or stub's target — for a post or a feed
+//	                          that moved, followed by how it was found —, the URL it
+//	                          duplicates, the error or the reason); how the crawl met it
+//	                          first (feed, sitemap, link, home, redirect, canonical, stub,
+//	                          comments, archived: an archived URL asked for after a move);
 //	                          for a post whose archived comments fall short of what the
 //	                          blog states, the shortfall (stated, archived, sources tried)
 //

@@ -42,39 +42,58 @@ func EntryDir(root string, e *blogharvest.Entry) (string, error) {
 
 // EntryDirIn returns the store name of the folder holding the versions of
 // e's AIP in s: the folder of its entry key under any year (Undated
-// included) that holds a version already, else EntryDir's. One post is
-// one entry whatever its date says at each capture: an entry archived
-// undated and dated later (or the other way round, or moved across a
-// year by its zone) gets a new version in the folder it has, never a
-// second folder under the same identifier.
+// included) that holds a version already, else the folder of the key of
+// one of its aliases that does (in the order of e.Aliases), else
+// EntryDir's. One post is one entry whatever its date says at each
+// capture: an entry archived undated and dated later (or the other way
+// round, or moved across a year by its zone) gets a new version in the
+// folder it has, never a second folder under the same identifier. Nor
+// whatever its address: a post that moved (another platform or URL
+// scheme) and names the URL it was archived under among its aliases
+// (harvest's moves.go) gets a new version in that URL's folder.
 func EntryDirIn(s fs.ReadDirFS, e *blogharvest.Entry) (string, error) {
+	dir, _, err := entryDirOf(s, e)
+	return dir, err
+}
+
+// entryDirOf is EntryDirIn, with the alias of e whose folder holds e's
+// versions ("" when it is e.URL's folder or a new one).
+func entryDirOf(s fs.ReadDirFS, e *blogharvest.Entry) (string, string, error) {
 	dir, err := EntryDir("", e)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	dir = filepath.ToSlash(dir)
 	if n, err := LatestVersionOf(s, dir); err != nil || n > 0 {
-		return dir, err
+		return dir, "", err
 	}
 	entries := path.Join(e.BlogID, "entries")
 	years, err := s.ReadDir(entries)
 	if errors.Is(err, fs.ErrNotExist) {
-		return dir, nil
+		return dir, "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("aip: entry folder: %w", err)
+		return "", "", fmt.Errorf("aip: entry folder: %w", err)
 	}
-	key := blogharvest.EntryKey(e.URL, e.Title)
-	for _, y := range years {
-		if !y.IsDir() || y.Name() == path.Base(path.Dir(dir)) {
+	for i, u := range append([]string{e.URL}, e.Aliases...) {
+		if i > 0 && u == e.URL {
 			continue
 		}
-		other := path.Join(entries, y.Name(), key)
-		if n, err := LatestVersionOf(s, other); err != nil || n > 0 {
-			return other, err
+		key := blogharvest.EntryKey(u, e.Title)
+		for _, y := range years {
+			if !y.IsDir() || i == 0 && y.Name() == path.Base(path.Dir(dir)) {
+				continue
+			}
+			other := path.Join(entries, y.Name(), key)
+			if n, err := LatestVersionOf(s, other); err != nil || n > 0 {
+				if i == 0 {
+					u = ""
+				}
+				return other, u, err
+			}
 		}
 	}
-	return dir, nil
+	return dir, "", nil
 }
 
 // entryYear returns the four-digit year folder of e, or Undated.

@@ -107,7 +107,7 @@ func (p *pkg) metsDocument(e env, head []record, lint *[]error) (*mets.Document,
 			{Role: "CREATOR", Type: "OTHER", OtherType: "SOFTWARE", Name: joinNonEmpty(e.software, e.version)},
 			{Role: "CUSTODIAN", Type: "ORGANIZATION", Name: e.org},
 		},
-		AltRecordIDs: []mets.AltRecordID{{Type: "VERSION-INDEPENDENT", Value: RecordID(p.permalink)}},
+		AltRecordIDs: []mets.AltRecordID{{Type: "VERSION-INDEPENDENT", Value: RecordID(p.recordOf())}},
 	}
 	for _, r := range head {
 		if err := r.rec.CheckXML(); err != nil {
@@ -389,9 +389,27 @@ func (p *pkg) relationships() []mets.Relationship {
 	}
 	if p.version > 1 && p.kind != kindRequisites { // requisites versions add to each other
 		rels = append(rels, mets.Relationship{Type: mets.RelReplacement, SubType: mets.RelReplaces,
-			Related: urn(ObjID(p.permalink, p.version-1))})
+			Related: urn(ObjID(p.replacedPermalink(), p.version-1))})
 	}
 	return rels
+}
+
+// recordOf returns the URL whose RecordID names p's record in all its
+// versions: recordURL, else the permalink.
+func (p *pkg) recordOf() string {
+	if p.recordURL != "" {
+		return p.recordURL
+	}
+	return p.permalink
+}
+
+// replacedPermalink returns the permalink the version p replaces was
+// written under (a post that moved was written under its old URL).
+func (p *pkg) replacedPermalink() string {
+	if p.prevPermalink != "" {
+		return p.prevPermalink
+	}
+	return p.permalink
 }
 
 // rights returns the rights statements the record declares: the blog's

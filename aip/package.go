@@ -34,8 +34,17 @@ type pkg struct {
 	blogID    string
 	key       string // entry-key, or "blog"
 	permalink string
-	dir       string // the folder holding the versions
-	version   int
+	// recordURL is the URL whose RecordID names the record across its
+	// versions: the permalink, or for an entry whose folder was found
+	// under one of its aliases (a post that moved: EntryDirIn) that
+	// alias, the URL it was archived under first.
+	recordURL string
+	// prevPermalink is the newest earlier version's External-Identifier
+	// (the permalink it was written under, older than permalink for a post
+	// that moved), for the relationship naming the version replaced.
+	prevPermalink string
+	dir           string // the folder holding the versions
+	version       int
 	// blogVersion is, for an Entry, the newest version of its blog's AIP
 	// when the entry is written (0: none yet).
 	blogVersion int

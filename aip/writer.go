@@ -127,13 +127,13 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	if err := e.Validate(); err != nil {
 		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: entry %s: %w", e.URL, err))
 	}
-	rel, err := EntryDirIn(w.readStore(), e)
+	rel, under, err := entryDirOf(w.readStore(), e)
 	if err != nil {
 		return Result{}, classify(err)
 	}
 	dir := filepath.Join(w.Root, filepath.FromSlash(rel))
 	key := filepath.Base(dir)
-	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, dir: dir, entry: e}
+	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, recordURL: under, dir: dir, entry: e}
 	if blogDir, err := BlogDir(w.Root, e.BlogID); err == nil {
 		p.blogVersion, _ = LatestVersionOf(w.readStore(), w.name(blogDir)) // a missing or unreadable blog folder: no blog version to name
 	}
@@ -158,6 +158,7 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (r
 		if d, err := readContentDigestFS(rs, w.name(last)); err == nil && p.sameContent(d) && !p.again {
 			return Result{Dir: Location(rs, w.name(last)), Version: latest}, nil
 		}
+		p.prevPermalink = readExternalIdentifierFS(rs, w.name(last))
 	}
 	p.version = latest + 1
 	if len(p.requisites) > 0 {

@@ -185,7 +185,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 	}
 	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
 	w := d.archiveWatch(b.ID, ab, st.PostsChecked, log)
-	st.Threads, st.CommentShapes, st.WidgetScripts = w.Threads, w.CommentShapes, w.WidgetScripts
+	st.Threads, st.CommentShapes, st.WidgetScripts, st.Moved = w.Threads, w.CommentShapes, w.WidgetScripts, w.Moved
 	if d.watchKept != nil {
 		d.watchKept[b.ID] = w
 	}

@@ -90,6 +90,9 @@ func locate(st aip.Store, canon string) ([]located, error) {
 			if out, err := entryVersions(st, id, u, note); err != nil || len(out) > 0 {
 				return out, err
 			}
+			if out, err := movedEntryVersions(st, id, u, note); err != nil || len(out) > 0 {
+				return out, err
+			}
 		}
 		next := ""
 		for _, id := range ids {
@@ -136,6 +139,58 @@ func entryVersions(st aip.Store, id, u, note string) ([]located, error) {
 	return nil, nil
 }
 
+// movedEntryVersions returns the versions of blog id's entry whose
+// permalink is u when the entry's folder is named after another URL (a
+// post that moved keeps the folder of the URL it was first archived
+// under): the URL the latest Blog AIP's state file gives for u
+// (harvest.MovedFrom), else the entry key the blog's latest ledger gives
+// u's row (fate entry), names it.
+func movedEntryVersions(st aip.Store, id, u, note string) ([]located, error) {
+	key := ""
+	if ab, err := aip.LatestBlog(st, id); err == nil && ab != nil {
+		if old := harvest.MovedFrom(ab.State)[u]; old != "" {
+			key = blogharvest.URLHash(old)
+		}
+	}
+	if row := ledgerRow(st, id, u); key == "" && len(row) >= 3 && row[1] == "entry" && row[2] != "" {
+		if _, hash, ok := cutLast(row[2], "-"); ok {
+			key = hash
+		}
+	}
+	if key == "" || key == blogharvest.URLHash(u) {
+		return nil, nil
+	}
+	years, err := st.ReadDir(id + "/entries")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, y := range years {
+		ents, err := st.ReadDir(id + "/entries/" + y.Name())
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), "-"+key) {
+				if out := versionsIn(st, path.Join(id, "entries", y.Name(), e.Name()), u, note); len(out) > 0 {
+					return out, nil
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// cutLast slices s around the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
 // versionsIn returns the versions in dir whose External-Identifier is u.
 func versionsIn(st aip.Store, dir, u, note string) []located {
 	latest, _ := aip.LatestVersionOf(st, dir)
@@ -171,26 +226,35 @@ func bagInfoFields(data []byte) map[string]string {
 // ledgerTarget returns where blog id's latest ledger sends u: the target
 // of a redirect, duplicate, stub or canonical fate; "" when it does not.
 func ledgerTarget(st aip.Store, id, u string) (target, fate string) {
+	f := ledgerRow(st, id, u)
+	if len(f) < 3 {
+		return "", ""
+	}
+	switch f[1] {
+	case "redirect", "duplicate", "stub":
+		target, _, _ := strings.Cut(f[2], " ") // "<url> (the post moved: …)": a URL holds no space
+		return target, f[1]
+	}
+	return "", ""
+}
+
+// ledgerRow returns the columns of u's row in blog id's latest ledger,
+// nil when it has none.
+func ledgerRow(st aip.Store, id, u string) []string {
 	v, _ := aip.LatestVersionOf(st, id+"/blog")
 	if v == 0 {
-		return "", ""
+		return nil
 	}
 	data, err := fs.ReadFile(st, path.Join(id, "blog", "v"+strconv.Itoa(v), "data", "logs", "ledger.tsv"))
 	if err != nil {
-		return "", ""
+		return nil
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) < 3 || f[0] != u {
-			continue
+		if f := strings.Split(sc.Text(), "\t"); len(f) >= 3 && f[0] == u {
+			return f
 		}
-		switch f[1] {
-		case "redirect", "duplicate", "stub":
-			return f[2], f[1]
-		}
-		return "", ""
 	}
-	return "", ""
+	return nil
 }

@@ -197,6 +197,7 @@ func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harves
 	if !since.IsZero() {
 		o.Archived = d.archivedMedia(log)
 		o.ArchivedRequisites = d.archivedRequisites(o.Blog.ID, log)
+		o.ArchivedPosts = d.archivedPosts(ctx, o.Blog.ID)
 	}
 	res, err := d.harvester.Harvest(ctx, o, since, func(r harvest.Record) error { return a.emit(ctx, r) })
 	d.metrics.recordFetches(res)

@@ -13,11 +13,11 @@ import (
 
 // TestCrawlStateSurvivesTheStore: what a crawl leaves for the next one
 // (harvest.State's CrawlState: the feeds' validators, item signatures,
-// page validators, the comment thread APIs it watches and the comment
-// shapes it learned) goes through the run's outcome into a real schedule
-// store and comes back whole in the next crawl's harvest.State
-// (previous), so that the daemon's next scheduled update asks for all of
-// it conditionally.
+// page validators, the comment thread APIs it watches, the comment
+// shapes it learned and the posts that moved) goes through the run's
+// outcome into a real schedule store and comes back whole in the next
+// crawl's harvest.State (previous), so that the daemon's next scheduled
+// update asks for all of it conditionally.
 func TestCrawlStateSurvivesTheStore(t *testing.T) {
 	checked := time.Date(2026, 4, 5, 6, 7, 8, 0, time.UTC)
 	want := blogharvest.CrawlState{
@@ -32,6 +32,7 @@ func TestCrawlStateSurvivesTheStore(t *testing.T) {
 				{URL: "http://c.ex/api/count?path=%2Fposts%2Foat%2F", Digest: "ef56"}},
 		},
 		CommentShapes: []string{"f:div.flex", "s:div.flex flex-col gap-2"},
+		Moved:         map[string]string{"http://b.ex/2021/03/rye/": "http://b.ex/posts/rye/"},
 	}
 	store, err := schedule.Open(filepath.Join(t.TempDir(), "schedule.db"))
 	if err != nil {

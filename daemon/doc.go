@@ -44,8 +44,10 @@
 // stdout line naming an argument calls it (stdout may carry an export's
 // bytes, which are left alone). The status server's connection caps and
 // timeouts are httpconn.go. Everything that
-// reads the archive (media and requisites reuse, resuming, export, report,
-// status counts and shortfalls) gets its aip.Store from s3archive.go
+// reads the archive (media and requisites reuse, resuming, the archived
+// posts a moved blog's update matches its posts with — polite.go's
+// archivedPosts, report.Walk —, export, report, status counts and
+// shortfalls) gets its aip.Store from s3archive.go
 // (core.archiveStore, readArchive; resolveArchive for a command line's
 // ARCHIVE[/BLOG-ID], a folder or s3://…); counts are in archivecount.go.
 // The Prometheus metrics (names, HELP texts, buckets) and /metrics are

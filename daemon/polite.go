@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/report"
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
@@ -64,6 +66,35 @@ func (d *core) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogha
 		}
 		return files
 	}
+}
+
+// archivedPosts returns UpdateCrawl's Options.ArchivedPosts: the latest
+// version of each of the blog's Entry AIPs, read back from its METS
+// (report.Walk), for matching the posts of a blog that moved. The crawl
+// calls it only when it finds the blog moved.
+func (d *core) archivedPosts(ctx context.Context, blogID string) func() ([]harvest.ArchivedPost, error) {
+	return func() ([]harvest.ArchivedPost, error) {
+		var out []harvest.ArchivedPost
+		t := report.Target{Store: d.archiveStore(), Blogs: []string{blogID}}
+		err := report.Walk(ctx, t, report.Options{}, func(p *report.Post) error {
+			out = append(out, harvest.ArchivedPost{URL: p.Permalink, Aliases: p.Aliases, GUID: p.GUID, Title: p.Title,
+				Created: parseArchivedDate(p.Created), Text: p.Text})
+			return nil
+		})
+		return out, err
+	}
+}
+
+// parseArchivedDate reads a date as the MARC record gives it back
+// (blogharvest.FormatDate: a full instant, or as much of one as the
+// source gave); zero when it cannot.
+func parseArchivedDate(s string) time.Time {
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05", "2006-01-02T15:04", time.DateOnly} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
 }
 
 // archivedRequisites returns UpdateCrawl's Options.ArchivedRequisites: the

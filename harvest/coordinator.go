@@ -162,12 +162,16 @@ func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
 	c.late.note(e, c.claims.stubsOf(e.URL))
+	under := c.identify(e)
 	c.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
 		c.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")
 		return fmt.Errorf("harvest %s: emit entry %s: %w", c.home, e.URL, err)
 	}
-	c.ledger.set(e.URL, FateEntry, blogharvest.EntryKey(e.URL, e.Title), "")
+	if under == "" {
+		under = e.URL
+	}
+	c.ledger.set(e.URL, FateEntry, blogharvest.EntryKey(under, e.Title), "")
 	return nil
 }
 

@@ -76,6 +76,10 @@ type site struct {
 	// threadsChanged are the posts whose comment thread API answered
 	// differently (UpdateCrawl, threads.go).
 	threadsChanged map[string]bool
+	// moving says UpdateCrawl found the blog moved (suspectMove): a feed
+	// item at a URL the last crawl did not list is read and emitted, and
+	// matched with the archive's posts (moves.go).
+	moving bool
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
@@ -148,6 +152,15 @@ type crawl struct {
 	left      map[string]*leftOut
 	leftOrder []string
 	wellKnown map[string]bool
+
+	// feedMovedFrom is the feed URL of State.Feed when it failed and
+	// another was found (findMovedFeed); movedHome the home page read
+	// then; moves the archive's posts (probeMoves) and moved the posts of
+	// this crawl that moved: new URL → archived URL (identify).
+	feedMovedFrom string
+	movedHome     *fetchedPage
+	moves         *moveIndex
+	moved         map[string]string
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -222,6 +235,11 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
 	}
+	if home == nil && c.movedHome != nil { // the feed moved: the home page was read to find it again
+		home = c.movedHome
+		c.commented = c.siteCommentPosts(ctx, home)
+	}
+	c.suspectMove()
 	if home == nil && c.feed.Link != "" {
 		if c.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
 			c.addOrigin(c.feed.Link) // the feed names the blog's home page
@@ -242,6 +260,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.readSitemaps(ctx)
 	c.pollThreads(ctx)
 	c.queueCommented()
+	c.probeMoves(ctx)
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {
 		if c.emit == nil {

@@ -153,7 +153,9 @@
 // robots.txt is
 // reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
 // from State.Rules. Otherwise it reads the feeds (the feed URL is known: no
-// discovery), and re-reads only the posts something says changed:
+// discovery, unless that feed fails with 401, 403, 404, 410 or is no feed:
+// the blog's feed is then looked for again, and kept), and re-reads only
+// the posts something says changed:
 // published or edited after since, commented (site comment feed), or whose
 // feed item's signature (modification date and comment count, or the item
 // itself when the feed dates no edits) differs from State.Items. It asks
@@ -163,6 +165,16 @@
 // sitemaps, the home page's post links, the first-page posts that give no
 // change signal, and a WordPress RSS feed's Atom twin when it dated nothing
 // the last time, are read once per Options.RecheckPosts (24 h by default).
+//
+// A blog that moved (its feed found again, or most of its feed's first
+// page at URLs the last crawl did not list) has its posts matched with the
+// archive's (Options.ArchivedPosts) before they are emitted: a redirect or
+// stub from an archived URL (asked for, at most MaxMoveProbes), the same
+// guid, or the same title and day with the text alike (MoveThreshold). A
+// matched post names its archived URL among its aliases, which makes it
+// the next version of that entry (aip.EntryDirIn), the ledger gives the
+// archived URL the fate redirect with how it was matched, and State.Moved
+// keeps the pair for the next crawls (moves.go, doc/lifecycle.md).
 //
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
@@ -256,6 +268,10 @@
 //     what a crawl leaves for the next one goes into
 //     blogharvest.CrawlState (crawlstate.go at the root), which the
 //     schedule store keeps as it is; State adds only robots.txt and rules.
+//   - moves.go: a blog that moved: its feed found again (findMovedFeed),
+//     the move suspected (suspectMove), the archived URLs asked for
+//     (probeMoves), each post matched with an archived one (identify,
+//     moveIndex.match), State.Moved.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with
@@ -317,4 +333,8 @@
 //     page path decides it (worker.go, coordinator.go).
 //   - State shared by the workers: claims, ledger or stats, never a field of
 //     crawl.
+//   - What makes a post at a new URL the same post (the evidence, its
+//     order, the text threshold): moveIndex.match in moves.go; when a move
+//     is suspected: suspectMove; which failures of the known feed send the
+//     crawl looking for it again: feedMayHaveMoved.
 package harvest

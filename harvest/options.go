@@ -228,6 +228,19 @@ type Options struct {
 	// the post's own comment feed is not asked for unless they do not line
 	// up. If nil, every media file and comment feed is fetched.
 	Archived func(e *blogharvest.Entry) []blogharvest.File
+	// ArchivedPosts, if set, returns what the archive holds of the blog's
+	// entries (the latest version of each: ArchivedPost). UpdateCrawl calls
+	// it at most once, only when the blog seems to have moved (its feed
+	// moved, or most items of the feed's first page are at URLs the last
+	// crawl did not list), to find each post again under its new URL
+	// (moves.go). If nil, a moved post can be matched only by a redirect
+	// or a stub from an archived URL the crawl meets, or by State.Moved.
+	ArchivedPosts func() ([]ArchivedPost, error)
+	// NoMoveProbes keeps a crawl that finds the blog moved from asking for
+	// the archived URLs its feed no longer lists (at most MaxMoveProbes):
+	// an HTTP redirect or a redirect stub answering one is the strongest
+	// evidence of which post went where (moves.go).
+	NoMoveProbes bool
 }
 
 // Renderer renders a page in a browser; *render.Browser implements it.
@@ -284,6 +297,9 @@ type Result struct {
 	// State is what this crawl leaves for the next UpdateCrawl: pass it as
 	// Options.State.
 	State State
+	// Moved counts the posts this crawl found at a new URL and matched
+	// with an archived post (moves.go).
+	Moved int
 	// Unchanged says that UpdateCrawl stopped after the feeds, which had
 	// not changed: nothing was emitted, and Watermark is the since given.
 	Unchanged bool

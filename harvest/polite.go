@@ -65,7 +65,7 @@ func recheckDue(o Options, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.pol.settled {
+	if !c.pol.settled || c.feedMovedFrom != "" || c.moving {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -116,7 +116,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list()}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list(), Moved: st.Moved}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -297,6 +297,7 @@ func (c *crawl) finishState() {
 	st.Threads = c.threadState()
 	st.CommentShapes = c.shapes.kept()
 	st.WidgetScripts = c.widgets.list()
+	st.Moved = c.movedState()
 }
 
 // recheckOnly reports whether the post of j is read only because the
@@ -371,6 +372,10 @@ func (c *crawl) pageValidators(items map[string]string) map[string]blogharvest.V
 // it fetches no training pages; it reports whether it did.
 func (c *crawl) reuseRules() bool {
 	if !c.pol.useState || len(c.o.State.Rules) == 0 {
+		return false
+	}
+	if c.moving {
+		c.log.Info("the blog moved: learning the rules again")
 		return false
 	}
 	var r learn.Rules

@@ -306,7 +306,7 @@ func withPolled(vs, polled []blogharvest.Validators) []blogharvest.Validators {
 
 // Watch is what a crawl leaves for the next update that an archive keeps
 // for `crawl -out`, which starts from the archive (State's
-// CrawlState.Threads and CommentShapes): in the Blog record's state file
+// CrawlState.Threads, CommentShapes, WidgetScripts and Moved): in the Blog record's state file
 // (blogharvest.RoleState, stateFile) and, after a crawl that changed it
 // without writing a Blog AIP, in the state the archive keeps beside the
 // bags (the daemon's aip.PutBlogState). Its JSON is the content of both.
@@ -317,11 +317,14 @@ type Watch struct {
 	// WidgetScripts are the scripts that drew comment widgets
 	// (scriptwidget.go; CrawlState.WidgetScripts).
 	WidgetScripts []string `json:"widget_scripts,omitempty"`
+	// Moved is CrawlState.Moved: the posts that moved, new URL → the URL
+	// they were archived under (moves.go).
+	Moved map[string]string `json:"moved,omitempty"`
 }
 
 // WatchOf returns the Watch of a crawl's state st, started at at.
 func WatchOf(st blogharvest.CrawlState, at time.Time) Watch {
-	return Watch{At: at.UTC(), Threads: st.Threads, CommentShapes: st.CommentShapes, WidgetScripts: st.WidgetScripts}
+	return Watch{At: at.UTC(), Threads: st.Threads, CommentShapes: st.CommentShapes, WidgetScripts: st.WidgetScripts, Moved: st.Moved}
 }
 
 // JSON returns the content of a state file holding w.
@@ -347,7 +350,7 @@ func WatchFrom(data []byte) Watch {
 // comment shapes, so that a caller keeping the watch writes it only when
 // it changed.
 func (w Watch) Same(o Watch) bool {
-	return slices.Equal(w.CommentShapes, o.CommentShapes) && slices.Equal(w.WidgetScripts, o.WidgetScripts) && maps.EqualFunc(w.Threads, o.Threads, func(x, y []blogharvest.Validators) bool {
+	return slices.Equal(w.CommentShapes, o.CommentShapes) && slices.Equal(w.WidgetScripts, o.WidgetScripts) && maps.Equal(w.Moved, o.Moved) && maps.EqualFunc(w.Threads, o.Threads, func(x, y []blogharvest.Validators) bool {
 		return slices.EqualFunc(x, y, func(v, u blogharvest.Validators) bool { return v.URL == u.URL && v.Digest == u.Digest })
 	})
 }
@@ -356,10 +359,14 @@ func (w Watch) Same(o Watch) bool {
 // (blogharvest.RoleState), so that an update started from the archive
 // (StateFrom, WatchFrom) knows it; nil when it holds nothing.
 func stateFile(w Watch) *blogharvest.File {
-	if len(w.Threads) == 0 && len(w.CommentShapes) == 0 && len(w.WidgetScripts) == 0 {
+	if len(w.Threads) == 0 && len(w.CommentShapes) == 0 && len(w.WidgetScripts) == 0 && len(w.Moved) == 0 {
 		return nil
 	}
 	f := &blogharvest.File{Role: blogharvest.RoleState, MediaType: "application/json", Body: w.JSON(), Captured: w.At}
 	f.Sum()
 	return f
 }
+
+// MovedFrom returns State.Moved from the content of a Blog AIP's state
+// file (stateFile); nil when it holds none or does not parse.
+func MovedFrom(data []byte) map[string]string { return WatchFrom(data).Moved }

@@ -132,8 +132,9 @@ func (w *pageWorker) itemChanged(it *feed.Item) bool {
 	if it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) {
 		return true
 	}
-	if changed, _ := w.signatureChanged(it); changed {
-		return true
+	changed, known := w.signatureChanged(it)
+	if changed || w.moving && !known {
+		return true // a moved blog's item at a URL the last crawl did not list: matched with the archive's (moves.go)
 	}
 	return it.Updated.IsZero() && !w.pol.settled && w.onFirstPage(it)
 }

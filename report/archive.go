@@ -39,6 +39,11 @@ type Post struct {
 	Tags       []string  `json:"tags,omitempty" xml:"tag,omitempty" marc:"tags"`
 	Text       string    `json:"text" xml:"text"`
 	Comments   []Comment `json:"comments,omitempty" xml:"comment,omitempty"`
+	// GUID and Aliases are the entry's feed guid and its other URLs, for
+	// finding a post again after a move (the daemon's index of archived
+	// posts); not exported.
+	GUID    string   `json:"-" xml:"-" marc:"alt_identifier"`
+	Aliases []string `json:"-" xml:"-" marc:"aliases"`
 }
 
 // Comment is one archived comment of a Post; a field tagged marc holds
