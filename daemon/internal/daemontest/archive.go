@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,4 +38,18 @@ func NoFragment(raw string) string {
 	}
 	u.Fragment = ""
 	return u.String()
+}
+
+// NewestBlogAIP returns the folder of the newest version of the Blog AIP
+// under blogDir (an archive's <blog-id> folder), by version number; the
+// test fails when there is none.
+func NewestBlogAIP(t *testing.T, blogDir string) string {
+	t.Helper()
+	vs, _ := filepath.Glob(filepath.Join(blogDir, "blog", "v*"))
+	if len(vs) == 0 {
+		t.Fatalf("no Blog AIP in %s", blogDir)
+	}
+	n := func(p string) int { k, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(p), "v")); return k }
+	slices.SortFunc(vs, func(a, b string) int { return n(a) - n(b) })
+	return vs[len(vs)-1]
 }

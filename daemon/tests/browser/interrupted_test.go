@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -179,16 +178,7 @@ func TestInterruptedHarvestStatus(t *testing.T) {
 // URL → fate, for the fates that are not archived.
 func ledgerShortfalls(t *testing.T, blogDir string) map[string]string {
 	t.Helper()
-	vs, _ := filepath.Glob(filepath.Join(blogDir, "blog", "v*"))
-	sort.Slice(vs, func(i, j int) bool {
-		a, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(vs[i]), "v"))
-		b, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(vs[j]), "v"))
-		return a < b
-	})
-	if len(vs) == 0 {
-		t.Fatal("no Blog AIP")
-	}
-	f, err := os.Open(filepath.Join(vs[len(vs)-1], "data", "logs", "ledger.tsv"))
+	f, err := os.Open(filepath.Join(daemontest.NewestBlogAIP(t, blogDir), "data", "logs", "ledger.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}

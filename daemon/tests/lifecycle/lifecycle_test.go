@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -325,16 +324,7 @@ func versions(es map[string]*entry) int {
 // detail, via.
 func ledger(t *testing.T, archive string) map[string][]string {
 	t.Helper()
-	bags, _ := filepath.Glob(filepath.Join(archive, "towpath", "blog", "v*"))
-	sort.Slice(bags, func(i, j int) bool {
-		a, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(bags[i]), "v"))
-		b, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(bags[j]), "v"))
-		return a < b
-	})
-	if len(bags) == 0 {
-		t.Fatal("no Blog AIP")
-	}
-	data, err := os.ReadFile(filepath.Join(bags[len(bags)-1], "data", "logs", "ledger.tsv"))
+	data, err := os.ReadFile(filepath.Join(daemontest.NewestBlogAIP(t, filepath.Join(archive, "towpath")), "data", "logs", "ledger.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
