@@ -163,9 +163,13 @@ func idList(ids []string) string {
 	return strings.Join(ids, ",")
 }
 
-// setNext sets st's next due time after a run that ended with runErr.
-func setNext(st *schedule.State, spec schedule.Spec, runErr error, now time.Time) {
+// setNext sets st's next due time after a run that ended with runErr,
+// for a blog that is down after failing for downAfter (isDown): the
+// backoff of schedule.NextWhileDown, whatever the error.
+func setNext(st *schedule.State, spec schedule.Spec, runErr error, now time.Time, downAfter time.Duration) {
 	switch {
+	case runErr != nil && isDown(*st, now, downAfter):
+		st.NextDue = schedule.NextWhileDown(spec, st.Failures, now)
 	case runErr == nil, !blogharvest.IsTransient(runErr):
 		st.NextDue = schedule.NextAfterSuccess(spec, now)
 	default:
