@@ -390,6 +390,9 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	if ok {
 		d.setDue(r.Blog, spec)
 	}
+	if rep.err() != nil {
+		d.backOff(r.Blog)
+	}
 	d.ended(r.Blog)
 	return nil
 }

@@ -205,6 +205,15 @@ func (p *planner) fire(id string) {
 	p.enqueue(id)
 }
 
+// backOff forgets that blog id was fired during its run, which failed:
+// its next run is the one its backoff set (setNext), not the slot that
+// came while it failed (a blog down would otherwise run back to back).
+func (p *planner) backOff(id string) {
+	p.mu.Lock()
+	delete(p.again, id)
+	p.mu.Unlock()
+}
+
 // ended marks blog id's run over, enqueueing it once more if it was fired
 // during the run.
 func (p *planner) ended(id string) {
