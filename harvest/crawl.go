@@ -163,8 +163,8 @@ type crawl struct {
 	// posts it found withdrawn or restored (gone.go).
 	gone       map[string]blogharvest.GonePost
 	goneEvents int
-	moves         *moveIndex
-	moved         map[string]string
+	moves      *moveIndex
+	moved      map[string]string
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
