@@ -19,10 +19,11 @@ import (
 // Where an update learns it: a post the feed's first page listed last
 // time (State.Items) and no longer lists was either pushed off the page
 // by newer posts, dropped from the feed, or deleted; only its own URL
-// tells. So an update that read a changed feed asks each such URL once
-// (askDropped; conditionally, with its last capture's validators, at most
-// maxGoneAsks a run): a 404 or 410 makes the post suspected (State.Gone,
-// First). The next update, a different run, asks the suspected posts
+// tells. When the page lost more posts than it gained (new posts push as
+// many old ones off, which costs no request), an update that read the
+// changed feed asks each dropped URL once (askDropped; conditionally, with
+// its last capture's validators, at most maxGoneAsks a run): a 404 or 410
+// makes the post suspected (State.Gone, First). The next update, a different run, asks the suspected posts
 // again before anything else (askGone), even when the feeds are
 // unchanged: a second 404 or 410 confirms the withdrawal, which the Blog
 // AIP written by that run records (the ledger's fate withdrawn, and
@@ -135,6 +136,15 @@ func (c *crawl) askDropped(ctx context.Context) {
 				dropped = append(dropped, u)
 			}
 		}
+	}
+	added := 0
+	for u := range now {
+		if _, was := c.o.State.Items[u]; !was {
+			added++
+		}
+	}
+	if added >= len(dropped) {
+		return // as many new posts as posts dropped: pushed off the page, not deleted (no request)
 	}
 	slices.Sort(dropped)
 	for _, u := range dropped[:min(len(dropped), maxGoneAsks)] {
