@@ -205,7 +205,7 @@ blogs:
 		t.Errorf("/status of the blog down: since %q, last answer %q; want a time and connection refused", since, answer)
 	}
 	page := daemontest.HTTPGet(t, "http://"+listen+"/")
-	if !strings.Contains(page, `data-field="health" class="down"`) || !strings.Contains(page, "connection refused") {
+	if !strings.Contains(page, `data-field="health" class="down">down<`) || !strings.Contains(page, "connection refused") {
 		t.Errorf("the status page does not show the blog down with its last answer")
 	}
 	out, _ := exec.Command(daemontest.Binary(), "status", "-config", cfg).CombinedOutput()
