@@ -12,9 +12,11 @@ import (
 // command keeps while the live heap is small, when the environment sets
 // neither GOGC nor GOMEMLIMIT: at gcPercent 200 alone a crawl's heap grew
 // to three times its live data, and the thaumatorium crawl of the corpus
-// (large pages, a 2.5 MB full-text feed) reached 244 MB of maximum
-// resident set (doc/benchmarks.md, issue 43). The binary's own pages add
-// some 30 MB to the resident set (`blogharvest version`: 29–34 MB).
+// (large pages, a 2.5 MB full-text feed) reached 235–254 MB of maximum
+// resident set, 182–198 MB with this limit (doc/benchmarks.md, issue 43).
+// The process's resident set without a crawl is some 34 MB
+// (`/usr/bin/time -f %M blogharvest version`: 33–35 MB), which the 150 MB
+// goal leaves to the rest.
 const softLimit = 100 << 20
 
 // limitHeadroom is what limitFor adds to twice the live heap: the Go
