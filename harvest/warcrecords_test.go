@@ -250,8 +250,11 @@ func checkRecordsAgainstServer(t *testing.T, root, base string, served map[strin
 			fetched[r.TargetURI+" "+r.PayloadSHA256+" "+r.Date.UTC().Format(time.RFC3339)] = r.file
 		}
 	}
-	copies := 0
+	copies, notModified := 0, 0
 	for _, r := range all {
+		if r.Type == "response" && r.Status == http.StatusNotModified {
+			notModified++
+		}
 		if r.Type != "response" || requestOf[r.ID] {
 			continue
 		}
@@ -294,8 +297,8 @@ func checkRecordsAgainstServer(t *testing.T, root, base string, served map[strin
 	for _, n := range requests {
 		recorded += n
 	}
-	t.Logf("%d records; %d request records of %d requests served (requisites: %d of %d, %d URLs); %d revisit, %d metadata records; %d response records copied from an earlier version",
-		len(all), recorded, total, requisiteReqs, requisiteServed, len(requisites), revisits, metadata, copies)
+	t.Logf("%d records; %d request records of %d requests served (requisites: %d of %d, %d URLs); %d revisit, %d metadata records; %d response records of a 304; %d response records copied from an earlier version",
+		len(all), recorded, total, requisiteReqs, requisiteServed, len(requisites), revisits, metadata, notModified, copies)
 }
 
 // TestWARCRecordsOfAnUpdate is TestWARCRecordsSayWhatHappened over two
