@@ -349,6 +349,9 @@ func TestWARCRecordsOfAnUpdate(t *testing.T) {
 			if r, err := w.WriteEntry(context.Background(), e); err != nil {
 				t.Fatalf("write %s: %v", e.URL, err)
 			} else if r.Written {
+				if r.Version > 1 {
+					t.Logf("%s v%d: %d bytes written", e.URL, r.Version, r.Bytes)
+				}
 				written.entries = append(written.entries, e)
 			} else {
 				unwritten.entries = append(unwritten.entries, e)
