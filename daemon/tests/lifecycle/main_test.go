@@ -5,7 +5,10 @@
 // Hugo, with and without 301s from the old URLs), a post deleted (404,
 // then 410) and put back, each a sequence of `crawl -out` runs into one
 // archive, and a blog down (connection refused, then 503, then back)
-// under the daemon's `run` (doc/lifecycle.md).
+// under the daemon's `run` (doc/lifecycle.md). TestSoak, skipped unless
+// BLOGHARVEST_SOAK is a duration, runs the daemon over a dozen such blogs
+// living through these events in turn and samples its RSS, descriptors
+// and goroutines (doc/lifecycle.md, "Soak").
 //
 // Each folder under daemon/tests is a test binary of its own, with go
 // test's default 10-minute limit to itself; the helpers are in

@@ -267,7 +267,7 @@ func TestSoak(t *testing.T) {
 		archive, filepath.Join(dir, "state", "schedule.db"), listen)
 	for i, ev := range kinds {
 		b := &soakBlog{id: fmt.Sprintf("soak%02d", i), srv: &soakServer{addr: daemontest.FreeAddr(t)},
-			posts: all[:6], extra: all[6:], engine: "pelican", theme: "simple", events: ev, entries: 6}
+			posts: slices.Clone(all[:6]), extra: slices.Clone(all[6:]), engine: "pelican", theme: "simple", events: ev, entries: 6}
 		b.base = "http://" + b.srv.addr
 		b.srv.cur.Store(&soakSite{dir: buildPelican(t, b.posts, b.base, b.theme)})
 		b.srv.up(t)
@@ -400,7 +400,11 @@ func soakEvent(t *testing.T, b *soakBlog, ev, archive, listen string) error {
 	}
 	switch ev {
 	case "newpost":
-		b.posts = append(b.posts, b.extra[0])
+		// Published now: an update reads the feed items dated after its
+		// watermark (the last run's start less an hour), as a new post is.
+		p := b.extra[0]
+		p.date = time.Now().UTC().Truncate(time.Minute)
+		b.posts = append(b.posts, p)
 		b.extra = b.extra[1:]
 		b.entries++
 		b.srv.cur.Store(&soakSite{dir: build()})
