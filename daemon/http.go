@@ -28,6 +28,12 @@ type BlogStatus struct {
 	Runs      int       `json:"runs"`
 	Failures  int       `json:"consecutive_failures"`
 	Watermark time.Time `json:"watermark,omitzero"`
+	// IdentityChanged is when a run found the site at the blog's address
+	// no longer the blog archived; the blog is paused until accept_change
+	// names that day or a later one (zero: not paused). IdentityEvidence
+	// is what that run found.
+	IdentityChanged  time.Time `json:"identity_changed,omitzero"`
+	IdentityEvidence string    `json:"identity_evidence,omitempty"`
 	// In cluster mode, of the run in flight (between runs, of the last
 	// run): the worker that took it, its delivery (over 1: redelivered) and
 	// the error of its last failed attempt.
@@ -52,7 +58,7 @@ type BlogStatus struct {
 func statusFrom(b Blog, st schedule.State) BlogStatus {
 	return BlogStatus{ID: b.ID, URL: b.URL, Schedule: b.Schedule, LastStart: st.LastStart, LastEnd: st.LastEnd,
 		Outcome: st.Outcome, LastError: st.LastError, NextRun: st.NextDue, Entries: st.Entries, Runs: st.Runs,
-		Failures: st.Failures, Watermark: st.Watermark}
+		Failures: st.Failures, Watermark: st.Watermark, IdentityChanged: st.IdentityChanged, IdentityEvidence: st.IdentityEvidence}
 }
 
 // Status returns every configured blog's status, sorted by id.

@@ -46,8 +46,12 @@ var words = strings.Fields(`river mill lock keeper heron willow bridge towpath b
 // with its own title, tags and four to six paragraphs of words drawn by a
 // seeded generator (the same posts on every run).
 func makePosts(n int) []post {
-	r := rand.New(rand.NewPCG(42, 7))
-	start := time.Date(2021, 3, 2, 9, 15, 0, 0, time.UTC)
+	return makePostsOf(n, words, rand.New(rand.NewPCG(42, 7)), time.Date(2021, 3, 2, 9, 15, 0, 0, time.UTC))
+}
+
+// makePostsOf generates n posts of vocabulary words with r, one every
+// four days from start.
+func makePostsOf(n int, words []string, r *rand.Rand, start time.Time) []post {
 	var out []post
 	for i := range n {
 		a, b := words[r.IntN(len(words))], words[r.IntN(len(words))]
@@ -71,17 +75,24 @@ func makePosts(n int) []post {
 type site struct {
 	dir       string
 	redirects map[string]string
+	handler   http.Handler // serves every request instead, when set (a parking page)
 }
 
 // blogServer serves one site at a time at one loopback address, Go's
 // file server over the engine's output.
 type blogServer struct {
-	cur atomic.Pointer[site]
-	URL string
+	cur      atomic.Pointer[site]
+	URL      string
+	requests atomic.Int64 // requests served so far
 }
 
 func (b *blogServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.requests.Add(1)
 	s := b.cur.Load()
+	if s.handler != nil {
+		s.handler.ServeHTTP(w, r)
+		return
+	}
 	if to, ok := s.redirects[r.URL.Path]; ok {
 		http.Redirect(w, r, to, http.StatusMovedPermanently)
 		return
