@@ -196,7 +196,7 @@ func (d *core) crawlAccepting(ctx context.Context, b Blog, since time.Time, prev
 func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harvest.State, t *tally, log *slog.Logger,
 	progress func(*blogharvest.Entry), accepted bool) (*harvest.Result, error) {
 	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress, published: d.handoff.published,
-		again: func(b *blogharvest.Blog) bool { return ledgerContradicted(d.archiveStore(), b) }}
+		again: func(b *blogharvest.Blog) bool { return ledgerContradicted(d.archiveStore(), b) }, store: d.archiveStore()}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
 	o.AcceptIdentity = accepted
@@ -221,6 +221,9 @@ func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harves
 	if res != nil {
 		d.mu.Lock()
 		d.warns[b.ID] = lastOf(res.Warnings)
+		if k := t.keptSummary(); k != "" {
+			d.warns[b.ID] = k
+		}
 		d.mu.Unlock()
 	}
 	return res, err
