@@ -406,7 +406,24 @@ func TestRedesign(t *testing.T) {
 	}
 	checkFields(t, archive, before, posts, func(p post) string { return pelicanURL(srv.URL, p) })
 
-	srv.cur.Store(&site{dir: buildPelican(t, posts, srv.URL, "quire")})
+	// The redesign brings one new post: the update reads its page with the
+	// rules learned from the old theme, finds they no longer fit and
+	// learns them again before archiving it (harvest/refit.go).
+	all := makePosts(13)
+	all[12].date = time.Now().UTC().Truncate(time.Minute) // published after the first crawl
+	srv.cur.Store(&site{dir: buildPelican(t, all, srv.URL, "quire")})
+	logs := crawl(t, srv.URL, archive)
+	daemontest.CheckArchive(t, archive)
+	grown := entries(t, archive)
+	t.Logf("redesign and a new post, update: entries %d → %d, entry versions %d → %d", len(before), len(grown), versions(before), versions(grown))
+	if !strings.Contains(logs, "no longer fit") {
+		t.Errorf("the update after the redesign did not learn the rules again:\n%s", daemontest.LastLines(logs, 30))
+	}
+	if len(grown) != len(all) || versions(grown) != len(all) {
+		t.Errorf("after the redesign and a new post: %d entries, %d versions; want %d and %d", len(grown), versions(grown), len(all), len(all))
+	}
+	checkFields(t, archive, grown, all, func(p post) string { return pelicanURL(srv.URL, p) })
+	before, posts = grown, all
 	for _, more := range [][]string{nil, {"-full"}} {
 		crawl(t, srv.URL, archive, more...)
 		daemontest.CheckArchive(t, archive)
