@@ -311,14 +311,30 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 			}
 		}
 	}
-	w.unrecordedRequisites(res)
 	return out
 }
 
+// holds reports whether the crawl captured u whole, as a requisite or as
+// media.
+func (w *pageWorker) holds(u string) bool {
+	if m, ok := w.requisites.get(u); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 {
+		return true
+	}
+	m, ok := w.media.get(u)
+	return ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300
+}
+
+// logBrowserUnrecorded is the debug message naming a request the browser
+// sent rendering a page whose response it could not hand over while the
+// crawl archives the file from its own fetch: the one request of the URL
+// the server may have answered with no record of its own.
+const logBrowserUnrecorded = "browser request not recorded; the crawl's own capture of the file stands"
+
 // unrecordedRequisites records in the ledger what the browser loaded
 // rendering a page but could not hand over (render.Result.Unrecorded),
-// unless the crawl holds the file from another capture or the scope rule
-// refused it (then that refusal is its record).
+// unless the crawl holds the file from another capture (the page's own
+// requisites and media are fetched before this is called) or the scope
+// rule refused it (then that refusal is its record).
 func (w *pageWorker) unrecordedRequisites(res *render.Result) {
 	for _, u := range res.Unrecorded {
 		if u.URL == "" {
@@ -328,7 +344,8 @@ func (w *pageWorker) unrecordedRequisites(res *render.Result) {
 		if u.URL == res.FinalURL || w.requisiteRefusal(u.URL) != "" {
 			continue
 		}
-		if m, ok := w.requisites.get(u.URL); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 {
+		if w.holds(u.URL) {
+			w.log.Debug(logBrowserUnrecorded, "url", u.URL, "why", u.Why)
 			continue
 		}
 		w.refuseRequisite(u.URL, FateFailed, "the browser loaded it, its response is not recorded: "+u.Why)
