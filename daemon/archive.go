@@ -148,7 +148,9 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 	case r.Entry != nil:
 		if old := archivedVersion(a.store, r.Entry); old != nil {
 			keepArchivedSplit(r.Entry, old)
-			if why := keptReason(r.Entry, old); why != "" {
+			// A post at a new URL (a move) is written: its new version
+			// carries the move, whatever the new engine shows.
+			if why := keptReason(r.Entry, old); why != "" && old.Permalink == r.Entry.URL {
 				a.t.unchanged.Add(1)
 				a.t.keptWorse(r.Entry.URL, why)
 				a.log.Warn("version not archived: its fields are worse than the archived version's (the rules or the page broke); the archived version stands",

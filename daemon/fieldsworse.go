@@ -25,7 +25,9 @@ import (
 //   - a capture whose fields got worse (the title, the date or the author
 //     lost, terms lost, or the text down to less than half its words) is
 //     not written: the newest version stands, and the run's log and
-//     warnings say why (keptReason).
+//     warnings say why (keptReason). A capture at another URL than the
+//     archived version's (a move, moves.go in harvest) is written: its
+//     version carries the move.
 
 // minWordsKept is the share of the archived text's words a capture must
 // keep to be written: below it the text was lost, not edited.
