@@ -53,6 +53,10 @@ func (d *Daemon) keepIdentity(id string, start time.Time, accepted bool, runErr 
 	err := d.store.Update(id, func(st *schedule.State) error {
 		if changed {
 			st.IdentityChanged, st.IdentityEvidence = start, strings.Join(ie.Evidence, "; ")
+			// Not a blog down (health.go): the address answers, and the
+			// paused runs would otherwise leave it "down" once down_after
+			// passed.
+			st.Failures, st.FailingSince, st.LastAnswer = 0, time.Time{}, ""
 		} else {
 			st.IdentityChanged, st.IdentityEvidence = time.Time{}, ""
 		}

@@ -176,6 +176,15 @@
 // archived URL the fate redirect with how it was matched, and State.Moved
 // keeps the pair for the next crawls (moves.go, doc/lifecycle.md).
 //
+// A post the feed's first page listed last time and no longer lists is
+// asked for once by the update that read the changed feed: a 404 or 410
+// makes it suspected (State.Gone), the next update asks it again first
+// thing, even when the feeds are unchanged, and a second 404 or 410
+// records it withdrawn from the live blog (ledger fate withdrawn, a Blog
+// record emitted, RecordsWithdrawal); a withdrawn post is asked again
+// after a week, doubling to 180 days, and recorded restored (fate
+// restored) when it answers again (gone.go, doc/lifecycle.md).
+//
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
 // stay, and the URL set and frontier take in at most Options.MaxURLs URLs
@@ -251,12 +260,13 @@
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
 //     home page: what a page names (parsed), what the browser received
 //     (render.Result.Responses; what it could not hand over,
-//     Result.Unrecorded, goes to the ledger as failed), the one scope
+//     Result.Unrecorded, goes to the ledger as failed; a 304 it got,
+//     browserRevalidated: the capture it confirms), the one scope
 //     decision (requisiteRefusal: Options.Requisites, addresses), caps,
 //     the ledger.
 //     requisitestore.go: an update's reuse of the blog's requisites
 //     packages as an HTTP cache (fresh: not asked for; stale: conditional
-//     request, a 304 keeps the stored payload).
+//     request, a 304 keeps the stored payload: revalidate).
 //   - claims.go, ledger.go: URLs processed and waiting; the fate of every
 //     URL met.
 //   - stats.go: warnings and timings.
@@ -272,6 +282,10 @@
 //     the move suspected (suspectMove), the archived URLs asked for
 //     (probeMoves), each post matched with an archived one (identify,
 //     moveIndex.match), State.Moved.
+//   - gone.go: posts withdrawn from the live blog: the posts dropped from
+//     the feed's first page asked for (askDropped), the suspected and
+//     withdrawn ones asked again (askGone), State.Gone, the ledger fates
+//     withdrawn and restored, RecordsWithdrawal.
 //   - stranger.go: a stranger at the old address (checkIdentity after a
 //     suspected move, strangerWithoutFeed when no feed is found again):
 //     IdentityError, nothing archived; Options.AcceptIdentity turns it

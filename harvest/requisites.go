@@ -292,6 +292,12 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 			out = append(out, m.file)
 			continue
 		}
+		if !r.FromCache && r.Exchanges[len(r.Exchanges)-1].Status == http.StatusNotModified {
+			if f, ok := w.browserRevalidated(r); ok {
+				out = append(out, f)
+			}
+			continue
+		}
 		xs := make([]blogharvest.Exchange, len(r.Exchanges))
 		for i, x := range r.Exchanges {
 			fetch.Redact(&x)
@@ -312,6 +318,34 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 		}
 	}
 	return out
+}
+
+// browserRevalidated returns the requisite of a response the browser
+// revalidated (its conditional request answered 304: Chromium's cache held
+// the URL, told to check it by no-cache or past its freshness): the
+// capture the 304 confirms, the crawl's fetch of that URL or else the one
+// the requisites packages hold (Options.ArchivedRequisites), as the
+// conditional request made and answered with that capture's status and
+// headers freshened by the 304's (revalidate). aip records it as a revisit
+// record naming that capture's response record. ok is false when the
+// crawl holds no capture of the URL (the browser's cache came from
+// elsewhere): no record could name what the 304 confirms, and none is
+// written (doc/warc.md).
+func (w *pageWorker) browserRevalidated(r render.Response) (blogharvest.File, bool) {
+	xs := make([]blogharvest.Exchange, len(r.Exchanges))
+	for i, x := range r.Exchanges {
+		fetch.Redact(&x)
+		xs[i] = x
+	}
+	last := xs[len(xs)-1]
+	if m, ok := w.requisites.get(last.URL); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 && m.file.SHA256 != "" {
+		return revalidate(m.file, xs[:len(xs)-1], last), true
+	}
+	if held, ok := w.stored.get(last.URL); ok {
+		return revalidate(held.stored(), xs[:len(xs)-1], last), true
+	}
+	w.log.Info("browser request not recorded: a 304 revalidating a copy the crawl does not hold", "url", last.URL)
+	return blogharvest.File{}, false
 }
 
 // holds reports whether the crawl captured u whole, as a requisite or as
