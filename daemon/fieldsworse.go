@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -27,7 +28,9 @@ import (
 //     not written: the newest version stands, and the run's log and
 //     warnings say why (keptReason). A capture at another URL than the
 //     archived version's (a move, moves.go in harvest) is written: its
-//     version carries the move.
+//     version carries the move. So is a capture whose post says it was
+//     modified after the archived version (its modified date later): the
+//     author's edit, not a broken rule, emptied it.
 
 // minWordsKept is the share of the archived text's words a capture must
 // keep to be written: below it the text was lost, not edited.
@@ -50,6 +53,9 @@ func keepArchivedSplit(e *blogharvest.Entry, old *report.Post) {
 // archived version is old, is worse than it and must not be written; ""
 // when it is not worse.
 func keptReason(e *blogharvest.Entry, old *report.Post) string {
+	if editedSince(e, old) {
+		return ""
+	}
 	var why []string
 	if old.Title != "" && strings.TrimSpace(e.Title) == "" {
 		why = append(why, "the title is lost")
@@ -72,6 +78,28 @@ func keptReason(e *blogharvest.Entry, old *report.Post) string {
 		why = append(why, "the text is down to "+strconv.Itoa(newWords)+" words from "+strconv.Itoa(oldWords))
 	}
 	return strings.Join(why, ", ")
+}
+
+// editedSince reports whether e's post states a modification later than
+// the archived version's modified (or, without one, created) date, at
+// the precision the archived date has.
+func editedSince(e *blogharvest.Entry, old *report.Post) bool {
+	if e.Modified.IsZero() {
+		return false
+	}
+	was := old.Modified
+	if was == "" {
+		was = old.Created
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02", "2006-01", "2006"} {
+		if t, err := time.Parse(layout, was); err == nil {
+			if layout == "2006-01-02" || layout == "2006-01" || layout == "2006" {
+				return e.Modified.UTC().Format(layout) > was
+			}
+			return e.Modified.After(t)
+		}
+	}
+	return false
 }
 
 // archivedVersion reads the newest archived version of e's entry from s;

@@ -47,6 +47,21 @@ func TestFieldsNeverWorse(t *testing.T) {
 			t.Errorf("a capture that lost its %s is not worse", name)
 		}
 	}
+	for name, spoil := range map[string]func(*blogharvest.Entry){
+		"text": func(e *blogharvest.Entry) { e.Content = "<p>A shorter post.</p>" },
+		"term": func(e *blogharvest.Entry) { e.Tags = []string{"weir"} },
+	} {
+		e := good()
+		spoil(e)
+		e.Modified = time.Date(2021, 3, 5, 8, 0, 0, 0, time.UTC) // the post says it was edited after 2021-03-02
+		if why := keptReason(e, old); why != "" {
+			t.Errorf("a post edited since the archived version (it lost its %s) is taken for worse: %s", name, why)
+		}
+		e.Modified = time.Date(2021, 3, 2, 10, 0, 0, 0, time.UTC) // the archived day: no later edit shown
+		if why := keptReason(e, old); why == "" {
+			t.Errorf("a capture that lost its %s, modified the archived day, is not worse", name)
+		}
+	}
 	e = good()
 	e.Content = "<p>" + strings.Repeat("lock keeper towpath barge weir ", 12) + "</p>" // 60 of 100 words: an edit
 	if why := keptReason(e, old); why != "" {
