@@ -105,7 +105,10 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 	switch {
 	case r.Blog != nil:
 		write := a.w.WriteBlog
-		if a.again != nil && a.again(r.Blog) {
+		if harvest.RecordsWithdrawal(r.Blog) {
+			a.log.Info("Blog AIP written as a new version: its crawl ledger records a post withdrawn from the live blog or restored")
+			write = a.w.WriteBlogAgain
+		} else if a.again != nil && a.again(r.Blog) {
 			a.log.Info("Blog AIP written again: its crawl ledger lists as not archived what this crawl archived (an interrupted crawl completed)")
 			write = a.w.WriteBlogAgain
 		}

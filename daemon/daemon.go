@@ -82,8 +82,9 @@ func (d *Daemon) leave() {}
 // reschedule stores and sets the blog's next due time after a run.
 func (d *Daemon) reschedule(id string, spec schedule.Spec, runErr error) {
 	now := d.Now()
+	b, _, _ := d.blog(id)
 	err := d.store.Update(id, func(st *schedule.State) error {
-		setNext(st, spec, runErr, now)
+		setNext(st, spec, runErr, now, time.Duration(b.DownAfter))
 		return nil
 	})
 	if err != nil {

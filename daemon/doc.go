@@ -25,7 +25,9 @@
 // /status (http.go).
 //
 // Where to change what: the status pages are statuspage.go and
-// statuspage.html (run history in runhistory.go, kept in the schedule
+// statuspage.html (a blog's health, failing or down since its first failed
+// run with its last answer, and the down_after that makes it down, in
+// health.go; its backoff once down is setNext's; run history in runhistory.go, kept in the schedule
 // store's "runs" bucket by keepRun and read back at open by loadHistory;
 // in a cluster a worker's run record reaches the scheduler's history in
 // its done report, runOutcome.Run; a run's live progress, RunProgress, in

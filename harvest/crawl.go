@@ -159,8 +159,12 @@ type crawl struct {
 	// this crawl that moved: new URL → archived URL (identify).
 	feedMovedFrom string
 	movedHome     *fetchedPage
-	moves         *moveIndex
-	moved         map[string]string
+	// gone is State.Gone as this crawl leaves it, goneEvents counts the
+	// posts it found withdrawn or restored (gone.go).
+	gone       map[string]blogharvest.GonePost
+	goneEvents int
+	moves      *moveIndex
+	moved      map[string]string
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -221,6 +225,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.checkCrawlDelay(ctx); err != nil {
 		return err
 	}
+	c.askGone(ctx) // the archived posts that answered 404 or 410 before, when due (gone.go)
 	if c.feedsUnchanged(ctx) {
 		return nil
 	}
@@ -240,6 +245,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		c.commented = c.siteCommentPosts(ctx, home)
 	}
 	c.suspectMove()
+	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
 	if home == nil && c.feed.Link != "" {
 		if c.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
 			c.addOrigin(c.feed.Link) // the feed names the blog's home page

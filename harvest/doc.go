@@ -176,6 +176,15 @@
 // archived URL the fate redirect with how it was matched, and State.Moved
 // keeps the pair for the next crawls (moves.go, doc/lifecycle.md).
 //
+// A post the feed's first page listed last time and no longer lists is
+// asked for once by the update that read the changed feed: a 404 or 410
+// makes it suspected (State.Gone), the next update asks it again first
+// thing, even when the feeds are unchanged, and a second 404 or 410
+// records it withdrawn from the live blog (ledger fate withdrawn, a Blog
+// record emitted, RecordsWithdrawal); a withdrawn post is asked again
+// after a week, doubling to 180 days, and recorded restored (fate
+// restored) when it answers again (gone.go, doc/lifecycle.md).
+//
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
 // stay, and the URL set and frontier take in at most Options.MaxURLs URLs
@@ -273,6 +282,10 @@
 //     the move suspected (suspectMove), the archived URLs asked for
 //     (probeMoves), each post matched with an archived one (identify,
 //     moveIndex.match), State.Moved.
+//   - gone.go: posts withdrawn from the live blog: the posts dropped from
+//     the feed's first page asked for (askDropped), the suspected and
+//     withdrawn ones asked again (askGone), State.Gone, the ledger fates
+//     withdrawn and restored, RecordsWithdrawal.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with
