@@ -26,8 +26,13 @@ import (
 // folders), and the Writer adds each entry folder it resolves before it
 // writes there. A Writer with a Store (S3, where writers are kept apart
 // per blog by the blog's lease, not per archive) never uses one.
+//
+// A Writer keeps the indexes of the maxEntryIndexes blogs it wrote entries
+// of last (a daemon's Writer lives for the process and writes every blog):
+// an index dropped is built again at the blog's next entry.
 type entryIndex struct {
 	lock *ArchiveLock // the lock held when the index was built
+	used uint64       // the Writer's entry-index use count at its last use, for eviction
 
 	mu   sync.Mutex
 	keys map[string][]string // entry key → the year folders holding a folder of that key, sorted
@@ -100,19 +105,39 @@ func (w *Writer) entryIndexFor(s fs.ReadDirFS, blogID string) *entryIndex {
 	if lock == nil {
 		return nil
 	}
+	w.entryUses++
 	if x := w.entries[blogID]; x != nil && x.lock == lock {
+		x.used = w.entryUses
 		return x
 	}
 	x, err := buildEntryIndex(s, blogID, lock)
 	if err != nil {
 		return nil // entryDirOf reads the folders itself, and reports the error
 	}
+	x.used = w.entryUses
 	if w.entries == nil {
 		w.entries = map[string]*entryIndex{}
+	}
+	delete(w.entries, blogID)
+	for len(w.entries) >= maxEntryIndexes { // drop the least recently used
+		oldest := ""
+		for id, y := range w.entries {
+			if oldest == "" || y.used < w.entries[oldest].used {
+				oldest = id
+			}
+		}
+		delete(w.entries, oldest)
 	}
 	w.entries[blogID] = x
 	return x
 }
+
+// maxEntryIndexes is how many blogs' entry indexes a Writer keeps: more
+// than the blogs a daemon crawls at once (Config's concurrency), so that a
+// crawl keeps its blog's index from its first entry to its last (with
+// more at once, an index dropped mid-crawl is built again: still true,
+// only slower).
+const maxEntryIndexes = 32
 
 // entryDirIndexed is entryDirOf for a blog whose entry folders x lists: it
 // reads only the folders of e's keys that x names, in the order entryDirOf

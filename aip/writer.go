@@ -71,7 +71,8 @@ type Writer struct {
 	assembled map[string]int             // AIPs assembled per kind, for ValidateEvery
 	own       *ArchiveLock               // the lock the Writer took itself, if Lock is nil
 	reqs      map[string]*requisiteStore // by blog id (requisites.go)
-	entries   map[string]*entryIndex     // by blog id (entryindex.go)
+	entries   map[string]*entryIndex     // by blog id, the last maxEntryIndexes used (entryindex.go)
+	entryUses uint64                     // calls of entryIndexFor, the clock of entries' eviction
 }
 
 // Result describes what a Write call did.
