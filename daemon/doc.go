@@ -55,6 +55,11 @@
 // The Prometheus metrics (names, HELP texts, buckets) and /metrics are
 // metrics.go, through github.com/VictoriaMetrics/metrics; what a crawl adds
 // to them is in archive.go (count, recordFetches, recordRenders).
+// A blog whose identity changed (harvest.IdentityError): identity.go (the
+// evidence kept in the archive's .state folder, the pause in the schedule
+// state) and runBlog in daemon.go (paused until accept_change, Date in
+// config.go). A capture worse than the archived version: fieldsworse.go,
+// called by archiver.emit.
 //
 // The archivist's checks, configured by config_audit.go (audit, notify,
 // replay_web_page): fixity audits on a schedule are audit.go (the local
