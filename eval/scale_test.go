@@ -557,4 +557,3 @@ func mean(xs []float64) float64 {
 	}
 	return sum / float64(max(len(xs), 1))
 }
-
