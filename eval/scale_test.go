@@ -41,7 +41,11 @@ import (
 // (5 % of the blogs, a new post since the prefilled state). Sub-benchmarks
 // local (one process) and cluster (a NATS server with JetStream in this
 // process, the scheduler and two worker processes) run in turn, or only
-// the modes BLOGHARVEST_SCALE_MODES names. Run with
+// the modes BLOGHARVEST_SCALE_MODES names; BLOGHARVEST_SCALE_CONCURRENCY
+// sets each process's concurrency (default 8), BLOGHARVEST_SCALE_DELAY
+// the blogs' delay (default 250ms), BLOGHARVEST_SCALE_BINARY a binary to
+// run instead of building the checkout's, BLOGHARVEST_SCALE_SAMPLES a
+// file prefix for the scheduler's samples (seconds, CPU, RSS). Run with
 //
 //	cd eval && go test -run '^$' -bench Scale -benchtime 1x -timeout 3h
 //
@@ -92,8 +96,12 @@ func envDuration(b *testing.B, key string, def time.Duration) time.Duration {
 }
 
 // buildBlogharvest builds the checkout's blogharvest (the main module, the
-// parent folder) into a temp dir.
+// parent folder) into a temp dir, or returns BLOGHARVEST_SCALE_BINARY, a
+// binary built before (to compare two builds on the same benchmark).
 func buildBlogharvest(b *testing.B) string {
+	if bin := os.Getenv("BLOGHARVEST_SCALE_BINARY"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(b.TempDir(), "blogharvest")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/blogharvest")
 	cmd.Dir = ".."
