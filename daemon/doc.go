@@ -26,7 +26,9 @@
 //
 // Where to change what: the status pages are statuspage.go and
 // statuspage.html (run history in runhistory.go, kept in the schedule
-// store's "runs" bucket by keepRun and read back at open by loadHistory;
+// store's "runs" bucket by keepRun, which keeps only each blog's newest
+// run, and newest that wrote, in memory, read back at open by
+// loadHistory and per blog page by runsOf;
 // in a cluster a worker's run record reaches the scheduler's history in
 // its done report, runOutcome.Run; a run's live progress, RunProgress, in
 // progress.go; a blog's storage in archivecount.go; the ledger's
