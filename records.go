@@ -191,8 +191,13 @@ type File struct {
 	// Reused, when set, says the file was not fetched in this crawl: it is
 	// a copy of a capture an earlier AIP of the same record holds, and
 	// Reused is the WARC-Record-ID of that capture's response record
-	// (Captured, Status and Header are the original capture's).
+	// (Captured, Status and Header are the original capture's). No WARC
+	// record of the new version copies it: the version names the record
+	// (PREMIS) and the package whose WARC holds it (ReusedIn).
 	Reused string
+	// ReusedIn is the OBJID ("urn:uuid:…") of the AIP version whose WARC
+	// holds the Reused record, when known (aip.ArchivedMedia sets it).
+	ReusedIn string
 }
 
 // Exchange is one HTTP request and the response to it as they crossed the

@@ -162,6 +162,14 @@
 // ArchivedRequisites reads the verified requisites back for an update to
 // reuse or revalidate (harvest.Options.ArchivedRequisites).
 //
+// A capture an update reused from an earlier version (File.Reused: media,
+// comment feeds) is not copied into the new version's WARC: the bag keeps
+// its own copy of the file, its PREMIS object names the record, and the
+// METS requires the version whose WARC holds it (File.ReusedIn,
+// pkg.reusedIn); ArchivedMedia follows the record back through the
+// earlier versions (verifiedFiles), and report.WriteWACZ brings those
+// versions' WARCs along.
+//
 // A package's memory does not grow with its thread beyond the records
 // themselves: the comments' MARC records are made, linted and written one
 // at a time as the METS is written section by section

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -387,11 +388,28 @@ func (p *pkg) relationships() []mets.Relationship {
 		rels = append(rels, mets.Relationship{Type: mets.RelDependency, SubType: mets.RelRequires,
 			Related: urn(ObjID(p.requisitesURL, v))})
 	}
+	for _, id := range p.reusedIn() {
+		rels = append(rels, mets.Relationship{Type: mets.RelDependency, SubType: mets.RelRequires, Related: urn(id)})
+	}
 	if p.version > 1 && p.kind != kindRequisites { // requisites versions add to each other
 		rels = append(rels, mets.Relationship{Type: mets.RelReplacement, SubType: mets.RelReplaces,
 			Related: urn(ObjID(p.replacedPermalink(), p.version-1))})
 	}
 	return rels
+}
+
+// reusedIn returns the OBJIDs of the earlier versions whose WARCs hold
+// the records of the captures p reuses (File.ReusedIn), each once, in
+// order: p's WARC does not copy them, replay finds them there.
+func (p *pkg) reusedIn() []string {
+	var ids []string
+	for _, it := range p.items {
+		if f := it.file; f != nil && f.Reused != "" && len(f.Exchanges) == 0 && f.ReusedIn != "" && !slices.Contains(ids, f.ReusedIn) {
+			ids = append(ids, f.ReusedIn)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // recordOf returns the URL whose RecordID names p's record in all its

@@ -311,7 +311,7 @@ func ArchivedRequisites(s Store, blogID string) ([]blogharvest.File, error) {
 		if _, err := s.Stat(bag); errors.Is(err, fs.ErrNotExist) {
 			continue // a gap: versions are never removed, but do not fail on one
 		}
-		files, err := verifiedFiles(s, bag, []blogharvest.Role{blogharvest.RoleRequisite})
+		files, err := verifiedFiles(s, bag, []blogharvest.Role{blogharvest.RoleRequisite}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("aip: requisites %s: %w", Location(s, bag), err)
 		}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -53,7 +54,11 @@ func archivedFiles(s Store, e *blogharvest.Entry, roles ...blogharvest.Role) ([]
 	if err != nil || n == 0 {
 		return nil, err
 	}
-	out, err := verifiedFiles(s, path.Join(dir, versionName(n)), roles)
+	var earlier []string // where a capture the latest version reused has its record, newest first
+	for v := n - 1; v >= 1; v-- {
+		earlier = append(earlier, path.Join(dir, versionName(v)))
+	}
+	out, err := verifiedFiles(s, path.Join(dir, versionName(n)), roles, earlier)
 	if err != nil {
 		return nil, fmt.Errorf("aip: archived media of %s: %w", e.URL, err)
 	}
@@ -86,7 +91,7 @@ func LatestBlog(s Store, blogID string) (*ArchivedBlog, error) {
 	}
 	bag := path.Join(dir, versionName(n))
 	files, err := verifiedFiles(s, bag, []blogharvest.Role{blogharvest.RoleFeed, blogharvest.RoleRobots,
-		blogharvest.RoleSitemap, blogharvest.RolePage, blogharvest.RoleCommentFeed})
+		blogharvest.RoleSitemap, blogharvest.RolePage, blogharvest.RoleCommentFeed}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("aip: blog AIP %s: %w", Location(s, bag), err)
 	}
@@ -114,13 +119,16 @@ func firstJSON(s Store, dir string, ok func([]byte) bool) []byte {
 }
 
 // verifiedFiles returns the verified files of the given roles of one bag
-// (see ArchivedMedia). Nothing is read through a symbolic link (Local
+// (see ArchivedMedia). A file the bag holds as a reused capture (no
+// record in its own WARC) is verified against its record in the first of
+// the earlier bags (newest first) whose WARC holds it; ReusedIn is the
+// OBJID of the bag holding the record. Nothing is read through a symbolic link (Local
 // opens as nofollow.go does): a link on the way to the bag or among the
 // files to reuse fails with a *SymlinkError naming it. The WARC is
 // streamed (warc.Scan): only the response records of the files to reuse
 // are read, none larger than the largest of those files plus
 // warc.MaxHTTPHeader, and no payload is kept.
-func verifiedFiles(s Store, bag string, roles []blogharvest.Role) ([]blogharvest.File, error) {
+func verifiedFiles(s Store, bag string, roles []blogharvest.Role, earlier []string) ([]blogharvest.File, error) {
 	lines, err := fs.ReadFile(s, path.Join(bag, "data", captureLog))
 	if err != nil {
 		return nil, err
@@ -140,6 +148,31 @@ func verifiedFiles(s Store, bag string, roles []blogharvest.Role) ([]blogharvest
 	if err != nil {
 		return nil, err
 	}
+	in := map[string]string{} // record id → OBJID of the bag holding it
+	own := BagObjID(s, bag)
+	for _, r := range records {
+		in[r.ID] = own
+	}
+	for _, eb := range earlier {
+		var missing []captureLine
+		for _, c := range wanted {
+			if responseFor(records, c.url, c.sha256) == nil {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) == 0 {
+			break
+		}
+		recs, err := scanEntryWARC(s, eb, missing, largest+warc.MaxHTTPHeader)
+		if err != nil {
+			continue // an earlier bag unreadable: its captures are fetched again
+		}
+		id := BagObjID(s, eb)
+		for _, r := range recs {
+			in[r.ID] = id
+		}
+		records = append(records, recs...)
+	}
 	local, isLocal := s.(*Local)
 	var out []blogharvest.File
 	for _, c := range wanted {
@@ -157,7 +190,7 @@ func verifiedFiles(s Store, bag string, roles []blogharvest.Role) ([]blogharvest
 			continue
 		}
 		f := blogharvest.File{URL: c.url, Role: role, MediaType: r.Header.Get("Content-Type"),
-			SHA256: c.sha256, Size: c.size, Captured: r.Date, Status: r.Status, Header: r.Header, Reused: r.ID}
+			SHA256: c.sha256, Size: c.size, Captured: r.Date, Status: r.Status, Header: r.Header, Reused: r.ID, ReusedIn: in[r.ID]}
 		if isLocal {
 			f.Path = local.Location(name)
 		} else {
@@ -249,6 +282,24 @@ func scanEntryWARC(s Store, bag string, wanted []captureLine, max int64) ([]warc
 		return nil, fmt.Errorf("%s: %w", names[0], err)
 	}
 	return recs, nil // a record that did not verify, or too large, is not reused: its file is fetched again
+}
+
+// objIDAttr finds the OBJID of a METS document's root element.
+var objIDAttr = regexp.MustCompile(`<mets:mets[^>]*\sOBJID="([^"]+)"`)
+
+// BagObjID returns the OBJID of the METS of the bag at bag (a folder of
+// s; its first 16 KiB read), "" when it cannot be read.
+func BagObjID(s Store, bag string) string {
+	f, err := s.Open(path.Join(bag, "data", metsName))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head, _ := io.ReadAll(io.LimitReader(f, 16<<10))
+	if m := objIDAttr.FindSubmatch(head); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 // responseFor returns the response record of url whose payload has the

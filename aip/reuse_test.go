@@ -3,12 +3,14 @@ package aip_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/warc"
 )
 
 // reuseEntry returns an entry with a page and one picture captured at t.
@@ -32,8 +34,10 @@ func reuseEntry(t time.Time, comments int) *blogharvest.Entry {
 // TestArchivedMediaReusedInNewVersion reads the media of an entry's latest
 // AIP back (ArchivedMedia), writes a new version with that file reused,
 // and checks the new bag: it holds its own copy of the picture, passes
-// Check (WARC ties included), its WARC response record carries the
-// original capture date, and PREMIS names the earlier record. A tampered
+// Check (WARC ties included), its WARC holds no copy of the capture (its
+// METS requires v1, whose WARC holds the record), PREMIS names the
+// earlier record and the original capture date, and the picture read
+// back from v2 is v2's copy verified against v1's record. A tampered
 // archived copy is not offered for reuse.
 //
 // Local only: the reused file comes back as a path on disk (File.Path); media reuse over both stores is TestStoreReaders.
@@ -75,9 +79,29 @@ func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 			t.Errorf("METS of v2 lacks %q", want)
 		}
 	}
+	// v2's WARC does not copy the capture (issue 40): its METS requires
+	// v1, whose WARC holds the record.
+	v1 := aip.BagObjID(&aip.Local{Root: root}, strings.TrimPrefix(strings.TrimSuffix(res.Dir, "/v2")+"/v1", root+"/"))
+	if v1 == "" || f.ReusedIn != v1 || !strings.Contains(string(mets), ">"+v1+"<") {
+		t.Errorf("v1's OBJID %q, the picture's ReusedIn %q: want v2's METS to require v1", v1, f.ReusedIn)
+	}
+	warcs, _ := filepath.Glob(res.Dir + "/data/objects/warc/*.warc.gz")
+	for _, p := range warcs {
+		data, _ := os.ReadFile(p)
+		recs, err := warc.Read(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if r.TargetURI == f.URL {
+				t.Errorf("v2's WARC holds a %s record of the reused picture", r.Type)
+			}
+		}
+	}
 	again, err := aip.ArchivedMedia(&aip.Local{Root: root}, e2)
-	if err != nil || len(again) != 1 || !again[0].Captured.Equal(first) || again[0].Path == f.Path {
-		t.Fatalf("v2's picture read back: %+v, %v; want its own copy, captured %v", again, err, first)
+	if err != nil || len(again) != 1 || !again[0].Captured.Equal(first) || again[0].Path == f.Path || again[0].Reused != f.Reused ||
+		again[0].ReusedIn != v1 {
+		t.Fatalf("v2's picture read back: %+v, %v; want its own copy, captured %v, its record in v1", again, err, first)
 	}
 
 	if err := os.WriteFile(again[0].Path, []byte("tampered"), 0o644); err != nil {

@@ -29,15 +29,18 @@ func unshuffled(content string) string {
 		return content
 	}
 	sorted := false
-	var b strings.Builder
 	for _, n := range nodes {
 		sorted = sortMediaRuns(n) || sorted
+	}
+	if !sorted {
+		return content // nothing to render: most posts have no gallery
+	}
+	var b strings.Builder
+	b.Grow(len(content))
+	for _, n := range nodes {
 		if err := html.Render(&b, n); err != nil {
 			return content
 		}
-	}
-	if !sorted {
-		return content
 	}
 	return b.String()
 }

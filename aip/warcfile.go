@@ -29,7 +29,9 @@ const reusedPropType = "reused capture"
 // addWARC writes the package's WARC (objects/warc/<entry-key or
 // "blog">.warc.gz) and its CDXJ index (logs/index.cdxj) as payload items:
 // the request and response records of every captured file's exchanges
-// (a response record from the File alone when it came without them), a
+// (a response record from the File alone when it came without them; none
+// for a capture reused from an earlier version, File.Reused, whose record
+// stays where it is), a
 // resource record for each rendered DOM and screenshot (named after its
 // page), the records of the requisite fetches the package records
 // (requisites.go), and the metadata record of its page listing the page's
@@ -52,6 +54,10 @@ func (p *pkg) addWARC(e env) error {
 		case f == nil:
 		case f.Role == blogharvest.RoleRendered || f.Role == blogharvest.RoleScreenshot:
 			made = append(made, it)
+		case f.Reused != "" && len(f.Exchanges) == 0:
+			// a capture an earlier version holds, not fetched again: no
+			// record copies it; the METS names the record (PREMIS) and
+			// the version holding it (reusedRelationships)
 		case len(f.Exchanges) > 0 || f.Status != 0 && isWebURL(f.URL):
 			if err := p.captureRecords(w, it); err != nil {
 				return err

@@ -37,11 +37,19 @@ func runCrawl(ctx context.Context, args []string, io IO) error {
 	maxDuration := fs.Duration("max-duration", 0, "with -url: wall-clock `budget` of the crawl (default 4h); over it the crawl is partial")
 	full := fs.Bool("full", false, "with -url: a new crawl even when the archive holds the blog (default: an update from what its latest Blog AIP holds)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the command to `file` (go tool pprof reads it)")
+	memProfile := fs.String("memprofile", "", "write a heap profile (allocations since start, and what is live) of the command to `file` at its end")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if *memProfile != "" {
+		stop, err := startMemProfile(*memProfile)
 		if err != nil {
 			return err
 		}

@@ -17,7 +17,11 @@ if [ "${KEEP_WORK:-}" = 1 ]; then
 else
 	trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
 fi
-go build -o "$work/eval" .
+if [ -n "${EVAL_BIN:-}" ]; then # built once by the caller (crawlcostall.sh)
+	cp "$EVAL_BIN" "$work/eval"
+else
+	go build -o "$work/eval" .
+fi
 "$work/eval" -mode serve -corpus "$corpus" -blogs "$blog" -ca "$work/ca.pem" >"$work/proxy" 2>"$work/serve.log" &
 srv=$!
 while [ ! -s "$work/proxy" ]; do sleep 0.2; done

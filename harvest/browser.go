@@ -243,7 +243,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	if res.Clicks > 0 {
 		w.log.Info("render: pressed \"more\" controls", "url", j.page.resp.URL, "clicks", res.Clicks)
 	}
-	j.renderedReqs = w.browserRequisites(res)
+	j.renderedReqs, j.renderedMissed = w.browserRequisites(res), res
 	for _, n := range res.Notes {
 		e.Problems = append(e.Problems, "render: "+n)
 	}

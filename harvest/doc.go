@@ -251,12 +251,13 @@
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
 //     home page: what a page names (parsed), what the browser received
 //     (render.Result.Responses; what it could not hand over,
-//     Result.Unrecorded, goes to the ledger as failed), the one scope
+//     Result.Unrecorded, goes to the ledger as failed; a 304 it got,
+//     browserRevalidated: the capture it confirms), the one scope
 //     decision (requisiteRefusal: Options.Requisites, addresses), caps,
 //     the ledger.
 //     requisitestore.go: an update's reuse of the blog's requisites
 //     packages as an HTTP cache (fresh: not asked for; stale: conditional
-//     request, a 304 keeps the stored payload).
+//     request, a 304 keeps the stored payload: revalidate).
 //   - claims.go, ledger.go: URLs processed and waiting; the fate of every
 //     URL met.
 //   - stats.go: warnings and timings.

@@ -52,7 +52,10 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 		w.captureMedia(ctx, e)
 	}
 	w.captureEntryRequisites(ctx, e, p, j.renderedReqs)
-	j.renderedReqs = nil
+	if j.renderedMissed != nil {
+		w.unrecordedRequisites(j.renderedMissed)
+	}
+	j.renderedReqs, j.renderedMissed = nil, nil
 	return e
 }
 

@@ -221,8 +221,9 @@ type Options struct {
 	// see aip.ArchivedCaptures). It is called once per entry whose media
 	// are captured, after the page was read; a media URL of the entry
 	// found among them is not fetched again, the archived File (with its
-	// Path, original capture time and File.Reused) is put in the entry
-	// instead. UpdateCrawl calls it too for a post the blog-wide comment
+	// Path, original capture time, File.Reused and File.ReusedIn) is put
+	// in the entry instead (aip writes no WARC record of it: the new
+	// version names the earlier record). UpdateCrawl calls it too for a post the blog-wide comment
 	// feed shows newly commented: the earlier comments come from the
 	// archived comment feeds, the new ones from the blog-wide feed, and
 	// the post's own comment feed is not asked for unless they do not line

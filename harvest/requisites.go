@@ -292,6 +292,12 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 			out = append(out, m.file)
 			continue
 		}
+		if !r.FromCache && r.Exchanges[len(r.Exchanges)-1].Status == http.StatusNotModified {
+			if f, ok := w.browserRevalidated(r); ok {
+				out = append(out, f)
+			}
+			continue
+		}
 		xs := make([]blogharvest.Exchange, len(r.Exchanges))
 		for i, x := range r.Exchanges {
 			fetch.Redact(&x)
@@ -311,14 +317,58 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 			}
 		}
 	}
-	w.unrecordedRequisites(res)
 	return out
 }
 
+// browserRevalidated returns the requisite of a response the browser
+// revalidated (its conditional request answered 304: Chromium's cache held
+// the URL, told to check it by no-cache or past its freshness): the
+// capture the 304 confirms, the crawl's fetch of that URL or else the one
+// the requisites packages hold (Options.ArchivedRequisites), as the
+// conditional request made and answered with that capture's status and
+// headers freshened by the 304's (revalidate). aip records it as a revisit
+// record naming that capture's response record. ok is false when the
+// crawl holds no capture of the URL (the browser's cache came from
+// elsewhere): no record could name what the 304 confirms, and none is
+// written (doc/warc.md).
+func (w *pageWorker) browserRevalidated(r render.Response) (blogharvest.File, bool) {
+	xs := make([]blogharvest.Exchange, len(r.Exchanges))
+	for i, x := range r.Exchanges {
+		fetch.Redact(&x)
+		xs[i] = x
+	}
+	last := xs[len(xs)-1]
+	if m, ok := w.requisites.get(last.URL); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 && m.file.SHA256 != "" {
+		return revalidate(m.file, xs[:len(xs)-1], last), true
+	}
+	if held, ok := w.stored.get(last.URL); ok {
+		return revalidate(held.stored(), xs[:len(xs)-1], last), true
+	}
+	w.log.Info("browser request not recorded: a 304 revalidating a copy the crawl does not hold", "url", last.URL)
+	return blogharvest.File{}, false
+}
+
+// holds reports whether the crawl captured u whole, as a requisite or as
+// media.
+func (w *pageWorker) holds(u string) bool {
+	if m, ok := w.requisites.get(u); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 {
+		return true
+	}
+	m, ok := w.media.get(u)
+	return ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300
+}
+
+// logBrowserUnrecorded is the debug message naming a request the browser
+// sent rendering a page whose response it could not hand over while the
+// crawl archives the file from its own fetch: the one request of the URL
+// the server may have answered with no record of its own.
+const logBrowserUnrecorded = "browser request not recorded; the crawl's own capture of the file stands"
+
 // unrecordedRequisites records in the ledger what the browser loaded
 // rendering a page but could not hand over (render.Result.Unrecorded),
-// unless the crawl holds the file from another capture or the scope rule
-// refused it (then that refusal is its record).
+// unless the crawl holds the file from another capture (the page's own
+// requisites and media are fetched before this is called) or the scope
+// rule refused it (then that refusal is its record).
 func (w *pageWorker) unrecordedRequisites(res *render.Result) {
 	for _, u := range res.Unrecorded {
 		if u.URL == "" {
@@ -328,7 +378,8 @@ func (w *pageWorker) unrecordedRequisites(res *render.Result) {
 		if u.URL == res.FinalURL || w.requisiteRefusal(u.URL) != "" {
 			continue
 		}
-		if m, ok := w.requisites.get(u.URL); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 {
+		if w.holds(u.URL) {
+			w.log.Debug(logBrowserUnrecorded, "url", u.URL, "why", u.Why)
 			continue
 		}
 		w.refuseRequisite(u.URL, FateFailed, "the browser loaded it, its response is not recorded: "+u.Why)

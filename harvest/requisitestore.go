@@ -132,7 +132,21 @@ func (r heldRequisite) revalidated(resp *fetch.Response) blogharvest.File {
 	if n := len(resp.Exchanges); n > 0 {
 		x = resp.Exchanges[n-1]
 	}
+	return revalidate(f, nil, x)
+}
+
+// revalidate returns the capture orig (its payload, Body or Path, and
+// sha256) as confirmed by the exchange x answered 304, after the redirect
+// hops: x as sent, answered by orig's status with orig's headers
+// freshened by the 304's (RFC 9111 §4.3.4), so that the WARC holds the
+// fetch as a revisit record naming orig's record (aip) and a replayer
+// serves orig's response.
+func revalidate(orig blogharvest.File, hops []blogharvest.Exchange, x blogharvest.Exchange) blogharvest.File {
+	f := orig
 	h := http.Header(f.Header).Clone()
+	if h == nil {
+		h = http.Header{}
+	}
 	for k, v := range x.ResponseHeader {
 		switch http.CanonicalHeaderKey(k) {
 		case "Content-Length", "Content-Encoding", "Transfer-Encoding", "Content-Range":
@@ -140,9 +154,9 @@ func (r heldRequisite) revalidated(resp *fetch.Response) blogharvest.File {
 			h[http.CanonicalHeaderKey(k)] = v
 		}
 	}
-	x.Status, x.Reason, x.ResponseHeader = f.Status, "", h
+	x.Status, x.Reason, x.ResponseHeader, x.Body = f.Status, "", h, nil
 	f.Header = h
-	f.Exchanges = []blogharvest.Exchange{x}
+	f.Exchanges = append(append([]blogharvest.Exchange(nil), hops...), x)
 	return f
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/render"
 )
 
 // pageJob is one page to process, with what is known about it beforehand.
@@ -46,8 +47,12 @@ type pageJob struct {
 	// threadCands the JSON its scripts fetched when it showed no comment
 	// (threads.go: threadWatch).
 	threads, threadCands []blogharvest.Validators
-	// renderedReqs are the requisites the browser received rendering the page.
-	renderedReqs []blogharvest.File
+	// renderedReqs are the requisites the browser received rendering the
+	// page, renderedMissed those it loaded (or began to) but could not
+	// hand over: judged once the crawl's own fetches of the page's
+	// requisites are done (unrecordedRequisites).
+	renderedReqs   []blogharvest.File
+	renderedMissed *render.Result
 }
 
 // outcome is what processing a pageJob produced, for the coordinator.

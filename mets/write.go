@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,7 +46,8 @@ func (d *Document) MarshalTo(w io.Writer) error {
 	}
 	t := newTree()
 	defer t.release()
-	var buf bytes.Buffer
+	buf := sectionBufs.Get().(*bytes.Buffer)
+	defer putSectionBuf(buf)
 	var werr error
 	flush := func() {
 		if werr == nil {
@@ -56,7 +58,7 @@ func (d *Document) MarshalTo(w io.Writer) error {
 	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>`)
 	buf.WriteByte('\n')
 	root := d.root(t)
-	t.writeStart(&buf, root.i)
+	t.writeStart(buf, root.i)
 	buf.WriteByte('>')
 	// section writes the one element add makes at the top of the reset
 	// arena as a child of the root (etree's indentation: depth 1).
@@ -66,8 +68,8 @@ func (d *Document) MarshalTo(w io.Writer) error {
 			return err
 		}
 		if len(t.nodes) > 0 {
-			indent(&buf, 1)
-			t.write(&buf, 0, 2)
+			indent(buf, 1)
+			t.write(buf, 0, 2)
 		}
 		if buf.Len() >= 64<<10 {
 			flush()
@@ -111,9 +113,9 @@ func (d *Document) MarshalTo(w io.Writer) error {
 		d.physicalDiv().write(physical)
 		return nil
 	})
-	indent(&buf, 0)
+	indent(buf, 0)
 	buf.WriteString("</")
-	writeName(&buf, t.rootSpace, t.rootName)
+	writeName(buf, t.rootSpace, t.rootName)
 	buf.WriteString(">\n")
 	flush()
 	return werr
@@ -254,3 +256,24 @@ func mediaType(ct string) string {
 
 // stamp formats t as an xs:dateTime in UTC with second precision.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// sectionBufs holds the buffers MarshalTo writes each section into before
+// handing it to its writer: a section holds a record's MARC, the full
+// text of a post included, so a fresh buffer per document grew by
+// doubling to the largest section every time (37 of the 565 MB a
+// thaumatorium crawl allocated, crawl -memprofile; doc/benchmarks.md).
+var sectionBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledSection is the largest buffer sectionBufs keeps: a document of
+// one huge section does not pin its buffer for the process's life.
+const maxPooledSection = 4 << 20
+
+// putSectionBuf returns b to sectionBufs, emptied, unless it grew past
+// maxPooledSection.
+func putSectionBuf(b *bytes.Buffer) {
+	if b.Cap() > maxPooledSection {
+		return
+	}
+	b.Reset()
+	sectionBufs.Put(b)
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,11 +42,35 @@ type WACZOptions struct {
 type waczBag struct {
 	store     aip.Store // the archive, nothing in it read through a link
 	dir, name string    // the bag, and its WARC's name under archive/
+	// reused marks an earlier version of an entry, there for the records
+	// of the captures the entry's version reuses (not a page of its own).
+	reused bool
+}
+
+// reusedBags returns the earlier versions of the entry whose version n is
+// in the folder dir that hold records of captures version n reuses: those
+// whose OBJID its METS requires (aip: a reused capture is not copied into
+// the new version's WARC; its METS names the version holding the record).
+func reusedBags(s aip.Store, dir string, n int) []waczBag {
+	mets, err := fs.ReadFile(s, path.Join(dir, fmt.Sprintf("v%d", n), "data", "METS.xml"))
+	if err != nil || !bytes.Contains(mets, []byte(">reused capture<")) {
+		return nil
+	}
+	var bags []waczBag
+	for v := 1; v < n; v++ {
+		bag := path.Join(dir, fmt.Sprintf("v%d", v))
+		if id := aip.BagObjID(s, bag); id != "" && bytes.Contains(mets, []byte(">"+id+"<")) {
+			bags = append(bags, waczBag{store: s, dir: bag, name: strings.ReplaceAll(bag, "/", "-") + ".warc.gz", reused: true})
+		}
+	}
+	return bags
 }
 
 // WriteWACZ writes the blogs of t as one WACZ 1.1.1 file (a ZIP, every
 // member stored) to w: archive/ holds the WARC of the latest version of the
-// Blog AIP and of every Entry AIP, and of every version of the blog's
+// Blog AIP and of every Entry AIP (with the earlier versions of an entry
+// holding the records of captures its latest version reuses, reusedBags),
+// and of every version of the blog's
 // requisites packages (each version adds to the others; the entries'
 // pages need them, found by URL), each renamed after its bag
 // (<blog>-<path of the bag>.warc.gz); indexes/index.cdxj merges the
@@ -136,6 +162,7 @@ func waczBags(s aip.Store, blog string) ([]waczBag, error) {
 				return nil, err
 			} else if n > 0 {
 				add(dir, n)
+				bags = append(bags, reusedBags(s, dir, n)...)
 			}
 		}
 	}
@@ -143,7 +170,8 @@ func waczBags(s aip.Store, blog string) ([]waczBag, error) {
 }
 
 // waczEntryBags returns the bags of WACZOptions.Entry: every requisites
-// version of its blog, then the entry's bag.
+// version of its blog, then the entry's bag and the earlier versions
+// holding the records of the captures it reuses (reusedBags).
 func waczEntryBags(s aip.Store, entry string) ([]waczBag, error) {
 	if fi, err := s.Stat(path.Join(entry, "bagit.txt")); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("wacz: %s is not a bag of the archive", aip.Location(s, entry))
@@ -159,7 +187,11 @@ func waczEntryBags(s aip.Store, entry string) ([]waczBag, error) {
 		bag := path.Join(req, fmt.Sprintf("v%d", v))
 		bags = append(bags, waczBag{store: s, dir: bag, name: strings.ReplaceAll(bag, "/", "-") + ".warc.gz"})
 	}
-	return append(bags, waczBag{store: s, dir: entry, name: strings.ReplaceAll(entry, "/", "-") + ".warc.gz"}), nil
+	bags = append(bags, waczBag{store: s, dir: entry, name: strings.ReplaceAll(entry, "/", "-") + ".warc.gz"})
+	if v, err := strconv.Atoi(strings.TrimPrefix(path.Base(entry), "v")); err == nil {
+		bags = append(bags, reusedBags(s, path.Dir(entry), v)...)
+	}
+	return bags, nil
 }
 
 // waczPage is one line of pages/pages.jsonl.
@@ -250,6 +282,9 @@ func (z *waczWriter) addBag(b waczBag) ([]string, *waczPage, error) {
 		l.Filename = b.name
 		js, _ := json.Marshal(l.CDXEntry)
 		out = append(out, fmt.Sprintf("%s %s %s\n", l.SURT, l.Timestamp, js))
+	}
+	if b.reused {
+		return out, nil, nil
 	}
 	return out, bagPage(b.store, b.dir, lines), nil
 }

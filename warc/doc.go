@@ -7,11 +7,12 @@
 // library's, go test ./warc -bench EntryWARC) so that a replay tool can
 // seek to any record: a warcinfo record naming
 // the software, the organisation and the crawl, then for each HTTP
-// exchange a request and a response record (a revisit record, profile
-// server-not-modified, for a 304 answer), the request WARC-Concurrent-To
-// its response; revisit records of profile identical-payload-digest for a
-// fetch whose payload another record holds (Revisit: WARC-Refers-To,
-// -Target-URI and -Date name it); resource records for what the harvest
+// exchange a request and a response record (a 304 answer as received,
+// without payload, when the harvest knows no capture it confirms), the
+// request WARC-Concurrent-To its response; revisit records of profile identical-payload-digest for a
+// fetch whose payload another record holds, a 304 that confirms a known
+// capture included (Revisit: WARC-Refers-To, -Target-URI and -Date name
+// it; no revisit record lacks them); resource records for what the harvest
 // made from a page (the rendered DOM, the screenshot), named by URI only;
 // and a page's metadata record (Metadata: outlink lines, as Heritrix
 // writes them), WARC-Concurrent-To the page's response. WARC-Concurrent-To

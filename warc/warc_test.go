@@ -56,8 +56,13 @@ func TestWriteRead(t *testing.T) {
 	for _, r := range recs {
 		types = append(types, r.Type)
 	}
-	if got := strings.Join(types, " "); got != "warcinfo response request response request revisit request resource" {
+	if got := strings.Join(types, " "); got != "warcinfo response request response request response request resource" {
 		t.Fatalf("record types %q", got)
+	}
+	// A 304 whose original Capture does not know is the answer as
+	// received (no revisit record without WARC-Refers-To).
+	if nm := recs[5]; nm.Status != 304 || len(nm.Payload) != 0 || nm.RefersTo != "" || nm.Header.Get("Etag") != `"x"` {
+		t.Errorf("304 record %+v: want a response record of the 304, no payload", nm)
 	}
 	page := recs[3]
 	if page.ID != id || string(page.Payload) != "<p>hello</p>" || page.Status != 200 {

@@ -22,10 +22,9 @@ import (
 
 // Profiles and media types of the records written.
 const (
-	ProfileNotModified = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
-	typeRequest        = "application/http;msgtype=request"
-	typeResponse       = "application/http;msgtype=response"
-	origPrefix         = "X-Archive-Orig-"
+	typeRequest  = "application/http;msgtype=request"
+	typeResponse = "application/http;msgtype=response"
+	origPrefix   = "X-Archive-Orig-"
 )
 
 // Info is what the warcinfo record says of the WARC.
@@ -123,7 +122,12 @@ type header struct{ name, value string }
 
 // Capture writes the exchanges that produced one file, redirect hops
 // first: for each a request record (when the request is known) and a
-// response record, or a revisit record for a 304. payload is the last
+// response record. A 304 Not Modified is written as it was received, a
+// response record with its status line and headers and no payload:
+// Capture knows no record holding what it confirms, and a revisit record
+// names its original (WARC-Refers-To). A fetch whose original is known
+// is written by Revisit (the harvest turns a 304 whose original it holds
+// into the original's response confirmed, doc/warc.md). payload is the last
 // exchange's payload (the file's content). It returns the WARC-Record-ID of
 // the last response or revisit record, without its angle brackets
 // ("urn:uuid:…"), as every id the Writer returns. The request record is
@@ -158,9 +162,8 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
 		hs = append(hs, header{gw.WarcTruncated, "length"})
 	}
 	typ := gw.Response
-	if x.Status == http.StatusNotModified {
-		typ, body = gw.Revisit, nil
-		hs = append(hs, header{gw.WarcProfile, ProfileNotModified}, header{gw.WarcRefersToTargetURI, x.URL})
+	if x.Status == http.StatusNotModified { // the answer as received: no payload (see Capture)
+		body = nil
 	}
 	offset := int64(w.buf.Len())
 	id, n, err := w.write(typ, hs, responseHead(x, len(body)), body)

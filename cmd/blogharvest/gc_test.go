@@ -1,8 +1,10 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // TestDefaultGC: without GOGC in the environment the command collects at
@@ -18,4 +20,87 @@ func TestDefaultGC(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC=100 set: GC percent %d, want it left at 100", got)
 	}
+}
+
+// TestDefaultGCTunesOnlyWithoutSettings: the memory limit is kept only
+// when the environment sets neither GOGC nor GOMEMLIMIT.
+func TestDefaultGCTunesOnlyWithoutSettings(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	env := func(set ...string) func(string) (string, bool) {
+		return func(k string) (string, bool) {
+			for _, s := range set {
+				if s == k {
+					return "1", true
+				}
+			}
+			return "", false
+		}
+	}
+	for _, c := range []struct {
+		set  []string
+		want bool
+	}{{nil, true}, {[]string{"GOGC"}, false}, {[]string{"GOMEMLIMIT"}, false}, {[]string{"GOGC", "GOMEMLIMIT"}, false}} {
+		if got := defaultGC(env(c.set...)); got != c.want {
+			t.Errorf("%v set: tune %v, want %v", c.set, got, c.want)
+		}
+	}
+}
+
+// TestLimitFor: softLimit for a small live heap, never under twice the
+// live heap for a large one (the collector then runs as at GOGC=100).
+func TestLimitFor(t *testing.T) {
+	for _, live := range []uint64{0, 1 << 20, 30 << 20, softLimit / 2, softLimit, 1 << 30, 1 << 40} {
+		got := limitFor(live)
+		if got < softLimit {
+			t.Errorf("live %d: limit %d under softLimit %d", live, got, softLimit)
+		}
+		if uint64(got) < 2*live {
+			t.Errorf("live %d: limit %d under twice the live heap", live, got)
+		}
+		if 2*live+limitHeadroom <= softLimit && got != softLimit {
+			t.Errorf("live %d: limit %d, want softLimit %d", live, got, int64(softLimit))
+		}
+	}
+}
+
+// TestMemoryTunerFollowsLiveHeap: with a live heap above softLimit the
+// runtime's limit rises after a collection to at least twice it, and
+// comes back to softLimit once the heap is dropped.
+func TestMemoryTunerFollowsLiveHeap(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	tuned := make(chan int64, 64)
+	tn := startTuner(func(l int64) {
+		select {
+		case tuned <- l:
+		default:
+		}
+	})
+	defer tn.stop.Store(true)
+	waitFor := func(what string, ok func(int64) bool) {
+		t.Helper()
+		timeout := time.After(2 * time.Minute)
+		for {
+			runtime.GC()
+			select {
+			case l := <-tuned:
+				if ok(l) && ok(debug.SetMemoryLimit(-1)) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("%s: limit still %d after two minutes", what, debug.SetMemoryLimit(-1))
+			}
+		}
+	}
+	const live = 3 * softLimit / 2
+	keep := make([][]byte, 0, live>>20)
+	for range live >> 20 {
+		b := make([]byte, 1<<20)
+		b[0] = 1
+		keep = append(keep, b)
+	}
+	waitFor("live heap of 1.5×softLimit", func(l int64) bool { return l >= 2*live })
+	runtime.KeepAlive(keep)
+	keep = nil
+	waitFor("heap dropped", func(l int64) bool { return l == softLimit })
 }

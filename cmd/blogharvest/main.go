@@ -22,7 +22,9 @@ import (
 const gcPercent = 200
 
 func main() {
-	defaultGC(os.LookupEnv)
+	if defaultGC(os.LookupEnv) {
+		startMemoryTuner()
+	}
 	ctx, stop := daemon.SignalContext(context.Background(), os.Stderr, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	hup := make(chan os.Signal, 1)
@@ -32,8 +34,14 @@ func main() {
 
 // defaultGC sets GOGC to gcPercent unless lookupEnv finds GOGC set: an
 // operator's own setting (GOGC=100, GOGC=off) is the runtime's to apply.
-func defaultGC(lookupEnv func(string) (string, bool)) {
-	if _, set := lookupEnv("GOGC"); !set {
+// With neither GOGC nor GOMEMLIMIT set it also keeps a soft memory limit
+// (memlimit.go: softLimit while the live heap is small, never under twice
+// the live heap) and reports true.
+func defaultGC(lookupEnv func(string) (string, bool)) (tune bool) {
+	_, gogc := lookupEnv("GOGC")
+	if !gogc {
 		debug.SetGCPercent(gcPercent)
 	}
+	_, limit := lookupEnv("GOMEMLIMIT")
+	return !gogc && !limit
 }

@@ -137,12 +137,18 @@ func (r *netRecorder) responses(ctx context.Context) ([]Response, []Unrecorded) 
 	r.mu.Lock()
 	r.frozen = true
 	var todo []network.RequestID
+	var missed []Unrecorded
 	for _, id := range r.order {
-		if e := r.byID[id]; e.finished && e.resp != nil {
+		switch e := r.byID[id]; {
+		case e.finished && e.resp != nil:
 			todo = append(todo, id)
+		case e.req != nil:
+			// A request the page sent that had not finished loading (or
+			// failed) when the page was captured: it may have reached
+			// the server, so it is named, never dropped silently.
+			missed = append(missed, Unrecorded{URL: e.req.URL, Why: "not loaded when the page was captured"})
 		}
 	}
-	var missed []Unrecorded
 	for _, u := range r.over {
 		missed = append(missed, Unrecorded{URL: u, Why: "past the " + itoa(maxRecorded) + " responses recorded per page"})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
@@ -45,5 +46,40 @@ func TestUnrecordedResponseNamed(t *testing.T) {
 	}
 	if len(res.Responses) == 0 {
 		t.Error("no response recorded at all")
+	}
+}
+
+// TestUnfinishedRequestNamed: a request the page sent that had not
+// finished when the page was captured (a long poll the server never
+// answers) may have reached the server, so it is named in
+// Result.Unrecorded, not dropped without a word.
+func TestUnfinishedRequestNamed(t *testing.T) {
+	browser(t) // skips without a browser, fails if it did not start
+	t.Parallel()
+	o := sharedOptions()
+	o.Record, o.Screenshot = true, false
+	b, err := render.New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := b.Render(ctx, "http://blog.test/never.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named bool
+	for _, u := range res.Unrecorded {
+		named = named || strings.Contains(u.URL, "/api/hang") && strings.Contains(u.Why, "not loaded")
+	}
+	for _, r := range res.Responses {
+		if strings.Contains(r.Exchanges[len(r.Exchanges)-1].URL, "/api/hang") {
+			t.Errorf("the request never answered is recorded as a response")
+		}
+	}
+	if !named {
+		t.Errorf("the request still loading at capture is not in Result.Unrecorded (%d responses, unrecorded %v)",
+			len(res.Responses), res.Unrecorded)
 	}
 }

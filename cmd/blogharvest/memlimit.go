@@ -1,0 +1,100 @@
+package main
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+)
+
+// softLimit is the soft memory limit (runtime/debug.SetMemoryLimit) the
+// command keeps while the live heap is small, when the environment sets
+// neither GOGC nor GOMEMLIMIT: at gcPercent 200 alone a crawl's heap grew
+// to three times its live data, and the thaumatorium crawl of the corpus
+// (large pages, a 2.5 MB full-text feed) reached 235–254 MB of maximum
+// resident set, 182–198 MB with this limit (doc/benchmarks.md, issue 43).
+// The process's resident set without a crawl is some 34 MB
+// (`/usr/bin/time -f %M blogharvest version`: 33–35 MB), which the 150 MB
+// goal leaves to the rest.
+const softLimit = 100 << 20
+
+// limitHeadroom is what limitFor adds to twice the live heap: the Go
+// memory outside the heap's objects (goroutine stacks, GC metadata, free
+// spans not yet returned).
+const limitHeadroom = 16 << 20
+
+// limitFor returns the soft memory limit for a live heap of live bytes:
+// softLimit, or twice the live heap plus limitHeadroom when that is more.
+// Never under twice the live heap, so that the collector never runs more
+// often than at GOGC=100, the runtime's default, however large the live
+// heap grows (a daemon holding many blogs): the limit trims the heap of
+// gcPercent toward the default, it cannot make the collector spin.
+func limitFor(live uint64) int64 {
+	if live > math.MaxInt64/4 {
+		return math.MaxInt64
+	}
+	l := int64(2*live) + limitHeadroom
+	if l < softLimit {
+		return softLimit
+	}
+	return l
+}
+
+// memoryTuner keeps the runtime's soft memory limit at limitFor of the
+// live heap measured after each collection.
+type memoryTuner struct {
+	sample []metrics.Sample
+	limit  int64
+	tuned  func(limit int64) // called after each retune, for tests
+	stop   atomic.Bool       // set: the next finalizer arms no other (tests)
+}
+
+// startMemoryTuner sets the limit to softLimit and re-sets it after every
+// collection (a finalizer on an object made unreachable at once runs after
+// each cycle and arms the next).
+func startMemoryTuner() *memoryTuner {
+	return startTuner(nil)
+}
+
+// startTuner is startMemoryTuner with tuned set before the first cycle.
+func startTuner(tuned func(limit int64)) *memoryTuner {
+	t := &memoryTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, limit: softLimit, tuned: tuned}
+	debug.SetMemoryLimit(softLimit)
+	t.arm()
+	return t
+}
+
+// gcSentinel is the object whose finalizer runs after a collection; big
+// enough not to share a tiny-allocator block, whose finalizers may never run.
+type gcSentinel struct {
+	next *gcSentinel
+	_    [32]byte
+}
+
+// arm makes a sentinel whose finalizer retunes and arms the next one.
+func (t *memoryTuner) arm() {
+	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
+		metrics.Read(t.sample)
+		if t.sample[0].Value.Kind() == metrics.KindUint64 {
+			t.retune(t.sample[0].Value.Uint64())
+		}
+		if !t.stop.Load() {
+			t.arm()
+		}
+	})
+}
+
+// retune sets the limit for a live heap of live bytes when it differs by
+// more than an eighth from the one set (SetMemoryLimit stops the world
+// briefly; most cycles leave the limit where it is).
+func (t *memoryTuner) retune(live uint64) {
+	l := limitFor(live)
+	if d := l - t.limit; d > t.limit/8 || -d > t.limit/8 {
+		debug.SetMemoryLimit(l)
+		t.limit = l
+	}
+	if t.tuned != nil {
+		t.tuned(t.limit)
+	}
+}
