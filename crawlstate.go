@@ -54,6 +54,24 @@ type CrawlState struct {
 	// entry (harvest's moves.go, doc/lifecycle.md). Kept from crawl to
 	// crawl; it holds only posts that moved.
 	Moved map[string]string `json:",omitempty"`
+	// Gone holds, by canonical URL, the archived posts that answered 404
+	// or 410: suspected after one run, withdrawn from the live blog once
+	// a later run met it again, asked again with a backoff (harvest's
+	// gone.go, doc/lifecycle.md). A post that answers again leaves it.
+	Gone map[string]GonePost `json:",omitempty"`
+}
+
+// GonePost is an archived post whose URL answered 404 or 410.
+type GonePost struct {
+	First       time.Time // when the crawl that first met the answer started
+	FirstStatus int       // that answer: 404 or 410
+	// Confirmed is when the later crawl that met it again started: the
+	// post is withdrawn from the live blog since First. Zero while it is
+	// only suspected (one run).
+	Confirmed time.Time `json:",omitzero"`
+	Status    int       // the last answer: 404 or 410
+	Asked     time.Time // when it was last asked
+	Next      time.Time `json:",omitzero"` // when an update asks again; zero: the next one
 }
 
 // Validators describe one resource as last received: what a conditional

@@ -344,7 +344,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	if err := json.Unmarshal(r.Payload, &rep); err != nil {
 		rep = runOutcome{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
 	}
-	_, spec, ok := d.blog(r.Blog)
+	b, spec, ok := d.blog(r.Blog)
 	// An earlier attempt of a redelivered run may have archived entries
 	// and lost its worker (or its lease) before it could report them: the
 	// count then starts from what the archive holds.
@@ -363,7 +363,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		rep.apply(st, now)
 		st.Entries = max(st.Entries, archived)
 		if ok {
-			setNext(st, spec, rep.err(), now)
+			setNext(st, spec, rep.err(), now, time.Duration(b.DownAfter))
 		}
 		after = *st
 		return nil
@@ -389,6 +389,9 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	d.mu.Unlock()
 	if ok {
 		d.setDue(r.Blog, spec)
+	}
+	if rep.err() != nil {
+		d.backOff(r.Blog)
 	}
 	d.ended(r.Blog)
 	return nil

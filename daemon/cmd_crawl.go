@@ -193,7 +193,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 	}
 	st, ok := harvest.StateFrom(ab.Files, ab.Rules)
 	w := d.archiveWatch(b.ID, ab, st.PostsChecked, log)
-	st.Threads, st.CommentShapes, st.WidgetScripts, st.Moved = w.Threads, w.CommentShapes, w.WidgetScripts, w.Moved
+	st.Threads, st.CommentShapes, st.WidgetScripts, st.Moved, st.Gone = w.Threads, w.CommentShapes, w.WidgetScripts, w.Moved, w.Gone
 	if d.watchKept != nil {
 		d.watchKept[b.ID] = w
 	}

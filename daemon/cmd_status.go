@@ -67,7 +67,7 @@ func fetchStatus(ctx context.Context, c *Config) ([]BlogStatus, string, error) {
 			archive, _ = readArchive(ctx, c) // unreadable: the state's count stands
 		}
 		s.Entries = unfinishedCount(archive, b.ID, s) // a daemon killed mid-run recorded none of its run's
-		out = append(out, statusFrom(b, s))
+		out = append(out, statusFrom(b, s, time.Now()))
 	}
 	return out, "state file " + c.State, nil
 }
@@ -109,7 +109,12 @@ func printStatus(w io.Writer, st []BlogStatus, source string) {
 		if outcome == "" {
 			outcome = "never run"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", s.ID, outcome, when(s.LastEnd), when(s.NextRun), s.Entries, s.LastError)
+		last := s.LastError
+		if s.Health == HealthDown || s.Health == HealthFailing {
+			outcome += ", " + s.Health
+			last = fmt.Sprintf("%s since %s (%d runs): %s", s.Health, when(s.FailingSince), s.Failures, s.LastAnswer)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", s.ID, outcome, when(s.LastEnd), when(s.NextRun), s.Entries, last)
 	}
 	tw.Flush()
 }

@@ -102,6 +102,11 @@ type Blog struct {
 	// RecheckPosts is how often an update re-reads the posts of the feed's
 	// first page that give no change signal; 0: never. Default 24h.
 	RecheckPosts Duration `yaml:"recheck_posts"`
+	// DownAfter is how long a blog's runs must have failed in a row
+	// before it is shown down (status page, /status) and polled with a
+	// backoff capped at a day (schedule.NextWhileDown) instead of on its
+	// schedule; the first run that succeeds clears it. Default 72h.
+	DownAfter Duration `yaml:"down_after"`
 	// Bounds on what a blog decides the size of (see harvest.Options
 	// MaxURLs, MaxSitemapBytes, MaxComments, MaxCommentsPerAnswer,
 	// MaxCommentBytes): memory is set by these, never by what a blog
@@ -112,6 +117,34 @@ type Blog struct {
 	MaxCommentsPerAnswer int      `yaml:"max_comments_per_answer"`  // comments read from one comments REST answer, at most
 	MaxCommentAnswer     ByteSize `yaml:"max_comment_answer_bytes"` // one comments REST answer, at most (a longer one is not read)
 	MaxCommentBytes      ByteSize `yaml:"max_comment_bytes"`        // comment answers (REST pages, comment feed pages) read per post, at most
+	// AcceptChange is the archivist's word that the site at the blog's
+	// address, found changed (harvest.IdentityError) on that day or
+	// before, is the blog: the paused blog is crawled again and the site
+	// archived as the blog's. Zero: a blog whose identity changed stays
+	// paused.
+	AcceptChange Date `yaml:"accept_change"`
+}
+
+// Date is a day read from YAML as YYYY-MM-DD (UTC).
+type Date struct{ time.Time }
+
+// UnmarshalYAML parses "2026-12-06".
+func (d *Date) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.Parse(time.DateOnly, strings.TrimSpace(n.Value))
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a date like 2026-12-06", n.Line, n.Value)
+	}
+	d.Time = v
+	return nil
+}
+
+// Accepts reports whether d names the day of at (UTC) or a later one.
+func (d Date) Accepts(at time.Time) bool {
+	if d.IsZero() || at.IsZero() {
+		return false
+	}
+	day := at.UTC().Truncate(24 * time.Hour)
+	return !d.Time.Before(day)
 }
 
 // ByteSize is a number of bytes read from YAML as a whole number, or one
@@ -243,6 +276,10 @@ func (e *ConfigError) Error() string {
 	return b.String()
 }
 
+// DefaultDownAfter is down_after when neither a blog nor the defaults set
+// it: three days of failed runs make a blog down (doc/lifecycle.md).
+const DefaultDownAfter = 72 * time.Hour
+
 // Defaults for keys neither a blog nor the config's defaults set.
 var builtinDefaults = Blog{
 	Schedule:    "@every 6h",
@@ -258,6 +295,7 @@ var builtinDefaults = Blog{
 	MaxCrawlDelay:  Duration(time.Minute),
 	ObeyCrawlDelay: CrawlDelayCapped,
 	RecheckPosts:   Duration(harvest.DefaultRecheckPosts),
+	DownAfter:      Duration(DefaultDownAfter),
 
 	MaxURLs:              harvest.DefaultMaxURLs,
 	MaxSitemapBytes:      harvest.DefaultMaxSitemapBytes,
@@ -682,6 +720,9 @@ func (b *Blog) checkValues(id string, add func(key, reason string)) {
 	}
 	if b.MaxRenders < 0 {
 		add("max_renders", "must be 0 or more (pages rendered per crawl; 0 is the default; render: never renders none)")
+	}
+	if b.DownAfter <= 0 {
+		add("down_after", "must be positive (how long a blog's runs fail in a row before it is shown down), e.g. 72h")
 	}
 	if b.MaxCrawlDelay <= 0 {
 		add("max_crawl_delay", "must be positive (the longest robots.txt Crawl-delay honoured)")

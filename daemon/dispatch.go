@@ -71,6 +71,9 @@ func (d *Daemon) runTask(ctx context.Context, dl dispatch.Delivery) {
 			return // shutting down: the run is retried at the next start
 		}
 		d.reschedule(id, spec, err)
+		if err != nil {
+			d.backOff(id)
+		}
 	}
 	d.ended(id)
 }

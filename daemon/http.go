@@ -28,6 +28,22 @@ type BlogStatus struct {
 	Runs      int       `json:"runs"`
 	Failures  int       `json:"consecutive_failures"`
 	Watermark time.Time `json:"watermark,omitzero"`
+	// Health is HealthOK, HealthFailing or HealthDown (health.go): down
+	// once the blog's runs have failed in a row for its down_after.
+	Health string `json:"health"`
+	// FailingSince is when the first of the failed runs in a row started
+	// (the blog is down since then); LastAnswer what the blog answered the
+	// last of them, without any secret of a URL. Both empty when healthy.
+	FailingSince time.Time `json:"failing_since,omitzero"`
+	LastAnswer   string    `json:"last_answer,omitempty"`
+	// DownAfter is the blog's down_after, as Go writes a duration.
+	DownAfter string `json:"down_after"`
+	// IdentityChanged is when a run found the site at the blog's address
+	// no longer the blog archived; the blog is paused until accept_change
+	// names that day or a later one (zero: not paused). IdentityEvidence
+	// is what that run found.
+	IdentityChanged  time.Time `json:"identity_changed,omitzero"`
+	IdentityEvidence string    `json:"identity_evidence,omitempty"`
 	// In cluster mode, of the run in flight (between runs, of the last
 	// run): the worker that took it, its delivery (over 1: redelivered) and
 	// the error of its last failed attempt.
@@ -48,11 +64,13 @@ type BlogStatus struct {
 	Shortfalls map[string]int `json:"shortfalls,omitempty"`
 }
 
-// statusFrom builds a BlogStatus from config and stored state.
-func statusFrom(b Blog, st schedule.State) BlogStatus {
+// statusFrom builds a BlogStatus from config and stored state at now.
+func statusFrom(b Blog, st schedule.State, now time.Time) BlogStatus {
 	return BlogStatus{ID: b.ID, URL: b.URL, Schedule: b.Schedule, LastStart: st.LastStart, LastEnd: st.LastEnd,
 		Outcome: st.Outcome, LastError: st.LastError, NextRun: st.NextDue, Entries: st.Entries, Runs: st.Runs,
-		Failures: st.Failures, Watermark: st.Watermark}
+		Failures: st.Failures, Watermark: st.Watermark, Health: healthOf(st, now, time.Duration(b.DownAfter)),
+		FailingSince: st.FailingSince, LastAnswer: st.LastAnswer, DownAfter: time.Duration(b.DownAfter).String(),
+		IdentityChanged: st.IdentityChanged, IdentityEvidence: st.IdentityEvidence}
 }
 
 // Status returns every configured blog's status, sorted by id.
@@ -70,7 +88,7 @@ func (d *planner) Status() ([]BlogStatus, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := statusFrom(b, st)
+		s := statusFrom(b, st, d.Now())
 		d.mu.Lock()
 		s.Running, s.Warning = d.running[b.ID] && !d.held[b.ID], publicText(d.warns[b.ID], d.Config)
 		d.mu.Unlock()

@@ -163,9 +163,13 @@ func idList(ids []string) string {
 	return strings.Join(ids, ",")
 }
 
-// setNext sets st's next due time after a run that ended with runErr.
-func setNext(st *schedule.State, spec schedule.Spec, runErr error, now time.Time) {
+// setNext sets st's next due time after a run that ended with runErr,
+// for a blog that is down after failing for downAfter (isDown): the
+// backoff of schedule.NextWhileDown, whatever the error.
+func setNext(st *schedule.State, spec schedule.Spec, runErr error, now time.Time, downAfter time.Duration) {
 	switch {
+	case runErr != nil && isDown(*st, now, downAfter):
+		st.NextDue = schedule.NextWhileDown(spec, st.Failures, now)
 	case runErr == nil, !blogharvest.IsTransient(runErr):
 		st.NextDue = schedule.NextAfterSuccess(spec, now)
 	default:
@@ -199,6 +203,15 @@ func (p *planner) fire(id string) {
 	}
 	p.running[id] = true
 	p.enqueue(id)
+}
+
+// backOff forgets that blog id was fired during its run, which failed:
+// its next run is the one its backoff set (setNext), not the slot that
+// came while it failed (a blog down would otherwise run back to back).
+func (p *planner) backOff(id string) {
+	p.mu.Lock()
+	delete(p.again, id)
+	p.mu.Unlock()
 }
 
 // ended marks blog id's run over, enqueueing it once more if it was fired

@@ -19,6 +19,9 @@ type runOutcome struct {
 	Stats     RunStats
 	Error     string // the run's error (public text); "" if it succeeded
 	Transient bool   // the error may go away by itself: retry sooner
+	// Answer is what the blog answered the failed run, in short, with no
+	// secret of a URL (answerOf); "" if it succeeded.
+	Answer    string `json:",omitempty"`
 	Invalid   string // entries not archived and why (public text)
 	Warning   string // the crawl's last warning (public text)
 	HasResult bool   // the crawl returned a result: the fields below hold
@@ -41,6 +44,7 @@ func (d *core) reportOf(outcome string, t *tally, res *harvest.Result, runErr er
 	r := runOutcome{Outcome: outcome, Stats: t.stats(), Invalid: publicText(t.invalidSummary(), d.Config)}
 	if runErr != nil {
 		r.Error, r.Transient = publicText(runErr.Error(), d.Config), blogharvest.IsTransient(runErr)
+		r.Answer = publicText(answerOf(runErr), d.Config)
 	}
 	if res != nil {
 		r.HasResult, r.Budget, r.Watermark = true, res.OverBudget, res.Watermark
@@ -62,10 +66,18 @@ func (r runOutcome) apply(st *schedule.State, now time.Time) {
 	}
 	if r.Error != "" {
 		st.LastError = r.Error
+		if st.Failures == 0 || st.FailingSince.IsZero() {
+			st.FailingSince = st.LastStart // the first failed run of the streak started then
+			if st.FailingSince.IsZero() || st.FailingSince.After(now) {
+				st.FailingSince = now
+			}
+		}
 		st.Failures++
+		st.LastAnswer = r.Answer
 		return
 	}
 	st.Failures = 0
+	st.FailingSince, st.LastAnswer = time.Time{}, ""
 	st.LastError = r.Invalid
 	if r.Unrendered > 0 {
 		st.LastError = joinNonEmpty(fmt.Sprintf("%d pages that needed rendering archived unrendered: the browser did not start; "+

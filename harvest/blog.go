@@ -170,8 +170,12 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
 	}
 	f, files, err := c.feedPages(ctx, c.blog.FeedURL, po)
-	if f == nil && c.feedMayHaveMoved(err) && c.findMovedFeed(ctx, home, err) {
-		f, files, err = c.feedPages(ctx, c.blog.FeedURL, po)
+	if f == nil && c.feedMayHaveMoved(err) {
+		if c.findMovedFeed(ctx, home, err) {
+			f, files, err = c.feedPages(ctx, c.blog.FeedURL, po)
+		} else if serr := c.strangerWithoutFeed(ctx, err, c.rediscoverErr); serr != nil {
+			return serr
+		}
 	}
 	if f == nil && home != nil && errors.Is(err, blogharvest.ErrTooLarge) {
 		c.noFeed(c.blog.FeedURL, err)
@@ -272,7 +276,7 @@ func (c *crawl) emitBlog() error {
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}
-	if f := stateFile(Watch{At: c.start, Threads: c.threadState(), CommentShapes: c.shapes.kept(), WidgetScripts: c.widgets.list(), Moved: c.movedState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threadState(), CommentShapes: c.shapes.kept(), WidgetScripts: c.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))

@@ -159,8 +159,15 @@ type crawl struct {
 	// this crawl that moved: new URL → archived URL (identify).
 	feedMovedFrom string
 	movedHome     *fetchedPage
-	moves         *moveIndex
-	moved         map[string]string
+	// gone is State.Gone as this crawl leaves it, goneEvents counts the
+	// posts it found withdrawn or restored (gone.go).
+	gone       map[string]blogharvest.GonePost
+	goneEvents int
+	moves      *moveIndex
+	moved      map[string]string
+	// rediscoverErr is why findMovedFeed found no feed again: the
+	// evidence strangerWithoutFeed weighs (stranger.go).
+	rediscoverErr error
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -222,6 +229,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.checkCrawlDelay(ctx); err != nil {
 		return err
 	}
+	c.askGone(ctx) // the archived posts that answered 404 or 410 before, when due (gone.go)
 	if c.feedsUnchanged(ctx) {
 		return nil
 	}
@@ -241,6 +249,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		c.commented = c.siteCommentPosts(ctx, home)
 	}
 	c.suspectMove()
+	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
 	if home == nil && c.feed.Link != "" {
 		if c.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
 			c.addOrigin(c.feed.Link) // the feed names the blog's home page
@@ -262,6 +271,9 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.pollThreads(ctx)
 	c.queueCommented()
 	c.probeMoves(ctx)
+	if err := c.checkIdentity(); err != nil {
+		return err // a stranger at the address: nothing archived (stranger.go)
+	}
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {
 		if c.emit == nil {

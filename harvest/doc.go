@@ -176,6 +176,15 @@
 // archived URL the fate redirect with how it was matched, and State.Moved
 // keeps the pair for the next crawls (moves.go, doc/lifecycle.md).
 //
+// A post the feed's first page listed last time and no longer lists is
+// asked for once by the update that read the changed feed: a 404 or 410
+// makes it suspected (State.Gone), the next update asks it again first
+// thing, even when the feeds are unchanged, and a second 404 or 410
+// records it withdrawn from the live blog (ledger fate withdrawn, a Blog
+// record emitted, RecordsWithdrawal); a withdrawn post is asked again
+// after a week, doubling to 180 days, and recorded restored (fate
+// restored) when it answers again (gone.go, doc/lifecycle.md).
+//
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
 // stay, and the URL set and frontier take in at most Options.MaxURLs URLs
@@ -273,6 +282,15 @@
 //     the move suspected (suspectMove), the archived URLs asked for
 //     (probeMoves), each post matched with an archived one (identify,
 //     moveIndex.match), State.Moved.
+//   - gone.go: posts withdrawn from the live blog: the posts dropped from
+//     the feed's first page asked for (askDropped), the suspected and
+//     withdrawn ones asked again (askGone), State.Gone, the ledger fates
+//     withdrawn and restored, RecordsWithdrawal.
+//   - stranger.go: a stranger at the old address (checkIdentity after a
+//     suspected move, strangerWithoutFeed when no feed is found again):
+//     IdentityError, nothing archived; Options.AcceptIdentity turns it
+//     off. refit.go: the reused rules tried on the newest changed item's
+//     page (rulesStillFit) and learned again when they no longer fit.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with
@@ -338,4 +356,8 @@
 //     order, the text threshold): moveIndex.match in moves.go; when a move
 //     is suspected: suspectMove; which failures of the known feed send the
 //     crawl looking for it again: feedMayHaveMoved.
+//   - What makes the site at the address a stranger's: checkIdentity and
+//     moveIndex.foundAgain (the evidence that it is still the blog),
+//     StrangerThreshold, strangerWithoutFeed and answered (a stranger vs a
+//     blog down). When the reused rules no longer fit: misfit in refit.go.
 package harvest

@@ -25,6 +25,13 @@ const (
 	FateOverBudget Fate = "over-budget"  // not fetched (max_pages reached, the crawl stopped) or cut short by max_duration
 	FateFailed     Fate = "failed"       // could not be fetched or processed; detail: the error
 	FateSkipped    Fate = "skipped"      // not fetched or not archived on purpose; detail: why
+	// FateWithdrawn is an archived post that answered 404 or 410 on two
+	// runs: withdrawn from the live blog; detail: the answers and their
+	// dates. Its archived versions are kept as they are (gone.go).
+	FateWithdrawn Fate = "withdrawn"
+	// FateRestored is a post recorded withdrawn that answers again;
+	// detail: since when it was withdrawn and when it came back.
+	FateRestored Fate = "restored"
 )
 
 // fateRank orders fates for the ledger's precedence: a later fate
@@ -38,7 +45,7 @@ var fateRank = map[Fate]int{
 	FateSkipped:    2, FateFailed: 2, FateRobots: 2, FateOutOfScope: 2,
 	FateListing:   3,
 	FateDuplicate: 4, FateRedirect: 4, FateStub: 4,
-	FateEntry: 5,
+	FateEntry: 5, FateWithdrawn: 5, FateRestored: 5,
 }
 
 // LedgerRow is one URL of the crawl ledger.

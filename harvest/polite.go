@@ -65,7 +65,7 @@ func recheckDue(o Options, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.pol.settled || c.feedMovedFrom != "" || c.moving {
+	if !c.pol.settled || c.feedMovedFrom != "" || c.moving || c.goneEvents > 0 {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -95,8 +95,8 @@ func (c *crawl) twinDated() bool {
 // readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	st := c.o.State
-	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled {
-		return false
+	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled || c.goneEvents > 0 {
+		return false // a post withdrawn or restored: the Blog AIP records it (gone.go)
 	}
 	fv, same := c.askFeed(ctx, st.Feed)
 	if !same {
@@ -116,7 +116,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list(), Moved: st.Moved}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -298,6 +298,7 @@ func (c *crawl) finishState() {
 	st.CommentShapes = c.shapes.kept()
 	st.WidgetScripts = c.widgets.list()
 	st.Moved = c.movedState()
+	st.Gone = c.goneState()
 }
 
 // recheckOnly reports whether the post of j is read only because the

@@ -320,11 +320,14 @@ type Watch struct {
 	// Moved is CrawlState.Moved: the posts that moved, new URL → the URL
 	// they were archived under (moves.go).
 	Moved map[string]string `json:"moved,omitempty"`
+	// Gone is CrawlState.Gone: the archived posts that answered 404 or
+	// 410, suspected or withdrawn (gone.go).
+	Gone map[string]blogharvest.GonePost `json:"gone,omitempty"`
 }
 
 // WatchOf returns the Watch of a crawl's state st, started at at.
 func WatchOf(st blogharvest.CrawlState, at time.Time) Watch {
-	return Watch{At: at.UTC(), Threads: st.Threads, CommentShapes: st.CommentShapes, WidgetScripts: st.WidgetScripts, Moved: st.Moved}
+	return Watch{At: at.UTC(), Threads: st.Threads, CommentShapes: st.CommentShapes, WidgetScripts: st.WidgetScripts, Moved: st.Moved, Gone: st.Gone}
 }
 
 // JSON returns the content of a state file holding w.
@@ -350,7 +353,7 @@ func WatchFrom(data []byte) Watch {
 // comment shapes, so that a caller keeping the watch writes it only when
 // it changed.
 func (w Watch) Same(o Watch) bool {
-	return slices.Equal(w.CommentShapes, o.CommentShapes) && slices.Equal(w.WidgetScripts, o.WidgetScripts) && maps.Equal(w.Moved, o.Moved) && maps.EqualFunc(w.Threads, o.Threads, func(x, y []blogharvest.Validators) bool {
+	return slices.Equal(w.CommentShapes, o.CommentShapes) && slices.Equal(w.WidgetScripts, o.WidgetScripts) && maps.Equal(w.Moved, o.Moved) && maps.EqualFunc(w.Gone, o.Gone, sameGone) && maps.EqualFunc(w.Threads, o.Threads, func(x, y []blogharvest.Validators) bool {
 		return slices.EqualFunc(x, y, func(v, u blogharvest.Validators) bool { return v.URL == u.URL && v.Digest == u.Digest })
 	})
 }
@@ -359,7 +362,7 @@ func (w Watch) Same(o Watch) bool {
 // (blogharvest.RoleState), so that an update started from the archive
 // (StateFrom, WatchFrom) knows it; nil when it holds nothing.
 func stateFile(w Watch) *blogharvest.File {
-	if len(w.Threads) == 0 && len(w.CommentShapes) == 0 && len(w.WidgetScripts) == 0 && len(w.Moved) == 0 {
+	if len(w.Threads) == 0 && len(w.CommentShapes) == 0 && len(w.WidgetScripts) == 0 && len(w.Moved) == 0 && len(w.Gone) == 0 {
 		return nil
 	}
 	f := &blogharvest.File{Role: blogharvest.RoleState, MediaType: "application/json", Body: w.JSON(), Captured: w.At}

@@ -16,8 +16,10 @@
 // a spec, a run's outcome and the time into the next due time; the daemon
 // stores it in State.NextDue. A new blog is due at once; a blog whose
 // NextDue passed while the daemon was down runs once at start, not once per
-// missed slot; a failing blog backs off exponentially (Backoff) and returns
-// to its regular slots after a success.
+// missed slot; a failing blog backs off exponentially (Backoff; from its own
+// interval for an "@every" under a minute) and returns to its regular slots
+// after a success. A blog down for the daemon's down_after (State.FailingSince,
+// State.LastAnswer) backs off the same way up to a day (NextWhileDown).
 //
 // # Scheduler
 //

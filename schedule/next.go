@@ -9,6 +9,9 @@ import "time"
 const (
 	BaseBackoff = time.Minute
 	MaxBackoff  = 12 * time.Hour
+	// MaxDownBackoff caps the wait between the runs of a blog that is
+	// down (NextWhileDown): a dead blog is still asked once a day.
+	MaxDownBackoff = 24 * time.Hour
 )
 
 // Backoff returns the wait after the given number of consecutive failures:
@@ -52,8 +55,40 @@ func NextAfterSuccess(s Spec, now time.Time) time.Time {
 //
 // For a permanent error (blogharvest.IsTransient false) a retry cannot help:
 // use NextAfterSuccess, the regular slot, instead.
+//
+// A spec of "@every" shorter than BaseBackoff backs off from its own
+// interval instead (2s, 4s, 8s, … for "@every 2s"): a retry never waits
+// less than the interval nor more than the backoff of a minute's base.
 func NextAfterFailure(s Spec, failures int, now time.Time) time.Time {
-	wait := Backoff(failures)
+	return nextAfterWait(s, backoffOf(s, failures, MaxBackoff), now)
+}
+
+// NextWhileDown returns when a blog that is down (it has failed for the
+// daemon's down_after) is due after a failed run that ended at now: as
+// NextAfterFailure, the wait doubling with each consecutive failure, but
+// capped at MaxDownBackoff instead of MaxBackoff, and whatever the error
+// (a permanent one too): a dead blog is asked about once a day, on a
+// regular slot, until a run succeeds.
+func NextWhileDown(s Spec, failures int, now time.Time) time.Time {
+	return nextAfterWait(s, backoffOf(s, failures, MaxDownBackoff), now)
+}
+
+// backoffOf is Backoff(failures) capped at limit, from the spec's own
+// interval when it is an "@every" shorter than BaseBackoff.
+func backoffOf(s Spec, failures int, limit time.Duration) time.Duration {
+	base := BaseBackoff
+	if s.every > 0 && s.every < base {
+		base = s.every
+	}
+	wait := base
+	for i := 1; i < failures && wait < limit; i++ {
+		wait *= 2
+	}
+	return min(wait, limit)
+}
+
+// nextAfterWait is the retry after a wait (NextAfterFailure's rule).
+func nextAfterWait(s Spec, wait time.Duration, now time.Time) time.Time {
 	retry := now.Add(wait)
 	if s.IsZero() {
 		return retry

@@ -161,3 +161,33 @@ func TestDueOnStartForChangedSpec(t *testing.T) {
 		t.Errorf("changed to daily, ran today: %v, want %v", got, want)
 	}
 }
+
+// TestNextWhileDown: a blog that is down backs off as a failing one does,
+// capped at a day instead of 12 hours, whatever its schedule; an "@every"
+// shorter than a minute backs off from its own interval.
+func TestNextWhileDown(t *testing.T) {
+	daily, every2s := mustParse(t, "0 3 * * *"), mustParse(t, "@every 2s")
+	now := date(2026, 1, 1, 3, 0, nil)
+	for _, tt := range []struct {
+		name     string
+		spec     schedule.Spec
+		failures int
+		min, max time.Duration // the wait from now
+	}{
+		{"every 2s, first failure", every2s, 1, 2 * time.Second, 2 * time.Second},
+		{"every 2s, third failure", every2s, 3, 8 * time.Second, 8 * time.Second},
+		{"every 2s, many failures", every2s, 60, 21 * time.Hour, 24 * time.Hour}, // the slot rule's eighth of slack
+		{"daily, many failures", daily, 60, 24 * time.Hour, 24 * time.Hour},
+	} {
+		got := schedule.NextWhileDown(tt.spec, tt.failures, now).Sub(now)
+		if got < tt.min || got > tt.max {
+			t.Errorf("%s: NextWhileDown waits %v, want %v to %v", tt.name, got, tt.min, tt.max)
+		}
+	}
+	if got := schedule.NextAfterFailure(every2s, 60, now).Sub(now); got > schedule.MaxBackoff || got < schedule.MaxBackoff*7/8 {
+		t.Errorf("NextAfterFailure(@every 2s, 60 failures) waits %v, want %v less at most an eighth", got, schedule.MaxBackoff)
+	}
+	if got := schedule.NextAfterFailure(every2s, 2, now).Sub(now); got != 4*time.Second {
+		t.Errorf("NextAfterFailure(@every 2s, 2 failures) waits %v, want 4s", got)
+	}
+}

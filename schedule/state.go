@@ -39,6 +39,21 @@ type State struct {
 	Failures  int       // consecutive failed runs; 0 after a success
 	Entries   int       // entries archived so far, over all runs
 	Runs      int       // runs started so far
+	// FailingSince is when the first of the current consecutive failed
+	// runs started (zero after a success): a blog failing for the
+	// daemon's down_after is shown down and polled with NextWhileDown.
+	FailingSince time.Time `json:",omitzero"`
+	// LastAnswer is what the blog answered the last failed run, in short
+	// ("HTTP 503 Service Unavailable", "connection refused", "timeout"),
+	// with no secret of a URL; "" after a success.
+	LastAnswer string `json:",omitempty"`
+
+	// IdentityChanged is when a run found the site at the blog's address
+	// no longer the blog archived (harvest.IdentityError; zero if not):
+	// the blog is paused until the archivist's accept_change names that
+	// day or a later one. IdentityEvidence is what the run found.
+	IdentityChanged  time.Time `json:",omitzero"`
+	IdentityEvidence string    `json:",omitempty"`
 
 	// CrawlState is what the last crawl left for the next UpdateCrawl's
 	// conditional requests (harvest.State less robots.txt and rules):
@@ -64,7 +79,7 @@ func (e *VersionError) Error() string {
 // encodeState returns st as stored: JSON, version set, times in UTC.
 func encodeState(st State) ([]byte, error) {
 	st.V = StateVersion
-	for _, t := range []*time.Time{&st.LastStart, &st.LastEnd, &st.Watermark, &st.NextDue, &st.PostsChecked} {
+	for _, t := range []*time.Time{&st.LastStart, &st.LastEnd, &st.Watermark, &st.NextDue, &st.PostsChecked, &st.FailingSince, &st.IdentityChanged} {
 		*t = t.UTC()
 	}
 	return json.Marshal(st)
