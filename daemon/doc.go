@@ -28,7 +28,9 @@
 // statuspage.html (a blog's health, failing or down since its first failed
 // run with its last answer, and the down_after that makes it down, in
 // health.go; its backoff once down is setNext's; run history in runhistory.go, kept in the schedule
-// store's "runs" bucket by keepRun and read back at open by loadHistory;
+// store's "runs" bucket by keepRun, which keeps only each blog's newest
+// run, and newest that wrote, in memory, read back at open by
+// loadHistory and per blog page by runsOf;
 // in a cluster a worker's run record reaches the scheduler's history in
 // its done report, runOutcome.Run; a run's live progress, RunProgress, in
 // progress.go; a blog's storage in archivecount.go; the ledger's

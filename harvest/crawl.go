@@ -192,6 +192,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 	c.finishState()
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
+		c.client.Close() // the crawl is over: its connections are not kept for another
 		st := c.client.Stats()
 		for code, n := range st.Requests {
 			c.res.Fetches[code] = int(n)
