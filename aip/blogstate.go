@@ -83,3 +83,25 @@ func LatestBlogState(ctx context.Context, s Store, blogID string) ([]byte, error
 	}
 	return nil, nil
 }
+
+// PutIdentityEvidence writes data, the ledger of a crawl that found the
+// site at the blog's address no longer the blog archived (and archived
+// nothing), beside the blog's state:
+//
+//	<archive>/.state/<blog-id>/identity-<yyyymmddThhmmss.nnnnnnnnnZ>.tsv
+//
+// create-only, one per such crawl, never removed by PutBlogState (which
+// removes older states only) and never read as a state
+// (LatestBlogState reads .json names only). It is no Blog AIP version:
+// a new version of the Blog AIP would describe a stranger's site as the
+// blog (doc/lifecycle.md).
+func PutIdentityEvidence(ctx context.Context, s Store, blogID string, at time.Time, data []byte) error {
+	if err := blogharvest.ValidID(blogID); err != nil {
+		return blogharvest.Permanent(fmt.Errorf("aip: blog id: %w", err))
+	}
+	name := path.Join(StateDir, blogID, "identity-"+recordStamp(at)+".tsv")
+	if err := s.PutRecord(ctx, name, data); err != nil {
+		return fmt.Errorf("aip: identity evidence of %s: %w", blogID, err)
+	}
+	return nil
+}

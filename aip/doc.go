@@ -9,7 +9,10 @@
 // where yyyy is the UTC year of the entry's creation date (or "undated") when
 // the entry is first written (its later versions go to the folder its key
 // has under any year, or, for a post that moved, to the folder of the alias
-// that names its archived URL: EntryDirIn; one post is one entry) and
+// that names its archived URL: EntryDirIn; one post is one entry; a
+// Writer under the archive lock looks the folders up in an index of the
+// blog's entry folders it builds once and keeps as it writes,
+// entryindex.go, instead of reading every year folder per new entry) and
 // entry-key is blogharvest.EntryKey of its canonical URL: no part of a path
 // comes raw from the web. Each bag holds
 //

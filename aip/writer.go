@@ -71,6 +71,8 @@ type Writer struct {
 	assembled map[string]int             // AIPs assembled per kind, for ValidateEvery
 	own       *ArchiveLock               // the lock the Writer took itself, if Lock is nil
 	reqs      map[string]*requisiteStore // by blog id (requisites.go)
+	entries   map[string]*entryIndex     // by blog id, the last maxEntryIndexes used (entryindex.go)
+	entryUses uint64                     // calls of entryIndexFor, the clock of entries' eviction
 }
 
 // Result describes what a Write call did.
@@ -127,7 +129,14 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	if err := e.Validate(); err != nil {
 		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: entry %s: %w", e.URL, err))
 	}
-	rel, under, err := entryDirOf(w.readStore(), e)
+	rs := w.readStore()
+	var rel, under string
+	var err error
+	if x := w.entryIndexFor(rs, e.BlogID); x != nil {
+		rel, under, err = entryDirIndexed(rs, e, x)
+	} else {
+		rel, under, err = entryDirOf(rs, e)
+	}
 	if err != nil {
 		return Result{}, classify(err)
 	}

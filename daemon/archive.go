@@ -51,6 +51,11 @@ type tally struct {
 
 	mu           sync.Mutex
 	firstInvalid string // the first entry not archived and why
+	// kept counts the captures not written because their fields were
+	// worse than the archived version's (fieldsworse.go); firstKept says
+	// the first and why.
+	kept      int
+	firstKept string
 
 	notes runNotes  // last AIPs and extraction methods, for the run history
 	start time.Time // when the run started
@@ -66,6 +71,28 @@ func (t *tally) invalid(url string, err error) {
 	if t.firstInvalid == "" {
 		t.firstInvalid = fmt.Sprintf("entry %s not archived: %v", url, err)
 	}
+}
+
+// keptWorse counts a capture of url not written because its fields were
+// worse than the archived version's (why), keeping the first.
+func (t *tally) keptWorse(url, why string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.kept++
+	if t.firstKept == "" {
+		t.firstKept = url + ": " + why
+	}
+}
+
+// keptSummary says how many captures were not written because their
+// fields were worse, and the first; "" when none.
+func (t *tally) keptSummary() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.kept == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d captures not archived: their fields were worse than the archived version's (the first: %s)", t.kept, t.firstKept)
 }
 
 // invalidSummary says how many entries were not archived and why the first
@@ -93,6 +120,10 @@ type archiver struct {
 	// published is called after each AIP written (and announced in the
 	// publication log): the on_publish hand-off's kick; may be nil.
 	published func()
+	// store is the archive read for each entry's newest version, to keep
+	// a capture whose fields got worse out (fieldsworse.go); nil: none is
+	// read.
+	store aip.Store
 }
 
 // emit writes one record. The write runs on a context detached from the
@@ -118,6 +149,18 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 		}
 		a.count(res, &a.t.blogs, 0)
 	case r.Entry != nil:
+		if old := archivedVersion(a.store, r.Entry); old != nil {
+			keepArchivedSplit(r.Entry, old)
+			// A post at a new URL (a move) is written: its new version
+			// carries the move, whatever the new engine shows.
+			if why := keptReason(r.Entry, old); why != "" && old.Permalink == r.Entry.URL {
+				a.t.unchanged.Add(1)
+				a.t.keptWorse(r.Entry.URL, why)
+				a.log.Warn("version not archived: its fields are worse than the archived version's (the rules or the page broke); the archived version stands",
+					"url", r.Entry.URL, "archived", old.Permalink, "why", why)
+				return nil
+			}
+		}
 		res, err := a.w.WriteEntry(wctx, r.Entry)
 		if err != nil && !blogharvest.IsTransient(err) {
 			a.t.invalid(r.Entry.URL, err)

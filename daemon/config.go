@@ -117,6 +117,34 @@ type Blog struct {
 	MaxCommentsPerAnswer int      `yaml:"max_comments_per_answer"`  // comments read from one comments REST answer, at most
 	MaxCommentAnswer     ByteSize `yaml:"max_comment_answer_bytes"` // one comments REST answer, at most (a longer one is not read)
 	MaxCommentBytes      ByteSize `yaml:"max_comment_bytes"`        // comment answers (REST pages, comment feed pages) read per post, at most
+	// AcceptChange is the archivist's word that the site at the blog's
+	// address, found changed (harvest.IdentityError) on that day or
+	// before, is the blog: the paused blog is crawled again and the site
+	// archived as the blog's. Zero: a blog whose identity changed stays
+	// paused.
+	AcceptChange Date `yaml:"accept_change"`
+}
+
+// Date is a day read from YAML as YYYY-MM-DD (UTC).
+type Date struct{ time.Time }
+
+// UnmarshalYAML parses "2026-12-06".
+func (d *Date) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.Parse(time.DateOnly, strings.TrimSpace(n.Value))
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a date like 2026-12-06", n.Line, n.Value)
+	}
+	d.Time = v
+	return nil
+}
+
+// Accepts reports whether d names the day of at (UTC) or a later one.
+func (d Date) Accepts(at time.Time) bool {
+	if d.IsZero() || at.IsZero() {
+		return false
+	}
+	day := at.UTC().Truncate(24 * time.Hour)
+	return !d.Time.Before(day)
 }
 
 // ByteSize is a number of bytes read from YAML as a whole number, or one

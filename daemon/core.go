@@ -150,6 +150,14 @@ func logRecovery(log *slog.Logger, r *schedule.Recovery) {
 // record is the tally's run, for the caller to keep (keepRun).
 func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.State,
 	progress func(*blogharvest.Entry)) (string, *tally, *harvest.Result, error) {
+	return d.crawlAccepting(ctx, b, since, prev, progress, false)
+}
+
+// crawlAccepting is crawl; accepted says the archivist accepted a change
+// of the blog's identity (accept_change): the crawl does not check it
+// (harvest.Options.AcceptIdentity).
+func (d *core) crawlAccepting(ctx context.Context, b Blog, since time.Time, prev harvest.State,
+	progress func(*blogharvest.Entry), accepted bool) (string, *tally, *harvest.Result, error) {
 	log := d.Logger.With("blog", b.ID)
 	start := d.Now()
 	d.metrics.running.Inc()
@@ -162,7 +170,8 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 	t := &tally{start: start}
 	d.setLive(b.ID, t)
 	defer d.setLive(b.ID, nil)
-	res, runErr := d.harvest(ctx, b, since, prev, t, log, progress)
+	res, runErr := d.harvest(ctx, b, since, prev, t, log, progress, accepted)
+	d.keepIdentityEvidence(ctx, b.ID, start, res, runErr)
 	outcome := outcomeOf(runErr, t)
 	if interrupted(ctx, runErr) {
 		outcome = schedule.OutcomeInterrupted
@@ -185,11 +194,12 @@ func (d *core) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.
 
 // harvest runs one crawl of b into the archive.
 func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harvest.State, t *tally, log *slog.Logger,
-	progress func(*blogharvest.Entry)) (*harvest.Result, error) {
+	progress func(*blogharvest.Entry), accepted bool) (*harvest.Result, error) {
 	a := &archiver{w: d.writer, m: d.metrics, log: log, t: t, onEntry: progress, published: d.handoff.published,
-		again: func(b *blogharvest.Blog) bool { return ledgerContradicted(d.archiveStore(), b) }}
+		again: func(b *blogharvest.Blog) bool { return ledgerContradicted(d.archiveStore(), b) }, store: d.archiveStore()}
 	o := crawlOptions(d.Config, b, log)
 	o.State = prev
+	o.AcceptIdentity = accepted
 	o.Progress = t.notes.setStep
 	if s := slotOf(ctx); s != nil {
 		o.HostWait = s.wait // lend the harvest slot while waiting on a host's politeness
@@ -211,6 +221,9 @@ func (d *core) harvest(ctx context.Context, b Blog, since time.Time, prev harves
 	if res != nil {
 		d.mu.Lock()
 		d.warns[b.ID] = lastOf(res.Warnings)
+		if k := t.keptSummary(); k != "" {
+			d.warns[b.ID] = k
+		}
 		d.mu.Unlock()
 	}
 	return res, err

@@ -119,9 +119,12 @@ func (d *Daemon) RunBlog(ctx context.Context, b Blog, progress func(*blogharvest
 
 func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest.Entry)) (RunStats, error) {
 	start := d.Now()
-	var since time.Time
+	var since, changed time.Time
 	var prev schedule.State
 	err := d.store.Update(b.ID, func(st *schedule.State) error {
+		if changed = st.IdentityChanged; !changed.IsZero() && !b.AcceptChange.Accepts(changed) {
+			return nil // paused: nothing asked, nothing written (daemon/identity.go)
+		}
 		since, prev = st.Watermark, *st
 		st.LastStart, st.Outcome = start, schedule.OutcomeRunning
 		st.Runs++
@@ -130,8 +133,19 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	if err != nil {
 		return RunStats{}, err
 	}
-	outcome, t, res, runErr := d.crawl(ctx, b, since, d.previous(b.ID, prev), progress)
+	if !changed.IsZero() && !b.AcceptChange.Accepts(changed) {
+		d.Logger.Warn("blog paused: the site at its address is no longer the blog archived; set accept_change to that day or later to archive it as the blog's",
+			"blog", b.ID, "identity_changed", changed.UTC().Format(time.DateOnly))
+		return RunStats{}, nil
+	}
+	accepted := !changed.IsZero()
+	if accepted {
+		d.Logger.Info("identity change accepted (accept_change): the site at the address is archived as the blog's",
+			"blog", b.ID, "identity_changed", changed.UTC().Format(time.DateOnly), "accept_change", b.AcceptChange.Format(time.DateOnly))
+	}
+	outcome, t, res, runErr := d.crawlAccepting(ctx, b, since, d.previous(b.ID, prev), progress, accepted)
 	d.finish(b.ID, outcome, t, res, runErr)
+	d.keepIdentity(b.ID, start, accepted, runErr)
 	d.keepRun(b.ID, t.run)
 	return t.stats(), runErr
 }

@@ -28,7 +28,9 @@
 // statuspage.html (a blog's health, failing or down since its first failed
 // run with its last answer, and the down_after that makes it down, in
 // health.go; its backoff once down is setNext's; run history in runhistory.go, kept in the schedule
-// store's "runs" bucket by keepRun and read back at open by loadHistory;
+// store's "runs" bucket by keepRun, which keeps only each blog's newest
+// run, and newest that wrote, in memory, read back at open by
+// loadHistory and per blog page by runsOf;
 // in a cluster a worker's run record reaches the scheduler's history in
 // its done report, runOutcome.Run; a run's live progress, RunProgress, in
 // progress.go; a blog's storage in archivecount.go; the ledger's
@@ -55,6 +57,11 @@
 // The Prometheus metrics (names, HELP texts, buckets) and /metrics are
 // metrics.go, through github.com/VictoriaMetrics/metrics; what a crawl adds
 // to them is in archive.go (count, recordFetches, recordRenders).
+// A blog whose identity changed (harvest.IdentityError): identity.go (the
+// evidence kept in the archive's .state folder, the pause in the schedule
+// state) and runBlog in daemon.go (paused until accept_change, Date in
+// config.go). A capture worse than the archived version: fieldsworse.go,
+// called by archiver.emit.
 //
 // The archivist's checks, configured by config_audit.go (audit, notify,
 // replay_web_page): fixity audits on a schedule are audit.go (the local

@@ -38,6 +38,12 @@ type BlogStatus struct {
 	LastAnswer   string    `json:"last_answer,omitempty"`
 	// DownAfter is the blog's down_after, as Go writes a duration.
 	DownAfter string `json:"down_after"`
+	// IdentityChanged is when a run found the site at the blog's address
+	// no longer the blog archived; the blog is paused until accept_change
+	// names that day or a later one (zero: not paused). IdentityEvidence
+	// is what that run found.
+	IdentityChanged  time.Time `json:"identity_changed,omitzero"`
+	IdentityEvidence string    `json:"identity_evidence,omitempty"`
 	// In cluster mode, of the run in flight (between runs, of the last
 	// run): the worker that took it, its delivery (over 1: redelivered) and
 	// the error of its last failed attempt.
@@ -63,7 +69,8 @@ func statusFrom(b Blog, st schedule.State, now time.Time) BlogStatus {
 	return BlogStatus{ID: b.ID, URL: b.URL, Schedule: b.Schedule, LastStart: st.LastStart, LastEnd: st.LastEnd,
 		Outcome: st.Outcome, LastError: st.LastError, NextRun: st.NextDue, Entries: st.Entries, Runs: st.Runs,
 		Failures: st.Failures, Watermark: st.Watermark, Health: healthOf(st, now, time.Duration(b.DownAfter)),
-		FailingSince: st.FailingSince, LastAnswer: st.LastAnswer, DownAfter: time.Duration(b.DownAfter).String()}
+		FailingSince: st.FailingSince, LastAnswer: st.LastAnswer, DownAfter: time.Duration(b.DownAfter).String(),
+		IdentityChanged: st.IdentityChanged, IdentityEvidence: st.IdentityEvidence}
 }
 
 // Status returns every configured blog's status, sorted by id.

@@ -146,24 +146,32 @@ func (n *runNotes) change(c Change) {
 	}
 }
 
-// runHistory keeps the last historyLen runs of each blog, and the last
-// run of each that wrote an AIP (however many unchanged runs followed).
+// runHistory keeps the last runs of each blog in memory, up to keep of
+// them (historyLen where no schedule store keeps them), and the last run
+// of each that wrote an AIP (however many unchanged runs followed). A
+// process with a schedule store keeps only the newest run of each blog
+// here and reads the others from the store when a blog's page asks
+// (core.runsOf): with historyLen records of every blog in memory a
+// scheduler of 100 000 daily blogs would grow by about 100 000 records a
+// day for fifty days (doc/scale.md).
 type runHistory struct {
 	mu      sync.Mutex
 	runs    map[string][]RunRecord // oldest first
 	written map[string]RunRecord   // the newest run that wrote an AIP
 }
 
-func (h *runHistory) add(id string, r RunRecord) {
+// add keeps r as the newest run of id, and at most keep runs of id.
+func (h *runHistory) add(id string, r RunRecord, keep int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.runs == nil {
 		h.runs = map[string][]RunRecord{}
 	}
-	l := append(h.runs[id], r)
-	if len(l) > historyLen {
-		l = l[len(l)-historyLen:]
+	l := h.runs[id]
+	if keep = max(keep, 1); len(l) >= keep {
+		l = append(l[:0:0], l[len(l)-keep+1:]...) // a fresh array: the old one may hold up to historyLen
 	}
+	l = append(l, r)
 	h.runs[id] = l
 	if len(r.AIPs) > 0 {
 		if h.written == nil {
@@ -259,10 +267,11 @@ func (d *core) record(start time.Time, outcome string, t *tally, res *harvest.Re
 // the schedule store when the process holds one, so that a restarted
 // process shows it.
 func (d *core) keepRun(id string, r RunRecord) {
-	d.history.add(id, r)
 	if d.store == nil {
+		d.history.add(id, r, historyLen)
 		return
 	}
+	d.history.add(id, r, 1)
 	data, err := json.Marshal(r)
 	if err == nil {
 		err = d.store.AddRun(id, data, historyLen)
@@ -286,13 +295,50 @@ func (d *core) loadHistory() {
 			continue
 		}
 		d.history.clear(b.ID) // a scheduler that regained its lease reads them again
-		for _, data := range recs {
+		// The newest run that parses, and the newest that wrote an AIP
+		// (the same one, or an older one kept as written only).
+		var newest *RunRecord
+		for i := len(recs) - 1; i >= 0; i-- {
 			var r RunRecord
-			if json.Unmarshal(data, &r) == nil {
-				d.history.add(b.ID, r)
+			if json.Unmarshal(recs[i], &r) != nil {
+				continue
+			}
+			if newest == nil {
+				newest = &r
+			}
+			if len(r.AIPs) > 0 {
+				if newest != &r {
+					d.history.add(b.ID, r, 1)
+				}
+				break
 			}
 		}
+		if newest != nil {
+			d.history.add(b.ID, *newest, 1)
+		}
 	}
+}
+
+// runsOf returns the kept runs of blog id, newest first: read from the
+// schedule store when the process holds one (the memory keeps only the
+// newest of each blog there), from memory otherwise or if the store
+// cannot be read.
+func (d *core) runsOf(id string) []RunRecord {
+	if d.store == nil {
+		return d.history.of(id)
+	}
+	recs, err := d.store.Runs(id)
+	if err != nil {
+		return d.history.of(id)
+	}
+	out := make([]RunRecord, 0, len(recs))
+	for i := len(recs) - 1; i >= 0; i-- {
+		var r RunRecord
+		if json.Unmarshal(recs[i], &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // confidences reads the confidence of each learned rule: top-level fields

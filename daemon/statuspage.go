@@ -79,7 +79,7 @@ func (d *planner) statusPages(mux *http.ServeMux) {
 				if d.store != nil {
 					state, _, _ = d.store.Get(id)
 				}
-				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.history.of(id), "Written": d.history.lastWritten(id),
+				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.runsOf(id), "Written": d.history.lastWritten(id),
 					"Shortfall": d.shortfalls.of(d.archiveStore(), id), "Storage": d.storageOf(id, state),
 					"Version": Build().Version, "Refresh": refresh(r), "Now": d.Now()})
 				return

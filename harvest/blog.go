@@ -170,8 +170,12 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
 	}
 	f, files, err := c.feedPages(ctx, c.blog.FeedURL, po)
-	if f == nil && c.feedMayHaveMoved(err) && c.findMovedFeed(ctx, home, err) {
-		f, files, err = c.feedPages(ctx, c.blog.FeedURL, po)
+	if f == nil && c.feedMayHaveMoved(err) {
+		if c.findMovedFeed(ctx, home, err) {
+			f, files, err = c.feedPages(ctx, c.blog.FeedURL, po)
+		} else if serr := c.strangerWithoutFeed(ctx, err, c.rediscoverErr); serr != nil {
+			return serr
+		}
 	}
 	if f == nil && home != nil && errors.Is(err, blogharvest.ErrTooLarge) {
 		c.noFeed(c.blog.FeedURL, err)

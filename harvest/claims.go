@@ -51,6 +51,13 @@ func (cl *claims) take(u string) *feed.Item {
 	return it
 }
 
+// peek returns the pending feed item for u, or nil, leaving it pending.
+func (cl *claims) peek(u string) *feed.Item {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.pending[u]
+}
+
 // isPending reports whether a feed item waits for u.
 func (cl *claims) isPending(u string) bool {
 	cl.mu.Lock()

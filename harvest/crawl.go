@@ -165,6 +165,9 @@ type crawl struct {
 	goneEvents int
 	moves      *moveIndex
 	moved      map[string]string
+	// rediscoverErr is why findMovedFeed found no feed again: the
+	// evidence strangerWithoutFeed weighs (stranger.go).
+	rediscoverErr error
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -189,6 +192,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 	c.finishState()
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
+		c.client.Close() // the crawl is over: its connections are not kept for another
 		st := c.client.Stats()
 		for code, n := range st.Requests {
 			c.res.Fetches[code] = int(n)
@@ -267,6 +271,9 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.pollThreads(ctx)
 	c.queueCommented()
 	c.probeMoves(ctx)
+	if err := c.checkIdentity(); err != nil {
+		return err // a stranger at the address: nothing archived (stranger.go)
+	}
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {
 		if c.emit == nil {

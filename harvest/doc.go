@@ -286,6 +286,11 @@
 //     the feed's first page asked for (askDropped), the suspected and
 //     withdrawn ones asked again (askGone), State.Gone, the ledger fates
 //     withdrawn and restored, RecordsWithdrawal.
+//   - stranger.go: a stranger at the old address (checkIdentity after a
+//     suspected move, strangerWithoutFeed when no feed is found again):
+//     IdentityError, nothing archived; Options.AcceptIdentity turns it
+//     off. refit.go: the reused rules tried on the newest changed item's
+//     page (rulesStillFit) and learned again when they no longer fit.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with
@@ -351,4 +356,8 @@
 //     order, the text threshold): moveIndex.match in moves.go; when a move
 //     is suspected: suspectMove; which failures of the known feed send the
 //     crawl looking for it again: feedMayHaveMoved.
+//   - What makes the site at the address a stranger's: checkIdentity and
+//     moveIndex.foundAgain (the evidence that it is still the blog),
+//     StrangerThreshold, strangerWithoutFeed and answered (a stranger vs a
+//     blog down). When the reused rules no longer fit: misfit in refit.go.
 package harvest

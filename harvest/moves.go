@@ -188,6 +188,7 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.blog.URL)
 	if err != nil {
 		c.warn("feed %s: %v; looked for the feed again from %s: %v", old, cause, c.blog.URL, err)
+		c.rediscoverErr = err
 		return false
 	}
 	if canonicalOr(feedURL) == canonicalOr(old) {

@@ -242,6 +242,11 @@ type Options struct {
 	// an HTTP redirect or a redirect stub answering one is the strongest
 	// evidence of which post went where (moves.go).
 	NoMoveProbes bool
+	// AcceptIdentity is the archivist's word that the site now at the
+	// blog's address is the blog (the daemon's accept_change): UpdateCrawl
+	// then does not check that it is the blog archived (stranger.go) and
+	// archives it as the blog's.
+	AcceptIdentity bool
 }
 
 // Renderer renders a page in a browser; *render.Browser implements it.

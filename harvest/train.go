@@ -20,17 +20,29 @@ const (
 // learnRules fetches the pages of the newest feed items, learns the rules
 // from them and returns the fetched jobs, to be emitted as entries.
 func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
+	var jobs []*pageJob
 	if c.reuseRules() {
-		return nil, nil
+		j, why := c.rulesStillFit(ctx) // refit.go
+		if why == "" {
+			if j != nil {
+				return []*pageJob{j}, nil
+			}
+			return nil, nil
+		}
+		c.warn("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
+		c.rules, c.res.Rules, c.rulesF = nil, nil, nil
+		jobs = append(jobs, j)
 	}
-	jobs := c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages))
+	jobs = append(jobs, c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages)-len(jobs))...)
 	var pairs []learn.Pair
 	for i, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		c.step(fmt.Sprintf("training page %d/%d", i+1, len(jobs)))
-		c.prefetch(ctx, j)
+		if j.page == nil && j.err == nil {
+			c.prefetch(ctx, j)
+		}
 		if j.page != nil && j.page.stub == "" { // a redirect stub teaches nothing
 			pairs = append(pairs, c.pair(j))
 		}
@@ -76,6 +88,9 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 			break
 		}
 		it := c.claims.take(u.String())
+		if it == nil {
+			continue // taken already (rulesStillFit's job), or no item waits for it
+		}
 		jobs = append(jobs, &pageJob{t: task{url: u.String(), kind: "post"}, item: it, fromFeed: true})
 	}
 	return jobs

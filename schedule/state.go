@@ -48,6 +48,13 @@ type State struct {
 	// with no secret of a URL; "" after a success.
 	LastAnswer string `json:",omitempty"`
 
+	// IdentityChanged is when a run found the site at the blog's address
+	// no longer the blog archived (harvest.IdentityError; zero if not):
+	// the blog is paused until the archivist's accept_change names that
+	// day or a later one. IdentityEvidence is what the run found.
+	IdentityChanged  time.Time `json:",omitzero"`
+	IdentityEvidence string    `json:",omitempty"`
+
 	// CrawlState is what the last crawl left for the next UpdateCrawl's
 	// conditional requests (harvest.State less robots.txt and rules):
 	// validators, digests and signatures, stored as harvest gives them.
@@ -72,7 +79,7 @@ func (e *VersionError) Error() string {
 // encodeState returns st as stored: JSON, version set, times in UTC.
 func encodeState(st State) ([]byte, error) {
 	st.V = StateVersion
-	for _, t := range []*time.Time{&st.LastStart, &st.LastEnd, &st.Watermark, &st.NextDue, &st.PostsChecked, &st.FailingSince} {
+	for _, t := range []*time.Time{&st.LastStart, &st.LastEnd, &st.Watermark, &st.NextDue, &st.PostsChecked, &st.FailingSince, &st.IdentityChanged} {
 		*t = t.UTC()
 	}
 	return json.Marshal(st)

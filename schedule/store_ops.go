@@ -40,6 +40,25 @@ func (s *Store) Put(id string, st State) error {
 	return nil
 }
 
+// PutAll stores the state of every blog of states in one transaction
+// (one sync of the file instead of one per blog): all of them or, on an
+// error, none. It is Put for many blogs at once, as a bulk import needs.
+func (s *Store) PutAll(states map[string]State) error {
+	for id := range states {
+		if err := validKey("put", id); err != nil {
+			return err
+		}
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		for id, st := range states {
+			if err := put(tx, id, st); err != nil {
+				return fmt.Errorf("put state of blog %q: %w", id, err)
+			}
+		}
+		return nil
+	})
+}
+
 // Update reads the state of blog id (a zero State if it has none), calls fn
 // on it and stores the result, all in one transaction. If fn returns an
 // error nothing is stored and Update returns that error.

@@ -400,3 +400,24 @@ func TestRunsKeptAcrossReopen(t *testing.T) {
 		t.Errorf("a blog without runs: %q, %v", runs, err)
 	}
 }
+
+func TestStorePutAll(t *testing.T) {
+	s := MustOpenStore(t)
+	full := fullState()
+	if err := s.PutAll(map[string]schedule.State{"a": full, "b": {Runs: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := s.Get("a"); err != nil || !ok || !sameState(got, func() schedule.State { f := fullState(); f.V = schedule.StateVersion; return f }()) {
+		t.Errorf("Get(a) after PutAll = %+v, %v, %v", got, ok, err)
+	}
+	if got, _, _ := s.Get("b"); got.Runs != 2 {
+		t.Errorf("Get(b) after PutAll: Runs %d, want 2", got.Runs)
+	}
+	// One invalid id refuses the whole call: nothing of it is stored.
+	if err := s.PutAll(map[string]schedule.State{"c": {Runs: 3}, "../x": {}}); err == nil {
+		t.Error("PutAll accepted an invalid id")
+	}
+	if _, ok, _ := s.Get("c"); ok {
+		t.Error("PutAll with an invalid id stored part of its states")
+	}
+}

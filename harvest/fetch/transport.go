@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/net/http/httpproxy"
@@ -48,9 +49,28 @@ func proxyAddr(raw string) string {
 	return net.JoinHostPort(u.Hostname(), port)
 }
 
+// systemPool is the system's certificate pool, read once: x509's
+// SystemCertPool returns a fresh copy at each call (about 20 KB of
+// certificates here), and every crawl's client made one, kept as long as
+// its transport.
+var systemPool = sync.OnceValue(func() *x509.CertPool {
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		return nil
+	}
+	return pool
+})
+
 // certPool returns the system pool with the PEM files named by
-// SSL_CERT_FILE and caFile added.
+// SSL_CERT_FILE and caFile added. Without either it is one pool shared by
+// every client (a pool is only read once built).
 func certPool(caFile string) (*x509.CertPool, error) {
+	if caFile == "" && os.Getenv("SSL_CERT_FILE") == "" {
+		if pool := systemPool(); pool != nil {
+			return pool, nil
+		}
+		return x509.NewCertPool(), nil
+	}
 	pool, err := x509.SystemCertPool()
 	if err != nil || pool == nil {
 		pool = x509.NewCertPool()

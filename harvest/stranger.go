@@ -1,0 +1,224 @@
+package harvest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+
+	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/textsim"
+)
+
+// A stranger at the old address (the domain lapsed: a parking page, spam,
+// another person's blog) is told from a blog that moved or was redesigned
+// by what UpdateCrawl finds of the archived posts, never by the page
+// around them (a move and a redesign change the engine, the theme and the
+// generator too). When a move is suspected (suspectMove) and the
+// archive's posts are loaded (probeMoves), the blog is a stranger when
+// nothing found is one of them: no archived URL redirects anywhere, no
+// item of the feed is at an archived URL or has an archived guid or an
+// archived post's title on its day, and the text of every item is unlike
+// every archived post's (TokenF1 under StrangerThreshold). When the
+// archived feed fails and no feed is found again (a parking page), the
+// blog is a stranger when its address answered (not a 5xx, not a
+// connection error: that blog is down) and none of its newest archived
+// posts (strangerProbes) is at its URL with its text. The run then
+// archives nothing: UpdateCrawl returns an *IdentityError with the
+// evidence, and the ledger of its Result holds the URLs asked for.
+// Options.AcceptIdentity, the archivist's confirmation, turns the check
+// off. doc/lifecycle.md says why.
+
+// ErrIdentityChanged is what an *IdentityError is (errors.Is).
+var ErrIdentityChanged = errors.New("the site at the blog's address is no longer the blog archived")
+
+// IdentityError is UpdateCrawl's error when the site at the blog's
+// address is no longer the blog archived: nothing was archived.
+type IdentityError struct {
+	Blog     string   // the blog's URL
+	Evidence []string // what the crawl found, one finding per line
+}
+
+// Error names the blog and sums the evidence up.
+func (e *IdentityError) Error() string {
+	return fmt.Sprintf("harvest %s: identity changed: %s (nothing archived; set accept_change to archive the site as the blog's)",
+		e.Blog, strings.Join(e.Evidence, "; "))
+}
+
+// Is makes errors.Is(err, ErrIdentityChanged) true.
+func (e *IdentityError) Is(target error) bool { return target == ErrIdentityChanged }
+
+// StrangerThreshold is the TokenF1 (textsim) under which the text of a
+// feed item is unlike an archived post's. The texts of two different
+// posts of one blog of ../shared/corpus reach 0.481 at the 99.9th
+// percentile (TestMoveThresholdFigures); texts of another blog are less
+// alike still. doc/lifecycle.md gives the figures.
+const StrangerThreshold = 0.5
+
+// strangerProbes is how many of the newest archived posts a crawl whose
+// feed is gone asks for before it takes the address for a stranger's.
+const strangerProbes = 5
+
+// checkIdentity returns an *IdentityError when the blog seemed to move
+// (suspectMove) and nothing the crawl found is one of the archive's posts
+// (c.moves, probeMoves); nil otherwise, or when Options.AcceptIdentity.
+func (c *crawl) checkIdentity() error {
+	if c.o.AcceptIdentity || !c.moving || c.moves == nil || len(c.moves.posts) == 0 || c.feed == nil {
+		return nil
+	}
+	for _, i := range c.moves.redirects {
+		if i >= 0 {
+			return nil // an archived URL leads to a page of the site: the blog moved
+		}
+	}
+	items := c.feed.Items
+	best, bestItem := 0.0, ""
+	for k := range items {
+		it := &items[k]
+		if how := c.moves.foundAgain(it); how != "" {
+			c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", it.Link, "by", how)
+			return nil
+		}
+		text := textsim.HTMLText(itemText(it))
+		for _, p := range c.moves.posts {
+			if s := textsim.TokenF1(text, p.Text); s > best {
+				best, bestItem = s, it.Link
+			}
+		}
+	}
+	if best >= StrangerThreshold {
+		c.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", bestItem, "similarity", best)
+		return nil
+	}
+	feedNote := "the feed " + c.blog.FeedURL
+	if c.feedMovedFrom != "" {
+		feedNote += " (the archived feed " + c.feedMovedFrom + " is gone)"
+	}
+	ev := []string{
+		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), len(c.moves.posts)),
+		"no archived URL redirects to the site",
+		fmt.Sprintf("the text of no item is like an archived post's (highest similarity %.2f, under %.2f)", best, StrangerThreshold),
+	}
+	return c.stranger(ev)
+}
+
+// foundAgain says how the feed item it is one of the archived posts:
+// at an archived URL, led to by an archived URL, the same guid, or the
+// same title on the same day (either date unknown: the title alone); ""
+// when it is none. It is weaker than match, on purpose: it decides only
+// that the blog is no stranger.
+func (m *moveIndex) foundAgain(it *feed.Item) string {
+	if u := canonicalOr(it.Link); u != "" {
+		if _, ok := m.byURL[u]; ok {
+			return "archived URL"
+		}
+		if i, ok := m.redirects[u]; ok && i >= 0 {
+			return "redirect"
+		}
+	}
+	if it.GUID != "" {
+		if _, ok := m.byGUID[it.GUID]; ok {
+			return "feed guid"
+		}
+	}
+	date := it.Published
+	if date.IsZero() {
+		date = it.Updated
+	}
+	for _, i := range m.byTitle[textsim.NormalizeText(it.Title)] {
+		if p := m.posts[i]; date.IsZero() || p.Created.IsZero() || sameDay(date, p.Created) {
+			return "title and day"
+		}
+	}
+	return ""
+}
+
+// itemText is the fullest text a feed item gives.
+func itemText(it *feed.Item) string {
+	if len(it.Content) >= len(it.Summary) {
+		return it.Content
+	}
+	return it.Summary
+}
+
+// strangerWithoutFeed returns an *IdentityError when the archived feed
+// failed with cause (feedMayHaveMoved), no feed was found again (found:
+// feed.Discover's error), the blog's address answered (a 4xx, or a page
+// with no feed: not a 5xx or a connection error, a blog down) and none of
+// the newest archived posts is at its URL with its text; nil otherwise,
+// or when Options.AcceptIdentity or the archive's posts are unknown.
+func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) error {
+	if c.o.AcceptIdentity || !c.pol.useState || c.o.ArchivedPosts == nil || c.emit == nil || !answered(found) {
+		return nil
+	}
+	posts, err := c.o.ArchivedPosts()
+	if err != nil || len(posts) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(posts, func(a, b ArchivedPost) int { return b.Created.Compare(a.Created) })
+	asked, best := 0, 0.0
+	for _, p := range posts[:min(len(posts), strangerProbes)] {
+		u := canonicalOr(p.URL)
+		if u == "" || ctx.Err() != nil {
+			continue
+		}
+		asked++
+		resp, err := c.client.Get(ctx, u)
+		if err != nil {
+			if !answered(err) {
+				return nil // the site does not answer: down, not a stranger
+			}
+			c.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v (identity check)", err), "archived")
+			continue
+		}
+		c.res.Pages++
+		s := 0.0
+		if text, _, terr := resp.Text(); terr == nil {
+			s = textsim.TokenF1(textsim.HTMLText(string(text)), p.Text)
+		}
+		best = max(best, s)
+		if s >= StrangerThreshold {
+			c.log.Info("an archived post is still at its URL: the feed is gone, the blog is no stranger", "url", u, "similarity", s)
+			return nil
+		}
+		c.ledger.set(u, FateSkipped, fmt.Sprintf("archived post, its URL answers another page (text similarity %.2f): not archived, identity changed", s), "archived")
+	}
+	if asked == 0 {
+		return nil
+	}
+	ev := []string{
+		fmt.Sprintf("the archived feed %s answered %v", c.blog.FeedURL, cause),
+		fmt.Sprintf("no feed found again from %s: %v", c.blog.URL, found),
+		fmt.Sprintf("none of the %d newest archived posts asked for is at its URL (highest text similarity %.2f, under %.2f)", asked, best, StrangerThreshold),
+	}
+	return c.stranger(ev)
+}
+
+// answered reports whether err says the server answered: a 4xx, or a
+// page without a feed; not a 5xx, a connection error or a timeout.
+func answered(err error) bool {
+	var se *fetch.StatusError
+	if errors.As(err, &se) {
+		return se.Code >= 400 && se.Code < 500 && se.Code != 408 && se.Code != 429
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return false
+	}
+	return errors.Is(err, blogharvest.ErrNotBlog) || errors.Is(err, feed.ErrNotFeed)
+}
+
+// stranger makes the crawl's IdentityError of ev: logged, a warning of
+// the Result, and a row of the ledger for the blog's URL.
+func (c *crawl) stranger(ev []string) error {
+	e := &IdentityError{Blog: c.o.Blog.URL, Evidence: ev}
+	c.warn("identity changed: %s", strings.Join(ev, "; "))
+	if u := canonicalOr(c.o.Blog.URL); u != "" {
+		c.ledger.force(u, FateSkipped, "identity changed: "+strings.Join(ev, "; ")+"; nothing archived", "identity")
+	}
+	return blogharvest.Permanent(e)
+}
