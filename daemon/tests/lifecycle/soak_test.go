@@ -516,7 +516,7 @@ func soakEvent(t *testing.T, b *soakBlog, ev, archive, listen string) error {
 		if n, v := entryDirs(archive, b.id); n != b.entries || v != v0 {
 			return fmt.Errorf("the parking page wrote entries: %d folders, %d versions; want %d, %d", n, v, b.entries, v0)
 		}
-		if st := statusOf(listen, b.id); !strings.Contains(fmt.Sprint(st), "identity") {
+		if st := statusOf(listen, b.id); st["identity_changed"] == nil {
 			return fmt.Errorf("the status does not flag the identity change: %v", st)
 		}
 	default:
