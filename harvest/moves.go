@@ -216,7 +216,9 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 // suspectMove decides, once the feed is read, whether UpdateCrawl
 // matches the posts it emits with the archive's: when the feed moved, or
 // when most items of the feed's first page (at least two) are at URLs
-// the last crawl did not list while most of those it listed are gone.
+// the last crawl did not list while most of those it listed are gone —
+// leaving out the items published since the last crawl: a blog that
+// posted more than its feed lists has not moved.
 func (c *crawl) suspectMove() {
 	if !c.pol.useState || c.feed == nil {
 		return
@@ -231,10 +233,22 @@ func (c *crawl) suspectMove() {
 	}
 	n := min(c.feed.FirstPage, len(c.feed.Items))
 	now := map[string]bool{}
+	fresh := 0
 	for i := range c.feed.Items[:n] {
-		if k := itemKey(&c.feed.Items[i]); k != "" {
-			now[k] = true
+		it := &c.feed.Items[i]
+		k := itemKey(it)
+		if k == "" {
+			continue
 		}
+		if _, ok := st[k]; !ok && !c.pol.since.IsZero() && it.Published.After(c.pol.since) {
+			// A new post, published since the last crawl, at a URL it
+			// could not know: a busy blog pushes the listed items out
+			// with new posts, a move lists the old posts at new URLs
+			// (with their old dates). No evidence of a move.
+			fresh++
+			continue
+		}
+		now[k] = true
 	}
 	known := 0
 	for k := range now {
@@ -250,7 +264,7 @@ func (c *crawl) suspectMove() {
 	}
 	c.moving = len(now) >= 2 && known*2 < len(now) && gone*2 > len(st)
 	if c.moving {
-		c.log.Info("most feed items are at new URLs: matching the posts with the archive's", "items", len(now), "known", known)
+		c.log.Info("most feed items are at new URLs: matching the posts with the archive's", "items", len(now), "known", known, "new posts", fresh)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -218,4 +219,75 @@ func slicesContains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestUpdateCrawlBusyBlogIsNoMove: a blog that published more posts since
+// the last crawl than its feed lists (every item new, every item listed
+// before pushed out) has not moved: its new items are dated after the
+// last crawl, where a move lists the old posts at new URLs. The update
+// archives the new posts as new entries and asks for none of the
+// archived URLs (a suspected move asks up to MaxMoveProbes of them, and
+// could take the blog for a stranger's).
+func TestUpdateCrawlBusyBlogIsNoMove(t *testing.T) {
+	t.Parallel()
+	names := []string{"alder", "birch", "cedar", "dogwood", "elm", "fir", "gum", "hazel", "ivy", "juniper", "larch", "maple"}
+	var posts []movePost
+	start := time.Date(2019, 5, 1, 9, 30, 0, 0, time.UTC)
+	for i, name := range names[:6] {
+		posts = append(posts, movePost{slug: name + "-notes", title: "Notes on the " + name, body: prose(name, 3), date: start.AddDate(0, 0, 5*i)})
+	}
+	site := &switchSite{}
+	site.cur.Store(oldEngine(posts))
+	var mu sync.Mutex
+	asked := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked[r.URL.Path]++
+		mu.Unlock()
+		site.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	first := &output{}
+	o := options("busy", srv.URL)
+	res, err := harvest.NewCrawl(context.Background(), o, first.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var archived []harvest.ArchivedPost
+	for _, e := range first.entries {
+		archived = append(archived, harvest.ArchivedPost{URL: e.URL, Aliases: e.Aliases, GUID: e.AltIdentifier,
+			Title: e.Title, Created: e.Created, Text: textsim.HTMLText(e.Content)})
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	for i, name := range names[6:] { // newest first in the feed: oldEngine lists them as given
+		posts = append([]movePost{{slug: name + "-notes", title: "Notes on the " + name, body: prose(name, 3),
+			date: now.Add(time.Duration(i) * time.Minute)}}, posts...)
+	}
+	busy := oldEngine(posts)
+	var items []miniItem
+	for i, p := range posts[:6] { // the feed lists the six new posts only
+		items = append(items, miniItem{path: "/posts/" + p.slug + ".html", title: p.title, body: p.body, date: p.date,
+			guid: fmt.Sprintf("tag:busy.example,2026:%d", i), comments: -1})
+	}
+	busy.docs["/feed.xml"] = rss("Weir", "en", items)
+	site.cur.Store(busy)
+	mu.Lock()
+	clear(asked)
+	mu.Unlock()
+	o.State = res.State
+	o.ArchivedPosts = func() ([]harvest.ArchivedPost, error) { return archived, nil }
+	second := &output{}
+	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, second.emit); err != nil {
+		t.Fatalf("the update of a busy blog failed: %v", err)
+	}
+	if len(second.entries) != 6 {
+		t.Errorf("the update archived %d entries, want the 6 new posts", len(second.entries))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, name := range names[:6] {
+		if n := asked["/posts/"+name+"-notes.html"]; n > 0 {
+			t.Errorf("the archived post %s was asked for %d times: the busy blog was taken for a moved one", name, n)
+		}
+	}
 }
