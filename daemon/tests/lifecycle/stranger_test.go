@@ -1,7 +1,6 @@
 package lifecycle_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -27,21 +26,6 @@ var otherWords = strings.Fields(`kernel compiler pointer register cache latency 
 const parking = `<!DOCTYPE html><html><head><title>towpath-notes.example is for sale</title></head>
 <body><h1>This domain is for sale!</h1><p>Buy this domain today. Premium domains at low prices, secure
 checkout, fast transfer. Make an offer.</p><p>Related searches: cheap flights, car insurance, online degree.</p></body></html>`
-
-// daemonStatus is the blog's row of the daemon's /status, nil while it
-// does not answer.
-func daemonStatus(listen string) map[string]any {
-	resp, err := http.Get("http://" + listen + "/status")
-	if err != nil {
-		return nil
-	}
-	defer resp.Body.Close()
-	var body struct{ Blogs []map[string]any }
-	if json.NewDecoder(resp.Body).Decode(&body) != nil || len(body.Blogs) != 1 {
-		return nil
-	}
-	return body.Blogs[0]
-}
 
 // TestStranger: a Pelican blog of 12 posts harvested by the daemon
 // (@every 2s), then replaced at its address by a parking page (200 or
@@ -101,7 +85,7 @@ blogs:
 
 			d := daemontest.Start(t, "run", "-config", cfg)
 			daemontest.WaitFor(t, "the first harvest", 4*time.Minute, func() bool {
-				st := daemonStatus(listen)
+				st := status(listen)
 				return st != nil && st["outcome"] == "ok" && st["entries_archived"] == float64(len(posts))
 			})
 			before := entries(t, archive)
@@ -111,7 +95,7 @@ blogs:
 
 			srv.cur.Store(stranger)
 			daemontest.WaitFor(t, "the blog flagged identity changed", 4*time.Minute, func() bool {
-				st := daemonStatus(listen)
+				st := status(listen)
 				return st != nil && st["identity_changed"] != nil
 			})
 			asked := srv.requests.Load()
@@ -123,7 +107,7 @@ blogs:
 				t.Errorf("the paused blog's scheduled runs asked the server %d times, want 0", n)
 			}
 			after := entries(t, archive)
-			st := daemonStatus(listen)
+			st := status(listen)
 			t.Logf("%s: entries %d → %d, versions %d → %d; evidence: %v", tc, len(before), len(after), versions(before), versions(after), st["identity_evidence"])
 			if len(after) != len(before) || versions(after) != versions(before) {
 				t.Errorf("after the stranger: %d entries, %d versions; want the %d and %d of before", len(after), versions(after), len(before), versions(before))
@@ -153,7 +137,7 @@ blogs:
 				})
 			} else {
 				daemontest.WaitFor(t, "the other blog archived after accept_change", 4*time.Minute, func() bool {
-					st := daemonStatus(listen)
+					st := status(listen)
 					return st != nil && st["identity_changed"] == nil && len(entries(t, archive)) == len(posts)+len(other)
 				})
 				daemontest.CheckArchive(t, archive)
