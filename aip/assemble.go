@@ -146,7 +146,7 @@ func (it *item) bytes() ([]byte, error) {
 	if it.src == "" {
 		return it.body, nil
 	}
-	return os.ReadFile(it.src)
+	return it.readSrc()
 }
 
 // validate validates the item, a METS document, against the schemas

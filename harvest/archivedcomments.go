@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/blogharvest/blogharvest"
@@ -95,7 +94,7 @@ func (w *pageWorker) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.
 		if f.Role != blogharvest.RoleCommentFeed {
 			continue
 		}
-		body, err := os.ReadFile(f.Path)
+		body, err := f.Content() // through the archive's store (File.Stored)
 		if err != nil {
 			return nil, nil, err
 		}
