@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 )
 
@@ -217,7 +216,9 @@ type Stored struct {
 }
 
 // Open opens the file's content: Body when set, else the archived object
-// (Stored), else the file at Path.
+// (Stored). A file whose content is only at Path (a large file a caller
+// writes from disk) is not opened here but by the Writer that takes it:
+// Open fails with fs.ErrNotExist.
 func (f *File) Open() (io.ReadCloser, error) {
 	switch {
 	case f.Body != nil:
@@ -225,7 +226,7 @@ func (f *File) Open() (io.ReadCloser, error) {
 	case f.Stored != nil:
 		return f.Stored.FS.Open(f.Stored.Name)
 	case f.Path != "":
-		return os.Open(f.Path)
+		return nil, &fs.PathError{Op: "open", Path: f.Path, Err: fs.ErrNotExist}
 	}
 	return io.NopCloser(bytes.NewReader(nil)), nil
 }

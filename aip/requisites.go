@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -430,10 +431,14 @@ func (p *pkg) embedLinks() []warc.Link {
 	return links
 }
 
-// requisiteBody returns the payload of a requisite: its Body, or the
+// requisiteBody returns the payload of a requisite: its Body, the
 // archived object it was loaded from (File.Stored: a requisite reused
-// from the requisites package, harvest/requisitestore.go).
+// from the requisites package, harvest/requisitestore.go), or a caller's
+// file at its Path.
 func requisiteBody(f *blogharvest.File) ([]byte, error) {
+	if f.Body == nil && f.Stored == nil && f.Path != "" {
+		return os.ReadFile(f.Path)
+	}
 	return f.Content()
 }
 
