@@ -142,7 +142,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 		return renderWhy{ReasonShortArticle, "the static page holds less than half of the feed's article"}
 	case post && w.articleRuleTrusted() && ex.Score < lowScore:
 		return renderWhy{ReasonLowScore, fmt.Sprintf("low article score %.2f", ex.Score)}
-	case w.threadChanged(j.t.url):
+	case w.comments.threadChanged(j.t.url):
 		return renderWhy{ReasonThreadChanged, "the API its comments were drawn from answers differently since the last crawl"}
 	case feedHoldsAll(j):
 		return renderWhy{}
@@ -158,7 +158,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 	case statedComments(j).n > len(ex.Comments) && statedComments(j).n > len(j.comments):
 		return renderWhy{ReasonStatedCount, "the blog states more comments than the static page and feeds hold: " + statedComments(j).String()}
 	case len(ex.Comments) == 0:
-		if r := w.commentSignalReason(j); r != "" { // a comment system in no table (commentsignals.go)
+		if r := commentSignalReason(j, w.browserMayLoad); r != "" { // a comment system in no table (commentsignals.go)
 			return renderWhy{ReasonCommentSignal, r}
 		}
 		return w.widgetReason(ctx, j)

@@ -307,7 +307,7 @@ func (c *crawl) finishState() {
 func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
 	if !w.pol.changedOnly || w.pol.settled || it == nil || it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) ||
-		w.isCommented(j.t.url) || w.threadChanged(j.t.url) {
+		w.comments.commented(j.t.url) || w.comments.threadChanged(j.t.url) {
 		return false
 	}
 	changed, _ := w.signatureChanged(it)

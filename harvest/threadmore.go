@@ -120,7 +120,7 @@ func (w *pageWorker) followThreads(ctx context.Context, res *render.Result, lang
 	for _, a := range got {
 		next(a)
 	}
-	lim := w.commentLimits()
+	lim := commentLimitsOf(w.o)
 	var read int64
 	for len(queue) > 0 && ctx.Err() == nil {
 		p := queue[0]

@@ -175,12 +175,6 @@ func (c *crawl) threadAnswer(ctx context.Context, v blogharvest.Validators) (blo
 	return blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}, true
 }
 
-// threadChanged reports whether pollThreads found the thread API of the
-// post at raw changed.
-func (w *pageWorker) threadChanged(raw string) bool {
-	return w.site != nil && w.threadsChanged[raw]
-}
-
 // noteThreads keeps the thread watch of a rendered page (in the
 // coordinator), for State.Threads: the comment threads it drew from, or
 // the candidates of a page that showed none (threadWatch).
