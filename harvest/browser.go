@@ -249,7 +249,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	}
 	var more threadMore
 	if why.forComments() || e.Kind == blogharvest.KindPost {
-		more = w.followThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
+		more = w.comments.followThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
 		e.Files = append(e.Files, more.files...)
 	}
 	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
@@ -257,7 +257,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html, w.shapes, more, w.o.MaxComments); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
-	w.noteThreadShort(e, more, rex.Comments)
+	w.comments.noteThreadShort(e, more, rex.Comments)
 	if len(rex.Comments) > 0 {
 		w.widgets.add(widgetScriptsOf(res, w.lang(j.page))) // the widget's loader, for the blog's next pages and crawls (scriptwidget.go)
 	}

@@ -15,9 +15,12 @@ import (
 // commentStage is a crawl's comment stage: for one post it asks the
 // comment sources (the item's comment feed, the post's own comment feed,
 // the platform's comments REST endpoint, the further comment pages:
-// comments.go, stated.go), takes an update's comments from the blog-wide
+// comments.go, stated.go; the rest of a rendered thread from its comment
+// API: threadmore.go), takes an update's comments from the blog-wide
 // comment feed and the archive (archivedcomments.go), compares what it
-// holds with the count the blog states and notes a shortfall (stated.go).
+// holds with the count the blog states and notes a shortfall (stated.go,
+// threadmore.go), and tells which posts' watched comment threads changed
+// (threads.go: threadWatcher, which the coordinator polls and feeds).
 // Merging the sources into the entry's comments is fillComments
 // (comments.go), which needs nothing of the crawl.
 //
@@ -33,7 +36,12 @@ import (
 type commentStage struct {
 	cfg   commentConfig
 	fetch commentFetcher
-	log   *slog.Logger
+	// api asks a rendered thread's comment API for the rest of the
+	// thread (threadmore.go); mayLoad is the browser's scope decision
+	// (browserMayLoad), which those requests are held to as well.
+	api     threadFetcher
+	mayLoad func(string) bool
+	log     *slog.Logger
 	// feed is the blog's posts feed (its platform and URL name the
 	// per-post comment feeds); home the blog's canonical home page (the
 	// comments REST endpoint's site).
@@ -42,9 +50,9 @@ type commentStage struct {
 	// site is what UpdateCrawl's blog-wide comment feed showed; empty for
 	// NewCrawl.
 	site siteCommentState
-	// threadsChanged are the posts whose watched comment thread API
-	// answered differently (UpdateCrawl, threads.go).
-	threadsChanged map[string]bool
+	// threads is the watch of comment thread APIs (threads.go), polled
+	// by the coordinator: which posts' threads changed (UpdateCrawl).
+	threads *threadWatcher
 	// archived returns the files the archive holds for an entry's
 	// latest version (Options.Archived); nil when there is no archive.
 	archived func(*blogharvest.Entry) []blogharvest.File
@@ -118,8 +126,8 @@ func (c *crawl) newCommentStage() *commentStage {
 	return &commentStage{
 		cfg: commentConfig{changedOnly: c.pol.changedOnly, limits: commentLimitsOf(c.o),
 			renderNever: c.o.Render == RenderNever},
-		fetch: clientComments{c.client}, log: c.log,
-		feed: c.feed, home: c.home, site: c.siteFeed, threadsChanged: c.threadsChanged,
+		fetch: clientComments{c.client}, api: c.client, mayLoad: w.browserMayLoad, log: c.log,
+		feed: c.feed, home: c.home, site: c.siteFeed, threads: c.threads,
 		archived: c.o.Archived,
 		readPage: func(ctx context.Context, u string) (*fetchedPage, learn.Extraction, error) {
 			p, err := w.fetchPage(ctx, u)
@@ -158,5 +166,5 @@ func (f siteCommentState) isCommented(raw string) bool {
 // answered differently than at the crawl before; false before the stage
 // is built.
 func (s *commentStage) threadChanged(raw string) bool {
-	return s != nil && s.threadsChanged[raw]
+	return s != nil && s.threads.changed(raw)
 }

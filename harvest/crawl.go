@@ -134,18 +134,11 @@ type crawl struct {
 	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
 	late       lateStubs                         // entries re-read for the stubs met after them
 	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
-	// (siteCommentPosts), threadsChanged the posts whose comment thread
-	// API answered differently (pollThreads): set up before the drain,
-	// then handed to the comment stage.
-	siteFeed       siteCommentState
-	threadsChanged map[string]bool
-	// threadsPolled says pollThreads ran; threadPolls holds what each
-	// watched thread API answered, threadVals the watch of the posts
-	// rendered, threadCands the candidates of those rendered showing no
-	// comment (threads.go).
-	threadsPolled                        bool
-	threadPolls, threadVals, threadCands map[string][]blogharvest.Validators
-	threadDropped                        map[string]bool // thread API URLs that change by themselves
+	// (siteCommentPosts), threads the watch of comment thread APIs
+	// (threads.go): set up before the drain, then handed to the comment
+	// stage (the coordinator still notes each rendered page's watch).
+	siteFeed siteCommentState
+	threads  *threadWatcher
 
 	// left counts, by source, what the crawl's bounds kept out
 	// (discovered.go), in the order met; wellKnown are the sitemap
@@ -220,7 +213,8 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 		w.widgets = newWidgetScripts(nil)
 	}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
+		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
+		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -241,7 +235,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		return err
 	}
 	c.siteFeed.commented = c.siteCommentPosts(ctx, home)
-	c.pollThreads(ctx) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
+	c.threads.poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
@@ -270,7 +264,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
-	c.pollThreads(ctx)
+	c.threads.poll(ctx, c.client)
 	c.queueCommented()
 	c.probeMoves(ctx)
 	if err := c.checkIdentity(); err != nil {

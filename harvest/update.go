@@ -83,7 +83,7 @@ const maxRevisitItems = 100
 // watched post may lie on an older feed page), or maxRevisitItems were
 // read.
 func (c *crawl) wantItems(items []feed.Item) bool {
-	if len(c.siteFeed.commented) == 0 && len(c.threadsChanged) == 0 || len(items) >= maxRevisitItems {
+	if len(c.siteFeed.commented) == 0 && len(c.threads.changedPosts) == 0 || len(items) >= maxRevisitItems {
 		return true
 	}
 	have := make(map[string]bool, len(items))
@@ -97,7 +97,7 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 			return false
 		}
 	}
-	for raw := range c.threadsChanged {
+	for raw := range c.threads.changedPosts {
 		if u := mustCanonical(raw); u != nil && !have[u.String()] {
 			return false
 		}
@@ -109,7 +109,7 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 // those whose comment thread API changed (threads.go).
 func (c *crawl) queueCommented() {
 	posts := slices.Clone(c.siteFeed.commented)
-	for _, raw := range slices.Sorted(maps.Keys(c.threadsChanged)) {
+	for _, raw := range slices.Sorted(maps.Keys(c.threads.changedPosts)) {
 		if u := mustCanonical(raw); u != nil {
 			posts = append(posts, u)
 		}
