@@ -15,11 +15,12 @@ package aip
 //     checksums as hex digests, enumerations as constants of the code),
 //     the namespaces and schema locations. These cannot differ from one
 //     package to the next without a change of the code, so the tests
-//     validate them: every Writer of this package's tests has
-//     ValidateEvery 1 and validates every document it writes (with every
-//     optional part present and absent: the goldens, the fixture entry,
-//     nested comments, requisites, the Blog AIP), and package mets's tests
-//     validate its documents.
+//     validate them: newWriter, the Writer of the tests over both stores
+//     (backends_test.go), and the golden and MARC tools tests' Writers
+//     have ValidateEvery 1 and validate every document they write (with
+//     every optional part present and absent: the goldens, the fixture
+//     entry, nested comments, requisites, the Blog AIP), and package
+//     mets's tests validate its documents.
 //   - Taken from input: text (titles, names, content, URLs, media types),
 //     and the IDs and references made from comment ids and file names.
 //     These are checked in every package, before anything touches the
