@@ -58,7 +58,7 @@ type tally struct {
 
 	notes runNotes  // last AIPs and extraction methods, for the run history
 	start time.Time // when the run started
-	run   RunRecord // the run's record, made when it ended (core.record)
+	run   RunRecord // the run's record, made when it ended (runner.record)
 }
 
 // invalid counts an entry that could not be archived and keeps the first
