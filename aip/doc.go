@@ -82,12 +82,14 @@
 // siegfried on the first pages of a process and one in 64 after, off at
 // the first disagreement).
 //
-// A Writer validates the records, the MARC records (marc.Lint) and the METS
-// document's IDs and references (mets.Document.Check) before anything
-// touches the disk, and the METS document against the schemas
-// (schemas.Validate) for the first AIP of each kind and then one in
-// Writer.ValidateEvery (validation.go says why the others cannot be
-// invalid; Check validates every one), then builds
+// A Writer validates the records (Blog.Validate, Entry.Validate), the MARC
+// records (marc.Lint) and the METS document's IDs and references
+// (mets.Document.Check) of every package before anything touches the disk:
+// the parts of a METS document that come from input. What the typed
+// writers build is validated against the schemas by the tests, not per
+// package (Writer.ValidateEvery 0, the default; validation.go says which
+// check covers what, and TestInputChecksCatchWhatSchemasWould proves it;
+// Check validates every document against the schemas). It then builds
 // the bag under <archive>/.tmp, makes it durable at once (one syncfs of the
 // file system on Linux, elsewhere an fsync per file and folder) and renames
 // the bag into place, so a crash leaves either no AIP or a complete one; Sweep
