@@ -8,6 +8,7 @@ require (
 	github.com/markusmobius/go-domdistiller v1.0.0
 	github.com/markusmobius/go-trafilatura v1.12.2
 	golang.org/x/net v0.60.0
+	golang.org/x/tools v0.51.0
 )
 
 require (
@@ -64,6 +65,8 @@ require (
 	go.etcd.io/bbolt v1.4.3 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/image v0.25.0 // indirect
+	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect

@@ -151,7 +151,29 @@ func (w *pageWorker) itemChanged(it *feed.Item) bool {
 	if changed || w.moving && !known {
 		return true // a moved blog's item at a URL the last crawl did not list: matched with the archive's (moves.go)
 	}
+	if w.unlisted(it) {
+		return true
+	}
 	return it.Updated.IsZero() && !w.pol.settled && w.onFirstPage(it)
+}
+
+// unlisted reports whether it is on the feed's first page and the last
+// crawl's first page did not list it: a post new to the feed whatever its
+// date says. Static sites are often deployed days after the date their
+// posts give, so a new post may be dated before the last crawl; dates
+// alone would leave it unarchived until a full crawl. An older post that
+// rose onto the first page (a newer one deleted) is read again too, and
+// written only if it changed (entryChanged).
+func (w *pageWorker) unlisted(it *feed.Item) bool {
+	if len(w.o.State.Items) == 0 || !w.onFirstPage(it) {
+		return false // no earlier first page to compare with
+	}
+	k := itemKey(it)
+	if k == "" {
+		return false
+	}
+	_, listed := w.o.State.Items[k]
+	return !listed
 }
 
 // onFirstPage reports whether it is among the items of the feed's first page.
