@@ -248,7 +248,9 @@
 //   - scope.go, canon.go, pattern.go: which URLs are the blog's, their
 //     canonical form, which are posts.
 //   - frontier.go, knn.go: the priority queue and its estimate.
-//   - train.go: the training pages and Learn; itemChanged.
+//   - train.go: the training pages and Learn; itemChanged. A training
+//     page's extraction made for its signs (learnSigns) is its entry's
+//     (takeExtraction); each training job is dropped once emitted.
 //   - coordinator.go: the drain: dispatching jobs, handling outcomes,
 //     queueing what they found, emitting entries.
 //   - worker.go: one page's path: fetch, identity, stub, variant,
@@ -279,8 +281,9 @@
 //     the proxy every browser request goes through. threadmore.go: the
 //     comment stage's reading of the rest of a rendered thread the app
 //     gave in part (next pages, replies behind "more") from its API.
-//   - media.go, mediacache.go: media discovery (a walk over a tree) and
-//     capture.
+//   - media.go, mediacache.go: media discovery (the article's tokens read
+//     once, scanMedia; a parsed tree only where the tree may differ from
+//     the tag order) and capture.
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
 //     home page: what a page names (parsed), what the browser received
 //     (render.Result.Responses; what it could not hand over,

@@ -19,7 +19,7 @@ import (
 // navigation page that turns out not to be content.
 func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
-	ex, exErr := w.extract(w.learnPage(p))
+	ex, exErr := w.takeExtraction(j)
 	if !post && j.t.kind == "candidate" && !w.looksLikeContent(ex, p) {
 		return nil
 	}
@@ -126,6 +126,18 @@ func contains(list []string, s string) bool {
 // the tree every other reader of the page walks.
 func (w *pageWorker) learnPage(p *fetchedPage) learn.Page {
 	return learn.Page{URL: p.resp.URL, HTML: p.html, Lang: w.lang(p), Root: p.doc}
+}
+
+// takeExtraction returns the extraction of j's page: the one learnSigns
+// made with the same rules, once (buildEntry may change its slices), else
+// a new one.
+func (w *pageWorker) takeExtraction(j *pageJob) (learn.Extraction, error) {
+	l := j.learned
+	j.learned = nil
+	if l != nil && l.rules == w.rules && l.page == j.page {
+		return l.ex, l.err
+	}
+	return w.extract(w.learnPage(j.page))
 }
 
 // extract applies the rules (or the fallbacks) to a page and times it.

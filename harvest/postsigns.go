@@ -36,7 +36,8 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 		if p == nil || p.stub != "" || j.item == nil || !c.pattern.match(p.url) {
 			continue
 		}
-		ex, _ := c.rules.Extract(c.learnPage(p))
+		ex, err := c.rules.Extract(c.learnPage(p))
+		j.learned = &learnedExtraction{rules: c.rules, page: p, ex: ex, err: err}
 		s.posts++
 		if titleLinksAway(p, ex.Title) {
 			s.titleAway++

@@ -189,11 +189,14 @@ func (w *pageWorker) onFirstPage(it *feed.Item) bool {
 
 // emitTraining builds and emits the entries of the training jobs.
 func (c *crawl) emitTraining(ctx context.Context, jobs []*pageJob) error {
-	for _, j := range jobs {
+	for i, j := range jobs {
 		out := c.finish(ctx, j)
 		if err := c.handle(out); err != nil {
 			return err
 		}
+		// Handled: nothing reads the job again, and its page (the parsed
+		// tree above all) need not wait for the other training pages.
+		jobs[i] = nil
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
 
@@ -53,6 +54,19 @@ type pageJob struct {
 	// requisites are done (unrecordedRequisites).
 	renderedReqs   []blogharvest.File
 	renderedMissed *render.Result
+	// learned is the extraction learnSigns made of a training page with
+	// the crawl's rules, handed once to buildEntry (takeExtraction) so
+	// that the page is not extracted twice with the same rules.
+	learned *learnedExtraction
+}
+
+// learnedExtraction is one extraction of a job's page and the rules that
+// made it.
+type learnedExtraction struct {
+	rules *learn.Rules
+	page  *fetchedPage
+	ex    learn.Extraction
+	err   error
 }
 
 // outcome is what processing a pageJob produced, for the coordinator.

@@ -1,0 +1,120 @@
+package harvest
+
+import (
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// parsedMediaURLs is mediaURLs read off the parsed tree only, the way it
+// was before scanMedia: what scanMedia must give whenever it answers.
+func parsedMediaURLs(content string, base *url.URL) []string {
+	var out []string
+	seen := map[string]bool{}
+	doc, err := html.Parse(strings.NewReader(content))
+	if err != nil {
+		return nil
+	}
+	eachElement(doc, func(n *html.Node) {
+		mediaOf(n, func(ref string) {
+			if ref = normalizedMediaRef(ref, base); ref != "" && !seen[ref] {
+				seen[ref] = true
+				out = append(out, ref)
+			}
+		})
+	})
+	return out
+}
+
+// scannedMediaURLs is what scanMedia alone gives, and whether it answered.
+func scannedMediaURLs(content string, base *url.URL) ([]string, bool) {
+	var out []string
+	seen := map[string]bool{}
+	ok := scanMedia(content, func(ref string) {
+		if ref = normalizedMediaRef(ref, base); ref != "" && !seen[ref] {
+			seen[ref] = true
+			out = append(out, ref)
+		}
+	})
+	return out, ok
+}
+
+func TestScanMediaMatchesParse(t *testing.T) {
+	base, _ := url.Parse("https://blog.example/2024/post/")
+	cases := []struct {
+		html string
+		bail bool // scanMedia must leave it to the parser
+	}{
+		{`<p><img src="a.png" srcset="a1.png 1x, a2.png 2x"><a href="doc.pdf">d</a><a href="/x">x</a></p>`, false},
+		{`<video src="v.mp4" poster="p.jpg"><source src="v.webm"><track src="t.vtt"></video><audio src="s.mp3"></audio>`, false},
+		{`<image src="old.png">`, false}, // the parser reads <image> as <img>
+		{`<table><tr><td><img src="in.png"></td></tr></table><img src="after.png">`, false},
+		{`<table><caption><img src="cap.png"></caption><tr><th><img src="th.png"><td><img src="td.png"></table>`, false},
+		{`<script>var s = '<img src="no.png">';</script><textarea><img src="no2.png"></textarea><img src="yes.png">`, false},
+		{`<!-- <img src="c.png"> --><img src="y.png"><img data-src="lazy.png" src="ph.gif">`, false},
+		{`<a href="a.pdf"><a href="b.pdf">nested</a></a><b><a href="c.pdf">x<p>y</a></b>`, false},
+		// The parser moves an element inside a table but outside its cells
+		// before the table: scanMedia must not answer in tag order.
+		{`<table><tr><td><img src="one.png"></td></tr><img src="two.png"></table>`, true},
+		{`<svg><image href="i.png"/><a href="s.pdf">s</a></svg><img src="x.png">`, true},
+		{`<noscript><img src="ns.png"></noscript>`, true},
+		{`<template><img src="t.png"></template>`, true},
+	}
+	for _, c := range cases {
+		want := parsedMediaURLs(c.html, base)
+		got, ok := scannedMediaURLs(c.html, base)
+		if ok == c.bail {
+			t.Errorf("%s: scanMedia answered %v, want %v", c.html, ok, !c.bail)
+		}
+		if ok && !slices.Equal(got, want) {
+			t.Errorf("%s: scanMedia gave %q, the parsed tree %q", c.html, got, want)
+		}
+		if all := mediaURLs(c.html, base); !slices.Equal(all, want) {
+			t.Errorf("%s: mediaURLs gave %q, the parsed tree %q", c.html, all, want)
+		}
+	}
+	if want := parsedMediaURLs(`<table><tr><td><img src="one.png"></td></tr><img src="two.png"></table>`, base); len(want) != 2 || !strings.HasSuffix(want[0], "two.png") {
+		t.Fatalf("the parser no longer moves a misplaced table element first (%q): the bail case above tests nothing", want)
+	}
+}
+
+// TestScanMediaCorpus compares scanMedia with the parsed tree on every
+// HTML file of ../shared/corpus (whole pages: more markup than articles).
+func TestScanMediaCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads every corpus page twice (some 15 s)")
+	}
+	root := "../../shared/corpus"
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("no ../../shared/corpus")
+	}
+	files, answered := 0, 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		files++
+		base, _ := url.Parse("https://" + filepath.ToSlash(p))
+		want := parsedMediaURLs(string(b), base)
+		got, ok := scannedMediaURLs(string(b), base)
+		if !ok {
+			return nil
+		}
+		answered++
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: scanMedia gave %d URLs %q…, the parsed tree %d", p, len(got), got[:min(3, len(got))], len(want))
+		}
+		return nil
+	})
+	t.Logf("%d corpus HTML files, scanMedia answered for %d, each as the parsed tree", files, answered)
+}
