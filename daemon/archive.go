@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,7 +58,7 @@ type tally struct {
 
 	notes runNotes  // last AIPs and extraction methods, for the run history
 	start time.Time // when the run started
-	run   RunRecord // the run's record, made when it ended (core.record)
+	run   RunRecord // the run's record, made when it ended (runner.record)
 }
 
 // invalid counts an entry that could not be archived and keeps the first
@@ -220,34 +219,6 @@ func (a *archiver) countMethods(e *blogharvest.Entry) {
 	}
 	for field, method := range e.Provenance {
 		a.m.methods.WithLabelValues(field, string(method)).Inc()
-	}
-}
-
-// recordFetches adds a crawl's HTTP status counts to the metrics.
-func (m *metrics) recordFetches(res *harvest.Result) {
-	if m == nil || res == nil {
-		return
-	}
-	for code, n := range res.Fetches {
-		label := strconv.Itoa(code)
-		if code == 0 {
-			label = "error"
-		}
-		m.fetches.WithLabelValues(label).Add(n)
-	}
-}
-
-// recordRenders adds a crawl's renders by reason, and the renders it
-// refused, to the metrics.
-func (m *metrics) recordRenders(res *harvest.Result) {
-	if m == nil || res == nil {
-		return
-	}
-	for reason, n := range res.Renders {
-		m.renders.WithLabelValues(reason).Add(n)
-	}
-	for why, n := range res.NotRendered {
-		m.unrender.WithLabelValues(why).Add(n)
 	}
 }
 

@@ -50,8 +50,8 @@ func unfinishedCount(s aip.Store, id string, st schedule.State) int {
 // recountUnfinished sets, for each blog whose last run never ended (the
 // daemon was killed mid-run), the stored entry count to what the archive
 // holds. Called at Open, before any run of this process starts.
-func (d *core) recountUnfinished() error {
-	for _, b := range d.Config.Blogs {
+func (d *planner) recountUnfinished(v *archiveView) error {
+	for _, b := range d.env.Config.Blogs {
 		st, _, err := d.store.Get(b.ID)
 		if err != nil {
 			return err
@@ -60,7 +60,7 @@ func (d *core) recountUnfinished() error {
 			continue
 		}
 		err = d.store.Update(b.ID, func(st *schedule.State) error {
-			st.Entries = unfinishedCount(d.archiveStore(), b.ID, *st)
+			st.Entries = unfinishedCount(v.store(), b.ID, *st)
 			return nil
 		})
 		if err != nil {
@@ -92,7 +92,7 @@ type storageEntry struct {
 
 // storageOf returns the storage of blog id in the archive s, counted
 // again when st's last run differs from the one it was counted after.
-func (d *core) storageOf(id string, st schedule.State) storage {
+func (d *archiveView) storageOf(id string, st schedule.State) storage {
 	key := st.LastEnd.String() + "/" + strconv.Itoa(st.Runs)
 	c := &d.storage
 	c.mu.Lock()
@@ -101,11 +101,11 @@ func (d *core) storageOf(id string, st schedule.State) storage {
 		return e.s
 	}
 	var s storage
-	if store := d.archiveStore(); store != nil {
+	if store := d.store(); store != nil {
 		t, err := aip.TallyArchive(store, id)
 		s.Tally, s.Bags = t, t.Bags()
 		if err != nil {
-			s.Err = publicText(err.Error(), d.Config)
+			s.Err = publicText(err.Error(), d.env.Config)
 		}
 	}
 	if c.byID == nil {

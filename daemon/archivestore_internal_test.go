@@ -52,7 +52,7 @@ func TestArchiveCountsThroughStore(t *testing.T) {
 			if _, err := d.runBlog(ctx, c.Blogs[0], nil); err != nil {
 				t.Fatal(err)
 			}
-			st := d.archiveStore()
+			st := d.arch.store()
 			bags, err := fs.Glob(st, "sample/entries/*/*/v1")
 			if err != nil || len(bags) == 0 {
 				t.Fatalf("entry AIPs in the archive: %d (%v)", len(bags), err)
@@ -62,16 +62,16 @@ func TestArchiveCountsThroughStore(t *testing.T) {
 				t.Errorf("countEntryAIPs: %d, the archive holds %d", got, want)
 			}
 			// A run that never ended (the daemon killed): Open recounts.
-			if err := d.store.Update("sample", func(s *schedule.State) error {
+			if err := d.plan.store.Update("sample", func(s *schedule.State) error {
 				s.Outcome, s.Entries = schedule.OutcomeRunning, 0
 				return nil
 			}); err != nil {
 				t.Fatal(err)
 			}
-			if err := d.recountUnfinished(); err != nil {
+			if err := d.plan.recountUnfinished(d.arch.view); err != nil {
 				t.Fatal(err)
 			}
-			if s, _, _ := d.store.Get("sample"); s.Entries != want {
+			if s, _, _ := d.plan.store.Get("sample"); s.Entries != want {
 				t.Errorf("recount after a killed run: %d entries, the archive holds %d", s.Entries, want)
 			}
 			// `blogharvest status` opens the archive itself (read only).
@@ -83,7 +83,7 @@ func TestArchiveCountsThroughStore(t *testing.T) {
 				t.Errorf("status of a killed run: %d entries, the archive holds %d", got, want)
 			}
 			// The status page's shortfalls come from the latest Blog AIP's ledger.
-			sf := d.shortfalls.of(st, "sample")
+			sf := d.arch.view.shortfalls.of(st, "sample")
 			if sf.Ledger != "sample/blog/v1/data/logs/ledger.tsv" {
 				t.Fatalf("shortfalls read from ledger %q, want the Blog AIP's", sf.Ledger)
 			}

@@ -74,48 +74,44 @@ type AuditStatus struct {
 func (d *Daemon) startAudits() {
 	a := &auditor{poke: make(chan struct{}, 1)}
 	d.audits = a
-	if st := d.archiveStore(); st != nil {
+	if st := d.arch.store(); st != nil {
 		if last, err := aip.LatestAudit(st); err != nil {
-			a.err = publicText(err.Error(), d.Config)
-			d.Logger.Warn("the archive's audit records cannot be read", "err", err)
+			a.err = publicText(err.Error(), d.env.Config)
+			d.env.Logger.Warn("the archive's audit records cannot be read", "err", err)
 		} else if last != nil {
 			a.last = last
-			d.metrics.auditDone(last)
+			d.env.metrics.auditDone(last)
 		}
 	}
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		d.auditLoop(a)
-	}()
+	d.life.goRun(func() { d.auditLoop(a) })
 }
 
 // auditLoop runs an audit at every time of the configured schedule until
 // the daemon stops; a reload (poke) reads the schedule again.
 func (d *Daemon) auditLoop(a *auditor) {
 	for {
-		d.mu.Lock()
-		conf := d.Config.Audit
-		d.mu.Unlock()
+		d.plan.mu.Lock()
+		conf := d.env.Config.Audit
+		d.plan.mu.Unlock()
 		var wake <-chan time.Time
 		timer := time.NewTimer(time.Hour)
 		timer.Stop()
 		a.mu.Lock()
 		a.next = time.Time{}
 		if spec, err := conf.spec(); conf.On() && err == nil {
-			a.next = spec.Next(d.Now())
-			timer.Reset(a.next.Sub(d.Now()))
+			a.next = spec.Next(d.env.Now())
+			timer.Reset(a.next.Sub(d.env.Now()))
 			wake = timer.C
 		}
 		a.mu.Unlock()
 		select {
-		case <-d.ctx.Done():
+		case <-d.life.ctx.Done():
 			timer.Stop()
 			return
 		case <-a.poke:
 			timer.Stop()
 		case <-wake:
-			d.audit(d.ctx, conf)
+			d.audit(d.life.ctx, conf)
 		}
 	}
 }
@@ -156,7 +152,7 @@ func (a *auditor) status(c *Config) *AuditStatus {
 // records nothing: the next start reads the same share again.
 func (d *Daemon) audit(ctx context.Context, conf Audit) {
 	a := d.audits
-	read := d.archiveStore()
+	read := d.arch.store()
 	if read == nil {
 		d.auditFailed(a, errors.New("the archive cannot be read"))
 		return
@@ -170,8 +166,8 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 		seq = last.Seq + 1
 	}
 	share := (seq - 1) % shares
-	rec := &aip.AuditRecord{Seq: seq, Share: share, Shares: shares, Start: d.Now().UTC(),
-		Software: Build().Software(), Organization: d.Config.Organization}
+	rec := &aip.AuditRecord{Seq: seq, Share: share, Shares: shares, Start: d.env.Now().UTC(),
+		Software: Build().Software(), Organization: d.env.Config.Organization}
 	prog := &AuditProgress{Seq: seq, Share: share, Shares: shares, Start: rec.Start}
 	a.mu.Lock()
 	a.running = prog
@@ -181,7 +177,7 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 		a.running = nil
 		a.mu.Unlock()
 	}()
-	d.Logger.Info("audit started", "audit", seq, "share", fmt.Sprintf("%d of %d", share+1, shares))
+	d.env.Logger.Info("audit started", "audit", seq, "share", fmt.Sprintf("%d of %d", share+1, shares))
 	keep := func(name string) bool { return aip.ShareOf(name, shares) == share }
 	onBag := func(b aip.BagCheck, t aip.Tally) {
 		rec.Bags++
@@ -189,9 +185,9 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 		loc := aip.Location(read, b.Name)
 		for _, p := range b.Problems {
 			reason := strings.ReplaceAll(p.Error(), loc+"/", "")
-			reason = publicText(strings.ReplaceAll(reason, loc, b.Name), d.Config)
+			reason = publicText(strings.ReplaceAll(reason, loc, b.Name), d.env.Config)
 			rec.Problems = append(rec.Problems, aip.AuditProblem{Bag: b.Name, Reason: reason})
-			d.Logger.Error("audit problem", "audit", seq, "bag", b.Name, "problem", p.Error())
+			d.env.Logger.Error("audit problem", "audit", seq, "bag", b.Name, "problem", p.Error())
 		}
 		a.mu.Lock()
 		prog.Bags = rec.Bags
@@ -207,20 +203,20 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 		var busy []string
 		var idle <-chan struct{}
 		for _, dir := range pending {
-			ok, ended := d.hold(dir)
+			ok, ended := d.plan.hold(dir)
 			if !ok {
 				busy, idle = append(busy, dir), ended // its harvest is running: after the others
 				continue
 			}
 			t, rest := aip.CheckShare(ctx, read, dir, keep, onBag)
-			d.release(dir)
+			d.plan.release(dir)
 			rec.Bytes += t.Bytes
 			for _, p := range rest {
 				if ctx.Err() != nil && errors.Is(p, ctx.Err()) {
 					continue
 				}
-				rec.Problems = append(rec.Problems, aip.AuditProblem{Reason: publicText(p.Error(), d.Config)})
-				d.Logger.Error("audit problem", "audit", seq, "problem", p.Error())
+				rec.Problems = append(rec.Problems, aip.AuditProblem{Reason: publicText(p.Error(), d.env.Config)})
+				d.env.Logger.Error("audit problem", "audit", seq, "problem", p.Error())
 			}
 		}
 		if len(busy) > 0 && len(busy) == len(pending) {
@@ -238,38 +234,38 @@ func (d *Daemon) audit(ctx context.Context, conf Audit) {
 		pending = busy
 	}
 	if ctx.Err() != nil {
-		d.Logger.Warn("audit interrupted: nothing recorded; the next audit reads this share again", "audit", seq, "bags_read", rec.Bags)
+		d.env.Logger.Warn("audit interrupted: nothing recorded; the next audit reads this share again", "audit", seq, "bags_read", rec.Bags)
 		return
 	}
-	rec.End = d.Now().UTC()
+	rec.End = d.env.Now().UTC()
 	sort.Strings(rec.Read)
-	name, err := aip.WriteAudit(ctx, d.auditStore(), rec)
+	name, err := aip.WriteAudit(ctx, d.arch.auditStore(), rec)
 	a.mu.Lock()
 	a.last, a.record, a.err = rec, name, ""
 	if err != nil {
-		a.err = "the audit record was not written: " + publicText(err.Error(), d.Config)
+		a.err = "the audit record was not written: " + publicText(err.Error(), d.env.Config)
 	}
 	a.mu.Unlock()
-	d.metrics.auditDone(rec)
-	d.metrics.auditBagsRead.Add(rec.Bags)
-	d.Logger.Info("audit finished", "audit", seq, "share", fmt.Sprintf("%d of %d", share+1, shares), "bags", rec.Bags,
+	d.env.metrics.auditDone(rec)
+	d.env.metrics.auditBagsRead.Add(rec.Bags)
+	d.env.Logger.Info("audit finished", "audit", seq, "share", fmt.Sprintf("%d of %d", share+1, shares), "bags", rec.Bags,
 		"payload", humanBytes(rec.Bytes), "problems", len(rec.Problems), "outcome", rec.Outcome(),
 		"duration", rec.End.Sub(rec.Start).Round(time.Millisecond), "record", name)
 	if err != nil {
-		d.Logger.Error("audit record not written", "audit", seq, "err", err)
+		d.env.Logger.Error("audit record not written", "audit", seq, "err", err)
 	}
 	if len(rec.Problems) > 0 {
 		note := &AuditNote{Seq: seq, Share: share, Shares: shares, Bags: rec.Bags, Count: len(rec.Problems), Record: name,
 			Problems: rec.Problems[:min(len(rec.Problems), maxNotifiedProblems)]}
-		d.notify.send(Notification{Event: "audit-problem", Audit: note})
+		d.plan.notify.send(Notification{Event: "audit-problem", Audit: note})
 	}
 }
 
 // auditFailed records that an audit could not run.
 func (d *Daemon) auditFailed(a *auditor, err error) {
-	d.Logger.Error("audit not run", "err", err)
+	d.env.Logger.Error("audit not run", "err", err)
 	a.mu.Lock()
-	a.err = "the audit could not run: " + publicText(err.Error(), d.Config)
+	a.err = "the audit could not run: " + publicText(err.Error(), d.env.Config)
 	a.mu.Unlock()
 }
 
@@ -292,15 +288,6 @@ func auditFolders(s aip.Store) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// auditStore is the store audit records are written through: the
-// writer's, or the archive folder under the daemon's lock.
-func (d *Daemon) auditStore() aip.Store {
-	if d.writer != nil && d.writer.Store != nil {
-		return d.writer.Store
-	}
-	return &aip.Local{Root: d.Config.Archive, Lock: d.lock}
 }
 
 // hold keeps blog id (a folder of the archive) from running while an

@@ -44,9 +44,9 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := NewDaemon(c)
-	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	d.env.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	h := heldHarvester{started: make(chan string, 2), release: make(chan struct{})}
-	d.harvester = h
+	d.run.harvester = h
 	if err := d.Open(); err != nil {
 		t.Fatal(err)
 	}
@@ -56,17 +56,17 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the blog's first run did not start")
 	}
-	if ok, _ := d.hold("garden"); ok {
+	if ok, _ := d.plan.hold("garden"); ok {
 		t.Fatal("hold took a blog whose harvest runs")
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		d.audit(d.ctx, Audit{Schedule: "@daily", Shares: 1})
+		d.audit(d.life.ctx, Audit{Schedule: "@daily", Shares: 1})
 	}()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		st := d.audits.status(d.Config)
+		st := d.audits.status(d.env.Config)
 		if st != nil && st.Running != nil && len(st.Running.Waiting) == 1 && st.Running.Waiting[0] == "garden" {
 			if st.Running.Bags != 0 {
 				t.Errorf("the audit read %d bags of a blog being harvested", st.Running.Bags)
@@ -84,26 +84,26 @@ func TestAuditWaitsForHarvest(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the audit did not end after the harvest")
 	}
-	last := d.audits.status(d.Config).Last
+	last := d.audits.status(d.env.Config).Last
 	tally, _ := aip.CheckTally(archive, nil)
 	if last == nil || last.Bags != tally.Bags() || len(last.Problems) != 0 {
 		t.Fatalf("audit %+v, want every one of %d bags read, no problem", last, tally.Bags())
 	}
 
 	// A firing while the audit holds the blog runs after the release.
-	if ok, _ := d.hold("garden"); !ok {
+	if ok, _ := d.plan.hold("garden"); !ok {
 		t.Fatal("hold refused an idle blog")
 	}
 	if st, _ := d.Status(); st[0].Running {
 		t.Error("a blog an audit holds shows as running")
 	}
-	d.fire("garden")
+	d.plan.fire("garden")
 	select {
 	case id := <-h.started:
 		t.Fatalf("%s ran while the audit held it", id)
 	default:
 	}
-	d.release("garden")
+	d.plan.release("garden")
 	select {
 	case <-h.started:
 	case <-time.After(time.Minute):

@@ -34,11 +34,11 @@ func (h failingHarvester) Harvest(ctx context.Context, o harvest.Options, since 
 // regular slot; one that fails for good waits for its regular slot.
 func TestFailedRunBacksOff(t *testing.T) {
 	d := NewDaemon(dailyConfig(t, t.TempDir(), "down", "gone"))
-	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	d.env.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-	d.Now = func() time.Time { return now }
+	d.env.Now = func() time.Time { return now }
 	ran := make(chan string, 2)
-	d.harvester = failingHarvester{ran: ran, errs: map[string]error{
+	d.run.harvester = failingHarvester{ran: ran, errs: map[string]error{
 		"down": blogharvest.Transient(errors.New("503 Service Unavailable")),
 		"gone": blogharvest.Permanent(errors.New("410 Gone")),
 	}}
@@ -53,9 +53,9 @@ func TestFailedRunBacksOff(t *testing.T) {
 			t.Fatal("the blogs did not run")
 		}
 	}
-	d.mu.Lock()
-	specs := map[string]schedule.Spec{"down": d.specs["down"], "gone": d.specs["gone"]}
-	d.mu.Unlock()
+	d.plan.mu.Lock()
+	specs := map[string]schedule.Spec{"down": d.plan.specs["down"], "gone": d.plan.specs["gone"]}
+	d.plan.mu.Unlock()
 	want := map[string]time.Time{
 		"down": schedule.NextAfterFailure(specs["down"], 1, now),
 		"gone": schedule.NextAfterSuccess(specs["gone"], now),
@@ -92,7 +92,7 @@ func waitRescheduled(t *testing.T, d *Daemon, id string, now time.Time) schedule
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		st, _, err := d.store.Get(id)
+		st, _, err := d.plan.store.Get(id)
 		if err != nil {
 			t.Fatal(err)
 		}

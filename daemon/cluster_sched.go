@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -24,7 +25,12 @@ import (
 // the archive. Create it with NewClusterScheduler, JoinAsScheduler, then
 // Open; Close stops it.
 type ClusterScheduler struct {
-	planner
+	env   *env
+	life  life
+	view  *archiveView // the archive the workers write, read for counts and the status pages
+	plan  *planner     // the schedule store and the schedule; set by openStore
+	views entryViews   // the entries as they looked, as WACZ files (entryview.go)
+	hand  *handoff     // the on_publish command's delivery (handoff.go); nil without one
 
 	rejoining bool           // standing by again after losing the lease: NATS unreachable is waited out
 	conn      *cluster.Conn  // the connection; nil when driven by another queue (tests)
@@ -46,9 +52,9 @@ type runQueue interface {
 // NewClusterScheduler returns a cluster scheduler for c with production
 // defaults.
 func NewClusterScheduler(c *Config) *ClusterScheduler {
-	s := &ClusterScheduler{planner: planner{core: newCore(c)}, lost: make(chan struct{}), flights: &flights{inflight: map[string]flight{}}}
-	s.board = s.flights
-	return s
+	e := newEnv(c)
+	return &ClusterScheduler{env: e, view: &archiveView{env: e}, lost: make(chan struct{}),
+		flights: &flights{inflight: map[string]flight{}}}
 }
 
 // flights is what a cluster's workers reported of each blog's run in
@@ -103,13 +109,13 @@ func clusterOptions(c *Config, log *slog.Logger) (cluster.Options, error) {
 // renewal fails the scheduler has lost it and Lost is closed: the process
 // must stop (another scheduler may be active).
 func (d *ClusterScheduler) JoinAsScheduler(ctx context.Context) error {
-	o, err := clusterOptions(d.Config, d.Logger)
+	o, err := clusterOptions(d.env.Config, d.env.Logger)
 	if err != nil {
 		return err
 	}
 	conn, err := cluster.Connect(ctx, o)
 	for err != nil && d.rejoining && ctx.Err() == nil {
-		d.Logger.Warn("NATS not reachable while standing by; trying again", "err", err)
+		d.env.Logger.Warn("NATS not reachable while standing by; trying again", "err", err)
 		select {
 		case <-ctx.Done():
 		case <-time.After(o.LeaseTTL / 2):
@@ -119,20 +125,20 @@ func (d *ClusterScheduler) JoinAsScheduler(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	name := d.Config.Cluster.Name + "/" + fmt.Sprint(os.Getpid())
+	name := d.env.Config.Cluster.Name + "/" + fmt.Sprint(os.Getpid())
 	ttl := conn.Options().LeaseTTL
 	waiting := false
 	for {
 		lease, err := conn.Acquire(ctx, cluster.SchedulerKey, name)
 		if err == nil {
 			d.conn, d.queue, d.lease, d.flights.conn = conn, conn, lease, conn
-			d.Logger.Info("active scheduler of the cluster", "name", name, "lease_ttl", ttl)
+			d.env.Logger.Info("active scheduler of the cluster", "name", name, "lease_ttl", ttl)
 			return nil
 		}
 		if !errors.Is(err, cluster.ErrHeld) {
-			d.Logger.Warn("scheduler lease not taken; trying again", "err", err)
+			d.env.Logger.Warn("scheduler lease not taken; trying again", "err", err)
 		} else if !waiting {
-			d.Logger.Info("standby: another scheduler is active; taking over when its lease lapses", "err", err)
+			d.env.Logger.Info("standby: another scheduler is active; taking over when its lease lapses", "err", err)
 			waiting = true
 		}
 		select {
@@ -150,33 +156,81 @@ func (d *ClusterScheduler) Lost() <-chan struct{} { return d.lost }
 // openStore opens the scheduler's schedule store, waiting a little for a
 // scheduler that just lost its lease to let go of the file. The archive
 // is the workers'.
-func (d *ClusterScheduler) openStore() error { return d.openState(10) }
+func (d *ClusterScheduler) openStore() error {
+	p, err := openPlanner(d.env, 10)
+	if err != nil {
+		return err
+	}
+	d.plan = p
+	return nil
+}
+
+// closeStore closes the schedule store.
+func (d *ClusterScheduler) closeStore() error {
+	if d.plan == nil {
+		return nil
+	}
+	return d.plan.close()
+}
+
+// settings returns the scheduler's env (service).
+func (d *ClusterScheduler) settings() *env { return d.env }
+
+// Reload replaces the config (planner.Reload).
+func (d *ClusterScheduler) Reload(c *Config) error { return d.plan.Reload(c) }
+
+// source is what the scheduler's status server shows (statusSource).
+func (d *ClusterScheduler) source() *statusSource {
+	return &statusSource{env: d.env, plan: d.plan, view: d.view, views: &d.views, role: d}
+}
+
+// Status returns every configured blog's status, sorted by id.
+func (d *ClusterScheduler) Status() ([]BlogStatus, error) { return d.source().Status() }
+
+// Handler serves the status pages, /status, /healthz and /metrics.
+func (d *ClusterScheduler) Handler() http.Handler { return d.source().Handler() }
+
+// progress is nil: the runs go on in the workers (shown).
+func (d *ClusterScheduler) progress(string) *RunProgress { return nil }
+
+// flightOf is what the workers reported of blog id's run (shown).
+func (d *ClusterScheduler) flightOf(id string) (flight, bool) { return d.flights.flightOf(id), true }
+
+// auditStatus is nil: a cluster's scheduler runs no audits (shown).
+func (d *ClusterScheduler) auditStatus() *AuditStatus { return nil }
+
+// extra adds /status's "cluster": the queue's figures (shown).
+func (d *ClusterScheduler) extra(out map[string]any) {
+	out["cluster"] = d.flights.status(d.env.Config.Cluster.Name)
+}
 
 // Open starts scheduling every blog for the cluster (opening the schedule
 // store unless openStore did already), renewing the lease and reading the
 // workers' reports.
 func (d *ClusterScheduler) Open() error {
-	if d.store == nil {
+	if d.plan == nil {
 		if err := d.openStore(); err != nil {
 			return err
 		}
 	}
-	d.ctx, d.cancel = context.WithCancel(context.Background())
-	if err := d.plan(d.Config, d.enqueueLocked); err != nil {
+	d.life.begin()
+	if err := d.plan.plan(d.env.Config, d.enqueueLocked, &d.life); err != nil {
 		d.closeStore()
 		return err
 	}
 	d.startScheduling()
-	d.startHandoff()
-	return d.sched.Open()
+	d.hand = startHandoff(d.env, &d.life, d.view.store)
+	return d.plan.sched.Open()
 }
 
 // Close stops scheduling and the scheduler's loops, lets go of its lease
 // and connection, and closes the store.
 func (d *ClusterScheduler) Close() error {
-	if !d.stop() {
+	if d.plan != nil && !d.plan.halt() {
 		return nil
 	}
+	d.life.end(d.env)
+	d.views.close()
 	d.leave()
 	return d.closeStore()
 }
@@ -184,54 +238,44 @@ func (d *ClusterScheduler) Close() error {
 // startScheduling starts renewing the lease (with one) and reading the
 // workers' reports, and, on NATS, the advisories of exhausted tasks.
 func (d *ClusterScheduler) startScheduling() {
-	ctx, cancel := context.WithCancel(d.ctx)
+	ctx, cancel := context.WithCancel(d.life.ctx)
 	d.stopLoops = cancel
 	if d.lease != nil {
-		d.wg.Add(1)
-		go func() {
-			defer d.wg.Done()
-			d.keepLease(ctx)
-		}()
+		d.life.goRun(func() { d.keepLease(ctx) })
 	}
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		d.queue.Reports(ctx, d.onReport)
-	}()
+	d.life.goRun(func() { d.queue.Reports(ctx, d.onReport) })
 	if d.conn == nil {
 		return
 	}
 	stop, err := d.conn.Exhausted(d.onExhausted)
 	if err != nil {
-		d.Logger.Error("tasks that exhaust max_deliver without a report will stay running", "err", err)
+		d.env.Logger.Error("tasks that exhaust max_deliver without a report will stay running", "err", err)
 		return
 	}
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
+	d.life.goRun(func() {
 		<-ctx.Done()
 		stop()
-	}()
+	})
 }
 
 // enqueueLocked hands a run of blog id to the workers, over the network:
 // not under d.mu, which is held (planner.enqueue).
 func (d *ClusterScheduler) enqueueLocked(id string) {
-	d.wg.Add(1)
-	go d.publish(id, d.Now())
+	decided := d.env.Now()
+	d.life.goRun(func() { d.publish(id, decided) })
 }
 
 // onExhausted records as failed a run whose task reached max_deliver
 // without a worker ending it (each of its workers died or stopped).
 func (d *ClusterScheduler) onExhausted(t dispatch.Task) {
-	n := d.Config.Cluster.MaxDeliver
+	n := d.env.Config.Cluster.MaxDeliver
 	rep := runOutcome{Outcome: schedule.OutcomeFailed, Transient: true,
 		Error: fmt.Sprintf("no worker ended the run in %d attempts (max_deliver): each died or stopped during it", n)}
 	payload, _ := json.Marshal(rep)
 	err := d.recordDone(dispatch.Report{Blog: t.Blog, Due: t.Due, Kind: dispatch.Done, Attempt: n, Payload: payload,
 		Error: rep.Error})
 	if err != nil {
-		d.Logger.Error("exhausted run not recorded", "blog", t.Blog, "err", err)
+		d.env.Logger.Error("exhausted run not recorded", "blog", t.Blog, "err", err)
 	}
 }
 
@@ -251,12 +295,12 @@ func (d *ClusterScheduler) keepLease(ctx context.Context) {
 		err := d.lease.Renew(rctx)
 		cancel()
 		if err != nil && ctx.Err() == nil && !errors.Is(err, cluster.ErrLost) {
-			d.Logger.Warn("scheduler lease not renewed; trying again", "err", err)
+			d.env.Logger.Warn("scheduler lease not renewed; trying again", "err", err)
 			continue
 		}
 		if err != nil && ctx.Err() == nil {
-			d.Logger.Error("scheduler lease lost: stopping (a standby takes over)", "err", err)
-			d.sched.Close()
+			d.env.Logger.Error("scheduler lease lost: stopping (a standby takes over)", "err", err)
+			d.plan.sched.Close()
 			close(d.lost)
 			return
 		}
@@ -272,12 +316,11 @@ func (d *ClusterScheduler) keepLease(ctx context.Context) {
 // (a scheduler that took over fires the runs its predecessor left in flight
 // while their reports come in) is dropped: that report set the next run.
 func (d *ClusterScheduler) publish(id string, decided time.Time) {
-	defer d.wg.Done()
-	now := d.Now()
+	now := d.env.Now()
 	var t dispatch.Task
 	var before schedule.State
 	superseded := false
-	err := d.store.Update(id, func(st *schedule.State) error {
+	err := d.plan.store.Update(id, func(st *schedule.State) error {
 		before = *st
 		again := st.Outcome == schedule.OutcomeRunning && !st.NextDue.IsZero() && !st.NextDue.After(now)
 		if !again && !st.LastEnd.IsZero() && !st.LastEnd.Before(decided) && st.NextDue.After(now) {
@@ -296,28 +339,28 @@ func (d *ClusterScheduler) publish(id string, decided time.Time) {
 		return err
 	})
 	if err == nil && superseded {
-		d.Logger.Info("run reported while this one was being enqueued: not enqueued, the report set the next run", "blog", id)
-		return // recordDone's ended clears d.running
+		d.env.Logger.Info("run reported while this one was being enqueued: not enqueued, the report set the next run", "blog", id)
+		return // recordDone's ended clears d.plan.running
 	}
 	if err == nil {
-		err = d.queue.Enqueue(d.ctx, t)
+		err = d.queue.Enqueue(d.life.ctx, t)
 	}
 	switch {
 	case err == nil:
 	case errors.Is(err, dispatch.ErrDuplicate):
-		d.Logger.Info("run already enqueued: waiting for its report", "blog", id, "task", t.ID())
+		d.env.Logger.Info("run already enqueued: waiting for its report", "blog", id, "task", t.ID())
 	default:
-		retry := time.Duration(d.Config.Cluster.RetryDelay)
-		d.Logger.Error("run not enqueued; trying again", "blog", id, "err", err, "in", retry)
-		if uerr := d.store.Update(id, func(st *schedule.State) error { *st = before; return nil }); uerr != nil {
-			d.Logger.Error("schedule state not saved", "blog", id, "err", uerr)
+		retry := time.Duration(d.env.Config.Cluster.RetryDelay)
+		d.env.Logger.Error("run not enqueued; trying again", "blog", id, "err", err, "in", retry)
+		if uerr := d.plan.store.Update(id, func(st *schedule.State) error { *st = before; return nil }); uerr != nil {
+			d.env.Logger.Error("schedule state not saved", "blog", id, "err", uerr)
 		}
-		d.mu.Lock()
-		delete(d.running, id)
-		if spec, ok := d.specs[id]; ok && !d.closed {
-			d.sched.Set(id, spec, now.Add(retry))
+		d.plan.mu.Lock()
+		delete(d.plan.running, id)
+		if spec, ok := d.plan.specs[id]; ok && !d.plan.closed {
+			d.plan.sched.Set(id, spec, now.Add(retry))
 		}
-		d.mu.Unlock()
+		d.plan.mu.Unlock()
 	}
 }
 
@@ -344,22 +387,22 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	if err := json.Unmarshal(r.Payload, &rep); err != nil {
 		rep = runOutcome{Outcome: schedule.OutcomeFailed, Error: "report not readable: " + err.Error()}
 	}
-	b, spec, ok := d.blog(r.Blog)
+	b, spec, ok := d.plan.blog(r.Blog)
 	// An earlier attempt of a redelivered run may have archived entries
 	// and lost its worker (or its lease) before it could report them: the
 	// count then starts from what the archive holds.
 	archived := 0
 	if r.Attempt > 1 {
-		archived = countEntryAIPs(d.archiveStore(), r.Blog)
+		archived = countEntryAIPs(d.view.store(), r.Blog)
 	}
 	stale := false
 	var after schedule.State
-	err := d.store.Update(r.Blog, func(st *schedule.State) error { // checked, outcome and next run at once
+	err := d.plan.store.Update(r.Blog, func(st *schedule.State) error { // checked, outcome and next run at once
 		if st.Outcome != schedule.OutcomeRunning || !st.NextDue.Equal(r.Due) {
 			stale = true
 			return nil
 		}
-		now := d.Now()
+		now := d.env.Now()
 		rep.apply(st, now)
 		st.Entries = max(st.Entries, archived)
 		if ok {
@@ -372,28 +415,26 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		return err
 	}
 	if stale {
-		d.Logger.Info("report of a run not in flight: ignored", "blog", r.Blog, "due", r.Due)
+		d.env.Logger.Info("report of a run not in flight: ignored", "blog", r.Blog, "due", r.Due)
 		return nil
 	}
-	d.notifyRun(r.Blog, after)
+	d.plan.notifyRun(r.Blog, after)
 	if rep.Run != nil {
-		d.keepRun(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
+		d.plan.keepRun(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
 	}
-	d.metrics.runs.WithLabelValues(rep.Outcome).Inc()
-	d.metrics.entries.Add(rep.Stats.Entries)
-	d.Logger.Info("run reported", "blog", r.Blog, "worker", r.Worker, "attempt", r.Attempt, "outcome", rep.Outcome,
+	d.env.metrics.runs.WithLabelValues(rep.Outcome).Inc()
+	d.env.metrics.entries.Add(rep.Stats.Entries)
+	d.env.Logger.Info("run reported", "blog", r.Blog, "worker", r.Worker, "attempt", r.Attempt, "outcome", rep.Outcome,
 		"archived", rep.Stats.String(), "err", rep.Error)
 	d.flights.done(r)
-	d.mu.Lock()
-	d.warns[r.Blog] = rep.Warning
-	d.mu.Unlock()
+	d.plan.setWarning(r.Blog, rep.Warning)
 	if ok {
-		d.setDue(r.Blog, spec)
+		d.plan.setDue(r.Blog, spec)
 	}
 	if rep.err() != nil {
-		d.backOff(r.Blog)
+		d.plan.backOff(r.Blog)
 	}
-	d.ended(r.Blog)
+	d.plan.ended(r.Blog)
 	return nil
 }
 

@@ -47,7 +47,7 @@ func TestClusterSchedulerThroughLocalDispatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := waitStatus(t, s, func(b BlogStatus) bool { return b.Outcome == schedule.OutcomeOK && !b.Running }) // running ends last
-	_, spec, _ := s.blog("a")
+	_, spec, _ := s.plan.blog("a")
 	next := schedule.NextAfterSuccess(spec, before)
 	if got.Entries != 3 || !got.Watermark.Equal(mark) || got.Runs != 1 || got.Running || got.Attempt != 3 ||
 		!got.NextRun.Equal(next) {
@@ -62,7 +62,7 @@ func TestClusterSchedulerThroughLocalDispatcher(t *testing.T) {
 func schedulerOnLocal(t *testing.T, c *Config) (*ClusterScheduler, dispatch.Delivery) {
 	t.Helper()
 	s := NewClusterScheduler(c)
-	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	s.env.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	q := dispatch.NewLocal(nil)
 	s.queue = q
 	if err := s.Open(); err != nil {

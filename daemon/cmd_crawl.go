@@ -121,7 +121,7 @@ func crawlConfig(ctx context.Context, c *Config, fs *flag.FlagSet, io IO) error 
 // archive is locked and the schedule store open.
 func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO, prepare func(*Daemon)) (RunStats, error) {
 	d := NewDaemon(c)
-	d.Logger = newLogger(c.Log, io.Stderr)
+	d.env.Logger = newLogger(c.Log, io.Stderr)
 	if err := d.openStore(); err != nil {
 		return RunStats{}, err
 	}
@@ -182,8 +182,8 @@ func crawlAdHoc(ctx context.Context, c *Config, full bool, io IO) (RunStats, err
 // Blog AIP, or with one it cannot read, the run is a NewCrawl; the log
 // says which.
 func (d *Daemon) resumeFromArchive(b Blog) {
-	log := d.Logger.With("blog", b.ID)
-	ab, err := aip.LatestBlog(d.archiveStore(), b.ID)
+	log := d.env.Logger.With("blog", b.ID)
+	ab, err := aip.LatestBlog(d.arch.store(), b.ID)
 	switch {
 	case err != nil:
 		log.Warn("the archive's Blog AIP cannot be read; a new crawl", "err", err)
@@ -201,7 +201,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 		log.Warn("the archive's Blog AIP holds no posts feed to start from; a new crawl", "aip", path.Base(path.Dir(path.Dir(ab.Bag)))+"/blog/"+path.Base(ab.Bag))
 		return
 	}
-	err = d.store.Update(b.ID, func(s *schedule.State) error {
+	err = d.plan.store.Update(b.ID, func(s *schedule.State) error {
 		s.Watermark, s.CrawlState = st.Since(), st.CrawlState
 		return nil
 	})
@@ -209,7 +209,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 		log.Warn("schedule state not set from the archive; a new crawl", "err", err)
 		return
 	}
-	d.carry(b.ID, st)
+	d.run.carry(b.ID, st)
 	log.Info("updating from the archive's latest Blog AIP", "aip", "blog/"+path.Base(ab.Bag), "since", st.Since())
 }
 
@@ -226,7 +226,7 @@ func (d *Daemon) archiveWatch(id string, ab *aip.ArchivedBlog, checked time.Time
 	if at.IsZero() {
 		at = checked
 	}
-	data, err := aip.LatestBlogState(context.Background(), d.archiveStore(), id)
+	data, err := aip.LatestBlogState(context.Background(), d.arch.store(), id)
 	if err != nil {
 		log.Warn("the archive's state of the blog cannot be read; the Blog AIP's is used", "err", err)
 		return w
@@ -244,31 +244,24 @@ func (d *Daemon) archiveWatch(id string, ab *aip.ArchivedBlog, checked time.Time
 // for the threads as they are now: a settled update writes no Blog AIP,
 // and a Blog AIP with unchanged content gets no new version. Other runs
 // keep them in the schedule store only.
-func (d *core) keepWatch(id string, st blogharvest.CrawlState) {
-	now := d.Now()
+func (d *Daemon) keepWatch(id string, st blogharvest.CrawlState) {
+	now := d.env.Now()
 	w := harvest.WatchOf(st, now)
-	d.mu.Lock()
-	before, on := d.watchKept[id]
-	d.mu.Unlock()
+	before, on := d.watchKept[id] // written only by crawl -out, whose runs follow one another
 	if !on || w.Same(before) {
 		return
 	}
-	store := d.archiveStore()
-	if d.writer != nil && d.writer.Store == nil {
-		store = &aip.Local{Root: d.writer.Root, Modes: d.writer.Modes} // the modes of the archive's files
-	}
+	store := d.arch.stateStore()
 	if store == nil {
 		return
 	}
 	if err := aip.PutBlogState(context.Background(), store, id, now, w.JSON()); err != nil {
-		d.Logger.Warn("the comment threads watched are not kept in the archive: the next crawl -out asks for those its Blog AIP names",
+		d.env.Logger.Warn("the comment threads watched are not kept in the archive: the next crawl -out asks for those its Blog AIP names",
 			"blog", id, "err", err)
 		return
 	}
-	d.mu.Lock()
 	d.watchKept[id] = w
-	d.mu.Unlock()
-	d.Logger.Info("comment threads watched kept in the archive", "blog", id, "posts", len(w.Threads))
+	d.env.Logger.Info("comment threads watched kept in the archive", "blog", id, "posts", len(w.Threads))
 }
 
 // originList is the value of the repeatable -allow flag; each origin is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"runtime/debug"
 )
 
@@ -25,7 +26,7 @@ func runRun(ctx context.Context, args []string, io IO) error {
 	logger := newLogger(c.Log, io.Stderr)
 	if !c.Cluster.On() {
 		d := NewDaemon(c)
-		d.Logger = logger
+		d.env.Logger = logger
 		_, err := serve(ctx, d, *cfgPath, io)
 		return err
 	}
@@ -36,7 +37,7 @@ func runRun(ctx context.Context, args []string, io IO) error {
 	defer stop()
 	for rejoining := false; ; rejoining = true {
 		s := NewClusterScheduler(c)
-		s.Logger, s.rejoining = logger, rejoining
+		s.env.Logger, s.rejoining = logger, rejoining
 		if err := s.JoinAsScheduler(ctx); err != nil {
 			if errors.Is(err, context.Canceled) {
 				err = errors.New("stopped while standing by")
@@ -47,7 +48,7 @@ func runRun(ctx context.Context, args []string, io IO) error {
 		if !lost {
 			return err
 		}
-		c = s.Config // as last reloaded
+		c = s.env.Config // as last reloaded
 		logger.Warn("scheduler lease lost: stepped down; standing by to take it again (another scheduler may be active)")
 	}
 }
@@ -55,8 +56,11 @@ func runRun(ctx context.Context, args []string, io IO) error {
 // service is a role the run command serves: the local Daemon, or a
 // cluster's ClusterScheduler that holds the scheduler's lease.
 type service interface {
-	base() *planner
+	settings() *env
 	openStore() error
+	closeStore() error
+	Reload(c *Config) error
+	Handler() http.Handler
 	Open() error
 	Close() error
 	Lost() <-chan struct{}
@@ -69,8 +73,8 @@ type service interface {
 // scheduling, closes everything and returns lost, so that the caller
 // stands by again rather than exit.
 func serve(ctx context.Context, d service, cfgPath string, io IO) (lost bool, err error) {
-	p := d.base()
-	c := p.Config
+	e := d.settings()
+	c := e.Config
 	// The archive is locked, then the status server's port bound, before
 	// anything is scheduled: a busy port ends the command before any
 	// harvest starts.
@@ -78,13 +82,13 @@ func serve(ctx context.Context, d service, cfgPath string, io IO) (lost bool, er
 		d.leave()
 		return false, err
 	}
-	srv := &statusServer{d: p}
+	srv := &statusServer{d: d}
 	if err := srv.bind(c.Listen); err != nil {
-		p.closeStore()
+		d.closeStore()
 		d.leave()
 		return false, fmt.Errorf("listen %s: %w (nothing was harvested)", c.Listen, err)
 	}
-	log := p.Logger
+	log := e.Logger
 	log.Info("blogharvest started", startAttrs(c, srv)...)
 	if err := d.Open(); err != nil {
 		srv.close()
@@ -110,7 +114,7 @@ func serve(ctx context.Context, d service, cfgPath string, io IO) (lost bool, er
 			log.Info("stopped")
 			return false, nil
 		case <-io.Reload:
-			reload(p, cfgPath, srv)
+			reload(d, cfgPath, srv)
 		case <-d.Lost():
 			srv.close()
 			d.Close()
@@ -122,14 +126,15 @@ func serve(ctx context.Context, d service, cfgPath string, io IO) (lost bool, er
 // reload applies the config file again; an invalid new config is logged and
 // the running one kept. A changed listen moves the status server; a changed
 // archive or state is refused (logged) while the rest applies.
-func reload(d *planner, path string, srv *statusServer) {
+func reload(d service, path string, srv *statusServer) {
+	e := d.settings()
 	c, err := LoadConfig(path)
 	if err == nil {
-		keepRestartOnly(d.Config, c, d.Logger)
+		keepRestartOnly(e.Config, c, e.Logger)
 		err = d.Reload(c)
 	}
 	if err != nil {
-		d.Logger.Error("config not reloaded; keeping the running one", "err", err)
+		e.Logger.Error("config not reloaded; keeping the running one", "err", err)
 		return
 	}
 	c.Listen = srv.move(c.Listen)

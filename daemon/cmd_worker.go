@@ -53,15 +53,15 @@ func runWorker(ctx context.Context, args []string, io IO) error {
 		c.Listen = *listen
 	}
 	d := NewWorker(c)
-	d.Logger = newLogger(c.Log, io.Stderr).With("worker", c.Cluster.Name)
+	d.env.Logger = newLogger(c.Log, io.Stderr).With("worker", c.Cluster.Name)
 	if err := d.Open(ctx); err != nil {
 		return err
 	}
-	log := d.Logger
+	log := d.env.Logger
 	log.Info("blogharvest worker started", "version", Build().Version, "nats", cluster.Redact(c.Cluster.NATSURL),
 		"concurrency", c.Concurrency, "archive", c.Archive)
 	if c.Listen != "" {
-		addr, stop, err := d.serveHandler(c.Listen, d.workerHandler())
+		addr, stop, err := serveHandler(c.Listen, d.workerHandler(), httpLimits{}, log)
 		if err != nil {
 			d.Close()
 			return fmt.Errorf("listen %s: %w", c.Listen, err)
@@ -118,6 +118,6 @@ func (d *Worker) workerHandler() http.Handler {
 		}
 		w.Write([]byte("ok\n"))
 	})
-	mux.Handle("GET /metrics", d.metrics)
+	mux.Handle("GET /metrics", d.env.metrics)
 	return mux
 }

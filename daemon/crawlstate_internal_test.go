@@ -40,7 +40,7 @@ func TestCrawlStateSurvivesTheStore(t *testing.T) {
 	}
 	defer store.Close()
 	res := &harvest.Result{State: harvest.State{CrawlState: want, Rules: []byte(`{}`)}}
-	outcome := (&Daemon{}).reportOf(schedule.OutcomeOK, &tally{}, res, nil)
+	outcome := newRunner(newEnv(&Config{}), nil).reportOf(schedule.OutcomeOK, &tally{}, res, nil)
 	if err := store.Update("b", func(st *schedule.State) error { outcome.apply(st, time.Now()); return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestCrawlStateSurvivesTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := (&Daemon{}).previous("b", stored).CrawlState; !reflect.DeepEqual(got, want) {
+	if got := newRunner(newEnv(&Config{}), nil).previous("b", stored).CrawlState; !reflect.DeepEqual(got, want) {
 		t.Errorf("crawl state after the store:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"log/slog"
 	"time"
@@ -15,21 +16,38 @@ import (
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// Daemon is the local daemon: it schedules the configured blogs and runs
-// their harvests in this process, through dispatch.Local and a bounded
-// pool of harvest slots (slots.go). Create it with NewDaemon, adjust the
-// exported fields, then Open; Close stops it. A cluster's scheduler is
-// ClusterScheduler, its workers Worker.
+// Daemon is the local daemon: it schedules the configured blogs (its
+// planner) and runs their harvests in this process (its runner, writing
+// into its archive), through dispatch.Local and a bounded pool of harvest
+// slots (slots.go); it runs the fixity audits and the on_publish
+// hand-off. Create it with NewDaemon, adjust its env, then Open; Close
+// stops it. A cluster's scheduler is ClusterScheduler, its workers
+// Worker.
 type Daemon struct {
-	planner
+	env  *env
+	life life
+	arch *archive // the archive written into
+	run  *runner  // one harvest and its outcome
+	plan *planner // the schedule store and the schedule; set by openStore
 
-	local *dispatch.Local // the in-process dispatcher: the pool's queue
-	slots slotPool        // the in-process harvest slots (Config.Concurrency)
+	views  entryViews      // the entries as they looked, as WACZ files (entryview.go)
+	local  *dispatch.Local // the in-process dispatcher: the pool's queue; set by Open
+	slots  slotPool        // the in-process harvest slots (Config.Concurrency)
+	audits *auditor        // the fixity audits (audit.go); set by Open
+	hand   *handoff        // the on_publish command's delivery (handoff.go); nil without one
+	// watchKept, set by `crawl -out` only (before its runs), says to keep
+	// each blog's thread watch in the archive after a run that changed it
+	// (keepWatch); it holds, by blog id, the watch the archive holds.
+	watchKept map[string]harvest.Watch
 }
 
 // NewDaemon returns a Daemon for c with production defaults.
 func NewDaemon(c *Config) *Daemon {
-	return &Daemon{planner: planner{core: newCore(c)}}
+	e := newEnv(c)
+	a := newArchive(e)
+	d := &Daemon{env: e, arch: a, run: newRunner(e, a)}
+	d.run.published = func() { d.hand.published() }
+	return d
 }
 
 // Open locks the archive and sweeps unfinished AIPs, opens the schedule
@@ -37,40 +55,54 @@ func NewDaemon(c *Config) *Daemon {
 // did already), recounts the entries of runs a killed process left
 // unfinished, and starts scheduling every blog into the pool.
 func (d *Daemon) Open() error {
-	c := d.Config
-	if d.store == nil {
+	c := d.env.Config
+	if d.plan == nil {
 		if err := d.openStore(); err != nil {
 			return err
 		}
 	}
-	if err := d.recountUnfinished(); err != nil {
+	if err := d.plan.recountUnfinished(d.arch.view); err != nil {
 		d.closeStore()
 		return err
 	}
-	d.ctx, d.cancel = context.WithCancel(context.Background())
-	if err := d.plan(c, d.enqueueLocked); err != nil {
+	d.life.begin()
+	if err := d.plan.plan(c, d.enqueueLocked, &d.life); err != nil {
 		d.closeStore()
 		return err
 	}
 	d.startLocal(max(c.Concurrency, 1))
-	d.startHandoff()
+	d.hand = startHandoff(d.env, &d.life, d.arch.store)
 	d.startAudits()
-	return d.sched.Open()
+	return d.plan.sched.Open()
 }
 
-// openStore prepares the archive (core.openArchive: its lock, before
-// anything touches <archive>/.tmp, and the sweep of unfinished AIPs), then
-// opens the schedule store. closeStore undoes it.
+// openStore prepares the archive (archive.open: its lock, before anything
+// touches <archive>/.tmp, and the sweep of unfinished AIPs), then opens
+// the schedule store (openPlanner). closeStore undoes it.
 func (d *Daemon) openStore() error {
-	if err := d.openArchive(context.Background(), aip.LockArchive); err != nil {
+	if err := d.arch.open(context.Background(), aip.LockArchive); err != nil {
 		return err
 	}
-	if err := d.openState(1); err != nil {
-		d.closeStore()
+	p, err := openPlanner(d.env, 1)
+	if err != nil {
+		d.arch.close()
 		return err
 	}
+	d.plan = p
 	return nil
 }
+
+// closeStore closes the schedule store and releases the archive's lock.
+func (d *Daemon) closeStore() error {
+	var err error
+	if d.plan != nil {
+		err = d.plan.close()
+	}
+	return errors.Join(err, d.arch.close())
+}
+
+// settings returns the daemon's env (service).
+func (d *Daemon) settings() *env { return d.env }
 
 // Lost is nil for the local daemon: only a cluster's scheduler has a
 // lease to lose.
@@ -79,20 +111,38 @@ func (d *Daemon) Lost() <-chan struct{} { return nil }
 // leave does nothing: the local daemon holds nothing before openStore.
 func (d *Daemon) leave() {}
 
-// reschedule stores and sets the blog's next due time after a run.
-func (d *Daemon) reschedule(id string, spec schedule.Spec, runErr error) {
-	now := d.Now()
-	b, _, _ := d.blog(id)
-	err := d.store.Update(id, func(st *schedule.State) error {
-		setNext(st, spec, runErr, now, time.Duration(b.DownAfter))
-		return nil
-	})
-	if err != nil {
-		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
-		return
+// Reload replaces the config (planner.Reload) and has the audits read
+// their schedule again.
+func (d *Daemon) Reload(c *Config) error {
+	if err := d.plan.Reload(c); err != nil {
+		return err
 	}
-	d.setDue(id, spec)
+	d.audits.reloaded()
+	return nil
 }
+
+// source is what the daemon's status server shows (statusSource).
+func (d *Daemon) source() *statusSource {
+	return &statusSource{env: d.env, plan: d.plan, view: d.arch.view, views: &d.views, role: d}
+}
+
+// Status returns every configured blog's status, sorted by id.
+func (d *Daemon) Status() ([]BlogStatus, error) { return d.source().Status() }
+
+// Handler serves the status pages, /status, /healthz and /metrics.
+func (d *Daemon) Handler() http.Handler { return d.source().Handler() }
+
+// progress is the progress of blog id's run going on here (shown).
+func (d *Daemon) progress(id string) *RunProgress { return d.run.liveProgress(id) }
+
+// flightOf is false: the local daemon's runs have no workers (shown).
+func (d *Daemon) flightOf(string) (flight, bool) { return flight{}, false }
+
+// auditStatus is the audits' part of /status (shown).
+func (d *Daemon) auditStatus() *AuditStatus { return d.audits.status(d.plan.config()) }
+
+// extra adds nothing: /status's "audit" is auditStatus (shown).
+func (d *Daemon) extra(map[string]any) {}
 
 // RunStats counts what one run archived.
 type RunStats struct {
@@ -118,10 +168,10 @@ func (d *Daemon) RunBlog(ctx context.Context, b Blog, progress func(*blogharvest
 }
 
 func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest.Entry)) (RunStats, error) {
-	start := d.Now()
+	start := d.env.Now()
 	var since, changed time.Time
 	var prev schedule.State
-	err := d.store.Update(b.ID, func(st *schedule.State) error {
+	err := d.plan.store.Update(b.ID, func(st *schedule.State) error {
 		if changed = st.IdentityChanged; !changed.IsZero() && !b.AcceptChange.Accepts(changed) {
 			return nil // paused: nothing asked, nothing written (daemon/identity.go)
 		}
@@ -134,19 +184,22 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 		return RunStats{}, err
 	}
 	if !changed.IsZero() && !b.AcceptChange.Accepts(changed) {
-		d.Logger.Warn("blog paused: the site at its address is no longer the blog archived; set accept_change to that day or later to archive it as the blog's",
+		d.env.Logger.Warn("blog paused: the site at its address is no longer the blog archived; set accept_change to that day or later to archive it as the blog's",
 			"blog", b.ID, "identity_changed", changed.UTC().Format(time.DateOnly))
 		return RunStats{}, nil
 	}
 	accepted := !changed.IsZero()
 	if accepted {
-		d.Logger.Info("identity change accepted (accept_change): the site at the address is archived as the blog's",
+		d.env.Logger.Info("identity change accepted (accept_change): the site at the address is archived as the blog's",
 			"blog", b.ID, "identity_changed", changed.UTC().Format(time.DateOnly), "accept_change", b.AcceptChange.Format(time.DateOnly))
 	}
-	outcome, t, res, runErr := d.crawlAccepting(ctx, b, since, d.previous(b.ID, prev), progress, accepted)
+	outcome, t, res, runErr := d.run.crawlAccepting(ctx, b, since, d.run.previous(b.ID, prev), progress, accepted)
+	if res != nil {
+		d.plan.setWarning(b.ID, warningOf(t, res))
+	}
 	d.finish(b.ID, outcome, t, res, runErr)
 	d.keepIdentity(b.ID, start, accepted, runErr)
-	d.keepRun(b.ID, t.run)
+	d.plan.keepRun(b.ID, t.run)
 	return t.stats(), runErr
 }
 
@@ -159,20 +212,20 @@ func interrupted(ctx context.Context, runErr error) bool {
 // finish records a run's end, whose outcome is given, in the schedule
 // store. An interrupted run is no failure: Failures and the watermark stay.
 func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runErr error) {
-	rep := d.reportOf(outcome, t, res, runErr)
+	rep := d.run.reportOf(outcome, t, res, runErr)
 	var after schedule.State
-	err := d.store.Update(id, func(st *schedule.State) error {
-		rep.apply(st, d.Now())
+	err := d.plan.store.Update(id, func(st *schedule.State) error {
+		rep.apply(st, d.env.Now())
 		after = *st
 		return nil
 	})
 	if err != nil {
-		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
+		d.env.Logger.Error("schedule state not saved", "blog", id, "err", err)
 	} else {
-		d.notifyRun(id, after)
+		d.plan.notifyRun(id, after)
 	}
 	if runErr == nil && res != nil {
-		d.carry(id, res.State)
+		d.run.carry(id, res.State)
 		d.keepWatch(id, res.State.CrawlState)
 	}
 }
@@ -236,9 +289,11 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 // Close stops scheduling, cancels running harvests (letting AIP writes in
 // flight finish), waits for them up to Grace, and closes the store.
 func (d *Daemon) Close() error {
-	if !d.stop() {
+	if d.plan != nil && !d.plan.halt() {
 		return nil
 	}
+	d.life.end(d.env)
+	d.views.close()
 	if d.local != nil {
 		d.local.Close()
 	}

@@ -16,42 +16,36 @@ import (
 func (d *Daemon) startLocal(n int) {
 	d.local = dispatch.NewLocal(func(dispatch.Report) {})
 	d.slots = newSlotPool(n)
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		d.work(d.local)
-	}()
+	d.life.goRun(func() { d.work(d.local) })
 }
 
 // work runs the tasks of q, each once a slot is free, until the daemon
 // closes.
 func (d *Daemon) work(q dispatch.Dispatcher) {
 	for {
-		dl, err := q.Receive(d.ctx)
+		dl, err := q.Receive(d.life.ctx)
 		if err != nil {
 			return
 		}
-		if err := d.slots.take(d.ctx); err != nil {
+		if err := d.slots.take(d.life.ctx); err != nil {
 			return // closing: the run is retried at the next start
 		}
 		slot := &runSlot{pool: d.slots, held: true}
-		d.wg.Add(1)
-		go func() {
-			defer d.wg.Done()
+		d.life.goRun(func() {
 			defer slot.release()
-			d.runTask(withSlot(d.ctx, slot), dl)
-		}()
+			d.runTask(withSlot(d.life.ctx, slot), dl)
+		})
 	}
 }
 
 // enqueueLocked hands a run of blog id to the pool's queue; d.mu is
 // held (planner.enqueue).
 func (d *Daemon) enqueueLocked(id string) {
-	if err := d.local.Enqueue(d.ctx, dispatch.Task{Blog: id, Due: d.Now()}); err != nil {
-		delete(d.running, id)
-		delete(d.again, id)
+	if err := d.local.Enqueue(d.life.ctx, dispatch.Task{Blog: id, Due: d.env.Now()}); err != nil {
+		delete(d.plan.running, id)
+		delete(d.plan.again, id)
 		if !errors.Is(err, dispatch.ErrClosed) {
-			d.Logger.Error("run not enqueued", "blog", id, "err", err)
+			d.env.Logger.Error("run not enqueued", "blog", id, "err", err)
 		}
 	}
 }
@@ -61,19 +55,19 @@ func (d *Daemon) enqueueLocked(id string) {
 func (d *Daemon) runTask(ctx context.Context, dl dispatch.Delivery) {
 	id := dl.Task().Blog
 	defer dl.Ack(dispatch.Report{Blog: id, Due: dl.Task().Due, Kind: dispatch.Done})
-	b, spec, ok := d.blog(id)
-	if ok && d.ctx.Err() != nil {
+	b, spec, ok := d.plan.blog(id)
+	if ok && d.life.ctx.Err() != nil {
 		return // shut down before its turn: run at the next start, not begun now
 	}
 	if ok {
 		err := d.RunBlog(ctx, b, nil)
-		if errors.Is(err, context.Canceled) && d.ctx.Err() != nil {
+		if errors.Is(err, context.Canceled) && d.life.ctx.Err() != nil {
 			return // shutting down: the run is retried at the next start
 		}
-		d.reschedule(id, spec, err)
+		d.plan.reschedule(id, spec, err)
 		if err != nil {
-			d.backOff(id)
+			d.plan.backOff(id)
 		}
 	}
-	d.ended(id)
+	d.plan.ended(id)
 }

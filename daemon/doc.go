@@ -5,7 +5,7 @@
 // crawl and demo all fail fast, exit code 1, while another process holds
 // it), sweeps unfinished AIPs, opens the schedule store, schedules every
 // blog, runs harvests in a bounded pool of harvest slots (slots.go: a run
-// lends its slot to another blog while it waits a second or more for a
+// lends its slot, waiting with internal/clock's Sleep, to another blog while it waits a second or more for a
 // host's politeness) and streams their records into the AIP writer. SIGHUP reloads the config; the first
 // SIGTERM or SIGINT stops scheduling, lets AIP writes in flight finish,
 // cancels crawls and closes the store within a grace period; a second signal
@@ -13,16 +13,36 @@
 // others: it is where everything is wired together.
 //
 // A process plays one of three roles, each a type that owns its loops and
-// is started by its command: Daemon (daemon.go, dispatch.go: run without
+// is started by its command, and holds only the parts it uses (named
+// fields, nothing embedded): Daemon (daemon.go, dispatch.go: run without
 // a cluster; the pool of harvest slots reads dispatch.Local),
 // ClusterScheduler (cluster_sched.go: run with a cluster key; the
 // scheduler's lease, runs handed out with Enqueue and their outcomes read
 // with Reports, through the dispatcher as the pool's are) and Worker
-// (worker.go: the worker command; leases, heartbeats, a run's end). What
-// they share is core (core.go: config, clock, log, metrics, archive,
-// schedule store, the crawl of one blog, the run history); the two that
-// schedule share planner (planner.go: blogs, specs, firing, reload) and
-// /status (http.go).
+// (worker.go: the worker command; leases, heartbeats, a run's end). The
+// parts, each made by its role and handed what it needs:
+//
+//   - env (env.go): the config, clock, log, metrics and grace every part
+//     reads; life (env.go): a role's context and goroutines.
+//   - archive (archivepart.go): the archive a role writes into — its lock,
+//     the AIP writer (opened by archive.open) — and archiveView, the
+//     archive as read (the Store, s3archive.go's archiveReader; the
+//     storage and shortfall counts of the status pages). Daemon and Worker
+//     hold an archive; ClusterScheduler, which writes nothing, a view.
+//   - runner (runner.go): one harvest of a blog and its outcome — counted,
+//     logged, its record (runhistory.go: record), its summary
+//     (runoutcome.go: reportOf), a stranger's evidence (identity.go), the
+//     robots.txt and rules carried to the next crawl (polite.go), the runs
+//     going on (progress.go). Daemon and Worker.
+//   - planner (planner.go): the scheduling part — the schedule store, the
+//     run history (runhistory.go: keepRun, loadHistory, runsOf), the
+//     backoff (setNext, reschedule), the blogs and specs, firing, reload,
+//     each blog's last warning, the notifications. Daemon and
+//     ClusterScheduler.
+//   - statusSource (http.go, statuspage.go): what the status server shows
+//     of a role that schedules — the planner, the view, the entry views —
+//     and the role's own additions through the shown interface (the
+//     progress of runs going on, a cluster's flights, the audits).
 //
 // Where to change what: the status pages are statuspage.go and
 // statuspage.html (a blog's health, failing or down since its first failed
@@ -41,7 +61,7 @@
 // published command (cmd_published.go) and by the on_publish command's
 // delivery (handoff.go, its cursor beside the state file); the archive's
 // file and folder modes are Config.Modes, given to the AIP writer in
-// core.openArchive; files written outside the archive get 0644 under the
+// archive.open; files written outside the archive get 0644 under the
 // umask (umask.go). locate and import-opml are cmd_locate.go and
 // cmd_opml.go. No line a command prints may hold a URL's credentials:
 // Main passes stderr through redactURLs (redact.go) as a whole, and a
@@ -51,12 +71,13 @@
 // reads the archive (media and requisites reuse, resuming, the archived
 // posts a moved blog's update matches its posts with — polite.go's
 // archivedPosts, report.Walk —, export, report, status counts and
-// shortfalls) gets its aip.Store from s3archive.go
-// (core.archiveStore, readArchive; resolveArchive for a command line's
+// shortfalls) gets its aip.Store from archiveView.store
+// (archivepart.go; s3archive.go's readArchive; resolveArchive for a command line's
 // ARCHIVE[/BLOG-ID], a folder or s3://…); counts are in archivecount.go.
 // The Prometheus metrics (names, HELP texts, buckets) and /metrics are
 // metrics.go, through github.com/VictoriaMetrics/metrics; what a crawl adds
-// to them is in archive.go (count, recordFetches, recordRenders).
+// to them is there too (recordFetches, recordRenders) and in archive.go
+// (archiver.count).
 // A blog whose identity changed (harvest.IdentityError): identity.go (the
 // evidence kept in the archive's .state folder, the pause in the schedule
 // state) and runBlog in daemon.go (paused until accept_change, Date in

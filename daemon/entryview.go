@@ -50,7 +50,8 @@ type aipRef struct {
 // few WACZ files made (a published bag never changes: neither does its
 // WACZ).
 type entryViews struct {
-	d *planner
+	plan *planner     // the running config
+	view *archiveView // the archive the entries are read from
 
 	mu    sync.Mutex
 	dir   string                   // the temporary folder of the WACZ files; made at first use
@@ -71,7 +72,7 @@ func (v *entryViews) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /entry.wacz", v.wacz)
 	for _, f := range []string{"ui.js", "sw.js"} {
 		mux.HandleFunc("GET /replay/"+f, func(w http.ResponseWriter, r *http.Request) {
-			dir := v.d.config().ReplayWebPage
+			dir := v.plan.config().ReplayWebPage
 			if dir == "" {
 				http.NotFound(w, r)
 				return
@@ -93,7 +94,7 @@ func (v *entryViews) routes(mux *http.ServeMux) {
 func (p *planner) config() *Config {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.Config
+	return p.env.Config
 }
 
 // bag returns the request's bag, or writes an error and returns "".
@@ -103,7 +104,7 @@ func (v *entryViews) bag(w http.ResponseWriter, r *http.Request) string {
 		http.Error(w, "bag: not an Entry AIP version's folder (<blog-id>/entries/<year>/<entry-key>/v<N>)", http.StatusBadRequest)
 		return ""
 	}
-	st := v.d.archiveStore()
+	st := v.view.store()
 	if st == nil {
 		http.Error(w, "the archive cannot be read", http.StatusServiceUnavailable)
 		return ""
@@ -138,12 +139,12 @@ func (v *entryViews) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wacz := "entry.wacz?bag=" + name
-	if v.d.config().ReplayWebPage == "" {
+	if v.plan.config().ReplayWebPage == "" {
 		http.Redirect(w, r, wacz, http.StatusSeeOther)
 		return
 	}
 	permalink := ""
-	if info, err := fs.ReadFile(v.d.archiveStore(), path.Join(name, "bag-info.txt")); err == nil {
+	if info, err := fs.ReadFile(v.view.store(), path.Join(name, "bag-info.txt")); err == nil {
 		for _, l := range strings.Split(string(info), "\n") {
 			if s, ok := strings.CutPrefix(l, "External-Identifier: "); ok {
 				permalink = strings.TrimSpace(s)
@@ -163,12 +164,12 @@ func (v *entryViews) wacz(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := v.file(r.Context(), name)
 	if err != nil {
-		http.Error(w, "WACZ not made: "+publicText(err.Error(), v.d.config()), http.StatusInternalServerError)
+		http.Error(w, "WACZ not made: "+publicText(err.Error(), v.plan.config()), http.StatusInternalServerError)
 		return
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		http.Error(w, "WACZ not made: "+publicText(err.Error(), v.d.config()), http.StatusInternalServerError)
+		http.Error(w, "WACZ not made: "+publicText(err.Error(), v.plan.config()), http.StatusInternalServerError)
 		return
 	}
 	defer f.Close()
@@ -200,7 +201,7 @@ func (v *entryViews) file(ctx context.Context, bag string) (string, error) {
 	}
 	dir := v.dir
 	v.mu.Unlock()
-	st := v.d.archiveStore()
+	st := v.view.store()
 	target, err := report.ResolveIn(st, strings.SplitN(bag, "/", 2)[0])
 	if err != nil {
 		return "", err

@@ -81,26 +81,23 @@ type handoff struct {
 	read map[string]aip.PublishedRecord
 }
 
-// startHandoff starts delivering the archive's publication log to the
-// config's on_publish command, if it has one, until d.ctx ends.
-func (d *core) startHandoff() {
-	c := d.Config
+// startHandoff starts delivering the archive read through store to the
+// config's on_publish command, if it has one, within l; it returns the
+// hand-off, nil without one.
+func startHandoff(e *env, l *life, store func() aip.Store) *handoff {
+	c := e.Config
 	if len(c.OnPublish) == 0 {
-		return
+		return nil
 	}
-	h := &handoff{cmd: c.OnPublish, store: d.archiveStore, file: filepath.Join(filepath.Dir(c.State), handoffFile),
-		log: d.Logger.With("on_publish", filepath.Base(c.OnPublish[0])), now: d.Now, kick: make(chan struct{}, 1),
+	h := &handoff{cmd: c.OnPublish, store: store, file: filepath.Join(filepath.Dir(c.State), handoffFile),
+		log: e.Logger.With("on_publish", filepath.Base(c.OnPublish[0])), now: e.Now, kick: make(chan struct{}, 1),
 		minW: handoffMinWait, maxW: handoffMaxWait, read: map[string]aip.PublishedRecord{}}
 	if err := h.load(); err != nil {
-		d.Logger.Error("on_publish: its cursor cannot be read; every bag of the publication log will be handed off again",
+		e.Logger.Error("on_publish: its cursor cannot be read; every bag of the publication log will be handed off again",
 			"file", h.file, "err", err)
 	}
-	d.handoff = h
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		h.loop(d.ctx)
-	}()
+	l.goRun(func() { h.loop(l.ctx) })
+	return h
 }
 
 // published tells the hand-off that a bag was just published here.

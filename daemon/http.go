@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"sort"
@@ -73,51 +74,74 @@ func statusFrom(b Blog, st schedule.State, now time.Time) BlogStatus {
 		IdentityChanged: st.IdentityChanged, IdentityEvidence: st.IdentityEvidence}
 }
 
+// shown is what a scheduling role adds to what its status server shows:
+// the progress of its runs going on in this process, the cluster's
+// reports of a blog's run in flight, and its own keys of /status.
+type shown interface {
+	progress(id string) *RunProgress   // nil: no run of blog id goes on here
+	flightOf(id string) (flight, bool) // false: no worker reports runs (one process)
+	auditStatus() *AuditStatus         // nil: no audits here
+	extra(out map[string]any)          // adds the role's own keys to /status
+}
+
+// statusSource is what the status server of a scheduling role (the local
+// daemon, a cluster's scheduler) shows: the blogs, their states and runs
+// (the planner), what the archive holds of them (the view), the entries
+// as WACZ files, and the role's own additions (shown).
+type statusSource struct {
+	env   *env
+	plan  *planner
+	view  *archiveView
+	views *entryViews
+	role  shown
+}
+
 // Status returns every configured blog's status, sorted by id.
-func (d *planner) Status() ([]BlogStatus, error) {
-	d.mu.Lock()
-	blogs := make([]Blog, 0, len(d.blogs))
-	for _, b := range d.blogs {
+func (d *statusSource) Status() ([]BlogStatus, error) {
+	p := d.plan
+	p.mu.Lock()
+	blogs := make([]Blog, 0, len(p.blogs))
+	for _, b := range p.blogs {
 		blogs = append(blogs, b)
 	}
-	d.mu.Unlock()
+	p.mu.Unlock()
 	sort.Slice(blogs, func(i, j int) bool { return blogs[i].ID < blogs[j].ID })
 	out := make([]BlogStatus, 0, len(blogs))
 	for _, b := range blogs {
-		st, _, err := d.store.Get(b.ID)
+		st, _, err := p.store.Get(b.ID)
 		if err != nil {
 			return nil, err
 		}
-		s := statusFrom(b, st, d.Now())
-		d.mu.Lock()
-		s.Running, s.Warning = d.running[b.ID] && !d.held[b.ID], publicText(d.warns[b.ID], d.Config)
-		d.mu.Unlock()
-		s.LastRun, s.LastWritten = d.history.last(b.ID), d.history.lastWritten(b.ID)
-		s.Progress = d.liveProgress(b.ID)
-		s.Shortfalls = d.shortfalls.of(d.archiveStore(), b.ID).Counts
-		if due, ok := d.sched.Due(b.ID); ok {
+		s := statusFrom(b, st, d.env.Now())
+		p.mu.Lock()
+		s.Running, s.Warning = p.running[b.ID] && !p.held[b.ID], publicText(p.warns[b.ID], d.env.Config)
+		p.mu.Unlock()
+		s.LastRun, s.LastWritten = p.history.last(b.ID), p.history.lastWritten(b.ID)
+		s.Progress = d.role.progress(b.ID)
+		s.Shortfalls = d.view.shortfalls.of(d.view.store(), b.ID).Counts
+		if due, ok := p.sched.Due(b.ID); ok {
 			s.NextRun = due
 		}
-		if d.board != nil {
-			f := d.board.flightOf(b.ID)
-			s.Worker, s.Attempt, s.AttemptError = f.Worker, f.Attempt, publicText(f.LastFail, d.Config)
+		if f, ok := d.role.flightOf(b.ID); ok {
+			s.Worker, s.Attempt, s.AttemptError = f.Worker, f.Attempt, publicText(f.LastFail, d.env.Config)
 		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-// Handler serves /healthz, /metrics and /status.
-func (d *planner) Handler() http.Handler {
+// Handler serves /healthz, /metrics, /status (JSON) and the status pages
+// (statuspage.go).
+func (d *statusSource) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("ok\n"))
 	})
 	d.statusPages(mux)
-	d.views.d = d
+	d.views.plan, d.views.view = d.plan, d.view
 	d.views.routes(mux)
-	mux.Handle("GET /metrics", d.metrics)
+	mux.Handle("GET /metrics", d.env.metrics)
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
 		if err != nil {
@@ -128,10 +152,8 @@ func (d *planner) Handler() http.Handler {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		out := map[string]any{"version": Build().Version, "blogs": st}
-		if d.board != nil {
-			out["cluster"] = d.board.status(d.Config.Cluster.Name)
-		}
-		if a := d.audits.status(d.Config); a != nil {
+		d.role.extra(out)
+		if a := d.role.auditStatus(); a != nil {
 			out["audit"] = a
 		}
 		enc.Encode(out)
@@ -139,35 +161,29 @@ func (d *planner) Handler() http.Handler {
 	return mux
 }
 
-// serve listens on addr and serves Handler until ctx ends, with the
-// timeouts and connection cap of d.httpLimits (defaultHTTPLimits when
-// unset). It returns the bound address (addr may end in :0) and a function
-// that shuts the server down, waiting at most a few seconds.
-func (d *planner) serve(addr string) (net.Addr, func(), error) {
-	return d.serveHandler(addr, d.Handler())
-}
-
-// serveHandler is serve with handler h.
-func (d *core) serveHandler(addr string, h http.Handler) (net.Addr, func(), error) {
+// serveHandler listens on addr and serves h with the timeouts and
+// connection cap of limits (defaultHTTPLimits when zero). It returns the
+// bound address (addr may end in :0) and a function that shuts the
+// server down, waiting at most a few seconds.
+func serveHandler(addr string, h http.Handler, limits httpLimits, log *slog.Logger) (net.Addr, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, err
 	}
-	stop := d.serveOn(ln, h)
+	stop := serveOn(ln, h, limits, log)
 	return ln.Addr(), stop, nil
 }
 
 // serveOn serves h on the bound listener ln, as serveHandler does, and
-// returns the function that shuts the server down.
-func (d *core) serveOn(ln net.Listener, h http.Handler) func() {
-	limits := d.httpLimits
+// returns the function that stops it.
+func serveOn(ln net.Listener, h http.Handler, limits httpLimits, log *slog.Logger) func() {
 	if limits.maxConns == 0 {
 		limits = defaultHTTPLimits
 	}
 	srv, conns := limits.server(h)
 	go func() {
 		if err := srv.Serve(conns.listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			d.Logger.Error("status server stopped", "err", err)
+			log.Error("status server stopped", "err", err)
 		}
 	}()
 	stop := func() {

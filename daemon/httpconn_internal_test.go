@@ -16,9 +16,8 @@ import (
 func serveLimited(t *testing.T, limits httpLimits) string {
 	t.Helper()
 	d := NewDaemon(&Config{})
-	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	d.httpLimits = limits
-	addr, stop, err := d.serve("127.0.0.1:0")
+	d.plan = newPlanner(d.env, nil) // the pages this test asks for read no schedule store
+	addr, stop, err := serveHandler("127.0.0.1:0", d.Handler(), limits, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ import (
 // keepIdentityEvidence writes the ledger of a run that ended in a
 // harvest.IdentityError into the archive (aip.PutIdentityEvidence); a
 // failure to write it is logged.
-func (d *core) keepIdentityEvidence(ctx context.Context, id string, start time.Time, res *harvest.Result, runErr error) {
+func (d *runner) keepIdentityEvidence(ctx context.Context, id string, start time.Time, res *harvest.Result, runErr error) {
 	var ie *harvest.IdentityError
 	if !errors.As(runErr, &ie) || res == nil {
 		return
@@ -36,8 +36,8 @@ func (d *core) keepIdentityEvidence(ctx context.Context, id string, start time.T
 		b.WriteString("# " + strings.ReplaceAll(e, "\n", " ") + "\n")
 	}
 	b.Write(harvest.LedgerTSV(res.Ledger))
-	if err := aip.PutIdentityEvidence(context.WithoutCancel(ctx), d.archiveStore(), id, start, []byte(b.String())); err != nil {
-		d.Logger.Error("identity evidence not kept", "blog", id, "err", err)
+	if err := aip.PutIdentityEvidence(context.WithoutCancel(ctx), d.arch.store(), id, start, []byte(b.String())); err != nil {
+		d.env.Logger.Error("identity evidence not kept", "blog", id, "err", err)
 	}
 }
 
@@ -50,7 +50,7 @@ func (d *Daemon) keepIdentity(id string, start time.Time, accepted bool, runErr 
 	if !changed && !(accepted && runErr == nil) {
 		return
 	}
-	err := d.store.Update(id, func(st *schedule.State) error {
+	err := d.plan.store.Update(id, func(st *schedule.State) error {
 		if changed {
 			st.IdentityChanged, st.IdentityEvidence = start, strings.Join(ie.Evidence, "; ")
 			// Not a blog down (health.go): the address answers, and the
@@ -63,11 +63,11 @@ func (d *Daemon) keepIdentity(id string, start time.Time, accepted bool, runErr 
 		return nil
 	})
 	if err != nil {
-		d.Logger.Error("schedule state not saved", "blog", id, "err", err)
+		d.env.Logger.Error("schedule state not saved", "blog", id, "err", err)
 		return
 	}
 	if changed {
-		d.Logger.Warn("identity changed: the blog is paused until accept_change names this day or a later one",
+		d.env.Logger.Warn("identity changed: the blog is paused until accept_change names this day or a later one",
 			"blog", id, "identity_changed", start.UTC().Format(time.DateOnly), "evidence", strings.Join(ie.Evidence, "; "))
 	}
 }

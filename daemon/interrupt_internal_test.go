@@ -28,9 +28,9 @@ func (h blockingHarvester) Harvest(ctx context.Context, o harvest.Options, since
 func openBlocking(t *testing.T, dir string) (*Daemon, chan string) {
 	t.Helper()
 	d := NewDaemon(dailyConfig(t, dir, "slow"))
-	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	d.env.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	started := make(chan string, 1)
-	d.harvester = blockingHarvester{started}
+	d.run.harvester = blockingHarvester{started}
 	if err := d.Open(); err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	vm "github.com/VictoriaMetrics/metrics"
 
 	"github.com/blogharvest/blogharvest/aip"
+	"github.com/blogharvest/blogharvest/harvest"
 )
 
 // metrics are the daemon's Prometheus metrics (github.com/VictoriaMetrics/metrics,
@@ -192,4 +194,32 @@ func (m *metrics) WriteTo(w io.Writer) (int64, error) {
 func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	m.WriteTo(w)
+}
+
+// recordFetches adds a crawl's HTTP status counts to the metrics.
+func (m *metrics) recordFetches(res *harvest.Result) {
+	if m == nil || res == nil {
+		return
+	}
+	for code, n := range res.Fetches {
+		label := strconv.Itoa(code)
+		if code == 0 {
+			label = "error"
+		}
+		m.fetches.WithLabelValues(label).Add(n)
+	}
+}
+
+// recordRenders adds a crawl's renders by reason, and the renders it
+// refused, to the metrics.
+func (m *metrics) recordRenders(res *harvest.Result) {
+	if m == nil || res == nil {
+		return
+	}
+	for reason, n := range res.Renders {
+		m.renders.WithLabelValues(reason).Add(n)
+	}
+	for why, n := range res.NotRendered {
+		m.unrender.WithLabelValues(why).Add(n)
+	}
 }

@@ -1,70 +1,100 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// planner is the schedule side the local daemon and a cluster's scheduler
-// share: the configured blogs and their specs, the schedule.Scheduler
-// that fires them, which runs are in flight, and /status. What a firing
-// does is the role's: enqueue, called with mu held, hands the run to the
-// role's dispatcher (the in-process pool, or the cluster's).
+// planner is the scheduling part the local daemon and a cluster's
+// scheduler share: the schedule store (each blog's state, its run
+// history and its backoff: setNext, reschedule), the configured blogs and
+// their specs, the schedule.Scheduler that fires them, which runs are in
+// flight, the last warning of each blog, and the notifications of failed
+// runs. What a firing does is the role's: enqueue, called with mu held,
+// hands the run to the role's dispatcher (the in-process pool, or the
+// cluster's). openPlanner makes it with its store; plan starts firing.
 type planner struct {
-	core
+	env   *env
+	store *schedule.Store // the schedule store
+	// history is the last runs of each blog, for the status page (kept in
+	// the schedule store: runhistory.go).
+	history runHistory
 
 	sched   *schedule.Scheduler
 	enqueue func(id string) // hands a run of blog id to the role's dispatcher; mu is held
-	board   flightBoard     // what a cluster's workers reported, for /status; nil in one process
 
+	mu      sync.Mutex               // guards what follows and env.Config
 	blogs   map[string]Blog          // the config's blogs, by id
 	specs   map[string]schedule.Spec // their parsed schedules
 	running map[string]bool          // blogs whose run is in progress
 	again   map[string]bool          // fired while running: run once more after
 	closed  bool
-
-	held   map[string]bool // blogs an audit reads now (in running too, not shown as running; audit.go)
-	idle   chan struct{}   // closed and replaced when a run ends (planner.waitIdle)
-	notify *notifier       // notifications of failed runs and audit problems (notify.go)
-	audits *auditor        // the local daemon's fixity audits; nil in a cluster's scheduler
-	views  entryViews      // the entries as they looked, as WACZ files (entryview.go)
+	held    map[string]bool   // blogs an audit reads now (in running too, not shown as running; audit.go)
+	idle    chan struct{}     // closed and replaced when a run ends (planner.hold)
+	warns   map[string]string // last warning per blog, for /status
+	notify  *notifier         // notifications of failed runs and audit problems (notify.go)
 }
 
-// flightBoard is what a cluster scheduler adds to /status: its workers'
-// reports of each blog's run in flight, and the queue's figures.
-type flightBoard interface {
-	flightOf(id string) flight
-	status(name string) clusterStatus
+// newPlanner returns the planner of a role reading and writing store.
+func newPlanner(e *env, store *schedule.Store) *planner {
+	return &planner{env: e, store: store, warns: map[string]string{}}
 }
 
-// plan schedules every blog of c, firing through enqueue; start
-// (p.sched.Open) is the caller's.
-func (p *planner) plan(c *Config, enqueue func(id string)) error {
+// openPlanner opens the schedule store of e's config, logging a damaged
+// one set aside, and reads its run history. A store another process holds
+// is tried again tries times (a scheduler that just lost its lease may
+// still be letting go of the file).
+func openPlanner(e *env, tries int) (*planner, error) {
+	c := e.Config
+	if err := os.MkdirAll(filepath.Dir(c.State), 0o755); err != nil {
+		return nil, fmt.Errorf("state %s: %w", c.State, err)
+	}
+	var store *schedule.Store
+	var err error
+	for range max(tries, 1) {
+		if store, err = schedule.Open(c.State); !errors.Is(err, schedule.ErrInUse) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	logRecovery(e.Logger, store.Recovered())
+	p := newPlanner(e, store)
+	p.loadHistory()
+	return p, nil
+}
+
+// close closes the schedule store.
+func (p *planner) close() error { return p.store.Close() }
+
+// plan schedules every blog of c, firing through enqueue, and starts the
+// notifications within l; start (p.sched.Open) is the caller's.
+func (p *planner) plan(c *Config, enqueue func(id string), l *life) error {
 	p.blogs, p.specs = map[string]Blog{}, map[string]schedule.Spec{}
 	p.running, p.again = map[string]bool{}, map[string]bool{}
 	p.enqueue = enqueue
 	p.sched = schedule.NewScheduler()
-	p.sched.Now = p.Now
+	p.sched.Now = p.env.Now
 	p.sched.Fire = p.fire
-	p.notify = newNotifier(c.Notify, p.Logger)
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		p.notify.run(p.ctx)
-	}()
+	p.notify = newNotifier(c.Notify, p.env.Logger)
+	l.goRun(func() { p.notify.run(l.ctx) })
 	_, err := p.apply(c)
 	return err
 }
 
-// stop stops firing, cancels the role's crawls and loops and waits for
-// them up to Grace; it reports false if it was stopped already.
-func (p *planner) stop() bool {
+// halt stops firing; it reports false if it was halted already.
+func (p *planner) halt() bool {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -75,16 +105,8 @@ func (p *planner) stop() bool {
 	if p.sched != nil {
 		p.sched.Close()
 	}
-	if p.cancel != nil {
-		p.cancel()
-	}
-	p.waitGrace()
-	p.views.close()
 	return true
 }
-
-// base returns the planner of the role that embeds it.
-func (p *planner) base() *planner { return p }
 
 // configChange is what applying a config changed, by blog id.
 type configChange struct {
@@ -95,7 +117,7 @@ type configChange struct {
 // reschedules those whose schedule changed; it returns what changed.
 func (p *planner) apply(c *Config) (configChange, error) {
 	var ch configChange
-	now := p.Now()
+	now := p.env.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	keep := map[string]bool{}
@@ -131,14 +153,13 @@ func (p *planner) apply(c *Config) (configChange, error) {
 			delete(p.specs, id)
 			p.sched.Remove(id)
 			ch.removed = append(ch.removed, id)
-			p.Logger.Info("blog removed from schedule", "blog", id)
+			p.env.Logger.Info("blog removed from schedule", "blog", id)
 		}
 	}
 	sort.Strings(ch.removed)
-	p.Config = c
-	p.metrics.blogs.Set(float64(len(p.blogs)))
+	p.env.Config = c
+	p.env.metrics.blogs.Set(float64(len(p.blogs)))
 	p.notify.setConfig(c.Notify)
-	p.audits.reloaded()
 	return ch, nil
 }
 
@@ -150,7 +171,7 @@ func (p *planner) Reload(c *Config) error {
 	if err != nil {
 		return err
 	}
-	p.Logger.Info("config reloaded", "blogs", len(c.Blogs), "added", idList(ch.added), "removed", idList(ch.removed),
+	p.env.Logger.Info("config reloaded", "blogs", len(c.Blogs), "added", idList(ch.added), "removed", idList(ch.removed),
 		"rescheduled", idList(ch.rescheduled), "changed", idList(ch.changed))
 	return nil
 }
@@ -176,6 +197,29 @@ func setNext(st *schedule.State, spec schedule.Spec, runErr error, now time.Time
 		st.NextDue = schedule.NextAfterFailure(spec, st.Failures, now)
 	}
 	st.Spec = spec.String()
+}
+
+// reschedule stores and sets blog id's next due time after a run that
+// ended with runErr.
+func (p *planner) reschedule(id string, spec schedule.Spec, runErr error) {
+	now := p.env.Now()
+	b, _, _ := p.blog(id)
+	err := p.store.Update(id, func(st *schedule.State) error {
+		setNext(st, spec, runErr, now, time.Duration(b.DownAfter))
+		return nil
+	})
+	if err != nil {
+		p.env.Logger.Error("schedule state not saved", "blog", id, "err", err)
+		return
+	}
+	p.setDue(id, spec)
+}
+
+// setWarning notes w as blog id's last warning, for /status.
+func (p *planner) setWarning(id, w string) {
+	p.mu.Lock()
+	p.warns[id] = w
+	p.mu.Unlock()
 }
 
 // setDue schedules blog id at its stored NextDue, if it is still
@@ -244,7 +288,7 @@ func (p *planner) blog(id string) (Blog, schedule.Spec, bool) {
 // and its failures in a row reach a multiple of notify.after_failures.
 func (p *planner) notifyRun(id string, st schedule.State) {
 	p.mu.Lock()
-	every, b := p.Config.Notify.afterFailures(), p.blogs[id]
+	every, b := p.env.Config.Notify.afterFailures(), p.blogs[id]
 	p.mu.Unlock()
 	if st.Outcome != schedule.OutcomeFailed || st.Failures < 1 || st.Failures%every != 0 {
 		return

@@ -26,7 +26,7 @@ type carried struct {
 // previous returns what the last crawl of blog id left for the next
 // UpdateCrawl: validators, digests and signatures from the schedule
 // store's st, robots.txt and rules from memory.
-func (d *core) previous(id string, st schedule.State) harvest.State {
+func (d *runner) previous(id string, st schedule.State) harvest.State {
 	d.mu.Lock()
 	c := d.carried[id]
 	d.mu.Unlock()
@@ -35,7 +35,7 @@ func (d *core) previous(id string, st schedule.State) harvest.State {
 
 // carry keeps the robots.txt captures and rules of a crawl's State in
 // memory for the blog's next crawl.
-func (d *core) carry(id string, s harvest.State) {
+func (d *runner) carry(id string, s harvest.State) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.carried == nil {
@@ -58,9 +58,9 @@ func recheckPosts(d Duration) time.Duration {
 // entries the update re-reads, so that their pictures are not fetched
 // again. An AIP that cannot be read costs a warning and a fetch, never
 // the entry.
-func (d *core) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogharvest.File {
+func (d *archiveView) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogharvest.File {
 	return func(e *blogharvest.Entry) []blogharvest.File {
-		files, err := aip.ArchivedCaptures(d.archiveStore(), e)
+		files, err := aip.ArchivedCaptures(d.store(), e)
 		if err != nil {
 			log.Warn("archived media not reused", "entry", e.URL, "err", err)
 		}
@@ -72,10 +72,10 @@ func (d *core) archivedMedia(log *slog.Logger) func(*blogharvest.Entry) []blogha
 // version of each of the blog's Entry AIPs, read back from its METS
 // (report.Walk), for matching the posts of a blog that moved. The crawl
 // calls it only when it finds the blog moved.
-func (d *core) archivedPosts(ctx context.Context, blogID string) func() ([]harvest.ArchivedPost, error) {
+func (d *archiveView) archivedPosts(ctx context.Context, blogID string) func() ([]harvest.ArchivedPost, error) {
 	return func() ([]harvest.ArchivedPost, error) {
 		var out []harvest.ArchivedPost
-		t := report.Target{Store: d.archiveStore(), Blogs: []string{blogID}}
+		t := report.Target{Store: d.store(), Blogs: []string{blogID}}
 		err := report.Walk(ctx, t, report.Options{}, func(p *report.Post) error {
 			out = append(out, harvest.ArchivedPost{URL: p.Permalink, Aliases: p.Aliases, GUID: p.GUID, Title: p.Title,
 				Created: parseArchivedDate(p.Created), Text: p.Text})
@@ -103,9 +103,9 @@ func parseArchivedDate(s string) time.Time {
 // revalidates conditionally once stale, instead of fetching the theme's
 // files again for every changed post. A package that cannot be read costs
 // a warning and fetches, never a requisite.
-func (d *core) archivedRequisites(blogID string, log *slog.Logger) func() []blogharvest.File {
+func (d *archiveView) archivedRequisites(blogID string, log *slog.Logger) func() []blogharvest.File {
 	return func() []blogharvest.File {
-		files, err := aip.ArchivedRequisites(d.archiveStore(), blogID)
+		files, err := aip.ArchivedRequisites(d.store(), blogID)
 		if err != nil {
 			log.Warn("archived requisites not reused", "blog", blogID, "err", err)
 		}

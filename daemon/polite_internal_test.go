@@ -51,7 +51,7 @@ func TestDaemonUnchangedBlogCostsTheFeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := len(h.take())
-	st, _, err := d.store.Get("sample")
+	st, _, err := d.plan.store.Get("sample")
 	if err != nil || st.Feed.URL == "" || st.Feed.Digest == "" || st.Feed.ETag == "" || st.CommentFeed.URL == "" || len(st.Items) == 0 || len(st.Pages) == 0 {
 		t.Fatalf("schedule state after the first run keeps no validators: %+v (err %v)", st, err)
 	}
@@ -83,7 +83,7 @@ func TestDaemonUnchangedBlogCostsTheFeeds(t *testing.T) {
 func openTestDaemon(t *testing.T, c *Config) *Daemon {
 	t.Helper()
 	d := NewDaemon(c)
-	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	d.env.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	if err := d.openStore(); err != nil {
 		t.Fatal(err)
 	}

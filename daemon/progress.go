@@ -104,7 +104,7 @@ type RunProgress struct {
 }
 
 // setLive notes t as blog id's run going on; nil when it ended.
-func (d *core) setLive(id string, t *tally) {
+func (d *runner) setLive(id string, t *tally) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if t == nil {
@@ -119,7 +119,7 @@ func (d *core) setLive(id string, t *tally) {
 
 // liveProgress returns the progress of blog id's run going on in this
 // process, or nil.
-func (d *core) liveProgress(id string) *RunProgress {
+func (d *runner) liveProgress(id string) *RunProgress {
 	d.mu.Lock()
 	t := d.live[id]
 	d.mu.Unlock()
@@ -131,7 +131,7 @@ func (d *core) liveProgress(id string) *RunProgress {
 	step := t.notes.step
 	t.notes.mu.Unlock()
 	p := &RunProgress{Start: t.start, Entries: st.Entries, Unchanged: st.Unchanged, Comments: st.Comments, Bytes: st.Bytes,
-		Step: publicText(step, d.Config)}
+		Step: publicText(step, d.env.Config)}
 	if u, ok := strings.CutPrefix(step, "page "); ok {
 		p.URL = u
 	}

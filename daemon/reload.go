@@ -31,8 +31,9 @@ func keepRestartOnly(old, c *Config, log *slog.Logger) {
 // statusServer is the daemon's HTTP server, which a reload may move to
 // another address.
 type statusServer struct {
-	d      *planner
-	listen string // the configured address; "" when off
+	d      service
+	limits httpLimits // zero: defaultHTTPLimits
+	listen string     // the configured address; "" when off
 	stop   func()
 	bound  net.Listener // bound by bind, not yet served; nil otherwise
 }
@@ -68,15 +69,15 @@ func (s *statusServer) start(listen string) error {
 	if s.bound != nil && listen == s.listen {
 		ln := s.bound
 		s.bound = nil
-		s.stop = s.d.serveOn(ln, s.d.Handler())
+		s.stop = serveOn(ln, s.d.Handler(), s.limits, s.d.settings().Logger)
 		return nil
 	}
-	addr, stop, err := s.d.serve(listen)
+	addr, stop, err := serveHandler(listen, s.d.Handler(), s.limits, s.d.settings().Logger)
 	if err != nil {
 		return err
 	}
 	s.listen, s.stop = listen, stop
-	s.d.Logger.Info("serving the status page, /healthz, /metrics, /status", "page", "http://"+addr.String()+"/")
+	s.d.settings().Logger.Info("serving the status page, /healthz, /metrics, /status", "page", "http://"+addr.String()+"/")
 	return nil
 }
 
@@ -99,7 +100,7 @@ func (s *statusServer) move(listen string) string {
 	if listen == s.listen {
 		return listen
 	}
-	log := s.d.Logger
+	log := s.d.settings().Logger
 	if listen == "" {
 		s.close()
 		log.Info("status server stopped: listen removed from the config")

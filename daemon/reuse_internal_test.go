@@ -35,7 +35,7 @@ func testDaemonUpdateReusesArchivedMedia(t *testing.T, b archiveBackend) {
 	b.use(t, c)
 	base := strings.TrimSuffix(c.Blogs[0].URL, "/")
 	d := openTestDaemon(t, c)
-	st := d.archiveStore()
+	st := d.arch.store()
 	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
 		t.Fatal(err)
 	}

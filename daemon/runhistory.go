@@ -147,11 +147,10 @@ func (n *runNotes) change(c Change) {
 }
 
 // runHistory keeps the last runs of each blog in memory, up to keep of
-// them (historyLen where no schedule store keeps them), and the last run
-// of each that wrote an AIP (however many unchanged runs followed). A
-// process with a schedule store keeps only the newest run of each blog
-// here and reads the others from the store when a blog's page asks
-// (core.runsOf): with historyLen records of every blog in memory a
+// them, and the last run of each that wrote an AIP (however many
+// unchanged runs followed). The planner keeps only the newest run of each
+// blog here and reads the others from the store when a blog's page asks
+// (planner.runsOf): with historyLen records of every blog in memory a
 // scheduler of 100 000 daily blogs would grow by about 100 000 records a
 // day for fifty days (doc/scale.md).
 type runHistory struct {
@@ -227,13 +226,13 @@ func (h *runHistory) last(id string) *RunRecord {
 // record makes the record of a finished run into t.run; the caller keeps
 // it (keepRun) once the run's end is in the schedule store, so that
 // /status never shows a run's record beside a state still running.
-func (d *core) record(start time.Time, outcome string, t *tally, res *harvest.Result, runErr error) {
-	end := d.Now()
+func (d *runner) record(start time.Time, outcome string, t *tally, res *harvest.Result, runErr error) {
+	end := d.env.Now()
 	st := t.stats()
 	r := RunRecord{Start: start, End: end, Duration: end.Sub(start).Round(time.Millisecond).String(), Outcome: outcome,
 		Entries: st.Entries, Unchanged: st.Unchanged, Comments: st.Comments, Bytes: st.Bytes}
 	if runErr != nil {
-		r.Error = publicText(runErr.Error(), d.Config)
+		r.Error = publicText(runErr.Error(), d.env.Config)
 	}
 	if outcome == schedule.OutcomeInterrupted {
 		r.Error = "interrupted: the process was stopping; the harvest runs again at its next start"
@@ -246,13 +245,13 @@ func (d *core) record(start time.Time, outcome string, t *tally, res *harvest.Re
 	}
 	t.notes.mu.Lock()
 	for _, dir := range t.notes.aips {
-		if rel, ok := underArchive(d.Config.Archive, dir); ok {
+		if rel, ok := underArchive(d.env.Config.Archive, dir); ok {
 			r.AIPs = append(r.AIPs, rel)
 		}
 	}
 	r.AIPsWritten = t.notes.written
 	for _, c := range t.notes.changed {
-		if rel, ok := underArchive(d.Config.Archive, c.Bag); ok {
+		if rel, ok := underArchive(d.env.Config.Archive, c.Bag); ok {
 			c.Bag = rel
 		}
 		r.Changed = append(r.Changed, c)
@@ -263,35 +262,27 @@ func (d *core) record(start time.Time, outcome string, t *tally, res *harvest.Re
 	t.run = r
 }
 
-// keepRun adds r, a finished run of blog id, to the run history, and to
-// the schedule store when the process holds one, so that a restarted
-// process shows it.
-func (d *core) keepRun(id string, r RunRecord) {
-	if d.store == nil {
-		d.history.add(id, r, historyLen)
-		return
-	}
+// keepRun adds r, a finished run of blog id, to the run history and to
+// the schedule store, so that a restarted process shows it.
+func (d *planner) keepRun(id string, r RunRecord) {
 	d.history.add(id, r, 1)
 	data, err := json.Marshal(r)
 	if err == nil {
 		err = d.store.AddRun(id, data, historyLen)
 	}
 	if err != nil {
-		d.Logger.Warn("run history not saved in the state file (the status page keeps it until the process stops)", "blog", id, "err", err)
+		d.env.Logger.Warn("run history not saved in the state file (the status page keeps it until the process stops)", "blog", id, "err", err)
 	}
 }
 
 // loadHistory reads the runs the schedule store keeps for every
 // configured blog into the run history; called once the store is open,
 // before any run. A record that does not parse is skipped.
-func (d *core) loadHistory() {
-	if d.store == nil {
-		return
-	}
-	for _, b := range d.Config.Blogs {
+func (d *planner) loadHistory() {
+	for _, b := range d.env.Config.Blogs {
 		recs, err := d.store.Runs(b.ID)
 		if err != nil {
-			d.Logger.Warn("run history not read from the state file", "blog", b.ID, "err", err)
+			d.env.Logger.Warn("run history not read from the state file", "blog", b.ID, "err", err)
 			continue
 		}
 		d.history.clear(b.ID) // a scheduler that regained its lease reads them again
@@ -320,13 +311,9 @@ func (d *core) loadHistory() {
 }
 
 // runsOf returns the kept runs of blog id, newest first: read from the
-// schedule store when the process holds one (the memory keeps only the
-// newest of each blog there), from memory otherwise or if the store
-// cannot be read.
-func (d *core) runsOf(id string) []RunRecord {
-	if d.store == nil {
-		return d.history.of(id)
-	}
+// schedule store (the memory keeps only the newest of each blog), from
+// memory if the store cannot be read.
+func (d *planner) runsOf(id string) []RunRecord {
 	recs, err := d.store.Runs(id)
 	if err != nil {
 		return d.history.of(id)

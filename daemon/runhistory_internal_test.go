@@ -12,7 +12,7 @@ import (
 // run of each blog in memory (and the newest that wrote an AIP), the
 // store keeps historyLen, and a blog's page reads them from the store,
 // newest first; a restarted process reads back the same newest and
-// written runs. Without a store the memory keeps historyLen.
+// written runs.
 func TestRunHistoryMemoryBounded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	st, err := schedule.Open(path)
@@ -20,8 +20,7 @@ func TestRunHistoryMemoryBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &Config{Blogs: []Blog{{ID: "a"}}}
-	d := newCore(c)
-	d.store = st
+	d := newPlanner(newEnv(c), st)
 	t0 := time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
 	const runs = historyLen + 10
 	for i := range runs {
@@ -34,7 +33,7 @@ func TestRunHistoryMemoryBounded(t *testing.T) {
 	if n := len(d.history.runs["a"]); n != 1 {
 		t.Errorf("memory keeps %d runs of the blog, want 1", n)
 	}
-	check := func(d *core, what string) {
+	check := func(d *planner, what string) {
 		t.Helper()
 		if l := d.history.last("a"); l == nil || l.Requests != runs-1 {
 			t.Errorf("%s: last run %+v, want the run with %d requests", what, l, runs-1)
@@ -48,21 +47,12 @@ func TestRunHistoryMemoryBounded(t *testing.T) {
 				got[0].Requests, got[len(got)-1].Requests, historyLen, runs-1, runs-historyLen)
 		}
 	}
-	check(&d, "running process")
-	again := newCore(c)
-	again.store = st
+	check(d, "running process")
+	again := newPlanner(newEnv(c), st)
 	again.loadHistory()
 	if n := len(again.history.runs["a"]); n != 1 {
 		t.Errorf("restarted: memory keeps %d runs, want 1", n)
 	}
-	check(&again, "restarted process")
+	check(again, "restarted process")
 	st.Close()
-
-	free := newCore(c) // a worker: no store
-	for i := range runs {
-		free.keepRun("a", RunRecord{Requests: i})
-	}
-	if got := free.runsOf("a"); len(got) != historyLen || got[0].Requests != runs-1 {
-		t.Errorf("without a store: %d runs kept, newest %d; want %d, %d", len(got), got[0].Requests, historyLen, runs-1)
-	}
 }

@@ -40,17 +40,18 @@ type runOutcome struct {
 }
 
 // reportOf sums a run up.
-func (d *core) reportOf(outcome string, t *tally, res *harvest.Result, runErr error) runOutcome {
-	r := runOutcome{Outcome: outcome, Stats: t.stats(), Invalid: publicText(t.invalidSummary(), d.Config)}
+func (d *runner) reportOf(outcome string, t *tally, res *harvest.Result, runErr error) runOutcome {
+	c := d.env.Config
+	r := runOutcome{Outcome: outcome, Stats: t.stats(), Invalid: publicText(t.invalidSummary(), c)}
 	if runErr != nil {
-		r.Error, r.Transient = publicText(runErr.Error(), d.Config), blogharvest.IsTransient(runErr)
-		r.Answer = publicText(answerOf(runErr), d.Config)
+		r.Error, r.Transient = publicText(runErr.Error(), c), blogharvest.IsTransient(runErr)
+		r.Answer = publicText(answerOf(runErr), c)
 	}
 	if res != nil {
 		r.HasResult, r.Budget, r.Watermark = true, res.OverBudget, res.Watermark
 		r.Unrendered = res.Unrendered
 		r.State = res.State.CrawlState
-		r.Warning = publicText(lastOf(res.Warnings), d.Config)
+		r.Warning = publicText(lastOf(res.Warnings), c)
 	}
 	return r
 }

@@ -88,23 +88,15 @@ func checkArchive(ctx context.Context, c *Config, bag func(dir string, t aip.Tal
 	return aip.CheckStore(ctx, st, bag)
 }
 
-// archiveStore returns the Store the daemon reads its archive through
-// (media and requisites reuse, resuming, counts, the status page): the
-// store its writer writes to, else the archive folder, else (a cluster's
-// scheduler on an S3 archive) a connection of its own, made at the first
-// call; nil when that fails (the error is logged once).
-func (d *core) archiveStore() aip.Store {
-	if d.writer != nil && d.writer.Store != nil {
-		return d.writer.Store
-	}
-	return d.reader.open(d.Config, d.Logger)
-}
-
 // archiveReader is a read-only connection to an archive, made once.
 type archiveReader struct {
 	once sync.Once
 	s    aip.Store
 }
+
+// use makes s the Store read, unless one was opened already (the writer's
+// store, set when the archive opens).
+func (r *archiveReader) use(s aip.Store) { r.once.Do(func() { r.s = s }) }
 
 // open returns the Store of c's archive, connecting at the first call.
 func (r *archiveReader) open(c *Config, log *slog.Logger) aip.Store {

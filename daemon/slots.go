@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/internal/clock"
 )
 
 // lendAfter is the shortest wait for a host's turn during which a run
@@ -64,7 +64,7 @@ func slotOf(ctx context.Context) *runSlot {
 // a slot back before it returns.
 func (s *runSlot) wait(ctx context.Context, d time.Duration) error {
 	if d < lendAfter {
-		return fetch.SleepContext(ctx, d)
+		return clock.Sleep(ctx, d)
 	}
 	s.mu.Lock()
 	if s.held {
@@ -72,7 +72,7 @@ func (s *runSlot) wait(ctx context.Context, d time.Duration) error {
 		s.held = false
 	}
 	s.mu.Unlock()
-	if err := fetch.SleepContext(ctx, d); err != nil {
+	if err := clock.Sleep(ctx, d); err != nil {
 		return err
 	}
 	return s.retake(ctx)

@@ -8,8 +8,6 @@ import (
 	"sort"
 	"sync"
 	"time"
-
-	"github.com/blogharvest/blogharvest/schedule"
 )
 
 //go:embed statuspage.html
@@ -56,32 +54,29 @@ func refresh(r *http.Request) int {
 // statusPages adds the read-only HTML status pages to mux: "/" lists every
 // blog, "/blog/{id}" shows one. Links are relative, so the pages work
 // behind a reverse proxy under a path prefix.
-func (d *planner) statusPages(mux *http.ServeMux) {
+func (d *statusSource) statusPages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
 		if err != nil {
-			http.Error(w, "status unavailable: "+publicText(err.Error(), d.Config), http.StatusInternalServerError)
+			http.Error(w, "status unavailable: "+publicText(err.Error(), d.plan.config()), http.StatusInternalServerError)
 			return
 		}
-		d.render(w, "index", map[string]any{"Blogs": st, "Version": Build().Version, "Refresh": refresh(r), "Now": d.Now(),
-			"Audit": d.audits.status(d.config())})
+		d.render(w, "index", map[string]any{"Blogs": st, "Version": Build().Version, "Refresh": refresh(r), "Now": d.env.Now(),
+			"Audit": d.role.auditStatus()})
 	})
 	mux.HandleFunc("GET /blog/{id}", func(w http.ResponseWriter, r *http.Request) {
 		st, err := d.Status()
 		if err != nil {
-			http.Error(w, "status unavailable: "+publicText(err.Error(), d.Config), http.StatusInternalServerError)
+			http.Error(w, "status unavailable: "+publicText(err.Error(), d.plan.config()), http.StatusInternalServerError)
 			return
 		}
 		id := r.PathValue("id")
 		for _, s := range st {
 			if s.ID == id {
-				var state schedule.State
-				if d.store != nil {
-					state, _, _ = d.store.Get(id)
-				}
-				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.runsOf(id), "Written": d.history.lastWritten(id),
-					"Shortfall": d.shortfalls.of(d.archiveStore(), id), "Storage": d.storageOf(id, state),
-					"Version": Build().Version, "Refresh": refresh(r), "Now": d.Now()})
+				state, _, _ := d.plan.store.Get(id)
+				d.render(w, "blog", map[string]any{"Blog": s, "Runs": d.plan.runsOf(id), "Written": d.plan.history.lastWritten(id),
+					"Shortfall": d.view.shortfalls.of(d.view.store(), id), "Storage": d.view.storageOf(id, state),
+					"Version": Build().Version, "Refresh": refresh(r), "Now": d.env.Now()})
 				return
 			}
 		}
@@ -89,11 +84,11 @@ func (d *planner) statusPages(mux *http.ServeMux) {
 	})
 }
 
-func (d *core) render(w http.ResponseWriter, name string, data any) {
+func (d *statusSource) render(w http.ResponseWriter, name string, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
 	if err := statusTemplates().ExecuteTemplate(w, name, data); err != nil {
-		d.Logger.Error("status page", "err", err)
+		d.env.Logger.Error("status page", "err", err)
 	}
 }
 

@@ -20,8 +20,8 @@ func TestWatchKeptInArchive(t *testing.T) {
 	root := t.TempDir()
 	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
 	d := NewDaemon(&Config{Archive: root})
-	d.Logger = slog.New(slog.DiscardHandler)
-	d.Now = func() time.Time { return now }
+	d.env.Logger = slog.New(slog.DiscardHandler)
+	d.env.Now = func() time.Time { return now }
 	store := &aip.Local{Root: root}
 	ctx := context.Background()
 	thread := func(digest, etag string) blogharvest.CrawlState {

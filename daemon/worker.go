@@ -22,14 +22,21 @@ import (
 // ended. It keeps no schedule store. Create it with NewWorker, then Open;
 // Close stops it.
 type Worker struct {
-	core
+	env  *env
+	life life
+	arch *archive // the shared archive written into
+	run  *runner  // one harvest and its outcome
 
 	conn  *cluster.Conn
 	blogs map[string]Blog // the config's blogs, by id
 }
 
 // NewWorker returns a worker for c with production defaults.
-func NewWorker(c *Config) *Worker { return &Worker{core: newCore(c)} }
+func NewWorker(c *Config) *Worker {
+	e := newEnv(c)
+	a := newArchive(e)
+	return &Worker{env: e, arch: a, run: newRunner(e, a)}
+}
 
 // Open connects to the cluster, takes the worker's hold on the shared
 // archive (a folder: aip.LockWorker, no global lock, a .tmp folder of its
@@ -38,8 +45,8 @@ func NewWorker(c *Config) *Worker { return &Worker{core: newCore(c)} }
 // race harmless, doc/storage.md) and starts Config.Concurrency goroutines
 // running the cluster's tasks.
 func (d *Worker) Open(ctx context.Context) error {
-	c := d.Config
-	o, err := clusterOptions(c, d.Logger)
+	c := d.env.Config
+	o, err := clusterOptions(c, d.env.Logger)
 	if err != nil {
 		return err
 	}
@@ -48,7 +55,7 @@ func (d *Worker) Open(ctx context.Context) error {
 		return err
 	}
 	hold := func(archive string) (*aip.ArchiveLock, error) { return aip.LockWorker(archive, c.Cluster.Name) }
-	if err := d.openArchive(ctx, hold); err != nil {
+	if err := d.arch.open(ctx, hold); err != nil {
 		conn.Close()
 		return err
 	}
@@ -56,14 +63,10 @@ func (d *Worker) Open(ctx context.Context) error {
 	for _, b := range c.Blogs {
 		d.blogs[b.ID] = b
 	}
-	d.ctx, d.cancel = context.WithCancel(context.Background())
-	d.metrics.blogs.Set(float64(len(d.blogs)))
+	d.life.begin()
+	d.env.metrics.blogs.Set(float64(len(d.blogs)))
 	for range max(c.Concurrency, 1) {
-		d.wg.Add(1)
-		go func() {
-			defer d.wg.Done()
-			d.work(conn)
-		}()
+		d.life.goRun(func() { d.work(conn) })
 	}
 	return nil
 }
@@ -72,7 +75,7 @@ func (d *Worker) Open(ctx context.Context) error {
 // closes.
 func (d *Worker) work(q dispatch.Dispatcher) {
 	for {
-		dl, err := q.Receive(d.ctx)
+		dl, err := q.Receive(d.life.ctx)
 		if err != nil {
 			return
 		}
@@ -91,8 +94,8 @@ func (d *Worker) Connected() bool { return d.conn != nil && d.conn.Connected() }
 func (d *Worker) workTask(dl dispatch.Delivery) {
 	t := dl.Task()
 	n, maxN := dl.Attempt()
-	name := d.Config.Cluster.Name
-	log := d.Logger.With("blog", t.Blog, "task", t.ID(), "attempt", n)
+	name := d.env.Config.Cluster.Name
+	log := d.env.Logger.With("blog", t.Blog, "task", t.ID(), "attempt", n)
 	rep := dispatch.Report{Blog: t.Blog, Due: t.Due, Worker: name, Attempt: n}
 	b, ok := d.blogs[t.Blog]
 	var prev schedule.State
@@ -104,14 +107,14 @@ func (d *Worker) workTask(dl dispatch.Delivery) {
 		log.Error("task refused", "err", msg)
 		// The scheduler takes a done report only from the run's holder:
 		// hold it to say why it ends.
-		l, err := d.conn.Acquire(d.ctx, cluster.BlogKey(t.Blog), name)
+		l, err := d.conn.Acquire(d.life.ctx, cluster.BlogKey(t.Blog), name)
 		if err != nil {
-			rep.Kind, rep.Error = dispatch.Retry, publicText(err.Error(), d.Config)
-			dl.Nack(rep, time.Duration(d.Config.Cluster.RetryDelay))
+			rep.Kind, rep.Error = dispatch.Retry, publicText(err.Error(), d.env.Config)
+			dl.Nack(rep, time.Duration(d.env.Config.Cluster.RetryDelay))
 			return
 		}
 		defer (&held{leases: []*cluster.Lease{l}}).all()
-		if err := d.conn.Hold(d.ctx, t.Blog, t.Due); err != nil {
+		if err := d.conn.Hold(d.life.ctx, t.Blog, t.Due); err != nil {
 			log.Warn("run not recorded as held: its report will be refused", "err", err)
 		}
 		d.end(dl, rep, runOutcome{Outcome: schedule.OutcomeFailed, Error: msg}, true)
@@ -121,28 +124,27 @@ func (d *Worker) workTask(dl dispatch.Delivery) {
 	release, err := d.takeLeases(dl, b)
 	if err != nil {
 		log.Info("blog busy elsewhere: task handed back", "err", err)
-		rep.Kind, rep.Error = dispatch.Retry, publicText(err.Error(), d.Config)
-		dl.Nack(rep, time.Duration(d.Config.Cluster.RetryDelay))
+		rep.Kind, rep.Error = dispatch.Retry, publicText(err.Error(), d.env.Config)
+		dl.Nack(rep, time.Duration(d.env.Config.Cluster.RetryDelay))
 		return
 	}
-	ctx, cancel := context.WithCancel(d.ctx)
+	ctx, cancel := context.WithCancel(d.life.ctx)
 	stop := d.heartbeat(ctx, cancel, dl, release.leases)
-	outcome, tl, res, runErr := d.crawl(ctx, b, prev.Watermark, d.previous(b.ID, prev), nil)
+	outcome, tl, res, runErr := d.run.crawl(ctx, b, prev.Watermark, d.run.previous(b.ID, prev), nil)
 	stop()
 	cancel()
 	release.all()
 	if runErr == nil && res != nil {
-		d.carry(b.ID, res.State)
+		d.run.carry(b.ID, res.State)
 	}
-	r := d.reportOf(outcome, tl, res, runErr)
-	d.keepRun(b.ID, tl.run) // in memory: a worker has no schedule store
-	r.Run = &tl.run
+	r := d.run.reportOf(outcome, tl, res, runErr)
+	r.Run = &tl.run // the scheduler keeps it in its run history
 	switch {
 	case outcome == schedule.OutcomeInterrupted:
 		rep.Kind, rep.Error = dispatch.Retry, "interrupted: the worker is stopping or lost a lease"
 		dl.Nack(rep, 0)
 	case runErr != nil && r.Transient && (maxN == 0 || n < maxN):
-		delay := time.Duration(d.Config.Cluster.RetryDelay) << min(n-1, 6)
+		delay := time.Duration(d.env.Config.Cluster.RetryDelay) << min(n-1, 6)
 		rep.Kind, rep.Error = dispatch.Retry, r.Error
 		log.Warn("attempt failed; the task is retried", "err", r.Error, "in", delay)
 		dl.Nack(rep, delay)
@@ -162,15 +164,15 @@ func (d *Worker) end(dl dispatch.Delivery, rep dispatch.Report, r runOutcome, fa
 		err = dl.Ack(rep)
 	}
 	if err != nil {
-		d.Logger.Error("task not acknowledged: it will be delivered again", "blog", rep.Blog, "err", err)
+		d.env.Logger.Error("task not acknowledged: it will be delivered again", "blog", rep.Blog, "err", err)
 	}
 }
 
 // report sends a report of kind k, logging a failure.
 func (d *Worker) report(k string, rep dispatch.Report) {
 	rep.Kind = k
-	if err := d.conn.Report(d.ctx, rep); err != nil {
-		d.Logger.Warn("report not sent", "blog", rep.Blog, "kind", k, "err", err)
+	if err := d.conn.Report(d.life.ctx, rep); err != nil {
+		d.env.Logger.Warn("report not sent", "blog", rep.Blog, "kind", k, "err", err)
 	}
 }
 
@@ -197,33 +199,33 @@ func (h *held) all() {
 // of its hosts,
 // waiting (with heartbeats) while another worker crawls one of them.
 func (d *Worker) takeLeases(dl dispatch.Delivery, b Blog) (*held, error) {
-	name := d.Config.Cluster.Name
+	name := d.env.Config.Cluster.Name
 	h := &held{}
-	l, err := d.conn.Acquire(d.ctx, cluster.BlogKey(b.ID), name)
+	l, err := d.conn.Acquire(d.life.ctx, cluster.BlogKey(b.ID), name)
 	if err != nil {
 		return nil, err
 	}
 	h.leases = append(h.leases, l)
-	if err := d.conn.Hold(d.ctx, b.ID, dl.Task().Due); err != nil { // the scheduler takes the run's report from its holder only
+	if err := d.conn.Hold(d.life.ctx, b.ID, dl.Task().Due); err != nil { // the scheduler takes the run's report from its holder only
 		h.all()
 		return nil, err
 	}
-	if d.lock != nil { // a folder archive; an S3 one has no folder to lock
-		if h.folder, err = aip.LockBlog(d.lock, b.ID); err != nil {
+	if d.arch.lock != nil { // a folder archive; an S3 one has no folder to lock
+		if h.folder, err = aip.LockBlog(d.arch.lock, b.ID); err != nil {
 			h.all()
 			return nil, err
 		}
 	}
-	beat := time.Duration(d.Config.Cluster.AckWait) / 3
+	beat := time.Duration(d.env.Config.Cluster.AckWait) / 3
 	last := time.Now()
 	for _, host := range hostsOf(b) {
 		for {
-			l, err := d.conn.Acquire(d.ctx, cluster.HostKey(host), name+" for "+b.ID)
+			l, err := d.conn.Acquire(d.life.ctx, cluster.HostKey(host), name+" for "+b.ID)
 			if err == nil {
 				h.leases = append(h.leases, l)
 				break
 			}
-			if !errors.Is(err, cluster.ErrHeld) || d.ctx.Err() != nil {
+			if !errors.Is(err, cluster.ErrHeld) || d.life.ctx.Err() != nil {
 				h.all()
 				return nil, err
 			}
@@ -275,18 +277,18 @@ func (d *Worker) heartbeat(ctx context.Context, cancel context.CancelFunc, dl di
 			case <-t.C:
 			}
 			if err := dl.Progress(); err != nil {
-				d.Logger.Warn("heartbeat not sent", "blog", dl.Task().Blog, "err", err)
+				d.env.Logger.Warn("heartbeat not sent", "blog", dl.Task().Blog, "err", err)
 			}
 			for _, l := range leases {
 				rctx, rcancel := context.WithTimeout(ctx, every)
 				err := l.Renew(rctx)
 				rcancel()
 				if err != nil && ctx.Err() == nil && !errors.Is(err, cluster.ErrLost) {
-					d.Logger.Warn("lease not renewed; trying again", "lease", l.Key(), "err", err)
+					d.env.Logger.Warn("lease not renewed; trying again", "lease", l.Key(), "err", err)
 					continue
 				}
 				if err != nil && ctx.Err() == nil {
-					d.Logger.Error("lease lost: crawl stopped", "blog", dl.Task().Blog, "lease", l.Key(), "err", err)
+					d.env.Logger.Error("lease lost: crawl stopped", "blog", dl.Task().Blog, "lease", l.Key(), "err", err)
 					cancel()
 					return
 				}
@@ -300,11 +302,7 @@ func (d *Worker) heartbeat(ctx context.Context, cancel context.CancelFunc, dl di
 // back), waits for them up to Grace and lets go of the archive and the
 // connection.
 func (d *Worker) Close() error {
-	d.cancel()
-	d.waitGrace()
+	d.life.end(d.env)
 	d.conn.Close()
-	if d.lock == nil {
-		return nil
-	}
-	return d.lock.Close()
+	return d.arch.close()
 }

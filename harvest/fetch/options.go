@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/internal/clock"
 )
 
 // Defaults used by New for zero fields of Options.
@@ -168,7 +169,7 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = SleepContext
+		o.Sleep = clock.Sleep
 	}
 	if o.TurnWait == nil {
 		o.TurnWait = o.Sleep
@@ -181,20 +182,4 @@ func orDuration(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
-}
-
-// SleepContext waits for d or until ctx is done, returning ctx's cause
-// then: the default of Options.Sleep, for callers that wrap it.
-func SleepContext(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
 }
