@@ -1,6 +1,9 @@
 package blogharvest
 
 import (
+	"bytes"
+	"io"
+	"io/fs"
 	"time"
 )
 
@@ -172,7 +175,7 @@ type File struct {
 	Role      Role                // what the file is to the record
 	MediaType string              // e.g. "text/html; charset=utf-8"
 	Body      []byte              // the content; nil when Path is set
-	Path      string              // content on local disk, for large files; empty when Body is set
+	Path      string              // content on local disk, for large files being written; empty when Body is set
 	SHA256    string              // lowercase hex of the content; filled by Sum
 	Size      int64               // bytes
 	Captured  time.Time           // when the response arrived
@@ -198,6 +201,47 @@ type File struct {
 	// ReusedIn is the OBJID ("urn:uuid:…") of the AIP version whose WARC
 	// holds the Reused record, when known (aip.ArchivedMedia sets it).
 	ReusedIn string
+	// Stored, for a file loaded from an archive (aip.ArchivedMedia and
+	// the other readers), is where its content is kept there: read it
+	// through Open or Content, never by a path, so that one reader serves
+	// a folder archive and an S3 one alike. Not serialised.
+	Stored *Stored `json:"-"`
+}
+
+// Stored names an archived file's content: the object Name of FS, an
+// archive's store (aip.Store) read through io/fs.
+type Stored struct {
+	FS   fs.FS
+	Name string // slash-separated, relative to the store's root
+}
+
+// Open opens the file's content: Body when set, else the archived object
+// (Stored). A file whose content is only at Path (a large file a caller
+// writes from disk) is not opened here but by the Writer that takes it:
+// Open fails with fs.ErrNotExist.
+func (f *File) Open() (io.ReadCloser, error) {
+	switch {
+	case f.Body != nil:
+		return io.NopCloser(bytes.NewReader(f.Body)), nil
+	case f.Stored != nil:
+		return f.Stored.FS.Open(f.Stored.Name)
+	case f.Path != "":
+		return nil, &fs.PathError{Op: "open", Path: f.Path, Err: fs.ErrNotExist}
+	}
+	return io.NopCloser(bytes.NewReader(nil)), nil
+}
+
+// Content returns the file's bytes as Open reads them.
+func (f *File) Content() ([]byte, error) {
+	if f.Body != nil || f.Stored == nil && f.Path == "" {
+		return f.Body, nil
+	}
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
 }
 
 // Exchange is one HTTP request and the response to it as they crossed the

@@ -23,8 +23,9 @@ type record struct {
 
 // assemble adds the capture log and METS.xml to the payload, after checking
 // the MARC records with Lint, the METS document's IDs and references
-// (mets.Document.Check, in Marshal) and, when e says so (validation.go),
-// the METS document against the schemas. Any problem fails permanently: the
+// (mets.Document.Check, in Marshal) and, when e says so (validation.go:
+// only when Writer.ValidateEvery asks), the METS document against the
+// schemas. Any problem fails permanently: the
 // records cannot be archived as they are.
 func (p *pkg) assemble(e env) error {
 	p.items = append(p.items, memItem(captureLog, p.captureLog(), "metadata", "text/plain; charset=utf-8"))
@@ -34,6 +35,7 @@ func (p *pkg) assemble(e env) error {
 	if err := p.addWARC(e); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: WARC: %w", p.permalink, err))
 	}
+	e.schemaChecked = e.validate(p.kind) // decided before the METS is built: its validation event says what is done
 	head := p.records(e.now, e.orgCode)
 	if err := lintRecords(head); err != nil {
 		return blogharvest.Permanent(fmt.Errorf("aip: %s: %w", p.permalink, err))
@@ -68,7 +70,7 @@ func (p *pkg) assemble(e env) error {
 		}
 		it = memItem(metsName, metsHook(body), "", "application/xml")
 	}
-	if e.validate(p.kind) {
+	if e.schemaChecked {
 		problems, err := it.validate()
 		if err != nil {
 			return blogharvest.Transient(fmt.Errorf("aip: %s: %w", p.permalink, err))
@@ -146,7 +148,7 @@ func (it *item) bytes() ([]byte, error) {
 	if it.src == "" {
 		return it.body, nil
 	}
-	return os.ReadFile(it.src)
+	return it.readSrc()
 }
 
 // validate validates the item, a METS document, against the schemas

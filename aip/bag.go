@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -242,15 +241,6 @@ func encodePath(p string) string {
 // builds its tables at the first Replace (64 KB and more), which per call
 // was 2.6 % of all the bytes a whole crawl allocated.
 var pathEncoder = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-
-// readContentDigest returns the Content-Digest of the bag in dir.
-func readContentDigest(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, bagInfoTxt))
-	if err != nil {
-		return "", err
-	}
-	return contentDigestIn(dir, data)
-}
 
 // readContentDigestFS returns the Content-Digest of the bag dir of fsys.
 func readContentDigestFS(fsys fs.FS, dir string) (string, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,11 +51,11 @@ func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 		return t, []error{&SymlinkError{Path: path, Target: target}}
 	case !info.IsDir():
 		return t, []error{&NotBagError{Path: path}}
-	case isBag(path):
-		return t, checkAIP(path, looksLikeAIP(path), func(dir string, payload map[string]int64) {
-			t.add(dir, payload)
+	case isBag(folderFS(path)):
+		return t, checkAIP(folderFS(path), folderAt(path), looksLikeAIP(path, folderFS(path)), func(payload map[string]int64) {
+			t.add(path, payload)
 			if bag != nil {
-				bag(dir, t)
+				bag(path, t)
 			}
 		})
 	}
@@ -71,42 +70,43 @@ func CheckTally(path string, bag func(dir string, t Tally)) (Tally, []error) {
 	return t, append(errs, rest...)
 }
 
-// isBag reports whether dir holds a bagit.txt or, for a bag that lost it,
-// a payload manifest.
-func isBag(dir string) bool {
-	if _, err := os.Lstat(filepath.Join(dir, bagitTxt)); err == nil {
+// isBag reports whether the folder fsys holds a bagit.txt or, for a bag
+// that lost it, a payload manifest.
+func isBag(fsys fs.FS) bool {
+	if _, err := fs.Stat(fsys, bagitTxt); err == nil {
 		return true
 	}
-	m, _ := filepath.Glob(filepath.Join(dir, "manifest-*.txt"))
+	m, _ := fs.Glob(fsys, "manifest-*.txt")
 	return len(m) > 0
 }
 
-// looksLikeAIP reports whether a bag given alone is one of ours: a v<N>
-// folder, or a bag with data/METS.xml or a Content-Digest in bag-info.txt.
-func looksLikeAIP(dir string) bool {
+// looksLikeAIP reports whether a bag given alone, the folder dir read as
+// fsys, is one of ours: a v<N> folder, or a bag with data/METS.xml or a
+// Content-Digest in bag-info.txt.
+func looksLikeAIP(dir string, fsys fs.FS) bool {
 	if _, ok := versionNumber(filepath.Base(dir)); ok {
 		return true
 	}
-	if _, err := os.Lstat(filepath.Join(dir, "data", metsName)); err == nil {
+	if _, err := fs.Stat(fsys, "data/"+metsName); err == nil {
 		return true
 	}
-	d, err := readContentDigest(dir)
+	d, err := readContentDigestFS(fsys, ".")
 	return err == nil && d != ""
 }
 
 // aipTagFiles are the tag files every AIP holds (DESIGN §7).
 var aipTagFiles = []string{bagInfoTxt, "manifest-sha256.txt", "tagmanifest-sha256.txt"}
 
-// checkAIP checks dir as a bag and, when it is an AIP, as an AIP; done is
-// told of the bag and the payload it found.
-func checkAIP(dir string, isAIP bool, done func(dir string, payload map[string]int64)) []error {
-	b, ok := checkBag(dir)
-	defer func() { done(dir, b.payload) }()
+// checkAIP checks the bag fsys (its names located by at) as a bag and,
+// when it is an AIP, as an AIP; done is told of the payload it found.
+func checkAIP(fsys fs.FS, at func(string) string, isAIP bool, done func(payload map[string]int64)) []error {
+	b, ok := checkBag(fsys, at)
+	defer func() { done(b.payload) }()
 	if !ok || !isAIP {
 		return b.errs
 	}
 	b.checkAIPTags()
-	metsPath := filepath.Join(dir, "data", metsName)
+	metsPath := at("data/" + metsName)
 	f, err := b.open("data/" + metsName)
 	if errors.Is(err, fs.ErrNotExist) {
 		if !b.links["data/"+metsName] {
@@ -117,16 +117,17 @@ func checkAIP(dir string, isAIP bool, done func(dir string, payload map[string]i
 	if err != nil {
 		return append(b.errs, &FormatError{Path: metsPath, Reason: err.Error()})
 	}
-	defer f.Close()
 	// Streamed twice, never held whole: the schema validation (in parts
 	// when large) and the sections one by one.
 	problems := schemas.ValidateReader(f)
+	f.Close()
 	for _, p := range problems {
 		b.errs = append(b.errs, &SchemaError{Path: metsPath, Problem: p})
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if f, err = b.open("data/" + metsName); err != nil {
 		return append(b.errs, &FormatError{Path: metsPath, Reason: err.Error()})
 	}
+	defer f.Close()
 	var fileSecs []*etree.Element
 	warcIDs := map[string]string{} // amdSec ID → the WARC-Record-ID its PREMIS object names
 	err = eachSection(f, func(sec *etree.Element) {
@@ -159,8 +160,8 @@ func checkAIP(dir string, isAIP bool, done func(dir string, payload map[string]i
 // manifest does not list.
 func (b *bag) checkAIPTags() {
 	for _, name := range aipTagFiles {
-		if _, err := os.Lstat(filepath.Join(b.dir, name)); errors.Is(err, fs.ErrNotExist) {
-			b.errs = append(b.errs, &MissingError{Path: filepath.Join(b.dir, name), Manifest: "the AIP layout"})
+		if _, err := fs.Stat(b.fsys, name); errors.Is(err, fs.ErrNotExist) {
+			b.errs = append(b.errs, &MissingError{Path: b.at(name), Manifest: "the AIP layout"})
 		}
 	}
 	tags := []string{bagitTxt, bagInfoTxt}

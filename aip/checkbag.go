@@ -5,22 +5,21 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // bag is a bag being checked: what its tag files say and what its payload
 // holds.
 type bag struct {
-	dir     string
+	fsys    fs.FS                 // the bag as a file system: "." is its folder (folderFS, or a store's fs.Sub)
+	at      func(p string) string // where the bag-relative p is, for the problems: a file path or a store location
 	decl    declaration
 	errs    []error
-	payload map[string]int64             // data/… path → size, as found on disk
+	payload map[string]int64             // data/… path → size, as the folder or the store lists it
 	listed  map[string]map[string]string // manifest name → path → checksum
 	fetch   map[string]bool              // paths listed in fetch.txt
 	sums    map[string]map[string]string // path → algorithm → checksum computed
@@ -35,19 +34,32 @@ type bag struct {
 // (*SymlinkError) and is never followed: what it points to is neither read
 // nor hashed. It returns every problem found, nil for a valid bag.
 func CheckBag(dir string) []error {
-	b, _ := checkBag(dir)
+	b, _ := checkBag(folderFS(dir), folderAt(dir))
 	return b.errs
 }
 
-// checkBag runs CheckBag's checks and returns the bag for further checks;
-// ok is false when bagit.txt is unusable and nothing else was checked.
-func checkBag(dir string) (b *bag, ok bool) {
-	b = &bag{dir: dir, listed: map[string]map[string]string{}, fetch: map[string]bool{},
+// folderAt returns the file path, below the folder dir, of a bag-relative
+// name: where a problem of a bag in a folder is.
+func folderAt(dir string) func(string) string {
+	return func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
+}
+
+// storeAt returns the location in s of a name relative to its bag bag
+// (Location): where a problem of a bag of a store is.
+func storeAt(s Store, bag string) func(string) string {
+	return func(p string) string { return Location(s, path.Join(bag, p)) }
+}
+
+// checkBag runs CheckBag's checks on the bag fsys (whose names at
+// locates for the problems) and returns the bag for further checks; ok is
+// false when bagit.txt is unusable and nothing else was checked.
+func checkBag(fsys fs.FS, at func(string) string) (b *bag, ok bool) {
+	b = &bag{fsys: fsys, at: at, listed: map[string]map[string]string{}, fetch: map[string]bool{},
 		sums: map[string]map[string]string{}, links: map[string]bool{}}
 	b.scanLinks()
 	data, err := b.read(bagitTxt)
 	if err != nil {
-		b.errs = append(b.errs, &NotBagError{Path: dir})
+		b.errs = append(b.errs, &NotBagError{Path: at(".")})
 		return b, false
 	}
 	if b.decl, err = parseDeclaration(data); err != nil {
@@ -63,20 +75,19 @@ func checkBag(dir string) (b *bag, ok bool) {
 
 // fail records a FormatError about name (relative to the bag).
 func (b *bag) fail(name string, line int, reason string) {
-	b.errs = append(b.errs, &FormatError{Path: filepath.Join(b.dir, filepath.FromSlash(name)), Line: line, Reason: reason})
+	b.errs = append(b.errs, &FormatError{Path: b.at(name), Line: line, Reason: reason})
 }
 
 // scanLinks reports every symbolic link in the bag (not following any)
-// and records it in b.links.
+// and records it in b.links. A store without links (S3) lists none.
 func (b *bag) scanLinks() {
-	filepath.WalkDir(b.dir, func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(b.fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.Type()&fs.ModeSymlink == 0 {
 			return nil // unreadable folders are reported where they are read
 		}
-		rel, _ := filepath.Rel(b.dir, p)
-		b.links[filepath.ToSlash(rel)] = true
-		target, _ := os.Readlink(p)
-		b.errs = append(b.errs, &SymlinkError{Path: p, Target: target})
+		b.links[p] = true
+		target, _ := fs.ReadLink(b.fsys, p)
+		b.errs = append(b.errs, &SymlinkError{Path: b.at(p), Target: target})
 		return nil
 	})
 }
@@ -94,12 +105,12 @@ func (b *bag) throughLink(p string) bool {
 
 // open opens the bag file p (bag-relative, slash-separated) for reading
 // without following a symbolic link: one in the bag is reported by
-// scanLinks and reads as missing here.
-func (b *bag) open(p string) (*os.File, error) {
+// scanLinks and reads as missing here (and folderFS follows none).
+func (b *bag) open(p string) (fs.File, error) {
 	if b.throughLink(p) {
 		return nil, fs.ErrNotExist
 	}
-	return os.OpenFile(filepath.Join(b.dir, filepath.FromSlash(p)), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	return b.fsys.Open(p)
 }
 
 // read returns the content of the bag file p, as open finds it.
@@ -115,8 +126,7 @@ func (b *bag) read(p string) ([]byte, error) {
 // scanPayload records every regular file under data/ with its size.
 func (b *bag) scanPayload() {
 	b.payload = map[string]int64{}
-	root := filepath.Join(b.dir, "data")
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(b.fsys, "data", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
 			return err
 		}
@@ -124,8 +134,7 @@ func (b *bag) scanPayload() {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(b.dir, p)
-		b.payload[filepath.ToSlash(rel)] = info.Size()
+		b.payload[p] = info.Size()
 		return nil
 	})
 	if err != nil {
@@ -179,20 +188,19 @@ func (b *bag) readFetch() {
 // checkManifests parses every manifest and tag manifest and checks the
 // files they list, then looks for payload files a manifest misses.
 func (b *bag) checkManifests() {
-	names, _ := filepath.Glob(filepath.Join(b.dir, "manifest-*.txt"))
+	names, _ := fs.Glob(b.fsys, "manifest-*.txt")
 	if len(names) == 0 {
 		b.fail("manifest-<algorithm>.txt", 0, "no payload manifest")
 	}
-	tags, _ := filepath.Glob(filepath.Join(b.dir, "tagmanifest-*.txt"))
+	tags, _ := fs.Glob(b.fsys, "tagmanifest-*.txt")
 	for _, n := range append(names, tags...) {
-		b.readManifest(filepath.Base(n))
+		b.readManifest(n)
 	}
 	b.verifyListed()
-	for _, n := range names {
-		m := filepath.Base(n)
+	for _, m := range names {
 		for _, p := range sortedKeys(b.payload) {
 			if _, ok := b.listed[m][p]; !ok {
-				b.errs = append(b.errs, &ExtraError{Path: filepath.Join(b.dir, filepath.FromSlash(p)), Manifest: m})
+				b.errs = append(b.errs, &ExtraError{Path: b.at(p), Manifest: m})
 			}
 		}
 	}
@@ -261,7 +269,7 @@ func (b *bag) verifyListed() {
 
 // compare checks one manifest entry against the computed checksum.
 func (b *bag) compare(manifest, p, want string) {
-	full := filepath.Join(b.dir, filepath.FromSlash(p))
+	full := b.at(p)
 	got, ok := b.sums[p][algOf(manifest)]
 	switch {
 	case !ok && b.fetch[p]:
@@ -291,9 +299,13 @@ func (b *bag) hashFile(p string, algs []string) map[string]string {
 			ws = append(ws, hs[a])
 		}
 	}
-	if _, err := io.Copy(io.MultiWriter(ws...), f); err != nil {
+	n, err := io.Copy(io.MultiWriter(ws...), f)
+	if err != nil {
 		b.fail(p, 0, err.Error())
 		return nil
+	}
+	if size, ok := b.payload[p]; ok && n != size { // a store's listing (S3: the bag's marker) against its bytes
+		b.fail(p, 0, fmt.Sprintf("the store recorded %d bytes, %d were read", size, n))
 	}
 	out := map[string]string{}
 	for a, h := range hs {
@@ -321,7 +333,7 @@ func (b *bag) checkOxum() {
 		if _, e1 := strconv.ParseUint(o, 10, 63); !ok || e1 != nil || !isDigits(n) {
 			b.fail(bagInfoTxt, f.line, fmt.Sprintf("malformed Payload-Oxum %q", f.value))
 		} else if f.value != got {
-			b.errs = append(b.errs, &OxumError{Bag: b.dir, Want: f.value, Got: got})
+			b.errs = append(b.errs, &OxumError{Bag: b.at("."), Want: f.value, Got: got})
 		}
 	}
 }

@@ -2,7 +2,7 @@ package aip
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
@@ -31,12 +31,12 @@ type identityClaims struct {
 	entries map[string]map[string][]string // "<blog-id>/<entry-key>" → folder of its versions → bags
 }
 
-// add records the bag at location, whose files are in the local folder
-// dir: its Internal-Sender-Identifier and, for an entry, the folder of
-// its versions. A bag without the field claims nothing (CheckBag reports
-// what it lacks).
-func (c *identityClaims) add(location, dir string) {
-	data, err := os.ReadFile(filepath.Join(dir, bagInfoTxt))
+// add records the bag at location, read as fsys: its
+// Internal-Sender-Identifier and, for an entry, the folder of its
+// versions. A bag without the field claims nothing (CheckBag reports what
+// it lacks).
+func (c *identityClaims) add(location string, fsys fs.FS) {
+	data, err := fs.ReadFile(fsys, bagInfoTxt)
 	if err != nil {
 		return
 	}

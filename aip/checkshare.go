@@ -35,11 +35,12 @@ type BagCheck struct {
 
 // CheckShare checks the bags at and below the folder dir of the archive s
 // (".": the whole archive; a blog's folder) that keep selects by name
-// (every bag when keep is nil) with the checks of Check: the bags of a
-// Local store in place, as CheckTally reads them, those of any other store
-// copied out one at a time, as CheckStore reads them (only published bags
-// are seen: a bag being written, under .tmp or staged without its marker,
-// is not). bag, if not nil, is called after each bag with its name, its
+// (every bag when keep is nil) with the checks of Check, each bag read
+// as an fs.FS: the bags of a Local store in place (folderFS), as
+// CheckTally reads them, those of any other store through the store
+// itself (fs.Sub: objects listed by the store, each read once), as
+// CheckStore reads them, with no copy (only published bags are seen: a
+// bag being written, under .tmp or staged without its marker, is not). bag, if not nil, is called after each bag with its name, its
 // problems and the tally so far. CheckShare returns the tally and the
 // problems that belong to no single bag: folders that cannot be read,
 // symbolic links between bags, v<N> folders that are not bags (reported by
@@ -88,11 +89,11 @@ func checkLocalShare(ctx context.Context, root, dir string, keep func(string) bo
 			return filepath.SkipDir
 		case name == PublicationsDir, name == StateDir:
 			return filepath.SkipDir // the publication log, the blogs' states: no bag there (publog.go, blogstate.go)
-		case isBag(p):
+		case isBag(folderFS(p)):
 			if keep(name) {
-				found := checkAIP(p, true, func(dir string, payload map[string]int64) {
-					t.add(dir, payload)
-					ids.add(dir, dir)
+				found := checkAIP(folderFS(p), folderAt(p), true, func(payload map[string]int64) {
+					t.add(p, payload)
+					ids.add(p, folderFS(p))
 				})
 				if bag != nil {
 					bag(BagCheck{Name: name, Problems: found}, t)
@@ -117,12 +118,7 @@ func checkStoreShare(ctx context.Context, s Store, dir string, keep func(string)
 	var errs []error
 	var ids identityClaims
 	keep = orAll(keep)
-	tmp, err := os.MkdirTemp("", "blogharvest-check-")
-	if err != nil {
-		return t, []error{fmt.Errorf("check %s: %w", s, err)}
-	}
-	defer os.RemoveAll(tmp)
-	err = fs.WalkDir(s, dir, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(s, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
 			return nil
@@ -150,18 +146,15 @@ func checkStoreShare(ctx context.Context, s Store, dir string, keep func(string)
 		if !keep(p) {
 			return fs.SkipDir
 		}
-		var found []error
-		local := filepath.Join(tmp, filepath.FromSlash(p))
-		if cerr := copyOut(s, p, local); cerr != nil {
-			found = append(found, cerr)
+		sub, err := fs.Sub(s, p) // the bag as a file system: listed from the store, each object read by one GET
+		if err != nil {
+			errs = append(errs, fmt.Errorf("check %s: %w", Location(s, p), err))
+			return fs.SkipDir
 		}
-		for _, e := range checkAIP(local, true, func(dir string, payload map[string]int64) {
+		found := checkAIP(sub, storeAt(s, p), true, func(payload map[string]int64) {
 			t.add(Location(s, p), payload)
-			ids.add(Location(s, p), dir)
-		}) {
-			found = append(found, relocate(e, local, Location(s, p)))
-		}
-		os.RemoveAll(local)
+			ids.add(Location(s, p), sub)
+		})
 		if bag != nil {
 			bag(BagCheck{Name: path.Clean(p), Problems: found}, t)
 		}

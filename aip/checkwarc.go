@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -148,5 +147,5 @@ func (b *bag) checkIndex(byOffset map[string]warc.Record) {
 }
 
 func (b *bag) warcFail(p, reason string) {
-	b.errs = append(b.errs, &WARCError{Path: filepath.Join(b.dir, filepath.FromSlash(p)), Reason: reason})
+	b.errs = append(b.errs, &WARCError{Path: b.at(p), Reason: reason})
 }

@@ -82,12 +82,14 @@
 // siegfried on the first pages of a process and one in 64 after, off at
 // the first disagreement).
 //
-// A Writer validates the records, the MARC records (marc.Lint) and the METS
-// document's IDs and references (mets.Document.Check) before anything
-// touches the disk, and the METS document against the schemas
-// (schemas.Validate) for the first AIP of each kind and then one in
-// Writer.ValidateEvery (validation.go says why the others cannot be
-// invalid; Check validates every one), then builds
+// A Writer validates the records (Blog.Validate, Entry.Validate), the MARC
+// records (marc.Lint) and the METS document's IDs and references
+// (mets.Document.Check) of every package before anything touches the disk:
+// the parts of a METS document that come from input. What the typed
+// writers build is validated against the schemas by the tests, not per
+// package (Writer.ValidateEvery 0, the default; validation.go says which
+// check covers what, and TestInputChecksCatchWhatSchemasWould proves it;
+// Check validates every document against the schemas). It then builds
 // the bag under <archive>/.tmp, makes it durable at once (one syncfs of the
 // file system on Linux, elsewhere an fsync per file and folder) and renames
 // the bag into place, so a crash leaves either no AIP or a complete one; Sweep
@@ -148,10 +150,23 @@
 // object written last with If-None-Match (doc/storage.md). A Writer with
 // Store set writes there; CheckStore checks an archive through any Store.
 // The readers take a Store too: ArchivedMedia, ArchivedCaptures and
-// ArchivedRequisites (media reuse on update: a file on disk from Local,
-// the verified bytes from any other store), LatestBlog, TallyArchive,
+// ArchivedRequisites (media reuse on update), LatestBlog, TallyArchive,
 // LatestVersionOf; Location names a store's object in messages. The lock
 // functions are the folder's alone.
+//
+// Archived bytes are read only through a Store. A file the readers load
+// (ArchivedMedia and the others) carries blogharvest.File.Stored, its
+// store and object name, and no Path: whoever reads it (harvest's
+// archived comment feeds, requisites and feed captures; the Writer
+// reusing it in a new version) calls File.Open or File.Content, which
+// read through the store (a folder without following links, S3 by GET),
+// so one reader serves both stores; from a store other than a folder the
+// verified bytes come as Body too, so that writing them again costs no
+// second GET. File.Path stays in the root type for the other direction
+// only: a large file a caller hands the Writer from its own disk (the
+// Writer opens it; File.Open does not). Keeping one File type with a
+// store reference, rather than a second type for loaded files, leaves
+// every reader of Entry.Files unchanged.
 //
 // Page requisites (blogharvest.RoleRequisite files) are not stored in the
 // Blog or Entry AIP: the Writer first makes sure the blog's requisites
@@ -194,7 +209,13 @@
 // bag's share is FNV-1a of its path modulo the number of shares, so that
 // audits reading the shares in turn read every bag; CheckTally and
 // CheckStore are CheckShare of every bag), reporting each bag's problems
-// with its name.
+// with its name. The checker reads a bag as an fs.FS (checkbag.go: the
+// bag's folder is "."): a folder's bag through folderFS (os.DirFS opened
+// as nofollow.go opens, links listed, never followed), a bag of any other
+// store through the store itself (fs.Sub: an S3 bag's objects listed from
+// its marker, each opened by one GET), so CheckStore makes no temporary
+// copy (TestCheckStoreMakesNoCopy), and the METS is streamed by two opens
+// rather than a seek.
 //
 // Fixity audits are recorded in the archive (audit.go): one folder per
 // audit, <archive>/.audit/a<seq>/, holding premis.xml (a PREMIS 3 document:

@@ -24,7 +24,7 @@ const validRoot = "testdata/valid"
 // writeFixtures writes the fixture Blog and Entry into a new archive at root.
 func writeFixtures(t testing.TB, root string) (entry, blog aip.Result) {
 	t.Helper()
-	w := &aip.Writer{Root: root, Organization: "Example Library", OrgCode: "XxEL", Software: "blogharvest 0.1.0", Now: fixedNow}
+	w := &aip.Writer{Root: root, Organization: "Example Library", OrgCode: "XxEL", Software: "blogharvest 0.1.0", Now: fixedNow, ValidateEvery: 1}
 	entry, err := w.WriteEntry(context.Background(), fixtureEntry())
 	if err != nil {
 		t.Fatal(err)

@@ -124,7 +124,7 @@ func TestReuseRefusesLinks(t *testing.T) {
 			if err != nil || len(got) != 1 {
 				t.Fatalf("ArchivedMedia before any link: %d files, %v", len(got), err)
 			}
-			p := got[0].Path
+			p := aip.Location(&aip.Local{Root: root}, got[0].Stored.Name)
 			if what == "entry folder" {
 				p = filepath.Dir(res.Dir)
 			}

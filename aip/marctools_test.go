@@ -33,7 +33,7 @@ func TestGoldenMARCTools(t *testing.T) {
 // records' cataloguing agency (040 $a) and that an entry's records take the
 // blog's language (Entry.Language) in 008/35-37.
 func TestMARCOrganizationLanguage(t *testing.T) {
-	w := &aip.Writer{Root: t.TempDir(), Organization: "Example Library", OrgCode: "XxEL", Software: "blogharvest 0.1.0", Now: fixedNow}
+	w := &aip.Writer{Root: t.TempDir(), Organization: "Example Library", OrgCode: "XxEL", Software: "blogharvest 0.1.0", Now: fixedNow, ValidateEvery: 1}
 	defer w.Close()
 	e := fixtureEntry()
 	e.Language = "fr-CA"

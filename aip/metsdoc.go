@@ -354,8 +354,7 @@ func (p *pkg) packageAmdSec(e env, n ids, objects []string) mets.AmdSec {
 			{ID: eventDigest, Identifier: n.of("event digest"), Type: mets.EventMessageDigest, Date: e.now,
 				Detail: "SHA-256 and SHA-512 of every payload file", Outcome: "success", Objects: objects, Agents: agents},
 			{ID: eventValidate, Identifier: n.of("event validation"), Type: mets.EventValidation, Date: e.now,
-				Detail:  "METS 1.12.1, XLink, MARC21slim 1.2 and PREMIS 3.0 schemas; MARC lint; record checks",
-				Outcome: "success", Objects: []string{objectPackage}, Agents: agents},
+				Detail: validationDetail(e.schemaChecked), Outcome: "success", Objects: []string{objectPackage}, Agents: agents},
 			{ID: eventPackage, Identifier: n.of("event package"), Type: mets.EventPackageCreation, Date: e.now,
 				Detail: "BagIt 1.0 bag, SHA-256 and SHA-512 manifests", Outcome: "success",
 				Objects: append([]string{objectPackage}, objects...), Agents: agents},
@@ -368,6 +367,15 @@ func (p *pkg) packageAmdSec(e env, n ids, objects []string) mets.AmdSec {
 				Version: SiegfriedVersion[len("siegfried "):]},
 		},
 	}
+}
+
+// validationDetail is the detail of a package's validation event: what
+// was checked when it was written (validation.go).
+func validationDetail(schemas bool) string {
+	if schemas {
+		return "METS 1.12.1, XLink, MARC21slim 1.2 and PREMIS 3.0 schemas; MARC lint; record checks"
+	}
+	return "record checks (XML characters, comment links); METS IDs and references; MARC lint; METS structure as tested against the METS 1.12.1, XLink, MARC21slim 1.2 and PREMIS 3.0 schemas"
 }
 
 // relationships returns the package's relationships: an Entry is part of

@@ -175,3 +175,64 @@ func relBelow(root, path string) (string, error) {
 	}
 	return filepath.Rel(ar, ap)
 }
+
+// folderFS is the folder it names as an fs.FS (fs.ReadDirFS, fs.StatFS,
+// fs.ReadLinkFS) that follows no symbolic link below it: os.DirFS, read
+// the way OpenFile and ReadDir read. Stat does not follow a link either
+// (it is Lstat): a link is reported as one, never read through. The
+// checker reads a bag of a folder through it (checkbag.go), as it reads
+// a bag of any other store through that store's fs.FS.
+type folderFS string
+
+// path returns the file path of name.
+func (d folderFS) path(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(string(d), filepath.FromSlash(name)), nil
+}
+
+// Open opens name without following a link below the folder.
+func (d folderFS) Open(name string) (fs.File, error) {
+	p, err := d.path("open", name)
+	if err != nil {
+		return nil, err
+	}
+	if name == "." {
+		return os.Open(p) // the folder itself may be a link: the caller's choice
+	}
+	return OpenFile(string(d), p)
+}
+
+// ReadDir lists the folder name, links listed as links.
+func (d folderFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	p, err := d.path("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if name == "." {
+		return os.ReadDir(p)
+	}
+	return ReadDir(string(d), p)
+}
+
+// Stat returns the FileInfo of name itself, a link not followed.
+func (d folderFS) Stat(name string) (fs.FileInfo, error) { return d.Lstat(name) }
+
+// Lstat returns the FileInfo of name itself, a link not followed.
+func (d folderFS) Lstat(name string) (fs.FileInfo, error) {
+	p, err := d.path("lstat", name)
+	if err != nil {
+		return nil, err
+	}
+	return os.Lstat(p)
+}
+
+// ReadLink returns the target of the link name.
+func (d folderFS) ReadLink(name string) (string, error) {
+	p, err := d.path("readlink", name)
+	if err != nil {
+		return "", err
+	}
+	return os.Readlink(p)
+}

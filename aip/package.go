@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -82,8 +83,9 @@ type item struct {
 	rel    string            // path under data/, slash-separated
 	file   *blogharvest.File // the captured file; nil for METS.xml and logs
 	body   []byte            // content in memory; nil when src is set
-	src    string            // content on local disk
-	root   string            // the archive root: a src under it (a reused file) is opened without following links
+	src    string            // content on local disk, or the object src of from
+	from   fs.FS             // the store an archived file is read from (File.Stored); nil: src is a file path
+	root   string            // the archive root: a src under it is opened without following links
 	size   int64
 	sha256 string
 	sha512 string
@@ -123,6 +125,9 @@ func (p *pkg) addFiles(root string, files []blogharvest.File) error {
 			p.used[ledgerLog] = true
 		}
 		it := &item{rel: rel, file: f, body: f.Body, src: f.Path, root: root, group: fileGroup(f.Role), mime: f.MediaType}
+		if f.Body == nil && f.Stored != nil {
+			it.src, it.from = f.Stored.Name, f.Stored.FS // reused from an earlier version: read through its store
+		}
 		if err := it.hash(); err != nil {
 			return blogharvest.Transient(fmt.Errorf("aip: %s: %w", f.URL, err))
 		}
@@ -156,14 +161,28 @@ func (it *item) hash() error {
 	return nil
 }
 
-// openSrc opens the item's src: a file of the archive (media reused from
-// an earlier version) through OpenFile, never through a symbolic link; any
-// other file (the crawl's own) as it is.
-func (it *item) openSrc() (*os.File, error) {
+// openSrc opens the item's src: an object of the store it was loaded
+// from (media reused from an earlier version, through the Store: a folder
+// never through a symbolic link), a file below the archive root through
+// OpenFile, any other file (the crawl's own) as it is.
+func (it *item) openSrc() (io.ReadCloser, error) {
+	if it.from != nil {
+		return it.from.Open(it.src)
+	}
 	if rel, err := relBelow(it.root, it.src); it.root != "" && err == nil && filepath.IsLocal(rel) {
 		return OpenFile(it.root, it.src)
 	}
 	return os.Open(it.src)
+}
+
+// readSrc returns the content of the item's src, opened as openSrc does.
+func (it *item) readSrc() ([]byte, error) {
+	f, err := it.openSrc()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // memItem returns a generated payload item holding body.

@@ -288,8 +288,8 @@ func fetchKey(f *blogharvest.File) (string, time.Time) {
 }
 
 // ArchivedRequisites returns the verified requisites the blog's requisites
-// packages in the archive s hold (as ArchivedCaptures returns media: Path
-// or Body, SHA256, the
+// packages in the archive s hold (as ArchivedCaptures returns media:
+// Stored and, from a store other than a folder, Body; SHA256, the
 // original capture time, status and headers, Reused naming the response
 // record), the latest capture of each URL, for an UpdateCrawl to reuse or
 // revalidate (harvest.Options.ArchivedRequisites). None, and no error,
@@ -431,14 +431,15 @@ func (p *pkg) embedLinks() []warc.Link {
 	return links
 }
 
-// requisiteBody returns the payload of a requisite: its Body, or the
-// archived file at its Path (a requisite reused from the requisites
-// package, harvest/requisitestore.go).
+// requisiteBody returns the payload of a requisite: its Body, the
+// archived object it was loaded from (File.Stored: a requisite reused
+// from the requisites package, harvest/requisitestore.go), or a caller's
+// file at its Path.
 func requisiteBody(f *blogharvest.File) ([]byte, error) {
-	if f.Body != nil || f.Path == "" {
-		return f.Body, nil
+	if f.Body == nil && f.Stored == nil && f.Path != "" {
+		return os.ReadFile(f.Path)
 	}
-	return os.ReadFile(f.Path)
+	return f.Content()
 }
 
 // requisiteVersions returns the versions of the requisites package p's

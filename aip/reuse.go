@@ -25,9 +25,9 @@ import (
 // size, its content and the provenance of its original capture (capture
 // time, HTTP status and headers as the response record of that version's
 // WARC holds them, and that record's id as Reused). The content is the
-// payload file on disk as Path when s is a Local folder (read again
-// without following links when written), else the bytes as Body, as a
-// fetch would give them. Only files whose bytes match the sha256 of the
+// object in s (File.Stored: read through the Store, never by a path, in
+// a folder without following links) and, when s is not a Local folder,
+// the verified bytes as Body too, as a fetch would give them. Only files whose bytes match the sha256 of the
 // capture log and of the WARC record are returned; a file that does not
 // verify is left out (the update fetches it again). No AIP yet: nil, no
 // error.
@@ -173,7 +173,7 @@ func verifiedFiles(s Store, bag string, roles []blogharvest.Role, earlier []stri
 		}
 		records = append(records, recs...)
 	}
-	local, isLocal := s.(*Local)
+	_, isLocal := s.(*Local)
 	var out []blogharvest.File
 	for _, c := range wanted {
 		role, _ := roleOf(c.path, roles)
@@ -191,10 +191,9 @@ func verifiedFiles(s Store, bag string, roles []blogharvest.Role, earlier []stri
 		}
 		f := blogharvest.File{URL: c.url, Role: role, MediaType: r.Header.Get("Content-Type"),
 			SHA256: c.sha256, Size: c.size, Captured: r.Date, Status: r.Status, Header: r.Header, Reused: r.ID, ReusedIn: in[r.ID]}
-		if isLocal {
-			f.Path = local.Location(name)
-		} else {
-			f.Body = body
+		f.Stored = &blogharvest.Stored{FS: s, Name: name}
+		if !isLocal {
+			f.Body = body // the verified bytes: the Writer reads them again from memory, not by a second GET
 		}
 		out = append(out, f)
 	}

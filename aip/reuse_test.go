@@ -40,7 +40,7 @@ func reuseEntry(t time.Time, comments int) *blogharvest.Entry {
 // back from v2 is v2's copy verified against v1's record. A tampered
 // archived copy is not offered for reuse.
 //
-// Local only: the reused file comes back as a path on disk (File.Path); media reuse over both stores is TestStoreReaders.
+// Local only: the test tampers with the reused file on disk; media reuse over both stores is TestStoreReaders.
 func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 	root := t.TempDir()
 	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
@@ -57,7 +57,7 @@ func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 	}
 	f := got[0]
 	if f.URL != e1.Files[1].URL || f.SHA256 != e1.Files[1].SHA256 || !f.Captured.Equal(first) || f.Status != 200 ||
-		f.Reused == "" || f.Path == "" || f.Body != nil || !strings.HasPrefix(f.MediaType, "image/png") {
+		f.Reused == "" || f.Stored == nil || f.Path != "" || f.Body != nil || !strings.HasPrefix(f.MediaType, "image/png") {
 		t.Fatalf("archived picture %+v", f)
 	}
 
@@ -99,12 +99,12 @@ func TestArchivedMediaReusedInNewVersion(t *testing.T) {
 		}
 	}
 	again, err := aip.ArchivedMedia(&aip.Local{Root: root}, e2)
-	if err != nil || len(again) != 1 || !again[0].Captured.Equal(first) || again[0].Path == f.Path || again[0].Reused != f.Reused ||
+	if err != nil || len(again) != 1 || !again[0].Captured.Equal(first) || again[0].Stored == nil || again[0].Stored.Name == f.Stored.Name || again[0].Reused != f.Reused ||
 		again[0].ReusedIn != v1 {
 		t.Fatalf("v2's picture read back: %+v, %v; want its own copy, captured %v, its record in v1", again, err, first)
 	}
 
-	if err := os.WriteFile(again[0].Path, []byte("tampered"), 0o644); err != nil {
+	if err := os.WriteFile(aip.Location(again[0].Stored.FS.(aip.Store), again[0].Stored.Name), []byte("tampered"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if bad, err := aip.ArchivedMedia(&aip.Local{Root: root}, e2); err != nil || len(bad) != 0 {

@@ -152,6 +152,26 @@ func (l *Local) Remove(_ context.Context, name string) error {
 	return nil
 }
 
+// Lstat returns the FileInfo of name itself, a link not followed
+// (fs.ReadLinkFS).
+func (l *Local) Lstat(name string) (fs.FileInfo, error) {
+	p, err := l.path("lstat", name)
+	if err != nil {
+		return nil, err
+	}
+	return os.Lstat(p)
+}
+
+// ReadLink returns the target of the link name (fs.ReadLinkFS): what a
+// *SymlinkError names; nothing is read through it.
+func (l *Local) ReadLink(name string) (string, error) {
+	p, err := l.path("readlink", name)
+	if err != nil {
+		return "", err
+	}
+	return os.Readlink(p)
+}
+
 // String returns the folder.
 func (l *Local) String() string { return l.Root }
 

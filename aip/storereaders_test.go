@@ -36,7 +36,7 @@ func TestStoreReaders(t *testing.T) {
 		f := got[0]
 		_, local := st.(*aip.Local)
 		if f.SHA256 != e1.Files[1].SHA256 || !f.Captured.Equal(first) || f.Reused == "" ||
-			local != (f.Path != "") || !local && string(f.Body) != string(e1.Files[1].Body) {
+			f.Stored == nil || f.Path != "" || local != (f.Body == nil) || !local && string(f.Body) != string(e1.Files[1].Body) {
 			t.Fatalf("archived picture %+v", f)
 		}
 		e2 := reuseEntry(first.Add(24*time.Hour), 1)

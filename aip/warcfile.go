@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 
 	"github.com/blogharvest/blogharvest"
@@ -159,5 +158,5 @@ func (it *item) content() ([]byte, error) {
 	if it.src == "" {
 		return it.body, nil
 	}
-	return os.ReadFile(it.src)
+	return it.readSrc()
 }

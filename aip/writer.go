@@ -59,12 +59,15 @@ type Writer struct {
 	// for it. Log it; Unannounced finds such bags.
 	AnnounceFailed func(location string, err error)
 
-	// ValidateEvery is how often the Writer validates the METS document
-	// it builds against the official schemas: the first Blog and the first
-	// Entry AIP it writes, then one in ValidateEvery of each kind (see
-	// validation.go for why the others cannot be invalid). 0 means
-	// DefaultValidateEvery; 1 validates every document. Check validates
-	// every one.
+	// ValidateEvery, if positive, makes the Writer validate the METS
+	// documents it builds against the official schemas: the first Blog
+	// and the first Entry AIP it writes, then one in ValidateEvery of each
+	// kind; 1 validates every document (the tests do). 0, the default,
+	// validates none when writing: the checks every package gets
+	// (records, METS IDs and references, MARC lint) cover every part of
+	// the document that comes from input, and the tests validate what
+	// the typed writers build (validation.go says which check covers
+	// what). Check validates every document.
 	ValidateEvery int
 
 	mu        sync.Mutex
@@ -254,6 +257,10 @@ type env struct {
 	build                           string // Writer.SoftwareBuild
 	now                             time.Time
 	validate                        func(kind string) bool // validate this package's METS against the schemas
+	// schemaChecked is set by assemble when this package's METS is
+	// validated against the schemas (validate's answer), for the detail
+	// of its validation event.
+	schemaChecked bool
 }
 
 // env resolves the Writer's defaults and reads the clock once.

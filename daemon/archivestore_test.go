@@ -77,7 +77,7 @@ func TestExportAndReportFromS3(t *testing.T) {
 	if n := copyArchive(t, &aip.Local{Root: local}, st); n == 0 {
 		t.Fatal("no bag copied")
 	}
-	target, err := report.Resolve(local)
+	target, err := report.ResolveIn(&aip.Local{Root: local}, ".")
 	if err != nil || len(target.Blogs) != 1 {
 		t.Fatalf("the harvested archive: %v, %v", target.Blogs, err)
 	}

@@ -2,9 +2,7 @@ package daemon
 
 import (
 	"bufio"
-	"bytes"
 	"io"
-	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -141,11 +139,9 @@ func ledgerContradicted(s aip.Store, b *blogharvest.Blog) bool {
 		if file.Role != blogharvest.RoleLedger {
 			continue
 		}
-		var r io.ReadCloser = io.NopCloser(bytes.NewReader(file.Body))
-		if file.Path != "" {
-			if r, err = os.Open(file.Path); err != nil {
-				return false
-			}
+		r, err := file.Open() // the crawl's own ledger: its Body
+		if err != nil {
+			return false
 		}
 		found := false
 		eachLedgerRow(r, func(url, fate string) { found = found || short[url] && archivedFates[fate] })

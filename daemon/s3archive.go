@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -52,12 +54,14 @@ func connectS3(ctx context.Context, archive, credFile string) (*s3store.Store, e
 }
 
 // resolveArchive returns what ARCHIVE[/BLOG-ID] on a command line names
-// (report.Resolve): a folder, or an S3 archive s3://bucket/prefix or one
-// blog of it, s3://bucket/prefix/blog-id, read through its store (the
-// endpoint and credentials from the environment) and never written.
+// (report.ResolveIn of the store built here, once, for report and export
+// to read through): a folder (aip.Local), or an S3 archive
+// s3://bucket/prefix or one blog of it, s3://bucket/prefix/blog-id, read
+// through its store (the endpoint and credentials from the environment)
+// and never written.
 func resolveArchive(ctx context.Context, arg string) (report.Target, error) {
 	if !isS3(arg) {
-		return report.Resolve(arg)
+		return resolveFolder(arg)
 	}
 	arg = strings.TrimRight(arg, "/")
 	st, err := connectS3(ctx, arg, "")
@@ -73,6 +77,23 @@ func resolveArchive(ctx context.Context, arg string) (report.Target, error) {
 		return report.ResolveIn(parent, rest[i+1:])
 	}
 	return report.ResolveIn(st, ".")
+}
+
+// resolveFolder is resolveArchive of a folder: an archive (every blog in
+// it) or one blog's folder <archive>/<blog-id>.
+func resolveFolder(arg string) (report.Target, error) {
+	p := filepath.Clean(arg)
+	fi, err := os.Stat(p)
+	if err != nil {
+		return report.Target{}, fmt.Errorf("archive %s: %w", p, err)
+	}
+	if !fi.IsDir() {
+		return report.Target{}, fmt.Errorf("archive %s: not a folder", p)
+	}
+	if report.IsBlogDir(&aip.Local{Root: p}, ".") {
+		return report.ResolveIn(&aip.Local{Root: filepath.Dir(p)}, filepath.Base(p))
+	}
+	return report.ResolveIn(&aip.Local{Root: p}, ".")
 }
 
 // checkArchive checks the whole archive: aip.CheckTally of a folder, or

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/blogharvest/blogharvest"
@@ -20,10 +19,10 @@ import (
 // (Options.Archived), the feed item counts the comments and the blog-wide
 // feed lists some of this post. j.comments holds the blog-wide feed's
 // comments of the post until then.
-func (w *pageWorker) deferComments(j *pageJob) bool {
-	cs := w.siteComments[j.t.url]
-	if !w.pol.changedOnly || w.o.Archived == nil || j.item == nil || j.item.CommentCount <= 0 ||
-		!w.isCommented(j.t.url) || len(cs) == 0 {
+func (s *commentStage) deferComments(j *pageJob) bool {
+	cs := s.site.byPost[j.t.url]
+	if !s.cfg.changedOnly || s.archived == nil || j.item == nil || j.item.CommentCount <= 0 ||
+		!s.commented(j.t.url) || len(cs) == 0 {
 		return false
 	}
 	j.commentsRun, j.deferred, j.comments = true, true, cs
@@ -38,12 +37,12 @@ func (w *pageWorker) deferComments(j *pageJob) bool {
 // shows with another text was edited, and the feed is asked for too. The
 // comment feed captures the comments came from are
 // added to e.Files (the archived ones as reused captures).
-func (w *pageWorker) completeComments(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction) {
+func (s *commentStage) completeComments(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction) {
 	if !j.deferred {
 		return
 	}
 	j.deferred = false
-	cs, files, err := w.archivedComments(j, e)
+	cs, files, err := s.archivedComments(j, e)
 	if err == nil {
 		err = editedOnPage(cs, ex.Comments)
 	}
@@ -52,12 +51,12 @@ func (w *pageWorker) completeComments(ctx context.Context, j *pageJob, e *blogha
 		e.Files = append(e.Files, files...)
 		return
 	}
-	w.log.Info("archived comments not reused: asking for the post's comment feed", "entry", e.URL, "why", err)
-	j.comments, j.commentFile, j.commentsCut, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *j.item, w.commentLimits())
+	s.log.Info("archived comments not reused: asking for the post's comment feed", "entry", e.URL, "why", err)
+	j.comments, j.commentFile, j.commentsCut, j.commentsErr = s.fetch.comments(ctx, s.feed, *j.item, s.cfg.limits)
 	if j.commentFile != nil {
 		j.commentsFrom, j.feedHeld = "its comment feed", len(j.comments)
 	}
-	w.fillShortfall(ctx, j, len(ex.Comments)) // a feed that lists the newest comments only: the comments endpoint
+	s.fillShortfall(ctx, j, len(ex.Comments)) // a feed that lists the newest comments only: the comments endpoint
 }
 
 // archivedComments returns the comments of the post of j as its own
@@ -71,7 +70,7 @@ func (w *pageWorker) completeComments(ctx context.Context, j *pageJob, e *blogha
 // fewer comments than the feed item counts, more than the blog-wide feed's
 // first page holds (the post's feed, as long, would not list them all),
 // an order the archived feeds do not tell or two comments of one date.
-func (w *pageWorker) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.Comment, []blogharvest.File, error) {
+func (s *commentStage) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.Comment, []blogharvest.File, error) {
 	var all []feed.Comment
 	seen := map[string]int{}
 	add := func(c feed.Comment) error {
@@ -91,11 +90,11 @@ func (w *pageWorker) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.
 	}
 	var files []blogharvest.File
 	order := 0 // -1 newest first, +1 oldest first
-	for _, f := range w.o.Archived(e) {
+	for _, f := range s.archived(e) {
 		if f.Role != blogharvest.RoleCommentFeed {
 			continue
 		}
-		body, err := os.ReadFile(f.Path)
+		body, err := f.Content() // through the archive's store (File.Stored)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -128,7 +127,7 @@ func (w *pageWorker) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.
 	if len(all) != j.item.CommentCount {
 		return nil, nil, fmt.Errorf("%d comments archived and new, the feed item counts %d", len(all), j.item.CommentCount)
 	}
-	if limit := w.siteFeedLength(); len(all) > limit {
+	if limit := s.siteFeedLength(); len(all) > limit {
 		return nil, nil, fmt.Errorf("%d comments, more than the %d of the blog-wide feed's first page", len(all), limit)
 	}
 	slices.SortStableFunc(all, func(a, b feed.Comment) int { return order * a.Published.Compare(b.Published) })
@@ -137,7 +136,7 @@ func (w *pageWorker) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.
 			return nil, nil, errors.New("two comments of the same date")
 		}
 	}
-	return all, append(files, w.siteFilesOf(j.t.url)...), nil
+	return all, append(files, s.siteFilesOf(j.t.url)...), nil
 }
 
 // editedOnPage fails when a comment of cs shows on the page (pcs, by its
@@ -195,19 +194,19 @@ func commentOrder(cs []feed.Comment, known int) (int, error) {
 // siteFeedLength returns how many comments the first page of the
 // blog-wide comment feed lists: a platform lists as many in a post's own
 // comment feed (WordPress's posts_per_rss, Blogger's max-results).
-func (w *pageWorker) siteFeedLength() int {
-	if len(w.siteParsed) == 0 {
+func (s *commentStage) siteFeedLength() int {
+	if len(s.site.parsed) == 0 {
 		return 0
 	}
-	return len(w.siteParsed[0])
+	return len(s.site.parsed[0])
 }
 
 // siteFilesOf returns the pages of the blog-wide comment feed that list
 // comments of the post at post.
-func (w *pageWorker) siteFilesOf(post string) []blogharvest.File {
+func (s *commentStage) siteFilesOf(post string) []blogharvest.File {
 	var out []blogharvest.File
-	for i, f := range w.siteFiles {
-		if len(commentsOfPost(w.siteParsed[i], post)) > 0 {
+	for i, f := range s.site.files {
+		if len(commentsOfPost(s.site.parsed[i], post)) > 0 {
 			f.Role = blogharvest.RoleCommentFeed // the next update reads the comments of the post in it
 			out = append(out, f)
 		}

@@ -276,7 +276,7 @@ func (c *crawl) emitBlog() error {
 	if c.rulesF != nil {
 		b.Files = append(b.Files, *c.rulesF)
 	}
-	if f := stateFile(Watch{At: c.start, Threads: c.threadState(), CommentShapes: c.shapes.kept(), WidgetScripts: c.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threads.state(c.feed), CommentShapes: c.shapes.kept(), WidgetScripts: c.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))

@@ -142,7 +142,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 		return renderWhy{ReasonShortArticle, "the static page holds less than half of the feed's article"}
 	case post && w.articleRuleTrusted() && ex.Score < lowScore:
 		return renderWhy{ReasonLowScore, fmt.Sprintf("low article score %.2f", ex.Score)}
-	case w.threadChanged(j.t.url):
+	case w.comments.threadChanged(j.t.url):
 		return renderWhy{ReasonThreadChanged, "the API its comments were drawn from answers differently since the last crawl"}
 	case feedHoldsAll(j):
 		return renderWhy{}
@@ -158,7 +158,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 	case statedComments(j).n > len(ex.Comments) && statedComments(j).n > len(j.comments):
 		return renderWhy{ReasonStatedCount, "the blog states more comments than the static page and feeds hold: " + statedComments(j).String()}
 	case len(ex.Comments) == 0:
-		if r := w.commentSignalReason(j); r != "" { // a comment system in no table (commentsignals.go)
+		if r := commentSignalReason(j, w.browserMayLoad); r != "" { // a comment system in no table (commentsignals.go)
 			return renderWhy{ReasonCommentSignal, r}
 		}
 		return w.widgetReason(ctx, j)
@@ -249,7 +249,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	}
 	var more threadMore
 	if why.forComments() || e.Kind == blogharvest.KindPost {
-		more = w.followThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
+		more = w.comments.followThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
 		e.Files = append(e.Files, more.files...)
 	}
 	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
@@ -257,7 +257,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html, w.shapes, more, w.o.MaxComments); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
-	w.noteThreadShort(e, more, rex.Comments)
+	w.comments.noteThreadShort(e, more, rex.Comments)
 	if len(rex.Comments) > 0 {
 		w.widgets.add(widgetScriptsOf(res, w.lang(j.page))) // the widget's loader, for the blog's next pages and crawls (scriptwidget.go)
 	}

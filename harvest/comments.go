@@ -27,20 +27,20 @@ import (
 // worth a request; nor of a post whose comments the blog-wide comment
 // feed lists all of (siteCommentsOf), nor, until its entry is built, of a
 // post whose earlier comments the archive holds (deferComments).
-func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
+func (s *commentStage) fetchComments(ctx context.Context, j *pageJob) {
 	if j.commentsRun {
 		return
 	}
 	it := j.item
-	if w.pol.changedOnly && it != nil && it.CommentCount == 0 && !w.isCommented(j.t.url) {
+	if s.cfg.changedOnly && it != nil && it.CommentCount == 0 && !s.commented(j.t.url) {
 		j.commentsRun = true
 		return
 	}
-	if cs, ok := w.siteCommentsOf(j); ok {
+	if cs, ok := s.siteCommentsOf(j); ok {
 		j.commentsRun, j.comments = true, cs
 		return
 	}
-	if w.deferComments(j) {
+	if s.deferComments(j) {
 		return
 	}
 	if it == nil {
@@ -54,18 +54,10 @@ func (w *pageWorker) fetchComments(ctx context.Context, j *pageJob) {
 		it = &feed.Item{Link: j.page.resp.URL, CommentFeedURL: cf}
 	}
 	j.commentsRun = true
-	j.comments, j.commentFile, j.commentsCut, j.commentsErr = feed.FetchComments(ctx, w.client, w.feed, *it, w.commentLimits())
+	j.comments, j.commentFile, j.commentsCut, j.commentsErr = s.fetch.comments(ctx, s.feed, *it, s.cfg.limits)
 	if j.commentFile != nil {
 		j.commentsFrom, j.feedHeld = "its comment feed", len(j.comments)
 	}
-}
-
-// commentLimits returns the bounds of one post's comment sources
-// (Options.MaxComments, MaxCommentsPerAnswer, MaxCommentAnswerBytes,
-// MaxCommentBytes).
-func (w *pageWorker) commentLimits() feed.CommentLimits {
-	return feed.CommentLimits{MaxComments: w.o.MaxComments, PerAnswer: w.o.MaxCommentsPerAnswer,
-		AnswerBytes: w.o.MaxCommentAnswerBytes, MaxBytes: w.o.MaxCommentBytes}
 }
 
 // bloggerPostComments matches a Blogger per-post comment feed (not the
@@ -113,7 +105,7 @@ func commentKey(id string) string {
 
 // fillComments merges the comment feed's comments (MethodFeed) with those
 // extracted from the page, so that none is lost, and sets the counts.
-func (w *pageWorker) fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
+func fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
 	m := newCommentMerger(e.URL)
 	for _, fc := range j.comments {
 		m.addFeed(fc)
@@ -451,8 +443,8 @@ var commentPageRE = lazyregexp.New(`/comment-page-\d+/?$`)
 // the post's comments reach Options.MaxComments or the pages kept
 // MaxCommentBytes (noted in the entry's problems); failures become
 // Problems.
-func (w *pageWorker) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
-	lim := w.commentLimits()
+func (s *commentStage) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
+	lim := s.cfg.limits
 	prefix := strings.TrimSuffix(j.page.ident, "/") + "/comment-page-"
 	seen := map[string]bool{}
 	var queue []string
@@ -473,12 +465,11 @@ func (w *pageWorker) commentPages(ctx context.Context, j *pageJob, e *blogharves
 		}
 		u := queue[0]
 		queue = queue[1:]
-		p, err := w.fetchPage(ctx, u)
+		p, more, err := s.readPage(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", u, err))
 			continue
 		}
-		more, _ := w.extract(w.learnPage(p))
 		if !addNewComments(ex, more.Comments) {
 			continue // the post's own page (WordPress shows the last comment page there)
 		}

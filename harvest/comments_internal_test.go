@@ -25,7 +25,7 @@ func TestCommentMergeKeepsEveryCommentOnce(t *testing.T) {
 		{ID: "c9f1e2", Author: "Dee", ContentText: "Undated, no platform id."},
 	}}
 	e := &blogharvest.Entry{URL: post}
-	(&pageWorker{}).fillComments(e, j, ex)
+	fillComments(e, j, ex)
 	if len(e.Comments) != 4 {
 		t.Fatalf("%d comments, want 4: %+v", len(e.Comments), e.Comments)
 	}
@@ -74,7 +74,7 @@ func TestCommentMergeKeepsLookalikes(t *testing.T) {
 	}
 	ex := learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodHeuristic}, Comments: page}
 	e := &blogharvest.Entry{URL: post}
-	(&pageWorker{}).fillComments(e, j, ex)
+	fillComments(e, j, ex)
 	var ids []string
 	for _, c := range e.Comments {
 		ids = append(ids, c.ID)

@@ -393,13 +393,14 @@ func shortURL(u string) string {
 // commentSignalReason returns why the page of j should be rendered for a
 // comment system in no table, or "" when it shows no sign of one, when
 // the feed says the post has no comments (slash:comments 0), or when the
-// script or frame the sign rests on is one the browser may not load.
-func (w *pageWorker) commentSignalReason(j *pageJob) string {
+// script or frame the sign rests on is one the browser may not load
+// (mayLoad, the render stage's scope).
+func commentSignalReason(j *pageJob, mayLoad func(string) bool) string {
 	if j.item != nil && j.item.CommentCount == 0 {
 		return ""
 	}
 	s := detectCommentSignal(j.page.doc, j.page.url) // no tree (the parser refused the page): no signal
-	if s.reason == "" || s.src != "" && !w.browserMayLoad(s.src) {
+	if s.reason == "" || s.src != "" && !mayLoad(s.src) {
 		return ""
 	}
 	return s.reason

@@ -122,7 +122,7 @@ func (c *crawl) handle(out outcome) error {
 	if out.fetched {
 		c.res.Pages++
 		c.notePage(out.job)
-		c.noteThreads(out.job)
+		c.threads.note(out.job)
 	}
 	if out.queue != "" {
 		c.queueCanonical(out.queue)

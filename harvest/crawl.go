@@ -57,25 +57,18 @@ func Learn(ctx context.Context, o Options) (*Result, error) {
 // pattern, rules), read-only while the page workers run (the Blog record
 // is completed and emitted after they are done).
 type site struct {
-	blog         blogharvest.Blog
-	home         *url.URL // canonical home page
-	urlIsFeed    bool     // Options.Blog.URL turned out to be the feed
-	homeLang     string   // <html lang> of the home page
-	homeLicense  string   // rel=license link of the home page (Blog.License when the feed names none)
-	feed         *feed.Feed
-	full         bool // the feed carries whole posts
-	scope        *scope
-	pattern      *postPattern
-	signs        postSigns // what the blog's own posts show of the content test's signs
-	rules        *learn.Rules
-	rulesF       *blogharvest.File
-	commented    []*url.URL                // UpdateCrawl: posts with comments since the watermark
-	siteComments map[string][]feed.Comment // UpdateCrawl: the blog-wide comment feed's comments, by post
-	siteFiles    []blogharvest.File        // UpdateCrawl: the blog-wide comment feed's pages as captured
-	siteParsed   [][]feed.Comment          // UpdateCrawl: the comments of each of siteFiles (none for a page that does not parse)
-	// threadsChanged are the posts whose comment thread API answered
-	// differently (UpdateCrawl, threads.go).
-	threadsChanged map[string]bool
+	blog        blogharvest.Blog
+	home        *url.URL // canonical home page
+	urlIsFeed   bool     // Options.Blog.URL turned out to be the feed
+	homeLang    string   // <html lang> of the home page
+	homeLicense string   // rel=license link of the home page (Blog.License when the feed names none)
+	feed        *feed.Feed
+	full        bool // the feed carries whole posts
+	scope       *scope
+	pattern     *postPattern
+	signs       postSigns // what the blog's own posts show of the content test's signs
+	rules       *learn.Rules
+	rulesF      *blogharvest.File
 	// moving says UpdateCrawl found the blog moved (suspectMove): a feed
 	// item at a URL the last crawl did not list is read and emitted, and
 	// matched with the archive's posts (moves.go).
@@ -113,6 +106,9 @@ type pageWorker struct {
 	// (scriptwidget.go).
 	scripts *scriptReads
 	widgets *widgetScripts
+	// comments is the comment stage (commentstage.go): built when the
+	// site is set up, before the first page is processed.
+	comments *commentStage
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -137,13 +133,12 @@ type crawl struct {
 	failed     map[string]bool                   // canonical URLs of feed items whose page failed
 	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
 	late       lateStubs                         // entries re-read for the stubs met after them
-	// threadsPolled says pollThreads ran; threadPolls holds what each
-	// watched thread API answered, threadVals the watch of the posts
-	// rendered, threadCands the candidates of those rendered showing no
-	// comment (threads.go).
-	threadsPolled                        bool
-	threadPolls, threadVals, threadCands map[string][]blogharvest.Validators
-	threadDropped                        map[string]bool // thread API URLs that change by themselves
+	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
+	// (siteCommentPosts), threads the watch of comment thread APIs
+	// (threads.go): set up before the drain, then handed to the comment
+	// stage (the coordinator still notes each rendered page's watch).
+	siteFeed siteCommentState
+	threads  *threadWatcher
 
 	// left counts, by source, what the crawl's bounds kept out
 	// (discovered.go), in the order met; wellKnown are the sitemap
@@ -218,7 +213,8 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 		w.widgets = newWidgetScripts(nil)
 	}
 	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{}}
+		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
+		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -238,15 +234,15 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.commented = c.siteCommentPosts(ctx, home)
-	c.pollThreads(ctx) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
+	c.siteFeed.commented = c.siteCommentPosts(ctx, home)
+	c.threads.poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
 	}
 	if home == nil && c.movedHome != nil { // the feed moved: the home page was read to find it again
 		home = c.movedHome
-		c.commented = c.siteCommentPosts(ctx, home)
+		c.siteFeed.commented = c.siteCommentPosts(ctx, home)
 	}
 	c.suspectMove()
 	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
@@ -256,7 +252,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 		if c.homeDue() {
 			home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
-			c.commented = c.siteCommentPosts(ctx, home)
+			c.siteFeed.commented = c.siteCommentPosts(ctx, home)
 		}
 	}
 	c.setScope(home)
@@ -268,12 +264,13 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
-	c.pollThreads(ctx)
+	c.threads.poll(ctx, c.client)
 	c.queueCommented()
 	c.probeMoves(ctx)
 	if err := c.checkIdentity(); err != nil {
 		return err // a stranger at the address: nothing archived (stranger.go)
 	}
+	c.comments = c.newCommentStage() // the site is set up: the pages' comments from here on
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {
 		if c.emit == nil {

@@ -215,6 +215,25 @@
 // stats, each of those three safe for concurrent use with a lock of its
 // own, as is the browser (rendererState).
 //
+// The comment stage (commentStage, commentstage.go) is a page worker's
+// named field (pageWorker.comments), not part of the site: the
+// coordinator builds it once the site is set up (newCommentStage, before
+// the training pages), read-only after that. It holds what it reads as
+// fields of its own: its configuration (commentConfig: what it needs of
+// the policy and Options), the fetch client behind two interfaces
+// (commentFetcher for comment feeds and REST endpoints, threadFetcher for
+// thread APIs), the blog's feed and home page, what UpdateCrawl's
+// blog-wide comment feed showed (siteCommentState), the thread watch,
+// and the functions it is given for the rest (archived, readPage,
+// shortfall, mayLoad). The page worker calls it and it returns: fetch the
+// sources (fetchComments, commentPages, fillShortfall, completeComments,
+// followThreads), then fillComments merges them into the entry and
+// noteShortfall, noteThreadShort say what is missing. The watch of
+// comment thread APIs between crawls (threadWatcher, threads.go) is the
+// coordinator's named field (crawl.threads): polled during set-up, fed
+// each rendered page's watch, the source of State.Threads; the comment
+// stage reads which posts' threads changed through it.
+//
 // # Files
 //
 //   - crawl.go: NewCrawl, UpdateCrawl, Learn; the site, pageWorker and
@@ -243,7 +262,12 @@
 //     canonicalised once per process, not once per page that repeats them.
 //   - stub.go: redirect stubs, read from the same tree.
 //   - entry.go: an entry's fields, feed against page.
-//   - comments.go: comment feeds, comment pages, merging feed and page.
+//   - commentstage.go: the comment stage (commentStage), its
+//     configuration (commentConfig), what it asks through
+//     (commentFetcher, threadFetcher), what the blog-wide comment feed
+//     showed (siteCommentState); newCommentStage builds it.
+//   - comments.go: comment feeds, comment pages, merging feed and page
+//     (fillComments, commentMerger).
 //   - postpages.go: the further pages of a paginated post.
 //   - renderdecision.go: the named render reasons, the render budget and
 //     the per-reason account; widgetsignal.go: script widgets drawn from
@@ -253,8 +277,8 @@
 //     thread of one comment repeats nothing).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through. threadmore.go: the
-//     rest of a rendered thread the app gave in part (next pages, replies
-//     behind "more"), read from its API.
+//     comment stage's reading of the rest of a rendered thread the app
+//     gave in part (next pages, replies behind "more") from its API.
 //   - media.go, mediacache.go: media discovery (a walk over a tree) and
 //     capture.
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
@@ -272,8 +296,9 @@
 //   - stats.go: warnings and timings.
 //   - polite.go, update.go: UpdateCrawl's conditional requests, change
 //     signals, State; the blog-wide comment feed. threads.go: the comment
-//     APIs of script-drawn threads watched between crawls (which answers
-//     are threads: threadWatch, threadShape; which posts: threadState;
+//     APIs of script-drawn threads watched between crawls (threadWatcher:
+//     poll, note, state; which answers are threads: threadWatch,
+//     threadShape; which posts: threadWatcher.state;
 //     the state file a `crawl -out` archive keeps: Watch). A field of
 //     what a crawl leaves for the next one goes into
 //     blogharvest.CrawlState (crawlstate.go at the root), which the
@@ -347,7 +372,16 @@
 //     blogs.example.yaml; what it leaves out goes to the ledger, named
 //     by the key. Comment sources' bounds: feed.CommentLimits.
 //   - A new difference between NewCrawl and UpdateCrawl: a field of policy,
-//     set in newCrawlPolicy and updatePolicy.
+//     set in newCrawlPolicy and updatePolicy. Where the comment stage must
+//     see it: a field of commentConfig, set from the policy in
+//     newCommentStage (the stage never reads pol or Options).
+//   - A new comment source of a post, or a new check of what one holds:
+//     a method of commentStage (comments.go, stated.go,
+//     archivedcomments.go, threadmore.go), called from buildEntry
+//     (entry.go); what it needs of the crawl is a field of commentStage
+//     set in newCommentStage (a value, an interface or a function), not a
+//     reach into the page worker. Which watched threads changed and what
+//     the next crawl watches: threadWatcher (threads.go).
 //   - A new fate of a URL: ledger.go (Fate, fateRank), recorded where the
 //     page path decides it (worker.go, coordinator.go).
 //   - State shared by the workers: claims, ledger or stats, never a field of

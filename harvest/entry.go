@@ -30,18 +30,18 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 	if e.Kind == blogharvest.KindPage && j.item != nil && w.readsAsPost(ex, p) {
 		e.Kind = blogharvest.KindPost // a feed item alone of its URL shape whose page reads as a post
 	}
-	w.fetchComments(ctx, j)
-	w.commentPages(ctx, j, e, &ex)
-	w.fillShortfall(ctx, j, len(ex.Comments))
+	w.comments.fetchComments(ctx, j)
+	w.comments.commentPages(ctx, j, e, &ex)
+	w.comments.fillShortfall(ctx, j, len(ex.Comments))
 	ex, exErr = w.maybeRender(ctx, j, e, ex, exErr)
 	w.fillFields(e, j.item, ex, exErr)
 	w.fallbackDates(ctx, e, j, ex)
 	lastmodModified(e, j.t.lastmod)
 	w.fillTerms(e, j.item, p, ex)
 	w.appendPostPages(ctx, e, p)
-	w.completeComments(ctx, j, e, ex)
-	w.fillComments(e, j, ex)
-	w.noteShortfall(e, j)
+	w.comments.completeComments(ctx, j, e, ex)
+	fillComments(e, j, ex)
+	w.comments.noteShortfall(e, j)
 	if p.info.password {
 		e.AccessRestriction = "password protected"
 		e.Provenance.Set("access_restriction", blogharvest.MethodHeuristic)

@@ -108,7 +108,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 			return false
 		}
 	}
-	if c.pollThreads(ctx) {
+	if c.threads.poll(ctx, c.client) {
 		return false // a comment thread drawn by script changed (threads.go)
 	}
 	c.stopped = true
@@ -116,7 +116,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threadState(), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.state(c.feed), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -294,7 +294,7 @@ func (c *crawl) finishState() {
 	st.Rules = c.res.Rules
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
-	st.Threads = c.threadState()
+	st.Threads = c.threads.state(c.feed)
 	st.CommentShapes = c.shapes.kept()
 	st.WidgetScripts = c.widgets.list()
 	st.Moved = c.movedState()
@@ -307,7 +307,7 @@ func (c *crawl) finishState() {
 func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
 	if !w.pol.changedOnly || w.pol.settled || it == nil || it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) ||
-		w.isCommented(j.t.url) || w.threadChanged(j.t.url) {
+		w.comments.commented(j.t.url) || w.comments.threadChanged(j.t.url) {
 		return false
 	}
 	changed, _ := w.signatureChanged(it)

@@ -152,7 +152,7 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 			}
 			if e := got[srv.URL+commented.Path]; e != nil {
 				for _, f := range e.Files {
-					if f.Role == blogharvest.RoleMedia && (f.Reused == "" || f.Path == "") {
+					if f.Role == blogharvest.RoleMedia && (f.Reused == "" || f.Stored == nil) {
 						t.Errorf("%s: media %s of the commented post fetched again, not reused from the archive", name, f.URL)
 					}
 				}

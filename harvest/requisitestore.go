@@ -2,7 +2,6 @@ package harvest
 
 import (
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,7 +134,7 @@ func (r heldRequisite) revalidated(resp *fetch.Response) blogharvest.File {
 	return revalidate(f, nil, x)
 }
 
-// revalidate returns the capture orig (its payload, Body or Path, and
+// revalidate returns the capture orig (its payload, Body or Stored, and
 // sha256) as confirmed by the exchange x answered 304, after the redirect
 // hops: x as sent, answered by orig's status with orig's headers
 // freshened by the 304's (RFC 9111 §4.3.4), so that the WARC holds the
@@ -162,13 +161,14 @@ func revalidate(orig blogharvest.File, hops []blogharvest.Exchange, x blogharves
 
 // stored returns a copy of the stored capture, its body read when it is
 // a stylesheet or HTML document (what embedsOf reads for the requisites
-// it names in turn); others keep only their Path.
+// it names in turn), through the archive's store; others keep only their
+// store reference (File.Stored).
 func (r heldRequisite) stored() blogharvest.File {
 	f := r.f
 	f.Role = blogharvest.RoleRequisite
-	if f.Body == nil && f.Path != "" && (strings.Contains(f.MediaType, "css") || strings.Contains(f.MediaType, "html")) {
-		if b, err := os.ReadFile(f.Path); err == nil {
-			f.Body, f.Path = b, ""
+	if f.Body == nil && f.Stored != nil && (strings.Contains(f.MediaType, "css") || strings.Contains(f.MediaType, "html")) {
+		if b, err := f.Content(); err == nil {
+			f.Body = b
 		}
 	}
 	return f

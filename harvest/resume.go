@@ -3,7 +3,6 @@ package harvest
 import (
 	"encoding/json"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -97,10 +96,11 @@ func archivedValidators(f *blogharvest.File, body []byte) blogharvest.Validators
 	return blogharvest.Validators{URL: f.URL, ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified"), Digest: digestOf(body)}
 }
 
-// fileBody returns a file's content: its Body, else the file at its Path.
+// fileBody returns a file's content: its Body, else the archived object
+// it was loaded from, read through the archive's store (File.Stored).
 func fileBody(f *blogharvest.File) ([]byte, error) {
-	if f.Body != nil || f.Path == "" {
+	if f.Body != nil || f.Stored == nil {
 		return f.Body, nil
 	}
-	return os.ReadFile(f.Path)
+	return f.Content()
 }

@@ -220,11 +220,11 @@ var numberWords = sync.OnceValue(func() map[string]int {
 // ownCommentFeed returns the URL of the post's own comment feed by the
 // platform's shape (platform.Platform.CommentFeed) for a post the feed
 // does not name, or "": asked only where the blog's platform offers one.
-func (w *pageWorker) ownCommentFeed(j *pageJob) string {
-	if w.feed == nil || w.feed.PlatformID == "" || j.page == nil {
+func (s *commentStage) ownCommentFeed(j *pageJob) string {
+	if s.feed == nil || s.feed.PlatformID == "" || j.page == nil {
 		return ""
 	}
-	p, ok := platform.ByID(w.feed.PlatformID)
+	p, ok := platform.ByID(s.feed.PlatformID)
 	if !ok {
 		return ""
 	}
@@ -232,7 +232,7 @@ func (w *pageWorker) ownCommentFeed(j *pageJob) string {
 	if j.item != nil {
 		guid = j.item.GUID
 	}
-	return feed.PostCommentFeed(p, w.feed.URL, j.page.ident, guid)
+	return feed.PostCommentFeed(p, s.feed.URL, j.page.ident, guid)
 }
 
 // fillShortfall asks the post's own comment feed, then the platform's
@@ -240,39 +240,39 @@ func (w *pageWorker) ownCommentFeed(j *pageJob) string {
 // states more comments than the job holds from its feeds and page (have):
 // the sources after those, each asked only while something is still
 // missing. It reports whether it asked.
-func (w *pageWorker) fillShortfall(ctx context.Context, j *pageJob, have int) bool {
-	if !w.short(j, have) {
+func (s *commentStage) fillShortfall(ctx context.Context, j *pageJob, have int) bool {
+	if !s.short(j, have) {
 		return false
 	}
-	asked := w.askOwnFeed(ctx, j)
-	if w.short(j, have) {
-		asked = w.askCommentsAPI(ctx, j) || asked
+	asked := s.askOwnFeed(ctx, j)
+	if s.short(j, have) {
+		asked = s.askCommentsAPI(ctx, j) || asked
 	}
 	return asked
 }
 
 // short reports whether the blog states more comments than the job holds
 // (have from the page, j.comments from the feeds).
-func (w *pageWorker) short(j *pageJob, have int) bool {
+func (s *commentStage) short(j *pageJob, have int) bool {
 	st := statedComments(j)
 	return !j.deferred && st.n > have && st.n > len(j.comments)
 }
 
 // askOwnFeed asks the post's own comment feed (ownCommentFeed), once,
 // unless the job's comments already came from a comment feed.
-func (w *pageWorker) askOwnFeed(ctx context.Context, j *pageJob) bool {
+func (s *commentStage) askOwnFeed(ctx context.Context, j *pageJob) bool {
 	cf := ""
 	if !j.commentsRun || j.commentFile == nil {
-		cf = w.ownCommentFeed(j)
+		cf = s.ownCommentFeed(j)
 	}
 	if cf == "" || j.askedOwn {
 		return false
 	}
 	j.askedOwn = true
 	it := feed.Item{Link: j.page.ident, CommentFeedURL: cf}
-	cs, file, cut, err := feed.FetchComments(ctx, w.client, w.feed, it, w.commentLimits())
+	cs, file, cut, err := s.fetch.comments(ctx, s.feed, it, s.cfg.limits)
 	if err != nil {
-		w.log.Info("own comment feed", "url", cf, "err", err)
+		s.log.Info("own comment feed", "url", cf, "err", err)
 		j.ownErr = err
 		return true
 	}
@@ -290,11 +290,11 @@ func (w *pageWorker) askOwnFeed(ctx context.Context, j *pageJob) bool {
 // id is known (its GUID or shortlink). Its answers are archived with the
 // entry (j.apiFiles) whatever they hold; its comments replace the job's
 // when they are more.
-func (w *pageWorker) askCommentsAPI(ctx context.Context, j *pageJob) bool {
-	if j.askedAPI || w.feed == nil || w.feed.PlatformID == "" || j.page == nil || w.home == nil {
+func (s *commentStage) askCommentsAPI(ctx context.Context, j *pageJob) bool {
+	if j.askedAPI || s.feed == nil || s.feed.PlatformID == "" || j.page == nil || s.home == nil {
 		return false
 	}
-	p, ok := platform.ByID(w.feed.PlatformID)
+	p, ok := platform.ByID(s.feed.PlatformID)
 	if !ok || p.CommentsAPI == "" {
 		return false
 	}
@@ -307,13 +307,13 @@ func (w *pageWorker) askCommentsAPI(ctx context.Context, j *pageJob) bool {
 		return false
 	}
 	j.askedAPI = true
-	cs, files, cut, err := feed.FetchCommentsAPI(ctx, w.client, p, w.home.String(), id, w.commentLimits())
+	cs, files, cut, err := s.fetch.commentsAPI(ctx, p, s.home.String(), id, s.cfg.limits)
 	j.apiFiles, j.apiErr, j.apiHeld, j.apiCut = files, err, len(cs), cut
 	if err != nil {
-		w.log.Info("comments API", "post", j.page.ident, "err", err)
+		s.log.Info("comments API", "post", j.page.ident, "err", err)
 	}
 	if cut.Reason != "" {
-		w.log.Info("comments API: bounded", "post", j.page.ident, "cut", cut.String())
+		s.log.Info("comments API: bounded", "post", j.page.ident, "cut", cut.String())
 	}
 	if len(cs) > len(j.comments) {
 		j.comments = cs
@@ -326,7 +326,7 @@ func (w *pageWorker) askCommentsAPI(ctx context.Context, j *pageJob) bool {
 // noteShortfall records in the ledger, and in the entry's problems, a
 // post whose archived comments fall short of what the blog states, with
 // the sources tried.
-func (w *pageWorker) noteShortfall(e *blogharvest.Entry, j *pageJob) {
+func (s *commentStage) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 	st := statedComments(j)
 	if st.n <= len(e.Comments) {
 		return
@@ -359,13 +359,13 @@ func (w *pageWorker) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 	switch {
 	case j.rendered:
 		tried = append(tried, "the rendered page shows no more")
-	case w.o.Render == RenderNever:
+	case s.cfg.renderNever:
 		tried = append(tried, "not rendered (render: never)")
 	default:
 		tried = append(tried, "not rendered")
 	}
 	note := fmt.Sprintf("stated %s, archived %d: %s", st, len(e.Comments), strings.Join(tried, "; "))
-	w.ledger.shortfall(e.URL, note)
+	s.shortfall(e.URL, note)
 	e.Problems = append(e.Problems, "comments short: "+note)
-	w.log.Info("comments short", "url", e.URL, "stated", st.n, "source", st.source, "archived", len(e.Comments))
+	s.log.Info("comments short", "url", e.URL, "stated", st.n, "source", st.source, "archived", len(e.Comments))
 }

@@ -61,7 +61,7 @@ type threadAnswer struct {
 
 // followThreads reads what the comment API answers of the rendered page
 // res say is left of their threads (see the file comment).
-func (w *pageWorker) followThreads(ctx context.Context, res *render.Result, lang string) threadMore {
+func (s *commentStage) followThreads(ctx context.Context, res *render.Result, lang string) threadMore {
 	var tm threadMore
 	pages := renderedPages(res, lang)
 	asked := map[string]bool{}   // URLs fetched by the page or here
@@ -120,7 +120,7 @@ func (w *pageWorker) followThreads(ctx context.Context, res *render.Result, lang
 	for _, a := range got {
 		next(a)
 	}
-	lim := w.commentLimits()
+	lim := s.cfg.limits
 	var read int64
 	for len(queue) > 0 && ctx.Err() == nil {
 		p := queue[0]
@@ -139,18 +139,18 @@ func (w *pageWorker) followThreads(ctx context.Context, res *render.Result, lang
 			break
 		}
 		asked[answerKey(p.url)] = true
-		if !w.threadTarget(origins, p.url) {
+		if !s.threadTarget(origins, p.url) {
 			tm.left++
 			continue
 		}
 		tm.asked++
-		resp, err := w.client.Do(ctx, fetch.Request{URL: p.url, Accept: "application/json", Kind: fetch.Subresource, MaxBody: lim.AnswerBytes})
+		resp, err := s.api.Do(ctx, fetch.Request{URL: p.url, Accept: "application/json", Kind: fetch.Subresource, MaxBody: lim.AnswerBytes})
 		if err != nil {
 			tm.left++
 			if errors.Is(err, blogharvest.ErrTooLarge) {
 				tm.cut = fmt.Sprintf("an answer over max_comment_answer_bytes %d", lim.AnswerBytes)
 			}
-			w.log.Info("comment thread: more not read", "url", p.url, "err", err)
+			s.log.Info("comment thread: more not read", "url", p.url, "err", err)
 			continue
 		}
 		tm.files = append(tm.files, resp.File(blogharvest.RoleCommentFeed))
@@ -177,7 +177,7 @@ func (w *pageWorker) followThreads(ctx context.Context, res *render.Result, lang
 		next(a)
 	}
 	if tm.asked > 0 {
-		w.log.Info("comment thread: read more from its API", "url", pages[0].URL, "requests", tm.asked, "comments", len(have), "cut", tm.cut)
+		s.log.Info("comment thread: read more from its API", "url", pages[0].URL, "requests", tm.asked, "comments", len(have), "cut", tm.cut)
 	}
 	return tm
 }
@@ -196,14 +196,14 @@ func (tm *threadMore) noteReplies(r learn.APIReplies) {
 // threadTarget reports whether the crawl may ask u for more of a thread:
 // an origin the page's scripts fetched JSON from, and the browser's scope
 // decision.
-func (w *pageWorker) threadTarget(origins map[string]bool, u string) bool {
+func (s *commentStage) threadTarget(origins map[string]bool, u string) bool {
 	t, err := url.Parse(u)
 	if err != nil || !origins[strings.ToLower(t.Scheme+"://"+t.Host)] {
-		w.log.Info("comment thread: more not asked: an origin the page's scripts did not use", "url", u)
+		s.log.Info("comment thread: more not asked: an origin the page's scripts did not use", "url", u)
 		return false
 	}
-	if !w.browserMayLoad(u) {
-		w.log.Info("comment thread: more not asked: out of the browser's scope", "url", u)
+	if !s.mayLoad(u) {
+		s.log.Info("comment thread: more not asked: out of the browser's scope", "url", u)
 		return false
 	}
 	return true
@@ -410,7 +410,7 @@ func isAlnum(r rune) bool { return r != 0 && (unicode.IsLetter(r) || unicode.IsD
 // what the comment API answers of a rendered page state and the entry
 // lacks: replies of the comments read beyond those archived, next pages
 // not read, and the bound that stopped the reading.
-func (w *pageWorker) noteThreadShort(e *blogharvest.Entry, tm threadMore, comments []learn.Comment) {
+func (s *commentStage) noteThreadShort(e *blogharvest.Entry, tm threadMore, comments []learn.Comment) {
 	parent := make(map[string]string, len(comments))
 	for _, c := range comments {
 		parent[c.ID] = c.ParentID
@@ -448,9 +448,9 @@ func (w *pageWorker) noteThreadShort(e *blogharvest.Entry, tm threadMore, commen
 		parts = append(parts, "reading stopped: "+tm.cut)
 	}
 	note := strings.Join(parts, "; ")
-	w.ledger.shortfall(e.URL, note)
+	s.shortfall(e.URL, note)
 	e.Problems = append(e.Problems, "comments short: "+note)
-	w.log.Info("comments short", "url", e.URL, "missing", missing, "unread answers", tm.left, "cut", tm.cut)
+	s.log.Info("comments short", "url", e.URL, "missing", missing, "unread answers", tm.left, "cut", tm.cut)
 }
 
 // descends reports whether comment id lies under ancestor by the parent

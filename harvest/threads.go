@@ -3,6 +3,7 @@ package harvest
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
@@ -103,129 +105,165 @@ func threadShape(raw string) string {
 	return strings.ToLower(u.Scheme+"://"+u.Host) + strings.Join(segs, "/") + "?" + strings.Join(keys, "&")
 }
 
-// pollThreads asks, once per UpdateCrawl given State.Threads, for every
-// watched thread API conditionally (before the posts feed is read, which
-// is then read on to the items of the posts whose thread changed:
-// wantItems), and returns whether one of them changed; c.threadPolls keeps what each
-// answered, c.threadsChanged the posts to read again. A failed request
-// counts as no change: the post is asked about again next time.
-func (c *crawl) pollThreads(ctx context.Context) bool {
-	if c.threadsPolled || !c.pol.useState || len(c.o.State.Threads) == 0 {
-		return len(c.threadsChanged) > 0
+// threadWatcher is the watch of the comment thread APIs between crawls
+// (see the file comment): what the last crawl watched (State.Threads),
+// what this crawl's poll found, and what its renders drew from. The
+// coordinator polls it during set-up (poll) and notes each rendered
+// page's watch as the outcome comes back (note); the comment stage reads
+// which posts' threads changed (changed) once set-up is done; State.Threads
+// is its state.
+type threadWatcher struct {
+	last     map[string][]blogharvest.Validators // State.Threads: the last crawl's watch
+	useState bool                                // policy.useState: an update polls the watch
+	log      *slog.Logger
+	// polled says poll ran; polls holds what each watched thread API
+	// answered, changedPosts the posts whose thread answered differently,
+	// dropped the thread API URLs that change by themselves.
+	polled       bool
+	polls        map[string][]blogharvest.Validators
+	changedPosts map[string]bool
+	dropped      map[string]bool
+	// vals is the watch of the posts rendered, cands the candidates of
+	// those rendered showing no comment (note).
+	vals, cands map[string][]blogharvest.Validators
+}
+
+// threadFetcher is what the thread watch asks the web through: a
+// conditional request (fetch.Client.Do).
+type threadFetcher interface {
+	Do(ctx context.Context, r fetch.Request) (*fetch.Response, error)
+}
+
+// newThreadWatcher returns the watch of a crawl that starts from last
+// (State.Threads), polled when useState.
+func newThreadWatcher(last map[string][]blogharvest.Validators, useState bool, log *slog.Logger) *threadWatcher {
+	return &threadWatcher{last: last, useState: useState, log: log}
+}
+
+// changed reports whether poll found the thread API of the post at raw
+// changed; false for a nil watch.
+func (t *threadWatcher) changed(raw string) bool {
+	return t != nil && t.changedPosts[raw]
+}
+
+// poll asks, once per UpdateCrawl given State.Threads, for every
+// watched thread API conditionally through f (before the posts feed is
+// read, which is then read on to the items of the posts whose thread
+// changed: wantItems), and returns whether one of them changed; t.polls
+// keeps what each answered, t.changedPosts the posts to read again. A
+// failed request counts as no change: the post is asked about again next
+// time.
+func (t *threadWatcher) poll(ctx context.Context, f threadFetcher) bool {
+	if t.polled || !t.useState || len(t.last) == 0 {
+		return len(t.changedPosts) > 0
 	}
-	c.threadsPolled = true
-	c.threadPolls, c.threadsChanged = map[string][]blogharvest.Validators{}, map[string]bool{}
+	t.polled = true
+	t.polls, t.changedPosts = map[string][]blogharvest.Validators{}, map[string]bool{}
 	polls := 0
-	for _, post := range slices.Sorted(maps.Keys(c.o.State.Threads)) {
-		for _, v := range c.o.State.Threads[post] {
+	for _, post := range slices.Sorted(maps.Keys(t.last)) {
+		for _, v := range t.last[post] {
 			if polls >= maxThreadPolls || ctx.Err() != nil {
 				break
 			}
 			polls++
-			nv, same, volatile := c.askThread(ctx, v)
+			nv, same, volatile := t.ask(ctx, f, v)
 			switch {
 			case volatile:
-				c.log.Info("comment thread API changes by itself: no longer watched", "post", post, "url", v.URL)
-				if c.threadDropped == nil {
-					c.threadDropped = map[string]bool{}
+				t.log.Info("comment thread API changes by itself: no longer watched", "post", post, "url", v.URL)
+				if t.dropped == nil {
+					t.dropped = map[string]bool{}
 				}
-				c.threadDropped[v.URL] = true
+				t.dropped[v.URL] = true
 				continue
 			case !same:
-				c.threadsChanged[post] = true
+				t.changedPosts[post] = true
 			}
-			c.threadPolls[post] = append(c.threadPolls[post], nv)
+			t.polls[post] = append(t.polls[post], nv)
 		}
 	}
-	if len(c.threadsChanged) > 0 {
-		c.log.Info("comment threads changed", "posts", len(c.threadsChanged), "asked", polls)
+	if len(t.changedPosts) > 0 {
+		t.log.Info("comment threads changed", "posts", len(t.changedPosts), "asked", polls)
 	}
-	return len(c.threadsChanged) > 0
+	return len(t.changedPosts) > 0
 }
 
-// askThread asks for a watched thread API with its validators and reports
+// ask asks for a watched thread API with its validators and reports
 // whether it is unchanged, with its validators now (v on failure), and
 // whether it changes by itself (a changed answer asked again differs
 // again).
-func (c *crawl) askThread(ctx context.Context, v blogharvest.Validators) (nv blogharvest.Validators, same, volatile bool) {
-	nv, ok := c.threadAnswer(ctx, v)
+func (t *threadWatcher) ask(ctx context.Context, f threadFetcher, v blogharvest.Validators) (nv blogharvest.Validators, same, volatile bool) {
+	nv, ok := t.answer(ctx, f, v)
 	if !ok || nv.Digest == v.Digest {
 		return nv, true, false
 	}
-	again, ok := c.threadAnswer(ctx, blogharvest.Validators{URL: v.URL})
+	again, ok := t.answer(ctx, f, blogharvest.Validators{URL: v.URL})
 	return nv, false, ok && again.Digest != nv.Digest
 }
 
-// threadAnswer asks for the thread API v.URL, conditionally when v has
+// answer asks for the thread API v.URL, conditionally when v has
 // validators, and returns its validators now; ok is false when it did not
 // answer with a body (v is returned: a 304, a failure, another status).
-func (c *crawl) threadAnswer(ctx context.Context, v blogharvest.Validators) (blogharvest.Validators, bool) {
-	resp, err := c.client.Do(ctx, fetch.Request{URL: v.URL, ETag: baseETag(v.ETag), LastModified: v.LastModified,
+func (t *threadWatcher) answer(ctx context.Context, f threadFetcher, v blogharvest.Validators) (blogharvest.Validators, bool) {
+	resp, err := f.Do(ctx, fetch.Request{URL: v.URL, ETag: baseETag(v.ETag), LastModified: v.LastModified,
 		Accept: "application/json", Kind: fetch.Subresource})
 	switch {
 	case err != nil:
-		c.log.Info("comment thread not asked", "url", v.URL, "err", err)
+		t.log.Info("comment thread not asked", "url", v.URL, "err", err)
 		return v, false
 	case resp.NotModified:
 		return v, false
 	case resp.Status != http.StatusOK:
-		c.log.Info("comment thread not asked", "url", v.URL, "status", resp.Status)
+		t.log.Info("comment thread not asked", "url", v.URL, "status", resp.Status)
 		return v, false
 	}
 	return blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}, true
 }
 
-// threadChanged reports whether pollThreads found the thread API of the
-// post at raw changed.
-func (w *pageWorker) threadChanged(raw string) bool {
-	return w.site != nil && w.threadsChanged[raw]
-}
-
-// noteThreads keeps the thread watch of a rendered page (in the
-// coordinator), for State.Threads: the comment threads it drew from, or
-// the candidates of a page that showed none (threadWatch).
-func (c *crawl) noteThreads(j *pageJob) {
+// note keeps the thread watch of a rendered page (in the coordinator),
+// for State.Threads: the comment threads it drew from, or the candidates
+// of a page that showed none (threadWatch).
+func (t *threadWatcher) note(j *pageJob) {
 	if j == nil || len(j.threads) == 0 && len(j.threadCands) == 0 {
 		return
 	}
-	if c.threadVals == nil {
-		c.threadVals, c.threadCands = map[string][]blogharvest.Validators{}, map[string][]blogharvest.Validators{}
+	if t.vals == nil {
+		t.vals, t.cands = map[string][]blogharvest.Validators{}, map[string][]blogharvest.Validators{}
 	}
 	if len(j.threads) > 0 {
-		c.threadVals[j.t.url] = j.threads
-		delete(c.threadCands, j.t.url)
+		t.vals[j.t.url] = j.threads
+		delete(t.cands, j.t.url)
 		return
 	}
-	delete(c.threadVals, j.t.url)
-	c.threadCands[j.t.url] = j.threadCands
+	delete(t.vals, j.t.url)
+	t.cands[j.t.url] = j.threadCands
 }
 
-// threadState returns State.Threads (see the file comment): for each post
-// of every feed page read (in the feed's order) and each post the last
-// watch held, the watch of this crawl's render (with the digests the Go
-// client saw when it asked for the same URLs, so that the next poll
-// compares like with like; for a post that showed no comment, its
-// candidates of a thread's shape), else what this crawl's poll saw of a
-// thread that did not change, else the last crawl's (a changed thread
+// state returns State.Threads (see the file comment): for each post of
+// every feed page read (the items of f, in the feed's order) and each
+// post the last watch held, the watch of this crawl's render (with the
+// digests the Go client saw when it asked for the same URLs, so that the
+// next poll compares like with like; for a post that showed no comment,
+// its candidates of a thread's shape), else what this crawl's poll saw of
+// a thread that did not change, else the last crawl's (a changed thread
 // whose post was not rendered again is asked about again); at most
 // maxThreadPolls URLs, the first posts first.
-func (c *crawl) threadState() map[string][]blogharvest.Validators {
-	shapes := c.threadShapes()
+func (t *threadWatcher) state(f *feed.Feed) map[string][]blogharvest.Validators {
+	shapes := t.shapes()
 	out := map[string][]blogharvest.Validators{}
 	n := 0
-	for _, k := range c.watchPosts() {
+	for _, k := range t.watchPosts(f) {
 		var vs []blogharvest.Validators
-		switch rendered, cands, polled := c.threadVals[k], c.threadCands[k], c.threadPolls[k]; {
+		switch rendered, cands, polled := t.vals[k], t.cands[k], t.polls[k]; {
 		case len(rendered) > 0:
 			vs = withPolled(rendered, polled)
 		case cands != nil:
 			vs = withPolled(ofShape(cands, shapes), polled)
-		case len(polled) > 0 && !c.threadsChanged[k]:
+		case len(polled) > 0 && !t.changedPosts[k]:
 			vs = polled
 		default:
-			vs = c.o.State.Threads[k]
+			vs = t.last[k]
 		}
-		vs = slices.DeleteFunc(slices.Clone(vs), func(v blogharvest.Validators) bool { return c.threadDropped[v.URL] })
+		vs = slices.DeleteFunc(slices.Clone(vs), func(v blogharvest.Validators) bool { return t.dropped[v.URL] })
 		if len(vs) == 0 || n+len(vs) > maxThreadPolls {
 			continue
 		}
@@ -239,21 +277,21 @@ func (c *crawl) threadState() map[string][]blogharvest.Validators {
 }
 
 // watchPosts returns the posts State.Threads may hold, in the order they
-// are given room: the items of every feed page the crawl read, as the
-// feed lists them (newest first), then the other posts the last watch
-// held, by URL.
-func (c *crawl) watchPosts() []string {
+// are given room: the items of every feed page the crawl read (f's), as
+// the feed lists them (newest first), then the other posts the last
+// watch held, by URL.
+func (t *threadWatcher) watchPosts(f *feed.Feed) []string {
 	var out []string
 	seen := map[string]bool{}
-	if c.feed != nil {
-		for i := range c.feed.Items {
-			if k := itemKey(&c.feed.Items[i]); k != "" && !seen[k] {
+	if f != nil {
+		for i := range f.Items {
+			if k := itemKey(&f.Items[i]); k != "" && !seen[k] {
 				seen[k] = true
 				out = append(out, k)
 			}
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.o.State.Threads)) {
+	for _, k := range slices.Sorted(maps.Keys(t.last)) {
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, k)
@@ -262,12 +300,12 @@ func (c *crawl) watchPosts() []string {
 	return out
 }
 
-// threadShapes returns the shapes (threadShape) of the thread APIs the
-// blog answered with comments: in this crawl's renders and in the last
+// shapes returns the shapes (threadShape) of the thread APIs the blog
+// answered with comments: in this crawl's renders and in the last
 // crawl's watch.
-func (c *crawl) threadShapes() map[string]bool {
+func (t *threadWatcher) shapes() map[string]bool {
 	out := map[string]bool{}
-	for _, m := range []map[string][]blogharvest.Validators{c.threadVals, c.o.State.Threads} {
+	for _, m := range []map[string][]blogharvest.Validators{t.vals, t.last} {
 		for _, vs := range m {
 			for _, v := range vs {
 				if s := threadShape(v.URL); s != "" {

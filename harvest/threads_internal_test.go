@@ -62,11 +62,11 @@ func TestPollThreads(t *testing.T) {
 	if err := c.newClient(); err != nil {
 		t.Fatal(err)
 	}
-	if !c.pollThreads(context.Background()) {
+	if !c.threads.poll(context.Background(), c.client) {
 		t.Fatal("no thread changed")
 	}
-	if len(c.threadsChanged) != 1 || !c.threadsChanged[srv.URL+"/b/"] {
-		t.Errorf("changed %v, want only %s/b/", c.threadsChanged, srv.URL)
+	if len(c.threads.changedPosts) != 1 || !c.threads.changedPosts[srv.URL+"/b/"] {
+		t.Errorf("changed %v, want only %s/b/", c.threads.changedPosts, srv.URL)
 	}
 	if n := hits.Load(); n != 2 {
 		t.Errorf("the counter was asked %d times, want 2", n)
@@ -74,7 +74,7 @@ func TestPollThreads(t *testing.T) {
 	if n := internal.Load(); n != 0 {
 		t.Errorf("a watched URL on a non-public address other than the blog's was asked %d times", n)
 	}
-	next := c.threadState()
+	next := c.threads.state(c.feed)
 	if len(next[srv.URL+"/a/"]) != 1 || len(next[srv.URL+"/b/"]) != 1 || len(next[srv.URL+"/c/"]) != 0 {
 		t.Errorf("next watch %v: want /a/ and /b/ (not rendered again: asked again next time), not /c/", next)
 	}
@@ -177,7 +177,7 @@ func TestThreadState(t *testing.T) {
 	post := func(i int) string { return fmt.Sprintf("%spost-%02d/", blog, i) }
 	thread := func(i int) blogharvest.Validators { return v(fmt.Sprintf("%scomments/post/%d/?limit=20", api, 1000+i)) }
 	note := func(c *crawl, i int, threads, cands []blogharvest.Validators) {
-		c.noteThreads(&pageJob{t: task{url: post(i)}, threads: threads, threadCands: cands})
+		c.threads.note(&pageJob{t: task{url: post(i)}, threads: threads, threadCands: cands})
 	}
 
 	// Post 0 shows comments; post 12, on the feed's second page, shows
@@ -186,7 +186,7 @@ func TestThreadState(t *testing.T) {
 	note(c, 0, []blogharvest.Validators{thread(0)}, nil)
 	note(c, 12, nil, []blogharvest.Validators{counts, thread(12), settings})
 	note(c, 13, nil, []blogharvest.Validators{counts, settings})
-	st := c.threadState()
+	st := c.threads.state(c.feed)
 	if !slices.Equal(st[post(0)], []blogharvest.Validators{thread(0)}) || !slices.Equal(st[post(12)], []blogharvest.Validators{thread(12)}) || len(st) != 2 {
 		t.Errorf("watch %v: want the thread of post 0 and of post 12 (second feed page, no comment yet), nothing of post 13", st)
 	}
@@ -194,14 +194,14 @@ func TestThreadState(t *testing.T) {
 	// No post shows comments, and no watch before: nothing is watched.
 	c = newCrawlWith(3, nil)
 	note(c, 1, nil, []blogharvest.Validators{counts, thread(1), settings})
-	if st := c.threadState(); st != nil {
+	if st := c.threads.state(c.feed); st != nil {
 		t.Errorf("no thread held comments: watch %v, want none", st)
 	}
 	// The shape from the last watch (a post this crawl did not render,
 	// beyond the feed pages it read: kept).
 	c = newCrawlWith(3, map[string][]blogharvest.Validators{post(40): {thread(40)}})
 	note(c, 1, nil, []blogharvest.Validators{counts, thread(1), settings})
-	st = c.threadState()
+	st = c.threads.state(c.feed)
 	if !slices.Equal(st[post(1)], []blogharvest.Validators{thread(1)}) || !slices.Equal(st[post(40)], []blogharvest.Validators{thread(40)}) || len(st) != 2 {
 		t.Errorf("watch %v: want post 1's thread (the last watch's shape) and post 40's, kept", st)
 	}
@@ -211,7 +211,7 @@ func TestThreadState(t *testing.T) {
 	for i := range maxThreadPolls + 10 {
 		note(c, i, []blogharvest.Validators{thread(i)}, nil)
 	}
-	st = c.threadState()
+	st = c.threads.state(c.feed)
 	if len(st) != maxThreadPolls || st[post(0)] == nil || st[post(maxThreadPolls-1)] == nil || st[post(maxThreadPolls)] != nil {
 		t.Errorf("%d posts watched, want the first %d of the feed", len(st), maxThreadPolls)
 	}

@@ -99,7 +99,7 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 // prefetch fetches a training job's comments and page; failures leave
 // j.page nil and are kept in j.err for the entry.
 func (c *crawl) prefetch(ctx context.Context, j *pageJob) {
-	c.fetchComments(ctx, j)
+	c.comments.fetchComments(ctx, j)
 	c.pages++
 	j.page, j.err = c.fetchPage(ctx, j.t.url)
 }

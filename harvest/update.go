@@ -55,8 +55,8 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if !c.pol.changedOnly {
 		return nil
 	}
-	c.siteFiles, c.siteParsed = files, parseSiteFiles(files)
-	c.siteComments = siteCommentsByPost(c.siteParsed)
+	c.siteFeed.files, c.siteFeed.parsed = files, parseSiteFiles(files)
+	c.siteFeed.byPost = siteCommentsByPost(c.siteFeed.parsed)
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {
@@ -83,7 +83,7 @@ const maxRevisitItems = 100
 // watched post may lie on an older feed page), or maxRevisitItems were
 // read.
 func (c *crawl) wantItems(items []feed.Item) bool {
-	if len(c.commented) == 0 && len(c.threadsChanged) == 0 || len(items) >= maxRevisitItems {
+	if len(c.siteFeed.commented) == 0 && len(c.threads.changedPosts) == 0 || len(items) >= maxRevisitItems {
 		return true
 	}
 	have := make(map[string]bool, len(items))
@@ -92,12 +92,12 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 			have[u.String()] = true
 		}
 	}
-	for _, p := range c.commented {
+	for _, p := range c.siteFeed.commented {
 		if !have[p.String()] {
 			return false
 		}
 	}
-	for raw := range c.threadsChanged {
+	for raw := range c.threads.changedPosts {
 		if u := mustCanonical(raw); u != nil && !have[u.String()] {
 			return false
 		}
@@ -108,8 +108,8 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 // queueCommented queues the commented posts within the blog's scope, and
 // those whose comment thread API changed (threads.go).
 func (c *crawl) queueCommented() {
-	posts := slices.Clone(c.commented)
-	for _, raw := range slices.Sorted(maps.Keys(c.threadsChanged)) {
+	posts := slices.Clone(c.siteFeed.commented)
+	for _, raw := range slices.Sorted(maps.Keys(c.threads.changedPosts)) {
 		if u := mustCanonical(raw); u != nil {
 			posts = append(posts, u)
 		}
@@ -156,17 +156,6 @@ func siteCommentFeed(info *pageInfo) string {
 	return ""
 }
 
-// isCommented reports whether the blog-wide comment feed showed the post
-// at raw commented since the watermark.
-func (w *pageWorker) isCommented(raw string) bool {
-	for _, p := range w.commented {
-		if p.String() == raw {
-			return true
-		}
-	}
-	return false
-}
-
 // parseSiteFiles parses the blog-wide comment feed's pages (their
 // captures) once for the whole crawl; a page that does not parse has no
 // comments.
@@ -196,11 +185,11 @@ func siteCommentsByPost(pages [][]feed.Comment) map[string][]feed.Comment {
 // comment feed lists them, when they are all of its comments (as many as
 // its feed item counts): UpdateCrawl then does not ask for the post's own
 // comment feed, which would list the same.
-func (w *pageWorker) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
+func (s *commentStage) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
 	it := j.item
-	if !w.pol.changedOnly || it == nil || it.CommentCount <= 0 {
+	if !s.cfg.changedOnly || it == nil || it.CommentCount <= 0 {
 		return nil, false
 	}
-	cs := w.siteComments[j.t.url]
+	cs := s.site.byPost[j.t.url]
 	return cs, len(cs) == it.CommentCount
 }

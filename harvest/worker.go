@@ -84,11 +84,11 @@ func (e *notHTMLError) Unwrap() error { return errNotHTML }
 // process fetches and processes one page (in a worker).
 func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
 	j.item = w.claims.take(j.t.url)
-	if w.pol.changedOnly && j.item != nil && !w.itemChanged(j.item) && !j.t.again && !w.threadChanged(j.t.url) {
-		if w.pol.settled && !w.isCommented(j.t.url) {
+	if w.pol.changedOnly && j.item != nil && !w.itemChanged(j.item) && !j.t.again && !w.comments.threadChanged(j.t.url) {
+		if w.pol.settled && !w.comments.commented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
-		w.fetchComments(ctx, j)
+		w.comments.fetchComments(ctx, j)
 		if !commentsAfter(j.comments, w.pol.since) {
 			return outcome{job: j, unchanged: true}
 		}
@@ -155,7 +155,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if w.pol.changedOnly && !j.t.again && (j.item == nil || !w.itemChanged(j.item)) && !w.threadChanged(j.t.url) && !w.entryChanged(e, j.t) {
+	if w.pol.changedOnly && !j.t.again && (j.item == nil || !w.itemChanged(j.item)) && !w.comments.threadChanged(j.t.url) && !w.entryChanged(e, j.t) {
 		w.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out

@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -78,25 +76,10 @@ type Target struct {
 	Blogs []string
 }
 
-// Resolve interprets path as either an archive folder (every blog in it)
-// or one blog's folder <archive>/<blog-id>.
-func Resolve(path string) (Target, error) {
-	path = filepath.Clean(path)
-	fi, err := os.Stat(path)
-	if err != nil {
-		return Target{}, fmt.Errorf("archive %s: %w", path, err)
-	}
-	if !fi.IsDir() {
-		return Target{}, fmt.Errorf("archive %s: not a folder", path)
-	}
-	if IsBlogDir(&aip.Local{Root: path}, ".") {
-		return ResolveIn(&aip.Local{Root: filepath.Dir(path)}, filepath.Base(path))
-	}
-	return ResolveIn(&aip.Local{Root: path}, ".")
-}
-
 // ResolveIn returns the Target of the archive s: every blog in it when
-// blog is ".", else the blog whose folder blog is.
+// blog is ".", else the blog whose folder blog is. The caller opens the
+// store (a folder's aip.Local, an S3 archive's s3store.Store: daemon's
+// resolveArchive); report builds none.
 func ResolveIn(s aip.Store, blog string) (Target, error) {
 	if blog != "." {
 		if !IsBlogDir(s, blog) {
@@ -145,9 +128,8 @@ func readNames(s aip.Store, dir string) ([]string, error) {
 	names := make([]string, 0, len(ents))
 	for _, e := range ents {
 		if e.Type()&fs.ModeSymlink != 0 {
-			p := aip.Location(s, path.Join(dir, e.Name()))
-			target, _ := os.Readlink(p)
-			return nil, &aip.SymlinkError{Path: p, Target: target}
+			target, _ := fs.ReadLink(s, path.Join(dir, e.Name())) // a store without links has none to read
+			return nil, &aip.SymlinkError{Path: aip.Location(s, path.Join(dir, e.Name())), Target: target}
 		}
 		names = append(names, e.Name())
 	}

@@ -15,6 +15,9 @@
 // blog's latest captures, with its requisites packages, as one WACZ 1.1.1
 // web archive for replayers (or, with WACZOptions.Entry, one entry version
 // and the requisites: the status page's "entry as it looked"). It never writes into the archive, and reads
-// it only through its aip.Store (Target.Store: a folder, or an S3 archive),
-// so every output is the same over either.
+// it only through the aip.Store it is given (Target.Store: a folder, or an S3 archive),
+// so every output is the same over either. It builds no store: the caller
+// opens it once (daemon's resolveArchive: aip.Local or s3store.Store) and
+// ResolveIn names the blogs to read; a symbolic link met in a listing is
+// named through fs.ReadLink, never read through.
 package report

@@ -45,7 +45,7 @@ func TestCollectMethods(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	target, err := report.Resolve(root + "/b")
+	target, err := report.ResolveIn(&aip.Local{Root: root}, "b")
 	if err != nil {
 		t.Fatal(err)
 	}
