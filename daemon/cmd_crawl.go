@@ -209,7 +209,7 @@ func (d *Daemon) resumeFromArchive(b Blog) {
 		log.Warn("schedule state not set from the archive; a new crawl", "err", err)
 		return
 	}
-	d.run.carry(b.ID, st)
+	d.run.carry(b.ID, st, time.Time{})
 	log.Info("updating from the archive's latest Blog AIP", "aip", "blog/"+path.Base(ab.Bag), "since", st.Since())
 }
 

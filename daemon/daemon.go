@@ -225,7 +225,11 @@ func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runEr
 		d.plan.notifyRun(id, after)
 	}
 	if runErr == nil && res != nil {
-		d.run.carry(id, res.State)
+		var next time.Time
+		if _, spec, ok := d.plan.blog(id); ok {
+			next = spec.Next(d.env.Now())
+		}
+		d.run.carry(id, res.State, next)
 		d.keepWatch(id, res.State.CrawlState)
 	}
 }

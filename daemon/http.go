@@ -102,7 +102,7 @@ func (d *statusSource) Status() ([]BlogStatus, error) {
 	p.mu.Lock()
 	blogs := make([]Blog, 0, len(p.blogs))
 	for _, b := range p.blogs {
-		blogs = append(blogs, b)
+		blogs = append(blogs, *b)
 	}
 	p.mu.Unlock()
 	sort.Slice(blogs, func(i, j int) bool { return blogs[i].ID < blogs[j].ID })

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
+	"github.com/blogharvest/blogharvest/schedule"
 )
 
 // countingHandler counts and records the requests a blog receives.
@@ -140,4 +142,27 @@ blogs:
 		t.Fatal(err)
 	}
 	return h, c
+}
+
+// TestCarryKeepsRobotsOnlyUntilTheNextRun: a robots.txt that will have
+// expired when the blog runs again is not kept in memory (a daily blog's
+// never serves again); one the next run can still use is, and the rules
+// are kept either way.
+func TestCarryKeepsRobotsOnlyUntilTheNextRun(t *testing.T) {
+	captured := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	st := harvest.State{Robots: []blogharvest.File{{URL: "https://blog.example/robots.txt", Role: blogharvest.RoleRobots,
+		Status: 200, Captured: captured, Body: []byte("User-agent: *\nDisallow:\n")}}, Rules: []byte(`{"title":"//h1"}`)}
+	r := &runner{}
+	r.carry("daily", st, captured.Add(24*time.Hour))
+	r.carry("hourly", st, captured.Add(time.Hour))
+	r.carry("unknown", st, time.Time{})
+	for id, want := range map[string]int{"daily": 0, "hourly": 1, "unknown": 1} {
+		got := r.previous(id, schedule.State{})
+		if len(got.Robots) != want {
+			t.Errorf("%s: %d robots.txt kept, want %d", id, len(got.Robots), want)
+		}
+		if string(got.Rules) != string(st.Rules) {
+			t.Errorf("%s: rules %q kept, want %q", id, got.Rules, st.Rules)
+		}
+	}
 }

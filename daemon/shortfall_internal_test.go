@@ -26,7 +26,7 @@ func TestStatusPageShowsCommentShortfall(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := openTestDaemon(t, c)
-	d.plan.blogs, d.plan.sched = map[string]Blog{"sample": c.Blogs[0]}, schedule.NewScheduler() // what Open sets, without scheduling
+	d.plan.blogs, d.plan.sched = map[string]*Blog{"sample": &c.Blogs[0]}, schedule.NewScheduler() // what Open sets, without scheduling
 	if _, err := d.runBlog(context.Background(), c.Blogs[0], nil); err != nil {
 		t.Fatal(err)
 	}

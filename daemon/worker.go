@@ -135,7 +135,11 @@ func (d *Worker) workTask(dl dispatch.Delivery) {
 	cancel()
 	release.all()
 	if runErr == nil && res != nil {
-		d.run.carry(b.ID, res.State)
+		var next time.Time // when the blog is due again, as the scheduler will find it
+		if spec, err := schedule.ParseSpec(b.Schedule, b.Location(), time.Duration(b.Jitter), b.ID); err == nil {
+			next = spec.Next(d.env.Now())
+		}
+		d.run.carry(b.ID, res.State, next)
 	}
 	r := d.run.reportOf(outcome, tl, res, runErr)
 	r.Run = &tl.run // the scheduler keeps it in its run history
