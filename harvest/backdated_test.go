@@ -2,9 +2,6 @@ package harvest_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,15 +25,8 @@ func TestUpdateCrawlBackDatedPost(t *testing.T) {
 	}
 	site := &switchSite{}
 	site.cur.Store(stableGUIDs(posts))
-	var mu sync.Mutex
-	asked := map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		asked[r.URL.Path]++
-		mu.Unlock()
-		site.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	asked := &pathCounts{}
+	srv := asked.serve(t, site)
 	o := options("backdated", srv.URL)
 	res, first := crawl(t, o)
 	if len(first.entries) != len(names) {
@@ -48,9 +38,7 @@ func TestUpdateCrawlBackDatedPost(t *testing.T) {
 		date: posts[0].date.AddDate(0, 0, -2)}
 	withLate := append([]movePost{posts[0], late}, posts[1:]...)
 	site.cur.Store(stableGUIDs(withLate))
-	mu.Lock()
-	clear(asked)
-	mu.Unlock()
+	asked.reset()
 	o.State = res.State
 	second := &output{}
 	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, second.emit); err != nil {
@@ -64,10 +52,8 @@ func TestUpdateCrawlBackDatedPost(t *testing.T) {
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("the update archived %v, want only the back-dated post %s", got, want)
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	for _, p := range posts {
-		if n := asked["/posts/"+p.slug+".html"]; n > 0 {
+		if n := asked.of("/posts/" + p.slug + ".html"); n > 0 {
 			t.Errorf("the archived post %s was asked for %d times", p.slug, n)
 		}
 	}

@@ -238,15 +238,8 @@ func TestUpdateCrawlBusyBlogIsNoMove(t *testing.T) {
 	}
 	site := &switchSite{}
 	site.cur.Store(oldEngine(posts))
-	var mu sync.Mutex
-	asked := map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		asked[r.URL.Path]++
-		mu.Unlock()
-		site.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	asked := &pathCounts{}
+	srv := asked.serve(t, site)
 	first := &output{}
 	o := options("busy", srv.URL)
 	res, err := harvest.NewCrawl(context.Background(), o, first.emit)
@@ -271,9 +264,7 @@ func TestUpdateCrawlBusyBlogIsNoMove(t *testing.T) {
 	}
 	busy.docs["/feed.xml"] = rss("Weir", "en", items)
 	site.cur.Store(busy)
-	mu.Lock()
-	clear(asked)
-	mu.Unlock()
+	asked.reset()
 	o.State = res.State
 	o.ArchivedPosts = func() ([]harvest.ArchivedPost, error) { return archived, nil }
 	second := &output{}
@@ -283,11 +274,44 @@ func TestUpdateCrawlBusyBlogIsNoMove(t *testing.T) {
 	if len(second.entries) != 6 {
 		t.Errorf("the update archived %d entries, want the 6 new posts", len(second.entries))
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	for _, name := range names[:6] {
-		if n := asked["/posts/"+name+"-notes.html"]; n > 0 {
+		if n := asked.of("/posts/" + name + "-notes.html"); n > 0 {
 			t.Errorf("the archived post %s was asked for %d times: the busy blog was taken for a moved one", name, n)
 		}
 	}
+}
+
+// pathCounts counts the requests a test server receives, by path.
+type pathCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// serve starts a server of h that counts each request's path.
+func (p *pathCounts) serve(t *testing.T, h http.Handler) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		if p.n == nil {
+			p.n = map[string]int{}
+		}
+		p.n[r.URL.Path]++
+		p.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// reset forgets the counts so far.
+func (p *pathCounts) reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.n)
+}
+
+// of returns the requests for path so far.
+func (p *pathCounts) of(path string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n[path]
 }

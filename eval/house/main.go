@@ -187,17 +187,7 @@ func (h *house) reach(qualified string) {
 			continue
 		}
 		files[h.files[fd]] = true
-		info := h.info[fd]
-		ast.Inspect(fd, func(n ast.Node) bool {
-			if se, ok := n.(*ast.SelectorExpr); ok {
-				if sel := info.Selections[se]; sel != nil {
-					if v, ok := sel.Obj().(*types.Var); ok && fields[v] {
-						used[v] = true
-					}
-				}
-			}
-			return true
-		})
+		h.fieldUses(fd, fields, used)
 	}
 	var unused []string
 	for f := range fields {
@@ -224,17 +214,7 @@ func (h *house) reach(qualified string) {
 		}
 	}
 	for fd := range reached {
-		info := h.info[fd]
-		ast.Inspect(fd, func(n ast.Node) bool {
-			if se, ok := n.(*ast.SelectorExpr); ok {
-				if sel := info.Selections[se]; sel != nil {
-					if v, ok := sel.Obj().(*types.Var); ok && fields[v] {
-						usedByAPI[v] = true
-					}
-				}
-			}
-			return true
-		})
+		h.fieldUses(fd, fields, usedByAPI)
 	}
 	var idle []string
 	for f := range fields {
@@ -249,6 +229,21 @@ func (h *house) reach(qualified string) {
 		fmt.Printf("\tits %d exported methods reach %d of its methods; %d fields nothing they reach uses %v\n",
 			len(roots), inSet, len(idle), idle)
 	}
+}
+
+// fieldUses marks in used the fields of fields that fd selects.
+func (h *house) fieldUses(fd *ast.FuncDecl, fields, used map[*types.Var]bool) {
+	info := h.info[fd]
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if se, ok := n.(*ast.SelectorExpr); ok {
+			if sel := info.Selections[se]; sel != nil {
+				if v, ok := sel.Obj().(*types.Var); ok && fields[v] {
+					used[v] = true
+				}
+			}
+		}
+		return true
+	})
 }
 
 // reached returns the functions of the module that static calls from roots
@@ -388,16 +383,29 @@ func typeutilCallee(info *types.Info, call *ast.CallExpr) types.Object {
 	return fn.Origin()
 }
 
-// walk prints the depth-first walk of static calls from the named function.
+// walk prints the depth-first walk of static calls from the named function:
+// into the whole module, and into its own package only.
 func (h *house) walk(qualified string) {
 	start := h.find(qualified)
 	if start == nil {
 		fmt.Printf("walk of %s: not found\n", qualified)
 		return
 	}
+	calls, files, returns := h.walkFrom(start, func(*ast.FuncDecl) bool { return true })
+	dir := filepath.Dir(h.files[start])
+	pkgCalls, pkgFiles, pkgReturns := h.walkFrom(start, func(fd *ast.FuncDecl) bool { return filepath.Dir(h.files[fd]) == dir })
+	fmt.Printf("walk of %s: %d calls, %d files, %d returns to a file already left (module); "+
+		"%d calls, %d files, %d returns (its own package)\n",
+		qualified, calls, files, returns, pkgCalls, pkgFiles, pkgReturns)
+}
+
+// walkFrom walks static calls depth-first in source order from start into
+// the functions within says yes to, each entered once; it returns the calls
+// followed, the files entered and the returns to a file other than the
+// callee's.
+func (h *house) walkFrom(start *ast.FuncDecl, within func(*ast.FuncDecl) bool) (calls, files, returns int) {
 	seen := map[*ast.FuncDecl]bool{start: true}
-	calls, returns := 0, 0
-	files := map[string]bool{h.files[start]: true}
+	entered := map[string]bool{h.files[start]: true}
 	var visit func(fd *ast.FuncDecl)
 	visit = func(fd *ast.FuncDecl) {
 		info := h.info[fd]
@@ -411,12 +419,12 @@ func (h *house) walk(qualified string) {
 				return true
 			}
 			callee := h.decls[fn.FullName()]
-			if callee == nil || seen[callee] {
+			if callee == nil || seen[callee] || !within(callee) {
 				return true
 			}
 			seen[callee] = true
 			calls++
-			files[h.files[callee]] = true
+			entered[h.files[callee]] = true
 			visit(callee)
 			if h.files[callee] != h.files[fd] {
 				returns++
@@ -425,40 +433,7 @@ func (h *house) walk(qualified string) {
 		})
 	}
 	visit(start)
-	pkgCalls, pkgFiles, pkgReturns := 0, map[string]bool{}, 0
-	dir := filepath.Dir(h.files[start])
-	seen = map[*ast.FuncDecl]bool{start: true}
-	var visitPkg func(fd *ast.FuncDecl)
-	visitPkg = func(fd *ast.FuncDecl) {
-		info := h.info[fd]
-		ast.Inspect(fd.Body, func(x ast.Node) bool {
-			call, ok := x.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := typeutilCallee(info, call).(*types.Func)
-			if !ok {
-				return true
-			}
-			callee := h.decls[fn.FullName()]
-			if callee == nil || seen[callee] || filepath.Dir(h.files[callee]) != dir {
-				return true
-			}
-			seen[callee] = true
-			pkgCalls++
-			pkgFiles[h.files[callee]] = true
-			visitPkg(callee)
-			if h.files[callee] != h.files[fd] {
-				pkgReturns++
-			}
-			return true
-		})
-	}
-	pkgFiles[h.files[start]] = true
-	visitPkg(start)
-	fmt.Printf("walk of %s: %d calls, %d files, %d returns to a file already left (module); "+
-		"%d calls, %d files, %d returns (its own package)\n",
-		qualified, calls, len(files), returns, pkgCalls, len(pkgFiles), pkgReturns)
+	return calls, len(entered), returns
 }
 
 // find returns the declaration of pkg.Type.method or pkg.func.
