@@ -175,12 +175,38 @@ func LastLines(s string, n int) string {
 
 // FreeAddr is a loopback address free a moment ago, for a process the
 // test starts to listen on. Its port is drawn below the kernel's
-// ephemeral range (ip_local_port_range), never handed out twice by this
-// process: a port from that range (what listening on port 0 gives) may be
-// taken meanwhile as the local port of any outgoing connection, as
-// happened to a daemon's status port while the parallel tests ran ("bind:
-// address already in use").
+// ephemeral range (ip_local_port_range): a port from that range (what
+// listening on port 0 gives) may be taken meanwhile as the local port of
+// any outgoing connection, as happened to a daemon's status port while
+// the parallel tests ran ("bind: address already in use").
+//
+// A port is handed out once across every test process on the machine,
+// not only this one: go test runs packages as parallel processes, and two
+// of them once drew the same port in the moment between one's check and
+// its daemon's bind (TestRedesign, CI). The reservation is an abstract
+// unix socket named after the port, held until the process exits (the
+// kernel frees it then, even after a kill); where abstract sockets do not
+// exist the reservation is this process's alone.
 func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln := reserve(t)
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// Listen is a loopback listener on a port FreeAddr would give, held open:
+// for a server the test runs itself, where nothing must come between
+// choosing the port and listening on it.
+func Listen(t testing.TB) net.Listener {
+	t.Helper()
+	ln := reserve(t)
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
+
+// reserve listens on a reserved loopback port below the ephemeral range,
+// or on port 0 where there is no room below it.
+func reserve(t testing.TB) net.Listener {
 	t.Helper()
 	low := 32768
 	if data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
@@ -197,30 +223,36 @@ func FreeAddr(t testing.TB) string {
 			break // no room below the ephemeral range: take what port 0 gives
 		}
 		port := 10000 + rand.IntN(low-10000)
-		if handedOut.ports[port] {
+		if _, ok := handedOut.ports[port]; ok {
 			continue
+		}
+		hold, err := net.Listen("unix", "@blogharvest-test-port-"+strconv.Itoa(port))
+		if err != nil && runtime.GOOS == "linux" {
+			continue // another test process holds it
 		}
 		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 		if err != nil {
+			if hold != nil {
+				hold.Close()
+			}
 			continue
 		}
-		ln.Close()
-		handedOut.ports[port] = true
-		return ln.Addr().String()
+		handedOut.ports[port] = hold
+		return ln
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return ln
 }
 
-// handedOut holds the ports FreeAddr gave.
+// handedOut holds the ports FreeAddr and Listen gave, each with its
+// reservation (nil where there is none).
 var handedOut = struct {
 	sync.Mutex
-	ports map[int]bool
-}{ports: map[int]bool{}}
+	ports map[int]net.Listener
+}{ports: map[int]net.Listener{}}
 
 // FreePort is FreeAddr's port.
 func FreePort(t testing.TB) int {

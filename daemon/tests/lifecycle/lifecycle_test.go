@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -106,10 +105,7 @@ func newBlogServer(t *testing.T) *blogServer {
 	t.Helper()
 	b := &blogServer{}
 	b.cur.Store(&site{dir: t.TempDir()})
-	ln, err := net.Listen("tcp", daemontest.FreeAddr(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := daemontest.Listen(t)
 	srv := &http.Server{Handler: b, ReadHeaderTimeout: time.Minute}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })

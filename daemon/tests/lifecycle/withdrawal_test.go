@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -124,10 +123,7 @@ func TestWithdrawal(t *testing.T) {
 	t.Parallel()
 	posts := makePosts(6)
 	g := &goneServer{}
-	ln, err := net.Listen("tcp", daemontest.FreeAddr(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := daemontest.Listen(t)
 	srv := &http.Server{Handler: g, ReadHeaderTimeout: time.Minute}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
