@@ -16,12 +16,13 @@ import (
 var bucketRuns = []byte("runs")
 
 // AddRun appends rec, one run of blog id, to its kept runs, dropping the
-// oldest beyond keep (keep < 1 keeps one).
+// oldest beyond keep (keep < 1 keeps one), in a transaction concurrent
+// writes share (write).
 func (s *Store) AddRun(id string, rec []byte, keep int) error {
 	if err := validKey("add run", id); err != nil {
 		return err
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		runs, err := tx.CreateBucketIfNotExists(bucketRuns)
 		if err != nil {
 			return err
