@@ -63,7 +63,8 @@ var systemPool = sync.OnceValue(func() *x509.CertPool {
 
 // certPool returns the system pool with the PEM files named by
 // SSL_CERT_FILE and caFile added. Without either it is one pool shared by
-// every client (a pool is only read once built).
+// every client (a pool is only read once built); with them, the pool
+// built last is shared while neither file changes (filePool).
 func certPool(caFile string) (*x509.CertPool, error) {
 	if caFile == "" && os.Getenv("SSL_CERT_FILE") == "" {
 		if pool := systemPool(); pool != nil {
@@ -71,11 +72,46 @@ func certPool(caFile string) (*x509.CertPool, error) {
 		}
 		return x509.NewCertPool(), nil
 	}
+	return filePool(os.Getenv("SSL_CERT_FILE"), caFile)
+}
+
+// filePools holds the pool filePool built last, with the files' names,
+// sizes and modification times it was built from.
+var filePools struct {
+	sync.Mutex
+	key  string
+	pool *x509.CertPool
+}
+
+// filePool returns the system pool with the PEM files envFile and caFile
+// (either may be "") added, built again only when a file's name, size or
+// modification time changed: a daemon makes a client per crawl, and with
+// SSL_CERT_FILE set (as containers often do) every crawl parsed the
+// whole bundle again, 35 % of a daemon's CPU at 100 000 blogs
+// (BenchmarkScale's profile, doc/scale.md).
+func filePool(envFile, caFile string) (*x509.CertPool, error) {
+	key := ""
+	for _, f := range []string{envFile, caFile} {
+		if f == "" {
+			key += "\x00"
+			continue
+		}
+		fi, err := os.Stat(f)
+		if err != nil {
+			return nil, fmt.Errorf("read CA file: %w", err)
+		}
+		key += fmt.Sprintf("%s\x00%d\x00%d\x00", f, fi.Size(), fi.ModTime().UnixNano())
+	}
+	filePools.Lock()
+	defer filePools.Unlock()
+	if filePools.pool != nil && filePools.key == key {
+		return filePools.pool, nil
+	}
 	pool, err := x509.SystemCertPool()
 	if err != nil || pool == nil {
 		pool = x509.NewCertPool()
 	}
-	for _, f := range []string{os.Getenv("SSL_CERT_FILE"), caFile} {
+	for _, f := range []string{envFile, caFile} {
 		if f == "" {
 			continue
 		}
@@ -87,6 +123,7 @@ func certPool(caFile string) (*x509.CertPool, error) {
 			return nil, fmt.Errorf("CA file %s: no PEM certificates", f)
 		}
 	}
+	filePools.key, filePools.pool = key, pool
 	return pool, nil
 }
 
