@@ -122,13 +122,13 @@ func commentLimitsOf(o Options) feed.CommentLimits {
 // watched threads, once the coordinator is done with them: the page
 // workers call it from then on.
 func (c *crawl) newCommentStage() *commentStage {
-	w := c.pageWorker
+	w := c.w
 	return &commentStage{
-		cfg: commentConfig{changedOnly: c.pol.changedOnly, limits: commentLimitsOf(c.o),
-			renderNever: c.o.Render == RenderNever},
-		fetch: clientComments{c.client}, api: c.client, mayLoad: w.browserMayLoad, log: c.log,
-		feed: c.feed, home: c.home, site: c.siteFeed, threads: c.threads,
-		archived: c.o.Archived,
+		cfg: commentConfig{changedOnly: c.w.pol.changedOnly, limits: commentLimitsOf(c.w.o),
+			renderNever: c.w.o.Render == RenderNever},
+		fetch: clientComments{c.w.client}, api: c.w.client, mayLoad: w.browserMayLoad, log: c.w.log,
+		feed: c.w.site.feed, home: c.w.site.home, site: c.siteFeed, threads: c.threads,
+		archived: c.w.o.Archived,
 		readPage: func(ctx context.Context, u string) (*fetchedPage, learn.Extraction, error) {
 			p, err := w.fetchPage(ctx, u)
 			if err != nil {
@@ -137,7 +137,7 @@ func (c *crawl) newCommentStage() *commentStage {
 			ex, _ := w.extract(w.learnPage(p))
 			return p, ex, nil
 		},
-		shortfall: c.ledger.shortfall,
+		shortfall: c.w.ledger.shortfall,
 	}
 }
 

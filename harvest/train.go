@@ -29,11 +29,11 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 			}
 			return nil, nil
 		}
-		c.warn("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
-		c.rules, c.res.Rules, c.rulesF = nil, nil, nil
+		c.w.warn("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
+		c.w.site.rules, c.res.Rules, c.w.site.rulesF = nil, nil, nil
 		jobs = append(jobs, j)
 	}
-	jobs = append(jobs, c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages)-len(jobs))...)
+	jobs = append(jobs, c.trainingJobs(min(c.w.pol.trainPages, c.w.o.MaxPages-c.pages)-len(jobs))...)
 	var pairs []learn.Pair
 	for i, j := range jobs {
 		if err := ctx.Err(); err != nil {
@@ -52,17 +52,17 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 	c.res.Timings.Learn = time.Since(t0)
 	switch {
 	case errors.Is(err, learn.ErrNoPairs):
-		c.warn("no feed item page could be fetched: extraction uses fallbacks only")
+		c.w.warn("no feed item page could be fetched: extraction uses fallbacks only")
 	case err != nil:
-		c.warn("learn rules: %v: extraction uses fallbacks only", err)
+		c.w.warn("learn rules: %v: extraction uses fallbacks only", err)
 	default:
 		for _, sk := range rules.Skipped {
-			c.warn("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
+			c.w.warn("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
 		}
-		c.rules = rules
+		c.w.site.rules = rules
 		if b, err := json.Marshal(rules); err == nil {
 			c.res.Rules = b
-			c.rulesF = rulesFile(b, c.start)
+			c.w.site.rulesF = rulesFile(b, c.w.start)
 		}
 	}
 	c.learnSigns(jobs)
@@ -87,7 +87,7 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 		if len(jobs) >= n {
 			break
 		}
-		it := c.claims.take(u.String())
+		it := c.w.claims.take(u.String())
 		if it == nil {
 			continue // taken already (rulesStillFit's job), or no item waits for it
 		}
@@ -99,9 +99,9 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 // prefetch fetches a training job's comments and page; failures leave
 // j.page nil and are kept in j.err for the entry.
 func (c *crawl) prefetch(ctx context.Context, j *pageJob) {
-	c.comments.fetchComments(ctx, j)
+	c.w.comments.fetchComments(ctx, j)
 	c.pages++
-	j.page, j.err = c.fetchPage(ctx, j.t.url)
+	j.page, j.err = c.w.fetchPage(ctx, j.t.url)
 }
 
 // pair turns a prefetched job into a training pair.
@@ -112,12 +112,12 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 		content = it.Summary
 	}
 	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, Content: content,
-		FullText: c.full && itemFullText(*it)}
+		FullText: c.w.site.full && itemFullText(*it)}
 	for _, cm := range j.comments {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})
 	}
-	return learn.Pair{Page: c.learnPage(j.page), Target: t}
+	return learn.Pair{Page: c.w.learnPage(j.page), Target: t}
 }
 
 // lang returns the language of a page: its own, else the feed's.
@@ -125,7 +125,7 @@ func (w *pageWorker) lang(p *fetchedPage) string {
 	if p != nil && p.info.lang != "" {
 		return p.info.lang
 	}
-	return w.feed.Language
+	return w.site.feed.Language
 }
 
 // itemChanged reports whether a feed item was published or edited after
@@ -148,7 +148,7 @@ func (w *pageWorker) itemChanged(it *feed.Item) bool {
 		return true
 	}
 	changed, known := w.signatureChanged(it)
-	if changed || w.moving && !known {
+	if changed || w.site.moving && !known {
 		return true // a moved blog's item at a URL the last crawl did not list: matched with the archive's (moves.go)
 	}
 	if w.unlisted(it) {
@@ -178,9 +178,9 @@ func (w *pageWorker) unlisted(it *feed.Item) bool {
 
 // onFirstPage reports whether it is among the items of the feed's first page.
 func (w *pageWorker) onFirstPage(it *feed.Item) bool {
-	n := min(w.feed.FirstPage, len(w.feed.Items))
-	for i := range w.feed.Items[:n] {
-		if &w.feed.Items[i] == it || w.feed.Items[i].Link == it.Link && w.feed.Items[i].GUID == it.GUID {
+	n := min(w.site.feed.FirstPage, len(w.site.feed.Items))
+	for i := range w.site.feed.Items[:n] {
+		if &w.site.feed.Items[i] == it || w.site.feed.Items[i].Link == it.Link && w.site.feed.Items[i].GUID == it.GUID {
 			return true
 		}
 	}
@@ -190,7 +190,7 @@ func (w *pageWorker) onFirstPage(it *feed.Item) bool {
 // emitTraining builds and emits the entries of the training jobs.
 func (c *crawl) emitTraining(ctx context.Context, jobs []*pageJob) error {
 	for i, j := range jobs {
-		out := c.finish(ctx, j)
+		out := c.w.finish(ctx, j)
 		if err := c.handle(out); err != nil {
 			return err
 		}

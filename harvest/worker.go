@@ -146,12 +146,12 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 		}
 		out.url, _ = url.Parse(p.ident)
 	}
-	out.post = j.item != nil || j.t.kind == "post" || w.pattern.match(out.url)
+	out.post = j.item != nil || j.t.kind == "post" || w.site.pattern.match(out.url)
 	if !out.post && j.t.kind != "page" && j.t.kind != "candidate" {
 		w.ledger.set(p.ident, FateListing, "", "")
 		return out
 	}
-	if out.post && j.item == nil && w.isListing(p) {
+	if out.post && j.item == nil && w.site.isListing(p) {
 		out.post = false
 		w.ledger.set(p.ident, FateListing, "listing inside the post pattern", "")
 		return out
@@ -219,7 +219,7 @@ func (w *pageWorker) claimIdentity(j *pageJob, p *fetchedPage) bool {
 		return true
 	}
 	canon, _ := url.Parse(p.ident)
-	if own != p.ident && (j.item != nil || w.pattern.match(p.url)) && (canon == nil || !w.pattern.match(canon)) && w.claims.claim(own) {
+	if own != p.ident && (j.item != nil || w.site.pattern.match(p.url)) && (canon == nil || !w.site.pattern.match(canon)) && w.claims.claim(own) {
 		w.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)
 		p.ident = own
 		w.ledger.clear(own) // the canonical duplicate noted before no longer holds
@@ -272,7 +272,7 @@ func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, err
 	if canon := p.info.canonical; canon != "" && p.stub == "" {
 		// a canonical naming the home page on another page is a theme's
 		// mistake, not an identity: the home page is no entry
-		if u, err := url.Parse(canon); err == nil && w.scope.contains(u) && (w.home == nil || !sameHome(u, w.home) || sameHome(p.url, w.home)) {
+		if u, err := url.Parse(canon); err == nil && w.site.scope.contains(u) && (w.site.home == nil || !sameHome(u, w.site.home) || sameHome(p.url, w.site.home)) {
 			p.ident = canon
 		}
 	}
