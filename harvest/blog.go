@@ -17,34 +17,34 @@ import (
 // discover finds the feed and fetches the home page (nil when the blog was
 // given by its feed and the home page cannot be fetched).
 func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
-	c.w.site.blog = c.w.o.Blog
-	if c.w.site.blog.URL == "" {
-		c.w.site.blog.URL = c.w.site.blog.FeedURL
+	c.site.blog = c.o.Blog
+	if c.site.blog.URL == "" {
+		c.site.blog.URL = c.site.blog.FeedURL
 	}
-	if c.w.site.blog.FeedURL != "" {
-		return c.fetchHome(ctx, c.w.site.blog.URL), nil
+	if c.site.blog.FeedURL != "" {
+		return c.fetchHome(ctx, c.site.blog.URL), nil
 	}
-	if c.w.pol.useState && c.w.o.State.Feed.URL != "" {
+	if c.pol.useState && c.o.State.Feed.URL != "" {
 		return c.knownFeed(ctx), nil
 	}
-	feedURL, resp, first, err := feed.Discover(ctx, c.w.client, c.w.site.blog.URL)
+	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.site.blog.URL)
 	if errors.Is(err, blogharvest.ErrTooLarge) && resp != nil && !feed.Sniff(resp.Body) {
 		return c.feedless(resp, err), nil
 	}
 	if errors.Is(err, blogharvest.ErrNotBlog) {
-		return nil, notBlog(c.w.site.blog.URL, err)
+		return nil, notBlog(c.site.blog.URL, err)
 	}
 	if errors.Is(err, fetch.ErrOutOfScope) {
-		return nil, fmt.Errorf("harvest %s: %w (if that origin is the blog's, list it in allow)", c.w.site.blog.URL, err)
+		return nil, fmt.Errorf("harvest %s: %w (if that origin is the blog's, list it in allow)", c.site.blog.URL, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("harvest %s: %w", c.w.site.blog.URL, err)
+		return nil, fmt.Errorf("harvest %s: %w", c.site.blog.URL, err)
 	}
-	c.w.site.blog.FeedURL = feedURL
+	c.site.blog.FeedURL = feedURL
 	c.addOrigin(feedURL)
 	c.keepFeedPage(feedURL, first) // read once
 	if resp == nil || feed.Sniff(resp.Body) {
-		c.w.site.urlIsFeed = true
+		c.site.urlIsFeed = true
 		return nil, nil
 	}
 	c.pages++
@@ -52,7 +52,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	c.homeFile(resp)
 	p, err := newFetchedPage(resp)
 	if err != nil {
-		c.w.warn("home page %s: %v", resp.URL, err)
+		c.stats.warnf("home page %s: %v", resp.URL, err)
 		return nil, nil
 	}
 	return p, nil
@@ -70,7 +70,7 @@ func (c *crawl) feedless(resp *fetch.Response, err error) *fetchedPage {
 	c.homeFile(resp)
 	p, perr := newFetchedPage(resp)
 	if perr != nil {
-		c.w.warn("home page %s: %v", resp.URL, perr)
+		c.stats.warnf("home page %s: %v", resp.URL, perr)
 		return nil
 	}
 	return p
@@ -84,55 +84,55 @@ func (c *crawl) noFeed(raw string, err error) {
 	if errors.As(err, &tl) {
 		raw = tl.URL
 	}
-	c.w.warn("feed %s: %v; the posts are found from the home page, its links and the sitemaps instead", raw, err)
+	c.stats.warnf("feed %s: %v; the posts are found from the home page, its links and the sitemaps instead", raw, err)
 	if u := canonicalOr(raw); u != "" {
-		c.w.ledger.set(u, FateFailed, fmt.Sprintf("the posts feed: %v (posts found from the home page, links and sitemaps)", err), "feed")
+		c.ledger.set(u, FateFailed, fmt.Sprintf("the posts feed: %v (posts found from the home page, links and sitemaps)", err), "feed")
 	}
-	c.w.site.feed = &feed.Feed{URL: raw, Link: c.w.site.blog.URL}
-	c.w.site.blog.FeedURL = ""
+	c.site.feed = &feed.Feed{URL: raw, Link: c.site.blog.URL}
+	c.site.blog.FeedURL = ""
 }
 
 // knownFeed is discover for an UpdateCrawl given the feed the last crawl
 // found (State.Feed): the home page is fetched, but neither searched for
 // the feed nor the feed fetched to sniff it.
 func (c *crawl) knownFeed(ctx context.Context) *fetchedPage {
-	c.w.site.blog.FeedURL = c.w.o.State.Feed.URL
-	c.addOrigin(c.w.site.blog.FeedURL)
-	if canonicalOr(c.w.site.blog.FeedURL) == canonicalOr(c.w.site.blog.URL) {
-		c.w.site.urlIsFeed = true
+	c.site.blog.FeedURL = c.o.State.Feed.URL
+	c.addOrigin(c.site.blog.FeedURL)
+	if canonicalOr(c.site.blog.FeedURL) == canonicalOr(c.site.blog.URL) {
+		c.site.urlIsFeed = true
 		return nil
 	}
-	return c.fetchHome(ctx, c.w.site.blog.URL)
+	return c.fetchHome(ctx, c.site.blog.URL)
 }
 
 // addOrigin adds the origin of raw, a feed the home page declares or the
 // home page a feed names, to the blog's origins for pages (never for
 // non-public addresses: fetch.Client.AddOrigin).
 func (c *crawl) addOrigin(raw string) {
-	if err := c.w.client.AddOrigin(raw); err != nil {
-		c.w.log.Debug("origin not added", "url", raw, "err", err)
+	if err := c.client.AddOrigin(raw); err != nil {
+		c.log.Debug("origin not added", "url", raw, "err", err)
 	}
 }
 
 // fetchHome fetches the home page when the feed was given; failures are
 // warnings. A settled UpdateCrawl does not read it (homeDue).
 func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
-	if raw == c.w.site.blog.FeedURL || raw == "" || !c.homeDue() {
+	if raw == c.site.blog.FeedURL || raw == "" || !c.homeDue() {
 		return nil
 	}
-	resp, err := c.w.client.Get(ctx, raw)
+	resp, err := c.client.Get(ctx, raw)
 	if resp != nil {
 		c.pages++
 		c.res.Pages++
 		c.homeFile(resp)
 	}
 	if err != nil {
-		c.w.warn("home page %s: %v", raw, err)
+		c.stats.warnf("home page %s: %v", raw, err)
 		return nil
 	}
 	p, err := newFetchedPage(resp)
 	if err != nil {
-		c.w.warn("home page %s: %v", raw, err)
+		c.stats.warnf("home page %s: %v", raw, err)
 		return nil
 	}
 	return p
@@ -141,17 +141,17 @@ func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
 // homeFile records the home page capture and what the exchange says about
 // the blog.
 func (c *crawl) homeFile(resp *fetch.Response) {
-	c.w.site.blog.StatusCode = resp.Status
-	c.w.site.blog.Provenance.Set("status_code", blogharvest.MethodHTTP)
+	c.site.blog.StatusCode = resp.Status
+	c.site.blog.Provenance.Set("status_code", blogharvest.MethodHTTP)
 	if resp.RemoteIP != "" {
-		c.w.site.blog.HostingIP = resp.RemoteIP
-		c.w.site.blog.Provenance.Set("hosting_ip", blogharvest.MethodHTTP)
+		c.site.blog.HostingIP = resp.RemoteIP
+		c.site.blog.Provenance.Set("hosting_ip", blogharvest.MethodHTTP)
 	}
 	if _, enc, err := resp.Text(); err == nil && enc != "" {
-		c.w.site.blog.Encoding = enc
-		c.w.site.blog.Provenance.Set("encoding", blogharvest.MethodHTTP)
+		c.site.blog.Encoding = enc
+		c.site.blog.Provenance.Set("encoding", blogharvest.MethodHTTP)
 	}
-	c.w.site.blog.Files = append(c.w.site.blog.Files, resp.File(blogharvest.RolePage))
+	c.site.blog.Files = append(c.site.blog.Files, resp.File(blogharvest.RolePage))
 }
 
 // readFeed fetches the posts feed with its older pages.
@@ -162,41 +162,41 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 // finding them.
 func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 	if c.feedErr != nil {
-		c.noFeed(c.w.site.blog.FeedURL, c.feedErr)
+		c.noFeed(c.site.blog.FeedURL, c.feedErr)
 		return nil
 	}
-	po := feed.PageOptions{MaxPages: c.w.o.MaxFeedPages}
-	if c.w.pol.changedOnly {
-		po.Since, po.Enough, po.NewestFirst = c.w.pol.since, c.wantItems, true
+	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
+	if c.pol.changedOnly {
+		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
 	}
-	f, files, err := c.feedPages(ctx, c.w.site.blog.FeedURL, po)
+	f, files, err := c.feedPages(ctx, c.site.blog.FeedURL, po)
 	if f == nil && c.feedMayHaveMoved(err) {
 		if c.findMovedFeed(ctx, home, err) {
-			f, files, err = c.feedPages(ctx, c.w.site.blog.FeedURL, po)
+			f, files, err = c.feedPages(ctx, c.site.blog.FeedURL, po)
 		} else if serr := c.strangerWithoutFeed(ctx, err, c.rediscoverErr); serr != nil {
 			return serr
 		}
 	}
 	if f == nil && home != nil && errors.Is(err, blogharvest.ErrTooLarge) {
-		c.noFeed(c.w.site.blog.FeedURL, err)
+		c.noFeed(c.site.blog.FeedURL, err)
 		return nil
 	}
 	switch {
 	case f == nil && errors.Is(err, feed.ErrNotFeed):
-		return notBlog(c.w.site.blog.FeedURL, err)
+		return notBlog(c.site.blog.FeedURL, err)
 	case f == nil:
-		return fmt.Errorf("harvest %s: feed %s: %w", c.w.site.blog.URL, c.w.site.blog.FeedURL, err)
+		return fmt.Errorf("harvest %s: feed %s: %w", c.site.blog.URL, c.site.blog.FeedURL, err)
 	case err != nil:
-		c.w.warn("feed %s: %v", c.w.site.blog.FeedURL, err)
+		c.stats.warnf("feed %s: %v", c.site.blog.FeedURL, err)
 	}
 	if f.Removed > 0 {
-		c.w.warn("feed %s: %d characters not allowed in XML removed before parsing (the archived feed keeps them)", c.w.site.blog.FeedURL, f.Removed)
+		c.stats.warnf("feed %s: %d characters not allowed in XML removed before parsing (the archived feed keeps them)", c.site.blog.FeedURL, f.Removed)
 	}
-	c.w.site.feed = f
-	c.w.site.full = fullTextFeed(f)
-	c.w.site.blog.Files = append(c.w.site.blog.Files, files...)
+	c.site.feed = f
+	c.site.full = fullTextFeed(f)
+	c.site.blog.Files = append(c.site.blog.Files, files...)
 	c.modificationDates(ctx)
-	c.res.State.Feed = validatorsOf(c.w.site.blog.FeedURL, f, files)
+	c.res.State.Feed = validatorsOf(c.site.blog.FeedURL, f, files)
 	return nil
 }
 
@@ -208,20 +208,20 @@ func (c *crawl) modificationDates(ctx context.Context) {
 	if !c.homeDue() && !c.twinDated() {
 		return // the last crawl got no dates from it: asked again with the home page
 	}
-	file, n, err := feed.FillUpdated(ctx, c.w.client, c.w.site.feed)
+	file, n, err := feed.FillUpdated(ctx, c.client, c.site.feed)
 	if file != nil {
-		c.w.site.blog.Files = append(c.w.site.blog.Files, *file)
+		c.site.blog.Files = append(c.site.blog.Files, *file)
 	}
 	var se *fetch.StatusError
 	switch {
 	case err == nil:
 	case errors.As(err, &se) && (se.Code == 404 || se.Code == 410):
-		c.w.log.Debug("no Atom feed beside the RSS feed: modification dates come from the pages", "url", se.URL)
+		c.log.Debug("no Atom feed beside the RSS feed: modification dates come from the pages", "url", se.URL)
 	case ctx.Err() == nil:
-		c.w.log.Warn("modification dates: the Atom feed beside the RSS feed is unreadable", "err", err)
+		c.log.Warn("modification dates: the Atom feed beside the RSS feed is unreadable", "err", err)
 	}
 	if n > 0 {
-		c.w.log.Debug("modification dates from the Atom feed", "items", n)
+		c.log.Debug("modification dates from the Atom feed", "items", n)
 	}
 }
 
@@ -255,32 +255,32 @@ func (c *crawl) emitBlog() error {
 	if !c.homeDue() {
 		return nil // the home page was not read: the archived Blog record stands
 	}
-	b := c.w.site.blog
-	feed.FillBlog(c.w.site.feed, &b)
-	b.ID, b.Captured = c.w.o.Blog.ID, c.w.start
-	if c.w.site.home != nil {
-		b.URL = c.w.site.home.String()
-		if given := canonicalOr(c.w.o.Blog.URL); given != "" && given != b.URL && !c.w.site.urlIsFeed && !contains(b.Aliases, given) {
+	b := c.site.blog
+	feed.FillBlog(c.site.feed, &b)
+	b.ID, b.Captured = c.o.Blog.ID, c.start
+	if c.site.home != nil {
+		b.URL = c.site.home.String()
+		if given := canonicalOr(c.o.Blog.URL); given != "" && given != b.URL && !c.site.urlIsFeed && !contains(b.Aliases, given) {
 			b.Aliases = append(b.Aliases, given)
 		}
 	}
-	if b.Language == "" && c.w.site.homeLang != "" {
-		b.Language = c.w.site.homeLang
+	if b.Language == "" && c.site.homeLang != "" {
+		b.Language = c.site.homeLang
 		b.Provenance.Set("language", blogharvest.MethodHeuristic)
 	}
-	if b.License == "" && c.w.site.homeLicense != "" { // the feed's license first, then the home page's rel=license
-		b.License = c.w.site.homeLicense
+	if b.License == "" && c.site.homeLicense != "" { // the feed's license first, then the home page's rel=license
+		b.License = c.site.homeLicense
 		b.Provenance.Set("license", blogharvest.MethodStructured)
 	}
 	b.Files = append(b.Files, c.w.side.captures()...) // the evidence of dates from side feeds (feeddates.go)
-	if c.w.site.rulesF != nil {
-		b.Files = append(b.Files, *c.w.site.rulesF)
+	if c.site.rulesF != nil {
+		b.Files = append(b.Files, *c.site.rulesF)
 	}
-	if f := stateFile(Watch{At: c.w.start, Threads: c.threads.state(c.w.site.feed), CommentShapes: c.w.shapes.kept(), WidgetScripts: c.w.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threads.state(c.site.feed), CommentShapes: c.w.shapes.kept(), WidgetScripts: c.w.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
-	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.w.start))
-	c.w.site.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
+	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))
+	c.site.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
 	c.cleanBlog(&b)
 	if err := c.emit(Record{Blog: &b}); err != nil {
 		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)

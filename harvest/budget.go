@@ -19,11 +19,11 @@ var ErrOverBudget = errors.New("crawl over its time budget (max_duration)")
 // withBudget returns ctx bounded by Options.MaxDuration, cancelled with
 // cause ErrOverBudget when the budget runs out, and remembers it.
 func (c *crawl) withBudget(ctx context.Context) (context.Context, context.CancelFunc) {
-	if c.w.o.MaxDuration < 0 {
+	if c.o.MaxDuration < 0 {
 		c.budget = ctx
 		return ctx, func() {}
 	}
-	bctx, cancel := context.WithTimeoutCause(ctx, c.w.o.MaxDuration, ErrOverBudget)
+	bctx, cancel := context.WithTimeoutCause(ctx, c.o.MaxDuration, ErrOverBudget)
 	c.budget = bctx
 	return bctx, cancel
 }
@@ -42,7 +42,7 @@ func (c *crawl) endBudget(err error) error {
 	}
 	c.res.OverBudget = true
 	if !c.blogDone {
-		e := fmt.Errorf("harvest %s: %w (%s) before the blog record was archived", c.w.o.Blog.URL, ErrOverBudget, c.w.o.MaxDuration)
+		e := fmt.Errorf("harvest %s: %w (%s) before the blog record was archived", c.o.Blog.URL, ErrOverBudget, c.o.MaxDuration)
 		if err != nil && !errors.Is(err, ErrOverBudget) {
 			e = fmt.Errorf("%w: %v", e, err)
 		}
@@ -60,12 +60,12 @@ func (c *crawl) endBudget(err error) error {
 func (c *crawl) dropOverBudget(out outcome) {
 	c.overBudget++
 	c.res.Skipped++
-	detail := fmt.Sprintf("max_duration %s reached while it was processed", c.w.o.MaxDuration)
+	detail := fmt.Sprintf("max_duration %s reached while it was processed", c.o.MaxDuration)
 	if out.job != nil {
-		c.w.ledger.set(out.job.t.url, FateOverBudget, detail, "")
+		c.ledger.set(out.job.t.url, FateOverBudget, detail, "")
 	}
 	if out.url != nil {
-		c.w.ledger.set(out.url.String(), FateOverBudget, detail, "")
+		c.ledger.set(out.url.String(), FateOverBudget, detail, "")
 	}
 	if out.fetched {
 		c.res.Pages++
@@ -77,50 +77,50 @@ func (c *crawl) warnOverBudget() {
 	if !c.spent() {
 		return
 	}
-	c.w.warn("max_duration %s reached: crawl stopped, %d URLs skipped over budget (%d being processed, %d queued)",
-		c.w.o.MaxDuration, c.overBudget+c.front.len(), c.overBudget, c.front.len())
+	c.stats.warnf("max_duration %s reached: crawl stopped, %d URLs skipped over budget (%d being processed, %d queued)",
+		c.o.MaxDuration, c.overBudget+c.front.len(), c.overBudget, c.front.len())
 }
 
 // warnCappedDelays warns once per host whose robots.txt asked for a
 // Crawl-delay above the cap, naming the delay it asked for.
 func (c *crawl) warnCappedDelays() {
-	if c.w.client == nil {
+	if c.client == nil {
 		return
 	}
-	capped := c.w.client.Stats().CappedDelays
+	capped := c.client.Stats().CappedDelays
 	origins := make([]string, 0, len(capped))
 	for o := range capped {
 		origins = append(origins, o)
 	}
 	sort.Strings(origins)
 	for _, o := range origins {
-		c.w.warn("robots.txt of %s asks for a Crawl-delay of %s; crawled at the cap of %s (max_crawl_delay)",
+		c.stats.warnf("robots.txt of %s asks for a Crawl-delay of %s; crawled at the cap of %s (max_crawl_delay)",
 			o, capped[o], c.maxCrawlDelay())
 	}
 }
 
 // maxCrawlDelay is the cap the client applies to Crawl-delay.
 func (c *crawl) maxCrawlDelay() time.Duration {
-	if c.w.o.MaxCrawlDelay == 0 {
+	if c.o.MaxCrawlDelay == 0 {
 		return fetch.DefaultMaxCrawlDelay
 	}
-	return c.w.o.MaxCrawlDelay
+	return c.o.MaxCrawlDelay
 }
 
 // checkCrawlDelay fails the crawl, permanently, when Crawl-delay is obeyed
 // strictly and the blog's own robots.txt asks for more than the cap.
 func (c *crawl) checkCrawlDelay(ctx context.Context) error {
-	if !c.w.o.StrictCrawlDelay {
+	if !c.o.StrictCrawlDelay {
 		return nil
 	}
-	for _, raw := range []string{c.w.o.Blog.URL, c.w.o.Blog.FeedURL} {
+	for _, raw := range []string{c.o.Blog.URL, c.o.Blog.FeedURL} {
 		if raw == "" {
 			continue
 		}
-		err := c.w.client.Allowed(ctx, raw)
+		err := c.client.Allowed(ctx, raw)
 		var ce *fetch.CrawlDelayError
 		if errors.As(err, &ce) {
-			return fmt.Errorf("harvest %s: blog skipped: %w", c.w.o.Blog.URL, err)
+			return fmt.Errorf("harvest %s: blog skipped: %w", c.o.Blog.URL, err)
 		}
 	}
 	return nil

@@ -124,11 +124,11 @@ func commentLimitsOf(o Options) feed.CommentLimits {
 func (c *crawl) newCommentStage() *commentStage {
 	w := c.w
 	return &commentStage{
-		cfg: commentConfig{changedOnly: c.w.pol.changedOnly, limits: commentLimitsOf(c.w.o),
-			renderNever: c.w.o.Render == RenderNever},
-		fetch: clientComments{c.w.client}, api: c.w.client, mayLoad: w.browserMayLoad, log: c.w.log,
-		feed: c.w.site.feed, home: c.w.site.home, site: c.siteFeed, threads: c.threads,
-		archived: c.w.o.Archived,
+		cfg: commentConfig{changedOnly: c.pol.changedOnly, limits: commentLimitsOf(c.o),
+			renderNever: c.o.Render == RenderNever},
+		fetch: clientComments{c.client}, api: c.client, mayLoad: w.browserMayLoad, log: c.log,
+		feed: c.site.feed, home: c.site.home, site: c.siteFeed, threads: c.threads,
+		archived: c.o.Archived,
 		readPage: func(ctx context.Context, u string) (*fetchedPage, learn.Extraction, error) {
 			p, err := w.fetchPage(ctx, u)
 			if err != nil {
@@ -137,7 +137,7 @@ func (c *crawl) newCommentStage() *commentStage {
 			ex, _ := w.extract(w.learnPage(p))
 			return p, ex, nil
 		},
-		shortfall: c.w.ledger.shortfall,
+		shortfall: c.ledger.shortfall,
 	}
 }
 

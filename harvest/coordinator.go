@@ -20,7 +20,7 @@ import (
 func (c *crawl) drain(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	workers := c.w.o.PerHost
+	workers := c.o.PerHost
 	jobs, outs := make(chan *pageJob), make(chan outcome)
 	var wg sync.WaitGroup
 	w := c.w // the workers get the page worker's state, not the coordinator's
@@ -39,15 +39,15 @@ func (c *crawl) drain(ctx context.Context) error {
 	}
 	c.res.Skipped += c.front.len()
 	if c.disallowed > 0 {
-		c.w.warn("%d URLs disallowed by robots.txt were skipped", c.disallowed)
+		c.stats.warnf("%d URLs disallowed by robots.txt were skipped", c.disallowed)
 	}
 	if c.outOfScope > 0 {
-		c.w.warn("%d pages outside the blog's origins, or redirected out of them, were skipped (allow adds an origin)", c.outOfScope)
+		c.stats.warnf("%d pages outside the blog's origins, or redirected out of them, were skipped (allow adds an origin)", c.outOfScope)
 	}
 	c.logNotHTML()
 	c.warnOverBudget()
 	if err == nil && c.front.len() > 0 && !c.spent() {
-		c.w.warn("max_pages %d reached: %d queued URLs not fetched", c.w.o.MaxPages, c.front.len())
+		c.stats.warnf("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
 	}
 	if err == nil {
 		err = c.emitOffsite()
@@ -60,18 +60,18 @@ func (c *crawl) drain(ctx context.Context) error {
 func (c *crawl) coordinate(ctx context.Context, jobs chan<- *pageJob, outs <-chan outcome, workers int) error {
 	inflight := 0
 	for {
-		for inflight < workers && c.pages < c.w.o.MaxPages && ctx.Err() == nil {
+		for inflight < workers && c.pages < c.o.MaxPages && ctx.Err() == nil {
 			t, ok := c.front.pop()
 			if !ok {
 				break
 			}
-			if c.w.claims.claimed(t.url) && !t.again {
-				c.w.ledger.set(t.url, FateDuplicate, "processed before under this URL or another", "")
+			if c.claims.claimed(t.url) && !t.again {
+				c.ledger.set(t.url, FateDuplicate, "processed before under this URL or another", "")
 				continue // a training page, or reached under another URL
 			}
 			c.pages++
 			c.step("page " + t.url)
-			jobs <- &pageJob{t: t, fromFeed: c.w.claims.isPending(t.url)}
+			jobs <- &pageJob{t: t, fromFeed: c.claims.isPending(t.url)}
 			inflight++
 		}
 		if inflight == 0 {
@@ -98,25 +98,25 @@ func (c *crawl) handle(out outcome) error {
 	case errors.Is(out.err, blogharvest.ErrDisallowed):
 		c.res.Skipped++
 		c.disallowed++
-		c.w.ledger.set(out.job.t.url, FateRobots, "", "")
-		c.w.log.Debug("disallowed by robots.txt", "url", out.job.t.url)
+		c.ledger.set(out.job.t.url, FateRobots, "", "")
+		c.log.Debug("disallowed by robots.txt", "url", out.job.t.url)
 	case errors.Is(out.err, fetch.ErrOutOfScope):
 		c.res.Skipped++
 		c.outOfScope++
-		c.w.ledger.set(out.job.t.url, FateOutOfScope, out.err.Error(), "")
-		c.w.log.Info("page skipped: out of the blog's scope", "url", out.job.t.url, "err", out.err)
+		c.ledger.set(out.job.t.url, FateOutOfScope, out.err.Error(), "")
+		c.log.Info("page skipped: out of the blog's scope", "url", out.job.t.url, "err", out.err)
 	case errors.Is(out.err, errNotHTML):
 		c.res.Skipped++
-		c.w.ledger.set(out.job.t.url, FateSkipped, out.err.Error(), "")
+		c.ledger.set(out.job.t.url, FateSkipped, out.err.Error(), "")
 		c.noteNotHTML(out.err)
-		c.w.log.Debug("page skipped: not an HTML page", "url", out.job.t.url, "err", out.err)
+		c.log.Debug("page skipped: not an HTML page", "url", out.job.t.url, "err", out.err)
 	case out.err != nil:
 		c.res.Failed++
-		c.w.ledger.set(out.job.t.url, FateFailed, out.err.Error(), "")
-		c.w.log.Info("page failed", "url", out.job.t.url, "err", out.err)
+		c.ledger.set(out.job.t.url, FateFailed, out.err.Error(), "")
+		c.log.Info("page failed", "url", out.job.t.url, "err", out.err)
 	case out.unchanged:
 		c.res.Skipped++
-		c.w.ledger.set(out.job.t.url, FateSkipped, "unchanged since the last crawl", "")
+		c.ledger.set(out.job.t.url, FateSkipped, "unchanged since the last crawl", "")
 	}
 	c.markFailed(out)
 	if out.fetched {
@@ -131,7 +131,7 @@ func (c *crawl) handle(out outcome) error {
 		c.queueStub(out)
 	}
 	if out.info != nil && out.url != nil {
-		if !c.w.pol.homeLinksOnly || out.url.String() == c.w.site.home.String() {
+		if !c.pol.homeLinksOnly || out.url.String() == c.site.home.String() {
 			n := c.seedLinks(out.url.String(), out.info, out.job.t.depth)
 			if !out.post {
 				c.knn.train(out.url, float64(n))
@@ -148,12 +148,12 @@ func (c *crawl) handle(out outcome) error {
 // candidate page (the variant's own links are not followed).
 func (c *crawl) queueCanonical(raw string) {
 	u, err := url.Parse(raw)
-	if err != nil || c.front.has(raw) || c.w.claims.claimed(raw) || !c.w.site.scope.contains(u) || isBinaryURL(u) {
+	if err != nil || c.front.has(raw) || c.claims.claimed(raw) || !c.site.scope.contains(u) || isBinaryURL(u) {
 		return
 	}
 	t := task{url: raw}
 	t.kind, t.prio = c.classify(u, true)
-	c.w.ledger.met(raw, "canonical")
+	c.ledger.met(raw, "canonical")
 	c.front.push(t)
 }
 
@@ -161,17 +161,17 @@ func (c *crawl) queueCanonical(raw string) {
 func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
-	c.late.note(e, c.w.claims.stubsOf(e.URL))
+	c.late.note(e, c.claims.stubsOf(e.URL))
 	under := c.identify(e)
 	c.w.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
-		c.w.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")
-		return fmt.Errorf("harvest %s: emit entry %s: %w", c.w.site.home, e.URL, err)
+		c.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")
+		return fmt.Errorf("harvest %s: emit entry %s: %w", c.site.home, e.URL, err)
 	}
 	if under == "" {
 		under = e.URL
 	}
-	c.w.ledger.set(e.URL, FateEntry, blogharvest.EntryKey(under, e.Title), "")
+	c.ledger.set(e.URL, FateEntry, blogharvest.EntryKey(under, e.Title), "")
 	return nil
 }
 
@@ -180,17 +180,17 @@ func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 func (c *crawl) queueStub(out outcome) {
 	target := out.stub
 	u, err := url.Parse(target)
-	if err != nil || !c.w.site.scope.contains(u) || isBinaryURL(u) {
-		c.w.ledger.set(target, FateOutOfScope, "target of redirect stub "+out.job.t.url, "stub")
+	if err != nil || !c.site.scope.contains(u) || isBinaryURL(u) {
+		c.ledger.set(target, FateOutOfScope, "target of redirect stub "+out.job.t.url, "stub")
 		if it := out.job.item; it != nil {
 			c.offsite = append(c.offsite, it) // a feed-only entry, as for an item that leaves the blog
 		}
 		return
 	}
 	if it := out.job.item; it != nil {
-		c.w.claims.await(target, it, true)
+		c.claims.await(target, it, true)
 	}
-	if c.w.claims.claimed(target) {
+	if c.claims.claimed(target) {
 		c.rereadForAlias(target, out.job.item)
 		return
 	}
@@ -237,5 +237,5 @@ func (c *crawl) logNotHTML() {
 	for i, mt := range types {
 		types[i] = fmt.Sprintf("%s %d", mt, c.notHTML[mt])
 	}
-	c.w.log.Info("pages skipped: not HTML (the ledger lists each as skipped)", "pages", total, "media_types", strings.Join(types, ", "))
+	c.log.Info("pages skipped: not HTML (the ledger lists each as skipped)", "pages", total, "media_types", strings.Join(types, ", "))
 }

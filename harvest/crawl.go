@@ -115,6 +115,22 @@ type pageWorker struct {
 // (one goroutine: set-up, then the frontier's drain, handling the
 // workers' outcomes) over the page worker's.
 type crawl struct {
+	// site is what the set-up learns of the blog, the page worker's
+	// too; o, pol, log and start the crawl's options, policy, logger and
+	// start; client, claims, ledger and stats are shared with the page
+	// workers (each safe for concurrent use).
+	site   *site
+	o      Options
+	pol    policy
+	log    *slog.Logger
+	start  time.Time
+	client *fetch.Client
+	claims *claims
+	ledger *ledger
+	stats  *stats
+	// w is the page stage: what the drain's workers run, one page job
+	// at a time (worker.go); the coordinator hands it jobs and the
+	// set-up's results (the comment stage), never a page's state.
 	w    *pageWorker
 	emit func(Record) error
 	res  *Result
@@ -186,9 +202,9 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 	}
 	c.finishState()
 	c.res.Timings.Total = time.Since(wall)
-	if c.w.client != nil {
-		c.w.client.Close() // the crawl is over: its connections are not kept for another
-		st := c.w.client.Stats()
+	if c.client != nil {
+		c.client.Close() // the crawl is over: its connections are not kept for another
+		st := c.client.Stats()
 		for code, n := range st.Requests {
 			c.res.Fetches[code] = int(n)
 		}
@@ -212,7 +228,8 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	} else {
 		w.widgets = newWidgetScripts(nil)
 	}
-	return &crawl{w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
+	return &crawl{site: w.site, o: o, pol: pol, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
+		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
 		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
@@ -235,7 +252,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		return err
 	}
 	c.siteFeed.commented = c.siteCommentPosts(ctx, home)
-	c.threads.poll(ctx, c.w.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
+	c.threads.poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
@@ -246,12 +263,12 @@ func (c *crawl) crawl(ctx context.Context) error {
 	}
 	c.suspectMove()
 	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
-	if home == nil && c.w.site.feed.Link != "" {
-		if c.w.site.urlIsFeed || c.w.o.Blog.URL == "" || c.w.o.Blog.URL == c.w.o.Blog.FeedURL {
-			c.addOrigin(c.w.site.feed.Link) // the feed names the blog's home page
+	if home == nil && c.site.feed.Link != "" {
+		if c.site.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
+			c.addOrigin(c.site.feed.Link) // the feed names the blog's home page
 		}
 		if c.homeDue() {
-			home = c.fetchHome(ctx, c.w.site.feed.Link) // the blog was given by its feed
+			home = c.fetchHome(ctx, c.site.feed.Link) // the blog was given by its feed
 			c.siteFeed.commented = c.siteCommentPosts(ctx, home)
 		}
 	}
@@ -264,7 +281,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
-	c.threads.poll(ctx, c.w.client)
+	c.threads.poll(ctx, c.client)
 	c.queueCommented()
 	c.probeMoves(ctx)
 	if err := c.checkIdentity(); err != nil {
@@ -278,8 +295,8 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 		return err // c.emit is nil for Learn: it stops here
 	}
-	if home != nil && !c.w.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
-		c.seedLinks(c.w.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
+	if home != nil && !c.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
+		c.seedLinks(c.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
 	}
 	err = c.emitTraining(ctx, train)
 	if err == nil {
@@ -294,17 +311,17 @@ func (c *crawl) crawl(ctx context.Context) error {
 // newClient builds the crawl's HTTP client, held to the blog's origins
 // (Blog.URL, Blog.FeedURL, Allow) for pages.
 func (c *crawl) newClient() error {
-	origins := append([]string{c.w.o.Blog.URL, c.w.o.Blog.FeedURL}, c.w.o.Allow...)
-	maxBody := max(int64(fetch.DefaultMaxBody), c.w.o.MaxMediaBytes)
-	cl, err := fetch.New(fetch.Options{UserAgent: c.w.o.UserAgent, Delay: c.w.o.Delay, PerHost: c.w.o.PerHost,
-		CAFile: c.w.o.CAFile, Origins: origins, FeedHosts: platform.FeedHosts(), IgnoreRobots: c.w.o.IgnoreRobots, Transport: c.w.o.Transport,
-		MaxBody: maxBody, Auth: fetchAuth(c.w.o),
-		MaxCrawlDelay: c.w.o.MaxCrawlDelay, StrictCrawlDelay: c.w.o.StrictCrawlDelay,
-		Robots: c.w.o.State.Robots, TurnWait: c.w.o.HostWait})
+	origins := append([]string{c.o.Blog.URL, c.o.Blog.FeedURL}, c.o.Allow...)
+	maxBody := max(int64(fetch.DefaultMaxBody), c.o.MaxMediaBytes)
+	cl, err := fetch.New(fetch.Options{UserAgent: c.o.UserAgent, Delay: c.o.Delay, PerHost: c.o.PerHost,
+		CAFile: c.o.CAFile, Origins: origins, FeedHosts: platform.FeedHosts(), IgnoreRobots: c.o.IgnoreRobots, Transport: c.o.Transport,
+		MaxBody: maxBody, Auth: fetchAuth(c.o),
+		MaxCrawlDelay: c.o.MaxCrawlDelay, StrictCrawlDelay: c.o.StrictCrawlDelay,
+		Robots: c.o.State.Robots, TurnWait: c.o.HostWait})
 	if err != nil {
-		return fmt.Errorf("harvest %s: %w", c.w.o.Blog.URL, err)
+		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}
-	c.w.client = cl
+	c.client, c.w.client = cl, cl
 	return nil
 }
 
@@ -323,7 +340,7 @@ func notBlog(raw string, err error) error {
 
 // step tells Options.Progress what the crawl does next.
 func (c *crawl) step(what string) {
-	if c.w.o.Progress != nil {
-		c.w.o.Progress(what)
+	if c.o.Progress != nil {
+		c.o.Progress(what)
 	}
 }

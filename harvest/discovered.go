@@ -34,7 +34,7 @@ type leftOut struct {
 // holds are bounded by configuration, whatever the blog names. Called by
 // the coordinator only.
 func (c *crawl) admit(u, source, what string) bool {
-	if c.w.ledger.known(u) || c.w.ledger.size() < c.maxURLs() {
+	if c.ledger.known(u) || c.ledger.size() < c.maxURLs() {
 		return true
 	}
 	c.leave(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
@@ -44,19 +44,19 @@ func (c *crawl) admit(u, source, what string) bool {
 // maxURLs is Options.MaxURLs, DefaultMaxURLs when unset (a crawl built
 // without withDefaults).
 func (c *crawl) maxURLs() int {
-	if c.w.o.MaxURLs <= 0 {
+	if c.o.MaxURLs <= 0 {
 		return DefaultMaxURLs
 	}
-	return c.w.o.MaxURLs
+	return c.o.MaxURLs
 }
 
 // maxSitemapBytes is Options.MaxSitemapBytes, DefaultMaxSitemapBytes when
 // unset.
 func (c *crawl) maxSitemapBytes() int64 {
-	if c.w.o.MaxSitemapBytes <= 0 {
+	if c.o.MaxSitemapBytes <= 0 {
 		return DefaultMaxSitemapBytes
 	}
-	return c.w.o.MaxSitemapBytes
+	return c.o.MaxSitemapBytes
 }
 
 // leave counts u, named by source, as left out for why.
@@ -72,7 +72,7 @@ func (c *crawl) leave(source, u, what, why string) {
 }
 
 // urlsFull reports whether the crawl holds Options.MaxURLs URLs.
-func (c *crawl) urlsFull() bool { return c.w.ledger.size() >= c.maxURLs() }
+func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
 
 // settleLeftOut writes what the bounds left out into the ledger, one row
 // per source, as over-budget (a shortfall the archive's report shows): a
@@ -86,16 +86,16 @@ func (c *crawl) settleLeftOut() {
 		total += lo.n
 		switch lo.what {
 		case leftLinks:
-			c.w.ledger.force(lo.first, FateOverBudget, fmt.Sprintf("not taken in, nor %d more URLs %s links to: %s", lo.n-1, lo.source, lo.why), "link")
+			c.ledger.force(lo.first, FateOverBudget, fmt.Sprintf("not taken in, nor %d more URLs %s links to: %s", lo.n-1, lo.source, lo.why), "link")
 		case leftUnread:
-			c.w.ledger.force(lo.source, FateOverBudget, "sitemap not read: "+lo.why, "sitemap")
+			c.ledger.force(lo.source, FateOverBudget, "sitemap not read: "+lo.why, "sitemap")
 		default:
-			c.w.ledger.force(lo.source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.n, lo.what, lo.why), "sitemap")
+			c.ledger.force(lo.source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.n, lo.what, lo.why), "sitemap")
 		}
 	}
 	c.left, c.leftOrder = map[string]*leftOut{}, nil
 	if total > 0 {
-		c.w.warn("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
+		c.stats.warnf("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
 	}
 }
 

@@ -335,17 +335,17 @@ func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.E
 // outside the blog's scope; UpdateCrawl emits only those changed since.
 func (c *crawl) emitOffsite() error {
 	for _, it := range c.offsite {
-		if c.w.pol.changedOnly && !c.w.itemChanged(it) {
-			c.w.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
+		if c.pol.changedOnly && !c.w.itemChanged(it) {
+			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
 			continue
 		}
 		e := c.w.feedOnlyEntry(it, fmt.Sprintf("page %s is outside the blog; not captured", it.Link))
 		if e == nil {
-			c.w.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item without a usable link or guid", "feed")
+			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item without a usable link or guid", "feed")
 			continue
 		}
-		if !c.w.claims.claim(e.URL) {
-			c.w.ledger.set(e.URL, FateDuplicate, "archived before under this URL", "feed")
+		if !c.claims.claim(e.URL) {
+			c.ledger.set(e.URL, FateDuplicate, "archived before under this URL", "feed")
 			continue
 		}
 		c.res.Skipped++

@@ -44,8 +44,8 @@ const (
 // of a page (back), or nothing usable (a 5xx, no connection: no evidence
 // either way).
 func (c *crawl) goneAnswer(ctx context.Context, u string) (status int, gone, back bool) {
-	v := c.w.o.State.Pages[u]
-	resp, err := c.w.client.Do(ctx, fetch.Request{URL: u, ETag: baseETag(v.ETag), LastModified: v.LastModified})
+	v := c.o.State.Pages[u]
+	resp, err := c.client.Do(ctx, fetch.Request{URL: u, ETag: baseETag(v.ETag), LastModified: v.LastModified})
 	var se *fetch.StatusError
 	switch {
 	case err == nil && resp != nil:
@@ -62,13 +62,13 @@ func (c *crawl) goneAnswer(ctx context.Context, u string) (status int, gone, bac
 // every update, a withdrawn one by its backoff), at most maxGoneAsks, the
 // longest waiting first, and records what changed.
 func (c *crawl) askGone(ctx context.Context) {
-	if !c.w.pol.useState || c.emit == nil {
+	if !c.pol.useState || c.emit == nil {
 		return
 	}
-	c.gone = maps.Clone(c.w.o.State.Gone)
+	c.gone = maps.Clone(c.o.State.Gone)
 	var due []string
 	for u, g := range c.gone {
-		if g.Next.IsZero() || !c.w.start.Before(g.Next) {
+		if g.Next.IsZero() || !c.start.Before(g.Next) {
 			due = append(due, u)
 		}
 	}
@@ -81,28 +81,28 @@ func (c *crawl) askGone(ctx context.Context) {
 		g := c.gone[u]
 		switch {
 		case gone && g.Confirmed.IsZero():
-			g.Confirmed, g.Status, g.Asked, g.Next = c.w.start, status, c.w.start, c.w.start.Add(goneRecheckFirst)
+			g.Confirmed, g.Status, g.Asked, g.Next = c.start, status, c.start, c.start.Add(goneRecheckFirst)
 			c.gone[u] = g
 			c.goneEvents++
-			c.w.ledger.force(u, FateWithdrawn, fmt.Sprintf("withdrawn from the live blog: HTTP %d on %s, HTTP %d on %s; its archived versions are kept",
-				g.FirstStatus, day(g.First), status, day(c.w.start)), "archived")
-			c.w.warn("post withdrawn from the live blog: %s answered %d on %s and %d now", u, g.FirstStatus, day(g.First), status)
+			c.ledger.force(u, FateWithdrawn, fmt.Sprintf("withdrawn from the live blog: HTTP %d on %s, HTTP %d on %s; its archived versions are kept",
+				g.FirstStatus, day(g.First), status, day(c.start)), "archived")
+			c.stats.warnf("post withdrawn from the live blog: %s answered %d on %s and %d now", u, g.FirstStatus, day(g.First), status)
 		case gone:
 			wait := min(max(2*g.Next.Sub(g.Asked), goneRecheckFirst), goneRecheckMax)
-			g.Status, g.Asked, g.Next = status, c.w.start, c.w.start.Add(wait)
+			g.Status, g.Asked, g.Next = status, c.start, c.start.Add(wait)
 			c.gone[u] = g
-			c.w.log.Info("withdrawn post still gone", "url", u, "status", status, "next", g.Next)
+			c.log.Info("withdrawn post still gone", "url", u, "status", status, "next", g.Next)
 		case back && g.Confirmed.IsZero():
 			delete(c.gone, u)
-			c.w.log.Info("post suspected gone answers again", "url", u, "status", status)
+			c.log.Info("post suspected gone answers again", "url", u, "status", status)
 		case back:
 			delete(c.gone, u)
 			c.goneEvents++
-			c.w.ledger.force(u, FateRestored, fmt.Sprintf("restored on the live blog: answers HTTP %d on %s; withdrawn since %s (HTTP %d), confirmed %s",
-				status, day(c.w.start), day(g.First), g.FirstStatus, day(g.Confirmed)), "archived")
-			c.w.warn("withdrawn post restored on the live blog: %s answers %d", u, status)
+			c.ledger.force(u, FateRestored, fmt.Sprintf("restored on the live blog: answers HTTP %d on %s; withdrawn since %s (HTTP %d), confirmed %s",
+				status, day(c.start), day(g.First), g.FirstStatus, day(g.Confirmed)), "archived")
+			c.stats.warnf("withdrawn post restored on the live blog: %s answers %d", u, status)
 		default:
-			g.Asked = c.w.start // no evidence either way: asked again next time
+			g.Asked = c.start // no evidence either way: asked again next time
 			c.gone[u] = g
 		}
 	}
@@ -113,7 +113,7 @@ func (c *crawl) askGone(ctx context.Context) {
 // was read (it changed) and the blog did not move (probeMoves asks then):
 // a 404 or 410 makes the post suspected.
 func (c *crawl) askDropped(ctx context.Context) {
-	if !c.w.pol.useState || c.emit == nil || c.w.site.feed == nil || c.w.site.moving || len(c.w.o.State.Items) == 0 {
+	if !c.pol.useState || c.emit == nil || c.site.feed == nil || c.site.moving || len(c.o.State.Items) == 0 {
 		return
 	}
 	now := c.itemSignatures()
@@ -121,7 +121,7 @@ func (c *crawl) askDropped(ctx context.Context) {
 		return // a feed without items says nothing about posts
 	}
 	if c.gone == nil {
-		c.gone = maps.Clone(c.w.o.State.Gone)
+		c.gone = maps.Clone(c.o.State.Gone)
 	}
 	for u, g := range c.gone {
 		if _, listed := now[u]; listed && !g.Next.IsZero() {
@@ -130,7 +130,7 @@ func (c *crawl) askDropped(ctx context.Context) {
 		}
 	}
 	var dropped []string
-	for u := range c.w.o.State.Items {
+	for u := range c.o.State.Items {
 		if _, listed := now[u]; !listed {
 			if _, known := c.gone[u]; !known {
 				dropped = append(dropped, u)
@@ -139,7 +139,7 @@ func (c *crawl) askDropped(ctx context.Context) {
 	}
 	added := 0
 	for u := range now {
-		if _, was := c.w.o.State.Items[u]; !was {
+		if _, was := c.o.State.Items[u]; !was {
 			added++
 		}
 	}
@@ -158,9 +158,9 @@ func (c *crawl) askDropped(ctx context.Context) {
 		if c.gone == nil {
 			c.gone = map[string]blogharvest.GonePost{}
 		}
-		c.gone[u] = blogharvest.GonePost{First: c.w.start, FirstStatus: status, Status: status, Asked: c.w.start}
-		c.w.ledger.force(u, FateFailed, fmt.Sprintf("archived post, gone from the feed, answers HTTP %d: asked again next run before it is recorded withdrawn", status), "archived")
-		c.w.log.Info("archived post answers gone: asked again next run", "url", u, "status", status)
+		c.gone[u] = blogharvest.GonePost{First: c.start, FirstStatus: status, Status: status, Asked: c.start}
+		c.ledger.force(u, FateFailed, fmt.Sprintf("archived post, gone from the feed, answers HTTP %d: asked again next run before it is recorded withdrawn", status), "archived")
+		c.log.Info("archived post answers gone: asked again next run", "url", u, "status", status)
 	}
 }
 
@@ -169,7 +169,7 @@ func (c *crawl) askDropped(ctx context.Context) {
 func (c *crawl) goneState() map[string]blogharvest.GonePost {
 	g := c.gone
 	if g == nil {
-		g = c.w.o.State.Gone
+		g = c.o.State.Gone
 	}
 	if len(g) == 0 {
 		return nil

@@ -223,7 +223,7 @@ func (l *ledger) rowsSorted() []LedgerRow {
 // ran to its end): what the frontier still holds is over budget, and a URL
 // left without a fate, which is a bug, is warned about.
 func (c *crawl) settleLedger(err error) []LedgerRow {
-	detail := fmt.Sprintf("max_pages %d reached", c.w.o.MaxPages)
+	detail := fmt.Sprintf("max_pages %d reached", c.o.MaxPages)
 	if err != nil {
 		detail = fmt.Sprintf("crawl stopped: %v", err)
 	}
@@ -232,12 +232,12 @@ func (c *crawl) settleLedger(err error) []LedgerRow {
 		if !ok {
 			break
 		}
-		c.w.ledger.set(t.url, FateOverBudget, detail, "")
+		c.ledger.set(t.url, FateOverBudget, detail, "")
 	}
 	c.settleLeftOut()
-	rows := c.w.ledger.rowsSorted()
+	rows := c.ledger.rowsSorted()
 	if n := FateCounts(rows)["unaccounted"]; n > 0 {
-		c.w.warn("crawl ledger: %d URLs met have no fate (a bug; they are listed as unaccounted)", n)
+		c.stats.warnf("crawl ledger: %d URLs met have no fate (a bug; they are listed as unaccounted)", n)
 	}
 	return rows
 }

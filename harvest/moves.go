@@ -163,7 +163,7 @@ func sameDay(a, b time.Time) bool {
 // 401, or no feed at the URL. A blog that is down (5xx, no connection)
 // has not moved.
 func (c *crawl) feedMayHaveMoved(err error) bool {
-	if !c.w.pol.useState || c.w.o.Blog.FeedURL != "" || c.feedMovedFrom != "" || err == nil {
+	if !c.pol.useState || c.o.Blog.FeedURL != "" || c.feedMovedFrom != "" || err == nil {
 		return false
 	}
 	var se *fetch.StatusError
@@ -183,11 +183,11 @@ func (c *crawl) feedMayHaveMoved(err error) bool {
 // warning and the old feed's ledger row, and the home page Discover read
 // is kept (movedHome) when home is nil.
 func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause error) bool {
-	old := c.w.site.blog.FeedURL
-	c.w.log.Info("the archived feed failed: looking for the blog's feed again", "feed", old, "err", cause)
-	feedURL, resp, first, err := feed.Discover(ctx, c.w.client, c.w.site.blog.URL)
+	old := c.site.blog.FeedURL
+	c.log.Info("the archived feed failed: looking for the blog's feed again", "feed", old, "err", cause)
+	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.site.blog.URL)
 	if err != nil {
-		c.w.warn("feed %s: %v; looked for the feed again from %s: %v", old, cause, c.w.site.blog.URL, err)
+		c.stats.warnf("feed %s: %v; looked for the feed again from %s: %v", old, cause, c.site.blog.URL, err)
 		c.rediscoverErr = err
 		return false
 	}
@@ -195,12 +195,12 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 		return false
 	}
 	c.feedMovedFrom = old
-	c.w.site.blog.FeedURL = feedURL
+	c.site.blog.FeedURL = feedURL
 	c.addOrigin(feedURL)
 	c.keepFeedPage(feedURL, first)
-	c.w.warn("the posts feed moved: %s answered %v; the home page names %s, read instead and kept for the next crawls", old, cause, feedURL)
+	c.stats.warnf("the posts feed moved: %s answered %v; the home page names %s, read instead and kept for the next crawls", old, cause, feedURL)
 	if u := canonicalOr(old); u != "" {
-		c.w.ledger.force(u, FateRedirect, canonicalOr(feedURL)+" (the posts feed moved: found again from the home page)", "feed")
+		c.ledger.force(u, FateRedirect, canonicalOr(feedURL)+" (the posts feed moved: found again from the home page)", "feed")
 	}
 	if home == nil && resp != nil && !feed.Sniff(resp.Body) {
 		c.pages++
@@ -220,27 +220,27 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 // leaving out the items published since the last crawl: a blog that
 // posted more than its feed lists has not moved.
 func (c *crawl) suspectMove() {
-	if !c.w.pol.useState || c.w.site.feed == nil {
+	if !c.pol.useState || c.site.feed == nil {
 		return
 	}
 	if c.feedMovedFrom != "" {
-		c.w.site.moving = true
+		c.site.moving = true
 		return
 	}
-	st := c.w.o.State.Items
+	st := c.o.State.Items
 	if len(st) == 0 {
 		return
 	}
-	n := min(c.w.site.feed.FirstPage, len(c.w.site.feed.Items))
+	n := min(c.site.feed.FirstPage, len(c.site.feed.Items))
 	now := map[string]bool{}
 	fresh := 0
-	for i := range c.w.site.feed.Items[:n] {
-		it := &c.w.site.feed.Items[i]
+	for i := range c.site.feed.Items[:n] {
+		it := &c.site.feed.Items[i]
 		k := itemKey(it)
 		if k == "" {
 			continue
 		}
-		if _, ok := st[k]; !ok && !c.w.pol.since.IsZero() && it.Published.After(c.w.pol.since) {
+		if _, ok := st[k]; !ok && !c.pol.since.IsZero() && it.Published.After(c.pol.since) {
 			// A new post, published since the last crawl, at a URL it
 			// could not know: a busy blog pushes the listed items out
 			// with new posts, a move lists the old posts at new URLs
@@ -262,9 +262,9 @@ func (c *crawl) suspectMove() {
 			gone++
 		}
 	}
-	c.w.site.moving = len(now) >= 2 && known*2 < len(now) && gone*2 > len(st)
-	if c.w.site.moving {
-		c.w.log.Info("most feed items are at new URLs: matching the posts with the archive's", "items", len(now), "known", known, "new posts", fresh)
+	c.site.moving = len(now) >= 2 && known*2 < len(now) && gone*2 > len(st)
+	if c.site.moving {
+		c.log.Info("most feed items are at new URLs: matching the posts with the archive's", "items", len(now), "known", known, "new posts", fresh)
 	}
 }
 
@@ -274,16 +274,16 @@ func (c *crawl) suspectMove() {
 // answering one names the post's new URL; an error is noted in the
 // ledger (failed: the post is not at its archived URL).
 func (c *crawl) probeMoves(ctx context.Context) {
-	if !c.w.site.moving || c.w.o.ArchivedPosts == nil || c.emit == nil {
+	if !c.site.moving || c.o.ArchivedPosts == nil || c.emit == nil {
 		return
 	}
-	posts, err := c.w.o.ArchivedPosts()
+	posts, err := c.o.ArchivedPosts()
 	if err != nil {
-		c.w.warn("the archive's posts could not be read (%v): moved posts are matched only by State.Moved", err)
+		c.stats.warnf("the archive's posts could not be read (%v): moved posts are matched only by State.Moved", err)
 		return
 	}
 	c.moves = newMoveIndex(posts)
-	if c.w.o.NoMoveProbes {
+	if c.o.NoMoveProbes {
 		return
 	}
 	listed := map[string]bool{}
@@ -297,14 +297,14 @@ func (c *crawl) probeMoves(ctx context.Context) {
 			continue
 		}
 		if probed == MaxMoveProbes {
-			c.w.warn("the blog moved: only %d of its archived URLs were asked for (MaxMoveProbes)", MaxMoveProbes)
+			c.stats.warnf("the blog moved: only %d of its archived URLs were asked for (MaxMoveProbes)", MaxMoveProbes)
 			break
 		}
 		probed++
 		c.step("archived URL " + u)
-		resp, err := c.w.client.Get(ctx, u)
+		resp, err := c.client.Get(ctx, u)
 		if err != nil {
-			c.w.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v", err), "archived")
+			c.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v", err), "archived")
 			continue
 		}
 		c.res.Pages++
@@ -317,12 +317,12 @@ func (c *crawl) probeMoves(ctx context.Context) {
 		}
 		if target != "" && target != u {
 			c.moves.redirect(target, i)
-			c.w.ledger.set(u, FateRedirect, target, "archived")
+			c.ledger.set(u, FateRedirect, target, "archived")
 		} else {
-			c.w.ledger.met(u, "archived")
+			c.ledger.met(u, "archived")
 		}
 	}
-	c.w.log.Info("the blog moved: archived URLs asked for", "archived", len(posts), "asked", probed, "redirects", len(c.moves.redirects))
+	c.log.Info("the blog moved: archived URLs asked for", "archived", len(posts), "asked", probed, "redirects", len(c.moves.redirects))
 }
 
 // identify gives e, about to be emitted by UpdateCrawl, the URL of the
@@ -331,17 +331,17 @@ func (c *crawl) probeMoves(ctx context.Context) {
 // that URL ("" when e did not move), and notes the move in the ledger,
 // the log and State.Moved.
 func (c *crawl) identify(e *blogharvest.Entry) string {
-	if !c.w.pol.useState {
+	if !c.pol.useState {
 		return ""
 	}
-	old, how := c.w.o.State.Moved[e.URL], ""
+	old, how := c.o.State.Moved[e.URL], ""
 	if old == "" && c.moves != nil {
 		if c.moves.archivedAt(e) >= 0 {
 			return "" // archived under this URL or one of its aliases already
 		}
 		i, why := c.moves.match(e)
 		if i < 0 {
-			c.w.log.Info("post at a new URL matches no archived post: a new entry", "url", e.URL)
+			c.log.Info("post at a new URL matches no archived post: a new entry", "url", e.URL)
 			return ""
 		}
 		c.moves.taken[i] = e.URL
@@ -359,8 +359,8 @@ func (c *crawl) identify(e *blogharvest.Entry) string {
 	c.moved[e.URL] = old
 	if how != "" {
 		c.res.Moved++
-		c.w.log.Info("post moved", "from", old, "to", e.URL, "matched_by", how)
-		c.w.ledger.force(old, FateRedirect, e.URL+" (the post moved: matched by "+how+")", "archived")
+		c.log.Info("post moved", "from", old, "to", e.URL, "matched_by", how)
+		c.ledger.force(old, FateRedirect, e.URL+" (the post moved: matched by "+how+")", "archived")
 	}
 	return old
 }
@@ -368,10 +368,10 @@ func (c *crawl) identify(e *blogharvest.Entry) string {
 // movedState returns State.Moved: the last crawl's, with this crawl's
 // moves.
 func (c *crawl) movedState() map[string]string {
-	if len(c.w.o.State.Moved) == 0 && len(c.moved) == 0 {
+	if len(c.o.State.Moved) == 0 && len(c.moved) == 0 {
 		return nil
 	}
-	out := maps.Clone(c.w.o.State.Moved)
+	out := maps.Clone(c.o.State.Moved)
 	if out == nil {
 		out = map[string]string{}
 	}

@@ -65,11 +65,11 @@ func recheckDue(o Options, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.w.pol.settled || c.feedMovedFrom != "" || c.w.site.moving || c.goneEvents > 0 {
+	if !c.pol.settled || c.feedMovedFrom != "" || c.site.moving || c.goneEvents > 0 {
 		return true
 	}
-	last := c.w.o.State.PostsChecked
-	return c.w.o.RecheckPosts < 0 && (last.IsZero() || !c.w.start.Before(last.Add(DefaultRecheckPosts)))
+	last := c.o.State.PostsChecked
+	return c.o.RecheckPosts < 0 && (last.IsZero() || !c.start.Before(last.Add(DefaultRecheckPosts)))
 }
 
 // twinDated reports whether the last crawl dated the items of the feed's
@@ -78,7 +78,7 @@ func (c *crawl) homeDue() bool {
 // since a platform without one would answer 404 to every update; a crawl
 // that reads the home page (homeDue) asks again.
 func (c *crawl) twinDated() bool {
-	for _, sig := range c.w.o.State.Items {
+	for _, sig := range c.o.State.Items {
 		if strings.HasPrefix(sig, "d:") {
 			return true
 		}
@@ -94,8 +94,8 @@ func (c *crawl) twinDated() bool {
 // unless State.Robots holds it). A posts feed that did change is kept for
 // readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
-	st := c.w.o.State
-	if !c.w.pol.useState || st.Feed.URL == "" || !c.w.pol.settled || c.goneEvents > 0 {
+	st := c.o.State
+	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled || c.goneEvents > 0 {
 		return false // a post withdrawn or restored: the Blog AIP records it (gone.go)
 	}
 	fv, same := c.askFeed(ctx, st.Feed)
@@ -108,16 +108,16 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 			return false
 		}
 	}
-	if c.threads.poll(ctx, c.w.client) {
+	if c.threads.poll(ctx, c.client) {
 		return false // a comment thread drawn by script changed (threads.go)
 	}
 	c.stopped = true
 	c.res.Unchanged = true
-	c.res.Watermark = c.w.pol.since // nothing was read: the next crawl looks back as far
+	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.state(c.w.site.feed), CommentShapes: st.CommentShapes, WidgetScripts: c.w.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
-	c.w.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.state(c.site.feed), CommentShapes: st.CommentShapes, WidgetScripts: c.w.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
+	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
 
@@ -126,9 +126,9 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 // c.pre for feedPages; a failure counts as a change (the crawl goes on and
 // meets it again).
 func (c *crawl) askFeed(ctx context.Context, v blogharvest.Validators) (blogharvest.Validators, bool) {
-	resp, err := feed.Request(ctx, c.w.client, v.URL, baseETag(v.ETag), v.LastModified)
+	resp, err := feed.Request(ctx, c.client, v.URL, baseETag(v.ETag), v.LastModified)
 	if err != nil {
-		c.w.log.Debug("conditional feed request", "url", v.URL, "err", err)
+		c.log.Debug("conditional feed request", "url", v.URL, "err", err)
 		return v, false
 	}
 	if resp.NotModified {
@@ -174,9 +174,9 @@ func baseETag(etag string) string {
 func (c *crawl) feedPages(ctx context.Context, raw string, po feed.PageOptions) (*feed.Feed, []blogharvest.File, error) {
 	if resp := c.pre[raw]; resp != nil {
 		delete(c.pre, raw)
-		return feed.FetchFrom(ctx, c.w.client, resp, po)
+		return feed.FetchFrom(ctx, c.client, resp, po)
 	}
-	return feed.FetchAll(ctx, c.w.client, raw, po)
+	return feed.FetchAll(ctx, c.client, raw, po)
 }
 
 // validatorsOf returns the validators of a feed read from raw, whose
@@ -259,13 +259,13 @@ func (w *pageWorker) signatureChanged(it *feed.Item) (changed, known bool) {
 // itemSignatures returns State.Items for the items of the feed's first
 // page, "" for those whose page failed.
 func (c *crawl) itemSignatures() map[string]string {
-	if c.w.site.feed == nil {
+	if c.site.feed == nil {
 		return nil
 	}
-	n := min(c.w.site.feed.FirstPage, len(c.w.site.feed.Items))
+	n := min(c.site.feed.FirstPage, len(c.site.feed.Items))
 	out := make(map[string]string, n)
-	for i := range c.w.site.feed.Items[:n] {
-		it := &c.w.site.feed.Items[i]
+	for i := range c.site.feed.Items[:n] {
+		it := &c.site.feed.Items[i]
 		k := itemKey(it)
 		if k == "" {
 			continue
@@ -280,21 +280,21 @@ func (c *crawl) itemSignatures() map[string]string {
 
 // finishState fills Result.State at the end of a crawl that read the feed.
 func (c *crawl) finishState() {
-	if c.w.client != nil {
-		c.res.State.Robots = c.w.client.RobotsFiles()
+	if c.client != nil {
+		c.res.State.Robots = c.client.RobotsFiles()
 	}
 	if c.stopped {
 		return
 	}
 	st := &c.res.State
-	st.PostsChecked = c.w.o.State.PostsChecked
-	if !c.w.pol.settled {
-		st.PostsChecked = c.w.start
+	st.PostsChecked = c.o.State.PostsChecked
+	if !c.pol.settled {
+		st.PostsChecked = c.start
 	}
 	st.Rules = c.res.Rules
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
-	st.Threads = c.threads.state(c.w.site.feed)
+	st.Threads = c.threads.state(c.site.feed)
 	st.CommentShapes = c.w.shapes.kept()
 	st.WidgetScripts = c.w.widgets.list()
 	st.Moved = c.movedState()
@@ -359,7 +359,7 @@ func (c *crawl) pageValidators(items map[string]string) map[string]blogharvest.V
 	for k := range items {
 		if v, ok := c.pageVals[k]; ok {
 			out[k] = v
-		} else if v, ok := c.w.o.State.Pages[k]; ok {
+		} else if v, ok := c.o.State.Pages[k]; ok {
 			out[k] = v
 		}
 	}
@@ -372,21 +372,21 @@ func (c *crawl) pageValidators(items map[string]string) map[string]blogharvest.V
 // reuseRules takes the rules of State.Rules for an UpdateCrawl, so that
 // it fetches no training pages; it reports whether it did.
 func (c *crawl) reuseRules() bool {
-	if !c.w.pol.useState || len(c.w.o.State.Rules) == 0 {
+	if !c.pol.useState || len(c.o.State.Rules) == 0 {
 		return false
 	}
-	if c.w.site.moving {
-		c.w.log.Info("the blog moved: learning the rules again")
+	if c.site.moving {
+		c.log.Info("the blog moved: learning the rules again")
 		return false
 	}
 	var r learn.Rules
-	if err := json.Unmarshal(c.w.o.State.Rules, &r); err != nil {
-		c.w.log.Info("rules of the last crawl unreadable: learning again", "err", err)
+	if err := json.Unmarshal(c.o.State.Rules, &r); err != nil {
+		c.log.Info("rules of the last crawl unreadable: learning again", "err", err)
 		return false
 	}
-	c.w.site.rules = &r
-	c.res.Rules = c.w.o.State.Rules
-	c.w.site.rulesF = rulesFile(c.w.o.State.Rules, c.w.start)
+	c.site.rules = &r
+	c.res.Rules = c.o.State.Rules
+	c.site.rulesF = rulesFile(c.o.State.Rules, c.start)
 	return true
 }
 

@@ -25,25 +25,25 @@ import (
 // changed or its page could not be read), and why the rules no longer
 // fit ("" when they fit, or nothing could be judged).
 func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
-	if c.emit == nil || c.w.site.rules == nil {
+	if c.emit == nil || c.site.rules == nil {
 		return nil, ""
 	}
 	for _, u := range c.feedURLs {
-		it := c.w.claims.peek(u.String())
+		it := c.claims.peek(u.String())
 		if it == nil {
 			continue
 		}
 		changed, _ := c.w.signatureChanged(it)
-		if !it.Published.After(c.w.pol.since) && !it.Updated.After(c.w.pol.since) && !changed {
+		if !it.Published.After(c.pol.since) && !it.Updated.After(c.pol.since) && !changed {
 			continue
 		}
-		j := &pageJob{t: task{url: u.String(), kind: "post"}, item: c.w.claims.take(u.String()), fromFeed: true}
+		j := &pageJob{t: task{url: u.String(), kind: "post"}, item: c.claims.take(u.String()), fromFeed: true}
 		c.prefetch(ctx, j)
 		if j.page == nil || j.page.stub != "" {
 			return j, ""
 		}
-		ex, err := c.w.site.rules.Extract(c.w.learnPage(j.page))
-		return j, misfit(c.w.site.rules, ex, err, it.Title, itemText(it), c.w.site.full && itemFullText(*it))
+		ex, err := c.site.rules.Extract(c.w.learnPage(j.page))
+		return j, misfit(c.site.rules, ex, err, it.Title, itemText(it), c.site.full && itemFullText(*it))
 	}
 	return nil, ""
 }

@@ -264,14 +264,14 @@ func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.
 
 // homeRequisites adds the requisites of the home page to the Blog record.
 func (c *crawl) homeRequisites(ctx context.Context, home *fetchedPage) {
-	if home == nil || c.w.o.Requisites == RequisitesNone {
+	if home == nil || c.o.Requisites == RequisitesNone {
 		return
 	}
-	r := c.w.newPageRequisites(c.w.site.blog.Files)
+	r := c.w.newPageRequisites(c.site.blog.Files)
 	for _, p := range r.capture(ctx, home.doc, home.url) { // each in the ledger
-		c.w.log.Debug("requisite not captured", "problem", p)
+		c.log.Debug("requisite not captured", "problem", p)
 	}
-	c.w.site.blog.Files = append(c.w.site.blog.Files, r.files...)
+	c.site.blog.Files = append(c.site.blog.Files, r.files...)
 }
 
 // browserRequisites turns the responses the browser received rendering a

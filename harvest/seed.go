@@ -20,30 +20,30 @@ func (c *crawl) setScope(home *fetchedPage) {
 	switch {
 	case home != nil:
 		hu = home.url
-	case c.w.o.Blog.URL != "" && !c.w.site.urlIsFeed && c.w.o.Blog.URL != c.w.site.blog.FeedURL:
-		hu = mustCanonical(c.w.o.Blog.URL)
+	case c.o.Blog.URL != "" && !c.site.urlIsFeed && c.o.Blog.URL != c.site.blog.FeedURL:
+		hu = mustCanonical(c.o.Blog.URL)
 	default:
-		hu = mustCanonical(c.w.site.feed.Link)
+		hu = mustCanonical(c.site.feed.Link)
 	}
 	if hu == nil {
-		hu = mustCanonical(c.w.site.blog.FeedURL)
+		hu = mustCanonical(c.site.blog.FeedURL)
 	}
-	c.w.site.home = hu
+	c.site.home = hu
 	if home != nil {
-		c.w.site.homeLang = home.info.lang
-		c.w.site.homeLicense = home.info.license
+		c.site.homeLang = home.info.lang
+		c.site.homeLicense = home.info.license
 	}
-	c.w.site.scope = newScope(hu, c.w.o.Include, c.w.o.Exclude)
-	for _, raw := range append([]string{c.w.o.Blog.URL}, c.w.o.Allow...) {
+	c.site.scope = newScope(hu, c.o.Include, c.o.Exclude)
+	for _, raw := range append([]string{c.o.Blog.URL}, c.o.Allow...) {
 		if u := mustCanonical(raw); u != nil && u.Host != hu.Host {
-			c.w.site.scope.addHost(u.Host) // the configured URL and allowed origins are the blog's too
+			c.site.scope.addHost(u.Host) // the configured URL and allowed origins are the blog's too
 		}
 	}
 	c.front.mark(hu.String())
-	c.w.claims.claim(hu.String())
-	c.w.ledger.set(hu.String(), FateListing, "the home page (kept in the Blog record)", "home")
-	if given := canonicalOr(c.w.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.w.site.blog.FeedURL) {
-		c.w.ledger.set(given, FateRedirect, hu.String(), "home")
+	c.claims.claim(hu.String())
+	c.ledger.set(hu.String(), FateListing, "the home page (kept in the Blog record)", "home")
+	if given := canonicalOr(c.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.site.blog.FeedURL) {
+		c.ledger.set(given, FateRedirect, hu.String(), "home")
 	}
 }
 
@@ -61,7 +61,7 @@ func mustCanonical(raw string) *url.URL {
 // guid when that is a URL in scope; nil when neither is.
 func (c *crawl) itemURL(it *feed.Item) *url.URL {
 	for _, raw := range []string{it.Link, it.GUID} {
-		if u := mustCanonical(raw); u != nil && c.w.site.scope.contains(u) && !isBinaryURL(u) {
+		if u := mustCanonical(raw); u != nil && c.site.scope.contains(u) && !isBinaryURL(u) {
 			return u
 		}
 	}
@@ -73,32 +73,32 @@ func (c *crawl) itemURL(it *feed.Item) *url.URL {
 // kept for feed-only entries.
 func (c *crawl) seedFeed() {
 	var urls, shapes []*url.URL
-	for i := range c.w.site.feed.Items {
-		it := &c.w.site.feed.Items[i]
-		if l := mustCanonical(it.Link); l != nil && c.w.site.scope.excluded(l) {
+	for i := range c.site.feed.Items {
+		it := &c.site.feed.Items[i]
+		if l := mustCanonical(it.Link); l != nil && c.site.scope.excluded(l) {
 			c.res.Skipped++
-			c.w.ledger.set(l.String(), FateOutOfScope, "excluded by the blog's exclude patterns", "feed")
+			c.ledger.set(l.String(), FateOutOfScope, "excluded by the blog's exclude patterns", "feed")
 			shapes = append(shapes, l) // excluded, but it still shows what posts look like
 			continue
 		}
 		u := c.itemURL(it)
 		if u == nil {
-			c.w.ledger.met(canonicalOr(it.Link), "feed")
+			c.ledger.met(canonicalOr(it.Link), "feed")
 			c.offsite = append(c.offsite, it)
 			continue
 		}
-		c.w.ledger.met(u.String(), "feed")
+		c.ledger.met(u.String(), "feed")
 		if l := canonicalOr(it.Link); l != "" && l != u.String() {
-			c.w.ledger.set(l, FateOutOfScope, "feed item link outside the blog; its guid "+u.String()+" is used", "feed")
+			c.ledger.set(l, FateOutOfScope, "feed item link outside the blog; its guid "+u.String()+" is used", "feed")
 		}
-		if !c.w.claims.await(u.String(), it, false) {
+		if !c.claims.await(u.String(), it, false) {
 			continue
 		}
 		urls = append(urls, u)
 		shapes = append(shapes, u)
-		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.w.site.feed.Items)-i), kind: "post"})
+		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.site.feed.Items)-i), kind: "post"})
 	}
-	c.w.site.pattern = learnPattern(shapes)
+	c.site.pattern = learnPattern(shapes)
 	c.feedURLs = urls
 }
 
@@ -106,8 +106,8 @@ func (c *crawl) seedFeed() {
 // posts: the home page, the feed and the home page's navigation, tag,
 // category and paging links.
 func (c *crawl) verifyPattern(home *fetchedPage) {
-	non := []*url.URL{c.w.site.home}
-	if u := mustCanonical(c.w.site.blog.FeedURL); u != nil {
+	non := []*url.URL{c.site.home}
+	if u := mustCanonical(c.site.blog.FeedURL); u != nil {
 		non = append(non, u)
 	}
 	if home != nil {
@@ -120,13 +120,13 @@ func (c *crawl) verifyPattern(home *fetchedPage) {
 			}
 		}
 	}
-	c.w.site.pattern.verify(non, c.feedURLs)
-	c.res.Pattern = c.w.site.pattern.String()
+	c.site.pattern.verify(non, c.feedURLs)
+	c.res.Pattern = c.site.pattern.String()
 }
 
 // isFeedURL reports whether raw is the URL of a feed item's page.
 func (c *crawl) isFeedURL(raw string) bool {
-	return c.w.claims.isPending(raw)
+	return c.claims.isPending(raw)
 }
 
 // readSitemaps reads robots.txt and the sitemaps it names or platforms
@@ -138,7 +138,7 @@ func (c *crawl) isFeedURL(raw string) bool {
 // UpdateCrawl reads them only when its recheck is due (recheckDue): the
 // feeds say what changed; robots.txt (cached) is still kept.
 func (c *crawl) readSitemaps(ctx context.Context) {
-	if c.w.pol.settled {
+	if c.pol.settled {
 		c.keepRobots(ctx)
 		return
 	}
@@ -191,8 +191,8 @@ func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
 // keepRobots adds the robots.txt of the blog's host to the Blog record's
 // files (the client has it already, or fetches it now).
 func (c *crawl) keepRobots(ctx context.Context) {
-	if r := c.w.client.RobotsFor(ctx, c.w.site.home); r != nil && r.File != nil {
-		c.w.site.blog.Files = append(c.w.site.blog.Files, *r.File)
+	if r := c.client.RobotsFor(ctx, c.site.home); r != nil && r.File != nil {
+		c.site.blog.Files = append(c.site.blog.Files, *r.File)
 	}
 }
 
@@ -200,9 +200,9 @@ func (c *crawl) keepRobots(ctx context.Context) {
 // well-known sitemap paths of the blog's host, and keeps robots.txt.
 func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	var out []string
-	if r := c.w.client.RobotsFor(ctx, c.w.site.home); r != nil {
+	if r := c.client.RobotsFor(ctx, c.site.home); r != nil {
 		if r.File != nil {
-			c.w.site.blog.Files = append(c.w.site.blog.Files, *r.File)
+			c.site.blog.Files = append(c.site.blog.Files, *r.File)
 		}
 		out = append(out, r.Sitemaps...)
 	}
@@ -210,16 +210,16 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	for _, l := range out {
 		named[l] = true
 	}
-	root := &url.URL{Scheme: c.w.site.home.Scheme, Host: c.w.site.home.Host}
+	root := &url.URL{Scheme: c.site.home.Scheme, Host: c.site.home.Host}
 	for _, p := range platform.Sitemaps() {
-		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.w.site.scope.prefix, p)} {
+		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.site.scope.prefix, p)} {
 			if s := u.String(); !named[s] {
 				c.wellKnown[s] = true
 			}
 		}
 		out = append(out, root.JoinPath(p).String())
-		if c.w.site.scope.prefix != "/" {
-			out = append(out, root.JoinPath(c.w.site.scope.prefix, p).String())
+		if c.site.scope.prefix != "/" {
+			out = append(out, root.JoinPath(c.site.scope.prefix, p).String())
 		}
 	}
 	return out
@@ -231,9 +231,9 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 // sitemap read before (WordPress sends /sitemap.xml to /wp-sitemap.xml)
 // is not read or kept twice.
 func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bool) (int64, []string) {
-	resp, err := c.w.client.Get(ctx, loc)
+	resp, err := c.client.Get(ctx, loc)
 	if errors.Is(err, fetch.ErrOutOfScope) {
-		c.w.warn("sitemap %s: not fetched: %v", loc, err)
+		c.stats.warnf("sitemap %s: not fetched: %v", loc, err)
 		return 0, nil
 	}
 	if err != nil {
@@ -252,18 +252,18 @@ func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bo
 		func(su sitemapURL) { seen++; c.queueSitemapURL(loc, su, page, post) },
 		func(child string) { seen++; children = append(children, child) })
 	if err != nil && seen == 0 {
-		c.w.log.Debug("not a sitemap", "url", loc, "err", err)
+		c.log.Debug("not a sitemap", "url", loc, "err", err)
 		return 0, nil
 	}
 	if err != nil {
-		c.w.warn("sitemap %s: read up to an error: %v", loc, err)
+		c.stats.warnf("sitemap %s: read up to an error: %v", loc, err)
 	}
 	if cut {
-		c.w.warn("sitemap %s: longer than %d bytes decompressed (the protocol's most); read up to there", loc, maxSitemapBytes)
+		c.stats.warnf("sitemap %s: longer than %d bytes decompressed (the protocol's most); read up to there", loc, maxSitemapBytes)
 	}
-	c.w.site.blog.Files = append(c.w.site.blog.Files, resp.File(blogharvest.RoleSitemap))
-	if c.w.site.blog.SitemapURL == "" {
-		c.w.site.blog.SitemapURL = loc
+	c.site.blog.Files = append(c.site.blog.Files, resp.File(blogharvest.RoleSitemap))
+	if c.site.blog.SitemapURL == "" {
+		c.site.blog.SitemapURL = loc
 	}
 	return int64(len(resp.Body)), children
 }
@@ -275,20 +275,20 @@ func (c *crawl) queueSitemapURL(sitemap string, su sitemapURL, page, post bool) 
 	if u == nil || !c.admit(u.String(), sitemap, leftSitemapURLs) {
 		return
 	}
-	c.w.ledger.met(u.String(), "sitemap")
+	c.ledger.met(u.String(), "sitemap")
 	switch {
-	case !c.w.site.scope.contains(u):
-		c.w.ledger.set(u.String(), FateOutOfScope, "", "")
+	case !c.site.scope.contains(u):
+		c.ledger.set(u.String(), FateOutOfScope, "", "")
 		return
 	case isBinaryURL(u):
-		c.w.ledger.set(u.String(), FateSkipped, "not a page: media, asset or machine endpoint", "")
+		c.ledger.set(u.String(), FateSkipped, "not a page: media, asset or machine endpoint", "")
 		return
 	case c.front.has(u.String()):
 		return
 	}
-	if c.w.pol.changedOnly && (su.LastMod.IsZero() || !su.LastMod.After(c.w.pol.since)) {
+	if c.pol.changedOnly && (su.LastMod.IsZero() || !su.LastMod.After(c.pol.since)) {
 		c.res.Skipped++
-		c.w.ledger.set(u.String(), FateSkipped, "sitemap lastmod not after the last crawl", "")
+		c.ledger.set(u.String(), FateSkipped, "sitemap lastmod not after the last crawl", "")
 		return
 	}
 	t := task{url: u.String(), lastmod: su.LastMod}
@@ -322,19 +322,19 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 			continue
 		}
 		if why := c.linkSkipped(u); why != "" {
-			c.w.ledger.set(l.url, fateOfSkip(why), why, "link")
+			c.ledger.set(l.url, fateOfSkip(why), why, "link")
 			continue
 		}
-		post := c.w.site.pattern.match(u)
-		if c.w.pol.homeLinksOnly && (!post || depth > 0) {
-			c.w.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
+		post := c.site.pattern.match(u)
+		if c.pol.homeLinksOnly && (!post || depth > 0) {
+			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
 		}
 		if !post && c.tooManyVariants(u) {
-			c.w.ledger.set(l.url, FateSkipped, "query variant beyond the bound per path (crawler trap)", "link")
+			c.ledger.set(l.url, FateSkipped, "query variant beyond the bound per path (crawler trap)", "link")
 			continue
 		}
-		c.w.ledger.met(l.url, "link")
+		c.ledger.met(l.url, "link")
 		t := task{url: l.url, depth: depth + 1, kind: "post", prio: prioPost}
 		if post {
 			posts++
@@ -349,7 +349,7 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 // linkSkipped returns why a link is not followed, or "".
 func (c *crawl) linkSkipped(u *url.URL) string {
 	switch {
-	case !c.w.site.scope.contains(u):
+	case !c.site.scope.contains(u):
 		return skipOutOfScope
 	case isBinaryURL(u):
 		return "not a page: media, asset or machine endpoint"
@@ -396,7 +396,7 @@ func (c *crawl) tooManyVariants(u *url.URL) bool {
 // navigation or a sitemap names it (kept if it looks like content), else
 // a listing ranked by the kNN estimate.
 func (c *crawl) classify(u *url.URL, candidate bool) (string, float64) {
-	if c.w.site.pattern.match(u) {
+	if c.site.pattern.match(u) {
 		return "post", prioPost
 	}
 	return c.classifyOther(u, candidate)

@@ -67,7 +67,7 @@ const strangerProbes = 5
 // (suspectMove) and nothing the crawl found is one of the archive's posts
 // (c.moves, probeMoves); nil otherwise, or when Options.AcceptIdentity.
 func (c *crawl) checkIdentity() error {
-	if c.w.o.AcceptIdentity || !c.w.site.moving || c.moves == nil || len(c.moves.posts) == 0 || c.w.site.feed == nil {
+	if c.o.AcceptIdentity || !c.site.moving || c.moves == nil || len(c.moves.posts) == 0 || c.site.feed == nil {
 		return nil
 	}
 	for _, i := range c.moves.redirects {
@@ -75,12 +75,12 @@ func (c *crawl) checkIdentity() error {
 			return nil // an archived URL leads to a page of the site: the blog moved
 		}
 	}
-	items := c.w.site.feed.Items
+	items := c.site.feed.Items
 	best, bestItem := 0.0, ""
 	for k := range items {
 		it := &items[k]
 		if how := c.moves.foundAgain(it); how != "" {
-			c.w.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", it.Link, "by", how)
+			c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", it.Link, "by", how)
 			return nil
 		}
 		text := textsim.HTMLText(itemText(it))
@@ -91,10 +91,10 @@ func (c *crawl) checkIdentity() error {
 		}
 	}
 	if best >= StrangerThreshold {
-		c.w.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", bestItem, "similarity", best)
+		c.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", bestItem, "similarity", best)
 		return nil
 	}
-	feedNote := "the feed " + c.w.site.blog.FeedURL
+	feedNote := "the feed " + c.site.blog.FeedURL
 	if c.feedMovedFrom != "" {
 		feedNote += " (the archived feed " + c.feedMovedFrom + " is gone)"
 	}
@@ -152,10 +152,10 @@ func itemText(it *feed.Item) string {
 // the newest archived posts is at its URL with its text; nil otherwise,
 // or when Options.AcceptIdentity or the archive's posts are unknown.
 func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) error {
-	if c.w.o.AcceptIdentity || !c.w.pol.useState || c.w.o.ArchivedPosts == nil || c.emit == nil || !answered(found) {
+	if c.o.AcceptIdentity || !c.pol.useState || c.o.ArchivedPosts == nil || c.emit == nil || !answered(found) {
 		return nil
 	}
-	posts, err := c.w.o.ArchivedPosts()
+	posts, err := c.o.ArchivedPosts()
 	if err != nil || len(posts) == 0 {
 		return nil
 	}
@@ -167,12 +167,12 @@ func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) err
 			continue
 		}
 		asked++
-		resp, err := c.w.client.Get(ctx, u)
+		resp, err := c.client.Get(ctx, u)
 		if err != nil {
 			if !answered(err) {
 				return nil // the site does not answer: down, not a stranger
 			}
-			c.w.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v (identity check)", err), "archived")
+			c.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v (identity check)", err), "archived")
 			continue
 		}
 		c.res.Pages++
@@ -182,17 +182,17 @@ func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) err
 		}
 		best = max(best, s)
 		if s >= StrangerThreshold {
-			c.w.log.Info("an archived post is still at its URL: the feed is gone, the blog is no stranger", "url", u, "similarity", s)
+			c.log.Info("an archived post is still at its URL: the feed is gone, the blog is no stranger", "url", u, "similarity", s)
 			return nil
 		}
-		c.w.ledger.set(u, FateSkipped, fmt.Sprintf("archived post, its URL answers another page (text similarity %.2f): not archived, identity changed", s), "archived")
+		c.ledger.set(u, FateSkipped, fmt.Sprintf("archived post, its URL answers another page (text similarity %.2f): not archived, identity changed", s), "archived")
 	}
 	if asked == 0 {
 		return nil
 	}
 	ev := []string{
-		fmt.Sprintf("the archived feed %s answered %v", c.w.site.blog.FeedURL, cause),
-		fmt.Sprintf("no feed found again from %s: %v", c.w.site.blog.URL, found),
+		fmt.Sprintf("the archived feed %s answered %v", c.site.blog.FeedURL, cause),
+		fmt.Sprintf("no feed found again from %s: %v", c.site.blog.URL, found),
 		fmt.Sprintf("none of the %d newest archived posts asked for is at its URL (highest text similarity %.2f, under %.2f)", asked, best, StrangerThreshold),
 	}
 	return c.stranger(ev)
@@ -215,10 +215,10 @@ func answered(err error) bool {
 // stranger makes the crawl's IdentityError of ev: logged, a warning of
 // the Result, and a row of the ledger for the blog's URL.
 func (c *crawl) stranger(ev []string) error {
-	e := &IdentityError{Blog: c.w.o.Blog.URL, Evidence: ev}
-	c.w.warn("identity changed: %s", strings.Join(ev, "; "))
-	if u := canonicalOr(c.w.o.Blog.URL); u != "" {
-		c.w.ledger.force(u, FateSkipped, "identity changed: "+strings.Join(ev, "; ")+"; nothing archived", "identity")
+	e := &IdentityError{Blog: c.o.Blog.URL, Evidence: ev}
+	c.stats.warnf("identity changed: %s", strings.Join(ev, "; "))
+	if u := canonicalOr(c.o.Blog.URL); u != "" {
+		c.ledger.force(u, FateSkipped, "identity changed: "+strings.Join(ev, "; ")+"; nothing archived", "identity")
 	}
 	return blogharvest.Permanent(e)
 }

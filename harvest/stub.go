@@ -211,17 +211,17 @@ func (l *lateStubs) note(e *blogharvest.Entry, stubs []string) {
 func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 	e, ok := c.late.entries[target]
 	if !ok {
-		c.w.log.Info("redirect stub: its target was processed before, not as an entry", "target", target)
+		c.log.Info("redirect stub: its target was processed before, not as an entry", "target", target)
 		return
 	}
-	if c.late.queued[target] || len(c.w.claims.stubsOf(target)) <= e.stubs {
+	if c.late.queued[target] || len(c.claims.stubsOf(target)) <= e.stubs {
 		return // a re-read is queued, or the entry lists the stub already
 	}
 	if it == nil {
 		it = c.feedItemOf(target, e.guid)
 	}
 	if it != nil {
-		c.w.claims.replace(target, it)
+		c.claims.replace(target, it)
 	}
 	kind := "post"
 	if e.kind == blogharvest.KindPage {
@@ -232,28 +232,28 @@ func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 	}
 	c.late.queued[target] = true
 	c.front.requeue(task{url: target, kind: kind, prio: prioPost, again: true})
-	c.w.log.Info("redirect stub met after its target was archived: the target is read again for its aliases", "target", target)
+	c.log.Info("redirect stub met after its target was archived: the target is read again for its aliases", "target", target)
 }
 
 // feedItemOf returns the feed item of the entry at u: the item whose page
 // is u or a redirect stub leading to u, else the item whose guid is guid;
 // nil when there is none.
 func (c *crawl) feedItemOf(u, guid string) *feed.Item {
-	if c.w.site.feed == nil {
+	if c.site.feed == nil {
 		return nil
 	}
 	urls := map[string]bool{u: true}
-	for _, s := range c.w.claims.stubsOf(u) {
+	for _, s := range c.claims.stubsOf(u) {
 		urls[s] = true
 	}
-	for i := range c.w.site.feed.Items {
-		if p := c.itemURL(&c.w.site.feed.Items[i]); p != nil && urls[p.String()] {
-			return &c.w.site.feed.Items[i]
+	for i := range c.site.feed.Items {
+		if p := c.itemURL(&c.site.feed.Items[i]); p != nil && urls[p.String()] {
+			return &c.site.feed.Items[i]
 		}
 	}
-	for i := range c.w.site.feed.Items {
-		if guid != "" && c.w.site.feed.Items[i].GUID == guid {
-			return &c.w.site.feed.Items[i]
+	for i := range c.site.feed.Items {
+		if guid != "" && c.site.feed.Items[i].GUID == guid {
+			return &c.site.feed.Items[i]
 		}
 	}
 	return nil

@@ -29,11 +29,11 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 			}
 			return nil, nil
 		}
-		c.w.warn("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
-		c.w.site.rules, c.res.Rules, c.w.site.rulesF = nil, nil, nil
+		c.stats.warnf("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
+		c.site.rules, c.res.Rules, c.site.rulesF = nil, nil, nil
 		jobs = append(jobs, j)
 	}
-	jobs = append(jobs, c.trainingJobs(min(c.w.pol.trainPages, c.w.o.MaxPages-c.pages)-len(jobs))...)
+	jobs = append(jobs, c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages)-len(jobs))...)
 	var pairs []learn.Pair
 	for i, j := range jobs {
 		if err := ctx.Err(); err != nil {
@@ -52,17 +52,17 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 	c.res.Timings.Learn = time.Since(t0)
 	switch {
 	case errors.Is(err, learn.ErrNoPairs):
-		c.w.warn("no feed item page could be fetched: extraction uses fallbacks only")
+		c.stats.warnf("no feed item page could be fetched: extraction uses fallbacks only")
 	case err != nil:
-		c.w.warn("learn rules: %v: extraction uses fallbacks only", err)
+		c.stats.warnf("learn rules: %v: extraction uses fallbacks only", err)
 	default:
 		for _, sk := range rules.Skipped {
-			c.w.warn("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
+			c.stats.warnf("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
 		}
-		c.w.site.rules = rules
+		c.site.rules = rules
 		if b, err := json.Marshal(rules); err == nil {
 			c.res.Rules = b
-			c.w.site.rulesF = rulesFile(b, c.w.start)
+			c.site.rulesF = rulesFile(b, c.start)
 		}
 	}
 	c.learnSigns(jobs)
@@ -87,7 +87,7 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 		if len(jobs) >= n {
 			break
 		}
-		it := c.w.claims.take(u.String())
+		it := c.claims.take(u.String())
 		if it == nil {
 			continue // taken already (rulesStillFit's job), or no item waits for it
 		}
@@ -112,7 +112,7 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 		content = it.Summary
 	}
 	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, Content: content,
-		FullText: c.w.site.full && itemFullText(*it)}
+		FullText: c.site.full && itemFullText(*it)}
 	for _, cm := range j.comments {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})

@@ -31,17 +31,17 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	cf := ""
 	switch {
 	case !c.homeDue():
-		cf = c.w.o.State.CommentFeed.URL // the home page is not read: the feed the last crawl found
+		cf = c.o.State.CommentFeed.URL // the home page is not read: the feed the last crawl found
 	case home != nil:
 		cf = siteCommentFeed(home.info)
 	}
 	if cf == "" {
 		return nil
 	}
-	po := feed.PageOptions{Since: c.w.pol.since, MaxPages: c.w.pol.siteCommentPages, NewestFirst: true}
+	po := feed.PageOptions{Since: c.pol.since, MaxPages: c.pol.siteCommentPages, NewestFirst: true}
 	f, files, err := c.feedPages(ctx, cf, po)
 	if err != nil {
-		c.w.log.Info("site comment feed", "url", cf, "err", err)
+		c.log.Info("site comment feed", "url", cf, "err", err)
 	}
 	if f == nil {
 		return nil
@@ -50,9 +50,9 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if len(files) > 0 && c.homeDue() {
 		kept := files[0] // in the Blog record, for a crawl that starts from the archive (StateFrom)
 		kept.Role = blogharvest.RoleCommentFeed
-		c.w.site.blog.Files = append(c.w.site.blog.Files, kept)
+		c.site.blog.Files = append(c.site.blog.Files, kept)
 	}
-	if !c.w.pol.changedOnly {
+	if !c.pol.changedOnly {
 		return nil
 	}
 	c.siteFeed.files, c.siteFeed.parsed = files, parseSiteFiles(files)
@@ -60,7 +60,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {
-		if !it.Published.After(c.w.pol.since) && !it.Updated.After(c.w.pol.since) {
+		if !it.Published.After(c.pol.since) && !it.Updated.After(c.pol.since) {
 			continue
 		}
 		if post := commentedPost(it.Link); post != nil && !seen[post.String()] && !isBinaryURL(post) {
@@ -115,8 +115,8 @@ func (c *crawl) queueCommented() {
 		}
 	}
 	for _, post := range posts {
-		if c.w.site.scope.contains(post) {
-			c.w.ledger.met(post.String(), "comments")
+		if c.site.scope.contains(post) {
+			c.ledger.met(post.String(), "comments")
 			c.front.push(task{url: post.String(), kind: "post", prio: prioPost})
 		}
 	}

@@ -163,7 +163,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	}
 	if reason := emptyEntry(e); reason != "" {
 		w.ledger.set(p.ident, FateSkipped, reason, "")
-		w.warn("page %s not archived: %s", p.ident, reason)
+		w.stats.warnf("page %s not archived: %s", p.ident, reason)
 		return out
 	}
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
