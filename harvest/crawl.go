@@ -76,24 +76,26 @@ type site struct {
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
-// entry (comments, rendering, media). It reads the site and the policy,
-// claims URLs (claims), records their fates (ledger) and writes stats; it
+// entry (comments, rendering, media). It reads the site and the change
+// test (changes; never the policy), claims URLs (claims), records their fates (ledger) and writes stats; it
 // never touches the frontier, the kNN model, the Result's counts or emit,
 // which are the coordinator's. Every field is set before the workers
 // start; the ones written after that are safe for concurrent use.
 type pageWorker struct {
-	site   *site
-	o      Options
-	pol    policy // NewCrawl or UpdateCrawl
-	client *fetch.Client
-	log    *slog.Logger
-	start  time.Time
-	claims *claims        // URLs processed, feed items waiting, stubs
-	ledger *ledger        // the fate of every URL met
-	stats  *stats         // warnings and timings
-	render *rendererState // the browser: started by the first worker that needs it
-	media  *mediaCache    // media fetched in this crawl, shared by its entries
-	side   *sideFeeds     // feeds besides the posts feed, read for dates (feeddates.go)
+	site *site
+	o    Options
+	// changes tells what changed since the last crawl (changes.go): the
+	// worker's share of the policy.
+	changes *changes
+	client  *fetch.Client
+	log     *slog.Logger
+	start   time.Time
+	claims  *claims        // URLs processed, feed items waiting, stubs
+	ledger  *ledger        // the fate of every URL met
+	stats   *stats         // warnings and timings
+	render  *rendererState // the browser: started by the first worker that needs it
+	media   *mediaCache    // media fetched in this crawl, shared by its entries
+	side    *sideFeeds     // feeds besides the posts feed, read for dates (feeddates.go)
 	// requisites are the page requisites fetched in this crawl, shared by
 	// its pages (requisites.go).
 	requisites *mediaCache
@@ -119,15 +121,16 @@ type crawl struct {
 	// too; o, pol, log and start the crawl's options, policy, logger and
 	// start; client, claims, ledger and stats are shared with the page
 	// workers (each safe for concurrent use).
-	site   *site
-	o      Options
-	pol    policy
-	log    *slog.Logger
-	start  time.Time
-	client *fetch.Client
-	claims *claims
-	ledger *ledger
-	stats  *stats
+	site    *site
+	o       Options
+	pol     policy
+	changes *changes // the page worker's too
+	log     *slog.Logger
+	start   time.Time
+	client  *fetch.Client
+	claims  *claims
+	ledger  *ledger
+	stats   *stats
 	// w is the page stage: what the drain's workers run, one page job
 	// at a time (worker.go); the coordinator hands it jobs and the
 	// set-up's results (the comment stage), never a page's state.
@@ -218,7 +221,9 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 // applied) and policy pol, started at start.
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
-	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
+	s := &site{}
+	ch := newChanges(pol, o.State.Items, s)
+	w := &pageWorker{site: s, o: o, changes: ch, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
 		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
 		stored: &storedRequisites{load: o.ArchivedRequisites}, scripts: &scriptReads{}}
@@ -228,7 +233,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	} else {
 		w.widgets = newWidgetScripts(nil)
 	}
-	return &crawl{site: w.site, o: o, pol: pol, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
+	return &crawl{site: s, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
 		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}

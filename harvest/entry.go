@@ -335,7 +335,7 @@ func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.E
 // outside the blog's scope; UpdateCrawl emits only those changed since.
 func (c *crawl) emitOffsite() error {
 	for _, it := range c.offsite {
-		if c.pol.changedOnly && !c.w.itemChanged(it) {
+		if c.pol.changedOnly && !c.changes.itemChanged(it) {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
 			continue
 		}
@@ -354,23 +354,6 @@ func (c *crawl) emitOffsite() error {
 		}
 	}
 	return nil
-}
-
-// entryChanged reports, for UpdateCrawl, whether an entry holds anything
-// after since: publication, edit, a comment, or a sitemap lastmod.
-func (w *pageWorker) entryChanged(e *blogharvest.Entry, t task) bool {
-	if e.Created.IsZero() && t.lastmod.IsZero() {
-		return true // undated: cannot tell, keep it
-	}
-	if e.Created.After(w.pol.since) || e.Modified.After(w.pol.since) || t.lastmod.After(w.pol.since) {
-		return true
-	}
-	for _, cm := range e.Comments {
-		if cm.Added.After(w.pol.since) {
-			return true
-		}
-	}
-	return false
 }
 
 // splitTags tells the feed's categories from its tags (RSS lists both as

@@ -241,21 +241,6 @@ func itemSignature(it *feed.Item) string {
 	return kind + digestOf([]byte(b.String()))[:32]
 }
 
-// signatureChanged reports whether the last crawl left a signature of the
-// same kind for the item (known) and whether it differs from the item's
-// now. The "" of a failed page differs from every signature.
-func (w *pageWorker) signatureChanged(it *feed.Item) (changed, known bool) {
-	sig, ok := w.o.State.Items[itemKey(it)]
-	if !ok {
-		return false, false
-	}
-	now := itemSignature(it)
-	if sig != "" && sig[:2] != now[:2] {
-		return false, false
-	}
-	return sig != now, true
-}
-
 // itemSignatures returns State.Items for the items of the feed's first
 // page, "" for those whose page failed.
 func (c *crawl) itemSignatures() map[string]string {
@@ -306,12 +291,12 @@ func (c *crawl) finishState() {
 // shown commented.
 func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
-	if !w.pol.changedOnly || w.pol.settled || it == nil || it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) ||
+	if !w.changes.only || w.changes.settled || it == nil || it.Published.After(w.changes.since) || it.Updated.After(w.changes.since) ||
 		w.comments.commented(j.t.url) || w.comments.threadChanged(j.t.url) {
 		return false
 	}
-	changed, _ := w.signatureChanged(it)
-	return !changed && w.itemChanged(it)
+	changed, _ := w.changes.signatureChanged(it)
+	return !changed && w.changes.itemChanged(it)
 }
 
 // recheckPage reads a post the recheck is due for conditionally, with the

@@ -33,7 +33,7 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 		if it == nil {
 			continue
 		}
-		changed, _ := c.w.signatureChanged(it)
+		changed, _ := c.changes.signatureChanged(it)
 		if !it.Published.After(c.pol.since) && !it.Updated.After(c.pol.since) && !changed {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
@@ -126,65 +125,6 @@ func (w *pageWorker) lang(p *fetchedPage) string {
 		return p.info.lang
 	}
 	return w.site.feed.Language
-}
-
-// itemChanged reports whether a feed item was published or edited after
-// since.
-//
-// A feed that gives no modification date (WordPress RSS) cannot say whether
-// an older post was edited; the crawl keeps no state to compare with, so the
-// items of the feed's first page without one count as changed: they are
-// extracted again and the archive, which writes a version only when the
-// content differs, decides. Nothing edited within the feed's window is lost.
-//
-// With State.Items, an item whose signature (content, dates, comment
-// count) differs from the last crawl's counts as changed too, and one
-// whose signature is the same does not; undated first-page items count as
-// changed only when the recheck is due (recheckDue), and are then asked
-// for conditionally (recheckPage): comments and edits beyond the feed's
-// summary show nowhere else.
-func (w *pageWorker) itemChanged(it *feed.Item) bool {
-	if it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) {
-		return true
-	}
-	changed, known := w.signatureChanged(it)
-	if changed || w.site.moving && !known {
-		return true // a moved blog's item at a URL the last crawl did not list: matched with the archive's (moves.go)
-	}
-	if w.unlisted(it) {
-		return true
-	}
-	return it.Updated.IsZero() && !w.pol.settled && w.onFirstPage(it)
-}
-
-// unlisted reports whether it is on the feed's first page and the last
-// crawl's first page did not list it: a post new to the feed whatever its
-// date says. Static sites are often deployed days after the date their
-// posts give, so a new post may be dated before the last crawl; dates
-// alone would leave it unarchived until a full crawl. An older post that
-// rose onto the first page (a newer one deleted) is read again too, and
-// written only if it changed (entryChanged).
-func (w *pageWorker) unlisted(it *feed.Item) bool {
-	if len(w.o.State.Items) == 0 || !w.onFirstPage(it) {
-		return false // no earlier first page to compare with
-	}
-	k := itemKey(it)
-	if k == "" {
-		return false
-	}
-	_, listed := w.o.State.Items[k]
-	return !listed
-}
-
-// onFirstPage reports whether it is among the items of the feed's first page.
-func (w *pageWorker) onFirstPage(it *feed.Item) bool {
-	n := min(w.site.feed.FirstPage, len(w.site.feed.Items))
-	for i := range w.site.feed.Items[:n] {
-		if &w.site.feed.Items[i] == it || w.site.feed.Items[i].Link == it.Link && w.site.feed.Items[i].GUID == it.GUID {
-			return true
-		}
-	}
-	return false
 }
 
 // emitTraining builds and emits the entries of the training jobs.

@@ -98,12 +98,12 @@ func (e *notHTMLError) Unwrap() error { return errNotHTML }
 // process fetches and processes one page (in a worker).
 func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
 	j.item = w.claims.take(j.t.url)
-	if w.pol.changedOnly && j.item != nil && !w.itemChanged(j.item) && !j.t.again && !w.comments.threadChanged(j.t.url) {
-		if w.pol.settled && !w.comments.commented(j.t.url) {
+	if w.changes.only && j.item != nil && !w.changes.itemChanged(j.item) && !j.t.again && !w.comments.threadChanged(j.t.url) {
+		if w.changes.settled && !w.comments.commented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
 		w.comments.fetchComments(ctx, j)
-		if !commentsAfter(j.comments, w.pol.since) {
+		if !commentsAfter(j.comments, w.changes.since) {
 			return outcome{job: j, unchanged: true}
 		}
 	}
@@ -119,7 +119,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	if j.page == nil {
 		if j.item != nil && j.fromFeed && !errors.Is(j.err, blogharvest.ErrDisallowed) {
 			e := w.feedOnlyEntry(j.item, fmt.Sprintf("page %s: %v", j.t.url, j.err))
-			return outcome{job: j, entry: e, err: j.err, unchanged: w.pol.changedOnly && !w.itemChanged(j.item)}
+			return outcome{job: j, entry: e, err: j.err, unchanged: w.changes.only && !w.changes.itemChanged(j.item)}
 		}
 		return outcome{job: j, err: j.err}
 	}
@@ -169,7 +169,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if w.pol.changedOnly && !j.t.again && (j.item == nil || !w.itemChanged(j.item)) && !w.comments.threadChanged(j.t.url) && !w.entryChanged(e, j.t) {
+	if w.changes.only && !j.t.again && (j.item == nil || !w.changes.itemChanged(j.item)) && !w.comments.threadChanged(j.t.url) && !w.changes.entryChanged(e, j.t) {
 		w.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out
