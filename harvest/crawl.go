@@ -163,8 +163,7 @@ type crawl struct {
 	// (discovered.go), in the order met; wellKnown are the sitemap
 	// candidates no one named (platforms' paths).
 	feedErr   error // why the posts feed could not be read (too large); nil when it was
-	left      map[string]*leftOut
-	leftOrder []string
+	left      leftOuts
 	wellKnown map[string]bool
 
 	// feedMovedFrom is the feed URL of State.Feed when it failed and
@@ -235,7 +234,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	}
 	return &crawl{site: s, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
+		variants: map[string]int{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
 		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 

@@ -171,7 +171,7 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 			if len(queue)+len(tried) < maxSitemaps || tried[ch] {
 				queue = append(queue, ch)
 			} else {
-				c.leave(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
+				c.left.add(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
 			}
 		}
 	}
@@ -183,7 +183,7 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
 	for _, l := range append([]string{loc}, queue...) {
 		if !c.wellKnown[l] {
-			c.leave(l, l, leftUnread, why)
+			c.left.add(l, l, leftUnread, why)
 		}
 	}
 }
