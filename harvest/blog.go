@@ -173,7 +173,7 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 	if f == nil && c.feedMayHaveMoved(err) {
 		if c.findMovedFeed(ctx, home, err) {
 			f, files, err = c.feedPages(ctx, c.site.blog.FeedURL, po)
-		} else if serr := c.strangerWithoutFeed(ctx, err, c.rediscoverErr); serr != nil {
+		} else if serr := c.strangerWithoutFeed(ctx, err, c.move.rediscoverErr); serr != nil {
 			return serr
 		}
 	}

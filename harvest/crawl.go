@@ -166,21 +166,10 @@ type crawl struct {
 	left      leftOuts
 	wellKnown map[string]bool
 
-	// feedMovedFrom is the feed URL of State.Feed when it failed and
-	// another was found (findMovedFeed); movedHome the home page read
-	// then; moves the archive's posts (probeMoves) and moved the posts of
-	// this crawl that moved: new URL → archived URL (identify).
-	feedMovedFrom string
-	movedHome     *fetchedPage
-	// gone is State.Gone as this crawl leaves it, goneEvents counts the
-	// posts it found withdrawn or restored (gone.go).
-	gone       map[string]blogharvest.GonePost
-	goneEvents int
-	moves      *moveIndex
-	moved      map[string]string
-	// rediscoverErr is why findMovedFeed found no feed again: the
-	// evidence strangerWithoutFeed weighs (stranger.go).
-	rediscoverErr error
+	// move is what the crawl learns of a blog that moved (moves.go),
+	// gone the posts withdrawn from it (gone.go).
+	move moveState
+	gone withdrawals
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -261,8 +250,8 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
 	}
-	if home == nil && c.movedHome != nil { // the feed moved: the home page was read to find it again
-		home = c.movedHome
+	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
+		home = c.move.home
 		c.siteFeed.commented = c.siteCommentPosts(ctx, home)
 	}
 	c.suspectMove()

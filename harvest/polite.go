@@ -65,7 +65,7 @@ func recheckDue(o Options, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.pol.settled || c.feedMovedFrom != "" || c.site.moving || c.goneEvents > 0 {
+	if !c.pol.settled || c.move.feedFrom != "" || c.site.moving || c.gone.events > 0 {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -95,7 +95,7 @@ func (c *crawl) twinDated() bool {
 // readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	st := c.o.State
-	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled || c.goneEvents > 0 {
+	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled || c.gone.events > 0 {
 		return false // a post withdrawn or restored: the Blog AIP records it (gone.go)
 	}
 	fv, same := c.askFeed(ctx, st.Feed)

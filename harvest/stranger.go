@@ -65,12 +65,12 @@ const strangerProbes = 5
 
 // checkIdentity returns an *IdentityError when the blog seemed to move
 // (suspectMove) and nothing the crawl found is one of the archive's posts
-// (c.moves, probeMoves); nil otherwise, or when Options.AcceptIdentity.
+// (c.move.archive, probeMoves); nil otherwise, or when Options.AcceptIdentity.
 func (c *crawl) checkIdentity() error {
-	if c.o.AcceptIdentity || !c.site.moving || c.moves == nil || len(c.moves.posts) == 0 || c.site.feed == nil {
+	if c.o.AcceptIdentity || !c.site.moving || c.move.archive == nil || len(c.move.archive.posts) == 0 || c.site.feed == nil {
 		return nil
 	}
-	for _, i := range c.moves.redirects {
+	for _, i := range c.move.archive.redirects {
 		if i >= 0 {
 			return nil // an archived URL leads to a page of the site: the blog moved
 		}
@@ -79,12 +79,12 @@ func (c *crawl) checkIdentity() error {
 	best, bestItem := 0.0, ""
 	for k := range items {
 		it := &items[k]
-		if how := c.moves.foundAgain(it); how != "" {
+		if how := c.move.archive.foundAgain(it); how != "" {
 			c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", it.Link, "by", how)
 			return nil
 		}
 		text := textsim.HTMLText(itemText(it))
-		for _, p := range c.moves.posts {
+		for _, p := range c.move.archive.posts {
 			if s := textsim.TokenF1(text, p.Text); s > best {
 				best, bestItem = s, it.Link
 			}
@@ -95,11 +95,11 @@ func (c *crawl) checkIdentity() error {
 		return nil
 	}
 	feedNote := "the feed " + c.site.blog.FeedURL
-	if c.feedMovedFrom != "" {
-		feedNote += " (the archived feed " + c.feedMovedFrom + " is gone)"
+	if c.move.feedFrom != "" {
+		feedNote += " (the archived feed " + c.move.feedFrom + " is gone)"
 	}
 	ev := []string{
-		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), len(c.moves.posts)),
+		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), len(c.move.archive.posts)),
 		"no archived URL redirects to the site",
 		fmt.Sprintf("the text of no item is like an archived post's (highest similarity %.2f, under %.2f)", best, StrangerThreshold),
 	}
