@@ -132,8 +132,10 @@ type crawl struct {
 	ledger  *ledger
 	stats   *stats
 	// w is the page stage: what the drain's workers run, one page job
-	// at a time (worker.go); the coordinator hands it jobs and the
-	// set-up's results (the comment stage), never a page's state.
+	// at a time (worker.go), turning it into an outcome the coordinator
+	// handles; the coordinator gives it the comment stage once the site
+	// is set up, and reads what it learned for the whole crawl (comment
+	// shapes, widget scripts, side feeds, the render account) at the end.
 	w    *pageWorker
 	emit func(Record) error
 	res  *Result
