@@ -3,6 +3,7 @@ package aip
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -57,9 +58,22 @@ func sortMediaRuns(n *html.Node) bool {
 			found = sortMediaRuns(c) || found
 		}
 	}
+	// media[k] caches isMediaItem(kids[k]): 0 not asked yet, 1 yes, 2 no.
+	// A run's first element is compared with each of the others, so
+	// without it the first's subtree was walked once per comparison.
+	media := make([]uint8, len(kids))
+	isMedia := func(k int) bool {
+		if media[k] == 0 {
+			media[k] = 2
+			if isMediaItem(kids[k]) {
+				media[k] = 1
+			}
+		}
+		return media[k] == 1
+	}
 	for i := 0; i < len(kids); {
 		j := i + 1
-		for j < len(kids) && shuffledTogether(kids[i], kids[j]) {
+		for j < len(kids) && shuffledTogether(kids[i], kids[j], func() bool { return isMedia(i) && isMedia(j) }) {
 			j++
 		}
 		if j-i >= 2 {
@@ -74,33 +88,71 @@ func sortMediaRuns(n *html.Node) bool {
 // shuffledTogether reports whether the server may show a run from first
 // to n in any order: media items of the same kind (a random gallery), or
 // elements with the same tag and text (categories of the same name, listed
-// in whatever order the database returns equal names).
-func shuffledTogether(first, n *html.Node) bool {
+// in whatever order the database returns equal names). bothMedia reports
+// whether first and n are both media items (isMediaItem).
+func shuffledTogether(first, n *html.Node, bothMedia func() bool) bool {
 	if first.Data != n.Data {
 		return false
 	}
-	if sameKind(first, n) && isMediaItem(first) && isMediaItem(n) {
+	if sameKind(first, n) && bothMedia() {
 		return true
 	}
-	t := textOf(first)
-	return t != "" && t == textOf(n)
+	return sameText(first, n)
 }
 
-// textOf returns the text of n, spaces collapsed.
-func textOf(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(c *html.Node) {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-			b.WriteByte(' ')
+// sameText reports whether a has text and b the same text, spaces
+// collapsed (strings.Fields of each text node, joined by one space), read
+// word by word: it stops at the first word that differs (sibling
+// paragraphs mostly differ in their first words) and builds no string.
+func sameText(a, b *html.Node) bool {
+	wa, wb := words{stack: []*html.Node{a}}, words{stack: []*html.Node{b}}
+	for first := true; ; first = false {
+		x, okA := wa.next()
+		y, okB := wb.next()
+		if first && !okA {
+			return false // no text
 		}
-		for k := c.FirstChild; k != nil; k = k.NextSibling {
-			walk(k)
+		if okA != okB || x != y {
+			return false
+		}
+		if !okA {
+			return true
 		}
 	}
-	walk(n)
-	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// words yields the words of a subtree's text nodes in document order:
+// the fields (strings.Fields) of each text node in turn.
+type words struct {
+	stack []*html.Node // nodes still to visit, the next last
+	text  string       // the rest of the text node being read
+}
+
+// next returns the next word, or false after the last.
+func (w *words) next() (string, bool) {
+	for {
+		w.text = strings.TrimLeftFunc(w.text, unicode.IsSpace)
+		if w.text != "" {
+			end := strings.IndexFunc(w.text, unicode.IsSpace)
+			if end < 0 {
+				end = len(w.text)
+			}
+			word := w.text[:end]
+			w.text = w.text[end:]
+			return word, true
+		}
+		if len(w.stack) == 0 {
+			return "", false
+		}
+		c := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		if c.Type == html.TextNode {
+			w.text = c.Data
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			w.stack = append(w.stack, k)
+		}
+	}
 }
 
 // sortRun puts the contents of run's elements in the order of their

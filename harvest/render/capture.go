@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -35,6 +36,15 @@ func (p *pageRun) capture(ctx context.Context) (*Result, error) {
 	p.w.snapshot(res)
 	res.API = p.apiResponses(ctx)
 	if p.net != nil {
+		// From here on nothing the page asks for leaves the browser (its
+		// timers and pollers run until the tab is reset): every request
+		// that reached a server is one the recorder saw, recorded or
+		// named. resetTab lifts the block.
+		// The evaluation after the block is a round trip through the
+		// page: the events of the requests it sent before are in by then.
+		if err := chromedp.Run(ctx, network.SetBlockedURLs([]string{"*"}), chromedp.Evaluate(`0`, nil)); err != nil {
+			p.note("requests after the capture not blocked: %v", err)
+		}
 		res.Responses, res.Unrecorded = p.net.responses(ctx)
 	}
 	res.Notes = p.notes

@@ -34,7 +34,14 @@
 // before the tab leaves the page. A response whose body Chromium did not
 // keep (it evicts bodies over its buffer sizes) and every request past the
 // per-page cap are named in Result.Unrecorded with the reason, never left
-// out silently (harvest records them in the ledger). A response Chromium
+// out silently (harvest records them in the ledger), as are the responses
+// whose bodies were not read before the page's time ran out. From the
+// capture on, the tab's requests are blocked (Network.setBlockedURLs) and,
+// at the tab's reset, the page is frozen before it is navigated away (its
+// document outlives the navigation for a moment, detached from the
+// session): no request reaches a server unseen after the recorder stops
+// (TestNoRequestAfterCaptureUnseen). The next page's load thaws the tab
+// and lifts the block. A response Chromium
 // served from its own cache (memory, disk or prefetch) is marked
 // Response.FromCache: no request reached the server (harvest records no
 // fetch for it). Headers come as Chromium reports them, secrets included;

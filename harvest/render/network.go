@@ -157,7 +157,7 @@ func (r *netRecorder) responses(ctx context.Context) ([]Response, []Unrecorded) 
 	}
 	r.mu.Unlock()
 	var out []Response
-	for _, id := range todo {
+	for i, id := range todo {
 		e := r.byID[id]
 		var body []byte
 		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
@@ -166,6 +166,11 @@ func (r *netRecorder) responses(ctx context.Context) ([]Response, []Unrecorded) 
 			return err
 		}))
 		if ctx.Err() != nil {
+			// The page's time ran out while its bodies were read: the
+			// responses left are named, never dropped without a word.
+			for _, id := range todo[i:] {
+				missed = append(missed, Unrecorded{URL: r.byID[id].resp.URL, Why: "its body not read before the page's time ran out"})
+			}
 			break
 		}
 		if err != nil {

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -101,13 +103,20 @@ func (b *Browser) try(ctx context.Context, url string) (*Result, error) {
 	return res, err
 }
 
-// resetTab loads a blank page into t, so that the page just rendered stops
-// running (timers, polling) while the tab waits in the pool. It reports
-// whether the tab is still usable.
+// resetTab freezes the page just rendered and loads a blank page into t,
+// so that the page stops running (timers, polling) while the tab waits in
+// the pool. It reports whether the tab is still usable. The old document
+// outlives the navigation for a moment in its renderer, detached from the
+// tab's DevTools session: neither the block the capture put on the tab's
+// requests nor the recorder reaches it then, and a timer of it once sent a
+// request that reached the server unseen (TestNoRequestAfterCaptureUnseen).
+// Frozen, it runs nothing more. The next page's load makes the tab active
+// again and lifts the block.
 func resetTab(t *tab) bool {
 	ctx, cancel := context.WithTimeout(t.ctx, 3*time.Second)
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Navigate("about:blank")) == nil
+	t.frozen = true
+	return chromedp.Run(ctx, page.SetWebLifecycleState(page.SetWebLifecycleStateStateFrozen), chromedp.Navigate("about:blank")) == nil
 }
 
 // renderIn renders p, classifying failures of the tab or the browser as
@@ -242,7 +251,14 @@ func (p *pageRun) mainFrame() cdp.FrameID {
 // load navigates to the page and waits for its load event. Running out of
 // time is noted, not fatal: whatever loaded is captured.
 func (p *pageRun) load(ctx context.Context) error {
-	err := chromedp.Run(ctx, chromedp.Navigate(p.url))
+	var err error
+	if p.t.frozen { // by resetTab, its requests blocked since the last page's capture
+		err = chromedp.Run(ctx, thaw(), network.SetBlockedURLs([]string{}))
+		p.t.frozen = err != nil
+	}
+	if err == nil {
+		err = chromedp.Run(ctx, chromedp.Navigate(p.url))
+	}
 	switch {
 	case err == nil:
 		return nil
@@ -339,4 +355,24 @@ func (p *pageRun) dismissDialogs(ctx context.Context) {
 			_ = chromedp.Run(ctx, page.HandleJavaScriptDialog(accept))
 		}
 	}
+}
+
+// thaw makes the tab's page active and visible again after resetTab froze
+// it (freezing hides a page, and only showing its window again shows it).
+func thaw() chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		c := chromedp.FromContext(ctx)
+		if err := page.SetWebLifecycleState(page.SetWebLifecycleStateStateActive).Do(ctx); err != nil {
+			return err
+		}
+		bctx := cdp.WithExecutor(ctx, c.Browser)
+		win, _, err := browser.GetWindowForTarget().WithTargetID(c.Target.TargetID).Do(bctx)
+		if err != nil {
+			return err
+		}
+		if err := browser.SetWindowBounds(win, &browser.Bounds{WindowState: browser.WindowStateMinimized}).Do(bctx); err != nil {
+			return err
+		}
+		return browser.SetWindowBounds(win, &browser.Bounds{WindowState: browser.WindowStateNormal}).Do(bctx)
+	})
 }

@@ -19,6 +19,7 @@ type tab struct {
 	inst   *instance
 	ctx    context.Context // chromedp context of the tab
 	cancel context.CancelFunc
+	frozen bool // by resetTab: the next page's load thaws it
 }
 
 // acquire takes a free slot of the pool and returns a tab of the running

@@ -30,6 +30,7 @@ func newSite() *site {
 	mux.HandleFunc("/api/batch", s.batch)
 	mux.HandleFunc("/api/post", s.post)
 	mux.HandleFunc("/api/hang", s.hang)
+	mux.HandleFunc("/api/tick", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("{}")) })
 	mux.HandleFunc("/api/slowjs", s.slowJS)
 	mux.HandleFunc("/img/", s.image)
 	mux.HandleFunc("/api/big", big)

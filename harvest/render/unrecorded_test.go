@@ -83,3 +83,57 @@ func TestUnfinishedRequestNamed(t *testing.T) {
 			len(res.Responses), res.Unrecorded)
 	}
 }
+
+// TestNoRequestAfterCaptureUnseen: every request that reached the server
+// is one the results account for, recorded as a response or named in
+// Result.Unrecorded. The page asks the server every 20 ms until its
+// document is gone; the capture blocks the tab's requests before it reads
+// the bodies, so none sent after it (while the bodies are read, and until
+// the old document is torn down after the tab's reset) reaches the server
+// unseen, as one did in TestWARCRecordsSayWhatHappened under load. The
+// page is rendered twice in the browser's one tab: the second load lifts
+// the block (its ticks are recorded too).
+func TestNoRequestAfterCaptureUnseen(t *testing.T) {
+	browser(t) // skips without a browser, fails if it did not start
+	t.Parallel()
+	o := sharedOptions()
+	o.Record, o.Screenshot, o.Tabs = true, false, 1
+	b, err := render.New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	before := blog.hitCount("/api/tick") // -count
+	accounted := 0
+	for i := range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res, err := b.Render(ctx, "http://blog.test/ticker.html")
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		recorded, named := 0, 0
+		for _, r := range res.Responses {
+			if strings.Contains(r.Exchanges[len(r.Exchanges)-1].URL, "/api/tick") {
+				recorded++
+			}
+		}
+		for _, u := range res.Unrecorded {
+			if strings.Contains(u.URL, "/api/tick") {
+				named++
+			}
+		}
+		t.Logf("render %d: /api/tick %d recorded, %d named unrecorded", i+1, recorded, named)
+		if recorded == 0 {
+			t.Fatalf("render %d: no tick recorded: the page did not run", i+1)
+		}
+		accounted += recorded + named
+	}
+	b.Close() // no tab left to ask
+	served := blog.hitCount("/api/tick") - before
+
+	t.Logf("/api/tick: %d served, %d accounted for", served, accounted)
+	if served > accounted {
+		t.Errorf("%d requests reached the server, the results account for %d", served, accounted)
+	}
+}
