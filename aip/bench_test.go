@@ -15,7 +15,14 @@ import (
 // snapshots) as a new AIP each iteration, fsyncs included; it reports
 // bytes/s of bag written and AIPs/s.
 func BenchmarkWriteEntry(b *testing.B) {
+	b.Run("validated", func(b *testing.B) { benchWriteEntry(b, 1) })
+	b.Run("as-deployed", func(b *testing.B) { benchWriteEntry(b, 0) }) // Writer's default: no schema validation
+}
+
+// benchWriteEntry writes entries with w.ValidateEvery set to every.
+func benchWriteEntry(b *testing.B, every int) {
 	w := newWriter(b)
+	w.ValidateEvery = every
 	schemas.Validate(nil)
 	var bytes int64
 	i := 0

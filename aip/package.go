@@ -1,6 +1,7 @@
 package aip
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
@@ -72,8 +73,9 @@ type pkg struct {
 	// requisitesURL is RequisitesPermalink of the blog, once origins are set.
 	requisitesURL string
 
-	items  []*item  // payload, METS.xml first once assembled
-	temps  []string // temporary files the items read (a large METS.xml), removed once the package is written
+	items  []*item         // payload, METS.xml first once assembled
+	temps  []string        // temporary files the items read (a large METS.xml), removed once the package is written
+	pooled []*bytes.Buffer // buffers the items' bodies are in (METS.xml), back to their pool once the package is written
 	used   map[string]bool
 	digest string // content digest, "v2:sha256:<hex>" (digest.go)
 }

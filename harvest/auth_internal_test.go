@@ -36,7 +36,7 @@ func TestRenderOffWithAuth(t *testing.T) {
 	o = o.withDefaults()
 	c := newCrawl(o, newCrawlPolicy(), o.Now(), nil)
 	for range 2 {
-		if r := c.renderer(context.Background()); r != nil {
+		if r := c.w.renderer(context.Background()); r != nil {
 			t.Fatal("a browser is used for a blog behind basic authentication")
 		}
 	}

@@ -17,34 +17,34 @@ import (
 // discover finds the feed and fetches the home page (nil when the blog was
 // given by its feed and the home page cannot be fetched).
 func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
-	c.blog = c.o.Blog
-	if c.blog.URL == "" {
-		c.blog.URL = c.blog.FeedURL
+	c.site.blog = c.o.Blog
+	if c.site.blog.URL == "" {
+		c.site.blog.URL = c.site.blog.FeedURL
 	}
-	if c.blog.FeedURL != "" {
-		return c.fetchHome(ctx, c.blog.URL), nil
+	if c.site.blog.FeedURL != "" {
+		return c.fetchHome(ctx, c.site.blog.URL), nil
 	}
 	if c.pol.useState && c.o.State.Feed.URL != "" {
 		return c.knownFeed(ctx), nil
 	}
-	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.blog.URL)
+	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.site.blog.URL)
 	if errors.Is(err, blogharvest.ErrTooLarge) && resp != nil && !feed.Sniff(resp.Body) {
 		return c.feedless(resp, err), nil
 	}
 	if errors.Is(err, blogharvest.ErrNotBlog) {
-		return nil, notBlog(c.blog.URL, err)
+		return nil, notBlog(c.site.blog.URL, err)
 	}
 	if errors.Is(err, fetch.ErrOutOfScope) {
-		return nil, fmt.Errorf("harvest %s: %w (if that origin is the blog's, list it in allow)", c.blog.URL, err)
+		return nil, fmt.Errorf("harvest %s: %w (if that origin is the blog's, list it in allow)", c.site.blog.URL, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("harvest %s: %w", c.blog.URL, err)
+		return nil, fmt.Errorf("harvest %s: %w", c.site.blog.URL, err)
 	}
-	c.blog.FeedURL = feedURL
+	c.site.blog.FeedURL = feedURL
 	c.addOrigin(feedURL)
 	c.keepFeedPage(feedURL, first) // read once
 	if resp == nil || feed.Sniff(resp.Body) {
-		c.urlIsFeed = true
+		c.site.urlIsFeed = true
 		return nil, nil
 	}
 	c.pages++
@@ -52,7 +52,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	c.homeFile(resp)
 	p, err := newFetchedPage(resp)
 	if err != nil {
-		c.warn("home page %s: %v", resp.URL, err)
+		c.stats.warnf("home page %s: %v", resp.URL, err)
 		return nil, nil
 	}
 	return p, nil
@@ -70,7 +70,7 @@ func (c *crawl) feedless(resp *fetch.Response, err error) *fetchedPage {
 	c.homeFile(resp)
 	p, perr := newFetchedPage(resp)
 	if perr != nil {
-		c.warn("home page %s: %v", resp.URL, perr)
+		c.stats.warnf("home page %s: %v", resp.URL, perr)
 		return nil
 	}
 	return p
@@ -84,25 +84,25 @@ func (c *crawl) noFeed(raw string, err error) {
 	if errors.As(err, &tl) {
 		raw = tl.URL
 	}
-	c.warn("feed %s: %v; the posts are found from the home page, its links and the sitemaps instead", raw, err)
+	c.stats.warnf("feed %s: %v; the posts are found from the home page, its links and the sitemaps instead", raw, err)
 	if u := canonicalOr(raw); u != "" {
 		c.ledger.set(u, FateFailed, fmt.Sprintf("the posts feed: %v (posts found from the home page, links and sitemaps)", err), "feed")
 	}
-	c.feed = &feed.Feed{URL: raw, Link: c.blog.URL}
-	c.blog.FeedURL = ""
+	c.site.feed = &feed.Feed{URL: raw, Link: c.site.blog.URL}
+	c.site.blog.FeedURL = ""
 }
 
 // knownFeed is discover for an UpdateCrawl given the feed the last crawl
 // found (State.Feed): the home page is fetched, but neither searched for
 // the feed nor the feed fetched to sniff it.
 func (c *crawl) knownFeed(ctx context.Context) *fetchedPage {
-	c.blog.FeedURL = c.o.State.Feed.URL
-	c.addOrigin(c.blog.FeedURL)
-	if canonicalOr(c.blog.FeedURL) == canonicalOr(c.blog.URL) {
-		c.urlIsFeed = true
+	c.site.blog.FeedURL = c.o.State.Feed.URL
+	c.addOrigin(c.site.blog.FeedURL)
+	if canonicalOr(c.site.blog.FeedURL) == canonicalOr(c.site.blog.URL) {
+		c.site.urlIsFeed = true
 		return nil
 	}
-	return c.fetchHome(ctx, c.blog.URL)
+	return c.fetchHome(ctx, c.site.blog.URL)
 }
 
 // addOrigin adds the origin of raw, a feed the home page declares or the
@@ -117,7 +117,7 @@ func (c *crawl) addOrigin(raw string) {
 // fetchHome fetches the home page when the feed was given; failures are
 // warnings. A settled UpdateCrawl does not read it (homeDue).
 func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
-	if raw == c.blog.FeedURL || raw == "" || !c.homeDue() {
+	if raw == c.site.blog.FeedURL || raw == "" || !c.homeDue() {
 		return nil
 	}
 	resp, err := c.client.Get(ctx, raw)
@@ -127,12 +127,12 @@ func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
 		c.homeFile(resp)
 	}
 	if err != nil {
-		c.warn("home page %s: %v", raw, err)
+		c.stats.warnf("home page %s: %v", raw, err)
 		return nil
 	}
 	p, err := newFetchedPage(resp)
 	if err != nil {
-		c.warn("home page %s: %v", raw, err)
+		c.stats.warnf("home page %s: %v", raw, err)
 		return nil
 	}
 	return p
@@ -141,17 +141,17 @@ func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
 // homeFile records the home page capture and what the exchange says about
 // the blog.
 func (c *crawl) homeFile(resp *fetch.Response) {
-	c.blog.StatusCode = resp.Status
-	c.blog.Provenance.Set("status_code", blogharvest.MethodHTTP)
+	c.site.blog.StatusCode = resp.Status
+	c.site.blog.Provenance.Set("status_code", blogharvest.MethodHTTP)
 	if resp.RemoteIP != "" {
-		c.blog.HostingIP = resp.RemoteIP
-		c.blog.Provenance.Set("hosting_ip", blogharvest.MethodHTTP)
+		c.site.blog.HostingIP = resp.RemoteIP
+		c.site.blog.Provenance.Set("hosting_ip", blogharvest.MethodHTTP)
 	}
 	if _, enc, err := resp.Text(); err == nil && enc != "" {
-		c.blog.Encoding = enc
-		c.blog.Provenance.Set("encoding", blogharvest.MethodHTTP)
+		c.site.blog.Encoding = enc
+		c.site.blog.Provenance.Set("encoding", blogharvest.MethodHTTP)
 	}
-	c.blog.Files = append(c.blog.Files, resp.File(blogharvest.RolePage))
+	c.site.blog.Files = append(c.site.blog.Files, resp.File(blogharvest.RolePage))
 }
 
 // readFeed fetches the posts feed with its older pages.
@@ -162,41 +162,41 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 // finding them.
 func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 	if c.feedErr != nil {
-		c.noFeed(c.blog.FeedURL, c.feedErr)
+		c.noFeed(c.site.blog.FeedURL, c.feedErr)
 		return nil
 	}
 	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
 	if c.pol.changedOnly {
 		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
 	}
-	f, files, err := c.feedPages(ctx, c.blog.FeedURL, po)
+	f, files, err := c.feedPages(ctx, c.site.blog.FeedURL, po)
 	if f == nil && c.feedMayHaveMoved(err) {
 		if c.findMovedFeed(ctx, home, err) {
-			f, files, err = c.feedPages(ctx, c.blog.FeedURL, po)
-		} else if serr := c.strangerWithoutFeed(ctx, err, c.rediscoverErr); serr != nil {
+			f, files, err = c.feedPages(ctx, c.site.blog.FeedURL, po)
+		} else if serr := c.strangerWithoutFeed(ctx, err, c.move.rediscoverErr); serr != nil {
 			return serr
 		}
 	}
 	if f == nil && home != nil && errors.Is(err, blogharvest.ErrTooLarge) {
-		c.noFeed(c.blog.FeedURL, err)
+		c.noFeed(c.site.blog.FeedURL, err)
 		return nil
 	}
 	switch {
 	case f == nil && errors.Is(err, feed.ErrNotFeed):
-		return notBlog(c.blog.FeedURL, err)
+		return notBlog(c.site.blog.FeedURL, err)
 	case f == nil:
-		return fmt.Errorf("harvest %s: feed %s: %w", c.blog.URL, c.blog.FeedURL, err)
+		return fmt.Errorf("harvest %s: feed %s: %w", c.site.blog.URL, c.site.blog.FeedURL, err)
 	case err != nil:
-		c.warn("feed %s: %v", c.blog.FeedURL, err)
+		c.stats.warnf("feed %s: %v", c.site.blog.FeedURL, err)
 	}
 	if f.Removed > 0 {
-		c.warn("feed %s: %d characters not allowed in XML removed before parsing (the archived feed keeps them)", c.blog.FeedURL, f.Removed)
+		c.stats.warnf("feed %s: %d characters not allowed in XML removed before parsing (the archived feed keeps them)", c.site.blog.FeedURL, f.Removed)
 	}
-	c.feed = f
-	c.full = fullTextFeed(f)
-	c.blog.Files = append(c.blog.Files, files...)
+	c.site.feed = f
+	c.site.full = fullTextFeed(f)
+	c.site.blog.Files = append(c.site.blog.Files, files...)
 	c.modificationDates(ctx)
-	c.res.State.Feed = validatorsOf(c.blog.FeedURL, f, files)
+	c.res.State.Feed = validatorsOf(c.site.blog.FeedURL, f, files)
 	return nil
 }
 
@@ -208,9 +208,9 @@ func (c *crawl) modificationDates(ctx context.Context) {
 	if !c.homeDue() && !c.twinDated() {
 		return // the last crawl got no dates from it: asked again with the home page
 	}
-	file, n, err := feed.FillUpdated(ctx, c.client, c.feed)
+	file, n, err := feed.FillUpdated(ctx, c.client, c.site.feed)
 	if file != nil {
-		c.blog.Files = append(c.blog.Files, *file)
+		c.site.blog.Files = append(c.site.blog.Files, *file)
 	}
 	var se *fetch.StatusError
 	switch {
@@ -255,32 +255,32 @@ func (c *crawl) emitBlog() error {
 	if !c.homeDue() {
 		return nil // the home page was not read: the archived Blog record stands
 	}
-	b := c.blog
-	feed.FillBlog(c.feed, &b)
+	b := c.site.blog
+	feed.FillBlog(c.site.feed, &b)
 	b.ID, b.Captured = c.o.Blog.ID, c.start
-	if c.home != nil {
-		b.URL = c.home.String()
-		if given := canonicalOr(c.o.Blog.URL); given != "" && given != b.URL && !c.urlIsFeed && !contains(b.Aliases, given) {
+	if c.site.home != nil {
+		b.URL = c.site.home.String()
+		if given := canonicalOr(c.o.Blog.URL); given != "" && given != b.URL && !c.site.urlIsFeed && !contains(b.Aliases, given) {
 			b.Aliases = append(b.Aliases, given)
 		}
 	}
-	if b.Language == "" && c.homeLang != "" {
-		b.Language = c.homeLang
+	if b.Language == "" && c.site.homeLang != "" {
+		b.Language = c.site.homeLang
 		b.Provenance.Set("language", blogharvest.MethodHeuristic)
 	}
-	if b.License == "" && c.homeLicense != "" { // the feed's license first, then the home page's rel=license
-		b.License = c.homeLicense
+	if b.License == "" && c.site.homeLicense != "" { // the feed's license first, then the home page's rel=license
+		b.License = c.site.homeLicense
 		b.Provenance.Set("license", blogharvest.MethodStructured)
 	}
-	b.Files = append(b.Files, c.side.captures()...) // the evidence of dates from side feeds (feeddates.go)
-	if c.rulesF != nil {
-		b.Files = append(b.Files, *c.rulesF)
+	b.Files = append(b.Files, c.w.side.captures()...) // the evidence of dates from side feeds (feeddates.go)
+	if c.site.rulesF != nil {
+		b.Files = append(b.Files, *c.site.rulesF)
 	}
-	if f := stateFile(Watch{At: c.start, Threads: c.threads.state(c.feed), CommentShapes: c.shapes.kept(), WidgetScripts: c.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threads.state(c.site.feed), CommentShapes: c.w.shapes.kept(), WidgetScripts: c.w.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))
-	c.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
+	c.site.blog = blogharvest.Blog{FeedURL: b.FeedURL} // the files are emitted: free them
 	c.cleanBlog(&b)
 	if err := c.emit(Record{Blog: &b}); err != nil {
 		return fmt.Errorf("harvest %s: emit blog: %w", b.URL, err)

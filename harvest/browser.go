@@ -95,8 +95,8 @@ func (w *pageWorker) renderOptions(p *fetch.BrowserProxy) render.Options {
 	if w.o.CAFile != "" {
 		o.TrustedCAs = append(o.TrustedCAs, w.o.CAFile)
 	}
-	if w.home != nil && w.home.Scheme == "https" {
-		o.PinHosts = []string{w.home.Host}
+	if w.site.home != nil && w.site.home.Scheme == "https" {
+		o.PinHosts = []string{w.site.home.Host}
 	}
 	return o
 }
@@ -207,7 +207,7 @@ const lowScore = 0.3
 // articleRuleTrusted reports whether a trusted article rule was learned,
 // so that a low score on a post means the static page lacks the article.
 func (w *pageWorker) articleRuleTrusted() bool {
-	return w.rules != nil && w.rules.Article != nil && w.rules.Article.Trusted
+	return w.site.rules != nil && w.site.rules.Article != nil && w.site.rules.Article.Trusted
 }
 
 // maybeRender renders the page when renderReason says so and the

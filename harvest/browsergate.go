@@ -44,9 +44,9 @@ func (w *pageWorker) browserRefused(hostport string, _ error) {
 	w.render.mu.Unlock()
 	switch {
 	case n < maxRefusalWarnings:
-		w.warn("browser request refused: %s", hostport)
+		w.stats.warnf("browser request refused: %s", hostport)
 	case n == maxRefusalWarnings:
-		w.warn("browser request refused: %s (further refusals are not listed)", hostport)
+		w.stats.warnf("browser request refused: %s (further refusals are not listed)", hostport)
 	default:
 		w.log.Debug("browser request refused", "target", hostport)
 	}

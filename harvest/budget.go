@@ -77,7 +77,7 @@ func (c *crawl) warnOverBudget() {
 	if !c.spent() {
 		return
 	}
-	c.warn("max_duration %s reached: crawl stopped, %d URLs skipped over budget (%d being processed, %d queued)",
+	c.stats.warnf("max_duration %s reached: crawl stopped, %d URLs skipped over budget (%d being processed, %d queued)",
 		c.o.MaxDuration, c.overBudget+c.front.len(), c.overBudget, c.front.len())
 }
 
@@ -94,7 +94,7 @@ func (c *crawl) warnCappedDelays() {
 	}
 	sort.Strings(origins)
 	for _, o := range origins {
-		c.warn("robots.txt of %s asks for a Crawl-delay of %s; crawled at the cap of %s (max_crawl_delay)",
+		c.stats.warnf("robots.txt of %s asks for a Crawl-delay of %s; crawled at the cap of %s (max_crawl_delay)",
 			o, capped[o], c.maxCrawlDelay())
 	}
 }

@@ -40,9 +40,9 @@ func (w *pageWorker) cleanEntry(e *blogharvest.Entry) {
 // run.
 func (c *crawl) cleanBlog(b *blogharvest.Blog) {
 	if n := b.StripUserinfo(); n > 0 {
-		c.warn("blog %s: user-info (user:password@) removed from %d URLs", b.URL, n)
+		c.stats.warnf("blog %s: user-info (user:password@) removed from %d URLs", b.URL, n)
 	}
 	if fields := b.CleanText(); len(fields) > 0 {
-		c.warn("blog %s: characters not allowed in XML removed from %s", b.URL, strings.Join(fields, ", "))
+		c.stats.warnf("blog %s: characters not allowed in XML removed from %s", b.URL, strings.Join(fields, ", "))
 	}
 }

@@ -122,12 +122,12 @@ func commentLimitsOf(o Options) feed.CommentLimits {
 // watched threads, once the coordinator is done with them: the page
 // workers call it from then on.
 func (c *crawl) newCommentStage() *commentStage {
-	w := c.pageWorker
+	w := c.w
 	return &commentStage{
 		cfg: commentConfig{changedOnly: c.pol.changedOnly, limits: commentLimitsOf(c.o),
 			renderNever: c.o.Render == RenderNever},
 		fetch: clientComments{c.client}, api: c.client, mayLoad: w.browserMayLoad, log: c.log,
-		feed: c.feed, home: c.home, site: c.siteFeed, threads: c.threads,
+		feed: c.site.feed, home: c.site.home, site: c.siteFeed, threads: c.threads,
 		archived: c.o.Archived,
 		readPage: func(ctx context.Context, u string) (*fetchedPage, learn.Extraction, error) {
 			p, err := w.fetchPage(ctx, u)

@@ -23,7 +23,7 @@ func (c *crawl) drain(ctx context.Context) error {
 	workers := c.o.PerHost
 	jobs, outs := make(chan *pageJob), make(chan outcome)
 	var wg sync.WaitGroup
-	w := c.pageWorker // the workers get the page worker's state, not the coordinator's
+	w := c.w // the workers get the page worker's state, not the coordinator's
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
@@ -39,15 +39,15 @@ func (c *crawl) drain(ctx context.Context) error {
 	}
 	c.res.Skipped += c.front.len()
 	if c.disallowed > 0 {
-		c.warn("%d URLs disallowed by robots.txt were skipped", c.disallowed)
+		c.stats.warnf("%d URLs disallowed by robots.txt were skipped", c.disallowed)
 	}
 	if c.outOfScope > 0 {
-		c.warn("%d pages outside the blog's origins, or redirected out of them, were skipped (allow adds an origin)", c.outOfScope)
+		c.stats.warnf("%d pages outside the blog's origins, or redirected out of them, were skipped (allow adds an origin)", c.outOfScope)
 	}
 	c.logNotHTML()
 	c.warnOverBudget()
 	if err == nil && c.front.len() > 0 && !c.spent() {
-		c.warn("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
+		c.stats.warnf("max_pages %d reached: %d queued URLs not fetched", c.o.MaxPages, c.front.len())
 	}
 	if err == nil {
 		err = c.emitOffsite()
@@ -131,7 +131,7 @@ func (c *crawl) handle(out outcome) error {
 		c.queueStub(out)
 	}
 	if out.info != nil && out.url != nil {
-		if !c.pol.homeLinksOnly || out.url.String() == c.home.String() {
+		if !c.pol.homeLinksOnly || out.url.String() == c.site.home.String() {
 			n := c.seedLinks(out.url.String(), out.info, out.job.t.depth)
 			if !out.post {
 				c.knn.train(out.url, float64(n))
@@ -148,7 +148,7 @@ func (c *crawl) handle(out outcome) error {
 // candidate page (the variant's own links are not followed).
 func (c *crawl) queueCanonical(raw string) {
 	u, err := url.Parse(raw)
-	if err != nil || c.front.has(raw) || c.claims.claimed(raw) || !c.scope.contains(u) || isBinaryURL(u) {
+	if err != nil || c.front.has(raw) || c.claims.claimed(raw) || !c.site.scope.contains(u) || isBinaryURL(u) {
 		return
 	}
 	t := task{url: raw}
@@ -163,10 +163,10 @@ func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Comments += len(e.Comments)
 	c.late.note(e, c.claims.stubsOf(e.URL))
 	under := c.identify(e)
-	c.cleanEntry(e)
+	c.w.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
 		c.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")
-		return fmt.Errorf("harvest %s: emit entry %s: %w", c.home, e.URL, err)
+		return fmt.Errorf("harvest %s: emit entry %s: %w", c.site.home, e.URL, err)
 	}
 	if under == "" {
 		under = e.URL
@@ -180,7 +180,7 @@ func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 func (c *crawl) queueStub(out outcome) {
 	target := out.stub
 	u, err := url.Parse(target)
-	if err != nil || !c.scope.contains(u) || isBinaryURL(u) {
+	if err != nil || !c.site.scope.contains(u) || isBinaryURL(u) {
 		c.ledger.set(target, FateOutOfScope, "target of redirect stub "+out.job.t.url, "stub")
 		if it := out.job.item; it != nil {
 			c.offsite = append(c.offsite, it) // a feed-only entry, as for an item that leaves the blog

@@ -76,24 +76,26 @@ type site struct {
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
-// entry (comments, rendering, media). It reads the site and the policy,
-// claims URLs (claims), records their fates (ledger) and writes stats; it
+// entry (comments, rendering, media). It reads the site and the change
+// test (changes; never the policy), claims URLs (claims), records their fates (ledger) and writes stats; it
 // never touches the frontier, the kNN model, the Result's counts or emit,
 // which are the coordinator's. Every field is set before the workers
 // start; the ones written after that are safe for concurrent use.
 type pageWorker struct {
-	*site
-	o      Options
-	pol    policy // NewCrawl or UpdateCrawl
-	client *fetch.Client
-	log    *slog.Logger
-	start  time.Time
-	claims *claims        // URLs processed, feed items waiting, stubs
-	ledger *ledger        // the fate of every URL met
-	stats  *stats         // warnings and timings
-	render *rendererState // the browser: started by the first worker that needs it
-	media  *mediaCache    // media fetched in this crawl, shared by its entries
-	side   *sideFeeds     // feeds besides the posts feed, read for dates (feeddates.go)
+	site *site
+	o    Options
+	// changes tells what changed since the last crawl (changes.go): the
+	// worker's share of the policy.
+	changes *changes
+	client  *fetch.Client
+	log     *slog.Logger
+	start   time.Time
+	claims  *claims        // URLs processed, feed items waiting, stubs
+	ledger  *ledger        // the fate of every URL met
+	stats   *stats         // warnings and timings
+	render  *rendererState // the browser: started by the first worker that needs it
+	media   *mediaCache    // media fetched in this crawl, shared by its entries
+	side    *sideFeeds     // feeds besides the posts feed, read for dates (feeddates.go)
 	// requisites are the page requisites fetched in this crawl, shared by
 	// its pages (requisites.go).
 	requisites *mediaCache
@@ -115,7 +117,26 @@ type pageWorker struct {
 // (one goroutine: set-up, then the frontier's drain, handling the
 // workers' outcomes) over the page worker's.
 type crawl struct {
-	*pageWorker
+	// site is what the set-up learns of the blog, the page worker's
+	// too; o, pol, log and start the crawl's options, policy, logger and
+	// start; client, claims, ledger and stats are shared with the page
+	// workers (each safe for concurrent use).
+	site    *site
+	o       Options
+	pol     policy
+	changes *changes // the page worker's too
+	log     *slog.Logger
+	start   time.Time
+	client  *fetch.Client
+	claims  *claims
+	ledger  *ledger
+	stats   *stats
+	// w is the page stage: what the drain's workers run, one page job
+	// at a time (worker.go), turning it into an outcome the coordinator
+	// handles; the coordinator gives it the comment stage once the site
+	// is set up, and reads what it learned for the whole crawl (comment
+	// shapes, widget scripts, side feeds, the render account) at the end.
+	w    *pageWorker
 	emit func(Record) error
 	res  *Result
 
@@ -144,25 +165,13 @@ type crawl struct {
 	// (discovered.go), in the order met; wellKnown are the sitemap
 	// candidates no one named (platforms' paths).
 	feedErr   error // why the posts feed could not be read (too large); nil when it was
-	left      map[string]*leftOut
-	leftOrder []string
+	left      leftOuts
 	wellKnown map[string]bool
 
-	// feedMovedFrom is the feed URL of State.Feed when it failed and
-	// another was found (findMovedFeed); movedHome the home page read
-	// then; moves the archive's posts (probeMoves) and moved the posts of
-	// this crawl that moved: new URL → archived URL (identify).
-	feedMovedFrom string
-	movedHome     *fetchedPage
-	// gone is State.Gone as this crawl leaves it, goneEvents counts the
-	// posts it found withdrawn or restored (gone.go).
-	gone       map[string]blogharvest.GonePost
-	goneEvents int
-	moves      *moveIndex
-	moved      map[string]string
-	// rediscoverErr is why findMovedFeed found no feed again: the
-	// evidence strangerWithoutFeed weighs (stranger.go).
-	rediscoverErr error
+	// move is what the crawl learns of a blog that moved (moves.go),
+	// gone the posts withdrawn from it (gone.go).
+	move moveState
+	gone withdrawals
 
 	budget     context.Context // the crawl's context, bounded by MaxDuration
 	blogDone   bool            // the Blog record was emitted
@@ -176,7 +185,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 	start := o.Now()
 	c := newCrawl(o, pol(o, start), start, emit)
 	wall := time.Now()
-	defer c.closeRenderer()
+	defer c.w.closeRenderer()
 	bctx, stop := c.withBudget(ctx)
 	defer stop()
 	err := c.endBudget(c.crawl(bctx))
@@ -194,7 +203,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 		}
 		c.res.Delayed = int(st.Delayed)
 	}
-	c.render.account.fill(c.res)
+	c.w.render.account.fill(c.res)
 	return c.res, err
 }
 
@@ -202,7 +211,9 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 // applied) and policy pol, started at start.
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
-	w := &pageWorker{site: &site{}, o: o, pol: pol, log: o.Logger, start: start, claims: newClaims(),
+	s := &site{}
+	ch := newChanges(pol, o.State.Items, s)
+	w := &pageWorker{site: s, o: o, changes: ch, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
 		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
 		stored: &storedRequisites{load: o.ArchivedRequisites}, scripts: &scriptReads{}}
@@ -212,8 +223,9 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	} else {
 		w.widgets = newWidgetScripts(nil)
 	}
-	return &crawl{pageWorker: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		variants: map[string]int{}, left: map[string]*leftOut{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
+	return &crawl{site: s, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
+		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
+		variants: map[string]int{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
 		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 
@@ -240,23 +252,23 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
 	}
-	if home == nil && c.movedHome != nil { // the feed moved: the home page was read to find it again
-		home = c.movedHome
+	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
+		home = c.move.home
 		c.siteFeed.commented = c.siteCommentPosts(ctx, home)
 	}
 	c.suspectMove()
 	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
-	if home == nil && c.feed.Link != "" {
-		if c.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
-			c.addOrigin(c.feed.Link) // the feed names the blog's home page
+	if home == nil && c.site.feed.Link != "" {
+		if c.site.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
+			c.addOrigin(c.site.feed.Link) // the feed names the blog's home page
 		}
 		if c.homeDue() {
-			home = c.fetchHome(ctx, c.feed.Link) // the blog was given by its feed
+			home = c.fetchHome(ctx, c.site.feed.Link) // the blog was given by its feed
 			c.siteFeed.commented = c.siteCommentPosts(ctx, home)
 		}
 	}
 	c.setScope(home)
-	c.widgets.setHome(home) // its scripts are no widget's loader (scriptwidget.go)
+	c.w.widgets.setHome(home) // its scripts are no widget's loader (scriptwidget.go)
 	if c.homeDue() {
 		c.homeRequisites(ctx, home)
 	}
@@ -270,7 +282,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err := c.checkIdentity(); err != nil {
 		return err // a stranger at the address: nothing archived (stranger.go)
 	}
-	c.comments = c.newCommentStage() // the site is set up: the pages' comments from here on
+	c.w.comments = c.newCommentStage() // the site is set up: the pages' comments from here on
 	train, err := c.learnRules(ctx)
 	if err != nil || c.emit == nil {
 		if c.emit == nil {
@@ -279,7 +291,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		return err // c.emit is nil for Learn: it stops here
 	}
 	if home != nil && !c.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
-		c.seedLinks(c.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
+		c.seedLinks(c.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
 	}
 	err = c.emitTraining(ctx, train)
 	if err == nil {
@@ -304,7 +316,7 @@ func (c *crawl) newClient() error {
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}
-	c.client = cl
+	c.client, c.w.client = cl, cl
 	return nil
 }
 

@@ -37,7 +37,7 @@ func (c *crawl) admit(u, source, what string) bool {
 	if c.ledger.known(u) || c.ledger.size() < c.maxURLs() {
 		return true
 	}
-	c.leave(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
+	c.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
 	return false
 }
 
@@ -59,14 +59,24 @@ func (c *crawl) maxSitemapBytes() int64 {
 	return c.o.MaxSitemapBytes
 }
 
-// leave counts u, named by source, as left out for why.
-func (c *crawl) leave(source, u, what, why string) {
+// leftOuts are the leftOut counts of a crawl, by source and what, in the
+// order first met; the zero value is empty.
+type leftOuts struct {
+	by    map[string]*leftOut
+	order []string
+}
+
+// add counts u, named by source, as left out for why.
+func (l *leftOuts) add(source, u, what, why string) {
 	key := source + "\x00" + what
-	lo := c.left[key]
+	lo := l.by[key]
 	if lo == nil {
+		if l.by == nil {
+			l.by = map[string]*leftOut{}
+		}
 		lo = &leftOut{source: source, first: u, what: what, why: why}
-		c.left[key] = lo
-		c.leftOrder = append(c.leftOrder, key)
+		l.by[key] = lo
+		l.order = append(l.order, key)
 	}
 	lo.n++
 }
@@ -81,8 +91,8 @@ func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
 // out ("… and N more URLs …"). One warning sums them up.
 func (c *crawl) settleLeftOut() {
 	total := 0
-	for _, key := range c.leftOrder {
-		lo := c.left[key]
+	for _, key := range c.left.order {
+		lo := c.left.by[key]
 		total += lo.n
 		switch lo.what {
 		case leftLinks:
@@ -93,9 +103,9 @@ func (c *crawl) settleLeftOut() {
 			c.ledger.force(lo.source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.n, lo.what, lo.why), "sitemap")
 		}
 	}
-	c.left, c.leftOrder = map[string]*leftOut{}, nil
+	c.left = leftOuts{}
 	if total > 0 {
-		c.warn("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
+		c.stats.warnf("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
 	}
 }
 

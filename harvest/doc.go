@@ -203,17 +203,27 @@
 //
 // # Stages
 //
-// A crawl's state is split by who writes it. The site (site: blog, home,
-// scope, feed, post pattern, rules) is set up by the coordinator before
-// the frontier is drained and read-only after that. The policy (policy)
-// is what tells UpdateCrawl from NewCrawl, a value fixed at the start. The
-// coordinator (crawl, one goroutine) alone holds the frontier, the kNN
-// model, the Result's counts and emit. Page workers (pageWorker, PerHost
-// goroutines) turn one page into an outcome: fetch, parse once, extract,
-// entry; they get the site and the policy, claim URLs and wait feed items
-// in claims, record fates in the ledger and write warnings and timings to
-// stats, each of those three safe for concurrent use with a lock of its
-// own, as is the browser (rendererState).
+// A crawl's state is split by who writes it, and no stage embeds
+// another: each holds the others it uses as named fields. The site
+// (site: blog, home, scope, feed, post pattern, rules) is set up by the
+// coordinator before the frontier is drained and read-only after that;
+// the coordinator and the page worker hold the same one. The policy
+// (policy) is what tells UpdateCrawl from NewCrawl, a value fixed at the
+// start and read by the coordinator alone; the page worker gets what it
+// needs of it as the change test (changes, changes.go: since, whether
+// only what changed is emitted, whether the recheck is settled, and the
+// last crawl's item signatures). The coordinator (crawl, one goroutine)
+// alone holds the frontier, the kNN model, the Result's counts, emit, a
+// moved blog's state (moveState) and the withdrawals (withdrawals). Page
+// workers (pageWorker, the coordinator's named field crawl.w, run by
+// PerHost goroutines) turn one page into an outcome: fetch, parse once,
+// extract, entry; they never reach the frontier. The coordinator and
+// the page worker each hold the crawl's client, claims (URLs claimed,
+// feed items waiting), ledger (fates) and stats (warnings and timings),
+// each of those safe for concurrent use with a lock of its own, as is
+// the browser (rendererState); the coordinator reads what the workers
+// learned for the whole crawl (the page worker's shapes, widgets, side
+// feeds and the render account) once they are done.
 //
 // The comment stage (commentStage, commentstage.go) is a page worker's
 // named field (pageWorker.comments), not part of the site: the
@@ -244,11 +254,15 @@
 //   - seed.go: scope, feed items, sitemaps and links into the frontier.
 //   - sitemap.go: sitemap and robots.txt Sitemap: parsing, streamed.
 //   - discovered.go: the bound on the URLs taken in (admit), what the
-//     bounds left out (leftOut) and its ledger rows (settleLeftOut).
+//     bounds left out (leftOut, by source in leftOuts) and its ledger
+//     rows (settleLeftOut).
 //   - scope.go, canon.go, pattern.go: which URLs are the blog's, their
 //     canonical form, which are posts.
 //   - frontier.go, knn.go: the priority queue and its estimate.
-//   - train.go: the training pages and Learn; itemChanged. A training
+//   - changes.go: the change test (changes): which feed items
+//     (itemChanged, signatureChanged, unlisted) and entries
+//     (entryChanged) changed since the last crawl.
+//   - train.go: the training pages and Learn. A training
 //     page's extraction made for its signs (learnSigns) is its entry's
 //     (takeExtraction); each training job is dropped once emitted.
 //   - coordinator.go: the drain: dispatching jobs, handling outcomes,
@@ -309,11 +323,13 @@
 //   - moves.go: a blog that moved: its feed found again (findMovedFeed),
 //     the move suspected (suspectMove), the archived URLs asked for
 //     (probeMoves), each post matched with an archived one (identify,
-//     moveIndex.match), State.Moved.
+//     moveIndex.match), State.Moved; what the crawl keeps of it:
+//     moveState.
 //   - gone.go: posts withdrawn from the live blog: the posts dropped from
 //     the feed's first page asked for (askDropped), the suspected and
 //     withdrawn ones asked again (askGone), State.Gone, the ledger fates
-//     withdrawn and restored, RecordsWithdrawal.
+//     withdrawn and restored, RecordsWithdrawal; what the crawl keeps of
+//     it: withdrawals.
 //   - stranger.go: a stranger at the old address (checkIdentity after a
 //     suspected move, strangerWithoutFeed when no feed is found again):
 //     IdentityError, nothing archived; Options.AcceptIdentity turns it
@@ -375,7 +391,9 @@
 //     blogs.example.yaml; what it leaves out goes to the ledger, named
 //     by the key. Comment sources' bounds: feed.CommentLimits.
 //   - A new difference between NewCrawl and UpdateCrawl: a field of policy,
-//     set in newCrawlPolicy and updatePolicy. Where the comment stage must
+//     set in newCrawlPolicy and updatePolicy. Where the page worker must
+//     see it: a field of changes, set from the policy in newChanges (the
+//     worker holds no policy). Where the comment stage must
 //     see it: a field of commentConfig, set from the policy in
 //     newCommentStage (the stage never reads pol or Options).
 //   - A new comment source of a post, or a new check of what one holds:
@@ -387,8 +405,11 @@
 //     the next crawl watches: threadWatcher (threads.go).
 //   - A new fate of a URL: ledger.go (Fate, fateRank), recorded where the
 //     page path decides it (worker.go, coordinator.go).
-//   - State shared by the workers: claims, ledger or stats, never a field of
-//     crawl.
+//   - State shared by the workers: claims, ledger or stats (the crawl
+//     and the page worker hold the same one), never a field the
+//     coordinator alone writes. State of the coordinator's alone: a field
+//     of crawl, or of the value its phase keeps (moveState, withdrawals,
+//     leftOuts), never of pageWorker.
 //   - What makes a post at a new URL the same post (the evidence, its
 //     order, the text threshold): moveIndex.match in moves.go; when a move
 //     is suspected: suspectMove; which failures of the known feed send the

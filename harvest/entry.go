@@ -23,11 +23,11 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 	if !post && j.t.kind == "candidate" && !w.looksLikeContent(ex, p) {
 		return nil
 	}
-	if !post && j.t.kind == "candidate" && w.readsAsPost(ex, p) {
+	if !post && j.t.kind == "candidate" && w.site.readsAsPost(ex, p) {
 		post = true // a post the pattern does not know (root-level, another folder)
 	}
 	e := w.newEntry(j, post)
-	if e.Kind == blogharvest.KindPage && j.item != nil && w.readsAsPost(ex, p) {
+	if e.Kind == blogharvest.KindPage && j.item != nil && w.site.readsAsPost(ex, p) {
 		e.Kind = blogharvest.KindPost // a feed item alone of its URL shape whose page reads as a post
 	}
 	w.comments.fetchComments(ctx, j)
@@ -64,11 +64,11 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
 	kind := blogharvest.KindPost
-	if !post || j.t.kind == "page" || j.item != nil && w.outsidePattern(p.ident) && w.outsidePattern(p.url.String()) {
+	if !post || j.t.kind == "page" || j.item != nil && w.site.outsidePattern(p.ident) && w.site.outsidePattern(p.url.String()) {
 		kind = blogharvest.KindPage
 	}
-	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: w.home.String(),
-		Language: w.blogLanguage(), Captured: p.resp.Captured, StatusCode: p.resp.Status,
+	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: kind, URL: p.ident, ChildOf: w.site.home.String(),
+		Language: w.site.blogLanguage(), Captured: p.resp.Captured, StatusCode: p.resp.Status,
 		ResponseCode: fmt.Sprintf("%d %s", p.resp.Status, http.StatusText(p.resp.Status))}
 	e.Provenance.Set("status_code", blogharvest.MethodHTTP)
 	e.Provenance.Set("response_code", blogharvest.MethodHTTP)
@@ -134,7 +134,7 @@ func (w *pageWorker) learnPage(p *fetchedPage) learn.Page {
 func (w *pageWorker) takeExtraction(j *pageJob) (learn.Extraction, error) {
 	l := j.learned
 	j.learned = nil
-	if l != nil && l.rules == w.rules && l.page == j.page {
+	if l != nil && l.rules == w.site.rules && l.page == j.page {
 		return l.ex, l.err
 	}
 	return w.extract(w.learnPage(j.page))
@@ -143,7 +143,7 @@ func (w *pageWorker) takeExtraction(j *pageJob) (learn.Extraction, error) {
 // extract applies the rules (or the fallbacks) to a page and times it.
 func (w *pageWorker) extract(page learn.Page) (learn.Extraction, error) {
 	t0 := time.Now()
-	ex, err := w.rules.Extract(page)
+	ex, err := w.site.rules.Extract(page)
 	d := time.Since(t0)
 	w.stats.took("extract", d)
 	return ex, err
@@ -160,18 +160,18 @@ func (w *pageWorker) extract(page learn.Page) (learn.Extraction, error) {
 // (postSigns.evidence): a sign the blog's own posts share is its theme,
 // not evidence.
 func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
-	if len(ex.ContentText) < 200 || p.ident == w.home.String() || p.info.summaries > 1 {
+	if len(ex.ContentText) < 200 || p.ident == w.site.home.String() || p.info.summaries > 1 {
 		return false // several articles: a listing (archive, post format, author page)
 	}
-	if w.signs.evidence(w.signs.titleAway) && titleLinksAway(p, ex.Title) ||
-		w.signs.evidence(w.signs.summary) && w.summaryOf(p, ex) ||
-		w.signs.evidence(w.signs.underPost) && w.underPost(p) {
+	if w.site.signs.evidence(w.site.signs.titleAway) && titleLinksAway(p, ex.Title) ||
+		w.site.signs.evidence(w.site.signs.summary) && w.site.summaryOf(p, ex) ||
+		w.site.signs.evidence(w.site.signs.underPost) && w.site.underPost(p) {
 		return false
 	}
-	if w.readsAsPost(ex, p) {
+	if w.site.readsAsPost(ex, p) {
 		return true
 	}
-	return w.postLinks(ex, p.url) <= w.signs.maxLinks()
+	return w.site.postLinks(ex, p.url) <= w.site.signs.maxLinks()
 }
 
 // fillFields sets title, author, dates, content and categories, each from
@@ -211,7 +211,7 @@ func (w *pageWorker) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Ex
 // inferredAuthor reports whether ex's author is only the posts feed's sole
 // author (learn.Rules.SoleAuthor), not something the page says.
 func (w *pageWorker) inferredAuthor(ex learn.Extraction) bool {
-	return w.rules != nil && ex.Author != "" && ex.Author == w.rules.SoleAuthor &&
+	return w.site.rules != nil && ex.Author != "" && ex.Author == w.site.rules.SoleAuthor &&
 		methodOf(ex, "author") == blogharvest.MethodHeuristic
 }
 
@@ -260,7 +260,7 @@ func (w *pageWorker) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.E
 	// A full-text feed's short or empty item (an image post, a post with no
 	// text) beats a fallback's guess, which then holds the article's
 	// surroundings (title, byline) instead.
-	shortPost := w.full && it != nil && ex.ContentHTML != "" && methodOf(ex, learn.FieldContent) != blogharvest.MethodRule
+	shortPost := w.site.full && it != nil && ex.ContentHTML != "" && methodOf(ex, learn.FieldContent) != blogharvest.MethodRule
 	switch {
 	case shortPost && !feedFull:
 		e.Content = feedHTML
@@ -287,7 +287,7 @@ func (w *pageWorker) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.E
 // addFiles attaches the feed item, the comment feed and the rules.
 func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 	if j.item != nil && len(j.item.Raw) > 0 {
-		f := blogharvest.File{URL: w.blog.FeedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(w.feed.Format),
+		f := blogharvest.File{URL: w.site.blog.FeedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(w.site.feed.Format),
 			Body: j.item.Raw, Captured: w.start}
 		f.Sum()
 		e.Files = append(e.Files, f)
@@ -299,8 +299,8 @@ func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 	if j.commentsErr != nil {
 		e.Problems = append(e.Problems, fmt.Sprintf("comment feed: %v", j.commentsErr))
 	}
-	if w.rulesF != nil {
-		e.Files = append(e.Files, *w.rulesF)
+	if w.site.rulesF != nil {
+		e.Files = append(e.Files, *w.site.rulesF)
 	}
 }
 
@@ -322,8 +322,8 @@ func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.E
 	if u == "" {
 		return nil
 	}
-	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: w.home.String(),
-		Language: w.blogLanguage(), Captured: w.start, Problems: []string{problem}}
+	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: w.site.home.String(),
+		Language: w.site.blogLanguage(), Captured: w.start, Problems: []string{problem}}
 	w.fillFields(e, it, learn.Extraction{}, nil)
 	e.NumReplies = max(it.CommentCount, 0)
 	e.HasReply = e.NumReplies > 0
@@ -335,11 +335,11 @@ func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.E
 // outside the blog's scope; UpdateCrawl emits only those changed since.
 func (c *crawl) emitOffsite() error {
 	for _, it := range c.offsite {
-		if c.pol.changedOnly && !c.itemChanged(it) {
+		if c.pol.changedOnly && !c.changes.itemChanged(it) {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
 			continue
 		}
-		e := c.feedOnlyEntry(it, fmt.Sprintf("page %s is outside the blog; not captured", it.Link))
+		e := c.w.feedOnlyEntry(it, fmt.Sprintf("page %s is outside the blog; not captured", it.Link))
 		if e == nil {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item without a usable link or guid", "feed")
 			continue
@@ -354,23 +354,6 @@ func (c *crawl) emitOffsite() error {
 		}
 	}
 	return nil
-}
-
-// entryChanged reports, for UpdateCrawl, whether an entry holds anything
-// after since: publication, edit, a comment, or a sitemap lastmod.
-func (w *pageWorker) entryChanged(e *blogharvest.Entry, t task) bool {
-	if e.Created.IsZero() && t.lastmod.IsZero() {
-		return true // undated: cannot tell, keep it
-	}
-	if e.Created.After(w.pol.since) || e.Modified.After(w.pol.since) || t.lastmod.After(w.pol.since) {
-		return true
-	}
-	for _, cm := range e.Comments {
-		if cm.Added.After(w.pol.since) {
-			return true
-		}
-	}
-	return false
 }
 
 // splitTags tells the feed's categories from its tags (RSS lists both as

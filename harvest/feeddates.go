@@ -133,7 +133,7 @@ func (w *pageWorker) feedDate(ctx context.Context, p *fetchedPage) (sideItem, bo
 		ch, mine := w.side.claim(fu)
 		switch {
 		case mine:
-			f, files, err := feed.FetchAll(ctx, w.client, fu, feed.PageOptions{MaxPages: 1})
+			f, files, err := feed.FetchAll(ctx, w.client, fu, feed.PageOptions{MaxPages: 1, DatesOnly: true})
 			if err != nil || len(files) == 0 {
 				w.log.Debug("side feed", "url", fu, "err", err)
 			} else {
@@ -162,22 +162,22 @@ func (w *pageWorker) sideFeedsOf(p *fetchedPage) []string {
 	self := strings.TrimSuffix(p.ident, "/")
 	for _, f := range p.info.feeds {
 		u, err := url.Parse(f)
-		if err != nil || f == w.blog.FeedURL || (w.feed != nil && f == w.feed.URL) || strings.HasPrefix(f, self+"/") ||
-			platform.SiteCommentFeed(u.Path) || bloggerPostComments.MatchString(f) || !w.scope.contains(u) {
+		if err != nil || f == w.site.blog.FeedURL || (w.site.feed != nil && f == w.site.feed.URL) || strings.HasPrefix(f, self+"/") ||
+			platform.SiteCommentFeed(u.Path) || bloggerPostComments.MatchString(f) || !w.site.scope.contains(u) {
 			continue
 		}
 		out = appendNew(out, f)
 	}
 	row, ok := platform.Platform{}, false
-	if w.feed != nil && w.feed.PlatformID != "" {
-		row, ok = platform.ByID(w.feed.PlatformID)
+	if w.site.feed != nil && w.site.feed.PlatformID != "" {
+		row, ok = platform.ByID(w.site.feed.PlatformID)
 	}
 	if ok && row.SectionFeed != "" {
 		segs := segments(p.url.EscapedPath())
 		for i := len(segs) - 1; i >= 1; i-- {
 			u := &url.URL{Scheme: p.url.Scheme, Host: p.url.Host}
 			blogharvest.SetEscapedPath(u, "/"+strings.Join(segs[:i], "/")+"/"+row.SectionFeed)
-			if s := u.String(); s != w.blog.FeedURL && (w.feed == nil || s != w.feed.URL) {
+			if s := u.String(); s != w.site.blog.FeedURL && (w.site.feed == nil || s != w.site.feed.URL) {
 				out = appendNew(out, s)
 			}
 		}

@@ -40,6 +40,14 @@ const (
 	goneRecheckMax   = 180 * 24 * time.Hour // the longest wait
 )
 
+// withdrawals is State.Gone as this crawl leaves it (posts) and the count
+// of posts it found withdrawn or restored (events): the coordinator's
+// alone.
+type withdrawals struct {
+	posts  map[string]blogharvest.GonePost
+	events int
+}
+
 // goneAnswer is what a URL answered: 404 or 410 (gone), any other status
 // of a page (back), or nothing usable (a 5xx, no connection: no evidence
 // either way).
@@ -65,45 +73,45 @@ func (c *crawl) askGone(ctx context.Context) {
 	if !c.pol.useState || c.emit == nil {
 		return
 	}
-	c.gone = maps.Clone(c.o.State.Gone)
+	c.gone.posts = maps.Clone(c.o.State.Gone)
 	var due []string
-	for u, g := range c.gone {
+	for u, g := range c.gone.posts {
 		if g.Next.IsZero() || !c.start.Before(g.Next) {
 			due = append(due, u)
 		}
 	}
-	slices.SortFunc(due, func(a, b string) int { return c.gone[a].Asked.Compare(c.gone[b].Asked) })
+	slices.SortFunc(due, func(a, b string) int { return c.gone.posts[a].Asked.Compare(c.gone.posts[b].Asked) })
 	for _, u := range due[:min(len(due), maxGoneAsks)] {
 		if ctx.Err() != nil {
 			return
 		}
 		status, gone, back := c.goneAnswer(ctx, u)
-		g := c.gone[u]
+		g := c.gone.posts[u]
 		switch {
 		case gone && g.Confirmed.IsZero():
 			g.Confirmed, g.Status, g.Asked, g.Next = c.start, status, c.start, c.start.Add(goneRecheckFirst)
-			c.gone[u] = g
-			c.goneEvents++
+			c.gone.posts[u] = g
+			c.gone.events++
 			c.ledger.force(u, FateWithdrawn, fmt.Sprintf("withdrawn from the live blog: HTTP %d on %s, HTTP %d on %s; its archived versions are kept",
 				g.FirstStatus, day(g.First), status, day(c.start)), "archived")
-			c.warn("post withdrawn from the live blog: %s answered %d on %s and %d now", u, g.FirstStatus, day(g.First), status)
+			c.stats.warnf("post withdrawn from the live blog: %s answered %d on %s and %d now", u, g.FirstStatus, day(g.First), status)
 		case gone:
 			wait := min(max(2*g.Next.Sub(g.Asked), goneRecheckFirst), goneRecheckMax)
 			g.Status, g.Asked, g.Next = status, c.start, c.start.Add(wait)
-			c.gone[u] = g
+			c.gone.posts[u] = g
 			c.log.Info("withdrawn post still gone", "url", u, "status", status, "next", g.Next)
 		case back && g.Confirmed.IsZero():
-			delete(c.gone, u)
+			delete(c.gone.posts, u)
 			c.log.Info("post suspected gone answers again", "url", u, "status", status)
 		case back:
-			delete(c.gone, u)
-			c.goneEvents++
+			delete(c.gone.posts, u)
+			c.gone.events++
 			c.ledger.force(u, FateRestored, fmt.Sprintf("restored on the live blog: answers HTTP %d on %s; withdrawn since %s (HTTP %d), confirmed %s",
 				status, day(c.start), day(g.First), g.FirstStatus, day(g.Confirmed)), "archived")
-			c.warn("withdrawn post restored on the live blog: %s answers %d", u, status)
+			c.stats.warnf("withdrawn post restored on the live blog: %s answers %d", u, status)
 		default:
 			g.Asked = c.start // no evidence either way: asked again next time
-			c.gone[u] = g
+			c.gone.posts[u] = g
 		}
 	}
 }
@@ -113,26 +121,26 @@ func (c *crawl) askGone(ctx context.Context) {
 // was read (it changed) and the blog did not move (probeMoves asks then):
 // a 404 or 410 makes the post suspected.
 func (c *crawl) askDropped(ctx context.Context) {
-	if !c.pol.useState || c.emit == nil || c.feed == nil || c.moving || len(c.o.State.Items) == 0 {
+	if !c.pol.useState || c.emit == nil || c.site.feed == nil || c.site.moving || len(c.o.State.Items) == 0 {
 		return
 	}
 	now := c.itemSignatures()
 	if len(now) == 0 {
 		return // a feed without items says nothing about posts
 	}
-	if c.gone == nil {
-		c.gone = maps.Clone(c.o.State.Gone)
+	if c.gone.posts == nil {
+		c.gone.posts = maps.Clone(c.o.State.Gone)
 	}
-	for u, g := range c.gone {
+	for u, g := range c.gone.posts {
 		if _, listed := now[u]; listed && !g.Next.IsZero() {
 			g.Next = time.Time{} // listed again: asked first thing next run (askGone), restored if it answers
-			c.gone[u] = g
+			c.gone.posts[u] = g
 		}
 	}
 	var dropped []string
 	for u := range c.o.State.Items {
 		if _, listed := now[u]; !listed {
-			if _, known := c.gone[u]; !known {
+			if _, known := c.gone.posts[u]; !known {
 				dropped = append(dropped, u)
 			}
 		}
@@ -155,10 +163,10 @@ func (c *crawl) askDropped(ctx context.Context) {
 		if !gone {
 			continue
 		}
-		if c.gone == nil {
-			c.gone = map[string]blogharvest.GonePost{}
+		if c.gone.posts == nil {
+			c.gone.posts = map[string]blogharvest.GonePost{}
 		}
-		c.gone[u] = blogharvest.GonePost{First: c.start, FirstStatus: status, Status: status, Asked: c.start}
+		c.gone.posts[u] = blogharvest.GonePost{First: c.start, FirstStatus: status, Status: status, Asked: c.start}
 		c.ledger.force(u, FateFailed, fmt.Sprintf("archived post, gone from the feed, answers HTTP %d: asked again next run before it is recorded withdrawn", status), "archived")
 		c.log.Info("archived post answers gone: asked again next run", "url", u, "status", status)
 	}
@@ -167,7 +175,7 @@ func (c *crawl) askDropped(ctx context.Context) {
 // goneState returns State.Gone as this crawl leaves it: the last crawl's
 // when this one asked nothing.
 func (c *crawl) goneState() map[string]blogharvest.GonePost {
-	g := c.gone
+	g := c.gone.posts
 	if g == nil {
 		g = c.o.State.Gone
 	}

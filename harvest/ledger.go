@@ -237,7 +237,7 @@ func (c *crawl) settleLedger(err error) []LedgerRow {
 	c.settleLeftOut()
 	rows := c.ledger.rowsSorted()
 	if n := FateCounts(rows)["unaccounted"]; n > 0 {
-		c.warn("crawl ledger: %d URLs met have no fate (a bug; they are listed as unaccounted)", n)
+		c.stats.warnf("crawl ledger: %d URLs met have no fate (a bug; they are listed as unaccounted)", n)
 	}
 	return rows
 }

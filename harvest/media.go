@@ -296,7 +296,7 @@ func (w *pageWorker) mediaHosts() string {
 	if w.o.MediaHosts != "" {
 		return w.o.MediaHosts
 	}
-	if w.home != nil && isPrivateHost(w.home.Hostname()) {
+	if w.site.home != nil && isPrivateHost(w.site.home.Hostname()) {
 		return MediaSameHost
 	}
 	return MediaAnyHost
@@ -309,7 +309,7 @@ func (w *pageWorker) mediaHostAllowed(raw string) bool {
 	if err != nil {
 		return false
 	}
-	return w.scope.hosts[strings.ToLower(u.Host)] || w.mediaHosts() == MediaAnyHost
+	return w.site.scope.hosts[strings.ToLower(u.Host)] || w.mediaHosts() == MediaAnyHost
 }
 
 // isPrivateHost reports whether host is a loopback, private or link-local

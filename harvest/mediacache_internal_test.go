@@ -28,11 +28,11 @@ func TestMediaFetchedOncePerCrawl(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	c := loopbackCrawl(t, srv.URL)
-	c.o = Options{MaxMediaBytes: 1 << 20, MaxMediaPerEntry: 10}
+	c.w.o = Options{MaxMediaBytes: 1 << 20, MaxMediaPerEntry: 10} // the page worker captures media
 	var entries []*blogharvest.Entry
 	for _, p := range []string{"/a/", "/b/"} {
 		e := &blogharvest.Entry{URL: srv.URL + p, Content: `<p>Post.</p><img src="/logo.png"><img src="/gone.png">`}
-		c.captureMedia(context.Background(), e)
+		c.w.captureMedia(context.Background(), e)
 		entries = append(entries, e)
 	}
 	if logo.Load() != 1 || gone.Load() != 1 {

@@ -29,6 +29,22 @@ import (
 // URL and how it was matched; State.Moved keeps the pair for every later
 // crawl. doc/lifecycle.md says why.
 
+// moveState is what a crawl learns of a blog that moved: the
+// coordinator's alone.
+type moveState struct {
+	// feedFrom is the feed URL of State.Feed when it failed and another
+	// was found (findMovedFeed); home the home page read then.
+	feedFrom string
+	home     *fetchedPage
+	// archive is the archive's posts (probeMoves), posts the posts of
+	// this crawl that moved: new URL → archived URL (identify).
+	archive *moveIndex
+	posts   map[string]string
+	// rediscoverErr is why findMovedFeed found no feed again: the
+	// evidence strangerWithoutFeed weighs (stranger.go).
+	rediscoverErr error
+}
+
 // ArchivedPost is what the archive holds of one entry of the blog (its
 // latest version), for matching a post found at a new URL.
 type ArchivedPost struct {
@@ -163,7 +179,7 @@ func sameDay(a, b time.Time) bool {
 // 401, or no feed at the URL. A blog that is down (5xx, no connection)
 // has not moved.
 func (c *crawl) feedMayHaveMoved(err error) bool {
-	if !c.pol.useState || c.o.Blog.FeedURL != "" || c.feedMovedFrom != "" || err == nil {
+	if !c.pol.useState || c.o.Blog.FeedURL != "" || c.move.feedFrom != "" || err == nil {
 		return false
 	}
 	var se *fetch.StatusError
@@ -183,22 +199,22 @@ func (c *crawl) feedMayHaveMoved(err error) bool {
 // warning and the old feed's ledger row, and the home page Discover read
 // is kept (movedHome) when home is nil.
 func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause error) bool {
-	old := c.blog.FeedURL
+	old := c.site.blog.FeedURL
 	c.log.Info("the archived feed failed: looking for the blog's feed again", "feed", old, "err", cause)
-	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.blog.URL)
+	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.site.blog.URL)
 	if err != nil {
-		c.warn("feed %s: %v; looked for the feed again from %s: %v", old, cause, c.blog.URL, err)
-		c.rediscoverErr = err
+		c.stats.warnf("feed %s: %v; looked for the feed again from %s: %v", old, cause, c.site.blog.URL, err)
+		c.move.rediscoverErr = err
 		return false
 	}
 	if canonicalOr(feedURL) == canonicalOr(old) {
 		return false
 	}
-	c.feedMovedFrom = old
-	c.blog.FeedURL = feedURL
+	c.move.feedFrom = old
+	c.site.blog.FeedURL = feedURL
 	c.addOrigin(feedURL)
 	c.keepFeedPage(feedURL, first)
-	c.warn("the posts feed moved: %s answered %v; the home page names %s, read instead and kept for the next crawls", old, cause, feedURL)
+	c.stats.warnf("the posts feed moved: %s answered %v; the home page names %s, read instead and kept for the next crawls", old, cause, feedURL)
 	if u := canonicalOr(old); u != "" {
 		c.ledger.force(u, FateRedirect, canonicalOr(feedURL)+" (the posts feed moved: found again from the home page)", "feed")
 	}
@@ -207,7 +223,7 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 		c.res.Pages++
 		c.homeFile(resp)
 		if p, err := newFetchedPage(resp); err == nil {
-			c.movedHome = p
+			c.move.home = p
 		}
 	}
 	return true
@@ -220,22 +236,22 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 // leaving out the items published since the last crawl: a blog that
 // posted more than its feed lists has not moved.
 func (c *crawl) suspectMove() {
-	if !c.pol.useState || c.feed == nil {
+	if !c.pol.useState || c.site.feed == nil {
 		return
 	}
-	if c.feedMovedFrom != "" {
-		c.moving = true
+	if c.move.feedFrom != "" {
+		c.site.moving = true
 		return
 	}
 	st := c.o.State.Items
 	if len(st) == 0 {
 		return
 	}
-	n := min(c.feed.FirstPage, len(c.feed.Items))
+	n := min(c.site.feed.FirstPage, len(c.site.feed.Items))
 	now := map[string]bool{}
 	fresh := 0
-	for i := range c.feed.Items[:n] {
-		it := &c.feed.Items[i]
+	for i := range c.site.feed.Items[:n] {
+		it := &c.site.feed.Items[i]
 		k := itemKey(it)
 		if k == "" {
 			continue
@@ -262,8 +278,8 @@ func (c *crawl) suspectMove() {
 			gone++
 		}
 	}
-	c.moving = len(now) >= 2 && known*2 < len(now) && gone*2 > len(st)
-	if c.moving {
+	c.site.moving = len(now) >= 2 && known*2 < len(now) && gone*2 > len(st)
+	if c.site.moving {
 		c.log.Info("most feed items are at new URLs: matching the posts with the archive's", "items", len(now), "known", known, "new posts", fresh)
 	}
 }
@@ -274,15 +290,15 @@ func (c *crawl) suspectMove() {
 // answering one names the post's new URL; an error is noted in the
 // ledger (failed: the post is not at its archived URL).
 func (c *crawl) probeMoves(ctx context.Context) {
-	if !c.moving || c.o.ArchivedPosts == nil || c.emit == nil {
+	if !c.site.moving || c.o.ArchivedPosts == nil || c.emit == nil {
 		return
 	}
 	posts, err := c.o.ArchivedPosts()
 	if err != nil {
-		c.warn("the archive's posts could not be read (%v): moved posts are matched only by State.Moved", err)
+		c.stats.warnf("the archive's posts could not be read (%v): moved posts are matched only by State.Moved", err)
 		return
 	}
-	c.moves = newMoveIndex(posts)
+	c.move.archive = newMoveIndex(posts)
 	if c.o.NoMoveProbes {
 		return
 	}
@@ -297,7 +313,7 @@ func (c *crawl) probeMoves(ctx context.Context) {
 			continue
 		}
 		if probed == MaxMoveProbes {
-			c.warn("the blog moved: only %d of its archived URLs were asked for (MaxMoveProbes)", MaxMoveProbes)
+			c.stats.warnf("the blog moved: only %d of its archived URLs were asked for (MaxMoveProbes)", MaxMoveProbes)
 			break
 		}
 		probed++
@@ -316,13 +332,13 @@ func (c *crawl) probeMoves(ctx context.Context) {
 			}
 		}
 		if target != "" && target != u {
-			c.moves.redirect(target, i)
+			c.move.archive.redirect(target, i)
 			c.ledger.set(u, FateRedirect, target, "archived")
 		} else {
 			c.ledger.met(u, "archived")
 		}
 	}
-	c.log.Info("the blog moved: archived URLs asked for", "archived", len(posts), "asked", probed, "redirects", len(c.moves.redirects))
+	c.log.Info("the blog moved: archived URLs asked for", "archived", len(posts), "asked", probed, "redirects", len(c.move.archive.redirects))
 }
 
 // identify gives e, about to be emitted by UpdateCrawl, the URL of the
@@ -335,17 +351,17 @@ func (c *crawl) identify(e *blogharvest.Entry) string {
 		return ""
 	}
 	old, how := c.o.State.Moved[e.URL], ""
-	if old == "" && c.moves != nil {
-		if c.moves.archivedAt(e) >= 0 {
+	if old == "" && c.move.archive != nil {
+		if c.move.archive.archivedAt(e) >= 0 {
 			return "" // archived under this URL or one of its aliases already
 		}
-		i, why := c.moves.match(e)
+		i, why := c.move.archive.match(e)
 		if i < 0 {
 			c.log.Info("post at a new URL matches no archived post: a new entry", "url", e.URL)
 			return ""
 		}
-		c.moves.taken[i] = e.URL
-		old, how = canonicalOr(c.moves.posts[i].URL), why
+		c.move.archive.taken[i] = e.URL
+		old, how = canonicalOr(c.move.archive.posts[i].URL), why
 	}
 	if old == "" || old == e.URL {
 		return ""
@@ -353,10 +369,10 @@ func (c *crawl) identify(e *blogharvest.Entry) string {
 	if !contains(e.Aliases, old) {
 		e.Aliases = append(e.Aliases, old)
 	}
-	if c.moved == nil {
-		c.moved = map[string]string{}
+	if c.move.posts == nil {
+		c.move.posts = map[string]string{}
 	}
-	c.moved[e.URL] = old
+	c.move.posts[e.URL] = old
 	if how != "" {
 		c.res.Moved++
 		c.log.Info("post moved", "from", old, "to", e.URL, "matched_by", how)
@@ -368,15 +384,15 @@ func (c *crawl) identify(e *blogharvest.Entry) string {
 // movedState returns State.Moved: the last crawl's, with this crawl's
 // moves.
 func (c *crawl) movedState() map[string]string {
-	if len(c.o.State.Moved) == 0 && len(c.moved) == 0 {
+	if len(c.o.State.Moved) == 0 && len(c.move.posts) == 0 {
 		return nil
 	}
 	out := maps.Clone(c.o.State.Moved)
 	if out == nil {
 		out = map[string]string{}
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.moved)) {
-		out[k] = c.moved[k]
+	for _, k := range slices.Sorted(maps.Keys(c.move.posts)) {
+		out[k] = c.move.posts[k]
 	}
 	return out
 }

@@ -65,7 +65,7 @@ func recheckDue(o Options, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.pol.settled || c.feedMovedFrom != "" || c.moving || c.goneEvents > 0 {
+	if !c.pol.settled || c.move.feedFrom != "" || c.site.moving || c.gone.events > 0 {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -95,7 +95,7 @@ func (c *crawl) twinDated() bool {
 // readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	st := c.o.State
-	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled || c.goneEvents > 0 {
+	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled || c.gone.events > 0 {
 		return false // a post withdrawn or restored: the Blog AIP records it (gone.go)
 	}
 	fv, same := c.askFeed(ctx, st.Feed)
@@ -116,7 +116,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.state(c.feed), CommentShapes: st.CommentShapes, WidgetScripts: c.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.state(c.site.feed), CommentShapes: st.CommentShapes, WidgetScripts: c.w.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -241,31 +241,16 @@ func itemSignature(it *feed.Item) string {
 	return kind + digestOf([]byte(b.String()))[:32]
 }
 
-// signatureChanged reports whether the last crawl left a signature of the
-// same kind for the item (known) and whether it differs from the item's
-// now. The "" of a failed page differs from every signature.
-func (w *pageWorker) signatureChanged(it *feed.Item) (changed, known bool) {
-	sig, ok := w.o.State.Items[itemKey(it)]
-	if !ok {
-		return false, false
-	}
-	now := itemSignature(it)
-	if sig != "" && sig[:2] != now[:2] {
-		return false, false
-	}
-	return sig != now, true
-}
-
 // itemSignatures returns State.Items for the items of the feed's first
 // page, "" for those whose page failed.
 func (c *crawl) itemSignatures() map[string]string {
-	if c.feed == nil {
+	if c.site.feed == nil {
 		return nil
 	}
-	n := min(c.feed.FirstPage, len(c.feed.Items))
+	n := min(c.site.feed.FirstPage, len(c.site.feed.Items))
 	out := make(map[string]string, n)
-	for i := range c.feed.Items[:n] {
-		it := &c.feed.Items[i]
+	for i := range c.site.feed.Items[:n] {
+		it := &c.site.feed.Items[i]
 		k := itemKey(it)
 		if k == "" {
 			continue
@@ -294,9 +279,9 @@ func (c *crawl) finishState() {
 	st.Rules = c.res.Rules
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
-	st.Threads = c.threads.state(c.feed)
-	st.CommentShapes = c.shapes.kept()
-	st.WidgetScripts = c.widgets.list()
+	st.Threads = c.threads.state(c.site.feed)
+	st.CommentShapes = c.w.shapes.kept()
+	st.WidgetScripts = c.w.widgets.list()
 	st.Moved = c.movedState()
 	st.Gone = c.goneState()
 }
@@ -306,12 +291,12 @@ func (c *crawl) finishState() {
 // shown commented.
 func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
-	if !w.pol.changedOnly || w.pol.settled || it == nil || it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) ||
+	if !w.changes.only || w.changes.settled || it == nil || it.Published.After(w.changes.since) || it.Updated.After(w.changes.since) ||
 		w.comments.commented(j.t.url) || w.comments.threadChanged(j.t.url) {
 		return false
 	}
-	changed, _ := w.signatureChanged(it)
-	return !changed && w.itemChanged(it)
+	changed, _ := w.changes.signatureChanged(it)
+	return !changed && w.changes.itemChanged(it)
 }
 
 // recheckPage reads a post the recheck is due for conditionally, with the
@@ -375,7 +360,7 @@ func (c *crawl) reuseRules() bool {
 	if !c.pol.useState || len(c.o.State.Rules) == 0 {
 		return false
 	}
-	if c.moving {
+	if c.site.moving {
 		c.log.Info("the blog moved: learning the rules again")
 		return false
 	}
@@ -384,9 +369,9 @@ func (c *crawl) reuseRules() bool {
 		c.log.Info("rules of the last crawl unreadable: learning again", "err", err)
 		return false
 	}
-	c.rules = &r
+	c.site.rules = &r
 	c.res.Rules = c.o.State.Rules
-	c.rulesF = rulesFile(c.o.State.Rules, c.start)
+	c.site.rulesF = rulesFile(c.o.State.Rules, c.start)
 	return true
 }
 

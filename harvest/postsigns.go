@@ -33,24 +33,24 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 	var s postSigns
 	for _, j := range jobs {
 		p := j.page
-		if p == nil || p.stub != "" || j.item == nil || !c.pattern.match(p.url) {
+		if p == nil || p.stub != "" || j.item == nil || !c.site.pattern.match(p.url) {
 			continue
 		}
-		ex, err := c.rules.Extract(c.learnPage(p))
-		j.learned = &learnedExtraction{rules: c.rules, page: p, ex: ex, err: err}
+		ex, err := c.site.rules.Extract(c.w.learnPage(p))
+		j.learned = &learnedExtraction{rules: c.site.rules, page: p, ex: ex, err: err}
 		s.posts++
 		if titleLinksAway(p, ex.Title) {
 			s.titleAway++
 		}
-		if c.summaryOf(p, ex) {
+		if c.site.summaryOf(p, ex) {
 			s.summary++
 		}
-		if c.underPost(p) {
+		if c.site.underPost(p) {
 			s.underPost++
 		}
-		s.postLinks = max(s.postLinks, c.postLinks(ex, p.url))
+		s.postLinks = max(s.postLinks, c.site.postLinks(ex, p.url))
 	}
-	c.signs = s
+	c.site.signs = s
 }
 
 // evidence reports whether a sign that shown of the blog's training

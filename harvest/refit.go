@@ -25,7 +25,7 @@ import (
 // changed or its page could not be read), and why the rules no longer
 // fit ("" when they fit, or nothing could be judged).
 func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
-	if c.emit == nil || c.rules == nil {
+	if c.emit == nil || c.site.rules == nil {
 		return nil, ""
 	}
 	for _, u := range c.feedURLs {
@@ -33,7 +33,7 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 		if it == nil {
 			continue
 		}
-		changed, _ := c.signatureChanged(it)
+		changed, _ := c.changes.signatureChanged(it)
 		if !it.Published.After(c.pol.since) && !it.Updated.After(c.pol.since) && !changed {
 			continue
 		}
@@ -42,8 +42,8 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 		if j.page == nil || j.page.stub != "" {
 			return j, ""
 		}
-		ex, err := c.rules.Extract(c.learnPage(j.page))
-		return j, misfit(c.rules, ex, err, it.Title, itemText(it), c.full && itemFullText(*it))
+		ex, err := c.site.rules.Extract(c.w.learnPage(j.page))
+		return j, misfit(c.site.rules, ex, err, it.Title, itemText(it), c.site.full && itemFullText(*it))
 	}
 	return nil, ""
 }

@@ -56,7 +56,7 @@ func (w *pageWorker) requisiteRefusal(raw string) string {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "not an http(s) URL"
 	}
-	own := w.scope != nil && w.scope.hosts[strings.ToLower(u.Host)]
+	own := w.site.scope != nil && w.site.scope.hosts[strings.ToLower(u.Host)]
 	switch {
 	case own:
 		return ""
@@ -218,7 +218,7 @@ func (w *pageWorker) embedsOf(f blogharvest.File, k refKind) []requisiteRef {
 			}
 		}
 		return out
-	case k == refIframe && mt == "text/html" && w.scope != nil && w.scope.hosts[strings.ToLower(base.Host)]:
+	case k == refIframe && mt == "text/html" && w.site.scope != nil && w.site.scope.hosts[strings.ToLower(base.Host)]:
 		doc, err := html.Parse(strings.NewReader(string(f.Body)))
 		if err != nil {
 			return nil
@@ -267,11 +267,11 @@ func (c *crawl) homeRequisites(ctx context.Context, home *fetchedPage) {
 	if home == nil || c.o.Requisites == RequisitesNone {
 		return
 	}
-	r := c.newPageRequisites(c.blog.Files)
+	r := c.w.newPageRequisites(c.site.blog.Files)
 	for _, p := range r.capture(ctx, home.doc, home.url) { // each in the ledger
 		c.log.Debug("requisite not captured", "problem", p)
 	}
-	c.blog.Files = append(c.blog.Files, r.files...)
+	c.site.blog.Files = append(c.site.blog.Files, r.files...)
 }
 
 // browserRequisites turns the responses the browser received rendering a

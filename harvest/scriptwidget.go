@@ -417,11 +417,11 @@ func (w *pageWorker) readOwnScripts(ctx context.Context, srcs []string) []pageSc
 // ownScript reports whether the script at src is one readOwnScripts reads:
 // on the blog's origins, with requisites captured.
 func (w *pageWorker) ownScript(src string) bool {
-	if w.scripts == nil || w.requisites == nil || w.o.Requisites == RequisitesNone || w.scope == nil {
+	if w.scripts == nil || w.requisites == nil || w.o.Requisites == RequisitesNone || w.site.scope == nil {
 		return false
 	}
 	u, err := url.Parse(src)
-	return err == nil && w.scope.hosts[strings.ToLower(u.Host)]
+	return err == nil && w.site.scope.hosts[strings.ToLower(u.Host)]
 }
 
 // readScript returns what the blog's script at src shows, reading it the

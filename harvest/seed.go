@@ -20,29 +20,29 @@ func (c *crawl) setScope(home *fetchedPage) {
 	switch {
 	case home != nil:
 		hu = home.url
-	case c.o.Blog.URL != "" && !c.urlIsFeed && c.o.Blog.URL != c.blog.FeedURL:
+	case c.o.Blog.URL != "" && !c.site.urlIsFeed && c.o.Blog.URL != c.site.blog.FeedURL:
 		hu = mustCanonical(c.o.Blog.URL)
 	default:
-		hu = mustCanonical(c.feed.Link)
+		hu = mustCanonical(c.site.feed.Link)
 	}
 	if hu == nil {
-		hu = mustCanonical(c.blog.FeedURL)
+		hu = mustCanonical(c.site.blog.FeedURL)
 	}
-	c.home = hu
+	c.site.home = hu
 	if home != nil {
-		c.homeLang = home.info.lang
-		c.homeLicense = home.info.license
+		c.site.homeLang = home.info.lang
+		c.site.homeLicense = home.info.license
 	}
-	c.scope = newScope(hu, c.o.Include, c.o.Exclude)
+	c.site.scope = newScope(hu, c.o.Include, c.o.Exclude)
 	for _, raw := range append([]string{c.o.Blog.URL}, c.o.Allow...) {
 		if u := mustCanonical(raw); u != nil && u.Host != hu.Host {
-			c.scope.addHost(u.Host) // the configured URL and allowed origins are the blog's too
+			c.site.scope.addHost(u.Host) // the configured URL and allowed origins are the blog's too
 		}
 	}
 	c.front.mark(hu.String())
 	c.claims.claim(hu.String())
 	c.ledger.set(hu.String(), FateListing, "the home page (kept in the Blog record)", "home")
-	if given := canonicalOr(c.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.blog.FeedURL) {
+	if given := canonicalOr(c.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.site.blog.FeedURL) {
 		c.ledger.set(given, FateRedirect, hu.String(), "home")
 	}
 }
@@ -61,7 +61,7 @@ func mustCanonical(raw string) *url.URL {
 // guid when that is a URL in scope; nil when neither is.
 func (c *crawl) itemURL(it *feed.Item) *url.URL {
 	for _, raw := range []string{it.Link, it.GUID} {
-		if u := mustCanonical(raw); u != nil && c.scope.contains(u) && !isBinaryURL(u) {
+		if u := mustCanonical(raw); u != nil && c.site.scope.contains(u) && !isBinaryURL(u) {
 			return u
 		}
 	}
@@ -73,9 +73,9 @@ func (c *crawl) itemURL(it *feed.Item) *url.URL {
 // kept for feed-only entries.
 func (c *crawl) seedFeed() {
 	var urls, shapes []*url.URL
-	for i := range c.feed.Items {
-		it := &c.feed.Items[i]
-		if l := mustCanonical(it.Link); l != nil && c.scope.excluded(l) {
+	for i := range c.site.feed.Items {
+		it := &c.site.feed.Items[i]
+		if l := mustCanonical(it.Link); l != nil && c.site.scope.excluded(l) {
 			c.res.Skipped++
 			c.ledger.set(l.String(), FateOutOfScope, "excluded by the blog's exclude patterns", "feed")
 			shapes = append(shapes, l) // excluded, but it still shows what posts look like
@@ -96,9 +96,9 @@ func (c *crawl) seedFeed() {
 		}
 		urls = append(urls, u)
 		shapes = append(shapes, u)
-		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.feed.Items)-i), kind: "post"})
+		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.site.feed.Items)-i), kind: "post"})
 	}
-	c.pattern = learnPattern(shapes)
+	c.site.pattern = learnPattern(shapes)
 	c.feedURLs = urls
 }
 
@@ -106,8 +106,8 @@ func (c *crawl) seedFeed() {
 // posts: the home page, the feed and the home page's navigation, tag,
 // category and paging links.
 func (c *crawl) verifyPattern(home *fetchedPage) {
-	non := []*url.URL{c.home}
-	if u := mustCanonical(c.blog.FeedURL); u != nil {
+	non := []*url.URL{c.site.home}
+	if u := mustCanonical(c.site.blog.FeedURL); u != nil {
 		non = append(non, u)
 	}
 	if home != nil {
@@ -120,8 +120,8 @@ func (c *crawl) verifyPattern(home *fetchedPage) {
 			}
 		}
 	}
-	c.pattern.verify(non, c.feedURLs)
-	c.res.Pattern = c.pattern.String()
+	c.site.pattern.verify(non, c.feedURLs)
+	c.res.Pattern = c.site.pattern.String()
 }
 
 // isFeedURL reports whether raw is the URL of a feed item's page.
@@ -171,7 +171,7 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 			if len(queue)+len(tried) < maxSitemaps || tried[ch] {
 				queue = append(queue, ch)
 			} else {
-				c.leave(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
+				c.left.add(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
 			}
 		}
 	}
@@ -183,7 +183,7 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
 	for _, l := range append([]string{loc}, queue...) {
 		if !c.wellKnown[l] {
-			c.leave(l, l, leftUnread, why)
+			c.left.add(l, l, leftUnread, why)
 		}
 	}
 }
@@ -191,8 +191,8 @@ func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
 // keepRobots adds the robots.txt of the blog's host to the Blog record's
 // files (the client has it already, or fetches it now).
 func (c *crawl) keepRobots(ctx context.Context) {
-	if r := c.client.RobotsFor(ctx, c.home); r != nil && r.File != nil {
-		c.blog.Files = append(c.blog.Files, *r.File)
+	if r := c.client.RobotsFor(ctx, c.site.home); r != nil && r.File != nil {
+		c.site.blog.Files = append(c.site.blog.Files, *r.File)
 	}
 }
 
@@ -200,9 +200,9 @@ func (c *crawl) keepRobots(ctx context.Context) {
 // well-known sitemap paths of the blog's host, and keeps robots.txt.
 func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	var out []string
-	if r := c.client.RobotsFor(ctx, c.home); r != nil {
+	if r := c.client.RobotsFor(ctx, c.site.home); r != nil {
 		if r.File != nil {
-			c.blog.Files = append(c.blog.Files, *r.File)
+			c.site.blog.Files = append(c.site.blog.Files, *r.File)
 		}
 		out = append(out, r.Sitemaps...)
 	}
@@ -210,16 +210,16 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	for _, l := range out {
 		named[l] = true
 	}
-	root := &url.URL{Scheme: c.home.Scheme, Host: c.home.Host}
+	root := &url.URL{Scheme: c.site.home.Scheme, Host: c.site.home.Host}
 	for _, p := range platform.Sitemaps() {
-		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.scope.prefix, p)} {
+		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.site.scope.prefix, p)} {
 			if s := u.String(); !named[s] {
 				c.wellKnown[s] = true
 			}
 		}
 		out = append(out, root.JoinPath(p).String())
-		if c.scope.prefix != "/" {
-			out = append(out, root.JoinPath(c.scope.prefix, p).String())
+		if c.site.scope.prefix != "/" {
+			out = append(out, root.JoinPath(c.site.scope.prefix, p).String())
 		}
 	}
 	return out
@@ -233,7 +233,7 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bool) (int64, []string) {
 	resp, err := c.client.Get(ctx, loc)
 	if errors.Is(err, fetch.ErrOutOfScope) {
-		c.warn("sitemap %s: not fetched: %v", loc, err)
+		c.stats.warnf("sitemap %s: not fetched: %v", loc, err)
 		return 0, nil
 	}
 	if err != nil {
@@ -256,14 +256,14 @@ func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bo
 		return 0, nil
 	}
 	if err != nil {
-		c.warn("sitemap %s: read up to an error: %v", loc, err)
+		c.stats.warnf("sitemap %s: read up to an error: %v", loc, err)
 	}
 	if cut {
-		c.warn("sitemap %s: longer than %d bytes decompressed (the protocol's most); read up to there", loc, maxSitemapBytes)
+		c.stats.warnf("sitemap %s: longer than %d bytes decompressed (the protocol's most); read up to there", loc, maxSitemapBytes)
 	}
-	c.blog.Files = append(c.blog.Files, resp.File(blogharvest.RoleSitemap))
-	if c.blog.SitemapURL == "" {
-		c.blog.SitemapURL = loc
+	c.site.blog.Files = append(c.site.blog.Files, resp.File(blogharvest.RoleSitemap))
+	if c.site.blog.SitemapURL == "" {
+		c.site.blog.SitemapURL = loc
 	}
 	return int64(len(resp.Body)), children
 }
@@ -277,7 +277,7 @@ func (c *crawl) queueSitemapURL(sitemap string, su sitemapURL, page, post bool) 
 	}
 	c.ledger.met(u.String(), "sitemap")
 	switch {
-	case !c.scope.contains(u):
+	case !c.site.scope.contains(u):
 		c.ledger.set(u.String(), FateOutOfScope, "", "")
 		return
 	case isBinaryURL(u):
@@ -325,7 +325,7 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 			c.ledger.set(l.url, fateOfSkip(why), why, "link")
 			continue
 		}
-		post := c.pattern.match(u)
+		post := c.site.pattern.match(u)
 		if c.pol.homeLinksOnly && (!post || depth > 0) {
 			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
@@ -349,7 +349,7 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 // linkSkipped returns why a link is not followed, or "".
 func (c *crawl) linkSkipped(u *url.URL) string {
 	switch {
-	case !c.scope.contains(u):
+	case !c.site.scope.contains(u):
 		return skipOutOfScope
 	case isBinaryURL(u):
 		return "not a page: media, asset or machine endpoint"
@@ -396,7 +396,7 @@ func (c *crawl) tooManyVariants(u *url.URL) bool {
 // navigation or a sitemap names it (kept if it looks like content), else
 // a listing ranked by the kNN estimate.
 func (c *crawl) classify(u *url.URL, candidate bool) (string, float64) {
-	if c.pattern.match(u) {
+	if c.site.pattern.match(u) {
 		return "post", prioPost
 	}
 	return c.classifyOther(u, candidate)

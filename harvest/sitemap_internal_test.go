@@ -33,7 +33,7 @@ func TestSitemapRedirectReadOnce(t *testing.T) {
 	c := loopbackCrawl(t, srv.URL)
 	c.readSitemaps(context.Background())
 	kept := 0
-	for _, f := range c.blog.Files {
+	for _, f := range c.site.blog.Files {
 		if f.Role == blogharvest.RoleSitemap {
 			kept++
 		}
@@ -55,6 +55,6 @@ func loopbackCrawl(t *testing.T, site string) *crawl {
 	home := mustURL(t, site+"/")
 	o := Options{Logger: slog.New(slog.DiscardHandler)}
 	c := newCrawl(o, newCrawlPolicy(), time.Now(), nil)
-	c.client, c.home, c.scope, c.pattern, c.knn = cl, home, newScope(home, nil, nil), learnPattern(nil), newKNN(3, 16)
+	c.client, c.w.client, c.site.home, c.site.scope, c.site.pattern, c.knn = cl, cl, home, newScope(home, nil, nil), learnPattern(nil), newKNN(3, 16)
 	return c
 }

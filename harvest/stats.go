@@ -25,6 +25,11 @@ func (s *stats) warn(msg string) {
 	s.log.Warn(msg)
 }
 
+// warnf is warn with the message formatted as by fmt.Sprintf.
+func (s *stats) warnf(format string, args ...any) {
+	s.warn(fmt.Sprintf(format, args...))
+}
+
 // unrendered counts a page archived without the rendering it needed
 // (Result.Unrendered).
 func (s *stats) unrendered() {

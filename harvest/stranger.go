@@ -65,26 +65,26 @@ const strangerProbes = 5
 
 // checkIdentity returns an *IdentityError when the blog seemed to move
 // (suspectMove) and nothing the crawl found is one of the archive's posts
-// (c.moves, probeMoves); nil otherwise, or when Options.AcceptIdentity.
+// (c.move.archive, probeMoves); nil otherwise, or when Options.AcceptIdentity.
 func (c *crawl) checkIdentity() error {
-	if c.o.AcceptIdentity || !c.moving || c.moves == nil || len(c.moves.posts) == 0 || c.feed == nil {
+	if c.o.AcceptIdentity || !c.site.moving || c.move.archive == nil || len(c.move.archive.posts) == 0 || c.site.feed == nil {
 		return nil
 	}
-	for _, i := range c.moves.redirects {
+	for _, i := range c.move.archive.redirects {
 		if i >= 0 {
 			return nil // an archived URL leads to a page of the site: the blog moved
 		}
 	}
-	items := c.feed.Items
+	items := c.site.feed.Items
 	best, bestItem := 0.0, ""
 	for k := range items {
 		it := &items[k]
-		if how := c.moves.foundAgain(it); how != "" {
+		if how := c.move.archive.foundAgain(it); how != "" {
 			c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", it.Link, "by", how)
 			return nil
 		}
 		text := textsim.HTMLText(itemText(it))
-		for _, p := range c.moves.posts {
+		for _, p := range c.move.archive.posts {
 			if s := textsim.TokenF1(text, p.Text); s > best {
 				best, bestItem = s, it.Link
 			}
@@ -94,12 +94,12 @@ func (c *crawl) checkIdentity() error {
 		c.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", bestItem, "similarity", best)
 		return nil
 	}
-	feedNote := "the feed " + c.blog.FeedURL
-	if c.feedMovedFrom != "" {
-		feedNote += " (the archived feed " + c.feedMovedFrom + " is gone)"
+	feedNote := "the feed " + c.site.blog.FeedURL
+	if c.move.feedFrom != "" {
+		feedNote += " (the archived feed " + c.move.feedFrom + " is gone)"
 	}
 	ev := []string{
-		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), len(c.moves.posts)),
+		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), len(c.move.archive.posts)),
 		"no archived URL redirects to the site",
 		fmt.Sprintf("the text of no item is like an archived post's (highest similarity %.2f, under %.2f)", best, StrangerThreshold),
 	}
@@ -191,8 +191,8 @@ func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) err
 		return nil
 	}
 	ev := []string{
-		fmt.Sprintf("the archived feed %s answered %v", c.blog.FeedURL, cause),
-		fmt.Sprintf("no feed found again from %s: %v", c.blog.URL, found),
+		fmt.Sprintf("the archived feed %s answered %v", c.site.blog.FeedURL, cause),
+		fmt.Sprintf("no feed found again from %s: %v", c.site.blog.URL, found),
 		fmt.Sprintf("none of the %d newest archived posts asked for is at its URL (highest text similarity %.2f, under %.2f)", asked, best, StrangerThreshold),
 	}
 	return c.stranger(ev)
@@ -216,7 +216,7 @@ func answered(err error) bool {
 // the Result, and a row of the ledger for the blog's URL.
 func (c *crawl) stranger(ev []string) error {
 	e := &IdentityError{Blog: c.o.Blog.URL, Evidence: ev}
-	c.warn("identity changed: %s", strings.Join(ev, "; "))
+	c.stats.warnf("identity changed: %s", strings.Join(ev, "; "))
 	if u := canonicalOr(c.o.Blog.URL); u != "" {
 		c.ledger.force(u, FateSkipped, "identity changed: "+strings.Join(ev, "; ")+"; nothing archived", "identity")
 	}

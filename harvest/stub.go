@@ -239,21 +239,21 @@ func (c *crawl) rereadForAlias(target string, it *feed.Item) {
 // is u or a redirect stub leading to u, else the item whose guid is guid;
 // nil when there is none.
 func (c *crawl) feedItemOf(u, guid string) *feed.Item {
-	if c.feed == nil {
+	if c.site.feed == nil {
 		return nil
 	}
 	urls := map[string]bool{u: true}
 	for _, s := range c.claims.stubsOf(u) {
 		urls[s] = true
 	}
-	for i := range c.feed.Items {
-		if p := c.itemURL(&c.feed.Items[i]); p != nil && urls[p.String()] {
-			return &c.feed.Items[i]
+	for i := range c.site.feed.Items {
+		if p := c.itemURL(&c.site.feed.Items[i]); p != nil && urls[p.String()] {
+			return &c.site.feed.Items[i]
 		}
 	}
-	for i := range c.feed.Items {
-		if guid != "" && c.feed.Items[i].GUID == guid {
-			return &c.feed.Items[i]
+	for i := range c.site.feed.Items {
+		if guid != "" && c.site.feed.Items[i].GUID == guid {
+			return &c.site.feed.Items[i]
 		}
 	}
 	return nil

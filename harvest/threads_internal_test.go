@@ -74,7 +74,7 @@ func TestPollThreads(t *testing.T) {
 	if n := internal.Load(); n != 0 {
 		t.Errorf("a watched URL on a non-public address other than the blog's was asked %d times", n)
 	}
-	next := c.threads.state(c.feed)
+	next := c.threads.state(c.site.feed)
 	if len(next[srv.URL+"/a/"]) != 1 || len(next[srv.URL+"/b/"]) != 1 || len(next[srv.URL+"/c/"]) != 0 {
 		t.Errorf("next watch %v: want /a/ and /b/ (not rendered again: asked again next time), not /c/", next)
 	}
@@ -168,9 +168,9 @@ func TestThreadState(t *testing.T) {
 		o := Options{Blog: blogharvest.Blog{ID: "t", URL: blog}, State: State{CrawlState: blogharvest.CrawlState{Threads: last}}}.withDefaults()
 		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 		c := newCrawl(o, updatePolicy(o, now.Add(-time.Hour), now), now, nil)
-		c.feed = &feed.Feed{FirstPage: 10}
+		c.site.feed = &feed.Feed{FirstPage: 10}
 		for i := range items {
-			c.feed.Items = append(c.feed.Items, feed.Item{Link: fmt.Sprintf("%spost-%02d/", blog, i)})
+			c.site.feed.Items = append(c.site.feed.Items, feed.Item{Link: fmt.Sprintf("%spost-%02d/", blog, i)})
 		}
 		return c
 	}
@@ -186,7 +186,7 @@ func TestThreadState(t *testing.T) {
 	note(c, 0, []blogharvest.Validators{thread(0)}, nil)
 	note(c, 12, nil, []blogharvest.Validators{counts, thread(12), settings})
 	note(c, 13, nil, []blogharvest.Validators{counts, settings})
-	st := c.threads.state(c.feed)
+	st := c.threads.state(c.site.feed)
 	if !slices.Equal(st[post(0)], []blogharvest.Validators{thread(0)}) || !slices.Equal(st[post(12)], []blogharvest.Validators{thread(12)}) || len(st) != 2 {
 		t.Errorf("watch %v: want the thread of post 0 and of post 12 (second feed page, no comment yet), nothing of post 13", st)
 	}
@@ -194,14 +194,14 @@ func TestThreadState(t *testing.T) {
 	// No post shows comments, and no watch before: nothing is watched.
 	c = newCrawlWith(3, nil)
 	note(c, 1, nil, []blogharvest.Validators{counts, thread(1), settings})
-	if st := c.threads.state(c.feed); st != nil {
+	if st := c.threads.state(c.site.feed); st != nil {
 		t.Errorf("no thread held comments: watch %v, want none", st)
 	}
 	// The shape from the last watch (a post this crawl did not render,
 	// beyond the feed pages it read: kept).
 	c = newCrawlWith(3, map[string][]blogharvest.Validators{post(40): {thread(40)}})
 	note(c, 1, nil, []blogharvest.Validators{counts, thread(1), settings})
-	st = c.threads.state(c.feed)
+	st = c.threads.state(c.site.feed)
 	if !slices.Equal(st[post(1)], []blogharvest.Validators{thread(1)}) || !slices.Equal(st[post(40)], []blogharvest.Validators{thread(40)}) || len(st) != 2 {
 		t.Errorf("watch %v: want post 1's thread (the last watch's shape) and post 40's, kept", st)
 	}
@@ -211,7 +211,7 @@ func TestThreadState(t *testing.T) {
 	for i := range maxThreadPolls + 10 {
 		note(c, i, []blogharvest.Validators{thread(i)}, nil)
 	}
-	st = c.threads.state(c.feed)
+	st = c.threads.state(c.site.feed)
 	if len(st) != maxThreadPolls || st[post(0)] == nil || st[post(maxThreadPolls-1)] == nil || st[post(maxThreadPolls)] != nil {
 		t.Errorf("%d posts watched, want the first %d of the feed", len(st), maxThreadPolls)
 	}
@@ -259,10 +259,10 @@ func TestCommentShapesCarried(t *testing.T) {
 	o := Options{Blog: blogharvest.Blog{ID: "t", URL: "https://blog.example.org/"}, State: State{CrawlState: blogharvest.CrawlState{CommentShapes: shapes}}}.withDefaults()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	c := newCrawl(o, updatePolicy(o, now.Add(-time.Hour), now), now, nil)
-	if cs := c.shapes.read(one); len(cs) != 1 || cs[0].Author != "Eve Stone" {
+	if cs := c.w.shapes.read(one); len(cs) != 1 || cs[0].Author != "Eve Stone" {
 		t.Errorf("an update given the shapes: %+v, want Eve Stone's comment", cs)
 	}
-	if got := c.shapes.kept(); !slices.Equal(got, shapes) {
+	if got := c.w.shapes.kept(); !slices.Equal(got, shapes) {
 		t.Errorf("the update keeps shapes %q, want %q", got, shapes)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
@@ -29,8 +28,8 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 			}
 			return nil, nil
 		}
-		c.warn("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
-		c.rules, c.res.Rules, c.rulesF = nil, nil, nil
+		c.stats.warnf("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
+		c.site.rules, c.res.Rules, c.site.rulesF = nil, nil, nil
 		jobs = append(jobs, j)
 	}
 	jobs = append(jobs, c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages)-len(jobs))...)
@@ -52,17 +51,17 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 	c.res.Timings.Learn = time.Since(t0)
 	switch {
 	case errors.Is(err, learn.ErrNoPairs):
-		c.warn("no feed item page could be fetched: extraction uses fallbacks only")
+		c.stats.warnf("no feed item page could be fetched: extraction uses fallbacks only")
 	case err != nil:
-		c.warn("learn rules: %v: extraction uses fallbacks only", err)
+		c.stats.warnf("learn rules: %v: extraction uses fallbacks only", err)
 	default:
 		for _, sk := range rules.Skipped {
-			c.warn("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
+			c.stats.warnf("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
 		}
-		c.rules = rules
+		c.site.rules = rules
 		if b, err := json.Marshal(rules); err == nil {
 			c.res.Rules = b
-			c.rulesF = rulesFile(b, c.start)
+			c.site.rulesF = rulesFile(b, c.start)
 		}
 	}
 	c.learnSigns(jobs)
@@ -99,9 +98,9 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 // prefetch fetches a training job's comments and page; failures leave
 // j.page nil and are kept in j.err for the entry.
 func (c *crawl) prefetch(ctx context.Context, j *pageJob) {
-	c.comments.fetchComments(ctx, j)
+	c.w.comments.fetchComments(ctx, j)
 	c.pages++
-	j.page, j.err = c.fetchPage(ctx, j.t.url)
+	j.page, j.err = c.w.fetchPage(ctx, j.t.url)
 }
 
 // pair turns a prefetched job into a training pair.
@@ -112,12 +111,12 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 		content = it.Summary
 	}
 	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, Content: content,
-		FullText: c.full && itemFullText(*it)}
+		FullText: c.site.full && itemFullText(*it)}
 	for _, cm := range j.comments {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})
 	}
-	return learn.Pair{Page: c.learnPage(j.page), Target: t}
+	return learn.Pair{Page: c.w.learnPage(j.page), Target: t}
 }
 
 // lang returns the language of a page: its own, else the feed's.
@@ -125,72 +124,13 @@ func (w *pageWorker) lang(p *fetchedPage) string {
 	if p != nil && p.info.lang != "" {
 		return p.info.lang
 	}
-	return w.feed.Language
-}
-
-// itemChanged reports whether a feed item was published or edited after
-// since.
-//
-// A feed that gives no modification date (WordPress RSS) cannot say whether
-// an older post was edited; the crawl keeps no state to compare with, so the
-// items of the feed's first page without one count as changed: they are
-// extracted again and the archive, which writes a version only when the
-// content differs, decides. Nothing edited within the feed's window is lost.
-//
-// With State.Items, an item whose signature (content, dates, comment
-// count) differs from the last crawl's counts as changed too, and one
-// whose signature is the same does not; undated first-page items count as
-// changed only when the recheck is due (recheckDue), and are then asked
-// for conditionally (recheckPage): comments and edits beyond the feed's
-// summary show nowhere else.
-func (w *pageWorker) itemChanged(it *feed.Item) bool {
-	if it.Published.After(w.pol.since) || it.Updated.After(w.pol.since) {
-		return true
-	}
-	changed, known := w.signatureChanged(it)
-	if changed || w.moving && !known {
-		return true // a moved blog's item at a URL the last crawl did not list: matched with the archive's (moves.go)
-	}
-	if w.unlisted(it) {
-		return true
-	}
-	return it.Updated.IsZero() && !w.pol.settled && w.onFirstPage(it)
-}
-
-// unlisted reports whether it is on the feed's first page and the last
-// crawl's first page did not list it: a post new to the feed whatever its
-// date says. Static sites are often deployed days after the date their
-// posts give, so a new post may be dated before the last crawl; dates
-// alone would leave it unarchived until a full crawl. An older post that
-// rose onto the first page (a newer one deleted) is read again too, and
-// written only if it changed (entryChanged).
-func (w *pageWorker) unlisted(it *feed.Item) bool {
-	if len(w.o.State.Items) == 0 || !w.onFirstPage(it) {
-		return false // no earlier first page to compare with
-	}
-	k := itemKey(it)
-	if k == "" {
-		return false
-	}
-	_, listed := w.o.State.Items[k]
-	return !listed
-}
-
-// onFirstPage reports whether it is among the items of the feed's first page.
-func (w *pageWorker) onFirstPage(it *feed.Item) bool {
-	n := min(w.feed.FirstPage, len(w.feed.Items))
-	for i := range w.feed.Items[:n] {
-		if &w.feed.Items[i] == it || w.feed.Items[i].Link == it.Link && w.feed.Items[i].GUID == it.GUID {
-			return true
-		}
-	}
-	return false
+	return w.site.feed.Language
 }
 
 // emitTraining builds and emits the entries of the training jobs.
 func (c *crawl) emitTraining(ctx context.Context, jobs []*pageJob) error {
 	for i, j := range jobs {
-		out := c.finish(ctx, j)
+		out := c.w.finish(ctx, j)
 		if err := c.handle(out); err != nil {
 			return err
 		}

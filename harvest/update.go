@@ -50,7 +50,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if len(files) > 0 && c.homeDue() {
 		kept := files[0] // in the Blog record, for a crawl that starts from the archive (StateFrom)
 		kept.Role = blogharvest.RoleCommentFeed
-		c.blog.Files = append(c.blog.Files, kept)
+		c.site.blog.Files = append(c.site.blog.Files, kept)
 	}
 	if !c.pol.changedOnly {
 		return nil
@@ -115,7 +115,7 @@ func (c *crawl) queueCommented() {
 		}
 	}
 	for _, post := range posts {
-		if c.scope.contains(post) {
+		if c.site.scope.contains(post) {
 			c.ledger.met(post.String(), "comments")
 			c.front.push(task{url: post.String(), kind: "post", prio: prioPost})
 		}

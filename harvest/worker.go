@@ -98,12 +98,12 @@ func (e *notHTMLError) Unwrap() error { return errNotHTML }
 // process fetches and processes one page (in a worker).
 func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
 	j.item = w.claims.take(j.t.url)
-	if w.pol.changedOnly && j.item != nil && !w.itemChanged(j.item) && !j.t.again && !w.comments.threadChanged(j.t.url) {
-		if w.pol.settled && !w.comments.commented(j.t.url) {
+	if w.changes.only && j.item != nil && !w.changes.itemChanged(j.item) && !j.t.again && !w.comments.threadChanged(j.t.url) {
+		if w.changes.settled && !w.comments.commented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
 		w.comments.fetchComments(ctx, j)
-		if !commentsAfter(j.comments, w.pol.since) {
+		if !commentsAfter(j.comments, w.changes.since) {
 			return outcome{job: j, unchanged: true}
 		}
 	}
@@ -119,7 +119,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	if j.page == nil {
 		if j.item != nil && j.fromFeed && !errors.Is(j.err, blogharvest.ErrDisallowed) {
 			e := w.feedOnlyEntry(j.item, fmt.Sprintf("page %s: %v", j.t.url, j.err))
-			return outcome{job: j, entry: e, err: j.err, unchanged: w.pol.changedOnly && !w.itemChanged(j.item)}
+			return outcome{job: j, entry: e, err: j.err, unchanged: w.changes.only && !w.changes.itemChanged(j.item)}
 		}
 		return outcome{job: j, err: j.err}
 	}
@@ -146,12 +146,12 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 		}
 		out.url, _ = url.Parse(p.ident)
 	}
-	out.post = j.item != nil || j.t.kind == "post" || w.pattern.match(out.url)
+	out.post = j.item != nil || j.t.kind == "post" || w.site.pattern.match(out.url)
 	if !out.post && j.t.kind != "page" && j.t.kind != "candidate" {
 		w.ledger.set(p.ident, FateListing, "", "")
 		return out
 	}
-	if out.post && j.item == nil && w.isListing(p) {
+	if out.post && j.item == nil && w.site.isListing(p) {
 		out.post = false
 		w.ledger.set(p.ident, FateListing, "listing inside the post pattern", "")
 		return out
@@ -163,13 +163,13 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	}
 	if reason := emptyEntry(e); reason != "" {
 		w.ledger.set(p.ident, FateSkipped, reason, "")
-		w.warn("page %s not archived: %s", p.ident, reason)
+		w.stats.warnf("page %s not archived: %s", p.ident, reason)
 		return out
 	}
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if w.pol.changedOnly && !j.t.again && (j.item == nil || !w.itemChanged(j.item)) && !w.comments.threadChanged(j.t.url) && !w.entryChanged(e, j.t) {
+	if w.changes.only && !j.t.again && (j.item == nil || !w.changes.itemChanged(j.item)) && !w.comments.threadChanged(j.t.url) && !w.changes.entryChanged(e, j.t) {
 		w.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out
@@ -219,7 +219,7 @@ func (w *pageWorker) claimIdentity(j *pageJob, p *fetchedPage) bool {
 		return true
 	}
 	canon, _ := url.Parse(p.ident)
-	if own != p.ident && (j.item != nil || w.pattern.match(p.url)) && (canon == nil || !w.pattern.match(canon)) && w.claims.claim(own) {
+	if own != p.ident && (j.item != nil || w.site.pattern.match(p.url)) && (canon == nil || !w.site.pattern.match(canon)) && w.claims.claim(own) {
 		w.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)
 		p.ident = own
 		w.ledger.clear(own) // the canonical duplicate noted before no longer holds
@@ -272,7 +272,7 @@ func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, err
 	if canon := p.info.canonical; canon != "" && p.stub == "" {
 		// a canonical naming the home page on another page is a theme's
 		// mistake, not an identity: the home page is no entry
-		if u, err := url.Parse(canon); err == nil && w.scope.contains(u) && (w.home == nil || !sameHome(u, w.home) || sameHome(p.url, w.home)) {
+		if u, err := url.Parse(canon); err == nil && w.site.scope.contains(u) && (w.site.home == nil || !sameHome(u, w.site.home) || sameHome(p.url, w.site.home)) {
 			p.ident = canon
 		}
 	}

@@ -7,7 +7,12 @@
 // XML (re-encoded as UTF-8) or JSON in Item.Raw for the archive. Metadata
 // gofeed does not keep (Atom link relations, threading, wfw/slash/sy/
 // creativeCommons/openSearch elements) is read by a second, streaming pass
-// over the same bytes.
+// over the same bytes (scan.go), which also marks where each item's body
+// (description, content:encoded, Atom content and summary) lies: a reader
+// that wants only the items' dates (PageOptions.DatesOnly: the section
+// feeds harvest reads to date posts, FillUpdated's Atom twin) has gofeed
+// parse the document without them, so that a full-text feed's bodies are
+// decoded once, by the scan, and not again by gofeed (parse.go).
 //
 // Items are kept whatever host their links point to: a feed proxied
 // through FeedBurner, or a link blog, points off-site. Callers that scope a

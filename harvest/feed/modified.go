@@ -54,7 +54,7 @@ func FillUpdated(ctx context.Context, c *fetch.Client, f *Feed) (*blogharvest.Fi
 	if twin == "" {
 		return nil, 0, nil
 	}
-	atom, file, err := fetchPage(ctx, c, twin)
+	atom, file, err := fetchPage(ctx, c, twin, true) // only its dates are read
 	if err != nil {
 		return file, 0, fmt.Errorf("atom feed %s: %w", twin, err)
 	}

@@ -48,7 +48,7 @@ func FetchFrom(ctx context.Context, c *fetch.Client, resp *fetch.Response, o Pag
 		return &Feed{URL: resp.URL, NotModified: true, ETag: o.ETag, LastModified: o.LastModified}, nil, nil
 	}
 	files := []blogharvest.File{resp.File(blogharvest.RoleFeed)}
-	first, err := Parse(resp.Body, resp.URL)
+	first, err := parseAs(resp.Body, resp.URL, o.DatesOnly)
 	if err != nil {
 		return nil, files, err
 	}
@@ -125,7 +125,7 @@ func (p *pager) run(ctx context.Context, c *fetch.Client) ([]blogharvest.File, e
 			return files, nil
 		}
 		p.visited[next] = true
-		f, file, err := fetchPage(ctx, c, next)
+		f, file, err := fetchPage(ctx, c, next, p.o.DatesOnly)
 		if file != nil {
 			files = append(files, *file)
 			p.bytes += file.Size
@@ -161,13 +161,13 @@ func (p *pager) bounded() bool {
 
 // fetchPage fetches and parses one page after the first: a
 // fetch.FeedPage, which may lie on a platform's feed host.
-func fetchPage(ctx context.Context, c *fetch.Client, u string) (*Feed, *blogharvest.File, error) {
+func fetchPage(ctx context.Context, c *fetch.Client, u string, datesOnly bool) (*Feed, *blogharvest.File, error) {
 	resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: acceptFeeds, Kind: fetch.FeedPage})
 	if err != nil {
 		return nil, nil, err
 	}
 	file := resp.File(blogharvest.RoleFeed)
-	f, err := Parse(resp.Body, resp.URL)
+	f, err := parseAs(resp.Body, resp.URL, datesOnly)
 	return f, &file, err
 }
 

@@ -17,14 +17,24 @@ import (
 // wrong: not a feed (wrapping ErrNotFeed), or where the XML breaks. Errors
 // are permanent.
 func Parse(body []byte, feedURL string) (*Feed, error) {
-	f, err := parse(body, feedURL)
+	return parseAs(body, feedURL, false)
+}
+
+// parseAs is Parse; datesOnly leaves out the items' bodies (as
+// PageOptions.DatesOnly says).
+func parseAs(body []byte, feedURL string, datesOnly bool) (*Feed, error) {
+	f, err := parse(body, feedURL, datesOnly)
 	if err != nil {
 		return nil, blogharvest.Permanent(fmt.Errorf("parse feed %s: %w", feedURL, err))
 	}
 	return f, nil
 }
 
-func parse(body []byte, feedURL string) (*Feed, error) {
+// parse parses body. With datesOnly, gofeed is given the document without
+// the text of each item's body elements (bodySpans): the item's dates,
+// links, GUID, title and its own XML (Item.Raw, cut from the whole
+// document) are read as before, its Content and Summary are empty.
+func parse(body []byte, feedURL string, datesOnly bool) (*Feed, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, fmt.Errorf("empty document: %w", ErrNotFeed)
 	}
@@ -40,7 +50,11 @@ func parse(body []byte, feedURL string) (*Feed, error) {
 	if format == "" {
 		return nil, fmt.Errorf("root element is <%s>, not rss, feed or rdf:RDF: %w", sc.root, ErrNotFeed)
 	}
-	gf, err := parseGofeed(text, format)
+	gfText := text
+	if datesOnly {
+		gfText = withoutSpans(text, sc.bodies)
+	}
+	gf, err := parseGofeed(gfText, format)
 	if err != nil {
 		return nil, fmt.Errorf("malformed %s: %w", format, err)
 	}
@@ -48,6 +62,25 @@ func parse(body []byte, feedURL string) (*Feed, error) {
 	f.Format, f.Raw, f.Removed = format, body, removed
 	mergeScanned(f, sc, feedURL)
 	return f, nil
+}
+
+// withoutSpans returns text without the bytes of spans (ascending,
+// disjoint [start, end) offsets); text itself when there are none.
+func withoutSpans(text []byte, spans [][2]int) []byte {
+	if len(spans) == 0 {
+		return text
+	}
+	n := len(text)
+	for _, sp := range spans {
+		n -= sp[1] - sp[0]
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, sp := range spans {
+		out = append(out, text[at:sp[0]]...)
+		at = sp[1]
+	}
+	return append(out, text[at:]...)
 }
 
 // fromGofeed copies gofeed's universal feed into a Feed.

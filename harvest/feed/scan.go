@@ -53,6 +53,10 @@ type scanned struct {
 	updatePeriod, updateFreq  string
 	ttl, license, dcRights    string
 	managingEditor, webMaster string
+	// bodies are the offsets of the content of each item's body elements
+	// (isBody), from the end of the start tag to the start of the end
+	// tag, in document order.
+	bodies [][2]int
 }
 
 // scanner walks an XML feed once with encoding/xml, which never expands
@@ -67,6 +71,7 @@ type scanner struct {
 	itemDepth int
 	scopes    [][]xml.Attr // namespace declarations of the open elements above any item, by depth
 	itemNS    []xml.Attr   // those in scope at the current item's start, its own excluded
+	bodyStart int          // where the content of the item's open body element starts; -1 when none is open
 }
 
 // scan reads the UTF-8 XML document body.
@@ -75,7 +80,7 @@ func scan(body []byte) (*scanned, error) {
 	d.Strict = false
 	d.Entity = xml.HTMLEntity
 	d.CharsetReader = passThrough
-	s := &scanner{d: d, body: body, out: &scanned{}}
+	s := &scanner{d: d, body: body, out: &scanned{}, bodyStart: -1}
 	for {
 		off := d.InputOffset()
 		tok, err := d.Token()
@@ -110,7 +115,7 @@ func (s *scanner) token(tok xml.Token, off int64) error {
 		}
 		return s.start(t, off)
 	case xml.EndElement:
-		s.end()
+		s.end(off)
 	}
 	return nil
 }
@@ -126,17 +131,44 @@ func (s *scanner) start(t xml.StartElement, off int64) error {
 	}
 	consumed, err := s.element(t)
 	if !consumed {
+		if s.item != nil && depth == s.itemDepth+1 && isBody(t.Name) {
+			s.bodyStart = int(s.d.InputOffset())
+		}
 		s.stack = append(s.stack, t.Name)
 	}
 	return err
 }
 
-// end handles a closing tag, closing the current item if it is the one.
-func (s *scanner) end() {
+// nsRSSContent is the namespace of RSS's content:encoded.
+const nsRSSContent = "http://purl.org/rss/1.0/modules/content/"
+
+// isBody reports whether an item's child element named n holds the item's
+// text: RSS description and content:encoded, Atom content and summary.
+func isBody(n xml.Name) bool {
+	switch n.Local {
+	case "description":
+		return true
+	case "encoded":
+		return n.Space == nsRSSContent
+	case "content", "summary":
+		return n.Space == nsAtom
+	}
+	return false
+}
+
+// end handles a closing tag, which starts at off, closing the current
+// item or its body element if it is the one.
+func (s *scanner) end(off int64) {
 	if len(s.stack) == 0 {
 		return
 	}
 	s.stack = s.stack[:len(s.stack)-1]
+	if s.item != nil && s.bodyStart >= 0 && len(s.stack) == s.itemDepth+1 {
+		if int(off) > s.bodyStart {
+			s.out.bodies = append(s.out.bodies, [2]int{s.bodyStart, int(off)})
+		}
+		s.bodyStart = -1
+	}
 	if s.item != nil && len(s.stack) == s.itemDepth {
 		s.item.raw = declare(s.body[s.itemStart:s.d.InputOffset()], s.itemNS)
 		s.out.items = append(s.out.items, *s.item)

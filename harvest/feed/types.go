@@ -92,6 +92,12 @@ type PageOptions struct {
 	// MaxBytes, if positive, stops paging once the pages read reach that
 	// many bytes (CommentLimits.MaxBytes).
 	MaxBytes int64
+	// DatesOnly reads each item without its body: Item.Content and
+	// Item.Summary stay empty, the rest (dates, links, GUID, title, Raw)
+	// is read as without it. A reader that wants only the items' dates (a
+	// section feed read to date posts) saves parsing a full-text feed's
+	// bodies.
+	DatesOnly bool
 }
 
 // DefaultMaxPages is the page limit of FetchAll when PageOptions.MaxPages

@@ -52,14 +52,16 @@ var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledBuffer = 4 << 20
 
 // maxPresized is the largest announced length readAll trusts to size the
-// body before reading it (a server may announce more than it sends).
+// body before reading it (a server may announce more than it sends); a
+// longer one is trusted once that many bytes have come.
 const maxPresized = 1 << 20
 
 // readAll is io.ReadAll that allocates the body once: at its announced
-// size (size >= 0), else by growing a pooled buffer and copying the body
-// out at its size, instead of growing a new slice for every body.
+// size (size >= 0; past maxPresized only once the first maxPresized bytes
+// have come, readSized), else by growing a pooled buffer and copying the
+// body out at its size, instead of growing a new slice for every body.
 func readAll(r io.Reader, size int64) ([]byte, error) {
-	if size >= 0 && size <= maxPresized {
+	if size >= 0 {
 		return readSized(r, size)
 	}
 	buf := bodyBuffers.Get().(*bytes.Buffer)
@@ -73,9 +75,13 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 }
 
 // readSized reads r into a slice with room for size bytes and the end of
-// the body, growing it only if the body is longer.
+// the body, growing it only if the body is longer. An announced size over
+// maxPresized is trusted once the body has sent that much: the slice
+// starts at maxPresized and grows once, to the announced size, when it is
+// full (a 2.5 MB feed was read into a buffer grown by doubling from
+// nothing, zeroed at each step, then copied out).
 func readSized(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, size+1)
+	b := make([]byte, 0, min(size, maxPresized)+1)
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -86,7 +92,11 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 			return b, err
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			if int64(cap(b)) < size+1 {
+				b = append(make([]byte, 0, size+1), b...)
+			} else {
+				b = append(b, 0)[:len(b)]
+			}
 		}
 	}
 }

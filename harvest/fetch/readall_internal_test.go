@@ -17,7 +17,7 @@ import (
 func TestReadAllMatchesIOReadAll(t *testing.T) {
 	boom := errors.New("reset")
 	var prev []byte
-	for _, n := range []int{0, 1, 511, 512, 513, 100000, 3, 70000, 0} {
+	for _, n := range []int{0, 1, 511, 512, 513, 100000, 3, maxPresized + 70000, 70000, 0} {
 		body := bytes.Repeat([]byte{byte(n)}, n)
 		readers := map[string]func() io.Reader{
 			"whole":   func() io.Reader { return bytes.NewReader(body) },
