@@ -251,14 +251,14 @@ func (p *pageRun) mainFrame() cdp.FrameID {
 // load navigates to the page and waits for its load event. Running out of
 // time is noted, not fatal: whatever loaded is captured.
 func (p *pageRun) load(ctx context.Context) error {
-	var err error
 	if p.t.frozen { // by resetTab, its requests blocked since the last page's capture
-		err = chromedp.Run(ctx, thaw(), network.SetBlockedURLs([]string{}))
-		p.t.frozen = err != nil
+		if err := chromedp.Run(ctx, thaw(), network.SetBlockedURLs([]string{})); err != nil {
+			// never go on to capture the blank page as this one
+			return fmt.Errorf("thaw the tab: %w", err)
+		}
+		p.t.frozen = false
 	}
-	if err == nil {
-		err = chromedp.Run(ctx, chromedp.Navigate(p.url))
-	}
+	err := chromedp.Run(ctx, chromedp.Navigate(p.url))
 	switch {
 	case err == nil:
 		return nil
