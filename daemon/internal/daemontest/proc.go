@@ -226,9 +226,12 @@ func reserve(t testing.TB) net.Listener {
 		if _, ok := handedOut.ports[port]; ok {
 			continue
 		}
-		hold, err := net.Listen("unix", "@blogharvest-test-port-"+strconv.Itoa(port))
-		if err != nil && runtime.GOOS == "linux" {
-			continue // another test process holds it
+		var hold net.Listener
+		if runtime.GOOS == "linux" { // elsewhere "@…" would be a socket file in the working folder
+			var err error
+			if hold, err = net.Listen("unix", "@blogharvest-test-port-"+strconv.Itoa(port)); err != nil {
+				continue // another test process holds it
+			}
 		}
 		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 		if err != nil {
