@@ -64,6 +64,39 @@ func TestLimitFor(t *testing.T) {
 	}
 }
 
+// TestRetuneNeverUnderTwiceLive: a live heap growing by small steps
+// raises the limit with it, never leaving it under twice the live heap (the
+// collector would then run more often than at GOGC=100), and a heap back
+// under softLimit's brings the limit back to softLimit.
+func TestRetuneNeverUnderTwiceLive(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	debug.SetMemoryLimit(softLimit)
+	tn := &memoryTuner{limit: softLimit}
+	sets := 0
+	tn.tuned = func(int64) { sets++ }
+	var live uint64
+	for step := range 2000 {
+		if step < 1000 {
+			live += 1 << 19
+		} else {
+			live -= 1 << 19
+		}
+		tn.retune(live)
+		if uint64(tn.limit) < 2*live {
+			t.Fatalf("live %d: limit %d under twice the live heap", live, tn.limit)
+		}
+		if got := debug.SetMemoryLimit(-1); got != tn.limit {
+			t.Fatalf("live %d: runtime's limit %d, tuner's %d", live, got, tn.limit)
+		}
+		if 2*live+limitHeadroom <= softLimit && tn.limit != softLimit {
+			t.Fatalf("live %d: limit %d, want softLimit back", live, tn.limit)
+		}
+	}
+	if sets != 2000 {
+		t.Errorf("tuned called %d times, want every retune", sets)
+	}
+}
+
 // TestMemoryTunerFollowsLiveHeap: with a live heap above softLimit the
 // runtime's limit rises after a collection to at least twice it, and
 // comes back to softLimit once the heap is dropped.

@@ -85,12 +85,22 @@ func (t *memoryTuner) arm() {
 	})
 }
 
-// retune sets the limit for a live heap of live bytes when it differs by
-// more than an eighth from the one set (SetMemoryLimit stops the world
-// briefly; most cycles leave the limit where it is).
+// retune sets the limit for a live heap of live bytes. A limit under
+// limitFor(live) is raised at once, with an eighth more room, so that the
+// limit is never under twice the live heap measured and a growing heap
+// does not reset it every cycle; a limit over it is lowered only when it
+// is more than a quarter too high, or when the heap is back under
+// softLimit's (SetMemoryLimit stops the world briefly; most cycles leave
+// the limit where it is).
 func (t *memoryTuner) retune(live uint64) {
-	l := limitFor(live)
-	if d := l - t.limit; d > t.limit/8 || -d > t.limit/8 {
+	switch l := limitFor(live); {
+	case l > t.limit:
+		if l < math.MaxInt64-l/8 {
+			l += l / 8
+		}
+		debug.SetMemoryLimit(l)
+		t.limit = l
+	case l < t.limit-t.limit/4, l == softLimit && t.limit != softLimit:
 		debug.SetMemoryLimit(l)
 		t.limit = l
 	}
