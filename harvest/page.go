@@ -103,8 +103,8 @@ func readPage(doc *html.Node, base *url.URL) *pageInfo {
 // cleaned element when the extraction has one (ContentHTML renders that
 // element's children), else from ContentHTML parsed.
 func articleLinks(ex learn.Extraction, base *url.URL) []link {
-	if ex.ContentNode != nil {
-		return nodeLinks(ex.ContentNode, base)
+	if n := ex.CleanedArticle(); n != nil {
+		return nodeLinks(n, base)
 	}
 	return linksOf(ex.ContentHTML, base)
 }

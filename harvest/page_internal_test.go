@@ -58,7 +58,7 @@ func TestArticleLinksMatchReparse(t *testing.T) {
 	eachTestPage(t, func(path string, raw []byte) {
 		base, _ := url.Parse("https://example.org/" + filepath.ToSlash(path))
 		ex, _ := (*learn.Rules)(nil).Extract(learn.Page{URL: base.String(), HTML: raw, Root: parse(raw)})
-		if ex.ContentNode == nil {
+		if ex.ArticleNode == nil {
 			return
 		}
 		n++
@@ -79,7 +79,7 @@ func TestArticleLinksMatchReparse(t *testing.T) {
 // of 5545 rows, 1.1 MB of ContentHTML) took 40 s of the test at load 14,
 // more than all the other pages together.
 func reparsedLinks(ex learn.Extraction, base *url.URL) []link {
-	switch a := ex.ContentNode.DataAtom; a {
+	switch a := ex.ArticleNode.DataAtom; a {
 	case atom.Table, atom.Caption, atom.Colgroup, atom.Thead, atom.Tbody, atom.Tfoot, atom.Tr, atom.Td, atom.Th:
 		ctx := &html.Node{Type: html.ElementNode, Data: a.String(), DataAtom: a}
 		nodes, err := html.ParseFragment(strings.NewReader(ex.ContentHTML), ctx)

@@ -114,6 +114,17 @@ func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
 	return w.finish(ctx, j)
 }
 
+// releaseTree drops the job's parsed page (fetchedPage.doc) and the
+// extraction learnSigns kept for it, once finish is done with them:
+// handle and the archive read the page's bytes, headers and pageInfo,
+// never its tree. A large post's tree is many times its bytes.
+func (j *pageJob) releaseTree() {
+	j.learned = nil
+	if j.page != nil {
+		j.page.doc = nil
+	}
+}
+
 // finish turns a job whose page was fetched (or failed) into an outcome.
 func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	if j.page == nil {
@@ -124,6 +135,11 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 		return outcome{job: j, err: j.err}
 	}
 	p := j.page
+	// The page's tree (and an extraction learnSigns kept, which points
+	// into it) is read by nothing after the entry is built: released
+	// here, so that the coordinator writes the entry (the content
+	// digest's own parse of a large post above all) without holding it.
+	defer j.releaseTree()
 	out := outcome{job: j, info: p.info, url: p.url, fetched: true}
 	w.noteRedirect(j.t.url, p)
 	if p.stub != "" {

@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -10,9 +11,12 @@ import (
 )
 
 // Page is one fetched web page. Learn and Extract read Root when it is set
-// (ParsePage sets it) and parse HTML otherwise; neither modifies Root, so
-// a caller parses a page once and hands the same tree to Learn, Extract,
-// its own link scan and media discovery.
+// (ParsePage sets it) and parse HTML otherwise; neither leaves Root
+// changed, so a caller parses a page once and hands the same tree to
+// Learn, Extract, its own link scan and media discovery. Extract cleans
+// the article's subtree in place while it renders ContentHTML and puts it
+// back before it returns (no copy of a large article): no other goroutine
+// may read the tree during Extract.
 type Page struct {
 	URL  string     // where the page was fetched from; relative links resolve against it
 	HTML []byte     // the page, decoded to UTF-8; unused when Root is set
@@ -94,18 +98,17 @@ type Extraction struct {
 	Date        time.Time
 	ContentHTML string // cleaned article HTML, URLs absolute
 	ContentText string // the article's text, whitespace collapsed
-	// ContentNode is the cleaned article element, a copy of the page's
-	// whose children ContentHTML renders, for callers that read the
-	// article further (media discovery) without parsing ContentHTML
-	// again; nil when the article came from structured data or was not
-	// found.
-	ContentNode *html.Node `json:"-"`
 	// ArticleNode is the article element in the page's own tree (Page.Root
 	// or the tree parsed from Page.HTML), uncleaned, for callers that read
 	// what surrounds the article (the post's header and footer); nil when
-	// ContentNode is.
+	// the article came from structured data or was not found.
+	// CleanedArticle copies it cleaned, as ContentHTML renders it.
 	ArticleNode *html.Node `json:"-"`
-	Comments    []Comment
+	// cleanOmit and cleanBase are how CleanedArticle cleans ArticleNode:
+	// the kinds of children left out (nil: none), the page's URL.
+	cleanOmit []string
+	cleanBase *url.URL
+	Comments  []Comment
 
 	// DatePrecision says how much of Date the page gave (a day, a minute
 	// …); Modified is when the page says the post was last changed, when it

@@ -76,27 +76,133 @@ func isBoilerplate(n *html.Node) bool {
 // cleanAttrs drops event handlers, promotes lazy image sources and resolves
 // URLs of element n.
 func cleanAttrs(n *html.Node, base *url.URL) {
+	lazy := lazySrc(n)
+	out := n.Attr[:0]
+	for _, a := range n.Attr {
+		if b, keep := cleanAttr(a, lazy, base); keep {
+			out = append(out, b)
+		}
+	}
+	n.Attr = out
+}
+
+// lazySrc returns the lazy-loaded source of element n (data-src,
+// data-lazy-src), "" when it has none.
+func lazySrc(n *html.Node) string {
 	lazy := attr(n, "data-src")
 	if lazy == "" {
 		lazy = attr(n, "data-lazy-src")
 	}
-	out := n.Attr[:0]
-	for _, a := range n.Attr {
-		k := strings.ToLower(a.Key)
-		switch {
-		case strings.HasPrefix(k, "on"):
-			continue
-		case k == "src" && lazy != "" && (a.Val == "" || strings.HasPrefix(a.Val, "data:")):
-			a.Val = lazy
-		}
-		if urlAttr(k) {
-			a.Val = resolve(base, a.Val)
-		} else if k == "srcset" || k == "data-srcset" {
-			a.Val = resolveSrcset(base, a.Val)
-		}
-		out = append(out, a)
+	return lazy
+}
+
+// cleanAttr returns attribute a as cleanAttrs leaves it, given the
+// element's lazy source, and false when cleanAttrs drops it.
+func cleanAttr(a html.Attribute, lazy string, base *url.URL) (html.Attribute, bool) {
+	k := strings.ToLower(a.Key)
+	switch {
+	case strings.HasPrefix(k, "on"):
+		return a, false
+	case k == "src" && lazy != "" && (a.Val == "" || strings.HasPrefix(a.Val, "data:")):
+		a.Val = lazy
 	}
-	n.Attr = out
+	if urlAttr(k) {
+		a.Val = resolve(base, a.Val)
+	} else if k == "srcset" || k == "data-srcset" {
+		a.Val = resolveSrcset(base, a.Val)
+	}
+	return a, true
+}
+
+// cleanedAttrs returns the attributes cleanAttrs would leave n, in a new
+// slice, and whether they differ from n's (false: n's are kept, nothing
+// allocated).
+func cleanedAttrs(n *html.Node, base *url.URL) ([]html.Attribute, bool) {
+	lazy := lazySrc(n)
+	var out []html.Attribute
+	changed := false
+	for i, a := range n.Attr {
+		b, keep := cleanAttr(a, lazy, base)
+		if !changed && (!keep || b != a) {
+			changed = true
+			out = append(make([]html.Attribute, 0, len(n.Attr)), n.Attr[:i]...)
+		}
+		if changed && keep {
+			out = append(out, b)
+		}
+	}
+	return out, changed
+}
+
+// cleanText returns nodeText of the copy of element n that cloneTree(n,
+// skip) makes and cleanNode cleans, without making it: skip holds
+// everything cleanNode removes (cleanedAway), and cleaning the attributes
+// changes no text.
+func cleanText(n *html.Node, skip func(*html.Node) bool) string {
+	var w spaceWriter
+	writeTextWithout(&w, n, skip)
+	return string(w.b)
+}
+
+// cleanHTML returns innerHTML of the copy of n that cloneTree(n, skip)
+// makes and cleanNode(…, base) cleans, without making it: n's subtree is
+// cleaned in place (the children skip takes unlinked, every element's
+// attributes cleaned in a slice of its own) and rendered, then put back
+// as it was, the same nodes in the same places with the same attribute
+// slices. skip must hold everything cleanNode removes (cleanedAway).
+func cleanHTML(n *html.Node, skip func(*html.Node) bool, base *url.URL) string {
+	var u cleanUndo
+	defer u.restore()
+	u.clean(n, skip, base)
+	return innerHTML(n)
+}
+
+// cleanUndo records what cleanHTML changed in a tree, to put it back.
+type cleanUndo struct {
+	cut   []cutChild // in the order they were unlinked
+	attrs []savedAttrs
+}
+
+// cutChild is a child unlinked from parent, next its next sibling then.
+type cutChild struct{ parent, child, next *html.Node }
+
+// savedAttrs are an element's attributes before cleaning.
+type savedAttrs struct {
+	n    *html.Node
+	attr []html.Attribute
+}
+
+// clean cleans the subtree under n (not n itself) as cleanTree cleans a
+// copy made by cloneTree(n, skip), recording each change.
+func (u *cleanUndo) clean(n *html.Node, skip func(*html.Node) bool, base *url.URL) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch {
+		case skip(c):
+			u.cut = append(u.cut, cutChild{n, c, next})
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode:
+			if a, changed := cleanedAttrs(c, base); changed {
+				u.attrs = append(u.attrs, savedAttrs{c, c.Attr})
+				c.Attr = a
+			}
+			u.clean(c, skip, base)
+		}
+		c = next
+	}
+}
+
+// restore puts the tree back: the unlinked children in the reverse order
+// of their unlinking (each one's next sibling is then back in its place),
+// and the attribute slices.
+func (u *cleanUndo) restore() {
+	for i := len(u.cut) - 1; i >= 0; i-- {
+		k := u.cut[i]
+		k.parent.InsertBefore(k.child, k.next)
+	}
+	for _, s := range u.attrs {
+		s.n.Attr = s.attr
+	}
 }
 
 // resolvePlainPath resolves, without parsing, the commonest reference:

@@ -77,10 +77,9 @@ func (e *extractor) run() (Extraction, error) {
 	}
 	e.modified()
 	if e.article != nil {
-		article := e.cleanArticle()
-		e.x.ContentNode, e.x.ArticleNode = article, e.article
-		e.x.ContentHTML = innerHTML(article)
-		e.x.ContentText = nodeText(article)
+		e.x.ArticleNode = e.article
+		e.x.ContentHTML, e.x.ContentText, e.x.cleanOmit = e.cleanArticle()
+		e.x.cleanBase = e.base
 	}
 	if e.x.ContentText == "" && e.x.ContentHTML == "" {
 		if text := e.fb.structuredBody(); text != "" {
@@ -96,24 +95,40 @@ func (e *extractor) run() (Extraction, error) {
 	return e.x, nil
 }
 
-// cleanArticle returns a cleaned copy of the article element (the page's
-// tree stays as parsed): without what cleanNode removes and, when the
-// article rule found it, without the children the rule omits, unless that
-// leaves no text.
-func (e *extractor) cleanArticle() *html.Node {
-	var omit func(*html.Node) bool
+// cleanArticle returns the HTML and the text of the cleaned article
+// element (without what cleanNode removes and, when the article rule found
+// it, without the children the rule omits, unless that leaves no text),
+// and the kinds of children left out (nil when none). No copy of the
+// article is made: its text is read skipping what cleaning removes, and
+// its HTML is rendered from the page's tree cleaned in place and put back
+// as parsed (cleanHTML). A copy of a large article (a table of thousands
+// of rows) was as large as the article's part of the page's tree.
+func (e *extractor) cleanArticle() (htm, text string, omitKinds []string) {
 	if e.x.Methods[FieldContent] == blogharvest.MethodRule {
-		omit = omitted(e.article, e.rules.Article.Omit)
-	}
-	if omit != nil {
-		article := cloneTree(e.article, func(c *html.Node) bool { return cleanedAway(c) || omit(c) })
-		cleanNode(article, e.base)
-		if nodeText(article) != "" {
-			return article
+		if omit := omitted(e.article, e.rules.Article.Omit); omit != nil {
+			skip := func(c *html.Node) bool { return cleanedAway(c) || omit(c) }
+			if text := cleanText(e.article, skip); text != "" {
+				return cleanHTML(e.article, skip, e.base), text, e.rules.Article.Omit
+			}
 		}
 	}
-	article := cloneTree(e.article, cleanedAway)
-	cleanNode(article, e.base)
+	return cleanHTML(e.article, cleanedAway, e.base), cleanText(e.article, cleanedAway), nil
+}
+
+// CleanedArticle returns a cleaned copy of the article element whose
+// children ContentHTML renders, for callers that read the article further
+// (its links) without parsing ContentHTML again; nil when the article came
+// from structured data or was not found. Each call makes a new copy.
+func (x Extraction) CleanedArticle() *html.Node {
+	if x.ArticleNode == nil {
+		return nil
+	}
+	skip := cleanedAway
+	if omit := omitted(x.ArticleNode, x.cleanOmit); omit != nil {
+		skip = func(c *html.Node) bool { return cleanedAway(c) || omit(c) }
+	}
+	article := cloneTree(x.ArticleNode, skip)
+	cleanNode(article, x.cleanBase)
 	return article
 }
 
