@@ -24,6 +24,26 @@ type fetchedPage struct {
 	ident string // canonical identity: rel=canonical in scope, else the final URL
 	stub  string // the target a redirect stub page sends its reader to; "" for other pages
 	info  *pageInfo
+	// parked: doc was let go until the page's entry is built, and is
+	// parsed again from html then (unpark): a large training page waiting
+	// for the other training pages' entries (train.go).
+	parked bool
+}
+
+// park lets the page's tree go until unpark; html stays.
+func (p *fetchedPage) park() {
+	if p.doc != nil {
+		p.doc, p.parked = nil, true
+	}
+}
+
+// unpark parses a parked page's html again: the same tree, as html.Parse
+// is deterministic.
+func (p *fetchedPage) unpark() {
+	if p.parked {
+		p.doc, _ = html.Parse(bytes.NewReader(p.html))
+		p.parked = false
+	}
 }
 
 // newFetchedPage decodes, parses and reads a fetched HTML response.

@@ -127,8 +127,24 @@ func (w *pageWorker) lang(p *fetchedPage) string {
 	return w.site.feed.Language
 }
 
-// emitTraining builds and emits the entries of the training jobs.
+// parkBytes is the size of HTML over which a training page's tree is let
+// go once the rules are learned and parsed again for its entry (park): a
+// parsed page takes some twenty times its bytes (thaumatorium's 567 KB
+// table page about 10 MB), and every training page waits for the entries
+// of those before it. Smaller pages keep theirs: parsing them again would
+// cost more CPU than their trees cost memory.
+const parkBytes = 128 << 10
+
+// emitTraining builds and emits the entries of the training jobs. The
+// trees of the large pages are let go first (parkBytes), with the
+// extraction learnSigns kept for them, which points into the tree.
 func (c *crawl) emitTraining(ctx context.Context, jobs []*pageJob) error {
+	for _, j := range jobs[min(1, len(jobs)):] { // the first is built at once
+		if j.page != nil && len(j.page.html) > parkBytes {
+			j.page.park()
+			j.learned = nil
+		}
+	}
 	for i, j := range jobs {
 		out := c.w.finish(ctx, j)
 		if err := c.handle(out); err != nil {

@@ -135,6 +135,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 		return outcome{job: j, err: j.err}
 	}
 	p := j.page
+	p.unpark() // a large training page's tree, let go while the others' entries were built
 	// The page's tree (and an extraction learnSigns kept, which points
 	// into it) is read by nothing after the entry is built: released
 	// here, so that the coordinator writes the entry (the content
