@@ -264,7 +264,11 @@
 //     (entryChanged) changed since the last crawl.
 //   - train.go: the training pages and Learn. A training
 //     page's extraction made for its signs (learnSigns) is its entry's
-//     (takeExtraction); each training job is dropped once emitted.
+//     (takeExtraction); each training job is dropped once emitted. A
+//     training page over parkBytes of HTML lets its tree go once the
+//     rules are learned and parses it again for its entry (park); every
+//     page's tree is released when finish returns (releaseTree), before
+//     the coordinator writes its entry.
 //   - coordinator.go: the drain: dispatching jobs, handling outcomes,
 //     queueing what they found, emitting entries.
 //   - worker.go: one page's path: fetch, identity, stub, variant,

@@ -77,9 +77,15 @@
 // class set (utility-class apps: commentrepeat.go).
 //
 // Each page is parsed once: a Page built by ParsePage carries its tree
-// (Page.Root), which Learn and Extract read without changing it, so the
-// crawler's link scan and media discovery read the same tree. A Page with
-// only HTML is parsed when needed. A post is never dropped silently: with
+// (Page.Root), which Learn and Extract leave as they found it, so the
+// crawler's link scan and media discovery read the same tree. Extract
+// makes no copy of the article: ContentText is read skipping what
+// cleaning removes, and ContentHTML is rendered from the page's tree
+// cleaned in place (the children cleaning removes unlinked, attributes
+// cleaned in slices of their own) and put back before Extract returns
+// (cleanHTML in clean.go), so no other goroutine may read the tree
+// meanwhile; Extraction.CleanedArticle makes the cleaned copy on demand.
+// A Page with only HTML is parsed when needed. A post is never dropped silently: with
 // no article, Extract returns what it found with an error wrapping
 // blogharvest.ErrNoArticle.
 //
