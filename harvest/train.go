@@ -131,9 +131,11 @@ func (w *pageWorker) lang(p *fetchedPage) string {
 // go once the rules are learned and parsed again for its entry (park): a
 // parsed page takes some twenty times its bytes (thaumatorium's 567 KB
 // table page about 10 MB), and every training page waits for the entries
-// of those before it. Smaller pages keep theirs: parsing them again would
-// cost more CPU than their trees cost memory.
-const parkBytes = 128 << 10
+// of those before it. Smaller pages keep theirs: parsing and extracting a
+// page again costs CPU (at 128 KB, bft-huffingtonpost, whose pages are all
+// 175-394 KB, paid about a tenth more CPU per request; doc/benchmarks.md),
+// and 5 of the 2 211 HTML files of ../shared/corpus are over 512 KB.
+const parkBytes = 512 << 10
 
 // emitTraining builds and emits the entries of the training jobs. The
 // trees of the large pages are let go first (parkBytes), with the
