@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -110,7 +111,7 @@ type pageWorker struct {
 	widgets *widgetScripts
 	// comments is the comment stage (commentstage.go): built when the
 	// site is set up, before the first page is processed.
-	comments *commentStage
+	comments *comments.Stage
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -158,7 +159,7 @@ type crawl struct {
 	// (siteCommentPosts), threads the watch of comment thread APIs
 	// (threads.go): set up before the drain, then handed to the comment
 	// stage (the coordinator still notes each rendered page's watch).
-	siteFeed siteCommentState
+	siteFeed comments.SiteFeed
 	threads  *threadWatcher
 
 	// left counts, by source, what the crawl's bounds kept out
@@ -246,7 +247,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.siteFeed.commented = c.siteCommentPosts(ctx, home)
+	c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	c.threads.poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
@@ -254,7 +255,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	}
 	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
 		home = c.move.home
-		c.siteFeed.commented = c.siteCommentPosts(ctx, home)
+		c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	}
 	c.suspectMove()
 	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
@@ -264,7 +265,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 		if c.homeDue() {
 			home = c.fetchHome(ctx, c.site.feed.Link) // the blog was given by its feed
-			c.siteFeed.commented = c.siteCommentPosts(ctx, home)
+			c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 		}
 	}
 	c.setScope(home)

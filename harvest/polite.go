@@ -292,7 +292,7 @@ func (c *crawl) finishState() {
 func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
 	if !w.changes.only || w.changes.settled || it == nil || it.Published.After(w.changes.since) || it.Updated.After(w.changes.since) ||
-		w.comments.commented(j.t.url) || w.comments.threadChanged(j.t.url) {
+		w.comments.Commented(j.t.url) || w.comments.ThreadChanged(j.t.url) {
 		return false
 	}
 	changed, _ := w.changes.signatureChanged(it)

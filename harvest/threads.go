@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -65,7 +66,7 @@ const (
 // scripts fetched with GET as candidates (threadState keeps those of a
 // thread's shape). Both are nil when its scripts fetched none.
 func threadWatch(res *render.Result, lang string) (holding, cands []blogharvest.Validators) {
-	pages := renderedPages(res, lang)
+	pages := comments.RenderedPages(res, lang)
 	for _, a := range res.API {
 		if a.Method != "" && a.Method != http.MethodGet || a.Status != http.StatusOK || len(cands) >= maxThreadURLs*4 {
 			continue
@@ -140,9 +141,9 @@ func newThreadWatcher(last map[string][]blogharvest.Validators, useState bool, l
 	return &threadWatcher{last: last, useState: useState, log: log}
 }
 
-// changed reports whether poll found the thread API of the post at raw
-// changed; false for a nil watch.
-func (t *threadWatcher) changed(raw string) bool {
+// Changed reports whether poll found the thread API of the post at raw
+// changed; false for a nil watch (comments.Threads).
+func (t *threadWatcher) Changed(raw string) bool {
 	return t != nil && t.changedPosts[raw]
 }
 
