@@ -263,7 +263,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		w.widgets.add(widgetScriptsOf(res, w.lang(j.page))) // the widget's loader, for the blog's next pages and crawls (scriptwidget.go)
 	}
 	if e.Kind == blogharvest.KindPost && (why.forComments() || len(rex.Comments) > 0) {
-		j.threads, j.threadCands = threadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (threads.go)
+		j.threads, j.threadCands = comments.ThreadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (comments/threads.go)
 	}
 	better := rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments))
 	// Added: comments neither the static page nor the comment feed holds,

@@ -157,10 +157,10 @@ type crawl struct {
 	late       lateStubs                         // entries re-read for the stubs met after them
 	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
 	// (siteCommentPosts), threads the watch of comment thread APIs
-	// (threads.go): set up before the drain, then handed to the comment
+	// (comments/threads.go): set up before the drain, then handed to the comment
 	// stage (the coordinator still notes each rendered page's watch).
 	siteFeed comments.SiteFeed
-	threads  *threadWatcher
+	threads  *comments.Watcher
 
 	// left counts, by source, what the crawl's bounds kept out
 	// (discovered.go), in the order met; wellKnown are the sitemap
@@ -227,7 +227,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	return &crawl{site: s, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
-		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}
+		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -248,7 +248,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		return err
 	}
 	c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
-	c.threads.poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
+	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
@@ -277,7 +277,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
-	c.threads.poll(ctx, c.client)
+	c.threads.Poll(ctx, c.client)
 	c.queueCommented()
 	c.probeMoves(ctx)
 	if err := c.checkIdentity(); err != nil {

@@ -2,7 +2,6 @@ package harvest
 
 import (
 	"context"
-	"maps"
 	"net/url"
 	"slices"
 
@@ -80,11 +79,11 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 const maxRevisitItems = 100
 
 // wantItems reports whether items hold the feed item of every commented
-// post and of every post whose comment thread API changed (threads.go: a
+// post and of every post whose comment thread API changed (comments/threads.go: a
 // watched post may lie on an older feed page), or maxRevisitItems were
 // read.
 func (c *crawl) wantItems(items []feed.Item) bool {
-	if len(c.siteFeed.Commented) == 0 && len(c.threads.changedPosts) == 0 || len(items) >= maxRevisitItems {
+	if len(c.siteFeed.Commented) == 0 && len(c.threads.ChangedPosts()) == 0 || len(items) >= maxRevisitItems {
 		return true
 	}
 	have := make(map[string]bool, len(items))
@@ -98,7 +97,7 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 			return false
 		}
 	}
-	for raw := range c.threads.changedPosts {
+	for _, raw := range c.threads.ChangedPosts() {
 		if u := mustCanonical(raw); u != nil && !have[u.String()] {
 			return false
 		}
@@ -107,10 +106,10 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 }
 
 // queueCommented queues the commented posts within the blog's scope, and
-// those whose comment thread API changed (threads.go).
+// those whose comment thread API changed (comments/threads.go).
 func (c *crawl) queueCommented() {
 	posts := slices.Clone(c.siteFeed.Commented)
-	for _, raw := range slices.Sorted(maps.Keys(c.threads.changedPosts)) {
+	for _, raw := range c.threads.ChangedPosts() {
 		if u := mustCanonical(raw); u != nil {
 			posts = append(posts, u)
 		}

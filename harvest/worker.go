@@ -28,7 +28,7 @@ type pageJob struct {
 	cm comments.Post
 	// threads are the comment APIs the rendered page drew from, to watch,
 	// threadCands the JSON its scripts fetched when it showed no comment
-	// (threads.go: threadWatch).
+	// (comments.ThreadWatch).
 	threads, threadCands []blogharvest.Validators
 	// renderedReqs are the requisites the browser received rendering the
 	// page, renderedMissed those it loaded (or began to) but could not

@@ -6,7 +6,9 @@
 // post's Post; the stage reaches the rest of the crawl only through the
 // small interfaces of Deps (Fetcher, APIFetcher, PageReader with the
 // Page it returns, Scope, Posts, Archive, Ledger, Threads), and reads the
-// crawl's policy and options only as its Config.
+// crawl's policy and options only as its Config. The watch of comment
+// thread APIs between crawls (Watcher) is here too; harvest's coordinator
+// holds it and the stage reads it as its Threads.
 //
 // For one post, in the order harvest's buildEntry calls them:
 // FetchComments (the item's comment feed, or the per-post feed the page
@@ -36,6 +38,10 @@
 //     comment feed and the archive (deferComments, CompleteComments).
 //   - threadmore.go: the rest of a rendered thread from its comment API
 //     (FollowThreads, More, NoteThreadShort); RenderedPages.
+//   - threads.go: the watch of comment thread APIs between crawls
+//     (Watcher: Poll, Note, Changed, State; ThreadWatch, threadShape),
+//     which harvest's coordinator holds and polls; the state file that
+//     keeps it for `crawl -out` is harvest's Watch (watch.go).
 //   - words.go: the words that name comments (NamesComments, Words) and
 //     a JSON-LD commentCount (LDCommentCount), shared with harvest's
 //     comment signals.
@@ -57,6 +63,8 @@
 //   - How the rest of a rendered thread is asked for (page and cursor
 //     parameters, the replies endpoint learned from the app's requests):
 //     threadmore.go; what an answer says is left: learn.ReadAPIMore.
+//   - Which answers of a render are watched threads, which posts' threads
+//     changed and what the next crawl watches: Watcher (threads.go).
 //   - The words that name comments in ids, classes and URLs: commentWords
 //     (words.go).
 package comments

@@ -22,7 +22,7 @@ import (
 // shortfall makes it try the next source in order: the post's own comment
 // feed (the platform table's shape, platform.Platform.CommentFeed), the
 // platform's comments REST endpoint (platform.Platform.CommentsAPI), its
-// comment pages (CommentPages), then rendering (renderReason); what stays
+// comment pages (CommentPages), then rendering (harvest's renderReason); what stays
 // short is written in the ledger's comments column for the post, with the
 // reason (Shortfalls lists them).
 
@@ -37,7 +37,7 @@ type Stated struct {
 func (s Stated) String() string { return fmt.Sprintf("%d (%s)", s.N, s.Source) }
 
 // StatedComments returns the largest count of comments the blog states
-// for the job's post: its feed item's (slash:comments, thr:total), the
+// for the post: its feed item's (slash:comments, thr:total), the
 // page's JSON-LD commentCount, or a short text holding one number tied to
 // the page's comment area (a heading or title inside an element that names
 // comments, as "4 thoughts on …", or a link to the page's own #comments
@@ -237,7 +237,7 @@ func (s *Stage) ownCommentFeed(j *Post) string {
 
 // FillShortfall asks the post's own comment feed, then the platform's
 // comments REST endpoint (platform.Platform.CommentsAPI), when the blog
-// states more comments than the job holds from its feeds and page (have):
+// states more comments than the post holds from its feeds and page (have):
 // the sources after those, each asked only while something is still
 // missing. It reports whether it asked.
 func (s *Stage) FillShortfall(ctx context.Context, j *Post, have int) bool {
@@ -251,7 +251,7 @@ func (s *Stage) FillShortfall(ctx context.Context, j *Post, have int) bool {
 	return asked
 }
 
-// short reports whether the blog states more comments than the job holds
+// short reports whether the blog states more comments than the post holds
 // (have from the page, j.Comments from the feeds).
 func (s *Stage) short(j *Post, have int) bool {
 	st := StatedComments(j)
@@ -259,7 +259,7 @@ func (s *Stage) short(j *Post, have int) bool {
 }
 
 // askOwnFeed asks the post's own comment feed (ownCommentFeed), once,
-// unless the job's comments already came from a comment feed.
+// unless the post's comments already came from a comment feed.
 func (s *Stage) askOwnFeed(ctx context.Context, j *Post) bool {
 	cf := ""
 	if !j.run || j.File == nil {
@@ -288,7 +288,7 @@ func (s *Stage) askOwnFeed(ctx context.Context, j *Post) bool {
 // askCommentsAPI asks the platform's comments REST endpoint for the
 // post's comments, once, where the platform's row names one and the post's
 // id is known (its GUID or shortlink). Its answers are archived with the
-// entry (j.APIFiles) whatever they hold; its comments replace the job's
+// entry (j.APIFiles) whatever they hold; its comments replace the post's
 // when they are more.
 func (s *Stage) askCommentsAPI(ctx context.Context, j *Post) bool {
 	if j.askedAPI || s.blog.Feed == nil || s.blog.Feed.PlatformID == "" || j.Page == nil || s.blog.Home == nil {

@@ -32,7 +32,7 @@ import (
 // maybe the id of its last reply given: both are filled in for the next
 // comment). Every request goes to the origin of the answer it continues
 // (an origin the page's scripts already used), passes the browser's scope
-// decision (browserMayLoad) and is archived with the entry (role
+// decision (Deps.Scope) and is archived with the entry (role
 // comment-feed); an answer that adds no comment ends its chain. The
 // post's comment bounds hold: max_comments_per_post (no request once the
 // thread holds that many, and no record past it), max_comments_per_answer
