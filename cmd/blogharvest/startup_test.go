@@ -18,13 +18,15 @@ import (
 )
 
 // buildCommand builds this command into a temporary folder as the README
-// says to (`CGO_ENABLED=0 go build`, no flags: a static executable; cgo
-// would link it against libc, whose and ld.so's pages add about 1.8 MB to
-// every command's max RSS) and returns the executable's path.
+// says to (`CGO_ENABLED=0 go build`: a static executable; cgo would link
+// it against libc, whose and ld.so's pages add about 1.8 MB to every
+// command's max RSS) and returns the executable's path. With -trimpath,
+// which changes only the source paths the binary names, so that
+// TestVersionOfClone's build in a clone reuses the packages compiled here.
 func buildCommand(tb testing.TB) string {
 	tb.Helper()
 	bin := filepath.Join(tb.TempDir(), "blogharvest")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
