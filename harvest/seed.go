@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/platform"
@@ -355,7 +356,7 @@ func (c *crawl) linkSkipped(u *url.URL) string {
 		return "not a page: media, asset or machine endpoint"
 	case isTrap(u):
 		return "crawler trap: overlong, too deep or repeating path"
-	case commentPageRE.MatchString(u.Path):
+	case comments.IsCommentPage(u.Path):
 		return "comment page: read with its post"
 	}
 	return ""
