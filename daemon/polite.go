@@ -40,6 +40,8 @@ func (d *runner) previous(id string, st schedule.State) harvest.State {
 // will have expired by the next run is not kept: a daily blog's never
 // serves again, and 100 000 daily blogs kept theirs as 25 MB of a
 // scheduler's heap, growing as the day's runs went (BenchmarkScale, doc/scale.md).
+// What is kept of one is its body, digest, capture time and status
+// (harvest's State.Robots: no exchanges, no headers).
 func (d *runner) carry(id string, s harvest.State, next time.Time) {
 	robots := s.Robots
 	if !next.IsZero() {
