@@ -216,7 +216,7 @@ func (c *crawl) blogRobots(ctx context.Context) *fetch.Robots {
 
 // carriedRobots returns what a crawl leaves of its robots.txt captures
 // for the next crawl (State.Robots): what seeds the rules (URL, status,
-// body, media type, capture time, digest) and, for a capture an AIP holds,
+// body, media type, capture time; the digest when known) and, for a capture an AIP holds,
 // the reference to its record (Reused, ReusedIn); not its exchanges and
 // headers, which the daemon would otherwise carry for every blog between
 // two runs (about 2 KB a blog: BenchmarkScale, doc/scale.md). A Blog
@@ -242,9 +242,6 @@ func carriedRobots(files []blogharvest.File) []blogharvest.File {
 			SHA256: f.SHA256, Size: f.Size, Captured: f.Captured, Status: f.Status, Reused: f.Reused, ReusedIn: f.ReusedIn}
 		if k.Body == nil {
 			k.Body = []byte{}
-		}
-		if k.SHA256 == "" {
-			k.Sum()
 		}
 		out = append(out, k)
 	}
