@@ -152,7 +152,10 @@
 // changed is read and rendered again, reason ReasonThreadChanged).
 // robots.txt is
 // reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
-// from State.Rules. Otherwise it reads the feeds (the feed URL is known: no
+// from State.Rules. State.Robots carries the file without its exchanges
+// and headers (seed.go: carriedRobots; a Blog record that uses it names
+// the record an AIP holds, File.Reused, as StateFrom gives it, or, when
+// no AIP does, fetches robots.txt again: blogRobots). Otherwise it reads the feeds (the feed URL is known: no
 // discovery, unless that feed fails with 401, 403, 404, 410 or is no feed:
 // the blog's feed is then looked for again, and kept), and re-reads only
 // the posts something says changed:

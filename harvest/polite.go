@@ -279,7 +279,7 @@ func (c *crawl) itemSignatures() map[string]string {
 // finishState fills Result.State at the end of a crawl that read the feed.
 func (c *crawl) finishState() {
 	if c.client != nil {
-		c.res.State.Robots = c.client.RobotsFiles()
+		c.res.State.Robots = carriedRobots(c.client.RobotsFiles())
 	}
 	if c.stopped {
 		return
