@@ -41,10 +41,10 @@ func TestOpenBeneathAsWalk(t *testing.T) {
 		t.Skip("openat2 refused here: openBelow always walks")
 	}
 	type result struct {
-		ok      bool
+		ok       bool
 		notExist bool
-		link    string
-		name    string
+		link     string
+		name     string
 	}
 	open := func(rel string, dir bool) result {
 		var r result

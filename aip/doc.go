@@ -116,8 +116,11 @@
 // updates without new versions (TestDigestV1ArchiveUpdates).
 //
 // Nothing in this package follows a symbolic link below an archive root
-// (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open every
-// folder relative to the one above it with O_NOFOLLOW, the Writer builds a
+// (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open an
+// existing path in one openat2(2) that refuses any link on the way
+// (RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH; beneath_linux.go) and otherwise
+// (a link met, a folder to make, no openat2) every folder relative to the
+// one above it with O_NOFOLLOW, which names the link; the Writer builds a
 // bag through its temp folder opened once so (stagedir.go: each folder made
 // once with mkdirat, each file created with openat relative to its folder,
 // the wholeness re-check read afresh the same way), publishes through
