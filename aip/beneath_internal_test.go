@@ -113,3 +113,34 @@ func canOpenat2(root string) bool {
 	}
 	return ok
 }
+
+// BenchmarkOpenBelow opens an entry's version folder (six components
+// below the root) and a missing one, in one openat2 call and by the walk:
+//
+//	go test -run '^$' -bench OpenBelow ./aip
+func BenchmarkOpenBelow(b *testing.B) {
+	root := b.TempDir()
+	dir := filepath.Join(root, "b/entries/2020/k/v1/data")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if !canOpenat2(root) {
+		b.Skip("openat2 refused here")
+	}
+	for _, way := range []struct {
+		name string
+		walk bool
+	}{{"openat2", false}, {"walk", true}} {
+		for _, p := range []struct{ name, path string }{{"existing", dir}, {"missing", filepath.Join(root, "b/entries/2020/q/v1")}} {
+			b.Run(way.name+"/"+p.name, func(b *testing.B) {
+				noOpenat2.Store(way.walk)
+				defer noOpenat2.Store(false)
+				for b.Loop() {
+					if f, err := openDirBelow(root, p.path, false, Modes{}); err == nil {
+						f.Close()
+					}
+				}
+			})
+		}
+	}
+}
