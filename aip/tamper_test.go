@@ -71,8 +71,8 @@ func checkFinds[T error](t *testing.T, match func(T) bool, paths ...string) {
 		var errs []error
 		select {
 		case errs = <-done:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("Check(%s) blocked: it followed a link to a FIFO", p)
+		case <-time.After(3 * time.Minute):
+			t.Fatalf("Check(%s) blocked for 3 minutes: it followed a link to a FIFO", p)
 		}
 		found := false
 		for _, e := range errs {

@@ -49,7 +49,7 @@ func TestFailedRunBacksOff(t *testing.T) {
 	for range 2 {
 		select {
 		case <-ran:
-		case <-time.After(20 * time.Second):
+		case <-time.After(3 * time.Minute):
 			t.Fatal("the blogs did not run")
 		}
 	}

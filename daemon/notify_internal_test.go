@@ -61,7 +61,7 @@ func TestNotifierRetriesBounded(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(3 * time.Minute):
 		t.Fatal("send blocked on a full queue")
 	}
 }

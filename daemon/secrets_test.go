@@ -90,7 +90,7 @@ func TestBasicAuthStaysSecret(t *testing.T) {
 		status = statusBody(listen)
 		return strings.Contains(status, `"outcome": "ok"`) || strings.Contains(status, `"outcome": "failed"`)
 	})
-	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Errorf("exit code after SIGTERM = %d", code)
 	}
 	entries, _ := filepath.Glob(filepath.Join(dir, "archive", "raw", "entries", "*", "*", "v1", "bagit.txt"))
@@ -168,7 +168,7 @@ func TestStatusLastErrorHasNoLocalPath(t *testing.T) {
 		status = statusBody(listen)
 		return strings.Contains(status, `"outcome": "failed"`)
 	})
-	d.Stop(t, syscall.SIGTERM, 30*time.Second)
+	d.Stop(t, syscall.SIGTERM, 2*time.Minute)
 	if !strings.Contains(status, "last_error") || strings.Contains(status, dir) || strings.Contains(status, "/tmp") {
 		t.Errorf("/status shows a local path: %s", status)
 	}

@@ -39,7 +39,7 @@ func TestCloseClosesIdleConnections(t *testing.T) {
 	c.Close()
 	select {
 	case <-closed:
-	case <-time.After(30 * time.Second):
+	case <-time.After(3 * time.Minute):
 		t.Fatal("Close left the idle connection open")
 	}
 	if _, err := c.Get(context.Background(), srv.URL+"/b"); err != nil {

@@ -106,7 +106,7 @@ func TestNoRequestAfterCaptureUnseen(t *testing.T) {
 	before := blog.hitCount("/api/tick") // -count
 	accounted := 0
 	for i := range 2 {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		res, err := b.Render(ctx, "http://blog.test/ticker.html")
 		cancel()
 		if err != nil {

@@ -163,7 +163,7 @@ func TestInterruptedHarvestStatus(t *testing.T) {
 		t.Errorf("the blog page's storage: %q bags, the archive holds %d", bags, bagsUnder(t, filepath.Join(e.Archive, "sample")))
 	}
 	checkLayout(t, b, base+"blog/sample?refresh=0", "blog-after-restart")
-	d.Stop(t, syscall.SIGTERM, 30*time.Second)
+	d.Stop(t, syscall.SIGTERM, 2*time.Minute)
 
 	out, err := exec.Command(daemontest.Binary(), "report", filepath.Join(e.Archive, "sample"), "-out", "-").Output()
 	if err != nil {

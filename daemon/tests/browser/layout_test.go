@@ -105,7 +105,7 @@ func TestStatusPageAndReportLayout(t *testing.T) {
 	}
 	checkLayout(t, b, base+"?refresh=0", "status-index")
 	checkLayout(t, b, base+"blog/sample?refresh=0", "status-blog")
-	d.Stop(t, syscall.SIGTERM, 30*time.Second)
+	d.Stop(t, syscall.SIGTERM, 2*time.Minute)
 
 	report := filepath.Join(t.TempDir(), "report.html")
 	if out, err := exec.Command(daemontest.Binary(), "report", filepath.Join(e.Archive, "sample"), "-out", report).CombinedOutput(); err != nil {

@@ -131,7 +131,7 @@ func TestStatusPageInChromium(t *testing.T) {
 		t.Error("?refresh=0 does not turn the page's reloading off, or it is off by default")
 	}
 	b.CheckConsole(t)
-	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Errorf("exit code = %d", code)
 	}
 }

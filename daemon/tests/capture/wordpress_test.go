@@ -94,7 +94,7 @@ func TestWordPressLive(t *testing.T) {
 	d.waitRun(t, "one more run", time.Now(), time.Until(began.Add(wpBudget-5*time.Second)))
 	t.Run("quiet-run", func(t *testing.T) { checkSameVersions(t, third, readWPArchive(t, archive), nil) })
 	d.measureUnchanged(t, wp, "after the update", time.Until(began.Add(wpBudget-5*time.Second)))
-	if code := d.p.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.p.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Errorf("daemon exit code after SIGTERM = %d, want 0", code)
 	}
 	t.Run("valid-after-update", func(t *testing.T) { checkValid(t, archive) })

@@ -42,12 +42,12 @@ func TestClusterWorkerKilled(t *testing.T) {
 	left, _ := os.ReadDir(tmp)
 	t.Logf("w1 left %d half-built bags in its .tmp", len(left))
 	w1 = e.worker("w1")
-	daemontest.WaitFor(t, "w1's .tmp swept at its start", 20*time.Second, func() bool {
+	daemontest.WaitFor(t, "w1's .tmp swept at its start", 120*time.Second, func() bool {
 		left, _ := os.ReadDir(tmp)
 		return len(left) == 0
 	})
-	w1.Stop(t, syscall.SIGTERM, 20*time.Second)
-	w2.Stop(t, syscall.SIGTERM, 20*time.Second)
+	w1.Stop(t, syscall.SIGTERM, 2*time.Minute)
+	w2.Stop(t, syscall.SIGTERM, 2*time.Minute)
 }
 
 // TestClusterLastAttemptKilled: a worker killed during a run's last
@@ -64,7 +64,7 @@ func TestClusterLastAttemptKilled(t *testing.T) {
 	daemontest.WaitFor(t, "a first entry archived", 60*time.Second, e.anyEntry)
 	w1.Cmd.Process.Signal(syscall.SIGKILL)
 	<-w1.Done
-	daemontest.WaitFor(t, "the run ended", 30*time.Second, ended(listen))
+	daemontest.WaitFor(t, "the run ended", 120*time.Second, ended(listen))
 	st, _ := getStatus(listen)
 	b := st.Blogs[0]
 	if b.Outcome != "failed" || !strings.Contains(b.LastError, "max_deliver") || b.Runs != 1 || b.Worker != "w1" {
@@ -83,16 +83,16 @@ func TestClusterSchedulerKilled(t *testing.T) {
 	e := newClusterEnv(t, clusterOpts{blogs: 8, maxDeliver: 10, maxPages: 8})
 	e.slow.Store(100)
 	s1 := daemontest.Start(t, "run", "-config", e.config())
-	daemontest.WaitFor(t, "s1 active", 30*time.Second, func() bool { return strings.Contains(s1.Logs.String(), "active scheduler") })
+	daemontest.WaitFor(t, "s1 active", 120*time.Second, func() bool { return strings.Contains(s1.Logs.String(), "active scheduler") })
 	standby := e.writeConfig("standby.yaml", daemontest.FreeAddr(t), clusterOpts{maxDeliver: 10, maxPages: 8})
 	s2 := daemontest.Start(t, "run", "-config", standby)
-	daemontest.WaitFor(t, "s2 standing by", 30*time.Second, func() bool { return strings.Contains(s2.Logs.String(), "standby") })
+	daemontest.WaitFor(t, "s2 standing by", 120*time.Second, func() bool { return strings.Contains(s2.Logs.String(), "standby") })
 	w1, w2 := e.worker("w1"), e.worker("w2")
 	daemontest.WaitFor(t, "a first entry archived", 60*time.Second, e.anyEntry)
 	s1.Cmd.Process.Signal(syscall.SIGKILL)
 	<-s1.Done
 	killed := time.Now()
-	daemontest.WaitFor(t, "s2 active", 30*time.Second, func() bool { return strings.Contains(s2.Logs.String(), "active scheduler") })
+	daemontest.WaitFor(t, "s2 active", 120*time.Second, func() bool { return strings.Contains(s2.Logs.String(), "active scheduler") })
 	took := time.Since(killed)
 	t.Logf("standby active %v after the kill (lease TTL %v)", took.Round(10*time.Millisecond), testTTL)
 	if took > 4*testTTL {
@@ -179,7 +179,7 @@ func TestClusterSchedulerRejoinsAfterLeaseLost(t *testing.T) {
 	e.worker("w1")
 	daemontest.WaitFor(t, "a first entry archived", 60*time.Second, e.anyEntry)
 	e.nats.Close()
-	daemontest.WaitFor(t, "the lease lost", 30*time.Second, func() bool { return strings.Contains(s.Logs.String(), "stepped down") })
+	daemontest.WaitFor(t, "the lease lost", 120*time.Second, func() bool { return strings.Contains(s.Logs.String(), "stepped down") })
 	time.Sleep(3 * 2 * time.Second)
 	e.startNATS()
 	daemontest.WaitFor(t, "active again", 60*time.Second, func() bool {

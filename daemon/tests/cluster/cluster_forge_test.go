@@ -27,7 +27,7 @@ func TestClusterForgedReportRefused(t *testing.T) {
 	e := newClusterEnv(t, clusterOpts{blogs: 1, maxDeliver: 5, maxPages: 8})
 	listen := listenOf(t, e.config())
 	sched := daemontest.Start(t, "run", "-config", e.config())
-	daemontest.WaitFor(t, "scheduler active", 30*time.Second, func() bool { return strings.Contains(sched.Logs.String(), "active scheduler") })
+	daemontest.WaitFor(t, "scheduler active", 120*time.Second, func() bool { return strings.Contains(sched.Logs.String(), "active scheduler") })
 	url := "nats://" + e.natsAddr
 
 	if nc, err := nats.Connect(url, nats.MaxReconnects(0)); err == nil {
@@ -75,7 +75,7 @@ func TestClusterForgedReportRefused(t *testing.T) {
 	nc.Flush()
 	nc.Close()
 	forger.Close() // the task it pulled is delivered again after ack_wait
-	daemontest.WaitFor(t, "both forgeries refused", 30*time.Second, func() bool {
+	daemontest.WaitFor(t, "both forgeries refused", 120*time.Second, func() bool {
 		return strings.Count(sched.Logs.String(), "report refused") >= 2
 	})
 	st, _ := getStatus(listen)

@@ -72,8 +72,8 @@ func TestClusterS3WorkerKilled(t *testing.T) {
 	if _, errs := aip.CheckStore(context.Background(), st, nil); len(errs) > 0 {
 		t.Errorf("after Sweep: %v", errs)
 	}
-	w2.Stop(t, syscall.SIGTERM, 20*time.Second)
-	w3.Stop(t, syscall.SIGTERM, 20*time.Second)
+	w2.Stop(t, syscall.SIGTERM, 2*time.Minute)
+	w3.Stop(t, syscall.SIGTERM, 2*time.Minute)
 }
 
 // unpublishedBag returns the final name of a bag staged under prefix whose

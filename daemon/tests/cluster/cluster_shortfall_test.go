@@ -50,10 +50,10 @@ func TestClusterRunRecordsCommentShortfall(t *testing.T) {
 	if i := strings.Index(page, `<table id="comment-shortfalls">`); i < 0 || !strings.Contains(page[i:], want) {
 		t.Errorf("the scheduler's status page lacks the run's comment shortfall %q", want)
 	}
-	if c := w.Stop(t, syscall.SIGTERM, 20*time.Second); c != 0 {
+	if c := w.Stop(t, syscall.SIGTERM, 2*time.Minute); c != 0 {
 		t.Errorf("worker exit code %d", c)
 	}
-	if c := sched.Stop(t, syscall.SIGTERM, 20*time.Second); c != 0 {
+	if c := sched.Stop(t, syscall.SIGTERM, 2*time.Minute); c != 0 {
 		t.Errorf("scheduler exit code %d", c)
 	}
 }

@@ -361,11 +361,11 @@ func TestClusterEndToEnd(t *testing.T) {
 		t.Errorf("/status cluster = %v, want queue_depth 0", st.Cluster)
 	}
 	for _, w := range ws {
-		if c := w.Stop(t, syscall.SIGTERM, 20*time.Second); c != 0 {
+		if c := w.Stop(t, syscall.SIGTERM, 2*time.Minute); c != 0 {
 			t.Errorf("worker exit code %d", c)
 		}
 	}
-	if c := sched.Stop(t, syscall.SIGTERM, 20*time.Second); c != 0 {
+	if c := sched.Stop(t, syscall.SIGTERM, 2*time.Minute); c != 0 {
 		t.Errorf("scheduler exit code %d", c)
 	}
 }

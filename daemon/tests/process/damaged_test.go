@@ -104,7 +104,7 @@ func TestDamagedStateFile(t *testing.T) {
 				t.Errorf("ERROR lines %q: want one naming %s and %s", errLines, state, asides[0])
 			}
 			t.Logf("%s", errLines)
-			if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+			if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 				t.Errorf("exit code after SIGTERM = %d, want 0", code)
 			}
 			daemontest.CheckArchive(t, e.Archive)

@@ -2,6 +2,7 @@ package process_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -54,11 +55,14 @@ func TestDaemonEndToEnd(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "sample") || !strings.Contains(string(out), "daemon at") {
 		t.Errorf("status while running: %v\n%s", err, out)
 	}
-	t0 := time.Now()
-	out, err = exec.Command(daemontest.Binary(), "run", "-config", e.Config).CombinedOutput()
-	// 30 s bounds a hang on the lock, not the start of a binary on a loaded machine.
-	if err == nil || !strings.Contains(string(out), "in use") || time.Since(t0) > 30*time.Second {
-		t.Errorf("second daemon: err %v after %v, output:\n%s", err, time.Since(t0), out)
+	// The context bounds a hang on the lock (the second daemon then killed,
+	// its output without "in use"), not the start of a binary on a loaded
+	// machine: no wall-clock assertion.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	out, err = exec.CommandContext(ctx, daemontest.Binary(), "run", "-config", e.Config).CombinedOutput()
+	cancel()
+	if err == nil || !strings.Contains(string(out), "in use") {
+		t.Errorf("second daemon: err %v, output:\n%s", err, out)
 	}
 
 	// Change the blog: a new post and a comment on an existing one.
@@ -109,7 +113,7 @@ func TestDaemonSurvivesKill(t *testing.T) {
 			return countBags(e.Archive) > before || strings.Contains(d.Logs.String(), `"msg":"harvest finished"`)
 		})
 		time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
-		d.Stop(t, syscall.SIGKILL, 10*time.Second)
+		d.Stop(t, syscall.SIGKILL, 2*time.Minute)
 		// Should a kill land before the daemon made the archive folder,
 		// there is nothing to check, and nothing wrong.
 		if _, err := os.Stat(e.Archive); errors.Is(err, fs.ErrNotExist) {
@@ -223,7 +227,7 @@ func TestReloadKeepsOldConfigWhenInvalid(t *testing.T) {
 	})
 	// The log line says what changed, not just how many blogs there are
 	// (the daemon may write it a moment after /status shows the blog).
-	daemontest.WaitFor(t, "the reload's log line naming the blog added", 30*time.Second, func() bool {
+	daemontest.WaitFor(t, "the reload's log line naming the blog added", 120*time.Second, func() bool {
 		return strings.Contains(d.Logs.String(), `"msg":"config reloaded","blogs":2,"added":"second","removed":"none"`)
 	})
 	if code := d.Stop(t, syscall.SIGTERM, 90*time.Second); code != 0 {

@@ -56,7 +56,7 @@ func TestRunLogLines(t *testing.T) {
 	daemontest.WaitFor(t, "the first run to finish", 120*time.Second, func() bool {
 		return strings.Contains(d.Logs.String(), `"msg":"harvest finished"`)
 	})
-	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	logs := d.Logs.String()
@@ -124,11 +124,11 @@ func TestDemoTwiceIsOneBlog(t *testing.T) {
 	// demo -serve serves the sample blog of this archive where it was.
 	addr, _ := os.ReadFile(filepath.Join(out, ".state", "demo-server"))
 	srv := daemontest.Start(t, "demo", "-serve", "-out", out)
-	daemontest.WaitFor(t, "demo -serve's config", 30*time.Second, func() bool { return strings.Contains(srv.Logs.String(), "blogs:") })
+	daemontest.WaitFor(t, "demo -serve's config", 120*time.Second, func() bool { return strings.Contains(srv.Logs.String(), "blogs:") })
 	if want := "url: http://" + strings.TrimSpace(string(addr)) + "/"; len(addr) == 0 || !strings.Contains(srv.Logs.String(), want) {
 		t.Errorf("demo -serve does not offer %q:\n%s", want, srv.Logs.String())
 	}
-	srv.Stop(t, syscall.SIGTERM, 10*time.Second)
+	srv.Stop(t, syscall.SIGTERM, 2*time.Minute)
 
 	// check says what it verified, and draws its progress on a terminal.
 	term := newTerminal(t)

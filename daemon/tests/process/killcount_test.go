@@ -33,7 +33,7 @@ func TestStatusCountsBagsOfKilledRun(t *testing.T) {
 	os.WriteFile(e.Config, []byte(strings.Replace(string(y), "delay: 1ms", "delay: 150ms", 1)), 0o644)
 	d := daemontest.Start(t, "run", "-config", e.Config)
 	daemontest.WaitFor(t, "three entry AIPs", 120*time.Second, func() bool { return entryBags(e.Archive) >= 3 })
-	d.Stop(t, syscall.SIGKILL, 10*time.Second)
+	d.Stop(t, syscall.SIGKILL, 2*time.Minute)
 	bags := entryBags(e.Archive)
 	out, err := exec.Command(daemontest.Binary(), "status", "-config", e.Config, "-json").CombinedOutput()
 	if err != nil {
@@ -52,7 +52,7 @@ func TestStatusCountsBagsOfKilledRun(t *testing.T) {
 	}
 	daemontest.Start(t, "run", "-config", e.Config)
 	var live map[string]any
-	daemontest.WaitFor(t, "the restarted daemon's status", 30*time.Second, func() bool { live = e.Status(t); return live != nil })
+	daemontest.WaitFor(t, "the restarted daemon's status", 120*time.Second, func() bool { live = e.Status(t); return live != nil })
 	if got := int(live["entries_archived"].(float64)); got < bags {
 		t.Errorf("restarted daemon's /status: %d entries archived, the archive held %d at its start", got, bags)
 	}

@@ -38,7 +38,7 @@ func lockMessage(archive string, pid int) string {
 func startDaemon(t *testing.T, e *daemontest.Env) *daemontest.Proc {
 	t.Helper()
 	d := daemontest.Start(t, "run", "-config", e.Config)
-	daemontest.WaitFor(t, "the daemon to serve /status", 30*time.Second, func() bool { return e.Status(t) != nil })
+	daemontest.WaitFor(t, "the daemon to serve /status", 120*time.Second, func() bool { return e.Status(t) != nil })
 	return d
 }
 
@@ -68,7 +68,7 @@ func TestSecondWriterLeavesTmpAlone(t *testing.T) {
 			t.Fatalf("%v touched the daemon's .tmp: %v", args[:2], err)
 		}
 	}
-	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Errorf("daemon exit code %d", code)
 	}
 }
@@ -104,7 +104,7 @@ func TestOneWriterPerArchive(t *testing.T) {
 	for i, p := range others {
 		select {
 		case <-p.Done:
-		case <-time.After(60 * time.Second):
+		case <-time.After(3 * time.Minute):
 			t.Fatalf("%v still running: a second writer must fail at once", p.Cmd.Args[1:3])
 		}
 		if code := p.Cmd.ProcessState.ExitCode(); code != daemon.ExitFailure || !strings.Contains(p.Logs.String(), want) {
@@ -121,7 +121,7 @@ func TestOneWriterPerArchive(t *testing.T) {
 	if logs := d.Logs.String(); strings.Contains(logs, "harvest failed") { // before SIGTERM cancels a run
 		t.Errorf("a daemon harvest failed while the others tried:\n%s", daemontest.LastLines(logs, 20))
 	}
-	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Errorf("daemon exit code %d", code)
 	}
 	for _, p := range aip.Check(e.Archive) {

@@ -118,7 +118,7 @@ func TestIdleStatusClientsDoNotStarveHarvests(t *testing.T) {
 		t.Errorf("%d idle connections still open, want at most the cap of 64", open)
 	}
 	daemontest.HTTPGet(t, "http://"+e.Listen+"/healthz")
-	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Errorf("exit code = %d", code)
 	}
 }
@@ -133,7 +133,7 @@ func TestReloadMovesListenAndRefusesArchiveAndState(t *testing.T) {
 	t.Parallel()
 	e := daemontest.NewEnv(t, "@every 1h")
 	d := daemontest.Start(t, "run", "-config", e.Config)
-	daemontest.WaitFor(t, "status", 20*time.Second, func() bool { return e.Status(t) != nil })
+	daemontest.WaitFor(t, "status", 120*time.Second, func() bool { return e.Status(t) != nil })
 	good, _ := os.ReadFile(e.Config)
 	oldListen, newListen := e.Listen, daemontest.FreeAddr(t)
 	newArchive, newState := e.Archive+"-moved", filepath.Join(e.Dir, "state-moved", "schedule.db")
@@ -146,7 +146,7 @@ func TestReloadMovesListenAndRefusesArchiveAndState(t *testing.T) {
 	os.WriteFile(e.Config, []byte(y), 0o644)
 	d.Cmd.Process.Signal(syscall.SIGHUP)
 	e.Listen = newListen
-	daemontest.WaitFor(t, "status on the new listen address", 10*time.Second, func() bool {
+	daemontest.WaitFor(t, "status on the new listen address", 120*time.Second, func() bool {
 		resp, err := http.Get("http://" + newListen + "/status")
 		if err != nil {
 			return false
@@ -170,7 +170,7 @@ func TestReloadMovesListenAndRefusesArchiveAndState(t *testing.T) {
 			t.Errorf("%s created: the refused value was used", p)
 		}
 	}
-	if code := d.Stop(t, syscall.SIGTERM, 30*time.Second); code != 0 {
+	if code := d.Stop(t, syscall.SIGTERM, 2*time.Minute); code != 0 {
 		t.Errorf("exit code = %d", code)
 	}
 }
