@@ -12,7 +12,8 @@
 // that names its archived URL: EntryDirIn; one post is one entry; a
 // Writer under the archive lock looks the folders up in an index of the
 // blog's entry folders it builds once and keeps as it writes,
-// entryindex.go, instead of reading every year folder per new entry) and
+// entryindex.go, instead of reading every year folder per new entry;
+// Writer.EntryDir gives a reader that folder the same way) and
 // entry-key is blogharvest.EntryKey of its canonical URL: no part of a path
 // comes raw from the web. Each bag holds
 //
