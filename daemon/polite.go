@@ -20,8 +20,31 @@ import (
 // first update fetches robots.txt (and training pages, if anything
 // changed) again.
 type carried struct {
-	robots []blogharvest.File
+	robots []keptRobots
 	rules  json.RawMessage
+}
+
+// keptRobots is what carry keeps of a robots.txt capture: what harvest's
+// State.Robots holds of it (no exchanges, no headers: harvest's
+// carriedRobots), in fields of its own rather than a blogharvest.File,
+// whose other fields would cost every blog about a hundred bytes more.
+type keptRobots struct {
+	url, mediaType, sha256 string
+	reused, reusedIn       string
+	body                   []byte
+	captured               time.Time
+	status                 int
+	size                   int64
+}
+
+func keepRobots(f blogharvest.File) keptRobots {
+	return keptRobots{url: f.URL, mediaType: f.MediaType, sha256: f.SHA256, reused: f.Reused, reusedIn: f.ReusedIn,
+		body: f.Body, captured: f.Captured, status: f.Status, size: f.Size}
+}
+
+func (k keptRobots) file() blogharvest.File {
+	return blogharvest.File{URL: k.url, Role: blogharvest.RoleRobots, MediaType: k.mediaType, SHA256: k.sha256,
+		Reused: k.reused, ReusedIn: k.reusedIn, Body: k.body, Captured: k.captured, Status: k.status, Size: k.size}
 }
 
 // previous returns what the last crawl of blog id left for the next
@@ -31,7 +54,11 @@ func (d *runner) previous(id string, st schedule.State) harvest.State {
 	d.mu.Lock()
 	c := d.carried[id]
 	d.mu.Unlock()
-	return harvest.State{CrawlState: st.CrawlState, Robots: c.robots, Rules: c.rules}
+	var robots []blogharvest.File
+	for _, k := range c.robots {
+		robots = append(robots, k.file())
+	}
+	return harvest.State{CrawlState: st.CrawlState, Robots: robots, Rules: c.rules}
 }
 
 // carry keeps the robots.txt captures and rules of a crawl's State in
@@ -40,14 +67,13 @@ func (d *runner) previous(id string, st schedule.State) harvest.State {
 // will have expired by the next run is not kept: a daily blog's never
 // serves again, and 100 000 daily blogs kept theirs as 25 MB of a
 // scheduler's heap, growing as the day's runs went (BenchmarkScale, doc/scale.md).
+// What is kept of one is its body, digest, capture time, status and the
+// archived record it names (keptRobots: no exchanges, no headers).
 func (d *runner) carry(id string, s harvest.State, next time.Time) {
-	robots := s.Robots
-	if !next.IsZero() {
-		robots = nil
-		for _, f := range s.Robots {
-			if next.Before(f.Captured.Add(fetch.RobotsLifetime)) {
-				robots = append(robots, f)
-			}
+	var robots []keptRobots
+	for _, f := range s.Robots {
+		if f.Role == blogharvest.RoleRobots && (next.IsZero() || next.Before(f.Captured.Add(fetch.RobotsLifetime))) {
+			robots = append(robots, keepRobots(f))
 		}
 	}
 	d.mu.Lock()

@@ -155,28 +155,69 @@ func (n *runNotes) change(c Change) {
 // day for fifty days (doc/scale.md).
 type runHistory struct {
 	mu      sync.Mutex
-	runs    map[string][]RunRecord // oldest first
-	written map[string]RunRecord   // the newest run that wrote an AIP
+	runs    map[string][]keptRun // oldest first
+	written map[string]keptRun   // the newest run that wrote an AIP
+}
+
+// keptRun is a RunRecord as runHistory holds it: its Methods and
+// Confidence, maps of a run that archived entries, as their JSON, which
+// weighs a tenth of the maps (the maps were 11 MB of a 100 000-blog
+// daemon's heap after 74 000 runs, about 3 KB for each run that wrote a
+// bag; kept for the newest such run of every blog, they would grow
+// toward 300 MB as the days bring changes to more of the blogs:
+// BenchmarkScale, doc/scale.md).
+type keptRun struct {
+	r                   RunRecord
+	methods, confidence []byte
+}
+
+// keep makes r into what runHistory holds.
+func keep(r RunRecord) keptRun {
+	k := keptRun{r: r}
+	if r.Methods != nil {
+		if b, err := json.Marshal(r.Methods); err == nil {
+			k.methods, k.r.Methods = b, nil
+		}
+	}
+	if r.Confidence != nil {
+		if b, err := json.Marshal(r.Confidence); err == nil {
+			k.confidence, k.r.Confidence = b, nil
+		}
+	}
+	return k
+}
+
+// record returns the RunRecord k holds, its maps made anew.
+func (k keptRun) record() RunRecord {
+	r := k.r
+	if k.methods != nil {
+		_ = json.Unmarshal(k.methods, &r.Methods) // made by keep from a map: it decodes
+	}
+	if k.confidence != nil {
+		_ = json.Unmarshal(k.confidence, &r.Confidence)
+	}
+	return r
 }
 
 // add keeps r as the newest run of id, and at most keep runs of id.
-func (h *runHistory) add(id string, r RunRecord, keep int) {
+func (h *runHistory) add(id string, r RunRecord, n int) {
+	k := keep(r)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.runs == nil {
-		h.runs = map[string][]RunRecord{}
+		h.runs = map[string][]keptRun{}
 	}
 	l := h.runs[id]
-	if keep = max(keep, 1); len(l) >= keep {
-		l = append(l[:0:0], l[len(l)-keep+1:]...) // a fresh array: the old one may hold up to historyLen
+	if n = max(n, 1); len(l) >= n {
+		l = append(l[:0:0], l[len(l)-n+1:]...) // a fresh array: the old one may hold up to historyLen
 	}
-	l = append(l, r)
+	l = append(l, k)
 	h.runs[id] = l
 	if len(r.AIPs) > 0 {
 		if h.written == nil {
-			h.written = map[string]RunRecord{}
+			h.written = map[string]keptRun{}
 		}
-		h.written[id] = r
+		h.written[id] = k
 	}
 }
 
@@ -191,22 +232,23 @@ func (h *runHistory) clear(id string) {
 // lastWritten returns the newest run of id that wrote an AIP, or nil.
 func (h *runHistory) lastWritten(id string) *RunRecord {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	r, ok := h.written[id]
+	k, ok := h.written[id]
+	h.mu.Unlock()
 	if !ok {
 		return nil
 	}
+	r := k.record()
 	return &r
 }
 
 // of returns the runs of id, newest first.
 func (h *runHistory) of(id string) []RunRecord {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	l := h.runs[id]
+	h.mu.Unlock()
 	out := make([]RunRecord, len(l))
-	for i, r := range l {
-		out[len(l)-1-i] = r
+	for i, k := range l {
+		out[len(l)-1-i] = k.record()
 	}
 	return out
 }
@@ -214,12 +256,12 @@ func (h *runHistory) of(id string) []RunRecord {
 // last returns the newest run of id, or nil.
 func (h *runHistory) last(id string) *RunRecord {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	l := h.runs[id]
+	h.mu.Unlock()
 	if len(l) == 0 {
 		return nil
 	}
-	r := l[len(l)-1]
+	r := l[len(l)-1].record()
 	return &r
 }
 

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -55,4 +56,40 @@ func TestRunHistoryMemoryBounded(t *testing.T) {
 	}
 	check(again, "restarted process")
 	st.Close()
+}
+
+// TestRunHistoryKeepsMapsCompact: the run records a process keeps in
+// memory hold their Methods and Confidence as JSON, not as maps (about
+// 3 KB a run that wrote a bag, kept for every blog that ever changed:
+// doc/scale.md), and give them back whole.
+func TestRunHistoryKeepsMapsCompact(t *testing.T) {
+	var h runHistory
+	r := RunRecord{Requests: 7, AIPs: []string{"blogs/a/bag"},
+		Methods:    map[string]map[string]int{"title": {"feed": 3, "rule": 1}, "created": {"feed": 4}},
+		Confidence: map[string]float64{"title": 0.9}}
+	h.add("a", r, 1)
+	if k := h.runs["a"][0]; k.r.Methods != nil || k.r.Confidence != nil || len(k.methods) == 0 || len(k.confidence) == 0 {
+		t.Errorf("the kept run holds maps %v %v and JSON %q %q; want JSON only", k.r.Methods, k.r.Confidence, k.methods, k.confidence)
+	}
+	if k := h.written["a"]; k.r.Methods != nil {
+		t.Errorf("the kept written run holds its Methods as a map")
+	}
+	for what, got := range map[string]*RunRecord{"last": h.last("a"), "lastWritten": h.lastWritten("a"), "of": &h.of("a")[0]} {
+		if got == nil || !reflect.DeepEqual(got.Methods, r.Methods) || !reflect.DeepEqual(got.Confidence, r.Confidence) || got.Requests != 7 {
+			t.Errorf("%s: %+v, want %+v", what, got, r)
+		}
+	}
+}
+
+// TestNoWarningLeavesNoEntry: a run without a warning leaves nothing in
+// the planner's warnings (100 000 blogs' empty strings: 6.8 MB,
+// doc/scale.md), and clears the blog's last one.
+func TestNoWarningLeavesNoEntry(t *testing.T) {
+	p := newPlanner(newEnv(&Config{}), nil)
+	p.setWarning("a", "")
+	p.setWarning("b", "slow")
+	p.setWarning("b", "")
+	if len(p.warns) != 0 {
+		t.Errorf("warnings kept: %q, want none", p.warns)
+	}
 }

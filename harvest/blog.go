@@ -276,7 +276,7 @@ func (c *crawl) emitBlog() error {
 	if c.site.rulesF != nil {
 		b.Files = append(b.Files, *c.site.rulesF)
 	}
-	if f := stateFile(Watch{At: c.start, Threads: c.threads.state(c.site.feed), CommentShapes: c.w.shapes.kept(), WidgetScripts: c.w.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: c.w.shapes.kept(), WidgetScripts: c.w.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
@@ -142,7 +143,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 		return renderWhy{ReasonShortArticle, "the static page holds less than half of the feed's article"}
 	case post && w.articleRuleTrusted() && ex.Score < lowScore:
 		return renderWhy{ReasonLowScore, fmt.Sprintf("low article score %.2f", ex.Score)}
-	case w.comments.threadChanged(j.t.url):
+	case w.comments.ThreadChanged(j.t.url):
 		return renderWhy{ReasonThreadChanged, "the API its comments were drawn from answers differently since the last crawl"}
 	case feedHoldsAll(j):
 		return renderWhy{}
@@ -151,12 +152,12 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 		return renderWhy{ReasonCommentSystem, "comments by " + js}
 	}
 	switch {
-	case len(ex.Comments) < len(j.comments):
+	case len(ex.Comments) < len(j.cm.Comments):
 		return renderWhy{ReasonFeedComments, "the comment feed has more comments than the static page"}
-	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.comments):
+	case j.item != nil && j.item.CommentCount > len(ex.Comments) && j.item.CommentCount > len(j.cm.Comments):
 		return renderWhy{ReasonFeedCount, "the feed counts more comments than the static page holds"}
-	case statedComments(j).n > len(ex.Comments) && statedComments(j).n > len(j.comments):
-		return renderWhy{ReasonStatedCount, "the blog states more comments than the static page and feeds hold: " + statedComments(j).String()}
+	case comments.StatedComments(j.post()).N > len(ex.Comments) && comments.StatedComments(j.post()).N > len(j.cm.Comments):
+		return renderWhy{ReasonStatedCount, "the blog states more comments than the static page and feeds hold: " + comments.StatedComments(j.post()).String()}
 	case len(ex.Comments) == 0:
 		if r := commentSignalReason(j, w.browserMayLoad); r != "" { // a comment system in no table (commentsignals.go)
 			return renderWhy{ReasonCommentSignal, r}
@@ -170,7 +171,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 // comment the feed item counts (and at least one): rendering for
 // comments would add nothing the feed does not give.
 func feedHoldsAll(j *pageJob) bool {
-	return j.item != nil && j.item.CommentCount > 0 && len(j.comments) >= j.item.CommentCount
+	return j.item != nil && j.item.CommentCount > 0 && len(j.cm.Comments) >= j.item.CommentCount
 }
 
 // widgetReason returns the reason to render a page whose static page
@@ -232,7 +233,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		w.log.Info("render", "url", j.page.resp.URL, "reason", why.String())
 	}
 	t0 := time.Now()
-	j.rendered = true
+	j.cm.Rendered = true
 	res, err := r.Render(ctx, j.page.resp.URL)
 	w.stats.took("render", time.Since(t0))
 	if err != nil {
@@ -247,27 +248,27 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	for _, n := range res.Notes {
 		e.Problems = append(e.Problems, "render: "+n)
 	}
-	var more threadMore
+	var more comments.More
 	if why.forComments() || e.Kind == blogharvest.KindPost {
-		more = w.comments.followThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
-		e.Files = append(e.Files, more.files...)
+		more = w.comments.FollowThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
+		e.Files = append(e.Files, more.Files...)
 	}
 	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
 	w.frameComments(&rex, res)
-	if note := renderedComments(&rex, res, w.lang(j.page), j.comments, j.page.html, w.shapes, more, w.o.MaxComments); note != "" { // comment systems in no table
+	if note := renderedComments(&rex, res, w.lang(j.page), j.cm.Comments, j.page.html, w.shapes, more, w.o.MaxComments); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
-	w.comments.noteThreadShort(e, more, rex.Comments)
+	w.comments.NoteThreadShort(e, more, rex.Comments)
 	if len(rex.Comments) > 0 {
 		w.widgets.add(widgetScriptsOf(res, w.lang(j.page))) // the widget's loader, for the blog's next pages and crawls (scriptwidget.go)
 	}
 	if e.Kind == blogharvest.KindPost && (why.forComments() || len(rex.Comments) > 0) {
-		j.threads, j.threadCands = threadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (threads.go)
+		j.threads, j.threadCands = comments.ThreadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (comments/threads.go)
 	}
 	better := rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments))
 	// Added: comments neither the static page nor the comment feed holds,
 	// or a tenth more article.
-	added := rerr == nil && (len(rex.Comments) > max(len(ex.Comments), len(j.comments)) || len(rex.ContentText) > len(ex.ContentText)+len(ex.ContentText)/10)
+	added := rerr == nil && (len(rex.Comments) > max(len(ex.Comments), len(j.cm.Comments)) || len(rex.ContentText) > len(ex.ContentText)+len(ex.ContentText)/10)
 	w.render.account.result(why, added)
 	switch {
 	case !better:

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
@@ -97,7 +98,7 @@ func (s *commentShapes) read(p learn.Page) []learn.Comment {
 // readRendered returns the comments of a rendered page (those whose text
 // the static page static shows left out: notStatic) and of its frames.
 func (s *commentShapes) readRendered(res *render.Result, lang string, static []byte) []learn.Comment {
-	pages := renderedPages(res, lang)
+	pages := comments.RenderedPages(res, lang)
 	found := notStatic(s.read(pages[0]), static)
 	for _, f := range pages[1:] {
 		found = append(found, s.read(f)...)

@@ -2,7 +2,6 @@ package harvest
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/anyof"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
@@ -32,13 +32,6 @@ type commentSignal struct {
 	src    string
 }
 
-// commentWords are fragments, lower-cased, that name comments or a
-// discussion in ids, classes, labels and URLs, in the languages blogs are
-// commonly written in.
-var commentWords = []string{"comment", "discuss", "thread", "conversation",
-	"kommentar", "commentaire", "comentario", "comentário", "commento", "reactie", "komentar", "kommentti",
-	"hozzaszol", "yorum", "reacties", "diskussion", "discusión", "обсужд", "коммент", "コメント", "评论", "댓글"}
-
 // notAreaWords are id or class fragments of things named after comments
 // that are no comment area: counts, links, forms, closed-comment notices,
 // lists of other pages' comments, the parts of one comment (its author,
@@ -54,7 +47,7 @@ var loaderWords = []string{"fetch(", "xmlhttprequest", ".json", "/api/", "create
 // commentWordSet and loaderWordSet find commentWords and loaderWords in
 // an inline script's code in one pass each; built at their first use.
 var (
-	commentWordSet = sync.OnceValue(func() *anyof.Set { return anyof.New(commentWords...) })
+	commentWordSet = sync.OnceValue(func() *anyof.Set { return anyof.New(comments.Words()...) })
 	loaderWordSet  = sync.OnceValue(func() *anyof.Set { return anyof.New(loaderWords...) })
 )
 
@@ -115,11 +108,11 @@ func elementSignal(n *html.Node, base *url.URL, excluded bool) commentSignal {
 	case "script":
 		return scriptSignal(n, base)
 	case "iframe":
-		if src := getAttr(n, "src"); src != "" && namesComments(src) {
+		if src := getAttr(n, "src"); src != "" && comments.NamesComments(src) {
 			return commentSignal{"an iframe " + shortURL(src) + " names comments", srcURL(base, src)}
 		}
 	case "noscript":
-		if t := strings.ToLower(textOf(n)); namesLowerComments(t) && (strings.Contains(t, "javascript") || strings.Contains(t, "js")) {
+		if t := strings.ToLower(textOf(n)); comments.NamesLowerComments(t) && (strings.Contains(t, "javascript") || strings.Contains(t, "js")) {
 			return commentSignal{reason: "a noscript asks for JavaScript to show comments"}
 		}
 	}
@@ -139,11 +132,11 @@ func elementSignal(n *html.Node, base *url.URL, excluded bool) commentSignal {
 func scriptSignal(n *html.Node, base *url.URL) commentSignal {
 	src := getAttr(n, "src")
 	low := strings.ToLower(src)
-	if src != "" && namesLowerComments(low) && !strings.Contains(low, "comment-reply") {
+	if src != "" && comments.NamesLowerComments(low) && !strings.Contains(low, "comment-reply") {
 		return commentSignal{"a script " + shortURL(src) + " names comments", srcURL(base, src)}
 	}
 	if strings.Contains(strings.ToLower(getAttr(n, "type")), "ld+json") {
-		if k := ldCommentCount([]byte(textOf(n))); k > 0 {
+		if k := comments.LDCommentCount([]byte(textOf(n))); k > 0 {
 			return commentSignal{reason: fmt.Sprintf("the page's JSON-LD counts %d comments", k)}
 		}
 		return commentSignal{}
@@ -189,46 +182,6 @@ var asciiLower, notSpace = func() (l, k [256]byte) {
 	return l, k
 }()
 
-// ldCommentCount returns the largest commentCount of a JSON-LD block, or 0.
-func ldCommentCount(js []byte) int {
-	var v any
-	if json.Unmarshal(bytes.TrimSpace(js), &v) != nil {
-		return 0
-	}
-	best := 0
-	var visit func(v any)
-	visit = func(v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			for k, x := range t {
-				if strings.EqualFold(k, "commentCount") {
-					best = max(best, countOf(x))
-				}
-				visit(x)
-			}
-		case []any:
-			for _, x := range t {
-				visit(x)
-			}
-		}
-	}
-	visit(v)
-	return best
-}
-
-// countOf reads a JSON number or numeric string.
-func countOf(x any) int {
-	switch t := x.(type) {
-	case float64:
-		return int(t)
-	case string:
-		k := 0
-		_, _ = fmt.Sscan(t, &k)
-		return k
-	}
-	return 0
-}
-
 // areaTag reports whether elements named tag may hold a comment thread:
 // block containers and custom elements.
 func areaTag(tag string) bool {
@@ -245,7 +198,7 @@ func areaTag(tag string) bool {
 func areaName(n *html.Node) string {
 	for _, k := range []string{"id", "class", "aria-label", "data-component"} {
 		v := strings.ToLower(getAttr(n, k))
-		if v == "" || !namesLowerComments(v) || containsAny(v, notAreaWords) || strings.ContainsAny(v, "0123456789") {
+		if v == "" || !comments.NamesLowerComments(v) || containsAny(v, notAreaWords) || strings.ContainsAny(v, "0123456789") {
 			continue // a digit: one comment's element (comment-42), not the area
 		}
 		switch k {
@@ -256,7 +209,7 @@ func areaName(n *html.Node) string {
 		}
 		return fmt.Sprintf("<%s %s=%q>", n.Data, k, getAttr(n, k))
 	}
-	if strings.Contains(n.Data, "-") && namesComments(n.Data) {
+	if strings.Contains(n.Data, "-") && comments.NamesComments(n.Data) {
 		return "<" + n.Data + ">"
 	}
 	return ""
@@ -346,18 +299,6 @@ func textOf(n *html.Node) string {
 	return b.String()
 }
 
-// namesComments reports whether v, lower-cased, holds a comment word.
-func namesComments(v string) bool {
-	return namesLowerComments(strings.ToLower(v))
-}
-
-// namesLowerComments is namesComments of a value already lower-cased
-// (strings.ToLower is idempotent: TestToLowerIdempotent), without
-// lower-casing it again: an inline script's code may be long.
-func namesLowerComments(v string) bool {
-	return containsAny(v, commentWords)
-}
-
 // containsAny reports whether s holds one of words.
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
@@ -416,8 +357,8 @@ func commentSignalReason(j *pageJob, mayLoad func(string) bool) string {
 // (an events list, a team page): the static extraction had its chance at
 // them, and they are dropped. It returns a note for Entry.Problems when
 // it drops what it found, else "".
-func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte, shapes *commentShapes, more threadMore, limit int) string {
-	if api := apiComments(res, lang, more.answers, limit); len(api) > 0 && len(api) >= len(ex.Comments) && (len(truth) == 0 || agreesWithFeed(api, truth)) {
+func renderedComments(ex *learn.Extraction, res *render.Result, lang string, truth []feed.Comment, static []byte, shapes *commentShapes, more comments.More, limit int) string {
+	if api := apiComments(res, lang, more.Answers, limit); len(api) > 0 && len(api) >= len(ex.Comments) && (len(truth) == 0 || agreesWithFeed(api, truth)) {
 		ex.Comments = api // the service's own records, shown by the page
 		if ex.Methods != nil {
 			ex.Methods.Set(learn.FieldComments, blogharvest.MethodHeuristic)
@@ -456,16 +397,7 @@ func apiComments(res *render.Result, lang string, more []learn.MoreAnswer, limit
 			bodies = append(bodies, a.Body)
 		}
 	}
-	return learn.APICommentsMore(bodies, more, renderedPages(res, lang), limit)
-}
-
-// renderedPages returns the rendered page and its frames' documents.
-func renderedPages(res *render.Result, lang string) []learn.Page {
-	pages := []learn.Page{{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}}
-	for _, f := range res.Frames {
-		pages = append(pages, learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})
-	}
-	return pages
+	return learn.APICommentsMore(bodies, more, comments.RenderedPages(res, lang), limit)
 }
 
 // notStatic returns the comments of found whose text the static page

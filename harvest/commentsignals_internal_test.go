@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
@@ -83,13 +84,13 @@ func TestRenderedCommentsAgainstFeed(t *testing.T) {
 		want  int
 	}{"no feed": {nil, 4}, "agreeing feed": {agree, 4}, "other feed": {other, 0}} {
 		var ex learn.Extraction
-		note := renderedComments(&ex, res, "en", tc.truth, []byte(`<html><body><div id="talkbox-thread"></div></body></html>`), &commentShapes{}, threadMore{}, 0)
+		note := renderedComments(&ex, res, "en", tc.truth, []byte(`<html><body><div id="talkbox-thread"></div></body></html>`), &commentShapes{}, comments.More{}, 0)
 		if len(ex.Comments) != tc.want || (tc.want == 0) != (note != "") {
 			t.Errorf("%s: %d comments, note %q; want %d", name, len(ex.Comments), note, tc.want)
 		}
 	}
 	var ex learn.Extraction
-	if renderedComments(&ex, res, "en", nil, res.HTML, &commentShapes{}, threadMore{}, 0); len(ex.Comments) != 2 {
+	if renderedComments(&ex, res, "en", nil, res.HTML, &commentShapes{}, comments.More{}, 0); len(ex.Comments) != 2 {
 		t.Errorf("static page showing the cards: %d comments kept, want the frame's 2", len(ex.Comments))
 	}
 }

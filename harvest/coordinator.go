@@ -122,7 +122,9 @@ func (c *crawl) handle(out outcome) error {
 	if out.fetched {
 		c.res.Pages++
 		c.notePage(out.job)
-		c.threads.note(out.job)
+		if out.job != nil {
+			c.threads.Note(out.job.t.url, out.job.threads, out.job.threadCands)
+		}
 	}
 	if out.queue != "" {
 		c.queueCanonical(out.queue)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -110,7 +111,7 @@ type pageWorker struct {
 	widgets *widgetScripts
 	// comments is the comment stage (commentstage.go): built when the
 	// site is set up, before the first page is processed.
-	comments *commentStage
+	comments *comments.Stage
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -156,10 +157,10 @@ type crawl struct {
 	late       lateStubs                         // entries re-read for the stubs met after them
 	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
 	// (siteCommentPosts), threads the watch of comment thread APIs
-	// (threads.go): set up before the drain, then handed to the comment
+	// (comments/threads.go): set up before the drain, then handed to the comment
 	// stage (the coordinator still notes each rendered page's watch).
-	siteFeed siteCommentState
-	threads  *threadWatcher
+	siteFeed comments.SiteFeed
+	threads  *comments.Watcher
 
 	// left counts, by source, what the crawl's bounds kept out
 	// (discovered.go), in the order met; wellKnown are the sitemap
@@ -226,7 +227,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	return &crawl{site: s, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		variants: map[string]int{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
-		threads: newThreadWatcher(o.State.Threads, pol.useState, o.Logger)}
+		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -246,15 +247,15 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.siteFeed.commented = c.siteCommentPosts(ctx, home)
-	c.threads.poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
+	c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
+	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return err
 	}
 	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
 		home = c.move.home
-		c.siteFeed.commented = c.siteCommentPosts(ctx, home)
+		c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	}
 	c.suspectMove()
 	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
@@ -264,7 +265,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 		if c.homeDue() {
 			home = c.fetchHome(ctx, c.site.feed.Link) // the blog was given by its feed
-			c.siteFeed.commented = c.siteCommentPosts(ctx, home)
+			c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 		}
 	}
 	c.setScope(home)
@@ -276,7 +277,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
-	c.threads.poll(ctx, c.client)
+	c.threads.Poll(ctx, c.client)
 	c.queueCommented()
 	c.probeMoves(ctx)
 	if err := c.checkIdentity(); err != nil {

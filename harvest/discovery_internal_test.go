@@ -227,17 +227,6 @@ func TestMediaURLs(t *testing.T) {
 	}
 }
 
-func TestCommentKey(t *testing.T) {
-	cases := map[string]string{"comment-42": "42", "http://b.ex/p/#comment-42": "42", "42": "42", "c84": "84",
-		"http://b.ex/p.html?showComment=1378#c84": "84", "tag:blogger.com,1999:blog-1.post-77": "77",
-		"cafe12ab": "", "": "", "http://b.ex/2013/08/28/p/": ""}
-	for in, want := range cases {
-		if got := commentKey(in); got != want {
-			t.Errorf("commentKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestListingAndPlatformPages(t *testing.T) {
 	listing := []string{"http://b.ex/page/2/", "http://b.ex/archive.html", "http://b.ex/tag/x/", "http://b.ex/?paged=3",
 		"http://b.ex/search/label/x", "http://b.ex/search?updated-max=2013-01-01"}
@@ -253,20 +242,6 @@ func TestListingAndPlatformPages(t *testing.T) {
 	}
 	if !isPlatformPage(mustURL(t, "http://b.ex/p/about.html")) || isPlatformPage(mustURL(t, "http://b.ex/p/x/y.html")) {
 		t.Error("Blogger /p/ pages misjudged")
-	}
-}
-
-func TestPostCommentFeed(t *testing.T) {
-	page := `<link rel="alternate" type="application/atom+xml" href="http://d.ex/feeds/comments/default">
-<link rel="alternate" type="application/atom+xml" href="http://d.ex/feeds/123/comments/default">`
-	p := &fetchedPage{ident: "http://d.ex/2013/07/a.html", info: readBytes([]byte(page), mustURL(t, "http://d.ex/2013/07/a.html"))}
-	if got := postCommentFeed(p); got != "http://d.ex/feeds/123/comments/default" {
-		t.Errorf("Blogger post comment feed %q", got)
-	}
-	wp := `<link rel="alternate" type="application/rss+xml" href="http://w.ex/feed/"><link rel="alternate" type="application/rss+xml" href="http://w.ex/2013/08/28/p/feed/">`
-	p = &fetchedPage{ident: "http://w.ex/2013/08/28/p/", info: readBytes([]byte(wp), mustURL(t, "http://w.ex/2013/08/28/p/"))}
-	if got := postCommentFeed(p); got != "http://w.ex/2013/08/28/p/feed/" {
-		t.Errorf("WordPress post comment feed %q", got)
 	}
 }
 

@@ -81,7 +81,7 @@
 // learn.APIComments) when the page shows those records, read whole: what
 // those answers say is left (a next page, a cursor, a reply count above
 // the replies given) is asked for the way the app asks, within the
-// post's comment bounds, the rest named in the ledger (threadmore.go);
+// post's comment bounds, the rest named in the ledger (harvest/comments: threadmore.go);
 // else a rendered
 // page and its frames whose comments the rules miss are read by
 // learn.RenderedComments. The browser a crawl starts reaches the
@@ -97,7 +97,7 @@
 // commented from the comment feeds archived with it, and the new ones from
 // the blog-wide feed, asking for the post's own comment feed only when
 // they do not line up: a count other than the feed item's, a comment
-// edited, an archive that cannot be read (archivedcomments.go).
+// edited, an archive that cannot be read (harvest/comments: archivedcomments.go).
 //
 // Text from the web is decoded per document (a UTF-8 document's stray
 // bytes are read one by one as windows-1252) and, before a record is
@@ -145,14 +145,17 @@
 // (If-None-Match, If-Modified-Since), and stops there, having emitted
 // nothing, when both answer 304 or a body identical to the last one
 // (Result.Unchanged): an unchanged blog costs two requests, plus one per
-// comment thread API it watches (threads.go: the JSON answers a post's
+// comment thread API it watches (harvest/comments: threads.go: the JSON answers a post's
 // rendered page drew its comments from, not the comment app's other
 // calls, for the posts of every feed page read, State.Threads, asked for
 // conditionally even when the feeds did not change; a post whose thread
 // changed is read and rendered again, reason ReasonThreadChanged).
 // robots.txt is
 // reused for fetch.RobotsLifetime (24 h) from State.Robots and the rules
-// from State.Rules. Otherwise it reads the feeds (the feed URL is known: no
+// from State.Rules. State.Robots carries the file without its exchanges
+// and headers (seed.go: carriedRobots; a Blog record that uses it names
+// the record an AIP holds, File.Reused, as StateFrom gives it, or, when
+// no AIP does, fetches robots.txt again: blogRobots). Otherwise it reads the feeds (the feed URL is known: no
 // discovery, unless that feed fails with 401, 403, 404, 410 or is no feed:
 // the blog's feed is then looked for again, and kept), and re-reads only
 // the posts something says changed:
@@ -225,24 +228,30 @@
 // learned for the whole crawl (the page worker's shapes, widgets, side
 // feeds and the render account) once they are done.
 //
-// The comment stage (commentStage, commentstage.go) is a page worker's
-// named field (pageWorker.comments), not part of the site: the
-// coordinator builds it once the site is set up (newCommentStage, before
-// the training pages), read-only after that. It holds what it reads as
-// fields of its own: its configuration (commentConfig: what it needs of
-// the policy and Options), the fetch client behind two interfaces
-// (commentFetcher for comment feeds and REST endpoints, threadFetcher for
-// thread APIs), the blog's feed and home page, what UpdateCrawl's
-// blog-wide comment feed showed (siteCommentState), the thread watch,
-// and the functions it is given for the rest (archived, readPage,
-// shortfall, mayLoad). The page worker calls it and it returns: fetch the
-// sources (fetchComments, commentPages, fillShortfall, completeComments,
-// followThreads), then fillComments merges them into the entry and
-// noteShortfall, noteThreadShort say what is missing. The watch of
-// comment thread APIs between crawls (threadWatcher, threads.go) is the
-// coordinator's named field (crawl.threads): polled during set-up, fed
-// each rendered page's watch, the source of State.Threads; the comment
-// stage reads which posts' threads changed through it.
+// The comment stage is the package harvest/comments (comments.Stage), a
+// page worker's named field (pageWorker.comments), not part of the site:
+// the coordinator builds it once the site is set up (newCommentStage in
+// commentdeps.go, before the training pages), read-only after that. It
+// holds what it reads as fields of its own: its configuration
+// (comments.Config: what it needs of the policy and Options), the blog it
+// reads (comments.Blog: the feed, the home page, what UpdateCrawl's
+// blog-wide comment feed showed, comments.SiteFeed), and what it asks of
+// the crawl through the small interfaces of comments.Deps, which
+// commentdeps.go implements: the fetch client (comment feeds, REST
+// endpoints, thread APIs), the page worker's reading of a further comment
+// page (a *fetchedPage is a comments.Page) and the browser's scope, the
+// post a comment's link names, the archive, the ledger's shortfall
+// column and the thread watch. A post's comment state is a
+// comments.Post, the page job's named field j.cm, handed to the stage
+// with the job's URL, item and page by j.post(). The page worker calls
+// the stage and it returns: fetch the sources (FetchComments,
+// CommentPages, FillShortfall, CompleteComments, FollowThreads), then
+// FillComments merges them into the entry and NoteShortfall,
+// NoteThreadShort say what is missing. The watch of comment thread APIs
+// between crawls (comments.Watcher, harvest/comments: threads.go) is the coordinator's named
+// field (crawl.threads): polled during set-up, fed each rendered page's
+// watch, the source of State.Threads; the comment stage reads which
+// posts' threads changed through it (comments.Threads).
 //
 // # Files
 //
@@ -278,12 +287,11 @@
 //     canonicalised once per process, not once per page that repeats them.
 //   - stub.go: redirect stubs, read from the same tree.
 //   - entry.go: an entry's fields, feed against page.
-//   - commentstage.go: the comment stage (commentStage), its
-//     configuration (commentConfig), what it asks through
-//     (commentFetcher, threadFetcher), what the blog-wide comment feed
-//     showed (siteCommentState); newCommentStage builds it.
-//   - comments.go: comment feeds, comment pages, merging feed and page
-//     (fillComments, commentMerger).
+//   - commentdeps.go: the comment stage (harvest/comments) built
+//     (newCommentStage) and given what it asks of the crawl, each behind
+//     the stage's interface (commentClient, commentPages, commentPosts,
+//     archivedFiles, commentLedger; *fetchedPage as comments.Page);
+//     pageJob.post, the job's comment state handed over.
 //   - postpages.go: the further pages of a paginated post.
 //   - renderdecision.go: the named render reasons, the render budget and
 //     the per-reason account; widgetsignal.go: script widgets drawn from
@@ -292,9 +300,7 @@
 //     crawl's rendered pages (a shape two pages repeated is read where a
 //     thread of one comment repeats nothing).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
-//     the proxy every browser request goes through. threadmore.go: the
-//     comment stage's reading of the rest of a rendered thread the app
-//     gave in part (next pages, replies behind "more") from its API.
+//     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (the article's tokens read
 //     once, scanMedia; a parsed tree only where the tree may differ from
 //     the tag order) and capture.
@@ -312,11 +318,11 @@
 //     URL met.
 //   - stats.go: warnings and timings.
 //   - polite.go, update.go: UpdateCrawl's conditional requests, change
-//     signals, State; the blog-wide comment feed. threads.go: the comment
-//     APIs of script-drawn threads watched between crawls (threadWatcher:
-//     poll, note, state; which answers are threads: threadWatch,
-//     threadShape; which posts: threadWatcher.state;
-//     the state file a `crawl -out` archive keeps: Watch). A field of
+//     signals, State; the blog-wide comment feed. The comment APIs of
+//     script-drawn threads watched between crawls are
+//     harvest/comments' Watcher (threads.go: Poll, Note, State; which
+//     answers are threads: ThreadWatch, threadShape); watch.go: the
+//     state file a `crawl -out` archive keeps (Watch). A field of
 //     what a crawl leaves for the next one goes into
 //     blogharvest.CrawlState (crawlstate.go at the root), which the
 //     schedule store keeps as it is; State adds only robots.txt and rules.
@@ -339,9 +345,6 @@
 //     basic authentication.
 //   - listing.go: a page's main articles (a listing or one post with
 //     cards).
-//   - stated.go: the comment counts a blog states (in digits or words),
-//     the post's own comment feed and the platform's comments REST
-//     endpoint asked for a shortfall, the shortfall noted in the ledger.
 //   - feeddates.go: dates from other feeds (their items kept in the entry,
 //     their captures in the Blog record), the URL, the sitemap.
 //   - taxonomy.go: tags and categories from the post's header and footer.
@@ -355,13 +358,13 @@
 //   - How a field of an entry is chosen between feed and page: entry.go
 //     (fillFields, fillDates, fillContent); how it is extracted: learn.
 //     Date fallbacks after the page: feeddates.go; terms: taxonomy.go.
-//   - Where a blog states a comment count: stated.go (readStated; number
-//     words: numberWords); what a platform's per-post comment feed or
-//     comments REST endpoint looks like: harvest/platform. What a comment
-//     API's answer says is left (paging keys, reply counts):
-//     learn.ReadAPIMore (apimore.go); how the rest is asked for (page and
-//     cursor parameters, the replies endpoint learned from the app's
-//     requests): threadmore.go.
+//   - Where a blog states a comment count: harvest/comments (stated.go:
+//     readStated; number words: numberWords); what a platform's per-post
+//     comment feed or comments REST endpoint looks like: harvest/platform.
+//     What a comment API's answer says is left (paging keys, reply
+//     counts): learn.ReadAPIMore (apimore.go); how the rest is asked for
+//     (page and cursor parameters, the replies endpoint learned from the
+//     app's requests): harvest/comments (threadmore.go).
 //   - When a page is rendered: renderReason in browser.go, the one place
 //     the decision is made; a new reason is a Reason… constant in
 //     renderdecision.go (guessed if it rests on a sign, not on the feed).
@@ -394,15 +397,17 @@
 //     set in newCrawlPolicy and updatePolicy. Where the page worker must
 //     see it: a field of changes, set from the policy in newChanges (the
 //     worker holds no policy). Where the comment stage must
-//     see it: a field of commentConfig, set from the policy in
-//     newCommentStage (the stage never reads pol or Options).
+//     see it: a field of comments.Config, set from the policy in
+//     newCommentStage (commentdeps.go; the stage never reads pol or
+//     Options).
 //   - A new comment source of a post, or a new check of what one holds:
-//     a method of commentStage (comments.go, stated.go,
-//     archivedcomments.go, threadmore.go), called from buildEntry
-//     (entry.go); what it needs of the crawl is a field of commentStage
-//     set in newCommentStage (a value, an interface or a function), not a
-//     reach into the page worker. Which watched threads changed and what
-//     the next crawl watches: threadWatcher (threads.go).
+//     a method of comments.Stage (harvest/comments: see its doc.go),
+//     called from buildEntry (entry.go); what it needs of the crawl is a
+//     field of comments.Config or comments.Blog, or a method of one of
+//     the small interfaces of comments.Deps implemented in
+//     commentdeps.go, never a harvest type. Which watched threads changed
+//     and what the next crawl watches: comments.Watcher (harvest/comments:
+//     threads.go).
 //   - A new fate of a URL: ledger.go (Fate, fateRank), recorded where the
 //     page path decides it (worker.go, coordinator.go).
 //   - State shared by the workers: claims, ledger or stats (the crawl

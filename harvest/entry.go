@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
@@ -30,18 +31,18 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 	if e.Kind == blogharvest.KindPage && j.item != nil && w.site.readsAsPost(ex, p) {
 		e.Kind = blogharvest.KindPost // a feed item alone of its URL shape whose page reads as a post
 	}
-	w.comments.fetchComments(ctx, j)
-	w.comments.commentPages(ctx, j, e, &ex)
-	w.comments.fillShortfall(ctx, j, len(ex.Comments))
+	w.comments.FetchComments(ctx, j.post())
+	w.comments.CommentPages(ctx, j.post(), e, &ex)
+	w.comments.FillShortfall(ctx, j.post(), len(ex.Comments))
 	ex, exErr = w.maybeRender(ctx, j, e, ex, exErr)
 	w.fillFields(e, j.item, ex, exErr)
 	w.fallbackDates(ctx, e, j, ex)
 	lastmodModified(e, j.t.lastmod)
 	w.fillTerms(e, j.item, p, ex)
 	w.appendPostPages(ctx, e, p)
-	w.comments.completeComments(ctx, j, e, ex)
-	fillComments(e, j, ex)
-	w.comments.noteShortfall(e, j)
+	w.comments.CompleteComments(ctx, j.post(), e, ex)
+	comments.FillComments(e, j.post(), ex)
+	w.comments.NoteShortfall(e, j.post())
 	if p.info.password {
 		e.AccessRestriction = "password protected"
 		e.Provenance.Set("access_restriction", blogharvest.MethodHeuristic)
@@ -292,12 +293,12 @@ func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 		f.Sum()
 		e.Files = append(e.Files, f)
 	}
-	if j.commentFile != nil {
-		e.Files = append(e.Files, *j.commentFile)
+	if j.cm.File != nil {
+		e.Files = append(e.Files, *j.cm.File)
 	}
-	e.Files = append(e.Files, j.apiFiles...)
-	if j.commentsErr != nil {
-		e.Problems = append(e.Problems, fmt.Sprintf("comment feed: %v", j.commentsErr))
+	e.Files = append(e.Files, j.cm.APIFiles...)
+	if j.cm.Err != nil {
+		e.Problems = append(e.Problems, fmt.Sprintf("comment feed: %v", j.cm.Err))
 	}
 	if w.site.rulesF != nil {
 		e.Files = append(e.Files, *w.site.rulesF)

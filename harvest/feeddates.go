@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
@@ -163,7 +164,7 @@ func (w *pageWorker) sideFeedsOf(p *fetchedPage) []string {
 	for _, f := range p.info.feeds {
 		u, err := url.Parse(f)
 		if err != nil || f == w.site.blog.FeedURL || (w.site.feed != nil && f == w.site.feed.URL) || strings.HasPrefix(f, self+"/") ||
-			platform.SiteCommentFeed(u.Path) || bloggerPostComments.MatchString(f) || !w.site.scope.contains(u) {
+			platform.SiteCommentFeed(u.Path) || comments.IsBloggerPostFeed(f) || !w.site.scope.contains(u) {
 			continue
 		}
 		out = appendNew(out, f)

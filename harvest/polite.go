@@ -108,15 +108,15 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 			return false
 		}
 	}
-	if c.threads.poll(ctx, c.client) {
-		return false // a comment thread drawn by script changed (threads.go)
+	if c.threads.Poll(ctx, c.client) {
+		return false // a comment thread drawn by script changed (comments/threads.go)
 	}
 	c.stopped = true
 	c.res.Unchanged = true
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.state(c.site.feed), CommentShapes: st.CommentShapes, WidgetScripts: c.w.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: st.CommentShapes, WidgetScripts: c.w.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -198,6 +198,19 @@ func digestOf(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// itemKeys returns the keys (itemKey) of f's items, in the feed's order;
+// nil for a nil feed.
+func itemKeys(f *feed.Feed) []string {
+	if f == nil {
+		return nil
+	}
+	out := make([]string, len(f.Items))
+	for i := range f.Items {
+		out[i] = itemKey(&f.Items[i])
+	}
+	return out
+}
+
 // itemKey is the key of a feed item in State.Items: the canonical URL of
 // its link, else of its GUID; "" when neither is a URL.
 func itemKey(it *feed.Item) string {
@@ -266,7 +279,7 @@ func (c *crawl) itemSignatures() map[string]string {
 // finishState fills Result.State at the end of a crawl that read the feed.
 func (c *crawl) finishState() {
 	if c.client != nil {
-		c.res.State.Robots = c.client.RobotsFiles()
+		c.res.State.Robots = carriedRobots(c.client.RobotsFiles())
 	}
 	if c.stopped {
 		return
@@ -279,7 +292,7 @@ func (c *crawl) finishState() {
 	st.Rules = c.res.Rules
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
-	st.Threads = c.threads.state(c.site.feed)
+	st.Threads = c.threads.State(itemKeys(c.site.feed))
 	st.CommentShapes = c.w.shapes.kept()
 	st.WidgetScripts = c.w.widgets.list()
 	st.Moved = c.movedState()
@@ -292,7 +305,7 @@ func (c *crawl) finishState() {
 func (w *pageWorker) recheckOnly(j *pageJob) bool {
 	it := j.item
 	if !w.changes.only || w.changes.settled || it == nil || it.Published.After(w.changes.since) || it.Updated.After(w.changes.since) ||
-		w.comments.commented(j.t.url) || w.comments.threadChanged(j.t.url) {
+		w.comments.Commented(j.t.url) || w.comments.ThreadChanged(j.t.url) {
 		return false
 	}
 	changed, _ := w.changes.signatureChanged(it)

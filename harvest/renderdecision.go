@@ -19,10 +19,10 @@ const (
 	ReasonCommentSystem = "comment-system" // a JavaScript comment system of the platform table
 	ReasonFeedComments  = "feed-comments"  // the comment feed has comments the static page lacks
 	ReasonFeedCount     = "feed-count"     // the feed counts more comments than the page and comment feed hold
-	ReasonStatedCount   = "stated-count"   // the blog states more comments than the page and every feed hold (stated.go)
+	ReasonStatedCount   = "stated-count"   // the blog states more comments than the page and every feed hold (harvest/comments: stated.go)
 	ReasonCommentSignal = "comment-signal" // signs of a comment system in no table (commentsignals.go)
 	ReasonAPIWidget     = "api-widget"     // a script widget drawn from an API into an empty element (widgetsignal.go)
-	ReasonThreadChanged = "thread-changed" // UpdateCrawl: the API the post's comments were drawn from changed (threads.go)
+	ReasonThreadChanged = "thread-changed" // UpdateCrawl: the API the post's comments were drawn from changed (comments/threads.go)
 	ReasonScriptWidget  = "script-widget"  // a script creates an element and mounts a widget drawn from an API into it (scriptwidget.go)
 	ReasonKnownWidget   = "known-widget"   // the page loads a script an earlier render of the blog drew comments with (scriptwidget.go)
 )

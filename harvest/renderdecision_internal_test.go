@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"golang.org/x/net/html"
@@ -53,14 +54,14 @@ func TestRenderReasonFeedHoldsAll(t *testing.T) {
 	base := mustURL(t, "http://b.ex/p/")
 	page := `<html><body><p>text</p><div id="disqus_thread"></div></body></html>`
 	j := &pageJob{page: &fetchedPage{html: []byte(page), info: readBytes([]byte(page), base)},
-		item:     &feed.Item{CommentCount: 2},
-		comments: []feed.Comment{{ID: "1", Content: "one"}, {ID: "2", Content: "two"}}}
+		item: &feed.Item{CommentCount: 2},
+		cm:   comments.Post{Comments: []feed.Comment{{ID: "1", Content: "one"}, {ID: "2", Content: "two"}}}}
 	ex := learn.Extraction{ContentText: "text"}
 	w := &pageWorker{o: Options{Render: RenderAuto}}
 	if got := w.renderReason(context.Background(), j, false, ex, nil); got.key != "" {
 		t.Errorf("the comment feed holds both comments: reason %q, want none", got)
 	}
-	j.comments = j.comments[:1]
+	j.cm.Comments = j.cm.Comments[:1]
 	if got := w.renderReason(context.Background(), j, false, ex, nil); got.key != ReasonCommentSystem {
 		t.Errorf("the comment feed holds 1 of 2: reason %q, want %s", got, ReasonCommentSystem)
 	}

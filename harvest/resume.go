@@ -35,6 +35,7 @@ func StateFrom(files []blogharvest.File, rules []byte) (st State, ok bool) {
 			st.Robots = append(st.Robots, *f)
 		}
 	}
+	st.Robots = carriedRobots(st.Robots)
 	if first == nil {
 		return State{}, false
 	}

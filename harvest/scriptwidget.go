@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
@@ -339,7 +340,7 @@ func widgetScriptsOf(res *render.Result, lang string) []string {
 			continue
 		}
 		if pages == nil {
-			pages = renderedPages(res, lang)
+			pages = comments.RenderedPages(res, lang)
 		}
 		if len(learn.APIComments([][]byte{a.Body}, pages)) > 0 {
 			out = append(out, s)

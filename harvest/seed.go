@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/platform"
@@ -189,18 +191,69 @@ func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
 }
 
 // keepRobots adds the robots.txt of the blog's host to the Blog record's
-// files (the client has it already, or fetches it now).
+// files (the client has it already, or fetches it now: blogRobots).
 func (c *crawl) keepRobots(ctx context.Context) {
-	if r := c.client.RobotsFor(ctx, c.site.home); r != nil && r.File != nil {
+	if r := c.blogRobots(ctx); r != nil && r.File != nil {
 		c.site.blog.Files = append(c.site.blog.Files, *r.File)
 	}
+}
+
+// blogRobots returns the robots.txt of the blog's host for the Blog
+// record. One carried from an earlier crawl (State.Robots, carriedRobots)
+// comes without its exchanges and headers: when an AIP holds its capture
+// (File.Reused, as StateFrom gives it) the Blog record names that record,
+// as an update's reused pictures do; when none does (it was fetched by an
+// update that wrote no Blog AIP) and this crawl writes the Blog record
+// (homeDue), it is fetched again, so that the Blog AIP records a capture
+// it can show whole.
+func (c *crawl) blogRobots(ctx context.Context) *fetch.Robots {
+	r := c.client.RobotsFor(ctx, c.site.home)
+	if r != nil && r.File != nil && len(r.File.Exchanges) == 0 && r.File.Reused == "" && c.homeDue() {
+		c.client.ForgetRobots(c.site.home)
+		r = c.client.RobotsFor(ctx, c.site.home)
+	}
+	return r
+}
+
+// carriedRobots returns what a crawl leaves of its robots.txt captures
+// for the next crawl (State.Robots): what seeds the rules (URL, status,
+// body, media type, capture time; the digest when known) and, for a capture an AIP holds,
+// the reference to its record (Reused, ReusedIn); not its exchanges and
+// headers, which the daemon would otherwise carry for every blog between
+// two runs (about 2 KB a blog: BenchmarkScale, doc/scale.md). A Blog
+// record that uses a carried capture names its record, or fetches it
+// again (blogRobots). A body the File keeps only in an archive (Stored) is
+// read into memory: robots.txt is small (fetch parses at most 512 KiB).
+func carriedRobots(files []blogharvest.File) []blogharvest.File {
+	if len(files) == 0 {
+		return nil
+	}
+	out := make([]blogharvest.File, 0, len(files))
+	for i := range files {
+		f := &files[i]
+		body := f.Body
+		if body == nil && f.Stored != nil {
+			b, err := fileBody(f)
+			if err != nil {
+				continue // unreadable: the next crawl fetches robots.txt
+			}
+			body = b
+		}
+		k := blogharvest.File{URL: f.URL, Role: f.Role, MediaType: f.MediaType, Body: bytes.Clone(body),
+			SHA256: f.SHA256, Size: f.Size, Captured: f.Captured, Status: f.Status, Reused: f.Reused, ReusedIn: f.ReusedIn}
+		if k.Body == nil {
+			k.Body = []byte{}
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // sitemapCandidates returns the robots.txt Sitemap: URLs and the
 // well-known sitemap paths of the blog's host, and keeps robots.txt.
 func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	var out []string
-	if r := c.client.RobotsFor(ctx, c.site.home); r != nil {
+	if r := c.blogRobots(ctx); r != nil {
 		if r.File != nil {
 			c.site.blog.Files = append(c.site.blog.Files, *r.File)
 		}
@@ -355,7 +408,7 @@ func (c *crawl) linkSkipped(u *url.URL) string {
 		return "not a page: media, asset or machine endpoint"
 	case isTrap(u):
 		return "crawler trap: overlong, too deep or repeating path"
-	case commentPageRE.MatchString(u.Path):
+	case comments.IsCommentPage(u.Path):
 		return "comment page: read with its post"
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
@@ -99,7 +100,7 @@ func postTerms(p *fetchedPage, ex learn.Extraction) (cats, tags []string) {
 // isCommentsBox reports whether n is a comment area (its id or class
 // names comments): links there are the readers', not the post's terms.
 func isCommentsBox(n *html.Node) bool {
-	return namesComments(attr(n, "id") + " " + attr(n, "class"))
+	return comments.NamesComments(attr(n, "id") + " " + attr(n, "class"))
 }
 
 // termKind says whether an anchor names a category or a tag of the post,

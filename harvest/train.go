@@ -98,7 +98,7 @@ func (c *crawl) trainingJobs(n int) []*pageJob {
 // prefetch fetches a training job's comments and page; failures leave
 // j.page nil and are kept in j.err for the entry.
 func (c *crawl) prefetch(ctx context.Context, j *pageJob) {
-	c.w.comments.fetchComments(ctx, j)
+	c.w.comments.FetchComments(ctx, j.post())
 	c.pages++
 	j.page, j.err = c.w.fetchPage(ctx, j.t.url)
 }
@@ -112,7 +112,7 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 	}
 	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, Content: content,
 		FullText: c.site.full && itemFullText(*it)}
-	for _, cm := range j.comments {
+	for _, cm := range j.cm.Comments {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})
 	}

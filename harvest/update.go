@@ -2,11 +2,11 @@ package harvest
 
 import (
 	"context"
-	"maps"
 	"net/url"
 	"slices"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 )
@@ -55,8 +55,8 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if !c.pol.changedOnly {
 		return nil
 	}
-	c.siteFeed.files, c.siteFeed.parsed = files, parseSiteFiles(files)
-	c.siteFeed.byPost = siteCommentsByPost(c.siteFeed.parsed)
+	c.siteFeed.Files, c.siteFeed.Parsed = files, parseSiteFiles(files)
+	c.siteFeed.ByPost = siteCommentsByPost(c.siteFeed.Parsed)
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {
@@ -79,11 +79,11 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 const maxRevisitItems = 100
 
 // wantItems reports whether items hold the feed item of every commented
-// post and of every post whose comment thread API changed (threads.go: a
+// post and of every post whose comment thread API changed (comments/threads.go: a
 // watched post may lie on an older feed page), or maxRevisitItems were
 // read.
 func (c *crawl) wantItems(items []feed.Item) bool {
-	if len(c.siteFeed.commented) == 0 && len(c.threads.changedPosts) == 0 || len(items) >= maxRevisitItems {
+	if len(c.siteFeed.Commented) == 0 && len(c.threads.ChangedPosts()) == 0 || len(items) >= maxRevisitItems {
 		return true
 	}
 	have := make(map[string]bool, len(items))
@@ -92,12 +92,12 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 			have[u.String()] = true
 		}
 	}
-	for _, p := range c.siteFeed.commented {
+	for _, p := range c.siteFeed.Commented {
 		if !have[p.String()] {
 			return false
 		}
 	}
-	for raw := range c.threads.changedPosts {
+	for _, raw := range c.threads.ChangedPosts() {
 		if u := mustCanonical(raw); u != nil && !have[u.String()] {
 			return false
 		}
@@ -106,10 +106,10 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 }
 
 // queueCommented queues the commented posts within the blog's scope, and
-// those whose comment thread API changed (threads.go).
+// those whose comment thread API changed (comments/threads.go).
 func (c *crawl) queueCommented() {
-	posts := slices.Clone(c.siteFeed.commented)
-	for _, raw := range slices.Sorted(maps.Keys(c.threads.changedPosts)) {
+	posts := slices.Clone(c.siteFeed.Commented)
+	for _, raw := range c.threads.ChangedPosts() {
 		if u := mustCanonical(raw); u != nil {
 			posts = append(posts, u)
 		}
@@ -131,8 +131,8 @@ func commentedPost(link string) *url.URL {
 		return nil
 	}
 	esc := u.EscapedPath()
-	if loc := commentPageRE.FindStringIndex(esc); loc != nil {
-		blogharvest.SetEscapedPath(u, esc[:loc[0]+1])
+	if p, ok := comments.PostPath(esc); ok {
+		blogharvest.SetEscapedPath(u, p)
 	}
 	return u
 }
@@ -179,17 +179,4 @@ func siteCommentsByPost(pages [][]feed.Comment) map[string][]feed.Comment {
 		}
 	}
 	return out
-}
-
-// siteCommentsOf returns the comments of the post of j as the blog-wide
-// comment feed lists them, when they are all of its comments (as many as
-// its feed item counts): UpdateCrawl then does not ask for the post's own
-// comment feed, which would list the same.
-func (s *commentStage) siteCommentsOf(j *pageJob) ([]feed.Comment, bool) {
-	it := j.item
-	if !s.cfg.changedOnly || it == nil || it.CommentCount <= 0 {
-		return nil, false
-	}
-	cs := s.site.byPost[j.t.url]
-	return cs, len(cs) == it.CommentCount
 }

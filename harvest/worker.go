@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -17,36 +18,17 @@ import (
 
 // pageJob is one page to process, with what is known about it beforehand.
 type pageJob struct {
-	t           task
-	item        *feed.Item // the feed's entry for the page; nil if none
-	fromFeed    bool       // queued from the feed (its item decides the entry)
-	page        *fetchedPage
-	err         error // why page is nil
-	comments    []feed.Comment
-	commentFile *blogharvest.File
-	commentsErr error
-	commentsRun bool
-	commentsCut feed.Cut // what a bound left out of the source j.comments came from
-	feedHeld    int      // the comments the post's comment feed held (fetchComments); -1 when not read
-	ownHeld     int      // the comments its own comment feed held (askOwnFeed)
-	// commentsFrom names the source j.comments came from, for the ledger:
-	// "its comment feed", "its own comment feed", "its comments API".
-	commentsFrom string
-	deferred     bool     // UpdateCrawl: comments are the new ones, the rest to come from the archive (completeComments)
-	askedOwn     bool     // the post's own comment feed was asked for a shortfall (fillShortfall)
-	ownErr       error    // why that failed
-	askedAPI     bool     // the platform's comments REST endpoint was asked for a shortfall (askCommentsAPI)
-	apiErr       error    // why that failed
-	apiHeld      int      // the comments its answers held
-	apiCut       feed.Cut // what a bound left out of them
-	// apiFiles are the answers of the comments REST endpoint, archived
-	// with the entry.
-	apiFiles []blogharvest.File
-	stated   *stated // the comments the blog states the post has (statedComments), once read
-	rendered bool    // the page was rendered (maybeRender)
+	t        task
+	item     *feed.Item // the feed's entry for the page; nil if none
+	fromFeed bool       // queued from the feed (its item decides the entry)
+	page     *fetchedPage
+	err      error // why page is nil
+	// cm is the post's comments as the comment stage gathers them
+	// (harvest/comments; post() hands it over with the page as it stands).
+	cm comments.Post
 	// threads are the comment APIs the rendered page drew from, to watch,
 	// threadCands the JSON its scripts fetched when it showed no comment
-	// (threads.go: threadWatch).
+	// (comments.ThreadWatch).
 	threads, threadCands []blogharvest.Validators
 	// renderedReqs are the requisites the browser received rendering the
 	// page, renderedMissed those it loaded (or began to) but could not
@@ -98,12 +80,12 @@ func (e *notHTMLError) Unwrap() error { return errNotHTML }
 // process fetches and processes one page (in a worker).
 func (w *pageWorker) process(ctx context.Context, j *pageJob) outcome {
 	j.item = w.claims.take(j.t.url)
-	if w.changes.only && j.item != nil && !w.changes.itemChanged(j.item) && !j.t.again && !w.comments.threadChanged(j.t.url) {
-		if w.changes.settled && !w.comments.commented(j.t.url) {
+	if w.changes.only && j.item != nil && !w.changes.itemChanged(j.item) && !j.t.again && !w.comments.ThreadChanged(j.t.url) {
+		if w.changes.settled && !w.comments.Commented(j.t.url) {
 			return outcome{job: j, unchanged: true} // its comments: the site comment feed or the item's count says
 		}
-		w.comments.fetchComments(ctx, j)
-		if !commentsAfter(j.comments, w.changes.since) {
+		w.comments.FetchComments(ctx, j.post())
+		if !comments.CommentsAfter(j.cm.Comments, w.changes.since) {
 			return outcome{job: j, unchanged: true}
 		}
 	}
@@ -169,7 +151,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 	// UpdateCrawl keeps an entry the feed calls changed (itemChanged: it
 	// cannot tell for a first-page item without a modification date; the
 	// archive then decides by content) or that shows a change itself.
-	if w.changes.only && !j.t.again && (j.item == nil || !w.changes.itemChanged(j.item)) && !w.comments.threadChanged(j.t.url) && !w.changes.entryChanged(e, j.t) {
+	if w.changes.only && !j.t.again && (j.item == nil || !w.changes.itemChanged(j.item)) && !w.comments.ThreadChanged(j.t.url) && !w.changes.entryChanged(e, j.t) {
 		w.ledger.set(p.ident, FateSkipped, "unchanged since the last crawl", "")
 		out.unchanged = true
 		return out

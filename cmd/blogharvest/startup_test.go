@@ -18,9 +18,9 @@ import (
 )
 
 // buildCommand builds this command into a temporary folder as the README
-// says to (`CGO_ENABLED=0 go build`, no flags: a static executable; cgo
-// would link it against libc, whose and ld.so's pages add about 1.8 MB to
-// every command's max RSS) and returns the executable's path.
+// says to (`CGO_ENABLED=0 go build`: a static executable; cgo would link
+// it against libc, whose and ld.so's pages add about 1.8 MB to every
+// command's max RSS) and returns the executable's path.
 func buildCommand(tb testing.TB) string {
 	tb.Helper()
 	bin := filepath.Join(tb.TempDir(), "blogharvest")

@@ -265,3 +265,15 @@ func (c *Client) applyRobots(u *url.URL, r *Robots) {
 func (c *Client) refusesDelay(r *Robots) bool {
 	return c.o.StrictCrawlDelay && c.o.MaxCrawlDelay > 0 && r.CrawlDelay > c.o.MaxCrawlDelay
 }
+
+// ForgetRobots drops the robots.txt this client holds for u's scheme and
+// host (fetched or given in Options.Robots), so that the next RobotsFor
+// fetches it again.
+func (c *Client) ForgetRobots(u *url.URL) {
+	key := u.Scheme + "://" + hostKey(u)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.robots[key]; ok && isClosed(e.ready) {
+		delete(c.robots, key)
+	}
+}

@@ -124,8 +124,11 @@ func TestNoRequestAfterCaptureUnseen(t *testing.T) {
 			}
 		}
 		t.Logf("render %d: /api/tick %d recorded, %d named unrecorded", i+1, recorded, named)
-		if recorded == 0 {
-			t.Fatalf("render %d: no tick recorded: the page did not run", i+1)
+		// On a loaded machine the page's time may run out before any body
+		// is read: every tick is then named, none recorded, which is the
+		// promise kept too.
+		if recorded+named == 0 {
+			t.Fatalf("render %d: no tick recorded or named: the page did not run", i+1)
 		}
 		accounted += recorded + named
 	}

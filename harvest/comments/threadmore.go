@@ -1,4 +1,4 @@
-package harvest
+package comments
 
 import (
 	"context"
@@ -32,18 +32,18 @@ import (
 // maybe the id of its last reply given: both are filled in for the next
 // comment). Every request goes to the origin of the answer it continues
 // (an origin the page's scripts already used), passes the browser's scope
-// decision (browserMayLoad) and is archived with the entry (role
+// decision (Deps.Scope) and is archived with the entry (role
 // comment-feed); an answer that adds no comment ends its chain. The
 // post's comment bounds hold: max_comments_per_post (no request once the
 // thread holds that many, and no record past it), max_comments_per_answer
 // (a longer answer is not read), max_comment_answer_bytes (per answer)
 // and max_comment_bytes (all answers). What stays unread of what the
-// answers state goes to the ledger's comments column (noteThreadShort).
+// answers state goes to the ledger's comments column (NoteThreadShort).
 
-// threadMore is what followThreads read for one rendered page.
-type threadMore struct {
-	answers []learn.MoreAnswer // the answers read, for learn.APICommentsMore
-	files   []blogharvest.File // the same, archived with the entry
+// More is what FollowThreads read for one rendered page.
+type More struct {
+	Answers []learn.MoreAnswer // the answers read, for learn.APICommentsMore
+	Files   []blogharvest.File // the same, archived with the entry
 	replies []learn.APIReplies // every comment an answer gave in part, by the largest count stated
 	left    int                // next pages and reply lists the answers named and were not read
 	unknown int                // comments with unread replies at no endpoint known
@@ -59,11 +59,11 @@ type threadAnswer struct {
 	parent string // the comment whose replies it holds; "" when unknown or none
 }
 
-// followThreads reads what the comment API answers of the rendered page
+// FollowThreads reads what the comment API answers of the rendered page
 // res say is left of their threads (see the file comment).
-func (s *commentStage) followThreads(ctx context.Context, res *render.Result, lang string) threadMore {
-	var tm threadMore
-	pages := renderedPages(res, lang)
+func (s *Stage) FollowThreads(ctx context.Context, res *render.Result, lang string) More {
+	var tm More
+	pages := RenderedPages(res, lang)
 	asked := map[string]bool{}   // URLs fetched by the page or here
 	origins := map[string]bool{} // origins the page's scripts fetched JSON from
 	var got []threadAnswer
@@ -120,7 +120,7 @@ func (s *commentStage) followThreads(ctx context.Context, res *render.Result, la
 	for _, a := range got {
 		next(a)
 	}
-	lim := s.cfg.limits
+	lim := s.cfg.Limits
 	var read int64
 	for len(queue) > 0 && ctx.Err() == nil {
 		p := queue[0]
@@ -144,16 +144,16 @@ func (s *commentStage) followThreads(ctx context.Context, res *render.Result, la
 			continue
 		}
 		tm.asked++
-		resp, err := s.api.Do(ctx, fetch.Request{URL: p.url, Accept: "application/json", Kind: fetch.Subresource, MaxBody: lim.AnswerBytes})
+		resp, err := s.d.API.Do(ctx, fetch.Request{URL: p.url, Accept: "application/json", Kind: fetch.Subresource, MaxBody: lim.AnswerBytes})
 		if err != nil {
 			tm.left++
 			if errors.Is(err, blogharvest.ErrTooLarge) {
 				tm.cut = fmt.Sprintf("an answer over max_comment_answer_bytes %d", lim.AnswerBytes)
 			}
-			s.log.Info("comment thread: more not read", "url", p.url, "err", err)
+			s.d.Log.Info("comment thread: more not read", "url", p.url, "err", err)
 			continue
 		}
-		tm.files = append(tm.files, resp.File(blogharvest.RoleCommentFeed))
+		tm.Files = append(tm.Files, resp.File(blogharvest.RoleCommentFeed))
 		read += int64(len(resp.Body))
 		m := learn.ReadAPIMore(resp.Body)
 		if len(m.Comments) > lim.PerAnswer {
@@ -173,17 +173,17 @@ func (s *commentStage) followThreads(ctx context.Context, res *render.Result, la
 		}
 		a := threadAnswer{url: p.url, more: m, parent: p.parent}
 		got = append(got, a)
-		tm.answers = append(tm.answers, learn.MoreAnswer{Body: resp.Body, Parent: p.parent})
+		tm.Answers = append(tm.Answers, learn.MoreAnswer{Body: resp.Body, Parent: p.parent})
 		next(a)
 	}
 	if tm.asked > 0 {
-		s.log.Info("comment thread: read more from its API", "url", pages[0].URL, "requests", tm.asked, "comments", len(have), "cut", tm.cut)
+		s.d.Log.Info("comment thread: read more from its API", "url", pages[0].URL, "requests", tm.asked, "comments", len(have), "cut", tm.cut)
 	}
 	return tm
 }
 
 // noteReplies keeps r, the largest stated count per comment.
-func (tm *threadMore) noteReplies(r learn.APIReplies) {
+func (tm *More) noteReplies(r learn.APIReplies) {
 	for k := range tm.replies {
 		if tm.replies[k].ID == r.ID {
 			tm.replies[k].Stated = max(tm.replies[k].Stated, r.Stated)
@@ -196,14 +196,14 @@ func (tm *threadMore) noteReplies(r learn.APIReplies) {
 // threadTarget reports whether the crawl may ask u for more of a thread:
 // an origin the page's scripts fetched JSON from, and the browser's scope
 // decision.
-func (s *commentStage) threadTarget(origins map[string]bool, u string) bool {
+func (s *Stage) threadTarget(origins map[string]bool, u string) bool {
 	t, err := url.Parse(u)
 	if err != nil || !origins[strings.ToLower(t.Scheme+"://"+t.Host)] {
-		s.log.Info("comment thread: more not asked: an origin the page's scripts did not use", "url", u)
+		s.d.Log.Info("comment thread: more not asked: an origin the page's scripts did not use", "url", u)
 		return false
 	}
-	if !s.mayLoad(u) {
-		s.log.Info("comment thread: more not asked: out of the browser's scope", "url", u)
+	if !s.d.Scope.MayLoad(u) {
+		s.d.Log.Info("comment thread: more not asked: out of the browser's scope", "url", u)
 		return false
 	}
 	return true
@@ -406,11 +406,11 @@ func tokenAt(s, tok string) []int {
 
 func isAlnum(r rune) bool { return r != 0 && (unicode.IsLetter(r) || unicode.IsDigit(r)) }
 
-// noteThreadShort records in the ledger, and in the entry's problems,
+// NoteThreadShort records in the ledger, and in the entry's problems,
 // what the comment API answers of a rendered page state and the entry
 // lacks: replies of the comments read beyond those archived, next pages
 // not read, and the bound that stopped the reading.
-func (s *commentStage) noteThreadShort(e *blogharvest.Entry, tm threadMore, comments []learn.Comment) {
+func (s *Stage) NoteThreadShort(e *blogharvest.Entry, tm More, comments []learn.Comment) {
 	parent := make(map[string]string, len(comments))
 	for _, c := range comments {
 		parent[c.ID] = c.ParentID
@@ -448,9 +448,9 @@ func (s *commentStage) noteThreadShort(e *blogharvest.Entry, tm threadMore, comm
 		parts = append(parts, "reading stopped: "+tm.cut)
 	}
 	note := strings.Join(parts, "; ")
-	s.shortfall(e.URL, note)
+	s.d.Ledger.Shortfall(e.URL, note)
 	e.Problems = append(e.Problems, "comments short: "+note)
-	s.log.Info("comments short", "url", e.URL, "missing", missing, "unread answers", tm.left, "cut", tm.cut)
+	s.d.Log.Info("comments short", "url", e.URL, "missing", missing, "unread answers", tm.left, "cut", tm.cut)
 }
 
 // descends reports whether comment id lies under ancestor by the parent
@@ -467,4 +467,13 @@ func descends(parent map[string]string, id, ancestor string) bool {
 		id = p
 	}
 	return false
+}
+
+// RenderedPages returns the rendered page and its frames' documents.
+func RenderedPages(res *render.Result, lang string) []learn.Page {
+	pages := []learn.Page{{URL: firstNonEmpty(res.FinalURL, res.URL), HTML: res.HTML, Lang: lang}}
+	for _, f := range res.Frames {
+		pages = append(pages, learn.Page{URL: f.URL, HTML: f.HTML, Lang: lang})
+	}
+	return pages
 }

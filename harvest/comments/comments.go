@@ -1,4 +1,4 @@
-package harvest
+package comments
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"html"
+	"iter"
 	"net/url"
 	"strings"
 	"time"
@@ -17,7 +18,7 @@ import (
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
-// fetchComments fetches the comment feed of a job's post once: the feed
+// FetchComments fetches the comment feed of a job's post once: the feed
 // item's (wfw:commentRss, rel=replies, platform conventions) or, for a
 // post found by crawling, the per-post feed its page advertises.
 //
@@ -27,48 +28,64 @@ import (
 // worth a request; nor of a post whose comments the blog-wide comment
 // feed lists all of (siteCommentsOf), nor, until its entry is built, of a
 // post whose earlier comments the archive holds (deferComments).
-func (s *commentStage) fetchComments(ctx context.Context, j *pageJob) {
-	if j.commentsRun {
+func (s *Stage) FetchComments(ctx context.Context, j *Post) {
+	if j.run {
 		return
 	}
-	it := j.item
-	if s.cfg.changedOnly && it != nil && it.CommentCount == 0 && !s.commented(j.t.url) {
-		j.commentsRun = true
+	it := j.Item
+	if s.cfg.ChangedOnly && it != nil && it.CommentCount == 0 && !s.Commented(j.URL) {
+		j.run = true
 		return
 	}
 	if cs, ok := s.siteCommentsOf(j); ok {
-		j.commentsRun, j.comments = true, cs
+		j.run, j.Comments = true, cs
 		return
 	}
 	if s.deferComments(j) {
 		return
 	}
 	if it == nil {
-		if j.page == nil {
+		if j.Page == nil {
 			return
 		}
-		cf := postCommentFeed(j.page)
+		cf := postCommentFeed(j.Page)
 		if cf == "" {
 			return
 		}
-		it = &feed.Item{Link: j.page.resp.URL, CommentFeedURL: cf}
+		it = &feed.Item{Link: j.Page.FinalURL(), CommentFeedURL: cf}
 	}
-	j.commentsRun = true
-	j.comments, j.commentFile, j.commentsCut, j.commentsErr = s.fetch.comments(ctx, s.feed, *it, s.cfg.limits)
-	if j.commentFile != nil {
-		j.commentsFrom, j.feedHeld = "its comment feed", len(j.comments)
+	j.run = true
+	j.Comments, j.File, j.cut, j.Err = s.d.Fetch.Comments(ctx, s.blog.Feed, *it, s.cfg.Limits)
+	if j.File != nil {
+		j.from, j.held = "its comment feed", len(j.Comments)
 	}
+}
+
+// siteCommentsOf returns the comments of the post of j as the blog-wide
+// comment feed lists them, when they are all of its comments (as many as
+// its feed item counts): UpdateCrawl then does not ask for the post's own
+// comment feed, which would list the same.
+func (s *Stage) siteCommentsOf(j *Post) ([]feed.Comment, bool) {
+	it := j.Item
+	if !s.cfg.ChangedOnly || it == nil || it.CommentCount <= 0 {
+		return nil, false
+	}
+	cs := s.blog.Site.ByPost[j.URL]
+	return cs, len(cs) == it.CommentCount
 }
 
 // bloggerPostComments matches a Blogger per-post comment feed (not the
 // blog-wide /feeds/comments/default).
 var bloggerPostComments = lazyregexp.New(`/feeds/\d+/comments/default`)
 
+// IsBloggerPostFeed reports whether u is a Blogger per-post comment feed.
+func IsBloggerPostFeed(u string) bool { return bloggerPostComments.MatchString(u) }
+
 // postCommentFeed returns the feed a post page advertises for its own
 // comments (WordPress <post>/feed/, Blogger …/comments/default), or "".
-func postCommentFeed(p *fetchedPage) string {
-	self := strings.TrimSuffix(p.ident, "/")
-	for _, f := range p.info.feeds {
+func postCommentFeed(p Page) string {
+	self := strings.TrimSuffix(p.Ident(), "/")
+	for _, f := range p.Feeds() {
 		if strings.HasPrefix(f, self+"/") || bloggerPostComments.MatchString(f) {
 			return f
 		}
@@ -76,8 +93,8 @@ func postCommentFeed(p *fetchedPage) string {
 	return ""
 }
 
-// commentsAfter reports whether a comment was added after since.
-func commentsAfter(cs []feed.Comment, since time.Time) bool {
+// CommentsAfter reports whether a comment was added after since.
+func CommentsAfter(cs []feed.Comment, since time.Time) bool {
 	for _, cm := range cs {
 		if cm.Published.After(since) {
 			return true
@@ -103,11 +120,11 @@ func commentKey(id string) string {
 	return all[len(all)-1][1]
 }
 
-// fillComments merges the comment feed's comments (MethodFeed) with those
+// FillComments merges the comment feed's comments (MethodFeed) with those
 // extracted from the page, so that none is lost, and sets the counts.
-func fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
+func FillComments(e *blogharvest.Entry, j *Post, ex learn.Extraction) {
 	m := newCommentMerger(e.URL)
-	for _, fc := range j.comments {
+	for _, fc := range j.Comments {
 		m.addFeed(fc)
 	}
 	pageMethod := methodOf(ex, learn.FieldComments)
@@ -116,8 +133,8 @@ func fillComments(e *blogharvest.Entry, j *pageJob, ex learn.Extraction) {
 	}
 	e.Comments = m.finish()
 	e.NumReplies = len(e.Comments)
-	if j.item != nil && j.item.CommentCount > e.NumReplies {
-		e.NumReplies = j.item.CommentCount
+	if j.Item != nil && j.Item.CommentCount > e.NumReplies {
+		e.NumReplies = j.Item.CommentCount
 		e.Provenance.Set("num_of_replies", blogharvest.MethodFeed)
 	} else {
 		e.Provenance.Set("num_of_replies", blogharvest.MethodComputed)
@@ -436,27 +453,41 @@ func stableCommentID(cm *blogharvest.Comment, pageID string) string {
 // commentPageRE matches WordPress comment pages (<post>/comment-page-N/).
 var commentPageRE = lazyregexp.New(`/comment-page-\d+/?$`)
 
-// commentPages fetches a post's further comment pages, those its page
+// IsCommentPage reports whether path is a WordPress comment page's
+// (<post>/comment-page-N/), read with its post.
+func IsCommentPage(path string) bool { return commentPageRE.MatchString(path) }
+
+// PostPath returns the path of the post a WordPress comment page's
+// escaped path esc is under (<post>/ of <post>/comment-page-N/) and true,
+// or esc and false when it is no comment page.
+func PostPath(esc string) (string, bool) {
+	if loc := commentPageRE.FindStringIndex(esc); loc != nil {
+		return esc[:loc[0]+1], true
+	}
+	return esc, false
+}
+
+// CommentPages fetches a post's further comment pages, those its page
 // links to and those each page that brought new comments links to in
 // turn (every page of a thread that shows a few page numbers at a time),
 // adds their comments to ex and keeps the pages that bring new ones, until
 // the post's comments reach Options.MaxComments or the pages kept
 // MaxCommentBytes (noted in the entry's problems); failures become
 // Problems.
-func (s *commentStage) commentPages(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex *learn.Extraction) {
-	lim := s.cfg.limits
-	prefix := strings.TrimSuffix(j.page.ident, "/") + "/comment-page-"
+func (s *Stage) CommentPages(ctx context.Context, j *Post, e *blogharvest.Entry, ex *learn.Extraction) {
+	lim := s.cfg.Limits
+	prefix := strings.TrimSuffix(j.Page.Ident(), "/") + "/comment-page-"
 	seen := map[string]bool{}
 	var queue []string
-	add := func(links []link) {
-		for _, l := range links {
-			if strings.HasPrefix(l.url, prefix) && commentPageRE.MatchString(l.url) && !seen[l.url] {
-				seen[l.url] = true
-				queue = append(queue, l.url)
+	add := func(links iter.Seq[string]) {
+		for l := range links {
+			if strings.HasPrefix(l, prefix) && commentPageRE.MatchString(l) && !seen[l] {
+				seen[l] = true
+				queue = append(queue, l)
 			}
 		}
 	}
-	add(j.page.info.links)
+	add(j.Page.Links())
 	var kept int64
 	for len(queue) > 0 {
 		if why := commentPagesBound(lim, len(ex.Comments), kept); why != "" {
@@ -465,7 +496,7 @@ func (s *commentStage) commentPages(ctx context.Context, j *pageJob, e *blogharv
 		}
 		u := queue[0]
 		queue = queue[1:]
-		p, more, err := s.readPage(ctx, u)
+		p, more, err := s.d.Pages.ReadPage(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("comment page %s: %v", u, err))
 			continue
@@ -473,10 +504,10 @@ func (s *commentStage) commentPages(ctx context.Context, j *pageJob, e *blogharv
 		if !addNewComments(ex, more.Comments) {
 			continue // the post's own page (WordPress shows the last comment page there)
 		}
-		f := p.resp.File(blogharvest.RolePage)
+		f := p.Capture()
 		kept += f.Size
 		e.Files = append(e.Files, f)
-		add(p.info.links)
+		add(p.Links())
 	}
 }
 

@@ -1,4 +1,4 @@
-package harvest
+package comments
 
 import (
 	"testing"
@@ -61,7 +61,7 @@ func TestCommentIdentity(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := &blogharvest.Entry{URL: post}
-			fillComments(e, &pageJob{comments: c.feed}, learn.Extraction{Methods: rule, Comments: c.page})
+			FillComments(e, &Post{Comments: c.feed}, learn.Extraction{Methods: rule, Comments: c.page})
 			if len(e.Comments) != c.count {
 				t.Errorf("%d comments, want %d: %+v", len(e.Comments), c.count, e.Comments)
 			}
@@ -84,7 +84,7 @@ func TestCommentIdentityByPermalink(t *testing.T) {
 		fc := []feed.Comment{{ID: link, Link: link, Author: "Tom&#xE1;s", Published: t0, Content: "<p>Great harbour photos, thank you.</p>"}}
 		pc := []learn.Comment{{ID: frag, URL: link, Author: "Tomás", Date: t0.Add(-time.Hour), DatePrecision: blogharvest.PrecisionMinute,
 			ContentText: "Great harbour photos, thank you."}}
-		fillComments(e, &pageJob{comments: fc}, learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodRule}, Comments: pc})
+		FillComments(e, &Post{Comments: fc}, learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodRule}, Comments: pc})
 		if len(e.Comments) != 1 {
 			t.Errorf("%s: %d comments, want 1: %+v", frag, len(e.Comments), e.Comments)
 			continue
@@ -112,7 +112,7 @@ func TestCommentIdentityByPlatformID(t *testing.T) {
 		fc := []feed.Comment{{ID: "http://b.ex/?p=12#comment-1187", Author: tc.feedAuthor, Published: t0, Content: "<p>Great harbour photos, thank you.</p>"}}
 		pc := []learn.Comment{{ID: "comment-1187", Author: tc.pageAuthor, Date: t0.Add(-5 * time.Hour), DatePrecision: blogharvest.PrecisionMinute,
 			ContentText: "Great harbour photos, thank you!"}}
-		fillComments(e, &pageJob{comments: fc}, learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodRule}, Comments: pc})
+		FillComments(e, &Post{Comments: fc}, learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodRule}, Comments: pc})
 		if len(e.Comments) != 1 || e.Comments[0].Author != tc.pageAuthor {
 			t.Errorf("feed author %q, page author %q: %d comments %+v; want one by %s", tc.feedAuthor, tc.pageAuthor, len(e.Comments), e.Comments, tc.pageAuthor)
 		}

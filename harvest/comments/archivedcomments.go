@@ -1,4 +1,4 @@
-package harvest
+package comments
 
 import (
 	"context"
@@ -14,22 +14,22 @@ import (
 
 // deferComments decides, for UpdateCrawl, to take the comments of a post
 // the blog-wide comment feed shows commented from that feed (the new ones)
-// and from the archive (the earlier ones, in completeComments) instead of
+// and from the archive (the earlier ones, in CompleteComments) instead of
 // asking for the post's own comment feed: when the archive can be read
 // (Options.Archived), the feed item counts the comments and the blog-wide
-// feed lists some of this post. j.comments holds the blog-wide feed's
+// feed lists some of this post. j.Comments holds the blog-wide feed's
 // comments of the post until then.
-func (s *commentStage) deferComments(j *pageJob) bool {
-	cs := s.site.byPost[j.t.url]
-	if !s.cfg.changedOnly || s.archived == nil || j.item == nil || j.item.CommentCount <= 0 ||
-		!s.commented(j.t.url) || len(cs) == 0 {
+func (s *Stage) deferComments(j *Post) bool {
+	cs := s.blog.Site.ByPost[j.URL]
+	if !s.cfg.ChangedOnly || s.d.Archive == nil || j.Item == nil || j.Item.CommentCount <= 0 ||
+		!s.Commented(j.URL) || len(cs) == 0 {
 		return false
 	}
-	j.commentsRun, j.deferred, j.comments = true, true, cs
+	j.run, j.deferred, j.Comments = true, true, cs
 	return true
 }
 
-// completeComments completes the comments deferComments left: the
+// CompleteComments completes the comments deferComments left: the
 // comments of the comment feeds archived with e's latest version, joined
 // with the new ones, when they line up with what the post's own comment
 // feed gives (archivedComments); otherwise it asks for that feed, as
@@ -37,7 +37,7 @@ func (s *commentStage) deferComments(j *pageJob) bool {
 // shows with another text was edited, and the feed is asked for too. The
 // comment feed captures the comments came from are
 // added to e.Files (the archived ones as reused captures).
-func (s *commentStage) completeComments(ctx context.Context, j *pageJob, e *blogharvest.Entry, ex learn.Extraction) {
+func (s *Stage) CompleteComments(ctx context.Context, j *Post, e *blogharvest.Entry, ex learn.Extraction) {
 	if !j.deferred {
 		return
 	}
@@ -47,30 +47,30 @@ func (s *commentStage) completeComments(ctx context.Context, j *pageJob, e *blog
 		err = editedOnPage(cs, ex.Comments)
 	}
 	if err == nil {
-		j.comments = cs
+		j.Comments = cs
 		e.Files = append(e.Files, files...)
 		return
 	}
-	s.log.Info("archived comments not reused: asking for the post's comment feed", "entry", e.URL, "why", err)
-	j.comments, j.commentFile, j.commentsCut, j.commentsErr = s.fetch.comments(ctx, s.feed, *j.item, s.cfg.limits)
-	if j.commentFile != nil {
-		j.commentsFrom, j.feedHeld = "its comment feed", len(j.comments)
+	s.d.Log.Info("archived comments not reused: asking for the post's comment feed", "entry", e.URL, "why", err)
+	j.Comments, j.File, j.cut, j.Err = s.d.Fetch.Comments(ctx, s.blog.Feed, *j.Item, s.cfg.Limits)
+	if j.File != nil {
+		j.from, j.held = "its comment feed", len(j.Comments)
 	}
-	s.fillShortfall(ctx, j, len(ex.Comments)) // a feed that lists the newest comments only: the comments endpoint
+	s.FillShortfall(ctx, j, len(ex.Comments)) // a feed that lists the newest comments only: the comments endpoint
 }
 
 // archivedComments returns the comments of the post of j as its own
 // comment feed would list them now: those of the comment feed captures
 // archived with e's latest version (the post's feed, and the blog-wide
 // feed's pages an earlier update took them from) joined with the new ones
-// of the blog-wide feed (j.comments), ordered by date as the archived
+// of the blog-wide feed (j.Comments), ordered by date as the archived
 // feed orders them; with the captures they come from. It fails when
 // anything does not line up: no archived comment feed or one that cannot
 // be read, a comment that differs between two sources (edited), more or
 // fewer comments than the feed item counts, more than the blog-wide feed's
 // first page holds (the post's feed, as long, would not list them all),
 // an order the archived feeds do not tell or two comments of one date.
-func (s *commentStage) archivedComments(j *pageJob, e *blogharvest.Entry) ([]feed.Comment, []blogharvest.File, error) {
+func (s *Stage) archivedComments(j *Post, e *blogharvest.Entry) ([]feed.Comment, []blogharvest.File, error) {
 	var all []feed.Comment
 	seen := map[string]int{}
 	add := func(c feed.Comment) error {
@@ -90,7 +90,7 @@ func (s *commentStage) archivedComments(j *pageJob, e *blogharvest.Entry) ([]fee
 	}
 	var files []blogharvest.File
 	order := 0 // -1 newest first, +1 oldest first
-	for _, f := range s.archived(e) {
+	for _, f := range s.d.Archive.Archived(e) {
 		if f.Role != blogharvest.RoleCommentFeed {
 			continue
 		}
@@ -102,7 +102,7 @@ func (s *commentStage) archivedComments(j *pageJob, e *blogharvest.Entry) ([]fee
 		if err != nil {
 			return nil, nil, fmt.Errorf("archived comment feed %s: %w", f.URL, err)
 		}
-		cs = commentsOfPost(cs, j.t.url)
+		cs = commentsOfPost(cs, j.URL, s.d.Posts)
 		if order, err = commentOrder(cs, order); err != nil {
 			return nil, nil, err
 		}
@@ -119,13 +119,13 @@ func (s *commentStage) archivedComments(j *pageJob, e *blogharvest.Entry) ([]fee
 	if order == 0 {
 		return nil, nil, errors.New("the archived comment feeds do not tell their order")
 	}
-	for _, c := range j.comments {
+	for _, c := range j.Comments {
 		if err := add(c); err != nil {
 			return nil, nil, err
 		}
 	}
-	if len(all) != j.item.CommentCount {
-		return nil, nil, fmt.Errorf("%d comments archived and new, the feed item counts %d", len(all), j.item.CommentCount)
+	if len(all) != j.Item.CommentCount {
+		return nil, nil, fmt.Errorf("%d comments archived and new, the feed item counts %d", len(all), j.Item.CommentCount)
 	}
 	if limit := s.siteFeedLength(); len(all) > limit {
 		return nil, nil, fmt.Errorf("%d comments, more than the %d of the blog-wide feed's first page", len(all), limit)
@@ -136,7 +136,7 @@ func (s *commentStage) archivedComments(j *pageJob, e *blogharvest.Entry) ([]fee
 			return nil, nil, errors.New("two comments of the same date")
 		}
 	}
-	return all, append(files, s.siteFilesOf(j.t.url)...), nil
+	return all, append(files, s.siteFilesOf(j.URL)...), nil
 }
 
 // editedOnPage fails when a comment of cs shows on the page (pcs, by its
@@ -161,11 +161,12 @@ func editedOnPage(cs []feed.Comment, pcs []learn.Comment) error {
 	return nil
 }
 
-// commentsOfPost returns the comments of cs on the post at post.
-func commentsOfPost(cs []feed.Comment, post string) []feed.Comment {
+// commentsOfPost returns the comments of cs on the post at post (by
+// the post each comment's link names: posts).
+func commentsOfPost(cs []feed.Comment, post string, posts Posts) []feed.Comment {
 	var out []feed.Comment
 	for _, c := range cs {
-		if p := commentedPost(c.Link); p != nil && p.String() == post {
+		if p := posts.PostOf(c.Link); p != nil && p.String() == post {
 			out = append(out, c)
 		}
 	}
@@ -194,19 +195,19 @@ func commentOrder(cs []feed.Comment, known int) (int, error) {
 // siteFeedLength returns how many comments the first page of the
 // blog-wide comment feed lists: a platform lists as many in a post's own
 // comment feed (WordPress's posts_per_rss, Blogger's max-results).
-func (s *commentStage) siteFeedLength() int {
-	if len(s.site.parsed) == 0 {
+func (s *Stage) siteFeedLength() int {
+	if len(s.blog.Site.Parsed) == 0 {
 		return 0
 	}
-	return len(s.site.parsed[0])
+	return len(s.blog.Site.Parsed[0])
 }
 
 // siteFilesOf returns the pages of the blog-wide comment feed that list
 // comments of the post at post.
-func (s *commentStage) siteFilesOf(post string) []blogharvest.File {
+func (s *Stage) siteFilesOf(post string) []blogharvest.File {
 	var out []blogharvest.File
-	for i, f := range s.site.files {
-		if len(commentsOfPost(s.site.parsed[i], post)) > 0 {
+	for i, f := range s.blog.Site.Files {
+		if len(commentsOfPost(s.blog.Site.Parsed[i], post, s.d.Posts)) > 0 {
 			f.Role = blogharvest.RoleCommentFeed // the next update reads the comments of the post in it
 			out = append(out, f)
 		}

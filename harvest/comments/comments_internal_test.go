@@ -1,4 +1,4 @@
-package harvest
+package comments
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ import (
 func TestCommentMergeKeepsEveryCommentOnce(t *testing.T) {
 	post := "http://b.ex/2013/08/28/p/"
 	t0 := time.Date(2013, 8, 28, 12, 0, 0, 0, time.UTC)
-	j := &pageJob{item: &feed.Item{CommentCount: 5}, comments: []feed.Comment{
+	j := &Post{Item: &feed.Item{CommentCount: 5}, Comments: []feed.Comment{
 		{ID: "http://b.ex/?p=5#comment-41", Link: post + "#comment-41", Author: "Ann", Published: t0, Content: "<p>First!</p>"},
 		{ID: "http://b.ex/?p=5#comment-42", Link: post + "#comment-42", Author: "Bob", Published: t0.Add(time.Hour),
 			Content: "<p>A reply to Ann.</p>", InReplyTo: post + "#comment-41"},
@@ -25,7 +25,7 @@ func TestCommentMergeKeepsEveryCommentOnce(t *testing.T) {
 		{ID: "c9f1e2", Author: "Dee", ContentText: "Undated, no platform id."},
 	}}
 	e := &blogharvest.Entry{URL: post}
-	fillComments(e, j, ex)
+	FillComments(e, j, ex)
 	if len(e.Comments) != 4 {
 		t.Fatalf("%d comments, want 4: %+v", len(e.Comments), e.Comments)
 	}
@@ -63,7 +63,7 @@ func TestCommentMergeKeepsEveryCommentOnce(t *testing.T) {
 func TestCommentMergeKeepsLookalikes(t *testing.T) {
 	post := "http://b.ex/2012/01/03/template-comments/"
 	t0 := time.Date(2013, 3, 14, 8, 0, 0, 0, time.UTC)
-	j := &pageJob{comments: []feed.Comment{
+	j := &Post{Comments: []feed.Comment{
 		{ID: "http://b.ex/?p=1148#comment-907", Link: post + "comment-page-2/#comment-907", Author: "Fred Bloggs",
 			Published: t0.Add(3 * time.Minute), Content: "<p>Comment Depth 04</p>"},
 	}}
@@ -74,12 +74,44 @@ func TestCommentMergeKeepsLookalikes(t *testing.T) {
 	}
 	ex := learn.Extraction{Methods: blogharvest.Provenance{"comments": blogharvest.MethodHeuristic}, Comments: page}
 	e := &blogharvest.Entry{URL: post}
-	fillComments(e, j, ex)
+	FillComments(e, j, ex)
 	var ids []string
 	for _, c := range e.Comments {
 		ids = append(ids, c.ID)
 	}
 	if len(e.Comments) != 4 {
 		t.Fatalf("%d comments %v, want comment-904 … comment-907 once each", len(e.Comments), ids)
+	}
+}
+
+func TestCommentKey(t *testing.T) {
+	cases := map[string]string{"comment-42": "42", "http://b.ex/p/#comment-42": "42", "42": "42", "c84": "84",
+		"http://b.ex/p.html?showComment=1378#c84": "84", "tag:blogger.com,1999:blog-1.post-77": "77",
+		"cafe12ab": "", "": "", "http://b.ex/2013/08/28/p/": ""}
+	for in, want := range cases {
+		if got := commentKey(in); got != want {
+			t.Errorf("commentKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// testPage is a Page of an identity and the feeds it advertises.
+type testPage struct {
+	Page
+	ident string
+	feeds []string
+}
+
+func (p testPage) Ident() string   { return p.ident }
+func (p testPage) Feeds() []string { return p.feeds }
+
+func TestPostCommentFeed(t *testing.T) {
+	p := testPage{ident: "http://d.ex/2013/07/a.html", feeds: []string{"http://d.ex/feeds/comments/default", "http://d.ex/feeds/123/comments/default"}}
+	if got := postCommentFeed(p); got != "http://d.ex/feeds/123/comments/default" {
+		t.Errorf("Blogger post comment feed %q", got)
+	}
+	p = testPage{ident: "http://w.ex/2013/08/28/p/", feeds: []string{"http://w.ex/feed/", "http://w.ex/2013/08/28/p/feed/"}}
+	if got := postCommentFeed(p); got != "http://w.ex/2013/08/28/p/feed/" {
+		t.Errorf("WordPress post comment feed %q", got)
 	}
 }

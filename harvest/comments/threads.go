@@ -1,18 +1,17 @@
-package harvest
+package comments
 
 import (
 	"context"
-	"encoding/json"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
@@ -41,7 +40,7 @@ import (
 // read, and what the last crawl watched of posts it no longer read, newest
 // first, at most maxThreadPolls URLs in all, each URL with its ETag,
 // Last-Modified and the SHA-256 of its body. The next UpdateCrawl asks for
-// them conditionally (pollThreads), after the feeds and even when the
+// them conditionally (Poll), after the feeds and even when the
 // feeds did not change; a post whose thread answers differently is read
 // again and rendered (ReasonThreadChanged), and its entry is archived when
 // it changed; the watch then holds what it answered now. An unchanged blog
@@ -59,13 +58,13 @@ const (
 	maxThreadPolls = 50 // watched URLs kept in State.Threads, all asked for by one UpdateCrawl
 )
 
-// threadWatch returns the validators of the thread API responses of a
+// ThreadWatch returns the validators of the thread API responses of a
 // page rendered for its comments (see the file comment): those the
 // comments were read from; when none held comments, the JSON answers its
 // scripts fetched with GET as candidates (threadState keeps those of a
 // thread's shape). Both are nil when its scripts fetched none.
-func threadWatch(res *render.Result, lang string) (holding, cands []blogharvest.Validators) {
-	pages := renderedPages(res, lang)
+func ThreadWatch(res *render.Result, lang string) (holding, cands []blogharvest.Validators) {
+	pages := RenderedPages(res, lang)
 	for _, a := range res.API {
 		if a.Method != "" && a.Method != http.MethodGet || a.Status != http.StatusOK || len(cands) >= maxThreadURLs*4 {
 			continue
@@ -105,18 +104,18 @@ func threadShape(raw string) string {
 	return strings.ToLower(u.Scheme+"://"+u.Host) + strings.Join(segs, "/") + "?" + strings.Join(keys, "&")
 }
 
-// threadWatcher is the watch of the comment thread APIs between crawls
+// Watcher is the watch of the comment thread APIs between crawls
 // (see the file comment): what the last crawl watched (State.Threads),
 // what this crawl's poll found, and what its renders drew from. The
-// coordinator polls it during set-up (poll) and notes each rendered
-// page's watch as the outcome comes back (note); the comment stage reads
-// which posts' threads changed (changed) once set-up is done; State.Threads
-// is its state.
-type threadWatcher struct {
+// coordinator polls it during set-up (Poll) and notes each rendered
+// page's watch as the outcome comes back (Note); the comment stage reads
+// which posts' threads changed (Changed, comments.Threads) once set-up is
+// done; State is State.Threads.
+type Watcher struct {
 	last     map[string][]blogharvest.Validators // State.Threads: the last crawl's watch
 	useState bool                                // policy.useState: an update polls the watch
 	log      *slog.Logger
-	// polled says poll ran; polls holds what each watched thread API
+	// polled says Poll ran; polls holds what each watched thread API
 	// answered, changedPosts the posts whose thread answered differently,
 	// dropped the thread API URLs that change by themselves.
 	polled       bool
@@ -124,36 +123,33 @@ type threadWatcher struct {
 	changedPosts map[string]bool
 	dropped      map[string]bool
 	// vals is the watch of the posts rendered, cands the candidates of
-	// those rendered showing no comment (note).
+	// those rendered showing no comment (Note).
 	vals, cands map[string][]blogharvest.Validators
 }
 
-// threadFetcher is what the thread watch asks the web through: a
-// conditional request (fetch.Client.Do).
-type threadFetcher interface {
-	Do(ctx context.Context, r fetch.Request) (*fetch.Response, error)
-}
-
-// newThreadWatcher returns the watch of a crawl that starts from last
+// NewWatcher returns the watch of a crawl that starts from last
 // (State.Threads), polled when useState.
-func newThreadWatcher(last map[string][]blogharvest.Validators, useState bool, log *slog.Logger) *threadWatcher {
-	return &threadWatcher{last: last, useState: useState, log: log}
+func NewWatcher(last map[string][]blogharvest.Validators, useState bool, log *slog.Logger) *Watcher {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Watcher{last: last, useState: useState, log: log}
 }
 
-// changed reports whether poll found the thread API of the post at raw
-// changed; false for a nil watch.
-func (t *threadWatcher) changed(raw string) bool {
+// Changed reports whether Poll found the thread API of the post at raw
+// changed; false for a nil watch (comments.Threads).
+func (t *Watcher) Changed(raw string) bool {
 	return t != nil && t.changedPosts[raw]
 }
 
-// poll asks, once per UpdateCrawl given State.Threads, for every
+// Poll asks, once per UpdateCrawl given State.Threads, for every
 // watched thread API conditionally through f (before the posts feed is
 // read, which is then read on to the items of the posts whose thread
 // changed: wantItems), and returns whether one of them changed; t.polls
 // keeps what each answered, t.changedPosts the posts to read again. A
 // failed request counts as no change: the post is asked about again next
 // time.
-func (t *threadWatcher) poll(ctx context.Context, f threadFetcher) bool {
+func (t *Watcher) Poll(ctx context.Context, f APIFetcher) bool {
 	if t.polled || !t.useState || len(t.last) == 0 {
 		return len(t.changedPosts) > 0
 	}
@@ -191,7 +187,7 @@ func (t *threadWatcher) poll(ctx context.Context, f threadFetcher) bool {
 // whether it is unchanged, with its validators now (v on failure), and
 // whether it changes by itself (a changed answer asked again differs
 // again).
-func (t *threadWatcher) ask(ctx context.Context, f threadFetcher, v blogharvest.Validators) (nv blogharvest.Validators, same, volatile bool) {
+func (t *Watcher) ask(ctx context.Context, f APIFetcher, v blogharvest.Validators) (nv blogharvest.Validators, same, volatile bool) {
 	nv, ok := t.answer(ctx, f, v)
 	if !ok || nv.Digest == v.Digest {
 		return nv, true, false
@@ -203,7 +199,7 @@ func (t *threadWatcher) ask(ctx context.Context, f threadFetcher, v blogharvest.
 // answer asks for the thread API v.URL, conditionally when v has
 // validators, and returns its validators now; ok is false when it did not
 // answer with a body (v is returned: a 304, a failure, another status).
-func (t *threadWatcher) answer(ctx context.Context, f threadFetcher, v blogharvest.Validators) (blogharvest.Validators, bool) {
+func (t *Watcher) answer(ctx context.Context, f APIFetcher, v blogharvest.Validators) (blogharvest.Validators, bool) {
 	resp, err := f.Do(ctx, fetch.Request{URL: v.URL, ETag: baseETag(v.ETag), LastModified: v.LastModified,
 		Accept: "application/json", Kind: fetch.Subresource})
 	switch {
@@ -219,27 +215,37 @@ func (t *threadWatcher) answer(ctx context.Context, f threadFetcher, v blogharve
 	return blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}, true
 }
 
-// note keeps the thread watch of a rendered page (in the coordinator),
-// for State.Threads: the comment threads it drew from, or the candidates
-// of a page that showed none (threadWatch).
-func (t *threadWatcher) note(j *pageJob) {
-	if j == nil || len(j.threads) == 0 && len(j.threadCands) == 0 {
+// Note keeps the thread watch of the rendered page of the post at post
+// (in the coordinator), for State.Threads: the comment threads it drew
+// from, or the candidates of a page that showed none (ThreadWatch).
+func (t *Watcher) Note(post string, threads, cands []blogharvest.Validators) {
+	if len(threads) == 0 && len(cands) == 0 {
 		return
 	}
 	if t.vals == nil {
 		t.vals, t.cands = map[string][]blogharvest.Validators{}, map[string][]blogharvest.Validators{}
 	}
-	if len(j.threads) > 0 {
-		t.vals[j.t.url] = j.threads
-		delete(t.cands, j.t.url)
+	if len(threads) > 0 {
+		t.vals[post] = threads
+		delete(t.cands, post)
 		return
 	}
-	delete(t.vals, j.t.url)
-	t.cands[j.t.url] = j.threadCands
+	delete(t.vals, post)
+	t.cands[post] = cands
 }
 
-// state returns State.Threads (see the file comment): for each post of
-// every feed page read (the items of f, in the feed's order) and each
+// ChangedPosts returns the posts whose thread API Poll found changed, by
+// URL.
+func (t *Watcher) ChangedPosts() []string {
+	if t == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(t.changedPosts))
+}
+
+// State returns State.Threads (see the file comment): for each post of
+// every feed page read (items: the keys of the feed's items, in the
+// feed's order) and each
 // post the last watch held, the watch of this crawl's render (with the
 // digests the Go client saw when it asked for the same URLs, so that the
 // next poll compares like with like; for a post that showed no comment,
@@ -247,11 +253,11 @@ func (t *threadWatcher) note(j *pageJob) {
 // a thread that did not change, else the last crawl's (a changed thread
 // whose post was not rendered again is asked about again); at most
 // maxThreadPolls URLs, the first posts first.
-func (t *threadWatcher) state(f *feed.Feed) map[string][]blogharvest.Validators {
+func (t *Watcher) State(items []string) map[string][]blogharvest.Validators {
 	shapes := t.shapes()
 	out := map[string][]blogharvest.Validators{}
 	n := 0
-	for _, k := range t.watchPosts(f) {
+	for _, k := range t.watchPosts(items) {
 		var vs []blogharvest.Validators
 		switch rendered, cands, polled := t.vals[k], t.cands[k], t.polls[k]; {
 		case len(rendered) > 0:
@@ -277,18 +283,16 @@ func (t *threadWatcher) state(f *feed.Feed) map[string][]blogharvest.Validators 
 }
 
 // watchPosts returns the posts State.Threads may hold, in the order they
-// are given room: the items of every feed page the crawl read (f's), as
-// the feed lists them (newest first), then the other posts the last
-// watch held, by URL.
-func (t *threadWatcher) watchPosts(f *feed.Feed) []string {
+// are given room: the items of every feed page the crawl read (items, the
+// keys of the feed's items as the feed lists them, newest first), then
+// the other posts the last watch held, by URL.
+func (t *Watcher) watchPosts(items []string) []string {
 	var out []string
 	seen := map[string]bool{}
-	if f != nil {
-		for i := range f.Items {
-			if k := itemKey(&f.Items[i]); k != "" && !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
+	for _, k := range items {
+		if k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(t.last)) {
@@ -303,7 +307,7 @@ func (t *threadWatcher) watchPosts(f *feed.Feed) []string {
 // shapes returns the shapes (threadShape) of the thread APIs the blog
 // answered with comments: in this crawl's renders and in the last
 // crawl's watch.
-func (t *threadWatcher) shapes() map[string]bool {
+func (t *Watcher) shapes() map[string]bool {
 	out := map[string]bool{}
 	for _, m := range []map[string][]blogharvest.Validators{t.vals, t.last} {
 		for _, vs := range m {
@@ -342,72 +346,20 @@ func withPolled(vs, polled []blogharvest.Validators) []blogharvest.Validators {
 	return out
 }
 
-// Watch is what a crawl leaves for the next update that an archive keeps
-// for `crawl -out`, which starts from the archive (State's
-// CrawlState.Threads, CommentShapes, WidgetScripts and Moved): in the Blog record's state file
-// (blogharvest.RoleState, stateFile) and, after a crawl that changed it
-// without writing a Blog AIP, in the state the archive keeps beside the
-// bags (the daemon's aip.PutBlogState). Its JSON is the content of both.
-type Watch struct {
-	At            time.Time                           `json:"at,omitzero"` // when the crawl that left it started
-	Threads       map[string][]blogharvest.Validators `json:"threads"`
-	CommentShapes []string                            `json:"comment_shapes,omitempty"`
-	// WidgetScripts are the scripts that drew comment widgets
-	// (scriptwidget.go; CrawlState.WidgetScripts).
-	WidgetScripts []string `json:"widget_scripts,omitempty"`
-	// Moved is CrawlState.Moved: the posts that moved, new URL → the URL
-	// they were archived under (moves.go).
-	Moved map[string]string `json:"moved,omitempty"`
-	// Gone is CrawlState.Gone: the archived posts that answered 404 or
-	// 410, suspected or withdrawn (gone.go).
-	Gone map[string]blogharvest.GonePost `json:"gone,omitempty"`
+// digestOf returns the SHA-256 of b, hex-encoded (as harvest's State
+// digests are).
+func digestOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
-// WatchOf returns the Watch of a crawl's state st, started at at.
-func WatchOf(st blogharvest.CrawlState, at time.Time) Watch {
-	return Watch{At: at.UTC(), Threads: st.Threads, CommentShapes: st.CommentShapes, WidgetScripts: st.WidgetScripts, Moved: st.Moved, Gone: st.Gone}
-}
-
-// JSON returns the content of a state file holding w.
-func (w Watch) JSON() []byte {
-	body, _ := json.Marshal(w) // strings, times and maps of strings: no error
-	return body
-}
-
-// WatchFrom returns the Watch a state file holds (Watch.JSON); zero when
-// data is empty or does not parse. At is zero for a Blog AIP written
-// before it was recorded.
-func WatchFrom(data []byte) Watch {
-	var w Watch
-	if len(data) == 0 || json.Unmarshal(data, &w) != nil {
-		return Watch{}
+// baseETag returns an ETag without the suffix a server's compression
+// added to it (as harvest's conditional requests send it).
+func baseETag(etag string) string {
+	for _, suffix := range []string{`-gzip"`, `-br"`} {
+		if base, ok := strings.CutSuffix(etag, suffix); ok {
+			return base + `"`
+		}
 	}
-	return w
+	return etag
 }
-
-// Same reports whether w and o ask for the same thread URLs and compare
-// their answers with the same digests (validators aside: a new ETag of
-// the same answer changes nothing the next poll decides), with the same
-// comment shapes, so that a caller keeping the watch writes it only when
-// it changed.
-func (w Watch) Same(o Watch) bool {
-	return slices.Equal(w.CommentShapes, o.CommentShapes) && slices.Equal(w.WidgetScripts, o.WidgetScripts) && maps.Equal(w.Moved, o.Moved) && maps.EqualFunc(w.Gone, o.Gone, sameGone) && maps.EqualFunc(w.Threads, o.Threads, func(x, y []blogharvest.Validators) bool {
-		return slices.EqualFunc(x, y, func(v, u blogharvest.Validators) bool { return v.URL == u.URL && v.Digest == u.Digest })
-	})
-}
-
-// stateFile returns w as a file of the Blog record
-// (blogharvest.RoleState), so that an update started from the archive
-// (StateFrom, WatchFrom) knows it; nil when it holds nothing.
-func stateFile(w Watch) *blogharvest.File {
-	if len(w.Threads) == 0 && len(w.CommentShapes) == 0 && len(w.WidgetScripts) == 0 && len(w.Moved) == 0 && len(w.Gone) == 0 {
-		return nil
-	}
-	f := &blogharvest.File{Role: blogharvest.RoleState, MediaType: "application/json", Body: w.JSON(), Captured: w.At}
-	f.Sum()
-	return f
-}
-
-// MovedFrom returns State.Moved from the content of a Blog AIP's state
-// file (stateFile); nil when it holds none or does not parse.
-func MovedFrom(data []byte) map[string]string { return WatchFrom(data).Moved }

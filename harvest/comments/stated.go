@@ -1,4 +1,4 @@
-package harvest
+package comments
 
 import (
 	"context"
@@ -22,27 +22,27 @@ import (
 // shortfall makes it try the next source in order: the post's own comment
 // feed (the platform table's shape, platform.Platform.CommentFeed), the
 // platform's comments REST endpoint (platform.Platform.CommentsAPI), its
-// comment pages (commentPages), then rendering (renderReason); what stays
+// comment pages (CommentPages), then rendering (harvest's renderReason); what stays
 // short is written in the ledger's comments column for the post, with the
 // reason (Shortfalls lists them).
 
-// stated is how many comments a blog says a post has, and where it says
+// Stated is how many comments a blog says a post has, and where it says
 // so.
-type stated struct {
-	n      int
-	source string // "feed slash:comments", "JSON-LD commentCount", "page text"
+type Stated struct {
+	N      int
+	Source string // "feed slash:comments", "JSON-LD commentCount", "page text"
 }
 
 // String renders s for the ledger ("4 (JSON-LD commentCount)").
-func (s stated) String() string { return fmt.Sprintf("%d (%s)", s.n, s.source) }
+func (s Stated) String() string { return fmt.Sprintf("%d (%s)", s.N, s.Source) }
 
-// statedComments returns the largest count of comments the blog states
-// for the job's post: its feed item's (slash:comments, thr:total), the
+// StatedComments returns the largest count of comments the blog states
+// for the post: its feed item's (slash:comments, thr:total), the
 // page's JSON-LD commentCount, or a short text holding one number tied to
 // the page's comment area (a heading or title inside an element that names
 // comments, as "4 thoughts on …", or a link to the page's own #comments
 // as "4 Comments").
-func statedComments(j *pageJob) stated {
+func StatedComments(j *Post) Stated {
 	if j.stated == nil {
 		st := readStated(j)
 		j.stated = &st
@@ -50,21 +50,21 @@ func statedComments(j *pageJob) stated {
 	return *j.stated
 }
 
-// readStated is statedComments, read.
-func readStated(j *pageJob) stated {
-	var best stated
-	if j.item != nil && j.item.CommentCount > 0 {
-		best = stated{j.item.CommentCount, "feed slash:comments"}
+// readStated is StatedComments, read.
+func readStated(j *Post) Stated {
+	var best Stated
+	if j.Item != nil && j.Item.CommentCount > 0 {
+		best = Stated{j.Item.CommentCount, "feed slash:comments"}
 	}
-	if j.page == nil || j.page.doc == nil {
+	if j.Page == nil || j.Page.Doc() == nil {
 		return best
 	}
-	ld, text := pageCommentCounts(j.page.doc, j.page.url)
-	if ld > best.n {
-		best = stated{ld, "JSON-LD commentCount"}
+	ld, text := pageCommentCounts(j.Page.Doc(), j.Page.Self())
+	if ld > best.N {
+		best = Stated{ld, "JSON-LD commentCount"}
 	}
-	if text > best.n {
-		best = stated{text, "page text"}
+	if text > best.N {
+		best = Stated{text, "page text"}
 	}
 	return best
 }
@@ -82,7 +82,7 @@ func pageCommentCounts(doc *html.Node, self *url.URL) (ld, text int) {
 			switch ch.DataAtom {
 			case atom.Script:
 				if strings.Contains(strings.ToLower(attr(ch, "type")), "ld+json") && ch.FirstChild != nil {
-					ld = max(ld, ldCommentCount([]byte(ch.FirstChild.Data)))
+					ld = max(ld, LDCommentCount([]byte(ch.FirstChild.Data)))
 				}
 				continue
 			case atom.Style, atom.Form, atom.Textarea, atom.Aside, atom.Nav:
@@ -95,7 +95,7 @@ func pageCommentCounts(doc *html.Node, self *url.URL) (ld, text int) {
 				}
 				continue
 			}
-			inArea := area || namesComments(attr(ch, "id")+" "+attr(ch, "class"))
+			inArea := area || NamesComments(attr(ch, "id")+" "+attr(ch, "class"))
 			if inArea && isCountTitle(ch) {
 				if k, ok := countIn(nodeText(ch)); ok {
 					text = max(text, k)
@@ -118,7 +118,7 @@ const maxCountLink = 40
 // (#comment-42) or another post's.
 func ownCommentsLink(href string, self *url.URL) bool {
 	i := strings.IndexByte(href, '#')
-	if i < 0 || !namesComments(href[i+1:]) || strings.ContainsAny(href[i+1:], "0123456789") || self == nil {
+	if i < 0 || !NamesComments(href[i+1:]) || strings.ContainsAny(href[i+1:], "0123456789") || self == nil {
 		return false
 	}
 	if i == 0 {
@@ -220,27 +220,27 @@ var numberWords = sync.OnceValue(func() map[string]int {
 // ownCommentFeed returns the URL of the post's own comment feed by the
 // platform's shape (platform.Platform.CommentFeed) for a post the feed
 // does not name, or "": asked only where the blog's platform offers one.
-func (s *commentStage) ownCommentFeed(j *pageJob) string {
-	if s.feed == nil || s.feed.PlatformID == "" || j.page == nil {
+func (s *Stage) ownCommentFeed(j *Post) string {
+	if s.blog.Feed == nil || s.blog.Feed.PlatformID == "" || j.Page == nil {
 		return ""
 	}
-	p, ok := platform.ByID(s.feed.PlatformID)
+	p, ok := platform.ByID(s.blog.Feed.PlatformID)
 	if !ok {
 		return ""
 	}
 	guid := ""
-	if j.item != nil {
-		guid = j.item.GUID
+	if j.Item != nil {
+		guid = j.Item.GUID
 	}
-	return feed.PostCommentFeed(p, s.feed.URL, j.page.ident, guid)
+	return feed.PostCommentFeed(p, s.blog.Feed.URL, j.Page.Ident(), guid)
 }
 
-// fillShortfall asks the post's own comment feed, then the platform's
+// FillShortfall asks the post's own comment feed, then the platform's
 // comments REST endpoint (platform.Platform.CommentsAPI), when the blog
-// states more comments than the job holds from its feeds and page (have):
+// states more comments than the post holds from its feeds and page (have):
 // the sources after those, each asked only while something is still
 // missing. It reports whether it asked.
-func (s *commentStage) fillShortfall(ctx context.Context, j *pageJob, have int) bool {
+func (s *Stage) FillShortfall(ctx context.Context, j *Post, have int) bool {
 	if !s.short(j, have) {
 		return false
 	}
@@ -251,36 +251,36 @@ func (s *commentStage) fillShortfall(ctx context.Context, j *pageJob, have int) 
 	return asked
 }
 
-// short reports whether the blog states more comments than the job holds
-// (have from the page, j.comments from the feeds).
-func (s *commentStage) short(j *pageJob, have int) bool {
-	st := statedComments(j)
-	return !j.deferred && st.n > have && st.n > len(j.comments)
+// short reports whether the blog states more comments than the post holds
+// (have from the page, j.Comments from the feeds).
+func (s *Stage) short(j *Post, have int) bool {
+	st := StatedComments(j)
+	return !j.deferred && st.N > have && st.N > len(j.Comments)
 }
 
 // askOwnFeed asks the post's own comment feed (ownCommentFeed), once,
-// unless the job's comments already came from a comment feed.
-func (s *commentStage) askOwnFeed(ctx context.Context, j *pageJob) bool {
+// unless the post's comments already came from a comment feed.
+func (s *Stage) askOwnFeed(ctx context.Context, j *Post) bool {
 	cf := ""
-	if !j.commentsRun || j.commentFile == nil {
+	if !j.run || j.File == nil {
 		cf = s.ownCommentFeed(j)
 	}
 	if cf == "" || j.askedOwn {
 		return false
 	}
 	j.askedOwn = true
-	it := feed.Item{Link: j.page.ident, CommentFeedURL: cf}
-	cs, file, cut, err := s.fetch.comments(ctx, s.feed, it, s.cfg.limits)
+	it := feed.Item{Link: j.Page.Ident(), CommentFeedURL: cf}
+	cs, file, cut, err := s.d.Fetch.Comments(ctx, s.blog.Feed, it, s.cfg.Limits)
 	if err != nil {
-		s.log.Info("own comment feed", "url", cf, "err", err)
+		s.d.Log.Info("own comment feed", "url", cf, "err", err)
 		j.ownErr = err
 		return true
 	}
 	j.ownHeld = len(cs)
-	if len(cs) > len(j.comments) {
-		j.comments, j.commentFile, j.commentsCut = cs, file, cut
-		j.commentsRun, j.commentsErr = true, nil
-		j.commentsFrom = "its own comment feed"
+	if len(cs) > len(j.Comments) {
+		j.Comments, j.File, j.cut = cs, file, cut
+		j.run, j.Err = true, nil
+		j.from = "its own comment feed"
 	}
 	return true
 }
@@ -288,47 +288,47 @@ func (s *commentStage) askOwnFeed(ctx context.Context, j *pageJob) bool {
 // askCommentsAPI asks the platform's comments REST endpoint for the
 // post's comments, once, where the platform's row names one and the post's
 // id is known (its GUID or shortlink). Its answers are archived with the
-// entry (j.apiFiles) whatever they hold; its comments replace the job's
+// entry (j.APIFiles) whatever they hold; its comments replace the post's
 // when they are more.
-func (s *commentStage) askCommentsAPI(ctx context.Context, j *pageJob) bool {
-	if j.askedAPI || s.feed == nil || s.feed.PlatformID == "" || j.page == nil || s.home == nil {
+func (s *Stage) askCommentsAPI(ctx context.Context, j *Post) bool {
+	if j.askedAPI || s.blog.Feed == nil || s.blog.Feed.PlatformID == "" || j.Page == nil || s.blog.Home == nil {
 		return false
 	}
-	p, ok := platform.ByID(s.feed.PlatformID)
+	p, ok := platform.ByID(s.blog.Feed.PlatformID)
 	if !ok || p.CommentsAPI == "" {
 		return false
 	}
 	guid := ""
-	if j.item != nil {
-		guid = j.item.GUID
+	if j.Item != nil {
+		guid = j.Item.GUID
 	}
-	id := feed.PostID(p, guid, j.page.info.shortlink)
+	id := feed.PostID(p, guid, j.Page.Shortlink())
 	if id == "" {
 		return false
 	}
 	j.askedAPI = true
-	cs, files, cut, err := s.fetch.commentsAPI(ctx, p, s.home.String(), id, s.cfg.limits)
-	j.apiFiles, j.apiErr, j.apiHeld, j.apiCut = files, err, len(cs), cut
+	cs, files, cut, err := s.d.Fetch.CommentsAPI(ctx, p, s.blog.Home.String(), id, s.cfg.Limits)
+	j.APIFiles, j.apiErr, j.apiHeld, j.apiCut = files, err, len(cs), cut
 	if err != nil {
-		s.log.Info("comments API", "post", j.page.ident, "err", err)
+		s.d.Log.Info("comments API", "post", j.Page.Ident(), "err", err)
 	}
 	if cut.Reason != "" {
-		s.log.Info("comments API: bounded", "post", j.page.ident, "cut", cut.String())
+		s.d.Log.Info("comments API: bounded", "post", j.Page.Ident(), "cut", cut.String())
 	}
-	if len(cs) > len(j.comments) {
-		j.comments = cs
-		j.commentsRun, j.commentsErr = true, nil
-		j.commentsFrom, j.commentsCut = "its comments API", cut
+	if len(cs) > len(j.Comments) {
+		j.Comments = cs
+		j.run, j.Err = true, nil
+		j.from, j.cut = "its comments API", cut
 	}
 	return true
 }
 
-// noteShortfall records in the ledger, and in the entry's problems, a
+// NoteShortfall records in the ledger, and in the entry's problems, a
 // post whose archived comments fall short of what the blog states, with
 // the sources tried.
-func (s *commentStage) noteShortfall(e *blogharvest.Entry, j *pageJob) {
-	st := statedComments(j)
-	if st.n <= len(e.Comments) {
+func (s *Stage) NoteShortfall(e *blogharvest.Entry, j *Post) {
+	st := StatedComments(j)
+	if st.N <= len(e.Comments) {
 		return
 	}
 	var tried []string
@@ -337,9 +337,9 @@ func (s *commentStage) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 		tried = append(tried, fmt.Sprintf("its own comment feed failed (%v)", j.ownErr))
 	case j.askedOwn:
 		tried = append(tried, fmt.Sprintf("its own comment feed holds %d", j.ownHeld))
-	case j.feedHeld > 0 || j.commentsFrom == "its comment feed":
-		tried = append(tried, fmt.Sprintf("its comment feed holds %d", j.feedHeld))
-	case j.commentFile == nil:
+	case j.held > 0 || j.from == "its comment feed":
+		tried = append(tried, fmt.Sprintf("its comment feed holds %d", j.held))
+	case j.File == nil:
 		tried = append(tried, "no comment feed the platform offers")
 	}
 	switch {
@@ -348,24 +348,24 @@ func (s *commentStage) noteShortfall(e *blogharvest.Entry, j *pageJob) {
 	case j.askedAPI:
 		tried = append(tried, fmt.Sprintf("its comments API holds %d", j.apiHeld))
 	}
-	if j.commentsFrom != "" {
-		tried = append(tried, fmt.Sprintf("the %d read came from %s", len(j.comments), j.commentsFrom))
+	if j.from != "" {
+		tried = append(tried, fmt.Sprintf("the %d read came from %s", len(j.Comments), j.from))
 	}
-	if c := j.commentsCut.String(); c != "" {
+	if c := j.cut.String(); c != "" {
 		tried = append(tried, "reading stopped: "+c)
-	} else if c := j.apiCut.String(); c != "" && j.commentsFrom != "its comments API" {
+	} else if c := j.apiCut.String(); c != "" && j.from != "its comments API" {
 		tried = append(tried, "its comments API stopped: "+c)
 	}
 	switch {
-	case j.rendered:
+	case j.Rendered:
 		tried = append(tried, "the rendered page shows no more")
-	case s.cfg.renderNever:
+	case s.cfg.RenderNever:
 		tried = append(tried, "not rendered (render: never)")
 	default:
 		tried = append(tried, "not rendered")
 	}
 	note := fmt.Sprintf("stated %s, archived %d: %s", st, len(e.Comments), strings.Join(tried, "; "))
-	s.shortfall(e.URL, note)
+	s.d.Ledger.Shortfall(e.URL, note)
 	e.Problems = append(e.Problems, "comments short: "+note)
-	s.log.Info("comments short", "url", e.URL, "stated", st.n, "source", st.source, "archived", len(e.Comments))
+	s.d.Log.Info("comments short", "url", e.URL, "stated", st.N, "source", st.Source, "archived", len(e.Comments))
 }
