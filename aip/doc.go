@@ -12,7 +12,8 @@
 // that names its archived URL: EntryDirIn; one post is one entry; a
 // Writer under the archive lock looks the folders up in an index of the
 // blog's entry folders it builds once and keeps as it writes,
-// entryindex.go, instead of reading every year folder per new entry) and
+// entryindex.go, instead of reading every year folder per new entry;
+// Writer.EntryDir gives a reader that folder the same way) and
 // entry-key is blogharvest.EntryKey of its canonical URL: no part of a path
 // comes raw from the web. Each bag holds
 //
@@ -116,8 +117,11 @@
 // updates without new versions (TestDigestV1ArchiveUpdates).
 //
 // Nothing in this package follows a symbolic link below an archive root
-// (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open every
-// folder relative to the one above it with O_NOFOLLOW, the Writer builds a
+// (nofollow.go): OpenFile, ReadFile, ReadDir and LatestVersionIn open an
+// existing path in one openat2(2) that refuses any link on the way
+// (RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH; beneath_linux.go) and otherwise
+// (a link met, a folder to make, no openat2) every folder relative to the
+// one above it with O_NOFOLLOW, which names the link; the Writer builds a
 // bag through its temp folder opened once so (stagedir.go: each folder made
 // once with mkdirat, each file created with openat relative to its folder,
 // the wholeness re-check read afresh the same way), publishes through

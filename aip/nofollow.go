@@ -94,6 +94,18 @@ func openBelow(root, path string, flags int, create bool, m Modes) (*os.File, er
 	if rel == "." {
 		return os.NewFile(uintptr(fd), root), nil
 	}
+	if flags&unix.O_CREAT == 0 {
+		// Every component at once when the path exists (openBeneath); a
+		// missing one is an answer unless create makes it.
+		nfd, ok, err := openBeneath(fd, rel, flags)
+		if ok && (err == nil || !create) {
+			unix.Close(fd)
+			if err != nil {
+				return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+			}
+			return os.NewFile(uintptr(nfd), path), nil
+		}
+	}
 	parts := strings.Split(rel, string(filepath.Separator))
 	at := root
 	for i, name := range parts {

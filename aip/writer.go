@@ -132,14 +132,7 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	if err := e.Validate(); err != nil {
 		return Result{}, blogharvest.Permanent(fmt.Errorf("aip: entry %s: %w", e.URL, err))
 	}
-	rs := w.readStore()
-	var rel, under string
-	var err error
-	if x := w.entryIndexFor(rs, e.BlogID); x != nil {
-		rel, under, err = entryDirIndexed(rs, e, x)
-	} else {
-		rel, under, err = entryDirOf(rs, e)
-	}
+	rel, under, err := w.entryDir(e)
 	if err != nil {
 		return Result{}, classify(err)
 	}
@@ -150,6 +143,26 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 		p.blogVersion, _ = LatestVersionOf(w.readStore(), w.name(blogDir)) // a missing or unreadable blog folder: no blog version to name
 	}
 	return w.write(ctx, p, e.Files)
+}
+
+// EntryDir returns the store name of the folder that holds e's versions,
+// as WriteEntry resolves it now (aip.EntryDirIn, through the Writer's
+// index of the blog's entry folders when it keeps one, entryindex.go):
+// for reading e's newest version before writing a new one without
+// scanning every year folder of the blog for each entry.
+func (w *Writer) EntryDir(e *blogharvest.Entry) (string, error) {
+	rel, _, err := w.entryDir(e)
+	return rel, err
+}
+
+// entryDir is EntryDir, with the alias of e whose folder holds e's
+// versions (entryDirOf).
+func (w *Writer) entryDir(e *blogharvest.Entry) (rel, under string, err error) {
+	rs := w.readStore()
+	if x := w.entryIndexFor(rs, e.BlogID); x != nil {
+		return entryDirIndexed(rs, e, x)
+	}
+	return entryDirOf(rs, e)
 }
 
 // write hashes the files, compares the content digest with the newest

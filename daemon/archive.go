@@ -148,7 +148,7 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 		}
 		a.count(res, &a.t.blogs, 0)
 	case r.Entry != nil:
-		if old := archivedVersion(a.store, r.Entry); old != nil {
+		if old := archivedVersion(a.store, a.w, r.Entry); old != nil {
 			keepArchivedSplit(r.Entry, old)
 			// A post at a new URL (a move) is written: its new version
 			// carries the move, whatever the new engine shows.

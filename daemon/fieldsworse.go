@@ -104,11 +104,21 @@ func editedSince(e *blogharvest.Entry, old *report.Post) bool {
 
 // archivedVersion reads the newest archived version of e's entry from s;
 // nil when there is none (or it cannot be read: the writer decides then).
-func archivedVersion(s aip.Store, e *blogharvest.Entry) *report.Post {
+// The entry's folder is the one w, the writer of the archive s reads,
+// will write e into (aip.Writer.EntryDir, which keeps an index of the
+// blog's entry folders: a new entry costs no scan of every year folder);
+// with no w, aip.EntryDirIn finds it in s.
+func archivedVersion(s aip.Store, w *aip.Writer, e *blogharvest.Entry) *report.Post {
 	if s == nil {
 		return nil
 	}
-	dir, err := aip.EntryDirIn(s, e)
+	var dir string
+	var err error
+	if w != nil {
+		dir, err = w.EntryDir(e)
+	} else {
+		dir, err = aip.EntryDirIn(s, e)
+	}
 	if err != nil {
 		return nil
 	}

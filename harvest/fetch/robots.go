@@ -37,6 +37,14 @@ type Robots struct {
 	File       *blogharvest.File
 	Err        error // why it is unreachable; nil when fetched
 	data       *robotstxt.RobotsData
+
+	// What netCause and blogharvest.IsTransient say of Err, worked out
+	// once when fetchRobots sets it (known), not for every request to the
+	// unreachable host that Allowed turns away.
+	known     bool
+	cause     string
+	network   bool // netCause's ok
+	transient bool
 }
 
 // robotsEntry caches one host's robots.txt; ready closes when fetched.
@@ -71,9 +79,14 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) error {
 	if r.Err != nil && r.Status == 0 {
 		// No answer at all: the host is unreachable, which is no robots.txt
 		// rule. The page is not fetched, and fails as the host's.
-		if cause, ok := netCause(r.Err); ok {
+		cause, ok, transient := r.cause, r.network, r.transient
+		if !r.known {
+			cause, ok = netCause(r.Err)
+			transient = blogharvest.IsTransient(r.Err)
+		}
+		if ok {
 			e := &UnreachableError{URL: rawURL, Cause: cause, Robots: true, Err: r.Err}
-			if blogharvest.IsTransient(r.Err) {
+			if transient {
 				return blogharvest.Transient(e)
 			}
 			return blogharvest.Permanent(e)
@@ -158,6 +171,8 @@ func (c *Client) fetchRobots(ctx context.Context, raw string) *Robots {
 	var se *StatusError
 	if err != nil && !errors.As(err, &se) {
 		r.Err = err
+		r.cause, r.network = netCause(err)
+		r.transient, r.known = blogharvest.IsTransient(err), true
 		return r
 	}
 	r.Status = resp.Status

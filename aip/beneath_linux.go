@@ -1,0 +1,46 @@
+package aip
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// noOpenat2 is set once openat2(2) has been found missing (a kernel before
+// 5.6, or a seccomp filter that refuses it): openBelow then walks every
+// path one component at a time.
+var noOpenat2 atomic.Bool
+
+// openBeneath opens rel (a local path, no "..") under the folder dirfd in
+// one openat2(2) call that refuses to follow any symbolic link on the way
+// or at the end (RESOLVE_NO_SYMLINKS) and to leave dirfd (RESOLVE_BENEATH):
+// what openBelow's walk checks, component by component, in one system call
+// instead of an open and a close per component. ok is false when the call
+// cannot say (openat2 missing, a link met, a folder renamed meanwhile, …):
+// the caller then walks, which names the link or the missing component
+// exactly. An ENOENT is an answer (ok, err): the path does not exist.
+func openBeneath(dirfd int, rel string, flags int) (fd int, ok bool, err error) {
+	if noOpenat2.Load() {
+		return -1, false, nil
+	}
+	how := unix.OpenHow{
+		Flags:   uint64(flags | unix.O_NOFOLLOW | unix.O_CLOEXEC),
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	for {
+		fd, err = unix.Openat2(dirfd, rel, &how)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	switch {
+	case err == nil:
+		return fd, true, nil
+	case errors.Is(err, unix.ENOENT):
+		return -1, true, err
+	case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EPERM):
+		noOpenat2.Store(true)
+	}
+	return -1, false, nil
+}
