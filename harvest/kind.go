@@ -8,6 +8,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
@@ -127,10 +128,10 @@ func titleLinksAway(p *fetchedPage, title string) bool {
 		if away || n.DataAtom != atom.A {
 			return
 		}
-		if !strings.EqualFold(strings.Join(strings.Fields(nodeText(n)), " "), title) {
+		if !strings.EqualFold(strings.Join(strings.Fields(htmlnode.Text(n)), " "), title) {
 			return
 		}
-		if u, err := p.url.Parse(attr(n, "href")); err == nil && attr(n, "href") != "" && attr(n, "href")[0] != '#' &&
+		if u, err := p.url.Parse(htmlnode.Attr(n, "href")); err == nil && htmlnode.Attr(n, "href") != "" && htmlnode.Attr(n, "href")[0] != '#' &&
 			canonicalOr(u.String()) != p.ident && canonicalOr(u.String()) != p.url.String() {
 			away = true
 		}
@@ -159,14 +160,14 @@ func (s *site) summaryOf(p *fetchedPage, ex learn.Extraction) bool {
 				if !heading {
 					heading = true
 					eachElement(ch, func(a *html.Node) {
-						if a.DataAtom == atom.A && linksAway(p, attr(a, "href")) {
+						if a.DataAtom == atom.A && linksAway(p, htmlnode.Attr(a, "href")) {
 							away = true
 						}
 					})
 				}
 			case atom.A:
-				href := attr(ch, "href")
-				if linksAway(p, href) && (hasRel(strings.ToLower(attr(ch, "rel")), "bookmark") || s.isPostLink(p, href)) {
+				href := htmlnode.Attr(ch, "href")
+				if linksAway(p, href) && (hasRel(strings.ToLower(htmlnode.Attr(ch, "rel")), "bookmark") || s.isPostLink(p, href)) {
 					away = true
 				}
 			}

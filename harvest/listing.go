@@ -4,6 +4,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
@@ -60,11 +61,11 @@ func isMainArticle(n *html.Node, set map[*html.Node]bool) bool {
 		case atom.Aside, atom.Footer, atom.Nav:
 			return false
 		}
-		if platform.IsBoilerplate(attr(a, "class")) || platform.IsBoilerplate(attr(a, "id")) {
+		if platform.IsBoilerplate(htmlnode.Attr(a, "class")) || platform.IsBoilerplate(htmlnode.Attr(a, "id")) {
 			return false
 		}
 	}
-	return !platform.IsBoilerplate(attr(n, "class"))
+	return !platform.IsBoilerplate(htmlnode.Attr(n, "class"))
 }
 
 // textSize counts the bytes of visible text under n (scripts and styles

@@ -13,6 +13,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -159,16 +160,16 @@ func normalizedMediaRef(ref string, base *url.URL) string {
 func mediaOf(n *html.Node, add func(string)) {
 	switch n.DataAtom {
 	case atom.Img:
-		add(firstNonEmpty(attr(n, "data-orig-file"), attr(n, "data-src"), attr(n, "data-lazy-src"), attr(n, "src")))
-		add(largestSrcset(firstNonEmpty(attr(n, "data-srcset"), attr(n, "srcset"))))
+		add(firstNonEmpty(htmlnode.Attr(n, "data-orig-file"), htmlnode.Attr(n, "data-src"), htmlnode.Attr(n, "data-lazy-src"), htmlnode.Attr(n, "src")))
+		add(largestSrcset(firstNonEmpty(htmlnode.Attr(n, "data-srcset"), htmlnode.Attr(n, "srcset"))))
 	case atom.Source:
-		add(attr(n, "src"))
-		add(largestSrcset(attr(n, "srcset")))
+		add(htmlnode.Attr(n, "src"))
+		add(largestSrcset(htmlnode.Attr(n, "srcset")))
 	case atom.Audio, atom.Video, atom.Track, atom.Embed:
-		add(attr(n, "src"))
-		add(attr(n, "poster"))
+		add(htmlnode.Attr(n, "src"))
+		add(htmlnode.Attr(n, "poster"))
 	case atom.A:
-		if href := attr(n, "href"); isDocLink(href) {
+		if href := htmlnode.Attr(n, "href"); isDocLink(href) {
 			add(href)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
@@ -198,13 +199,13 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 	pi := r.pi
 	switch n.DataAtom {
 	case atom.A, atom.Area:
-		if u := r.resolve(attr(n, "href")); u != "" {
-			l := link{url: u, nav: nav, rel: strings.ToLower(attr(n, "rel"))}
+		if u := r.resolve(htmlnode.Attr(n, "href")); u != "" {
+			l := link{url: u, nav: nav, rel: strings.ToLower(htmlnode.Attr(n, "rel"))}
 			if hasRel(l.rel, "license") && pi.license == "" {
 				pi.license = u
 			}
 			if n.DataAtom == atom.A && (hasRel(l.rel, "tag") || hasRel(l.rel, "category")) {
-				l.text = strings.Join(strings.Fields(nodeText(n)), " ") // a taxonomy term
+				l.text = strings.Join(strings.Fields(htmlnode.Text(n)), " ") // a taxonomy term
 			}
 			pi.links = append(pi.links, l)
 		}
@@ -213,38 +214,38 @@ func (r *pageReader) element(n *html.Node, nav bool) {
 	case atom.Meta:
 		pi.metaTag(n)
 	case atom.Html:
-		pi.lang = attr(n, "lang")
+		pi.lang = htmlnode.Attr(n, "lang")
 	case atom.Title:
 		if pi.title == "" && n.Namespace == "" {
-			pi.title = nodeText(n)
+			pi.title = htmlnode.Text(n)
 		}
 	case atom.Base:
-		if href := attr(n, "href"); href != "" {
+		if href := htmlnode.Attr(n, "href"); href != "" {
 			if b, err := r.base.Parse(href); err == nil {
 				r.base, r.resolved = b, nil
 			}
 		}
 	case atom.Script:
-		if src := strings.ToLower(attr(n, "src")); strings.Contains(src, "comment") && !strings.Contains(src, "comment-reply") && pi.jsComments == "" {
-			pi.jsComments, pi.jsCommentsSrc = "scripted", srcURL(r.base, attr(n, "src"))
+		if src := strings.ToLower(htmlnode.Attr(n, "src")); strings.Contains(src, "comment") && !strings.Contains(src, "comment-reply") && pi.jsComments == "" {
+			pi.jsComments, pi.jsCommentsSrc = "scripted", srcURL(r.base, htmlnode.Attr(n, "src"))
 		}
 	case atom.Iframe:
-		if src := strings.ToLower(attr(n, "src")); strings.Contains(src, "comment") && pi.jsComments == "" {
-			pi.jsComments, pi.jsCommentsSrc = "iframe", srcURL(r.base, attr(n, "src"))
+		if src := strings.ToLower(htmlnode.Attr(n, "src")); strings.Contains(src, "comment") && pi.jsComments == "" {
+			pi.jsComments, pi.jsCommentsSrc = "iframe", srcURL(r.base, htmlnode.Attr(n, "src"))
 		}
 	case atom.Article:
-		if !strings.Contains(strings.ToLower(attr(n, "class")+" "+attr(n, "id")), "comment") {
+		if !strings.Contains(strings.ToLower(htmlnode.Attr(n, "class")+" "+htmlnode.Attr(n, "id")), "comment") {
 			pi.articles++ // comments are <article class="comment-body"> in HTML5 themes
 			pi.articleNodes = append(pi.articleNodes, n)
 		}
 	case atom.Div:
-		if hasRel(attr(n, "class"), "hentry") {
+		if hasRel(htmlnode.Attr(n, "class"), "hentry") {
 			pi.articles++ // pre-HTML5 themes mark each post so
 			pi.articleNodes = append(pi.articleNodes, n)
 		}
 	case atom.Form, atom.Input:
-		if strings.Contains(attr(n, "class"), "post-password-form") || strings.Contains(attr(n, "action"), "action=postpass") ||
-			attr(n, "name") == "post_password" {
+		if strings.Contains(htmlnode.Attr(n, "class"), "post-password-form") || strings.Contains(htmlnode.Attr(n, "action"), "action=postpass") ||
+			htmlnode.Attr(n, "name") == "post_password" {
 			pi.password = true
 		}
 	}
@@ -298,32 +299,6 @@ func isNavContainer(n *html.Node) bool {
 	return false
 }
 
-// attr returns the value of n's attribute key (lowercase), or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key && a.Namespace == "" {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-// nodeText returns the text under n, as it stands in the markup.
-func nodeText(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-			if ch.Type == html.TextNode {
-				b.WriteString(ch.Data)
-			}
-			walk(ch)
-		}
-	}
-	walk(n)
-	return b.String()
-}
-
 // eachElement calls f for every element under n in document order, the
 // markup inside <noscript> included (see noscriptNodes).
 func eachElement(n *html.Node, f func(*html.Node)) {
@@ -373,11 +348,11 @@ func srcURL(base *url.URL, src string) string {
 // linkTag records <link rel=canonical|shortlink|alternate|next|prev|license>;
 // the href of other <link>s (stylesheets, icons, preloads) is not resolved.
 func (r *pageReader) linkTag(n *html.Node) {
-	rels := strings.ToLower(attr(n, "rel"))
+	rels := strings.ToLower(htmlnode.Attr(n, "rel"))
 	if !hasLinkRel(rels) {
 		return
 	}
-	u := r.resolve(attr(n, "href"))
+	u := r.resolve(htmlnode.Attr(n, "href"))
 	if u == "" {
 		return
 	}
@@ -389,7 +364,7 @@ func (r *pageReader) linkTag(n *html.Node) {
 		case "shortlink":
 			pi.shortlink = u
 		case "alternate":
-			if t := strings.ToLower(attr(n, "type")); strings.Contains(t, "rss") || strings.Contains(t, "atom") {
+			if t := strings.ToLower(htmlnode.Attr(n, "type")); strings.Contains(t, "rss") || strings.Contains(t, "atom") {
 				pi.feeds = append(pi.feeds, u)
 			}
 		case "next", "prev", "previous":
@@ -416,9 +391,9 @@ func hasLinkRel(rels string) bool {
 
 // metaTag records OpenGraph article markers.
 func (pi *pageInfo) metaTag(n *html.Node) {
-	prop := strings.ToLower(attr(n, "property") + attr(n, "name"))
+	prop := strings.ToLower(htmlnode.Attr(n, "property") + htmlnode.Attr(n, "name"))
 	switch {
-	case prop == "og:type" && strings.EqualFold(attr(n, "content"), "article"):
+	case prop == "og:type" && strings.EqualFold(htmlnode.Attr(n, "content"), "article"):
 		pi.ogArticle = true
 	case prop == "article:published_time":
 		pi.ogArticle = true

@@ -1,10 +1,12 @@
 package harvest
 
 import (
-	"github.com/blogharvest/blogharvest"
 	"net/url"
 	"strings"
 
+	"github.com/blogharvest/blogharvest"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -43,8 +45,8 @@ func requisiteRefs(doc *html.Node, base *url.URL) []requisiteRef {
 		}
 	}
 	eachElement(doc, func(n *html.Node) {
-		if n.DataAtom == atom.Base && attr(n, "href") != "" {
-			if b, err := base.Parse(attr(n, "href")); err == nil {
+		if n.DataAtom == atom.Base && htmlnode.Attr(n, "href") != "" {
+			if b, err := base.Parse(htmlnode.Attr(n, "href")); err == nil {
 				base = b
 			}
 		}
@@ -57,12 +59,12 @@ func requisiteRefs(doc *html.Node, base *url.URL) []requisiteRef {
 func elementRequisites(n *html.Node, base *url.URL, add func(string, refKind, *url.URL)) {
 	plain := func(keys ...string) {
 		for _, k := range keys {
-			add(attr(n, k), refPlain, base)
+			add(htmlnode.Attr(n, k), refPlain, base)
 		}
 	}
 	srcsets := func(keys ...string) {
 		for _, k := range keys {
-			for _, c := range srcsetURLs(attr(n, k)) {
+			for _, c := range srcsetURLs(htmlnode.Attr(n, k)) {
 				add(c, refPlain, base)
 			}
 		}
@@ -85,11 +87,11 @@ func elementRequisites(n *html.Node, base *url.URL, add func(string, refKind, *u
 	case atom.Object:
 		plain("data")
 	case atom.Input:
-		if strings.EqualFold(attr(n, "type"), "image") {
+		if strings.EqualFold(htmlnode.Attr(n, "type"), "image") {
 			plain("src")
 		}
 	case atom.Iframe:
-		add(attr(n, "src"), refIframe, base)
+		add(htmlnode.Attr(n, "src"), refIframe, base)
 	case atom.Image: // <image href> in inline SVG
 		plain("href", "xlink:href")
 	case atom.Style:
@@ -100,7 +102,7 @@ func elementRequisites(n *html.Node, base *url.URL, add func(string, refKind, *u
 		}
 	}
 	plain("background")
-	if s := attr(n, "style"); strings.Contains(s, "url(") {
+	if s := htmlnode.Attr(n, "style"); strings.Contains(s, "url(") {
 		for _, r := range cssRefs(s) {
 			add(r.url, r.kind, base)
 		}
@@ -115,16 +117,16 @@ var linkRelRequisites = map[string]bool{
 
 // linkRequisite adds the requisite a <link> names, if its rel names one.
 func linkRequisite(n *html.Node, base *url.URL, add func(string, refKind, *url.URL)) {
-	for _, rel := range strings.Fields(strings.ToLower(attr(n, "rel"))) {
+	for _, rel := range strings.Fields(strings.ToLower(htmlnode.Attr(n, "rel"))) {
 		if !linkRelRequisites[rel] {
 			continue
 		}
 		k := refPlain
-		if rel == "stylesheet" || rel == "preload" && strings.EqualFold(attr(n, "as"), "style") {
+		if rel == "stylesheet" || rel == "preload" && strings.EqualFold(htmlnode.Attr(n, "as"), "style") {
 			k = refCSS
 		}
-		add(attr(n, "href"), k, base)
-		for _, c := range srcsetURLs(attr(n, "imagesrcset")) {
+		add(htmlnode.Attr(n, "href"), k, base)
+		for _, c := range srcsetURLs(htmlnode.Attr(n, "imagesrcset")) {
 			add(c, refPlain, base)
 		}
 		return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -103,15 +104,15 @@ func (s *stubSigns) element(n *html.Node, inBody, hidden bool) bool {
 	case atom.Body:
 		inBody = true
 	case atom.Meta:
-		if strings.EqualFold(strings.TrimSpace(attr(n, "http-equiv")), "refresh") && s.refresh == "" {
-			if delay, target, ok := parseRefresh(attr(n, "content")); ok && delay <= maxRefreshDelay {
+		if strings.EqualFold(strings.TrimSpace(htmlnode.Attr(n, "http-equiv")), "refresh") && s.refresh == "" {
+			if delay, target, ok := parseRefresh(htmlnode.Attr(n, "content")); ok && delay <= maxRefreshDelay {
 				s.refresh = resolve(s.base, target)
 			}
 		}
 	case atom.Img, atom.Video, atom.Audio, atom.Iframe, atom.Picture, atom.Object, atom.Embed:
 		s.embeds = s.embeds || inBody
 	case atom.Script:
-		if attr(n, "src") == "" {
+		if htmlnode.Attr(n, "src") == "" {
 			s.scripts = append(s.scripts, n)
 		}
 	}
@@ -133,7 +134,7 @@ func (s *stubSigns) element(n *html.Node, inBody, hidden bool) bool {
 // in an inline script, or "".
 func (s *stubSigns) jsTarget() string {
 	for _, sc := range s.scripts {
-		text := nodeText(sc)
+		text := htmlnode.Text(sc)
 		for _, re := range jsLocationRE {
 			if m := re.FindStringSubmatch(text); m != nil {
 				return resolve(s.base, m[1])

@@ -10,6 +10,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 )
@@ -74,7 +75,7 @@ func postTerms(p *fetchedPage, ex learn.Extraction) (cats, tags []string) {
 				continue
 			case atom.A:
 				kind := termKind(ch, p.url)
-				name := strings.Join(strings.Fields(nodeText(ch)), " ")
+				name := strings.Join(strings.Fields(htmlnode.Text(ch)), " ")
 				switch {
 				case name == "" || kind == "":
 				case kind == "category":
@@ -84,7 +85,7 @@ func postTerms(p *fetchedPage, ex learn.Extraction) (cats, tags []string) {
 				}
 				continue
 			}
-			if platform.IsBoilerplate(attr(ch, "class")) || platform.IsBoilerplate(attr(ch, "id")) || isCommentsBox(ch) {
+			if platform.IsBoilerplate(htmlnode.Attr(ch, "class")) || platform.IsBoilerplate(htmlnode.Attr(ch, "id")) || isCommentsBox(ch) {
 				continue
 			}
 			walk(ch)
@@ -100,14 +101,14 @@ func postTerms(p *fetchedPage, ex learn.Extraction) (cats, tags []string) {
 // isCommentsBox reports whether n is a comment area (its id or class
 // names comments): links there are the readers', not the post's terms.
 func isCommentsBox(n *html.Node) bool {
-	return comments.NamesComments(attr(n, "id") + " " + attr(n, "class"))
+	return comments.NamesComments(htmlnode.Attr(n, "id") + " " + htmlnode.Attr(n, "class"))
 }
 
 // termKind says whether an anchor names a category or a tag of the post,
 // or neither ("").
 func termKind(a *html.Node, base *url.URL) string {
-	rel := strings.ToLower(attr(a, "rel"))
-	href := attr(a, "href")
+	rel := strings.ToLower(htmlnode.Attr(a, "rel"))
+	href := htmlnode.Attr(a, "href")
 	u, err := base.Parse(href)
 	if err != nil || href == "" || href[0] == '#' {
 		return ""
@@ -140,7 +141,7 @@ func postBox(ex learn.Extraction) *html.Node {
 		return nil
 	}
 	for a, up := n.Parent, 0; a != nil && up < 6; a, up = a.Parent, up+1 {
-		if a.Type == html.ElementNode && (a.DataAtom == atom.Article || hasRel(attr(a, "class"), "hentry")) {
+		if a.Type == html.ElementNode && (a.DataAtom == atom.Article || hasRel(htmlnode.Attr(a, "class"), "hentry")) {
 			return a
 		}
 	}

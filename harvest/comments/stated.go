@@ -14,6 +14,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
@@ -81,23 +82,23 @@ func pageCommentCounts(doc *html.Node, self *url.URL) (ld, text int) {
 			}
 			switch ch.DataAtom {
 			case atom.Script:
-				if strings.Contains(strings.ToLower(attr(ch, "type")), "ld+json") && ch.FirstChild != nil {
+				if strings.Contains(strings.ToLower(htmlnode.Attr(ch, "type")), "ld+json") && ch.FirstChild != nil {
 					ld = max(ld, LDCommentCount([]byte(ch.FirstChild.Data)))
 				}
 				continue
 			case atom.Style, atom.Form, atom.Textarea, atom.Aside, atom.Nav:
 				continue // sidebars: recent comments on this and other posts
 			case atom.A:
-				if t := nodeText(ch); ownCommentsLink(attr(ch, "href"), self) && len(strings.TrimSpace(t)) <= maxCountLink {
+				if t := htmlnode.Text(ch); ownCommentsLink(htmlnode.Attr(ch, "href"), self) && len(strings.TrimSpace(t)) <= maxCountLink {
 					if k, ok := countIn(t); ok {
 						text = max(text, k)
 					}
 				}
 				continue
 			}
-			inArea := area || NamesComments(attr(ch, "id")+" "+attr(ch, "class"))
+			inArea := area || NamesComments(htmlnode.Attr(ch, "id")+" "+htmlnode.Attr(ch, "class"))
 			if inArea && isCountTitle(ch) {
-				if k, ok := countIn(nodeText(ch)); ok {
+				if k, ok := countIn(htmlnode.Text(ch)); ok {
 					text = max(text, k)
 				}
 				continue
@@ -135,12 +136,12 @@ func isCountTitle(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 	default:
-		v := strings.ToLower(attr(n, "id") + " " + attr(n, "class"))
+		v := strings.ToLower(htmlnode.Attr(n, "id") + " " + htmlnode.Attr(n, "class"))
 		if !strings.Contains(v, "title") && !strings.Contains(v, "count") && !strings.Contains(v, "number") {
 			return false
 		}
 	}
-	return len(nodeText(n)) <= 200
+	return len(htmlnode.Text(n)) <= 200
 }
 
 // countIn returns the one number a short text holds ("4 Comments",

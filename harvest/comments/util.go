@@ -3,8 +3,6 @@ package comments
 import (
 	"strings"
 
-	"golang.org/x/net/html"
-
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
@@ -36,30 +34,4 @@ func methodOf(ex learn.Extraction, field string) blogharvest.Method {
 		return m
 	}
 	return blogharvest.MethodRule
-}
-
-// attr returns the value of n's attribute key, or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key && a.Namespace == "" {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-// nodeText returns the text under n, as it stands in the markup.
-func nodeText(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-			if ch.Type == html.TextNode {
-				b.WriteString(ch.Data)
-			}
-			walk(ch)
-		}
-	}
-	walk(n)
-	return b.String()
 }
