@@ -24,6 +24,14 @@ func TestNormalizeURL(t *testing.T) {
 		{`/i.png?q=a b`, `/i.png?q=a%20b`},
 		{`https://b.example/plain/?a=1&b=2#x`, `https://b.example/plain/?a=1&b=2#x`},
 		{`https://b.example/a|b^c`, `https://b.example/a%7Cb%5Ec`},
+		// Hosts beyond ASCII as a browser requests them (the URL
+		// standard's domain to ASCII; the vectors are its tests').
+		{"https://b\u00fccher.example/caf\u00e9", `https://xn--bcher-kva.example/caf%C3%A9`},
+		{"https://B\u00dcCHER.example:8443/", `https://xn--bcher-kva.example:8443/`},
+		{"http://fa\u00df.de/", `http://xn--fa-hia.de/`},
+		{"https://user@\u4f8b\u3048.jp/p", `https://user@xn--r8jz45g.jp/p`},
+		{"//\u4f8b\u3048.jp/i.png", `//xn--r8jz45g.jp/i.png`},
+		{"https://[::1]:8080/\u00e9", `https://[::1]:8080/%C3%A9`},
 	} {
 		got := blogharvest.NormalizeURL(tc.in)
 		if got != tc.want {
