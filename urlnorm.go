@@ -118,10 +118,19 @@ func asciiAuthority(auth string) string {
 		return auth
 	}
 	h, err := hostProfile.ToASCII(host)
-	if err != nil || h == "" {
+	// The mapping turns some letters into ASCII that a host may not
+	// hold (a fullwidth @ into '@', which would make the rest the host):
+	// such a host is no domain, as the URL standard says, and stays.
+	if err != nil || h == "" || strings.ContainsFunc(h, forbiddenInDomain) {
 		return auth
 	}
 	return user + h + port
+}
+
+// forbiddenInDomain reports whether r is a forbidden domain code point of
+// the URL standard.
+func forbiddenInDomain(r rune) bool {
+	return r <= ' ' || r == 0x7f || strings.ContainsRune("#%/:<>?@[\\]^|", r)
 }
 
 // needsNormalizing reports whether s holds a byte NormalizeURL would

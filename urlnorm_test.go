@@ -2,6 +2,7 @@ package blogharvest_test
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
@@ -52,6 +53,22 @@ func TestNormalizeURL(t *testing.T) {
 			if c := got[i]; c <= ' ' || c >= 0x7f || c == '"' || c == '{' || c == '}' {
 				t.Errorf("%q holds byte %q", got, c)
 			}
+		}
+	}
+}
+
+// TestNormalizeURLHostNoDomain: a host whose letters map to what no
+// domain holds (a fullwidth @, solidus or colon) is not turned into
+// another host: "evil.example＠b.example" must not become userinfo
+// evil.example at host b.example.
+func TestNormalizeURLHostNoDomain(t *testing.T) {
+	for _, raw := range []string{"https://evil.example\uff20b.example/p", "https://evil.example\uff0fb.example/p", "https://a\uff1a1.example/"} {
+		u, err := url.Parse(blogharvest.NormalizeURL(raw))
+		if err != nil {
+			continue
+		}
+		if u.User != nil || u.Hostname() == "b.example" || u.Port() != "" || strings.HasPrefix(u.Host, "xn--") && strings.ContainsAny(u.Host, "@/:") {
+			t.Errorf("%q normalized to host %q, user %v", raw, u.Host, u.User)
 		}
 	}
 }
