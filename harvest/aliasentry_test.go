@@ -57,7 +57,7 @@ func TestNewCrawlAliasOpensNoSecondEntry(t *testing.T) {
 			return nil
 		}
 		e := r.Entry
-		out.entries = append(out.entries, e)
+		out.Entries = append(out.Entries, e)
 		if e.URL == target {
 			emitted++
 			if !e.Created.Equal(start) || e.Title != "The bridge at the 0 lock" || e.AltIdentifier != "tag:canal.example,2016:post-0" {

@@ -30,7 +30,7 @@ func newArchive(t *testing.T) *archive {
 // add archives the entries of a crawl (a new version of each).
 func (a *archive) add(t *testing.T, out *output) {
 	t.Helper()
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if _, err := a.w.WriteEntry(context.Background(), e); err != nil {
 			t.Fatalf("archiving %s: %v", e.URL, err)
 		}
@@ -76,7 +76,7 @@ func TestUpdateCrawlArchivedComments(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			log := &requestLog{}
-			site, srv := serve(t, name, log.wrap)
+			site, srv := serve(t, name, log.Wrap)
 			first := newestActivity(site).Add(24 * time.Hour)
 			o := options(name, srv.URL)
 			o.Now = func() time.Time { return first }
@@ -109,18 +109,18 @@ func TestUpdateCrawlArchivedComments(t *testing.T) {
 				s.change()
 				now := first.Add(time.Duration(2*i+2) * time.Hour)
 				o.State, o.Now = res.State, func() time.Time { return now }
-				log.reset()
+				log.Reset()
 				out := &output{}
-				res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+				res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.Emit)
 				if err != nil {
 					t.Fatal(err)
 				}
-				reqs := log.all()
+				reqs := log.All()
 				t.Logf("%s, %s: %d requests %q", name, s.what, len(reqs), reqs)
 				if asked := askedPostCommentFeed(reqs); len(asked) > 0 != s.asked {
 					t.Errorf("%s: the post's comment feed asked for: %q, want asked %v", s.what, asked, s.asked)
 				}
-				got := out.byURL(t)
+				got := out.ByURL(t)
 				if got[srv.URL+post.Path] == nil {
 					t.Fatalf("%s: the commented post not emitted", s.what)
 				}

@@ -29,8 +29,8 @@ func TestUpdateCrawlBackDatedPost(t *testing.T) {
 	srv := asked.serve(t, site)
 	o := options("backdated", srv.URL)
 	res, first := crawl(t, o)
-	if len(first.entries) != len(names) {
-		t.Fatalf("the first crawl archived %d entries, want %d", len(first.entries), len(names))
+	if len(first.Entries) != len(names) {
+		t.Fatalf("the first crawl archived %d entries, want %d", len(first.Entries), len(names))
 	}
 
 	// The new post, dated between the two newest archived posts.
@@ -41,11 +41,11 @@ func TestUpdateCrawlBackDatedPost(t *testing.T) {
 	asked.reset()
 	o.State = res.State
 	second := &output{}
-	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, second.emit); err != nil {
+	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, second.Emit); err != nil {
 		t.Fatalf("UpdateCrawl: %v", err)
 	}
 	var got []string
-	for _, e := range second.entries {
+	for _, e := range second.Entries {
 		got = append(got, e.URL)
 	}
 	want := srv.URL + "/posts/" + late.slug + ".html"

@@ -35,7 +35,7 @@ func TestNewCrawlEveryCommentPage(t *testing.T) {
 	srv := httptest.NewServer(countREST(blog, &rest))
 	defer srv.Close()
 	res, out := crawl(t, options("thread", srv.URL))
-	e, ok := out.byURL(t)[srv.URL+hugeblog.PostPath(0)]
+	e, ok := out.ByURL(t)[srv.URL+hugeblog.PostPath(0)]
 	if !ok {
 		t.Fatalf("the post was not archived; ledger %s", harvest.FateSummary(res.Ledger))
 	}
@@ -66,7 +66,7 @@ func TestNewCrawlCommentShortfallNamesItsSource(t *testing.T) {
 	}))
 	defer srv.Close()
 	res, out := crawl(t, options("thread", srv.URL))
-	e, ok := out.byURL(t)[srv.URL+hugeblog.PostPath(0)]
+	e, ok := out.ByURL(t)[srv.URL+hugeblog.PostPath(0)]
 	if !ok {
 		t.Fatal("the post was not archived")
 	}
@@ -100,7 +100,7 @@ func TestNewCrawlFloodedCommentsAPI(t *testing.T) {
 	o := options("flood", srv.URL)
 	o.MaxCommentsPerAnswer, o.MaxCommentBytes = 1_000, 8<<20
 	res, out := crawl(t, o)
-	e, ok := out.byURL(t)[srv.URL+hugeblog.PostPath(0)]
+	e, ok := out.ByURL(t)[srv.URL+hugeblog.PostPath(0)]
 	if !ok {
 		t.Fatal("the post was not archived")
 	}
@@ -128,7 +128,7 @@ func TestNewCrawlCommentCapPerPost(t *testing.T) {
 	o := options("cap", srv.URL)
 	o.MaxComments = 1_500
 	res, out := crawl(t, o)
-	e, ok := out.byURL(t)[srv.URL+hugeblog.PostPath(0)]
+	e, ok := out.ByURL(t)[srv.URL+hugeblog.PostPath(0)]
 	if !ok {
 		t.Fatal("the post was not archived")
 	}
@@ -163,7 +163,7 @@ func TestNewCrawlHugeSitemapIndex(t *testing.T) {
 	o := options("sitemaps", srv.URL)
 	o.MaxURLs, o.MaxPages = 20_000, 10
 	res, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := 0; i < 3; i++ {
 		if _, ok := got[srv.URL+hugeblog.PostPath(i)]; !ok {
 			t.Errorf("post %d not archived", i)
@@ -210,14 +210,14 @@ func TestNewCrawlFeedTooLarge(t *testing.T) {
 	srv := httptest.NewServer(blog)
 	defer srv.Close()
 	res, out := crawl(t, options("bigfeed", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := 0; i < 5; i++ {
 		if _, ok := got[srv.URL+hugeblog.PostPath(i)]; !ok {
 			t.Errorf("post %d not archived", i)
 		}
 	}
-	if len(out.blogs) != 1 {
-		t.Errorf("%d Blog records, want 1", len(out.blogs))
+	if len(out.Blogs) != 1 {
+		t.Errorf("%d Blog records, want 1", len(out.Blogs))
 	}
 	var row harvest.LedgerRow
 	for _, r := range res.Ledger {
@@ -250,7 +250,7 @@ func TestNewCrawlCommentAnswerTooLarge(t *testing.T) {
 	o := options("flood", srv.URL)
 	o.MaxCommentAnswerBytes = 1 << 20
 	res, out := crawl(t, o)
-	e, ok := out.byURL(t)[srv.URL+hugeblog.PostPath(0)]
+	e, ok := out.ByURL(t)[srv.URL+hugeblog.PostPath(0)]
 	if !ok {
 		t.Fatal("the post was not archived")
 	}

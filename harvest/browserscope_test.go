@@ -166,8 +166,8 @@ func crawlHostileBlog(t *testing.T, mode string, tlsProxy bool) {
 	o := options("hostile", b.base)
 	o.Render = mode
 	res, out := crawl(t, o)
-	if len(out.entries) != 3 {
-		t.Errorf("%d entries, want 3 (warnings %q)", len(out.entries), res.Warnings)
+	if len(out.Entries) != 3 {
+		t.Errorf("%d entries, want 3 (warnings %q)", len(out.Entries), res.Warnings)
 	}
 	for _, a := range px.Asked() {
 		if a != "CONNECT "+host+":443" {
@@ -180,7 +180,7 @@ func crawlHostileBlog(t *testing.T, mode string, tlsProxy bool) {
 		}
 	}
 	rendered := 0
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		texts := []string{e.Content}
 		for _, c := range e.Comments {
 			texts = append(texts, c.Content)
@@ -232,7 +232,7 @@ func TestRenderHostRulesThroughFilter(t *testing.T) {
 	o.RenderHostRules = "MAP blog.test " + srv.Listener.Addr().String()
 	o.Render = harvest.RenderAuto
 	res, out := crawl(t, o)
-	e := out.byURL(t)["http://blog.test"+b.path(b.scripted)]
+	e := out.ByURL(t)["http://blog.test"+b.path(b.scripted)]
 	if e == nil {
 		t.Fatalf("scripted post not archived (warnings %q)", res.Warnings)
 	}

@@ -40,17 +40,17 @@ func TestCrawlOverBudget(t *testing.T) {
 	o := options("tiny", srv.URL)
 	o.MaxDuration = 5 * time.Second
 	out := &output{}
-	res, err := harvest.NewCrawl(context.Background(), o, out.emit)
+	res, err := harvest.NewCrawl(context.Background(), o, out.Emit)
 	if err != nil {
 		t.Fatalf("NewCrawl: %v, want a partial crawl without error", err)
 	}
 	if !res.OverBudget || res.Skipped == 0 || !strings.Contains(strings.Join(res.Warnings, "\n"), "max_duration") {
 		t.Errorf("over budget %v, skipped %d, warnings %q: want the budget's end reported", res.OverBudget, res.Skipped, res.Warnings)
 	}
-	if len(out.blogs) != 1 || len(out.entries) == 0 || len(out.entries) > 25 {
-		t.Errorf("%d blogs, %d entries: want the blog and the entries served before the stall", len(out.blogs), len(out.entries))
+	if len(out.Blogs) != 1 || len(out.Entries) == 0 || len(out.Entries) > 25 {
+		t.Errorf("%d blogs, %d entries: want the blog and the entries served before the stall", len(out.Blogs), len(out.Entries))
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if e.StatusCode != http.StatusOK || len(e.Problems) > 0 {
 			t.Errorf("entry %s: status %d, problems %q: want only whole entries", e.URL, e.StatusCode, e.Problems)
 		}
@@ -86,8 +86,8 @@ func TestCrawlDelayCappedCrawl(t *testing.T) {
 	o := options("tiny", srv.URL)
 	o.MaxCrawlDelay = 20 * time.Millisecond
 	res, out := crawl(t, o)
-	if len(out.entries) != 12 {
-		t.Errorf("%d entries, want 12", len(out.entries))
+	if len(out.Entries) != 12 {
+		t.Errorf("%d entries, want 12", len(out.Entries))
 	}
 	n := 0
 	for _, w := range res.Warnings {
@@ -107,9 +107,9 @@ func TestCrawlDelayStrictCrawl(t *testing.T) {
 	o := options("tiny", srv.URL)
 	o.StrictCrawlDelay = true
 	out := &output{}
-	_, err := harvest.NewCrawl(context.Background(), o, out.emit)
+	_, err := harvest.NewCrawl(context.Background(), o, out.Emit)
 	var ce *fetch.CrawlDelayError
-	if !errors.As(err, &ce) || blogharvest.IsTransient(err) || len(out.order) > 0 {
-		t.Fatalf("err %v, %d records: want a permanent CrawlDelayError and nothing emitted", err, len(out.order))
+	if !errors.As(err, &ce) || blogharvest.IsTransient(err) || len(out.Order) > 0 {
+		t.Fatalf("err %v, %d records: want a permanent CrawlDelayError and nothing emitted", err, len(out.Order))
 	}
 }

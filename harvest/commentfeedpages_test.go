@@ -16,7 +16,7 @@ func TestCommentFeedPagesArchived(t *testing.T) {
 	t.Parallel()
 	site, srv := serve(t, "blogger", nil)
 	_, out := crawl(t, options("blogger", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	paged := 0
 	for _, p := range site.Truth(srv.URL).Posts {
 		if len(p.Comments) <= 25 {

@@ -27,14 +27,14 @@ func TestCorpusDiscovery(t *testing.T) {
 			o := harvest.Options{Blog: blogharvest.Blog{ID: name, URL: r.blog.URL}, Transport: r.start(t),
 				Render: harvest.RenderNever, MaxMediaPerEntry: -1, PerHost: 2}
 			out := &output{}
-			res, err := harvest.NewCrawl(context.Background(), o, out.emit)
+			res, err := harvest.NewCrawl(context.Background(), o, out.Emit)
 			if err != nil {
 				t.Fatalf("NewCrawl: %v", err)
 			}
 			found := map[string]bool{}
 			owner := map[string]string{} // a URL or alias, without a trailing slash → the entry naming it
 			posts := 0
-			for _, e := range out.entries {
+			for _, e := range out.Entries {
 				found[e.URL] = true
 				for _, a := range e.Aliases {
 					found[a] = true
@@ -50,7 +50,7 @@ func TestCorpusDiscovery(t *testing.T) {
 					posts++
 				}
 			}
-			out.byURL(t)
+			out.ByURL(t)
 			reach := r.reachable(t)
 			hit, reachHit := 0, 0
 			for _, u := range r.heldOut {

@@ -46,7 +46,7 @@ func TestNewCrawlNoShortfallWithoutComments(t *testing.T) {
 			s.docs["/"] = `<!DOCTYPE html><html><head><title>Écluses</title><link rel="alternate" type="application/rss+xml" href="{{base}}/feed/"></head><body><p>Écluses</p></body></html>`
 			srv := s.start(t)
 			res, out := crawl(t, options("count-"+lang.code, srv.URL))
-			if got := len(out.byURL(t)); got != len(items) {
+			if got := len(out.ByURL(t)); got != len(items) {
 				t.Fatalf("%d entries, want %d", got, len(items))
 			}
 			for _, r := range harvest.Shortfalls(res.Ledger) {

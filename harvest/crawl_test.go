@@ -8,123 +8,27 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest"
+	"github.com/blogharvest/blogharvest/harvest/internal/crawltest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
-// output is what a crawl emitted.
-type output struct {
-	blogs   []*blogharvest.Blog
-	entries []*blogharvest.Entry
-	order   []string // "blog" / "entry", in emission order
-}
+// The helpers harvest's test binaries share (harvest/internal/crawltest).
+type (
+	output     = crawltest.Output
+	requestLog = crawltest.RequestLog
+)
 
-func (o *output) emit(r harvest.Record) error {
-	switch {
-	case r.Blog != nil:
-		o.blogs = append(o.blogs, r.Blog)
-		o.order = append(o.order, "blog")
-	case r.Entry != nil:
-		o.entries = append(o.entries, r.Entry)
-		o.order = append(o.order, "entry")
-	}
-	return nil
-}
-
-// byURL indexes the entries by URL and reports duplicates. An entry may be
-// emitted again only when a redirect stub met after it adds an alias (the
-// crawl re-reads it for that, see stub.go): the later one wins.
-func (o *output) byURL(t *testing.T) map[string]*blogharvest.Entry {
-	t.Helper()
-	m := map[string]*blogharvest.Entry{}
-	for _, e := range o.entries {
-		if was, dup := m[e.URL]; dup && !addsAliases(was, e) {
-			t.Errorf("entry %s emitted twice, the second time without a new alias (%q, then %q)", e.URL, was.Aliases, e.Aliases)
-		}
-		m[e.URL] = e
-	}
-	return m
-}
-
-// addsAliases reports whether later keeps every alias of was and adds one.
-func addsAliases(was, later *blogharvest.Entry) bool {
-	have := map[string]bool{}
-	for _, a := range later.Aliases {
-		have[a] = true
-	}
-	for _, a := range was.Aliases {
-		if !have[a] {
-			return false
-		}
-	}
-	return len(later.Aliases) > len(was.Aliases)
-}
-
-// requestLog records the paths a server was asked for.
-type requestLog struct {
-	mu    sync.Mutex
-	paths []string
-}
-
-func (l *requestLog) wrap(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		l.mu.Lock()
-		l.paths = append(l.paths, r.URL.RequestURI())
-		l.mu.Unlock()
-		h.ServeHTTP(w, r)
-	})
-}
-
-func (l *requestLog) count(pred func(string) bool) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, p := range l.paths {
-		if pred(p) {
-			n++
-		}
-	}
-	return n
-}
-
-// serve starts a fixture blog on loopback.
-func serve(t testing.TB, name string, wrap func(http.Handler) http.Handler) (*fixture.Site, *httptest.Server) {
-	t.Helper()
-	site, err := fixture.New(name)
-	if err != nil {
-		t.Skipf("fixture %s: %v", name, err)
-	}
-	h := site.Handler()
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return site, srv
-}
-
-// options returns crawl options for a blog at base, fast and quiet.
-// options are the crawl options of most tests: no rendering, media or page
-// requisites (each tested on its own), so that requests are the pages'.
-func options(id, base string) harvest.Options {
-	return harvest.Options{Blog: blogharvest.Blog{ID: id, URL: base + "/"}, Render: harvest.RenderNever,
-		PerHost: 2, MaxMediaPerEntry: -1, Requisites: harvest.RequisitesNone}
-}
-
-func crawl(t *testing.T, o harvest.Options) (*harvest.Result, *output) {
-	t.Helper()
-	out := &output{}
-	res, err := harvest.NewCrawl(context.Background(), o, out.emit)
-	if err != nil {
-		t.Fatalf("NewCrawl: %v", err)
-	}
-	return res, out
-}
+var (
+	serve          = crawltest.Serve
+	options        = crawltest.Options
+	crawl          = crawltest.Crawl
+	newestActivity = crawltest.NewestActivity
+)
 
 func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 	for _, name := range []string{"wordpress", "blogger", "static", "french", "jscomments"} {
@@ -134,8 +38,8 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 			res, out := crawl(t, options(name, srv.URL))
 			truth := site.Truth(srv.URL)
 			checkBlogLast(t, out)
-			checkBlogFiles(t, out.blogs[0], truth.Blog.SitemapURL != "")
-			got := out.byURL(t)
+			checkBlogFiles(t, out.Blogs[0], truth.Blog.SitemapURL != "")
+			got := out.ByURL(t)
 			found := 0
 			var cs commentScore
 			for _, p := range truth.Posts {
@@ -155,7 +59,7 @@ func TestNewCrawlFindsEveryFixturePost(t *testing.T) {
 					t.Errorf("page %s: found %v, kind %v; want kind page", p.URL, ok, kindOf(e))
 				}
 			}
-			for _, e := range out.entries {
+			for _, e := range out.Entries {
 				if err := e.Validate(); err != nil {
 					t.Errorf("entry %s invalid: %v", e.URL, err)
 				}
@@ -248,10 +152,10 @@ func kindOf(e *blogharvest.Entry) blogharvest.Kind {
 // every entry (it carries the crawl ledger), and that it is valid.
 func checkBlogLast(t *testing.T, out *output) {
 	t.Helper()
-	if len(out.order) == 0 || out.order[len(out.order)-1] != "blog" || len(out.blogs) != 1 {
-		t.Fatalf("emission order %v: want exactly one Blog, last", out.order[max(0, len(out.order)-3):])
+	if len(out.Order) == 0 || out.Order[len(out.Order)-1] != "blog" || len(out.Blogs) != 1 {
+		t.Fatalf("emission order %v: want exactly one Blog, last", out.Order[max(0, len(out.Order)-3):])
 	}
-	if err := out.blogs[0].Validate(); err != nil {
+	if err := out.Blogs[0].Validate(); err != nil {
 		t.Errorf("blog record invalid: %v", err)
 	}
 }
@@ -289,15 +193,15 @@ func sameDay(a, b time.Time) bool {
 
 func TestNewCrawlNoDuplicatesThroughShortLinksAndReplyLinks(t *testing.T) {
 	log := &requestLog{}
-	site, srv := serve(t, "wordpress", log.wrap)
+	site, srv := serve(t, "wordpress", log.Wrap)
 	_, out := crawl(t, options("wp", srv.URL))
-	got := out.byURL(t) // fails on duplicates
+	got := out.ByURL(t) // fails on duplicates
 	for u := range got {
 		if strings.Contains(u, "?") {
 			t.Errorf("entry URL with a query: %s", u)
 		}
 	}
-	if n := log.count(func(p string) bool { return strings.Contains(p, "replytocom=") }); n > 0 {
+	if n := log.Count(func(p string) bool { return strings.Contains(p, "replytocom=") }); n > 0 {
 		t.Errorf("%d ?replytocom= URLs fetched", n)
 	}
 	if len(got) < len(site.Truth(srv.URL).Posts) {
@@ -310,7 +214,7 @@ func TestNewCrawlHonoursRobots(t *testing.T) {
 	posts := site.Truth("").Posts
 	blocked := posts[len(posts)-1].URL[:len("/2013/03/")] // the oldest month
 	log := &requestLog{}
-	h := log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := log.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			w.Write([]byte("User-agent: *\nDisallow: " + blocked + "\n"))
 			return
@@ -320,10 +224,10 @@ func TestNewCrawlHonoursRobots(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	res, out := crawl(t, options("wp", srv.URL))
-	if n := log.count(func(p string) bool { return strings.HasPrefix(p, blocked) }); n > 0 {
+	if n := log.Count(func(p string) bool { return strings.HasPrefix(p, blocked) }); n > 0 {
 		t.Errorf("%d requests under disallowed %s", n, blocked)
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if strings.HasPrefix(strings.TrimPrefix(e.URL, srv.URL), blocked) && e.StatusCode != 0 {
 			t.Errorf("entry %s captured despite robots.txt", e.URL)
 		}
@@ -335,18 +239,18 @@ func TestNewCrawlHonoursRobots(t *testing.T) {
 
 func TestNewCrawlMaxPages(t *testing.T) {
 	log := &requestLog{}
-	_, srv := serve(t, "wordpress", log.wrap)
+	_, srv := serve(t, "wordpress", log.Wrap)
 	o := options("wp", srv.URL)
 	o.MaxPages = 5
 	res, out := crawl(t, o)
-	html := log.count(func(p string) bool {
+	html := log.Count(func(p string) bool {
 		return !strings.Contains(p, "feed") && !strings.Contains(p, "sitemap") && p != "/robots.txt"
 	})
 	if res.Pages > 5 || html > 5 {
 		t.Errorf("MaxPages 5: result says %d pages, server saw %d page requests", res.Pages, html)
 	}
-	if len(out.entries) == 0 || res.Skipped == 0 {
-		t.Errorf("%d entries, %d skipped: want some of each", len(out.entries), res.Skipped)
+	if len(out.Entries) == 0 || res.Skipped == 0 {
+		t.Errorf("%d entries, %d skipped: want some of each", len(out.Entries), res.Skipped)
 	}
 }
 
@@ -359,7 +263,7 @@ func TestNewCrawlNotABlog(t *testing.T) {
 		w.Write([]byte("<html><head><title>Shop</title></head><body><a href='/a'>a</a></body></html>"))
 	}))
 	defer srv.Close()
-	_, err := harvest.NewCrawl(context.Background(), options("shop", srv.URL), (&output{}).emit)
+	_, err := harvest.NewCrawl(context.Background(), options("shop", srv.URL), (&output{}).Emit)
 	if !errors.Is(err, blogharvest.ErrNotBlog) || !strings.Contains(err.Error(), srv.URL) {
 		t.Fatalf("err = %v, want ErrNotBlog naming %s", err, srv.URL)
 	}
@@ -388,7 +292,7 @@ func TestNewCrawlTinyBlogThroughListings(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := 0; i < b.posts; i++ {
 		if _, ok := got[srv.URL+b.path(i)]; !ok {
 			t.Errorf("post %d not found", i)
@@ -402,17 +306,17 @@ func TestNewCrawlTinyBlogThroughListings(t *testing.T) {
 
 func TestNewCrawlFeedLinksOffsite(t *testing.T) {
 	other := &requestLog{}
-	off := httptest.NewServer(other.wrap(http.NotFoundHandler()))
+	off := httptest.NewServer(other.Wrap(http.NotFoundHandler()))
 	defer off.Close()
 	b := newTinyBlog(25)
 	b.offsite = off.URL
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
-	if n := other.count(func(string) bool { return true }); n > 0 {
+	if n := other.Count(func(string) bool { return true }); n > 0 {
 		t.Errorf("%d requests to the off-site host", n)
 	}
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	e, ok := got[off.URL+b.path(b.posts-1)]
 	if !ok || e.StatusCode != 0 || len(e.Problems) == 0 || e.Title != b.title(b.posts-1) {
 		t.Errorf("off-site item: found %v, want a feed-only entry with a problem: %+v", ok, e)
@@ -440,12 +344,12 @@ func TestUpdateCrawlFindsOnlyWhatIsNew(t *testing.T) {
 	second := first.Add(72 * time.Hour)
 	o.Now = func() time.Time { return second }
 	out := &output{}
-	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkBlogLast(t, out)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	want := map[string]bool{srv.URL + np.Path: true, srv.URL + commented.Path: true}
 	undated := firstFeedPage(site, srv)
 	for u := range got {
@@ -467,24 +371,6 @@ func TestUpdateCrawlFindsOnlyWhatIsNew(t *testing.T) {
 	t.Logf("update: %d pages, %d skipped, fetches %v", res2.Pages, res2.Skipped, res2.Fetches)
 }
 
-// newestActivity returns the latest post, edit or comment date of a fixture.
-func newestActivity(site *fixture.Site) time.Time {
-	var last time.Time
-	for _, p := range site.Posts() {
-		for _, d := range []time.Time{p.Date, p.Modified} {
-			if d.After(last) {
-				last = d
-			}
-		}
-		for _, c := range p.Comments {
-			if c.Date.After(last) {
-				last = c.Date
-			}
-		}
-	}
-	return last
-}
-
 func hasCommentBy(e *blogharvest.Entry, author string) bool {
 	for _, c := range e.Comments {
 		if c.Author == author {
@@ -500,7 +386,7 @@ func TestNewCrawlPasswordProtectedPost(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := 0; i < b.posts; i++ {
 		e := got[srv.URL+b.path(i)]
 		switch {
@@ -522,7 +408,7 @@ func TestNewCrawlCapturesMedia(t *testing.T) {
 	o := options("wp", srv.URL)
 	o.MaxMediaPerEntry = 0 // default
 	_, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	withImages := 0
 	for _, p := range site.Truth(srv.URL).Posts {
 		e := got[p.URL]
@@ -564,10 +450,10 @@ func TestUpdateCrawlFindsPostsThatLeftTheFeed(t *testing.T) {
 	}
 	o.Now = func() time.Time { return first.Add(72 * time.Hour) }
 	out := &output{}
-	if _, err := harvest.UpdateCrawl(context.Background(), o, since, out.emit); err != nil {
+	if _, err := harvest.UpdateCrawl(context.Background(), o, since, out.Emit); err != nil {
 		t.Fatal(err)
 	}
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for u := range got {
 		if !want[u] {
 			t.Errorf("UpdateCrawl emitted unchanged %s", u)
@@ -587,10 +473,10 @@ func TestNewCrawlGivenTheFeedURL(t *testing.T) {
 	o := options("tiny", srv.URL)
 	o.Blog.URL = srv.URL + "/feed/"
 	_, out := crawl(t, o)
-	if len(out.byURL(t)) != b.posts {
-		t.Errorf("%d entries, want %d", len(out.entries), b.posts)
+	if len(out.ByURL(t)) != b.posts {
+		t.Errorf("%d entries, want %d", len(out.Entries), b.posts)
 	}
-	if b := out.blogs[0]; b.URL != srv.URL+"/" || b.FeedURL != srv.URL+"/feed/" || b.StatusCode != 200 {
+	if b := out.Blogs[0]; b.URL != srv.URL+"/" || b.FeedURL != srv.URL+"/feed/" || b.StatusCode != 200 {
 		t.Errorf("blog URL %q feed %q status %d: want the home page from the feed's link", b.URL, b.FeedURL, b.StatusCode)
 	}
 }
@@ -640,14 +526,14 @@ func TestUpdateCrawlEmitsExactlyWhatChangedSince(t *testing.T) {
 			o := options(name, srv.URL)
 			o.Now = func() time.Time { return newestActivity(site).Add(time.Hour) }
 			out := &output{}
-			if _, err := harvest.UpdateCrawl(context.Background(), o, since, out.emit); err != nil {
+			if _, err := harvest.UpdateCrawl(context.Background(), o, since, out.Emit); err != nil {
 				t.Fatal(err)
 			}
 			undated := map[string]bool{}
 			if name == "wordpress" {
 				undated = firstFeedPage(site, srv)
 			}
-			got := out.byURL(t)
+			got := out.ByURL(t)
 			for u := range got {
 				if !want[u] && !undated[u] {
 					t.Errorf("emitted %s, unchanged since %v", u, since)
@@ -700,11 +586,11 @@ func TestNewCrawlFindsOldPostsThroughAGzippedSitemap(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
-	if got := out.byURL(t); len(got) != b.posts {
+	if got := out.ByURL(t); len(got) != b.posts {
 		t.Errorf("%d entries, want %d: the sitemap names every post", len(got), b.posts)
 	}
-	if out.blogs[0].SitemapURL != srv.URL+"/sitemaps/all.xml.gz" {
-		t.Errorf("sitemap_uri %q", out.blogs[0].SitemapURL)
+	if out.Blogs[0].SitemapURL != srv.URL+"/sitemaps/all.xml.gz" {
+		t.Errorf("sitemap_uri %q", out.Blogs[0].SitemapURL)
 	}
 }
 
@@ -715,17 +601,17 @@ func TestNewCrawlScopeExclude(t *testing.T) {
 	o := options("tiny", srv.URL)
 	o.Exclude = []*regexp.Regexp{regexp.MustCompile(`/post-(1|3)\d/$`)} // 10–19 found by links, 30–39 in the feed
 	log := &requestLog{}
-	srv.Config.Handler = log.wrap(b)
+	srv.Config.Handler = log.Wrap(b)
 	_, out := crawl(t, o)
-	for u := range out.byURL(t) {
+	for u := range out.ByURL(t) {
 		if o.Exclude[0].MatchString(u) {
 			t.Errorf("excluded %s emitted", u)
 		}
 	}
-	if n := log.count(func(p string) bool { return o.Exclude[0].MatchString(p) }); n > 0 {
+	if n := log.Count(func(p string) bool { return o.Exclude[0].MatchString(p) }); n > 0 {
 		t.Errorf("%d excluded pages fetched", n)
 	}
-	if len(out.entries) != b.posts-20 {
-		t.Errorf("%d entries, want %d", len(out.entries), b.posts-20)
+	if len(out.Entries) != b.posts-20 {
+		t.Errorf("%d entries, want %d", len(out.Entries), b.posts-20)
 	}
 }

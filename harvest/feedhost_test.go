@@ -82,7 +82,7 @@ func TestNewCrawlFeedPagesOnThePlatformsFeedHost(t *testing.T) {
 	o := options("feedhost", "http://canal.blogspot.com")
 	o.Transport = replayTransport{addr: srv.Listener.Addr().String(), next: srv.Client().Transport}
 	res, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := 0; i < b.posts; i++ {
 		u := "http://canal.blogspot.com" + b.path(i)
 		if e, ok := got[u]; !ok || e.Kind != blogharvest.KindPost {

@@ -28,10 +28,10 @@ func TestNewCrawlCommentsOnlyInPostFeeds(t *testing.T) {
 	b.onlyInFeeds = true
 	b.lost = map[int]int{9: 2}
 	log := &requestLog{}
-	srv := httptest.NewServer(log.wrap(b))
+	srv := httptest.NewServer(log.Wrap(b))
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	hidden := 0
 	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		if b.hidesComments(i) {
@@ -60,7 +60,7 @@ func TestNewCrawlCommentsOnlyInPostFeeds(t *testing.T) {
 	for i := 0; i < b.posts-b.feedSize; i++ {
 		old[b.path(i)+"feed/"] = true
 	}
-	if n := log.count(func(p string) bool { return old[p] }); n != hidden {
+	if n := log.Count(func(p string) bool { return old[p] }); n != hidden {
 		t.Errorf("%d comment feeds of posts beyond the feed asked for, want %d (one per post whose page lacks its comments)", n, hidden)
 	}
 }
@@ -80,10 +80,10 @@ func TestNewCrawlCommentsFromRESTEndpoint(t *testing.T) {
 	b.lost = map[int]int{9: 2, 13: 3}
 	b.apiLost = map[int]int{13: 1}
 	log := &requestLog{}
-	srv := httptest.NewServer(log.wrap(b))
+	srv := httptest.NewServer(log.Wrap(b))
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		if want := b.commentCount(i) - b.apiLost[i]; len(e.Comments) != want {
 			t.Errorf("post %d: %d comments archived, want %d", i, len(e.Comments), want)
@@ -113,14 +113,12 @@ func TestNewCrawlCommentsFromRESTEndpoint(t *testing.T) {
 		t.Errorf("shortfalls %+v, want post 13: archived 3, comments API holds 3", short)
 	}
 	asked := map[string]bool{}
-	log.mu.Lock()
-	for _, p := range log.paths {
+	for _, p := range log.All() {
 		if strings.HasPrefix(p, "/wp-json/") {
 			u, _ := url.Parse(p)
 			asked[u.Query().Get("post")] = true
 		}
 	}
-	log.mu.Unlock()
 	if len(asked) != 2 || !asked["9"] || !asked["13"] {
 		t.Errorf("comments API asked for posts %v, want 9 and 13 only", asked)
 	}
@@ -135,7 +133,7 @@ func TestNewCrawlPostsWithRelatedCards(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := 0; i < b.posts; i++ {
 		if _, ok := got[srv.URL+b.path(i)]; !ok {
 			t.Errorf("post %d not archived", i)
@@ -160,7 +158,7 @@ func TestNewCrawlRootLevelPosts(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := range b.root {
 		e, ok := got[srv.URL+b.path(i)]
 		switch {
@@ -185,7 +183,7 @@ func TestNewCrawlLinkDenseSitemapPost(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := range b.dense {
 		if e, ok := got[srv.URL+b.path(i)]; !ok || e.Title != b.title(i) {
 			t.Errorf("link-dense post %d: archived %v (%v)", i, ok, kindOf(e))
@@ -213,7 +211,7 @@ func TestNewCrawlDatesPagesDoNotShow(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	section := srv.URL + "/notes/index.xml"
 	methods := map[blogharvest.Method]int{}
 	for i, e := range b.archivedPosts(t, got, srv.URL) {
@@ -238,7 +236,7 @@ func TestNewCrawlDatesPagesDoNotShow(t *testing.T) {
 	}
 	t.Logf("date methods: %v", methods)
 	captured := false
-	for _, f := range out.blogs[0].Files {
+	for _, f := range out.Blogs[0].Files {
 		captured = captured || f.Role == blogharvest.RoleFeed && f.URL == section && f.Status == 200 && len(f.Body) > 0
 	}
 	if !captured {
@@ -255,7 +253,7 @@ func TestNewCrawlTagsOnlyOnThePage(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	_, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i, e := range b.archivedPosts(t, got, srv.URL) {
 		want := []string{tinyCategories[(i+3)%len(tinyCategories)], tinyCategories[(i+5)%len(tinyCategories)]}
 		if !slices.Equal(e.Tags, want) || len(e.Categories) != 0 || e.Provenance["tags"] != blogharvest.MethodHeuristic {

@@ -18,7 +18,7 @@ import (
 func TestUpdateCrawlRecordsWithdrawal(t *testing.T) {
 	t.Parallel()
 	log := &requestLog{}
-	site, srv := serve(t, "static", log.wrap)
+	site, srv := serve(t, "static", log.Wrap)
 	first := newestActivity(site).Add(24 * time.Hour)
 	o := options("static", srv.URL)
 	o.Now = func() time.Time { return first }
@@ -30,11 +30,11 @@ func TestUpdateCrawlRecordsWithdrawal(t *testing.T) {
 
 	update := func(st harvest.State, since time.Time, at time.Duration) (*harvest.Result, *output) {
 		t.Helper()
-		log.reset()
+		log.Reset()
 		o.State = st
 		o.Now = func() time.Time { return first.Add(at) }
 		out := &output{}
-		r, err := harvest.UpdateCrawl(context.Background(), o, since, out.emit)
+		r, err := harvest.UpdateCrawl(context.Background(), o, since, out.Emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestUpdateCrawlRecordsWithdrawal(t *testing.T) {
 	if _, listed := res.State.Items[gone]; !listed {
 		t.Errorf("%s suspected gone, but the feed's first page did not list it", gone)
 	}
-	for _, b := range out2.blogs {
+	for _, b := range out2.Blogs {
 		if harvest.RecordsWithdrawal(b) {
 			t.Errorf("the Blog record of the first update records a withdrawal")
 		}
@@ -64,8 +64,8 @@ func TestUpdateCrawlRecordsWithdrawal(t *testing.T) {
 	if g := res3.State.Gone[gone]; g.Confirmed.IsZero() || g.Status != 404 {
 		t.Errorf("after a 404 on two runs: %+v; want confirmed", g)
 	}
-	if len(out3.blogs) != 1 || !harvest.RecordsWithdrawal(out3.blogs[0]) {
-		t.Errorf("the update that met the second 404 emitted %d Blog records; want one recording the withdrawal", len(out3.blogs))
+	if len(out3.Blogs) != 1 || !harvest.RecordsWithdrawal(out3.Blogs[0]) {
+		t.Errorf("the update that met the second 404 emitted %d Blog records; want one recording the withdrawal", len(out3.Blogs))
 	}
 	found := false
 	for _, r := range res3.Ledger {
@@ -79,9 +79,9 @@ func TestUpdateCrawlRecordsWithdrawal(t *testing.T) {
 	}
 
 	res4, out4 := update(res3.State, res3.Watermark, 3*time.Hour)
-	reqs := log.all()
-	if len(reqs) > 2 || !res4.Unchanged || len(out4.order) != 0 {
-		t.Errorf("the update after the withdrawal: %d requests %q, %d records; want at most 2 requests, nothing emitted", len(reqs), reqs, len(out4.order))
+	reqs := log.All()
+	if len(reqs) > 2 || !res4.Unchanged || len(out4.Order) != 0 {
+		t.Errorf("the update after the withdrawal: %d requests %q, %d records; want at most 2 requests, nothing emitted", len(reqs), reqs, len(out4.Order))
 	}
 	if g := res4.State.Gone[gone]; g.Confirmed.IsZero() {
 		t.Errorf("the withdrawal was forgotten by an unchanged update: %+v", res4.State.Gone)

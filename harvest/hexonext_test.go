@@ -90,7 +90,7 @@ func TestNewCrawlHexoNextRelNext(t *testing.T) {
 	s, titles := hexoNext(24, map[int]bool{3: true, 7: true})
 	srv := s.start(t)
 	res, out := crawl(t, options("hexo", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for _, p := range sortedKeys(titles) {
 		e, ok := got[srv.URL+p]
 		switch {
@@ -106,10 +106,10 @@ func TestNewCrawlHexoNextRelNext(t *testing.T) {
 			t.Errorf("post %s archived as a %s", p, e.Kind)
 		}
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if _, ok := titles[strings.TrimPrefix(e.URL, srv.URL)]; !ok && e.Kind == blogharvest.KindPost {
 			t.Errorf("%s archived as a post (%q)", e.URL, e.Title)
 		}
 	}
-	t.Logf("pattern %s; %d entries", res.Pattern, len(out.entries))
+	t.Logf("pattern %s; %d entries", res.Pattern, len(out.Entries))
 }

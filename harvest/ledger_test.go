@@ -32,7 +32,7 @@ func TestLedgerFixtureBlogs(t *testing.T) {
 			checkLedger(t, res, out, must)
 			// an UpdateCrawl of the unchanged blog accounts for what it meets too
 			up := &output{}
-			res, err := harvest.UpdateCrawl(context.Background(), options(name, srv.URL), res.Watermark, up.emit)
+			res, err := harvest.UpdateCrawl(context.Background(), options(name, srv.URL), res.Watermark, up.Emit)
 			if err != nil {
 				t.Fatalf("UpdateCrawl: %v", err)
 			}
@@ -55,10 +55,10 @@ func checkLedger(t *testing.T, res *harvest.Result, out *output, must []string) 
 			t.Errorf("ledger: %s (met via %s) has no fate", r.URL, r.Via)
 		}
 	}
-	if len(out.blogs) != 1 {
-		t.Fatalf("%d Blog records, want 1", len(out.blogs))
+	if len(out.Blogs) != 1 {
+		t.Fatalf("%d Blog records, want 1", len(out.Blogs))
 	}
-	blog := out.blogs[0]
+	blog := out.Blogs[0]
 	checkLedgerFile(t, blog, res)
 	named := append([]string(nil), must...)
 	named = append(named, feedLinks(t, blog)...)
@@ -74,7 +74,7 @@ func checkLedger(t *testing.T, res *harvest.Result, out *output, must []string) 
 	}
 	pattern := patternREs(t, res.Pattern)
 	entries := map[string]*blogharvest.Entry{}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		entries[e.URL] = e
 		if f := rows[e.URL].Fate; f != harvest.FateEntry {
 			t.Errorf("entry %s emitted, ledger fate %q", e.URL, f)

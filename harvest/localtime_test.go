@@ -44,7 +44,7 @@ func TestNewCrawlLocalTimeLabelledUTC(t *testing.T) {
 	s.docs["/"] = `<!DOCTYPE html><html><head><title>Lock</title><link rel="alternate" type="application/rss+xml" href="{{base}}/feed/"></head><body><p>Lock</p></body></html>`
 	srv := s.start(t)
 	_, out := crawl(t, options("localtime", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for i := 0; i < n/2; i++ {
 		u := fmt.Sprintf("%s/2021/%02d/lock-%d/", srv.URL, dates[i].Month(), i)
 		e, ok := got[u]

@@ -114,7 +114,7 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 			defer w.Close()
 			write := func(out *output) func(harvest.Record) error {
 				return func(r harvest.Record) error {
-					out.emit(r)
+					out.Emit(r)
 					if r.Entry != nil {
 						_, err := w.WriteEntry(context.Background(), r.Entry)
 						return err
@@ -137,7 +137,7 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 				t.Fatalf("the first crawl archived %d entries, want %d", before, len(posts))
 			}
 			var archived []harvest.ArchivedPost
-			for _, e := range first.entries {
+			for _, e := range first.Entries {
 				archived = append(archived, harvest.ArchivedPost{URL: e.URL, Aliases: e.Aliases, GUID: e.AltIdentifier,
 					Title: e.Title, Created: e.Created, Text: textsim.HTMLText(e.Content)})
 			}
@@ -203,7 +203,7 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 			if after := len(folders()); after != before {
 				t.Errorf("%d entry folders after an update of the moved blog, want %d", after, before)
 			}
-			for _, e := range third.entries {
+			for _, e := range third.Entries {
 				if want := res2.State.Moved[e.URL]; want == "" || !slicesContains(e.Aliases, want) {
 					t.Errorf("entry %s emitted after the move without its archived URL %q among its aliases %q", e.URL, want, e.Aliases)
 				}
@@ -242,12 +242,12 @@ func TestUpdateCrawlBusyBlogIsNoMove(t *testing.T) {
 	srv := asked.serve(t, site)
 	first := &output{}
 	o := options("busy", srv.URL)
-	res, err := harvest.NewCrawl(context.Background(), o, first.emit)
+	res, err := harvest.NewCrawl(context.Background(), o, first.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var archived []harvest.ArchivedPost
-	for _, e := range first.entries {
+	for _, e := range first.Entries {
 		archived = append(archived, harvest.ArchivedPost{URL: e.URL, Aliases: e.Aliases, GUID: e.AltIdentifier,
 			Title: e.Title, Created: e.Created, Text: textsim.HTMLText(e.Content)})
 	}
@@ -268,11 +268,11 @@ func TestUpdateCrawlBusyBlogIsNoMove(t *testing.T) {
 	o.State = res.State
 	o.ArchivedPosts = func() ([]harvest.ArchivedPost, error) { return archived, nil }
 	second := &output{}
-	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, second.emit); err != nil {
+	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, second.Emit); err != nil {
 		t.Fatalf("the update of a busy blog failed: %v", err)
 	}
-	if len(second.entries) != 6 {
-		t.Errorf("the update archived %d entries, want the 6 new posts", len(second.entries))
+	if len(second.Entries) != 6 {
+		t.Errorf("the update archived %d entries, want the 6 new posts", len(second.Entries))
 	}
 	for _, name := range names[:6] {
 		if n := asked.of("/posts/" + name + "-notes.html"); n > 0 {

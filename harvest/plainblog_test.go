@@ -26,7 +26,7 @@ func TestPlainBlogIssue16(t *testing.T) {
 	site, srv := serve(t, "plain", nil)
 	res, out := crawl(t, options("plain", srv.URL))
 	truth := site.Truth(srv.URL)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	heldOut, edited, dupMinute, want, matched, archived := 0, 0, 0, 0, 0, 0
 	for _, p := range truth.Posts {
 		e, ok := got[p.URL]
@@ -84,7 +84,7 @@ func TestPlainBlogIssue16(t *testing.T) {
 	if heldOut == 0 || edited == 0 || dupMinute == 0 {
 		t.Errorf("fixture covers too little: %d held-out posts, %d edited among them, %d posts with one author twice in a minute", heldOut, edited, dupMinute)
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if base := e.URL[strings.LastIndex(e.URL, "/")+1:]; strings.HasPrefix(base, "index") {
 			t.Errorf("listing %s archived as a %s entry titled %q", e.URL, e.Kind, e.Title)
 		}
@@ -95,5 +95,5 @@ func TestPlainBlogIssue16(t *testing.T) {
 		}
 	}
 	t.Logf("%d entries (%d held-out posts, %d edited), pattern %s; comments: %d archived, %d of %d matched by author and text",
-		len(out.entries), heldOut, edited, res.Pattern, archived, matched, want)
+		len(out.Entries), heldOut, edited, res.Pattern, archived, matched, want)
 }

@@ -143,7 +143,7 @@ func TestPlatformRowIsEnough(t *testing.T) {
 		o := options("cbx", srv.URL)
 		o.Render, o.Browser = harvest.RenderAuto, b
 		_, out := crawl(t, o)
-		return out.byURL(t)
+		return out.ByURL(t)
 	}
 	t.Run("without the row", func(t *testing.T) {
 		for path, e := range cbxEntries(t, blog, srv.URL, run()) {

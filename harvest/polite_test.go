@@ -16,20 +16,6 @@ import (
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
-// reset forgets the requests logged so far.
-func (l *requestLog) reset() {
-	l.mu.Lock()
-	l.paths = nil
-	l.mu.Unlock()
-}
-
-// all returns the requests logged so far.
-func (l *requestLog) all() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.paths...)
-}
-
 // archiveOf writes the entries of a crawl into a fresh AIP archive and
 // returns Options.Archived over it, as the daemon gives UpdateCrawl.
 func archiveOf(t *testing.T, out *output) func(*blogharvest.Entry) []blogharvest.File {
@@ -37,7 +23,7 @@ func archiveOf(t *testing.T, out *output) func(*blogharvest.Entry) []blogharvest
 	root := t.TempDir()
 	w := &aip.Writer{Root: root, Software: "blogharvest test"}
 	defer w.Close()
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if _, err := w.WriteEntry(context.Background(), e); err != nil {
 			t.Fatalf("archiving %s: %v", e.URL, err)
 		}
@@ -91,7 +77,7 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			log := &requestLog{}
-			site, srv := serve(t, name, log.wrap)
+			site, srv := serve(t, name, log.Wrap)
 			first := newestActivity(site).Add(24 * time.Hour)
 			o := options(name, srv.URL)
 			o.MaxMediaPerEntry = 0 // media captured: the new post's count
@@ -99,19 +85,19 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 			res, first0 := crawl(t, o)
 			o.Archived = archiveOf(t, first0)
 
-			log.reset()
+			log.Reset()
 			o.State = res.State
 			o.Now = func() time.Time { return first.Add(2 * time.Hour) }
 			out := &output{}
-			res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+			res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.Emit)
 			if err != nil {
 				t.Fatal(err)
 			}
-			unchanged := log.all()
+			unchanged := log.All()
 			t.Logf("%s unchanged: %d requests %q", name, len(unchanged), unchanged)
-			if len(unchanged) > 2 || !res2.Unchanged || len(out.order) != 0 {
+			if len(unchanged) > 2 || !res2.Unchanged || len(out.Order) != 0 {
 				t.Errorf("unchanged blog: %d requests %q (unchanged %v), %d records emitted; want at most 2 requests and nothing emitted",
-					len(unchanged), unchanged, res2.Unchanged, len(out.order))
+					len(unchanged), unchanged, res2.Unchanged, len(out.Order))
 			}
 			for _, p := range unchanged {
 				if p == "/robots.txt" {
@@ -126,20 +112,20 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 					`</p><p><img src="` + someImage(t, site, srv.URL) + `" alt="a ladder"></p>`})
 			site.AddComment(commented.Slug, fixture.CommentSpec{Author: "Late Reader", Text: "Arrived late, but glad I did.",
 				Date: first.Add(4 * time.Hour)})
-			log.reset()
+			log.Reset()
 			o.State = res2.State
 			o.Now = func() time.Time { return first.Add(5 * time.Hour) } // within a day: no recheck due
 			out = &output{}
-			if _, err := harvest.UpdateCrawl(context.Background(), o, res2.Watermark, out.emit); err != nil {
+			if _, err := harvest.UpdateCrawl(context.Background(), o, res2.Watermark, out.Emit); err != nil {
 				t.Fatal(err)
 			}
-			changed := log.all()
+			changed := log.All()
 			t.Logf("%s after a new post and a comment: %d requests %q", name, len(changed), changed)
 			want := map[string]bool{srv.URL + np.Path: true}
 			if name != "static" {
 				want[srv.URL+commented.Path] = true
 			}
-			got := out.byURL(t)
+			got := out.ByURL(t)
 			for u := range got {
 				if !want[u] {
 					t.Errorf("emitted %s, which did not change", u)
@@ -169,7 +155,7 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 			if len(changed) > budget {
 				t.Errorf("%d requests after a new post and a comment, want at most %d", len(changed), budget)
 			}
-			if slices.Contains(out.order, "blog") {
+			if slices.Contains(out.Order, "blog") {
 				t.Errorf("the Blog record emitted by an update that did not read the home page")
 			}
 			fo := o
@@ -190,7 +176,7 @@ func TestUpdateCrawlPoliteRequestCounts(t *testing.T) {
 func sameAsNewCrawl(t *testing.T, updated map[string]*blogharvest.Entry, o harvest.Options) {
 	t.Helper()
 	_, out := crawl(t, o)
-	fresh := out.byURL(t)
+	fresh := out.ByURL(t)
 	for u, e := range updated {
 		f := fresh[u]
 		if f == nil {
@@ -241,9 +227,7 @@ func (l *statusLog) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(sw, r)
-		l.mu.Lock()
-		l.paths = append(l.paths, strconv.Itoa(sw.status)+" "+r.URL.RequestURI())
-		l.mu.Unlock()
+		l.Add(strconv.Itoa(sw.status) + " " + r.URL.RequestURI())
 	})
 }
 
@@ -253,7 +237,7 @@ func (l *statusLog) wrap(h http.Handler) http.Handler {
 // of their last capture, answered 304, and nothing is emitted.
 func TestUpdateCrawlRecheckIsConditional(t *testing.T) {
 	log := &statusLog{}
-	site, srv := serve(t, "wordpress", log.wrap)
+	site, srv := serve(t, "wordpress", log.Wrap)
 	first := newestActivity(site).Add(24 * time.Hour)
 	o := options("wordpress", srv.URL)
 	o.Now = func() time.Time { return first }
@@ -261,15 +245,15 @@ func TestUpdateCrawlRecheckIsConditional(t *testing.T) {
 	if len(res.State.Pages) == 0 {
 		t.Fatalf("NewCrawl kept no page validators: %+v", res.State)
 	}
-	log.reset()
+	log.Reset()
 	o.State = res.State
 	o.Now = func() time.Time { return first.Add(25 * time.Hour) } // the recheck is due
 	out := &output{}
-	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := log.all()
+	reqs := log.All()
 	t.Logf("recheck: %d requests %q", len(reqs), reqs)
 	asked := 0
 	for _, r := range reqs {
@@ -281,8 +265,8 @@ func TestUpdateCrawlRecheckIsConditional(t *testing.T) {
 			}
 		}
 	}
-	if asked == 0 || len(out.entries) != 0 {
-		t.Errorf("%d posts asked for, %d entries emitted; want the first page's posts asked for, none emitted", asked, len(out.entries))
+	if asked == 0 || len(out.Entries) != 0 {
+		t.Errorf("%d posts asked for, %d entries emitted; want the first page's posts asked for, none emitted", asked, len(out.Entries))
 	}
 	if !res2.State.PostsChecked.Equal(first.Add(25 * time.Hour)) {
 		t.Errorf("PostsChecked %v, want the recheck's start", res2.State.PostsChecked)

@@ -27,7 +27,7 @@ func TestNewCrawlRendersScriptedArticle(t *testing.T) {
 	o := options("tiny", srv.URL)
 	o.Render = harvest.RenderAuto
 	res, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	e := got[srv.URL+b.path(b.scripted)]
 	if e == nil {
 		t.Fatal("scripted post not found")
@@ -43,7 +43,7 @@ func TestNewCrawlRendersScriptedArticle(t *testing.T) {
 		t.Errorf("scripted post content %q: want the article JavaScript wrote", e.Content)
 	}
 	rendered := 0
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		for _, f := range e.Files {
 			if f.Role == blogharvest.RoleRendered {
 				rendered++
@@ -70,7 +70,7 @@ func TestNewCrawlWithoutBrowserWarnsOnce(t *testing.T) {
 			n++
 		}
 	}
-	if n != 1 || len(out.entries) != b.posts {
-		t.Errorf("%d render warnings (%q), %d entries: want one warning and every post", n, res.Warnings, len(out.entries))
+	if n != 1 || len(out.Entries) != b.posts {
+		t.Errorf("%d render warnings (%q), %d entries: want one warning and every post", n, res.Warnings, len(out.Entries))
 	}
 }

@@ -21,8 +21,8 @@ func TestStateFromKeepsAtomTwinDates(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
-	if len(out.blogs) != 1 {
-		t.Fatalf("%d blog records", len(out.blogs))
+	if len(out.Blogs) != 1 {
+		t.Fatalf("%d blog records", len(out.Blogs))
 	}
 	dated := 0
 	for _, sig := range res.State.Items {
@@ -33,7 +33,7 @@ func TestStateFromKeepsAtomTwinDates(t *testing.T) {
 	if dated != b.feedSize {
 		t.Fatalf("the crawl dated %d of %d items from the Atom twin", dated, b.feedSize)
 	}
-	st, ok := harvest.StateFrom(out.blogs[0].Files, res.Rules)
+	st, ok := harvest.StateFrom(out.Blogs[0].Files, res.Rules)
 	if !ok {
 		t.Fatal("StateFrom: no state from the Blog record's files")
 	}

@@ -59,10 +59,10 @@ func TestCarriedRobotsSize(t *testing.T) {
 	t.Parallel()
 	_, srv := serve(t, "blogger", nil)
 	res, out := crawl(t, options("blogger", srv.URL))
-	if len(out.blogs) != 1 {
-		t.Fatalf("%d Blog records, want 1", len(out.blogs))
+	if len(out.Blogs) != 1 {
+		t.Fatalf("%d Blog records, want 1", len(out.Blogs))
 	}
-	archived := robotsOf(out.blogs[0].Files)
+	archived := robotsOf(out.Blogs[0].Files)
 	if len(archived) != 1 || len(res.State.Robots) != 1 {
 		t.Fatalf("robots.txt: %d in the Blog record, %d carried; want 1 and 1", len(archived), len(res.State.Robots))
 	}
@@ -91,7 +91,7 @@ func TestCarriedRobotsSize(t *testing.T) {
 func TestReusedRobotsInBlogAIP(t *testing.T) {
 	t.Parallel()
 	log := &requestLog{}
-	site, srv := serve(t, "blogger", log.wrap)
+	site, srv := serve(t, "blogger", log.Wrap)
 	first := newestActivity(site).Add(24 * time.Hour)
 	o := options("blogger", srv.URL)
 	o.Now = func() time.Time { return first }
@@ -99,7 +99,7 @@ func TestReusedRobotsInBlogAIP(t *testing.T) {
 	root := t.TempDir()
 	w := &aip.Writer{Root: root, Software: "blogharvest test", Now: func() time.Time { return first }}
 	defer w.Close()
-	for _, b := range out.blogs {
+	for _, b := range out.Blogs {
 		if _, err := w.WriteBlog(context.Background(), b); err != nil {
 			t.Fatalf("write blog: %v", err)
 		}
@@ -115,19 +115,19 @@ func TestReusedRobotsInBlogAIP(t *testing.T) {
 
 	update := func(state harvest.State, at time.Time) (*output, []string) {
 		t.Helper()
-		log.reset()
+		log.Reset()
 		uo := o
 		uo.State, uo.RecheckPosts = state, time.Hour // the recheck due: the Blog record is written
 		uo.Now = func() time.Time { return at }
 		w.Now = uo.Now
 		out := &output{}
-		if _, err := harvest.UpdateCrawl(context.Background(), uo, res.Watermark, out.emit); err != nil {
+		if _, err := harvest.UpdateCrawl(context.Background(), uo, res.Watermark, out.Emit); err != nil {
 			t.Fatal(err)
 		}
-		if len(out.blogs) != 1 {
-			t.Fatalf("%d Blog records emitted by the recheck, want 1", len(out.blogs))
+		if len(out.Blogs) != 1 {
+			t.Fatalf("%d Blog records emitted by the recheck, want 1", len(out.Blogs))
 		}
-		return out, log.all()
+		return out, log.All()
 	}
 	robotsAsked := func(paths []string) int {
 		n := 0
@@ -149,11 +149,11 @@ func TestReusedRobotsInBlogAIP(t *testing.T) {
 	if n := robotsAsked(paths); n != 0 {
 		t.Errorf("robots.txt asked for %d times, want 0: the archived capture is fresh", n)
 	}
-	rb := robotsOf(out2.blogs[0].Files)
+	rb := robotsOf(out2.Blogs[0].Files)
 	if len(rb) != 1 || rb[0].Reused != st.Robots[0].Reused || len(rb[0].Exchanges) != 0 {
 		t.Fatalf("the Blog record's robots.txt: %+v, want one reusing record %s, without exchanges", rb, st.Robots[0].Reused)
 	}
-	r, err := w.WriteBlog(context.Background(), out2.blogs[0])
+	r, err := w.WriteBlog(context.Background(), out2.Blogs[0])
 	if err != nil || !r.Written {
 		t.Fatalf("write the update's Blog record: %+v %v", r, err)
 	}
@@ -184,11 +184,11 @@ func TestReusedRobotsInBlogAIP(t *testing.T) {
 	if n := robotsAsked(paths); n != 1 {
 		t.Errorf("robots.txt asked for %d times, want 1: the carried copy has no record to name", n)
 	}
-	rb = robotsOf(out3.blogs[0].Files)
+	rb = robotsOf(out3.Blogs[0].Files)
 	if len(rb) != 1 || rb[0].Reused != "" || len(rb[0].Exchanges) == 0 {
 		t.Errorf("the Blog record's robots.txt: %d files, want one fetched anew with its exchanges", len(rb))
 	}
-	if _, err := w.WriteBlog(context.Background(), out3.blogs[0]); err != nil {
+	if _, err := w.WriteBlog(context.Background(), out3.Blogs[0]); err != nil {
 		t.Fatalf("write the second update's Blog record: %v", err)
 	}
 	if errs := aip.Check(root); len(errs) > 0 {

@@ -52,7 +52,7 @@ func TestScopeCrawlBehindProxy(t *testing.T) {
 	if hits := other.requests(); len(hits) != 0 {
 		t.Errorf("the internal server was reached: %q", hits)
 	}
-	entries := out.byURL(t)
+	entries := out.ByURL(t)
 	if len(entries) < 2 {
 		t.Errorf("%d entries, want the blog's posts; warnings %q", len(entries), res.Warnings)
 	}

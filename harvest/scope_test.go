@@ -136,7 +136,7 @@ func TestScopeHostileBlog(t *testing.T) {
 	if hits := other.requests(); len(hits) != 0 {
 		t.Errorf("the other port was asked for %q", hits)
 	}
-	entries := out.byURL(t)
+	entries := out.ByURL(t)
 	for u, e := range entries {
 		if strings.Contains(u, "/moved/") || strings.Contains(u, "/internal/") || strings.Contains(e.Title, stolen) ||
 			strings.Contains(e.Content, stolen) {
@@ -192,7 +192,7 @@ func TestScopeAllowReachesOrigin(t *testing.T) {
 			t.Errorf("allowed origin not asked for %s (asked %s)", want, hits)
 		}
 	}
-	if _, ok := out.byURL(t)[other.URL+"/internal/admin/"]; !ok {
+	if _, ok := out.ByURL(t)[other.URL+"/internal/admin/"]; !ok {
 		t.Errorf("the post redirected to an allowed origin was not archived")
 	}
 }
@@ -234,7 +234,7 @@ func TestScopeHomeRedirectedAway(t *testing.T) {
 	other := newOtherOrigin(t)
 	srv := httptest.NewServer(http.RedirectHandler(other.URL+"/", http.StatusMovedPermanently))
 	t.Cleanup(srv.Close)
-	_, err := harvest.NewCrawl(context.Background(), options("away", srv.URL), (&output{}).emit)
+	_, err := harvest.NewCrawl(context.Background(), options("away", srv.URL), (&output{}).Emit)
 	if !errors.Is(err, fetch.ErrOutOfScope) || !strings.Contains(err.Error(), "allow") {
 		t.Errorf("err = %v, want ErrOutOfScope naming allow", err)
 	}
@@ -243,7 +243,7 @@ func TestScopeHomeRedirectedAway(t *testing.T) {
 	}
 	o := options("away", srv.URL)
 	o.Allow = []string{other.URL}
-	harvest.NewCrawl(context.Background(), o, (&output{}).emit)
+	harvest.NewCrawl(context.Background(), o, (&output{}).Emit)
 	if len(other.requests()) == 0 {
 		t.Errorf("allowed origin not asked")
 	}

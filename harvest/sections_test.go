@@ -107,7 +107,7 @@ func TestNewCrawlHugoSections(t *testing.T) {
 	o := options("sections", srv.URL)
 	o.Blog.FeedURL = srv.URL + "/index.xml"
 	res, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	missing := 0
 	for _, p := range sortedKeys(h.posts) {
 		e, ok := got[srv.URL+p]
@@ -137,6 +137,6 @@ func TestNewCrawlHugoSections(t *testing.T) {
 			t.Errorf("root page %s: archived %v, kind %v; want a page", p, ok, kindOf(e))
 		}
 	}
-	t.Logf("%d/%d posts archived; pattern %s; %d entries", len(h.posts)-missing, len(h.posts), res.Pattern, len(out.entries))
+	t.Logf("%d/%d posts archived; pattern %s; %d entries", len(h.posts)-missing, len(h.posts), res.Pattern, len(out.Entries))
 	_ = harvest.Shortfalls
 }

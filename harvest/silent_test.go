@@ -47,7 +47,7 @@ func TestPostWithCanonicalElsewhereIsNotDroppedSilently(t *testing.T) {
 	o.PerHost = 1 // orig (newer) is reached before dup through the listings
 	o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	res, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	rows := map[string]harvest.LedgerRow{}
 	for _, r := range res.Ledger {
 		rows[r.URL] = r
@@ -84,7 +84,7 @@ func TestEmptyPostPageIsNoEntry(t *testing.T) {
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
 	u := srv.URL + b.path(4)
-	if e := out.byURL(t)[u]; e != nil {
+	if e := out.ByURL(t)[u]; e != nil {
 		t.Errorf("empty page %s archived: title %q, content %q", u, e.Title, e.Content)
 	}
 	var row harvest.LedgerRow

@@ -26,7 +26,7 @@ func TestRedirectStubs(t *testing.T) {
 	o := options("static", srv.URL)
 	o.PerHost = 1 // one worker: the stub is processed before its post is reached otherwise
 	res, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	rows := map[string]harvest.LedgerRow{}
 	for _, r := range res.Ledger {
 		rows[r.URL] = r
@@ -68,7 +68,7 @@ func TestRedirectStubs(t *testing.T) {
 	if n != len(styles) {
 		t.Errorf("%d stubbed posts in the truth, want %d", n, len(styles))
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if strings.TrimSpace(e.Title) == e.URL || strings.HasPrefix(e.Title, "Redirecting") || e.Title == "Moved" {
 			t.Errorf("entry %s: title %q is a stub's", e.URL, e.Title)
 		}
@@ -94,7 +94,7 @@ func TestFeedItemLinkingAStub(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	res, out := crawl(t, options("tiny", srv.URL))
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	rows := map[string]harvest.LedgerRow{}
 	for _, r := range res.Ledger {
 		rows[r.URL] = r
@@ -127,12 +127,12 @@ func TestStubFetchedOnce(t *testing.T) {
 	b := newTinyBlog(25)
 	b.stubs = map[int]bool{24: true, 16: true}
 	log := &requestLog{}
-	srv := httptest.NewServer(log.wrap(b))
+	srv := httptest.NewServer(log.Wrap(b))
 	defer srv.Close()
 	crawl(t, options("tiny", srv.URL))
 	for i := range b.stubs {
 		stub := "/old/post-" + strconv.Itoa(i) + "/"
-		if n := log.count(func(p string) bool { return p == stub }); n != 1 {
+		if n := log.Count(func(p string) bool { return p == stub }); n != 1 {
 			t.Errorf("stub %s fetched %d times, want 1", stub, n)
 		}
 	}
@@ -161,7 +161,7 @@ func TestLateRedirectStub(t *testing.T) {
 	res, out := crawl(t, options("tiny", srv.URL))
 	post, stub := srv.URL+b.path(24), srv.URL+late
 	var versions []*blogharvest.Entry
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if e.URL == post {
 			versions = append(versions, e)
 		}
@@ -185,7 +185,7 @@ func TestLateRedirectStub(t *testing.T) {
 			t.Errorf("post %s: ledger %+v, want fate entry", post, r)
 		}
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if e.URL != post && contains(e.Aliases, stub) {
 			t.Errorf("entry %s claims the stub %s", e.URL, stub)
 		}

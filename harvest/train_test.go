@@ -68,7 +68,7 @@ func TestNewCrawlLearnsDespiteOneDeepPage(t *testing.T) {
 		t.Errorf("no warning names the skipped page %s: %q", deepURL, res.Warnings)
 	}
 	byRule := 0
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		for _, m := range e.Provenance {
 			if m == blogharvest.MethodRule && e.URL != deepURL {
 				byRule++
@@ -79,5 +79,5 @@ func TestNewCrawlLearnsDespiteOneDeepPage(t *testing.T) {
 	if byRule < 5 {
 		t.Errorf("%d entries have a field extracted by a learned rule, want most of them", byRule)
 	}
-	t.Logf("%d of %d entries use learned rules", byRule, len(out.entries))
+	t.Logf("%d of %d entries use learned rules", byRule, len(out.Entries))
 }

@@ -39,7 +39,7 @@ func trapBlog(t *testing.T) (*httptest.Server, *requestLog) {
 		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>%[1]s/</link><item><title>Post</title><link>%[1]s/2023/01/13/post/</link><guid>%[1]s/?p=1</guid><pubDate>Fri, 13 Jan 2023 10:00:00 +0000</pubDate><description>Words</description></item></channel></rss>`, srv.URL)
 	})
 	log := &requestLog{}
-	srv = httptest.NewServer(log.wrap(mux))
+	srv = httptest.NewServer(log.Wrap(mux))
 	t.Cleanup(srv.Close)
 	return srv, log
 }
@@ -51,11 +51,11 @@ func TestNewCrawlQueryVariantTrap(t *testing.T) {
 	o := options("trap", srv.URL)
 	o.MaxPages = 500
 	_, out := crawl(t, o)
-	variants := log.count(func(u string) bool { return strings.Contains(u, "query-0-page") })
+	variants := log.Count(func(u string) bool { return strings.Contains(u, "query-0-page") })
 	if variants > 10 {
 		t.Errorf("%d query variants fetched, want at most the post's own links", variants)
 	}
-	if n := len(out.byURL(t)); n != 1 {
+	if n := len(out.ByURL(t)); n != 1 {
 		t.Errorf("%d entries, want 1 (the post)", n)
 	}
 }
@@ -92,11 +92,11 @@ func TestFeedPostCanonicalWithoutSlash(t *testing.T) {
 		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>%s/</link>%s</channel></rss>`, srv.URL, items)
 	})
 	log := &requestLog{}
-	srv = httptest.NewServer(log.wrap(mux))
+	srv = httptest.NewServer(log.Wrap(mux))
 	t.Cleanup(srv.Close)
 	o := options("slash", srv.URL)
 	_, out := crawl(t, o)
-	byURL := out.byURL(t)
+	byURL := out.ByURL(t)
 	if len(byURL) != len(posts) {
 		t.Errorf("%d entries, want %d (one per post): %v", len(byURL), len(posts), keys(byURL))
 	}
@@ -106,7 +106,7 @@ func TestFeedPostCanonicalWithoutSlash(t *testing.T) {
 		}
 	}
 	for _, slug := range posts {
-		if n := log.count(func(u string) bool { return strings.Contains(u, slug) }); n != 1 {
+		if n := log.Count(func(u string) bool { return strings.Contains(u, slug) }); n != 1 {
 			t.Errorf("%s fetched %d times, want once", slug, n)
 		}
 	}
@@ -142,9 +142,9 @@ func TestRedirectSourceIsNoAlias(t *testing.T) {
 	srv = httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	_, out := crawl(t, options("redirect", srv.URL))
-	e := out.byURL(t)[srv.URL+"/2021/05/04/post/"]
+	e := out.ByURL(t)[srv.URL+"/2021/05/04/post/"]
 	if e == nil {
-		t.Fatalf("the post was not archived: %v", keys(out.byURL(t)))
+		t.Fatalf("the post was not archived: %v", keys(out.ByURL(t)))
 	}
 	if len(e.Aliases) != 0 {
 		t.Errorf("aliases %q, want none", e.Aliases)
@@ -156,7 +156,7 @@ func TestRedirectSourceIsNoAlias(t *testing.T) {
 func TestNewCrawlAsksForTheFeedOnce(t *testing.T) {
 	srv, log := trapBlog(t)
 	crawl(t, options("feedonce", srv.URL))
-	if n := log.count(func(u string) bool { return strings.HasSuffix(u, "/feed/") }); n != 1 {
+	if n := log.Count(func(u string) bool { return strings.HasSuffix(u, "/feed/") }); n != 1 {
 		t.Errorf("the posts feed was asked for %d times, want once", n)
 	}
 }

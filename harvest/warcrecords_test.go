@@ -170,12 +170,12 @@ func writeAll(t *testing.T, out *output) string {
 	w := &aip.Writer{Root: t.TempDir(), Organization: "test", Now: func() time.Time { return now }}
 	defer w.Close()
 	ctx := context.Background()
-	for _, b := range out.blogs {
+	for _, b := range out.Blogs {
 		if _, err := w.WriteBlog(ctx, b); err != nil {
 			t.Fatalf("write blog: %v", err)
 		}
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if _, err := w.WriteEntry(ctx, e); err != nil {
 			t.Fatalf("write %s: %v", e.URL, err)
 		}
@@ -199,10 +199,10 @@ func requisiteURLs(out *output) map[string]bool {
 			}
 		}
 	}
-	for _, b := range out.blogs {
+	for _, b := range out.Blogs {
 		add(b.Files)
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		add(e.Files)
 	}
 	return m
@@ -384,25 +384,25 @@ func TestWARCRecordsOfAnUpdate(t *testing.T) {
 	write := func(out *output) (written, unwritten *output) { // a record unchanged since its last version is not written
 		t.Helper()
 		written, unwritten = &output{}, &output{}
-		for _, b := range out.blogs {
+		for _, b := range out.Blogs {
 			if r, err := w.WriteBlog(context.Background(), b); err != nil {
 				t.Fatalf("write blog: %v", err)
 			} else if r.Written {
-				written.blogs = append(written.blogs, b)
+				written.Blogs = append(written.Blogs, b)
 			} else {
-				unwritten.blogs = append(unwritten.blogs, b)
+				unwritten.Blogs = append(unwritten.Blogs, b)
 			}
 		}
-		for _, e := range out.entries {
+		for _, e := range out.Entries {
 			if r, err := w.WriteEntry(context.Background(), e); err != nil {
 				t.Fatalf("write %s: %v", e.URL, err)
 			} else if r.Written {
 				if r.Version > 1 {
 					t.Logf("%s v%d: %d bytes written", e.URL, r.Version, r.Bytes)
 				}
-				written.entries = append(written.entries, e)
+				written.Entries = append(written.Entries, e)
 			} else {
-				unwritten.entries = append(unwritten.entries, e)
+				unwritten.Entries = append(unwritten.Entries, e)
 			}
 		}
 		return written, unwritten
@@ -411,7 +411,7 @@ func TestWARCRecordsOfAnUpdate(t *testing.T) {
 
 	// A new comment on the newest post with pictures.
 	var pictured *blogharvest.Entry
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if slices.ContainsFunc(e.Files, func(f blogharvest.File) bool { return f.Role == blogharvest.RoleMedia }) &&
 			(pictured == nil || e.Created.After(pictured.Created)) {
 			pictured = e
@@ -440,11 +440,11 @@ func TestWARCRecordsOfAnUpdate(t *testing.T) {
 		return files
 	}
 	up := &output{}
-	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, up.emit); err != nil {
+	if _, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, up.Emit); err != nil {
 		t.Fatal(err)
 	}
 	var again *blogharvest.Entry
-	for _, e := range up.entries {
+	for _, e := range up.Entries {
 		if e.URL == pictured.URL {
 			again = e
 		}
@@ -463,8 +463,8 @@ func TestWARCRecordsOfAnUpdate(t *testing.T) {
 	}
 	w.Now = func() time.Time { return second }
 	archived, unarchived := write(up)
-	t.Logf("the update emitted %d entries and %d blog records; %d entries and %d blog records written", len(up.entries), len(up.blogs),
-		len(archived.entries), len(archived.blogs))
+	t.Logf("the update emitted %d entries and %d blog records; %d entries and %d blog records written", len(up.Entries), len(up.Blogs),
+		len(archived.Entries), len(archived.Blogs))
 	for _, err := range aip.Check(root) {
 		t.Errorf("aip check: %v", err)
 	}

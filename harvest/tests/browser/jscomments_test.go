@@ -1,4 +1,4 @@
-package harvest_test
+package browser_test
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestNewCrawlArchivesJavaScriptComments(t *testing.T) {
 	}
 	t.Parallel()
 	log := &requestLog{}
-	site, srv := serve(t, "jscomments", log.wrap)
+	site, srv := serve(t, "jscomments", log.Wrap)
 	first := newestActivity(site).Add(24 * time.Hour)
 	o := options("js", srv.URL)
 	o.Render = harvest.RenderAuto // each crawl starts its own browser, as the daemon's do: no HTTP cache carried over
@@ -45,7 +45,7 @@ func TestNewCrawlArchivesJavaScriptComments(t *testing.T) {
 	res, out := crawl(t, o)
 	t.Run("every comment archived", func(t *testing.T) {
 		truth := site.Truth(srv.URL)
-		got := out.byURL(t)
+		got := out.ByURL(t)
 		want, found, busiest := 0, 0, 0
 		for _, p := range truth.Posts {
 			busiest = max(busiest, len(p.Comments))
@@ -116,16 +116,16 @@ func checkRenderedFiles(t *testing.T, e *blogharvest.Entry) {
 // them.
 func checkArchive(t *testing.T, out *output) {
 	t.Helper()
-	if len(out.blogs) != 1 {
-		t.Fatalf("%d blog records, want 1", len(out.blogs))
+	if len(out.Blogs) != 1 {
+		t.Fatalf("%d blog records, want 1", len(out.Blogs))
 	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	w := &aip.Writer{Root: t.TempDir(), Organization: "test", Now: func() time.Time { return now }}
 	ctx := context.Background()
-	if _, err := w.WriteBlog(ctx, out.blogs[0]); err != nil {
+	if _, err := w.WriteBlog(ctx, out.Blogs[0]); err != nil {
 		t.Fatalf("write blog: %v", err)
 	}
-	for _, e := range out.entries {
+	for _, e := range out.Entries {
 		if _, err := w.WriteEntry(ctx, e); err != nil {
 			t.Fatalf("write %s: %v", e.URL, err)
 		}

@@ -1,4 +1,4 @@
-package harvest_test
+package browser_test
 
 import (
 	"context"
@@ -70,7 +70,7 @@ func TestCrawlRendersScriptMountedWidgets(t *testing.T) {
 	o.Render, o.Allow, o.Requisites = harvest.RenderAuto, []string{svc.URL}, harvest.RequisitesSameOrigin
 	res, out := crawl(t, o)
 	t.Logf("new crawl: renders %v, not rendered %v, widget scripts %v", res.Renders, res.NotRendered, res.State.WidgetScripts)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for _, p := range []string{"/p/one/", "/p/two/"} {
 		checkWidgetComments(t, got[blog.URL+p], threads[p])
 	}
@@ -89,12 +89,12 @@ func TestCrawlRendersScriptMountedWidgets(t *testing.T) {
 	o.State = res.State
 	o.Now = func() time.Time { return time.Now().Add(time.Minute) }
 	out = &output{}
-	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+	res2, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.Emit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("update: renders %v, not rendered %v", res2.Renders, res2.NotRendered)
-	checkWidgetComments(t, out.byURL(t)[blog.URL+"/p/three/"], threads["/p/three/"])
+	checkWidgetComments(t, out.ByURL(t)[blog.URL+"/p/three/"], threads["/p/three/"])
 	if res2.Renders[harvest.ReasonKnownWidget] != 1 {
 		t.Errorf("update renders %v: want 1 for %s (the new post loading the client)", res2.Renders, harvest.ReasonKnownWidget)
 	}

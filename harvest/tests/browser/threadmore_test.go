@@ -1,4 +1,4 @@
-package harvest_test
+package browser_test
 
 import (
 	"encoding/json"
@@ -287,7 +287,7 @@ func TestNewCrawlReadsThreadsWhole(t *testing.T) {
 	o := options("paged", blog.URL)
 	o.Render, o.Allow = harvest.RenderAlways, []string{api.URL}
 	res, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	for _, post := range []string{"buttons", "quiet"} {
 		e := got[blog.URL+"/posts/"+post+"/"]
 		if e == nil {
@@ -315,7 +315,7 @@ func TestNewCrawlReadsThreadsWhole(t *testing.T) {
 	// quiet post (the page's own answers hold 8).
 	o.MaxComments = 12
 	res, out = crawl(t, o)
-	e := out.byURL(t)[blog.URL+"/posts/quiet/"]
+	e := out.ByURL(t)[blog.URL+"/posts/quiet/"]
 	if e == nil {
 		t.Fatalf("quiet: not archived with the cap")
 	}

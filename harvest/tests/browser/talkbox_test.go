@@ -1,4 +1,4 @@
-package harvest_test
+package browser_test
 
 import (
 	"net/http/httptest"
@@ -35,7 +35,7 @@ func TestNewCrawlFindsUnknownCommentSystems(t *testing.T) {
 	for _, w := range res.Warnings {
 		t.Logf("warning: %s", w)
 	}
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	score := map[string]*prScore{"talkbox": {}, "iframe-app": {}}
 	for _, p := range site.Truth(srv.URL).Posts {
 		e := got[p.URL]
@@ -153,7 +153,7 @@ func TestNewCrawlFindsUtilityClassIframeApp(t *testing.T) {
 	o := options("nook", srv.URL)
 	o.Render, o.Allow = harvest.RenderAuto, []string{svc.URL}
 	_, out := crawl(t, o)
-	got := out.byURL(t)
+	got := out.ByURL(t)
 	var s prScore
 	permalinks := 0
 	for _, p := range site.Truth(srv.URL).Posts {

@@ -1,4 +1,4 @@
-package harvest_test
+package browser_test
 
 import (
 	"context"
@@ -47,31 +47,31 @@ func checkUpdateSeesCommentAddedToScriptThread(t *testing.T, site *fixture.Site,
 
 	update := func(at time.Time) (*harvest.Result, *output, []string) {
 		t.Helper()
-		log.reset()
+		log.Reset()
 		o.Now = func() time.Time { return at }
 		out := &output{}
-		r, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.emit)
+		r, err := harvest.UpdateCrawl(context.Background(), o, res.Watermark, out.Emit)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r, out, log.all()
+		return r, out, log.All()
 	}
 	o.State = res.State
 	res2, out, reqs := update(first.Add(time.Hour))
 	t.Logf("unchanged blog with %d watched threads: %d requests", watched, len(reqs))
-	if !res2.Unchanged || len(out.order) != 0 || len(reqs) > 1+watched {
+	if !res2.Unchanged || len(out.Order) != 0 || len(reqs) > 1+watched {
 		t.Errorf("unchanged blog: %d requests %q (unchanged %v), %d records emitted; want at most %d and nothing emitted",
-			len(reqs), reqs, res2.Unchanged, len(out.order), 1+watched)
+			len(reqs), reqs, res2.Unchanged, len(out.Order), 1+watched)
 	}
 
 	added := site.AddComment(post.Slug, fixture.CommentSpec{Author: "Wren Okafor",
 		Text: "Posted through the comment service after the first crawl, asking about the lantern paper.", Date: first.Add(90 * time.Minute)})
 	o.State = res2.State
 	res3, out, reqs := update(first.Add(2 * time.Hour))
-	e := out.byURL(t)[url]
+	e := out.ByURL(t)[url]
 	switch {
 	case e == nil:
-		t.Errorf("the post whose thread got a comment is not archived again (requests %q, emitted %d)", reqs, len(out.order))
+		t.Errorf("the post whose thread got a comment is not archived again (requests %q, emitted %d)", reqs, len(out.Order))
 	default:
 		found := false
 		for _, c := range e.Comments {
@@ -81,16 +81,16 @@ func checkUpdateSeesCommentAddedToScriptThread(t *testing.T, site *fixture.Site,
 			t.Errorf("%s archived with %d comments, want %d with the new one (found %v)", url, len(e.Comments), len(post.Comments)+1, found)
 		}
 	}
-	if len(out.order) != 1 || len(res3.Renders) != 1 {
-		t.Errorf("after one new comment: %d records emitted, renders %v; want 1 record and 1 render", len(out.order), res3.Renders)
+	if len(out.Order) != 1 || len(res3.Renders) != 1 {
+		t.Errorf("after one new comment: %d records emitted, renders %v; want 1 record and 1 render", len(out.Order), res3.Renders)
 	}
 	t.Logf("after the comment: %d requests, renders %v", len(reqs), res3.Renders)
 
 	o.State = res3.State
 	res4, out, reqs := update(first.Add(3 * time.Hour))
-	if len(out.order) != 0 || len(res4.Renders) != 0 || len(reqs) > 1+watched {
+	if len(out.Order) != 0 || len(res4.Renders) != 0 || len(reqs) > 1+watched {
 		t.Errorf("unchanged again: %d requests %q, %d records emitted, renders %v; want nothing emitted or rendered",
-			len(reqs), reqs, len(out.order), res4.Renders)
+			len(reqs), reqs, len(out.Order), res4.Renders)
 	}
 }
 

@@ -1,4 +1,4 @@
-package harvest_test
+package browser_test
 
 import (
 	"context"
