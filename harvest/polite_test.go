@@ -223,7 +223,9 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (l *statusLog) wrap(h http.Handler) http.Handler {
+// Wrap logs each request with the status it was answered (in place of
+// the request log's own Wrap, which logs the path alone).
+func (l *statusLog) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(sw, r)
