@@ -251,7 +251,7 @@ func itemFullText(it feed.Item) bool {
 
 // emitBlog completes the Blog record, with the crawl ledger, and emits it,
 // then drops its files. It comes last, once the ledger is complete.
-func (c *crawl) emitBlog() error {
+func (c *crawl) emitBlog(pr pageResult) error {
 	if !c.homeDue() {
 		return nil // the home page was not read: the archived Blog record stands
 	}
@@ -272,11 +272,11 @@ func (c *crawl) emitBlog() error {
 		b.License = c.site.homeLicense
 		b.Provenance.Set("license", blogharvest.MethodStructured)
 	}
-	b.Files = append(b.Files, c.w.side.captures()...) // the evidence of dates from side feeds (feeddates.go)
+	b.Files = append(b.Files, pr.sideFiles...) // the evidence of dates from side feeds (feeddates.go)
 	if c.site.rulesF != nil {
 		b.Files = append(b.Files, *c.site.rulesF)
 	}
-	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: c.w.shapes.kept(), WidgetScripts: c.w.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: pr.shapes, WidgetScripts: pr.widgets, Moved: c.movedState(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))

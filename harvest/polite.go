@@ -116,7 +116,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: st.CommentShapes, WidgetScripts: c.w.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: st.CommentShapes, WidgetScripts: c.w.result().widgets, Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
@@ -277,7 +277,7 @@ func (c *crawl) itemSignatures() map[string]string {
 }
 
 // finishState fills Result.State at the end of a crawl that read the feed.
-func (c *crawl) finishState() {
+func (c *crawl) finishState(pr pageResult) {
 	if c.client != nil {
 		c.res.State.Robots = carriedRobots(c.client.RobotsFiles())
 	}
@@ -293,8 +293,8 @@ func (c *crawl) finishState() {
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
 	st.Threads = c.threads.State(itemKeys(c.site.feed))
-	st.CommentShapes = c.w.shapes.kept()
-	st.WidgetScripts = c.w.widgets.list()
+	st.CommentShapes = pr.shapes
+	st.WidgetScripts = pr.widgets
 	st.Moved = c.movedState()
 	st.Gone = c.goneState()
 }
