@@ -153,15 +153,12 @@ type crawl struct {
 
 	front      *frontier
 	knn        *knn
-	feedURLs   []*url.URL                        // in-scope item pages, in feed order
 	offsite    []*feed.Item                      // items whose page lies outside the scope
 	pages      int                               // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                               // URLs robots.txt kept the crawl from
 	outOfScope int                               // pages outside the blog's origins or redirected out of them
 	notHTML    map[string]int                    // pages skipped as not HTML, by media type (logNotHTML)
-	variants   map[string]int                    // query-string URLs queued per path (bounded: crawler traps)
 	stopped    bool                              // UpdateCrawl stopped after the feeds: nothing changed
-	pre        map[string]*fetch.Response        // feed first pages received already (Discover, askFeed), by URL
 	failed     map[string]bool                   // canonical URLs of feed items whose page failed
 	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
 	late       lateStubs                         // entries re-read for the stubs met after them
@@ -172,12 +169,10 @@ type crawl struct {
 	siteFeed comments.SiteFeed
 	threads  *comments.Watcher
 
-	// left counts, by source, what the crawl's bounds kept out
-	// (discovered.go), in the order met; wellKnown are the sitemap
-	// candidates no one named (platforms' paths).
-	feedErr   error // why the posts feed could not be read (too large); nil when it was
-	left      leftOuts
-	wellKnown map[string]bool
+	// disc is the discovery stage's own state and configuration
+	// (discovered.go): what the set-up and the seeding of the frontier
+	// keep between their steps.
+	disc discovery
 
 	// move is what the crawl learns of a blog that moved (moves.go),
 	// gone the posts withdrawn from it (gone.go).
@@ -236,7 +231,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	}
 	return &crawl{site: &site{}, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		variants: map[string]int{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
+		disc: newDiscovery(pol), failed: map[string]bool{},
 		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 
@@ -252,16 +247,50 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if c.feedsUnchanged(ctx) {
 		return nil
 	}
+	home, err := c.setUp(ctx)
+	if err != nil {
+		return err
+	}
+	train, err := c.learnRules(ctx)
+	if err != nil || c.emit == nil {
+		if c.emit == nil {
+			c.res.Pages += fetchedPages(train) // Learn stops here: no outcome counts them later
+		}
+		return err // c.emit is nil for Learn: it stops here
+	}
+	c.w.useRules(c.site.rules, c.site.rulesF, c.site.signs)
+	if home != nil && !c.disc.cfg.settled { // UpdateCrawl: posts the feed does not list, once a day
+		c.seedLinks(c.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
+	}
+	err = c.emitTraining(ctx, train)
+	if err == nil {
+		err = c.drain(ctx)
+	}
+	c.res.Ledger = c.settleLedger(err)
+	berr := c.emitBlog(c.w.result()) // last, with the ledger; also when the budget ran out
+	c.blogDone = berr == nil
+	return errors.Join(err, berr)
+}
+
+// setUp is the discovery stage of a crawl: the feed (discovered or
+// known) and its pages, the blog-wide comment feed, the home page, the
+// scope, the feed's items seeded and the post pattern generalised from
+// them, robots.txt and sitemaps, the posts commented or moved; its state
+// between these steps is c.disc, what it learns of the blog the site.
+// It ends by handing the page worker its copy of the site and the comment
+// stage (pageWorker.begin), and returns the home page (nil when none was
+// read).
+func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	c.step("discovering the feed")
 	home, err := c.discover(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
-		return err
+		return nil, err
 	}
 	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
 		home = c.move.home
@@ -290,28 +319,10 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.queueCommented()
 	c.probeMoves(ctx)
 	if err := c.checkIdentity(); err != nil {
-		return err // a stranger at the address: nothing archived (stranger.go)
+		return nil, err // a stranger at the address: nothing archived (stranger.go)
 	}
 	c.w.begin(*c.site, home, c.newCommentStage()) // the site is set up: the worker's from here on
-	train, err := c.learnRules(ctx)
-	if err != nil || c.emit == nil {
-		if c.emit == nil {
-			c.res.Pages += fetchedPages(train) // Learn stops here: no outcome counts them later
-		}
-		return err // c.emit is nil for Learn: it stops here
-	}
-	c.w.useRules(c.site.rules, c.site.rulesF, c.site.signs)
-	if home != nil && !c.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
-		c.seedLinks(c.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
-	}
-	err = c.emitTraining(ctx, train)
-	if err == nil {
-		err = c.drain(ctx)
-	}
-	c.res.Ledger = c.settleLedger(err)
-	berr := c.emitBlog(c.w.result()) // last, with the ledger; also when the budget ran out
-	c.blogDone = berr == nil
-	return errors.Join(err, berr)
+	return home, nil
 }
 
 // newClient builds the crawl's HTTP client, held to the blog's origins

@@ -2,6 +2,10 @@ package harvest
 
 import (
 	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 // DefaultMaxURLs bounds the URLs a crawl takes in from sitemaps and links
@@ -37,7 +41,7 @@ func (c *crawl) admit(u, source, what string) bool {
 	if c.ledger.known(u) || c.ledger.size() < c.maxURLs() {
 		return true
 	}
-	c.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
+	c.disc.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
 	return false
 }
 
@@ -91,8 +95,8 @@ func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
 // out ("… and N more URLs …"). One warning sums them up.
 func (c *crawl) settleLeftOut() {
 	total := 0
-	for _, key := range c.left.order {
-		lo := c.left.by[key]
+	for _, key := range c.disc.left.order {
+		lo := c.disc.left.by[key]
 		total += lo.n
 		switch lo.what {
 		case leftLinks:
@@ -103,7 +107,7 @@ func (c *crawl) settleLeftOut() {
 			c.ledger.force(lo.source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.n, lo.what, lo.why), "sitemap")
 		}
 	}
-	c.left = leftOuts{}
+	c.disc.left = leftOuts{}
 	if total > 0 {
 		c.stats.warnf("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
 	}
@@ -116,3 +120,54 @@ const (
 	leftLinks       = "URLs it links to"
 	leftUnread      = "sitemap not read"
 )
+
+// discovery is the discovery stage's own state: what the set-up (the
+// feed and its pages, the home page, the scope, the post pattern,
+// robots.txt and sitemaps, the blog-wide comment feed) and the seeding of
+// the frontier with the links of the pages fetched keep between their
+// steps, and the part of the policy they read (cfg, built once). What
+// the set-up learns of the blog itself is the site, handed to the page
+// worker as a value once the set-up is done (crawl.setUp,
+// pageWorker.begin).
+type discovery struct {
+	cfg      discoverConfig
+	feedURLs []*url.URL                 // in-scope item pages, in feed order
+	pre      map[string]*fetch.Response // feed first pages received already (Discover, askFeed), by URL
+	feedErr  error                      // why the posts feed could not be read (too large); nil when it was
+	// left counts, by source, what the crawl's bounds kept out, in the
+	// order met; wellKnown are the sitemap candidates no one named
+	// (platforms' paths); variants the query-string URLs queued per path
+	// (bounded: crawler traps).
+	left      leftOuts
+	wellKnown map[string]bool
+	variants  map[string]int
+}
+
+// discoverConfig is what discovery reads of the crawl's policy, built
+// once (newDiscovery).
+type discoverConfig struct {
+	// since: UpdateCrawl pages the feeds back to it and takes sitemap
+	// URLs whose lastmod is after it (with changedOnly); zero for
+	// NewCrawl.
+	since       time.Time
+	changedOnly bool
+	// useState: start from the feed the crawl before knew
+	// (Options.State.Feed).
+	useState bool
+	// settled: no recheck is due, so no sitemap is read (robots.txt is
+	// still kept).
+	settled bool
+	// homeLinksOnly: only the post links of the home page are followed.
+	homeLinksOnly bool
+	// siteCommentPages bounds the pages of the blog-wide comment feed
+	// read.
+	siteCommentPages int
+}
+
+// newDiscovery returns the discovery stage's state for a crawl with
+// policy pol.
+func newDiscovery(pol policy) discovery {
+	return discovery{cfg: discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
+		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages},
+		pre: map[string]*fetch.Response{}, wellKnown: map[string]bool{}, variants: map[string]int{}}
+}

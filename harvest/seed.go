@@ -101,7 +101,7 @@ func (c *crawl) seedFeed() {
 		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.site.feed.Items)-i), kind: "post"})
 	}
 	c.site.pattern = learnPattern(shapes)
-	c.feedURLs = urls
+	c.disc.feedURLs = urls
 }
 
 // verifyPattern checks the post pattern against pages known not to be
@@ -122,7 +122,7 @@ func (c *crawl) verifyPattern(home *fetchedPage) {
 			}
 		}
 	}
-	c.site.pattern.verify(non, c.feedURLs)
+	c.site.pattern.verify(non, c.disc.feedURLs)
 	c.res.Pattern = c.site.pattern.String()
 }
 
@@ -140,7 +140,7 @@ func (c *crawl) isFeedURL(raw string) bool {
 // UpdateCrawl reads them only when its recheck is due (recheckDue): the
 // feeds say what changed; robots.txt (cached) is still kept.
 func (c *crawl) readSitemaps(ctx context.Context) {
-	if c.pol.settled {
+	if c.disc.cfg.settled {
 		c.keepRobots(ctx)
 		return
 	}
@@ -173,7 +173,7 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 			if len(queue)+len(tried) < maxSitemaps || tried[ch] {
 				queue = append(queue, ch)
 			} else {
-				c.left.add(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
+				c.disc.left.add(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
 			}
 		}
 	}
@@ -184,8 +184,8 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 // named and are left out silently.
 func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
 	for _, l := range append([]string{loc}, queue...) {
-		if !c.wellKnown[l] {
-			c.left.add(l, l, leftUnread, why)
+		if !c.disc.wellKnown[l] {
+			c.disc.left.add(l, l, leftUnread, why)
 		}
 	}
 }
@@ -267,7 +267,7 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	for _, p := range platform.Sitemaps() {
 		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.site.scope.prefix, p)} {
 			if s := u.String(); !named[s] {
-				c.wellKnown[s] = true
+				c.disc.wellKnown[s] = true
 			}
 		}
 		out = append(out, root.JoinPath(p).String())
@@ -339,7 +339,7 @@ func (c *crawl) queueSitemapURL(sitemap string, su sitemapURL, page, post bool) 
 	case c.front.has(u.String()):
 		return
 	}
-	if c.pol.changedOnly && (su.LastMod.IsZero() || !su.LastMod.After(c.pol.since)) {
+	if c.disc.cfg.changedOnly && (su.LastMod.IsZero() || !su.LastMod.After(c.disc.cfg.since)) {
 		c.res.Skipped++
 		c.ledger.set(u.String(), FateSkipped, "sitemap lastmod not after the last crawl", "")
 		return
@@ -379,7 +379,7 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 			continue
 		}
 		post := c.site.pattern.match(u)
-		if c.pol.homeLinksOnly && (!post || depth > 0) {
+		if c.disc.cfg.homeLinksOnly && (!post || depth > 0) {
 			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
 		}
@@ -437,10 +437,10 @@ func (c *crawl) tooManyVariants(u *url.URL) bool {
 		return false // listing pagination (?paged=N, updated-max) is bounded by the blog's size
 	}
 	key := u.Host + u.Path
-	if c.variants[key] >= maxQueryVariants {
+	if c.disc.variants[key] >= maxQueryVariants {
 		return true
 	}
-	c.variants[key]++
+	c.disc.variants[key]++
 	return false
 }
 
