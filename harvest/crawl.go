@@ -231,7 +231,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	}
 	return &crawl{site: &site{}, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		disc: newDiscovery(pol), failed: map[string]bool{},
+		disc: newDiscovery(pol, o), failed: map[string]bool{},
 		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 

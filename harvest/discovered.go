@@ -38,29 +38,29 @@ type leftOut struct {
 // holds are bounded by configuration, whatever the blog names. Called by
 // the coordinator only.
 func (c *crawl) admit(u, source, what string) bool {
-	if c.ledger.known(u) || c.ledger.size() < c.maxURLs() {
+	if c.ledger.known(u) || c.ledger.size() < c.disc.cfg.maxURLs {
 		return true
 	}
-	c.disc.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
+	c.disc.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.disc.cfg.maxURLs))
 	return false
 }
 
-// maxURLs is Options.MaxURLs, DefaultMaxURLs when unset (a crawl built
+// maxURLsOf is Options.MaxURLs, DefaultMaxURLs when unset (a crawl built
 // without withDefaults).
-func (c *crawl) maxURLs() int {
-	if c.o.MaxURLs <= 0 {
+func maxURLsOf(o Options) int {
+	if o.MaxURLs <= 0 {
 		return DefaultMaxURLs
 	}
-	return c.o.MaxURLs
+	return o.MaxURLs
 }
 
-// maxSitemapBytes is Options.MaxSitemapBytes, DefaultMaxSitemapBytes when
+// sitemapBytesOf is Options.MaxSitemapBytes, DefaultMaxSitemapBytes when
 // unset.
-func (c *crawl) maxSitemapBytes() int64 {
-	if c.o.MaxSitemapBytes <= 0 {
+func sitemapBytesOf(o Options) int64 {
+	if o.MaxSitemapBytes <= 0 {
 		return DefaultMaxSitemapBytes
 	}
-	return c.o.MaxSitemapBytes
+	return o.MaxSitemapBytes
 }
 
 // leftOuts are the leftOut counts of a crawl, by source and what, in the
@@ -86,7 +86,7 @@ func (l *leftOuts) add(source, u, what, why string) {
 }
 
 // urlsFull reports whether the crawl holds Options.MaxURLs URLs.
-func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
+func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.disc.cfg.maxURLs }
 
 // settleLeftOut writes what the bounds left out into the ledger, one row
 // per source, as over-budget (a shortfall the archive's report shows): a
@@ -162,12 +162,17 @@ type discoverConfig struct {
 	// siteCommentPages bounds the pages of the blog-wide comment feed
 	// read.
 	siteCommentPages int
+	// maxURLs and maxSitemapBytes are the crawl's bounds on the URLs
+	// taken in and the sitemap bytes read (Options, defaults when unset).
+	maxURLs         int
+	maxSitemapBytes int64
 }
 
 // newDiscovery returns the discovery stage's state for a crawl with
-// policy pol.
-func newDiscovery(pol policy) discovery {
+// policy pol and options o.
+func newDiscovery(pol policy, o Options) discovery {
 	return discovery{cfg: discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
-		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages},
+		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages,
+		maxURLs: maxURLsOf(o), maxSitemapBytes: sitemapBytesOf(o)},
 		pre: map[string]*fetch.Response{}, wellKnown: map[string]bool{}, variants: map[string]int{}}
 }

@@ -157,13 +157,13 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 		switch {
 		case len(tried) >= maxSitemaps:
 			why = fmt.Sprintf("%d sitemaps read, the most a crawl reads", maxSitemaps)
-		case read >= c.maxSitemapBytes():
-			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.maxSitemapBytes())
+		case read >= c.disc.cfg.maxSitemapBytes:
+			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.disc.cfg.maxSitemapBytes)
 		case c.urlsFull():
-			why = fmt.Sprintf("max_urls %d reached", c.maxURLs())
+			why = fmt.Sprintf("max_urls %d reached", c.disc.cfg.maxURLs)
 		}
 		if why != "" {
-			c.leftSitemaps(loc, queue, why)
+			c.disc.leftSitemaps(loc, queue, why)
 			return
 		}
 		tried[loc] = true
@@ -182,10 +182,10 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 // leftSitemaps records loc and the rest of the queue as sitemaps not
 // read, for why; well-known paths never tried are not sitemaps anyone
 // named and are left out silently.
-func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
+func (d *discovery) leftSitemaps(loc string, queue []string, why string) {
 	for _, l := range append([]string{loc}, queue...) {
-		if !c.disc.wellKnown[l] {
-			c.disc.left.add(l, l, leftUnread, why)
+		if !d.wellKnown[l] {
+			d.left.add(l, l, leftUnread, why)
 		}
 	}
 }
@@ -383,7 +383,7 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
 		}
-		if !post && c.tooManyVariants(u) {
+		if !post && c.disc.tooManyVariants(u) {
 			c.ledger.set(l.url, FateSkipped, "query variant beyond the bound per path (crawler trap)", "link")
 			continue
 		}
@@ -432,15 +432,15 @@ const maxQueryVariants = 25
 
 // tooManyVariants reports whether u has a query string and its path has
 // had maxQueryVariants query variants queued already; otherwise it counts u.
-func (c *crawl) tooManyVariants(u *url.URL) bool {
+func (d *discovery) tooManyVariants(u *url.URL) bool {
 	if u.RawQuery == "" || isListingPath(u) {
 		return false // listing pagination (?paged=N, updated-max) is bounded by the blog's size
 	}
 	key := u.Host + u.Path
-	if c.disc.variants[key] >= maxQueryVariants {
+	if d.variants[key] >= maxQueryVariants {
 		return true
 	}
-	c.disc.variants[key]++
+	d.variants[key]++
 	return false
 }
 
