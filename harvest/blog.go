@@ -24,7 +24,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	if c.site.blog.FeedURL != "" {
 		return c.fetchHome(ctx, c.site.blog.URL), nil
 	}
-	if c.pol.useState && c.o.State.Feed.URL != "" {
+	if c.disc.cfg.useState && c.o.State.Feed.URL != "" {
 		return c.knownFeed(ctx), nil
 	}
 	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.site.blog.URL)
@@ -64,7 +64,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 // sitemaps; the feed's problem is a warning and the feed's row in the
 // ledger (failed).
 func (c *crawl) feedless(resp *fetch.Response, err error) *fetchedPage {
-	c.feedErr = err
+	c.disc.feedErr = err
 	c.pages++
 	c.res.Pages++
 	c.homeFile(resp)
@@ -161,13 +161,13 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 // stands in for it (noFeed), and the posts come from the other ways of
 // finding them.
 func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
-	if c.feedErr != nil {
-		c.noFeed(c.site.blog.FeedURL, c.feedErr)
+	if c.disc.feedErr != nil {
+		c.noFeed(c.site.blog.FeedURL, c.disc.feedErr)
 		return nil
 	}
 	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
-	if c.pol.changedOnly {
-		po.Since, po.Enough, po.NewestFirst = c.pol.since, c.wantItems, true
+	if c.disc.cfg.changedOnly {
+		po.Since, po.Enough, po.NewestFirst = c.disc.cfg.since, c.wantItems, true
 	}
 	f, files, err := c.feedPages(ctx, c.site.blog.FeedURL, po)
 	if f == nil && c.feedMayHaveMoved(err) {
@@ -251,7 +251,7 @@ func itemFullText(it feed.Item) bool {
 
 // emitBlog completes the Blog record, with the crawl ledger, and emits it,
 // then drops its files. It comes last, once the ledger is complete.
-func (c *crawl) emitBlog() error {
+func (c *crawl) emitBlog(pr pageResult) error {
 	if !c.homeDue() {
 		return nil // the home page was not read: the archived Blog record stands
 	}
@@ -272,11 +272,11 @@ func (c *crawl) emitBlog() error {
 		b.License = c.site.homeLicense
 		b.Provenance.Set("license", blogharvest.MethodStructured)
 	}
-	b.Files = append(b.Files, c.w.side.captures()...) // the evidence of dates from side feeds (feeddates.go)
+	b.Files = append(b.Files, pr.sideFiles...) // the evidence of dates from side feeds (feeddates.go)
 	if c.site.rulesF != nil {
 		b.Files = append(b.Files, *c.site.rulesF)
 	}
-	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: c.w.shapes.kept(), WidgetScripts: c.w.widgets.list(), Moved: c.movedState(), Gone: c.goneState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: pr.shapes, WidgetScripts: pr.widgets, Moved: c.movedState(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))

@@ -11,9 +11,9 @@ import (
 // which feed items were published, edited or listed anew, which entries
 // are dated after since. The coordinator builds it with the crawl
 // (newChanges) from the policy and Options.State and hands it to the page
-// worker; it is read-only after that. It reads the site for the feed's
-// first page and whether the blog moved, both set up before any item is
-// tested.
+// worker; it is read-only after that. It reads the page worker's copy of
+// the site (given by pageWorker.begin) for the feed's first page and
+// whether the blog moved, both set up before any item is tested.
 type changes struct {
 	// since is the date after which UpdateCrawl archives what was
 	// published, edited or commented; zero for NewCrawl.
@@ -25,13 +25,16 @@ type changes struct {
 	// items are the signatures of the last crawl's first-page items
 	// (State.Items), by itemKey.
 	items map[string]string
-	site  *site
+	// site is the page worker's copy of the site, set when it is handed
+	// over (pageWorker.begin); itemChanged and onFirstPage are not asked
+	// before.
+	site *site
 }
 
-// newChanges is the change test of a crawl with policy pol, the last
-// crawl's item signatures items and the site s.
-func newChanges(pol policy, items map[string]string, s *site) *changes {
-	return &changes{since: pol.since, only: pol.changedOnly, settled: pol.settled, items: items, site: s}
+// newChanges is the change test of a crawl with policy pol and the last
+// crawl's item signatures items.
+func newChanges(pol policy, items map[string]string) *changes {
+	return &changes{since: pol.since, only: pol.changedOnly, settled: pol.settled, items: items}
 }
 
 // itemChanged reports whether a feed item was published or edited after

@@ -133,7 +133,7 @@ func (c *crawl) handle(out outcome) error {
 		c.queueStub(out)
 	}
 	if out.info != nil && out.url != nil {
-		if !c.pol.homeLinksOnly || out.url.String() == c.site.home.String() {
+		if !c.disc.cfg.homeLinksOnly || out.url.String() == c.site.home.String() {
 			n := c.seedLinks(out.url.String(), out.info, out.job.t.depth)
 			if !out.post {
 				c.knn.train(out.url, float64(n))

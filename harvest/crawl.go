@@ -55,8 +55,12 @@ func Learn(ctx context.Context, o Options) (*Result, error) {
 
 // site is what a crawl knows of the blog: set up by the coordinator in
 // the phases before the frontier is drained (discovery, feed, scope,
-// pattern, rules), read-only while the page workers run (the Blog record
-// is completed and emitted after they are done).
+// pattern, rules). The coordinator's is written by the set-up and, for
+// the Blog record, after the workers are done; the page worker holds a
+// copy of its own, handed over as a value once the set-up is done
+// (pageWorker.begin) and completed with the rules once they are learned
+// (pageWorker.useRules): nothing the coordinator writes after that
+// reaches it.
 type site struct {
 	blog        blogharvest.Blog
 	home        *url.URL // canonical home page
@@ -77,12 +81,17 @@ type site struct {
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
-// entry (comments, rendering, media). It reads the site and the change
-// test (changes; never the policy), claims URLs (claims), records their fates (ledger) and writes stats; it
-// never touches the frontier, the kNN model, the Result's counts or emit,
-// which are the coordinator's. Every field is set before the workers
-// start; the ones written after that are safe for concurrent use.
+// entry (comments, rendering, media). It reads its copy of the site and
+// the change test (changes; never the policy), claims URLs (claims),
+// records their fates (ledger) and writes stats; it never touches the
+// frontier, the kNN model, the Result's counts or emit, which are the
+// coordinator's. The coordinator hands it the site and the comment stage
+// once the set-up is done (begin), the rules once they are learned
+// (useRules), and takes back what it learned for the whole crawl as a
+// value (result). Every field is set before the workers start; the ones
+// written after that are safe for concurrent use.
 type pageWorker struct {
+	// site is the worker's own copy of the site (begin), nil before.
 	site *site
 	o    Options
 	// changes tells what changed since the last crawl (changes.go): the
@@ -134,24 +143,22 @@ type crawl struct {
 	stats   *stats
 	// w is the page stage: what the drain's workers run, one page job
 	// at a time (worker.go), turning it into an outcome the coordinator
-	// handles; the coordinator gives it the comment stage once the site
-	// is set up, and reads what it learned for the whole crawl (comment
-	// shapes, widget scripts, side feeds, the render account) at the end.
+	// handles; the coordinator hands it the site and the comment stage
+	// once the site is set up (begin), and takes what it learned for the
+	// whole crawl (comment shapes, widget scripts, side feeds, the render
+	// account) as a value at the end (result, a pageResult).
 	w    *pageWorker
 	emit func(Record) error
 	res  *Result
 
 	front      *frontier
 	knn        *knn
-	feedURLs   []*url.URL                        // in-scope item pages, in feed order
 	offsite    []*feed.Item                      // items whose page lies outside the scope
 	pages      int                               // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                               // URLs robots.txt kept the crawl from
 	outOfScope int                               // pages outside the blog's origins or redirected out of them
 	notHTML    map[string]int                    // pages skipped as not HTML, by media type (logNotHTML)
-	variants   map[string]int                    // query-string URLs queued per path (bounded: crawler traps)
 	stopped    bool                              // UpdateCrawl stopped after the feeds: nothing changed
-	pre        map[string]*fetch.Response        // feed first pages received already (Discover, askFeed), by URL
 	failed     map[string]bool                   // canonical URLs of feed items whose page failed
 	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
 	late       lateStubs                         // entries re-read for the stubs met after them
@@ -162,12 +169,10 @@ type crawl struct {
 	siteFeed comments.SiteFeed
 	threads  *comments.Watcher
 
-	// left counts, by source, what the crawl's bounds kept out
-	// (discovered.go), in the order met; wellKnown are the sitemap
-	// candidates no one named (platforms' paths).
-	feedErr   error // why the posts feed could not be read (too large); nil when it was
-	left      leftOuts
-	wellKnown map[string]bool
+	// disc is the discovery stage's own state and configuration
+	// (discovered.go): what the set-up and the seeding of the frontier
+	// keep between their steps.
+	disc discovery
 
 	// move is what the crawl learns of a blog that moved (moves.go),
 	// gone the posts withdrawn from it (gone.go).
@@ -194,7 +199,8 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 	if c.res.Ledger == nil {
 		c.res.Ledger = c.settleLedger(err)
 	}
-	c.finishState()
+	pr := c.w.result() // the workers are done
+	c.finishState(pr)
 	c.res.Timings.Total = time.Since(wall)
 	if c.client != nil {
 		c.client.Close() // the crawl is over: its connections are not kept for another
@@ -204,7 +210,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 		}
 		c.res.Delayed = int(st.Delayed)
 	}
-	c.w.render.account.fill(c.res)
+	pr.fill(c.res)
 	return c.res, err
 }
 
@@ -212,9 +218,8 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 // applied) and policy pol, started at start.
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
-	s := &site{}
-	ch := newChanges(pol, o.State.Items, s)
-	w := &pageWorker{site: s, o: o, changes: ch, log: o.Logger, start: start, claims: newClaims(),
+	ch := newChanges(pol, o.State.Items)
+	w := &pageWorker{o: o, changes: ch, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
 		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
 		stored: &storedRequisites{load: o.ArchivedRequisites}, scripts: &scriptReads{}}
@@ -224,9 +229,9 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	} else {
 		w.widgets = newWidgetScripts(nil)
 	}
-	return &crawl{site: s, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
+	return &crawl{site: &site{}, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
-		variants: map[string]int{}, wellKnown: map[string]bool{}, pre: map[string]*fetch.Response{}, failed: map[string]bool{},
+		disc: newDiscovery(pol, o), failed: map[string]bool{},
 		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger)}
 }
 
@@ -242,16 +247,50 @@ func (c *crawl) crawl(ctx context.Context) error {
 	if c.feedsUnchanged(ctx) {
 		return nil
 	}
+	home, err := c.setUp(ctx)
+	if err != nil {
+		return err
+	}
+	train, err := c.learnRules(ctx)
+	if err != nil || c.emit == nil {
+		if c.emit == nil {
+			c.res.Pages += fetchedPages(train) // Learn stops here: no outcome counts them later
+		}
+		return err // c.emit is nil for Learn: it stops here
+	}
+	c.w.useRules(c.site.rules, c.site.rulesF, c.site.signs)
+	if home != nil && !c.disc.cfg.settled { // UpdateCrawl: posts the feed does not list, once a day
+		c.seedLinks(c.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
+	}
+	err = c.emitTraining(ctx, train)
+	if err == nil {
+		err = c.drain(ctx)
+	}
+	c.res.Ledger = c.settleLedger(err)
+	berr := c.emitBlog(c.w.result()) // last, with the ledger; also when the budget ran out
+	c.blogDone = berr == nil
+	return errors.Join(err, berr)
+}
+
+// setUp is the discovery stage of a crawl: the feed (discovered or
+// known) and its pages, the blog-wide comment feed, the home page, the
+// scope, the feed's items seeded and the post pattern generalised from
+// them, robots.txt and sitemaps, the posts commented or moved; its state
+// between these steps is c.disc, what it learns of the blog the site.
+// It ends by handing the page worker its copy of the site and the comment
+// stage (pageWorker.begin), and returns the home page (nil when none was
+// read).
+func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	c.step("discovering the feed")
 	home, err := c.discover(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
-		return err
+		return nil, err
 	}
 	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
 		home = c.move.home
@@ -269,7 +308,6 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 	}
 	c.setScope(home)
-	c.w.widgets.setHome(home) // its scripts are no widget's loader (scriptwidget.go)
 	if c.homeDue() {
 		c.homeRequisites(ctx, home)
 	}
@@ -281,27 +319,10 @@ func (c *crawl) crawl(ctx context.Context) error {
 	c.queueCommented()
 	c.probeMoves(ctx)
 	if err := c.checkIdentity(); err != nil {
-		return err // a stranger at the address: nothing archived (stranger.go)
+		return nil, err // a stranger at the address: nothing archived (stranger.go)
 	}
-	c.w.comments = c.newCommentStage() // the site is set up: the pages' comments from here on
-	train, err := c.learnRules(ctx)
-	if err != nil || c.emit == nil {
-		if c.emit == nil {
-			c.res.Pages += fetchedPages(train) // Learn stops here: no outcome counts them later
-		}
-		return err // c.emit is nil for Learn: it stops here
-	}
-	if home != nil && !c.pol.settled { // UpdateCrawl: posts the feed does not list, once a day
-		c.seedLinks(c.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
-	}
-	err = c.emitTraining(ctx, train)
-	if err == nil {
-		err = c.drain(ctx)
-	}
-	c.res.Ledger = c.settleLedger(err)
-	berr := c.emitBlog() // last, with the ledger; also when the budget ran out
-	c.blogDone = berr == nil
-	return errors.Join(err, berr)
+	c.w.begin(*c.site, home, c.newCommentStage()) // the site is set up: the worker's from here on
+	return home, nil
 }
 
 // newClient builds the crawl's HTTP client, held to the blog's origins

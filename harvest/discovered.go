@@ -2,6 +2,10 @@ package harvest
 
 import (
 	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 // DefaultMaxURLs bounds the URLs a crawl takes in from sitemaps and links
@@ -34,29 +38,29 @@ type leftOut struct {
 // holds are bounded by configuration, whatever the blog names. Called by
 // the coordinator only.
 func (c *crawl) admit(u, source, what string) bool {
-	if c.ledger.known(u) || c.ledger.size() < c.maxURLs() {
+	if c.ledger.known(u) || c.ledger.size() < c.disc.cfg.maxURLs {
 		return true
 	}
-	c.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.maxURLs()))
+	c.disc.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.disc.cfg.maxURLs))
 	return false
 }
 
-// maxURLs is Options.MaxURLs, DefaultMaxURLs when unset (a crawl built
+// maxURLsOf is Options.MaxURLs, DefaultMaxURLs when unset (a crawl built
 // without withDefaults).
-func (c *crawl) maxURLs() int {
-	if c.o.MaxURLs <= 0 {
+func maxURLsOf(o Options) int {
+	if o.MaxURLs <= 0 {
 		return DefaultMaxURLs
 	}
-	return c.o.MaxURLs
+	return o.MaxURLs
 }
 
-// maxSitemapBytes is Options.MaxSitemapBytes, DefaultMaxSitemapBytes when
+// sitemapBytesOf is Options.MaxSitemapBytes, DefaultMaxSitemapBytes when
 // unset.
-func (c *crawl) maxSitemapBytes() int64 {
-	if c.o.MaxSitemapBytes <= 0 {
+func sitemapBytesOf(o Options) int64 {
+	if o.MaxSitemapBytes <= 0 {
 		return DefaultMaxSitemapBytes
 	}
-	return c.o.MaxSitemapBytes
+	return o.MaxSitemapBytes
 }
 
 // leftOuts are the leftOut counts of a crawl, by source and what, in the
@@ -82,7 +86,7 @@ func (l *leftOuts) add(source, u, what, why string) {
 }
 
 // urlsFull reports whether the crawl holds Options.MaxURLs URLs.
-func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
+func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.disc.cfg.maxURLs }
 
 // settleLeftOut writes what the bounds left out into the ledger, one row
 // per source, as over-budget (a shortfall the archive's report shows): a
@@ -91,8 +95,8 @@ func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.maxURLs() }
 // out ("… and N more URLs …"). One warning sums them up.
 func (c *crawl) settleLeftOut() {
 	total := 0
-	for _, key := range c.left.order {
-		lo := c.left.by[key]
+	for _, key := range c.disc.left.order {
+		lo := c.disc.left.by[key]
 		total += lo.n
 		switch lo.what {
 		case leftLinks:
@@ -103,7 +107,7 @@ func (c *crawl) settleLeftOut() {
 			c.ledger.force(lo.source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.n, lo.what, lo.why), "sitemap")
 		}
 	}
-	c.left = leftOuts{}
+	c.disc.left = leftOuts{}
 	if total > 0 {
 		c.stats.warnf("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
 	}
@@ -116,3 +120,59 @@ const (
 	leftLinks       = "URLs it links to"
 	leftUnread      = "sitemap not read"
 )
+
+// discovery is the discovery stage's own state: what the set-up (the
+// feed and its pages, the home page, the scope, the post pattern,
+// robots.txt and sitemaps, the blog-wide comment feed) and the seeding of
+// the frontier with the links of the pages fetched keep between their
+// steps, and the part of the policy they read (cfg, built once). What
+// the set-up learns of the blog itself is the site, handed to the page
+// worker as a value once the set-up is done (crawl.setUp,
+// pageWorker.begin).
+type discovery struct {
+	cfg      discoverConfig
+	feedURLs []*url.URL                 // in-scope item pages, in feed order
+	pre      map[string]*fetch.Response // feed first pages received already (Discover, askFeed), by URL
+	feedErr  error                      // why the posts feed could not be read (too large); nil when it was
+	// left counts, by source, what the crawl's bounds kept out, in the
+	// order met; wellKnown are the sitemap candidates no one named
+	// (platforms' paths); variants the query-string URLs queued per path
+	// (bounded: crawler traps).
+	left      leftOuts
+	wellKnown map[string]bool
+	variants  map[string]int
+}
+
+// discoverConfig is what discovery reads of the crawl's policy, built
+// once (newDiscovery).
+type discoverConfig struct {
+	// since: UpdateCrawl pages the feeds back to it and takes sitemap
+	// URLs whose lastmod is after it (with changedOnly); zero for
+	// NewCrawl.
+	since       time.Time
+	changedOnly bool
+	// useState: start from the feed the crawl before knew
+	// (Options.State.Feed).
+	useState bool
+	// settled: no recheck is due, so no sitemap is read (robots.txt is
+	// still kept).
+	settled bool
+	// homeLinksOnly: only the post links of the home page are followed.
+	homeLinksOnly bool
+	// siteCommentPages bounds the pages of the blog-wide comment feed
+	// read.
+	siteCommentPages int
+	// maxURLs and maxSitemapBytes are the crawl's bounds on the URLs
+	// taken in and the sitemap bytes read (Options, defaults when unset).
+	maxURLs         int
+	maxSitemapBytes int64
+}
+
+// newDiscovery returns the discovery stage's state for a crawl with
+// policy pol and options o.
+func newDiscovery(pol policy, o Options) discovery {
+	return discovery{cfg: discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
+		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages,
+		maxURLs: maxURLsOf(o), maxSitemapBytes: sitemapBytesOf(o)},
+		pre: map[string]*fetch.Response{}, wellKnown: map[string]bool{}, variants: map[string]int{}}
+}

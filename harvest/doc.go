@@ -392,15 +392,29 @@
 //     frontier: handle in coordinator.go. A new source of URLs calls
 //     admit (discovered.go) before it queues or records one, so that
 //     Options.MaxURLs bounds it.
+//   - A new step of the set-up (before any page job): crawl.setUp
+//     (crawl.go), the discovery stage; the state it keeps between its
+//     steps is a field of discovery (discovered.go, the crawl's c.disc),
+//     the policy it reads a field of discoverConfig, set in newDiscovery
+//     (the set-up reads no pol). What it learns of the blog that the page
+//     worker reads is a field of site: the worker gets its own copy when
+//     setUp ends (pageWorker.begin), the rules and the content test's
+//     signs after training (useRules); nothing the coordinator writes to
+//     its site later reaches the worker.
+//   - Something the page worker learns for the whole crawl (for the Blog
+//     record, the State or the Result): a field of pageResult, filled by
+//     pageWorker.result (worker.go); the coordinator reads no field of
+//     the worker.
 //   - A new bound on what a blog decides the size of: a field of Options
 //     (with its default in withDefaults), its config key in daemon
 //     (Blog, builtinDefaults, checkValues, crawlOptions) and
 //     blogs.example.yaml; what it leaves out goes to the ledger, named
 //     by the key. Comment sources' bounds: feed.CommentLimits.
 //   - A new difference between NewCrawl and UpdateCrawl: a field of policy,
-//     set in newCrawlPolicy and updatePolicy. Where the page worker must
-//     see it: a field of changes, set from the policy in newChanges (the
-//     worker holds no policy). Where the comment stage must
+//     set in newCrawlPolicy and updatePolicy. Where discovery must see it:
+//     a field of discoverConfig, set in newDiscovery. Where the page
+//     worker must see it: a field of changes, set from the policy in
+//     newChanges (the worker holds no policy). Where the comment stage must
 //     see it: a field of comments.Config, set from the policy in
 //     newCommentStage (commentdeps.go; the stage never reads pol or
 //     Options).

@@ -336,7 +336,7 @@ func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.E
 // outside the blog's scope; UpdateCrawl emits only those changed since.
 func (c *crawl) emitOffsite() error {
 	for _, it := range c.offsite {
-		if c.pol.changedOnly && !c.changes.itemChanged(it) {
+		if c.changes.only && !c.changes.itemChanged(it) {
 			c.ledger.set(canonicalOr(it.Link), FateSkipped, "feed item unchanged since the last crawl", "feed")
 			continue
 		}

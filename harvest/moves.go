@@ -303,7 +303,7 @@ func (c *crawl) probeMoves(ctx context.Context) {
 		return
 	}
 	listed := map[string]bool{}
-	for _, u := range c.feedURLs {
+	for _, u := range c.disc.feedURLs {
 		listed[u.String()] = true
 	}
 	probed := 0

@@ -116,14 +116,14 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
 	c.res.Rules = st.Rules
 	c.res.State = State{CrawlState: blogharvest.CrawlState{Feed: fv, CommentFeed: cv, Items: st.Items,
-		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: st.CommentShapes, WidgetScripts: c.w.widgets.list(), Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
+		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: st.CommentShapes, WidgetScripts: c.w.result().widgets, Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
 }
 
 // askFeed requests a feed conditionally with v and reports whether it is
 // unchanged, with its validators now. A changed first page is kept in
-// c.pre for feedPages; a failure counts as a change (the crawl goes on and
+// c.disc.pre for feedPages; a failure counts as a change (the crawl goes on and
 // meets it again).
 func (c *crawl) askFeed(ctx context.Context, v blogharvest.Validators) (blogharvest.Validators, bool) {
 	resp, err := feed.Request(ctx, c.client, v.URL, baseETag(v.ETag), v.LastModified)
@@ -149,10 +149,10 @@ func (c *crawl) keepFeedPage(raw string, resp *fetch.Response) {
 	if resp == nil {
 		return
 	}
-	if c.pre == nil {
-		c.pre = map[string]*fetch.Response{}
+	if c.disc.pre == nil {
+		c.disc.pre = map[string]*fetch.Response{}
 	}
-	c.pre[raw] = resp
+	c.disc.pre[raw] = resp
 }
 
 // baseETag undoes what Apache's mod_deflate does to the ETag of a body it
@@ -172,8 +172,8 @@ func baseETag(etag string) string {
 // feedPages is feed.FetchAll, starting from the first page askFeed
 // received when it has it.
 func (c *crawl) feedPages(ctx context.Context, raw string, po feed.PageOptions) (*feed.Feed, []blogharvest.File, error) {
-	if resp := c.pre[raw]; resp != nil {
-		delete(c.pre, raw)
+	if resp := c.disc.pre[raw]; resp != nil {
+		delete(c.disc.pre, raw)
 		return feed.FetchFrom(ctx, c.client, resp, po)
 	}
 	return feed.FetchAll(ctx, c.client, raw, po)
@@ -277,7 +277,7 @@ func (c *crawl) itemSignatures() map[string]string {
 }
 
 // finishState fills Result.State at the end of a crawl that read the feed.
-func (c *crawl) finishState() {
+func (c *crawl) finishState(pr pageResult) {
 	if c.client != nil {
 		c.res.State.Robots = carriedRobots(c.client.RobotsFiles())
 	}
@@ -293,8 +293,8 @@ func (c *crawl) finishState() {
 	st.Items = c.itemSignatures()
 	st.Pages = c.pageValidators(st.Items)
 	st.Threads = c.threads.State(itemKeys(c.site.feed))
-	st.CommentShapes = c.w.shapes.kept()
-	st.WidgetScripts = c.w.widgets.list()
+	st.CommentShapes = pr.shapes
+	st.WidgetScripts = pr.widgets
 	st.Moved = c.movedState()
 	st.Gone = c.goneState()
 }

@@ -28,13 +28,13 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 	if c.emit == nil || c.site.rules == nil {
 		return nil, ""
 	}
-	for _, u := range c.feedURLs {
+	for _, u := range c.disc.feedURLs {
 		it := c.claims.peek(u.String())
 		if it == nil {
 			continue
 		}
 		changed, _ := c.changes.signatureChanged(it)
-		if !it.Published.After(c.pol.since) && !it.Updated.After(c.pol.since) && !changed {
+		if !it.Published.After(c.changes.since) && !it.Updated.After(c.changes.since) && !changed {
 			continue
 		}
 		j := &pageJob{t: task{url: u.String(), kind: "post"}, item: c.claims.take(u.String()), fromFeed: true}

@@ -49,6 +49,13 @@ const viaRequisite = "requisite"
 // origins). Names that resolve to such addresses are refused when the
 // connection is made (fetch's guard, the browser proxy).
 func (w *pageWorker) requisiteRefusal(raw string) string {
+	return w.requisiteRefusalIn(w.site.scope, raw)
+}
+
+// requisiteRefusalIn is requisiteRefusal with the blog's hosts those of
+// sc: the home page's requisites are judged before the site is handed
+// to the page worker (homeRequisites).
+func (w *pageWorker) requisiteRefusalIn(sc *scope, raw string) string {
 	if w.o.Requisites == RequisitesNone {
 		return "requisites: none"
 	}
@@ -56,7 +63,7 @@ func (w *pageWorker) requisiteRefusal(raw string) string {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "not an http(s) URL"
 	}
-	own := w.site.scope != nil && w.site.scope.hosts[strings.ToLower(u.Host)]
+	own := sc != nil && sc.hosts[strings.ToLower(u.Host)]
 	switch {
 	case own:
 		return ""
@@ -77,6 +84,7 @@ func (w *pageWorker) refuseRequisite(u string, f Fate, why string) {
 // caps, each URL once.
 type pageRequisites struct {
 	w     *pageWorker
+	scope *scope // the blog's hosts (the site's scope)
 	files []blogharvest.File
 	seen  map[string]bool
 	bytes int64
@@ -85,8 +93,8 @@ type pageRequisites struct {
 
 // newPageRequisites starts the requisites of a page whose record already
 // holds files (their URLs are not captured again).
-func (w *pageWorker) newPageRequisites(have []blogharvest.File) *pageRequisites {
-	r := &pageRequisites{w: w, seen: map[string]bool{}}
+func (w *pageWorker) newPageRequisites(have []blogharvest.File, sc *scope) *pageRequisites {
+	r := &pageRequisites{w: w, scope: sc, seen: map[string]bool{}}
 	for _, f := range have {
 		if f.URL != "" && f.Status != 0 {
 			r.seen[f.URL] = true
@@ -132,7 +140,7 @@ func (r *pageRequisites) capture(ctx context.Context, doc *html.Node, base *url.
 			continue
 		}
 		r.keep(f)
-		for _, next := range r.w.embedsOf(f, ref.kind) {
+		for _, next := range r.w.embedsOf(f, ref.kind, r.scope) {
 			if depth[ref.url] < maxCSSDepth && !r.seen[next.url] {
 				depth[next.url] = depth[ref.url] + 1
 				queue = append(queue, next)
@@ -148,7 +156,7 @@ var errRefused = errors.New("")
 
 // fetch captures one requisite within the scope rules and caps.
 func (r *pageRequisites) fetch(ctx context.Context, u string) (blogharvest.File, error) {
-	if why := r.w.requisiteRefusal(u); why != "" {
+	if why := r.w.requisiteRefusalIn(r.scope, u); why != "" {
 		r.w.refuseRequisite(u, FateOutOfScope, why)
 		return blogharvest.File{}, errRefused
 	}
@@ -203,7 +211,7 @@ func (w *pageWorker) fetchRequisite(ctx context.Context, u string) (blogharvest.
 // stylesheet's imports and url()s; an iframe document's requisites when it
 // is on the blog's origins (one hop: a frame from elsewhere is an embed,
 // its own embeds are not).
-func (w *pageWorker) embedsOf(f blogharvest.File, k refKind) []requisiteRef {
+func (w *pageWorker) embedsOf(f blogharvest.File, k refKind, sc *scope) []requisiteRef {
 	mt, _, _ := mime.ParseMediaType(f.MediaType)
 	base, err := url.Parse(f.URL)
 	if err != nil {
@@ -218,7 +226,7 @@ func (w *pageWorker) embedsOf(f blogharvest.File, k refKind) []requisiteRef {
 			}
 		}
 		return out
-	case k == refIframe && mt == "text/html" && w.site.scope != nil && w.site.scope.hosts[strings.ToLower(base.Host)]:
+	case k == refIframe && mt == "text/html" && sc != nil && sc.hosts[strings.ToLower(base.Host)]:
 		doc, err := html.Parse(strings.NewReader(string(f.Body)))
 		if err != nil {
 			return nil
@@ -241,7 +249,7 @@ func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.
 	if w.o.Requisites == RequisitesNone {
 		return
 	}
-	r := w.newPageRequisites(e.Files)
+	r := w.newPageRequisites(e.Files, w.site.scope)
 	for _, f := range rendered {
 		if r.seen[f.URL] {
 			continue
@@ -267,7 +275,7 @@ func (c *crawl) homeRequisites(ctx context.Context, home *fetchedPage) {
 	if home == nil || c.o.Requisites == RequisitesNone {
 		return
 	}
-	r := c.w.newPageRequisites(c.site.blog.Files)
+	r := c.w.newPageRequisites(c.site.blog.Files, c.site.scope)
 	for _, p := range r.capture(ctx, home.doc, home.url) { // each in the ledger
 		c.log.Debug("requisite not captured", "problem", p)
 	}

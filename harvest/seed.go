@@ -101,7 +101,7 @@ func (c *crawl) seedFeed() {
 		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.site.feed.Items)-i), kind: "post"})
 	}
 	c.site.pattern = learnPattern(shapes)
-	c.feedURLs = urls
+	c.disc.feedURLs = urls
 }
 
 // verifyPattern checks the post pattern against pages known not to be
@@ -122,7 +122,7 @@ func (c *crawl) verifyPattern(home *fetchedPage) {
 			}
 		}
 	}
-	c.site.pattern.verify(non, c.feedURLs)
+	c.site.pattern.verify(non, c.disc.feedURLs)
 	c.res.Pattern = c.site.pattern.String()
 }
 
@@ -140,7 +140,7 @@ func (c *crawl) isFeedURL(raw string) bool {
 // UpdateCrawl reads them only when its recheck is due (recheckDue): the
 // feeds say what changed; robots.txt (cached) is still kept.
 func (c *crawl) readSitemaps(ctx context.Context) {
-	if c.pol.settled {
+	if c.disc.cfg.settled {
 		c.keepRobots(ctx)
 		return
 	}
@@ -157,13 +157,13 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 		switch {
 		case len(tried) >= maxSitemaps:
 			why = fmt.Sprintf("%d sitemaps read, the most a crawl reads", maxSitemaps)
-		case read >= c.maxSitemapBytes():
-			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.maxSitemapBytes())
+		case read >= c.disc.cfg.maxSitemapBytes:
+			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.disc.cfg.maxSitemapBytes)
 		case c.urlsFull():
-			why = fmt.Sprintf("max_urls %d reached", c.maxURLs())
+			why = fmt.Sprintf("max_urls %d reached", c.disc.cfg.maxURLs)
 		}
 		if why != "" {
-			c.leftSitemaps(loc, queue, why)
+			c.disc.leftSitemaps(loc, queue, why)
 			return
 		}
 		tried[loc] = true
@@ -173,7 +173,7 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 			if len(queue)+len(tried) < maxSitemaps || tried[ch] {
 				queue = append(queue, ch)
 			} else {
-				c.left.add(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
+				c.disc.left.add(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
 			}
 		}
 	}
@@ -182,10 +182,10 @@ func (c *crawl) readSitemaps(ctx context.Context) {
 // leftSitemaps records loc and the rest of the queue as sitemaps not
 // read, for why; well-known paths never tried are not sitemaps anyone
 // named and are left out silently.
-func (c *crawl) leftSitemaps(loc string, queue []string, why string) {
+func (d *discovery) leftSitemaps(loc string, queue []string, why string) {
 	for _, l := range append([]string{loc}, queue...) {
-		if !c.wellKnown[l] {
-			c.left.add(l, l, leftUnread, why)
+		if !d.wellKnown[l] {
+			d.left.add(l, l, leftUnread, why)
 		}
 	}
 }
@@ -267,7 +267,7 @@ func (c *crawl) sitemapCandidates(ctx context.Context) []string {
 	for _, p := range platform.Sitemaps() {
 		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.site.scope.prefix, p)} {
 			if s := u.String(); !named[s] {
-				c.wellKnown[s] = true
+				c.disc.wellKnown[s] = true
 			}
 		}
 		out = append(out, root.JoinPath(p).String())
@@ -339,7 +339,7 @@ func (c *crawl) queueSitemapURL(sitemap string, su sitemapURL, page, post bool) 
 	case c.front.has(u.String()):
 		return
 	}
-	if c.pol.changedOnly && (su.LastMod.IsZero() || !su.LastMod.After(c.pol.since)) {
+	if c.disc.cfg.changedOnly && (su.LastMod.IsZero() || !su.LastMod.After(c.disc.cfg.since)) {
 		c.res.Skipped++
 		c.ledger.set(u.String(), FateSkipped, "sitemap lastmod not after the last crawl", "")
 		return
@@ -379,11 +379,11 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 			continue
 		}
 		post := c.site.pattern.match(u)
-		if c.pol.homeLinksOnly && (!post || depth > 0) {
+		if c.disc.cfg.homeLinksOnly && (!post || depth > 0) {
 			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
 		}
-		if !post && c.tooManyVariants(u) {
+		if !post && c.disc.tooManyVariants(u) {
 			c.ledger.set(l.url, FateSkipped, "query variant beyond the bound per path (crawler trap)", "link")
 			continue
 		}
@@ -432,15 +432,15 @@ const maxQueryVariants = 25
 
 // tooManyVariants reports whether u has a query string and its path has
 // had maxQueryVariants query variants queued already; otherwise it counts u.
-func (c *crawl) tooManyVariants(u *url.URL) bool {
+func (d *discovery) tooManyVariants(u *url.URL) bool {
 	if u.RawQuery == "" || isListingPath(u) {
 		return false // listing pagination (?paged=N, updated-max) is bounded by the blog's size
 	}
 	key := u.Host + u.Path
-	if c.variants[key] >= maxQueryVariants {
+	if d.variants[key] >= maxQueryVariants {
 		return true
 	}
-	c.variants[key]++
+	d.variants[key]++
 	return false
 }
 

@@ -56,5 +56,6 @@ func loopbackCrawl(t *testing.T, site string) *crawl {
 	o := Options{Logger: slog.New(slog.DiscardHandler)}
 	c := newCrawl(o, newCrawlPolicy(), time.Now(), nil)
 	c.client, c.w.client, c.site.home, c.site.scope, c.site.pattern, c.knn = cl, cl, home, newScope(home, nil, nil), learnPattern(nil), newKNN(3, 16)
+	c.w.begin(*c.site, nil, nil) // the set-up is done: the page worker's copy of the site
 	return c
 }

@@ -82,7 +82,7 @@ func fetchedPages(jobs []*pageJob) int {
 // trainingJobs takes up to n feed items, newest first, out of the frontier.
 func (c *crawl) trainingJobs(n int) []*pageJob {
 	var jobs []*pageJob
-	for _, u := range c.feedURLs {
+	for _, u := range c.disc.feedURLs {
 		if len(jobs) >= n {
 			break
 		}

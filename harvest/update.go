@@ -38,7 +38,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if cf == "" {
 		return nil
 	}
-	po := feed.PageOptions{Since: c.pol.since, MaxPages: c.pol.siteCommentPages, NewestFirst: true}
+	po := feed.PageOptions{Since: c.disc.cfg.since, MaxPages: c.disc.cfg.siteCommentPages, NewestFirst: true}
 	f, files, err := c.feedPages(ctx, cf, po)
 	if err != nil {
 		c.log.Info("site comment feed", "url", cf, "err", err)
@@ -52,7 +52,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 		kept.Role = blogharvest.RoleCommentFeed
 		c.site.blog.Files = append(c.site.blog.Files, kept)
 	}
-	if !c.pol.changedOnly {
+	if !c.disc.cfg.changedOnly {
 		return nil
 	}
 	c.siteFeed.Files, c.siteFeed.Parsed = files, parseSiteFiles(files)
@@ -60,7 +60,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	var posts []*url.URL
 	seen := map[string]bool{}
 	for _, it := range f.Items {
-		if !it.Published.After(c.pol.since) && !it.Updated.After(c.pol.since) {
+		if !it.Published.After(c.disc.cfg.since) && !it.Updated.After(c.disc.cfg.since) {
 			continue
 		}
 		if post := commentedPost(it.Link); post != nil && !seen[post.String()] && !isBinaryURL(post) {

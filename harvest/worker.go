@@ -300,3 +300,52 @@ func isHTMLBytes(b []byte) bool {
 	s := strings.ToLower(strings.TrimSpace(string(b[:min(len(b), 512)])))
 	return strings.HasPrefix(s, "<!doctype html") || strings.HasPrefix(s, "<html")
 }
+
+// begin hands the page worker what the set-up learned of the blog: its
+// own copy of the site s (the Blog record's files left out: they are the
+// coordinator's, and the worker reads none of them), the home page, whose
+// scripts are no widget's loader (scriptwidget.go), and the comment
+// stage. Called once by the coordinator, before the first page job (the
+// training pages' included); nothing the coordinator writes to its site
+// after that reaches the worker.
+func (w *pageWorker) begin(s site, home *fetchedPage, cm *comments.Stage) {
+	s.blog.Files = nil
+	w.site = &s
+	w.changes.site = w.site
+	w.widgets.setHome(home)
+	w.comments = cm
+}
+
+// useRules completes the worker's site with what training learned: the
+// rules, their file and the content test's signs (postsigns.go). Called
+// by the coordinator after the training pages are fetched and before any
+// of them is turned into an entry.
+func (w *pageWorker) useRules(rules *learn.Rules, file *blogharvest.File, signs postSigns) {
+	w.site.rules, w.site.rulesF, w.site.signs = rules, file, signs
+}
+
+// pageResult is what the page worker learned for the whole crawl, handed
+// back to the coordinator as a value (pageWorker.result) for the Blog
+// record, the State and the Result.
+type pageResult struct {
+	sideFiles   []blogharvest.File // first pages of the side feeds that dated a post (feeddates.go)
+	shapes      []string           // comment shapes kept for State.CommentShapes (commentshapes.go)
+	widgets     []string           // widget loader scripts for State.WidgetScripts (scriptwidget.go)
+	renders     map[string]int     // Result.Renders
+	notRendered map[string]int     // Result.NotRendered
+}
+
+// result returns what the worker learned so far as a pageResult; the
+// coordinator asks for it when no page job runs (after the drain, or
+// before the first).
+func (w *pageWorker) result() pageResult {
+	var acc Result
+	w.render.account.fill(&acc)
+	return pageResult{sideFiles: w.side.captures(), shapes: w.shapes.kept(), widgets: w.widgets.list(),
+		renders: acc.Renders, notRendered: acc.NotRendered}
+}
+
+// fill copies the render counts into res.
+func (pr pageResult) fill(res *Result) {
+	res.Renders, res.NotRendered = pr.renders, pr.notRendered
+}

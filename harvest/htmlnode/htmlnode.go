@@ -1,11 +1,11 @@
 // Package htmlnode holds the small readings of a parsed HTML node that
-// harvest and its comment stage (harvest/comments) both make: an
-// attribute's value and the text under a node as the markup has it. A
-// leaf: it imports only golang.org/x/net/html.
+// harvest, its comment stage (harvest/comments) and the rule learner
+// (harvest/learn) make: an attribute's value and the text under a node as
+// the markup has it. A leaf: it imports only golang.org/x/net/html.
 //
-// Where to change what: both functions are here; harvest/learn keeps its
-// own text reading (white space collapsed, blocks separated), which is not
-// this one.
+// Where to change what: both functions are here; harvest/learn reads
+// attributes with Attr and keeps its own text reading (white space
+// collapsed, blocks separated), which is not this one.
 package htmlnode
 
 import (

@@ -7,6 +7,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // bylineEnds are the words after an author's name in a byline ("Posted by
@@ -116,7 +118,7 @@ func looseByline(root *html.Node) string {
 		if found != "" || isCommentBox(n) || rawTextTags[n.Data] || n.Data == "head" {
 			return false
 		}
-		key := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
+		key := strings.ToLower(htmlnode.Attr(n, "class") + " " + htmlnode.Attr(n, "id"))
 		if strings.Contains(key, "author") || strings.Contains(key, "byline") {
 			if t := textsim.CleanAuthor(nodeText(n)); t != "" && len(t) <= 60 {
 				found = firstNonEmpty(bylineName(t), authorParts(t)[0])

@@ -6,6 +6,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // droppedTag reports whether elements named tag are removed from
@@ -70,7 +72,7 @@ func textless(tag string) bool {
 // isBoilerplate reports whether element n is a share, related or similar
 // box, by its id or class (the platform table's boilerplate words).
 func isBoilerplate(n *html.Node) bool {
-	return platform.IsBoilerplate(attr(n, "id")) || platform.IsBoilerplate(attr(n, "class"))
+	return platform.IsBoilerplate(htmlnode.Attr(n, "id")) || platform.IsBoilerplate(htmlnode.Attr(n, "class"))
 }
 
 // cleanAttrs drops event handlers, promotes lazy image sources and resolves
@@ -89,9 +91,9 @@ func cleanAttrs(n *html.Node, base *url.URL) {
 // lazySrc returns the lazy-loaded source of element n (data-src,
 // data-lazy-src), "" when it has none.
 func lazySrc(n *html.Node) string {
-	lazy := attr(n, "data-src")
+	lazy := htmlnode.Attr(n, "data-src")
 	if lazy == "" {
-		lazy = attr(n, "data-lazy-src")
+		lazy = htmlnode.Attr(n, "data-lazy-src")
 	}
 	return lazy
 }

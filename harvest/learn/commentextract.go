@@ -8,6 +8,8 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // comments extracts the page's comments with the learned comment rules;
@@ -80,8 +82,8 @@ func (e *extractor) comment(cr *CommentRules, body, elem *html.Node, selected ma
 // order, that has one, else the id found near the element.
 func commentID(elem *html.Node, levels []int) string {
 	for _, k := range levels {
-		if h := idHolder(elem, k); h != nil && attr(h, "id") != "" {
-			return anchorID(elem, attr(h, "id"))
+		if h := idHolder(elem, k); h != nil && htmlnode.Attr(h, "id") != "" {
+			return anchorID(elem, htmlnode.Attr(h, "id"))
 		}
 	}
 	return anchorID(elem, elementID(elem))
@@ -111,7 +113,7 @@ func anchorAncestor(elem *html.Node, id string) (bare string, level int, wrapped
 			continue
 		}
 		for n, k := elem, 0; n != nil && n.Type == html.ElementNode && k <= 3; n, k = n.Parent, k+1 {
-			if attr(n, "id") == bare {
+			if htmlnode.Attr(n, "id") == bare {
 				return bare, k, true
 			}
 		}
@@ -136,7 +138,7 @@ func idHolder(n *html.Node, level int) *html.Node {
 	var c *html.Node
 	switch level {
 	case childIDLevel:
-		for c = n.FirstChild; c != nil && (c.Type != html.ElementNode || attr(c, "id") == ""); c = c.NextSibling {
+		for c = n.FirstChild; c != nil && (c.Type != html.ElementNode || htmlnode.Attr(c, "id") == ""); c = c.NextSibling {
 		}
 	case prevIDLevel, nextIDLevel:
 		dir := map[int]int{prevIDLevel: -1, nextIDLevel: 1}[level]
@@ -160,18 +162,18 @@ func ancestor(n *html.Node, k int) *html.Node {
 // elementID returns the id of a comment element, or of its nearest
 // ancestor or first descendant that has one (within two levels).
 func elementID(n *html.Node) string {
-	if id := attr(n, "id"); id != "" {
+	if id := htmlnode.Attr(n, "id"); id != "" {
 		return id
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			if id := attr(c, "id"); id != "" {
+			if id := htmlnode.Attr(c, "id"); id != "" {
 				return id
 			}
 		}
 	}
 	if p := n.Parent; p != nil && p.Type == html.ElementNode {
-		return attr(p, "id")
+		return htmlnode.Attr(p, "id")
 	}
 	return ""
 }

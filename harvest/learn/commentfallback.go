@@ -11,6 +11,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // This file is the comment fallback: finding a page's comments without a
@@ -510,7 +512,7 @@ func signature(n *html.Node) string {
 // signatureClass returns the class part of n's signature: its first class
 // token, digits dropped.
 func signatureClass(n *html.Node) string {
-	for f := range strings.FieldsSeq(attr(n, "class")) {
+	for f := range strings.FieldsSeq(htmlnode.Attr(n, "class")) {
 		return strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' {
 				return -1

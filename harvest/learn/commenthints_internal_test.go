@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // TestHintSets compares the hint sets with strings.Contains on values
@@ -89,10 +91,10 @@ func isCommentMarkerNaive(n *html.Node) bool {
 	if len(n.Attr) == 0 {
 		return false
 	}
-	if id := strings.ToLower(attr(n, "id")); commentIDNaive.MatchString(id) {
+	if id := strings.ToLower(htmlnode.Attr(n, "id")); commentIDNaive.MatchString(id) {
 		return true
 	}
-	if it := strings.ToLower(attr(n, "itemtype")); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
+	if it := strings.ToLower(htmlnode.Attr(n, "itemtype")); strings.Contains(it, "schema.org/comment") || strings.Contains(it, "schema.org/usercomments") {
 		return true
 	}
 	for _, c := range []string{"dsq-comment", "comment-block", "p-comment", "h-cite"} {
@@ -109,7 +111,7 @@ func excludedAreaNaive(n *html.Node) bool {
 		return true
 	}
 	for _, a := range n.Attr {
-		if (a.Key == "id" || a.Key == "class") && a.Namespace == "" && a.Val != "" && attr(n, a.Key) == a.Val && hasExcludedHint(a.Val) {
+		if (a.Key == "id" || a.Key == "class") && a.Namespace == "" && a.Val != "" && htmlnode.Attr(n, a.Key) == a.Val && hasExcludedHint(a.Val) {
 			return true
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // CommentRules are the learned rules for a post's comments. Node selects
@@ -254,7 +256,7 @@ func commentElements(bodies []*html.Node) []*html.Node {
 	out := make([]*html.Node, len(bodies))
 	for k, b := range bodies {
 		e := b
-		for attr(e, "id") == "" && e.Parent != nil && e.Parent.Type == html.ElementNode && count[e.Parent] == 1 {
+		for htmlnode.Attr(e, "id") == "" && e.Parent != nil && e.Parent.Type == html.ElementNode && count[e.Parent] == 1 {
 			e = e.Parent
 		}
 		out[k] = e
@@ -438,7 +440,7 @@ func voteIDLevels(subs []subject) []int {
 			continue
 		}
 		for _, k := range idLevelOrder {
-			if h := idHolder(s.elem, k); h != nil && attr(h, "id") == s.target.ID {
+			if h := idHolder(s.elem, k); h != nil && htmlnode.Attr(h, "id") == s.target.ID {
 				count[k]++
 				break
 			}

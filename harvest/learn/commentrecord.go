@@ -10,6 +10,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // record is one comment-like element and the parts found in it, outside
@@ -168,7 +170,7 @@ func authorRankOf(n *html.Node) int {
 		default:
 			continue
 		}
-		if a.Namespace != "" || a.Val == "" || !authorHintSet().in(a.Val) || attr(n, a.Key) != a.Val {
+		if a.Namespace != "" || a.Val == "" || !authorHintSet().in(a.Val) || htmlnode.Attr(n, a.Key) != a.Val {
 			continue // as attr reads it: the first, without namespace; or no token holds a hint
 		}
 		for tok := range strings.FieldsSeq(strings.ToLower(a.Val)) {
@@ -200,15 +202,15 @@ func authorTokenRank(tok string, best int) int {
 // itemprop or id, with a machine-readable date attribute or a short text
 // holding a calendar date (relative dates, "3 hours ago", are not).
 func isDateLike(n *html.Node) bool {
-	hinted := n.Data == "time" || attr(n, "datetime") != ""
+	hinted := n.Data == "time" || htmlnode.Attr(n, "datetime") != ""
 	for _, k := range []string{"class", "itemprop", "id"} {
-		hinted = hinted || hasDateHint(attr(n, k))
+		hinted = hinted || hasDateHint(htmlnode.Attr(n, k))
 	}
 	if !hinted {
 		return false
 	}
 	for _, k := range dateAttrs {
-		if _, ok := parseMachineDate(attr(n, k)); ok {
+		if _, ok := parseMachineDate(htmlnode.Attr(n, k)); ok {
 			return true
 		}
 	}
@@ -238,9 +240,9 @@ var dateHintSet = sync.OnceValue(func() *hintSet {
 // (itemprop text, e-content), 1 for a class naming a comment's text or
 // message, 2 for any other content, body or text class.
 func bodyRank(n *html.Node) int {
-	class := strings.ToLower(attr(n, "class"))
+	class := strings.ToLower(htmlnode.Attr(n, "class"))
 	switch {
-	case attr(n, "itemprop") != "" || hasClass(n, "e-content") || hasClass(n, "p-content"):
+	case htmlnode.Attr(n, "itemprop") != "" || hasClass(n, "e-content") || hasClass(n, "p-content"):
 		return 0
 	case strings.Contains(class, "comment") || strings.Contains(class, "message"):
 		return 1
@@ -250,12 +252,12 @@ func bodyRank(n *html.Node) int {
 
 // isBodyLike reports whether n's class or itemprop marks a comment's text.
 func isBodyLike(n *html.Node) bool {
-	if p := attr(n, "itemprop"); p != "" {
+	if p := htmlnode.Attr(n, "itemprop"); p != "" {
 		if p = strings.ToLower(p); p == "text" || p == "commenttext" || p == "description" {
 			return true
 		}
 	}
-	class := attr(n, "class")
+	class := htmlnode.Attr(n, "class")
 	if !bodyHintSet().in(class) {
 		return false // no token holds a body hint
 	}
@@ -325,7 +327,7 @@ func isChrome(n *html.Node) bool {
 	case "header", "footer", "img", "button", "form":
 		return true
 	}
-	hints := strings.ToLower(attr(n, "class"))
+	hints := strings.ToLower(htmlnode.Attr(n, "class"))
 	for _, h := range []string{"reply", "avatar", "meta", "action", "vote", "share"} {
 		if strings.Contains(hints, h) {
 			return true
@@ -338,16 +340,16 @@ func isChrome(n *html.Node) bool {
 // one of its child elements, else one made of its data-comment-id or
 // data-id attribute, else "".
 func recordID(el *html.Node) string {
-	if id := attr(el, "id"); id != "" {
+	if id := htmlnode.Attr(el, "id"); id != "" {
 		return anchorID(el, id)
 	}
 	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && platform.IsCommentID(attr(c, "id")) {
-			return attr(c, "id")
+		if c.Type == html.ElementNode && platform.IsCommentID(htmlnode.Attr(c, "id")) {
+			return htmlnode.Attr(c, "id")
 		}
 	}
 	for _, k := range []string{"data-comment-id", "data-id"} {
-		if v := attr(el, k); v != "" {
+		if v := htmlnode.Attr(el, k); v != "" {
 			return "comment-" + v
 		}
 	}
@@ -363,7 +365,7 @@ func digestID(author, text string) string {
 // isTimeLine reports whether n is a short line with a date or time class
 // ("3 minutes ago"), which is not part of a comment's text.
 func isTimeLine(n *html.Node) bool {
-	class := strings.ToLower(attr(n, "class"))
+	class := strings.ToLower(htmlnode.Attr(n, "class"))
 	return (strings.Contains(class, "time") || strings.Contains(class, "date")) && len(nodeText(n)) <= 40
 }
 

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // readRecordNaive is readRecord as first written, the definition the one
@@ -84,7 +86,7 @@ func describe(n *html.Node) string {
 	if n == nil {
 		return "none"
 	}
-	return "<" + n.Data + " class=" + attr(n, "class") + "> " + nodeText(n)
+	return "<" + n.Data + " class=" + htmlnode.Attr(n, "class") + "> " + nodeText(n)
 }
 
 // recordPieces are pieces of comment markup: authors, dates of every
@@ -181,7 +183,7 @@ func TestReadRecordMatchesNaiveOnCorpus(t *testing.T) {
 			if marked[n] || subtreeSize(n, 40) <= 40 {
 				checked++
 				if msg := recordMismatch(n, marked); msg != "" {
-					t.Errorf("%s: <%s id=%s class=%s>: %s", f, n.Data, attr(n, "id"), attr(n, "class"), msg)
+					t.Errorf("%s: <%s id=%s class=%s>: %s", f, n.Data, htmlnode.Attr(n, "id"), htmlnode.Attr(n, "class"), msg)
 				}
 			}
 			return true

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
+
 	"github.com/blogharvest/blogharvest"
 )
 
@@ -281,7 +283,7 @@ func looseDateOf(n *html.Node, lang string) (time.Time, blogharvest.Precision, b
 		return time.Time{}, "", false
 	}
 	for _, k := range looseDateAttrs {
-		if v := attr(n, k); v != "" && len(v) <= 64 {
+		if v := htmlnode.Attr(n, k); v != "" && len(v) <= 64 {
 			if t, p, ok := calendarDate(v, lang); ok {
 				return t, p, true
 			}
@@ -329,7 +331,7 @@ func replyParents(cs []Comment, elems []*html.Node) {
 	for k, el := range elems {
 		byKey[cs[k].ID] = cs[k].ID
 		for _, a := range []string{"id", "data-id", "data-comment-id"} {
-			if v := attr(el, a); v != "" {
+			if v := htmlnode.Attr(el, a); v != "" {
 				byKey[v] = cs[k].ID
 			}
 		}
@@ -339,7 +341,7 @@ func replyParents(cs []Comment, elems []*html.Node) {
 			continue
 		}
 		for _, a := range replyAttrs {
-			v := attr(el, a)
+			v := htmlnode.Attr(el, a)
 			if id, ok := byKey[v]; ok && v != "" && id != cs[k].ID {
 				cs[k].ParentID = id
 				break
@@ -354,7 +356,7 @@ func linksWithin(n *html.Node, base *url.URL) bool {
 	found := false
 	walkElements(n, func(c *html.Node) bool {
 		if c.Data == "a" {
-			href := strings.TrimSpace(attr(c, "href"))
+			href := strings.TrimSpace(htmlnode.Attr(c, "href"))
 			if href != "" && !strings.HasPrefix(href, "#") {
 				u, err := url.Parse(href)
 				found = found || err == nil && (u.Host == "" || base != nil && strings.EqualFold(u.Host, base.Host))
@@ -380,7 +382,7 @@ func inHeading(n, el *html.Node) bool {
 // structuralSignature is a sibling group's key by structure: the tag and
 // the whole set of class tokens, sorted, digits dropped.
 func structuralSignature(n *html.Node) string {
-	tokens := strings.Fields(attr(n, "class"))
+	tokens := strings.Fields(htmlnode.Attr(n, "class"))
 	for k, t := range tokens {
 		tokens[k] = strings.Map(func(r rune) rune {
 			if r >= '0' && r <= '9' {
@@ -403,7 +405,7 @@ func anchorPermalinks(cs []Comment, recs []record, base *url.URL) {
 	}
 	for k := range cs {
 		el := recs[k].elem
-		id := attr(el, "id")
+		id := htmlnode.Attr(el, "id")
 		if id == "" || len(id) < 4 {
 			continue
 		}
@@ -411,7 +413,7 @@ func anchorPermalinks(cs []Comment, recs []record, base *url.URL) {
 			if n != el && recs[k].nested(n) {
 				return false
 			}
-			href := strings.TrimSpace(attr(n, "href"))
+			href := strings.TrimSpace(htmlnode.Attr(n, "href"))
 			if n.Data == "a" && strings.HasPrefix(href, "#") && len(href) > len(id) && strings.HasSuffix(href, id) {
 				u := *base
 				u.Fragment = href[1:]

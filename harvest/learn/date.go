@@ -9,6 +9,8 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	dateparser "github.com/blogharvest/blogharvest/internal/dateparser"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // dateAttrs are the attributes that hold a machine-readable date.
@@ -299,7 +301,7 @@ func minLen(sets [][]int32) int {
 // of target, recording the attribute's name in which.
 func attrDateScore(n *html.Node, target time.Time, which *string) float64 {
 	for _, a := range dateAttrs {
-		v := attr(n, a)
+		v := htmlnode.Attr(n, a)
 		if len(v) < 8 || len(v) > 40 {
 			continue
 		}

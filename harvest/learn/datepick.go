@@ -7,6 +7,8 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // FieldModified is the key of Extraction.Methods for Extraction.Modified.
@@ -70,7 +72,7 @@ func editDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool
 			return false
 		}
 		for _, k := range dateAttrs {
-			if d, dp, ok := parseMachineDatePrec(attr(c, k)); ok {
+			if d, dp, ok := parseMachineDatePrec(htmlnode.Attr(c, k)); ok {
 				t, p = d, dp
 				return false
 			}

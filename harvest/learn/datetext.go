@@ -6,6 +6,8 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // ownTextScore is the score of an element one of whose own text nodes
@@ -56,12 +58,12 @@ func textDate(n *html.Node, lang string) (time.Time, blogharvest.Precision, bool
 // precision its source gave.
 func nodeDatePrec(n *html.Node, a, lang string) (time.Time, blogharvest.Precision, bool) {
 	if a != "" {
-		if t, p, ok := parseMachineDatePrec(attr(n, a)); ok {
+		if t, p, ok := parseMachineDatePrec(htmlnode.Attr(n, a)); ok {
 			return t, p, true
 		}
 	}
 	for _, k := range dateAttrs {
-		if t, p, ok := parseMachineDatePrec(attr(n, k)); ok {
+		if t, p, ok := parseMachineDatePrec(htmlnode.Attr(n, k)); ok {
 			return t, p, true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // TestContainsFold checks containsFold against EqualFold on every window,
@@ -36,7 +38,7 @@ func TestContainsFold(t *testing.T) {
 // to ASCII letters, and "comment" holds neither i nor k).
 func TestIsCommentBox(t *testing.T) {
 	naive := func(n *html.Node) bool {
-		id, class := strings.ToLower(attr(n, "id")), strings.ToLower(attr(n, "class"))
+		id, class := strings.ToLower(htmlnode.Attr(n, "id")), strings.ToLower(htmlnode.Attr(n, "class"))
 		return strings.Contains(id, "comment") || strings.Contains(class, "comment")
 	}
 	for _, v := range []string{"", "comments", "COMMENT-42", "x Comment_list", "c\u0130mment", "comm\u212aent", "\xc3comment",

@@ -7,6 +7,8 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // fallback finds fields without learned rules: structured data first, then
@@ -69,7 +71,7 @@ func (f *fallback) article() (*html.Node, blogharvest.Method) {
 func (f *fallback) byItemprop(p string) *html.Node {
 	var found *html.Node
 	walkElements(f.root, func(n *html.Node) bool {
-		if found == nil && attr(n, "itemprop") == p && len(nodeText(n)) >= minArticleText {
+		if found == nil && htmlnode.Attr(n, "itemprop") == p && len(nodeText(n)) >= minArticleText {
 			found = n
 		}
 		return found == nil
@@ -97,12 +99,12 @@ func (f *fallback) heuristicArticle() *html.Node {
 // after every class for <article> and <main>, or a rank beyond all.
 func elementRank(n *html.Node, rank map[string]int, last int) int {
 	r := last + 3
-	for tok := range strings.FieldsSeq(attr(n, "class")) {
+	for tok := range strings.FieldsSeq(htmlnode.Attr(n, "class")) {
 		if v, ok := rank[tok]; ok && v < r {
 			r = v
 		}
 	}
-	if v, ok := rank[attr(n, "id")]; ok && v < r {
+	if v, ok := rank[htmlnode.Attr(n, "id")]; ok && v < r {
 		r = v
 	}
 	switch {
@@ -156,7 +158,7 @@ func isHeading(n *html.Node) bool {
 
 // anyClass reports whether one of n's class tokens is in set.
 func anyClass(n *html.Node, set map[string]bool) bool {
-	for tok := range strings.FieldsSeq(attr(n, "class")) {
+	for tok := range strings.FieldsSeq(htmlnode.Attr(n, "class")) {
 		if set[tok] {
 			return true
 		}
@@ -208,7 +210,7 @@ func (f *fallback) author() (string, blogharvest.Method) {
 		if isCommentBox(n) || isSiteFooter(n) {
 			return false
 		}
-		if found == "" && (anyClass(n, authorClasses) || attr(n, "rel") == "author" || attr(n, "itemprop") == "author") {
+		if found == "" && (anyClass(n, authorClasses) || htmlnode.Attr(n, "rel") == "author" || htmlnode.Attr(n, "itemprop") == "author") {
 			text := nodeText(n)
 			if t := textsim.CleanAuthor(text); t != "" && len(t) <= 60 {
 				if found = firstNonEmpty(bylineName(text), t); !plausibleAuthor(found) {
@@ -234,7 +236,7 @@ func (f *fallback) author() (string, blogharvest.Method) {
 // role=contentinfo outside any article), whose vcard names the site or its
 // software ("Proudly powered by …"), not the post's author.
 func isSiteFooter(n *html.Node) bool {
-	if n.Data != "footer" && attr(n, "role") != "contentinfo" {
+	if n.Data != "footer" && htmlnode.Attr(n, "role") != "contentinfo" {
 		return false
 	}
 	for a := n.Parent; a != nil; a = a.Parent {
@@ -248,7 +250,7 @@ func isSiteFooter(n *html.Node) bool {
 // isCommentBox reports whether n is a comment list, whose authors are not
 // the post's.
 func isCommentBox(n *html.Node) bool {
-	return containsFold(attr(n, "id"), "comment") || containsFold(attr(n, "class"), "comment")
+	return containsFold(htmlnode.Attr(n, "id"), "comment") || containsFold(htmlnode.Attr(n, "class"), "comment")
 }
 
 // dateClasses mark post dates on common platforms.
@@ -291,7 +293,7 @@ func (f *fallback) heuristicDate(lang string) (time.Time, blogharvest.Precision,
 		if isCommentBox(n) || modifiedLike(n) {
 			return false
 		}
-		if found.IsZero() && (n.Data == "time" || anyClass(n, dateClasses) || attr(n, "itemprop") == "datePublished") {
+		if found.IsZero() && (n.Data == "time" || anyClass(n, dateClasses) || htmlnode.Attr(n, "itemprop") == "datePublished") {
 			if t, p, ok := nodeDatePrec(n, "", lang); ok {
 				found, prec = t, p
 			}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // This file learns which children of the element a rule selects are not
@@ -134,7 +136,7 @@ func keepsContent(n *html.Node) bool {
 // childKind names a child element by its tag and first class token
 // ("time", "span.date").
 func childKind(n *html.Node) string {
-	if f := strings.Fields(attr(n, "class")); len(f) > 0 {
+	if f := strings.Fields(htmlnode.Attr(n, "class")); len(f) > 0 {
 		return n.Data + "." + f[0]
 	}
 	return n.Data

@@ -8,6 +8,8 @@ import (
 	"github.com/antchfx/htmlquery"
 	"github.com/antchfx/xpath"
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // Rule is a learned XPath for one field, with how well it did on the
@@ -164,15 +166,15 @@ var semanticTags = map[string]bool{"article": true, "main": true, "h1": true, "t
 // element n by a stable-looking id or by each of its class tokens.
 func anchors(n *html.Node) []candidate {
 	var out []candidate
-	if id := attr(n, "id"); stableName(id) {
+	if id := htmlnode.Attr(n, "id"); stableName(id) {
 		out = append(out, candidate{fmt.Sprintf("*[@id='%s']", id), kindID})
 	}
 	for _, k := range namingAttrs {
-		if v := attr(n, k); stableName(v) && (k == "itemprop" || n.Data == "meta") {
+		if v := htmlnode.Attr(n, k); stableName(v) && (k == "itemprop" || n.Data == "meta") {
 			out = append(out, candidate{fmt.Sprintf("%s[@%s='%s']", n.Data, k, v), kindClass})
 		}
 	}
-	for i, tok := range strings.Fields(attr(n, "class")) {
+	for i, tok := range strings.Fields(htmlnode.Attr(n, "class")) {
 		if i >= maxTokens {
 			break
 		}
@@ -217,14 +219,4 @@ func step(n *html.Node) string {
 		}
 	}
 	return fmt.Sprintf("%s[%d]", n.Data, k)
-}
-
-// attr returns the value of n's attribute key, or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key && a.Namespace == "" {
-			return a.Val
-		}
-	}
-	return ""
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // This file evaluates the XPath shapes Learn writes without a general XPath
@@ -153,7 +155,7 @@ func (st *selStep) matches(n *html.Node) bool {
 	}
 	switch {
 	case st.attrKey != "":
-		return attr(n, st.attrKey) == st.attrVal
+		return htmlnode.Attr(n, st.attrKey) == st.attrVal
 	case st.classTok != "":
 		return hasClass(n, st.classTok)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 )
 
 // structured is what a page states about its post in structured data:
@@ -29,7 +31,7 @@ var articleTypes = map[string]bool{
 func readStructured(root *html.Node) *structured {
 	s := &structured{}
 	walkElements(root, func(n *html.Node) bool {
-		forArticle := n.Data == "script" && strings.Contains(attr(n, "type"), "ld+json")
+		forArticle := n.Data == "script" && strings.Contains(htmlnode.Attr(n, "type"), "ld+json")
 		if n.Data == "script" && n.FirstChild != nil {
 			s.script(n, forArticle)
 		}
@@ -48,8 +50,8 @@ func readStructured(root *html.Node) *structured {
 
 // meta reads OpenGraph and article:* meta elements.
 func (s *structured) meta(n *html.Node) {
-	key := firstNonEmpty(attr(n, "property"), attr(n, "name"), attr(n, "itemprop"))
-	v := strings.TrimSpace(attr(n, "content"))
+	key := firstNonEmpty(htmlnode.Attr(n, "property"), htmlnode.Attr(n, "name"), htmlnode.Attr(n, "itemprop"))
+	v := strings.TrimSpace(htmlnode.Attr(n, "content"))
 	set := func(dst *string) {
 		if *dst == "" {
 			*dst = v
@@ -114,7 +116,7 @@ func ldMayHold(src string, forArticle, forComments bool) bool {
 // isLDScript reports whether element n is a script of type
 // application/ld+json, in any case.
 func isLDScript(n *html.Node) bool {
-	return n.Data == "script" && strings.EqualFold(attr(n, "type"), "application/ld+json")
+	return n.Data == "script" && strings.EqualFold(htmlnode.Attr(n, "type"), "application/ld+json")
 }
 
 // inLDScript reports whether n lies inside an isLDScript element (a
@@ -210,7 +212,7 @@ func (s *structured) microformats(entry *html.Node) {
 		case s.mfAuthor == "" && hasClass(n, "p-author"):
 			s.mfAuthor = nodeText(n)
 		case s.mfDate == "" && hasClass(n, "dt-published"):
-			s.mfDate = firstNonEmpty(attr(n, "datetime"), attr(n, "title"), nodeText(n))
+			s.mfDate = firstNonEmpty(htmlnode.Attr(n, "datetime"), htmlnode.Attr(n, "title"), nodeText(n))
 		case s.content == nil && hasClass(n, "e-content"):
 			s.content = n
 		}
@@ -230,7 +232,7 @@ func firstNonEmpty(vals ...string) string {
 
 // hasClass reports whether element n has class token c.
 func hasClass(n *html.Node, c string) bool {
-	v := attr(n, "class")
+	v := htmlnode.Attr(n, "class")
 	for {
 		i := strings.Index(v, c)
 		if i < 0 {
