@@ -3,6 +3,8 @@ package blogharvest
 import (
 	"net/url"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // NormalizeURL returns raw (an absolute URL or a reference) percent-encoded
@@ -17,8 +19,11 @@ import (
 // a WARC-Target-URI and a CDXJ key as well as a request line. A
 // backslash in the path of an http(s) URL is a '/', as browsers read it.
 // Nothing is decoded: an escape such as %2F stays as it is, and
-// NormalizeURL(NormalizeURL(s)) == NormalizeURL(s). The host is left as
-// it is. This is the one normalisation of URLs before they are requested
+// NormalizeURL(NormalizeURL(s)) == NormalizeURL(s). A host of an http(s)
+// URL holding letters beyond ASCII becomes its ASCII form ("bücher.example"
+// is "xn--bcher-kva.example"), as a browser resolves and requests it (the
+// URL standard's domain to ASCII: UTS #46, non-transitional); any other
+// host is left as it is. This is the one normalisation of URLs before they are requested
 // (package harvest/fetch) and indexed (harvest's canonical URLs, the WARC
 // records and their CDXJ keys).
 func NormalizeURL(raw string) string {
@@ -46,14 +51,18 @@ func NormalizeURL(raw string) string {
 		if end < 0 {
 			end = len(auth)
 		}
-		prefix, path = rest[:i+3]+auth[:end], auth[end:]
+		authority := auth[:end]
+		if special {
+			authority = asciiAuthority(authority)
+		}
+		prefix, path = rest[:i+3]+authority, auth[end:]
 	} else if strings.HasPrefix(rest, "//") {
 		auth := rest[2:]
 		end := strings.IndexAny(auth, "/\\")
 		if end < 0 {
 			end = len(auth)
 		}
-		prefix, path, special = "//"+auth[:end], auth[end:], true
+		prefix, path, special = "//"+asciiAuthority(auth[:end]), auth[end:], true
 	} else if i := strings.IndexByte(rest, ':'); i > 0 && isScheme(rest[:i]) && !strings.ContainsAny(rest[:i], "/") {
 		prefix, path = rest[:i+1], rest[i+1:] // mailto:, data: …
 	} else {
@@ -78,6 +87,50 @@ func NormalizeURL(raw string) string {
 		}, false)
 	}
 	return b.String()
+}
+
+// hostProfile is the URL standard's domain to ASCII: UTS #46 mapping,
+// non-transitional (ß stays ß), no STD3 rules and no hyphen checks, as
+// browsers apply it.
+var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false),
+	idna.StrictDomainName(false), idna.CheckHyphens(false))
+
+// asciiAuthority returns the authority auth (userinfo@host:port) with a
+// host holding bytes beyond ASCII in its ASCII form; a host that is ASCII
+// already, an IPv6 literal or one the profile refuses is left as it is.
+func asciiAuthority(auth string) string {
+	user, host := "", auth
+	if i := strings.LastIndexByte(auth, '@'); i >= 0 {
+		user, host = auth[:i+1], auth[i+1:]
+	}
+	port := ""
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasPrefix(host, "[") {
+		host, port = host[:i], host[i:]
+	}
+	ascii := true
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return auth
+	}
+	h, err := hostProfile.ToASCII(host)
+	// The mapping turns some letters into ASCII that a host may not
+	// hold (a fullwidth @ into '@', which would make the rest the host):
+	// such a host is no domain, as the URL standard says, and stays.
+	if err != nil || h == "" || strings.ContainsFunc(h, forbiddenInDomain) {
+		return auth
+	}
+	return user + h + port
+}
+
+// forbiddenInDomain reports whether r is a forbidden domain code point of
+// the URL standard.
+func forbiddenInDomain(r rune) bool {
+	return r <= ' ' || r == 0x7f || strings.ContainsRune("#%/:<>?@[\\]^|", r)
 }
 
 // needsNormalizing reports whether s holds a byte NormalizeURL would

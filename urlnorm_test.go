@@ -2,6 +2,7 @@ package blogharvest_test
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
@@ -24,6 +25,14 @@ func TestNormalizeURL(t *testing.T) {
 		{`/i.png?q=a b`, `/i.png?q=a%20b`},
 		{`https://b.example/plain/?a=1&b=2#x`, `https://b.example/plain/?a=1&b=2#x`},
 		{`https://b.example/a|b^c`, `https://b.example/a%7Cb%5Ec`},
+		// Hosts beyond ASCII as a browser requests them (the URL
+		// standard's domain to ASCII; the vectors are its tests').
+		{"https://b\u00fccher.example/caf\u00e9", `https://xn--bcher-kva.example/caf%C3%A9`},
+		{"https://B\u00dcCHER.example:8443/", `https://xn--bcher-kva.example:8443/`},
+		{"http://fa\u00df.de/", `http://xn--fa-hia.de/`},
+		{"https://user@\u4f8b\u3048.jp/p", `https://user@xn--r8jz45g.jp/p`},
+		{"//\u4f8b\u3048.jp/i.png", `//xn--r8jz45g.jp/i.png`},
+		{"https://[::1]:8080/\u00e9", `https://[::1]:8080/%C3%A9`},
 	} {
 		got := blogharvest.NormalizeURL(tc.in)
 		if got != tc.want {
@@ -44,6 +53,22 @@ func TestNormalizeURL(t *testing.T) {
 			if c := got[i]; c <= ' ' || c >= 0x7f || c == '"' || c == '{' || c == '}' {
 				t.Errorf("%q holds byte %q", got, c)
 			}
+		}
+	}
+}
+
+// TestNormalizeURLHostNoDomain: a host whose letters map to what no
+// domain holds (a fullwidth @, solidus or colon) is not turned into
+// another host: "evil.example＠b.example" must not become userinfo
+// evil.example at host b.example.
+func TestNormalizeURLHostNoDomain(t *testing.T) {
+	for _, raw := range []string{"https://evil.example\uff20b.example/p", "https://evil.example\uff0fb.example/p", "https://a\uff1a1.example/"} {
+		u, err := url.Parse(blogharvest.NormalizeURL(raw))
+		if err != nil {
+			continue
+		}
+		if u.User != nil || u.Hostname() == "b.example" || u.Port() != "" || strings.HasPrefix(u.Host, "xn--") && strings.ContainsAny(u.Host, "@/:") {
+			t.Errorf("%q normalized to host %q, user %v", raw, u.Host, u.User)
 		}
 	}
 }

@@ -16,6 +16,7 @@ func FuzzCanonical(f *testing.F) {
 		"http://user:pass@blog.example.blogspot.co.uk./2024/01/post.html?m=1",
 		"HTTP://[::1]:80/%2e%2e/x?%zz", "https://h/a//b/?q=%20&q=+", "https://h/%61/",
 		"http://h?#", "//h/p", "mailto:x@y", " https://h/ ",
+		"https://B\u00dcCHER.example./caf\u00e9", "https://evil.example\uff20b.example/", "http://\u4f8b\u3048.jp:8080/",
 	} {
 		f.Add(s)
 	}

@@ -24,6 +24,10 @@ func TestCanonical(t *testing.T) {
 		{"http://user:pw@ex.com/x", "http://ex.com/x"},
 		{"http://digital-examples.blogspot.ch/2013/07/a.html", "http://digital-examples.blogspot.com/2013/07/a.html"},
 		{"http://x.blogspot.co.uk/", "http://x.blogspot.com/"},
+		// A host beyond ASCII and its ASCII form are one page, as a
+		// browser requests both.
+		{"https://B\u00dcCHER.example/p/", "https://xn--bcher-kva.example/p/"},
+		{"https://xn--bcher-kva.example/p/", "https://xn--bcher-kva.example/p/"},
 	}
 	for _, c := range cases {
 		got, err := harvest.Canonical(c.in)

@@ -61,7 +61,7 @@ func (j *pageJob) post() *comments.Post {
 type commentClient struct{ c *fetch.Client }
 
 // Comments asks for a post's comment feed (feed.FetchComments).
-func (f commentClient) Comments(ctx context.Context, fd *feed.Feed, it feed.Item, lim feed.CommentLimits) ([]feed.Comment, *blogharvest.File, feed.Cut, error) {
+func (f commentClient) Comments(ctx context.Context, fd *feed.Feed, it feed.Item, lim feed.CommentLimits) ([]feed.Comment, []blogharvest.File, feed.Cut, error) {
 	return feed.FetchComments(ctx, f.c, fd, it, lim)
 }
 

@@ -293,8 +293,8 @@ func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 		f.Sum()
 		e.Files = append(e.Files, f)
 	}
-	if j.cm.File != nil {
-		e.Files = append(e.Files, *j.cm.File)
+	if len(j.cm.Feed) > 0 {
+		e.Files = append(e.Files, j.cm.Feed...)
 	}
 	e.Files = append(e.Files, j.cm.APIFiles...)
 	if j.cm.Err != nil {

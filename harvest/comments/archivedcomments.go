@@ -52,8 +52,8 @@ func (s *Stage) CompleteComments(ctx context.Context, j *Post, e *blogharvest.En
 		return
 	}
 	s.d.Log.Info("archived comments not reused: asking for the post's comment feed", "entry", e.URL, "why", err)
-	j.Comments, j.File, j.cut, j.Err = s.d.Fetch.Comments(ctx, s.blog.Feed, *j.Item, s.cfg.Limits)
-	if j.File != nil {
+	j.Comments, j.Feed, j.cut, j.Err = s.d.Fetch.Comments(ctx, s.blog.Feed, *j.Item, s.cfg.Limits)
+	if len(j.Feed) > 0 {
 		j.from, j.held = "its comment feed", len(j.Comments)
 	}
 	s.FillShortfall(ctx, j, len(ex.Comments)) // a feed that lists the newest comments only: the comments endpoint

@@ -55,8 +55,8 @@ func (s *Stage) FetchComments(ctx context.Context, j *Post) {
 		it = &feed.Item{Link: j.Page.FinalURL(), CommentFeedURL: cf}
 	}
 	j.run = true
-	j.Comments, j.File, j.cut, j.Err = s.d.Fetch.Comments(ctx, s.blog.Feed, *it, s.cfg.Limits)
-	if j.File != nil {
+	j.Comments, j.Feed, j.cut, j.Err = s.d.Fetch.Comments(ctx, s.blog.Feed, *it, s.cfg.Limits)
+	if len(j.Feed) > 0 {
 		j.from, j.held = "its comment feed", len(j.Comments)
 	}
 }

@@ -94,7 +94,7 @@ type Deps struct {
 // comment feed (feed.FetchComments) and a platform's comments REST
 // endpoint (feed.FetchCommentsAPI).
 type Fetcher interface {
-	Comments(ctx context.Context, f *feed.Feed, it feed.Item, lim feed.CommentLimits) ([]feed.Comment, *blogharvest.File, feed.Cut, error)
+	Comments(ctx context.Context, f *feed.Feed, it feed.Item, lim feed.CommentLimits) ([]feed.Comment, []blogharvest.File, feed.Cut, error)
 	CommentsAPI(ctx context.Context, p platform.Platform, site, postID string, lim feed.CommentLimits) ([]feed.Comment, []blogharvest.File, feed.Cut, error)
 }
 
@@ -171,10 +171,12 @@ type Post struct {
 	Item *feed.Item
 	Page Page
 	// Comments are those of the source read (a comment feed, the
-	// comments API, or an update's blog-wide feed and archive), File the
-	// comment feed they came from, Err why reading it failed.
+	// comments API, or an update's blog-wide feed and archive), Feed
+	// the pages of the comment feed they came from as captured (the
+	// first first; none when they came from elsewhere), Err why reading
+	// it failed.
 	Comments []feed.Comment
-	File     *blogharvest.File
+	Feed     []blogharvest.File
 	Err      error
 	// APIFiles are the answers of the comments REST endpoint, archived
 	// with the entry.

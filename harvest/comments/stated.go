@@ -263,7 +263,7 @@ func (s *Stage) short(j *Post, have int) bool {
 // unless the post's comments already came from a comment feed.
 func (s *Stage) askOwnFeed(ctx context.Context, j *Post) bool {
 	cf := ""
-	if !j.run || j.File == nil {
+	if !j.run || len(j.Feed) == 0 {
 		cf = s.ownCommentFeed(j)
 	}
 	if cf == "" || j.askedOwn {
@@ -271,7 +271,7 @@ func (s *Stage) askOwnFeed(ctx context.Context, j *Post) bool {
 	}
 	j.askedOwn = true
 	it := feed.Item{Link: j.Page.Ident(), CommentFeedURL: cf}
-	cs, file, cut, err := s.d.Fetch.Comments(ctx, s.blog.Feed, it, s.cfg.Limits)
+	cs, files, cut, err := s.d.Fetch.Comments(ctx, s.blog.Feed, it, s.cfg.Limits)
 	if err != nil {
 		s.d.Log.Info("own comment feed", "url", cf, "err", err)
 		j.ownErr = err
@@ -279,7 +279,7 @@ func (s *Stage) askOwnFeed(ctx context.Context, j *Post) bool {
 	}
 	j.ownHeld = len(cs)
 	if len(cs) > len(j.Comments) {
-		j.Comments, j.File, j.cut = cs, file, cut
+		j.Comments, j.Feed, j.cut = cs, files, cut
 		j.run, j.Err = true, nil
 		j.from = "its own comment feed"
 	}
@@ -340,7 +340,7 @@ func (s *Stage) NoteShortfall(e *blogharvest.Entry, j *Post) {
 		tried = append(tried, fmt.Sprintf("its own comment feed holds %d", j.ownHeld))
 	case j.held > 0 || j.from == "its comment feed":
 		tried = append(tried, fmt.Sprintf("its comment feed holds %d", j.held))
-	case j.File == nil:
+	case len(j.Feed) == 0:
 		tried = append(tried, "no comment feed the platform offers")
 	}
 	switch {

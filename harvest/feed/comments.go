@@ -239,10 +239,11 @@ func dropPostParents(cs []Comment) []Comment {
 // FetchComments fetches the first comment feed of CommentFeedURLs(f, it)
 // that exists, with its further pages up to the bounds of lim (its
 // comments, its bytes: cut says which stopped it), and parses its
-// comments. The File is the first page (RoleCommentFeed); every comment
-// keeps its own XML in Raw. No candidate, or only missing ones (404/410),
+// comments. The files are every page read, the first first, each
+// RoleCommentFeed: what was asked for is archived, not only the first
+// page. Every comment keeps its own XML in Raw. No candidate, or only missing ones (404/410),
 // yields no comments and no error.
-func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item, lim CommentLimits) ([]Comment, *blogharvest.File, Cut, error) {
+func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item, lim CommentLimits) ([]Comment, []blogharvest.File, Cut, error) {
 	lim = lim.withDefaults()
 	for _, u := range CommentFeedURLs(f, it) {
 		resp, err := c.Do(ctx, fetch.Request{URL: u, Accept: acceptFeeds})
@@ -252,18 +253,21 @@ func FetchComments(ctx context.Context, c *fetch.Client, f *Feed, it Item, lim C
 		if err != nil {
 			return nil, nil, Cut{}, fmt.Errorf("comments of %s: %w", it.Link, err)
 		}
-		file := resp.File(blogharvest.RoleCommentFeed)
+		files := []blogharvest.File{resp.File(blogharvest.RoleCommentFeed)}
 		cf, err := Parse(resp.Body, resp.URL)
 		if err != nil {
-			return nil, &file, Cut{Answers: 1}, fmt.Errorf("comments of %s: %w", it.Link, err)
+			return nil, files, Cut{Answers: 1}, fmt.Errorf("comments of %s: %w", it.Link, err)
 		}
 		// Every page up to the bounds (each page adds a comment or ends
 		// the paging); WordPress 6.1 ignores ?paged=N on comment feeds: no
 		// guessing.
 		p := newPager(cf, PageOptions{MaxPages: lim.MaxComments + 1, MaxItems: lim.MaxComments, MaxBytes: lim.MaxBytes}, false)
-		p.bytes = file.Size
-		_, err = p.run(ctx, c)
-		return commentsOf(cf), &file, Cut{Answers: p.page, Reason: p.cut}, err
+		p.bytes = files[0].Size
+		more, err := p.run(ctx, c)
+		for i := range more {
+			more[i].Role = blogharvest.RoleCommentFeed
+		}
+		return commentsOf(cf), append(files, more...), Cut{Answers: p.page, Reason: p.cut}, err
 	}
 	return nil, nil, Cut{}, nil
 }

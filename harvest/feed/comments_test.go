@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
@@ -82,19 +83,20 @@ func TestFetchCommentsWordPress(t *testing.T) {
 	if got := feed.CommentFeedURLs(f, it); !slices.Equal(got, []string{site + "/toast/feed/"}) {
 		t.Errorf("candidates %v", got)
 	}
-	cs, file, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{})
-	if err != nil || len(cs) != 3 || file == nil || file.Role != blogharvest.RoleCommentFeed || file.Validate() != nil {
-		t.Fatalf("%v: %d comments, file %v", err, len(cs), file)
+	cs, files, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{})
+	if err != nil || len(cs) != 3 || len(files) != 1 || files[0].Role != blogharvest.RoleCommentFeed || files[0].Validate() != nil {
+		t.Fatalf("%v: %d comments, files %v", err, len(cs), files)
 	}
 	it.Link = site + "/none/" // its comment feed is missing
-	if cs, file, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{}); err != nil || cs != nil || file != nil {
-		t.Errorf("missing comment feed: %v %v %v", cs, file, err)
+	if cs, files, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{}); err != nil || cs != nil || files != nil {
+		t.Errorf("missing comment feed: %v %v %v", cs, files, err)
 	}
 }
 
 // TestFetchCommentsBlogger derives the Blogger comment feed from the post
-// id, follows its rel="next" page, and nests a reply by its
-// rel="related" link.
+// id, follows its rel="next" page, nests a reply by its rel="related"
+// link, and returns both pages' captures to be archived (the second was
+// read and dropped once).
 func TestFetchCommentsBlogger(t *testing.T) {
 	mux := http.NewServeMux()
 	entry := func(id, related string) string {
@@ -105,7 +107,7 @@ func TestFetchCommentsBlogger(t *testing.T) {
 		return `<entry><id>tag:blogger.com,1999:blog-7.post-` + id + `</id><published>2024-01-0` + id[len(id)-1:] + `T00:00:00Z</published><title>c</title><content type="html">comment ` + id + `</content>` + rel +
 			`<thr:in-reply-to xmlns:thr="http://purl.org/syndication/thread/1.0" ref="tag:blogger.com,1999:blog-7.post-555" href="https://b.example/p.html"/></entry>`
 	}
-	head := `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><id>x</id><title>Comments</title><generator version="7.00" uri="http://www.blogger.com">Blogger</generator>`
+	head := `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom" xmlns:openSearch="http://a9.com/-/spec/opensearchrss/1.0/"><id>x</id><title>Comments</title><generator version="7.00" uri="http://www.blogger.com">Blogger</generator><openSearch:totalResults>3</openSearch:totalResults>`
 	mux.HandleFunc("/feeds/555/comments/default", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("start-index") == "3" {
 			fmt.Fprint(w, head+entry("903", "901")+`</feed>`)
@@ -116,9 +118,14 @@ func TestFetchCommentsBlogger(t *testing.T) {
 	site := serveMux(t, mux).URL
 	f := &feed.Feed{URL: site + "/feeds/posts/default", Platform: "Blogger", PlatformID: "blogger"}
 	it := feed.Item{GUID: "tag:blogger.com,1999:blog-7.post-555", Link: site + "/2024/01/p.html"}
-	cs, file, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{})
-	if err != nil || len(cs) != 3 || file == nil {
-		t.Fatalf("%v: %d comments", err, len(cs))
+	cs, files, _, err := feed.FetchComments(context.Background(), newClient(t), f, it, feed.CommentLimits{})
+	if err != nil || len(cs) != 3 || len(files) != 2 {
+		t.Fatalf("%v: %d comments, %d files", err, len(cs), len(files))
+	}
+	for i, want := range []string{"/feeds/555/comments/default", "/feeds/555/comments/default?start-index=3&max-results=2"} {
+		if f := files[i]; !strings.HasSuffix(f.URL, want) || f.Role != blogharvest.RoleCommentFeed || f.Validate() != nil {
+			t.Errorf("file %d: %s %s (%v), want …%s as a comment feed", i, f.URL, f.Role, f.Validate(), want)
+		}
 	}
 	parents := map[string]string{}
 	for _, c := range cs {
