@@ -32,7 +32,8 @@
 //   - runner (runner.go): one harvest of a blog and its outcome — counted,
 //     logged, its record (runhistory.go: record), its summary
 //     (runoutcome.go: reportOf), a stranger's evidence (identity.go), the
-//     robots.txt and rules carried to the next crawl (polite.go), the runs
+//     robots.txt and rules carried to the next crawl within a byte budget
+//     (polite.go: carry, carryCache), the runs
 //     going on (progress.go). Daemon and Worker.
 //   - planner (planner.go): the scheduling part — the schedule store, the
 //     run history (runhistory.go: keepRun, loadHistory, runsOf), the

@@ -37,6 +37,8 @@ type metrics struct {
 	running   *vm.Gauge    // harvests in progress
 	blogs     *vm.Gauge    // blogs scheduled
 
+	carryEvicted *vm.Counter // blogs whose carried robots.txt and rules the budget dropped
+
 	// Fixity audits (audit.go): the newest audit's end, bags read and
 	// problems, and the bags read by every audit of this process.
 	auditTime, auditBags, auditProblems *vm.Gauge
@@ -59,6 +61,9 @@ func newMetrics() *metrics {
 		"Blog AIPs written: new blogs and new versions.")
 	m.bytes = m.counter("blogharvest_archived_bytes_total", "Bytes written into AIPs.")
 	m.comments = m.counter("blogharvest_comments_archived_total", "Comments in entry AIPs written.")
+	m.carryEvicted = m.counter("blogharvest_carried_evicted_total",
+		"Blogs whose robots.txt and rules kept for their next run were dropped from memory to keep within its budget; "+
+			"each such blog fetches robots.txt again at its next run.")
 	m.fetches = counterVec{m.family("blogharvest_fetches_total", "counter",
 		"HTTP responses received while harvesting, by status code.", "code")}
 	m.renders = counterVec{m.family("blogharvest_renders_total", "counter",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"time"
+	"unsafe"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/aip"
@@ -47,12 +48,97 @@ func (k keptRobots) file() blogharvest.File {
 		Reused: k.reused, ReusedIn: k.reusedIn, Body: k.body, Captured: k.captured, Status: k.status, Size: k.size}
 }
 
+// carryBudget is the bytes of robots.txt captures and rules a runner keeps
+// in memory for the blogs' next crawls (carryCache.bytes counts them): about
+// 23 000 blogs' carried robots.txt of a few dozen bytes each, some 370
+// bytes a blog with the structs and map entry around it (TestCarryWithinBudget). Past it the
+// blogs that ran longest ago lose theirs, and fetch robots.txt again at
+// their next run (one request more each; blogharvest_carried_evicted_total
+// counts them). A scheduler of 100 000 blogs due every few minutes held
+// 31.7 MB of carried robots.txt, growing with the runs (BenchmarkScale,
+// doc/scale.md); a daily blog carries none (carry).
+const carryBudget = 8 << 20
+
+// carryCache holds what carry keeps of each blog, up to a byte budget,
+// dropping the blog carried longest ago first (a list from the newest,
+// head.next, to the oldest, head.prev).
+type carryCache struct {
+	byID  map[string]*carryEntry
+	head  carryEntry // the list's sentinel; made a ring by the first put
+	bytes int64      // the sum of the entries' size
+}
+
+// carryEntry is one blog's carried robots.txt and rules in the list.
+type carryEntry struct {
+	id         string
+	c          carried
+	size       int64
+	prev, next *carryEntry
+}
+
+// mapEntryBytes is what a map entry of byID costs besides the entry it
+// points to (key header, pointer, the bucket's share: measured roughly).
+const mapEntryBytes = 48
+
+// weigh returns what e weighs in memory, about: its structs, strings and bodies.
+func (e *carryEntry) weigh() int64 {
+	n := int64(unsafe.Sizeof(*e)) + mapEntryBytes + int64(len(e.id)) + int64(len(e.c.rules))
+	for _, k := range e.c.robots {
+		n += int64(unsafe.Sizeof(k)) + int64(len(k.url)+len(k.mediaType)+len(k.sha256)+len(k.reused)+len(k.reusedIn)+len(k.body))
+	}
+	return n
+}
+
+func (c *carryCache) unlink(e *carryEntry) {
+	e.prev.next, e.next.prev = e.next, e.prev
+	e.prev, e.next = nil, nil
+	delete(c.byID, e.id)
+	c.bytes -= e.size
+}
+
+// get returns what is carried for id.
+func (c *carryCache) get(id string) carried {
+	if e := c.byID[id]; e != nil {
+		return e.c
+	}
+	return carried{}
+}
+
+// put carries v for id as the newest, or forgets id when v is empty, and
+// drops the oldest entries while the cache weighs more than budget. It
+// returns how many other blogs' entries it dropped.
+func (c *carryCache) put(id string, v carried, budget int64) (evicted int) {
+	if c.head.next == nil {
+		c.head.next, c.head.prev = &c.head, &c.head
+		c.byID = map[string]*carryEntry{}
+	}
+	if e := c.byID[id]; e != nil {
+		c.unlink(e)
+	}
+	if v.robots == nil && v.rules == nil {
+		return 0
+	}
+	e := &carryEntry{id: id, c: v}
+	if e.size = e.weigh(); e.size > budget {
+		return 0
+	}
+	e.prev, e.next = &c.head, c.head.next
+	c.head.next.prev, c.head.next = e, e
+	c.byID[id] = e
+	c.bytes += e.size
+	for c.bytes > budget {
+		c.unlink(c.head.prev)
+		evicted++
+	}
+	return evicted
+}
+
 // previous returns what the last crawl of blog id left for the next
 // UpdateCrawl: validators, digests and signatures from the schedule
 // store's st, robots.txt and rules from memory.
 func (d *runner) previous(id string, st schedule.State) harvest.State {
 	d.mu.Lock()
-	c := d.carried[id]
+	c := d.carried.get(id)
 	d.mu.Unlock()
 	var robots []blogharvest.File
 	for _, k := range c.robots {
@@ -68,7 +154,9 @@ func (d *runner) previous(id string, st schedule.State) harvest.State {
 // serves again, and 100 000 daily blogs kept theirs as 25 MB of a
 // scheduler's heap, growing as the day's runs went (BenchmarkScale, doc/scale.md).
 // What is kept of one is its body, digest, capture time, status and the
-// archived record it names (keptRobots: no exchanges, no headers).
+// archived record it names (keptRobots: no exchanges, no headers), within
+// the runner's carryBudget (carryCache: the blogs that ran longest ago
+// lose theirs first).
 func (d *runner) carry(id string, s harvest.State, next time.Time) {
 	var robots []keptRobots
 	for _, f := range s.Robots {
@@ -76,16 +164,16 @@ func (d *runner) carry(id string, s harvest.State, next time.Time) {
 			robots = append(robots, keepRobots(f))
 		}
 	}
+	budget := d.carryBudget
+	if budget == 0 {
+		budget = carryBudget
+	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.carried == nil {
-		d.carried = map[string]carried{}
+	evicted := d.carried.put(id, carried{robots: robots, rules: s.Rules}, budget)
+	d.mu.Unlock()
+	if evicted > 0 && d.env != nil && d.env.metrics != nil {
+		d.env.metrics.carryEvicted.Add(evicted)
 	}
-	if robots == nil && s.Rules == nil {
-		delete(d.carried, id)
-		return
-	}
-	d.carried[id] = carried{robots: robots, rules: s.Rules}
 }
 
 // recheckPosts turns the recheck_posts key into harvest's

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -165,4 +166,90 @@ func TestCarryKeepsRobotsOnlyUntilTheNextRun(t *testing.T) {
 			t.Errorf("%s: rules %q kept, want %q", id, got.Rules, st.Rules)
 		}
 	}
+}
+
+// carryHourly carries, for blogs ids from..to-1 of r, a robots.txt as the
+// benchmark's blogs serve it (23 bytes) due again in an hour.
+func carryHourly(r *runner, from, to int, captured time.Time) {
+	for i := from; i < to; i++ {
+		id := fmt.Sprintf("blog-%06d", i)
+		st := harvest.State{Robots: []blogharvest.File{{URL: "https://" + id + ".example/robots.txt", Role: blogharvest.RoleRobots,
+			MediaType: "text/plain", Status: 200, Captured: captured, Size: 23, Body: []byte("User-agent: *\nAllow: /\n")}}}
+		r.carry(id, st, captured.Add(time.Hour))
+	}
+}
+
+// liveHeap returns the live heap after a collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// TestCarryWithinBudget: however many blogs run, what the runner carries
+// for their next runs stays within its byte budget, measured as the live
+// heap it holds, and the blogs that ran longest ago lose theirs first
+// (fetching robots.txt again, counted by blogharvest_carried_evicted_total).
+// The budget's own count (carryEntry.weigh) is checked against the heap
+// too. On the code before the budget, 100 000 hourly blogs held some 32
+// MB of carried robots.txt (about 320 bytes a blog: BenchmarkScale,
+// doc/scale.md). Not parallel: it measures the process's heap.
+func TestCarryWithinBudget(t *testing.T) {
+	captured := time.Now()
+
+	// The count against the heap: 20 000 blogs within an ample budget.
+	r := &runner{env: newEnv(&Config{}), carryBudget: 1 << 30}
+	before := liveHeap()
+	carryHourly(r, 0, 20000, captured)
+	held := liveHeap() - before
+	t.Logf("20 000 blogs carried: %d bytes live, %.0f a blog; counted %d, %.0f a blog",
+		held, float64(held)/20000, r.carried.bytes, float64(r.carried.bytes)/20000)
+	if r.carried.bytes < held*3/4 || r.carried.bytes > held*3/2 {
+		t.Errorf("counted %d bytes for a live heap of %d: the budget's count is off", r.carried.bytes, held)
+	}
+	runtime.KeepAlive(r)
+
+	// The bound: 100 000 blogs within the default budget.
+	r = &runner{env: newEnv(&Config{})}
+	before = liveHeap()
+	carryHourly(r, 0, 100000, captured)
+	held = liveHeap() - before
+	t.Logf("100 000 blogs carried within carryBudget (%d): %d bytes live, %d blogs kept", carryBudget, held, len(r.carried.byID))
+	if held > carryBudget*5/4 {
+		t.Errorf("100 000 blogs carried: %d bytes live, want at most the budget of %d (and a little)", held, carryBudget)
+	}
+	if r.carried.bytes > carryBudget {
+		t.Errorf("counted %d bytes, over the budget %d", r.carried.bytes, carryBudget)
+	}
+	kept := len(r.carried.byID)
+	if got := r.env.metrics.carryEvicted.Get(); got != uint64(100000-kept) {
+		t.Errorf("evictions counted %d, want %d (100 000 carried, %d kept)", got, 100000-kept, kept)
+	}
+	// The newest kept, the oldest dropped: its next run fetches robots.txt.
+	if got := r.previous("blog-099999", schedule.State{}); len(got.Robots) != 1 {
+		t.Errorf("the blog run last: %d robots.txt carried, want 1", len(got.Robots))
+	}
+	if got := r.previous("blog-000000", schedule.State{}); len(got.Robots) != 0 {
+		t.Errorf("the blog run first: %d robots.txt carried, want 0 (evicted)", len(got.Robots))
+	}
+	// A blog run again becomes the newest; an empty State forgets a blog.
+	oldest := fmt.Sprintf("blog-%06d", 100000-kept)
+	carryHourly(r, 100000-kept, 100000-kept+1, captured)
+	carryHourly(r, 100000, 100001, captured)
+	if got := r.previous(oldest, schedule.State{}); len(got.Robots) != 1 {
+		t.Errorf("the oldest blog kept, run again: %d robots.txt carried, want 1", len(got.Robots))
+	}
+	r.carry("blog-100000", harvest.State{}, time.Time{})
+	if _, ok := r.carried.byID["blog-100000"]; ok {
+		t.Errorf("a crawl leaving nothing to carry: the blog's entry is still kept")
+	}
+	var sum int64
+	for e := r.carried.head.next; e != &r.carried.head; e = e.next {
+		sum += e.size
+	}
+	if sum != r.carried.bytes {
+		t.Errorf("the entries weigh %d, the count says %d", sum, r.carried.bytes)
+	}
+	runtime.KeepAlive(r)
 }

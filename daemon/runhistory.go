@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,9 @@ import (
 	"github.com/blogharvest/blogharvest/schedule"
 )
 
-// historyLen bounds the runs kept per blog, in memory and in the schedule
-// store (schedule.Store.AddRun), from which a restarted process reads them.
+// historyLen bounds the runs kept per blog in the schedule store
+// (schedule.Store.AddRun), from which a blog's page reads them; the
+// memory keeps the newest (runHistory).
 const historyLen = 50
 
 // recentAIPs bounds the AIP paths a run keeps (RunRecord.AIPsWritten
@@ -146,73 +148,154 @@ func (n *runNotes) change(c Change) {
 	}
 }
 
-// runHistory keeps the last runs of each blog in memory, up to keep of
-// them, and the last run of each that wrote an AIP (however many
-// unchanged runs followed). The planner keeps only the newest run of each
-// blog here and reads the others from the store when a blog's page asks
+// runHistory keeps the newest run of each blog in memory, and the newest
+// run of each that wrote an AIP (however many unchanged runs followed).
+// The planner reads the others from the store when a blog's page asks
 // (planner.runsOf): with historyLen records of every blog in memory a
 // scheduler of 100 000 daily blogs would grow by about 100 000 records a
 // day for fifty days (doc/scale.md).
 type runHistory struct {
 	mu      sync.Mutex
-	runs    map[string][]keptRun // oldest first
-	written map[string]keptRun   // the newest run that wrote an AIP
+	runs    map[string]keptRun // the newest run
+	written map[string]keptRun // the newest run that wrote an AIP
 }
 
-// keptRun is a RunRecord as runHistory holds it: its Methods and
-// Confidence, maps of a run that archived entries, as their JSON, which
-// weighs a tenth of the maps (the maps were 11 MB of a 100 000-blog
-// daemon's heap after 74 000 runs, about 3 KB for each run that wrote a
-// bag; kept for the newest such run of every blog, they would grow
-// toward 300 MB as the days bring changes to more of the blogs:
-// BenchmarkScale, doc/scale.md).
-type keptRun struct {
-	r                   RunRecord
-	methods, confidence []byte
+// keptRun is a RunRecord as runHistory holds it, encoded: its times
+// (time.Time.MarshalBinary), duration and outcome, its counts as varints,
+// and the fields most runs leave empty (keptRest) as JSON after them when
+// any is set. An unchanged run weighs some 70 bytes instead of the
+// RunRecord's 256 (and the maps of a run that wrote a bag, about 3 KB as
+// maps, a tenth of that as JSON): 100 000 blogs' newest runs held 26 MB of
+// a scheduler's heap as records (BenchmarkScale, doc/scale.md;
+// TestRunHistoryCompact measures it).
+type keptRun string
+
+// keptRest is what keptRun holds of a RunRecord as JSON: the fields an
+// unchanged run leaves empty.
+type keptRest struct {
+	Error      string                    `json:"e,omitempty"`
+	AIPs       []string                  `json:"a,omitempty"`
+	Changed    []Change                  `json:"c,omitempty"`
+	Methods    map[string]map[string]int `json:"m,omitempty"`
+	Confidence map[string]float64        `json:"f,omitempty"`
+	Shortfalls []Shortfall               `json:"s,omitempty"`
 }
 
-// keep makes r into what runHistory holds.
+// appendTime appends t, length first, as time.Time.MarshalBinary makes it
+// (in UTC should its zone not encode).
+func appendTime(b []byte, t time.Time) []byte {
+	tb, err := t.MarshalBinary()
+	if err != nil {
+		tb, _ = t.UTC().MarshalBinary()
+	}
+	b = binary.AppendUvarint(b, uint64(len(tb)))
+	return append(b, tb...)
+}
+
+// appendString appends s, length first.
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// keep encodes r as runHistory holds it.
 func keep(r RunRecord) keptRun {
-	k := keptRun{r: r}
-	if r.Methods != nil {
-		if b, err := json.Marshal(r.Methods); err == nil {
-			k.methods, k.r.Methods = b, nil
+	b := make([]byte, 0, 64)
+	b = appendTime(b, r.Start)
+	b = appendTime(b, r.End)
+	b = appendString(b, r.Duration)
+	b = appendString(b, r.Outcome)
+	for _, n := range []int64{int64(r.Entries), int64(r.Unchanged), int64(r.Comments), r.Bytes, int64(r.Requests),
+		int64(r.Warnings), int64(r.AIPsWritten), int64(r.NewEntries), int64(r.NewVersions)} {
+		b = binary.AppendVarint(b, n)
+	}
+	rest := keptRest{Error: r.Error, AIPs: r.AIPs, Changed: r.Changed, Methods: r.Methods, Confidence: r.Confidence,
+		Shortfalls: r.Shortfalls}
+	if rest.Error != "" || len(rest.AIPs) > 0 || len(rest.Changed) > 0 || len(rest.Methods) > 0 || len(rest.Confidence) > 0 ||
+		len(rest.Shortfalls) > 0 {
+		if j, err := json.Marshal(rest); err == nil {
+			b = append(b, j...)
 		}
 	}
-	if r.Confidence != nil {
-		if b, err := json.Marshal(r.Confidence); err == nil {
-			k.confidence, k.r.Confidence = b, nil
-		}
-	}
-	return k
+	return keptRun(b)
 }
 
-// record returns the RunRecord k holds, its maps made anew.
-func (k keptRun) record() RunRecord {
-	r := k.r
-	if k.methods != nil {
-		_ = json.Unmarshal(k.methods, &r.Methods) // made by keep from a map: it decodes
+// keptReader reads a keptRun field by field; a short or bad encoding
+// (keep made it, so none) leaves zero values.
+type keptReader struct {
+	s   string
+	bad bool
+}
+
+func (k *keptReader) uvarint() uint64 {
+	v, n := binary.Uvarint([]byte(k.s[:min(len(k.s), binary.MaxVarintLen64)]))
+	if n <= 0 {
+		k.bad, k.s = true, ""
+		return 0
 	}
-	if k.confidence != nil {
-		_ = json.Unmarshal(k.confidence, &r.Confidence)
+	k.s = k.s[n:]
+	return v
+}
+
+func (k *keptReader) varint() int64 {
+	v, n := binary.Varint([]byte(k.s[:min(len(k.s), binary.MaxVarintLen64)]))
+	if n <= 0 {
+		k.bad, k.s = true, ""
+		return 0
+	}
+	k.s = k.s[n:]
+	return v
+}
+
+func (k *keptReader) str() string {
+	n := k.uvarint()
+	if n > uint64(len(k.s)) {
+		k.bad, k.s = true, ""
+		return ""
+	}
+	v := k.s[:n]
+	k.s = k.s[n:]
+	return v
+}
+
+func (k *keptReader) time() time.Time {
+	var t time.Time
+	if b := k.str(); b != "" {
+		_ = t.UnmarshalBinary([]byte(b)) // made by MarshalBinary
+	}
+	return t
+}
+
+// record returns the RunRecord k holds, made anew.
+func (k keptRun) record() RunRecord {
+	rd := &keptReader{s: string(k)}
+	r := RunRecord{Start: rd.time(), End: rd.time(), Duration: rd.str(), Outcome: rd.str()}
+	for _, p := range []*int{&r.Entries, &r.Unchanged, &r.Comments} {
+		*p = int(rd.varint())
+	}
+	r.Bytes = rd.varint()
+	for _, p := range []*int{&r.Requests, &r.Warnings, &r.AIPsWritten, &r.NewEntries, &r.NewVersions} {
+		*p = int(rd.varint())
+	}
+	if rd.s != "" && !rd.bad {
+		var rest keptRest
+		if json.Unmarshal([]byte(rd.s), &rest) == nil { // made by keep from a record: it decodes
+			r.Error, r.AIPs, r.Changed, r.Methods, r.Confidence, r.Shortfalls = rest.Error, rest.AIPs, rest.Changed,
+				rest.Methods, rest.Confidence, rest.Shortfalls
+		}
 	}
 	return r
 }
 
-// add keeps r as the newest run of id, and at most keep runs of id.
-func (h *runHistory) add(id string, r RunRecord, n int) {
+// add keeps r as the newest run of id.
+func (h *runHistory) add(id string, r RunRecord) {
 	k := keep(r)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.runs == nil {
-		h.runs = map[string][]keptRun{}
+		h.runs = map[string]keptRun{}
 	}
-	l := h.runs[id]
-	if n = max(n, 1); len(l) >= n {
-		l = append(l[:0:0], l[len(l)-n+1:]...) // a fresh array: the old one may hold up to historyLen
-	}
-	l = append(l, k)
-	h.runs[id] = l
+	h.runs[id] = k
 	if len(r.AIPs) > 0 {
 		if h.written == nil {
 			h.written = map[string]keptRun{}
@@ -241,27 +324,24 @@ func (h *runHistory) lastWritten(id string) *RunRecord {
 	return &r
 }
 
-// of returns the runs of id, newest first.
+// of returns the runs of id kept in memory, newest first: the newest, or
+// none.
 func (h *runHistory) of(id string) []RunRecord {
-	h.mu.Lock()
-	l := h.runs[id]
-	h.mu.Unlock()
-	out := make([]RunRecord, len(l))
-	for i, k := range l {
-		out[len(l)-1-i] = k.record()
+	if r := h.last(id); r != nil {
+		return []RunRecord{*r}
 	}
-	return out
+	return nil
 }
 
 // last returns the newest run of id, or nil.
 func (h *runHistory) last(id string) *RunRecord {
 	h.mu.Lock()
-	l := h.runs[id]
+	k, ok := h.runs[id]
 	h.mu.Unlock()
-	if len(l) == 0 {
+	if !ok {
 		return nil
 	}
-	r := l[len(l)-1].record()
+	r := k.record()
 	return &r
 }
 
@@ -307,7 +387,7 @@ func (d *runner) record(start time.Time, outcome string, t *tally, res *harvest.
 // keepRun adds r, a finished run of blog id, to the run history and to
 // the schedule store, so that a restarted process shows it.
 func (d *planner) keepRun(id string, r RunRecord) {
-	d.history.add(id, r, 1)
+	d.history.add(id, r)
 	data, err := json.Marshal(r)
 	if err == nil {
 		err = d.store.AddRun(id, data, historyLen)
@@ -341,13 +421,13 @@ func (d *planner) loadHistory() {
 			}
 			if len(r.AIPs) > 0 {
 				if newest != &r {
-					d.history.add(b.ID, r, 1)
+					d.history.add(b.ID, r)
 				}
 				break
 			}
 		}
 		if newest != nil {
-			d.history.add(b.ID, *newest, 1)
+			d.history.add(b.ID, *newest)
 		}
 	}
 }

@@ -25,9 +25,10 @@ type runner struct {
 	harvester harvester
 	published func() // tells the on_publish hand-off that a bag was published
 
-	mu      sync.Mutex
-	carried map[string]carried // robots.txt and rules of each blog's last crawl (memory only)
-	live    map[string]*tally  // the runs going on in this process, by blog id
+	mu          sync.Mutex
+	carried     carryCache        // robots.txt and rules of each blog's last crawl (memory only)
+	carryBudget int64             // bytes carried at most; 0: carryBudget
+	live        map[string]*tally // the runs going on in this process, by blog id
 }
 
 // newRunner returns the runner of a role writing into a, with the

@@ -56,6 +56,10 @@
 // the daemon's /status endpoint first and opens the file read-only (Open
 // ReadOnly) only when no daemon answers. Conversely a status reader holding
 // the file keeps a daemon from starting, so readers close it at once.
+// bbolt reads through a shared read-only memory map of the file, so every
+// page read stays in the process's resident set until ReleaseMapped takes
+// the pages out of it (on Linux; they stay in the page cache), which the
+// daemon's planner does after start-up and every minute.
 //
 // # A damaged state file
 //

@@ -48,15 +48,20 @@ func TestDefaultGCTunesOnlyWithoutSettings(t *testing.T) {
 }
 
 // TestLimitFor: softLimit for a small live heap, never under twice the
-// live heap for a large one (the collector then runs as at GOGC=100).
+// live heap while it is under largeGrowth (the collector then runs as at
+// GOGC=100), never under 1.5 times it beyond (GOGC=50), and under twice a
+// large one (a scheduler's heap of many blogs; the old limit was 2×+16 MB).
 func TestLimitFor(t *testing.T) {
-	for _, live := range []uint64{0, 1 << 20, 30 << 20, softLimit / 2, softLimit, 1 << 30, 1 << 40} {
+	for _, live := range []uint64{0, 1 << 20, 30 << 20, softLimit / 2, softLimit, 200 << 20, 1 << 30, 1 << 40} {
 		got := limitFor(live)
 		if got < softLimit {
 			t.Errorf("live %d: limit %d under softLimit %d", live, got, softLimit)
 		}
-		if uint64(got) < 2*live {
-			t.Errorf("live %d: limit %d under twice the live heap", live, got)
+		if uint64(got) < live+min(live, largeGrowth) || uint64(got) < live+live/2 {
+			t.Errorf("live %d: limit %d under the live heap plus its growth room", live, got)
+		}
+		if live >= 4*largeGrowth && uint64(got) >= 2*live {
+			t.Errorf("live %d: limit %d, want under twice a large live heap", live, got)
 		}
 		if 2*live+limitHeadroom <= softLimit && got != softLimit {
 			t.Errorf("live %d: limit %d, want softLimit %d", live, got, int64(softLimit))
@@ -65,8 +70,9 @@ func TestLimitFor(t *testing.T) {
 }
 
 // TestRetuneNeverUnderTwiceLive: a live heap growing by small steps
-// raises the limit with it, never leaving it under twice the live heap (the
-// collector would then run more often than at GOGC=100), and a heap back
+// raises the limit with it, never leaving it under the live heap plus its
+// growth room (growthFor: the collector would then run more often than at
+// GOGC=100 for a small heap, GOGC=50 for a large one), and a heap back
 // under softLimit's brings the limit back to softLimit.
 func TestRetuneNeverUnderTwiceLive(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
@@ -82,8 +88,8 @@ func TestRetuneNeverUnderTwiceLive(t *testing.T) {
 			live -= 1 << 19
 		}
 		tn.retune(live)
-		if uint64(tn.limit) < 2*live {
-			t.Fatalf("live %d: limit %d under twice the live heap", live, tn.limit)
+		if uint64(tn.limit) < live+growthFor(live) {
+			t.Fatalf("live %d: limit %d under the live heap plus its growth room", live, tn.limit)
 		}
 		if got := debug.SetMemoryLimit(-1); got != tn.limit {
 			t.Fatalf("live %d: runtime's limit %d, tuner's %d", live, got, tn.limit)
@@ -98,7 +104,7 @@ func TestRetuneNeverUnderTwiceLive(t *testing.T) {
 }
 
 // TestMemoryTunerFollowsLiveHeap: with a live heap above softLimit the
-// runtime's limit rises after a collection to at least twice it, and
+// runtime's limit rises after a collection to at least limitFor of it, and
 // comes back to softLimit once the heap is dropped.
 func TestMemoryTunerFollowsLiveHeap(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
@@ -132,7 +138,7 @@ func TestMemoryTunerFollowsLiveHeap(t *testing.T) {
 		b[0] = 1
 		keep = append(keep, b)
 	}
-	waitFor("live heap of 1.5×softLimit", func(l int64) bool { return l >= 2*live })
+	waitFor("live heap of 1.5×softLimit", func(l int64) bool { return l >= live+int64(growthFor(live)) })
 	runtime.KeepAlive(keep)
 	keep = nil
 	waitFor("heap dropped", func(l int64) bool { return l == softLimit })

@@ -35,8 +35,8 @@ func main() {
 // defaultGC sets GOGC to gcPercent unless lookupEnv finds GOGC set: an
 // operator's own setting (GOGC=100, GOGC=off) is the runtime's to apply.
 // With neither GOGC nor GOMEMLIMIT set it also keeps a soft memory limit
-// (memlimit.go: softLimit while the live heap is small, never under twice
-// the live heap) and reports true.
+// (memlimit.go: softLimit while the live heap is small, then the live heap
+// plus its growth room, limitFor) and reports true.
 func defaultGC(lookupEnv func(string) (string, bool)) (tune bool) {
 	_, gogc := lookupEnv("GOGC")
 	if !gogc {

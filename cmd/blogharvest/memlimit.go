@@ -19,22 +19,37 @@ import (
 // goal leaves to the rest.
 const softLimit = 100 << 20
 
-// limitHeadroom is what limitFor adds to twice the live heap: the Go
-// memory outside the heap's objects (goroutine stacks, GC metadata, free
-// spans not yet returned).
+// limitHeadroom is what limitFor adds to the live heap and its growth
+// room: the Go memory outside the heap's objects (goroutine stacks, GC
+// metadata, free spans not yet returned).
 const limitHeadroom = 16 << 20
 
+// largeGrowth is the growth room limitFor gives a large live heap at
+// least: the heap may grow by the live heap itself (GOGC=100) up to this,
+// and by half the live heap (GOGC=50) beyond twice it. A scheduler of
+// 100 000 blogs holds some 150–200 MB live; at twice its live heap its
+// anonymous memory alone reached 501 MB (BenchmarkScale, doc/scale.md).
+const largeGrowth = 64 << 20
+
+// growthFor returns the room limitFor leaves a live heap of live bytes to
+// grow in before the collector runs: the live heap itself while it is
+// under largeGrowth, largeGrowth up to twice that, half the live heap
+// beyond (monotonic in live, never under half the live heap).
+func growthFor(live uint64) uint64 {
+	return max(min(live, largeGrowth), live/2)
+}
+
 // limitFor returns the soft memory limit for a live heap of live bytes:
-// softLimit, or twice the live heap plus limitHeadroom when that is more.
-// Never under twice the live heap, so that the collector never runs more
-// often than at GOGC=100, the runtime's default, however large the live
-// heap grows (a daemon holding many blogs): the limit trims the heap of
-// gcPercent toward the default, it cannot make the collector spin.
+// softLimit, or the live heap plus growthFor(live) plus limitHeadroom when
+// that is more. The collector so runs at most as often as at GOGC=100, the
+// runtime's default, while the live heap is under largeGrowth, and as at
+// GOGC=50 beyond twice that (a daemon holding many blogs: up to twice the
+// collections for a quarter less heap): the limit trims the heap of gcPercent, it cannot make the collector spin.
 func limitFor(live uint64) int64 {
 	if live > math.MaxInt64/4 {
 		return math.MaxInt64
 	}
-	l := int64(2*live) + limitHeadroom
+	l := int64(live+growthFor(live)) + limitHeadroom
 	if l < softLimit {
 		return softLimit
 	}
@@ -87,7 +102,7 @@ func (t *memoryTuner) arm() {
 
 // retune sets the limit for a live heap of live bytes. A limit under
 // limitFor(live) is raised at once, with an eighth more room, so that the
-// limit is never under twice the live heap measured and a growing heap
+// limit is never under limitFor of the live heap measured and a growing heap
 // does not reset it every cycle; a limit over it is lowered only when it
 // is more than a quarter too high, or when the heap is back under
 // softLimit's (SetMemoryLimit stops the world briefly; most cycles leave
