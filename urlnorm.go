@@ -3,6 +3,7 @@ package blogharvest
 import (
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -31,7 +32,7 @@ func NormalizeURL(raw string) string {
 	if strings.ContainsAny(raw, "\t\n\r") {
 		raw = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(raw)
 	}
-	if !needsNormalizing(raw) {
+	if !needsNormalizing(raw) && !escapeInAuthority(raw) {
 		return raw
 	}
 	// Split off the fragment, then the query, then the scheme and
@@ -96,8 +97,12 @@ var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transition
 	idna.StrictDomainName(false), idna.CheckHyphens(false))
 
 // asciiAuthority returns the authority auth (userinfo@host:port) with a
-// host holding bytes beyond ASCII in its ASCII form; a host that is ASCII
-// already, an IPv6 literal or one the profile refuses is left as it is.
+// host holding bytes beyond ASCII or percent-escapes in its ASCII form, as
+// the URL standard's host parser gives it: escapes decoded first
+// ("b%C3%BCcher.example" is "xn--bcher-kva.example", "ex%41mple.example"
+// is "example.example"); a host that is plain ASCII already, an IPv6
+// literal, one whose escapes are not UTF-8 or one the profile refuses is
+// left as it is.
 func asciiAuthority(auth string) string {
 	user, host := "", auth
 	if i := strings.LastIndexByte(auth, '@'); i >= 0 {
@@ -107,15 +112,22 @@ func asciiAuthority(auth string) string {
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasPrefix(host, "[") {
 		host, port = host[:i], host[i:]
 	}
-	ascii := true
+	plain := true
 	for i := 0; i < len(host); i++ {
-		if host[i] >= 0x80 {
-			ascii = false
+		if host[i] >= 0x80 || host[i] == '%' {
+			plain = false
 			break
 		}
 	}
-	if ascii {
+	if plain || strings.HasPrefix(host, "[") {
 		return auth
+	}
+	if strings.IndexByte(host, '%') >= 0 {
+		decoded, ok := unescapeHost(host)
+		if !ok {
+			return auth
+		}
+		host = decoded
 	}
 	h, err := hostProfile.ToASCII(host)
 	// The mapping turns some letters into ASCII that a host may not
@@ -125,6 +137,49 @@ func asciiAuthority(auth string) string {
 		return auth
 	}
 	return user + h + port
+}
+
+// unescapeHost decodes the percent-escapes of host; ok is false when a '%'
+// begins no escape or the bytes decoded are not UTF-8.
+func unescapeHost(host string) (string, bool) {
+	b := make([]byte, 0, len(host))
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if c == '%' {
+			if i+2 >= len(host) || !isHex(host[i+1]) || !isHex(host[i+2]) {
+				return "", false
+			}
+			c = unhex(host[i+1])<<4 | unhex(host[i+2])
+			i += 2
+		}
+		b = append(b, c)
+	}
+	return string(b), utf8.Valid(b)
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// escapeInAuthority reports whether the authority of an absolute or
+// scheme-relative URL s holds a '%', which asciiAuthority decodes.
+func escapeInAuthority(s string) bool {
+	i := strings.IndexByte(s, '%')
+	if i < 0 {
+		return false
+	}
+	start := strings.Index(s, "//")
+	if start < 0 || start > i {
+		return false
+	}
+	end := strings.IndexAny(s[start+2:], "/\\?#")
+	return end < 0 || start+2+end > i
 }
 
 // forbiddenInDomain reports whether r is a forbidden domain code point of

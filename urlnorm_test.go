@@ -33,6 +33,14 @@ func TestNormalizeURL(t *testing.T) {
 		{"https://user@\u4f8b\u3048.jp/p", `https://user@xn--r8jz45g.jp/p`},
 		{"//\u4f8b\u3048.jp/i.png", `//xn--r8jz45g.jp/i.png`},
 		{"https://[::1]:8080/\u00e9", `https://[::1]:8080/%C3%A9`},
+		// A host's escapes are decoded before its domain to ASCII, as
+		// the URL standard's host parser and Chromium do; escapes that
+		// are no UTF-8 leave the host as it is.
+		{"https://b%C3%BCcher.example/caf\u00e9", `https://xn--bcher-kva.example/caf%C3%A9`},
+		{"https://user%40x@ex%41mple.example:8443/p%41", `https://user%40x@example.example:8443/p%41`},
+		{"//b%c3%bccher.example/i.png", `//xn--bcher-kva.example/i.png`},
+		{"https://b%FF.example/", `https://b%FF.example/`},
+		{"https://b.example/p%C3%BC//x%41", `https://b.example/p%C3%BC//x%41`},
 	} {
 		got := blogharvest.NormalizeURL(tc.in)
 		if got != tc.want {
@@ -62,7 +70,8 @@ func TestNormalizeURL(t *testing.T) {
 // another host: "evil.example＠b.example" must not become userinfo
 // evil.example at host b.example.
 func TestNormalizeURLHostNoDomain(t *testing.T) {
-	for _, raw := range []string{"https://evil.example\uff20b.example/p", "https://evil.example\uff0fb.example/p", "https://a\uff1a1.example/"} {
+	for _, raw := range []string{"https://evil.example\uff20b.example/p", "https://evil.example\uff0fb.example/p", "https://a\uff1a1.example/",
+		"https://evil.example%40b.example/p", "https://evil.example%2Fb.example/p", "https://a%3A1.example/"} {
 		u, err := url.Parse(blogharvest.NormalizeURL(raw))
 		if err != nil {
 			continue

@@ -17,6 +17,7 @@ func FuzzCanonical(f *testing.F) {
 		"HTTP://[::1]:80/%2e%2e/x?%zz", "https://h/a//b/?q=%20&q=+", "https://h/%61/",
 		"http://h?#", "//h/p", "mailto:x@y", " https://h/ ",
 		"https://B\u00dcCHER.example./caf\u00e9", "https://evil.example\uff20b.example/", "http://\u4f8b\u3048.jp:8080/",
+		"https://b%C3%BCcher.example/", "https://ex%41mple.example%2Fb/", "https://a%25b.example/",
 	} {
 		f.Add(s)
 	}
