@@ -194,7 +194,11 @@ func (d *bigramIndex) sweep(targets ...[]bool) [][]int32 {
 // targetSet returns the membership table of the bigrams of texts, coded
 // with d's coder, and its size |T|.
 func (d *bigramIndex) targetSet(texts ...string) ([]bool, int) {
-	var ids []int32
+	n := 0
+	for _, t := range texts {
+		n += len(t) // at least the bigrams of t: ids allocated once
+	}
+	ids := make([]int32, 0, n)
 	for _, t := range texts {
 		ids = d.coder.AppendText(ids, t)
 	}
