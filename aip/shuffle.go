@@ -58,6 +58,9 @@ func sortMediaRuns(n *html.Node) bool {
 			found = sortMediaRuns(c) || found
 		}
 	}
+	if len(kids) < 2 {
+		return found // no run: most elements have one element child or none
+	}
 	// media[k] caches isMediaItem(kids[k]): 0 not asked yet, 1 yes, 2 no.
 	// A run's first element is compared with each of the others, so
 	// without it the first's subtree was walked once per comparison.

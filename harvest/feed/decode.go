@@ -43,10 +43,13 @@ func toLegalUTF8(body []byte) (out []byte, cs string, removed int) {
 }
 
 // declareUTF8 returns text with the encoding of its XML declaration, if
-// any, set to UTF-8; text itself when there is nothing to change.
+// any, set to UTF-8; text itself when there is nothing to change. A
+// declaration of "utf-8" in any case is left as it is: encoding/xml, which
+// gofeed and scan read with, takes it as UTF-8 (strings.EqualFold), so
+// the copy of the whole feed changed nothing the parsers see.
 func declareUTF8(text []byte) []byte {
 	m := xmlDeclEncoding.FindSubmatchIndex(text)
-	if m == nil || string(text[m[4]:m[5]]) == "UTF-8" {
+	if m == nil || bytes.EqualFold(text[m[4]:m[5]], []byte("UTF-8")) {
 		return text
 	}
 	out := make([]byte, 0, len(text)+5)

@@ -43,7 +43,10 @@ func indexPage(p Page) (*bigramIndex, error) {
 
 // newBigramIndex indexes a parsed tree.
 func newBigramIndex(root *html.Node) *bigramIndex {
-	d := &bigramIndex{root: root, coder: textsim.NewCoder(), idx: make(map[*html.Node]int32)}
+	text, texts, els := countIndexed(root)
+	d := &bigramIndex{root: root, coder: textsim.NewCoder(), idx: make(map[*html.Node]int32, els),
+		vals: make([]int32, 0, text), runs: make([]textRun, 0, texts),
+		els: make([]*html.Node, 0, els), start: make([]int32, 0, els), end: make([]int32, 0, els), depth: make([]int32, 0, els)}
 	d.walk(root, 0)
 	d.parent = make([]int32, len(d.els))
 	for i, n := range d.els {
@@ -58,6 +61,31 @@ func newBigramIndex(root *html.Node) *bigramIndex {
 	d.ix = newIndex(root)
 	d.runs = nil
 	return d
+}
+
+// countIndexed counts what walk will index under n: the bytes of its text
+// nodes (at least as many as their bigrams), the text nodes and the
+// elements. newBigramIndex sizes its slices and map with them once,
+// instead of growing them by doubling through the walk, each step a copy
+// and, for vals, zeroed memory (issue 43).
+func countIndexed(n *html.Node) (text, texts, els int) {
+	switch n.Type {
+	case html.TextNode:
+		return len(n.Data), 1, 0
+	case html.ElementNode:
+		if skipped(n) {
+			return 0, 0, 0
+		}
+		els = 1
+	case html.DocumentNode:
+	default:
+		return 0, 0, 0
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		t, ts, e := countIndexed(c)
+		text, texts, els = text+t, texts+ts, els+e
+	}
+	return text, texts, els
 }
 
 // walk appends the text bigrams and elements under n in post-order.
@@ -166,7 +194,11 @@ func (d *bigramIndex) sweep(targets ...[]bool) [][]int32 {
 // targetSet returns the membership table of the bigrams of texts, coded
 // with d's coder, and its size |T|.
 func (d *bigramIndex) targetSet(texts ...string) ([]bool, int) {
-	var ids []int32
+	n := 0
+	for _, t := range texts {
+		n += len(t) // at least the bigrams of t: ids allocated once
+	}
+	ids := make([]int32, 0, n)
 	for _, t := range texts {
 		ids = d.coder.AppendText(ids, t)
 	}
