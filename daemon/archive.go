@@ -122,7 +122,7 @@ const (
 type archiver struct {
 	w       *aip.Writer
 	batch   *aip.Batch // newArchiver's, over w
-	m       *metrics // may be nil
+	m       *metrics   // may be nil
 	log     *slog.Logger
 	t       *tally
 	onEntry func(e *blogharvest.Entry) // progress; may be nil
