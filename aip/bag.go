@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -23,10 +24,11 @@ const (
 var algorithms = []string{"sha256", "sha512"}
 
 // commit writes the bag into a Staged bag of st and publishes it at
-// final (a store name). The local store works only under the archive lock,
-// checked when staging begins and again right before the rename. On error
-// nothing is left behind.
-func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final string) (n int64, err error) {
+// final (a store name), or, with a Batch, leaves it staged in b for the
+// batch's flush to publish (batch.go). The local store works only under
+// the archive lock, checked when staging begins and again right before the
+// rename. On error nothing is left behind.
+func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final string, b *Batch) (n int64, err error) {
 	sb, err := st.Stage(ctx, final)
 	if err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
@@ -39,6 +41,10 @@ func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final stri
 	files, err := p.writeBag(ctx, sb, e, Location(st, final))
 	if err != nil {
 		return 0, fmt.Errorf("aip: %w", err)
+	}
+	if b != nil {
+		b.bags = append(b.bags, &pending{st: st, sb: sb, p: p, final: final, bytes: files.bytes()})
+		return files.bytes(), nil
 	}
 	if _, local := st.(*Local); !local && testHook != nil {
 		testHook(Location(st, final), "publish") // Local's publish calls it itself, after its syncs
@@ -76,13 +82,28 @@ func publish(lock *ArchiveLock, root string, bag *stageDir, final string, files 
 	if err := syncBag(bag); err != nil {
 		return err
 	}
+	return publishSynced(lock, root, bag, final, files, true)
+}
+
+// publishSynced is publish of a bag already made durable (by a group
+// commit's one sync, batch.go). Without sync, neither the new folders on
+// the way to final nor the two parents of the rename are fsynced: the
+// caller syncs the file system once after all its renames, before it
+// reports any of them published.
+func publishSynced(lock *ArchiveLock, root string, bag *stageDir, final string, files bagFiles, sync bool) error {
 	if testHook != nil {
 		testHook(final, "publish")
 	}
 	if err := lock.verify(root); err != nil {
 		return err
 	}
-	dst, err := openDirBelow(root, filepath.Dir(final), true, bag.modes) // made if missing; a link on the way is refused
+	var dst *os.File
+	var err error
+	if sync {
+		dst, err = openDirBelow(root, filepath.Dir(final), true, bag.modes) // made if missing; a link on the way is refused
+	} else {
+		dst, err = openDirBelowUnsynced(root, filepath.Dir(final), bag.modes)
+	}
 	if err != nil {
 		return err
 	}
@@ -95,7 +116,7 @@ func publish(lock *ArchiveLock, root string, bag *stageDir, final string, files 
 	if err := files.verify(int(src.Fd()), filepath.Base(bag.path), bag.path); err != nil {
 		return err
 	}
-	return renameAt(src, bag.path, dst, final)
+	return renameAt(src, bag.path, dst, final, sync)
 }
 
 // writeBag writes payload, manifests and tag files into sb, the bag to be

@@ -133,27 +133,52 @@ func writeUntilKilled(t *testing.T, w *aip.Writer) {
 	writeBags(t, c, w)
 }
 
-// writeBags writes Blog and Entry AIPs with w for ever.
+// writeBags writes Blog and Entry AIPs with w for ever. Half the
+// children write their entries through a Batch of up to three bags (a
+// group commit): a bag is reported written from the flush's report, and
+// a Blog AIP is written after a flush, as the daemon writes them.
 func writeBags(t *testing.T, c *crashChild, w *aip.Writer) {
 	var err error
 	seed := uint64(time.Now().UnixNano())
 	r := rand.New(rand.NewPCG(seed, seed))
+	var b *aip.Batch
+	if r.IntN(2) == 0 {
+		b = w.NewBatch(1+r.IntN(3), time.Hour, func(p aip.Published) {
+			if p.Err != nil {
+				t.Fatal(p.Err)
+			}
+			fmt.Printf("bag %s wrote %s\n", p.Entry.Subtitle, p.Result.Dir)
+		})
+	}
 	for i := 0; ; i++ {
 		c.n, c.events, c.at = i, 0, 1+r.IntN(13) // an Entry has 15 events, a Blog 13
 		var res aip.Result
 		if r.IntN(3) == 0 {
 			c.kind = "Blog"
-			b := fixtureBlog()
-			b.Subtitle = fmt.Sprint("version ", seed, i)
-			res, err = w.WriteBlog(context.Background(), b)
+			if b != nil {
+				if err := b.Flush(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			bl := fixtureBlog()
+			bl.Subtitle = fmt.Sprint("version ", seed, i)
+			res, err = w.WriteBlog(context.Background(), bl)
 		} else {
 			c.kind = "Entry"
-			res, err = w.WriteEntry(context.Background(), crashEntry(r, seed, i))
+			e := crashEntry(r, seed, i)
+			if b == nil {
+				res, err = w.WriteEntry(context.Background(), e)
+			} else {
+				e.Subtitle = fmt.Sprint(i) // the bag's number, for its report
+				res, err = b.WriteEntry(context.Background(), e)
+			}
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Printf("bag %d wrote %s\n", i, res.Dir)
+		if !res.Pending {
+			fmt.Printf("bag %d wrote %s\n", i, res.Dir)
+		}
 	}
 }
 

@@ -158,6 +158,13 @@
 // LatestVersionOf; Location names a store's object in messages. The lock
 // functions are the folder's alone.
 //
+// A group commit of Entry AIPs is a Batch (batch.go, from Writer.NewBatch):
+// its WriteEntry stages a bag (Result.Pending), its flush makes the staged
+// bags durable with one sync, publishes and announces each and reports
+// each (Published); the folder's publish without its own syncs is
+// publishSynced (bag.go), the syncs syncBags and syncFolders
+// (syncbag_*.go). The daemon writes its crawls' entries through one.
+//
 // Archived bytes are read only through a Store. A file the readers load
 // (ArchivedMedia and the others) carries blogharvest.File.Stored, its
 // store and object name, and no Path: whoever reads it (harvest's

@@ -27,7 +27,7 @@ import (
 // OpenFile opens the file at path, which lies under the archive root, for
 // reading without following any symbolic link below root.
 func OpenFile(root, path string) (*os.File, error) {
-	return openBelow(root, path, unix.O_RDONLY, false, Modes{})
+	return openBelow(root, path, unix.O_RDONLY, false, true, Modes{})
 }
 
 // ReadFile reads the file at path under root as OpenFile opens it.
@@ -45,7 +45,7 @@ func ReadFile(root, path string) ([]byte, error) {
 // among the entries is listed as a link (its Type has fs.ModeSymlink), not
 // followed.
 func ReadDir(root, path string) ([]fs.DirEntry, error) {
-	f, err := openBelow(root, path, unix.O_RDONLY|unix.O_DIRECTORY, false, Modes{})
+	f, err := openBelow(root, path, unix.O_RDONLY|unix.O_DIRECTORY, false, true, Modes{})
 	if err != nil {
 		return nil, err
 	}
@@ -76,13 +76,21 @@ func LatestVersionIn(root, dir string) (int, error) {
 // with create, missing folders are made (with the folder mode of m) and
 // each parent that got a new entry is fsynced.
 func openDirBelow(root, dir string, create bool, m Modes) (*os.File, error) {
-	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, create, m)
+	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, create, true, m)
+}
+
+// openDirBelowUnsynced is openDirBelow with create, except that no parent
+// is fsynced: for a group commit (batch.go), whose syncfs after its
+// renames makes the new folders durable with them.
+func openDirBelowUnsynced(root, dir string, m Modes) (*os.File, error) {
+	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, true, false, m)
 }
 
 // openBelow opens path under root with flags, every component below root
 // opened with O_NOFOLLOW relative to its parent; with create, missing
-// folders are made with the folder mode of m.
-func openBelow(root, path string, flags int, create bool, m Modes) (*os.File, error) {
+// folders are made with the folder mode of m, and with syncNew each
+// parent that got one is fsynced.
+func openBelow(root, path string, flags int, create, syncNew bool, m Modes) (*os.File, error) {
 	rel, err := relBelow(root, path)
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return nil, fmt.Errorf("%s: not under the archive %s", path, root)
@@ -119,7 +127,7 @@ func openBelow(root, path string, flags int, create bool, m Modes) (*os.File, er
 		if errors.Is(err, unix.ENOENT) && create && fl&unix.O_DIRECTORY != 0 {
 			err = unix.Mkdirat(fd, name, m.dir())
 			if err == nil {
-				if err = m.fixDirAt(fd, name); err == nil {
+				if err = m.fixDirAt(fd, name); err == nil && syncNew {
 					err = unix.Fsync(fd)
 				}
 			} else if errors.Is(err, unix.EEXIST) {
@@ -157,14 +165,18 @@ func linkError(dirfd int, name, p string, err error) error {
 
 // renameAt renames the folder from to to through their parents src and
 // dst, opened without following links (openDirBelow); to must not exist.
-// Both parents are fsynced after the rename.
-func renameAt(src *os.File, from string, dst *os.File, to string) error {
+// With sync, both parents are fsynced after the rename (a group commit
+// syncs the file system once after all its renames instead, batch.go).
+func renameAt(src *os.File, from string, dst *os.File, to string, sync bool) error {
 	var st unix.Stat_t
 	if err := unix.Fstatat(int(dst.Fd()), filepath.Base(to), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		return fmt.Errorf("publish %s: version exists", to)
 	}
 	if err := unix.Renameat(int(src.Fd()), filepath.Base(from), int(dst.Fd()), filepath.Base(to)); err != nil {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	if !sync {
+		return nil
 	}
 	if err := dst.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", filepath.Dir(to), err)

@@ -219,7 +219,7 @@ func (w *Writer) storeRequisites(ctx context.Context, p *pkg, blogURL string) er
 	}
 	if len(fresh) > 0 {
 		rp := &pkg{kind: kindRequisites, blogID: p.blogID, key: requisitesKey, permalink: RequisitesPermalink(blogURL), dir: dir}
-		res, err := w.write(ctx, rp, fresh)
+		res, err := w.write(ctx, rp, fresh, nil)
 		if err != nil {
 			return fmt.Errorf("requisites package: %w", err)
 		}

@@ -245,6 +245,13 @@ func (s *localStaged) Publish(context.Context) error {
 	return publish(s.l.Lock, s.l.Root, s.dir, s.final, s.files)
 }
 
+// publishSynced re-checks and renames the temp folder of a bag a group
+// commit has made durable, syncing nothing (publishSynced, batch.go).
+func (s *localStaged) publishSynced() error {
+	defer s.dir.close()
+	return publishSynced(s.l.Lock, s.l.Root, s.dir, s.final, s.files, false)
+}
+
 // Abort removes the temp folder.
 func (s *localStaged) Abort(context.Context) error {
 	s.dir.close()

@@ -21,3 +21,29 @@ func syncBag(bag *stageDir) error {
 	}
 	return nil
 }
+
+// syncBags makes the staged bags durable with one syncfs(2): they are all
+// in the one archive's temp folder (a group commit, batch.go).
+func syncBags(bags []*stageDir) error {
+	if len(bags) == 0 {
+		return nil
+	}
+	return syncBag(bags[0])
+}
+
+// syncFolders makes the renames into the folders dirs (and out of them)
+// durable with one syncfs(2) of the file system of the first.
+func syncFolders(dirs []string) error {
+	if len(dirs) == 0 {
+		return nil
+	}
+	fd, err := unix.Open(dirs[0], unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dirs[0], err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Syncfs(fd); err != nil {
+		return fmt.Errorf("sync %s: %w", dirs[0], err)
+	}
+	return nil
+}

@@ -84,6 +84,10 @@ type Result struct {
 	Version int    // its N
 	Written bool   // false: the content equals the newest version, nothing was written
 	Bytes   int64  // bytes written (payload and tag files); zero when nothing was written
+	// Pending is set instead of Written by a Batch's write: the bag is
+	// staged, neither durable nor visible, until the batch's flush
+	// reports it (Published); Dir names where it will be.
+	Pending bool
 	// PayloadFiles and PayloadBytes count the payload of the version
 	// written as Tally does (TallyDefinition); zero when nothing was written.
 	PayloadFiles int
@@ -104,7 +108,7 @@ func (w *Writer) WriteBlog(ctx context.Context, b *blogharvest.Blog) (Result, er
 		return Result{}, err
 	}
 	p := &pkg{kind: kindBlog, blogID: b.ID, key: "blog", permalink: b.URL, dir: dir, blog: b}
-	return w.write(ctx, p, b.Files)
+	return w.write(ctx, p, b.Files, nil)
 }
 
 // WriteBlogAgain is WriteBlog, except that it writes a new version even
@@ -122,7 +126,7 @@ func (w *Writer) WriteBlogAgain(ctx context.Context, b *blogharvest.Blog) (Resul
 		return Result{}, err
 	}
 	p := &pkg{kind: kindBlog, blogID: b.ID, key: "blog", permalink: b.URL, dir: dir, blog: b, again: true}
-	return w.write(ctx, p, b.Files)
+	return w.write(ctx, p, b.Files, nil)
 }
 
 // WriteEntry writes e, its comments and captured files as an Entry AIP,
@@ -136,13 +140,19 @@ func (w *Writer) WriteEntry(ctx context.Context, e *blogharvest.Entry) (Result, 
 	if err != nil {
 		return Result{}, classify(err)
 	}
+	return w.writeEntry(ctx, e, rel, under, nil)
+}
+
+// writeEntry is WriteEntry of e into its folder rel (under: the alias
+// whose folder it is), published at once or, with b, staged in b.
+func (w *Writer) writeEntry(ctx context.Context, e *blogharvest.Entry, rel, under string, b *Batch) (Result, error) {
 	dir := filepath.Join(w.Root, filepath.FromSlash(rel))
 	key := filepath.Base(dir)
 	p := &pkg{kind: kindEntry, blogID: e.BlogID, key: key, permalink: e.URL, recordURL: under, dir: dir, entry: e}
 	if blogDir, err := BlogDir(w.Root, e.BlogID); err == nil {
 		p.blogVersion, _ = LatestVersionOf(w.readStore(), w.name(blogDir)) // a missing or unreadable blog folder: no blog version to name
 	}
-	return w.write(ctx, p, e.Files)
+	return w.write(ctx, p, e.Files, b)
 }
 
 // EntryDir returns the store name of the folder that holds e's versions,
@@ -166,8 +176,9 @@ func (w *Writer) entryDir(e *blogharvest.Entry) (rel, under string, err error) {
 }
 
 // write hashes the files, compares the content digest with the newest
-// version, and assembles, validates and commits a new version if needed.
-func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (res Result, err error) {
+// version, and assembles, validates and commits a new version if needed;
+// with a Batch, the new version is left staged in b (Result.Pending).
+func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File, b *Batch) (res Result, err error) {
 	defer p.removeTemps()
 	if err := p.addFiles(w.Root, files); err != nil {
 		return Result{}, err
@@ -191,8 +202,8 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (r
 			return Result{}, err
 		}
 		defer func() {
-			if !res.Written {
-				w.release(p) // not recorded here: the next package that needs them does
+			if !res.Written && !res.Pending {
+				w.release(p) // not recorded here: the next package that needs them does (a batch's flush releases a bag it could not publish)
 			}
 		}()
 	}
@@ -208,11 +219,11 @@ func (w *Writer) write(ctx context.Context, p *pkg, files []blogharvest.File) (r
 	}
 	st := w.storeFor(lock)
 	final := w.name(filepath.Join(p.dir, versionName(p.version)))
-	n, err := w.commit(ctx, st, p, e, final)
+	n, err := w.commit(ctx, st, p, e, final, b)
 	if err != nil {
 		return Result{}, classify(err)
 	}
-	res = Result{Dir: Location(st, final), Version: p.version, Written: true, Bytes: n}
+	res = Result{Dir: Location(st, final), Version: p.version, Written: b == nil, Pending: b != nil, Bytes: n}
 	res.PayloadFiles, res.PayloadBytes = p.payloadTally()
 	return res, nil
 }

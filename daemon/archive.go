@@ -106,10 +106,23 @@ func (t *tally) invalidSummary() string {
 	return fmt.Sprintf("%d entries not archived (invalid records); the first: %s", n, t.firstInvalid)
 }
 
-// archiver streams a crawl's records into the AIP writer.
+// Entry AIPs are written as a group commit (aip.Batch): a flush after
+// batchBags bags staged, or when the oldest has waited batchWait, at the
+// crawl's end and before the Blog AIP. doc/storage.md has the figures.
+const (
+	batchBags = 8
+	batchWait = 2 * time.Second
+)
+
+// archiver streams a crawl's records into the AIP writer. Entry AIPs go
+// through batch: a post is counted as archived (tally, run notes, metrics,
+// the on_publish kick, progress) from the flush's report (entryPublished),
+// never when it is staged; a failed flush fails the next record, so no
+// Blog AIP is written whose ledger lists a post as archived that is not.
 type archiver struct {
 	w       *aip.Writer
-	m       *metrics // may be nil
+	batch   *aip.Batch // newArchiver's, over w
+	m       *metrics   // may be nil
 	log     *slog.Logger
 	t       *tally
 	onEntry func(e *blogharvest.Entry) // progress; may be nil
@@ -123,6 +136,55 @@ type archiver struct {
 	// a capture whose fields got worse out (fieldsworse.go); nil: none is
 	// read.
 	store aip.Store
+
+	mu       sync.Mutex
+	flushErr error // the first bag a flush could not publish
+}
+
+// startBatch gives a its batch over a.w; finish flushes it.
+func (a *archiver) startBatch() {
+	a.batch = a.w.NewBatch(batchBags, batchWait, a.entryPublished)
+}
+
+// finish flushes what the crawl staged (it ended, failed or was
+// cancelled: the bags staged are published whole, on a context of their
+// own) and returns the first bag of the run that could not be published.
+func (a *archiver) finish(ctx context.Context) error {
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeGrace)
+	defer cancel()
+	a.batch.Close(fctx) // its failures are reported to entryPublished
+	return a.failed()
+}
+
+// failed returns the first bag a flush could not publish.
+func (a *archiver) failed() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.flushErr
+}
+
+// entryPublished is the batch's report of one Entry AIP: the post is
+// counted archived when its bag was published, else the run fails.
+func (a *archiver) entryPublished(p aip.Published) {
+	if p.Err != nil {
+		a.log.Error("entry not archived: its bag could not be published", "url", p.Entry.URL, "err", p.Err)
+		a.mu.Lock()
+		if a.flushErr == nil {
+			a.flushErr = fmt.Errorf("archive entry %s: %w", p.Entry.URL, p.Err)
+		}
+		a.mu.Unlock()
+		return
+	}
+	res := p.Result
+	a.count(res, &a.t.entries, len(p.Entry.Comments))
+	if res.Version == 1 {
+		a.t.newEntries.Add(1)
+	}
+	a.t.notes.change(Change{URL: p.Entry.URL, Bag: res.Dir, Version: res.Version})
+	a.countMethods(p.Entry)
+	if a.onEntry != nil {
+		a.onEntry(p.Entry)
+	}
 }
 
 // emit writes one record. The write runs on a context detached from the
@@ -132,8 +194,16 @@ type archiver struct {
 func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeGrace)
 	defer cancel()
+	if err := a.failed(); err != nil {
+		return err
+	}
 	switch {
 	case r.Blog != nil:
+		// The entries first: the Blog AIP's ledger lists them as
+		// archived, and ledgerContradicted reads the archive.
+		if err := a.batch.Flush(wctx); err != nil {
+			return fmt.Errorf("archive blog %s: %w", r.Blog.ID, a.failed())
+		}
 		write := a.w.WriteBlog
 		if harvest.RecordsWithdrawal(r.Blog) {
 			a.log.Info("Blog AIP written as a new version: its crawl ledger records a post withdrawn from the live blog or restored")
@@ -148,6 +218,11 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 		}
 		a.count(res, &a.t.blogs, 0)
 	case r.Entry != nil:
+		if a.store != nil && a.batch.Holds(r.Entry) { // its newest version is staged: read it published
+			if err := a.batch.Flush(wctx); err != nil {
+				return a.failed()
+			}
+		}
 		if old := archivedVersion(a.store, a.w, r.Entry); old != nil {
 			keepArchivedSplit(r.Entry, old)
 			// A post at a new URL (a move) is written: its new version
@@ -160,7 +235,7 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 				return nil
 			}
 		}
-		res, err := a.w.WriteEntry(wctx, r.Entry)
+		res, err := a.batch.WriteEntry(wctx, r.Entry)
 		if err != nil && !blogharvest.IsTransient(err) {
 			a.t.invalid(r.Entry.URL, err)
 			a.log.Error("entry not archived: invalid record", "url", r.Entry.URL, "err", err)
@@ -169,13 +244,10 @@ func (a *archiver) emit(ctx context.Context, r harvest.Record) error {
 		if err != nil {
 			return fmt.Errorf("archive entry %s: %w", r.Entry.URL, err)
 		}
-		a.count(res, &a.t.entries, len(r.Entry.Comments))
-		if res.Written {
-			if res.Version == 1 {
-				a.t.newEntries.Add(1)
-			}
-			a.t.notes.change(Change{URL: r.Entry.URL, Bag: res.Dir, Version: res.Version})
+		if res.Pending {
+			return a.failed() // counted when its flush reports it; a flush this write made may have failed
 		}
+		a.count(res, &a.t.entries, len(r.Entry.Comments)) // unchanged: the archived version stands
 		a.countMethods(r.Entry)
 		if a.onEntry != nil {
 			a.onEntry(r.Entry)

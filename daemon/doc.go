@@ -78,7 +78,11 @@
 // The Prometheus metrics (names, HELP texts, buckets) and /metrics are
 // metrics.go, through github.com/VictoriaMetrics/metrics; what a crawl adds
 // to them is there too (recordFetches, recordRenders) and in archive.go
-// (archiver.count).
+// (archiver.count). A crawl's entries are written through an aip.Batch
+// (archive.go: startBatch, finish, batchBags, batchWait); what says a post
+// is archived (the tally, the run record, metrics, the on_publish kick,
+// progress) is counted in archiver.entryPublished, the flush's report,
+// never when a bag is staged.
 // A blog whose identity changed (harvest.IdentityError): identity.go (the
 // evidence kept in the archive's .state folder, the pause in the schedule
 // state) and runBlog in daemon.go (paused until accept_change, Date in

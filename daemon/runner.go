@@ -91,6 +91,7 @@ func (r *runner) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 	v := r.arch.view
 	a := &archiver{w: r.arch.writer, m: r.env.metrics, log: log, t: t, onEntry: progress, published: r.published,
 		again: func(b *blogharvest.Blog) bool { return ledgerContradicted(v.store(), b) }, store: v.store()}
+	a.startBatch()
 	o := crawlOptions(r.env.Config, b, log)
 	o.State = prev
 	o.AcceptIdentity = accepted
@@ -104,6 +105,9 @@ func (r *runner) harvest(ctx context.Context, b Blog, since time.Time, prev harv
 		o.ArchivedPosts = v.archivedPosts(ctx, o.Blog.ID)
 	}
 	res, err := r.harvester.Harvest(ctx, o, since, func(rec harvest.Record) error { return a.emit(ctx, rec) })
+	if ferr := a.finish(ctx); ferr != nil && err == nil {
+		err = ferr // a bag staged at the crawl's end not published: the run failed
+	}
 	r.env.metrics.recordFetches(res)
 	r.env.metrics.recordRenders(res)
 	if res != nil && res.OverBudget {
