@@ -127,8 +127,9 @@ type discoverConfig struct {
 // newDiscovery returns the discovery stage's state for a crawl with
 // policy pol and options o.
 func newDiscovery(pol policy, o Options) discovery {
-	return discovery{cfg: discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
+	cfg := discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
 		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages,
-		maxURLs: maxURLsOf(o), sitemaps: discover.Config{Settled: pol.settled, MaxURLs: maxURLsOf(o), MaxSitemapBytes: sitemapBytesOf(o)}},
-		pre: map[string]*fetch.Response{}, variants: map[string]int{}}
+		maxURLs: maxURLsOf(o)}
+	cfg.sitemaps = discover.Config{Settled: cfg.settled, MaxURLs: cfg.maxURLs, MaxSitemapBytes: sitemapBytesOf(o)}
+	return discovery{cfg: cfg, pre: map[string]*fetch.Response{}, variants: map[string]int{}}
 }

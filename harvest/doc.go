@@ -386,7 +386,10 @@
 //     EscapedPath or RawPath.
 //   - What counts as a page requisite: elementRequisites and cssRefs in
 //     requisiteurls.go; whether one may be captured: requisiteRefusal in
-//     requisites.go (for the Go client and the browser alike). When a
+//     requisites.go (for the Go client and the browser alike); what the
+//     capture reads of Options (which requisites, the bounds on a file
+//     and on a page): requisiteConfig, built once by requisiteConfigOf
+//     (the page worker's w.req). When a
 //     stored requisite is asked for again: freshFor and fetchRequisite
 //     (requisitestore.go, requisites.go).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
