@@ -113,6 +113,10 @@ type pageWorker struct {
 	// (commentshapes.go).
 	shapes *commentShapes
 	stored *storedRequisites // what the blog's requisites packages hold (requisitestore.go)
+	// req is what the capture of page requisites reads of the options
+	// (requisites.go), built once in newCrawl: the worker reads no
+	// Options field for it.
+	req requisiteConfig
 	// scripts are the blog's own scripts read for widgets they mount,
 	// widgets the scripts known to load a comment widget on the blog
 	// (scriptwidget.go).
@@ -222,7 +226,7 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	w := &pageWorker{o: o, changes: ch, log: o.Logger, start: start, claims: newClaims(),
 		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
 		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
-		stored: &storedRequisites{load: o.ArchivedRequisites}, scripts: &scriptReads{}}
+		stored: &storedRequisites{load: o.ArchivedRequisites}, req: requisiteConfigOf(o), scripts: &scriptReads{}}
 	if pol.useState {
 		w.widgets = newWidgetScripts(o.State.WidgetScripts)
 		w.shapes.learned(o.State.CommentShapes) // an update renders too few pages to learn them (commentshapes.go)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
@@ -17,20 +18,6 @@ const DefaultMaxURLs = 100_000
 // as served (compressed or not).
 const DefaultMaxSitemapBytes = 64 << 20
 
-// maxSitemaps bounds the sitemap files read per crawl (and the children
-// of sitemap indexes queued).
-const maxSitemaps = 200
-
-// leftOut counts what one source (a sitemap, a page's links, a sitemap
-// index) named that the crawl's bounds kept out of it.
-type leftOut struct {
-	source string // the sitemap's or the page's URL
-	first  string // the first URL left out
-	n      int
-	what   string // "URLs it lists", "sitemaps it indexes", "URLs it links to"
-	why    string // the bound, with its value
-}
-
 // admit reports whether u, named by source (a sitemap or a page), may
 // enter the crawl: the ledger knows it already, or it holds fewer than
 // Options.MaxURLs URLs. A URL refused is counted against source (what,
@@ -41,7 +28,7 @@ func (c *crawl) admit(u, source, what string) bool {
 	if c.ledger.known(u) || c.ledger.size() < c.disc.cfg.maxURLs {
 		return true
 	}
-	c.disc.left.add(source, u, what, fmt.Sprintf("max_urls %d reached", c.disc.cfg.maxURLs))
+	c.disc.left.Add(source, u, what, fmt.Sprintf("max_urls %d reached", c.disc.cfg.maxURLs))
 	return false
 }
 
@@ -63,28 +50,6 @@ func sitemapBytesOf(o Options) int64 {
 	return o.MaxSitemapBytes
 }
 
-// leftOuts are the leftOut counts of a crawl, by source and what, in the
-// order first met; the zero value is empty.
-type leftOuts struct {
-	by    map[string]*leftOut
-	order []string
-}
-
-// add counts u, named by source, as left out for why.
-func (l *leftOuts) add(source, u, what, why string) {
-	key := source + "\x00" + what
-	lo := l.by[key]
-	if lo == nil {
-		if l.by == nil {
-			l.by = map[string]*leftOut{}
-		}
-		lo = &leftOut{source: source, first: u, what: what, why: why}
-		l.by[key] = lo
-		l.order = append(l.order, key)
-	}
-	lo.n++
-}
-
 // urlsFull reports whether the crawl holds Options.MaxURLs URLs.
 func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.disc.cfg.maxURLs }
 
@@ -95,31 +60,22 @@ func (c *crawl) urlsFull() bool { return c.ledger.size() >= c.disc.cfg.maxURLs }
 // out ("… and N more URLs …"). One warning sums them up.
 func (c *crawl) settleLeftOut() {
 	total := 0
-	for _, key := range c.disc.left.order {
-		lo := c.disc.left.by[key]
-		total += lo.n
-		switch lo.what {
-		case leftLinks:
-			c.ledger.force(lo.first, FateOverBudget, fmt.Sprintf("not taken in, nor %d more URLs %s links to: %s", lo.n-1, lo.source, lo.why), "link")
-		case leftUnread:
-			c.ledger.force(lo.source, FateOverBudget, "sitemap not read: "+lo.why, "sitemap")
+	for _, lo := range c.disc.left.All() {
+		total += lo.N
+		switch lo.What {
+		case discover.LeftLinks:
+			c.ledger.force(lo.First, FateOverBudget, fmt.Sprintf("not taken in, nor %d more URLs %s links to: %s", lo.N-1, lo.Source, lo.Why), "link")
+		case discover.LeftUnread:
+			c.ledger.force(lo.Source, FateOverBudget, "sitemap not read: "+lo.Why, "sitemap")
 		default:
-			c.ledger.force(lo.source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.n, lo.what, lo.why), "sitemap")
+			c.ledger.force(lo.Source, FateOverBudget, fmt.Sprintf("%d %s not taken in: %s", lo.N, lo.What, lo.Why), "sitemap")
 		}
 	}
-	c.disc.left = leftOuts{}
+	c.disc.left = discover.LeftOuts{}
 	if total > 0 {
 		c.stats.warnf("%d URLs named by sitemaps and links were not taken in (the crawl's bounds; the ledger names their sources)", total)
 	}
 }
-
-// What a leftOut counts.
-const (
-	leftSitemapURLs = "URLs it lists"
-	leftChildren    = "sitemaps it indexes"
-	leftLinks       = "URLs it links to"
-	leftUnread      = "sitemap not read"
-)
 
 // discovery is the discovery stage's own state: what the set-up (the
 // feed and its pages, the home page, the scope, the post pattern,
@@ -135,12 +91,10 @@ type discovery struct {
 	pre      map[string]*fetch.Response // feed first pages received already (Discover, askFeed), by URL
 	feedErr  error                      // why the posts feed could not be read (too large); nil when it was
 	// left counts, by source, what the crawl's bounds kept out, in the
-	// order met; wellKnown are the sitemap candidates no one named
-	// (platforms' paths); variants the query-string URLs queued per path
-	// (bounded: crawler traps).
-	left      leftOuts
-	wellKnown map[string]bool
-	variants  map[string]int
+	// order met (the sitemap stage counts into it too); variants the
+	// query-string URLs queued per path (bounded: crawler traps).
+	left     discover.LeftOuts
+	variants map[string]int
 }
 
 // discoverConfig is what discovery reads of the crawl's policy, built
@@ -155,24 +109,27 @@ type discoverConfig struct {
 	// (Options.State.Feed).
 	useState bool
 	// settled: no recheck is due, so no sitemap is read (robots.txt is
-	// still kept).
+	// still kept) and the home page's links are not followed.
 	settled bool
 	// homeLinksOnly: only the post links of the home page are followed.
 	homeLinksOnly bool
 	// siteCommentPages bounds the pages of the blog-wide comment feed
 	// read.
 	siteCommentPages int
-	// maxURLs and maxSitemapBytes are the crawl's bounds on the URLs
-	// taken in and the sitemap bytes read (Options, defaults when unset).
-	maxURLs         int
-	maxSitemapBytes int64
+	// maxURLs is the crawl's bound on the URLs taken in (Options,
+	// the default when unset).
+	maxURLs int
+	// sitemaps is the sitemap stage's config (discover.Sitemaps): settled
+	// and the bounds, max_sitemap_bytes among them.
+	sitemaps discover.Config
 }
 
 // newDiscovery returns the discovery stage's state for a crawl with
 // policy pol and options o.
 func newDiscovery(pol policy, o Options) discovery {
-	return discovery{cfg: discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
+	cfg := discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
 		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages,
-		maxURLs: maxURLsOf(o), maxSitemapBytes: sitemapBytesOf(o)},
-		pre: map[string]*fetch.Response{}, wellKnown: map[string]bool{}, variants: map[string]int{}}
+		maxURLs: maxURLsOf(o)}
+	cfg.sitemaps = discover.Config{Settled: cfg.settled, MaxURLs: cfg.maxURLs, MaxSitemapBytes: sitemapBytesOf(o)}
+	return discovery{cfg: cfg, pre: map[string]*fetch.Response{}, variants: map[string]int{}}
 }

@@ -19,7 +19,7 @@
 //  3. robots.txt and sitemaps (robots Sitemap: lines, /sitemap.xml,
 //     /wp-sitemap.xml, indexes, gzip) queue posts, platform pages
 //     (wp-sitemap-posts-page) and listings; each sitemap is read as a
-//     stream (scanSitemap), never held parsed.
+//     stream (harvest/discover: Sitemaps), never held parsed.
 //  4. Rules are learned (harvest/learn) from the pages of the newest feed
 //     items and their feed values; the training entries are emitted.
 //  5. The frontier, a priority queue, is drained by Options.PerHost
@@ -261,10 +261,12 @@
 //   - options.go: Options, Result, Record; defaults.
 //   - blog.go: discovery, the home page, the posts feed, the Blog record.
 //   - seed.go: scope, feed items, sitemaps and links into the frontier.
-//   - sitemap.go: sitemap and robots.txt Sitemap: parsing, streamed.
+//   - discoverdeps.go: what the sitemap stage (harvest/discover, which
+//     reads robots.txt's Sitemap: lines and the sitemaps, streamed) asks
+//     of the crawl: robots.txt, the crawl's URLs.
 //   - discovered.go: the bound on the URLs taken in (admit), what the
-//     bounds left out (leftOut, by source in leftOuts) and its ledger
-//     rows (settleLeftOut).
+//     bounds left out (discover.LeftOuts, the crawl's c.disc.left) and
+//     its ledger rows (settleLeftOut).
 //   - scope.go, canon.go, pattern.go: which URLs are the blog's, their
 //     canonical form, which are posts.
 //   - frontier.go, knn.go: the priority queue and its estimate.
@@ -384,11 +386,15 @@
 //     EscapedPath or RawPath.
 //   - What counts as a page requisite: elementRequisites and cssRefs in
 //     requisiteurls.go; whether one may be captured: requisiteRefusal in
-//     requisites.go (for the Go client and the browser alike). When a
+//     requisites.go (for the Go client and the browser alike); what the
+//     capture reads of Options (which requisites, the bounds on a file
+//     and on a page): requisiteConfig, built once by requisiteConfigOf
+//     (the page worker's w.req). When a
 //     stored requisite is asked for again: freshFor and fetchRequisite
 //     (requisitestore.go, requisites.go).
 //   - What is queued and in which order: seed.go (classify, seedLinks,
-//     queueSitemapURL), frontier.go; what a worker's outcome does to the
+//     queueSitemapURL), frontier.go; which sitemaps are read and within
+//     which bounds: harvest/discover (see its doc.go); what a worker's outcome does to the
 //     frontier: handle in coordinator.go. A new source of URLs calls
 //     admit (discovered.go) before it queues or records one, so that
 //     Options.MaxURLs bounds it.
@@ -396,7 +402,10 @@
 //     (crawl.go), the discovery stage; the state it keeps between its
 //     steps is a field of discovery (discovered.go, the crawl's c.disc),
 //     the policy it reads a field of discoverConfig, set in newDiscovery
-//     (the set-up reads no pol). What it learns of the blog that the page
+//     (the set-up reads no pol); the sitemap stage's, a field of
+//     discover.Config (discoverConfig.sitemaps), what it asks of the
+//     crawl a method of one of discover.Deps' interfaces, implemented in
+//     discoverdeps.go, never a harvest type. What it learns of the blog that the page
 //     worker reads is a field of site: the worker gets its own copy when
 //     setUp ends (pageWorker.begin), the rules and the content test's
 //     signs after training (useRules); nothing the coordinator writes to
@@ -432,7 +441,7 @@
 //     and the page worker hold the same one), never a field the
 //     coordinator alone writes. State of the coordinator's alone: a field
 //     of crawl, or of the value its phase keeps (moveState, withdrawals,
-//     leftOuts), never of pageWorker.
+//     discover.LeftOuts), never of pageWorker.
 //   - What makes a post at a new URL the same post (the evidence, its
 //     order, the text threshold): moveIndex.match in moves.go; when a move
 //     is suspected: suspectMove; which failures of the known feed send the

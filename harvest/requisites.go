@@ -43,6 +43,22 @@ const (
 // viaRequisite is the ledger's "via" of a requisite URL.
 const viaRequisite = "requisite"
 
+// requisiteConfig is what the page worker's capture of page requisites
+// reads of the crawl's options, built once (requisiteConfigOf): which
+// requisites are captured (Options.Requisites) and the bounds on one
+// file (MaxRequisiteBytes) and on all of a page's (MaxPageRequisiteBytes).
+type requisiteConfig struct {
+	mode         string
+	maxBytes     int64
+	maxPageBytes int64
+}
+
+// requisiteConfigOf returns the requisite capture's config in o (defaults
+// applied).
+func requisiteConfigOf(o Options) requisiteConfig {
+	return requisiteConfig{mode: o.Requisites, maxBytes: o.MaxRequisiteBytes, maxPageBytes: o.MaxPageRequisiteBytes}
+}
+
 // requisiteRefusal returns why the requisite at raw may not be captured,
 // or "" when it may: Options.Requisites, then the address (a loopback,
 // private or link-local literal or a localhost name only on the blog's
@@ -56,7 +72,7 @@ func (w *pageWorker) requisiteRefusal(raw string) string {
 // sc: the home page's requisites are judged before the site is handed
 // to the page worker (homeRequisites).
 func (w *pageWorker) requisiteRefusalIn(sc *scope, raw string) string {
-	if w.o.Requisites == RequisitesNone {
+	if w.req.mode == RequisitesNone {
 		return "requisites: none"
 	}
 	u, err := url.Parse(raw)
@@ -67,7 +83,7 @@ func (w *pageWorker) requisiteRefusalIn(sc *scope, raw string) string {
 	switch {
 	case own:
 		return ""
-	case w.o.Requisites == RequisitesSameOrigin:
+	case w.req.mode == RequisitesSameOrigin:
 		return "requisites: same-origin, and " + u.Host + " is not the blog's"
 	case isPrivateHost(u.Hostname()):
 		return "a non-public address other than the blog's origins"
@@ -105,7 +121,7 @@ func (w *pageWorker) newPageRequisites(have []blogharvest.File, sc *scope) *page
 
 // room reports whether one more file of n bytes fits the page's caps.
 func (r *pageRequisites) room(n int64) bool {
-	return len(r.files) < maxPageRequisites && r.bytes+n <= r.w.o.MaxPageRequisiteBytes
+	return len(r.files) < maxPageRequisites && r.bytes+n <= r.w.req.maxPageBytes
 }
 
 // keep adds a captured requisite.
@@ -120,7 +136,7 @@ func (r *pageRequisites) keep(f blogharvest.File) {
 // stylesheets load, as the Go client sees them; problems are returned
 // for the record.
 func (r *pageRequisites) capture(ctx context.Context, doc *html.Node, base *url.URL) (problems []string) {
-	if doc == nil || base == nil || r.w.o.Requisites == RequisitesNone {
+	if doc == nil || base == nil || r.w.req.mode == RequisitesNone {
 		return nil
 	}
 	queue := requisiteRefs(doc, base)
@@ -170,7 +186,7 @@ func (r *pageRequisites) fetch(ctx context.Context, u string) (blogharvest.File,
 		r.w.refuseRequisite(u, FateFailed, err.Error())
 		return f, err
 	case !r.room(int64(len(f.Body))):
-		r.w.refuseRequisite(u, FateSkipped, fmt.Sprintf("%d bytes exceed the page's requisite cap of %d", len(f.Body), r.w.o.MaxPageRequisiteBytes))
+		r.w.refuseRequisite(u, FateSkipped, fmt.Sprintf("%d bytes exceed the page's requisite cap of %d", len(f.Body), r.w.req.maxPageBytes))
 		return f, errRefused
 	}
 	return f, nil
@@ -198,8 +214,8 @@ func (w *pageWorker) fetchRequisite(ctx context.Context, u string) (blogharvest.
 	case err == nil && resp.NotModified && ok:
 		f = held.revalidated(resp)
 	case err != nil:
-	case int64(len(resp.Body)) > w.o.MaxRequisiteBytes:
-		err = fmt.Errorf("%d bytes exceed the %d-byte requisite limit: %w", len(resp.Body), w.o.MaxRequisiteBytes, blogharvest.ErrTooLarge)
+	case int64(len(resp.Body)) > w.req.maxBytes:
+		err = fmt.Errorf("%d bytes exceed the %d-byte requisite limit: %w", len(resp.Body), w.req.maxBytes, blogharvest.ErrTooLarge)
 	default:
 		f = resp.File(blogharvest.RoleRequisite)
 	}
@@ -246,7 +262,7 @@ func (w *pageWorker) embedsOf(f blogharvest.File, k refKind, sc *scope) []requis
 // files: those the browser received while rendering it (rendered), then
 // those the page names that the browser did not load.
 func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.Entry, p *fetchedPage, rendered []blogharvest.File) {
-	if w.o.Requisites == RequisitesNone {
+	if w.req.mode == RequisitesNone {
 		return
 	}
 	r := w.newPageRequisites(e.Files, w.site.scope)
@@ -258,7 +274,7 @@ func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.
 			w.refuseRequisite(f.URL, FateOutOfScope, why)
 			continue
 		}
-		if int64(len(f.Body)) > w.o.MaxRequisiteBytes || !r.room(int64(len(f.Body))) {
+		if int64(len(f.Body)) > w.req.maxBytes || !r.room(int64(len(f.Body))) {
 			w.refuseRequisite(f.URL, FateSkipped, fmt.Sprintf("%d bytes exceed a requisite cap", len(f.Body)))
 			continue
 		}

@@ -111,7 +111,7 @@ func TestRequisiteRefusal(t *testing.T) {
 		{RequisitesNone, "http://127.0.0.1:8080/style.css", false},
 	}
 	for _, c := range cases {
-		w.o.Requisites = c.mode
+		w.req.mode = c.mode
 		if why := w.requisiteRefusal(c.url); (why == "") != c.ok {
 			t.Errorf("%s %s: refusal %q, want allowed %v", c.mode, c.url, why, c.ok)
 		}

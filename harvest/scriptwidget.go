@@ -418,7 +418,7 @@ func (w *pageWorker) readOwnScripts(ctx context.Context, srcs []string) []pageSc
 // ownScript reports whether the script at src is one readOwnScripts reads:
 // on the blog's origins, with requisites captured.
 func (w *pageWorker) ownScript(src string) bool {
-	if w.scripts == nil || w.requisites == nil || w.o.Requisites == RequisitesNone || w.site.scope == nil {
+	if w.scripts == nil || w.requisites == nil || w.req.mode == RequisitesNone || w.site.scope == nil {
 		return false
 	}
 	u, err := url.Parse(src)

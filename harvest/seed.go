@@ -3,16 +3,14 @@ package harvest
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/comments"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
-	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // setScope fixes the blog's home page and scope: the final home page URL,
@@ -132,69 +130,19 @@ func (c *crawl) isFeedURL(raw string) bool {
 }
 
 // readSitemaps reads robots.txt and the sitemaps it names or platforms
-// keep at well-known paths, and queues their URLs: each sitemap streamed
-// (scanSitemap), never held parsed, within the crawl's bounds
-// (Options.MaxURLs, MaxSitemapBytes, maxSitemaps); what they leave out
-// goes to the ledger (settleLeftOut).
+// keep at well-known paths (the stage discover.Sitemaps), queues their
+// URLs (queueSitemapURL) and keeps the files it read in the Blog record;
+// what the bounds leave out goes to the ledger (settleLeftOut).
 //
 // UpdateCrawl reads them only when its recheck is due (recheckDue): the
 // feeds say what changed; robots.txt (cached) is still kept.
 func (c *crawl) readSitemaps(ctx context.Context) {
-	if c.disc.cfg.settled {
-		c.keepRobots(ctx)
-		return
-	}
-	queue := c.sitemapCandidates(ctx)
-	tried := map[string]bool{}
-	var read int64
-	for len(queue) > 0 {
-		loc := queue[0]
-		queue = queue[1:]
-		if tried[loc] {
-			continue
-		}
-		why := ""
-		switch {
-		case len(tried) >= maxSitemaps:
-			why = fmt.Sprintf("%d sitemaps read, the most a crawl reads", maxSitemaps)
-		case read >= c.disc.cfg.maxSitemapBytes:
-			why = fmt.Sprintf("max_sitemap_bytes %d reached", c.disc.cfg.maxSitemapBytes)
-		case c.urlsFull():
-			why = fmt.Sprintf("max_urls %d reached", c.disc.cfg.maxURLs)
-		}
-		if why != "" {
-			c.disc.leftSitemaps(loc, queue, why)
-			return
-		}
-		tried[loc] = true
-		n, children := c.readSitemap(ctx, loc, tried)
-		read += n
-		for _, ch := range children {
-			if len(queue)+len(tried) < maxSitemaps || tried[ch] {
-				queue = append(queue, ch)
-			} else {
-				c.disc.left.add(loc, ch, leftChildren, fmt.Sprintf("%d sitemaps, the most a crawl reads", maxSitemaps))
-			}
-		}
-	}
-}
-
-// leftSitemaps records loc and the rest of the queue as sitemaps not
-// read, for why; well-known paths never tried are not sitemaps anyone
-// named and are left out silently.
-func (d *discovery) leftSitemaps(loc string, queue []string, why string) {
-	for _, l := range append([]string{loc}, queue...) {
-		if !d.wellKnown[l] {
-			d.left.add(l, l, leftUnread, why)
-		}
-	}
-}
-
-// keepRobots adds the robots.txt of the blog's host to the Blog record's
-// files (the client has it already, or fetches it now: blogRobots).
-func (c *crawl) keepRobots(ctx context.Context) {
-	if r := c.blogRobots(ctx); r != nil && r.File != nil {
-		c.site.blog.Files = append(c.site.blog.Files, *r.File)
+	f := discover.Sitemaps(ctx, c.disc.cfg.sitemaps, discover.Site{Home: c.site.home, Prefix: c.site.scope.prefix},
+		discover.Deps{Fetch: c.client, Robots: discoverRobots{c}, URLs: discoverURLs{c}, Left: &c.disc.left,
+			Warn: c.stats, Log: c.log})
+	c.site.blog.Files = append(c.site.blog.Files, f.Files...)
+	if c.site.blog.SitemapURL == "" {
+		c.site.blog.SitemapURL = f.SitemapURL
 	}
 }
 
@@ -249,83 +197,11 @@ func carriedRobots(files []blogharvest.File) []blogharvest.File {
 	return out
 }
 
-// sitemapCandidates returns the robots.txt Sitemap: URLs and the
-// well-known sitemap paths of the blog's host, and keeps robots.txt.
-func (c *crawl) sitemapCandidates(ctx context.Context) []string {
-	var out []string
-	if r := c.blogRobots(ctx); r != nil {
-		if r.File != nil {
-			c.site.blog.Files = append(c.site.blog.Files, *r.File)
-		}
-		out = append(out, r.Sitemaps...)
-	}
-	named := map[string]bool{}
-	for _, l := range out {
-		named[l] = true
-	}
-	root := &url.URL{Scheme: c.site.home.Scheme, Host: c.site.home.Host}
-	for _, p := range platform.Sitemaps() {
-		for _, u := range []*url.URL{root.JoinPath(p), root.JoinPath(c.site.scope.prefix, p)} {
-			if s := u.String(); !named[s] {
-				c.disc.wellKnown[s] = true
-			}
-		}
-		out = append(out, root.JoinPath(p).String())
-		if c.site.scope.prefix != "/" {
-			out = append(out, root.JoinPath(c.site.scope.prefix, p).String())
-		}
-	}
-	return out
-}
-
-// readSitemap fetches one sitemap, queues its URLs (within Options.MaxURLs)
-// and returns its size as served and the sitemaps it indexes. Failures
-// are quiet: most candidates do not exist. A candidate redirected to a
-// sitemap read before (WordPress sends /sitemap.xml to /wp-sitemap.xml)
-// is not read or kept twice.
-func (c *crawl) readSitemap(ctx context.Context, loc string, tried map[string]bool) (int64, []string) {
-	resp, err := c.client.Get(ctx, loc)
-	if errors.Is(err, fetch.ErrOutOfScope) {
-		c.stats.warnf("sitemap %s: not fetched: %v", loc, err)
-		return 0, nil
-	}
-	if err != nil {
-		return 0, nil
-	}
-	if resp.URL != loc {
-		if tried[resp.URL] {
-			return 0, nil
-		}
-		tried[resp.URL] = true
-	}
-	page, post := isPageSitemap(loc), isPostSitemap(loc)
-	var children []string
-	seen := 0
-	cut, err := scanSitemap(resp.Body, maxSitemapBytes,
-		func(su sitemapURL) { seen++; c.queueSitemapURL(loc, su, page, post) },
-		func(child string) { seen++; children = append(children, child) })
-	if err != nil && seen == 0 {
-		c.log.Debug("not a sitemap", "url", loc, "err", err)
-		return 0, nil
-	}
-	if err != nil {
-		c.stats.warnf("sitemap %s: read up to an error: %v", loc, err)
-	}
-	if cut {
-		c.stats.warnf("sitemap %s: longer than %d bytes decompressed (the protocol's most); read up to there", loc, maxSitemapBytes)
-	}
-	c.site.blog.Files = append(c.site.blog.Files, resp.File(blogharvest.RoleSitemap))
-	if c.site.blog.SitemapURL == "" {
-		c.site.blog.SitemapURL = loc
-	}
-	return int64(len(resp.Body)), children
-}
-
 // queueSitemapURL queues one sitemap URL as a post, a platform page or a
 // listing. UpdateCrawl skips URLs whose lastmod is not after since.
-func (c *crawl) queueSitemapURL(sitemap string, su sitemapURL, page, post bool) {
+func (c *crawl) queueSitemapURL(sitemap string, su discover.URL, page, post bool) {
 	u := mustCanonical(su.Loc)
-	if u == nil || !c.admit(u.String(), sitemap, leftSitemapURLs) {
+	if u == nil || !c.admit(u.String(), sitemap, discover.LeftSitemapURLs) {
 		return
 	}
 	c.ledger.met(u.String(), "sitemap")
@@ -367,7 +243,7 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 		if c.front.has(l.url) {
 			continue
 		}
-		if !c.admit(l.url, source, leftLinks) {
+		if !c.admit(l.url, source, discover.LeftLinks) {
 			continue
 		}
 		u, err := url.Parse(l.url)

@@ -94,6 +94,9 @@ func TestWARCRecordsSayWhatHappened(t *testing.T) {
 			o.Logger = slog.New(unrecorded)
 			_, out := crawl(t, o)
 			root := writeAll(t, out)
+			if len(requisiteURLs(out)) == 0 {
+				t.Error("no page requisite captured with requisites: all (the fixture's pages link stylesheets)")
+			}
 			checkRecordsAgainstServer(t, root, srv.URL, served.snapshot(), requisiteURLs(out), unrecorded.snapshot())
 		})
 	}

@@ -1,4 +1,4 @@
-package harvest
+package discover
 
 import (
 	"bufio"
@@ -14,15 +14,15 @@ import (
 	"github.com/blogharvest/blogharvest"
 )
 
-// sitemapURL is one <url> of a sitemap.
-type sitemapURL struct {
-	Loc     string
+// URL is one <url> of a sitemap, as the stage hands it to URLs.Queue.
+type URL struct {
+	Loc     string    // as written, trimmed
 	LastMod time.Time // zero when absent or unparsable
 }
 
 // sitemap is one parsed sitemap file: a urlset, or an index of sitemaps.
 type sitemap struct {
-	URLs     []sitemapURL
+	URLs     []URL
 	Children []string // <sitemap><loc> of a sitemap index
 }
 
@@ -35,7 +35,7 @@ const maxSitemapBytes = 50 << 20
 // maxSitemapBytes fails with ErrTooLarge.
 func parseSitemap(body []byte) (*sitemap, error) {
 	sm := &sitemap{}
-	cut, err := scanSitemap(body, maxSitemapBytes, func(u sitemapURL) { sm.URLs = append(sm.URLs, u) },
+	cut, err := scanSitemap(body, maxSitemapBytes, func(u URL) { sm.URLs = append(sm.URLs, u) },
 		func(loc string) { sm.Children = append(sm.Children, loc) })
 	if err == nil && cut {
 		err = blogharvest.Permanent(fmt.Errorf("gunzip sitemap: %w", blogharvest.ErrTooLarge))
@@ -52,7 +52,7 @@ func parseSitemap(body []byte) (*sitemap, error) {
 // limit decompressed bytes are read: cut says the document was longer
 // (what came before is handed over). A document that is no sitemap fails
 // with a permanent error, possibly after some of it was handed over.
-func scanSitemap(body []byte, limit int64, onURL func(sitemapURL), onChild func(string)) (cut bool, err error) {
+func scanSitemap(body []byte, limit int64, onURL func(URL), onChild func(string)) (cut bool, err error) {
 	var r io.Reader = bytes.NewReader(body)
 	if len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
 		zr, err := gzip.NewReader(r)
@@ -114,10 +114,10 @@ func (l *limitedReader) Read(b []byte) (int, error) {
 // sitemapParser holds the state of scanSitemap.
 type sitemapParser struct {
 	d       *xml.Decoder
-	onURL   func(sitemapURL)
+	onURL   func(URL)
 	onChild func(string)
 	root    string
-	cur     *sitemapURL // the <url> being read; nil outside one
+	cur     *URL // the <url> being read; nil outside one
 	inIndex bool
 }
 
@@ -140,7 +140,7 @@ func (p *sitemapParser) start(se xml.StartElement) error {
 	switch se.Name.Local {
 	case "url":
 		p.flush()
-		p.cur, p.inIndex = &sitemapURL{}, false
+		p.cur, p.inIndex = &URL{}, false
 	case "sitemap":
 		p.flush()
 		p.inIndex = true
