@@ -19,7 +19,7 @@ import (
 // startTimeout bounds the start of one browser process, reading its
 // DevTools address included (chromedp's own bound for that, 20 s, is set
 // to this too: on a loaded machine a start takes longer).
-const startTimeout = 60 * time.Second
+const startTimeout = 120 * time.Second
 
 // Browser is one headless Chromium process shared by the whole harvest, with
 // a bounded pool of reused tabs. It restarts the process when it crashes or
