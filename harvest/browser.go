@@ -141,7 +141,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 		return renderWhy{ReasonNoArticle, "no article in the static page"}
 	case feedText > 0 && len(ex.ContentText) < feedText/2:
 		return renderWhy{ReasonShortArticle, "the static page holds less than half of the feed's article"}
-	case post && w.articleRuleTrusted() && ex.Score < lowScore:
+	case post && w.read.articleRuleTrusted() && ex.Score < lowScore:
 		return renderWhy{ReasonLowScore, fmt.Sprintf("low article score %.2f", ex.Score)}
 	case w.comments.ThreadChanged(j.t.url):
 		return renderWhy{ReasonThreadChanged, "the API its comments were drawn from answers differently since the last crawl"}
@@ -201,16 +201,6 @@ func (w *pageWorker) jsCommentSystem(page *fetchedPage) string {
 	return page.info.jsSystem(page.html)
 }
 
-// lowScore is the article score under which a post's static page is
-// taken to lack its article.
-const lowScore = 0.3
-
-// articleRuleTrusted reports whether a trusted article rule was learned,
-// so that a low score on a post means the static page lacks the article.
-func (w *pageWorker) articleRuleTrusted() bool {
-	return w.site.rules != nil && w.site.rules.Article != nil && w.site.rules.Article.Trusted
-}
-
 // maybeRender renders the page when renderReason says so and the
 // crawl's render account allows it, keeps the rendered DOM and
 // screenshot, and returns the better of the two extractions.
@@ -250,20 +240,20 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	}
 	var more comments.More
 	if why.forComments() || e.Kind == blogharvest.KindPost {
-		more = w.comments.FollowThreads(ctx, res, w.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
+		more = w.comments.FollowThreads(ctx, res, w.read.lang(j.page)) // the rest of threads the app gave in part (threadmore.go)
 		e.Files = append(e.Files, more.Files...)
 	}
-	rex, rerr := w.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.lang(j.page)})
+	rex, rerr := w.read.extract(learn.Page{URL: firstNonEmpty(res.FinalURL, res.URL, j.page.resp.URL), HTML: res.HTML, Lang: w.read.lang(j.page)})
 	w.frameComments(&rex, res)
-	if note := renderedComments(&rex, res, w.lang(j.page), j.cm.Comments, j.page.html, w.shapes, more, w.o.MaxComments); note != "" { // comment systems in no table
+	if note := renderedComments(&rex, res, w.read.lang(j.page), j.cm.Comments, j.page.html, w.shapes, more, w.o.MaxComments); note != "" { // comment systems in no table
 		e.Problems = append(e.Problems, note)
 	}
 	w.comments.NoteThreadShort(e, more, rex.Comments)
 	if len(rex.Comments) > 0 {
-		w.widgets.add(widgetScriptsOf(res, w.lang(j.page))) // the widget's loader, for the blog's next pages and crawls (scriptwidget.go)
+		w.widgets.add(widgetScriptsOf(res, w.read.lang(j.page))) // the widget's loader, for the blog's next pages and crawls (scriptwidget.go)
 	}
 	if e.Kind == blogharvest.KindPost && (why.forComments() || len(rex.Comments) > 0) {
-		j.threads, j.threadCands = comments.ThreadWatch(res, w.lang(j.page)) // UpdateCrawl's change signal for them (comments/threads.go)
+		j.threads, j.threadCands = comments.ThreadWatch(res, w.read.lang(j.page)) // UpdateCrawl's change signal for them (comments/threads.go)
 	}
 	better := rerr == nil && (len(rex.ContentText) >= len(ex.ContentText) || len(rex.Comments) > len(ex.Comments))
 	// Added: comments neither the static page nor the comment feed holds,
@@ -307,7 +297,7 @@ func (w *pageWorker) unrendered(e *blogharvest.Entry, reason string) {
 // cross-origin frames (Disqus and other embedded threads) to ex.
 func (w *pageWorker) frameComments(ex *learn.Extraction, res *render.Result) {
 	for _, f := range res.Frames {
-		fx, _ := w.extract(learn.Page{URL: f.URL, HTML: f.HTML})
+		fx, _ := w.read.extract(learn.Page{URL: f.URL, HTML: f.HTML})
 		ex.Comments = append(ex.Comments, fx.Comments...)
 	}
 }

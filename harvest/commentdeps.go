@@ -82,7 +82,7 @@ func (p commentPages) ReadPage(ctx context.Context, u string) (comments.Page, le
 	if err != nil {
 		return nil, learn.Extraction{}, err
 	}
-	ex, _ := p.w.extract(p.w.learnPage(page))
+	ex, _ := p.w.read.extract(p.w.read.learnPage(page))
 	return page, ex, nil
 }
 

@@ -122,6 +122,10 @@ type pageWorker struct {
 	// (scriptwidget.go).
 	scripts *scriptReads
 	widgets *widgetScripts
+	// read is reading a page (reading.go): the learned rules and the
+	// fallbacks, the content test and the entry's fields from the
+	// extraction; built by begin, given the rules by useRules.
+	read *reading
 	// comments is the comment stage (commentstage.go): built when the
 	// site is set up, before the first page is processed.
 	comments *comments.Stage

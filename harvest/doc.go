@@ -275,7 +275,7 @@
 //     (entryChanged) changed since the last crawl.
 //   - train.go: the training pages and Learn. A training
 //     page's extraction made for its signs (learnSigns) is its entry's
-//     (takeExtraction); each training job is dropped once emitted. A
+//     (reading.takeExtraction); each training job is dropped once emitted. A
 //     training page over parkBytes of HTML lets its tree go once the
 //     rules are learned and parses it again for its entry (park); every
 //     page's tree is released when finish returns (releaseTree), before
@@ -292,7 +292,15 @@
 //     comment systems. resolvecache.go: absolute and root-relative links
 //     canonicalised once per process, not once per page that repeats them.
 //   - stub.go: redirect stubs, read from the same tree.
-//   - entry.go: an entry's fields, feed against page.
+//   - reading.go: reading a page, the page worker's stage reading
+//     (w.read): the learned rules or the fallbacks applied to a page
+//     (extract, takeExtraction), the content test (looksLikeContent) and
+//     an entry's title, author, dates and content, feed against page
+//     (fillFields); its config (readConfig) built once by begin from the
+//     worker's copy of the site, the rules and signs handed to it by
+//     useRules, the site's page tests behind pageTests.
+//   - entry.go: an entry assembled: identity, aliases, the comment stage,
+//     rendering, files, media and requisites around the reading.
 //   - commentdeps.go: the comment stage (harvest/comments) built
 //     (newCommentStage) and given what it asks of the crawl, each behind
 //     the stage's interface (commentClient, commentPages, commentPosts,
@@ -361,8 +369,13 @@
 //   - Something new to read off every page (a link kind, a meta tag, a sign
 //     of a comment system): pageReader.element in page.go; pageInfo holds
 //     it. Comment platforms themselves: harvest/platform.
-//   - How a field of an entry is chosen between feed and page: entry.go
-//     (fillFields, fillDates, fillContent); how it is extracted: learn.
+//   - How a field of an entry is chosen between feed and page: reading.go
+//     (fillFields, fillDates, fillContent); how it is extracted: learn,
+//     applied by reading.extract; when a page no pattern names is content:
+//     looksLikeContent (reading.go). What reading a page needs of the site
+//     is a field of readConfig (set in readConfigOf) or a method of
+//     pageTests; what training learns for it, an argument of
+//     reading.useRules (the reading reads no pol and no Options).
 //     Date fallbacks after the page: feeddates.go; terms: taxonomy.go.
 //   - Where a blog states a comment count: harvest/comments (stated.go:
 //     readStated; number words: numberWords); what a platform's per-post
@@ -407,8 +420,9 @@
 //     crawl a method of one of discover.Deps' interfaces, implemented in
 //     discoverdeps.go, never a harvest type. What it learns of the blog that the page
 //     worker reads is a field of site: the worker gets its own copy when
-//     setUp ends (pageWorker.begin), the rules and the content test's
-//     signs after training (useRules); nothing the coordinator writes to
+//     setUp ends (pageWorker.begin), the reading (reading.go) the rules
+//     and the content test's signs after training (useRules), which the
+//     worker's copy of the site does not hold; nothing the coordinator writes to
 //     its site later reaches the worker.
 //   - Something the page worker learns for the whole crawl (for the Blog
 //     record, the State or the Result): a field of pageResult, filled by

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
-	"github.com/blogharvest/blogharvest/harvest/textsim"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
 )
 
@@ -20,8 +18,8 @@ import (
 // navigation page that turns out not to be content.
 func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blogharvest.Entry {
 	p := j.page
-	ex, exErr := w.takeExtraction(j)
-	if !post && j.t.kind == "candidate" && !w.looksLikeContent(ex, p) {
+	ex, exErr := w.read.takeExtraction(j)
+	if !post && j.t.kind == "candidate" && !w.read.looksLikeContent(ex, p) {
 		return nil
 	}
 	if !post && j.t.kind == "candidate" && w.site.readsAsPost(ex, p) {
@@ -35,7 +33,7 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 	w.comments.CommentPages(ctx, j.post(), e, &ex)
 	w.comments.FillShortfall(ctx, j.post(), len(ex.Comments))
 	ex, exErr = w.maybeRender(ctx, j, e, ex, exErr)
-	w.fillFields(e, j.item, ex, exErr)
+	w.read.fillFields(e, j.item, ex, exErr)
 	w.fallbackDates(ctx, e, j, ex)
 	lastmodModified(e, j.t.lastmod)
 	w.fillTerms(e, j.item, p, ex)
@@ -123,168 +121,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// learnPage is the seam where a fetched page goes to learn: its bytes and
-// the tree every other reader of the page walks.
-func (w *pageWorker) learnPage(p *fetchedPage) learn.Page {
-	return learn.Page{URL: p.resp.URL, HTML: p.html, Lang: w.lang(p), Root: p.doc}
-}
-
-// takeExtraction returns the extraction of j's page: the one learnSigns
-// made with the same rules, once (buildEntry may change its slices), else
-// a new one.
-func (w *pageWorker) takeExtraction(j *pageJob) (learn.Extraction, error) {
-	l := j.learned
-	j.learned = nil
-	if l != nil && l.rules == w.site.rules && l.page == j.page {
-		return l.ex, l.err
-	}
-	return w.extract(w.learnPage(j.page))
-}
-
-// extract applies the rules (or the fallbacks) to a page and times it.
-func (w *pageWorker) extract(page learn.Page) (learn.Extraction, error) {
-	t0 := time.Now()
-	ex, err := w.site.rules.Extract(page)
-	d := time.Since(t0)
-	w.stats.took("extract", d)
-	return ex, err
-}
-
-// looksLikeContent reports whether a page that does not match the post
-// pattern is a standalone page (about, contact) or a post rather than a
-// listing: an article of some length that is not one of several on the
-// page, that links to no more posts than the blog's own posts do, or
-// that reads as a post (readsAsPost) however many it links to. The signs
-// of a summary (a title or heading linking to another page, a permalink,
-// a post link beside the article) and a URL under a post's demote it only
-// where fewer than a quarter of the blog's feed-matched posts show them
-// (postSigns.evidence): a sign the blog's own posts share is its theme,
-// not evidence.
-func (w *pageWorker) looksLikeContent(ex learn.Extraction, p *fetchedPage) bool {
-	if len(ex.ContentText) < 200 || p.ident == w.site.home.String() || p.info.summaries > 1 {
-		return false // several articles: a listing (archive, post format, author page)
-	}
-	if w.site.signs.evidence(w.site.signs.titleAway) && titleLinksAway(p, ex.Title) ||
-		w.site.signs.evidence(w.site.signs.summary) && w.site.summaryOf(p, ex) ||
-		w.site.signs.evidence(w.site.signs.underPost) && w.site.underPost(p) {
-		return false
-	}
-	if w.site.readsAsPost(ex, p) {
-		return true
-	}
-	return w.site.postLinks(ex, p.url) <= w.site.signs.maxLinks()
-}
-
-// fillFields sets title, author, dates, content and categories, each from
-// the most trustworthy source, and records the method.
-func (w *pageWorker) fillFields(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
-	pick := func(field, fromFeed, fromPage string) string {
-		if it != nil && strings.TrimSpace(fromFeed) != "" {
-			e.Provenance.Set(field, blogharvest.MethodFeed)
-			return strings.TrimSpace(fromFeed)
-		}
-		if fromPage != "" {
-			e.Provenance.Set(field, methodOf(ex, field))
-		}
-		return fromPage
-	}
-	var ft, fa string
-	if it != nil {
-		ft, fa = it.Title, it.Author
-	}
-	e.Title = pick("title", ft, ex.Title)
-	pageAuthor := ex.Author
-	if e.Kind == blogharvest.KindPage && w.inferredAuthor(ex) {
-		pageAuthor = "" // pages are not in the posts feed: its sole author says nothing of them
-	}
-	e.Author = pick("author", fa, pageAuthor)
-	w.fillDates(e, it, ex)
-	w.fillContent(e, it, ex, exErr)
-	if it != nil {
-		e.AltIdentifier = it.GUID
-		e.Categories = append(e.Categories, it.Categories...)
-		if e.AltIdentifier != "" {
-			e.Provenance.Set("alt_identifier", blogharvest.MethodFeed)
-		}
-	}
-}
-
-// inferredAuthor reports whether ex's author is only the posts feed's sole
-// author (learn.Rules.SoleAuthor), not something the page says.
-func (w *pageWorker) inferredAuthor(ex learn.Extraction) bool {
-	return w.site.rules != nil && ex.Author != "" && ex.Author == w.site.rules.SoleAuthor &&
-		methodOf(ex, "author") == blogharvest.MethodHeuristic
-}
-
-// methodOf returns the method the extraction used for field, defaulting
-// to MethodRule.
-func methodOf(ex learn.Extraction, field string) blogharvest.Method {
-	if m, ok := ex.Methods[field]; ok {
-		return m
-	}
-	return blogharvest.MethodRule
-}
-
-// fillDates sets Created and Modified from the feed, else the page, with
-// the precision the page gave.
-func (w *pageWorker) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction) {
-	switch {
-	case it != nil && !it.Published.IsZero():
-		e.Created = it.Published
-		e.Provenance.Set("date_created", blogharvest.MethodFeed)
-	case !ex.Date.IsZero():
-		e.Created, e.CreatedPrecision = ex.Date, ex.DatePrecision
-		e.Provenance.Set("date_created", methodOf(ex, learn.FieldDate))
-	}
-	switch {
-	case it != nil && it.Updated.After(e.Created):
-		e.Modified = it.Updated
-		e.Provenance.Set("date_modified", blogharvest.MethodFeed)
-	case !ex.Modified.IsZero() && ex.Modified.After(e.Created):
-		e.Modified, e.ModifiedPrecision = ex.Modified, ex.ModifiedPrecision
-		e.Provenance.Set("date_modified", methodOf(ex, learn.FieldModified))
-	}
-}
-
-// fillContent chooses the article: the feed's full text when the feed
-// carries the whole post (unless a trusted rule found clearly more), else
-// the page's extraction, else the feed's summary.
-func (w *pageWorker) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
-	feedHTML := ""
-	if it != nil {
-		feedHTML = it.Content
-	}
-	feedFull := it != nil && itemFullText(*it)
-	// Only a full-text feed's item is compared with the page: its text is
-	// read then alone.
-	pageLonger := feedFull && ex.Score >= 0.8 && len(ex.ContentText) > len(textsim.HTMLText(feedHTML))*3/2
-	// A full-text feed's short or empty item (an image post, a post with no
-	// text) beats a fallback's guess, which then holds the article's
-	// surroundings (title, byline) instead.
-	shortPost := w.site.full && it != nil && ex.ContentHTML != "" && methodOf(ex, learn.FieldContent) != blogharvest.MethodRule
-	switch {
-	case shortPost && !feedFull:
-		e.Content = feedHTML
-		e.Provenance.Set("full_content", blogharvest.MethodFeed)
-	case feedFull && !pageLonger:
-		e.Content = feedHTML
-		e.Provenance.Set("full_content", blogharvest.MethodFeed)
-	case ex.ContentHTML != "":
-		e.Content = ex.ContentHTML
-		e.Provenance.Set("full_content", methodOf(ex, learn.FieldContent))
-	case it != nil && firstNonEmpty(it.Content, it.Summary) != "":
-		e.Content = firstNonEmpty(it.Content, it.Summary)
-		e.Provenance.Set("full_content", blogharvest.MethodFeed)
-		e.Problems = append(e.Problems, "article not found on the page; the feed's text is kept")
-	default:
-		e.Problems = append(e.Problems, fmt.Sprintf("no article extracted: %v", exErr))
-	}
-	if e.Content != "" {
-		e.ContentFormat = "text/html"
-		e.Provenance.Set("full_content_format", blogharvest.MethodComputed)
-	}
-}
-
 // addFiles attaches the feed item, the comment feed and the rules.
 func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 	if j.item != nil && len(j.item.Raw) > 0 {
@@ -325,7 +161,7 @@ func (w *pageWorker) feedOnlyEntry(it *feed.Item, problem string) *blogharvest.E
 	}
 	e := &blogharvest.Entry{BlogID: w.o.Blog.ID, Kind: blogharvest.KindPost, URL: u, ChildOf: w.site.home.String(),
 		Language: w.site.blogLanguage(), Captured: w.start, Problems: []string{problem}}
-	w.fillFields(e, it, learn.Extraction{}, nil)
+	w.read.fillFields(e, it, learn.Extraction{}, nil)
 	e.NumReplies = max(it.CommentCount, 0)
 	e.HasReply = e.NumReplies > 0
 	w.addFiles(e, &pageJob{item: it})

@@ -63,7 +63,7 @@ func (w *pageWorker) appendPostPages(ctx context.Context, e *blogharvest.Entry, 
 			e.Problems = append(e.Problems, fmt.Sprintf("post page %s: %v", u, err))
 			continue
 		}
-		ex, err := w.extract(w.learnPage(sub))
+		ex, err := w.read.extract(w.read.learnPage(sub))
 		if err != nil || ex.ContentHTML == "" {
 			e.Problems = append(e.Problems, fmt.Sprintf("post page %s: no article extracted: %v", u, err))
 		} else {

@@ -36,7 +36,7 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 		if p == nil || p.stub != "" || j.item == nil || !c.site.pattern.match(p.url) {
 			continue
 		}
-		ex, err := c.site.rules.Extract(c.w.learnPage(p))
+		ex, err := c.site.rules.Extract(c.w.read.learnPage(p))
 		j.learned = &learnedExtraction{rules: c.site.rules, page: p, ex: ex, err: err}
 		s.posts++
 		if titleLinksAway(p, ex.Title) {

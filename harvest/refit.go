@@ -42,7 +42,7 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 		if j.page == nil || j.page.stub != "" {
 			return j, ""
 		}
-		ex, err := c.site.rules.Extract(c.w.learnPage(j.page))
+		ex, err := c.site.rules.Extract(c.w.read.learnPage(j.page))
 		return j, misfit(c.site.rules, ex, err, it.Title, itemText(it), c.site.full && itemFullText(*it))
 	}
 	return nil, ""

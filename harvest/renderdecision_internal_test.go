@@ -128,7 +128,7 @@ func TestRenderReasonClosedCommentArea(t *testing.T) {
 			j := &pageJob{page: &fetchedPage{html: []byte(page), doc: doc, url: base, info: readBytes([]byte(page), base)},
 				item: &feed.Item{CommentCount: count}}
 			ex := learn.Extraction{ContentText: "The text of the post, long enough to read as an article."}
-			w := &pageWorker{site: &site{}, o: Options{Render: RenderAuto}}
+			w := &pageWorker{site: &site{}, read: &reading{}, o: Options{Render: RenderAuto}}
 			if got := w.renderReason(context.Background(), j, true, ex, nil); got.key != "" {
 				t.Errorf("%s (feed count %d): render reason %q, want none", tc.name, count, got)
 			}

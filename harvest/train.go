@@ -116,15 +116,7 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})
 	}
-	return learn.Pair{Page: c.w.learnPage(j.page), Target: t}
-}
-
-// lang returns the language of a page: its own, else the feed's.
-func (w *pageWorker) lang(p *fetchedPage) string {
-	if p != nil && p.info.lang != "" {
-		return p.info.lang
-	}
-	return w.site.feed.Language
+	return learn.Pair{Page: c.w.read.learnPage(j.page), Target: t}
 }
 
 // parkBytes is the size of HTML over which a training page's tree is let

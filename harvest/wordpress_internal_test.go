@@ -126,16 +126,16 @@ func TestFillContentShortPostOfFullFeed(t *testing.T) {
 		{"", ""},
 		{`<p><img src="/a.jpg" alt=""></p>`, `<p><img src="/a.jpg" alt=""></p>`},
 	} {
-		c := &pageWorker{site: &site{full: true}}
+		r := &reading{cfg: readConfig{full: true}}
 		e := &blogharvest.Entry{}
-		c.fillContent(e, &feed.Item{Content: tc.feedHTML}, surroundings, nil)
+		r.fillContent(e, &feed.Item{Content: tc.feedHTML}, surroundings, nil)
 		if e.Content != tc.want {
 			t.Errorf("feed %q: content %q, want the feed's", tc.feedHTML, e.Content)
 		}
 	}
-	c := &pageWorker{site: &site{full: false}} // a summary feed: the page's extraction stays
+	r := &reading{cfg: readConfig{full: false}} // a summary feed: the page's extraction stays
 	e := &blogharvest.Entry{}
-	c.fillContent(e, &feed.Item{Content: ""}, surroundings, nil)
+	r.fillContent(e, &feed.Item{Content: ""}, surroundings, nil)
 	if e.Content != surroundings.ContentHTML {
 		t.Errorf("summary feed: content %q", e.Content)
 	}

@@ -305,23 +305,29 @@ func isHTMLBytes(b []byte) bool {
 // own copy of the site s (the Blog record's files left out: they are the
 // coordinator's, and the worker reads none of them), the home page, whose
 // scripts are no widget's loader (scriptwidget.go), and the comment
-// stage. Called once by the coordinator, before the first page job (the
+// stage; it builds the page reading stage (reading.go) from the copy.
+// The copy holds no rules and no content-test signs: they are the
+// reading's, handed to it by useRules. Called once by the coordinator, before the first page job (the
 // training pages' included); nothing the coordinator writes to its site
 // after that reaches the worker.
 func (w *pageWorker) begin(s site, home *fetchedPage, cm *comments.Stage) {
 	s.blog.Files = nil
+	s.rules, s.signs = nil, postSigns{} // the reading's (useRules); none are learned before begin
 	w.site = &s
+	w.read = newReading(w.site, w.stats)
 	w.changes.site = w.site
 	w.widgets.setHome(home)
 	w.comments = cm
 }
 
-// useRules completes the worker's site with what training learned: the
-// rules, their file and the content test's signs (postsigns.go). Called
+// useRules hands the page reader what training learned, the rules and
+// the content test's signs (postsigns.go), and completes the worker's
+// site with the rules' file, which every entry carries (addFiles). Called
 // by the coordinator after the training pages are fetched and before any
 // of them is turned into an entry.
 func (w *pageWorker) useRules(rules *learn.Rules, file *blogharvest.File, signs postSigns) {
-	w.site.rules, w.site.rulesF, w.site.signs = rules, file, signs
+	w.read.useRules(rules, signs)
+	w.site.rulesF = file
 }
 
 // pageResult is what the page worker learned for the whole crawl, handed
