@@ -17,7 +17,11 @@ import (
 // visible) and returns; Flush makes every staged bag durable with one sync
 // of the archive's file system, publishes each (renames it into place,
 // syncs once more) and announces each in the publication log, one record
-// per bag as the log's readers expect (publog.go), then reports each bag,
+// per bag as the log's readers expect (publog.go): on a folder the records
+// are written unsynced under their temporary names before that second
+// sync, which makes them durable with the renames, then renamed into
+// place and synced once more, so a batch's records cost one sync, not two
+// fsyncs each. Then it reports each bag,
 // published or not, to the batch's report function. On S3 (aip/s3store)
 // there is nothing to sync: a flush publishes each bag's marker.
 //
