@@ -2,6 +2,7 @@ package aip
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -16,7 +17,11 @@ import (
 // visible) and returns; Flush makes every staged bag durable with one sync
 // of the archive's file system, publishes each (renames it into place,
 // syncs once more) and announces each in the publication log, one record
-// per bag as the log's readers expect (publog.go), then reports each bag,
+// per bag as the log's readers expect (publog.go): on a folder the records
+// are written unsynced under their temporary names before that second
+// sync, which makes them durable with the renames, then renamed into
+// place and synced once more, so a batch's records cost one sync, not two
+// fsyncs each. Then it reports each bag,
 // published or not, to the batch's report function. On S3 (aip/s3store)
 // there is nothing to sync: a flush publishes each bag's marker.
 //
@@ -189,6 +194,9 @@ func (b *Batch) flush(ctx context.Context) error {
 		return nil
 	}
 	ctx = context.WithoutCancel(ctx)
+	if testHook != nil {
+		testHook(Location(bags[0].st, bags[0].final), "flush")
+	}
 	errs := make([]error, len(bags))
 	// One sync makes every staged bag of the folder durable.
 	var staged []*stageDir
@@ -223,21 +231,77 @@ func (b *Batch) flush(ctx context.Context) error {
 			errs[i] = classify(fmt.Errorf("aip: %w", err))
 		}
 	}
+	// The records of the bags renamed on a folder are written under their
+	// temporary names, unsynced: the next sync makes them durable with
+	// the renames, then they are renamed into place and synced once more
+	// (one record per bag still, as the log's readers expect).
+	recs := make([]*stagedRecord, len(bags))
+	var recDirs []string
+	for i, pb := range bags {
+		l, ok := pb.st.(*Local)
+		if _, staged := pb.sb.(*localStaged); !ok || !staged || errs[i] != nil {
+			continue
+		}
+		pub := publication(pb.st, pb.p, pb.final)
+		pub.Time = time.Now().UTC()
+		line, _ := json.Marshal(pub)
+		if r, err := l.stageRecord(recordName(pub.Time, pb.final), append(line, '\n'), false); err == nil {
+			recs[i] = r
+			recDirs = append(recDirs, r.dir.Name())
+			if testHook != nil {
+				testHook(Location(pb.st, pb.final), "record")
+			}
+		} // else announced on its own below, synced
+	}
+	defer func() {
+		for _, r := range recs {
+			if r != nil {
+				r.close()
+			}
+		}
+	}()
 	// One more sync makes the renames (and the folders made for them)
-	// durable before any bag is reported published.
-	if err := syncFolders(renamed); err != nil {
+	// durable before any bag is reported published or announced, and
+	// the records written.
+	err := syncRecords(recs)
+	if err == nil {
+		err = syncFolders(append(renamed, recDirs...))
+	}
+	if err != nil {
 		for i, pb := range bags {
 			if _, ok := pb.sb.(*localStaged); ok && errs[i] == nil {
 				errs[i] = classify(fmt.Errorf("aip: published but not known durable (published -repair announces it): %w", err))
 			}
 		}
 	}
+	var announced []string
 	for i, pb := range bags {
-		if errs[i] == nil {
-			if aerr := b.w.announce(ctx, pb.st, pb.p, pb.final); aerr != nil && b.w.AnnounceFailed != nil {
-				b.w.AnnounceFailed(Location(pb.st, pb.final), aerr) // published all the same: Unannounced finds it
+		if errs[i] != nil {
+			continue
+		}
+		if testHook != nil {
+			testHook(Location(pb.st, pb.final), "announce")
+		}
+		if r := recs[i]; r != nil {
+			if r.publish() == nil {
+				announced = append(announced, r.dir.Name())
+				continue
+			} // its name taken, or the rename failed: announced on its own
+		}
+		if aerr := b.w.announce(ctx, pb.st, pb.p, pb.final); aerr != nil && b.w.AnnounceFailed != nil {
+			b.w.AnnounceFailed(Location(pb.st, pb.final), aerr) // published all the same: Unannounced finds it
+		}
+	}
+	// The records' renames made durable with one sync of their folders.
+	if err := syncFolders(announced); err != nil && b.w.AnnounceFailed != nil {
+		for i, pb := range bags {
+			if r := recs[i]; r != nil && r.done {
+				b.w.AnnounceFailed(Location(pb.st, pb.final), err) // the record may be lost: Unannounced finds it then
 			}
 		}
+	}
+	if testHook != nil {
+		testHook(Location(bags[0].st, bags[0].final), "flushed")
 	}
 	for i, pb := range bags {
 		r := Published{Entry: pb.entry, Err: errs[i]}

@@ -2,6 +2,9 @@ package aip_test
 
 import (
 	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -145,4 +148,55 @@ func TestBatchFlushesAfterWait(t *testing.T) {
 			t.Fatal("not flushed after its wait")
 		}
 	})
+}
+
+// TestBatchRecordsTogether checks that a flush on a folder writes its
+// bags' publication records together: when the first is renamed into
+// place (the hook's "announce" event), every record of the batch is
+// already written under its temporary name (made durable by the flush's
+// one sync after the bags' renames), and none is in place yet; at the
+// end each bag has its record and no temporary file is left.
+func TestBatchRecordsTogether(t *testing.T) {
+	a := openArchive(t, "local")
+	logDir := filepath.Join(a.root, aip.PublicationsDir)
+	list := func() (temps, recs int) {
+		filepath.WalkDir(logDir, func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil || d.IsDir():
+			case strings.HasPrefix(d.Name(), "."):
+				temps++
+			default:
+				recs++
+			}
+			return nil
+		})
+		return
+	}
+	var mu sync.Mutex
+	var atFirst []int
+	aip.SetTestHook(func(final, event string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if event == "announce" && atFirst == nil && strings.HasPrefix(final, a.root) {
+			temps, recs := list()
+			atFirst = []int{temps, recs}
+		}
+	})
+	defer aip.SetTestHook(nil)
+	b := a.W.NewBatch(3, time.Hour, nil)
+	for i := range 3 {
+		e := fixtureEntry()
+		e.URL = fmt.Sprintf("%spart-%d/", e.URL, i)
+		if _, err := b.WriteEntry(a.ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(atFirst) != 2 || atFirst[0] != 3 || atFirst[1] != 0 {
+		t.Errorf("at the first record's rename: %v temporary records and records, want 3 and 0", atFirst)
+	}
+	if temps, recs := list(); temps != 0 || recs != 3 {
+		t.Errorf("after the flush: %d temporary records, %d records; want 0 and 3", temps, recs)
+	}
 }

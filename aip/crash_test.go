@@ -40,6 +40,12 @@ const (
 //
 //	bag N half written <Blog|Entry> <version folder>
 //
+// or, inside a Batch's flush (between its "flush" and "flushed" hook
+// events: the bags' renames, their records written, renamed), at a
+// quarter of the flush's events,
+//
+//	bag N half written Entry <version folder> flush
+//
 // and, once it is published:
 //
 //	bag N wrote <version folder>
@@ -51,6 +57,7 @@ const (
 	wantKills      = 50
 	wantInside     = 25
 	wantInsideKind = 5
+	wantFlush      = 5 // kills inside a Batch's flush
 	// crashTimeBudget only bounds a hung test: the loop stops as soon as the
 	// counts are met (about 15 s alone, 45 s under -race at load 2). At load
 	// 20 on two cores 80 s gave 28 kills, so a time budget near the usual
@@ -66,16 +73,30 @@ type crashChild struct {
 	kind   string // its kind
 	events int    // hook calls so far for this bag
 	at     int    // the hook call at which it reports itself half written
+	flush  bool   // inside a Batch's flush
+	r      *rand.Rand
 }
 
 // hook is the Writer's test hook: it reports the bag half written at the
 // chosen event and, when pausing, waits for the parent's go-ahead.
 func (c *crashChild) hook(final, event string) {
-	c.events++
-	if c.events != c.at {
-		return
+	switch event {
+	case "flush":
+		c.flush = true
+	case "flushed":
+		c.flush = false
 	}
-	fmt.Printf("bag %d half written %s %s\n", c.n, c.kind, final)
+	if c.flush || event == "flushed" {
+		if c.r.IntN(4) != 0 {
+			return
+		}
+		fmt.Printf("bag %d half written Entry %s flush\n", c.n, final)
+	} else {
+		if c.events++; c.events != c.at {
+			return
+		}
+		fmt.Printf("bag %d half written %s %s\n", c.n, c.kind, final)
+	}
 	if c.pause {
 		c.in.ReadString('\n')
 	}
@@ -128,7 +149,7 @@ func writeUntilKilled(t *testing.T, w *aip.Writer) {
 	// machine), which the kill budget cannot afford; it writes nothing.
 	aip.SetIdentifyFormats(false)
 	fmt.Println(readyLine)
-	c := &crashChild{pause: os.Getenv(crashPauseEnv) == "1", in: bufio.NewReader(os.Stdin)}
+	c := &crashChild{pause: os.Getenv(crashPauseEnv) == "1", in: bufio.NewReader(os.Stdin), r: rand.New(rand.NewPCG(rand.Uint64(), 0))}
 	aip.SetTestHook(c.hook)
 	writeBags(t, c, w)
 }
@@ -199,19 +220,23 @@ func crashEntry(r *rand.Rand, seed uint64, i int) *blogharvest.Entry {
 type crashCount struct {
 	mu                                     sync.Mutex
 	kills, inside, insideBlog, insideEntry int
+	flush                                  int // kills inside a Batch's flush (inside a bag write or not)
 }
 
 func (c *crashCount) enough() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.kills >= wantKills+5 && c.inside >= wantInside+3 &&
-		c.insideBlog >= wantInsideKind+2 && c.insideEntry >= wantInsideKind+2
+		c.insideBlog >= wantInsideKind+2 && c.insideEntry >= wantInsideKind+2 && c.flush >= wantFlush+2
 }
 
-func (c *crashCount) add(inside bool, kind string) {
+func (c *crashCount) add(inside, flush bool, kind string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.kills++
+	if flush {
+		c.flush++
+	}
 	if inside {
 		c.inside++
 		if kind == "Blog" {
@@ -255,12 +280,12 @@ func TestCrash(t *testing.T) {
 			for _, a := range archives {
 				versions += finalCheck(t, a)
 			}
-			t.Logf("%d kills, %d inside a bag write (%d Blog, %d Entry); %d complete AIPs",
-				count.kills, count.inside, count.insideBlog, count.insideEntry, versions)
+			t.Logf("%d kills, %d inside a bag write (%d Blog, %d Entry), %d inside a batch's flush; %d complete AIPs",
+				count.kills, count.inside, count.insideBlog, count.insideEntry, count.flush, versions)
 			if count.kills < wantKills || count.inside < wantInside || count.insideBlog < wantInsideKind ||
-				count.insideEntry < wantInsideKind || versions == 0 {
-				t.Errorf("too few kills inside writes: want ≥ %d kills, ≥ %d inside a bag, ≥ %d each inside Blog and Entry AIPs",
-					wantKills, wantInside, wantInsideKind)
+				count.insideEntry < wantInsideKind || count.flush < wantFlush || versions == 0 {
+				t.Errorf("too few kills inside writes: want ≥ %d kills, ≥ %d inside a bag, ≥ %d each inside Blog and Entry AIPs, ≥ %d inside a flush",
+					wantKills, wantInside, wantInsideKind, wantFlush)
 			}
 		})
 	}
@@ -271,8 +296,8 @@ func TestCrash(t *testing.T) {
 func crashLoop(t *testing.T, a *testArchive, deadline time.Time, count *crashCount) {
 	checked := map[string]bool{} // bags are immutable: each is checked once here, all again at the end
 	for time.Now().Before(deadline) && !count.enough() && !t.Failed() {
-		_, inside, kind := killChild(t, a, rand.IntN(4) != 0)
-		count.add(inside, kind)
+		_, inside, flush, kind := killChild(t, a, rand.IntN(4) != 0)
+		count.add(inside, flush, kind)
 		if a.backend != "local" {
 			continue // S3 has no lock, and the final CheckStore reads every bag
 		}
@@ -298,8 +323,9 @@ func crashLoop(t *testing.T, a *testArchive, deadline time.Time, count *crashCou
 // 3rd report of a bag half written; else at a random moment of its second
 // bag. It returns the last line the child printed, whether the kill landed
 // inside a bag write (that line reports a bag half written and the bag is
-// not published) and that bag's kind.
-func killChild(t *testing.T, a *testArchive, pause bool) (last string, inside bool, kind string) {
+// not published), whether it landed inside a Batch's flush (that line
+// says so), and that bag's kind.
+func killChild(t *testing.T, a *testArchive, pause bool) (last string, inside, flush bool, kind string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", crashPauseEnv, map[bool]int{true: 1}[pause]))
 	if a.backend == "local" {
@@ -351,13 +377,14 @@ func killChild(t *testing.T, a *testArchive, pause bool) (last string, inside bo
 		last = l
 	}
 	cmd.Wait()
-	if f := strings.Fields(last); len(f) == 6 && f[2] == "half" {
+	if f := strings.Fields(last); (len(f) == 6 || len(f) == 7) && f[2] == "half" {
+		flush = len(f) == 7
 		if a.published(t, f[5]) {
-			return last, false, "" // killed after the rename or the marker
+			return last, false, flush, "" // killed after the rename or the marker
 		}
-		return last, true, f[4]
+		return last, true, flush, f[4]
 	}
-	return last, false, ""
+	return last, false, false, ""
 }
 
 // killAtHalf lets the child go on at each bag half written until the
@@ -410,7 +437,29 @@ func finalCheck(t *testing.T, a *testArchive) int {
 	for _, err := range errs {
 		t.Errorf("final check: %v", err)
 	}
-	var err error
+	// One record per bag at most, and the bags a kill left unannounced
+	// (after their rename, before their record) found and announced.
+	recs, err := aip.Publications(a.ctx, a.St, aip.PublicationFilter{})
+	if err != nil {
+		t.Errorf("publication log: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if seen[r.Path] {
+			t.Errorf("two records of %s", r.Path)
+		}
+		seen[r.Path] = true
+	}
+	missing, err := aip.Unannounced(a.ctx, a.St)
+	for _, m := range missing {
+		if _, err := aip.Announce(a.ctx, a.St, m); err != nil {
+			t.Errorf("announce %s: %v", m, err)
+		}
+	}
+	if again, err2 := aip.Unannounced(a.ctx, a.St); err != nil || err2 != nil || len(again) != 0 {
+		t.Errorf("unannounced after repair: %v (%v, %v)", again, err, err2)
+	}
+	t.Logf("%d bags announced, %d left unannounced by the kills", len(recs), len(missing))
 	if a.backend == "local" {
 		var l *aip.ArchiveLock
 		if l, err = aip.LockArchive(a.root); err == nil {

@@ -162,8 +162,11 @@
 // its WriteEntry stages a bag (Result.Pending), its flush makes the staged
 // bags durable with one sync, publishes and announces each and reports
 // each (Published); the folder's publish without its own syncs is
-// publishSynced (bag.go), the syncs syncBags and syncFolders
-// (syncbag_*.go). The daemon writes its crawls' entries through one.
+// publishSynced (bag.go), the syncs syncBags, syncRecords and syncFolders
+// (syncbag_*.go); a folder's records are staged unsynced
+// (Local.stageRecord, publog.go), made durable by the sync after the
+// bags' renames, renamed into place and synced once more. The daemon
+// writes its crawls' entries through one.
 //
 // Archived bytes are read only through a Store. A file the readers load
 // (ArchivedMedia and the others) carries blogharvest.File.Stored, its

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -111,10 +112,9 @@ type Records interface {
 	ReadRecord(ctx context.Context, name string) ([]byte, error)
 }
 
-// announce writes the publication of the bag p just published at final
-// of st, retrying a failed write three times (a published bag must be
-// announced).
-func (w *Writer) announce(ctx context.Context, st Store, p *pkg, final string) error {
+// publication returns the publication record of the bag p published at
+// final of st, its Time unset.
+func publication(st Store, p *pkg, final string) Publication {
 	kind := PublishedEntry
 	switch p.kind {
 	case kindBlog:
@@ -129,6 +129,14 @@ func (w *Writer) announce(ctx context.Context, st Store, p *pkg, final string) e
 	if kind == PublishedEntry {
 		pub.Entry = p.key
 	}
+	return pub
+}
+
+// announce writes the publication of the bag p just published at final
+// of st, retrying a failed write three times (a published bag must be
+// announced).
+func (w *Writer) announce(ctx context.Context, st Store, p *pkg, final string) error {
+	pub := publication(st, p, final)
 	var err error
 	for try, wait := 0, 200*time.Millisecond; try < 4; try, wait = try+1, wait*4 {
 		if try > 0 {
@@ -312,48 +320,98 @@ func Unannounced(ctx context.Context, s Store) ([]string, error) {
 // folder (made with the archive's modes if missing) fsynced and renamed
 // into place; no link is followed.
 func (l *Local) PutRecord(_ context.Context, name string, data []byte) error {
+	r, err := l.stageRecord(name, data, true)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	if err = r.publish(); err == nil {
+		err = unix.Fsync(int(r.dir.Fd()))
+	}
+	if err != nil {
+		return &fs.PathError{Op: "put", Path: r.path, Err: err}
+	}
+	return nil
+}
+
+// A stagedRecord is a record of the publication log written under its
+// temporary name (a dot, the name, .tmp: ListRecords skips it) in its
+// folder, not yet in place.
+type stagedRecord struct {
+	dir       *os.File // the record's folder
+	tmp, base string   // its temporary name and its name in dir
+	path      string   // its file path, for errors
+	done      bool     // renamed into place
+}
+
+// stageRecord writes the record name's content under its temporary name
+// in its folder (made with the archive's modes if missing). With sync, the
+// file is fsynced and so are the parents of a folder made (PutRecord's
+// way); without, nothing is: a group commit's records (Batch), made
+// durable by the one sync of the file system that also makes its bags'
+// renames durable, then renamed into place (publish) and synced once
+// more. The caller closes it.
+func (l *Local) stageRecord(name string, data []byte, sync bool) (*stagedRecord, error) {
 	p, err := l.path("put", name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	dir, err := openDirBelow(l.Root, filepath.Dir(p), true, l.Modes)
+	var dir *os.File
+	if sync {
+		dir, err = openDirBelow(l.Root, filepath.Dir(p), true, l.Modes)
+	} else {
+		dir, err = openDirBelowUnsynced(l.Root, filepath.Dir(p), l.Modes)
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer dir.Close()
+	r := &stagedRecord{dir: dir, base: path.Base(name), path: p}
+	r.tmp = "." + r.base + ".tmp"
 	dfd := int(dir.Fd())
-	base := path.Base(name)
-	tmp := "." + base + ".tmp"
-	fd, err := unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, l.Modes.file())
+	fd, err := unix.Openat(dfd, r.tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, l.Modes.file())
 	if err != nil {
-		return &fs.PathError{Op: "create", Path: p, Err: err}
+		dir.Close()
+		return nil, &fs.PathError{Op: "create", Path: p, Err: err}
 	}
 	err = l.Modes.fixFile(fd)
 	if err == nil {
 		_, err = fdWriter(fd).Write(data)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = unix.Fsync(fd)
 	}
 	if cerr := unix.Close(fd); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		var st unix.Stat_t
-		if unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-			err = fs.ErrExist
-		} else {
-			err = unix.Renameat(dfd, tmp, dfd, base)
-		}
-	}
-	if err == nil {
-		err = unix.Fsync(dfd)
-	}
 	if err != nil {
-		unix.Unlinkat(dfd, tmp, 0)
-		return &fs.PathError{Op: "put", Path: p, Err: err}
+		r.close()
+		return nil, &fs.PathError{Op: "put", Path: p, Err: err}
 	}
+	return r, nil
+}
+
+// publish renames the staged record into place, unless its name exists
+// (records are create-only). Its folder is not synced.
+func (r *stagedRecord) publish() error {
+	dfd := int(r.dir.Fd())
+	var st unix.Stat_t
+	if unix.Fstatat(dfd, r.base, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+		return fs.ErrExist
+	}
+	if err := unix.Renameat(dfd, r.tmp, dfd, r.base); err != nil {
+		return err
+	}
+	r.done = true
 	return nil
+}
+
+// close removes the temporary file of a record not renamed into place,
+// and closes its folder.
+func (r *stagedRecord) close() {
+	if !r.done {
+		unix.Unlinkat(int(r.dir.Fd()), r.tmp, 0)
+	}
+	r.dir.Close()
 }
 
 // ListRecords lists the files below dir whose names sort after after,

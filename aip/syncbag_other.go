@@ -2,6 +2,12 @@
 
 package aip
 
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
 // syncBag makes everything written under dir (a bag in .tmp) durable
 // before it is renamed into place: without syncfs(2), an fsync per file
 // and per folder.
@@ -29,6 +35,27 @@ func syncFolders(dirs []string) error {
 		seen[d] = true
 		if err := syncDir(d); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// syncRecords makes the staged records of a group commit durable (the
+// records not nil): without syncfs(2), an fsync of each file; syncFolders
+// then syncs their folders.
+func syncRecords(recs []*stagedRecord) error {
+	for _, r := range recs {
+		if r == nil {
+			continue
+		}
+		fd, err := unix.Openat(int(r.dir.Fd()), r.tmp, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", r.path, err)
+		}
+		err = unix.Fsync(fd)
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", r.path, err)
 		}
 	}
 	return nil

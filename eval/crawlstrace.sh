@@ -10,11 +10,13 @@
 set -eu
 corpus=$1 blog=$2 outdir=$3
 shift 3
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd) # the crawls run in the work folder: a relative OUTDIR would land there
 . ./replay.sh
 n=0
 for bin in "$@"; do
 	n=$((n + 1))
 	freshout
 	(cd "$work/out" && $inproxy strace -f -c -o "$outdir/strace-$n.txt" "$bin" crawl -url "$url" -out "$work/out/archive" -delay 0 -render never >/dev/null 2>&1) || true
-	echo "$n $bin: $(find "$work/out/archive" -name bagit.txt | wc -l) bags, $(find "$work/out/archive/.publications" -name '*.json' | wc -l) publication records"
+	echo "$n $bin: $(grep -E ' (fsync|syncfs|renameat)$' "$outdir/strace-$n.txt" | awk '{printf "%s %s, ", $NF, $4}')$(find "$work/out/archive" -name bagit.txt | wc -l) bags, $(find "$work/out/archive/.publications" -name '*.json' | wc -l) publication records"
 done
