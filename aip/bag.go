@@ -43,6 +43,13 @@ func (w *Writer) commit(ctx context.Context, st Store, p *pkg, e env, final stri
 		return 0, fmt.Errorf("aip: %w", err)
 	}
 	if b != nil {
+		// A staged bag holds no descriptor until its flush (which
+		// syncs and publishes it by its path): a batch of eight bags
+		// of eight folders each would otherwise hold 64 per crawl,
+		// and a daemon's harvests run out of a modest open-file limit.
+		if ls, ok := sb.(*localStaged); ok {
+			ls.dir.close()
+		}
 		b.bags = append(b.bags, &pending{st: st, sb: sb, p: p, final: final, bytes: files.bytes()})
 		return files.bytes(), nil
 	}

@@ -3,6 +3,7 @@ package aip_test
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -198,5 +199,48 @@ func TestBatchRecordsTogether(t *testing.T) {
 	}
 	if temps, recs := list(); temps != 0 || recs != 3 {
 		t.Errorf("after the flush: %d temporary records, %d records; want 0 and 3", temps, recs)
+	}
+}
+
+// TestBatchStagedHoldsNoDescriptor: a bag staged in a folder archive holds
+// no open file until its flush. Each held its eight folders open before, so
+// a batch of eight held 64 descriptors a crawl, and a daemon's harvest ran
+// out of a limit of 150 open files beside 200 idle status clients
+// (daemon/tests/process's TestIdleStatusClientsDoNotStarveHarvests).
+func TestBatchStagedHoldsNoDescriptor(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	open := func() int {
+		names, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(names)
+	}
+	a := openArchive(t, "local")
+	b := a.W.NewBatch(8, time.Hour, nil)
+	before := open()
+	const staged = 4
+	var dirs []string
+	for i := range staged {
+		e := fixtureEntry()
+		e.URL = fmt.Sprintf("%spart-%d/", e.URL, i)
+		res, err := b.WriteEntry(a.ctx, e)
+		if err != nil || !res.Pending {
+			t.Fatalf("stage %d: %+v, %v", i, res, err)
+		}
+		dirs = append(dirs, res.Dir)
+	}
+	if n := open() - before; n >= staged {
+		t.Errorf("%d bags staged hold %d more open files, want none", staged, n)
+	}
+	if err := b.Close(a.ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		if !a.published(t, dir) {
+			t.Errorf("%s not published by the flush", dir)
+		}
 	}
 }

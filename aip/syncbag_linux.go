@@ -24,11 +24,21 @@ func syncBag(bag *stageDir) error {
 
 // syncBags makes the staged bags durable with one syncfs(2): they are all
 // in the one archive's temp folder (a group commit, batch.go).
+// They hold no descriptor while staged (bag.go): the first's temp folder
+// is opened by its path for the sync.
 func syncBags(bags []*stageDir) error {
 	if len(bags) == 0 {
 		return nil
 	}
-	return syncBag(bags[0])
+	fd, err := unix.Open(bags[0].path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", bags[0].path, err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Syncfs(fd); err != nil {
+		return fmt.Errorf("sync %s: %w", bags[0].path, err)
+	}
+	return nil
 }
 
 // syncFolders makes the renames into the folders dirs (and out of them)
