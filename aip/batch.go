@@ -2,7 +2,6 @@ package aip
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -243,9 +242,8 @@ func (b *Batch) flush(ctx context.Context) error {
 			continue
 		}
 		pub := publication(pb.st, pb.p, pb.final)
-		pub.Time = time.Now().UTC()
-		line, _ := json.Marshal(pub)
-		if r, err := l.stageRecord(recordName(pub.Time, pb.final), append(line, '\n'), false); err == nil {
+		name, line := pub.stamp(time.Now())
+		if r, err := l.stageRecord(name, line, false); err == nil {
 			recs[i] = r
 			recDirs = append(recDirs, r.dir.Name())
 			if testHook != nil {

@@ -84,6 +84,14 @@ func recordName(t time.Time, bagPath string) string {
 	return path.Join(PublicationsDir, t.Format("2006/01/02"), recordStamp(t)+"-"+hex.EncodeToString(h[:8])+".json")
 }
 
+// stamp sets pub's Time to now and returns its record in the log: the
+// record's name and its line.
+func (pub *Publication) stamp(now time.Time) (name string, line []byte) {
+	pub.Time = now.UTC()
+	b, _ := json.Marshal(pub)
+	return recordName(pub.Time, pub.Path), append(b, '\n')
+}
+
 // recordStamp is the sortable time of a record name.
 func recordStamp(t time.Time) string { return t.UTC().Format("20060102T150405.000000000Z") }
 
@@ -146,9 +154,8 @@ func (w *Writer) announce(ctx context.Context, st Store, p *pkg, final string) e
 			case <-time.After(wait):
 			}
 		}
-		pub.Time = time.Now().UTC()
-		line, _ := json.Marshal(pub)
-		if err = st.PutRecord(ctx, recordName(pub.Time, final), append(line, '\n')); err == nil {
+		name, line := pub.stamp(time.Now())
+		if err = st.PutRecord(ctx, name, line); err == nil {
 			return nil
 		}
 	}
@@ -185,9 +192,8 @@ func Announce(ctx context.Context, s Store, bagPath string) (Publication, error)
 		pub.Kind, pub.Entry = PublishedEntry, path.Base(path.Dir(bagPath))
 	}
 	pub.Identifier = ObjID(pub.Permalink, pub.Version)
-	pub.Time = time.Now().UTC()
-	line, _ := json.Marshal(pub)
-	return pub, s.PutRecord(ctx, recordName(pub.Time, bagPath), append(line, '\n'))
+	name, line := pub.stamp(time.Now())
+	return pub, s.PutRecord(ctx, name, line)
 }
 
 // PublicationFilter selects lines of the publication log.
