@@ -97,6 +97,7 @@ type Blog struct {
 	// Deadlines (see harvest.Options.MaxDuration and MaxCrawlDelay).
 	MaxDuration    Duration `yaml:"max_duration"`     // wall-clock budget of one crawl; over it the run is partial
 	MaxRenders     int      `yaml:"max_renders"`      // pages rendered per crawl (render: auto), at most; 0: harvest.DefaultMaxRenders
+	RenderTimeout  Duration `yaml:"render_timeout"`   // rendering one page, at most (load, settle, capture)
 	MaxCrawlDelay  Duration `yaml:"max_crawl_delay"`  // cap on a robots.txt Crawl-delay
 	ObeyCrawlDelay string   `yaml:"obey_crawl_delay"` // capped: crawl at the cap; strict: skip the blog
 	// RecheckPosts is how often an update re-reads the posts of the feed's
@@ -292,6 +293,7 @@ var builtinDefaults = Blog{
 
 	MaxDuration:    Duration(4 * time.Hour),
 	MaxRenders:     harvest.DefaultMaxRenders,
+	RenderTimeout:  Duration(harvest.DefaultRenderTimeout),
 	MaxCrawlDelay:  Duration(time.Minute),
 	ObeyCrawlDelay: CrawlDelayCapped,
 	RecheckPosts:   Duration(harvest.DefaultRecheckPosts),
@@ -725,6 +727,9 @@ func (b *Blog) checkValues(id string, add func(key, reason string)) {
 	}
 	if b.MaxRenders < 0 {
 		add("max_renders", "must be 0 or more (pages rendered per crawl; 0 is the default; render: never renders none)")
+	}
+	if b.RenderTimeout <= 0 {
+		add("render_timeout", "must be positive (rendering one page in Chromium, at most), e.g. 30s")
 	}
 	if b.DownAfter <= 0 {
 		add("down_after", "must be positive (how long a blog's runs fail in a row before it is shown down), e.g. 72h")

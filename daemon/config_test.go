@@ -107,6 +107,7 @@ func TestConfigErrors(t *testing.T) {
 		{"zero max_comments_per_post", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comments_per_post: 0\n", 4, "a", "max_comments_per_post", "must be at least 1"},
 		{"negative max_comments_per_answer", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comments_per_answer: -5\n", 4, "a", "max_comments_per_answer", "must be at least 1"},
 		{"zero max_comment_bytes", "blogs:\n  - id: a\n    url: https://x.org/\n    max_comment_bytes: 0MB\n", 4, "a", "max_comment_bytes", "must be at least 1"},
+		{"zero render_timeout", "blogs:\n  - id: a\n    url: https://x.org/\n    render_timeout: 0s\n", 4, "a", "render_timeout", "must be positive"},
 		{"bad obey_crawl_delay", "blogs:\n  - id: a\n    url: https://x.org/\n    obey_crawl_delay: always\n", 4, "a", "obey_crawl_delay", "neither capped nor strict"},
 	}
 	for _, tc := range cases {

@@ -277,6 +277,7 @@ func crawlOptions(c *Config, b Blog, log *slog.Logger) harvest.Options {
 
 		MaxDuration:      time.Duration(b.MaxDuration),
 		MaxRenders:       b.MaxRenders,
+		RenderTimeout:    time.Duration(b.RenderTimeout),
 		MaxCrawlDelay:    time.Duration(b.MaxCrawlDelay),
 		StrictCrawlDelay: b.ObeyCrawlDelay == CrawlDelayStrict,
 		RecheckPosts:     recheckPosts(b.RecheckPosts),

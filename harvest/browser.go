@@ -86,8 +86,8 @@ func (w *pageWorker) startBrowser(ctx context.Context) (*render.Browser, error) 
 // trusts the same extra CAs as the HTTP client, pinned to the blog's own
 // host.
 func (w *pageWorker) renderOptions(p *fetch.BrowserProxy) render.Options {
-	o := render.Options{Tabs: w.o.PerHost, Screenshot: true, Logger: w.log, Record: w.req.mode != RequisitesNone,
-		ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: w.browserMayLoad}
+	o := render.Options{Tabs: w.o.PerHost, Timeout: w.o.RenderTimeout, Screenshot: true, Logger: w.log,
+		Record: w.req.mode != RequisitesNone, ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: w.browserMayLoad}
 	if w.o.Transport != nil {
 		return o
 	}

@@ -75,8 +75,9 @@
 // name (renderdecision.go: ReasonNoArticle, ReasonAPIWidget, …); a post
 // whose comment feed holds every comment its item counts is not rendered
 // for comments, guessed reasons stop after renders that added nothing,
-// and Options.MaxRenders bounds a crawl's renders; Result.Renders and
-// Result.NotRendered count them. A rendered page's comments come first
+// Options.MaxRenders bounds a crawl's renders, and Options.RenderTimeout
+// each page's time in the browser; Result.Renders and
+// Result.NotRendered count the renders. A rendered page's comments come first
 // from the JSON its scripts fetched (render.Result.API,
 // learn.APIComments) when the page shows those records, read whole: what
 // those answers say is left (a next page, a cursor, a reply count above

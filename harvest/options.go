@@ -60,6 +60,12 @@ type Options struct {
 	// in Result.NotRendered and noted in their entries. If zero,
 	// DefaultMaxRenders; if negative, none.
 	MaxRenders int
+	// RenderTimeout bounds rendering one page in a browser the crawl
+	// starts: loading, settling, exercising and capturing (a page still
+	// drawing when only the capture's share is left is captured as it
+	// stands). If zero, DefaultRenderTimeout. A Browser given below keeps
+	// its own render.Options.Timeout.
+	RenderTimeout time.Duration
 	// Browser renders pages when set; if nil and Render is not RenderNever,
 	// the crawl starts its own Chromium on first need and closes it at the
 	// end (no browser installed: rendering is off, with one warning; a
@@ -356,6 +362,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRenders == 0 {
 		o.MaxRenders = DefaultMaxRenders
+	}
+	if o.RenderTimeout <= 0 {
+		o.RenderTimeout = DefaultRenderTimeout
 	}
 	if o.Requisites == "" {
 		o.Requisites = RequisitesAll

@@ -3,6 +3,7 @@ package harvest
 import (
 	"fmt"
 	"sync"
+	"time"
 )
 
 // This file is the render decision's account: why each page was rendered
@@ -33,6 +34,10 @@ const (
 	SkipBudget       = "budget"        // Options.MaxRenders renders were made
 	SkipAddedNothing = "added-nothing" // the reason's first renders added nothing
 )
+
+// DefaultRenderTimeout is Options.RenderTimeout when zero: a page of a
+// blog on a loaded machine draws its comments well within it.
+const DefaultRenderTimeout = 30 * time.Second
 
 // DefaultMaxRenders is Options.MaxRenders when zero: enough for every
 // post of a blog of a few hundred posts with a scripted comment system,

@@ -2,12 +2,16 @@ package harvest
 
 import (
 	"context"
+	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/feed"
+	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"golang.org/x/net/html"
 )
@@ -132,6 +136,27 @@ func TestRenderReasonClosedCommentArea(t *testing.T) {
 			if got := w.renderReason(context.Background(), j, true, ex, nil); got.key != "" {
 				t.Errorf("%s (feed count %d): render reason %q, want none", tc.name, count, got)
 			}
+		}
+	}
+}
+
+// TestRenderTimeoutReachesBrowser: Options.RenderTimeout is the page
+// budget of the browser a crawl starts (render.Options.Timeout); unset,
+// DefaultRenderTimeout.
+func TestRenderTimeoutReachesBrowser(t *testing.T) {
+	p, err := fetch.NewBrowserProxy(fetch.BrowserGate{
+		Check: func(context.Context, string, string) error { return nil },
+		Dial:  (&net.Dialer{}).DialContext,
+	}, fetch.BrowserProxyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct{ set, want time.Duration }{{0, DefaultRenderTimeout}, {2 * time.Minute, 2 * time.Minute}} {
+		o := Options{RenderTimeout: tc.set, Transport: http.DefaultTransport}.withDefaults()
+		w := &pageWorker{site: &site{}, o: o, req: requisiteConfigOf(o)}
+		if got := w.renderOptions(p).Timeout; got != tc.want {
+			t.Errorf("RenderTimeout %v: the browser's page timeout is %v, want %v", tc.set, got, tc.want)
 		}
 	}
 }

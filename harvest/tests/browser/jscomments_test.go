@@ -41,6 +41,10 @@ func TestNewCrawlArchivesJavaScriptComments(t *testing.T) {
 	first := newestActivity(site).Add(24 * time.Hour)
 	o := options("js", srv.URL)
 	o.Render = harvest.RenderAuto // each crawl starts its own browser, as the daemon's do: no HTTP cache carried over
+	// Each post's comments are drawn by its script after the page loads:
+	// at load 36–53 the default 30 s page budget was once spent before a
+	// post's screenshot, which this test checks.
+	o.RenderTimeout = 2 * time.Minute
 	o.Now = func() time.Time { return first }
 	res, out := crawl(t, o)
 	t.Run("every comment archived", func(t *testing.T) {
