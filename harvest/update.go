@@ -7,6 +7,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/comments"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/platform"
 )
@@ -39,14 +40,14 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 		return nil
 	}
 	po := feed.PageOptions{Since: c.disc.cfg.since, MaxPages: c.disc.cfg.siteCommentPages, NewestFirst: true}
-	f, files, err := c.feedPages(ctx, cf, po)
+	f, files, err := c.disc.feeds.Pages(ctx, cf, po)
 	if err != nil {
 		c.log.Info("site comment feed", "url", cf, "err", err)
 	}
 	if f == nil {
 		return nil
 	}
-	c.res.State.CommentFeed = validatorsOf(cf, f, files)
+	c.res.State.CommentFeed = discover.ValidatorsOf(cf, f, files)
 	if len(files) > 0 && c.homeDue() {
 		kept := files[0] // in the Blog record, for a crawl that starts from the archive (StateFrom)
 		kept.Role = blogharvest.RoleCommentFeed
