@@ -12,9 +12,10 @@ import (
 // This file gives the discovery stage (harvest/discover) what it asks of
 // the crawl, each behind the stage's own small interface: for the
 // sitemaps, the blog's robots.txt (discoverRobots) and the crawl's URLs
-// (discoverURLs: admission, the ledger, the frontier); for the feed's
-// items, the blog's scope (discoverScope) and the crawl's side of the
-// items (discoverItems: the ledger, the claims, the frontier). The fetch
+// (discoverURLs: admission, the ledger, the frontier); for the home page,
+// the canonical form of URLs (discoverCanon); for the feed's items, the
+// blog's scope (discoverScope) and the crawl's side of the items
+// (discoverItems: the ledger, the claims, the frontier). The fetch
 // client, the left-out counts (discovery.left) and the stats (warnings)
 // are given as they are.
 
@@ -38,11 +39,17 @@ func (q discoverURLs) Full() bool { return q.c.urlsFull() }
 // Warnf records a warning for the Result and logs it (discover.Warner).
 func (s *stats) Warnf(format string, args ...any) { s.warnf(format, args...) }
 
-// discoverScope is the blog's scope as the feed stage's discover.Scope.
-type discoverScope struct{ s *scope }
+// discoverCanon is Canonical as the stage's discover.Canon.
+type discoverCanon struct{}
 
 // Canonical is Canonical.
-func (d discoverScope) Canonical(raw string) (string, error) { return Canonical(raw) }
+func (discoverCanon) Canonical(raw string) (string, error) { return Canonical(raw) }
+
+// discoverScope is the blog's scope as the feed stage's discover.Scope.
+type discoverScope struct {
+	discoverCanon
+	s *scope
+}
 
 // Excluded reports whether the blog's exclude patterns leave u out.
 func (d discoverScope) Excluded(u *url.URL) bool { return d.s.excluded(u) }

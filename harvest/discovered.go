@@ -127,6 +127,9 @@ type discoverConfig struct {
 	// feeds is the feed stage's config (discover.Feeds): since,
 	// changedOnly, useState, settled and max_feed_pages.
 	feeds discover.FeedConfig
+	// home is the home stage's config (discover.FindHome): the blog's
+	// configured URL and the allowed origins.
+	home discover.HomeConfig
 }
 
 // newDiscovery returns the discovery stage's state for a crawl with
@@ -138,5 +141,6 @@ func newDiscovery(pol policy, o Options) discovery {
 	cfg.sitemaps = discover.Config{Settled: cfg.settled, MaxURLs: cfg.maxURLs, MaxSitemapBytes: sitemapBytesOf(o)}
 	cfg.feeds = discover.FeedConfig{Since: cfg.since, ChangedOnly: cfg.changedOnly, UseState: cfg.useState,
 		Settled: cfg.settled, MaxPages: o.MaxFeedPages}
+	cfg.home = discover.HomeConfig{BlogURL: o.Blog.URL, Allow: o.Allow}
 	return discovery{cfg: cfg, variants: map[string]int{}}
 }

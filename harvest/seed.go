@@ -12,37 +12,36 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
-// setScope fixes the blog's home page and scope: the final home page URL,
-// else the configured URL unless it is the feed, else the feed's link.
+// setScope fixes the blog's home page and scope: the home stage
+// (discover.FindHome) decides the home page (the final home page URL,
+// else the configured URL unless it is the feed, else the feed's link)
+// and the other hosts that are the blog's; the crawl builds its scope
+// from them and gives the home page, and a configured URL that redirects
+// to it, their ledger rows.
 func (c *crawl) setScope(home *fetchedPage) {
-	var hu *url.URL
-	switch {
-	case home != nil:
-		hu = home.url
-	case c.o.Blog.URL != "" && !c.site.urlIsFeed && c.o.Blog.URL != c.site.blog.FeedURL:
-		hu = mustCanonical(c.o.Blog.URL)
-	default:
-		hu = mustCanonical(c.site.feed.Link)
+	in := discover.HomeSite{URLIsFeed: c.site.urlIsFeed, FeedURL: c.site.blog.FeedURL}
+	if c.site.feed != nil {
+		in.FeedLink = c.site.feed.Link
 	}
-	if hu == nil {
-		hu = mustCanonical(c.site.blog.FeedURL)
+	if home != nil {
+		in.Page = home.url
 	}
+	h := discover.FindHome(c.disc.cfg.home, in, discoverCanon{})
+	hu := h.URL
 	c.site.home = hu
 	if home != nil {
 		c.site.homeLang = home.info.lang
 		c.site.homeLicense = home.info.license
 	}
 	c.site.scope = newScope(hu, c.o.Include, c.o.Exclude)
-	for _, raw := range append([]string{c.o.Blog.URL}, c.o.Allow...) {
-		if u := mustCanonical(raw); u != nil && u.Host != hu.Host {
-			c.site.scope.addHost(u.Host) // the configured URL and allowed origins are the blog's too
-		}
+	for _, host := range h.Hosts {
+		c.site.scope.addHost(host)
 	}
 	c.front.mark(hu.String())
 	c.claims.claim(hu.String())
 	c.ledger.set(hu.String(), FateListing, "the home page (kept in the Blog record)", "home")
-	if given := canonicalOr(c.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.site.blog.FeedURL) {
-		c.ledger.set(given, FateRedirect, hu.String(), "home")
+	if h.Redirected != "" {
+		c.ledger.set(h.Redirected, FateRedirect, hu.String(), "home")
 	}
 }
 
@@ -63,7 +62,7 @@ func mustCanonical(raw string) *url.URL {
 // entries), the links excluded counted as skipped, the item pages for
 // training.
 func (c *crawl) seedFeed() {
-	s := discover.SeedFeed(c.site.feed.Items, discoverScope{c.site.scope}, discoverItems{c})
+	s := discover.SeedFeed(c.site.feed.Items, discoverScope{s: c.site.scope}, discoverItems{c})
 	c.res.Skipped += s.Excluded
 	c.offsite = append(c.offsite, s.Offsite...)
 	c.site.pattern = learnPattern(s.Shapes)

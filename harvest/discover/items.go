@@ -8,8 +8,7 @@ import (
 
 // Scope is the blog's scope as the crawl holds it, for the feed's items.
 type Scope interface {
-	// Canonical returns the canonical form of raw (harvest.Canonical).
-	Canonical(raw string) (string, error)
+	Canon
 	// Excluded reports whether u is left out by the blog's exclude
 	// patterns.
 	Excluded(u *url.URL) bool
@@ -54,7 +53,7 @@ func SeedFeed(items []feed.Item, scope Scope, d Items) Seeded {
 	var s Seeded
 	for i := range items {
 		it := &items[i]
-		if l := mustCanonical(scope, it.Link); l != nil && scope.Excluded(l) {
+		if l := parsedCanonical(scope, it.Link); l != nil && scope.Excluded(l) {
 			s.Excluded++
 			d.Excluded(l.String())
 			s.Shapes = append(s.Shapes, l) // excluded, but it still shows what posts look like
@@ -62,12 +61,12 @@ func SeedFeed(items []feed.Item, scope Scope, d Items) Seeded {
 		}
 		u := ItemURL(it, scope)
 		if u == nil {
-			d.Met(canonicalOr(scope, it.Link))
+			d.Met(canonicalString(scope, it.Link))
 			s.Offsite = append(s.Offsite, it)
 			continue
 		}
 		d.Met(u.String())
-		if l := canonicalOr(scope, it.Link); l != "" && l != u.String() {
+		if l := canonicalString(scope, it.Link); l != "" && l != u.String() {
 			d.Elsewhere(l, u.String())
 		}
 		if !d.Queue(u.String(), it, len(items)-i) {
@@ -83,28 +82,9 @@ func SeedFeed(items []feed.Item, scope Scope, d Items) Seeded {
 // first that is a page of the blog (Scope.Page); nil when neither is.
 func ItemURL(it *feed.Item, scope Scope) *url.URL {
 	for _, raw := range []string{it.Link, it.GUID} {
-		if u := mustCanonical(scope, raw); u != nil && scope.Page(u) {
+		if u := parsedCanonical(scope, raw); u != nil && scope.Page(u) {
 			return u
 		}
 	}
 	return nil
-}
-
-// mustCanonical returns the canonical parsed form of raw, or nil.
-func mustCanonical(scope Scope, raw string) *url.URL {
-	s, err := scope.Canonical(raw)
-	if err != nil {
-		return nil
-	}
-	u, _ := url.Parse(s)
-	return u
-}
-
-// canonicalOr returns the canonical form of raw, "" when it has none.
-func canonicalOr(scope Scope, raw string) string {
-	s, err := scope.Canonical(raw)
-	if err != nil {
-		return ""
-	}
-	return s
 }
