@@ -58,6 +58,19 @@ func (d discoverScope) Excluded(u *url.URL) bool { return d.s.excluded(u) }
 // or a machine endpoint (isBinaryURL).
 func (d discoverScope) Page(u *url.URL) bool { return d.s.contains(u) && !isBinaryURL(u) }
 
+// discoverCommented is commentedPost as the feed stage's
+// discover.Commented.
+type discoverCommented struct{}
+
+// Post returns the post a comment's link names (commentedPost), nil when
+// none or when it is no page (isBinaryURL).
+func (discoverCommented) Post(link string) *url.URL {
+	if p := commentedPost(link); p != nil && !isBinaryURL(p) {
+		return p
+	}
+	return nil
+}
+
 // discoverItems is the crawl as the feed stage's discover.Items: the
 // ledger, the claims and the frontier.
 type discoverItems struct{ c *crawl }

@@ -115,9 +115,6 @@ type discoverConfig struct {
 	settled bool
 	// homeLinksOnly: only the post links of the home page are followed.
 	homeLinksOnly bool
-	// siteCommentPages bounds the pages of the blog-wide comment feed
-	// read.
-	siteCommentPages int
 	// maxURLs is the crawl's bound on the URLs taken in (Options,
 	// the default when unset).
 	maxURLs int
@@ -125,7 +122,8 @@ type discoverConfig struct {
 	// and the bounds, max_sitemap_bytes among them.
 	sitemaps discover.Config
 	// feeds is the feed stage's config (discover.Feeds): since,
-	// changedOnly, useState, settled and max_feed_pages.
+	// changedOnly, useState, settled, max_feed_pages and the bound on the
+	// blog-wide comment feed's pages (the policy's siteCommentPages).
 	feeds discover.FeedConfig
 	// home is the home stage's config (discover.FindHome): the blog's
 	// configured URL and the allowed origins.
@@ -136,11 +134,11 @@ type discoverConfig struct {
 // policy pol and options o.
 func newDiscovery(pol policy, o Options) discovery {
 	cfg := discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
-		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages,
+		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly,
 		maxURLs: maxURLsOf(o)}
 	cfg.sitemaps = discover.Config{Settled: cfg.settled, MaxURLs: cfg.maxURLs, MaxSitemapBytes: sitemapBytesOf(o)}
 	cfg.feeds = discover.FeedConfig{Since: cfg.since, ChangedOnly: cfg.changedOnly, UseState: cfg.useState,
-		Settled: cfg.settled, MaxPages: o.MaxFeedPages}
+		Settled: cfg.settled, MaxPages: o.MaxFeedPages, SiteCommentPages: pol.siteCommentPages}
 	cfg.home = discover.HomeConfig{BlogURL: o.Blog.URL, Allow: o.Allow}
 	return discovery{cfg: cfg, variants: map[string]int{}}
 }

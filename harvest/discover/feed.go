@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"net/url"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ type FeedConfig struct {
 	// MaxPages bounds the posts feed's pages read
 	// (Options.MaxFeedPages; zero for feed.DefaultMaxPages).
 	MaxPages int
+	// SiteCommentPages bounds the pages of the blog-wide comment feed
+	// read.
+	SiteCommentPages int
 }
 
 // Feeds is the feed stage: it asks for the feeds conditionally
@@ -94,6 +98,56 @@ func (s *Feeds) Read(ctx context.Context, raw string, enough func([]feed.Item) b
 		r.Validators = ValidatorsOf(raw, f, files)
 	}
 	return r
+}
+
+// SiteComments is the blog-wide comment feed as read (Read false when it
+// could not be): its validators for the next crawl (State.CommentFeed),
+// its pages' captures and, for an UpdateCrawl (ChangedOnly), the posts it
+// shows commented after Since, in the feed's order, each once.
+type SiteComments struct {
+	Read       bool
+	Validators blogharvest.Validators
+	Files      []blogharvest.File
+	Posts      []*url.URL
+}
+
+// Commented is the crawl's word on the link of a comment: the post it
+// comments on, nil when it names none that is a page.
+type Commented interface {
+	Post(link string) *url.URL
+}
+
+// SiteComments reads the blog-wide comment feed at cf (WordPress
+// /comments/feed/, Blogger /feeds/comments/default): back to Since,
+// within SiteCommentPages pages (a NewCrawl reads its first page, for
+// the next crawl's conditional request). For an UpdateCrawl it returns
+// the posts commented after Since (post: the post of a comment's link),
+// so that new comments on posts no longer in the posts feed are found
+// too. A failure is logged: the crawl goes on without it.
+func (s *Feeds) SiteComments(ctx context.Context, cf string, post Commented) SiteComments {
+	po := feed.PageOptions{Since: s.cfg.Since, MaxPages: s.cfg.SiteCommentPages, NewestFirst: true}
+	f, files, err := s.Pages(ctx, cf, po)
+	if err != nil {
+		s.log.Info("site comment feed", "url", cf, "err", err)
+	}
+	if f == nil {
+		return SiteComments{}
+	}
+	sc := SiteComments{Read: true, Validators: ValidatorsOf(cf, f, files), Files: files}
+	if !s.cfg.ChangedOnly {
+		return sc
+	}
+	seen := map[string]bool{}
+	for _, it := range f.Items {
+		if !it.Published.After(s.cfg.Since) && !it.Updated.After(s.cfg.Since) {
+			continue
+		}
+		if p := post.Post(it.Link); p != nil && !seen[p.String()] {
+			seen[p.String()] = true
+			sc.Posts = append(sc.Posts, p)
+		}
+	}
+	return sc
 }
 
 // Unchanged is what the conditional requests for the feeds found: the

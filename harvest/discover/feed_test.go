@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/discover"
@@ -240,5 +241,92 @@ func TestSeedFeed(t *testing.T) {
 	}
 	if !slices.Equal(off, []string{"d", "f"}) || s.Excluded != 1 {
 		t.Errorf("offsite %q, %d excluded; want d and f, 1", off, s.Excluded)
+	}
+}
+
+// commented is the crawl's commentedPost as the stage's discover.Commented:
+// a comment's link without its fragment and comment page; nil for an
+// image.
+type commented struct{}
+
+func (commented) Post(link string) *url.URL {
+	u, err := url.Parse(link)
+	if err != nil || strings.HasSuffix(u.Path, ".jpg") {
+		return nil
+	}
+	u.Fragment = ""
+	if i := strings.Index(u.Path, "comment-page-"); i >= 0 {
+		u.Path = u.Path[:i]
+	}
+	return u
+}
+
+// TestSiteComments: the blog-wide comment feed of a blog on loopback, two
+// pages (rel=next). An UpdateCrawl reads no more pages than its bound and
+// returns the posts commented after since, each once, in the feed's
+// order, leaving out older comments and links that are no post; a
+// NewCrawl keeps the validators and files but returns no posts; a feed
+// that is not there is not read.
+func TestSiteComments(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var srv *httptest.Server
+	var mu sync.Mutex
+	pages := 0
+	entry := `<entry><title>c</title><link rel="alternate" href="%s%s"/><id>%[1]s%[2]s</id><published>%s</published><updated>%[3]s</updated></entry>`
+	mux := http.NewServeMux()
+	mux.HandleFunc("/comments/feed/", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		pages++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/atom+xml")
+		w.Header().Set("ETag", `"c1"`)
+		var b strings.Builder
+		fmt.Fprintf(&b, `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Comments</title><id>%s/c</id>`, srv.URL)
+		if r.URL.Query().Get("page") == "2" {
+			fmt.Fprintf(&b, entry, srv.URL, "/2026/late/#comment-9", "2026-12-01T00:00:00Z")
+		} else {
+			fmt.Fprintf(&b, `<link rel="next" href="%s/comments/feed/?page=2"/>`, srv.URL)
+			for _, e := range [][2]string{
+				{"/2026/a/#comment-3", "2026-12-03T00:00:00Z"},
+				{"/2026/b/#comment-2", "2026-12-02T00:00:00Z"},
+				{"/2026/a/comment-page-2/#comment-1", "2026-12-01T00:00:00Z"},
+				{"/pic.jpg#comment-0", "2026-12-01T00:00:00Z"},
+				{"/2025/old/#comment-7", "2025-01-01T00:00:00Z"},
+			} {
+				fmt.Fprintf(&b, entry, srv.URL, e[0], e[1])
+			}
+		}
+		b.WriteString(`</feed>`)
+		fmt.Fprint(w, b.String())
+	})
+	srv = httptest.NewServer(mux)
+	defer srv.Close()
+	since := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	cf := srv.URL + "/comments/feed/"
+
+	requests := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return pages
+	}
+	b := &feedBlog{srv: srv}
+	sc := b.feeds(t, discover.FeedConfig{Since: since, ChangedOnly: true, SiteCommentPages: 1}).SiteComments(ctx, cf, commented{})
+	var got []string
+	for _, p := range sc.Posts {
+		got = append(got, strings.TrimPrefix(p.String(), srv.URL))
+	}
+	if !sc.Read || !slices.Equal(got, []string{"/2026/a/", "/2026/b/"}) || len(sc.Files) != 1 || requests() != 1 {
+		t.Errorf("update: read %v, posts %q, %d files in %d requests; want /2026/a/ and /2026/b/ from one page", sc.Read, got, len(sc.Files), requests())
+	}
+	if sc.Validators.URL != cf || sc.Validators.ETag != `"c1"` || sc.Validators.Digest != discover.Digest(sc.Files[0].Body) {
+		t.Errorf("validators %+v", sc.Validators)
+	}
+	sc = b.feeds(t, discover.FeedConfig{SiteCommentPages: 1}).SiteComments(ctx, cf, commented{})
+	if !sc.Read || sc.Posts != nil || len(sc.Files) != 1 {
+		t.Errorf("new crawl: read %v, posts %v, %d files; want read, no posts, one file", sc.Read, sc.Posts, len(sc.Files))
+	}
+	if sc = b.feeds(t, discover.FeedConfig{SiteCommentPages: 1}).SiteComments(ctx, srv.URL+"/nothing/", commented{}); sc.Read {
+		t.Errorf("a missing feed read: %+v", sc)
 	}
 }
