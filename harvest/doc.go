@@ -269,7 +269,7 @@
 //     feed's items, the home page, robots.txt's Sitemap: lines and the
 //     sitemaps, streamed) asks of the crawl: robots.txt, the crawl's URLs,
 //     the canonical form, the scope, the feed items' ledger rows, claims
-//     and frontier.
+//     and frontier, the post of a comment's link.
 //   - discovered.go: the bound on the URLs taken in (admit), what the
 //     bounds left out (discover.LeftOuts, the crawl's c.disc.left) and
 //     its ledger rows (settleLeftOut).
@@ -340,7 +340,8 @@
 //   - polite.go, update.go: UpdateCrawl's stop when the feeds are
 //     unchanged (feedsUnchanged; the conditional requests are
 //     harvest/discover's Feeds.Unchanged), change signals, State; the
-//     blog-wide comment feed. The comment APIs of
+//     blog-wide comment feed (read by harvest/discover's
+//     Feeds.SiteComments: siteCommentPosts keeps what it found). The comment APIs of
 //     script-drawn threads watched between crawls are
 //     harvest/comments' Watcher (threads.go: Poll, Note, State; which
 //     answers are threads: ThreadWatch, threadShape); watch.go: the
