@@ -42,7 +42,7 @@ func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	}
 	c.site.blog.FeedURL = feedURL
 	c.addOrigin(feedURL)
-	c.keepFeedPage(feedURL, first) // read once
+	c.disc.feeds.Keep(feedURL, first) // read once
 	if resp == nil || feed.Sniff(resp.Body) {
 		c.site.urlIsFeed = true
 		return nil, nil
@@ -154,7 +154,9 @@ func (c *crawl) homeFile(resp *fetch.Response) {
 	c.site.blog.Files = append(c.site.blog.Files, resp.File(blogharvest.RolePage))
 }
 
-// readFeed fetches the posts feed with its older pages.
+// readFeed reads the posts feed with its older pages (the feed stage's
+// discover.Feeds.Read) and keeps the feed, its files and its validators;
+// a feed gone from its known URL is looked for again (moves.go).
 //
 // A feed that cannot be read because it is too large (over the body cap)
 // is no end to the crawl when the home page was read: an empty feed
@@ -165,18 +167,15 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 		c.noFeed(c.site.blog.FeedURL, c.disc.feedErr)
 		return nil
 	}
-	po := feed.PageOptions{MaxPages: c.o.MaxFeedPages}
-	if c.disc.cfg.changedOnly {
-		po.Since, po.Enough, po.NewestFirst = c.disc.cfg.since, c.wantItems, true
-	}
-	f, files, err := c.feedPages(ctx, c.site.blog.FeedURL, po)
-	if f == nil && c.feedMayHaveMoved(err) {
-		if c.findMovedFeed(ctx, home, err) {
-			f, files, err = c.feedPages(ctx, c.site.blog.FeedURL, po)
-		} else if serr := c.strangerWithoutFeed(ctx, err, c.move.rediscoverErr); serr != nil {
+	r := c.disc.feeds.Read(ctx, c.site.blog.FeedURL, c.wantItems)
+	if r.Feed == nil && c.feedMayHaveMoved(r.Err) {
+		if c.findMovedFeed(ctx, home, r.Err) {
+			r = c.disc.feeds.Read(ctx, c.site.blog.FeedURL, c.wantItems)
+		} else if serr := c.strangerWithoutFeed(ctx, r.Err, c.move.rediscoverErr); serr != nil {
 			return serr
 		}
 	}
+	f, err := r.Feed, r.Err
 	if f == nil && home != nil && errors.Is(err, blogharvest.ErrTooLarge) {
 		c.noFeed(c.site.blog.FeedURL, err)
 		return nil
@@ -194,9 +193,9 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 	}
 	c.site.feed = f
 	c.site.full = fullTextFeed(f)
-	c.site.blog.Files = append(c.site.blog.Files, files...)
+	c.site.blog.Files = append(c.site.blog.Files, r.Files...)
 	c.modificationDates(ctx)
-	c.res.State.Feed = validatorsOf(c.site.blog.FeedURL, f, files)
+	c.res.State.Feed = r.Validators
 	return nil
 }
 

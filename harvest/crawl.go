@@ -10,6 +10,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/comments"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -347,6 +348,7 @@ func (c *crawl) newClient() error {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}
 	c.client, c.w.client = cl, cl
+	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/discover"
-	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
 // DefaultMaxURLs bounds the URLs a crawl takes in from sitemaps and links
@@ -87,9 +86,12 @@ func (c *crawl) settleLeftOut() {
 // pageWorker.begin).
 type discovery struct {
 	cfg      discoverConfig
-	feedURLs []*url.URL                 // in-scope item pages, in feed order
-	pre      map[string]*fetch.Response // feed first pages received already (Discover, askFeed), by URL
-	feedErr  error                      // why the posts feed could not be read (too large); nil when it was
+	feedURLs []*url.URL // in-scope item pages, in feed order
+	// feeds is the feed stage (harvest/discover.Feeds): the conditional
+	// requests, the posts feed and its pages, the first pages received
+	// already; built with the client (crawl.newClient).
+	feeds   *discover.Feeds
+	feedErr error // why the posts feed could not be read (too large); nil when it was
 	// left counts, by source, what the crawl's bounds kept out, in the
 	// order met (the sitemap stage counts into it too); variants the
 	// query-string URLs queued per path (bounded: crawler traps).
@@ -113,23 +115,30 @@ type discoverConfig struct {
 	settled bool
 	// homeLinksOnly: only the post links of the home page are followed.
 	homeLinksOnly bool
-	// siteCommentPages bounds the pages of the blog-wide comment feed
-	// read.
-	siteCommentPages int
 	// maxURLs is the crawl's bound on the URLs taken in (Options,
 	// the default when unset).
 	maxURLs int
 	// sitemaps is the sitemap stage's config (discover.Sitemaps): settled
 	// and the bounds, max_sitemap_bytes among them.
 	sitemaps discover.Config
+	// feeds is the feed stage's config (discover.Feeds): since,
+	// changedOnly, useState, settled, max_feed_pages and the bound on the
+	// blog-wide comment feed's pages (the policy's siteCommentPages).
+	feeds discover.FeedConfig
+	// home is the home stage's config (discover.FindHome): the blog's
+	// configured URL and the allowed origins.
+	home discover.HomeConfig
 }
 
 // newDiscovery returns the discovery stage's state for a crawl with
 // policy pol and options o.
 func newDiscovery(pol policy, o Options) discovery {
 	cfg := discoverConfig{since: pol.since, changedOnly: pol.changedOnly, useState: pol.useState,
-		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly, siteCommentPages: pol.siteCommentPages,
+		settled: pol.settled, homeLinksOnly: pol.homeLinksOnly,
 		maxURLs: maxURLsOf(o)}
 	cfg.sitemaps = discover.Config{Settled: cfg.settled, MaxURLs: cfg.maxURLs, MaxSitemapBytes: sitemapBytesOf(o)}
-	return discovery{cfg: cfg, pre: map[string]*fetch.Response{}, variants: map[string]int{}}
+	cfg.feeds = discover.FeedConfig{Since: cfg.since, ChangedOnly: cfg.changedOnly, UseState: cfg.useState,
+		Settled: cfg.settled, MaxPages: o.MaxFeedPages, SiteCommentPages: pol.siteCommentPages}
+	cfg.home = discover.HomeConfig{BlogURL: o.Blog.URL, Allow: o.Allow}
+	return discovery{cfg: cfg, variants: map[string]int{}}
 }

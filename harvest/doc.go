@@ -260,11 +260,17 @@
 //     crawl types; the phases in order.
 //   - policy.go: what differs between NewCrawl and UpdateCrawl.
 //   - options.go: Options, Result, Record; defaults.
-//   - blog.go: discovery, the home page, the posts feed, the Blog record.
-//   - seed.go: scope, feed items, sitemaps and links into the frontier.
-//   - discoverdeps.go: what the sitemap stage (harvest/discover, which
-//     reads robots.txt's Sitemap: lines and the sitemaps, streamed) asks
-//     of the crawl: robots.txt, the crawl's URLs.
+//   - blog.go: feed discovery, the home page, the posts feed (read by
+//     harvest/discover's Feeds: readFeed applies its Read), the Blog
+//     record.
+//   - seed.go: scope (from harvest/discover's FindHome), feed items
+//     (harvest/discover's SeedFeed: seedFeed applies its Seeded), the
+//     post pattern's check, sitemaps and links into the frontier.
+//   - discoverdeps.go: what the discovery stage (harvest/discover: the
+//     feed's items, the home page, robots.txt's Sitemap: lines and the
+//     sitemaps, streamed) asks of the crawl: robots.txt, the crawl's URLs,
+//     the canonical form, the scope, the feed items' ledger rows, claims
+//     and frontier, the post of a comment's link.
 //   - discovered.go: the bound on the URLs taken in (admit), what the
 //     bounds left out (discover.LeftOuts, the crawl's c.disc.left) and
 //     its ledger rows (settleLeftOut).
@@ -332,8 +338,11 @@
 //   - claims.go, ledger.go: URLs processed and waiting; the fate of every
 //     URL met.
 //   - stats.go: warnings and timings.
-//   - polite.go, update.go: UpdateCrawl's conditional requests, change
-//     signals, State; the blog-wide comment feed. The comment APIs of
+//   - polite.go, update.go: UpdateCrawl's stop when the feeds are
+//     unchanged (feedsUnchanged; the conditional requests are
+//     harvest/discover's Feeds.Unchanged), change signals, State; the
+//     blog-wide comment feed (read by harvest/discover's
+//     Feeds.SiteComments: siteCommentPosts keeps what it found). The comment APIs of
 //     script-drawn threads watched between crawls are
 //     harvest/comments' Watcher (threads.go: Poll, Note, State; which
 //     answers are threads: ThreadWatch, threadShape); watch.go: the
@@ -417,9 +426,14 @@
 //     steps is a field of discovery (discovered.go, the crawl's c.disc),
 //     the policy it reads a field of discoverConfig, set in newDiscovery
 //     (the set-up reads no pol); the sitemap stage's, a field of
-//     discover.Config (discoverConfig.sitemaps), what it asks of the
-//     crawl a method of one of discover.Deps' interfaces, implemented in
-//     discoverdeps.go, never a harvest type. What it learns of the blog that the page
+//     discover.Config (discoverConfig.sitemaps), the feed stage's a field
+//     of discover.FeedConfig (discoverConfig.feeds), the home page's of
+//     discover.HomeConfig (discoverConfig.home); what a step of
+//     harvest/discover asks of the crawl is a method of one of its small
+//     interfaces (discover.Deps', Scope, Items, Canon), implemented in
+//     discoverdeps.go, never a harvest type, and what it found comes
+//     back as a value the crawl applies (Found, Read, Unchanged, Seeded,
+//     Home). What it learns of the blog that the page
 //     worker reads is a field of site: the worker gets its own copy when
 //     setUp ends (pageWorker.begin), the reading (reading.go) the rules
 //     and the content test's signs after training (useRules), which the

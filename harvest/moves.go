@@ -213,7 +213,7 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 	c.move.feedFrom = old
 	c.site.blog.FeedURL = feedURL
 	c.addOrigin(feedURL)
-	c.keepFeedPage(feedURL, first)
+	c.disc.feeds.Keep(feedURL, first)
 	c.stats.warnf("the posts feed moved: %s answered %v; the home page names %s, read instead and kept for the next crawls", old, cause, feedURL)
 	if u := canonicalOr(old); u != "" {
 		c.ledger.force(u, FateRedirect, canonicalOr(feedURL)+" (the posts feed moved: found again from the home page)", "feed")

@@ -2,14 +2,13 @@ package harvest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -87,30 +86,26 @@ func (c *crawl) twinDated() bool {
 }
 
 // feedsUnchanged is UpdateCrawl's first step when the last crawl left the
-// feed's validators: it asks for the posts feed, and then for the
-// blog-wide comment feed, conditionally. When neither changed (304, or a
-// body identical to the last one) it fills the Result and reports true:
-// the crawl stops there, having sent one request per feed (and robots.txt
-// unless State.Robots holds it). A posts feed that did change is kept for
-// readFeed, so that it is not fetched twice.
+// feed's validators: the feed stage asks for the posts feed, and then for
+// the blog-wide comment feed, conditionally (discover.Feeds.Unchanged).
+// When neither changed (304, or a body identical to the last one) nor a
+// watched comment thread, it fills the Result and reports true: the crawl
+// stops there, having sent one request per feed (and robots.txt unless
+// State.Robots holds it). A posts feed that did change is kept by the
+// stage for readFeed, so that it is not fetched twice.
 func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	st := c.o.State
-	if !c.pol.useState || st.Feed.URL == "" || !c.pol.settled || c.gone.events > 0 {
+	if c.gone.events > 0 {
 		return false // a post withdrawn or restored: the Blog AIP records it (gone.go)
 	}
-	fv, same := c.askFeed(ctx, st.Feed)
-	if !same {
+	u := c.disc.feeds.Unchanged(ctx, st.Feed, st.CommentFeed)
+	if !u.Same {
 		return false
-	}
-	cv := st.CommentFeed
-	if cv.URL != "" {
-		if cv, same = c.askFeed(ctx, cv); !same {
-			return false
-		}
 	}
 	if c.threads.Poll(ctx, c.client) {
 		return false // a comment thread drawn by script changed (comments/threads.go)
 	}
+	fv, cv := u.Feed, u.CommentFeed
 	c.stopped = true
 	c.res.Unchanged = true
 	c.res.Watermark = c.pol.since // nothing was read: the next crawl looks back as far
@@ -119,83 +114,6 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 		PostsChecked: st.PostsChecked, Pages: st.Pages, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: st.CommentShapes, WidgetScripts: c.w.result().widgets, Moved: st.Moved, Gone: c.goneState()}, Rules: st.Rules}
 	c.log.Info("feeds unchanged: nothing more fetched", "feed", fv.URL, "comment_feed", cv.URL)
 	return true
-}
-
-// askFeed requests a feed conditionally with v and reports whether it is
-// unchanged, with its validators now. A changed first page is kept in
-// c.disc.pre for feedPages; a failure counts as a change (the crawl goes on and
-// meets it again).
-func (c *crawl) askFeed(ctx context.Context, v blogharvest.Validators) (blogharvest.Validators, bool) {
-	resp, err := feed.Request(ctx, c.client, v.URL, baseETag(v.ETag), v.LastModified)
-	if err != nil {
-		c.log.Debug("conditional feed request", "url", v.URL, "err", err)
-		return v, false
-	}
-	if resp.NotModified {
-		return v, true
-	}
-	nv := blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
-		Digest: digestOf(resp.Body)}
-	if v.Digest != "" && nv.Digest == v.Digest {
-		return nv, true
-	}
-	c.keepFeedPage(v.URL, resp)
-	return nv, false
-}
-
-// keepFeedPage keeps the first page of the feed at raw, received already,
-// for feedPages.
-func (c *crawl) keepFeedPage(raw string, resp *fetch.Response) {
-	if resp == nil {
-		return
-	}
-	if c.disc.pre == nil {
-		c.disc.pre = map[string]*fetch.Response{}
-	}
-	c.disc.pre[raw] = resp
-}
-
-// baseETag undoes what Apache's mod_deflate does to the ETag of a body it
-// compresses ("abc" becomes "abc-gzip", DeflateAlterETag AddSuffix): the
-// application behind it (WordPress compares If-None-Match with its own
-// ETag, and wants it to match as well as If-Modified-Since) never sees the
-// suffix and answers 200 to it. Apache itself matches the base ETag too.
-func baseETag(etag string) string {
-	for _, suffix := range []string{`-gzip"`, `-br"`} {
-		if base, ok := strings.CutSuffix(etag, suffix); ok {
-			return base + `"`
-		}
-	}
-	return etag
-}
-
-// feedPages is feed.FetchAll, starting from the first page askFeed
-// received when it has it.
-func (c *crawl) feedPages(ctx context.Context, raw string, po feed.PageOptions) (*feed.Feed, []blogharvest.File, error) {
-	if resp := c.disc.pre[raw]; resp != nil {
-		delete(c.disc.pre, raw)
-		return feed.FetchFrom(ctx, c.client, resp, po)
-	}
-	return feed.FetchAll(ctx, c.client, raw, po)
-}
-
-// validatorsOf returns the validators of a feed read from raw, whose
-// first page's capture is files[0].
-func validatorsOf(raw string, f *feed.Feed, files []blogharvest.File) blogharvest.Validators {
-	v := blogharvest.Validators{URL: raw}
-	if f != nil {
-		v.ETag, v.LastModified = f.ETag, f.LastModified
-	}
-	if len(files) > 0 {
-		v.Digest = digestOf(files[0].Body)
-	}
-	return v
-}
-
-// digestOf returns the SHA-256 of b in lowercase hex.
-func digestOf(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // itemKeys returns the keys (itemKey) of f's items, in the feed's order;
@@ -251,7 +169,7 @@ func itemSignature(it *feed.Item) string {
 		}
 	}
 	b.WriteString(it.Updated.UTC().String())
-	return kind + digestOf([]byte(b.String()))[:32]
+	return kind + discover.Digest([]byte(b.String()))[:32]
 }
 
 // itemSignatures returns State.Items for the items of the feed's first
@@ -321,7 +239,7 @@ func (w *pageWorker) recheckPage(ctx context.Context, j *pageJob) outcome {
 		j.page, j.err = w.fetchPage(ctx, j.t.url)
 		return w.finish(ctx, j)
 	}
-	resp, err := w.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: baseETag(v.ETag), LastModified: v.LastModified})
+	resp, err := w.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: discover.BaseETag(v.ETag), LastModified: v.LastModified})
 	switch {
 	case err != nil:
 		j.err = err

@@ -9,41 +9,39 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/discover"
-	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
-// setScope fixes the blog's home page and scope: the final home page URL,
-// else the configured URL unless it is the feed, else the feed's link.
+// setScope fixes the blog's home page and scope: the home stage
+// (discover.FindHome) decides the home page (the final home page URL,
+// else the configured URL unless it is the feed, else the feed's link)
+// and the other hosts that are the blog's; the crawl builds its scope
+// from them and gives the home page, and a configured URL that redirects
+// to it, their ledger rows.
 func (c *crawl) setScope(home *fetchedPage) {
-	var hu *url.URL
-	switch {
-	case home != nil:
-		hu = home.url
-	case c.o.Blog.URL != "" && !c.site.urlIsFeed && c.o.Blog.URL != c.site.blog.FeedURL:
-		hu = mustCanonical(c.o.Blog.URL)
-	default:
-		hu = mustCanonical(c.site.feed.Link)
+	in := discover.HomeSite{URLIsFeed: c.site.urlIsFeed, FeedURL: c.site.blog.FeedURL}
+	if c.site.feed != nil {
+		in.FeedLink = c.site.feed.Link
 	}
-	if hu == nil {
-		hu = mustCanonical(c.site.blog.FeedURL)
+	if home != nil {
+		in.Page = home.url
 	}
+	h := discover.FindHome(c.disc.cfg.home, in, discoverCanon{})
+	hu := h.URL
 	c.site.home = hu
 	if home != nil {
 		c.site.homeLang = home.info.lang
 		c.site.homeLicense = home.info.license
 	}
 	c.site.scope = newScope(hu, c.o.Include, c.o.Exclude)
-	for _, raw := range append([]string{c.o.Blog.URL}, c.o.Allow...) {
-		if u := mustCanonical(raw); u != nil && u.Host != hu.Host {
-			c.site.scope.addHost(u.Host) // the configured URL and allowed origins are the blog's too
-		}
+	for _, host := range h.Hosts {
+		c.site.scope.addHost(host)
 	}
 	c.front.mark(hu.String())
 	c.claims.claim(hu.String())
 	c.ledger.set(hu.String(), FateListing, "the home page (kept in the Blog record)", "home")
-	if given := canonicalOr(c.o.Blog.URL); given != "" && given != hu.String() && given != canonicalOr(c.site.blog.FeedURL) {
-		c.ledger.set(given, FateRedirect, hu.String(), "home")
+	if h.Redirected != "" {
+		c.ledger.set(h.Redirected, FateRedirect, hu.String(), "home")
 	}
 }
 
@@ -57,49 +55,18 @@ func mustCanonical(raw string) *url.URL {
 	return u
 }
 
-// itemURL returns the in-scope page of a feed item: its link, else its
-// guid when that is a URL in scope; nil when neither is.
-func (c *crawl) itemURL(it *feed.Item) *url.URL {
-	for _, raw := range []string{it.Link, it.GUID} {
-		if u := mustCanonical(raw); u != nil && c.site.scope.contains(u) && !isBinaryURL(u) {
-			return u
-		}
-	}
-	return nil
-}
-
-// seedFeed queues the feed's items (newest first) and generalises the
-// post-URL pattern from their URLs. Items whose link leaves the blog are
-// kept for feed-only entries.
+// seedFeed hands the feed's items to the feed stage (discover.SeedFeed),
+// which queues their pages (newest first) through discoverItems, and
+// applies what it seeded: the post-URL pattern generalised from the
+// items' URLs, the items whose link leaves the blog (kept for feed-only
+// entries), the links excluded counted as skipped, the item pages for
+// training.
 func (c *crawl) seedFeed() {
-	var urls, shapes []*url.URL
-	for i := range c.site.feed.Items {
-		it := &c.site.feed.Items[i]
-		if l := mustCanonical(it.Link); l != nil && c.site.scope.excluded(l) {
-			c.res.Skipped++
-			c.ledger.set(l.String(), FateOutOfScope, "excluded by the blog's exclude patterns", "feed")
-			shapes = append(shapes, l) // excluded, but it still shows what posts look like
-			continue
-		}
-		u := c.itemURL(it)
-		if u == nil {
-			c.ledger.met(canonicalOr(it.Link), "feed")
-			c.offsite = append(c.offsite, it)
-			continue
-		}
-		c.ledger.met(u.String(), "feed")
-		if l := canonicalOr(it.Link); l != "" && l != u.String() {
-			c.ledger.set(l, FateOutOfScope, "feed item link outside the blog; its guid "+u.String()+" is used", "feed")
-		}
-		if !c.claims.await(u.String(), it, false) {
-			continue
-		}
-		urls = append(urls, u)
-		shapes = append(shapes, u)
-		c.front.push(task{url: u.String(), prio: prioPost + float64(len(c.site.feed.Items)-i), kind: "post"})
-	}
-	c.site.pattern = learnPattern(shapes)
-	c.disc.feedURLs = urls
+	s := discover.SeedFeed(c.site.feed.Items, discoverScope{s: c.site.scope}, discoverItems{c})
+	c.res.Skipped += s.Excluded
+	c.offsite = append(c.offsite, s.Offsite...)
+	c.site.pattern = learnPattern(s.Shapes)
+	c.disc.feedURLs = s.URLs
 }
 
 // verifyPattern checks the post pattern against pages known not to be
@@ -114,7 +81,7 @@ func (c *crawl) verifyPattern(home *fetchedPage) {
 		for _, l := range home.info.links {
 			if l.nav || strings.Contains(l.rel, "tag") || strings.Contains(l.rel, "category") ||
 				l.rel == "next" || l.rel == "prev" || strings.Contains(l.rel, "author") {
-				if u, err := url.Parse(l.url); err == nil && !c.isFeedURL(l.url) {
+				if u, err := url.Parse(l.url); err == nil && !c.claims.isPending(l.url) { // not a feed item's page
 					non = append(non, u)
 				}
 			}
@@ -122,11 +89,6 @@ func (c *crawl) verifyPattern(home *fetchedPage) {
 	}
 	c.site.pattern.verify(non, c.disc.feedURLs)
 	c.res.Pattern = c.site.pattern.String()
-}
-
-// isFeedURL reports whether raw is the URL of a feed item's page.
-func (c *crawl) isFeedURL(raw string) bool {
-	return c.claims.isPending(raw)
 }
 
 // readSitemaps reads robots.txt and the sitemaps it names or platforms

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
@@ -248,7 +249,7 @@ func (c *crawl) feedItemOf(u, guid string) *feed.Item {
 		urls[s] = true
 	}
 	for i := range c.site.feed.Items {
-		if p := c.itemURL(&c.site.feed.Items[i]); p != nil && urls[p.String()] {
+		if p := discover.ItemURL(&c.site.feed.Items[i], discoverScope{s: c.site.scope}); p != nil && urls[p.String()] {
 			return &c.site.feed.Items[i]
 		}
 	}

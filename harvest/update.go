@@ -18,7 +18,8 @@ const maxSiteCommentPages = 10
 // siteCommentPosts returns, for UpdateCrawl, the posts that the blog-wide
 // comment feed (WordPress /comments/feed/, Blogger /feeds/comments/default)
 // shows commented after since, so that new comments on posts no longer in
-// the posts feed are found too. They are read before the posts feed, which
+// the posts feed are found too: the feed stage reads it
+// (discover.Feeds.SiteComments) and the crawl keeps what it found. They are read before the posts feed, which
 // is then read on to their items (wantItems), so that a post revisited for
 // its comments keeps what only its feed item says (GUID, dates, full text).
 //
@@ -38,37 +39,22 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if cf == "" {
 		return nil
 	}
-	po := feed.PageOptions{Since: c.disc.cfg.since, MaxPages: c.disc.cfg.siteCommentPages, NewestFirst: true}
-	f, files, err := c.feedPages(ctx, cf, po)
-	if err != nil {
-		c.log.Info("site comment feed", "url", cf, "err", err)
-	}
-	if f == nil {
+	sc := c.disc.feeds.SiteComments(ctx, cf, discoverCommented{})
+	if !sc.Read {
 		return nil
 	}
-	c.res.State.CommentFeed = validatorsOf(cf, f, files)
-	if len(files) > 0 && c.homeDue() {
-		kept := files[0] // in the Blog record, for a crawl that starts from the archive (StateFrom)
+	c.res.State.CommentFeed = sc.Validators
+	if len(sc.Files) > 0 && c.homeDue() {
+		kept := sc.Files[0] // in the Blog record, for a crawl that starts from the archive (StateFrom)
 		kept.Role = blogharvest.RoleCommentFeed
 		c.site.blog.Files = append(c.site.blog.Files, kept)
 	}
 	if !c.disc.cfg.changedOnly {
 		return nil
 	}
-	c.siteFeed.Files, c.siteFeed.Parsed = files, parseSiteFiles(files)
+	c.siteFeed.Files, c.siteFeed.Parsed = sc.Files, parseSiteFiles(sc.Files)
 	c.siteFeed.ByPost = siteCommentsByPost(c.siteFeed.Parsed)
-	var posts []*url.URL
-	seen := map[string]bool{}
-	for _, it := range f.Items {
-		if !it.Published.After(c.disc.cfg.since) && !it.Updated.After(c.disc.cfg.since) {
-			continue
-		}
-		if post := commentedPost(it.Link); post != nil && !seen[post.String()] && !isBinaryURL(post) {
-			seen[post.String()] = true
-			posts = append(posts, post)
-		}
-	}
-	return posts
+	return sc.Posts
 }
 
 // maxRevisitItems bounds the feed items UpdateCrawl reads to find those of
