@@ -1,6 +1,9 @@
 // Package copies holds gen.sh, the script that writes the module's copies
 // of third-party packages (internal/dateparser, internal/match,
 // internal/siegfried) from their pinned upstream versions and the patches
-// beside it, and the test that the committed copies are what it writes.
+// beside it, and the test that the committed copies are what it writes;
+// memory_test.go bounds what the patched siegfried keeps live after its
+// first identification (TestSiegfriedLiveHeap) and times an identification
+// (BenchmarkSiegfriedIdentify).
 // Why each copy exists, with the figures: doc/dependencies.md.
 package copies

@@ -55,7 +55,7 @@ type node struct {
 	only    *node       // next[0], for a node with one key (blogharvest)
 	keys    []byte      // the bytes with a goto, in the order they were added
 	next    []*node     // the goto function: next[i] is the goto for keys[i]
-	dense   *[256]*node // the goto function as a table, for a node with more than one key (blogharvest)
+	dense   *[256]*node // the goto function as a table, for a node with more than denseAt keys (blogharvest)
 	fail    *node       // the fail function
 	output  []out       // the output function
 	outMax  int64
@@ -65,18 +65,24 @@ type node struct {
 // denseAt is the number of keys above which a node keeps its goto function
 // as a table too (blogharvest: upstream kept a [256]*node table in every
 // node, 2 KiB each, 58 MB for PRONOM's signatures; of its 26 539 nodes
-// 19 067 have one key and 4 987 none, so tables for the 2 485 others cost
-// 5 MB and keep every lookup one comparison or one index, as fast as
-// upstream's).
-const denseAt = 1
+// 19 067 have one key and 4 987 none; a node with up to denseAt keys finds
+// its goto among its keys, one comparison for one key and a scan of at
+// most denseAt bytes otherwise, so that only the few nodes with many keys
+// pay for a table).
+const denseAt = 8
 
 // transit returns the goto of byt, or nil.
 func (n *node) transit(byt byte) *node {
 	if n.dense != nil {
 		return n.dense[byt]
 	}
-	if n.key == byt { // at most denseAt keys: nil or the only one
+	if n.key == byt { // nil, or the first key's goto
 		return n.only
+	}
+	for i := 1; i < len(n.keys); i++ { // at most denseAt keys
+		if n.keys[i] == byt {
+			return n.next[i]
+		}
 	}
 	return nil
 }

@@ -37,18 +37,18 @@ func BMH(p Pattern, rev bool) Pattern {
 type BMHSequence struct {
 	Seq     Sequence
 	advance int
-	Shift   [256]int
+	Shift   [256]int32 // int32, not int (blogharvest): a shift is saved as an int16 (SaveSmallInt); 1 KiB a sequence, not 2
 }
 
 // NewBMHSequence turns a Sequence into a BMHSequence.
 func NewBMHSequence(s Sequence) *BMHSequence {
-	var shift [256]int
+	var shift [256]int32
 	for i := range shift {
-		shift[i] = len(s)
+		shift[i] = int32(len(s))
 	}
 	last := len(s) - 1
 	for i := 0; i < last; i++ {
-		shift[s[i]] = last - i
+		shift[s[i]] = int32(last - i)
 	}
 	return &BMHSequence{s, Overlap(s), shift}
 }
@@ -60,7 +60,7 @@ func (s *BMHSequence) Test(b []byte) ([]int, int) {
 	}
 	for i := len(s.Seq) - 1; i > -1; i-- {
 		if b[i] != s.Seq[i] {
-			return nil, s.Shift[b[len(s.Seq)-1]]
+			return nil, int(s.Shift[b[len(s.Seq)-1]])
 		}
 	}
 	return []int{len(s.Seq)}, s.advance
@@ -111,7 +111,7 @@ func (s *BMHSequence) Save(ls *persist.LoadSaver) {
 	ls.SaveBytes(s.Seq)
 	ls.SaveSmallInt(s.advance)
 	for _, v := range s.Shift {
-		ls.SaveSmallInt(v)
+		ls.SaveSmallInt(int(v))
 	}
 }
 
@@ -120,7 +120,7 @@ func loadBMH(ls *persist.LoadSaver) Pattern {
 	bmh.Seq = Sequence(ls.LoadBytes())
 	bmh.advance = ls.LoadSmallInt()
 	for i := range bmh.Shift {
-		bmh.Shift[i] = ls.LoadSmallInt()
+		bmh.Shift[i] = int32(ls.LoadSmallInt())
 	}
 	return bmh
 }
@@ -130,18 +130,18 @@ func loadBMH(ls *persist.LoadSaver) Pattern {
 type RBMHSequence struct {
 	Seq     Sequence
 	advance int
-	Shift   [256]int
+	Shift   [256]int32 // as BMHSequence's (blogharvest)
 }
 
 // NewRBMHSequence create a reverse matching BMH sequence (apply the BMH optimisation to TestR rather than Test).
 func NewRBMHSequence(s Sequence) *RBMHSequence {
-	var shift [256]int
+	var shift [256]int32
 	for i := range shift {
-		shift[i] = len(s)
+		shift[i] = int32(len(s))
 	}
 	last := len(s) - 1
 	for i := 0; i < last; i++ {
-		shift[s[last-i]] = last - i
+		shift[s[last-i]] = int32(last - i)
 	}
 	return &RBMHSequence{s, Overlap(s), shift}
 }
@@ -164,7 +164,7 @@ func (s *RBMHSequence) TestR(b []byte) ([]int, int) {
 	}
 	for i, v := range b[len(b)-len(s.Seq):] {
 		if v != s.Seq[i] {
-			return nil, s.Shift[b[len(b)-len(s.Seq)]]
+			return nil, int(s.Shift[b[len(b)-len(s.Seq)]])
 		}
 	}
 	return []int{len(s.Seq)}, s.advance
@@ -204,7 +204,7 @@ func (s *RBMHSequence) Save(ls *persist.LoadSaver) {
 	ls.SaveBytes(s.Seq)
 	ls.SaveSmallInt(s.advance)
 	for _, v := range s.Shift {
-		ls.SaveSmallInt(v)
+		ls.SaveSmallInt(int(v))
 	}
 }
 
@@ -213,7 +213,7 @@ func loadRBMH(ls *persist.LoadSaver) Pattern {
 	rbmh.Seq = Sequence(ls.LoadBytes())
 	rbmh.advance = ls.LoadSmallInt()
 	for i := range rbmh.Shift {
-		rbmh.Shift[i] = ls.LoadSmallInt()
+		rbmh.Shift[i] = int32(ls.LoadSmallInt())
 	}
 	return rbmh
 }
