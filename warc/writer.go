@@ -329,10 +329,10 @@ var marshal = marshalRecord
 // defaultMarshaler.writeRecord) does, byte for byte: the version line, the
 // header fields, a blank line, the block, two CRLFs. It differs in how the
 // block is copied: gowarc's io.Copy asks the block's io.MultiReader to
-// WriteTo, which allocates a 32 KB buffer per record (zeroed, a tenth of
-// the bytes a crawl allocates on a blog of short posts) and then never
-// uses it, since bw is an io.ReaderFrom; bw.ReadFrom reads the block into
-// bw's own buffer. The deflate stream behind bw is the same whatever the
+// WriteTo, which allocates a 32 KB buffer per record (zeroed; a fifth of
+// what writing an Entry AIP allocated, aip's BenchmarkWriteEntry) and then
+// never uses it, since bw is an io.ReaderFrom; bw.ReadFrom reads the block
+// into bw's own buffer. The deflate stream behind bw is the same whatever the
 // sizes of the writes (klauspost's compressor encodes whole windows), so
 // the member's bytes are too (TestMarshalRecordAsGowarc).
 func marshalRecord(bw *bufio.Writer, rec gw.WarcRecord) error {
