@@ -50,6 +50,11 @@
 // length. A record over the bound fails with ErrHeaderTooLarge naming its
 // offset, and the readers go on with the next gzip member.
 //
+// gowarc builds and validates each record (its digests, WARC-Target-URI
+// as whatwg-url normalises it); writer.go serialises the built record
+// itself (marshalRecord, byte for byte as gowarc's Marshaler, without its
+// per-record copy buffer).
+//
 // Where to change what: writing in writer.go (records), revisit.go (the
 // revisit of a matching payload) and cdxj.go (the index); reading in
 // read.go (Read, ReadAt: blocks in memory), scan.go (Scan, Verify:

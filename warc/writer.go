@@ -309,7 +309,7 @@ func (w *Writer) writeAs(t gw.RecordType, hs []header, conv func(gw.WarcRecord) 
 	defer gzips.Put(m)
 	m.z.Reset(&w.buf)
 	m.bw.Reset(m.z)
-	if _, _, err := gw.NewMarshaler().Marshal(m.bw, rec, 0); err != nil {
+	if err := marshal(m.bw, rec); err != nil {
 		return "", 0, err
 	}
 	if err := m.bw.Flush(); err != nil {
@@ -319,6 +319,41 @@ func (w *Writer) writeAs(t gw.RecordType, hs []header, conv func(gw.WarcRecord) 
 		return "", 0, err
 	}
 	return unbracket(rec.RecordId()), int64(w.buf.Len() - start), nil
+}
+
+// marshal is marshalRecord; a test puts gowarc's Marshaler in its place
+// to compare the two.
+var marshal = marshalRecord
+
+// marshalRecord writes rec to bw as gowarc's Marshaler (v1.6.0,
+// defaultMarshaler.writeRecord) does, byte for byte: the version line, the
+// header fields, a blank line, the block, two CRLFs. It differs in how the
+// block is copied: gowarc's io.Copy asks the block's io.MultiReader to
+// WriteTo, which allocates a 32 KB buffer per record (zeroed; a fifth of
+// what writing an Entry AIP allocated, aip's BenchmarkWriteEntry) and then
+// never uses it, since bw is an io.ReaderFrom; bw.ReadFrom reads the block
+// into bw's own buffer. The deflate stream behind bw is the same whatever the
+// sizes of the writes (klauspost's compressor encodes whole windows), so
+// the member's bytes are too (TestMarshalRecordAsGowarc).
+func marshalRecord(bw *bufio.Writer, rec gw.WarcRecord) error {
+	if _, err := fmt.Fprintf(bw, "%v\r\n", rec.Version()); err != nil {
+		return err
+	}
+	if _, err := rec.WarcHeader().Write(bw); err != nil {
+		return err
+	}
+	if _, err := bw.WriteString("\r\n"); err != nil {
+		return err
+	}
+	r, err := rec.Block().RawBytes()
+	if err != nil {
+		return err
+	}
+	if _, err := bw.ReadFrom(r); err != nil {
+		return err
+	}
+	_, err = bw.WriteString("\r\n\r\n")
+	return err
 }
 
 // responseHead returns the HTTP response header as archived before a
