@@ -71,7 +71,7 @@ type site struct {
 	feed        *feed.Feed
 	full        bool // the feed carries whole posts
 	scope       *scope
-	pattern     *postPattern
+	pattern     *discover.Pattern
 	signs       postSigns // what the blog's own posts show of the content test's signs
 	rules       *learn.Rules
 	rulesF      *blogharvest.File

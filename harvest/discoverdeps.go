@@ -98,3 +98,10 @@ func (d discoverItems) Queue(u string, it *feed.Item, rank int) bool {
 	d.c.front.push(task{url: u, prio: prioPost + float64(rank), kind: "post"})
 	return true
 }
+
+// discoverPending is the crawl's claims as the pattern check's
+// discover.Pending.
+type discoverPending struct{ c *crawl }
+
+// Pending reports whether a feed item waits for u (claims.isPending).
+func (d discoverPending) Pending(u string) bool { return d.c.claims.isPending(u) }

@@ -43,7 +43,7 @@ func (s *site) isListing(p *fetchedPage) bool {
 			paged = true
 			continue
 		}
-		if !l.nav && s.pattern.match(u) {
+		if !l.nav && s.pattern.Match(u) {
 			posts[u.Path] = true
 		}
 	}
@@ -185,7 +185,7 @@ func (s *site) isPostLink(p *fetchedPage, href string) bool {
 		return false
 	}
 	c := mustCanonical(u.String())
-	return c != nil && s.pattern.match(c)
+	return c != nil && s.pattern.Match(c)
 }
 
 // linksAway reports whether href leads from p to another page (not a
@@ -215,7 +215,7 @@ func (s *site) underPost(p *fetchedPage) bool {
 		v.RawQuery, v.Fragment = "", ""
 		for _, path := range []string{"/" + strings.Join(segs[:i], "/") + "/", "/" + strings.Join(segs[:i], "/")} {
 			blogharvest.SetEscapedPath(&v, path)
-			if s.pattern.match(&v) && linksTo(p, canonicalOr(v.String())) {
+			if s.pattern.Match(&v) && linksTo(p, canonicalOr(v.String())) {
 				return true
 			}
 		}
@@ -241,5 +241,5 @@ func linksTo(p *fetchedPage, c string) bool {
 // lists /about/ among /posts/slug/): a page, not a post.
 func (s *site) outsidePattern(ident string) bool {
 	u, err := url.Parse(ident)
-	return err == nil && s.pattern != nil && !s.pattern.match(u)
+	return err == nil && s.pattern != nil && !s.pattern.Match(u)
 }

@@ -33,7 +33,7 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 	var s postSigns
 	for _, j := range jobs {
 		p := j.page
-		if p == nil || p.stub != "" || j.item == nil || !c.site.pattern.match(p.url) {
+		if p == nil || p.stub != "" || j.item == nil || !c.site.pattern.Match(p.url) {
 			continue
 		}
 		ex, err := c.site.rules.Extract(c.w.read.learnPage(p))
@@ -69,7 +69,7 @@ func (s postSigns) maxLinks() int { return max(2, s.postLinks) }
 func (s *site) postLinks(ex learn.Extraction, base *url.URL) int {
 	n := 0
 	for _, l := range articleLinks(ex, base) {
-		if u, err := url.Parse(l.url); err == nil && s.pattern.match(u) {
+		if u, err := url.Parse(l.url); err == nil && s.pattern.Match(u) {
 			n++
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
@@ -24,7 +25,7 @@ func TestReadingHandover(t *testing.T) {
 	}
 	c := newCrawl(Options{Logger: slog.New(slog.DiscardHandler)}, newCrawlPolicy(), time.Now(), nil)
 	c.site.home, c.site.feed, c.site.full = home, &feed.Feed{Language: "de"}, true
-	c.site.scope, c.site.pattern = newScope(home, nil, nil), learnPattern(nil)
+	c.site.scope, c.site.pattern = newScope(home, nil, nil), discover.LearnPattern(nil)
 	c.site.rules = &learn.Rules{Article: &learn.Rule{Trusted: true}} // the coordinator's: never the worker's
 	c.w.begin(*c.site, nil, nil)
 	r := c.w.read

@@ -65,29 +65,24 @@ func (c *crawl) seedFeed() {
 	s := discover.SeedFeed(c.site.feed.Items, discoverScope{s: c.site.scope}, discoverItems{c})
 	c.res.Skipped += s.Excluded
 	c.offsite = append(c.offsite, s.Offsite...)
-	c.site.pattern = learnPattern(s.Shapes)
+	c.site.pattern = discover.LearnPattern(s.Shapes)
 	c.disc.feedURLs = s.URLs
 }
 
-// verifyPattern checks the post pattern against pages known not to be
-// posts: the home page, the feed and the home page's navigation, tag,
-// category and paging links.
+// verifyPattern has the post pattern checked (discover.CheckPattern)
+// against pages known not to be posts: the home page, the feed and the
+// home page's navigation, tag, category and paging links that are no
+// feed item's page (discoverPending); the crawl keeps the checked pattern
+// and gives it to the Result.
 func (c *crawl) verifyPattern(home *fetchedPage) {
-	non := []*url.URL{c.site.home}
-	if u := mustCanonical(c.site.blog.FeedURL); u != nil {
-		non = append(non, u)
-	}
+	s := discover.PatternSite{Home: c.site.home, FeedURL: c.site.blog.FeedURL, Posts: c.disc.feedURLs}
 	if home != nil {
-		for _, l := range home.info.links {
-			if l.nav || strings.Contains(l.rel, "tag") || strings.Contains(l.rel, "category") ||
-				l.rel == "next" || l.rel == "prev" || strings.Contains(l.rel, "author") {
-				if u, err := url.Parse(l.url); err == nil && !c.claims.isPending(l.url) { // not a feed item's page
-					non = append(non, u)
-				}
-			}
+		s.Links = make([]discover.Link, len(home.info.links))
+		for i, l := range home.info.links {
+			s.Links[i] = discover.Link{URL: l.url, Rel: l.rel, Nav: l.nav}
 		}
 	}
-	c.site.pattern.verify(non, c.disc.feedURLs)
+	c.site.pattern = discover.CheckPattern(c.site.pattern, s, discoverCanon{}, discoverPending{c})
 	c.res.Pattern = c.site.pattern.String()
 }
 
@@ -216,7 +211,7 @@ func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 			c.ledger.set(l.url, fateOfSkip(why), why, "link")
 			continue
 		}
-		post := c.site.pattern.match(u)
+		post := c.site.pattern.Match(u)
 		if c.disc.cfg.homeLinksOnly && (!post || depth > 0) {
 			c.ledger.set(l.url, FateSkipped, "UpdateCrawl follows only the post links of the home page", "link")
 			continue
@@ -287,7 +282,7 @@ func (d *discovery) tooManyVariants(u *url.URL) bool {
 // navigation or a sitemap names it (kept if it looks like content), else
 // a listing ranked by the kNN estimate.
 func (c *crawl) classify(u *url.URL, candidate bool) (string, float64) {
-	if c.site.pattern.match(u) {
+	if c.site.pattern.Match(u) {
 		return "post", prioPost
 	}
 	return c.classifyOther(u, candidate)
@@ -311,7 +306,7 @@ func isListingPath(u *url.URL) bool {
 		if i := strings.LastIndexByte(seg, '.'); i > 0 {
 			seg = seg[:i]
 		}
-		if listingSegments[strings.ToLower(seg)] {
+		if discover.ListingSegment(strings.ToLower(seg)) {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
@@ -55,7 +56,7 @@ func loopbackCrawl(t *testing.T, site string) *crawl {
 	home := mustURL(t, site+"/")
 	o := Options{Logger: slog.New(slog.DiscardHandler)}
 	c := newCrawl(o, newCrawlPolicy(), time.Now(), nil)
-	c.client, c.w.client, c.site.home, c.site.scope, c.site.pattern, c.knn = cl, cl, home, newScope(home, nil, nil), learnPattern(nil), newKNN(3, 16)
+	c.client, c.w.client, c.site.home, c.site.scope, c.site.pattern, c.knn = cl, cl, home, newScope(home, nil, nil), discover.LearnPattern(nil), newKNN(3, 16)
 	c.w.begin(*c.site, nil, nil) // the set-up is done: the page worker's copy of the site
 	return c
 }

@@ -145,7 +145,7 @@ func (w *pageWorker) finish(ctx context.Context, j *pageJob) outcome {
 		}
 		out.url, _ = url.Parse(p.ident)
 	}
-	out.post = j.item != nil || j.t.kind == "post" || w.site.pattern.match(out.url)
+	out.post = j.item != nil || j.t.kind == "post" || w.site.pattern.Match(out.url)
 	if !out.post && j.t.kind != "page" && j.t.kind != "candidate" {
 		w.ledger.set(p.ident, FateListing, "", "")
 		return out
@@ -218,7 +218,7 @@ func (w *pageWorker) claimIdentity(j *pageJob, p *fetchedPage) bool {
 		return true
 	}
 	canon, _ := url.Parse(p.ident)
-	if own != p.ident && (j.item != nil || w.site.pattern.match(p.url)) && (canon == nil || !w.site.pattern.match(canon)) && w.claims.claim(own) {
+	if own != p.ident && (j.item != nil || w.site.pattern.Match(p.url)) && (canon == nil || !w.site.pattern.Match(canon)) && w.claims.claim(own) {
 		w.log.Info("canonical URL processed before; the post is kept under its own URL", "url", own, "canonical", p.ident)
 		p.ident = own
 		w.ledger.clear(own) // the canonical duplicate noted before no longer holds

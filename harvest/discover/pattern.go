@@ -1,6 +1,7 @@
-package harvest
+package discover
 
 import (
+	"maps"
 	"net/url"
 	"regexp"
 	"sort"
@@ -8,13 +9,13 @@ import (
 	"strings"
 )
 
-// postPattern recognises post URLs. It is generalised from the feed's entry
+// Pattern recognises post URLs. It is generalised from the feed's entry
 // URLs: entries are grouped by path shape (number of segments, trailing
 // slash, query keys); within a group a segment becomes `\d+` when it is
 // numeric, a literal when it is the same in every entry, `[^/]+` otherwise.
 // Literal leading segments that known non-post pages use (tag/, category/,
 // page/ …) are then excluded when they would match.
-type postPattern struct {
+type Pattern struct {
 	res     []*regexp.Regexp
 	exclude map[string]bool // first path segments that name non-post pages
 }
@@ -23,9 +24,10 @@ type postPattern struct {
 // fewer URLs pages rather than posts.
 const minPostShape = 3
 
-// learnPattern generalises the paths of urls (canonical, in scope) into a
-// post pattern. It returns nil when urls is empty.
-func learnPattern(urls []*url.URL) *postPattern {
+// LearnPattern generalises the paths of urls (canonical, in scope: the
+// feed's Seeded.Shapes) into a post pattern. It returns nil when urls is
+// empty.
+func LearnPattern(urls []*url.URL) *Pattern {
 	groups := map[string][]*url.URL{}
 	for _, u := range urls {
 		groups[shapeKey(u)] = append(groups[shapeKey(u)], u)
@@ -51,7 +53,7 @@ func learnPattern(urls []*url.URL) *postPattern {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	p := &postPattern{exclude: map[string]bool{}}
+	p := &Pattern{exclude: map[string]bool{}}
 	for _, k := range keys {
 		p.res = append(p.res, regexp.MustCompile(generalise(groups[k])))
 	}
@@ -71,7 +73,7 @@ func shapeKey(u *url.URL) string {
 	}
 	sort.Strings(keys)
 	slash := strings.HasSuffix(u.Path, "/")
-	return strings.Join([]string{itoa(len(segments(u.Path))), boolStr(slash), strings.Join(keys, "&")}, "|")
+	return strings.Join([]string{strconv.Itoa(len(segments(u.Path))), boolStr(slash), strings.Join(keys, "&")}, "|")
 }
 
 // generalise builds the anchored regexp matching every URL of one group
@@ -159,8 +161,9 @@ func generaliseQuery(group []*url.URL) string {
 	return `\?` + strings.Join(parts, "&")
 }
 
-// match reports whether the canonical URL u looks like a post.
-func (p *postPattern) match(u *url.URL) bool {
+// Match reports whether the canonical URL u looks like a post; a nil
+// pattern matches nothing.
+func (p *Pattern) Match(u *url.URL) bool {
 	if p == nil {
 		return false
 	}
@@ -187,6 +190,11 @@ var nonPostSegments = []string{
 	"archives", "topics", "topic", "feed", "comments", "wp-content", "date", "tagged", "labels", "type",
 }
 
+// ListingSegment reports whether seg (lowercased, without an extension)
+// is a leading path segment blog platforms reserve for listings
+// (nonPostSegments).
+func ListingSegment(seg string) bool { return listingSegments[seg] }
+
 // listingSegments is nonPostSegments as a set.
 var listingSegments = func() map[string]bool {
 	m := map[string]bool{}
@@ -199,7 +207,7 @@ var listingSegments = func() map[string]bool {
 // verify checks the pattern against URLs known not to be posts (listing
 // pages, the home page) and excludes the leading segment of each one that
 // matches, unless a post URL (from the feed) starts with it too.
-func (p *postPattern) verify(nonPosts []*url.URL, posts []*url.URL) {
+func (p *Pattern) verify(nonPosts []*url.URL, posts []*url.URL) {
 	if p == nil {
 		return
 	}
@@ -216,14 +224,14 @@ func (p *postPattern) verify(nonPosts []*url.URL, posts []*url.URL) {
 	}
 	for _, u := range nonPosts {
 		s := segments(u.Path)
-		if len(s) > 0 && !postFirst[s[0]] && p.match(u) {
+		if len(s) > 0 && !postFirst[s[0]] && p.Match(u) {
 			p.exclude[s[0]] = true
 		}
 	}
 }
 
 // String returns the pattern's regexps joined with " | ".
-func (p *postPattern) String() string {
+func (p *Pattern) String() string {
 	if p == nil {
 		return ""
 	}
@@ -234,6 +242,7 @@ func (p *postPattern) String() string {
 	return strings.Join(out, " | ")
 }
 
+// isDigits reports whether s is digits only (and not empty).
 func isDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
@@ -243,6 +252,7 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// boolStr is "1" for true, "0" for false (shapeKey).
 func boolStr(b bool) string {
 	if b {
 		return "1"
@@ -250,4 +260,55 @@ func boolStr(b bool) string {
 	return "0"
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
+// PatternSite is what the post pattern's check reads of the blog: its
+// home page, the feed's URL as configured, the home page's links (none
+// when it was not read) and the item pages the feed seeded (Seeded.URLs).
+type PatternSite struct {
+	Home    *url.URL
+	FeedURL string
+	Links   []Link
+	Posts   []*url.URL
+}
+
+// Link is one link of the home page as the pattern's check reads it: its
+// canonical URL, its rel attribute (lowercased) and whether it is site
+// navigation (inside <nav>, <header> or a menu).
+type Link struct {
+	URL string
+	Rel string
+	Nav bool
+}
+
+// Pending is the crawl's claims as the pattern's check asks them: whether
+// a feed item waits for the page u.
+type Pending interface {
+	Pending(u string) bool
+}
+
+// CheckPattern checks p against pages known not to be posts (the home
+// page, the feed, and the home page's navigation, tag, category, author
+// and paging links that are no feed item's page) and returns the checked
+// pattern: p's regexps with the leading segments excluded that those
+// pages, or the segments platforms keep for listings, would match (unless
+// a post starts with them too). p itself is left as it was; a nil p gives
+// nil.
+func CheckPattern(p *Pattern, s PatternSite, canon Canon, pend Pending) *Pattern {
+	if p == nil {
+		return nil
+	}
+	non := []*url.URL{s.Home}
+	if u := parsedCanonical(canon, s.FeedURL); u != nil {
+		non = append(non, u)
+	}
+	for _, l := range s.Links {
+		if l.Nav || strings.Contains(l.Rel, "tag") || strings.Contains(l.Rel, "category") ||
+			l.Rel == "next" || l.Rel == "prev" || strings.Contains(l.Rel, "author") {
+			if u, err := url.Parse(l.URL); err == nil && !pend.Pending(l.URL) { // not a feed item's page
+				non = append(non, u)
+			}
+		}
+	}
+	q := &Pattern{res: p.res, exclude: maps.Clone(p.exclude)}
+	q.verify(non, s.Posts)
+	return q
+}
