@@ -9,71 +9,40 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
-// discover finds the feed and fetches the home page (nil when the blog was
-// given by its feed and the home page cannot be fetched).
+// discover has the feed stage find the feed and fetch the home page
+// (discover.Feeds.Find) and applies what it found: the feed's URL, whether
+// the blog's URL is the feed, a feed that cannot be read (over the body
+// cap: c.disc.feedErr, read by readFeed) and the home page's capture
+// (keepHome). It returns the home page, nil when the blog was given by
+// its feed and the home page cannot be fetched.
 func (c *crawl) discover(ctx context.Context) (*fetchedPage, error) {
 	c.site.blog = c.o.Blog
 	if c.site.blog.URL == "" {
 		c.site.blog.URL = c.site.blog.FeedURL
 	}
-	if c.site.blog.FeedURL != "" {
-		return c.fetchHome(ctx, c.site.blog.URL), nil
+	in := discover.FindSite{URL: c.site.blog.URL, FeedURL: c.site.blog.FeedURL, HomeDue: c.homeDue()}
+	if c.disc.cfg.useState {
+		in.KnownFeed = c.o.State.Feed.URL
 	}
-	if c.disc.cfg.useState && c.o.State.Feed.URL != "" {
-		return c.knownFeed(ctx), nil
-	}
-	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.site.blog.URL)
-	if errors.Is(err, blogharvest.ErrTooLarge) && resp != nil && !feed.Sniff(resp.Body) {
-		return c.feedless(resp, err), nil
-	}
-	if errors.Is(err, blogharvest.ErrNotBlog) {
+	d, err := c.disc.feeds.Find(ctx, in, discoverCanon{})
+	switch {
+	case errors.Is(err, blogharvest.ErrNotBlog):
 		return nil, notBlog(c.site.blog.URL, err)
-	}
-	if errors.Is(err, fetch.ErrOutOfScope) {
+	case errors.Is(err, fetch.ErrOutOfScope):
 		return nil, fmt.Errorf("harvest %s: %w (if that origin is the blog's, list it in allow)", c.site.blog.URL, err)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("harvest %s: %w", c.site.blog.URL, err)
 	}
-	c.site.blog.FeedURL = feedURL
-	c.addOrigin(feedURL)
-	c.disc.feeds.Keep(feedURL, first) // read once
-	if resp == nil || feed.Sniff(resp.Body) {
-		c.site.urlIsFeed = true
-		return nil, nil
-	}
-	c.pages++
-	c.res.Pages++
-	c.homeFile(resp)
-	p, err := newFetchedPage(resp)
-	if err != nil {
-		c.stats.warnf("home page %s: %v", resp.URL, err)
-		return nil, nil
-	}
-	return p, nil
-}
-
-// feedless is discover for a blog whose feed cannot be read (over the
-// body cap: err), given its home page resp: the crawl goes on without
-// feed items, finding the posts from the home page, its links and the
-// sitemaps; the feed's problem is a warning and the feed's row in the
-// ledger (failed).
-func (c *crawl) feedless(resp *fetch.Response, err error) *fetchedPage {
-	c.disc.feedErr = err
-	c.pages++
-	c.res.Pages++
-	c.homeFile(resp)
-	p, perr := newFetchedPage(resp)
-	if perr != nil {
-		c.stats.warnf("home page %s: %v", resp.URL, perr)
-		return nil
-	}
-	return p
+	c.site.blog.FeedURL = d.FeedURL
+	c.site.urlIsFeed = d.URLIsFeed
+	c.disc.feedErr = d.FeedErr
+	return c.keepHome(d.Home), nil
 }
 
 // noFeed notes that the feed could not be read (err) and stands an empty
@@ -92,19 +61,6 @@ func (c *crawl) noFeed(raw string, err error) {
 	c.site.blog.FeedURL = ""
 }
 
-// knownFeed is discover for an UpdateCrawl given the feed the last crawl
-// found (State.Feed): the home page is fetched, but neither searched for
-// the feed nor the feed fetched to sniff it.
-func (c *crawl) knownFeed(ctx context.Context) *fetchedPage {
-	c.site.blog.FeedURL = c.o.State.Feed.URL
-	c.addOrigin(c.site.blog.FeedURL)
-	if canonicalOr(c.site.blog.FeedURL) == canonicalOr(c.site.blog.URL) {
-		c.site.urlIsFeed = true
-		return nil
-	}
-	return c.fetchHome(ctx, c.site.blog.URL)
-}
-
 // addOrigin adds the origin of raw, a feed the home page declares or the
 // home page a feed names, to the blog's origins for pages (never for
 // non-public addresses: fetch.Client.AddOrigin).
@@ -114,44 +70,45 @@ func (c *crawl) addOrigin(raw string) {
 	}
 }
 
-// fetchHome fetches the home page when the feed was given; failures are
-// warnings. A settled UpdateCrawl does not read it (homeDue).
-func (c *crawl) fetchHome(ctx context.Context, raw string) *fetchedPage {
-	if raw == c.site.blog.FeedURL || raw == "" || !c.homeDue() {
+// keepHome applies the home page's capture (nil when none was fetched):
+// it counts the page, keeps the capture in the Blog record (homeFile)
+// and returns the page parsed; a failed fetch or an unparsable page is a
+// warning and nil.
+func (c *crawl) keepHome(h *discover.HomePage) *fetchedPage {
+	if h == nil {
 		return nil
 	}
-	resp, err := c.client.Get(ctx, raw)
-	if resp != nil {
+	if h.Resp != nil {
 		c.pages++
 		c.res.Pages++
-		c.homeFile(resp)
+		c.homeFile(h)
 	}
-	if err != nil {
-		c.stats.warnf("home page %s: %v", raw, err)
+	if h.Err != nil {
+		c.stats.warnf("home page %s: %v", h.URL, h.Err)
 		return nil
 	}
-	p, err := newFetchedPage(resp)
+	p, err := newFetchedPage(h.Resp)
 	if err != nil {
-		c.stats.warnf("home page %s: %v", raw, err)
+		c.stats.warnf("home page %s: %v", h.URL, err)
 		return nil
 	}
 	return p
 }
 
 // homeFile records the home page capture and what the exchange says about
-// the blog.
-func (c *crawl) homeFile(resp *fetch.Response) {
-	c.site.blog.StatusCode = resp.Status
+// the blog (discover.CaptureOf), with the provenance of each field.
+func (c *crawl) homeFile(h *discover.HomePage) {
+	c.site.blog.StatusCode = h.Status
 	c.site.blog.Provenance.Set("status_code", blogharvest.MethodHTTP)
-	if resp.RemoteIP != "" {
-		c.site.blog.HostingIP = resp.RemoteIP
+	if h.HostingIP != "" {
+		c.site.blog.HostingIP = h.HostingIP
 		c.site.blog.Provenance.Set("hosting_ip", blogharvest.MethodHTTP)
 	}
-	if _, enc, err := resp.Text(); err == nil && enc != "" {
-		c.site.blog.Encoding = enc
+	if h.Encoding != "" {
+		c.site.blog.Encoding = h.Encoding
 		c.site.blog.Provenance.Set("encoding", blogharvest.MethodHTTP)
 	}
-	c.site.blog.Files = append(c.site.blog.Files, resp.File(blogharvest.RolePage))
+	c.site.blog.Files = append(c.site.blog.Files, h.File)
 }
 
 // readFeed reads the posts feed with its older pages (the feed stage's

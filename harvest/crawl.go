@@ -312,7 +312,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 			c.addOrigin(c.site.feed.Link) // the feed names the blog's home page
 		}
 		if c.homeDue() {
-			home = c.fetchHome(ctx, c.site.feed.Link) // the blog was given by its feed
+			home = c.keepHome(c.disc.feeds.FetchHome(ctx, c.site.feed.Link, c.site.blog.FeedURL)) // the blog was given by its feed
 			c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 		}
 	}

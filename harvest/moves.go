@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
@@ -221,7 +222,7 @@ func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause erro
 	if home == nil && resp != nil && !feed.Sniff(resp.Body) {
 		c.pages++
 		c.res.Pages++
-		c.homeFile(resp)
+		c.homeFile(discover.CaptureOf(resp))
 		if p, err := newFetchedPage(resp); err == nil {
 			c.move.home = p
 		}

@@ -59,6 +59,11 @@ func newFeedBlog(t *testing.T) *feedBlog {
 		}
 		fmt.Fprintf(w, feedPage1, b.srv.URL)
 	})
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		b.count(r.URL.RequestURI())
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, homePage(b.srv.URL))
+	})
 	mux.HandleFunc("/comments/feed/", func(w http.ResponseWriter, r *http.Request) {
 		n := b.count(r.URL.RequestURI())
 		w.Header().Set("Content-Type", "application/atom+xml")
