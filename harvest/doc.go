@@ -7,7 +7,7 @@
 // A crawl runs in phases:
 //
 //  1. Discovery: the feed (feed.Discover unless Options.Blog.FeedURL is
-//     set) and the home page, whose final URL fixes the scope (the blog's
+//     set; harvest/discover: Feeds.Find) and the home page, whose final URL fixes the scope (the blog's
 //     hosts, with and without "www.", under its path prefix, plus the
 //     Include and minus the Exclude patterns). Underneath, the fetch
 //     client holds every page request, redirect hops included, to the
@@ -15,7 +15,8 @@
 //     Options.Allow); media are subresources, from any public address.
 //  2. The feed with its older pages. The in-scope item URLs are
 //     generalised into a post-URL pattern (per path segment `\d+`,
-//     a literal or `[^/]+`), verified against pages known not to be posts.
+//     a literal or `[^/]+`), verified against pages known not to be posts
+//     (harvest/discover: LearnPattern, CheckPattern).
 //  3. robots.txt and sitemaps (robots Sitemap: lines, /sitemap.xml,
 //     /wp-sitemap.xml, indexes, gzip) queue posts, platform pages
 //     (wp-sitemap-posts-page) and listings; each sitemap is read as a
@@ -260,22 +261,28 @@
 //     crawl types; the phases in order.
 //   - policy.go: what differs between NewCrawl and UpdateCrawl.
 //   - options.go: Options, Result, Record; defaults.
-//   - blog.go: feed discovery, the home page, the posts feed (read by
-//     harvest/discover's Feeds: readFeed applies its Read), the Blog
-//     record.
+//   - blog.go: feed discovery and the home page (found and fetched by
+//     harvest/discover's Feeds.Find and FetchHome: discover applies their
+//     Discovered, keepHome and homeFile the home page's capture), the
+//     posts feed (read by harvest/discover's Feeds: readFeed applies its
+//     Read), the Blog record.
 //   - seed.go: scope (from harvest/discover's FindHome), feed items
-//     (harvest/discover's SeedFeed: seedFeed applies its Seeded), the
-//     post pattern's check, sitemaps and links into the frontier.
+//     (harvest/discover's SeedFeed: seedFeed applies its Seeded and keeps
+//     the post pattern LearnPattern makes of it), the post pattern's
+//     check (harvest/discover's CheckPattern: verifyPattern keeps the
+//     checked pattern), sitemaps and links into the frontier.
 //   - discoverdeps.go: what the discovery stage (harvest/discover: the
 //     feed's items, the home page, robots.txt's Sitemap: lines and the
 //     sitemaps, streamed) asks of the crawl: robots.txt, the crawl's URLs,
 //     the canonical form, the scope, the feed items' ledger rows, claims
-//     and frontier, the post of a comment's link.
+//     and frontier, the post of a comment's link, the claims the post
+//     pattern's check asks (discoverPending).
 //   - discovered.go: the bound on the URLs taken in (admit), what the
 //     bounds left out (discover.LeftOuts, the crawl's c.disc.left) and
 //     its ledger rows (settleLeftOut).
-//   - scope.go, canon.go, pattern.go: which URLs are the blog's, their
-//     canonical form, which are posts.
+//   - scope.go, canon.go: which URLs are the blog's, their canonical
+//     form; which are posts is the post pattern, harvest/discover's
+//     Pattern (pattern.go there). segments.go: a path's segments.
 //   - frontier.go, knn.go: the priority queue and its estimate.
 //   - changes.go: the change test (changes): which feed items
 //     (itemChanged, signatureChanged, unlisted) and entries
@@ -430,10 +437,13 @@
 //     of discover.FeedConfig (discoverConfig.feeds), the home page's of
 //     discover.HomeConfig (discoverConfig.home); what a step of
 //     harvest/discover asks of the crawl is a method of one of its small
-//     interfaces (discover.Deps', Scope, Items, Canon), implemented in
-//     discoverdeps.go, never a harvest type, and what it found comes
-//     back as a value the crawl applies (Found, Read, Unchanged, Seeded,
-//     Home). What it learns of the blog that the page
+//     interfaces (discover.Deps', Scope, Items, Canon, Pending),
+//     implemented in discoverdeps.go, never a harvest type, and what it
+//     found comes back as a value the crawl applies (Found, Read,
+//     Unchanged, Seeded, Home, Discovered and its HomePage, the checked
+//     Pattern). How the feed is found and the home page fetched:
+//     harvest/discover's find.go; how post URLs are generalised and which
+//     pages the check holds against the pattern: its pattern.go. What it learns of the blog that the page
 //     worker reads is a field of site: the worker gets its own copy when
 //     setUp ends (pageWorker.begin), the reading (reading.go) the rules
 //     and the content test's signs after training (useRules), which the

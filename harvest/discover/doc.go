@@ -1,8 +1,10 @@
 // Package discover is the crawl's discovery stage, as far as it is a
-// package of its own: asking for the feeds conditionally and reading the
-// posts feed with its further pages and the blog-wide comment feed
-// (Feeds), seeding the crawl with the
-// feed's items (SeedFeed), deciding the blog's home page and hosts
+// package of its own: finding the posts feed and fetching the home page
+// (Feeds.Find, Feeds.FetchHome), asking for the feeds conditionally and
+// reading the posts feed with its further pages and the blog-wide comment
+// feed (Feeds), seeding the crawl with the feed's items (SeedFeed), the
+// post pattern learned from them and its check (LearnPattern,
+// CheckPattern), deciding the blog's home page and hosts
 // (FindHome), reading robots.txt and the blog's sitemaps (Sitemaps), and
 // the counts of what the crawl's bounds kept out (LeftOuts). The stage
 // reads no policy and no harvest type: what it reads of the crawl's policy
@@ -10,29 +12,45 @@
 // reads of the blog as set up before it is a value (Site, HomeSite, the
 // feed's items), and what it asks of the crawl goes through small
 // interfaces (Deps' Fetcher, Robots, URLs, Left, Warner; Scope, Items,
-// Commented and Canon for the feeds' items and the home page) that
+// Commented and Canon for the feeds' items and the home page; Pending for
+// the pattern's check) that
 // harvest/discoverdeps.go implements. What it found comes back as a value
 // (Found: the files the Blog record keeps, the first sitemap read; Read:
-// the feed, its files, its validators; SiteComments: the comment feed's
+// the feed, its files, its validators; Discovered: the feed's URL, the
+// home page's capture (HomePage); SiteComments: the comment feed's
 // validators, files and the posts commented; Unchanged: whether the feeds
 // changed, their validators now; Seeded: the item pages queued, the URLs
 // the post pattern is learned from, the feed-only items; Home: the home
-// page, the blog's other hosts, a configured URL that redirects), which
-// the crawl applies. Deciding what a sitemap URL is (post, page,
+// page, the blog's other hosts, a configured URL that redirects; the
+// Pattern learned and the one checked), which the crawl applies. Deciding what a sitemap URL is (post, page,
 // listing), admitting it within the crawl's bounds, the ledger, the claims
 // and the frontier stay the crawl's (crawl.queueSitemapURL,
 // discoverItems). Feeds fetches with the crawl's *fetch.Client, which
 // harvest/feed's paging takes.
 //
-// The rest of the set-up (feed discovery and the home page's fetch, which
-// comment feed is read, the post pattern and its check, a feed that
-// moved, the posts moved or withdrawn) is still harvest's crawl.setUp: it
+// The rest of the set-up (which comment feed is read, a feed that moved,
+// the posts moved or withdrawn) is still harvest's crawl.setUp: it
 // writes the coordinator's ledger, claims, frontier, kNN model and
 // Result, which a package would reach through more interfaces of this
 // kind.
 //
 // Where to change what:
 //
+//   - How the posts feed is found (a configured feed, an UpdateCrawl's
+//     known feed, feed.Discover at the blog's URL), when the home page is
+//     fetched and what its capture says of the blog (status, hosting
+//     address, encoding): find.go (Feeds.Find, Feeds.FetchHome,
+//     CaptureOf); whether the home page is due, the errors' wording and
+//     the Blog record's fields: harvest's crawl.discover, keepHome and
+//     homeFile (blog.go). Where feed.Discover looks: harvest/feed.
+//   - How post URLs are generalised from the feed's (the shapes, a
+//     segment's regexp, the shapes too small to count), which leading
+//     segments are listings', and which pages the check holds against the
+//     pattern (the home page, the feed, the home page's navigation, tag,
+//     category, author and paging links that no feed item waits for):
+//     pattern.go (LearnPattern, Pattern, CheckPattern); where the crawl
+//     keeps it: harvest's crawl.seedFeed and crawl.verifyPattern
+//     (seed.go).
 //   - The conditional requests of an UpdateCrawl (which feeds, when they
 //     are asked, what counts as unchanged, the base ETag), reading the
 //     posts feed and its pages (the paging options an UpdateCrawl uses),
