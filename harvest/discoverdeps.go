@@ -71,6 +71,10 @@ func (discoverCommented) Post(link string) *url.URL {
 	return nil
 }
 
+// Of returns the post a comment's link names (commentedPost), page or
+// not.
+func (discoverCommented) Of(link string) *url.URL { return commentedPost(link) }
+
 // discoverItems is the crawl as the feed stage's discover.Items: the
 // ledger, the claims and the frontier.
 type discoverItems struct{ c *crawl }

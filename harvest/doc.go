@@ -348,8 +348,10 @@
 //   - polite.go, update.go: UpdateCrawl's stop when the feeds are
 //     unchanged (feedsUnchanged; the conditional requests are
 //     harvest/discover's Feeds.Unchanged), change signals, State; the
-//     blog-wide comment feed (read by harvest/discover's
-//     Feeds.SiteComments: siteCommentPosts keeps what it found). The comment APIs of
+//     blog-wide comment feed (chosen by harvest/discover's
+//     SiteCommentFeed, read and parsed for the comment stage by its
+//     Feeds.SiteComments: siteCommentPosts keeps what it found). The
+//     comment APIs of
 //     script-drawn threads watched between crawls are
 //     harvest/comments' Watcher (threads.go: Poll, Note, State; which
 //     answers are threads: ThreadWatch, threadShape); watch.go: the

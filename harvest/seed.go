@@ -77,13 +77,20 @@ func (c *crawl) seedFeed() {
 func (c *crawl) verifyPattern(home *fetchedPage) {
 	s := discover.PatternSite{Home: c.site.home, FeedURL: c.site.blog.FeedURL, Posts: c.disc.feedURLs}
 	if home != nil {
-		s.Links = make([]discover.Link, len(home.info.links))
-		for i, l := range home.info.links {
-			s.Links[i] = discover.Link{URL: l.url, Rel: l.rel, Nav: l.nav}
-		}
+		s.Links = homeLinks(home)
 	}
 	c.site.pattern = discover.CheckPattern(c.site.pattern, s, discoverCanon{}, discoverPending{c})
 	c.res.Pattern = c.site.pattern.String()
+}
+
+// homeLinks returns the links of the home page as the discovery stage
+// reads them (discover.Link).
+func homeLinks(home *fetchedPage) []discover.Link {
+	out := make([]discover.Link, len(home.info.links))
+	for i, l := range home.info.links {
+		out[i] = discover.Link{URL: l.url, Rel: l.rel, Nav: l.nav}
+	}
+	return out
 }
 
 // readSitemaps reads robots.txt and the sitemaps it names or platforms

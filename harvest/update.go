@@ -7,8 +7,8 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/comments"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
-	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // maxSiteCommentPages bounds the pages of the blog-wide comment feed read
@@ -18,10 +18,15 @@ const maxSiteCommentPages = 10
 // siteCommentPosts returns, for UpdateCrawl, the posts that the blog-wide
 // comment feed (WordPress /comments/feed/, Blogger /feeds/comments/default)
 // shows commented after since, so that new comments on posts no longer in
-// the posts feed are found too: the feed stage reads it
-// (discover.Feeds.SiteComments) and the crawl keeps what it found. They are read before the posts feed, which
-// is then read on to their items (wantItems), so that a post revisited for
-// its comments keeps what only its feed item says (GUID, dates, full text).
+// the posts feed are found too. The feed stage chooses the feed
+// (discover.SiteCommentFeed: the home page's, or the last crawl's when
+// the home page is not read) and reads and parses it
+// (discover.Feeds.SiteComments); the crawl keeps what it found: the
+// validators, the first page for the Blog record, the parsed pages for
+// the comment stage (c.siteFeed). They are read before the posts feed,
+// which is then read on to their items (wantItems), so that a post
+// revisited for its comments keeps what only its feed item says (GUID,
+// dates, full text).
 //
 // NewCrawl reads only its first page, for State.CommentFeed: the next
 // UpdateCrawl asks for it conditionally.
@@ -29,13 +34,11 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if c.emit == nil {
 		return nil
 	}
-	cf := ""
-	switch {
-	case !c.homeDue():
-		cf = c.o.State.CommentFeed.URL // the home page is not read: the feed the last crawl found
-	case home != nil:
-		cf = siteCommentFeed(home.info)
+	in := discover.CommentFeedSite{HomeDue: c.homeDue(), Last: c.o.State.CommentFeed.URL}
+	if home != nil {
+		in.HomeRead, in.Feeds, in.Links = true, home.info.feeds, homeLinks(home)
 	}
+	cf := discover.SiteCommentFeed(in)
 	if cf == "" {
 		return nil
 	}
@@ -52,8 +55,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if !c.disc.cfg.changedOnly {
 		return nil
 	}
-	c.siteFeed.Files, c.siteFeed.Parsed = sc.Files, parseSiteFiles(sc.Files)
-	c.siteFeed.ByPost = siteCommentsByPost(c.siteFeed.Parsed)
+	c.siteFeed.Files, c.siteFeed.Parsed, c.siteFeed.ByPost = sc.Files, sc.Parsed, sc.ByPost
 	return sc.Posts
 }
 
@@ -121,48 +123,4 @@ func commentedPost(link string) *url.URL {
 		blogharvest.SetEscapedPath(u, p)
 	}
 	return u
-}
-
-// siteCommentFeed returns the blog-wide comment feed the home page
-// declares or links to, or "".
-func siteCommentFeed(info *pageInfo) string {
-	cands := append([]string{}, info.feeds...)
-	for _, l := range info.links {
-		cands = append(cands, l.url)
-	}
-	for _, raw := range cands {
-		u, err := url.Parse(raw)
-		if err != nil {
-			continue
-		}
-		if platform.SiteCommentFeed(u.Path) {
-			return raw
-		}
-	}
-	return ""
-}
-
-// parseSiteFiles parses the blog-wide comment feed's pages (their
-// captures) once for the whole crawl; a page that does not parse has no
-// comments.
-func parseSiteFiles(files []blogharvest.File) [][]feed.Comment {
-	out := make([][]feed.Comment, len(files))
-	for i, f := range files {
-		out[i], _ = feed.ParseComments(f.Body, f.URL)
-	}
-	return out
-}
-
-// siteCommentsByPost returns the comments of the blog-wide comment feed's
-// pages (parseSiteFiles) by the canonical URL of the post commented on.
-func siteCommentsByPost(pages [][]feed.Comment) map[string][]feed.Comment {
-	out := map[string][]feed.Comment{}
-	for _, cs := range pages {
-		for _, cm := range cs {
-			if post := commentedPost(cm.Link); post != nil {
-				out[post.String()] = append(out[post.String()], cm)
-			}
-		}
-	}
-	return out
 }

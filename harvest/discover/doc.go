@@ -18,7 +18,8 @@
 // (Found: the files the Blog record keeps, the first sitemap read; Read:
 // the feed, its files, its validators; Discovered: the feed's URL, the
 // home page's capture (HomePage); SiteComments: the comment feed's
-// validators, files and the posts commented; Unchanged: whether the feeds
+// validators, files, the posts commented and its pages parsed for the
+// comment stage; Unchanged: whether the feeds
 // changed, their validators now; Seeded: the item pages queued, the URLs
 // the post pattern is learned from, the feed-only items; Home: the home
 // page, the blog's other hosts, a configured URL that redirects; the
@@ -28,8 +29,8 @@
 // discoverItems). Feeds fetches with the crawl's *fetch.Client, which
 // harvest/feed's paging takes.
 //
-// The rest of the set-up (which comment feed is read, a feed that moved,
-// the posts moved or withdrawn) is still harvest's crawl.setUp: it
+// The rest of the set-up (a feed that moved, the posts moved or
+// withdrawn) is still harvest's crawl.setUp: it
 // writes the coordinator's ledger, claims, frontier, kNN model and
 // Result, which a package would reach through more interfaces of this
 // kind.
@@ -57,10 +58,13 @@
 //     a first page received already and not fetched again, a feed's
 //     validators: feed.go (Feeds.Unchanged, Feeds.Read, Feeds.Pages,
 //     Feeds.Keep, ValidatorsOf, BaseETag). The blog-wide comment feed
-//     (its bound of pages, which comments count, the posts they name):
-//     feed.go (Feeds.SiteComments); which comment feed, and the parsed
-//     pages the comment stage reads: harvest's crawl.siteCommentPosts
-//     (update.go). Paging itself is
+//     (which one: the home page's or the last crawl's, at the paths
+//     harvest/platform.SiteCommentFeed names; its bound of pages, which
+//     comments count, the posts they name, its pages parsed once for the
+//     comment stage and its comments by post): feed.go (SiteCommentFeed,
+//     Feeds.SiteComments); what the crawl keeps of it (the validators, the
+//     Blog record's file, the comment stage's comments.SiteFeed): harvest's
+//     crawl.siteCommentPosts (update.go). Paging itself is
 //     harvest/feed's (FetchAll, FetchFrom). What the crawl does when the
 //     feeds are unchanged: harvest's crawl.feedsUnchanged (polite.go).
 //   - Which of the feed's items are queued, excluded or feed-only, an

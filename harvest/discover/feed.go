@@ -12,6 +12,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	"github.com/blogharvest/blogharvest/harvest/platform"
 )
 
 // FeedConfig is what the feed stage reads of the crawl's policy and
@@ -103,18 +104,25 @@ func (s *Feeds) Read(ctx context.Context, raw string, enough func([]feed.Item) b
 // SiteComments is the blog-wide comment feed as read (Read false when it
 // could not be): its validators for the next crawl (State.CommentFeed),
 // its pages' captures and, for an UpdateCrawl (ChangedOnly), the posts it
-// shows commented after Since, in the feed's order, each once.
+// shows commented after Since, in the feed's order, each once, and what
+// the comment stage reads of it: the comments of each page (Parsed, none
+// for a page that does not parse), parsed once for the whole crawl, and
+// all of them by the canonical URL of the post commented on (ByPost).
 type SiteComments struct {
 	Read       bool
 	Validators blogharvest.Validators
 	Files      []blogharvest.File
 	Posts      []*url.URL
+	Parsed     [][]feed.Comment
+	ByPost     map[string][]feed.Comment
 }
 
 // Commented is the crawl's word on the link of a comment: the post it
-// comments on, nil when it names none that is a page.
+// comments on (Of: its canonical URL, nil when the link is no URL), and
+// that post only when it is a page (Post: nil otherwise).
 type Commented interface {
 	Post(link string) *url.URL
+	Of(link string) *url.URL
 }
 
 // SiteComments reads the blog-wide comment feed at cf (WordPress
@@ -147,7 +155,63 @@ func (s *Feeds) SiteComments(ctx context.Context, cf string, post Commented) Sit
 			sc.Posts = append(sc.Posts, p)
 		}
 	}
+	sc.Parsed = make([][]feed.Comment, len(files))
+	for i, f := range files {
+		sc.Parsed[i], _ = feed.ParseComments(f.Body, f.URL)
+	}
+	sc.ByPost = map[string][]feed.Comment{}
+	for _, cs := range sc.Parsed {
+		for _, cm := range cs {
+			if p := post.Of(cm.Link); p != nil {
+				sc.ByPost[p.String()] = append(sc.ByPost[p.String()], cm)
+			}
+		}
+	}
 	return sc
+}
+
+// CommentFeedSite is what the choice of the blog-wide comment feed reads:
+// whether this crawl reads the home page (HomeDue), the comment feed the
+// last crawl found (Last: State.CommentFeed.URL), and, when the home page
+// was read (HomeRead), the feeds it declares and its links.
+type CommentFeedSite struct {
+	HomeDue  bool
+	Last     string
+	HomeRead bool
+	Feeds    []string
+	Links    []Link
+}
+
+// SiteCommentFeed returns the blog-wide comment feed to read: the last
+// crawl's when the home page is not read, else the first of the home
+// page's declared feeds and links that a platform keeps its blog-wide
+// comment feed at (platform.SiteCommentFeed), "" when none is or the home
+// page could not be read.
+func SiteCommentFeed(s CommentFeedSite) string {
+	switch {
+	case !s.HomeDue:
+		return s.Last // the home page is not read: the feed the last crawl found
+	case !s.HomeRead:
+		return ""
+	}
+	for _, raw := range s.Feeds {
+		if siteCommentFeed(raw) {
+			return raw
+		}
+	}
+	for _, l := range s.Links {
+		if siteCommentFeed(l.URL) {
+			return l.URL
+		}
+	}
+	return ""
+}
+
+// siteCommentFeed reports whether raw is at a path a platform keeps its
+// blog-wide comment feed at.
+func siteCommentFeed(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && platform.SiteCommentFeed(u.Path)
 }
 
 // Unchanged is what the conditional requests for the feeds found: the

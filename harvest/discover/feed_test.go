@@ -254,9 +254,16 @@ func TestSeedFeed(t *testing.T) {
 // image.
 type commented struct{}
 
-func (commented) Post(link string) *url.URL {
+func (c commented) Post(link string) *url.URL {
+	if u := c.Of(link); u != nil && !strings.HasSuffix(u.Path, ".jpg") {
+		return u
+	}
+	return nil
+}
+
+func (commented) Of(link string) *url.URL {
 	u, err := url.Parse(link)
-	if err != nil || strings.HasSuffix(u.Path, ".jpg") {
+	if err != nil {
 		return nil
 	}
 	u.Fragment = ""
@@ -324,14 +331,49 @@ func TestSiteComments(t *testing.T) {
 	if !sc.Read || !slices.Equal(got, []string{"/2026/a/", "/2026/b/"}) || len(sc.Files) != 1 || requests() != 1 {
 		t.Errorf("update: read %v, posts %q, %d files in %d requests; want /2026/a/ and /2026/b/ from one page", sc.Read, got, len(sc.Files), requests())
 	}
+	byPost := map[string]int{}
+	for p, cs := range sc.ByPost {
+		byPost[strings.TrimPrefix(p, srv.URL)] = len(cs)
+	}
+	if len(sc.Parsed) != 1 || len(sc.Parsed[0]) != 5 || len(byPost) != 4 || byPost["/2026/a/"] != 2 || byPost["/pic.jpg"] != 1 {
+		t.Errorf("update: parsed %d pages, comments by post %v; want one page of 5, /2026/a/ twice, /pic.jpg and the rest once", len(sc.Parsed), byPost)
+	}
 	if sc.Validators.URL != cf || sc.Validators.ETag != `"c1"` || sc.Validators.Digest != discover.Digest(sc.Files[0].Body) {
 		t.Errorf("validators %+v", sc.Validators)
 	}
 	sc = b.feeds(t, discover.FeedConfig{SiteCommentPages: 1}).SiteComments(ctx, cf, commented{})
-	if !sc.Read || sc.Posts != nil || len(sc.Files) != 1 {
+	if !sc.Read || sc.Posts != nil || len(sc.Files) != 1 || sc.Parsed != nil || sc.ByPost != nil {
 		t.Errorf("new crawl: read %v, posts %v, %d files; want read, no posts, one file", sc.Read, sc.Posts, len(sc.Files))
 	}
 	if sc = b.feeds(t, discover.FeedConfig{SiteCommentPages: 1}).SiteComments(ctx, srv.URL+"/nothing/", commented{}); sc.Read {
 		t.Errorf("a missing feed read: %+v", sc)
+	}
+}
+
+// TestSiteCommentFeed: the blog-wide comment feed is the last crawl's
+// when the home page is not read, else the first the home page declares
+// or links to at a platform's path (declared feeds first), none when the
+// home page was not read or names none.
+func TestSiteCommentFeed(t *testing.T) {
+	t.Parallel()
+	const last = "https://blog.example/comments/feed/"
+	links := []discover.Link{{URL: "https://blog.example/about/", Nav: true}, {URL: "https://blog.example/feeds/comments/default"}}
+	for _, tc := range []struct {
+		name string
+		site discover.CommentFeedSite
+		want string
+	}{
+		{"home page not due", discover.CommentFeedSite{Last: last, HomeRead: true, Links: links}, last},
+		{"home page not read", discover.CommentFeedSite{HomeDue: true, Last: last}, ""},
+		{"declared first", discover.CommentFeedSite{HomeDue: true, Last: last, HomeRead: true,
+			Feeds: []string{"https://blog.example/feed/", "https://blog.example/comments/feed/"}, Links: links},
+			"https://blog.example/comments/feed/"},
+		{"linked", discover.CommentFeedSite{HomeDue: true, HomeRead: true, Feeds: []string{"https://blog.example/feed/"}, Links: links},
+			"https://blog.example/feeds/comments/default"},
+		{"none", discover.CommentFeedSite{HomeDue: true, Last: last, HomeRead: true, Feeds: []string{"https://blog.example/feed/"}}, ""},
+	} {
+		if got := discover.SiteCommentFeed(tc.site); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
