@@ -4,36 +4,34 @@
 // reading the posts feed with its further pages and the blog-wide comment
 // feed (Feeds), seeding the crawl with the feed's items (SeedFeed), the
 // post pattern learned from them and its check (LearnPattern,
-// CheckPattern), deciding the blog's home page and hosts
-// (FindHome), reading robots.txt and the blog's sitemaps (Sitemaps), and
-// the counts of what the crawl's bounds kept out (LeftOuts). The stage
-// reads no policy and no harvest type: what it reads of the crawl's policy
-// and options is its configs (Config, FeedConfig, HomeConfig), what it
-// reads of the blog as set up before it is a value (Site, HomeSite, the
-// feed's items), and what it asks of the crawl goes through small
-// interfaces (Deps' Fetcher, Robots, URLs, Left, Warner; Scope, Items,
-// Commented and Canon for the feeds' items and the home page; Pending for
-// the pattern's check) that
+// CheckPattern), deciding the blog's home page and hosts (FindHome),
+// reading robots.txt and the blog's sitemaps (Sitemaps), and the counts of
+// what the crawl's bounds kept out (LeftOuts). The stage reads no policy
+// and no harvest type: what it reads of the crawl's policy and options is
+// its configs (Config, FeedConfig, HomeConfig), what it reads of the blog
+// as set up before it is a value (Site, HomeSite, the feed's items), and
+// what it asks of the crawl goes through small interfaces (Deps' Fetcher,
+// Robots, URLs, Left, Warner; Scope, Items, Commented and Canon for the
+// feeds' items and the home page; Pending for the pattern's check) that
 // harvest/discoverdeps.go implements. What it found comes back as a value
 // (Found: the files the Blog record keeps, the first sitemap read; Read:
 // the feed, its files, its validators; Discovered: the feed's URL, the
 // home page's capture (HomePage); SiteComments: the comment feed's
 // validators, files, the posts commented and its pages parsed for the
-// comment stage; Unchanged: whether the feeds
-// changed, their validators now; Seeded: the item pages queued, the URLs
-// the post pattern is learned from, the feed-only items; Home: the home
-// page, the blog's other hosts, a configured URL that redirects; the
-// Pattern learned and the one checked), which the crawl applies. Deciding what a sitemap URL is (post, page,
-// listing), admitting it within the crawl's bounds, the ledger, the claims
-// and the frontier stay the crawl's (crawl.queueSitemapURL,
+// comment stage; Unchanged: whether the feeds changed, their validators
+// now; Seeded: the item pages queued, the URLs the post pattern is learned
+// from, the feed-only items; Home: the home page, the blog's other hosts,
+// a configured URL that redirects; the Pattern learned and the one
+// checked), which the crawl applies. Deciding what a sitemap URL is (post,
+// page, listing), admitting it within the crawl's bounds, the ledger, the
+// claims and the frontier stay the crawl's (crawl.queueSitemapURL,
 // discoverItems). Feeds fetches with the crawl's *fetch.Client, which
 // harvest/feed's paging takes.
 //
-// The rest of the set-up (a feed that moved, the posts moved or
-// withdrawn) is still harvest's crawl.setUp: it
-// writes the coordinator's ledger, claims, frontier, kNN model and
-// Result, which a package would reach through more interfaces of this
-// kind.
+// The rest of the set-up (a feed that moved, the posts moved or withdrawn)
+// is still harvest's crawl.setUp: it writes the coordinator's ledger,
+// claims, frontier, kNN model and Result, which a package would reach
+// through more interfaces of this kind.
 //
 // Where to change what:
 //
