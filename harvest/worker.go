@@ -251,7 +251,7 @@ func isQueryVariant(p *fetchedPage) bool {
 // fetchPage fetches an HTML page, parses and reads it. Feeds and binaries get
 // errNotHTML.
 func (w *pageWorker) fetchPage(ctx context.Context, raw string) (*fetchedPage, error) {
-	resp, err := w.client.Get(ctx, raw)
+	resp, err := w.fetch.client.Get(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ type pageResult struct {
 // before the first).
 func (w *pageWorker) result() pageResult {
 	var acc Result
-	w.render.account.fill(&acc)
+	w.account.fill(&acc)
 	return pageResult{sideFiles: w.side.captures(), shapes: w.shapes.kept(), widgets: w.widgets.list(),
 		renders: acc.Renders, notRendered: acc.NotRendered}
 }
