@@ -86,10 +86,3 @@ func newFetching(cfg fetchConfig, start time.Time, stored func() []blogharvest.F
 	return &fetching{cfg: cfg, render: &rendererState{}, requisites: newMediaCache(), stored: &storedRequisites{load: stored},
 		media: newMediaCache(), start: start}
 }
-
-// useClient hands the page worker's fetching the crawl's client; called
-// once by the coordinator (newClient), before the first page is fetched
-// (the home page's requisites and the training pages' included).
-func (w *pageWorker) useClient(cl *fetch.Client) {
-	w.fetch.client = cl
-}

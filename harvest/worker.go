@@ -330,6 +330,13 @@ func (w *pageWorker) useRules(rules *learn.Rules, file *blogharvest.File, signs 
 	w.site.rulesF = file
 }
 
+// useClient hands the page worker's fetching the crawl's client; called
+// once by the coordinator (newClient), before the first page is fetched
+// (the home page's requisites and the training pages' included).
+func (w *pageWorker) useClient(cl *fetch.Client) {
+	w.fetch.client = cl
+}
+
 // pageResult is what the page worker learned for the whole crawl, handed
 // back to the coordinator as a value (pageWorker.result) for the Blog
 // record, the State and the Result.
