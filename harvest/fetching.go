@@ -49,14 +49,14 @@ type fetchConfig struct {
 // starts is set up (PerHost, RenderTimeout, Transport, CAFile,
 // RenderHostRules).
 type renderConfig struct {
-	mode      string   // Options.Render
-	browser   Renderer // Options.Browser: the browser given; nil: one started on first need
-	auth      bool     // Options.Auth is set: the browser is not given the credentials (renderOffForAuth)
-	tabs      int      // Options.PerHost
-	timeout   time.Duration
-	transport bool   // Options.Transport is set (replay): no proxy or CAs from the environment
-	caFile    string // Options.CAFile
-	hostRules string // Options.RenderHostRules
+	mode      string        // Options.Render
+	browser   Renderer      // Options.Browser: the browser given; nil: one started on first need
+	auth      bool          // Options.Auth is set: the browser is not given the credentials (renderOffForAuth)
+	tabs      int           // Options.PerHost
+	timeout   time.Duration // Options.RenderTimeout: one page's time in a browser the crawl starts
+	transport bool          // Options.Transport is set (replay): no proxy or CAs from the environment
+	caFile    string        // Options.CAFile
+	hostRules string        // Options.RenderHostRules
 }
 
 // mediaConfig is what the capture of media reads of the options: its
