@@ -53,7 +53,7 @@ func fetchAuth(o Options) *fetch.BasicAuth {
 // renderOffForAuth turns rendering off for a blog behind basic
 // authentication, with one warning: the browser is not given the
 // credentials, and would render the blog's "401 Unauthorized" page.
-// Called with c.render.mu held.
+// Called with w.fetch.render.mu held.
 func (w *pageWorker) renderOffForAuth(st *rendererState) {
 	st.off = true
 	msg := "render: the blog needs credentials, which are not given to the browser: rendering is off for this crawl"

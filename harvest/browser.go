@@ -25,25 +25,24 @@ type rendererState struct {
 	refusals int                 // targets the proxy refused
 	started  bool
 	off      bool
-	account  *renderAccount // renders by reason, and the budget
-	startErr error          // why the installed browser did not start; nil if it did or none is installed
+	startErr error // why the installed browser did not start; nil if it did or none is installed
 }
 
 // renderer returns the browser to use, starting one if needed; nil when
 // rendering is off (RenderNever, or no browser installed: one warning) or
 // the browser did not start (one warning; st.startErr says why).
 func (w *pageWorker) renderer(ctx context.Context) Renderer {
-	st := w.render
+	st := w.fetch.render
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	switch {
-	case w.o.Render == RenderNever || st.off:
+	case w.fetch.cfg.render.mode == RenderNever || st.off:
 		return nil
-	case w.o.Auth != nil:
+	case w.fetch.cfg.render.auth:
 		w.renderOffForAuth(st)
 		return nil
-	case w.o.Browser != nil:
-		return w.o.Browser
+	case w.fetch.cfg.render.browser != nil:
+		return w.fetch.cfg.render.browser
 	case st.started:
 		return st.r
 	}
@@ -64,7 +63,7 @@ func (w *pageWorker) renderer(ctx context.Context) Renderer {
 }
 
 // startBrowser starts the crawl's browser behind its filtering proxy
-// (kept in c.render.proxy; c.render.mu is held).
+// (kept in w.fetch.render.proxy; w.fetch.render.mu is held).
 func (w *pageWorker) startBrowser(ctx context.Context) (*render.Browser, error) {
 	p, err := w.startBrowserProxy()
 	if err != nil {
@@ -75,7 +74,7 @@ func (w *pageWorker) startBrowser(ctx context.Context) (*render.Browser, error) 
 		p.Close()
 		return nil, err
 	}
-	w.render.proxy = p
+	w.fetch.render.proxy = p
 	return b, nil
 }
 
@@ -86,15 +85,15 @@ func (w *pageWorker) startBrowser(ctx context.Context) (*render.Browser, error) 
 // trusts the same extra CAs as the HTTP client, pinned to the blog's own
 // host.
 func (w *pageWorker) renderOptions(p *fetch.BrowserProxy) render.Options {
-	o := render.Options{Tabs: w.o.PerHost, Timeout: w.o.RenderTimeout, Screenshot: true, Logger: w.log,
-		Record: w.req.mode != RequisitesNone, ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: w.browserMayLoad}
-	if w.o.Transport != nil {
+	o := render.Options{Tabs: w.fetch.cfg.render.tabs, Timeout: w.fetch.cfg.render.timeout, Screenshot: true, Logger: w.log,
+		Record: w.fetch.cfg.req.mode != RequisitesNone, ProxyServer: p.URL(), ProxyOnly: true, FrameAllowed: w.fetch.browserMayLoad}
+	if w.fetch.cfg.render.transport {
 		return o
 	}
 	o = render.FromEnvironment(o)
 	o.ProxyServer, o.NoProxy = p.URL(), ""
-	if w.o.CAFile != "" {
-		o.TrustedCAs = append(o.TrustedCAs, w.o.CAFile)
+	if w.fetch.cfg.render.caFile != "" {
+		o.TrustedCAs = append(o.TrustedCAs, w.fetch.cfg.render.caFile)
 	}
 	if w.site.home != nil && w.site.home.Scheme == "https" {
 		o.PinHosts = []string{w.site.home.Host}
@@ -103,16 +102,16 @@ func (w *pageWorker) renderOptions(p *fetch.BrowserProxy) render.Options {
 }
 
 // closeRenderer closes a browser the crawl started.
-func (w *pageWorker) closeRenderer() {
-	w.render.mu.Lock()
-	defer w.render.mu.Unlock()
-	if w.render.own != nil {
-		w.render.own.Close()
-		w.render.own = nil
+func (fg *fetching) closeRenderer() {
+	fg.render.mu.Lock()
+	defer fg.render.mu.Unlock()
+	if fg.render.own != nil {
+		fg.render.own.Close()
+		fg.render.own = nil
 	}
-	if w.render.proxy != nil {
-		w.render.proxy.Close()
-		w.render.proxy = nil
+	if fg.render.proxy != nil {
+		fg.render.proxy.Close()
+		fg.render.proxy = nil
 	}
 }
 
@@ -126,10 +125,10 @@ func (w *pageWorker) closeRenderer() {
 // rendered for comments: the feed's comments are merged into the entry
 // anyway.
 func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex learn.Extraction, exErr error) renderWhy {
-	if w.o.Render == RenderAlways {
+	if w.fetch.cfg.render.mode == RenderAlways {
 		return renderWhy{key: ReasonAlways}
 	}
-	if w.o.Render == RenderNever {
+	if w.fetch.cfg.render.mode == RenderNever {
 		return renderWhy{}
 	}
 	feedText := 0
@@ -159,7 +158,7 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 	case comments.StatedComments(j.post()).N > len(ex.Comments) && comments.StatedComments(j.post()).N > len(j.cm.Comments):
 		return renderWhy{ReasonStatedCount, "the blog states more comments than the static page and feeds hold: " + comments.StatedComments(j.post()).String()}
 	case len(ex.Comments) == 0:
-		if r := commentSignalReason(j, w.browserMayLoad); r != "" { // a comment system in no table (commentsignals.go)
+		if r := commentSignalReason(j, w.fetch.browserMayLoad); r != "" { // a comment system in no table (commentsignals.go)
 			return renderWhy{ReasonCommentSignal, r}
 		}
 		return w.widgetReason(ctx, j)
@@ -184,7 +183,7 @@ func (w *pageWorker) widgetReason(ctx context.Context, j *pageJob) renderWhy {
 	if j.item != nil && j.item.CommentCount == 0 {
 		return renderWhy{}
 	}
-	may := func(s commentSignal) bool { return s.reason != "" && (s.src == "" || w.browserMayLoad(s.src)) }
+	may := func(s commentSignal) bool { return s.reason != "" && (s.src == "" || w.fetch.browserMayLoad(s.src)) }
 	if s := widgetSignal(j.page.doc, j.page.url); may(s) {
 		return renderWhy{ReasonAPIWidget, s.reason}
 	}
@@ -195,7 +194,7 @@ func (w *pageWorker) widgetReason(ctx context.Context, j *pageJob) renderWhy {
 // rendering for, or "": one whose script or frame the browser may load
 // (a system known by its markers alone always is).
 func (w *pageWorker) jsCommentSystem(page *fetchedPage) string {
-	if src := page.info.jsCommentsSrc; src != "" && !w.browserMayLoad(src) {
+	if src := page.info.jsCommentsSrc; src != "" && !w.fetch.browserMayLoad(src) {
 		return ""
 	}
 	return page.info.jsSystem(page.html)
@@ -214,12 +213,12 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 		w.unrendered(e, why.String())
 		return ex, exErr
 	}
-	if ok, _, note := w.render.account.allow(why); !ok && w.o.Render != RenderAlways {
+	if ok, _, note := w.account.allow(why); !ok && w.fetch.cfg.render.mode != RenderAlways {
 		e.Problems = append(e.Problems, note)
 		w.log.Info("not rendered", "url", j.page.resp.URL, "reason", why.String(), "why", note)
 		return ex, exErr
 	}
-	if w.o.Render != RenderAlways {
+	if w.fetch.cfg.render.mode != RenderAlways {
 		w.log.Info("render", "url", j.page.resp.URL, "reason", why.String())
 	}
 	t0 := time.Now()
@@ -259,7 +258,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 	// Added: comments neither the static page nor the comment feed holds,
 	// or a tenth more article.
 	added := rerr == nil && (len(rex.Comments) > max(len(ex.Comments), len(j.cm.Comments)) || len(rex.ContentText) > len(ex.ContentText)+len(ex.ContentText)/10)
-	w.render.account.result(why, added)
+	w.account.result(why, added)
 	switch {
 	case !better:
 		return ex, exErr
@@ -281,7 +280,7 @@ func (w *pageWorker) maybeRender(ctx context.Context, j *pageJob, e *blogharvest
 // that a run whose browser fails again writes no new version, while one
 // that renders does.
 func (w *pageWorker) unrendered(e *blogharvest.Entry, reason string) {
-	st := w.render
+	st := w.fetch.render
 	st.mu.Lock()
 	err := st.startErr
 	st.mu.Unlock()

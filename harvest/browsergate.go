@@ -11,8 +11,8 @@ import (
 
 // browserGate is the decision every request of the crawl's browser goes
 // through: the crawl client's own scope and address rules.
-func (w *pageWorker) browserGate() fetch.BrowserGate {
-	return fetch.BrowserGate{Check: w.client.CheckBrowserTarget, Dial: w.client.DialBrowser}
+func (fg *fetching) browserGate() fetch.BrowserGate {
+	return fetch.BrowserGate{Check: fg.client.CheckBrowserTarget, Dial: fg.client.DialBrowser}
 }
 
 // startBrowserProxy starts the filtering proxy the crawl's browser goes
@@ -20,11 +20,11 @@ func (w *pageWorker) browserGate() fetch.BrowserGate {
 // environment) carries, unless the crawl runs over its own Transport.
 // RenderHostRules' MAP rules are applied by the proxy's dial.
 func (w *pageWorker) startBrowserProxy() (*fetch.BrowserProxy, error) {
-	gate := w.browserGate()
-	gate.Dial = mapDial(parseHostRules(w.o.RenderHostRules), gate.Dial)
+	gate := w.fetch.browserGate()
+	gate.Dial = mapDial(parseHostRules(w.fetch.cfg.render.hostRules), gate.Dial)
 	o := fetch.BrowserProxyOptions{Logger: w.log, Refused: w.browserRefused}
-	if w.o.Transport == nil {
-		if err := o.FromEnvironment(w.o.CAFile); err != nil {
+	if !w.fetch.cfg.render.transport {
+		if err := o.FromEnvironment(w.fetch.cfg.render.caFile); err != nil {
 			return nil, err
 		}
 	}
@@ -38,10 +38,10 @@ const maxRefusalWarnings = 20
 // browserRefused records a target the browser was refused (the proxy
 // reports each host:port once).
 func (w *pageWorker) browserRefused(hostport string, _ error) {
-	w.render.mu.Lock()
-	w.render.refusals++
-	n := w.render.refusals
-	w.render.mu.Unlock()
+	w.fetch.render.mu.Lock()
+	w.fetch.render.refusals++
+	n := w.fetch.render.refusals
+	w.fetch.render.mu.Unlock()
 	switch {
 	case n < maxRefusalWarnings:
 		w.stats.warnf("browser request refused: %s", hostport)
@@ -54,7 +54,7 @@ func (w *pageWorker) browserRefused(hostport string, _ error) {
 
 // browserMayLoad reports whether the browser may load raw: the gate's
 // check passes and the proxy has not refused its host.
-func (w *pageWorker) browserMayLoad(raw string) bool {
+func (fg *fetching) browserMayLoad(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return false
@@ -63,12 +63,12 @@ func (w *pageWorker) browserMayLoad(raw string) bool {
 	if u.Port() == "" {
 		hostport = net.JoinHostPort(u.Hostname(), map[bool]string{true: "443", false: "80"}[u.Scheme == "https"])
 	}
-	if w.client == nil || w.browserGate().Check(context.Background(), u.Scheme, hostport) != nil {
+	if fg.client == nil || fg.browserGate().Check(context.Background(), u.Scheme, hostport) != nil {
 		return false
 	}
-	w.render.mu.Lock()
-	p := w.render.proxy
-	w.render.mu.Unlock()
+	fg.render.mu.Lock()
+	p := fg.render.proxy
+	fg.render.mu.Unlock()
 	if p != nil {
 		for _, h := range p.Refused() {
 			if strings.EqualFold(h, hostport) {

@@ -87,7 +87,7 @@ func (p commentPages) ReadPage(ctx context.Context, u string) (comments.Page, le
 }
 
 // MayLoad is the browser's scope decision (browserMayLoad).
-func (p commentPages) MayLoad(raw string) bool { return p.w.browserMayLoad(raw) }
+func (p commentPages) MayLoad(raw string) bool { return p.w.fetch.browserMayLoad(raw) }
 
 // commentPosts is the comments.Posts of the crawl's canonical URLs.
 type commentPosts struct{}

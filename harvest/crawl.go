@@ -98,26 +98,23 @@ type pageWorker struct {
 	// changes tells what changed since the last crawl (changes.go): the
 	// worker's share of the policy.
 	changes *changes
-	client  *fetch.Client
+	// fetch is fetching (fetching.go): the client (handed over by
+	// useClient), the browser, the requisites' and media's capture and
+	// caches, with its config built once in newCrawl: the worker reads no
+	// Options field for them.
+	fetch *fetching
+	// account is the render decision's (renderdecision.go): renders by
+	// reason, and the budget.
+	account *renderAccount
 	log     *slog.Logger
 	start   time.Time
-	claims  *claims        // URLs processed, feed items waiting, stubs
-	ledger  *ledger        // the fate of every URL met
-	stats   *stats         // warnings and timings
-	render  *rendererState // the browser: started by the first worker that needs it
-	media   *mediaCache    // media fetched in this crawl, shared by its entries
-	side    *sideFeeds     // feeds besides the posts feed, read for dates (feeddates.go)
-	// requisites are the page requisites fetched in this crawl, shared by
-	// its pages (requisites.go).
-	requisites *mediaCache
+	claims  *claims    // URLs processed, feed items waiting, stubs
+	ledger  *ledger    // the fate of every URL met
+	stats   *stats     // warnings and timings
+	side    *sideFeeds // feeds besides the posts feed, read for dates (feeddates.go)
 	// shapes is the comment structure learned from the rendered pages
 	// (commentshapes.go).
 	shapes *commentShapes
-	stored *storedRequisites // what the blog's requisites packages hold (requisitestore.go)
-	// req is what the capture of page requisites reads of the options
-	// (requisites.go), built once in newCrawl: the worker reads no
-	// Options field for it.
-	req requisiteConfig
 	// scripts are the blog's own scripts read for widgets they mount,
 	// widgets the scripts known to load a comment widget on the blog
 	// (scriptwidget.go).
@@ -200,7 +197,7 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 	start := o.Now()
 	c := newCrawl(o, pol(o, start), start, emit)
 	wall := time.Now()
-	defer c.w.closeRenderer()
+	defer c.w.fetch.closeRenderer()
 	bctx, stop := c.withBudget(ctx)
 	defer stop()
 	err := c.endBudget(c.crawl(bctx))
@@ -228,10 +225,10 @@ func run(ctx context.Context, o Options, pol func(Options, time.Time) policy, em
 func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *crawl {
 	res := &Result{Fetches: map[int]int{}, Watermark: start.Add(-WatermarkMargin)}
 	ch := newChanges(pol, o.State.Items)
-	w := &pageWorker{o: o, changes: ch, log: o.Logger, start: start, claims: newClaims(),
-		ledger: newLedger(), stats: &stats{res: res, log: o.Logger}, render: &rendererState{account: newRenderAccount(max(o.MaxRenders, 0))}, media: newMediaCache(),
-		side: newSideFeeds(), requisites: newMediaCache(), shapes: &commentShapes{},
-		stored: &storedRequisites{load: o.ArchivedRequisites}, req: requisiteConfigOf(o), scripts: &scriptReads{}}
+	w := &pageWorker{o: o, changes: ch, fetch: newFetching(fetchConfigOf(o), start, o.ArchivedRequisites),
+		account: newRenderAccount(max(o.MaxRenders, 0)), log: o.Logger, start: start, claims: newClaims(),
+		ledger: newLedger(), stats: &stats{res: res, log: o.Logger},
+		side: newSideFeeds(), shapes: &commentShapes{}, scripts: &scriptReads{}}
 	if pol.useState {
 		w.widgets = newWidgetScripts(o.State.WidgetScripts)
 		w.shapes.learned(o.State.CommentShapes) // an update renders too few pages to learn them (commentshapes.go)
@@ -347,7 +344,8 @@ func (c *crawl) newClient() error {
 	if err != nil {
 		return fmt.Errorf("harvest %s: %w", c.o.Blog.URL, err)
 	}
-	c.client, c.w.client = cl, cl
+	c.client = cl
+	c.w.useClient(cl) // the home page's requisites and the training pages are fetched by the worker
 	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
 	return nil
 }

@@ -223,12 +223,20 @@
 // workers (pageWorker, the coordinator's named field crawl.w, run by
 // PerHost goroutines) turn one page into an outcome: fetch, parse once,
 // extract, entry; they never reach the frontier. The coordinator and
-// the page worker each hold the crawl's client, claims (URLs claimed,
-// feed items waiting), ledger (fates) and stats (warnings and timings),
-// each of those safe for concurrent use with a lock of its own, as is
-// the browser (rendererState); the coordinator reads what the workers
-// learned for the whole crawl (the page worker's shapes, widgets, side
-// feeds and the render account) once they are done.
+// the page worker each hold the crawl's claims (URLs claimed, feed items
+// waiting), ledger (fates) and stats (warnings and timings), each of
+// those safe for concurrent use with a lock of its own; the coordinator
+// builds the crawl's client and hands it to the page worker
+// (pageWorker.useClient), before any page is fetched. Fetching is the
+// page worker's stage fetching (fetching.go, its named field w.fetch):
+// the client, the browser (rendererState: started on first need, closed
+// when the crawl ends), the capture of page requisites and of media with
+// their caches, its config (fetchConfig: renderConfig, requisiteConfig,
+// mediaConfig) built once by newCrawl from the Options; what to render
+// (the render decision and its account, the worker's w.account) is not
+// the stage's. The coordinator reads what the workers learned for the
+// whole crawl (the page worker's shapes, widgets, side feeds and the
+// render account) once they are done.
 //
 // The comment stage is the package harvest/comments (comments.Stage), a
 // page worker's named field (pageWorker.comments), not part of the site:
@@ -327,6 +335,11 @@
 //     create, and the widget loaders renders teach. commentshapes.go: the comment structure learned from the
 //     crawl's rendered pages (a shape two pages repeated is read where a
 //     thread of one comment repeats nothing).
+//   - fetching.go: the page worker's fetching stage (fetching, its
+//     w.fetch) and its config (fetchConfig, built once by fetchConfigOf:
+//     renderConfig, the requisites' requisiteConfig, mediaConfig); its
+//     methods are in the files below (closeRenderer, browserGate,
+//     browserMayLoad; fetchRequisite, holds; fetchMedia, archivedMedia).
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (the article's tokens read
@@ -421,9 +434,17 @@
 //     requisites.go (for the Go client and the browser alike); what the
 //     capture reads of Options (which requisites, the bounds on a file
 //     and on a page): requisiteConfig, built once by requisiteConfigOf
-//     (the page worker's w.req). When a
+//     (the fetching stage's w.fetch.cfg.req). When a
 //     stored requisite is asked for again: freshFor and fetchRequisite
 //     (requisitestore.go, requisites.go).
+//   - What fetching reads of the Options (the browser's settings, the
+//     requisites', the media's bounds and hosts, the archive's media): a
+//     field of renderConfig, requisiteConfig or mediaConfig, set in
+//     fetchConfigOf (fetching.go), read as w.fetch.cfg (the page worker
+//     reads no Options field for them); a cache or other state of the
+//     crawl's fetching, a field of fetching, set in newFetching. The
+//     client is handed over by the coordinator (useClient in newClient),
+//     never set from outside.
 //   - What is queued and in which order: seed.go (classify, seedLinks,
 //     queueSitemapURL), frontier.go; which sitemaps are read and within
 //     which bounds: harvest/discover (see its doc.go); what a worker's outcome does to the

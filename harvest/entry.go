@@ -47,7 +47,7 @@ func (w *pageWorker) buildEntry(ctx context.Context, j *pageJob, post bool) *blo
 		e.Title = stripProtectedPrefix(e.Title)
 	}
 	w.addFiles(e, j)
-	if w.o.MaxMediaBytes > 0 && w.o.MaxMediaPerEntry > 0 {
+	if w.fetch.cfg.media.maxBytes > 0 && w.fetch.cfg.media.maxPerEntry > 0 {
 		w.captureMedia(ctx, e)
 	}
 	w.captureEntryRequisites(ctx, e, p, j.renderedReqs)

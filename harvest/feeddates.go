@@ -134,7 +134,7 @@ func (w *pageWorker) feedDate(ctx context.Context, p *fetchedPage) (sideItem, bo
 		ch, mine := w.side.claim(fu)
 		switch {
 		case mine:
-			f, files, err := feed.FetchAll(ctx, w.client, fu, feed.PageOptions{MaxPages: 1, DatesOnly: true})
+			f, files, err := feed.FetchAll(ctx, w.fetch.client, fu, feed.PageOptions{MaxPages: 1, DatesOnly: true})
 			if err != nil || len(files) == 0 {
 				w.log.Debug("side feed", "url", fu, "err", err)
 			} else {

@@ -225,11 +225,11 @@ func (w *pageWorker) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 		return
 	}
 	urls := mediaURLs(e.Content, base)
-	if len(urls) > w.o.MaxMediaPerEntry {
-		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), w.o.MaxMediaPerEntry))
-		urls = urls[:w.o.MaxMediaPerEntry]
+	if len(urls) > w.fetch.cfg.media.maxPerEntry {
+		e.Problems = append(e.Problems, fmt.Sprintf("media: %d files, only the first %d captured", len(urls), w.fetch.cfg.media.maxPerEntry))
+		urls = urls[:w.fetch.cfg.media.maxPerEntry]
 	}
-	archived := w.archivedMedia(e)
+	archived := w.fetch.archivedMedia(e)
 	for _, u := range urls {
 		if ctx.Err() != nil {
 			return
@@ -242,7 +242,7 @@ func (w *pageWorker) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 			e.Problems = append(e.Problems, fmt.Sprintf("media %s: on another host; not fetched (media hosts %q)", u, w.mediaHosts()))
 			continue
 		}
-		f, err := w.fetchMedia(ctx, u)
+		f, err := w.fetch.fetchMedia(ctx, u)
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("media %s: %v", u, err))
 			continue
@@ -253,12 +253,12 @@ func (w *pageWorker) captureMedia(ctx context.Context, e *blogharvest.Entry) {
 
 // archivedMedia returns the media files the archive holds for e
 // (Options.Archived), by URL.
-func (w *pageWorker) archivedMedia(e *blogharvest.Entry) map[string]blogharvest.File {
-	if w.o.Archived == nil {
+func (fg *fetching) archivedMedia(e *blogharvest.Entry) map[string]blogharvest.File {
+	if fg.cfg.media.archived == nil {
 		return nil
 	}
 	out := map[string]blogharvest.File{}
-	for _, f := range w.o.Archived(e) {
+	for _, f := range fg.cfg.media.archived(e) {
 		if f.Role == blogharvest.RoleMedia && f.SHA256 != "" {
 			out[f.URL] = f
 		}
@@ -268,23 +268,23 @@ func (w *pageWorker) archivedMedia(e *blogharvest.Entry) map[string]blogharvest.
 
 // fetchMedia returns the capture of one media file, fetched once per
 // crawl (mediaCache), after checking its size and type.
-func (w *pageWorker) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
-	if r, ok := w.media.get(u); ok {
+func (fg *fetching) fetchMedia(ctx context.Context, u string) (blogharvest.File, error) {
+	if r, ok := fg.media.get(u); ok {
 		return r.file, r.err
 	}
-	f, err := w.fetchMediaFile(ctx, u)
-	w.media.put(u, mediaResult{f, err})
+	f, err := fg.fetchMediaFile(ctx, u)
+	fg.media.put(u, mediaResult{f, err})
 	return f, err
 }
 
 // fetchMediaFile fetches one media file and checks its size and type.
-func (w *pageWorker) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
-	resp, err := w.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
+func (fg *fetching) fetchMediaFile(ctx context.Context, u string) (blogharvest.File, error) {
+	resp, err := fg.client.Do(ctx, fetch.Request{URL: u, Kind: fetch.Subresource})
 	if err != nil {
 		return blogharvest.File{}, err
 	}
-	if int64(len(resp.Body)) > w.o.MaxMediaBytes {
-		return blogharvest.File{}, fmt.Errorf("%d bytes exceed the %d-byte media limit: %w", len(resp.Body), w.o.MaxMediaBytes, blogharvest.ErrTooLarge)
+	if int64(len(resp.Body)) > fg.cfg.media.maxBytes {
+		return blogharvest.File{}, fmt.Errorf("%d bytes exceed the %d-byte media limit: %w", len(resp.Body), fg.cfg.media.maxBytes, blogharvest.ErrTooLarge)
 	}
 	if mt := resp.MediaType(); !mediaTypeAllowed(mt) {
 		return blogharvest.File{}, fmt.Errorf("type %q is not an allowed media type", mt)
@@ -294,8 +294,8 @@ func (w *pageWorker) fetchMediaFile(ctx context.Context, u string) (blogharvest.
 
 // mediaHosts returns the effective Options.MediaHosts of the crawl.
 func (w *pageWorker) mediaHosts() string {
-	if w.o.MediaHosts != "" {
-		return w.o.MediaHosts
+	if w.fetch.cfg.media.hosts != "" {
+		return w.fetch.cfg.media.hosts
 	}
 	if w.site.home != nil && isPrivateHost(w.site.home.Hostname()) {
 		return MediaSameHost

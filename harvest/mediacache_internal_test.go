@@ -28,7 +28,7 @@ func TestMediaFetchedOncePerCrawl(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	c := loopbackCrawl(t, srv.URL)
-	c.w.o = Options{MaxMediaBytes: 1 << 20, MaxMediaPerEntry: 10} // the page worker captures media
+	c.w.fetch.cfg.media = mediaConfig{maxBytes: 1 << 20, maxPerEntry: 10} // the page worker captures media
 	var entries []*blogharvest.Entry
 	for _, p := range []string{"/a/", "/b/"} {
 		e := &blogharvest.Entry{URL: srv.URL + p, Content: `<p>Post.</p><img src="/logo.png"><img src="/gone.png">`}

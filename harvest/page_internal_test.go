@@ -123,7 +123,7 @@ func TestRenderReasonJSComments(t *testing.T) {
 	}
 	ex := learn.Extraction{ContentText: "text", Comments: []learn.Comment{{ContentText: "hi"}}}
 	disqus := job(`<html><body><p>text</p><div id="disqus_thread"></div></body></html>`)
-	w := &pageWorker{o: Options{Render: RenderAuto}}
+	w := &pageWorker{fetch: testFetching(Options{Render: RenderAuto})}
 	if got := w.renderReason(context.Background(), disqus, false, ex, nil); got != (renderWhy{ReasonCommentSystem, "comments by disqus"}) {
 		t.Errorf("render:auto, Disqus markers: reason %q, want comments by disqus", got)
 	}
@@ -131,7 +131,7 @@ func TestRenderReasonJSComments(t *testing.T) {
 	if got := w.renderReason(context.Background(), blocked, false, ex, nil); got.key != "" {
 		t.Errorf("render:auto, a comment script the browser may not load: reason %q, want none", got)
 	}
-	w.o.Render = RenderNever
+	w.fetch.cfg.render.mode = RenderNever
 	if got := w.renderReason(context.Background(), disqus, false, ex, nil); got.key != "" {
 		t.Errorf("render:never: reason %q, want none", got)
 	}

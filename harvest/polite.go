@@ -239,7 +239,7 @@ func (w *pageWorker) recheckPage(ctx context.Context, j *pageJob) outcome {
 		j.page, j.err = w.fetchPage(ctx, j.t.url)
 		return w.finish(ctx, j)
 	}
-	resp, err := w.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: discover.BaseETag(v.ETag), LastModified: v.LastModified})
+	resp, err := w.fetch.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: discover.BaseETag(v.ETag), LastModified: v.LastModified})
 	switch {
 	case err != nil:
 		j.err = err

@@ -61,7 +61,7 @@ func TestRenderReasonFeedHoldsAll(t *testing.T) {
 		item: &feed.Item{CommentCount: 2},
 		cm:   comments.Post{Comments: []feed.Comment{{ID: "1", Content: "one"}, {ID: "2", Content: "two"}}}}
 	ex := learn.Extraction{ContentText: "text"}
-	w := &pageWorker{o: Options{Render: RenderAuto}}
+	w := &pageWorker{fetch: testFetching(Options{Render: RenderAuto})}
 	if got := w.renderReason(context.Background(), j, false, ex, nil); got.key != "" {
 		t.Errorf("the comment feed holds both comments: reason %q, want none", got)
 	}
@@ -132,7 +132,7 @@ func TestRenderReasonClosedCommentArea(t *testing.T) {
 			j := &pageJob{page: &fetchedPage{html: []byte(page), doc: doc, url: base, info: readBytes([]byte(page), base)},
 				item: &feed.Item{CommentCount: count}}
 			ex := learn.Extraction{ContentText: "The text of the post, long enough to read as an article."}
-			w := &pageWorker{site: &site{}, read: &reading{}, o: Options{Render: RenderAuto}}
+			w := &pageWorker{site: &site{}, read: &reading{}, fetch: testFetching(Options{Render: RenderAuto})}
 			if got := w.renderReason(context.Background(), j, true, ex, nil); got.key != "" {
 				t.Errorf("%s (feed count %d): render reason %q, want none", tc.name, count, got)
 			}
@@ -154,7 +154,7 @@ func TestRenderTimeoutReachesBrowser(t *testing.T) {
 	defer p.Close()
 	for _, tc := range []struct{ set, want time.Duration }{{0, DefaultRenderTimeout}, {2 * time.Minute, 2 * time.Minute}} {
 		o := Options{RenderTimeout: tc.set, Transport: http.DefaultTransport}.withDefaults()
-		w := &pageWorker{site: &site{}, o: o, req: requisiteConfigOf(o)}
+		w := &pageWorker{site: &site{}, fetch: testFetching(o)}
 		if got := w.renderOptions(p).Timeout; got != tc.want {
 			t.Errorf("RenderTimeout %v: the browser's page timeout is %v, want %v", tc.set, got, tc.want)
 		}

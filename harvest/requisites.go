@@ -72,7 +72,7 @@ func (w *pageWorker) requisiteRefusal(raw string) string {
 // sc: the home page's requisites are judged before the site is handed
 // to the page worker (homeRequisites).
 func (w *pageWorker) requisiteRefusalIn(sc *scope, raw string) string {
-	if w.req.mode == RequisitesNone {
+	if w.fetch.cfg.req.mode == RequisitesNone {
 		return "requisites: none"
 	}
 	u, err := url.Parse(raw)
@@ -83,7 +83,7 @@ func (w *pageWorker) requisiteRefusalIn(sc *scope, raw string) string {
 	switch {
 	case own:
 		return ""
-	case w.req.mode == RequisitesSameOrigin:
+	case w.fetch.cfg.req.mode == RequisitesSameOrigin:
 		return "requisites: same-origin, and " + u.Host + " is not the blog's"
 	case isPrivateHost(u.Hostname()):
 		return "a non-public address other than the blog's origins"
@@ -121,7 +121,7 @@ func (w *pageWorker) newPageRequisites(have []blogharvest.File, sc *scope) *page
 
 // room reports whether one more file of n bytes fits the page's caps.
 func (r *pageRequisites) room(n int64) bool {
-	return len(r.files) < maxPageRequisites && r.bytes+n <= r.w.req.maxPageBytes
+	return len(r.files) < maxPageRequisites && r.bytes+n <= r.w.fetch.cfg.req.maxPageBytes
 }
 
 // keep adds a captured requisite.
@@ -136,7 +136,7 @@ func (r *pageRequisites) keep(f blogharvest.File) {
 // stylesheets load, as the Go client sees them; problems are returned
 // for the record.
 func (r *pageRequisites) capture(ctx context.Context, doc *html.Node, base *url.URL) (problems []string) {
-	if doc == nil || base == nil || r.w.req.mode == RequisitesNone {
+	if doc == nil || base == nil || r.w.fetch.cfg.req.mode == RequisitesNone {
 		return nil
 	}
 	queue := requisiteRefs(doc, base)
@@ -180,13 +180,13 @@ func (r *pageRequisites) fetch(ctx context.Context, u string) (blogharvest.File,
 		r.w.refuseRequisite(u, FateSkipped, "the page's requisite caps are reached")
 		return blogharvest.File{}, errRefused
 	}
-	f, err := r.w.fetchRequisite(ctx, u)
+	f, err := r.w.fetch.fetchRequisite(ctx, u)
 	switch {
 	case err != nil:
 		r.w.refuseRequisite(u, FateFailed, err.Error())
 		return f, err
 	case !r.room(int64(len(f.Body))):
-		r.w.refuseRequisite(u, FateSkipped, fmt.Sprintf("%d bytes exceed the page's requisite cap of %d", len(f.Body), r.w.req.maxPageBytes))
+		r.w.refuseRequisite(u, FateSkipped, fmt.Sprintf("%d bytes exceed the page's requisite cap of %d", len(f.Body), r.w.fetch.cfg.req.maxPageBytes))
 		return f, errRefused
 	}
 	return f, nil
@@ -194,32 +194,32 @@ func (r *pageRequisites) fetch(ctx context.Context, u string) (blogharvest.File,
 
 // fetchRequisite fetches one requisite once per crawl (a stylesheet that
 // 500 posts share is asked for once), holding it to the per-file cap.
-func (w *pageWorker) fetchRequisite(ctx context.Context, u string) (blogharvest.File, error) {
-	if res, ok := w.requisites.get(u); ok {
+func (fg *fetching) fetchRequisite(ctx context.Context, u string) (blogharvest.File, error) {
+	if res, ok := fg.requisites.get(u); ok {
 		return res.file, res.err
 	}
 	req := fetch.Request{URL: u, Kind: fetch.Subresource}
-	held, ok := w.stored.get(u)
+	held, ok := fg.stored.get(u)
 	if ok {
 		if held.freshAt(time.Now()) { // not asked for again: the stored capture stands
-			f := held.reuse(w.start)
-			w.requisites.put(u, mediaResult{file: f})
+			f := held.reuse(fg.start)
+			fg.requisites.put(u, mediaResult{file: f})
 			return f, nil
 		}
 		req.ETag, req.LastModified = held.validators()
 	}
-	resp, err := w.client.Do(ctx, req)
+	resp, err := fg.client.Do(ctx, req)
 	var f blogharvest.File
 	switch {
 	case err == nil && resp.NotModified && ok:
 		f = held.revalidated(resp)
 	case err != nil:
-	case int64(len(resp.Body)) > w.req.maxBytes:
-		err = fmt.Errorf("%d bytes exceed the %d-byte requisite limit: %w", len(resp.Body), w.req.maxBytes, blogharvest.ErrTooLarge)
+	case int64(len(resp.Body)) > fg.cfg.req.maxBytes:
+		err = fmt.Errorf("%d bytes exceed the %d-byte requisite limit: %w", len(resp.Body), fg.cfg.req.maxBytes, blogharvest.ErrTooLarge)
 	default:
 		f = resp.File(blogharvest.RoleRequisite)
 	}
-	w.requisites.put(u, mediaResult{f, err})
+	fg.requisites.put(u, mediaResult{f, err})
 	return f, err
 }
 
@@ -262,7 +262,7 @@ func (w *pageWorker) embedsOf(f blogharvest.File, k refKind, sc *scope) []requis
 // files: those the browser received while rendering it (rendered), then
 // those the page names that the browser did not load.
 func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.Entry, p *fetchedPage, rendered []blogharvest.File) {
-	if w.req.mode == RequisitesNone {
+	if w.fetch.cfg.req.mode == RequisitesNone {
 		return
 	}
 	r := w.newPageRequisites(e.Files, w.site.scope)
@@ -274,7 +274,7 @@ func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.
 			w.refuseRequisite(f.URL, FateOutOfScope, why)
 			continue
 		}
-		if int64(len(f.Body)) > w.req.maxBytes || !r.room(int64(len(f.Body))) {
+		if int64(len(f.Body)) > w.fetch.cfg.req.maxBytes || !r.room(int64(len(f.Body))) {
 			w.refuseRequisite(f.URL, FateSkipped, fmt.Sprintf("%d bytes exceed a requisite cap", len(f.Body)))
 			continue
 		}
@@ -311,7 +311,7 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 		if r.Main || len(r.Exchanges) == 0 {
 			continue
 		}
-		if m, ok := w.requisites.get(r.Exchanges[len(r.Exchanges)-1].URL); r.FromCache && ok && m.err == nil &&
+		if m, ok := w.fetch.requisites.get(r.Exchanges[len(r.Exchanges)-1].URL); r.FromCache && ok && m.err == nil &&
 			m.file.Status >= 200 && m.file.Status < 300 {
 			out = append(out, m.file)
 			continue
@@ -336,8 +336,8 @@ func (w *pageWorker) browserRequisites(res *render.Result) []blogharvest.File {
 		f.Sum()
 		out = append(out, f)
 		if f.Status >= 200 && f.Status < 300 {
-			if _, ok := w.requisites.get(f.URL); !ok {
-				w.requisites.put(f.URL, mediaResult{file: f})
+			if _, ok := w.fetch.requisites.get(f.URL); !ok {
+				w.fetch.requisites.put(f.URL, mediaResult{file: f})
 			}
 		}
 	}
@@ -362,10 +362,10 @@ func (w *pageWorker) browserRevalidated(r render.Response) (blogharvest.File, bo
 		xs[i] = x
 	}
 	last := xs[len(xs)-1]
-	if m, ok := w.requisites.get(last.URL); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 && m.file.SHA256 != "" {
+	if m, ok := w.fetch.requisites.get(last.URL); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 && m.file.SHA256 != "" {
 		return revalidate(m.file, xs[:len(xs)-1], last), true
 	}
-	if held, ok := w.stored.get(last.URL); ok {
+	if held, ok := w.fetch.stored.get(last.URL); ok {
 		return revalidate(held.stored(), xs[:len(xs)-1], last), true
 	}
 	w.log.Info("browser request not recorded: a 304 revalidating a copy the crawl does not hold", "url", last.URL)
@@ -374,11 +374,11 @@ func (w *pageWorker) browserRevalidated(r render.Response) (blogharvest.File, bo
 
 // holds reports whether the crawl captured u whole, as a requisite or as
 // media.
-func (w *pageWorker) holds(u string) bool {
-	if m, ok := w.requisites.get(u); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 {
+func (fg *fetching) holds(u string) bool {
+	if m, ok := fg.requisites.get(u); ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300 {
 		return true
 	}
-	m, ok := w.media.get(u)
+	m, ok := fg.media.get(u)
 	return ok && m.err == nil && m.file.Status >= 200 && m.file.Status < 300
 }
 
@@ -402,7 +402,7 @@ func (w *pageWorker) unrecordedRequisites(res *render.Result) {
 		if u.URL == res.FinalURL || w.requisiteRefusal(u.URL) != "" {
 			continue
 		}
-		if w.holds(u.URL) {
+		if w.fetch.holds(u.URL) {
 			w.log.Debug(logBrowserUnrecorded, "url", u.URL, "why", u.Why)
 			continue
 		}

@@ -50,8 +50,8 @@ func TestBrowserRevalidated(t *testing.T) {
 		Captured: first, Status: 200, Header: map[string][]string{"Content-Type": {"text/css"}, "Etag": {`"a"`}, "Date": {"then"}},
 		Exchanges: []blogharvest.Exchange{{Method: "GET", URL: u, Status: 200, Reason: "200 OK", Sent: first}}}
 	orig.Sum()
-	w := &pageWorker{log: slog.New(slog.NewTextHandler(io.Discard, nil)), requisites: newMediaCache(), stored: &storedRequisites{}}
-	w.requisites.put(u, mediaResult{file: orig})
+	w := &pageWorker{log: slog.New(slog.NewTextHandler(io.Discard, nil)), fetch: testFetching(Options{})}
+	w.fetch.requisites.put(u, mediaResult{file: orig})
 	later := first.Add(time.Minute)
 	notModified := func(raw string) render.Response {
 		return render.Response{Exchanges: []blogharvest.Exchange{{Method: "GET", URL: raw, Status: 304, Reason: "304 Not Modified",

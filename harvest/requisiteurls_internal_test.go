@@ -95,7 +95,7 @@ func TestSrcsetURLs(t *testing.T) {
 // public host but a literal private address or localhost name elsewhere.
 func TestRequisiteRefusal(t *testing.T) {
 	home, _ := url.Parse("http://127.0.0.1:8080/")
-	w := &pageWorker{site: &site{scope: newScope(home, nil, []*regexp.Regexp{})}}
+	w := &pageWorker{site: &site{scope: newScope(home, nil, []*regexp.Regexp{})}, fetch: testFetching(Options{})}
 	cases := []struct {
 		mode, url string
 		ok        bool
@@ -111,7 +111,7 @@ func TestRequisiteRefusal(t *testing.T) {
 		{RequisitesNone, "http://127.0.0.1:8080/style.css", false},
 	}
 	for _, c := range cases {
-		w.req.mode = c.mode
+		w.fetch.cfg.req.mode = c.mode
 		if why := w.requisiteRefusal(c.url); (why == "") != c.ok {
 			t.Errorf("%s %s: refusal %q, want allowed %v", c.mode, c.url, why, c.ok)
 		}

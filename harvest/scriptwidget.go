@@ -418,7 +418,7 @@ func (w *pageWorker) readOwnScripts(ctx context.Context, srcs []string) []pageSc
 // ownScript reports whether the script at src is one readOwnScripts reads:
 // on the blog's origins, with requisites captured.
 func (w *pageWorker) ownScript(src string) bool {
-	if w.scripts == nil || w.requisites == nil || w.req.mode == RequisitesNone || w.site.scope == nil {
+	if w.scripts == nil || w.fetch.requisites == nil || w.fetch.cfg.req.mode == RequisitesNone || w.site.scope == nil {
 		return false
 	}
 	u, err := url.Parse(src)
@@ -434,7 +434,7 @@ func (w *pageWorker) readScript(ctx context.Context, src string) *pageScript {
 	if ok {
 		return r
 	}
-	f, err := w.fetchRequisite(ctx, src)
+	f, err := w.fetch.fetchRequisite(ctx, src)
 	if err == nil && f.Status >= 200 && f.Status < 300 && !isHTMLBytes(f.Body) {
 		base, _ := url.Parse(src)
 		code := string(f.Body[:min(len(f.Body), maxScriptCode)])

@@ -97,7 +97,7 @@ func TestScriptWidgetReason(t *testing.T) {
 	base := mustURL(t, "http://blog.example/posts/a/")
 	article := `<article><h1>T</h1><p>The text of the post, long enough to read as an article.</p></article>`
 	loader := "http://blog.example/assets/talk/client.js"
-	w := &pageWorker{site: &site{}, o: Options{Render: RenderAuto}, widgets: newWidgetScripts([]string{loader})}
+	w := &pageWorker{site: &site{}, fetch: testFetching(Options{Render: RenderAuto}), widgets: newWidgetScripts([]string{loader})}
 	may := func(s commentSignal) bool { return s.reason != "" }
 	for _, tc := range []struct {
 		name, body, want string

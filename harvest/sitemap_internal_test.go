@@ -56,7 +56,8 @@ func loopbackCrawl(t *testing.T, site string) *crawl {
 	home := mustURL(t, site+"/")
 	o := Options{Logger: slog.New(slog.DiscardHandler)}
 	c := newCrawl(o, newCrawlPolicy(), time.Now(), nil)
-	c.client, c.w.client, c.site.home, c.site.scope, c.site.pattern, c.knn = cl, cl, home, newScope(home, nil, nil), discover.LearnPattern(nil), newKNN(3, 16)
+	c.client, c.site.home, c.site.scope, c.site.pattern, c.knn = cl, home, newScope(home, nil, nil), discover.LearnPattern(nil), newKNN(3, 16)
+	c.w.useClient(cl)
 	c.w.begin(*c.site, nil, nil) // the set-up is done: the page worker's copy of the site
 	return c
 }

@@ -76,7 +76,7 @@ func TestMediaHosts(t *testing.T) {
 		{public, MediaSameHost, "https://upload.wikimedia.org/a.ogg", false},
 		{public, MediaSameHost, "https://www.blog.example.org/a.png", true},
 	} {
-		c := &pageWorker{site: &site{home: tc.home, scope: newScope(tc.home, nil, nil)}, o: Options{MediaHosts: tc.opt}}
+		c := &pageWorker{site: &site{home: tc.home, scope: newScope(tc.home, nil, nil)}, fetch: testFetching(Options{MediaHosts: tc.opt})}
 		if got := c.mediaHostAllowed(tc.media); got != tc.want {
 			t.Errorf("blog %s, MediaHosts %q: %s allowed = %v, want %v", tc.home, tc.opt, tc.media, got, tc.want)
 		}

@@ -251,7 +251,7 @@ func isQueryVariant(p *fetchedPage) bool {
 // fetchPage fetches an HTML page, parses and reads it. Feeds and binaries get
 // errNotHTML.
 func (w *pageWorker) fetchPage(ctx context.Context, raw string) (*fetchedPage, error) {
-	resp, err := w.client.Get(ctx, raw)
+	resp, err := w.fetch.client.Get(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -330,6 +330,13 @@ func (w *pageWorker) useRules(rules *learn.Rules, file *blogharvest.File, signs 
 	w.site.rulesF = file
 }
 
+// useClient hands the page worker's fetching the crawl's client; called
+// once by the coordinator (newClient), before the first page is fetched
+// (the home page's requisites and the training pages' included).
+func (w *pageWorker) useClient(cl *fetch.Client) {
+	w.fetch.client = cl
+}
+
 // pageResult is what the page worker learned for the whole crawl, handed
 // back to the coordinator as a value (pageWorker.result) for the Blog
 // record, the State and the Result.
@@ -346,7 +353,7 @@ type pageResult struct {
 // before the first).
 func (w *pageWorker) result() pageResult {
 	var acc Result
-	w.render.account.fill(&acc)
+	w.account.fill(&acc)
 	return pageResult{sideFiles: w.side.captures(), shapes: w.shapes.kept(), widgets: w.widgets.list(),
 		renders: acc.Renders, notRendered: acc.NotRendered}
 }
