@@ -4,7 +4,7 @@
 //
 // Parsing sniffs content rather than trusting Content-Type, survives wrong
 // declared encodings, never expands DTD entities, and keeps each item's own
-// XML (re-encoded as UTF-8) or JSON in Item.Raw for the archive. Metadata
+// XML (re-encoded as UTF-8) or JSON in Item.XML for the archive. Metadata
 // gofeed does not keep (Atom link relations, threading, wfw/slash/sy/
 // creativeCommons/openSearch elements) is read by a second, streaming pass
 // over the same bytes (scan.go), which also marks where each item's body
