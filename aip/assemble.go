@@ -102,8 +102,16 @@ var spillAbove = 4 << 20
 // as-deployed, -memprofile; on corpus blogs that write a bag every few
 // requests the growth was 6 % of a crawl's CPU, -cpuprofile of 3mdeb).
 // A buffer is put back once its package is written (pkg.removeTemps);
-// sync.Pool drops the idle ones at collections.
+// sync.Pool drops the idle ones at collections, but only at the second
+// after their last use: a buffer over maxPooledMETS is dropped at once.
 var metsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledMETS is the largest buffer removeTemps puts back in
+// metsBuffers. A large post's METS grows its buffer to megabytes (up to
+// twice spillAbove), which the pool kept live through the next
+// collection, at the crawl's peak of live heap (issue 43); the METS of
+// most packages fits in far less.
+const maxPooledMETS = 1 << 20
 
 // spill is a writer that keeps what it is given in memory up to limit
 // bytes, then in a temporary file.
@@ -185,8 +193,10 @@ func (p *pkg) removeTemps() {
 	}
 	p.temps = nil
 	for _, b := range p.pooled {
-		b.Reset()
-		metsBuffers.Put(b)
+		if b.Cap() <= maxPooledMETS {
+			b.Reset()
+			metsBuffers.Put(b)
+		}
 	}
 	p.pooled = nil
 }

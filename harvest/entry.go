@@ -121,11 +121,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// itemXML returns the feed item's own document (feed.Item.XML), nil for
+// no item.
+func itemXML(it *feed.Item) []byte {
+	if it == nil {
+		return nil
+	}
+	return it.XML()
+}
+
 // addFiles attaches the feed item, the comment feed and the rules.
 func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
-	if j.item != nil && len(j.item.Raw) > 0 {
+	if raw := itemXML(j.item); len(raw) > 0 {
 		f := blogharvest.File{URL: w.site.blog.FeedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(w.site.feed.Format),
-			Body: j.item.Raw, Captured: w.start}
+			Body: raw, Captured: w.start}
 		f.Sum()
 		e.Files = append(e.Files, f)
 	}

@@ -49,9 +49,9 @@ type sideFeeds struct {
 type sideItem struct {
 	date    time.Time // published, else updated
 	feedURL string
-	format  string    // the feed's format (feed.Feed.Format)
-	raw     []byte    // the item as the feed wrote it
-	read    time.Time // when the feed was captured
+	format  string     // the feed's format (feed.Feed.Format)
+	item    *feed.Item // the item, whose XML() is the item as the feed wrote it
+	read    time.Time  // when the feed was captured
 }
 
 func newSideFeeds() *sideFeeds {
@@ -107,14 +107,15 @@ func (s *sideFeeds) add(feedURL string, f *feed.Feed, first blogharvest.File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pages[feedURL] = first
-	for _, it := range f.Items {
+	for i := range f.Items {
+		it := &f.Items[i]
 		d := it.Published
 		if d.IsZero() {
 			d = it.Updated
 		}
 		if u := canonicalOr(firstNonEmpty(it.Link, it.GUID)); u != "" && !d.IsZero() {
 			if _, ok := s.dates[u]; !ok {
-				s.dates[u] = sideItem{date: d, feedURL: feedURL, format: f.Format, raw: it.Raw, read: first.Captured}
+				s.dates[u] = sideItem{date: d, feedURL: feedURL, format: f.Format, item: it, read: first.Captured}
 			}
 		}
 	}
@@ -199,9 +200,9 @@ func (w *pageWorker) fallbackDates(ctx context.Context, e *blogharvest.Entry, j 
 	if it, ok := w.feedDate(ctx, j.page); ok {
 		e.Created, e.CreatedPrecision = it.date, ""
 		e.Provenance.Set("date_created", blogharvest.MethodFeed)
-		if len(it.raw) > 0 {
+		if raw := itemXML(it.item); len(raw) > 0 {
 			f := blogharvest.File{URL: it.feedURL, Role: blogharvest.RoleFeed, MediaType: feedMediaType(it.format),
-				Body: it.raw, Captured: it.read}
+				Body: raw, Captured: it.read}
 			f.Sum()
 			e.Files = append(e.Files, f)
 		}

@@ -156,11 +156,15 @@ func itemSignature(it *feed.Item) string {
 		kind = "d:"
 	}
 	var b strings.Builder
+	var raw []byte
+	if it.Updated.IsZero() {
+		raw = it.XML()
+	}
 	switch {
 	case !it.Updated.IsZero():
 		b.WriteString(it.Link + "\x00" + strconv.Itoa(it.CommentCount) + "\x00")
-	case len(it.Raw) > 0:
-		b.Write(it.Raw)
+	case len(raw) > 0:
+		b.Write(raw)
 	default:
 		for _, s := range []string{it.GUID, it.Link, it.Title, it.Author, it.Content, it.Summary,
 			strconv.Itoa(it.CommentCount), it.Published.UTC().String(), strings.Join(it.Categories, "\x00")} {

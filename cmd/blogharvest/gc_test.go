@@ -103,6 +103,21 @@ func TestRetuneNeverUnderTwiceLive(t *testing.T) {
 	}
 }
 
+// TestRetuneRaisesToLimitFor checks that a live heap over softLimit's
+// raises the limit to limitFor of it and no higher: room beyond it is
+// resident memory at a crawl's peak (issue 43).
+func TestRetuneRaisesToLimitFor(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	debug.SetMemoryLimit(softLimit)
+	tn := &memoryTuner{limit: softLimit}
+	for _, live := range []uint64{50 << 20, 60 << 20, 200 << 20} {
+		tn.retune(live)
+		if want := limitFor(live); tn.limit != want {
+			t.Errorf("live %d MB: limit %d, want limitFor's %d", live>>20, tn.limit, want)
+		}
+	}
+}
+
 // TestMemoryTunerFollowsLiveHeap: with a live heap above softLimit the
 // runtime's limit rises after a collection to at least limitFor of it, and
 // comes back to softLimit once the heap is dropped.

@@ -101,18 +101,19 @@ func (t *memoryTuner) arm() {
 }
 
 // retune sets the limit for a live heap of live bytes. A limit under
-// limitFor(live) is raised at once, with an eighth more room, so that the
-// limit is never under limitFor of the live heap measured and a growing heap
-// does not reset it every cycle; a limit over it is lowered only when it
-// is more than a quarter too high, or when the heap is back under
-// softLimit's (SetMemoryLimit stops the world briefly; most cycles leave
-// the limit where it is).
+// limitFor(live) is raised at once to it, so that the limit is never under
+// limitFor of the live heap measured; a limit over it is lowered only when
+// it is more than a quarter too high, or when the heap is back under
+// softLimit's (most cycles leave the limit where it is). The raise once
+// added an eighth more room, so that a growing heap would not reset the
+// limit every cycle: at a crawl's peak of live heap that eighth was resident
+// memory (some 14 MB of limit at a 50 MB live heap, thaumatorium's peak)
+// and leaving it out cost no CPU that a crawl showed (doc/benchmarks.md,
+// issue 43); a growing heap's one SetMemoryLimit per cycle costs far less
+// than the cycle.
 func (t *memoryTuner) retune(live uint64) {
 	switch l := limitFor(live); {
 	case l > t.limit:
-		if l < math.MaxInt64-l/8 {
-			l += l / 8
-		}
 		debug.SetMemoryLimit(l)
 		t.limit = l
 	case l < t.limit-t.limit/4, l == softLimit && t.limit != softLimit:

@@ -125,7 +125,7 @@ func commentsOf(f *Feed) []Comment {
 	for _, it := range f.Items {
 		c := Comment{
 			ID: firstNonEmpty(it.GUID, it.Link), Link: it.Link, Title: it.Title, Author: it.Author,
-			Published: itemDate(it), Content: firstNonEmpty(it.Content, it.Summary), Raw: it.Raw,
+			Published: itemDate(it), Content: firstNonEmpty(it.Content, it.Summary), Raw: it.XML(),
 			AuthorURL: it.authorURL, InReplyTo: it.replyTo,
 		}
 		out = append(out, c)

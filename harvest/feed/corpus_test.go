@@ -89,8 +89,8 @@ func checkCorpusFeed(t *testing.T, dir string, cb corpusBlog) {
 		t.Errorf("language %q, want %q", f.Language, cb.Language)
 	}
 	for i, it := range f.Items {
-		if len(it.Raw) == 0 || it.Title == "" && it.Content == "" && it.Summary == "" {
-			t.Errorf("item %d: empty (%q, raw %d bytes)", i, it.Title, len(it.Raw))
+		if len(it.XML()) == 0 || it.Title == "" && it.Content == "" && it.Summary == "" {
+			t.Errorf("item %d: empty (%q, raw %d bytes)", i, it.Title, len(it.XML()))
 		}
 	}
 	var b blogharvest.Blog

@@ -31,7 +31,7 @@ func TestParseRepairsText(t *testing.T) {
 	if string(f.Raw) != body {
 		t.Error("Raw is not the feed as served")
 	}
-	if strings.Contains(string(f.Items[0].Raw), "\x01") {
+	if strings.Contains(string(f.Items[0].XML()), "\x01") {
 		t.Error("item Raw holds U+0001")
 	}
 }

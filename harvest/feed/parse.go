@@ -144,9 +144,10 @@ func mergeScanned(f *Feed, sc *scanned, feedURL string) {
 	}
 }
 
-// mergeItem adds comment links, counts and the raw XML to it.
+// mergeItem adds comment links, counts and the item's place in the text
+// (Item.XML) to it.
 func mergeItem(it *Item, si *scannedItem, feedURL string) {
-	it.Raw = si.raw
+	it.xml = si.xml
 	if orig := resolve(feedURL, strings.TrimSpace(si.origLink)); orig != "" {
 		it.Link = orig // FeedBurner's item link is its own redirect (feedproxy.google.com/~r/…)
 	}

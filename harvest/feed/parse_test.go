@@ -90,7 +90,7 @@ func TestParseRSS(t *testing.T) {
 		len(it.Enclosures) != 1 || it.Enclosures[0] != "https://tea.example.org/media/toast.mp3" {
 		t.Errorf("item extras %+v", it)
 	}
-	raw := string(it.Raw)
+	raw := string(it.XML())
 	if !strings.HasPrefix(raw, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<item ") || !strings.HasSuffix(raw, "</item>") || !strings.Contains(raw, "slash:comments") {
 		t.Errorf("raw item %q", raw)
 	}
@@ -154,8 +154,8 @@ func TestParseAtom(t *testing.T) {
 		!it.Published.Equal(time.Date(2024, 1, 10, 10, 0, 0, 0, time.UTC)) || it.Author != "Anna" {
 		t.Errorf("entry %+v", it)
 	}
-	if !strings.HasPrefix(string(it.Raw), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"+`<entry xmlns="http://www.w3.org/2005/Atom"`) || !strings.HasSuffix(string(it.Raw), "</entry>") {
-		t.Errorf("raw %q", it.Raw)
+	if !strings.HasPrefix(string(it.XML()), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"+`<entry xmlns="http://www.w3.org/2005/Atom"`) || !strings.HasSuffix(string(it.XML()), "</entry>") {
+		t.Errorf("raw %q", it.XML())
 	}
 	if f.Items[1].Summary != "Kurz" || f.Items[1].CommentCount != -1 {
 		t.Errorf("entry 2 %+v", f.Items[1])
@@ -186,7 +186,7 @@ func TestParseJSONFeed(t *testing.T) {
 		len(f.Next) != 1 || f.Next[0] != "https://notes.example.com/feed.json?page=2" {
 		t.Fatalf("feed %+v", f)
 	}
-	if it := f.Items[0]; it.GUID != "n2" || it.Content != "<p>2</p>" || !strings.Contains(string(it.Raw), `"id": "n2"`) {
+	if it := f.Items[0]; it.GUID != "n2" || it.Content != "<p>2</p>" || !strings.Contains(string(it.XML()), `"id": "n2"`) {
 		t.Errorf("item %+v", it)
 	}
 	if f.Items[1].Link != "https://notes.example.com/n1" {
@@ -205,7 +205,7 @@ func TestParseRSS1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Format != "rss" || len(f.Items) != 2 || f.Items[0].Link != "https://old.example.org/a" || len(f.Items[1].Raw) == 0 || f.Rights != "All mine" {
+	if f.Format != "rss" || len(f.Items) != 2 || f.Items[0].Link != "https://old.example.org/a" || len(f.Items[1].XML()) == 0 || f.Rights != "All mine" {
 		t.Errorf("feed %+v", f)
 	}
 }
@@ -282,8 +282,8 @@ func TestEncodings(t *testing.T) {
 		if f.Title != "café" || len(f.Items) != 1 || f.Items[0].Title != "café" {
 			t.Errorf("%s: title %q, items %+v", tc.name, f.Title, f.Items)
 		}
-		if !strings.Contains(string(f.Items[0].Raw), "café") {
-			t.Errorf("%s: raw item not UTF-8: %q", tc.name, f.Items[0].Raw)
+		if !strings.Contains(string(f.Items[0].XML()), "café") {
+			t.Errorf("%s: raw item not UTF-8: %q", tc.name, f.Items[0].XML())
 		}
 	}
 }

@@ -33,7 +33,7 @@ type link struct {
 
 // scannedItem is what gofeed does not keep of an item.
 type scannedItem struct {
-	raw                   []byte
+	xml                   itemXML // the item's element and the declarations its document adds
 	links                 []link
 	inReplyTo, replyHref  string // thr:in-reply-to ref and href
 	commentRss, comments  string
@@ -170,7 +170,8 @@ func (s *scanner) end(off int64) {
 		s.bodyStart = -1
 	}
 	if s.item != nil && len(s.stack) == s.itemDepth {
-		s.item.raw = declare(s.body[s.itemStart:s.d.InputOffset()], s.itemNS)
+		end := int(s.d.InputOffset())
+		s.item.xml = itemXML{src: s.body[s.itemStart:end:end], decls: s.itemNS}
 		s.out.items = append(s.out.items, *s.item)
 		s.item = nil
 	}

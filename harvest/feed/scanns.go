@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// An item's raw XML is kept as a document of its own (Item.Raw): an XML
+// An item's raw XML is kept as a document of its own (Item.XML): an XML
 // declaration, then the item, with the namespace declarations it relies on
 // from the feed's root or channel copied into its start tag, so that an
 // item using dc:creator or content:encoded is well-formed XML on its own.

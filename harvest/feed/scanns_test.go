@@ -36,7 +36,7 @@ func TestItemRawDeclaresNamespaces(t *testing.T) {
 		if len(f.Items) != 1 {
 			t.Fatalf("%s: %d items", name, len(f.Items))
 		}
-		raw := f.Items[0].Raw
+		raw := f.Items[0].XML()
 		if !bytes.HasPrefix(raw, []byte(`<?xml version="1.0" encoding="UTF-8"?>`+"\n"+c.want)) {
 			t.Errorf("%s: raw item starts\n%s\nwant\n%s", name, raw[:min(len(raw), 200)], c.want)
 		}

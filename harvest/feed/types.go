@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"encoding/xml"
 	"errors"
 	"time"
 )
@@ -53,10 +54,32 @@ type Item struct {
 	CommentsURL               string // RSS <comments> or an Atom rel="replies" HTML link
 	CommentCount              int    // slash:comments or thr:count; -1 when unknown
 	Enclosures                []string
-	Raw                       []byte // the item's own XML (UTF-8) or JSON, for the archive
+	Raw                       []byte // a JSON Feed item's own JSON; an XML item's is XML()
 
-	authorURL string // Atom author uri, for comments
-	replyTo   string // Atom threading parent, for comments
+	xml       itemXML // an XML item's place in the feed, for XML()
+	authorURL string  // Atom author uri, for comments
+	replyTo   string  // Atom threading parent, for comments
+}
+
+// XML returns the item's own document for the archive: a JSON Feed item's
+// JSON (Raw), or an XML item's XML (UTF-8) as a document of its own
+// (scanns.go), cut from the feed's text on each call rather than kept
+// beside it (a crawl holds the feed's text anyway, for the Blog record's
+// capture: its items' copies doubled a full-text feed in memory). Nil when
+// the item has neither. The caller may keep the result but not change it
+// when it is Raw.
+func (it *Item) XML() []byte {
+	if len(it.Raw) > 0 || it.xml.src == nil {
+		return it.Raw
+	}
+	return declare(it.xml.src, it.xml.decls)
+}
+
+// itemXML is an XML item's element as the feed's (UTF-8) text holds it and
+// the namespace declarations its document adds (declare).
+type itemXML struct {
+	src   []byte // a slice of the feed's text, capacity cut to its length
+	decls []xml.Attr
 }
 
 // Comment is one entry of a comment feed.
