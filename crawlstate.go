@@ -1,6 +1,10 @@
 package blogharvest
 
-import "time"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
 
 // CrawlState is what one crawl of a blog leaves for the next update of it,
 // so that the update stays polite: the feeds asked for conditionally, the
@@ -82,4 +86,11 @@ type Validators struct {
 	ETag         string // the ETag header; "" if none
 	LastModified string // the Last-Modified header; "" if none
 	Digest       string // SHA-256 (lowercase hex) of the body (a feed's first page); "" if unknown
+}
+
+// DigestOf returns body's Validators.Digest: its SHA-256 in lowercase hex,
+// which tells a body served again unchanged.
+func DigestOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
 }

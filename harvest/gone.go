@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
@@ -54,7 +53,7 @@ type withdrawals struct {
 // either way).
 func (c *crawl) goneAnswer(ctx context.Context, u string) (status int, gone, back bool) {
 	v := c.o.State.Pages[u]
-	resp, err := c.client.Do(ctx, fetch.Request{URL: u, ETag: discover.BaseETag(v.ETag), LastModified: v.LastModified})
+	resp, err := c.client.Do(ctx, fetch.Request{URL: u, ETag: v.ETag, LastModified: v.LastModified})
 	var se *fetch.StatusError
 	switch {
 	case err == nil && resp != nil:

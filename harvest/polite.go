@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
@@ -173,7 +172,7 @@ func itemSignature(it *feed.Item) string {
 		}
 	}
 	b.WriteString(it.Updated.UTC().String())
-	return kind + discover.Digest([]byte(b.String()))[:32]
+	return kind + blogharvest.DigestOf([]byte(b.String()))[:32]
 }
 
 // itemSignatures returns State.Items for the items of the feed's first
@@ -243,7 +242,7 @@ func (w *pageWorker) recheckPage(ctx context.Context, j *pageJob) outcome {
 		j.page, j.err = w.fetchPage(ctx, j.t.url)
 		return w.finish(ctx, j)
 	}
-	resp, err := w.fetch.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: discover.BaseETag(v.ETag), LastModified: v.LastModified})
+	resp, err := w.fetch.client.Do(ctx, fetch.Request{URL: j.t.url, ETag: v.ETag, LastModified: v.LastModified})
 	switch {
 	case err != nil:
 		j.err = err

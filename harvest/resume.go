@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 )
 
@@ -95,7 +94,7 @@ func (st State) Since() time.Time { return st.PostsChecked.Add(-WatermarkMargin)
 // archivedValidators returns the validators of an archived feed capture.
 func archivedValidators(f *blogharvest.File, body []byte) blogharvest.Validators {
 	h := http.Header(f.Header)
-	return blogharvest.Validators{URL: f.URL, ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified"), Digest: discover.Digest(body)}
+	return blogharvest.Validators{URL: f.URL, ETag: h.Get("ETag"), LastModified: h.Get("Last-Modified"), Digest: blogharvest.DigestOf(body)}
 }
 
 // fileBody returns a file's content: its Body, else the archived object

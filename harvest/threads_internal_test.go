@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 )
 
@@ -48,11 +47,11 @@ func TestPollThreads(t *testing.T) {
 	var internal atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { internal.Add(1) }))
 	defer other.Close()
-	old := discover.Digest([]byte(comments))
+	old := blogharvest.DigestOf([]byte(comments))
 	st := State{CrawlState: blogharvest.CrawlState{Threads: map[string][]blogharvest.Validators{
 		srv.URL + "/a/": {{URL: srv.URL + "/same", ETag: `"s1"`, Digest: old}},
 		srv.URL + "/b/": {{URL: srv.URL + "/commented", Digest: old}},
-		srv.URL + "/c/": {{URL: srv.URL + "/counter", Digest: discover.Digest([]byte(`{"views":0}`))}},
+		srv.URL + "/c/": {{URL: srv.URL + "/counter", Digest: blogharvest.DigestOf([]byte(`{"views":0}`))}},
 		srv.URL + "/d/": {{URL: other.URL + "/admin.json", Digest: old}},
 	}}}
 	o := Options{Blog: blogharvest.Blog{ID: "t", URL: srv.URL + "/"}, State: st}.withDefaults()

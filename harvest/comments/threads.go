@@ -2,8 +2,6 @@ package comments
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -69,7 +67,7 @@ func ThreadWatch(res *render.Result, lang string) (holding, cands []blogharvest.
 		if a.Method != "" && a.Method != http.MethodGet || a.Status != http.StatusOK || len(cands) >= maxThreadURLs*4 {
 			continue
 		}
-		v := blogharvest.Validators{URL: a.URL, ETag: a.ETag, LastModified: a.LastModified, Digest: digestOf(a.Body)}
+		v := blogharvest.Validators{URL: a.URL, ETag: a.ETag, LastModified: a.LastModified, Digest: blogharvest.DigestOf(a.Body)}
 		if slices.ContainsFunc(cands, func(o blogharvest.Validators) bool { return o.URL == v.URL }) {
 			continue
 		}
@@ -200,7 +198,7 @@ func (t *Watcher) ask(ctx context.Context, f APIFetcher, v blogharvest.Validator
 // validators, and returns its validators now; ok is false when it did not
 // answer with a body (v is returned: a 304, a failure, another status).
 func (t *Watcher) answer(ctx context.Context, f APIFetcher, v blogharvest.Validators) (blogharvest.Validators, bool) {
-	resp, err := f.Do(ctx, fetch.Request{URL: v.URL, ETag: baseETag(v.ETag), LastModified: v.LastModified,
+	resp, err := f.Do(ctx, fetch.Request{URL: v.URL, ETag: v.ETag, LastModified: v.LastModified,
 		Accept: "application/json", Kind: fetch.Subresource})
 	switch {
 	case err != nil:
@@ -212,7 +210,7 @@ func (t *Watcher) answer(ctx context.Context, f APIFetcher, v blogharvest.Valida
 		t.log.Info("comment thread not asked", "url", v.URL, "status", resp.Status)
 		return v, false
 	}
-	return blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: digestOf(resp.Body)}, true
+	return blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"), Digest: blogharvest.DigestOf(resp.Body)}, true
 }
 
 // Note keeps the thread watch of the rendered page of the post at post
@@ -344,22 +342,4 @@ func withPolled(vs, polled []blogharvest.Validators) []blogharvest.Validators {
 		}
 	}
 	return out
-}
-
-// digestOf returns the SHA-256 of b, hex-encoded (as harvest's State
-// digests are).
-func digestOf(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// baseETag returns an ETag without the suffix a server's compression
-// added to it (as harvest's conditional requests send it).
-func baseETag(etag string) string {
-	for _, suffix := range []string{`-gzip"`, `-br"`} {
-		if base, ok := strings.CutSuffix(etag, suffix); ok {
-			return base + `"`
-		}
-	}
-	return etag
 }

@@ -31,7 +31,7 @@ func TestThreadWatchSelection(t *testing.T) {
 	res := &render.Result{URL: "https://blog.example.org/rye-bread/", HTML: []byte(page),
 		API: append([]render.APIResponse{{URL: api + "comments/post/p1/?limit=20", Method: "GET", Status: 200, ETag: `"t1"`, Body: []byte(thread)}}, other...)}
 	holding, cands := ThreadWatch(res, "en")
-	if len(holding) != 1 || holding[0].URL != api+"comments/post/p1/?limit=20" || holding[0].ETag != `"t1"` || holding[0].Digest != digestOf([]byte(thread)) || cands != nil {
+	if len(holding) != 1 || holding[0].URL != api+"comments/post/p1/?limit=20" || holding[0].ETag != `"t1"` || holding[0].Digest != blogharvest.DigestOf([]byte(thread)) || cands != nil {
 		t.Errorf("watch %v, candidates %v: want the thread only, with its validators", holding, cands)
 	}
 
@@ -87,7 +87,7 @@ func TestThreadShape(t *testing.T) {
 func TestThreadState(t *testing.T) {
 	const blog, api = "https://blog.example.org/", "https://comments.example.org/api/"
 	v := func(u string) blogharvest.Validators {
-		return blogharvest.Validators{URL: u, Digest: digestOf([]byte(u))}
+		return blogharvest.Validators{URL: u, Digest: blogharvest.DigestOf([]byte(u))}
 	}
 	counts, settings := v(api+"comments/counts/?ids=x"), v(api+"settings/")
 	type crawl struct {

@@ -55,7 +55,8 @@
 //     posts feed and its pages (the paging options an UpdateCrawl uses),
 //     a first page received already and not fetched again, a feed's
 //     validators: feed.go (Feeds.Unchanged, Feeds.Read, Feeds.Pages,
-//     Feeds.Keep, ValidatorsOf, BaseETag). The blog-wide comment feed
+//     Feeds.Keep, ValidatorsOf; the ETag's compression suffix is
+//     dropped by fetch's client). The blog-wide comment feed
 //     (which one: the home page's or the last crawl's, at the paths
 //     harvest/platform.SiteCommentFeed names; its bound of pages, which
 //     comments count, the posts they name, its pages parsed once for the

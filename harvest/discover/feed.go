@@ -2,11 +2,8 @@ package discover
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -251,7 +248,7 @@ func (s *Feeds) Unchanged(ctx context.Context, last, comment blogharvest.Validat
 // Pages; a failure counts as a change (the crawl goes on and meets it
 // again).
 func (s *Feeds) ask(ctx context.Context, v blogharvest.Validators) (blogharvest.Validators, bool) {
-	resp, err := feed.Request(ctx, s.client, v.URL, BaseETag(v.ETag), v.LastModified)
+	resp, err := feed.Request(ctx, s.client, v.URL, v.ETag, v.LastModified)
 	if err != nil {
 		s.log.Debug("conditional feed request", "url", v.URL, "err", err)
 		return v, false
@@ -260,7 +257,7 @@ func (s *Feeds) ask(ctx context.Context, v blogharvest.Validators) (blogharvest.
 		return v, true
 	}
 	nv := blogharvest.Validators{URL: v.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
-		Digest: Digest(resp.Body)}
+		Digest: blogharvest.DigestOf(resp.Body)}
 	if v.Digest != "" && nv.Digest == v.Digest {
 		return nv, true
 	}
@@ -276,28 +273,7 @@ func ValidatorsOf(raw string, f *feed.Feed, files []blogharvest.File) blogharves
 		v.ETag, v.LastModified = f.ETag, f.LastModified
 	}
 	if len(files) > 0 {
-		v.Digest = Digest(files[0].Body)
+		v.Digest = blogharvest.DigestOf(files[0].Body)
 	}
 	return v
-}
-
-// Digest returns the SHA-256 of b in lowercase hex: a validator's
-// Digest, which tells a body served again unchanged.
-func Digest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// BaseETag undoes what Apache's mod_deflate does to the ETag of a body it
-// compresses ("abc" becomes "abc-gzip", DeflateAlterETag AddSuffix): the
-// application behind it (WordPress compares If-None-Match with its own
-// ETag, and wants it to match as well as If-Modified-Since) never sees the
-// suffix and answers 200 to it. Apache itself matches the base ETag too.
-func BaseETag(etag string) string {
-	for _, suffix := range []string{`-gzip"`, `-br"`} {
-		if base, ok := strings.CutSuffix(etag, suffix); ok {
-			return base + `"`
-		}
-	}
-	return etag
 }

@@ -126,8 +126,8 @@ func TestFeedsUnchanged(t *testing.T) {
 		t.Errorf("ETag v1-gzip: %+v after %d requests, want unchanged (304 to the base ETag) after 1", u, b.requests("/feed.xml"))
 	}
 
-	u = b.feeds(t, update).Unchanged(ctx, blogharvest.Validators{URL: feedURL, ETag: `"v0"`, Digest: discover.Digest([]byte(body))}, blogharvest.Validators{})
-	if !u.Same || u.Feed.ETag != `"v1-gzip"` || u.Feed.Digest != discover.Digest([]byte(body)) {
+	u = b.feeds(t, update).Unchanged(ctx, blogharvest.Validators{URL: feedURL, ETag: `"v0"`, Digest: blogharvest.DigestOf([]byte(body))}, blogharvest.Validators{})
+	if !u.Same || u.Feed.ETag != `"v1-gzip"` || u.Feed.Digest != blogharvest.DigestOf([]byte(body)) {
 		t.Errorf("same body: %+v, want unchanged with the new ETag", u)
 	}
 
@@ -151,7 +151,7 @@ func TestFeedsUnchanged(t *testing.T) {
 	if !slices.Equal(links, []string{"/2026/two/", "/2026/one/", "/2025/zero/"}) || len(r.Files) != 2 || b.requests("/feed.xml?page=2") != 1 {
 		t.Errorf("read %q in %d files, want three items in two pages", links, len(r.Files))
 	}
-	if want := (blogharvest.Validators{URL: feedURL, ETag: `"v1-gzip"`, Digest: discover.Digest([]byte(body))}); r.Validators != want {
+	if want := (blogharvest.Validators{URL: feedURL, ETag: `"v1-gzip"`, Digest: blogharvest.DigestOf([]byte(body))}); r.Validators != want {
 		t.Errorf("validators %+v, want %+v", r.Validators, want)
 	}
 	if r = s.Read(ctx, feedURL, nil); r.Feed == nil || b.requests("/feed.xml")-before != 1 {
@@ -338,7 +338,7 @@ func TestSiteComments(t *testing.T) {
 	if len(sc.Parsed) != 1 || len(sc.Parsed[0]) != 5 || len(byPost) != 4 || byPost["/2026/a/"] != 2 || byPost["/pic.jpg"] != 1 {
 		t.Errorf("update: parsed %d pages, comments by post %v; want one page of 5, /2026/a/ twice, /pic.jpg and the rest once", len(sc.Parsed), byPost)
 	}
-	if sc.Validators.URL != cf || sc.Validators.ETag != `"c1"` || sc.Validators.Digest != discover.Digest(sc.Files[0].Body) {
+	if sc.Validators.URL != cf || sc.Validators.ETag != `"c1"` || sc.Validators.Digest != blogharvest.DigestOf(sc.Files[0].Body) {
 		t.Errorf("validators %+v", sc.Validators)
 	}
 	sc = b.feeds(t, discover.FeedConfig{SiteCommentPages: 1}).SiteComments(ctx, cf, commented{})

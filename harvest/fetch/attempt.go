@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -57,7 +58,7 @@ func (c *Client) newRequest(ctx context.Context, u *url.URL, r Request) *http.Re
 		req.Header.Set("Accept", r.Accept)
 	}
 	if r.ETag != "" {
-		req.Header.Set("If-None-Match", r.ETag)
+		req.Header.Set("If-None-Match", BaseETag(r.ETag))
 	}
 	if r.LastModified != "" {
 		req.Header.Set("If-Modified-Since", r.LastModified)
@@ -159,4 +160,19 @@ func classifyNetError(u *url.URL, err error) error {
 		return blogharvest.Permanent(err)
 	}
 	return blogharvest.Transient(err)
+}
+
+// BaseETag undoes what Apache's mod_deflate does to the ETag of a body it
+// compresses ("abc" becomes "abc-gzip", DeflateAlterETag AddSuffix): the
+// application behind it (WordPress compares If-None-Match with its own
+// ETag, and wants it to match as well as If-Modified-Since) never sees the
+// suffix and answers 200 to it. Apache itself matches the base ETag too.
+// Every conditional request the client sends carries the base ETag.
+func BaseETag(etag string) string {
+	for _, suffix := range []string{`-gzip"`, `-br"`} {
+		if base, ok := strings.CutSuffix(etag, suffix); ok {
+			return base + `"`
+		}
+	}
+	return etag
 }

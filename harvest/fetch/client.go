@@ -30,7 +30,7 @@ type Client struct {
 // Request is one GET with optional conditional-request validators.
 type Request struct {
 	URL          string
-	ETag         string // sent as If-None-Match when set
+	ETag         string // sent as If-None-Match (its BaseETag) when set
 	LastModified string // sent as If-Modified-Since when set
 	Accept       string // the Accept header; if empty, "*/*"
 	// Kind says where the request may go (see Page and Subresource); the
