@@ -372,11 +372,11 @@
 //     what a crawl leaves for the next one goes into
 //     blogharvest.CrawlState (crawlstate.go at the root), which the
 //     schedule store keeps as it is; State adds only robots.txt and rules.
-//   - moves.go: a blog that moved: its feed found again (findMovedFeed),
-//     the move suspected (suspectMove), the archived URLs asked for
-//     (probeMoves), each post matched with an archived one (identify,
-//     moveIndex.match), State.Moved; what the crawl keeps of it:
-//     moveState.
+//   - moves.go: a blog that moved: what the move stage
+//     (harvest/discover.Moves) decided applied — its feed found again
+//     (applyFeedMove), the archived URLs asked for (probeMoves) — each
+//     post matched with an archived one (identify, moveIndex.match),
+//     State.Moved; what the crawl keeps of it: moveState.
 //   - gone.go: posts withdrawn from the live blog: the posts dropped from
 //     the feed's first page asked for (askDropped), the suspected and
 //     withdrawn ones asked again (askGone), State.Gone, the ledger fates
@@ -506,8 +506,11 @@
 //     discover.LeftOuts), never of pageWorker.
 //   - What makes a post at a new URL the same post (the evidence, its
 //     order, the text threshold): moveIndex.match in moves.go; when a move
-//     is suspected: suspectMove; which failures of the known feed send the
-//     crawl looking for it again: feedMayHaveMoved.
+//     is suspected, which failures of the known feed send the crawl
+//     looking for it again, how it is found again and which archived URLs
+//     are asked for: harvest/discover's moves.go (Moves.Suspect,
+//     Moves.FeedMayHaveMoved, Feeds.FindMoved, Moves.Probe); what the
+//     crawl does with what they found: applyFeedMove, probeMoves.
 //   - What makes the site at the address a stranger's: checkIdentity and
 //     moveIndex.foundAgain (the evidence that it is still the blog),
 //     StrangerThreshold, strangerWithoutFeed and answered (a stranger vs a
