@@ -293,5 +293,10 @@ func (m *Moves) Probe(ctx context.Context, archived []string, listed map[string]
 			p.Lines = append(p.Lines, LedgerLine{URL: u, Via: "archived"})
 		}
 	}
+	targets := map[string]bool{}
+	for _, r := range p.Redirects {
+		targets[r.Target] = true
+	}
+	m.deps.Log.Info("the blog moved: archived URLs asked for", "archived", len(archived), "asked", p.Asked, "redirects", len(targets))
 	return p
 }
