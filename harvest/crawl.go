@@ -239,7 +239,8 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		disc: newDiscovery(pol, o), failed: map[string]bool{},
 		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger),
-		move:    moveState{cfg: discover.MoveConfig{UseState: pol.useState, FeedGiven: o.Blog.FeedURL != "", Since: pol.since, NoProbes: o.NoMoveProbes, Last: o.State.Items}}}
+		move:    moveState{cfg: discover.MoveConfig{UseState: pol.useState, FeedGiven: o.Blog.FeedURL != "", Since: pol.since, NoProbes: o.NoMoveProbes, Last: o.State.Items}},
+		gone:    withdrawals{cfg: discover.GoneConfig{UseState: pol.useState, Start: start, Gone: o.State.Gone, Items: o.State.Items, Pages: o.State.Pages}}}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -350,6 +351,7 @@ func (c *crawl) newClient() error {
 	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
 	c.move.stage = discover.NewMoves(c.move.cfg, discover.MoveDeps{Fetch: cl, Canon: discoverCanon{}, Stub: discoverStub{},
 		Key: discoverKey{}, Progress: discoverProgress{c}, Warn: c.stats, Log: c.log})
+	c.gone.check = discover.NewGone(c.gone.cfg, discover.GoneDeps{Fetch: cl, Warn: c.stats, Log: c.log})
 	return nil
 }
 

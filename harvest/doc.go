@@ -188,7 +188,8 @@
 // records it withdrawn from the live blog (ledger fate withdrawn, a Blog
 // record emitted, RecordsWithdrawal); a withdrawn post is asked again
 // after a week, doubling to 180 days, and recorded restored (fate
-// restored) when it answers again (gone.go, doc/lifecycle.md).
+// restored) when it answers again (the gone check harvest/discover.Gone,
+// applied by gone.go; doc/lifecycle.md).
 //
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
@@ -377,11 +378,12 @@
 //     (applyFeedMove), the archived URLs asked for (probeMoves) — each
 //     post matched with an archived one (identify, moveIndex.match),
 //     State.Moved; what the crawl keeps of it: moveState.
-//   - gone.go: posts withdrawn from the live blog: the posts dropped from
-//     the feed's first page asked for (askDropped), the suspected and
-//     withdrawn ones asked again (askGone), State.Gone, the ledger fates
-//     withdrawn and restored, RecordsWithdrawal; what the crawl keeps of
-//     it: withdrawals.
+//   - gone.go: posts withdrawn from the live blog: what the gone check
+//     (harvest/discover.Gone: which posts are asked and when, what their
+//     answers make of them, the ledger lines) returns, kept and written
+//     (askDropped, askGone, keepGone), State.Gone, RecordsWithdrawal; what
+//     the crawl keeps of it: withdrawals. The ledger fates withdrawn and
+//     restored: ledger.go.
 //   - stranger.go: a stranger at the old address (checkIdentity after a
 //     suspected move, strangerWithoutFeed when no feed is found again):
 //     IdentityError, nothing archived; Options.AcceptIdentity turns it
