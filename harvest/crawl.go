@@ -317,7 +317,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	}
 	c.setScope(home)
 	if c.homeDue() {
-		c.homeRequisites(ctx, home)
+		c.site.blog.Files = append(c.site.blog.Files, c.w.homeRequisites(ctx, home, c.site.blog.Files, c.site.scope)...)
 	}
 	c.seedFeed()
 	c.verifyPattern(home)
