@@ -21,13 +21,14 @@ import (
 // Suspect, Probe), which this file applies (applyFeedMove, probeMoves) —
 // and then matches each post it emits with the archive's (ArchivedPost,
 // Options.ArchivedPosts), by the strongest evidence first: an HTTP
-// redirect or a redirect stub from the archived URL, the same feed guid, or the same title and day with
-// the text alike (TokenF1 at least MoveThreshold). A matched post names
-// its archived URL among its aliases, so that the archive writes it as a
-// new version of that entry (aip.EntryDirIn), never as a second entry;
-// the ledger gives the archived URL the fate redirect, its detail the new
-// URL and how it was matched; State.Moved keeps the pair for every later
-// crawl. doc/lifecycle.md says why.
+// redirect or a redirect stub from the archived URL, the same feed guid,
+// or the same title and day with the text alike (TokenF1 at least
+// MoveThreshold). A matched post names its archived URL among its aliases,
+// so that the archive writes it as a new version of that entry
+// (aip.EntryDirIn), never as a second entry; the ledger gives the archived
+// URL the fate redirect, its detail the new URL and how it was matched;
+// State.Moved keeps the pair for every later crawl. doc/lifecycle.md says
+// why.
 
 // moveState is what a crawl learns of a blog that moved: the
 // coordinator's alone.
