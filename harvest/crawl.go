@@ -75,9 +75,10 @@ type site struct {
 	signs       postSigns // what the blog's own posts show of the content test's signs
 	rules       *learn.Rules
 	rulesF      *blogharvest.File
-	// moving says UpdateCrawl found the blog moved (discover.Moves.Suspect): a feed
-	// item at a URL the last crawl did not list is read and emitted, and
-	// matched with the archive's posts (moves.go).
+	// moving says UpdateCrawl found the blog moved
+	// (discover.Moves.Suspect): a feed item at a URL the last crawl did
+	// not list is read and emitted, and matched with the archive's posts
+	// (moves.go).
 	moving bool
 }
 
