@@ -125,8 +125,8 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 		return nil
 	}
 	r := c.disc.feeds.Read(ctx, c.site.blog.FeedURL, c.wantItems)
-	if r.Feed == nil && c.feedMayHaveMoved(r.Err) {
-		if c.findMovedFeed(ctx, home, r.Err) {
+	if r.Feed == nil && c.move.feedFrom == "" && c.move.stage.FeedMayHaveMoved(r.Err) {
+		if c.applyFeedMove(c.disc.feeds.FindMoved(ctx, c.site.blog.URL, c.site.blog.FeedURL, r.Err, home == nil, discoverCanon{}, c.stats)) {
 			r = c.disc.feeds.Read(ctx, c.site.blog.FeedURL, c.wantItems)
 		} else if serr := c.strangerWithoutFeed(ctx, r.Err, c.move.rediscoverErr); serr != nil {
 			return serr

@@ -75,9 +75,10 @@ type site struct {
 	signs       postSigns // what the blog's own posts show of the content test's signs
 	rules       *learn.Rules
 	rulesF      *blogharvest.File
-	// moving says UpdateCrawl found the blog moved (suspectMove): a feed
-	// item at a URL the last crawl did not list is read and emitted, and
-	// matched with the archive's posts (moves.go).
+	// moving says UpdateCrawl found the blog moved
+	// (discover.Moves.Suspect): a feed item at a URL the last crawl did
+	// not list is read and emitted, and matched with the archive's posts
+	// (moves.go).
 	moving bool
 }
 
@@ -238,7 +239,9 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 	return &crawl{site: &site{}, o: o, pol: pol, changes: ch, log: o.Logger, start: start, claims: w.claims, ledger: w.ledger, stats: w.stats,
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		disc: newDiscovery(pol, o), failed: map[string]bool{},
-		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger)}
+		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger),
+		move:    moveState{cfg: discover.MoveConfig{UseState: pol.useState, FeedGiven: o.Blog.FeedURL != "", Since: pol.since, NoProbes: o.NoMoveProbes, Last: o.State.Items}},
+		gone:    withdrawals{cfg: discover.GoneConfig{UseState: pol.useState, Start: start, Gone: o.State.Gone, Items: o.State.Items, Pages: o.State.Pages}}}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -302,7 +305,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 		home = c.move.home
 		c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	}
-	c.suspectMove()
+	c.site.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving
 	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
 	if home == nil && c.site.feed.Link != "" {
 		if c.site.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
@@ -315,7 +318,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	}
 	c.setScope(home)
 	if c.homeDue() {
-		c.homeRequisites(ctx, home)
+		c.site.blog.Files = append(c.site.blog.Files, c.w.homeRequisites(ctx, home, c.site.blog.Files, c.site.scope)...)
 	}
 	c.seedFeed()
 	c.verifyPattern(home)
@@ -347,6 +350,9 @@ func (c *crawl) newClient() error {
 	c.client = cl
 	c.w.useClient(cl) // the home page's requisites and the training pages are fetched by the worker
 	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
+	c.move.stage = discover.NewMoves(c.move.cfg, discover.MoveDeps{Fetch: cl, Canon: discoverCanon{}, Stub: discoverStub{},
+		Key: discoverKey{}, Progress: discoverProgress{c}, Warn: c.stats, Log: c.log})
+	c.gone.check = discover.NewGone(c.gone.cfg, discover.GoneDeps{Fetch: cl, Warn: c.stats, Log: c.log})
 	return nil
 }
 

@@ -109,3 +109,31 @@ type discoverPending struct{ c *crawl }
 
 // Pending reports whether a feed item waits for u (claims.isPending).
 func (d discoverPending) Pending(u string) bool { return d.c.claims.isPending(u) }
+
+// discoverStub is a page's redirect stub as the move stage's
+// discover.Stub: the stub newFetchedPage leaves in the page. (That is
+// always "": stubTarget is applied by pageWorker.pageOf only, so an
+// archived URL answered by a redirect stub names no new URL; kept as
+// probeMoves had it.)
+type discoverStub struct{}
+
+// Stub returns the target of the redirect stub resp is, "" when none.
+func (discoverStub) Stub(resp *fetch.Response) string {
+	if pg, err := newFetchedPage(resp); err == nil {
+		return pg.stub
+	}
+	return ""
+}
+
+// discoverKey is itemKey as the move stage's discover.ItemKey.
+type discoverKey struct{}
+
+// Key returns the key of it in State.Items (itemKey).
+func (discoverKey) Key(it *feed.Item) string { return itemKey(it) }
+
+// discoverProgress is the crawl's progress (crawl.step) as the move
+// stage's discover.Progress.
+type discoverProgress struct{ c *crawl }
+
+// Step tells Options.Progress what the crawl does now.
+func (p discoverProgress) Step(what string) { p.c.step(what) }

@@ -188,7 +188,8 @@
 // records it withdrawn from the live blog (ledger fate withdrawn, a Blog
 // record emitted, RecordsWithdrawal); a withdrawn post is asked again
 // after a week, doubling to 180 days, and recorded restored (fate
-// restored) when it answers again (gone.go, doc/lifecycle.md).
+// restored) when it answers again (the gone check harvest/discover.Gone,
+// applied by gone.go; doc/lifecycle.md).
 //
 // Memory does not grow with the blog: a page is dropped once its entry is
 // emitted; only the URL set, the frontier and a bounded kNN sample ring
@@ -372,16 +373,17 @@
 //     what a crawl leaves for the next one goes into
 //     blogharvest.CrawlState (crawlstate.go at the root), which the
 //     schedule store keeps as it is; State adds only robots.txt and rules.
-//   - moves.go: a blog that moved: its feed found again (findMovedFeed),
-//     the move suspected (suspectMove), the archived URLs asked for
-//     (probeMoves), each post matched with an archived one (identify,
-//     moveIndex.match), State.Moved; what the crawl keeps of it:
-//     moveState.
-//   - gone.go: posts withdrawn from the live blog: the posts dropped from
-//     the feed's first page asked for (askDropped), the suspected and
-//     withdrawn ones asked again (askGone), State.Gone, the ledger fates
-//     withdrawn and restored, RecordsWithdrawal; what the crawl keeps of
-//     it: withdrawals.
+//   - moves.go: a blog that moved: what the move stage
+//     (harvest/discover.Moves) decided applied — its feed found again
+//     (applyFeedMove), the archived URLs asked for (probeMoves) — each
+//     post matched with an archived one (identify, moveIndex.match),
+//     State.Moved; what the crawl keeps of it: moveState.
+//   - gone.go: posts withdrawn from the live blog: what the gone check
+//     (harvest/discover.Gone: which posts are asked and when, what their
+//     answers make of them, the ledger lines) returns, kept and written
+//     (askDropped, askGone, keepGone), State.Gone, RecordsWithdrawal; what
+//     the crawl keeps of it: withdrawals. The ledger fates withdrawn and
+//     restored: ledger.go.
 //   - stranger.go: a stranger at the old address (checkIdentity after a
 //     suspected move, strangerWithoutFeed when no feed is found again):
 //     IdentityError, nothing archived; Options.AcceptIdentity turns it
@@ -506,8 +508,11 @@
 //     discover.LeftOuts), never of pageWorker.
 //   - What makes a post at a new URL the same post (the evidence, its
 //     order, the text threshold): moveIndex.match in moves.go; when a move
-//     is suspected: suspectMove; which failures of the known feed send the
-//     crawl looking for it again: feedMayHaveMoved.
+//     is suspected, which failures of the known feed send the crawl
+//     looking for it again, how it is found again and which archived URLs
+//     are asked for: harvest/discover's moves.go (Moves.Suspect,
+//     Moves.FeedMayHaveMoved, Feeds.FindMoved, Moves.Probe); what the
+//     crawl does with what they found: applyFeedMove, probeMoves.
 //   - What makes the site at the address a stranger's: checkIdentity and
 //     moveIndex.foundAgain (the evidence that it is still the blog),
 //     StrangerThreshold, strangerWithoutFeed and answered (a stranger vs a

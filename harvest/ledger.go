@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/blogharvest/blogharvest/harvest/discover"
 )
 
 // Fate is what became of one URL a crawl met.
@@ -307,4 +309,20 @@ func oneLine(s string) string {
 		s = strings.ToValidUTF8(s[:500], "")
 	}
 	return s
+}
+
+// apply writes the ledger lines a stage decided on (harvest/discover's
+// LedgerLine), in order: a line without a fate notes its URL met, a
+// forced one overrides the URL's fate (force), any other is set (set).
+func (l *ledger) apply(lines []discover.LedgerLine) {
+	for _, ln := range lines {
+		switch {
+		case ln.Fate == "":
+			l.met(ln.URL, ln.Via)
+		case ln.Force:
+			l.force(ln.URL, Fate(ln.Fate), ln.Detail, ln.Via)
+		default:
+			l.set(ln.URL, Fate(ln.Fate), ln.Detail, ln.Via)
+		}
+	}
 }

@@ -3,6 +3,8 @@ package harvest
 import (
 	"strings"
 	"testing"
+
+	"github.com/blogharvest/blogharvest/harvest/discover"
 )
 
 func TestLedgerPrecedence(t *testing.T) {
@@ -40,5 +42,17 @@ func TestLedgerPrecedence(t *testing.T) {
 	nilLedger.met("x", "")
 	if nilLedger.rowsSorted() != nil {
 		t.Error("a nil ledger holds rows")
+	}
+}
+
+// TestDiscoverFates: the fates a stage's ledger lines name
+// (harvest/discover's LedgerLine, written by ledger.apply) are the
+// ledger's of the same names.
+func TestDiscoverFates(t *testing.T) {
+	for d, f := range map[string]Fate{discover.FateRedirect: FateRedirect, discover.FateFailed: FateFailed,
+		discover.FateWithdrawn: FateWithdrawn, discover.FateRestored: FateRestored} {
+		if Fate(d) != f {
+			t.Errorf("discover's fate %q, the ledger's %q", d, f)
+		}
 	}
 }

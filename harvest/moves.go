@@ -2,7 +2,6 @@ package harvest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,40 +9,46 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/discover"
-	"github.com/blogharvest/blogharvest/harvest/feed"
-	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // A blog that moves (rebuilt with another engine at the same address, a
 // new URL scheme, a new feed path) keeps its posts: UpdateCrawl finds the
-// feed again when the archived one fails (findMovedFeed), suspects a move
-// when the feed moved or most of its first page is at URLs the last crawl
-// did not list (suspectMove), and then matches each post it emits with
-// the archive's (ArchivedPost, Options.ArchivedPosts), by the strongest
-// evidence first: an HTTP redirect or a redirect stub from the archived
-// URL (probeMoves), the same feed guid, or the same title and day with
-// the text alike (TokenF1 at least MoveThreshold). A matched post names
-// its archived URL among its aliases, so that the archive writes it as a
-// new version of that entry (aip.EntryDirIn), never as a second entry;
-// the ledger gives the archived URL the fate redirect, its detail the new
-// URL and how it was matched; State.Moved keeps the pair for every later
-// crawl. doc/lifecycle.md says why.
+// feed again when the archived one fails, suspects a move when the feed
+// moved or most of its first page is at URLs the last crawl did not list,
+// and asks for the archived URLs the feed no longer lists — decisions of
+// the move stage, harvest/discover.Moves (FeedMayHaveMoved, FindMoved,
+// Suspect, Probe), which this file applies (applyFeedMove, probeMoves) —
+// and then matches each post it emits with the archive's (ArchivedPost,
+// Options.ArchivedPosts), by the strongest evidence first: an HTTP
+// redirect or a redirect stub from the archived URL, the same feed guid,
+// or the same title and day with the text alike (TokenF1 at least
+// MoveThreshold). A matched post names its archived URL among its aliases,
+// so that the archive writes it as a new version of that entry
+// (aip.EntryDirIn), never as a second entry; the ledger gives the archived
+// URL the fate redirect, its detail the new URL and how it was matched;
+// State.Moved keeps the pair for every later crawl. doc/lifecycle.md says
+// why.
 
 // moveState is what a crawl learns of a blog that moved: the
 // coordinator's alone.
 type moveState struct {
 	// feedFrom is the feed URL of State.Feed when it failed and another
-	// was found (findMovedFeed); home the home page read then.
+	// was found (applyFeedMove); home the home page read then.
 	feedFrom string
 	home     *fetchedPage
 	// archive is the archive's posts (probeMoves), posts the posts of
 	// this crawl that moved: new URL → archived URL (identify).
 	archive *moveIndex
 	posts   map[string]string
-	// rediscoverErr is why findMovedFeed found no feed again: the
+	// rediscoverErr is why the feed was not found again: the
 	// evidence strangerWithoutFeed weighs (stranger.go).
 	rediscoverErr error
+	// stage is the move stage (harvest/discover.Moves: whether the feed
+	// may have moved, the suspicion, the archived URLs asked for), built
+	// with the client (newClient) from cfg, built once in newCrawl.
+	stage *discover.Moves
+	cfg   discover.MoveConfig
 }
 
 // ArchivedPost is what the archive holds of one entry of the blog (its
@@ -67,8 +72,8 @@ const MoveThreshold = 0.8
 const moveUndatedThreshold = 0.95
 
 // MaxMoveProbes bounds the archived URLs a crawl that finds the blog
-// moved asks for (probeMoves).
-const MaxMoveProbes = 1000
+// moved asks for (discover.Moves.Probe).
+const MaxMoveProbes = discover.MaxMoveProbes
 
 // moveIndex is the archive's posts, indexed for matching (one crawl's,
 // used by the coordinator only).
@@ -175,121 +180,36 @@ func sameDay(a, b time.Time) bool {
 	return textsim.SameCalendarDay(a, b) || d > -24*time.Hour && d < 24*time.Hour
 }
 
-// feedMayHaveMoved reports whether the error reading the known feed
-// (UpdateCrawl, State.Feed) says it is no longer there: 404, 410, 403 or
-// 401, or no feed at the URL. A blog that is down (5xx, no connection)
-// has not moved.
-func (c *crawl) feedMayHaveMoved(err error) bool {
-	if !c.pol.useState || c.o.Blog.FeedURL != "" || c.move.feedFrom != "" || err == nil {
+// applyFeedMove applies what looking for the failed feed again found
+// (discover.Feeds.FindMoved): when another feed was found it is the
+// blog's feed (kept in State.Feed for the next crawls), the old feed's
+// ledger line is written, and the home page read to find it is counted,
+// kept in the Blog record and parsed (movedHome); when none was,
+// rediscoverErr keeps why. It reports whether the feed moved.
+func (c *crawl) applyFeedMove(mv discover.FeedMove) bool {
+	if !mv.Moved {
+		c.move.rediscoverErr = mv.Err
 		return false
 	}
-	var se *fetch.StatusError
-	if errors.As(err, &se) {
-		switch se.Code {
-		case 401, 403, 404, 410:
-			return true
-		}
-	}
-	return errors.Is(err, feed.ErrNotFeed)
-}
-
-// findMovedFeed looks for the blog's feed again, as a new crawl does
-// (feed.Discover on the blog's URL), when the known feed failed with
-// cause. It reports whether another feed was found: it is then the
-// blog's feed (kept in State.Feed for the next crawls), the move is a
-// warning and the old feed's ledger row, and the home page Discover read
-// is kept (movedHome) when home is nil.
-func (c *crawl) findMovedFeed(ctx context.Context, home *fetchedPage, cause error) bool {
-	old := c.site.blog.FeedURL
-	c.log.Info("the archived feed failed: looking for the blog's feed again", "feed", old, "err", cause)
-	feedURL, resp, first, err := feed.Discover(ctx, c.client, c.site.blog.URL)
-	if err != nil {
-		c.stats.warnf("feed %s: %v; looked for the feed again from %s: %v", old, cause, c.site.blog.URL, err)
-		c.move.rediscoverErr = err
-		return false
-	}
-	if canonicalOr(feedURL) == canonicalOr(old) {
-		return false
-	}
-	c.move.feedFrom = old
-	c.site.blog.FeedURL = feedURL
-	c.addOrigin(feedURL)
-	c.disc.feeds.Keep(feedURL, first)
-	c.stats.warnf("the posts feed moved: %s answered %v; the home page names %s, read instead and kept for the next crawls", old, cause, feedURL)
-	if u := canonicalOr(old); u != "" {
-		c.ledger.force(u, FateRedirect, canonicalOr(feedURL)+" (the posts feed moved: found again from the home page)", "feed")
-	}
-	if home == nil && resp != nil && !feed.Sniff(resp.Body) {
+	c.move.feedFrom = mv.From
+	c.site.blog.FeedURL = mv.To
+	c.ledger.apply(mv.Lines)
+	if mv.Home != nil {
 		c.pages++
 		c.res.Pages++
-		c.homeFile(discover.CaptureOf(resp))
-		if p, err := newFetchedPage(resp); err == nil {
+		c.homeFile(mv.Home)
+		if p, err := newFetchedPage(mv.Home.Resp); err == nil {
 			c.move.home = p
 		}
 	}
 	return true
 }
 
-// suspectMove decides, once the feed is read, whether UpdateCrawl
-// matches the posts it emits with the archive's: when the feed moved, or
-// when most items of the feed's first page (at least two) are at URLs
-// the last crawl did not list while most of those it listed are gone —
-// leaving out the items published since the last crawl: a blog that
-// posted more than its feed lists has not moved.
-func (c *crawl) suspectMove() {
-	if !c.pol.useState || c.site.feed == nil {
-		return
-	}
-	if c.move.feedFrom != "" {
-		c.site.moving = true
-		return
-	}
-	st := c.o.State.Items
-	if len(st) == 0 {
-		return
-	}
-	n := min(c.site.feed.FirstPage, len(c.site.feed.Items))
-	now := map[string]bool{}
-	fresh := 0
-	for i := range c.site.feed.Items[:n] {
-		it := &c.site.feed.Items[i]
-		k := itemKey(it)
-		if k == "" {
-			continue
-		}
-		if _, ok := st[k]; !ok && !c.pol.since.IsZero() && it.Published.After(c.pol.since) {
-			// A new post, published since the last crawl, at a URL it
-			// could not know: a busy blog pushes the listed items out
-			// with new posts, a move lists the old posts at new URLs
-			// (with their old dates). No evidence of a move.
-			fresh++
-			continue
-		}
-		now[k] = true
-	}
-	known := 0
-	for k := range now {
-		if _, ok := st[k]; ok {
-			known++
-		}
-	}
-	gone := 0
-	for k := range st {
-		if !now[k] {
-			gone++
-		}
-	}
-	c.site.moving = len(now) >= 2 && known*2 < len(now) && gone*2 > len(st)
-	if c.site.moving {
-		c.log.Info("most feed items are at new URLs: matching the posts with the archive's", "items", len(now), "known", known, "new posts", fresh)
-	}
-}
-
-// probeMoves loads the archive's posts when a move is suspected and asks
-// for the archived URLs the feed no longer lists (at most MaxMoveProbes,
-// none with Options.NoMoveProbes): an HTTP redirect or a redirect stub
-// answering one names the post's new URL; an error is noted in the
-// ledger (failed: the post is not at its archived URL).
+// probeMoves loads the archive's posts when a move is suspected
+// (site.moving: discover.Moves.Suspect) and has the move stage ask for
+// the archived URLs the feed no longer lists (discover.Moves.Probe); it
+// applies what that found: the redirects to the move index, the ledger
+// lines, the pages fetched.
 func (c *crawl) probeMoves(ctx context.Context) {
 	if !c.site.moving || c.o.ArchivedPosts == nil || c.emit == nil {
 		return
@@ -300,46 +220,20 @@ func (c *crawl) probeMoves(ctx context.Context) {
 		return
 	}
 	c.move.archive = newMoveIndex(posts)
-	if c.o.NoMoveProbes {
-		return
-	}
 	listed := map[string]bool{}
 	for _, u := range c.disc.feedURLs {
 		listed[u.String()] = true
 	}
-	probed := 0
+	archived := make([]string, len(posts))
 	for i, p := range posts {
-		u := canonicalOr(p.URL)
-		if u == "" || listed[u] || ctx.Err() != nil {
-			continue
-		}
-		if probed == MaxMoveProbes {
-			c.stats.warnf("the blog moved: only %d of its archived URLs were asked for (MaxMoveProbes)", MaxMoveProbes)
-			break
-		}
-		probed++
-		c.step("archived URL " + u)
-		resp, err := c.client.Get(ctx, u)
-		if err != nil {
-			c.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v", err), "archived")
-			continue
-		}
-		c.res.Pages++
-		target := canonicalOr(resp.URL)
-		if target == u {
-			target = ""
-			if pg, perr := newFetchedPage(resp); perr == nil && pg.stub != "" {
-				target = canonicalOr(pg.stub)
-			}
-		}
-		if target != "" && target != u {
-			c.move.archive.redirect(target, i)
-			c.ledger.set(u, FateRedirect, target, "archived")
-		} else {
-			c.ledger.met(u, "archived")
-		}
+		archived[i] = canonicalOr(p.URL)
 	}
-	c.log.Info("the blog moved: archived URLs asked for", "archived", len(posts), "asked", probed, "redirects", len(c.move.archive.redirects))
+	pr := c.move.stage.Probe(ctx, archived, listed)
+	for _, r := range pr.Redirects {
+		c.move.archive.redirect(r.Target, r.Post)
+	}
+	c.ledger.apply(pr.Lines)
+	c.res.Pages += pr.Pages
 }
 
 // identify gives e, about to be emitted by UpdateCrawl, the URL of the

@@ -70,7 +70,7 @@ func (w *pageWorker) requisiteRefusal(raw string) string {
 
 // requisiteRefusalIn is requisiteRefusal with the blog's hosts those of
 // sc: the home page's requisites are judged before the site is handed
-// to the page worker (homeRequisites).
+// to the page worker (pageWorker.homeRequisites).
 func (w *pageWorker) requisiteRefusalIn(sc *scope, raw string) string {
 	if w.fetch.cfg.req.mode == RequisitesNone {
 		return "requisites: none"
@@ -286,16 +286,19 @@ func (w *pageWorker) captureEntryRequisites(ctx context.Context, e *blogharvest.
 	e.Files = append(e.Files, r.files...)
 }
 
-// homeRequisites adds the requisites of the home page to the Blog record.
-func (c *crawl) homeRequisites(ctx context.Context, home *fetchedPage) {
-	if home == nil || c.o.Requisites == RequisitesNone {
-		return
+// homeRequisites returns the requisites of the home page for the Blog
+// record, whose files so far are have, judged by the scope sc (the site
+// is not the worker's yet); none when the requisite config captures none
+// (w.fetch.cfg.req: the worker reads no Options for it).
+func (w *pageWorker) homeRequisites(ctx context.Context, home *fetchedPage, have []blogharvest.File, sc *scope) []blogharvest.File {
+	if home == nil || w.fetch.cfg.req.mode == RequisitesNone {
+		return nil
 	}
-	r := c.w.newPageRequisites(c.site.blog.Files, c.site.scope)
+	r := w.newPageRequisites(have, sc)
 	for _, p := range r.capture(ctx, home.doc, home.url) { // each in the ledger
-		c.log.Debug("requisite not captured", "problem", p)
+		w.log.Debug("requisite not captured", "problem", p)
 	}
-	c.site.blog.Files = append(c.site.blog.Files, r.files...)
+	return r.files
 }
 
 // browserRequisites turns the responses the browser received rendering a

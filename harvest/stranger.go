@@ -18,7 +18,7 @@ import (
 // another person's blog) is told from a blog that moved or was redesigned
 // by what UpdateCrawl finds of the archived posts, never by the page
 // around them (a move and a redesign change the engine, the theme and the
-// generator too). When a move is suspected (suspectMove) and the
+// generator too). When a move is suspected (discover.Moves.Suspect) and the
 // archive's posts are loaded (probeMoves), the blog is a stranger when
 // nothing found is one of them: no archived URL redirects anywhere, no
 // item of the feed is at an archived URL or has an archived guid or an
@@ -64,7 +64,7 @@ const StrangerThreshold = 0.5
 const strangerProbes = 5
 
 // checkIdentity returns an *IdentityError when the blog seemed to move
-// (suspectMove) and nothing the crawl found is one of the archive's posts
+// (discover.Moves.Suspect) and nothing the crawl found is one of the archive's posts
 // (c.move.archive, probeMoves); nil otherwise, or when Options.AcceptIdentity.
 func (c *crawl) checkIdentity() error {
 	if c.o.AcceptIdentity || !c.site.moving || c.move.archive == nil || len(c.move.archive.posts) == 0 || c.site.feed == nil {
@@ -146,7 +146,7 @@ func itemText(it *feed.Item) string {
 }
 
 // strangerWithoutFeed returns an *IdentityError when the archived feed
-// failed with cause (feedMayHaveMoved), no feed was found again (found:
+// failed with cause (discover.Moves.FeedMayHaveMoved), no feed was found again (found:
 // feed.Discover's error), the blog's address answered (a 4xx, or a page
 // with no feed: not a 5xx or a connection error, a blog down) and none of
 // the newest archived posts is at its URL with its text; nil otherwise,

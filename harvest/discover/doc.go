@@ -5,14 +5,20 @@
 // feed (Feeds), seeding the crawl with the feed's items (SeedFeed), the
 // post pattern learned from them and its check (LearnPattern,
 // CheckPattern), deciding the blog's home page and hosts (FindHome),
-// reading robots.txt and the blog's sitemaps (Sitemaps), and the counts of
-// what the crawl's bounds kept out (LeftOuts). The stage reads no policy
-// and no harvest type: what it reads of the crawl's policy and options is
-// its configs (Config, FeedConfig, HomeConfig), what it reads of the blog
-// as set up before it is a value (Site, HomeSite, the feed's items), and
-// what it asks of the crawl goes through small interfaces (Deps' Fetcher,
-// Robots, URLs, Left, Warner; Scope, Items, Commented and Canon for the
-// feeds' items and the home page; Pending for the pattern's check) that
+// reading robots.txt and the blog's sitemaps (Sitemaps), the counts of
+// what the crawl's bounds kept out (LeftOuts), and for an UpdateCrawl a
+// blog that moved (Moves: whether the known feed may have moved, finding
+// it again with Feeds.FindMoved, suspecting a move, asking for the
+// archived URLs), and the gone check (Gone: the archived posts asked for
+// when the feed dropped them or they answered 404 or 410 before). The
+// stage reads no policy and no harvest type: what it reads of the crawl's
+// policy and options is its configs (Config, FeedConfig, HomeConfig,
+// MoveConfig, GoneConfig), what it reads of the blog as set up before it
+// is a value (Site, HomeSite, the feed's items), and what it asks of the
+// crawl goes through small interfaces (Deps' Fetcher, Robots, URLs, Left,
+// Warner; Scope, Items, Commented and Canon for the feeds' items and the
+// home page; Pending for the pattern's check; MoveDeps' Stub, ItemKey and
+// Progress for a move; GoneDeps' Requester for the gone check) that
 // harvest/discoverdeps.go implements. What it found comes back as a value
 // (Found: the files the Blog record keeps, the first sitemap read; Read:
 // the feed, its files, its validators; Discovered: the feed's URL, the
@@ -22,16 +28,20 @@
 // now; Seeded: the item pages queued, the URLs the post pattern is learned
 // from, the feed-only items; Home: the home page, the blog's other hosts,
 // a configured URL that redirects; the Pattern learned and the one
-// checked), which the crawl applies. Deciding what a sitemap URL is (post,
-// page, listing), admitting it within the crawl's bounds, the ledger, the
-// claims and the frontier stay the crawl's (crawl.queueSitemapURL,
-// discoverItems). Feeds fetches with the crawl's *fetch.Client, which
-// harvest/feed's paging takes.
+// checked; FeedMove, Suspicion and Probed: the feed found again, whether a
+// move is suspected, the archived URLs' redirects, with the ledger lines
+// to write as LedgerLine values; GoneCheck: State.Gone as the gone check
+// leaves it, its events and ledger lines), which the crawl applies.
+// Deciding what a sitemap URL is (post, page, listing), admitting it
+// within the crawl's bounds, the ledger, the claims and the frontier stay
+// the crawl's (crawl.queueSitemapURL, discoverItems). Feeds fetches with
+// the crawl's *fetch.Client, which harvest/feed's paging takes.
 //
-// The rest of the set-up (a feed that moved, the posts moved or withdrawn)
-// is still harvest's crawl.setUp: it writes the coordinator's ledger,
-// claims, frontier, kNN model and Result, which a package would reach
-// through more interfaces of this kind.
+// The rest of the set-up (matching the posts that moved with the
+// archive's, the posts commented) is still harvest's crawl.setUp: it
+// writes the coordinator's ledger, claims, frontier, kNN model and
+// Result, which a package would reach through more interfaces of this
+// kind.
 //
 // Where to change what:
 //
@@ -84,6 +94,23 @@
 //     sitemap.go.
 //   - What a left-out count holds and the kinds counted: leftout.go; how
 //     they become ledger rows: harvest's crawl.settleLeftOut.
+//   - A blog that moved: which failures of the known feed send an
+//     UpdateCrawl looking for it again (Moves.FeedMayHaveMoved), how it is
+//     found again and what the move's ledger line says (Feeds.FindMoved),
+//     when a move is suspected (Moves.Suspect), which archived URLs are
+//     asked for and what their answers say (Moves.Probe, MaxMoveProbes):
+//     moves.go; what the crawl does with them (the feed's URL, the home
+//     page's capture, the move index, the ledger lines written):
+//     harvest's applyFeedMove and probeMoves (moves.go), ledger.apply;
+//     matching a post with an archived one: harvest's moveIndex.match.
+//   - The gone check: which posts are asked (the ones dropped from the
+//     feed's first page when it lost more than it gained; the suspected
+//     and withdrawn ones that are due), with which validators, what a 404,
+//     410, a page or a 5xx makes of them, the backoff, the ledger lines
+//     and warnings: gone.go (Gone.AskGone, Gone.AskDropped); what the
+//     crawl keeps (State.Gone, the events that make an UpdateCrawl write
+//     the Blog record) and when it asks: harvest's gone.go (askGone,
+//     askDropped, keepGone, goneState).
 //   - What happens to each URL a sitemap lists (kind, priority, the
 //     update's lastmod test, scope, the ledger): harvest's
 //     crawl.queueSitemapURL (seed.go), through discoverdeps.go.
