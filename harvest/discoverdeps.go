@@ -111,16 +111,18 @@ type discoverPending struct{ c *crawl }
 func (d discoverPending) Pending(u string) bool { return d.c.claims.isPending(u) }
 
 // discoverStub is a page's redirect stub as the move stage's
-// discover.Stub: the stub newFetchedPage leaves in the page. (That is
-// always "": stubTarget is applied by pageWorker.pageOf only, so an
-// archived URL answered by a redirect stub names no new URL; kept as
-// probeMoves had it.)
+// discover.Stub: stubTarget of the page resp is, as pageWorker.pageOf
+// reads it (an archived URL answered by a page that only sends the reader
+// on, as Hugo's aliases do, names the post's new URL as a 301 would).
 type discoverStub struct{}
 
 // Stub returns the target of the redirect stub resp is, "" when none.
 func (discoverStub) Stub(resp *fetch.Response) string {
+	if !isHTML(resp) {
+		return ""
+	}
 	if pg, err := newFetchedPage(resp); err == nil {
-		return pg.stub
+		return stubTarget(pg.doc, pg.url, pg.info.canonical)
 	}
 	return ""
 }

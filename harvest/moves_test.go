@@ -54,11 +54,18 @@ func oldEngine(posts []movePost) *miniSite {
 	return s
 }
 
+// How the new engine answers the archived URLs of the posts it moved.
+const (
+	oldURLsGone      = ""         // 404
+	oldURLsRedirect  = "redirect" // an HTTP 301 to the new URL
+	oldURLsAliasStub = "stub"     // a page that only sends the reader on, as Hugo's aliases make
+)
+
 // newEngine builds the same posts as another engine does: at
 // /<yyyy>/<mm>/<slug>/, an RSS feed at feedPath (/index.xml, or the old
-// /feed.xml) whose guids are the links, another theme; redirects, when
-// set, sends each old URL there by a 301.
-func newEngine(posts []movePost, redirects bool, feedPath string) *miniSite {
+// /feed.xml) whose guids are the links, another theme; oldURLs says how
+// each old URL answers (oldURLsGone, oldURLsRedirect, oldURLsAliasStub).
+func newEngine(posts []movePost, oldURLs string, feedPath string) *miniSite {
 	s := newMiniSite()
 	var items []miniItem
 	links := ""
@@ -70,8 +77,12 @@ func newEngine(posts []movePost, redirects bool, feedPath string) *miniSite {
 <main><h2 class="post-title">` + p.title + `</h2><time datetime="` + p.date.Format(time.RFC3339) + `">` + p.date.Format("2 Jan 2006") +
 			`</time><div class="post-body">` + p.body + `</div></main><footer>Built with another engine</footer></body></html>`
 		links += `<p><a href="{{base}}` + path + `">` + p.title + `</a></p>`
-		if redirects {
+		switch oldURLs {
+		case oldURLsRedirect:
 			s.redirects["/posts/"+p.slug+".html"] = path
+		case oldURLsAliasStub:
+			s.docs["/posts/"+p.slug+".html"] = `<!DOCTYPE html><html lang="en-us"><head><title>{{base}}` + path + `</title><link rel="canonical" href="{{base}}` + path +
+				`"><meta name="robots" content="noindex"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={{base}}` + path + `"></head></html>`
 		}
 	}
 	s.docs[feedPath] = rss("Weir", "en", items)
@@ -82,7 +93,9 @@ func newEngine(posts []movePost, redirects bool, feedPath string) *miniSite {
 
 // TestUpdateCrawlFollowsAMove: a blog archived from one engine is rebuilt
 // by another at the same address (new URLs, a new feed path, the old
-// feed 404), with and without 301s from the old URLs. The update finds
+// feed 404), the old URLs gone, 301s to the new ones, or stub pages that
+// send the reader on (Hugo's aliases: a meta refresh and a canonical
+// link, no content). The update finds
 // the feed again (State.Feed is the new one, the old feed's ledger row
 // says so), matches every post with its archived entry (by the redirect,
 // or by title, day and text) and writes it as a new version of that
@@ -93,11 +106,11 @@ func newEngine(posts []movePost, redirects bool, feedPath string) *miniSite {
 // found by the feed's items, all at new URLs.
 func TestUpdateCrawlFollowsAMove(t *testing.T) {
 	for _, tc := range []struct {
-		redirects bool
-		feed      string
-	}{{false, "/index.xml"}, {true, "/index.xml"}, {false, "/feed.xml"}} {
-		redirects := tc.redirects
-		t.Run(fmt.Sprintf("redirects=%v,feed=%s", redirects, tc.feed), func(t *testing.T) {
+		oldURLs string
+		feed    string
+	}{{oldURLsGone, "/index.xml"}, {oldURLsRedirect, "/index.xml"}, {oldURLsAliasStub, "/index.xml"}, {oldURLsGone, "/feed.xml"}} {
+		redirects := tc.oldURLs != oldURLsGone
+		t.Run(fmt.Sprintf("old=%q,feed=%s", tc.oldURLs, tc.feed), func(t *testing.T) {
 			t.Parallel()
 			var posts []movePost
 			start := time.Date(2019, 5, 1, 9, 30, 0, 0, time.UTC)
@@ -142,7 +155,7 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 					Title: e.Title, Created: e.Created, Text: textsim.HTMLText(e.Content)})
 			}
 
-			site.cur.Store(newEngine(posts, redirects, tc.feed))
+			site.cur.Store(newEngine(posts, tc.oldURLs, tc.feed))
 			o.State = res.State
 			o.ArchivedPosts = func() ([]harvest.ArchivedPost, error) { return archived, nil }
 			o.Now = func() time.Time { return time.Now().Add(48 * time.Hour) } // the daily recheck is due
@@ -193,7 +206,7 @@ func TestUpdateCrawlFollowsAMove(t *testing.T) {
 			// An update after the move: a post edited there goes to its entry too.
 			edited := posts
 			edited[0].body += "<p>An afterword, added once the blog had moved.</p>"
-			site.cur.Store(newEngine(edited, redirects, tc.feed))
+			site.cur.Store(newEngine(edited, tc.oldURLs, tc.feed))
 			o.State = res2.State
 			o.Now = func() time.Time { return time.Now().Add(96 * time.Hour) }
 			third := &output{}
