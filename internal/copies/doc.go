@@ -4,6 +4,9 @@
 // beside it, and the test that the committed copies are what it writes;
 // memory_test.go bounds what the patched siegfried keeps live after its
 // first identification (TestSiegfriedLiveHeap) and times an identification
-// (BenchmarkSiegfriedIdentify).
+// (BenchmarkSiegfriedIdentify); signature_test.go checks that siegfried
+// loaded from the inflated signature file gives upstream's answers
+// (TestInflatedSignaturesIdentifyAsUpstream) and that the file is
+// upstream's, inflated (TestInflatedSignatureIsUpstreams).
 // Why each copy exists, with the figures: doc/dependencies.md.
 package copies

@@ -236,6 +236,25 @@ func LoadReader(r io.Reader) (*Siegfried, error) {
 	return load(buf)
 }
 
+// LoadInflated creates a Siegfried struct from a signature file whose
+// content is already inflated: the file's header (magic and version), then
+// what LoadReader inflates. The struct keeps slices of b: b must not
+// change (blogharvest).
+func LoadInflated(b []byte) (*Siegfried, error) {
+	errNotSig := "not a siegfried signature file; try running `sf -update`"
+	errUpdateSig := "signature file is incompatible with this version of sf; try running `sf -update`"
+	if len(b) < len(config.Magic())+2 {
+		return nil, errors.New(errNotSig)
+	}
+	if string(b[:len(config.Magic())]) != string(config.Magic()) {
+		return nil, errors.New(errNotSig)
+	}
+	if major, minor := b[len(config.Magic())], b[len(config.Magic())+1]; major < byte(config.Version()[0]) || (major == byte(config.Version()[0]) && minor < byte(config.Version()[1])) {
+		return nil, errors.New(errUpdateSig)
+	}
+	return load(b[len(config.Magic())+2:])
+}
+
 func load(buf []byte) (*Siegfried, error) {
 	ls := persist.NewLoadSaver(buf)
 	return &Siegfried{

@@ -77,8 +77,9 @@ type Dwac struct {
 
 func New(seqs []Seq) *Dwac {
 	d := &Dwac{}
-	d.root = &node{}
-	d.maxOff, d.hasWild = d.root.addGotos(seqs)
+	var a nodes
+	d.root = a.new(0)
+	d.maxOff, d.hasWild = d.root.addGotos(seqs, &a)
 	d.root.addFails()
 	if d.hasWild {
 		d.seqs = seqs
@@ -135,8 +136,9 @@ func (dwac *Dwac) match(input io.ByteReader, results chan Result, resume chan []
 		results <- Result{Index: [2]int{-1, -1}, Offset: offset}
 		seqIndexes := <-resume
 		if len(seqIndexes) > 0 {
-			root := &node{}
-			root.addGotosIndexes(seqIndexes, dwac.seqs)
+			var a nodes
+			root := a.new(0)
+			root.addGotosIndexes(seqIndexes, dwac.seqs, &a)
 			root.addFails()
 			curr = root
 			for c, err = input.ReadByte(); err == nil; c, err = input.ReadByte() {

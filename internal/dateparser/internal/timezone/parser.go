@@ -6,6 +6,9 @@ func PopTzOffset(str string) (string, OffsetData) {
 	loadOffsets()
 	if rxSearchIgnoreCase.MatchString(str) {
 		for _, offsetData := range timezoneOffsets {
+			if !offsetData.mayMatch(str) { // blogharvest: it cannot match, skip its expression
+				continue
+			}
 			idxs := offsetData.Regex.FindStringIndex(str)
 			if len(idxs) == 0 {
 				continue

@@ -13,6 +13,8 @@ type OffsetData struct {
 	Name   string
 	Regex  *regexp.Regexp
 	Offset int
+	need   string // a literal every match of Regex holds, or "" (blogharvest: required)
+	fold   bool   // whether need is matched case-folded
 }
 
 func (tod OffsetData) IsZero() bool {
@@ -53,6 +55,8 @@ func buildOffsets() ([]OffsetData, *regexp.Regexp, *regexp.Regexp) {
 					Name:   tzName,
 					Regex:  regexp.MustCompile(`(?i)` + regexPattern),
 					Offset: offset,
+					need:   tzName, // quoted into the expression, which (?i) folds
+					fold:   true,
 				})
 			}
 
@@ -67,10 +71,13 @@ func buildOffsets() ([]OffsetData, *regexp.Regexp, *regexp.Regexp) {
 					}
 
 					searchPatterns[searchPattern] = struct{}{}
+					need, _ := required(searchPattern) // a part of the expression, which (?i) folds
 					offsets = append(offsets, OffsetData{
 						Name:   tzName,
 						Regex:  regexp.MustCompile(`(?i)` + regexPattern),
 						Offset: offset,
+						need:   need,
+						fold:   true,
 					})
 				}
 			}

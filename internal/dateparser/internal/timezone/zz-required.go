@@ -1,0 +1,82 @@
+package timezone
+
+import (
+	"regexp/syntax"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// required returns a literal that every match of expr holds, with whether
+// it is matched case-folded (blogharvest): the longest literal among the
+// parts of expr's top-level concatenation, or "" when there is none or expr
+// does not parse. PopTzOffset skips an offset whose text lacks its literal
+// without compiling or running its expression, which could not match:
+// upstream ran every offset's expression in turn (some 770, compiled at
+// first use) on each date string the search expression let through.
+func required(expr string) (string, bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	var best *syntax.Regexp
+	for _, s := range subs {
+		if s.Op == syntax.OpLiteral && (best == nil || len(s.Rune) > len(best.Rune)) {
+			best = s
+		}
+	}
+	if best == nil {
+		return "", false
+	}
+	return string(best.Rune), best.Flags&syntax.FoldCase != 0
+}
+
+// mayMatch reports whether str holds the offset's required literal, as its
+// expression matches it (case-folded as Go's regexp folds a literal rune:
+// any rune of its unicode.SimpleFold orbit); true when it has none.
+func (tod OffsetData) mayMatch(str string) bool {
+	switch {
+	case tod.need == "":
+		return true
+	case !tod.fold:
+		return strings.Contains(str, tod.need)
+	}
+	for i := 0; i < len(str); {
+		if hasPrefixFold(str[i:], tod.need) {
+			return true
+		}
+		_, n := utf8.DecodeRuneInString(str[i:])
+		i += n
+	}
+	return false
+}
+
+// hasPrefixFold reports whether s begins with lit, rune by rune, each rune
+// of s equal to lit's or in its fold orbit.
+func hasPrefixFold(s, lit string) bool {
+	for _, r := range lit {
+		if s == "" {
+			return false
+		}
+		c, n := utf8.DecodeRuneInString(s)
+		if c != r && !sameFold(c, r) {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
+}
+
+// sameFold reports whether c is in r's case-folding orbit.
+func sameFold(c, r rune) bool {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f == c {
+			return true
+		}
+	}
+	return false
+}
