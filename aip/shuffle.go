@@ -51,15 +51,24 @@ func unshuffled(content string) string {
 // markup. It reports whether it found any.
 func sortMediaRuns(n *html.Node) bool {
 	found := false
-	var kids []*html.Node
+	elements := 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			kids = append(kids, c)
+			elements++
 			found = sortMediaRuns(c) || found
 		}
 	}
-	if len(kids) < 2 {
+	if elements < 2 {
 		return found // no run: most elements have one element child or none
+	}
+	// The slice of element children is made only where a run may be: most
+	// elements have one element child or none, and each of them made one
+	// (the sorts below change the children of n's children, never n's).
+	kids := make([]*html.Node, 0, elements)
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			kids = append(kids, c)
+		}
 	}
 	// media[k] caches isMediaItem(kids[k]): 0 not asked yet, 1 yes, 2 no.
 	// A run's first element is compared with each of the others, so
@@ -108,7 +117,7 @@ func shuffledTogether(first, n *html.Node, bothMedia func() bool) bool {
 // word by word: it stops at the first word that differs (sibling
 // paragraphs mostly differ in their first words) and builds no string.
 func sameText(a, b *html.Node) bool {
-	wa, wb := words{stack: []*html.Node{a}}, words{stack: []*html.Node{b}}
+	wa, wb := words{root: a}, words{root: b}
 	for first := true; ; first = false {
 		x, okA := wa.next()
 		y, okB := wb.next()
@@ -125,10 +134,15 @@ func sameText(a, b *html.Node) bool {
 }
 
 // words yields the words of a subtree's text nodes in document order:
-// the fields (strings.Fields) of each text node in turn.
+// the fields (strings.Fields) of each text node in turn. It walks the
+// subtree by the nodes' own links (first child, next sibling, parent),
+// without a stack of its own: a stack grown node by node was the most
+// of what the content digest allocated besides the parse.
 type words struct {
-	stack []*html.Node // nodes still to visit, the next last
-	text  string       // the rest of the text node being read
+	root *html.Node // the subtree
+	at   *html.Node // the node last visited; nil before the root
+	done bool       // every node visited
+	text string     // the rest of the text node being read
 }
 
 // next returns the next word, or false after the last.
@@ -144,18 +158,38 @@ func (w *words) next() (string, bool) {
 			w.text = w.text[end:]
 			return word, true
 		}
-		if len(w.stack) == 0 {
+		if !w.advance() {
 			return "", false
 		}
-		c := w.stack[len(w.stack)-1]
-		w.stack = w.stack[:len(w.stack)-1]
-		if c.Type == html.TextNode {
-			w.text = c.Data
-		}
-		for k := c.LastChild; k != nil; k = k.PrevSibling {
-			w.stack = append(w.stack, k)
+		if w.at.Type == html.TextNode {
+			w.text = w.at.Data
 		}
 	}
+}
+
+// advance moves to the next node of the subtree in document order
+// (pre-order), reporting false when there is none.
+func (w *words) advance() bool {
+	switch {
+	case w.done:
+		return false
+	case w.at == nil:
+		w.at = w.root
+		return true
+	case w.at.FirstChild != nil:
+		w.at = w.at.FirstChild
+		return true
+	}
+	n := w.at
+	for n != w.root && n.NextSibling == nil {
+		n = n.Parent
+	}
+	if n == w.root {
+		w.done = true
+		return false
+	}
+	w.at = n.NextSibling
+	return true
 }
 
 // sortRun puts the contents of run's elements in the order of their

@@ -195,8 +195,12 @@ func fullTextFeed(f *feed.Feed) bool {
 
 // itemFullText reports whether an item's content looks like a whole post:
 // present, not tiny and not ending in a "read more" ellipsis.
-func itemFullText(it feed.Item) bool {
-	text := strings.TrimSpace(textsim.HTMLText(it.Content))
+func itemFullText(it feed.Item) bool { return fullText(textsim.HTMLText(it.Content)) }
+
+// fullText is itemFullText of the item's text (textsim.HTMLText of its
+// content), for a caller that reads the text anyway.
+func fullText(text string) bool {
+	text = strings.TrimSpace(text)
 	if len(text) < 200 {
 		return false
 	}

@@ -344,8 +344,9 @@
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (the article's tokens read
-//     once, scanMedia; a parsed tree only where the tree may differ from
-//     the tag order) and capture.
+//     once, scanMedia, inline SVG and MathML as the parser reads them,
+//     scanForeign; a parsed tree only where the tree may differ from the
+//     tag order) and capture.
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
 //     home page: what a page names (parsed), what the browser received
 //     (render.Result.Responses; what it could not hand over,

@@ -77,18 +77,33 @@ func mediaURLs(content string, base *url.URL) []string {
 // scanMedia passes the media URLs of content's elements to add, in
 // document order, reading its tokens without building a tree, and reports
 // whether it could: where the parser's tree may differ from the tag
-// sequence in what mediaOf reads (foreign content, markup inside
-// <noscript> that eachElement parses, a template, a frameset, an element
-// a table would move before itself) it stops and returns false, and the
-// caller parses the content instead. An article is read for its media
-// once per entry; the parse it spares was one tree of the whole article
-// more (the largest pages' feed items built trees of 13 MB).
+// sequence in what mediaOf reads (markup inside <noscript> that
+// eachElement parses, a template, a frameset, an element a table would
+// move before itself, foreign content the parser reads otherwise than
+// scanForeign does) it stops and returns false, and the caller parses the
+// content instead. An article is read for its media once per entry; the
+// parse it spares was one tree of the whole article more (the largest
+// pages' feed items built trees of 13 MB). Inline SVG and MathML are read
+// as the parser reads them (scanForeign): an article with an SVG icon
+// (Hugo's PaperMod puts one in every post) was parsed whole again.
 func scanMedia(content string, add func(string)) bool {
 	z := html.NewTokenizer(strings.NewReader(content))
 	var tables []atom.Atom // the open table elements, innermost last
+	var foreign []string   // the open SVG or MathML elements (their tag names), outermost first; empty in HTML
 	n := &html.Node{Type: html.ElementNode}
 	for {
+		z.AllowCDATA(len(foreign) > 0) // as the parser: CDATA sections in foreign content only
 		tt := z.Next()
+		if len(foreign) > 0 {
+			if tt == html.ErrorToken {
+				return z.Err() == io.EOF
+			}
+			var ok bool
+			if foreign, ok = scanForeign(z, tt, foreign, n, add); !ok {
+				return false
+			}
+			continue
+		}
 		switch tt {
 		case html.ErrorToken:
 			return z.Err() == io.EOF
@@ -110,7 +125,7 @@ func scanMedia(content string, add func(string)) bool {
 		}
 		t := z.Token()
 		switch t.DataAtom {
-		case atom.Svg, atom.Math, atom.Noscript, atom.Template, atom.Frameset, atom.Frame:
+		case atom.Noscript, atom.Template, atom.Frameset, atom.Frame:
 			return false
 		case atom.Image:
 			t.DataAtom = atom.Img // the parser's reading of <image> outside foreign content
@@ -130,7 +145,67 @@ func scanMedia(content string, add func(string)) bool {
 		}
 		n.DataAtom, n.Attr = t.DataAtom, t.Attr
 		mediaOf(n, add)
+		if (t.DataAtom == atom.Svg || t.DataAtom == atom.Math) && tt == html.StartTagToken {
+			foreign = append(foreign, t.Data) // a self-closing one is closed at once
+		}
 	}
+}
+
+// scanForeign reads token tt of z inside SVG or MathML (foreign, the open
+// foreign elements, not empty) as x/net/html's parseForeignContent does,
+// passing the media URLs of a start tag's element to add through n, and
+// returns the open foreign elements after it. It reports false where the
+// parser would leave foreign content or read markup as HTML, where the
+// tag sequence and the tree part: a start tag that breaks out of foreign
+// content (<p>, <img>, <div>, …, any <font>), one inside an integration
+// point (an SVG <title>, <desc> or <foreignObject>, a MathML <mi>, <mo>,
+// <mn>, <ms>, <mtext> or <annotation-xml>), an end tag no open foreign
+// element has, a <noscript> (whose text eachElement would parse).
+// Elements inside foreign content are foreign, whatever their name (an
+// SVG <image> is no <img>), and no raw text follows their start tags
+// (NextIsNotRawText, as the parser: an SVG <style> or <title> holds
+// markup).
+func scanForeign(z *html.Tokenizer, tt html.TokenType, foreign []string, n *html.Node, add func(string)) ([]string, bool) {
+	switch tt {
+	case html.StartTagToken, html.SelfClosingTagToken:
+		switch foreign[len(foreign)-1] {
+		case "title", "desc", "foreignobject", "mi", "mo", "mn", "ms", "mtext", "annotation-xml":
+			return foreign, false
+		}
+		t := z.Token()
+		if foreignBreakout(t.Data) || t.DataAtom == atom.Font || t.DataAtom == atom.Noscript {
+			return foreign, false
+		}
+		z.NextIsNotRawText()
+		n.DataAtom, n.Attr = t.DataAtom, t.Attr
+		mediaOf(n, add)
+		if tt == html.StartTagToken {
+			foreign = append(foreign, t.Data)
+		}
+	case html.EndTagToken:
+		name, _ := z.TagName()
+		for i := len(foreign) - 1; i >= 0; i-- {
+			if foreign[i] == string(name) {
+				return foreign[:i], true
+			}
+		}
+		return foreign, false
+	}
+	return foreign, true
+}
+
+// foreignBreakout reports whether a start tag of this name ends foreign
+// content (x/net/html's breakout table, HTML's "any other start tag" rule
+// of foreign content).
+func foreignBreakout(name string) bool {
+	switch name {
+	case "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
+		"h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr",
+		"ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u",
+		"ul", "var":
+		return true
+	}
+	return false
 }
 
 // tableElement reports whether a is an element of a table's structure.

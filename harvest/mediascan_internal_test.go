@@ -62,7 +62,28 @@ func TestScanMediaMatchesParse(t *testing.T) {
 		// The parser moves an element inside a table but outside its cells
 		// before the table: scanMedia must not answer in tag order.
 		{`<table><tr><td><img src="one.png"></td></tr><img src="two.png"></table>`, true},
-		{`<svg><image href="i.png"/><a href="s.pdf">s</a></svg><img src="x.png">`, true},
+		// Inline SVG and MathML, read as the parser reads foreign content.
+		{`<svg><image href="i.png"/><a href="s.pdf">s</a></svg><img src="x.png">`, false},
+		{`<p>a<svg viewBox="0 0 1 1"><path d="M0"/><g><use href="#x"></use></g></svg><img src="after.png"></p>`, false},
+		{`<svg><style><a href="in-style.pdf">x</a></style><title>t</title></svg><img src="y.png">`, false},
+		{`<svg><style><img src="no-raw-text.png"></style></svg>`, true},
+		{`<svg><video src="sv.mp4"/><audio src="sa.mp3"></audio><![CDATA[<img src="cdata.png">]]></svg>`, false},
+		{`<svg><g><path></svg><a href="out.pdf">o</a>`, false},
+		{`<math><mrow><mn2>1</mn2></mrow></math><img src="m.png">`, false},
+		{`<svg/><img src="sc.png"><math/><a href="sc.pdf">x</a>`, false},
+		{`<table><tr><td><svg><a href="cell.pdf">c</a></svg></td></tr></table>`, false},
+		// Where the parser leaves foreign content or reads HTML inside it,
+		// the tag sequence is not the tree's: scanMedia leaves it.
+		{`<svg><img src="breaks-out.png"><a href="after.pdf">a</a></svg>`, true},
+		{`<svg><p>x</p><video src="v.mp4"></video></svg>`, true},
+		{`<svg><title><img src="t.png"></title></svg>`, true},
+		{`<svg><foreignObject><a href="fo.pdf">f</a></foreignObject></svg>`, true},
+		{`<math><mi><img src="mi.png"></mi></math>`, true},
+		{`<math><annotation-xml encoding="text/html"><img src="ax.png"></annotation-xml></math>`, true},
+		{`<svg><font color="red"><a href="f.pdf">f</a></font></svg>`, true},
+		{`<div><svg><g></div><img src="d.png">`, true},
+		{`<svg><noscript>&lt;img src="ns.png"&gt;</noscript></svg>`, true},
+		{`<table><svg><a href="fp.pdf">x</a></svg><tr><td><img src="td.png"></table>`, true},
 		{`<noscript><img src="ns.png"></noscript>`, true},
 		{`<template><img src="t.png"></template>`, true},
 	}

@@ -218,14 +218,14 @@ func (r *reading) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extrac
 // carries the whole post (unless a trusted rule found clearly more), else
 // the page's extraction, else the feed's summary.
 func (r *reading) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
-	feedHTML := ""
+	feedHTML, feedText := "", ""
 	if it != nil {
 		feedHTML = it.Content
+		feedText = textsim.HTMLText(feedHTML) // read once: whether the item is whole, and its length
 	}
-	feedFull := it != nil && itemFullText(*it)
-	// Only a full-text feed's item is compared with the page: its text is
-	// read then alone.
-	pageLonger := feedFull && ex.Score >= 0.8 && len(ex.ContentText) > len(textsim.HTMLText(feedHTML))*3/2
+	feedFull := it != nil && fullText(feedText)
+	// Only a full-text feed's item is compared with the page.
+	pageLonger := feedFull && ex.Score >= 0.8 && len(ex.ContentText) > len(feedText)*3/2
 	// A full-text feed's short or empty item (an image post, a post with no
 	// text) beats a fallback's guess, which then holds the article's
 	// surroundings (title, byline) instead.
