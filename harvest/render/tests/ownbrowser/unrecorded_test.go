@@ -1,4 +1,4 @@
-package render_test
+package ownbrowser_test
 
 import (
 	"context"
@@ -103,7 +103,7 @@ func TestNoRequestAfterCaptureUnseen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	before := blog.hitCount("/api/tick") // -count
+	before := blog.HitCount("/api/tick") // -count
 	accounted := 0
 	for i := range 2 {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -133,7 +133,7 @@ func TestNoRequestAfterCaptureUnseen(t *testing.T) {
 		accounted += recorded + named
 	}
 	b.Close() // no tab left to ask
-	served := blog.hitCount("/api/tick") - before
+	served := blog.HitCount("/api/tick") - before
 
 	t.Logf("/api/tick: %d served, %d accounted for", served, accounted)
 	if served > accounted {

@@ -1,4 +1,4 @@
-package render_test
+package ownbrowser_test
 
 import (
 	"context"
