@@ -15,17 +15,18 @@ package rendertest
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,17 +36,16 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/render"
 )
 
-// pages is this package's testdata folder, read from disk as render's tests
-// always served it: with Last-Modified. Served from an embedded copy (no
-// modification time, so no Last-Modified), TestLazyImagesLoadOnScroll's
-// images never reached the server in 3 of 3 whole runs of render's tests,
-// though the page's script had set their src (not explained yet).
-var pages = func() http.FileSystem {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		panic("rendertest: no source file")
+//go:embed testdata
+var testdata embed.FS
+
+// pages is testdata/ as the server's root.
+var pages = func() fs.FS {
+	f, err := fs.Sub(testdata, "testdata")
+	if err != nil {
+		panic(err)
 	}
-	return http.Dir(filepath.Join(filepath.Dir(file), "testdata"))
+	return f
 }()
 
 // Options are the browser options of render's tests: blog.test and
@@ -91,7 +91,7 @@ func BrowserScript(t testing.TB, body string) string {
 // words of a process that exits at once may be lost on a loaded machine.
 const BrokenBrowser = `echo "chromium: cannot open the profile (a broken browser)" >&2; sleep 3; exit 1`
 
-// Site is a test web server: the pages of testdata/ plus the
+// Site is a test web server: the pages of testdata/ (embedded) plus the
 // JSON endpoints their scripts call. It counts the requests per path.
 type Site struct {
 	srv     *httptest.Server
@@ -112,7 +112,7 @@ func NewSite() *Site {
 	mux.HandleFunc("/api/slowjs", s.slowJS)
 	mux.HandleFunc("/img/", s.image)
 	mux.HandleFunc("/api/big", big)
-	mux.Handle("/", http.FileServer(pages))
+	mux.Handle("/", http.FileServerFS(pages))
 	s.srv = httptest.NewServer(s.count(mux))
 	return s
 }
