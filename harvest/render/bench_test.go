@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/render"
-	"github.com/blogharvest/blogharvest/harvest/render/internal/rendertest"
 	"github.com/blogharvest/blogharvest/internal/fixture"
 )
 
@@ -63,6 +62,6 @@ func benchRender(b *testing.B, tabs int, screenshot bool, urls []string) {
 	elapsed := time.Since(start)
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "pages/s")
-	b.ReportMetric(rendertest.TreeRSS(br.PID()), "rss-MiB")
-	b.ReportMetric(rendertest.TreePSS(br.PID()), "pss-MiB")
+	b.ReportMetric(treeRSS(br.PID()), "rss-MiB")
+	b.ReportMetric(treePSS(br.PID()), "pss-MiB")
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/blogharvest/blogharvest/harvest/render/internal/rendertest"
 )
 
 // renderWhile renders slow.html (its script takes 1.5 s to arrive) and runs
@@ -15,7 +13,7 @@ import (
 func renderWhile(t *testing.T, kill func()) {
 	t.Helper()
 	b := browser(t)
-	asked := blog.NextHit("/api/slowjs")
+	asked := blog.nextHit("/api/slowjs")
 	go func() {
 		<-asked
 		kill()
@@ -51,9 +49,9 @@ func TestRendererKilledMidRender(t *testing.T) {
 	pid := b.PID()
 	renderWhile(t, func() {
 		killed := 0
-		for _, p := range rendertest.ProcessTree(pid) {
-			if strings.Contains(p.Cmdline, "--type=renderer") {
-				if syscall.Kill(p.PID, syscall.SIGKILL) == nil {
+		for _, p := range processTree(pid) {
+			if strings.Contains(p.cmdline, "--type=renderer") {
+				if syscall.Kill(p.pid, syscall.SIGKILL) == nil {
 					killed++
 				}
 			}

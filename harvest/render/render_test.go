@@ -5,7 +5,10 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"image/png"
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,22 +16,18 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest/harvest/render"
-	"github.com/blogharvest/blogharvest/harvest/render/internal/rendertest"
 
 	"github.com/blogharvest/blogharvest/internal/toolskip"
 )
 
 // The tests that render with the shared browser run in parallel (it has two
-// tabs); those that kill its processes run first, alone. The tests that
-// start a browser of their own, with options of their own, are the test
-// binary harvest/render/tests/ownbrowser; both share
-// harvest/render/internal/rendertest.
+// tabs); those that kill its processes run first, alone.
 var (
-	shared    *render.Browser  // one browser for the whole suite
-	startErr  error            // why the installed browser did not start; nil if it did
-	blog      *rendertest.Site // served as http://blog.test/
-	comments  *rendertest.Site // served as http://comments.test/, another site
-	installed bool             // a browser binary is on PATH
+	shared    *render.Browser // one browser for the whole suite
+	startErr  error           // why the installed browser did not start; nil if it did
+	blog      *site           // served as http://blog.test/
+	comments  *site           // served as http://comments.test/, another site
+	installed bool            // a browser binary is on PATH
 )
 
 func TestMain(m *testing.M) {
@@ -37,9 +36,9 @@ func TestMain(m *testing.M) {
 
 func runTests(m *testing.M) int {
 	flag.Parse()
-	blog, comments = rendertest.NewSite(), rendertest.NewSite()
-	defer blog.Close()
-	defer comments.Close()
+	blog, comments = newSite(), newSite()
+	defer blog.srv.Close()
+	defer comments.srv.Close()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if _, err := exec.LookPath(name); err == nil {
 			installed = true
@@ -59,10 +58,26 @@ func runTests(m *testing.M) int {
 
 // sharedOptions maps blog.test and comments.test to the two test servers, so
 // the cross-origin frame is cross-site as a Disqus thread is.
-func sharedOptions() render.Options { return rendertest.Options(blog, comments) }
+func sharedOptions() render.Options {
+	return render.Options{
+		Tabs: 2,
+		// Generous: a page that settles returns as soon as it is captured,
+		// and on a loaded machine a tall page's screenshot or a 40 MiB
+		// download takes many seconds.
+		Timeout:        2 * time.Minute,
+		HostRules:      fmt.Sprintf("MAP blog.test %s, MAP comments.test %s", blog.host(), comments.host()),
+		Screenshot:     true,
+		ExtraSelectors: []string{".suite"},
+		Logger:         quietLogger(),
+	}
+}
 
-// quietLogger logs warnings with -v, nothing otherwise.
-var quietLogger = rendertest.QuietLogger
+func quietLogger() *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
 
 // browser returns the shared browser, skipping the test when no browser is
 // installed and failing it, with the reason, when the installed browser
@@ -160,8 +175,8 @@ func TestCrossOriginFrame(t *testing.T) {
 	if strings.Contains(string(res.HTML), "post-message") {
 		t.Error("cross-origin thread inlined into the page: it is not readable from the page")
 	}
-	if comments.HitCount("/api/batch") < 3 {
-		t.Errorf("comments.test served %d batches, want 3", comments.HitCount("/api/batch"))
+	if comments.hitCount("/api/batch") < 3 {
+		t.Errorf("comments.test served %d batches, want 3", comments.hitCount("/api/batch"))
 	}
 }
 
@@ -223,7 +238,7 @@ func TestLazyImagesLoadOnScroll(t *testing.T) {
 	t.Parallel()
 	res := renderOK(t, context.Background(), "http://blog.test/lazy.html")
 	for _, p := range []string{"/img/native.png", "/img/observed.png"} {
-		if blog.HitCount(p) == 0 {
+		if blog.hitCount(p) == 0 {
 			t.Errorf("%s never requested: autoscroll did not reach it", p)
 		}
 	}

@@ -1,4 +1,4 @@
-package ownbrowser_test
+package render_test
 
 import (
 	"context"
@@ -103,7 +103,7 @@ func TestNoRequestAfterCaptureUnseen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	before := blog.HitCount("/api/tick") // -count
+	before := blog.hitCount("/api/tick") // -count
 	accounted := 0
 	for i := range 2 {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -133,7 +133,7 @@ func TestNoRequestAfterCaptureUnseen(t *testing.T) {
 		accounted += recorded + named
 	}
 	b.Close() // no tab left to ask
-	served := blog.HitCount("/api/tick") - before
+	served := blog.hitCount("/api/tick") - before
 
 	t.Logf("/api/tick: %d served, %d accounted for", served, accounted)
 	if served > accounted {

@@ -1,4 +1,4 @@
-package ownbrowser_test
+package render_test
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/blogharvest/blogharvest/harvest/render"
-	"github.com/blogharvest/blogharvest/harvest/render/internal/rendertest"
 )
 
 // TestBrowserEnvironmentHasNoCredentials starts the real browser from a
@@ -45,13 +44,13 @@ func TestBrowserEnvironmentHasNoCredentials(t *testing.T) {
 	if pid == 0 {
 		t.Fatal("no browser process")
 	}
-	tree := rendertest.ProcessTree(pid)
+	tree := processTree(pid)
 	if len(tree) == 0 {
 		t.Fatalf("browser %d not in /proc", pid)
 	}
 	read := 0
 	for _, p := range tree {
-		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", p.PID))
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", p.pid))
 		if err != nil {
 			continue // exited meanwhile
 		}
@@ -59,10 +58,10 @@ func TestBrowserEnvironmentHasNoCredentials(t *testing.T) {
 		for _, kv := range bytes.Split(env, []byte{0}) {
 			name, _, _ := strings.Cut(string(kv), "=")
 			if _, bad := secrets[name]; bad || strings.Contains(string(kv), secret) {
-				t.Errorf("process %d (%.60s) has %.40s… in its environment", p.PID, p.Cmdline, kv)
+				t.Errorf("process %d (%.60s) has %.40s… in its environment", p.pid, p.cmdline, kv)
 			}
 		}
-		if p.PID == pid && !bytes.Contains(env, []byte("PATH=")) {
+		if p.pid == pid && !bytes.Contains(env, []byte("PATH=")) {
 			t.Errorf("the browser's environment lacks PATH: %q", env)
 		}
 	}

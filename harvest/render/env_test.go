@@ -1,4 +1,4 @@
-package ownbrowser_test
+package render_test
 
 import (
 	"context"
