@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
@@ -53,45 +54,36 @@ func (e *IdentityError) Error() string {
 func (e *IdentityError) Is(target error) bool { return target == ErrIdentityChanged }
 
 // StrangerThreshold is the TokenF1 (textsim) under which the text of a
-// feed item is unlike an archived post's. The texts of two different
+// feed item is unlike an archived post's (discover.StrangerThreshold,
+// weighed by discover.MoveIndex.Identity). The texts of two different
 // posts of one blog of ../shared/corpus reach 0.481 at the 99.9th
 // percentile (TestMoveThresholdFigures); texts of another blog are less
 // alike still. doc/lifecycle.md gives the figures.
-const StrangerThreshold = 0.5
+const StrangerThreshold = discover.StrangerThreshold
 
 // strangerProbes is how many of the newest archived posts a crawl whose
 // feed is gone asks for before it takes the address for a stranger's.
 const strangerProbes = 5
 
 // checkIdentity returns an *IdentityError when the blog seemed to move
-// (discover.Moves.Suspect) and nothing the crawl found is one of the archive's posts
-// (c.move.archive, probeMoves); nil otherwise, or when Options.AcceptIdentity.
+// (discover.Moves.Suspect) and nothing the crawl found is one of the
+// archive's posts (c.move.archive, probeMoves), as the move stage weighs
+// the feed's items (discover.MoveIndex.Identity); nil otherwise, or when
+// Options.AcceptIdentity.
 func (c *crawl) checkIdentity() error {
-	if c.o.AcceptIdentity || !c.site.moving || c.move.archive == nil || len(c.move.archive.posts) == 0 || c.site.feed == nil {
+	if c.o.AcceptIdentity || !c.site.moving || c.move.archive == nil || c.move.archive.idx.Len() == 0 || c.site.feed == nil {
 		return nil
 	}
-	for _, i := range c.move.archive.redirects {
-		if i >= 0 {
-			return nil // an archived URL leads to a page of the site: the blog moved
-		}
-	}
 	items := c.site.feed.Items
-	best, bestItem := 0.0, ""
-	for k := range items {
-		it := &items[k]
-		if how := c.move.archive.foundAgain(it); how != "" {
-			c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", it.Link, "by", how)
-			return nil
-		}
-		text := textsim.HTMLText(itemText(it))
-		for _, p := range c.move.archive.posts {
-			if s := textsim.TokenF1(text, p.Text); s > best {
-				best, bestItem = s, it.Link
-			}
-		}
-	}
-	if best >= StrangerThreshold {
-		c.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", bestItem, "similarity", best)
+	id := c.move.archive.idx.Identity(items)
+	switch {
+	case id.Redirected:
+		return nil // an archived URL leads to a page of the site: the blog moved
+	case id.By != "":
+		c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", id.Item, "by", id.By)
+		return nil
+	case !id.Stranger():
+		c.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", id.BestItem, "similarity", id.Best)
 		return nil
 	}
 	feedNote := "the feed " + c.site.blog.FeedURL
@@ -99,50 +91,11 @@ func (c *crawl) checkIdentity() error {
 		feedNote += " (the archived feed " + c.move.feedFrom + " is gone)"
 	}
 	ev := []string{
-		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), len(c.move.archive.posts)),
+		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), c.move.archive.idx.Len()),
 		"no archived URL redirects to the site",
-		fmt.Sprintf("the text of no item is like an archived post's (highest similarity %.2f, under %.2f)", best, StrangerThreshold),
+		fmt.Sprintf("the text of no item is like an archived post's (highest similarity %.2f, under %.2f)", id.Best, StrangerThreshold),
 	}
 	return c.stranger(ev)
-}
-
-// foundAgain says how the feed item it is one of the archived posts:
-// at an archived URL, led to by an archived URL, the same guid, or the
-// same title on the same day (either date unknown: the title alone); ""
-// when it is none. It is weaker than match, on purpose: it decides only
-// that the blog is no stranger.
-func (m *moveIndex) foundAgain(it *feed.Item) string {
-	if u := canonicalOr(it.Link); u != "" {
-		if _, ok := m.byURL[u]; ok {
-			return "archived URL"
-		}
-		if i, ok := m.redirects[u]; ok && i >= 0 {
-			return "redirect"
-		}
-	}
-	if it.GUID != "" {
-		if _, ok := m.byGUID[it.GUID]; ok {
-			return "feed guid"
-		}
-	}
-	date := it.Published
-	if date.IsZero() {
-		date = it.Updated
-	}
-	for _, i := range m.byTitle[textsim.NormalizeText(it.Title)] {
-		if p := m.posts[i]; date.IsZero() || p.Created.IsZero() || sameDay(date, p.Created) {
-			return "title and day"
-		}
-	}
-	return ""
-}
-
-// itemText is the fullest text a feed item gives.
-func itemText(it *feed.Item) string {
-	if len(it.Content) >= len(it.Summary) {
-		return it.Content
-	}
-	return it.Summary
 }
 
 // strangerWithoutFeed returns an *IdentityError when the archived feed
