@@ -4,15 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"slices"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/discover"
-	"github.com/blogharvest/blogharvest/harvest/feed"
-	"github.com/blogharvest/blogharvest/harvest/fetch"
-	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // A stranger at the old address (the domain lapsed: a parking page, spam,
@@ -28,9 +23,10 @@ import (
 // archived feed fails and no feed is found again (a parking page), the
 // blog is a stranger when its address answered (not a 5xx, not a
 // connection error: that blog is down) and none of its newest archived
-// posts (strangerProbes) is at its URL with its text. The run then
-// archives nothing: UpdateCrawl returns an *IdentityError with the
-// evidence, and the ledger of its Result holds the URLs asked for.
+// posts (discover.StrangerProbes, asked for by discover.Moves.AskNewest)
+// is at its URL with its text. The run then archives nothing:
+// UpdateCrawl returns an *IdentityError with the evidence, and the
+// ledger of its Result holds the URLs asked for.
 // Options.AcceptIdentity, the archivist's confirmation, turns the check
 // off. doc/lifecycle.md says why.
 
@@ -60,10 +56,6 @@ func (e *IdentityError) Is(target error) bool { return target == ErrIdentityChan
 // percentile (TestMoveThresholdFigures); texts of another blog are less
 // alike still. doc/lifecycle.md gives the figures.
 const StrangerThreshold = discover.StrangerThreshold
-
-// strangerProbes is how many of the newest archived posts a crawl whose
-// feed is gone asks for before it takes the address for a stranger's.
-const strangerProbes = 5
 
 // checkIdentity returns an *IdentityError when the blog seemed to move
 // (discover.Moves.Suspect) and nothing the crawl found is one of the
@@ -99,11 +91,13 @@ func (c *crawl) checkIdentity() error {
 }
 
 // strangerWithoutFeed returns an *IdentityError when the archived feed
-// failed with cause (discover.Moves.FeedMayHaveMoved), no feed was found again (found:
-// feed.Discover's error), the blog's address answered (a 4xx, or a page
-// with no feed: not a 5xx or a connection error, a blog down) and none of
-// the newest archived posts is at its URL with its text; nil otherwise,
-// or when Options.AcceptIdentity or the archive's posts are unknown.
+// failed with cause (discover.Moves.FeedMayHaveMoved), no feed was found
+// again (found: feed.Discover's error), the blog's address answered (a
+// 4xx, or a page with no feed: not a 5xx or a connection error, a blog
+// down) and none of the newest archived posts is at its URL with its
+// text, as the move stage found asking for them (discover.Moves.AskNewest,
+// whose ledger lines and pages it applies); nil otherwise, or when
+// Options.AcceptIdentity or the archive's posts are unknown.
 func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) error {
 	if c.o.AcceptIdentity || !c.pol.useState || c.o.ArchivedPosts == nil || c.emit == nil || !answered(found) {
 		return nil
@@ -112,58 +106,27 @@ func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) err
 	if err != nil || len(posts) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(posts, func(a, b ArchivedPost) int { return b.Created.Compare(a.Created) })
-	asked, best := 0, 0.0
-	for _, p := range posts[:min(len(posts), strangerProbes)] {
-		u := canonicalOr(p.URL)
-		if u == "" || ctx.Err() != nil {
-			continue
-		}
-		asked++
-		resp, err := c.client.Get(ctx, u)
-		if err != nil {
-			if !answered(err) {
-				return nil // the site does not answer: down, not a stranger
-			}
-			c.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v (identity check)", err), "archived")
-			continue
-		}
-		c.res.Pages++
-		s := 0.0
-		if text, _, terr := resp.Text(); terr == nil {
-			s = textsim.TokenF1(textsim.HTMLText(string(text)), p.Text)
-		}
-		best = max(best, s)
-		if s >= StrangerThreshold {
-			c.log.Info("an archived post is still at its URL: the feed is gone, the blog is no stranger", "url", u, "similarity", s)
-			return nil
-		}
-		c.ledger.set(u, FateSkipped, fmt.Sprintf("archived post, its URL answers another page (text similarity %.2f): not archived, identity changed", s), "archived")
+	a := c.move.stage.AskNewest(ctx, posts)
+	c.ledger.apply(a.Lines)
+	c.res.Pages += a.Pages
+	if a.Still != "" {
+		c.log.Info("an archived post is still at its URL: the feed is gone, the blog is no stranger", "url", a.Still, "similarity", a.Similarity)
 	}
-	if asked == 0 {
+	if !a.Stranger() {
 		return nil
 	}
 	ev := []string{
 		fmt.Sprintf("the archived feed %s answered %v", c.site.blog.FeedURL, cause),
 		fmt.Sprintf("no feed found again from %s: %v", c.site.blog.URL, found),
-		fmt.Sprintf("none of the %d newest archived posts asked for is at its URL (highest text similarity %.2f, under %.2f)", asked, best, StrangerThreshold),
+		fmt.Sprintf("none of the %d newest archived posts asked for is at its URL (highest text similarity %.2f, under %.2f)", a.Asked, a.Best, StrangerThreshold),
 	}
 	return c.stranger(ev)
 }
 
 // answered reports whether err says the server answered: a 4xx, or a
-// page without a feed; not a 5xx, a connection error or a timeout.
-func answered(err error) bool {
-	var se *fetch.StatusError
-	if errors.As(err, &se) {
-		return se.Code >= 400 && se.Code < 500 && se.Code != 408 && se.Code != 429
-	}
-	var ne net.Error
-	if errors.As(err, &ne) {
-		return false
-	}
-	return errors.Is(err, blogharvest.ErrNotBlog) || errors.Is(err, feed.ErrNotFeed)
-}
+// page without a feed; not a 5xx, a connection error or a timeout
+// (discover.Answered).
+func answered(err error) bool { return discover.Answered(err) }
 
 // stranger makes the crawl's IdentityError of ev: logged, a warning of
 // the Result, and a row of the ledger for the blog's URL.

@@ -1,7 +1,11 @@
 package discover_test
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +204,66 @@ func TestMoveIndexIdentity(t *testing.T) {
 	}
 	if got := m.FoundAgain(&feed.Item{Link: "http://b.test/2021/03/cedar/", Title: "Other"}); got != "redirect" {
 		t.Errorf("an item an archived URL redirects to: found again by %q, want redirect", got)
+	}
+}
+
+// TestMovesAskNewest: the newest archived posts are asked for, newest
+// first, until one is still at its URL with its text; one at a 404 or
+// answering another page is a ledger line (failed, skipped); a 503 says
+// the blog is down, no stranger; none there, the address answering, is a
+// stranger. The slice given is not reordered.
+func TestMovesAskNewest(t *testing.T) {
+	ctx := context.Background()
+	day := time.Date(2021, 3, 4, 10, 0, 0, 0, time.UTC)
+	postText := func(n int) string { return strings.Join(words(fmt.Sprintf("post%d-", n), 30), " ") }
+	mux := http.NewServeMux()
+	mux.HandleFunc("/gone.html", http.NotFound)
+	mux.HandleFunc("/down.html", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/p1.html" { // still there
+			fmt.Fprintf(w, "<html><body><p>%s</p></body></html>", postText(1))
+			return
+		}
+		fmt.Fprint(w, "<html><body><p>This domain is for sale. Buy it now.</p></body></html>")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	u := func(p string) string { return srv.URL + p }
+	post := func(path string, n int, age int) discover.ArchivedPost {
+		return discover.ArchivedPost{URL: u(path), Created: day.AddDate(0, 0, -age), Text: postText(n)}
+	}
+	var w warns
+	var st steps
+	m := discover.NewMoves(discover.MoveConfig{UseState: true}, discover.MoveDeps{Fetch: testClient(t), Canon: scope{}, Stub: stub{},
+		Progress: &st, Warn: &w, Log: slog.New(slog.DiscardHandler)})
+
+	// p1 is older than the 404 and the parked page: asked third, still there.
+	posts := []discover.ArchivedPost{post("/p1.html", 1, 3), post("/gone.html", 2, 1), post("/p3.html", 3, 2), post("/p9.html", 9, 10)}
+	a := m.AskNewest(ctx, posts)
+	if a.Still != u("/p1.html") || a.Similarity < discover.StrangerThreshold || a.Asked != 3 || a.Pages != 2 || a.Stranger() || a.Down {
+		t.Errorf("one post still there: %+v, want p1 found third, 2 pages", a)
+	}
+	if len(a.Lines) != 2 || a.Lines[0].URL != u("/gone.html") || a.Lines[0].Fate != discover.FateFailed ||
+		a.Lines[1].URL != u("/p3.html") || a.Lines[1].Fate != discover.FateSkipped || a.Lines[1].Via != "archived" {
+		t.Errorf("ledger lines %+v, want gone.html failed, p3.html skipped", a.Lines)
+	}
+	if posts[0].URL != u("/p1.html") {
+		t.Errorf("the caller's posts were reordered")
+	}
+
+	var many []discover.ArchivedPost
+	for i := range 7 {
+		many = append(many, post(fmt.Sprintf("/x%d.html", i), 10+i, i))
+	}
+	many = append(many, post("/p1.html", 1, 30)) // still there, but not among the newest
+	if a := m.AskNewest(ctx, many); !a.Stranger() || a.Asked != discover.StrangerProbes || a.Best >= discover.StrangerThreshold || len(a.Lines) != discover.StrangerProbes {
+		t.Errorf("none of the newest there: %+v, want a stranger after %d asked", a, discover.StrangerProbes)
+	}
+	if a := m.AskNewest(ctx, []discover.ArchivedPost{post("/gone.html", 2, 1), post("/down.html", 3, 2), post("/p1.html", 1, 3)}); !a.Down || a.Stranger() || a.Asked != 2 {
+		t.Errorf("a 503: %+v, want the blog down, no stranger", a)
+	}
+	if a := m.AskNewest(ctx, nil); a.Stranger() || a.Asked != 0 {
+		t.Errorf("no posts: %+v, want nothing asked, no stranger", a)
 	}
 }

@@ -53,6 +53,7 @@ const (
 	FateFailed    = "failed"
 	FateWithdrawn = "withdrawn"
 	FateRestored  = "restored"
+	FateSkipped   = "skipped"
 )
 
 // LedgerLine is a row of the crawl's ledger a stage decided on, which
