@@ -388,7 +388,8 @@
 //     restored: ledger.go.
 //   - stranger.go: a stranger at the old address (checkIdentity after a
 //     suspected move, applying harvest/discover.MoveIndex.Identity;
-//     strangerWithoutFeed when no feed is found again):
+//     strangerWithoutFeed when no feed is found again, applying
+//     harvest/discover.Moves.AskNewest):
 //     IdentityError, nothing archived; Options.AcceptIdentity turns it
 //     off. refit.go: the reused rules tried on the newest changed item's
 //     page (rulesStillFit) and learned again when they no longer fit.
@@ -523,6 +524,9 @@
 //     it is still the blog (a redirect, an item found again, an item's
 //     text alike) is harvest/discover's match.go (MoveIndex.Identity,
 //     MoveIndex.FoundAgain, StrangerThreshold); the IdentityError and
-//     its evidence: checkIdentity; when no feed is found again:
-//     strangerWithoutFeed and answered (a stranger vs a blog down). When the reused rules no longer fit: misfit in refit.go.
+//     its evidence: checkIdentity; when no feed is found again, which
+//     archived posts are asked for and what their answers say (a
+//     stranger vs a blog down): harvest/discover's stranger.go
+//     (Moves.AskNewest, Answered, StrangerProbes), applied by
+//     strangerWithoutFeed. When the reused rules no longer fit: misfit in refit.go.
 package harvest
