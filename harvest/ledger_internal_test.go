@@ -50,7 +50,7 @@ func TestLedgerPrecedence(t *testing.T) {
 // ledger's of the same names.
 func TestDiscoverFates(t *testing.T) {
 	for d, f := range map[string]Fate{discover.FateRedirect: FateRedirect, discover.FateFailed: FateFailed,
-		discover.FateWithdrawn: FateWithdrawn, discover.FateRestored: FateRestored} {
+		discover.FateWithdrawn: FateWithdrawn, discover.FateRestored: FateRestored, discover.FateSkipped: FateSkipped} {
 		if Fate(d) != f {
 			t.Errorf("discover's fate %q, the ledger's %q", d, f)
 		}

@@ -2,14 +2,12 @@ package harvest
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/discover"
-	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/harvest/feed"
 )
 
 // A blog that moves (rebuilt with another engine at the same address, a
@@ -20,7 +18,8 @@ import (
 // the move stage, harvest/discover.Moves (FeedMayHaveMoved, FindMoved,
 // Suspect, Probe), which this file applies (applyFeedMove, probeMoves) —
 // and then matches each post it emits with the archive's (ArchivedPost,
-// Options.ArchivedPosts), by the strongest evidence first: an HTTP
+// Options.ArchivedPosts; the matching is the stage's discover.MoveIndex,
+// which identify and movedState apply), by the strongest evidence first: an HTTP
 // redirect or a redirect stub from the archived URL, the same feed guid,
 // or the same title and day with the text alike (TokenF1 at least
 // MoveThreshold). A matched post names its archived URL among its aliases,
@@ -52,133 +51,51 @@ type moveState struct {
 }
 
 // ArchivedPost is what the archive holds of one entry of the blog (its
-// latest version), for matching a post found at a new URL.
-type ArchivedPost struct {
-	URL     string    // the canonical URL it is archived under (its entry's folder)
-	Aliases []string  // its other URLs
-	GUID    string    // its feed guid or platform id (Entry.AltIdentifier), "" if none
-	Title   string    // its title
-	Created time.Time // its creation date, zero if unknown
-	Text    string    // the plain text of its content
-}
+// latest version), for matching a post found at a new URL: the move
+// stage's discover.ArchivedPost.
+type ArchivedPost = discover.ArchivedPost
 
 // MoveThreshold is the least TokenF1 (textsim) between the text of a post
 // and that of an archived post of the same title and day for the two to
-// be one post. doc/lifecycle.md gives the figures it was chosen from.
-const MoveThreshold = 0.8
-
-// moveUndatedThreshold is MoveThreshold when either date is unknown:
-// the title and the text alone must then agree almost entirely.
-const moveUndatedThreshold = 0.95
+// be one post (discover.MoveIndex.Match; when either date is unknown,
+// discover.MoveUndatedThreshold). doc/lifecycle.md gives the figures it
+// was chosen from.
+const MoveThreshold = discover.MoveThreshold
 
 // MaxMoveProbes bounds the archived URLs a crawl that finds the blog
 // moved asks for (discover.Moves.Probe).
 const MaxMoveProbes = discover.MaxMoveProbes
 
-// moveIndex is the archive's posts, indexed for matching (one crawl's,
-// used by the coordinator only).
+// moveIndex is the crawl's matching of moved posts: the archive's posts
+// indexed by the move stage (discover.MoveIndex, whose answers depend
+// only on what it is asked) and the posts this crawl matched already
+// (taken: post → the new URL matched with it), which identify writes and
+// the index is given (one crawl's, used by the coordinator only).
 type moveIndex struct {
-	posts   []ArchivedPost
-	byURL   map[string]int   // canonical URL or alias → post
-	byGUID  map[string]int   // guid → post; -1 when two posts share it
-	byTitle map[string][]int // normalised title → posts
-	// redirects are the new URLs the archived URLs led to (probeMoves):
-	// new canonical URL → post; -1 when two archived URLs led there.
-	redirects map[string]int
-	taken     map[int]string // post → the new URL matched with it
+	idx   *discover.MoveIndex
+	taken map[int]string
 }
 
-// newMoveIndex indexes posts.
+// newMoveIndex indexes posts (discover.NewMoveIndex).
 func newMoveIndex(posts []ArchivedPost) *moveIndex {
-	m := &moveIndex{posts: posts, byURL: map[string]int{}, byGUID: map[string]int{}, byTitle: map[string][]int{},
-		redirects: map[string]int{}, taken: map[int]string{}}
-	for i, p := range posts {
-		for _, u := range append([]string{p.URL}, p.Aliases...) {
-			if c := canonicalOr(u); c != "" {
-				if _, dup := m.byURL[c]; !dup {
-					m.byURL[c] = i
-				}
-			}
-		}
-		if p.GUID != "" {
-			if _, dup := m.byGUID[p.GUID]; dup {
-				m.byGUID[p.GUID] = -1
-			} else {
-				m.byGUID[p.GUID] = i
-			}
-		}
-		if t := textsim.NormalizeText(p.Title); t != "" {
-			m.byTitle[t] = append(m.byTitle[t], i)
-		}
-	}
-	return m
+	return &moveIndex{idx: discover.NewMoveIndex(posts, discoverCanon{}), taken: map[int]string{}}
 }
 
-// redirect notes that the archived post i led to target.
-func (m *moveIndex) redirect(target string, i int) {
-	if j, dup := m.redirects[target]; dup && j != i {
-		m.redirects[target] = -1 // two archived posts lead there: a catch-all, no evidence
-		return
-	}
-	m.redirects[target] = i
-}
+// redirect notes that the archived post i led to target
+// (discover.MoveIndex.Redirect).
+func (m *moveIndex) redirect(target string, i int) { m.idx.Redirect(target, i) }
 
-// archivedAt returns the archived post e is archived as already: its URL
-// or one of its aliases is an archived post's URL or alias; -1 if none.
-func (m *moveIndex) archivedAt(e *blogharvest.Entry) int {
-	for _, u := range append([]string{e.URL}, e.Aliases...) {
-		if i, ok := m.byURL[u]; ok {
-			return i
-		}
-	}
-	return -1
-}
+// archivedAt returns the archived post e is archived as already, -1 if
+// none (discover.MoveIndex.ArchivedAt).
+func (m *moveIndex) archivedAt(e *blogharvest.Entry) int { return m.idx.ArchivedAt(e) }
 
-// match returns the archived post e is, by the strongest evidence
-// (a redirect from its URL, the guid, title and day and text), and how
-// it was matched; -1 when none is. A post matched once is not matched
-// again.
-func (m *moveIndex) match(e *blogharvest.Entry) (int, string) {
-	free := func(i int) bool { _, t := m.taken[i]; return i >= 0 && !t }
-	for _, u := range append([]string{e.URL}, e.Aliases...) {
-		if i, ok := m.redirects[u]; ok && free(i) {
-			return i, "redirect from the archived URL"
-		}
-	}
-	if i, ok := m.byGUID[e.AltIdentifier]; ok && e.AltIdentifier != "" && free(i) {
-		return i, "the same feed guid"
-	}
-	text := textsim.HTMLText(e.Content)
-	best, score := -1, 0.0
-	for _, i := range m.byTitle[textsim.NormalizeText(e.Title)] {
-		p := m.posts[i]
-		if !free(i) {
-			continue
-		}
-		need := moveUndatedThreshold
-		if !e.Created.IsZero() && !p.Created.IsZero() {
-			if !sameDay(e.Created, p.Created) {
-				continue
-			}
-			need = MoveThreshold
-		}
-		if s := textsim.TokenF1(text, p.Text); s >= need && s > score {
-			best, score = i, s
-		}
-	}
-	if best < 0 {
-		return -1, ""
-	}
-	return best, fmt.Sprintf("title, date and text (similarity %.2f)", score)
-}
+// match returns the archived post e is, not taken yet, and how it was
+// matched; -1 when none is (discover.MoveIndex.Match).
+func (m *moveIndex) match(e *blogharvest.Entry) (int, string) { return m.idx.Match(e, m.taken) }
 
-// sameDay reports whether a and b are one day as two engines may write
-// it: the same calendar day in either's zone or UTC, or less than a day
-// apart (a date without a zone read in another).
-func sameDay(a, b time.Time) bool {
-	d := a.Sub(b)
-	return textsim.SameCalendarDay(a, b) || d > -24*time.Hour && d < 24*time.Hour
-}
+// foundAgain says how the feed item it is one of the archived posts, ""
+// when it is none (discover.MoveIndex.FoundAgain).
+func (m *moveIndex) foundAgain(it *feed.Item) string { return m.idx.FoundAgain(it) }
 
 // applyFeedMove applies what looking for the failed feed again found
 // (discover.Feeds.FindMoved): when another feed was found it is the
@@ -256,7 +173,7 @@ func (c *crawl) identify(e *blogharvest.Entry) string {
 			return ""
 		}
 		c.move.archive.taken[i] = e.URL
-		old, how = canonicalOr(c.move.archive.posts[i].URL), why
+		old, how = canonicalOr(c.move.archive.idx.Post(i).URL), why
 	}
 	if old == "" || old == e.URL {
 		return ""

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
@@ -43,7 +44,7 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 			return j, ""
 		}
 		ex, err := c.site.rules.Extract(c.w.read.learnPage(j.page))
-		return j, misfit(c.site.rules, ex, err, it.Title, itemText(it), c.site.full && itemFullText(*it))
+		return j, misfit(c.site.rules, ex, err, it.Title, discover.ItemText(it), c.site.full && itemFullText(*it))
 	}
 	return nil, ""
 }

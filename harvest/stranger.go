@@ -4,14 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"slices"
 	"strings"
 
 	"github.com/blogharvest/blogharvest"
-	"github.com/blogharvest/blogharvest/harvest/feed"
-	"github.com/blogharvest/blogharvest/harvest/fetch"
-	"github.com/blogharvest/blogharvest/harvest/textsim"
+	"github.com/blogharvest/blogharvest/harvest/discover"
 )
 
 // A stranger at the old address (the domain lapsed: a parking page, spam,
@@ -27,9 +23,10 @@ import (
 // archived feed fails and no feed is found again (a parking page), the
 // blog is a stranger when its address answered (not a 5xx, not a
 // connection error: that blog is down) and none of its newest archived
-// posts (strangerProbes) is at its URL with its text. The run then
-// archives nothing: UpdateCrawl returns an *IdentityError with the
-// evidence, and the ledger of its Result holds the URLs asked for.
+// posts (discover.StrangerProbes, asked for by discover.Moves.AskNewest)
+// is at its URL with its text. The run then archives nothing:
+// UpdateCrawl returns an *IdentityError with the evidence, and the
+// ledger of its Result holds the URLs asked for.
 // Options.AcceptIdentity, the archivist's confirmation, turns the check
 // off. doc/lifecycle.md says why.
 
@@ -53,45 +50,32 @@ func (e *IdentityError) Error() string {
 func (e *IdentityError) Is(target error) bool { return target == ErrIdentityChanged }
 
 // StrangerThreshold is the TokenF1 (textsim) under which the text of a
-// feed item is unlike an archived post's. The texts of two different
+// feed item is unlike an archived post's (discover.StrangerThreshold,
+// weighed by discover.MoveIndex.Identity). The texts of two different
 // posts of one blog of ../shared/corpus reach 0.481 at the 99.9th
 // percentile (TestMoveThresholdFigures); texts of another blog are less
 // alike still. doc/lifecycle.md gives the figures.
-const StrangerThreshold = 0.5
-
-// strangerProbes is how many of the newest archived posts a crawl whose
-// feed is gone asks for before it takes the address for a stranger's.
-const strangerProbes = 5
+const StrangerThreshold = discover.StrangerThreshold
 
 // checkIdentity returns an *IdentityError when the blog seemed to move
-// (discover.Moves.Suspect) and nothing the crawl found is one of the archive's posts
-// (c.move.archive, probeMoves); nil otherwise, or when Options.AcceptIdentity.
+// (discover.Moves.Suspect) and nothing the crawl found is one of the
+// archive's posts (c.move.archive, probeMoves), as the move stage weighs
+// the feed's items (discover.MoveIndex.Identity); nil otherwise, or when
+// Options.AcceptIdentity.
 func (c *crawl) checkIdentity() error {
-	if c.o.AcceptIdentity || !c.site.moving || c.move.archive == nil || len(c.move.archive.posts) == 0 || c.site.feed == nil {
+	if c.o.AcceptIdentity || !c.site.moving || c.move.archive == nil || c.move.archive.idx.Len() == 0 || c.site.feed == nil {
 		return nil
 	}
-	for _, i := range c.move.archive.redirects {
-		if i >= 0 {
-			return nil // an archived URL leads to a page of the site: the blog moved
-		}
-	}
 	items := c.site.feed.Items
-	best, bestItem := 0.0, ""
-	for k := range items {
-		it := &items[k]
-		if how := c.move.archive.foundAgain(it); how != "" {
-			c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", it.Link, "by", how)
-			return nil
-		}
-		text := textsim.HTMLText(itemText(it))
-		for _, p := range c.move.archive.posts {
-			if s := textsim.TokenF1(text, p.Text); s > best {
-				best, bestItem = s, it.Link
-			}
-		}
-	}
-	if best >= StrangerThreshold {
-		c.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", bestItem, "similarity", best)
+	id := c.move.archive.idx.Identity(items)
+	switch {
+	case id.Redirected:
+		return nil // an archived URL leads to a page of the site: the blog moved
+	case id.By != "":
+		c.log.Info("a feed item is an archived post: the blog moved, it is no stranger", "item", id.Item, "by", id.By)
+		return nil
+	case !id.Stranger():
+		c.log.Info("a feed item's text is like an archived post's: not taken for a stranger", "item", id.BestItem, "similarity", id.Best)
 		return nil
 	}
 	feedNote := "the feed " + c.site.blog.FeedURL
@@ -99,58 +83,21 @@ func (c *crawl) checkIdentity() error {
 		feedNote += " (the archived feed " + c.move.feedFrom + " is gone)"
 	}
 	ev := []string{
-		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), len(c.move.archive.posts)),
+		fmt.Sprintf("%s lists %d items, none of them one of the %d archived posts (by URL, feed guid, or title and day)", feedNote, len(items), c.move.archive.idx.Len()),
 		"no archived URL redirects to the site",
-		fmt.Sprintf("the text of no item is like an archived post's (highest similarity %.2f, under %.2f)", best, StrangerThreshold),
+		fmt.Sprintf("the text of no item is like an archived post's (highest similarity %.2f, under %.2f)", id.Best, StrangerThreshold),
 	}
 	return c.stranger(ev)
 }
 
-// foundAgain says how the feed item it is one of the archived posts:
-// at an archived URL, led to by an archived URL, the same guid, or the
-// same title on the same day (either date unknown: the title alone); ""
-// when it is none. It is weaker than match, on purpose: it decides only
-// that the blog is no stranger.
-func (m *moveIndex) foundAgain(it *feed.Item) string {
-	if u := canonicalOr(it.Link); u != "" {
-		if _, ok := m.byURL[u]; ok {
-			return "archived URL"
-		}
-		if i, ok := m.redirects[u]; ok && i >= 0 {
-			return "redirect"
-		}
-	}
-	if it.GUID != "" {
-		if _, ok := m.byGUID[it.GUID]; ok {
-			return "feed guid"
-		}
-	}
-	date := it.Published
-	if date.IsZero() {
-		date = it.Updated
-	}
-	for _, i := range m.byTitle[textsim.NormalizeText(it.Title)] {
-		if p := m.posts[i]; date.IsZero() || p.Created.IsZero() || sameDay(date, p.Created) {
-			return "title and day"
-		}
-	}
-	return ""
-}
-
-// itemText is the fullest text a feed item gives.
-func itemText(it *feed.Item) string {
-	if len(it.Content) >= len(it.Summary) {
-		return it.Content
-	}
-	return it.Summary
-}
-
 // strangerWithoutFeed returns an *IdentityError when the archived feed
-// failed with cause (discover.Moves.FeedMayHaveMoved), no feed was found again (found:
-// feed.Discover's error), the blog's address answered (a 4xx, or a page
-// with no feed: not a 5xx or a connection error, a blog down) and none of
-// the newest archived posts is at its URL with its text; nil otherwise,
-// or when Options.AcceptIdentity or the archive's posts are unknown.
+// failed with cause (discover.Moves.FeedMayHaveMoved), no feed was found
+// again (found: feed.Discover's error), the blog's address answered (a
+// 4xx, or a page with no feed: not a 5xx or a connection error, a blog
+// down) and none of the newest archived posts is at its URL with its
+// text, as the move stage found asking for them (discover.Moves.AskNewest,
+// whose ledger lines and pages it applies); nil otherwise, or when
+// Options.AcceptIdentity or the archive's posts are unknown.
 func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) error {
 	if c.o.AcceptIdentity || !c.pol.useState || c.o.ArchivedPosts == nil || c.emit == nil || !answered(found) {
 		return nil
@@ -159,58 +106,27 @@ func (c *crawl) strangerWithoutFeed(ctx context.Context, cause, found error) err
 	if err != nil || len(posts) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(posts, func(a, b ArchivedPost) int { return b.Created.Compare(a.Created) })
-	asked, best := 0, 0.0
-	for _, p := range posts[:min(len(posts), strangerProbes)] {
-		u := canonicalOr(p.URL)
-		if u == "" || ctx.Err() != nil {
-			continue
-		}
-		asked++
-		resp, err := c.client.Get(ctx, u)
-		if err != nil {
-			if !answered(err) {
-				return nil // the site does not answer: down, not a stranger
-			}
-			c.ledger.set(u, FateFailed, fmt.Sprintf("archived post, not at its URL: %v (identity check)", err), "archived")
-			continue
-		}
-		c.res.Pages++
-		s := 0.0
-		if text, _, terr := resp.Text(); terr == nil {
-			s = textsim.TokenF1(textsim.HTMLText(string(text)), p.Text)
-		}
-		best = max(best, s)
-		if s >= StrangerThreshold {
-			c.log.Info("an archived post is still at its URL: the feed is gone, the blog is no stranger", "url", u, "similarity", s)
-			return nil
-		}
-		c.ledger.set(u, FateSkipped, fmt.Sprintf("archived post, its URL answers another page (text similarity %.2f): not archived, identity changed", s), "archived")
+	a := c.move.stage.AskNewest(ctx, posts)
+	c.ledger.apply(a.Lines)
+	c.res.Pages += a.Pages
+	if a.Still != "" {
+		c.log.Info("an archived post is still at its URL: the feed is gone, the blog is no stranger", "url", a.Still, "similarity", a.Similarity)
 	}
-	if asked == 0 {
+	if !a.Stranger() {
 		return nil
 	}
 	ev := []string{
 		fmt.Sprintf("the archived feed %s answered %v", c.site.blog.FeedURL, cause),
 		fmt.Sprintf("no feed found again from %s: %v", c.site.blog.URL, found),
-		fmt.Sprintf("none of the %d newest archived posts asked for is at its URL (highest text similarity %.2f, under %.2f)", asked, best, StrangerThreshold),
+		fmt.Sprintf("none of the %d newest archived posts asked for is at its URL (highest text similarity %.2f, under %.2f)", a.Asked, a.Best, StrangerThreshold),
 	}
 	return c.stranger(ev)
 }
 
 // answered reports whether err says the server answered: a 4xx, or a
-// page without a feed; not a 5xx, a connection error or a timeout.
-func answered(err error) bool {
-	var se *fetch.StatusError
-	if errors.As(err, &se) {
-		return se.Code >= 400 && se.Code < 500 && se.Code != 408 && se.Code != 429
-	}
-	var ne net.Error
-	if errors.As(err, &ne) {
-		return false
-	}
-	return errors.Is(err, blogharvest.ErrNotBlog) || errors.Is(err, feed.ErrNotFeed)
-}
+// page without a feed; not a 5xx, a connection error or a timeout
+// (discover.Answered).
+func answered(err error) bool { return discover.Answered(err) }
 
 // stranger makes the crawl's IdentityError of ev: logged, a warning of
 // the Result, and a row of the ledger for the blog's URL.

@@ -9,8 +9,12 @@
 // what the crawl's bounds kept out (LeftOuts), and for an UpdateCrawl a
 // blog that moved (Moves: whether the known feed may have moved, finding
 // it again with Feeds.FindMoved, suspecting a move, asking for the
-// archived URLs), and the gone check (Gone: the archived posts asked for
-// when the feed dropped them or they answered 404 or 410 before). The
+// archived URLs; matching a post with an archived one and weighing
+// whether the site is still the blog: MoveIndex, and, when no feed is
+// found again, asking for the newest archived posts: AskNewest), and the
+// gone check
+// (Gone: the archived posts asked for when the feed dropped them or they
+// answered 404 or 410 before). The
 // stage reads no policy and no harvest type: what it reads of the crawl's
 // policy and options is its configs (Config, FeedConfig, HomeConfig,
 // MoveConfig, GoneConfig), what it reads of the blog as set up before it
@@ -30,18 +34,20 @@
 // a configured URL that redirects; the Pattern learned and the one
 // checked; FeedMove, Suspicion and Probed: the feed found again, whether a
 // move is suspected, the archived URLs' redirects, with the ledger lines
-// to write as LedgerLine values; GoneCheck: State.Gone as the gone check
+// to write as LedgerLine values; MoveIndex's answers: the archived post
+// a post is and how it was matched, Identity: what shows the site is the
+// blog; Asked: the newest archived posts' answers; GoneCheck: State.Gone as the gone check
 // leaves it, its events and ledger lines), which the crawl applies.
 // Deciding what a sitemap URL is (post, page, listing), admitting it
 // within the crawl's bounds, the ledger, the claims and the frontier stay
 // the crawl's (crawl.queueSitemapURL, discoverItems). Feeds fetches with
 // the crawl's *fetch.Client, which harvest/feed's paging takes.
 //
-// The rest of the set-up (matching the posts that moved with the
-// archive's, the posts commented) is still harvest's crawl.setUp: it
-// writes the coordinator's ledger, claims, frontier, kNN model and
-// Result, which a package would reach through more interfaces of this
-// kind.
+// The rest of the set-up (applying a match: the entry's alias, the
+// ledger, State.Moved; the IdentityError; the posts commented) is
+// still harvest's: it writes the coordinator's ledger, claims, frontier,
+// kNN model and Result, which a package would reach through more
+// interfaces of this kind.
 //
 // Where to change what:
 //
@@ -101,8 +107,22 @@
 //     asked for and what their answers say (Moves.Probe, MaxMoveProbes):
 //     moves.go; what the crawl does with them (the feed's URL, the home
 //     page's capture, the move index, the ledger lines written):
-//     harvest's applyFeedMove and probeMoves (moves.go), ledger.apply;
-//     matching a post with an archived one: harvest's moveIndex.match.
+//     harvest's applyFeedMove and probeMoves (moves.go), ledger.apply.
+//   - Matching a post at a new URL with an archived one (the evidence, its
+//     order: a redirect, the guid, title and day and text; the thresholds
+//     MoveThreshold and MoveUndatedThreshold; a catch-all redirect; what
+//     one day is), a post archived under one of its URLs already, and
+//     whether a feed's items show the site is still the blog (FoundAgain,
+//     Identity, StrangerThreshold): match.go (MoveIndex); what the crawl
+//     does with the answers (the alias, the ledger's redirect line,
+//     State.Moved, the posts taken, the IdentityError): harvest's
+//     identify, movedState (moves.go) and checkIdentity (stranger.go).
+//   - A stranger when the archived feed is gone and none is found again:
+//     which archived posts are asked for (StrangerProbes, the newest),
+//     what an answer says (Answered: a stranger may be there or the blog
+//     is down; a page with the post's text, StrangerThreshold) and the
+//     ledger lines: stranger.go (Moves.AskNewest); when it is asked and
+//     the IdentityError: harvest's strangerWithoutFeed (stranger.go).
 //   - The gone check: which posts are asked (the ones dropped from the
 //     feed's first page when it lost more than it gained; the suspected
 //     and withdrawn ones that are due), with which validators, what a 404,

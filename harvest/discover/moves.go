@@ -19,7 +19,8 @@ import (
 // returns what it decided as a value (FeedMove, Suspicion, Probed: the
 // new feed, the ledger lines, the redirects found), which the crawl
 // applies; matching each post with an archived one (by redirect, guid,
-// or title, day and text) and State.Moved stay harvest's (moves.go).
+// or title, day and text) is MoveIndex's (match.go), State.Moved
+// harvest's (moves.go).
 
 // MaxMoveProbes bounds the archived URLs a crawl that finds the blog
 // moved asks for (Probe).
@@ -52,6 +53,7 @@ const (
 	FateFailed    = "failed"
 	FateWithdrawn = "withdrawn"
 	FateRestored  = "restored"
+	FateSkipped   = "skipped"
 )
 
 // LedgerLine is a row of the crawl's ledger a stage decided on, which
