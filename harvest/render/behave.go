@@ -35,7 +35,8 @@ const maxScrolls = 40
 
 // autoscroll scrolls the main frame down a screen at a time until its
 // bottom, so that lazy images and comment widgets load, then scrolls every
-// other frame to its bottom.
+// other frame to its bottom. Each screen waits for the page to draw two
+// frames there (js/scroll.js), which the settling's deadline (ctx) bounds.
 func (p *pageRun) autoscroll(ctx context.Context) {
 	main := p.mainFrame()
 	for i := 0; i < maxScrolls && ctx.Err() == nil; i++ {

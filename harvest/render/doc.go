@@ -6,7 +6,10 @@
 // bounded pool of reused tabs, each in a window of its own so that every page
 // is visible and draws frames (lazy loaders, IntersectionObserver and
 // screenshots depend on it). Render loads a page, waits until no request has
-// been in flight for Options.IdleTime, scrolls down screen by screen, then
+// been in flight for Options.IdleTime, scrolls down screen by screen (on to
+// the next screen only once the page has drawn this one, however late its
+// frames come: a busy compositor delays them, and a lazy image scrolled
+// past undrawn is never loaded; js/scroll.js), then
 // clicks "load more" controls (the table of Behaviours, labels such as "Load
 // more comments" or "Show 2 more replies", Options.ExtraSelectors) in every
 // frame until a click adds nothing, and serialises the DOM. The package's scripts run in an isolated
