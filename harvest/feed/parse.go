@@ -34,7 +34,15 @@ func parseAs(body []byte, feedURL string, datesOnly bool) (*Feed, error) {
 // the text of each item's body elements (bodySpans): the item's dates,
 // links, GUID, title and its own XML (Item.Raw, cut from the whole
 // document) are read as before, its Content and Summary are empty.
+// Without it, a plain RSS document's bodies are still left out of what
+// gofeed reads, and filled in as gofeed would read them (parseRSSCut).
 func parse(body []byte, feedURL string, datesOnly bool) (*Feed, error) {
+	return parseCut(body, feedURL, datesOnly, true)
+}
+
+// parseCut is parse; without cutBodies gofeed reads the document whole
+// unless datesOnly (the tests' reference for parseRSSCut).
+func parseCut(body []byte, feedURL string, datesOnly, cutBodies bool) (*Feed, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, fmt.Errorf("empty document: %w", ErrNotFeed)
 	}
@@ -50,11 +58,12 @@ func parse(body []byte, feedURL string, datesOnly bool) (*Feed, error) {
 	if format == "" {
 		return nil, fmt.Errorf("root element is <%s>, not rss, feed or rdf:RDF: %w", sc.root, ErrNotFeed)
 	}
-	gfText := text
+	gf, cut := (*gofeed.Feed)(nil), false
 	if datesOnly {
-		gfText = withoutSpans(text, sc.bodies)
+		gf, err = parseGofeed(withoutSpans(text, sc.bodies), format)
+	} else if gf, cut = parseRSSCut(text, sc, cutBodies); !cut {
+		gf, err = parseGofeed(text, format)
 	}
-	gf, err := parseGofeed(gfText, format)
 	if err != nil {
 		return nil, fmt.Errorf("malformed %s: %w", format, err)
 	}

@@ -41,6 +41,11 @@ type scannedItem struct {
 	origLink              string // feedburner:origLink: the post's own URL behind a FeedBurner redirect
 	authorURI             string
 	relatedCommentFeedRef string // Blogger: rel="related" link to the parent comment
+	// description and encoded are the offsets of the content of the
+	// item's RSS description and content:encoded elements, as in
+	// scanned.bodies; zero when absent or empty. Read only when
+	// scanned.plainRSS.
+	description, encoded [2]int
 }
 
 // scanned is what gofeed does not keep of a feed.
@@ -57,6 +62,16 @@ type scanned struct {
 	// (isBody), from the end of the start tag to the start of the end
 	// tag, in document order.
 	bodies [][2]int
+	// plainRSS reports that the document is an RSS 2.0 one whose items
+	// gofeed's RSS parser reads as the scanner does: one un-namespaced
+	// channel under an un-namespaced rss root holding every item (each
+	// an un-namespaced <item>), and in each item at most one
+	// un-namespaced description and one content:encoded, the only
+	// children gofeed takes for the item's Description and Content and
+	// the only body elements (isBody) of the item; no namespace
+	// declared as empty. parse then has gofeed read the document without
+	// the bodies and fills them in itself (bodycut.go).
+	plainRSS bool
 }
 
 // scanner walks an XML feed once with encoding/xml, which never expands
@@ -72,6 +87,10 @@ type scanner struct {
 	scopes    [][]xml.Attr // namespace declarations of the open elements above any item, by depth
 	itemNS    []xml.Attr   // those in scope at the current item's start, its own excluded
 	bodyStart int          // where the content of the item's open body element starts; -1 when none is open
+	// sawDescription and sawEncoded say whether the current item has had
+	// its description or its content:encoded (for scanned.plainRSS).
+	sawDescription, sawEncoded bool
+	channels                   int // elements under the root named channel in any case (for scanned.plainRSS)
 }
 
 // scan reads the UTF-8 XML document body.
@@ -80,7 +99,7 @@ func scan(body []byte) (*scanned, error) {
 	d.Strict = false
 	d.Entity = xml.HTMLEntity
 	d.CharsetReader = passThrough
-	s := &scanner{d: d, body: body, out: &scanned{}, bodyStart: -1}
+	s := &scanner{d: d, body: body, out: &scanned{plainRSS: true}, bodyStart: -1}
 	for {
 		off := d.InputOffset()
 		tok, err := d.Token()
@@ -123,8 +142,12 @@ func (s *scanner) token(tok xml.Token, off int64) error {
 // start handles an opening tag; text-valued elements are consumed whole.
 func (s *scanner) start(t xml.StartElement, off int64) error {
 	depth := len(s.stack)
+	if s.out.plainRSS {
+		s.out.plainRSS = s.plain(t, depth)
+	}
 	if s.item == nil && depth <= 2 && (t.Name.Local == "item" || t.Name.Local == "entry") {
 		s.item, s.itemStart, s.itemDepth = &scannedItem{commentCount: -1}, off, depth
+		s.sawDescription, s.sawEncoded = false, false
 		s.itemNS = inScope(s.scopes[:min(depth, len(s.scopes))], t.Attr)
 	} else if s.item == nil {
 		s.scopes = append(s.scopes[:min(depth, len(s.scopes))], nsDecls(t.Attr))
@@ -137,6 +160,49 @@ func (s *scanner) start(t xml.StartElement, off int64) error {
 		s.stack = append(s.stack, t.Name)
 	}
 	return err
+}
+
+// plain reports whether the start tag t, depth elements deep, keeps the
+// document what scanned.plainRSS says, given that it was so far. It runs
+// before the item t may open is set up: s.item is the item t is in.
+func (s *scanner) plain(t xml.StartElement, depth int) bool {
+	for _, a := range t.Attr {
+		if (a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns") && strings.TrimSpace(a.Value) == "" {
+			return false // gofeed's parser would take un-namespaced elements for an extension's
+		}
+	}
+	n := t.Name
+	lower := strings.ToLower(n.Local)
+	switch {
+	case depth == 0:
+		return n.Local == "rss" && n.Space == ""
+	case depth == 1:
+		switch lower {
+		case "item", "entry":
+			return false
+		case "channel":
+			s.channels++
+			return s.channels == 1 && n.Local == "channel" && n.Space == ""
+		}
+	case depth == 2 && s.item == nil:
+		if lower == "item" || lower == "entry" {
+			return n.Local == "item" && n.Space == "" && s.stack[1].Local == "channel" && s.stack[1].Space == ""
+		}
+	case s.item != nil && depth == s.itemDepth+1:
+		if !isBody(n) && lower != "description" && lower != "encoded" {
+			return true
+		}
+		switch {
+		case n.Local == "description" && n.Space == "" && !s.sawDescription:
+			s.sawDescription = true
+			return true
+		case n.Local == "encoded" && n.Space == nsRSSContent && !s.sawEncoded:
+			s.sawEncoded = true
+			return true
+		}
+		return false
+	}
+	return true
 }
 
 // nsRSSContent is the namespace of RSS's content:encoded.
@@ -162,10 +228,18 @@ func (s *scanner) end(off int64) {
 	if len(s.stack) == 0 {
 		return
 	}
+	closed := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
 	if s.item != nil && s.bodyStart >= 0 && len(s.stack) == s.itemDepth+1 {
 		if int(off) > s.bodyStart {
-			s.out.bodies = append(s.out.bodies, [2]int{s.bodyStart, int(off)})
+			span := [2]int{s.bodyStart, int(off)}
+			s.out.bodies = append(s.out.bodies, span)
+			switch closed.Local {
+			case "description":
+				s.item.description = span
+			case "encoded":
+				s.item.encoded = span
+			}
 		}
 		s.bodyStart = -1
 	}
