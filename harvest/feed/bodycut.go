@@ -86,30 +86,34 @@ func textAndCDATA(b []byte) bool {
 // element's inner XML, which for a body of text and CDATA sections is
 // its bytes in the document.
 
-// gofeedText is shared.ParseText given the element's inner XML.
+// gofeedText is shared.ParseText given the element's inner XML (read
+// as bytes where ParseText converts to a string and back; the same
+// white space trimmed, bytes.TrimSpace being strings.TrimSpace).
 func gofeedText(inner []byte) string {
-	result := strings.TrimSpace(string(inner))
-	if strings.Contains(result, gofeedCDATAStart) {
-		return stripCDATA(result)
+	result := bytes.TrimSpace(inner)
+	if bytes.Contains(result, cdataStart) {
+		return stripCDATA(string(result))
 	}
 	return decodeEntities(result)
 }
 
 const gofeedCDATAStart, gofeedCDATAEnd = "<![CDATA[", "]]>"
 
-// stripCDATA is shared.StripCDATA.
+// stripCDATA is shared.StripCDATA (its buffer sized at once: a body
+// is often the whole post).
 func stripCDATA(str string) string {
-	buf := bytes.NewBuffer([]byte{})
+	var buf strings.Builder
+	buf.Grow(len(str))
 	curr := 0
 	for curr < len(str) {
 		start := indexAt(str, gofeedCDATAStart, curr)
 		if start == -1 {
-			buf.WriteString(decodeEntities(str[curr:]))
+			buf.WriteString(decodeEntities([]byte(str[curr:])))
 			return buf.String()
 		}
 		end := indexAt(str, gofeedCDATAEnd, start)
 		if end == -1 {
-			buf.WriteString(decodeEntities(str[curr:]))
+			buf.WriteString(decodeEntities([]byte(str[curr:])))
 			return buf.String()
 		}
 		buf.WriteString(str[start+len(gofeedCDATAStart) : end])
@@ -118,10 +122,11 @@ func stripCDATA(str string) string {
 	return buf.String()
 }
 
-// decodeEntities is shared.DecodeEntities (which never fails).
-func decodeEntities(str string) string {
-	data := []byte(str)
-	buf := bytes.NewBuffer([]byte{})
+// decodeEntities is shared.DecodeEntities (which never fails), on bytes,
+// its buffer sized at once (a strings.Builder, whose String does not copy).
+func decodeEntities(data []byte) string {
+	var buf strings.Builder
+	buf.Grow(len(data))
 	for len(data) > 0 {
 		idx := bytes.IndexByte(data, '&')
 		if idx == -1 {
@@ -139,7 +144,7 @@ func decodeEntities(str string) string {
 			buf.Write(data)
 			return buf.String()
 		}
-		if strings.Contains(string(data[1:end]), " ") {
+		if bytes.IndexByte(data[1:end], ' ') >= 0 {
 			buf.Write(data)
 			return buf.String()
 		}
