@@ -14,7 +14,12 @@
 // that wants only the items' dates (PageOptions.DatesOnly: the section
 // feeds harvest reads to date posts, FillUpdated's Atom twin) has gofeed
 // parse the document without them, so that a full-text feed's bodies are
-// decoded once, by the scan, and not again by gofeed (parse.go).
+// decoded once, by the scan, and not again by gofeed (parse.go). A whole
+// read does the same for an RSS 2.0 feed the scan finds plain (its items
+// where gofeed looks for them, one description and one content:encoded
+// each, bodies of text and CDATA only): gofeed parses it without the
+// bodies, which are filled in from their bytes as gofeed's ParseText
+// reads them (bodycut.go); any other document goes to gofeed whole.
 //
 // Items are kept whatever host their links point to: a feed proxied
 // through FeedBurner, or a link blog, points off-site. Callers that scope a
