@@ -102,8 +102,7 @@ const gofeedCDATAStart, gofeedCDATAEnd = "<![CDATA[", "]]>"
 // stripCDATA is shared.StripCDATA (its buffer sized at once: a body
 // is often the whole post).
 func stripCDATA(str string) string {
-	var buf strings.Builder
-	buf.Grow(len(str))
+	buf := bytes.NewBuffer(make([]byte, 0, len(str)))
 	curr := 0
 	for curr < len(str) {
 		start := indexAt(str, gofeedCDATAStart, curr)
@@ -123,10 +122,11 @@ func stripCDATA(str string) string {
 }
 
 // decodeEntities is shared.DecodeEntities (which never fails), on bytes,
-// its buffer sized at once (a strings.Builder, whose String does not copy).
+// its buffer sized at once (String copies it: a string
+// sharing a buffer sized for the escaped text would keep the difference
+// alive as long as the item).
 func decodeEntities(data []byte) string {
-	var buf strings.Builder
-	buf.Grow(len(data))
+	buf := bytes.NewBuffer(make([]byte, 0, len(data)))
 	for len(data) > 0 {
 		idx := bytes.IndexByte(data, '&')
 		if idx == -1 {
