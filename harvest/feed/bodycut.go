@@ -148,10 +148,34 @@ func decodeEntities(data []byte) string {
 			buf.Write(data)
 			return buf.String()
 		}
-		buf.WriteString(html.UnescapeString(string(data[0 : end+1])))
+		if c, ok := commonEntity(data[1:end]); ok {
+			buf.WriteByte(c)
+		} else {
+			buf.WriteString(html.UnescapeString(string(data[0 : end+1])))
+		}
 		data = data[end+1:]
 	}
 	return buf.String()
+}
+
+// commonEntity returns what html.UnescapeString gives for the entities
+// escaped HTML is made of ("&lt;", "&gt;", "&amp;", "&quot;", "&#39;",
+// "&#34;"), name being what lies between '&' and ';', without the
+// string UnescapeString takes and gives.
+func commonEntity(name []byte) (byte, bool) {
+	switch string(name) {
+	case "lt":
+		return '<', true
+	case "gt":
+		return '>', true
+	case "amp":
+		return '&', true
+	case "quot", "#34":
+		return '"', true
+	case "#39":
+		return '\'', true
+	}
+	return 0, false
 }
 
 // indexAt is shared's indexAt.

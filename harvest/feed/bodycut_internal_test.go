@@ -2,6 +2,7 @@ package feed
 
 import (
 	"bytes"
+	"html"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -112,4 +113,14 @@ func sameCutAsWhole(t *testing.T, name string, body []byte) bool {
 	}
 	_, cut := parseRSSCut(text, sc, true)
 	return cut
+}
+
+// TestCommonEntities checks commonEntity against html.UnescapeString.
+func TestCommonEntities(t *testing.T) {
+	for _, name := range []string{"lt", "gt", "amp", "quot", "#34", "#39", "apos", "LT", "#x27", "nbsp", ""} {
+		want := html.UnescapeString("&" + name + ";")
+		if c, ok := commonEntity([]byte(name)); ok && string(c) != want {
+			t.Errorf("&%s;: %q, UnescapeString %q", name, c, want)
+		}
+	}
 }
