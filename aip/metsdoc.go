@@ -63,21 +63,44 @@ type ids struct{ ns uuid.UUID }
 // ruled out) holds: the METS writer takes the tree instead of parsing that
 // XML back (TestMARCElementIsItsXML).
 func marcElement(rec *marc.Record) *mets.Element {
-	el := func(name, text string, attrs ...mets.Attr) *mets.Element {
-		return &mets.Element{Name: name, Attrs: attrs, Text: marc.XMLSafe(text)}
+	// The tree's elements, attributes and child lists are carved out of
+	// three slices made to size, not allocated one by one: a record of
+	// some forty fields was 570 allocations a bag (aip's
+	// BenchmarkWriteEntry, -memprofile). Each part is cut with its
+	// capacity, so no append reaches into the next.
+	nEl, nAttr := 1+len(rec.Control)+len(rec.Data), len(rec.Control)+3*len(rec.Data)
+	for _, f := range rec.Data {
+		nEl += len(f.Subfields)
+		nAttr += len(f.Subfields)
 	}
-	attr := func(name, value string) mets.Attr { return mets.Attr{Name: name, Value: marc.XMLSafe(value)} }
-	root := el("record", "", mets.Attr{Name: "xmlns", Value: marc.Namespace})
-	root.Children = make([]*mets.Element, 0, 1+len(rec.Control)+len(rec.Data))
+	els := make([]mets.Element, 0, nEl+1)
+	attrs := make([]mets.Attr, 0, nAttr)
+	kids := make([]*mets.Element, 0, nEl)
+	el := func(name, text string, a ...mets.Attr) *mets.Element {
+		at := len(attrs)
+		for _, x := range a {
+			attrs = append(attrs, mets.Attr{Name: x.Name, Value: marc.XMLSafe(x.Value)})
+		}
+		els = append(els, mets.Element{Name: name, Attrs: attrs[at:len(attrs):len(attrs)], Text: marc.XMLSafe(text)})
+		return &els[len(els)-1]
+	}
+	children := func(n int) []*mets.Element {
+		k := kids[len(kids) : len(kids) : len(kids)+n]
+		kids = kids[:len(kids)+n]
+		return k
+	}
+	root := &mets.Element{Name: "record", Attrs: []mets.Attr{{Name: "xmlns", Value: marc.Namespace}}}
+	root.Children = children(1 + len(rec.Control) + len(rec.Data))
 	root.Children = append(root.Children, el("leader", rec.Leader))
 	for _, f := range rec.Control {
-		root.Children = append(root.Children, el("controlfield", f.Value, attr("tag", f.Tag)))
+		root.Children = append(root.Children, el("controlfield", f.Value, mets.Attr{Name: "tag", Value: f.Tag}))
 	}
 	for _, f := range rec.Data {
-		df := el("datafield", "", attr("tag", f.Tag), attr("ind1", string(f.Ind1)), attr("ind2", string(f.Ind2)))
-		df.Children = make([]*mets.Element, 0, len(f.Subfields))
+		df := el("datafield", "", mets.Attr{Name: "tag", Value: f.Tag}, mets.Attr{Name: "ind1", Value: string(f.Ind1)},
+			mets.Attr{Name: "ind2", Value: string(f.Ind2)})
+		df.Children = children(len(f.Subfields))
 		for _, sf := range f.Subfields {
-			df.Children = append(df.Children, el("subfield", sf.Value, attr("code", string(sf.Code))))
+			df.Children = append(df.Children, el("subfield", sf.Value, mets.Attr{Name: "code", Value: string(sf.Code)}))
 		}
 		root.Children = append(root.Children, df)
 	}
