@@ -58,21 +58,29 @@ import (
 var viaGowarc = false
 
 // uriChecked remembers the last target URIs whatwg-url accepted: a
-// request record follows its response with the same URI.
+// request record follows its response with the same URI, and a page's
+// metadata record names the page again after its resources.
 type uriChecked struct {
-	last string
+	recent [4]string
+	next   int
 }
 
 // ok reports whether gowarc's strict validation accepts s as a
 // WARC-Target-URI (whatwg-url parses it).
 func (c *uriChecked) ok(s string) bool {
-	if s == c.last && s != "" {
-		return true
+	if s == "" {
+		return false
+	}
+	for _, r := range c.recent {
+		if r == s {
+			return true
+		}
 	}
 	if _, err := url.Parse(s); err != nil {
 		return false
 	}
-	c.last = s
+	c.recent[c.next] = s
+	c.next = (c.next + 1) % len(c.recent)
 	return true
 }
 
