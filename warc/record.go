@@ -150,6 +150,9 @@ func (w *Writer) writeOwn(t gw.RecordType, hs []header, block [][]byte) (id stri
 	switch {
 	case httpBlock:
 		payloadDigest = d.format(d.payload)
+		if headEnd == len(block[0]) { // the payload is the parts after the header: its digest is the index line's
+			w.bodyDigest = payloadDigest
+		}
 	case t == gw.Resource && !fieldsBlock:
 		payloadDigest = blockDigest
 	}

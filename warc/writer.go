@@ -51,6 +51,10 @@ type Writer struct {
 	index  []string
 	uris   uriChecked // target URIs whatwg-url accepted (record.go)
 	built  int        // records built by gowarc's builder (writeGowarc), for tests
+	// bodyDigest is the WARC-Payload-Digest of the last record written
+	// when its payload was its block's parts after the first (an HTTP
+	// record whose first part is the header: record.go), "" otherwise.
+	bodyDigest string
 }
 
 // optionsMu serialises the making of gowarc builders and readers: each
@@ -172,7 +176,7 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	w.addIndex(x, typ, date, body, offset, n)
+	w.addIndex(x, typ, date, body, w.bodyDigest, offset, n)
 	if err := w.request(x, date, id); err != nil {
 		return "", err
 	}
@@ -273,6 +277,7 @@ func (w *Writer) write(t gw.RecordType, hs []header, block ...[]byte) (string, i
 // header, then its payload, not copied together first).
 func (w *Writer) writeAs(t gw.RecordType, hs []header, conv func(gw.WarcRecord) (gw.WarcRecord, error), block ...[]byte) (string, int64, error) {
 	w.n++
+	w.bodyDigest = ""
 	if conv == nil && !viaGowarc {
 		if id, n, ok, err := w.writeOwn(t, hs, block); ok {
 			return id, n, err
