@@ -4,6 +4,6 @@ package aip_test
 
 import "time"
 
-// cpuTime returns 0 where getrusage is not had: the benchmark's cpu-ms/op
-// is then 0.
-func cpuTime() time.Duration { return 0 }
+// cpuTimes returns 0, 0 where getrusage is not had: the benchmark's
+// cpu-ms/op and user-ms/op are then 0.
+func cpuTimes() (user, sys time.Duration) { return 0, 0 }
