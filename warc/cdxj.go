@@ -34,8 +34,10 @@ type CDXEntry struct {
 }
 
 // addIndex adds the CDXJ line of a response or revisit record written at
-// offset, n bytes long.
-func (w *Writer) addIndex(x blogharvest.Exchange, typ gw.RecordType, date time.Time, body []byte, offset, n int64) {
+// offset, n bytes long. digest, if not empty, is body's SHA-256 as
+// "sha256:" and hex, already computed (the record's payload digest,
+// record.go), not computed again.
+func (w *Writer) addIndex(x blogharvest.Exchange, typ gw.RecordType, date time.Time, body []byte, digest string, offset, n int64) {
 	e := CDXEntry{URL: x.URL, Status: strconv.Itoa(x.Status), Length: strconv.FormatInt(n, 10),
 		Offset: strconv.FormatInt(offset, 10), Filename: w.info.Filename}
 	if typ == gw.Revisit {
@@ -45,8 +47,11 @@ func (w *Writer) addIndex(x blogharvest.Exchange, typ gw.RecordType, date time.T
 			e.Digest = "sha256:" + hex.EncodeToString(sum[:])
 		}
 	} else {
-		sum := sha256.Sum256(body)
-		e.Digest = "sha256:" + hex.EncodeToString(sum[:])
+		e.Digest = digest
+		if digest == "" {
+			sum := sha256.Sum256(body)
+			e.Digest = "sha256:" + hex.EncodeToString(sum[:])
+		}
 		e.Mime, _, _ = mime.ParseMediaType(http.Header(x.ResponseHeader).Get("Content-Type"))
 		e.Mime = orDefault(e.Mime, "unk")
 	}

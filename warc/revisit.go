@@ -59,7 +59,7 @@ func (w *Writer) Revisit(x blogharvest.Exchange, payload []byte, orig Original) 
 	if err != nil {
 		return "", fmt.Errorf("warc: revisit %s: %w", x.URL, err)
 	}
-	w.addIndex(x, gw.Revisit, date, payload, offset, n)
+	w.addIndex(x, gw.Revisit, date, payload, "", offset, n)
 	if err := w.request(x, date, id); err != nil {
 		return "", fmt.Errorf("warc: revisit %s: %w", x.URL, err)
 	}
