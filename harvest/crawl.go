@@ -240,8 +240,9 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		disc: newDiscovery(pol, o), failed: map[string]bool{},
 		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger),
-		move:    moveState{cfg: discover.MoveConfig{UseState: pol.useState, FeedGiven: o.Blog.FeedURL != "", Since: pol.since, NoProbes: o.NoMoveProbes, Last: o.State.Items}},
-		gone:    withdrawals{cfg: discover.GoneConfig{UseState: pol.useState, Start: start, Gone: o.State.Gone, Items: o.State.Items, Pages: o.State.Pages}}}
+		move: moveState{cfg: discover.MoveConfig{UseState: pol.useState, FeedGiven: o.Blog.FeedURL != "", Since: pol.since, NoProbes: o.NoMoveProbes, Last: o.State.Items,
+			Moved: o.State.Moved, AcceptIdentity: o.AcceptIdentity}},
+		gone: withdrawals{cfg: discover.GoneConfig{UseState: pol.useState, Start: start, Gone: o.State.Gone, Items: o.State.Items, Pages: o.State.Pages}}}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -326,9 +327,10 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	c.readSitemaps(ctx)
 	c.threads.Poll(ctx, c.client)
 	c.queueCommented()
-	c.probeMoves(ctx)
-	if err := c.checkIdentity(); err != nil {
-		return nil, err // a stranger at the address: nothing archived (stranger.go)
+	pr := c.move.stage.ProbeArchive(ctx, c.site.moving, c.disc.listed()) // the moved posts' matching (moves.go)
+	c.keepAsked(pr.Lines, pr.Pages)
+	if ev := c.move.stage.CheckIdentity(c.site.feed, c.site.moving, c.site.blog.FeedURL, c.move.feedFrom); ev != nil {
+		return nil, c.stranger(ev) // a stranger at the address: nothing archived (stranger.go)
 	}
 	c.w.begin(*c.site, home, c.newCommentStage()) // the site is set up: the worker's from here on
 	return home, nil
@@ -350,7 +352,11 @@ func (c *crawl) newClient() error {
 	c.client = cl
 	c.w.useClient(cl) // the home page's requisites and the training pages are fetched by the worker
 	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
-	c.move.stage = discover.NewMoves(c.move.cfg, discover.MoveDeps{Fetch: cl, Canon: discoverCanon{}, Stub: discoverStub{},
+	var posts func() ([]ArchivedPost, error)
+	if c.emit != nil { // Learn emits nothing: no post of it is matched, no stranger looked for
+		posts = c.o.ArchivedPosts
+	}
+	c.move.stage = discover.NewMoves(c.move.cfg, discover.MoveDeps{Posts: posts, Fetch: cl, Canon: discoverCanon{}, Stub: discoverStub{},
 		Key: discoverKey{}, Progress: discoverProgress{c}, Warn: c.stats, Log: c.log})
 	c.gone.check = discover.NewGone(c.gone.cfg, discover.GoneDeps{Fetch: cl, Warn: c.stats, Log: c.log})
 	return nil

@@ -142,3 +142,14 @@ func newDiscovery(pol policy, o Options) discovery {
 	cfg.home = discover.HomeConfig{BlogURL: o.Blog.URL, Allow: o.Allow}
 	return discovery{cfg: cfg, variants: map[string]int{}}
 }
+
+// listed returns the feed's in-scope item pages (feedURLs) by URL: the
+// archived URLs the move stage need not ask for
+// (discover.Moves.ProbeArchive).
+func (d *discovery) listed() map[string]bool {
+	out := map[string]bool{}
+	for _, u := range d.feedURLs {
+		out[u.String()] = true
+	}
+	return out
+}

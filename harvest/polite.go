@@ -3,6 +3,7 @@ package harvest
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -216,7 +217,11 @@ func (c *crawl) finishState(pr pageResult) {
 	st.Threads = c.threads.State(itemKeys(c.site.feed))
 	st.CommentShapes = pr.shapes
 	st.WidgetScripts = pr.widgets
-	st.Moved = c.movedState()
+	if c.move.stage != nil {
+		st.Moved = c.move.stage.Moved()
+	} else if len(c.move.cfg.Moved) > 0 { // no client, no stage: the last crawl's
+		st.Moved = maps.Clone(c.move.cfg.Moved)
+	}
 	st.Gone = c.goneState()
 }
 

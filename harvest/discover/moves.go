@@ -18,9 +18,10 @@ import (
 // and asks for the archived URLs the feed no longer lists (Probe). Each
 // returns what it decided as a value (FeedMove, Suspicion, Probed: the
 // new feed, the ledger lines, the redirects found), which the crawl
-// applies; matching each post with an archived one (by redirect, guid,
-// or title, day and text) is MoveIndex's (match.go), State.Moved
-// harvest's (moves.go).
+// applies; reading and indexing the archive's posts, naming the archived
+// post each emitted post continues and State.Moved are matching.go's
+// (ProbeArchive, Identify, Moved), matching by redirect, guid, or title,
+// day and text MoveIndex's (match.go), the stranger checks stranger.go's.
 
 // MaxMoveProbes bounds the archived URLs a crawl that finds the blog
 // moved asks for (Probe).
@@ -44,6 +45,12 @@ type MoveConfig struct {
 	// Last is what the last crawl's feed's first page listed
 	// (State.Items: by item key).
 	Last map[string]string
+	// Moved is the last crawl's moved posts (State.Moved: new URL →
+	// archived URL), which Identify gives their archived URLs first.
+	Moved map[string]string
+	// AcceptIdentity: the archivist's word that the site at the address
+	// is the blog (Options.AcceptIdentity); no stranger check is made.
+	AcceptIdentity bool
 }
 
 // Ledger fates a stage's LedgerLine names: the harvest Fates of the same
@@ -67,18 +74,30 @@ type LedgerLine struct {
 	Force  bool
 }
 
-// Moves is the move stage of an UpdateCrawl: its config and what it asks
-// of the crawl (MoveDeps).
+// Moves is the move stage of an UpdateCrawl: its config, what it asks
+// of the crawl (MoveDeps) and what it learns in one crawl: the archive's
+// posts indexed (ProbeArchive), those matched already and the posts that
+// moved (Identify). One crawl's, used by the coordinator only.
 type Moves struct {
 	cfg  MoveConfig
 	deps MoveDeps
+	// index is the archive's posts with the redirects the probe found,
+	// nil until ProbeArchive read them; taken the posts this crawl
+	// matched already (post → the new URL matched with it), moved this
+	// crawl's moved posts (new URL → archived URL).
+	index *MoveIndex
+	taken map[int]string
+	moved map[string]string
 }
 
 // MoveDeps is what the move stage asks of the crawl: the fetch client
 // (Fetch: the archived URLs), the URLs' canonical form (Canon), a page's
 // redirect stub (Stub), the key of a feed item in State.Items (Key), the
-// crawl's progress (Progress), its warnings (Warn) and its logger.
+// crawl's progress (Progress), its warnings (Warn) and its logger; Posts
+// reads the archive's posts (Options.ArchivedPosts), nil when the crawl
+// has none or emits nothing.
 type MoveDeps struct {
+	Posts    func() ([]ArchivedPost, error)
 	Fetch    Fetcher
 	Canon    Canon
 	Stub     Stub
