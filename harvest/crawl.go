@@ -75,11 +75,6 @@ type site struct {
 	signs       postSigns // what the blog's own posts show of the content test's signs
 	rules       *learn.Rules
 	rulesF      *blogharvest.File
-	// moving says UpdateCrawl found the blog moved
-	// (discover.Moves.Suspect): a feed item at a URL the last crawl did
-	// not list is read and emitted, and matched with the archive's posts
-	// (moves.go).
-	moving bool
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
@@ -306,8 +301,8 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 		home = c.move.home
 		c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	}
-	c.site.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving
-	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
+	c.changes.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving // the change test's too (changes.go)
+	c.askDropped(ctx)                                                                  // the posts the feed's first page no longer lists (gone.go)
 	if home == nil && c.site.feed.Link != "" {
 		if c.site.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
 			c.addOrigin(c.site.feed.Link) // the feed names the blog's home page
@@ -327,9 +322,9 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	c.readSitemaps(ctx)
 	c.threads.Poll(ctx, c.client)
 	c.queueCommented()
-	pr := c.move.stage.ProbeArchive(ctx, c.site.moving, c.disc.listed()) // the moved posts' matching (moves.go)
+	pr := c.move.stage.ProbeArchive(ctx, c.disc.listed()) // the moved posts' matching (moves.go)
 	c.keepAsked(pr.Lines, pr.Pages)
-	if ev := c.move.stage.CheckIdentity(c.site.feed, c.site.moving, c.site.blog.FeedURL, c.move.feedFrom); ev != nil {
+	if ev := c.move.stage.CheckIdentity(c.site.feed, c.site.blog.FeedURL, c.move.feedFrom); ev != nil {
 		return nil, c.stranger(ev) // a stranger at the address: nothing archived (stranger.go)
 	}
 	c.w.begin(*c.site, home, c.newCommentStage()) // the site is set up: the worker's from here on

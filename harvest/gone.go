@@ -43,7 +43,7 @@ func (c *crawl) askGone(ctx context.Context) {
 // the feed was read (it changed) and the blog did not move (ProbeArchive
 // asks then), and keeps what changed.
 func (c *crawl) askDropped(ctx context.Context) {
-	if c.emit == nil || c.site.feed == nil || c.site.moving {
+	if c.emit == nil || c.site.feed == nil || c.move.stage.Moving() {
 		return
 	}
 	c.keepGone(c.gone.check.AskDropped(ctx, c.gone.posts, c.itemSignatures()))

@@ -64,7 +64,7 @@ func recheckDue(o Options, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.pol.settled || c.move.feedFrom != "" || c.site.moving || c.gone.events > 0 {
+	if !c.pol.settled || c.move.feedFrom != "" || c.move.stage.Moving() || c.gone.events > 0 {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -299,7 +299,7 @@ func (c *crawl) reuseRules() bool {
 	if !c.pol.useState || len(c.o.State.Rules) == 0 {
 		return false
 	}
-	if c.site.moving {
+	if c.move.stage.Moving() {
 		c.log.Info("the blog moved: learning the rules again")
 		return false
 	}

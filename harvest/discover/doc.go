@@ -103,7 +103,9 @@
 //   - A blog that moved: which failures of the known feed send an
 //     UpdateCrawl looking for it again (Moves.FeedMayHaveMoved), how it is
 //     found again and what the move's ledger line says (Feeds.FindMoved),
-//     when a move is suspected (Moves.Suspect), which archived URLs are
+//     when a move is suspected (Moves.Suspect; the stage keeps it:
+//     Moves.Moving, which harvest's homeDue, reuseRules, askDropped and
+//     change test read), which archived URLs are
 //     asked for and what their answers say (Moves.Probe, MaxMoveProbes):
 //     moves.go; what the crawl does with them (the feed's URL, the home
 //     page's capture, the ledger lines written, the pages counted):

@@ -19,15 +19,15 @@ import (
 // ledger's redirect and the count of moved posts (harvest's moves.go).
 
 // ProbeArchive reads the archive's posts when a move is suspected
-// (moving: Suspect) and the crawl has them (MoveDeps.Posts), indexes
+// (Suspect) and the crawl has them (MoveDeps.Posts), indexes
 // them for Identify and asks for the archived URLs the feed no longer
 // lists (listed, by canonical URL; Probe), noting each redirect found in
 // the index. It returns what the probe found for the crawl to apply (the
 // ledger lines, the pages fetched); nothing when no move is suspected or
 // the posts cannot be read (a warning: the moved posts are then matched
 // by State.Moved alone).
-func (m *Moves) ProbeArchive(ctx context.Context, moving bool, listed map[string]bool) Probed {
-	if !moving || m.deps.Posts == nil {
+func (m *Moves) ProbeArchive(ctx context.Context, listed map[string]bool) Probed {
+	if !m.moving || m.deps.Posts == nil {
 		return Probed{}
 	}
 	posts, err := m.deps.Posts()

@@ -17,6 +17,16 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 )
 
+// suspected has m suspect a move (Suspect: the feed moved) and returns
+// it.
+func suspected(t *testing.T, m *discover.Moves) *discover.Moves {
+	t.Helper()
+	if !m.Suspect(&feed.Feed{}, true).Moving || !m.Moving() {
+		t.Fatalf("the feed moved, and no move suspected")
+	}
+	return m
+}
+
 // movedBlog is a blog on loopback that moved: /a.html redirects to
 // /2021/a/, /b.html is gone (404), every other path a page.
 func movedBlog(t *testing.T) *httptest.Server {
@@ -34,7 +44,8 @@ func movedBlog(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// TestMovesProbeArchive: a suspected move has the stage read the
+// TestMovesProbeArchive: a suspected move (Suspect, kept by the stage:
+// Moving) has the stage read the
 // archive's posts and ask a real server for the archived URLs the feed
 // does not list (one redirected, one gone); Identify then names the
 // archived post each emitted post continues (by the redirect found, by
@@ -63,10 +74,13 @@ func TestMovesProbeArchive(t *testing.T) {
 	deps := discover.MoveDeps{Posts: read, Fetch: testClient(t), Canon: scope{}, Stub: stub{}, Progress: &st, Warn: &w, Log: slog.New(slog.DiscardHandler)}
 
 	m := discover.NewMoves(cfg, deps)
-	if p := m.ProbeArchive(ctx, false, nil); p.Asked != 0 || reads != 0 {
+	if p := m.ProbeArchive(ctx, nil); p.Asked != 0 || reads != 0 || m.Moving() {
 		t.Errorf("no move suspected: %+v, %d reads of the archive, want nothing", p, reads)
 	}
-	p := m.ProbeArchive(ctx, true, map[string]bool{u("/c.html"): true})
+	if m.Suspect(&feed.Feed{Items: []feed.Item{{Link: u("/c.html")}}, FirstPage: 1}, false); m.Moving() || m.ProbeArchive(ctx, nil).Asked != 0 || reads != 0 {
+		t.Errorf("a feed that did not move: a move suspected, or the archive read (%d)", reads)
+	}
+	p := suspected(t, m).ProbeArchive(ctx, map[string]bool{u("/c.html"): true})
 	if reads != 1 || p.Asked != 2 || p.Pages != 1 || len(p.Lines) != 2 || fmt.Sprint(p.Redirects) != fmt.Sprint([]discover.Redirect{{Post: 0, Target: u("/2021/a/")}}) {
 		t.Fatalf("a move suspected: %+v (%d reads), want a.html redirected, b.html failed, c.html listed", p, reads)
 	}
@@ -111,8 +125,8 @@ func TestMovesProbeArchive(t *testing.T) {
 		"no posts":   {Fetch: deps.Fetch, Canon: scope{}, Stub: stub{}, Progress: &st, Warn: &w, Log: deps.Log},
 		"read fails": {Posts: func() ([]discover.ArchivedPost, error) { return nil, errors.New("disk on fire") }, Fetch: deps.Fetch, Canon: scope{}, Stub: stub{}, Progress: &st, Warn: &w, Log: deps.Log},
 	} {
-		m := discover.NewMoves(cfg, d)
-		if p := m.ProbeArchive(ctx, true, nil); p.Asked != 0 {
+		m := suspected(t, discover.NewMoves(cfg, d))
+		if p := m.ProbeArchive(ctx, nil); p.Asked != 0 {
 			t.Errorf("%s: %+v, want nothing asked", name, p)
 		}
 		if got := m.Identify(entry("/2021/a/", "Alder")); got.From != "" {
@@ -159,35 +173,37 @@ func TestMovesCheckIdentity(t *testing.T) {
 		{Link: u("/2024/casino/"), Title: "Best casino", Published: day.AddDate(3, 0, 0), Content: "<p>" + sharing(5) + "</p>"},
 		{Link: u("/2024/loans/"), Title: "Cheap loans", Published: day.AddDate(3, 0, 0)},
 	}}
-	m := discover.NewMoves(discover.MoveConfig{UseState: true}, deps())
-	if ev := m.CheckIdentity(stranger, true, u("/feed"), ""); ev != nil {
+	unsuspected := discover.NewMoves(discover.MoveConfig{UseState: true}, deps())
+	unsuspected.ProbeArchive(ctx, nil)
+	if ev := unsuspected.CheckIdentity(stranger, u("/feed"), ""); ev != nil {
+		t.Errorf("no move suspected: %q", ev)
+	}
+	m := suspected(t, discover.NewMoves(discover.MoveConfig{UseState: true}, deps()))
+	if ev := m.CheckIdentity(stranger, u("/feed"), ""); ev != nil {
 		t.Errorf("before the archive's posts were read: %q, want none", ev)
 	}
-	m.ProbeArchive(ctx, true, nil)
-	ev := m.CheckIdentity(stranger, true, u("/feed"), u("/old.xml"))
+	m.ProbeArchive(ctx, nil)
+	ev := m.CheckIdentity(stranger, u("/feed"), u("/old.xml"))
 	if len(ev) != 3 || !strings.Contains(ev[0], "the feed "+u("/feed")+" (the archived feed "+u("/old.xml")+" is gone) lists 2 items") ||
 		!strings.Contains(ev[0], "of the 2 archived posts") || !strings.Contains(ev[2], "under 0.50") {
 		t.Errorf("a stranger's feed: evidence %q", ev)
 	}
-	if ev := m.CheckIdentity(stranger, false, u("/feed"), ""); ev != nil {
-		t.Errorf("no move suspected: %q", ev)
-	}
-	if ev := m.CheckIdentity(nil, true, u("/feed"), ""); ev != nil {
+	if ev := m.CheckIdentity(nil, u("/feed"), ""); ev != nil {
 		t.Errorf("no feed: %q", ev)
 	}
 	found := &feed.Feed{Items: append(stranger.Items, feed.Item{Link: u("/2021/birch/"), Title: "Birch", Published: day})}
-	if ev := m.CheckIdentity(found, true, u("/feed"), ""); ev != nil {
+	if ev := m.CheckIdentity(found, u("/feed"), ""); ev != nil {
 		t.Errorf("an item found again: %q", ev)
 	}
-	accept := discover.NewMoves(discover.MoveConfig{UseState: true, AcceptIdentity: true}, deps())
-	accept.ProbeArchive(ctx, true, nil)
-	if ev := accept.CheckIdentity(stranger, true, u("/feed"), ""); ev != nil {
+	accept := suspected(t, discover.NewMoves(discover.MoveConfig{UseState: true, AcceptIdentity: true}, deps()))
+	accept.ProbeArchive(ctx, nil)
+	if ev := accept.CheckIdentity(stranger, u("/feed"), ""); ev != nil {
 		t.Errorf("AcceptIdentity: %q", ev)
 	}
 	posts = append(posts, discover.ArchivedPost{URL: u("/a.html"), Title: "Alder"}) // redirects to a page of the site
-	moved := discover.NewMoves(discover.MoveConfig{UseState: true}, deps())
-	moved.ProbeArchive(ctx, true, nil)
-	if ev := moved.CheckIdentity(stranger, true, u("/feed"), ""); ev != nil {
+	moved := suspected(t, discover.NewMoves(discover.MoveConfig{UseState: true}, deps()))
+	moved.ProbeArchive(ctx, nil)
+	if ev := moved.CheckIdentity(stranger, u("/feed"), ""); ev != nil {
 		t.Errorf("an archived URL redirecting: %q", ev)
 	}
 }

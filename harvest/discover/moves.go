@@ -75,12 +75,15 @@ type LedgerLine struct {
 }
 
 // Moves is the move stage of an UpdateCrawl: its config, what it asks
-// of the crawl (MoveDeps) and what it learns in one crawl: the archive's
-// posts indexed (ProbeArchive), those matched already and the posts that
-// moved (Identify). One crawl's, used by the coordinator only.
+// of the crawl (MoveDeps) and what it learns in one crawl: whether a move
+// is suspected (Suspect), the archive's posts indexed (ProbeArchive),
+// those matched already and the posts that moved (Identify). One
+// crawl's, used by the coordinator only.
 type Moves struct {
 	cfg  MoveConfig
 	deps MoveDeps
+	// moving is Suspect's decision, false before it is asked.
+	moving bool
 	// index is the archive's posts with the redirects the probe found,
 	// nil until ProbeArchive read them; taken the posts this crawl
 	// matched already (post → the new URL matched with it), moved this
@@ -206,7 +209,23 @@ type Suspicion struct {
 // the last crawl did not list (the config's Last) while most of those it
 // listed are gone — leaving out the items published since the last
 // crawl: a blog that posted more than its feed lists has not moved.
+// The stage keeps the decision (Moving) for ProbeArchive and
+// CheckIdentity.
 func (m *Moves) Suspect(f *feed.Feed, feedMoved bool) Suspicion {
+	s := m.suspect(f, feedMoved)
+	m.moving = s.Moving
+	return s
+}
+
+// Moving reports whether a move is suspected (Suspect); false before the
+// feed is read. A crawl that suspects a move learns the rules again, reads
+// the home page, reads and emits the feed's items at URLs the last crawl
+// did not list and matches them with the archive's posts, and leaves the
+// posts the feed dropped to ProbeArchive.
+func (m *Moves) Moving() bool { return m.moving }
+
+// suspect is Suspect's decision.
+func (m *Moves) suspect(f *feed.Feed, feedMoved bool) Suspicion {
 	last := m.cfg.Last
 	if !m.cfg.UseState || f == nil {
 		return Suspicion{}

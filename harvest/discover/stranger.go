@@ -88,7 +88,7 @@ func (m *Moves) AskNewest(ctx context.Context, posts []ArchivedPost) Asked {
 }
 
 // CheckIdentity returns the evidence that the site at the blog's address
-// is a stranger's when a move was suspected (moving: Suspect) and nothing
+// is a stranger's when a move was suspected (Suspect) and nothing
 // of the feed f is one of the archive's posts read by ProbeArchive, as
 // MoveIndex.Identity weighs its items: no archived URL redirects to the
 // site, no item is found again, no item's text is like an archived
@@ -96,8 +96,8 @@ func (m *Moves) AskNewest(ctx context.Context, posts []ArchivedPost) Asked {
 // replaced ("" when the feed did not move). It returns nil when the site
 // may be the blog, when the archive's posts were not read or are none,
 // and with the config's AcceptIdentity.
-func (m *Moves) CheckIdentity(f *feed.Feed, moving bool, feedURL, feedFrom string) []string {
-	if m.cfg.AcceptIdentity || !moving || m.index == nil || m.index.Len() == 0 || f == nil {
+func (m *Moves) CheckIdentity(f *feed.Feed, feedURL, feedFrom string) []string {
+	if m.cfg.AcceptIdentity || !m.moving || m.index == nil || m.index.Len() == 0 || f == nil {
 		return nil
 	}
 	id := m.index.Identity(f.Items)
