@@ -164,12 +164,10 @@ type crawl struct {
 	failed     map[string]bool                   // canonical URLs of feed items whose page failed
 	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
 	late       lateStubs                         // entries re-read for the stubs met after them
-	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
-	// (siteCommentPosts), threads the watch of comment thread APIs
-	// (comments/threads.go): set up before the drain, then handed to the comment
-	// stage (the coordinator still notes each rendered page's watch).
-	siteFeed comments.SiteFeed
-	threads  *comments.Watcher
+	// threads is the watch of comment thread APIs (comments/threads.go):
+	// set up before the drain, then handed to the comment stage (the
+	// coordinator still notes each rendered page's watch).
+	threads *comments.Watcher
 
 	// disc is the discovery stage's own state and configuration
 	// (discovered.go): what the set-up and the seeding of the frontier
@@ -291,7 +289,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
+	c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
@@ -299,7 +297,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	}
 	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
 		home = c.move.home
-		c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
+		c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	}
 	c.changes.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving // the change test's too (changes.go)
 	c.askDropped(ctx)                                                                  // the posts the feed's first page no longer lists (gone.go)
@@ -309,7 +307,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 		}
 		if c.homeDue() {
 			home = c.keepHome(c.disc.feeds.FetchHome(ctx, c.site.feed.Link, c.site.blog.FeedURL)) // the blog was given by its feed
-			c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
+			c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 		}
 	}
 	c.setScope(home)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/discover"
 )
 
@@ -97,6 +98,10 @@ type discovery struct {
 	// query-string URLs queued per path (bounded: crawler traps).
 	left     discover.LeftOuts
 	variants map[string]int
+	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
+	// (siteCommentPosts, update.go): set up before the drain, then handed
+	// to the comment stage (newCommentStage).
+	siteFeed comments.SiteFeed
 }
 
 // discoverConfig is what discovery reads of the crawl's policy, built

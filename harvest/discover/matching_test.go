@@ -73,6 +73,10 @@ func TestMovesProbeArchive(t *testing.T) {
 	cfg := discover.MoveConfig{UseState: true, Moved: map[string]string{u("/2020/z/"): u("/z.html")}}
 	deps := discover.MoveDeps{Posts: read, Fetch: testClient(t), Canon: scope{}, Stub: stub{}, Progress: &st, Warn: &w, Log: slog.New(slog.DiscardHandler)}
 
+	var none *discover.Moves // no client yet: no stage
+	if none.Moving() {
+		t.Errorf("a nil stage suspects a move")
+	}
 	m := discover.NewMoves(cfg, deps)
 	if p := m.ProbeArchive(ctx, nil); p.Asked != 0 || reads != 0 || m.Moving() {
 		t.Errorf("no move suspected: %+v, %d reads of the archive, want nothing", p, reads)

@@ -221,8 +221,9 @@ func (m *Moves) Suspect(f *feed.Feed, feedMoved bool) Suspicion {
 // feed is read. A crawl that suspects a move learns the rules again, reads
 // the home page, reads and emits the feed's items at URLs the last crawl
 // did not list and matches them with the archive's posts, and leaves the
-// posts the feed dropped to ProbeArchive.
-func (m *Moves) Moving() bool { return m.moving }
+// posts the feed dropped to ProbeArchive. A nil stage (a crawl whose
+// client is not built yet) suspects nothing.
+func (m *Moves) Moving() bool { return m != nil && m.moving }
 
 // suspect is Suspect's decision.
 func (m *Moves) suspect(f *feed.Feed, feedMoved bool) Suspicion {
