@@ -299,8 +299,9 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 		home = c.move.home
 		c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	}
-	c.changes.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving // the change test's too (changes.go)
-	c.askDropped(ctx)                                                                  // the posts the feed's first page no longer lists (gone.go)
+	// the suspicion is the stage's (Moves.Moving), the change test's too (changes.go)
+	c.changes.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving
+	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
 	if home == nil && c.site.feed.Link != "" {
 		if c.site.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
 			c.addOrigin(c.site.feed.Link) // the feed names the blog's home page
