@@ -126,10 +126,15 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 	}
 	r := c.disc.feeds.Read(ctx, c.site.blog.FeedURL, c.wantItems)
 	if r.Feed == nil && c.move.feedFrom == "" && c.move.stage.FeedMayHaveMoved(r.Err) {
-		if c.applyFeedMove(c.disc.feeds.FindMoved(ctx, c.site.blog.URL, c.site.blog.FeedURL, r.Err, home == nil, discoverCanon{}, c.stats)) {
+		mv := c.disc.feeds.FindMoved(ctx, c.site.blog.URL, c.site.blog.FeedURL, r.Err, home == nil, discoverCanon{}, c.stats)
+		if c.applyFeedMove(mv) {
 			r = c.disc.feeds.Read(ctx, c.site.blog.FeedURL, c.wantItems)
-		} else if serr := c.strangerWithoutFeed(ctx, r.Err, c.move.rediscoverErr); serr != nil {
-			return serr
+		} else {
+			a, ev := c.move.stage.NoFeed(ctx, c.site.blog.FeedURL, c.site.blog.URL, r.Err, mv.Err) // a stranger at the address? (stranger.go)
+			c.keepAsked(a.Lines, a.Pages)
+			if ev != nil {
+				return c.stranger(ev)
+			}
 		}
 	}
 	f, err := r.Feed, r.Err
@@ -236,7 +241,7 @@ func (c *crawl) emitBlog(pr pageResult) error {
 	if c.site.rulesF != nil {
 		b.Files = append(b.Files, *c.site.rulesF)
 	}
-	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: pr.shapes, WidgetScripts: pr.widgets, Moved: c.movedState(), Gone: c.goneState()}); f != nil {
+	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: pr.shapes, WidgetScripts: pr.widgets, Moved: c.move.stage.Moved(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)
 	}
 	b.Files = append(b.Files, ledgerFile(c.res.Ledger, c.start))

@@ -12,8 +12,8 @@ import (
 // are dated after since. The coordinator builds it with the crawl
 // (newChanges) from the policy and Options.State and hands it to the page
 // worker; it is read-only after that. It reads the page worker's copy of
-// the site (given by pageWorker.begin) for the feed's first page and
-// whether the blog moved, both set up before any item is tested.
+// the site (given by pageWorker.begin) for the feed's first page, and
+// whether the blog moved (moving), both set up before any item is tested.
 type changes struct {
 	// since is the date after which UpdateCrawl archives what was
 	// published, edited or commented; zero for NewCrawl.
@@ -29,6 +29,11 @@ type changes struct {
 	// over (pageWorker.begin); itemChanged and onFirstPage are not asked
 	// before.
 	site *site
+	// moving says UpdateCrawl suspects the blog moved
+	// (discover.Moves.Suspect, set by the set-up before the site is
+	// handed over): a feed item at a URL the last crawl did not list is
+	// read and emitted, and matched with the archive's posts (moves.go).
+	moving bool
 }
 
 // newChanges is the change test of a crawl with policy pol and the last
@@ -57,7 +62,7 @@ func (ch *changes) itemChanged(it *feed.Item) bool {
 		return true
 	}
 	changed, known := ch.signatureChanged(it)
-	if changed || ch.site.moving && !known {
+	if changed || ch.moving && !known {
 		return true // a moved blog's item at a URL the last crawl did not list: matched with the archive's (moves.go)
 	}
 	if ch.unlisted(it) {

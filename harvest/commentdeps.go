@@ -36,7 +36,7 @@ func (c *crawl) newCommentStage() *comments.Stage {
 	}
 	return comments.New(
 		comments.Config{ChangedOnly: c.pol.changedOnly, Limits: commentLimitsOf(c.o), RenderNever: c.o.Render == RenderNever},
-		comments.Blog{Feed: c.site.feed, Home: c.site.home, Site: c.siteFeed}, d)
+		comments.Blog{Feed: c.site.feed, Home: c.site.home, Site: c.disc.siteFeed}, d)
 }
 
 // commentLimitsOf returns the bounds of one post's comment sources in o

@@ -164,7 +164,17 @@ func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
 	c.late.note(e, c.claims.stubsOf(e.URL))
-	under := c.identify(e)
+	under := ""
+	if mv := c.move.stage.Identify(e); mv.From != "" { // the post moved: its archived URL an alias (moves.go)
+		under = mv.From
+		if !contains(e.Aliases, mv.From) {
+			e.Aliases = append(e.Aliases, mv.From)
+		}
+		if mv.How != "" {
+			c.res.Moved++
+			c.ledger.force(mv.From, FateRedirect, e.URL+" (the post moved: matched by "+mv.How+")", "archived")
+		}
+	}
 	c.w.cleanEntry(e)
 	if err := c.emit(Record{Entry: e}); err != nil {
 		c.ledger.set(e.URL, FateFailed, fmt.Sprintf("not archived: %v", err), "")

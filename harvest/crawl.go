@@ -75,11 +75,6 @@ type site struct {
 	signs       postSigns // what the blog's own posts show of the content test's signs
 	rules       *learn.Rules
 	rulesF      *blogharvest.File
-	// moving says UpdateCrawl found the blog moved
-	// (discover.Moves.Suspect): a feed item at a URL the last crawl did
-	// not list is read and emitted, and matched with the archive's posts
-	// (moves.go).
-	moving bool
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
@@ -169,12 +164,10 @@ type crawl struct {
 	failed     map[string]bool                   // canonical URLs of feed items whose page failed
 	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
 	late       lateStubs                         // entries re-read for the stubs met after them
-	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
-	// (siteCommentPosts), threads the watch of comment thread APIs
-	// (comments/threads.go): set up before the drain, then handed to the comment
-	// stage (the coordinator still notes each rendered page's watch).
-	siteFeed comments.SiteFeed
-	threads  *comments.Watcher
+	// threads is the watch of comment thread APIs (comments/threads.go):
+	// set up before the drain, then handed to the comment stage (the
+	// coordinator still notes each rendered page's watch).
+	threads *comments.Watcher
 
 	// disc is the discovery stage's own state and configuration
 	// (discovered.go): what the set-up and the seeding of the frontier
@@ -240,8 +233,9 @@ func newCrawl(o Options, pol policy, start time.Time, emit func(Record) error) *
 		w: w, emit: emit, res: res, front: newFrontier(), knn: newKNN(3, 1024),
 		disc: newDiscovery(pol, o), failed: map[string]bool{},
 		threads: comments.NewWatcher(o.State.Threads, pol.useState, o.Logger),
-		move:    moveState{cfg: discover.MoveConfig{UseState: pol.useState, FeedGiven: o.Blog.FeedURL != "", Since: pol.since, NoProbes: o.NoMoveProbes, Last: o.State.Items}},
-		gone:    withdrawals{cfg: discover.GoneConfig{UseState: pol.useState, Start: start, Gone: o.State.Gone, Items: o.State.Items, Pages: o.State.Pages}}}
+		move: moveState{cfg: discover.MoveConfig{UseState: pol.useState, FeedGiven: o.Blog.FeedURL != "", Since: pol.since, NoProbes: o.NoMoveProbes, Last: o.State.Items,
+			Moved: o.State.Moved, AcceptIdentity: o.AcceptIdentity}},
+		gone: withdrawals{cfg: discover.GoneConfig{UseState: pol.useState, Start: start, Gone: o.State.Gone, Items: o.State.Items, Pages: o.State.Pages}}}
 }
 
 // crawl runs the phases of a crawl in order.
@@ -295,7 +289,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
+	c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
@@ -303,9 +297,10 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	}
 	if home == nil && c.move.home != nil { // the feed moved: the home page was read to find it again
 		home = c.move.home
-		c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
+		c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 	}
-	c.site.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving
+	// the suspicion is the stage's (Moves.Moving), the change test's too (changes.go)
+	c.changes.moving = c.move.stage.Suspect(c.site.feed, c.move.feedFrom != "").Moving
 	c.askDropped(ctx) // the posts the feed's first page no longer lists (gone.go)
 	if home == nil && c.site.feed.Link != "" {
 		if c.site.urlIsFeed || c.o.Blog.URL == "" || c.o.Blog.URL == c.o.Blog.FeedURL {
@@ -313,7 +308,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 		}
 		if c.homeDue() {
 			home = c.keepHome(c.disc.feeds.FetchHome(ctx, c.site.feed.Link, c.site.blog.FeedURL)) // the blog was given by its feed
-			c.siteFeed.Commented = c.siteCommentPosts(ctx, home)
+			c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
 		}
 	}
 	c.setScope(home)
@@ -326,9 +321,10 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	c.readSitemaps(ctx)
 	c.threads.Poll(ctx, c.client)
 	c.queueCommented()
-	c.probeMoves(ctx)
-	if err := c.checkIdentity(); err != nil {
-		return nil, err // a stranger at the address: nothing archived (stranger.go)
+	pr := c.move.stage.ProbeArchive(ctx, c.disc.listed()) // the moved posts' matching (moves.go)
+	c.keepAsked(pr.Lines, pr.Pages)
+	if ev := c.move.stage.CheckIdentity(c.site.feed, c.site.blog.FeedURL, c.move.feedFrom); ev != nil {
+		return nil, c.stranger(ev) // a stranger at the address: nothing archived (stranger.go)
 	}
 	c.w.begin(*c.site, home, c.newCommentStage()) // the site is set up: the worker's from here on
 	return home, nil
@@ -350,7 +346,11 @@ func (c *crawl) newClient() error {
 	c.client = cl
 	c.w.useClient(cl) // the home page's requisites and the training pages are fetched by the worker
 	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
-	c.move.stage = discover.NewMoves(c.move.cfg, discover.MoveDeps{Fetch: cl, Canon: discoverCanon{}, Stub: discoverStub{},
+	var posts func() ([]ArchivedPost, error)
+	if c.emit != nil { // Learn emits nothing: no post of it is matched, no stranger looked for
+		posts = c.o.ArchivedPosts
+	}
+	c.move.stage = discover.NewMoves(c.move.cfg, discover.MoveDeps{Posts: posts, Fetch: cl, Canon: discoverCanon{}, Stub: discoverStub{},
 		Key: discoverKey{}, Progress: discoverProgress{c}, Warn: c.stats, Log: c.log})
 	c.gone.check = discover.NewGone(c.gone.cfg, discover.GoneDeps{Fetch: cl, Warn: c.stats, Log: c.log})
 	return nil

@@ -111,9 +111,10 @@ type discoverPending struct{ c *crawl }
 func (d discoverPending) Pending(u string) bool { return d.c.claims.isPending(u) }
 
 // discoverStub is a page's redirect stub as the move stage's
-// discover.Stub: stubTarget of the page resp is, as pageWorker.pageOf
-// reads it (an archived URL answered by a page that only sends the reader
-// on, as Hugo's aliases do, names the post's new URL as a 301 would).
+// discover.Stub: the stub's target of the page resp is, read as
+// pageWorker.pageOf reads it (stubbedPage; an archived URL answered by a
+// page that only sends the reader on, as Hugo's aliases do, names the
+// post's new URL as a 301 would).
 type discoverStub struct{}
 
 // Stub returns the target of the redirect stub resp is, "" when none.
@@ -121,8 +122,8 @@ func (discoverStub) Stub(resp *fetch.Response) string {
 	if !isHTML(resp) {
 		return ""
 	}
-	if pg, err := newFetchedPage(resp); err == nil {
-		return stubTarget(pg.doc, pg.url, pg.info.canonical)
+	if pg, err := stubbedPage(resp); err == nil {
+		return pg.stub
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/blogharvest/blogharvest/harvest/comments"
 	"github.com/blogharvest/blogharvest/harvest/discover"
 )
 
@@ -97,6 +98,10 @@ type discovery struct {
 	// query-string URLs queued per path (bounded: crawler traps).
 	left     discover.LeftOuts
 	variants map[string]int
+	// siteFeed is what UpdateCrawl's blog-wide comment feed showed
+	// (siteCommentPosts, update.go): set up before the drain, then handed
+	// to the comment stage (newCommentStage).
+	siteFeed comments.SiteFeed
 }
 
 // discoverConfig is what discovery reads of the crawl's policy, built
@@ -141,4 +146,15 @@ func newDiscovery(pol policy, o Options) discovery {
 		Settled: cfg.settled, MaxPages: o.MaxFeedPages, SiteCommentPages: pol.siteCommentPages}
 	cfg.home = discover.HomeConfig{BlogURL: o.Blog.URL, Allow: o.Allow}
 	return discovery{cfg: cfg, variants: map[string]int{}}
+}
+
+// listed returns the feed's in-scope item pages (feedURLs) by URL: the
+// archived URLs the move stage need not ask for
+// (discover.Moves.ProbeArchive).
+func (d *discovery) listed() map[string]bool {
+	out := map[string]bool{}
+	for _, u := range d.feedURLs {
+		out[u.String()] = true
+	}
+	return out
 }

@@ -376,23 +376,23 @@
 //     schedule store keeps as it is; State adds only robots.txt and rules.
 //   - moves.go: a blog that moved: what the move stage
 //     (harvest/discover.Moves) decided applied — its feed found again
-//     (applyFeedMove), the archived URLs asked for (probeMoves), each
-//     post matched with an archived one (harvest/discover.MoveIndex's
-//     Match, applied by identify) — and State.Moved; what the crawl
-//     keeps of it: moveState, its moveIndex (the stage's index and the
-//     posts this crawl took).
+//     (applyFeedMove), the archived URLs asked for (keepAsked of
+//     harvest/discover.Moves.ProbeArchive, called by setUp); each post
+//     matched with an archived one is the stage's (Moves.Identify, its
+//     State.Moved Moves.Moved), the alias and the ledger line
+//     crawl.emitEntry's (coordinator.go); what the crawl keeps of it:
+//     moveState (the stage, the feed that moved, the home page read).
 //   - gone.go: posts withdrawn from the live blog: what the gone check
 //     (harvest/discover.Gone: which posts are asked and when, what their
 //     answers make of them, the ledger lines) returns, kept and written
 //     (askDropped, askGone, keepGone), State.Gone, RecordsWithdrawal; what
 //     the crawl keeps of it: withdrawals. The ledger fates withdrawn and
 //     restored: ledger.go.
-//   - stranger.go: a stranger at the old address (checkIdentity after a
-//     suspected move, applying harvest/discover.MoveIndex.Identity;
-//     strangerWithoutFeed when no feed is found again, applying
-//     harvest/discover.Moves.AskNewest):
-//     IdentityError, nothing archived; Options.AcceptIdentity turns it
-//     off. refit.go: the reused rules tried on the newest changed item's
+//   - stranger.go: a stranger at the old address (the evidence is the
+//     move stage's: harvest/discover.Moves.CheckIdentity after a
+//     suspected move, called by setUp; Moves.NoFeed when no feed is found
+//     again, called by readFeed): IdentityError, nothing archived
+//     (crawl.stranger); Options.AcceptIdentity turns it off. refit.go: the reused rules tried on the newest changed item's
 //     page (rulesStillFit) and learned again when they no longer fit.
 //   - budget.go: MaxDuration. cleantext.go: XML-safe text. auth.go:
 //     basic authentication.
@@ -514,20 +514,23 @@
 //   - What makes a post at a new URL the same post (the evidence, its
 //     order, the text thresholds): harvest/discover's match.go
 //     (MoveIndex.Match, MoveThreshold, MoveUndatedThreshold); what the
-//     crawl does with a match (the alias, the ledger, State.Moved):
-//     identify and movedState in moves.go; when a move
+//     which archived post a post continues and State.Moved: its
+//     matching.go (Moves.Identify, Moves.Moved); what the crawl does
+//     with a match (the alias, the ledger): emitEntry in coordinator.go;
+//     when a move
 //     is suspected, which failures of the known feed send the crawl
 //     looking for it again, how it is found again and which archived URLs
 //     are asked for: harvest/discover's moves.go (Moves.Suspect,
 //     Moves.FeedMayHaveMoved, Feeds.FindMoved, Moves.Probe); what the
-//     crawl does with what they found: applyFeedMove, probeMoves.
+//     crawl does with what they found: applyFeedMove, keepAsked.
 //   - What makes the site at the address a stranger's: the evidence that
 //     it is still the blog (a redirect, an item found again, an item's
 //     text alike) is harvest/discover's match.go (MoveIndex.Identity,
 //     MoveIndex.FoundAgain, StrangerThreshold); the IdentityError and
-//     its evidence: checkIdentity; when no feed is found again, which
+//     its evidence: harvest/discover's stranger.go (Moves.CheckIdentity),
+//     crawl.stranger; when no feed is found again, which
 //     archived posts are asked for and what their answers say (a
 //     stranger vs a blog down): harvest/discover's stranger.go
-//     (Moves.AskNewest, Answered, StrangerProbes), applied by
-//     strangerWithoutFeed. When the reused rules no longer fit: misfit in refit.go.
+//     (Moves.NoFeed, Moves.AskNewest, Answered, StrangerProbes), applied
+//     by readFeed (blog.go). When the reused rules no longer fit: misfit in refit.go.
 package harvest

@@ -40,10 +40,10 @@ func (c *crawl) askGone(ctx context.Context) {
 
 // askDropped has the gone check ask the posts the feed's first page
 // listed last time and no longer lists (discover.Gone.AskDropped), when
-// the feed was read (it changed) and the blog did not move (probeMoves
+// the feed was read (it changed) and the blog did not move (ProbeArchive
 // asks then), and keeps what changed.
 func (c *crawl) askDropped(ctx context.Context) {
-	if c.emit == nil || c.site.feed == nil || c.site.moving {
+	if c.emit == nil || c.site.feed == nil || c.move.stage.Moving() {
 		return
 	}
 	c.keepGone(c.gone.check.AskDropped(ctx, c.gone.posts, c.itemSignatures()))

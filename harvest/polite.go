@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -66,7 +67,7 @@ func recheckDue(o Options, now time.Time) bool {
 // page the blog-wide comment feed is the one the last crawl found
 // (State.CommentFeed).
 func (c *crawl) homeDue() bool {
-	if !c.pol.settled || c.move.feedFrom != "" || c.site.moving || c.gone.events > 0 {
+	if !c.pol.settled || c.move.feedFrom != "" || c.move.stage.Moving() || c.gone.events > 0 {
 		return true
 	}
 	last := c.o.State.PostsChecked
@@ -218,7 +219,11 @@ func (c *crawl) finishState(pr pageResult) {
 	st.Threads = c.threads.State(itemKeys(c.site.feed))
 	st.CommentShapes = pr.shapes
 	st.WidgetScripts = pr.widgets
-	st.Moved = c.movedState()
+	if c.move.stage != nil {
+		st.Moved = c.move.stage.Moved()
+	} else if len(c.move.cfg.Moved) > 0 { // no client, no stage: the last crawl's
+		st.Moved = maps.Clone(c.move.cfg.Moved)
+	}
 	st.Gone = c.goneState()
 }
 
@@ -296,7 +301,7 @@ func (c *crawl) reuseRules() bool {
 	if !c.pol.useState || len(c.o.State.Rules) == 0 {
 		return false
 	}
-	if c.site.moving {
+	if c.move.stage.Moving() {
 		c.log.Info("the blog moved: learning the rules again")
 		return false
 	}

@@ -23,7 +23,7 @@ const maxSiteCommentPages = 10
 // the home page is not read) and reads and parses it
 // (discover.Feeds.SiteComments); the crawl keeps what it found: the
 // validators, the first page for the Blog record, the parsed pages for
-// the comment stage (c.siteFeed). They are read before the posts feed,
+// the comment stage (c.disc.siteFeed). They are read before the posts feed,
 // which is then read on to their items (wantItems), so that a post
 // revisited for its comments keeps what only its feed item says (GUID,
 // dates, full text).
@@ -55,7 +55,7 @@ func (c *crawl) siteCommentPosts(ctx context.Context, home *fetchedPage) []*url.
 	if !c.disc.cfg.changedOnly {
 		return nil
 	}
-	c.siteFeed.Files, c.siteFeed.Parsed, c.siteFeed.ByPost = sc.Files, sc.Parsed, sc.ByPost
+	c.disc.siteFeed.Files, c.disc.siteFeed.Parsed, c.disc.siteFeed.ByPost = sc.Files, sc.Parsed, sc.ByPost
 	return sc.Posts
 }
 
@@ -71,7 +71,7 @@ const maxRevisitItems = 100
 // watched post may lie on an older feed page), or maxRevisitItems were
 // read.
 func (c *crawl) wantItems(items []feed.Item) bool {
-	if len(c.siteFeed.Commented) == 0 && len(c.threads.ChangedPosts()) == 0 || len(items) >= maxRevisitItems {
+	if len(c.disc.siteFeed.Commented) == 0 && len(c.threads.ChangedPosts()) == 0 || len(items) >= maxRevisitItems {
 		return true
 	}
 	have := make(map[string]bool, len(items))
@@ -80,7 +80,7 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 			have[u.String()] = true
 		}
 	}
-	for _, p := range c.siteFeed.Commented {
+	for _, p := range c.disc.siteFeed.Commented {
 		if !have[p.String()] {
 			return false
 		}
@@ -96,7 +96,7 @@ func (c *crawl) wantItems(items []feed.Item) bool {
 // queueCommented queues the commented posts within the blog's scope, and
 // those whose comment thread API changed (comments/threads.go).
 func (c *crawl) queueCommented() {
-	posts := slices.Clone(c.siteFeed.Commented)
+	posts := slices.Clone(c.disc.siteFeed.Commented)
 	for _, raw := range c.threads.ChangedPosts() {
 		if u := mustCanonical(raw); u != nil {
 			posts = append(posts, u)

@@ -263,11 +263,10 @@ func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, err
 	if !isHTML(resp) {
 		return nil, blogharvest.Permanent(&notHTMLError{URL: raw, MediaType: resp.MediaType()})
 	}
-	p, err := newFetchedPage(resp)
+	p, err := stubbedPage(resp)
 	if err != nil {
 		return nil, err
 	}
-	p.stub = stubTarget(p.doc, p.url, p.info.canonical)
 	if canon := p.info.canonical; canon != "" && p.stub == "" {
 		// a canonical naming the home page on another page is a theme's
 		// mistake, not an identity: the home page is no entry
@@ -275,6 +274,18 @@ func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, err
 			p.ident = canon
 		}
 	}
+	return p, nil
+}
+
+// stubbedPage reads resp as a page with its redirect stub's target
+// (stubTarget; "" when it is none): for pageOf and for the move stage's
+// archived URLs (discoverStub).
+func stubbedPage(resp *fetch.Response) (*fetchedPage, error) {
+	p, err := newFetchedPage(resp)
+	if err != nil {
+		return nil, err
+	}
+	p.stub = stubTarget(p.doc, p.url, p.info.canonical)
 	return p, nil
 }
 

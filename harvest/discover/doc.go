@@ -103,26 +103,39 @@
 //   - A blog that moved: which failures of the known feed send an
 //     UpdateCrawl looking for it again (Moves.FeedMayHaveMoved), how it is
 //     found again and what the move's ledger line says (Feeds.FindMoved),
-//     when a move is suspected (Moves.Suspect), which archived URLs are
+//     when a move is suspected (Moves.Suspect; the stage keeps it:
+//     Moves.Moving, which harvest's homeDue, reuseRules, askDropped and
+//     change test read), which archived URLs are
 //     asked for and what their answers say (Moves.Probe, MaxMoveProbes):
 //     moves.go; what the crawl does with them (the feed's URL, the home
-//     page's capture, the move index, the ledger lines written):
-//     harvest's applyFeedMove and probeMoves (moves.go), ledger.apply.
+//     page's capture, the ledger lines written, the pages counted):
+//     harvest's applyFeedMove and keepAsked (moves.go), ledger.apply.
+//   - Reading the archive's posts when a move is suspected, indexing them
+//     with the redirects the probe found, which archived post each
+//     emitted post continues (State.Moved's first, the posts matched
+//     already) and State.Moved as the crawl leaves it
+//     (Moves.ProbeArchive, Identify, Moved; MoveConfig.Moved,
+//     MoveDeps.Posts): matching.go; what the crawl does with a post that
+//     moved (the alias, the ledger's redirect line, Result.Moved):
+//     harvest's crawl.emitEntry (coordinator.go).
 //   - Matching a post at a new URL with an archived one (the evidence, its
 //     order: a redirect, the guid, title and day and text; the thresholds
 //     MoveThreshold and MoveUndatedThreshold; a catch-all redirect; what
 //     one day is), a post archived under one of its URLs already, and
 //     whether a feed's items show the site is still the blog (FoundAgain,
 //     Identity, StrangerThreshold): match.go (MoveIndex); what the crawl
-//     does with the answers (the alias, the ledger's redirect line,
-//     State.Moved, the posts taken, the IdentityError): harvest's
-//     identify, movedState (moves.go) and checkIdentity (stranger.go).
+//     does with the answers is the move stage's (matching.go; the
+//     evidence of a stranger: Moves.CheckIdentity in stranger.go) and
+//     harvest's (the alias, the ledger: crawl.emitEntry; the
+//     IdentityError: crawl.stranger, stranger.go).
 //   - A stranger when the archived feed is gone and none is found again:
 //     which archived posts are asked for (StrangerProbes, the newest),
 //     what an answer says (Answered: a stranger may be there or the blog
 //     is down; a page with the post's text, StrangerThreshold) and the
 //     ledger lines: stranger.go (Moves.AskNewest); when it is asked and
-//     the IdentityError: harvest's strangerWithoutFeed (stranger.go).
+//     the evidence (Moves.NoFeed, MoveConfig.AcceptIdentity): stranger.go;
+//     the IdentityError: harvest's crawl.stranger, called from
+//     crawl.readFeed (blog.go).
 //   - The gone check: which posts are asked (the ones dropped from the
 //     feed's first page when it lost more than it gained; the suspected
 //     and withdrawn ones that are due), with which validators, what a 404,

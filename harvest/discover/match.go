@@ -15,8 +15,9 @@ import (
 // redirects the move probe found (Redirect), answers as pure functions of
 // what it is asked (Match, ArchivedAt, FoundAgain, Identity); which posts
 // this crawl matched already is the crawl's and is passed to Match.
-// harvest's identify, movedState and checkIdentity apply the answers
-// (the entry's aliases, the ledger, State.Moved, the IdentityError).
+// The move stage asks it (Moves.Identify, Moves.CheckIdentity:
+// matching.go, stranger.go) and keeps the posts taken; harvest applies
+// what those return (the entry's aliases, the ledger, the IdentityError).
 
 // ArchivedPost is what the archive holds of one entry of the blog (its
 // latest version), for matching a post found at a new URL

@@ -18,9 +18,10 @@ import (
 // and asks for the archived URLs the feed no longer lists (Probe). Each
 // returns what it decided as a value (FeedMove, Suspicion, Probed: the
 // new feed, the ledger lines, the redirects found), which the crawl
-// applies; matching each post with an archived one (by redirect, guid,
-// or title, day and text) is MoveIndex's (match.go), State.Moved
-// harvest's (moves.go).
+// applies; reading and indexing the archive's posts, naming the archived
+// post each emitted post continues and State.Moved are matching.go's
+// (ProbeArchive, Identify, Moved), matching by redirect, guid, or title,
+// day and text MoveIndex's (match.go), the stranger checks stranger.go's.
 
 // MaxMoveProbes bounds the archived URLs a crawl that finds the blog
 // moved asks for (Probe).
@@ -44,6 +45,12 @@ type MoveConfig struct {
 	// Last is what the last crawl's feed's first page listed
 	// (State.Items: by item key).
 	Last map[string]string
+	// Moved is the last crawl's moved posts (State.Moved: new URL →
+	// archived URL), which Identify gives their archived URLs first.
+	Moved map[string]string
+	// AcceptIdentity: the archivist's word that the site at the address
+	// is the blog (Options.AcceptIdentity); no stranger check is made.
+	AcceptIdentity bool
 }
 
 // Ledger fates a stage's LedgerLine names: the harvest Fates of the same
@@ -67,18 +74,33 @@ type LedgerLine struct {
 	Force  bool
 }
 
-// Moves is the move stage of an UpdateCrawl: its config and what it asks
-// of the crawl (MoveDeps).
+// Moves is the move stage of an UpdateCrawl: its config, what it asks
+// of the crawl (MoveDeps) and what it learns in one crawl: whether a move
+// is suspected (Suspect), the archive's posts indexed (ProbeArchive),
+// those matched already and the posts that moved (Identify). One
+// crawl's, used by the coordinator only.
 type Moves struct {
 	cfg  MoveConfig
 	deps MoveDeps
+	// moving is Suspect's decision, false before it is asked.
+	moving bool
+	// index is the archive's posts with the redirects the probe found,
+	// nil until ProbeArchive read them; taken the posts this crawl
+	// matched already (post → the new URL matched with it), moved this
+	// crawl's moved posts (new URL → archived URL).
+	index *MoveIndex
+	taken map[int]string
+	moved map[string]string
 }
 
 // MoveDeps is what the move stage asks of the crawl: the fetch client
 // (Fetch: the archived URLs), the URLs' canonical form (Canon), a page's
 // redirect stub (Stub), the key of a feed item in State.Items (Key), the
-// crawl's progress (Progress), its warnings (Warn) and its logger.
+// crawl's progress (Progress), its warnings (Warn) and its logger; Posts
+// reads the archive's posts (Options.ArchivedPosts), nil when the crawl
+// has none or emits nothing.
 type MoveDeps struct {
+	Posts    func() ([]ArchivedPost, error)
 	Fetch    Fetcher
 	Canon    Canon
 	Stub     Stub
@@ -187,7 +209,24 @@ type Suspicion struct {
 // the last crawl did not list (the config's Last) while most of those it
 // listed are gone — leaving out the items published since the last
 // crawl: a blog that posted more than its feed lists has not moved.
+// The stage keeps the decision (Moving) for ProbeArchive and
+// CheckIdentity.
 func (m *Moves) Suspect(f *feed.Feed, feedMoved bool) Suspicion {
+	s := m.suspect(f, feedMoved)
+	m.moving = s.Moving
+	return s
+}
+
+// Moving reports whether a move is suspected (Suspect); false before the
+// feed is read. A crawl that suspects a move learns the rules again, reads
+// the home page, reads and emits the feed's items at URLs the last crawl
+// did not list and matches them with the archive's posts, and leaves the
+// posts the feed dropped to ProbeArchive. A nil stage (a crawl whose
+// client is not built yet) suspects nothing.
+func (m *Moves) Moving() bool { return m != nil && m.moving }
+
+// suspect is Suspect's decision.
+func (m *Moves) suspect(f *feed.Feed, feedMoved bool) Suspicion {
 	last := m.cfg.Last
 	if !m.cfg.UseState || f == nil {
 		return Suspicion{}
