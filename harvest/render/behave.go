@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
 )
@@ -37,14 +38,19 @@ const maxScrolls = 40
 // bottom, so that lazy images and comment widgets load, then scrolls every
 // other frame to its bottom. Each screen waits for the page to draw two
 // frames there (js/scroll.js), which the settling's deadline (ctx) bounds.
+// Stopping before the main frame's bottom is noted (scrollNote), unless
+// ctx ended: settle notes the timeout.
 func (p *pageRun) autoscroll(ctx context.Context) {
 	main := p.mainFrame()
-	for i := 0; i < maxScrolls && ctx.Err() == nil; i++ {
-		var bottom bool
-		if err := p.worlds.call(ctx, main, scrollJS, &bottom); err != nil || bottom {
-			p.o.Logger.Debug("autoscroll stopped", "url", p.url, "screens", i, "err", err)
+	screens, bottom, err := 0, false, error(nil)
+	for ; screens < maxScrolls && ctx.Err() == nil; screens++ {
+		if err = p.worlds.call(ctx, main, scrollJS, &bottom); err != nil || bottom {
 			break
 		}
+	}
+	p.o.Logger.Debug("autoscroll stopped", "url", p.url, "screens", screens, "bottom", bottom, "err", err)
+	if note := scrollNote(screens, bottom, err, ctx.Err()); note != "" {
+		p.note("%s", note)
 	}
 	p.eachFrame(ctx, func(ctx context.Context, s *session, f *frameNode) bool {
 		if f.frame.ID != main {
@@ -53,6 +59,22 @@ func (p *pageRun) autoscroll(ctx context.Context) {
 		}
 		return false
 	})
+}
+
+// scrollNote is the note of an autoscroll of the main frame that stopped
+// after screens screens, at its bottom or not, with the scroll script's
+// last error: "" when it reached the bottom or when the settling's context
+// ended (ctxErr; settle notes the timeout).
+func scrollNote(screens int, bottom bool, err, ctxErr error) string {
+	switch {
+	case bottom || ctxErr != nil:
+		return ""
+	case err != nil:
+		return fmt.Sprintf("scrolling stopped after %d screens, before the page's bottom: %v: lazy images and comments further down may be missing", screens, err)
+	case screens >= maxScrolls:
+		return fmt.Sprintf("scrolling stopped at the limit of %d screens, before the page's bottom: lazy images and comments further down may be missing", maxScrolls)
+	}
+	return ""
 }
 
 // clickMore clicks "load more" controls, in every frame, one per frame per

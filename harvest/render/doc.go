@@ -51,7 +51,12 @@
 // the caller redacts.
 //
 // Failures: a page that never settles is captured when its time is nearly
-// spent, with a note in Result.Notes. A crashed or hung renderer loses its
+// spent, with a note in Result.Notes. So is a page whose main frame
+// autoscroll left before its bottom, at the limit of 40 screens
+// (maxScrolls) or on the scroll script's error ("scrolling stopped …:
+// lazy images and comments further down may be missing"; behave.go,
+// scrollNote), unless the settling's time ran out, which the timeout's
+// note says; other frames are scrolled without a note. A crashed or hung renderer loses its
 // tab, a dead or unresponsive browser is restarted, and the page is tried
 // once more before Render returns an error. New returns an error wrapping
 // ErrNoBrowser when no browser is installed (the harvest then runs without

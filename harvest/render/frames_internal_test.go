@@ -1,6 +1,8 @@
 package render
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +109,30 @@ func TestBehavioursCopy(t *testing.T) {
 	}
 	if sels := selectors([]string{".x"}); sels[len(sels)-1] != ".x" {
 		t.Errorf("extra selectors not last: %v", sels)
+	}
+}
+
+// TestScrollNote: autoscroll notes a stop before the main frame's bottom,
+// at the screen limit or on the scroll script's error, but not a stop at
+// the bottom nor one the settling's deadline made (settle notes that).
+func TestScrollNote(t *testing.T) {
+	scriptErr := errors.New("script: TypeError: boom")
+	for _, c := range []struct {
+		screens int
+		bottom  bool
+		err     error
+		ctxErr  error
+		want    string
+	}{
+		{screens: 3, bottom: true},
+		{screens: maxScrolls, bottom: true},
+		{screens: maxScrolls, want: "scrolling stopped at the limit of 40 screens, before the page's bottom: lazy images and comments further down may be missing"},
+		{screens: 7, err: scriptErr, want: "scrolling stopped after 7 screens, before the page's bottom: script: TypeError: boom: lazy images and comments further down may be missing"},
+		{screens: 7, err: context.DeadlineExceeded, ctxErr: context.DeadlineExceeded},
+		{screens: 12, ctxErr: context.DeadlineExceeded},
+	} {
+		if got := scrollNote(c.screens, c.bottom, c.err, c.ctxErr); got != c.want {
+			t.Errorf("scrollNote(%d, %v, %v, %v) = %q, want %q", c.screens, c.bottom, c.err, c.ctxErr, got, c.want)
+		}
 	}
 }

@@ -265,6 +265,28 @@ func TestScreenshotHeightCapped(t *testing.T) {
 	if !contains(res.Notes, "screenshot cut at 16384 of 20") {
 		t.Errorf("Notes = %q, want the cut noted", res.Notes)
 	}
+	if contains(res.Notes, "scrolling stopped") {
+		t.Errorf("Notes = %q: autoscroll reached the bottom of a page of about 22 screens, want no scroll note", res.Notes)
+	}
+}
+
+// TestScrollLimitNoted: a page taller than the screens autoscroll goes
+// through (60 screens) is captured all the same, with a note that scrolling
+// stopped before its bottom; a long page whose bottom it reaches (endless.html,
+// about 22 screens, in TestScreenshotHeightCapped) has no such note.
+func TestScrollLimitNoted(t *testing.T) {
+	t.Parallel()
+	res := renderOK(t, context.Background(), "http://blog.test/tall.html")
+	if res.Status != 200 || !strings.Contains(string(res.HTML), `<p id="end">`) {
+		t.Errorf("status %d, end of the page captured %v; want 200 and the whole DOM (notes %q)",
+			res.Status, strings.Contains(string(res.HTML), `<p id="end">`), res.Notes)
+	}
+	if !contains(res.Notes, "scrolling stopped at the limit of 40 screens, before the page's bottom: lazy images and comments further down may be missing") {
+		t.Errorf("Notes = %q, want the scroll limit noted", res.Notes)
+	}
+	if contains(res.Notes, "timeout") {
+		t.Errorf("Notes = %q: the page settled, want no timeout", res.Notes)
+	}
 }
 
 func contains(list []string, sub string) bool {

@@ -46,8 +46,9 @@ type Result struct {
 	// Clicks counts the "load more" controls clicked.
 	Clicks int
 	// Notes says what kept the capture from being complete, e.g. a timeout
-	// before the network went idle, or a retry after a browser crash. The
-	// capture is still the best the page gave.
+	// before the network went idle, scrolling stopped before the page's
+	// bottom, or a retry after a browser crash. The capture is still the
+	// best the page gave.
 	Notes []string
 	// Elapsed is the wall time the render took.
 	Elapsed time.Duration
