@@ -27,10 +27,10 @@ const slowFramesPage = `<!DOCTYPE html>
 </style></head>
 <body>
 <div id="heavy"></div>
-<div style="height: 6000px">spacer</div>
+<div style="height: 3000px">spacer</div>
 <img loading="lazy" src="/img/native.png?run=RUN" width="10" height="10" alt="native">
 <img id="observed" data-src="/img/observed.png?run=RUN" width="10" height="10" alt="observed">
-<div style="height: 3000px">spacer</div>
+<div style="height: 1500px">spacer</div>
 <script>
 new IntersectionObserver(function (entries, obs) {
   entries.forEach(function (e) {
@@ -79,6 +79,7 @@ func TestLazyImagesLoadWithSlowFrames(t *testing.T) {
 	}
 	defer b.Close()
 	var wg sync.WaitGroup
+	var judged [2]bool
 	for run := range 2 {
 		wg.Add(1)
 		go func() {
@@ -89,16 +90,38 @@ func TestLazyImagesLoadWithSlowFrames(t *testing.T) {
 				return
 			}
 			t.Logf("render %d: %s, notes %q", run, res.Elapsed, res.Notes)
+			judged[run] = !outOfTime(res.Notes)
 		}()
 	}
 	wg.Wait()
 	mu.Lock()
 	defer mu.Unlock()
+	if !judged[0] && !judged[1] {
+		// A machine so loaded that two frames a screen did not fit in the
+		// settling time scrolled neither page to its images: that is the
+		// timeout's note, not the fault this test looks for.
+		t.Skip("both renders ran out of time before the page's end: the machine draws too slowly to judge")
+	}
 	for run := range 2 {
+		if !judged[run] {
+			continue
+		}
 		for _, img := range []string{"native", "observed"} {
 			if hits[fmt.Sprintf("/img/%s.png?run=%d", img, run)] == 0 {
 				t.Errorf("render %d: /img/%s.png never requested: autoscroll went past it before the page drew it", run, img)
 			}
 		}
 	}
+}
+
+// outOfTime reports whether a render's notes say its settling ran out of
+// time (the load event, the settling or the scrolling): such a page was
+// captured as it was, scrolled part of the way.
+func outOfTime(notes []string) bool {
+	for _, n := range notes {
+		if strings.Contains(n, "kept for the capture") || strings.Contains(n, "reached while scrolling") {
+			return true
+		}
+	}
+	return false
 }
