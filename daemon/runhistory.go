@@ -386,13 +386,22 @@ func (d *runner) record(start time.Time, outcome string, t *tally, res *harvest.
 
 // keepRun adds r, a finished run of blog id, to the run history and to
 // the schedule store, so that a restarted process shows it.
+// The local daemon's runs keep theirs with their outcome in one write
+// instead (Daemon.finish).
 func (d *planner) keepRun(id string, r RunRecord) {
 	d.history.add(id, r)
 	data, err := json.Marshal(r)
-	if err == nil {
-		err = d.store.AddRun(id, data, historyLen)
-	}
 	if err != nil {
+		d.env.Logger.Warn("run history not saved in the state file (the status page keeps it until the process stops)", "blog", id, "err", err)
+		return
+	}
+	d.storeRun(id, data)
+}
+
+// storeRun adds data, a run record of blog id as JSON, to the schedule
+// store's kept runs.
+func (d *planner) storeRun(id string, data []byte) {
+	if err := d.store.AddRun(id, data, historyLen); err != nil {
 		d.env.Logger.Warn("run history not saved in the state file (the status page keeps it until the process stops)", "blog", id, "err", err)
 	}
 }
