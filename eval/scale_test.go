@@ -393,7 +393,7 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 
 	// Sample the scheduler every 2 s until the days are over and every
 	// blog has run once, or half a day more is over.
-	var samples []procSample
+	var samples, selfs []procSample // the scheduler's, and this process's (the server's)
 	end := srv.t0.Add(time.Duration(days)*day + day/2)
 	b.StartTimer()
 	for time.Now().Before(end) {
@@ -402,6 +402,9 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 			b.Fatalf("the scheduler ended: %v\n%s", err, lastLog(logs))
 		}
 		samples = append(samples, s)
+		if self, err := sampleProc(os.Getpid()); err == nil {
+			selfs = append(selfs, self)
+		}
 		started := 0
 		for i := range n {
 			if srv.first[i].Load() != 0 {
@@ -445,8 +448,16 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 	for len(samples) > 2 && samples[0].at.Before(srv.t0) {
 		samples = samples[1:]
 	}
+	for len(selfs) > 2 && selfs[0].at.Before(srv.t0) {
+		selfs = selfs[1:]
+	}
 	hours := samples[len(samples)-1].at.Sub(samples[0].at).Hours()
-	cpuHour := (samples[len(samples)-1].cpu - samples[0].cpu).Seconds() / hours
+	cpuDay := (samples[len(samples)-1].cpu - samples[0].cpu).Seconds()
+	cpuHour := cpuDay / hours
+	// CPU per run: every blog runs once a day, the changed ones' bags
+	// included; this process's CPU is mostly its server's.
+	runs := float64(n*days - missed)
+	selfDay := (selfs[len(selfs)-1].cpu - selfs[0].cpu).Seconds()
 	q := max(len(samples)/4, 1)
 	first, last := meanRSS(samples[:q]), meanRSS(samples[len(samples)-q:])
 	b.ReportMetric(float64(peak)/1024, "MB-RSS-max")
@@ -455,6 +466,8 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 	b.ReportMetric(first/1024, "MB-RSS-q1")
 	b.ReportMetric(last/1024, "MB-RSS-q4")
 	b.ReportMetric(cpuHour, "s-CPU/h")
+	b.ReportMetric(cpuDay/runs*1e3, "ms-CPU/run")
+	b.ReportMetric(selfDay/runs*1e3, "ms-bench-CPU/run")
 	b.ReportMetric(percentile(lags, 50), "s-lag-p50")
 	b.ReportMetric(percentile(lags, 99), "s-lag-p99")
 	b.ReportMetric(percentile(herdLags, 50), "s-herd-lag-p50")
@@ -464,11 +477,11 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 	b.ReportMetric(float64(size1)/1e6, "MB-state")
 	b.ReportMetric(float64(missed), "blogs-not-run")
 	b.Logf("%s, %d blogs, %d day(s) of %s: scheduler RSS max %.0f MB (anonymous max %.0f MB, mapped files max %.0f MB), first quarter %.0f MB, last quarter %.0f MB; CPU %.0f s per hour "+
-		"(%.0f s over %.2f h); lag p50 %.1f s, p99 %.1f s (the tenth due together: p50 %.1f s, p99 %.1f s, max %.1f s); "+
+		"(%.0f s over %.2f h; %.2f ms a run; the benchmark's own process, its server: %.0f s, %.2f ms a run); lag p50 %.1f s, p99 %.1f s (the tenth due together: p50 %.1f s, p99 %.1f s, max %.1f s); "+
 		"requests per unchanged blog %.2f (max %.0f), per changed blog %.2f; state file %.1f MB before, %.1f MB after; "+
 		"%d blogs not run; %d requests after a blog's first run; %d refused",
 		mode, n, days, day, float64(peak)/1024, float64(peakAnon)/1024, float64(peakFile)/1024, first/1024, last/1024, cpuHour,
-		(samples[len(samples)-1].cpu - samples[0].cpu).Seconds(), hours,
+		cpuDay, hours, cpuDay/runs*1e3, selfDay, selfDay/runs*1e3,
 		percentile(lags, 50), percentile(lags, 99), percentile(herdLags, 50), percentile(herdLags, 99), percentile(herdLags, 100),
 		mean(unchangedReqs), percentile(unchangedReqs, 100), mean(changedReqs), float64(size0)/1e6, float64(size1)/1e6,
 		missed, srv.late.Load(), srv.refused.Load())
