@@ -246,7 +246,6 @@ func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runEr
 			downAfter = time.Duration(b.DownAfter)
 		}
 	}
-	d.plan.history.add(id, t.run) // in memory before the file's run list holds it (keepRun)
 	data, err := json.Marshal(t.run)
 	var after schedule.State
 	stored := false
@@ -262,10 +261,14 @@ func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runEr
 	}
 	if err != nil {
 		d.env.Logger.Error("schedule state not saved", "blog", id, "err", err)
-		if data != nil {
-			d.plan.storeRun(id, data) // the record on its own
-		}
+		d.plan.keepRun(id, t.run) // the record on its own, in memory and in the file
 	} else {
+		// The run's record in memory once its outcome is stored, as before
+		// the one write: /status shows a blog's state and its last run
+		// from memory, and a last run newer than the state's outcome
+		// showed a failed run without its error
+		// (TestStatusLastErrorHasNoLocalPath).
+		d.plan.history.add(id, t.run)
 		d.plan.notifyRun(id, after)
 		if next != nil {
 			d.plan.setDueAt(id, *next, after.NextDue)

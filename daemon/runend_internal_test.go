@@ -66,6 +66,9 @@ func TestUnchangedRunWritesTwoCommits(t *testing.T) {
 		t.Errorf("state after the run: outcome %q, runs %d, last end %v, next due %v; want ok, 2, after %v, about 6 h on",
 			st.Outcome, st.Runs, st.LastEnd, st.NextDue, start)
 	}
+	if enc, err := json.Marshal(st); err == nil {
+		t.Logf("the state each write rewrites whole: %d bytes of JSON (%d feed items kept)", len(enc), len(st.Items))
+	}
 	if due, ok := d.plan.sched.Due("sample"); !ok || !due.Equal(st.NextDue) {
 		t.Errorf("scheduler has the blog due at %v (%v), want its stored NextDue %v", due, ok, st.NextDue)
 	}
@@ -73,6 +76,7 @@ func TestUnchangedRunWritesTwoCommits(t *testing.T) {
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("%d run records in the state file (%v), want 2", len(recs), err)
 	}
+	t.Logf("the run's record: %d bytes", len(recs[1]))
 	var r RunRecord
 	if err := json.Unmarshal(recs[1], &r); err != nil || r.Outcome != "ok" || r.Start.Before(start) {
 		t.Errorf("the newest run record %s (%v): want this run's, outcome ok", recs[1], err)

@@ -33,7 +33,8 @@ func (s *Store) AddRun(id string, rec []byte, keep int) error {
 // concurrent writes share (write): fn changes its state as Update's does
 // (called on the state as stored, perhaps more than once; an error stores
 // nothing and is returned), and rec, the run's record, is appended to its
-// kept runs as AddRun appends it. It returns the state as stored. A run's
+// kept runs as AddRun appends it (a nil rec adds none). It returns the
+// state as stored. A run's
 // end was three writes of their own (its outcome, its record, its next due
 // time), each a commit of the file with its two syncs whenever the runs
 // did not end together: at 10 000 blogs the state file's commits were
@@ -56,6 +57,9 @@ func (s *Store) EndRun(id string, fn func(*State) error, rec []byte, keep int) (
 			return err
 		}
 		after = st
+		if rec == nil {
+			return nil
+		}
 		return addRun(tx, id, rec, keep)
 	})
 	if err != nil {
