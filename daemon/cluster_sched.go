@@ -395,12 +395,18 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	if r.Attempt > 1 {
 		archived = countEntryAIPs(d.view.store(), r.Blog)
 	}
-	stale := false
-	var after schedule.State
-	err := d.plan.store.Update(r.Blog, func(st *schedule.State) error { // checked, outcome and next run at once
+	var rec []byte // the worker's record: shortfalls, methods, AIPs
+	if rep.Run != nil {
+		var err error
+		if rec, err = json.Marshal(*rep.Run); err != nil {
+			return err
+		}
+	}
+	// Checked, outcome, next run and the run's record at once: one write
+	// (schedule.Store.EndRun), as the local daemon's runs end (Daemon.finish).
+	after, err := d.plan.store.EndRun(r.Blog, func(st *schedule.State) error {
 		if st.Outcome != schedule.OutcomeRunning || !st.NextDue.Equal(r.Due) {
-			stale = true
-			return nil
+			return errStale // nothing stored
 		}
 		now := d.env.Now()
 		rep.apply(st, now)
@@ -408,19 +414,18 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 		if ok {
 			setNext(st, spec, rep.err(), now, time.Duration(b.DownAfter))
 		}
-		after = *st
 		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if stale {
+	}, rec, historyLen)
+	if errors.Is(err, errStale) {
 		d.env.Logger.Info("report of a run not in flight: ignored", "blog", r.Blog, "due", r.Due)
 		return nil
 	}
+	if err != nil {
+		return err
+	}
 	d.plan.notifyRun(r.Blog, after)
 	if rep.Run != nil {
-		d.plan.keepRun(r.Blog, *rep.Run) // the worker's record: shortfalls, methods, AIPs
+		d.plan.history.add(r.Blog, *rep.Run) // in memory once the file holds it
 	}
 	d.env.metrics.runs.WithLabelValues(rep.Outcome).Inc()
 	d.env.metrics.entries.Add(rep.Stats.Entries)
@@ -429,7 +434,7 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	d.flights.done(r)
 	d.plan.setWarning(r.Blog, rep.Warning)
 	if ok {
-		d.plan.setDue(r.Blog, spec)
+		d.plan.setDueAt(r.Blog, spec, after.NextDue)
 	}
 	if rep.err() != nil {
 		d.plan.backOff(r.Blog)
@@ -437,6 +442,10 @@ func (d *ClusterScheduler) recordDone(r dispatch.Report) error {
 	d.plan.ended(r.Blog)
 	return nil
 }
+
+// errStale is recordDone's reason to store nothing: the report is of a
+// run no longer in flight.
+var errStale = errors.New("report of a run not in flight")
 
 // clusterStatus is /status's "cluster" object.
 type clusterStatus struct {

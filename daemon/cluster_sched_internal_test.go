@@ -122,3 +122,44 @@ func TestRedeliveredRunCountsWhatEarlierAttemptsArchived(t *testing.T) {
 		t.Errorf("after attempt 2 reported 0 new entries, /status says %d entries archived; the archive holds 3", got.Entries)
 	}
 }
+
+// TestReportedRunIsOneCommit: a cluster scheduler stores a worker's report
+// of a run in one commit of the state file (the outcome, the next due time
+// and the worker's run record: schedule.Store.EndRun), where it took two
+// (the state, then the record) and read the state back to schedule the
+// blog; the blog is then due at the stored next due time, and the record
+// is in the file and in /status.
+func TestReportedRunIsOneCommit(t *testing.T) {
+	c := dailyConfig(t, t.TempDir(), "a")
+	s, dl := schedulerOnLocal(t, c)
+	before, err := s.plan.store.Commits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := RunRecord{Start: time.Now().Add(-time.Second), End: time.Now(), Outcome: schedule.OutcomeOK, Requests: 2}
+	out, _ := json.Marshal(runOutcome{Outcome: schedule.OutcomeOK, HasResult: true, Run: &run})
+	if err := dl.Ack(dispatch.Report{Kind: dispatch.Done, Blog: "a", Due: dl.Task().Due, Worker: "w1", Attempt: 1, Payload: out}); err != nil {
+		t.Fatal(err)
+	}
+	got := waitStatus(t, s, func(b BlogStatus) bool { return b.Outcome == schedule.OutcomeOK && !b.Running && b.LastRun != nil })
+	after, err := s.plan.store.Commits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after-before != 1 {
+		t.Errorf("storing a reported run took %d commits, want 1", after-before)
+	}
+	if got.LastRun.Requests != 2 {
+		t.Errorf("/status's last run %+v, want the reported one (2 requests)", got.LastRun)
+	}
+	st, _, err := s.plan.store.Get("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if due, ok := s.plan.sched.Due("a"); !ok || !due.Equal(st.NextDue) || !st.NextDue.After(dl.Task().Due) {
+		t.Errorf("scheduled at %v (%v); stored next due %v, after the run's due %v", due, ok, st.NextDue, dl.Task().Due)
+	}
+	if recs, err := s.plan.store.Runs("a"); err != nil || len(recs) != 1 {
+		t.Errorf("%d run records in the state file (%v), want 1", len(recs), err)
+	}
+}

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -163,11 +164,24 @@ func (t *tally) stats() RunStats {
 // from its watermark afterwards, writing AIPs and recording the run in the
 // schedule store. progress, if not nil, is told of each entry archived.
 func (d *Daemon) RunBlog(ctx context.Context, b Blog, progress func(*blogharvest.Entry)) error {
-	_, err := d.runBlog(ctx, b, progress)
+	_, _, err := d.runScheduled(ctx, b, progress, nil)
 	return err
 }
 
+// runBlog is RunBlog, returning what the run archived too; it leaves the
+// blog's next due time alone (the crawl command's runs).
 func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest.Entry)) (RunStats, error) {
+	st, _, err := d.runScheduled(ctx, b, progress, nil)
+	return st, err
+}
+
+// runScheduled is runBlog; with next not nil, the blog's schedule, the
+// run's end stores the blog's next due time from its outcome (setNext) in
+// the same transaction as the outcome and the run's record, and sets it
+// in the scheduler, which rescheduled reports (the pool's runs: runTask;
+// not when the run was paused or the daemon is stopping, which runTask
+// handles as before).
+func (d *Daemon) runScheduled(ctx context.Context, b Blog, progress func(*blogharvest.Entry), next *schedule.Spec) (RunStats, bool, error) {
 	start := d.env.Now()
 	var since, changed time.Time
 	var prev schedule.State
@@ -181,12 +195,12 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 		return nil
 	})
 	if err != nil {
-		return RunStats{}, err
+		return RunStats{}, false, err
 	}
 	if !changed.IsZero() && !b.AcceptChange.Accepts(changed) {
 		d.env.Logger.Warn("blog paused: the site at its address is no longer the blog archived; set accept_change to that day or later to archive it as the blog's",
 			"blog", b.ID, "identity_changed", changed.UTC().Format(time.DateOnly))
-		return RunStats{}, nil
+		return RunStats{}, false, nil
 	}
 	accepted := !changed.IsZero()
 	if accepted {
@@ -197,10 +211,17 @@ func (d *Daemon) runBlog(ctx context.Context, b Blog, progress func(*blogharvest
 	if res != nil {
 		d.plan.setWarning(b.ID, warningOf(t, res))
 	}
-	d.finish(b.ID, outcome, t, res, runErr)
+	var ie *harvest.IdentityError
+	switch {
+	case next == nil:
+	case errors.Is(runErr, context.Canceled) && d.life.ctx.Err() != nil:
+		next = nil // stopping: the run is retried at the next start (runTask)
+	case errors.As(runErr, &ie):
+		next = nil // keepIdentity changes the state setNext reads: runTask reschedules after it
+	}
+	rescheduled := d.finish(b.ID, outcome, t, res, runErr, next)
 	d.keepIdentity(b.ID, start, accepted, runErr)
-	d.plan.keepRun(b.ID, t.run)
-	return t.stats(), runErr
+	return t.stats(), rescheduled, runErr
 }
 
 // interrupted reports whether a run ended because its context was
@@ -210,28 +231,58 @@ func interrupted(ctx context.Context, runErr error) bool {
 }
 
 // finish records a run's end, whose outcome is given, in the schedule
-// store. An interrupted run is no failure: Failures and the watermark stay.
-func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runErr error) {
+// store, and keeps its record (t.run) in the run history: one write
+// (schedule.Store.EndRun) for the outcome, the record and, with next
+// set, the blog's next due time (setNext), which it then sets in the
+// scheduler and reports true. An interrupted run is no failure: Failures
+// and the watermark stay. If the state is not saved, the record is still
+// kept (planner.keepRun) and next is left to the caller (false).
+func (d *Daemon) finish(id, outcome string, t *tally, res *harvest.Result, runErr error, next *schedule.Spec) bool {
 	rep := d.run.reportOf(outcome, t, res, runErr)
+	now := d.env.Now()
+	var downAfter time.Duration
+	if next != nil {
+		if b, _, ok := d.plan.blog(id); ok {
+			downAfter = time.Duration(b.DownAfter)
+		}
+	}
+	data, err := json.Marshal(t.run)
 	var after schedule.State
-	err := d.plan.store.Update(id, func(st *schedule.State) error {
-		rep.apply(st, d.env.Now())
-		after = *st
-		return nil
-	})
+	stored := false
+	if err == nil {
+		after, err = d.plan.store.EndRun(id, func(st *schedule.State) error {
+			rep.apply(st, now)
+			if next != nil {
+				setNext(st, *next, runErr, now, downAfter)
+			}
+			return nil
+		}, data, historyLen)
+		stored = err == nil
+	}
 	if err != nil {
 		d.env.Logger.Error("schedule state not saved", "blog", id, "err", err)
+		d.plan.keepRun(id, t.run) // the record on its own, in memory and in the file
 	} else {
+		// The run's record in memory once its outcome is stored, as before
+		// the one write: /status shows a blog's state and its last run
+		// from memory, and a last run newer than the state's outcome
+		// showed a failed run without its error
+		// (TestStatusLastErrorHasNoLocalPath).
+		d.plan.history.add(id, t.run)
 		d.plan.notifyRun(id, after)
+		if next != nil {
+			d.plan.setDueAt(id, *next, after.NextDue)
+		}
 	}
 	if runErr == nil && res != nil {
-		var next time.Time
+		var due time.Time
 		if _, spec, ok := d.plan.blog(id); ok {
-			next = spec.Next(d.env.Now())
+			due = spec.Next(d.env.Now())
 		}
-		d.run.carry(id, res.State, next)
+		d.run.carry(id, res.State, due)
 		d.keepWatch(id, res.State.CrawlState)
 	}
+	return stored && next != nil
 }
 
 func outcomeOf(err error, t *tally) string {

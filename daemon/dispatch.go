@@ -60,11 +60,13 @@ func (d *Daemon) runTask(ctx context.Context, dl dispatch.Delivery) {
 		return // shut down before its turn: run at the next start, not begun now
 	}
 	if ok {
-		err := d.RunBlog(ctx, b, nil)
+		_, rescheduled, err := d.runScheduled(ctx, b, nil, &spec) // its next due time stored with its end
 		if errors.Is(err, context.Canceled) && d.life.ctx.Err() != nil {
 			return // shutting down: the run is retried at the next start
 		}
-		d.plan.reschedule(id, spec, err)
+		if !rescheduled {
+			d.plan.reschedule(id, spec, err)
+		}
 		if err != nil {
 			d.plan.backOff(id)
 		}

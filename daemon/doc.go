@@ -49,8 +49,10 @@
 // statuspage.html (a blog's health, failing or down since its first failed
 // run with its last answer, and the down_after that makes it down, in
 // health.go; its backoff once down is setNext's; run history in runhistory.go, kept in the schedule
-// store's "runs" bucket by keepRun, which keeps only each blog's newest
-// run, and newest that wrote, in memory, read back at open by
+// store's "runs" bucket with the run's end (one write with its outcome and
+// next due time, schedule.Store.EndRun: Daemon.finish, and the cluster
+// scheduler's recordDone; keepRun for a record on its own) and in memory,
+// only each blog's newest run and newest that wrote, read back at open by
 // loadHistory and per blog page by runsOf;
 // in a cluster a worker's run record reaches the scheduler's history in
 // its done report, runOutcome.Run; a run's live progress, RunProgress, in

@@ -265,9 +265,15 @@ func (p *planner) setWarning(id, w string) {
 // configured.
 func (p *planner) setDue(id string, spec schedule.Spec) {
 	st, _, _ := p.store.Get(id)
+	p.setDueAt(id, spec, st.NextDue)
+}
+
+// setDueAt schedules blog id at due, its NextDue as just stored, if it is
+// still configured.
+func (p *planner) setDueAt(id string, spec schedule.Spec, due time.Time) {
 	p.mu.Lock()
 	if _, ok := p.blogs[id]; ok && !p.closed {
-		p.sched.Set(id, spec, st.NextDue)
+		p.sched.Set(id, spec, due)
 	}
 	p.mu.Unlock()
 }

@@ -345,9 +345,10 @@ func (h *runHistory) last(id string) *RunRecord {
 	return &r
 }
 
-// record makes the record of a finished run into t.run; the caller keeps
-// it (keepRun) once the run's end is in the schedule store, so that
-// /status never shows a run's record beside a state still running.
+// record makes the record of a finished run into t.run; the caller stores
+// it with the run's end (Daemon.finish: schedule.Store.EndRun) and adds it
+// to the run history once that is stored, so that /status never shows a
+// run's record beside a state still running.
 func (d *runner) record(start time.Time, outcome string, t *tally, res *harvest.Result, runErr error) {
 	end := d.env.Now()
 	st := t.stats()
@@ -386,6 +387,10 @@ func (d *runner) record(start time.Time, outcome string, t *tally, res *harvest.
 
 // keepRun adds r, a finished run of blog id, to the run history and to
 // the schedule store, so that a restarted process shows it.
+// A run's end normally stores its record with its outcome in one write
+// (schedule.Store.EndRun: Daemon.finish, ClusterScheduler.recordDone) and
+// then adds it to the run history; keepRun is for a record on its own
+// (the end's write failed).
 func (d *planner) keepRun(id string, r RunRecord) {
 	d.history.add(id, r)
 	data, err := json.Marshal(r)

@@ -39,7 +39,7 @@ func newRunner(e *env, a *archive) *runner {
 
 // crawl runs one harvest of b (NewCrawl with a zero since) into the
 // archive, counting and logging it, and returns its outcome; the run's
-// record is the tally's run, for the caller to keep (planner.keepRun).
+// record is the tally's run, for the caller to keep (Daemon.finish).
 func (r *runner) crawl(ctx context.Context, b Blog, since time.Time, prev harvest.State,
 	progress func(*blogharvest.Entry)) (string, *tally, *harvest.Result, error) {
 	return r.crawlAccepting(ctx, b, since, prev, progress, false)

@@ -53,7 +53,9 @@ import (
 // its largest RSS (and the largest of its two parts: anonymous memory, and
 // the mapped state file's pages the page cache holds) and the mean of the first and last quarters of the run
 // (from the first day's start: BLOGHARVEST_SCALE_DAYS days, default 1),
-// its CPU per hour of real time; the lag between each blog's due time and
+// its CPU per hour of real time and per run (the runs counted by their
+// feed requests; the changed blogs' bags included), and this process's CPU per run (its
+// server's, mostly: ms-bench-CPU/run); the lag between each blog's due time and
 // the first request of its run (p50, p99; the tenth due together apart);
 // requests per unchanged and per changed blog; the state file's size
 // before and after. The summary is logged (-v) as well.
@@ -125,6 +127,7 @@ type scaleServer struct {
 	first   []atomic.Int64
 	reqs    []atomic.Int32
 	late    atomic.Int64 // requests after a blog's first run's window
+	feeds   atomic.Int64 // requests of a feed: one in every run (the runs, a blog's second ones included)
 	refused atomic.Int64 // requests from off loopback
 	srv     *http.Server
 }
@@ -208,6 +211,7 @@ func (s *scaleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		fmt.Fprint(w, "</ul></body></html>")
 	case p == "/feed.xml":
+		s.feeds.Add(1)
 		etag, lm := feedETag(i, k), lastModified(k)
 		w.Header().Set("ETag", etag)
 		w.Header().Set("Last-Modified", lm)
@@ -393,7 +397,7 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 
 	// Sample the scheduler every 2 s until the days are over and every
 	// blog has run once, or half a day more is over.
-	var samples []procSample
+	var samples, selfs []procSample // the scheduler's, and this process's (the server's)
 	end := srv.t0.Add(time.Duration(days)*day + day/2)
 	b.StartTimer()
 	for time.Now().Before(end) {
@@ -402,6 +406,9 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 			b.Fatalf("the scheduler ended: %v\n%s", err, lastLog(logs))
 		}
 		samples = append(samples, s)
+		if self, err := sampleProc(os.Getpid()); err == nil {
+			selfs = append(selfs, self)
+		}
 		started := 0
 		for i := range n {
 			if srv.first[i].Load() != 0 {
@@ -445,8 +452,17 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 	for len(samples) > 2 && samples[0].at.Before(srv.t0) {
 		samples = samples[1:]
 	}
+	for len(selfs) > 2 && selfs[0].at.Before(srv.t0) {
+		selfs = selfs[1:]
+	}
 	hours := samples[len(samples)-1].at.Sub(samples[0].at).Hours()
-	cpuHour := (samples[len(samples)-1].cpu - samples[0].cpu).Seconds() / hours
+	cpuDay := (samples[len(samples)-1].cpu - samples[0].cpu).Seconds()
+	cpuHour := cpuDay / hours
+	// CPU per run: the runs are the feed requests (every run asks for the
+	// feed once; a blog due again within the day runs again), the changed
+	// blogs' bags included; this process's CPU is mostly its server's.
+	runs := float64(max(srv.feeds.Load(), 1))
+	selfDay := (selfs[len(selfs)-1].cpu - selfs[0].cpu).Seconds()
 	q := max(len(samples)/4, 1)
 	first, last := meanRSS(samples[:q]), meanRSS(samples[len(samples)-q:])
 	b.ReportMetric(float64(peak)/1024, "MB-RSS-max")
@@ -455,6 +471,8 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 	b.ReportMetric(first/1024, "MB-RSS-q1")
 	b.ReportMetric(last/1024, "MB-RSS-q4")
 	b.ReportMetric(cpuHour, "s-CPU/h")
+	b.ReportMetric(cpuDay/runs*1e3, "ms-CPU/run")
+	b.ReportMetric(selfDay/runs*1e3, "ms-bench-CPU/run")
 	b.ReportMetric(percentile(lags, 50), "s-lag-p50")
 	b.ReportMetric(percentile(lags, 99), "s-lag-p99")
 	b.ReportMetric(percentile(herdLags, 50), "s-herd-lag-p50")
@@ -464,14 +482,14 @@ func runScale(b *testing.B, bin, mode string, n int, day time.Duration, days int
 	b.ReportMetric(float64(size1)/1e6, "MB-state")
 	b.ReportMetric(float64(missed), "blogs-not-run")
 	b.Logf("%s, %d blogs, %d day(s) of %s: scheduler RSS max %.0f MB (anonymous max %.0f MB, mapped files max %.0f MB), first quarter %.0f MB, last quarter %.0f MB; CPU %.0f s per hour "+
-		"(%.0f s over %.2f h); lag p50 %.1f s, p99 %.1f s (the tenth due together: p50 %.1f s, p99 %.1f s, max %.1f s); "+
+		"(%.0f s over %.2f h; %.2f ms a run; the benchmark's own process, its server: %.0f s, %.2f ms a run); lag p50 %.1f s, p99 %.1f s (the tenth due together: p50 %.1f s, p99 %.1f s, max %.1f s); "+
 		"requests per unchanged blog %.2f (max %.0f), per changed blog %.2f; state file %.1f MB before, %.1f MB after; "+
-		"%d blogs not run; %d requests after a blog's first run; %d refused",
+		"%d blogs not run; %d requests after a blog's first run; %d runs; %d refused",
 		mode, n, days, day, float64(peak)/1024, float64(peakAnon)/1024, float64(peakFile)/1024, first/1024, last/1024, cpuHour,
-		(samples[len(samples)-1].cpu - samples[0].cpu).Seconds(), hours,
+		cpuDay, hours, cpuDay/runs*1e3, selfDay, selfDay/runs*1e3,
 		percentile(lags, 50), percentile(lags, 99), percentile(herdLags, 50), percentile(herdLags, 99), percentile(herdLags, 100),
 		mean(unchangedReqs), percentile(unchangedReqs, 100), mean(changedReqs), float64(size0)/1e6, float64(size1)/1e6,
-		missed, srv.late.Load(), srv.refused.Load())
+		missed, srv.late.Load(), srv.feeds.Load(), srv.refused.Load())
 	if keep := os.Getenv("BLOGHARVEST_SCALE_SAMPLES"); keep != "" {
 		var sb strings.Builder
 		for _, s := range samples {

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -105,5 +106,47 @@ func TestBatchedUpdateFailureStoresNothingOfIt(t *testing.T) {
 		if errs[i] != nil || !ok || st.Runs != 1 {
 			t.Errorf("update %d: err %v, stored %v, Runs %d (want 1: its fn run again on the state as stored)", i, errs[i], ok, st.Runs)
 		}
+	}
+}
+
+// TestEndRunOneCommit checks that EndRun stores a run's state and its
+// record in one commit and returns the state as stored, its record kept
+// as AddRun keeps one (the oldest beyond keep dropped).
+func TestEndRunOneCommit(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 3 {
+		if err := s.AddRun("blog", []byte(fmt.Sprintf(`{"n":%d}`, i)), 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := txid(t, s)
+	due := time.Date(2026, 12, 8, 10, 0, 0, 0, time.UTC)
+	after, err := s.EndRun("blog", func(st *State) error { st.Runs++; st.NextDue = due; return nil }, []byte(`{"n":3}`), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if commits := txid(t, s) - before; commits != 1 {
+		t.Errorf("EndRun took %d commits, want 1", commits)
+	}
+	st, _, err := s.Get("blog")
+	if err != nil || st.Runs != 1 || !st.NextDue.Equal(due) || after.Runs != 1 || !after.NextDue.Equal(due) {
+		t.Errorf("stored %+v (%v), returned %+v; want Runs 1, NextDue %v", st, err, after, due)
+	}
+	runs, err := s.Runs("blog")
+	if err != nil || len(runs) != 3 || string(runs[0]) != `{"n":1}` || string(runs[2]) != `{"n":3}` {
+		t.Errorf("runs %q (%v), want n 1, 2, 3", runs, err)
+	}
+	if _, err := s.EndRun("blog", func(st *State) error { st.Runs++; return errors.New("no") }, []byte(`{"n":4}`), 3); err == nil {
+		t.Error("EndRun with a failing fn: no error")
+	}
+	if runs, _ := s.Runs("blog"); len(runs) != 3 || string(runs[2]) != `{"n":3}` {
+		t.Errorf("a failed EndRun kept its record: %q", runs)
+	}
+	if n, err := s.Commits(); err != nil || n != txid(t, s) {
+		t.Errorf("Commits %d, %v; want %d", n, err, txid(t, s))
 	}
 }

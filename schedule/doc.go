@@ -45,10 +45,11 @@
 // first Store.AddRun, bucket "runs" (blog id → a bucket of the records of
 // its last runs, opaque JSON the status pages show, the daemon keeping
 // 50). Nothing else is stored: records, pages and rules live in the archive.
-// Put, Update and AddRun of goroutines writing at the same time share one
-// transaction and one sync of the file (bbolt's Batch: the calls that
-// come within 10 ms; each returns once its write is durable), so their
-// functions may be called more than once. Only one process may open the file for writing; a second daemon
+// EndRun stores a run's end (its state and its record) in one
+// transaction. Put, Update, AddRun and EndRun of goroutines writing at the
+// same time share one transaction and one sync of the file (bbolt's Batch:
+// the calls that come within 10 ms; each returns once its write is
+// durable), so their functions may be called more than once. Only one process may open the file for writing; a second daemon
 // on the same file gets ErrInUse after LockTimeout (one second) instead of
 // hanging. bbolt locks the file with flock: a read-only open takes a shared
 // lock, which a running daemon's exclusive lock excludes, so

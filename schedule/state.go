@@ -87,22 +87,28 @@ func encodeState(st State) ([]byte, error) {
 
 // decodeState parses a stored value of version StateVersion or 1,
 // refusing others. data may be bbolt memory: it is not retained.
+//
+// The value is parsed once, the version read with the rest (every run
+// reads its blog's state twice, and parsing it twice, its version first,
+// was a tenth of the state file's cost per run: doc/scale.md); a value
+// that does not parse as a State is parsed for its version alone, so that
+// a newer layout is still refused with a *VersionError, not a type error.
 func decodeState(id string, data []byte) (State, error) {
-	var head struct{ V int }
-	if err := json.Unmarshal(data, &head); err != nil {
-		return State{}, fmt.Errorf("decode state of blog %q: %w", id, err)
-	}
-	if head.V != StateVersion && head.V != 1 {
-		return State{}, &VersionError{ID: id, Got: head.V}
-	}
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
+		var head struct{ V int }
+		if json.Unmarshal(data, &head) == nil && head.V != StateVersion && head.V != 1 {
+			return State{}, &VersionError{ID: id, Got: head.V}
+		}
 		return State{}, fmt.Errorf("decode state of blog %q: %w", id, err)
 	}
-	if head.V == 1 {
+	switch st.V {
+	case StateVersion:
+		return st, nil
+	case 1:
 		return st, decodeV1(id, data, &st)
 	}
-	return st, nil
+	return State{}, &VersionError{ID: id, Got: st.V}
 }
 
 // feedsV1 are the fields in which version 1 kept the feeds' validators

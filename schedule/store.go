@@ -160,6 +160,16 @@ func checkSchema(tx *bolt.Tx) error {
 	return nil
 }
 
+// Commits returns the id of the state file's last committed write
+// transaction, which every commit raises by one: the commits of a stretch
+// of work are the difference of two calls (a run's writes are counted so
+// in the daemon's tests).
+func (s *Store) Commits() (int, error) {
+	var id int
+	err := s.db.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil })
+	return id, err
+}
+
 // Path returns the file name the store was opened with.
 func (s *Store) Path() string { return s.path }
 

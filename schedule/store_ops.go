@@ -71,18 +71,25 @@ func (s *Store) Update(id string, fn func(*State) error) error {
 		return err
 	}
 	return s.write(func(tx *bolt.Tx) error {
-		var st State
-		if data := blogs(tx).Get([]byte(id)); data != nil {
-			var err error
-			if st, err = decodeState(id, data); err != nil {
-				return err
-			}
+		st, err := stored(tx, id)
+		if err != nil {
+			return err
 		}
 		if err := fn(&st); err != nil {
 			return err
 		}
 		return put(tx, id, st)
 	})
+}
+
+// stored returns the state of blog id as tx holds it; a zero State if it
+// has none.
+func stored(tx *bolt.Tx, id string) (State, error) {
+	data := blogs(tx).Get([]byte(id))
+	if data == nil {
+		return State{}, nil
+	}
+	return decodeState(id, data)
 }
 
 // Delete removes the state of blog id. Deleting a blog without state is not

@@ -197,6 +197,7 @@ func TestStoreVersions(t *testing.T) {
 	s.Close()
 	rawPut(t, path, "blogs", "future", `{"V":3,"Spec":"@daily","Shiny":true}`)
 	rawPut(t, path, "blogs", "ancient", `{"Spec":"@daily"}`)
+	rawPut(t, path, "blogs", "reshaped", `{"V":3,"Runs":"many"}`) // a newer layout whose fields changed type
 	rawPut(t, path, "blogs", "garbage", `not json`)
 	s, err = schedule.Open(path)
 	if err != nil {
@@ -207,6 +208,9 @@ func TestStoreVersions(t *testing.T) {
 	_, _, err = s.Get("future")
 	if !errors.As(err, &ve) || ve.Got != 3 || ve.ID != "future" || !strings.Contains(err.Error(), "upgrade") {
 		t.Errorf("Get(future) error = %v, want a *VersionError for version 3 saying to upgrade", err)
+	}
+	if _, _, err := s.Get("reshaped"); !errors.As(err, &ve) || ve.Got != 3 {
+		t.Errorf("Get(reshaped) error = %v, want a *VersionError for version 3", err)
 	}
 	if _, _, err := s.Get("ancient"); !errors.As(err, &ve) || ve.Got != 0 {
 		t.Errorf("Get(ancient) error = %v, want a *VersionError for version 0", err)
