@@ -290,7 +290,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 		return nil, err
 	}
 	c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
-	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
+	c.threads.Poll(ctx) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return nil, err
@@ -319,7 +319,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
-	c.threads.Poll(ctx, c.client)
+	c.threads.Poll(ctx)
 	c.queueCommented()
 	pr := c.move.stage.ProbeArchive(ctx, c.disc.listed()) // the moved posts' matching (moves.go)
 	c.keepAsked(pr.Lines, pr.Pages)
@@ -345,6 +345,8 @@ func (c *crawl) newClient() error {
 	}
 	c.client = cl
 	c.w.useClient(cl) // the home page's requisites and the training pages are fetched by the worker
+	// the thread watch asks through it (Poll: setUp, feedsUnchanged)
+	c.threads.UseFetcher(cl)
 	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
 	var posts func() ([]ArchivedPost, error)
 	if c.emit != nil { // Learn emits nothing: no post of it is matched, no stranger looked for

@@ -105,7 +105,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	if !u.Same {
 		return false
 	}
-	if c.threads.Poll(ctx, c.client) {
+	if c.threads.Poll(ctx) {
 		return false // a comment thread drawn by script changed (comments/threads.go)
 	}
 	fv, cv := u.Feed, u.CommentFeed
