@@ -238,8 +238,8 @@ func (c *crawl) emitBlog(pr pageResult) error {
 		b.Provenance.Set("license", blogharvest.MethodStructured)
 	}
 	b.Files = append(b.Files, pr.sideFiles...) // the evidence of dates from side feeds (feeddates.go)
-	if c.site.rulesF != nil {
-		b.Files = append(b.Files, *c.site.rulesF)
+	if c.learned.file != nil {
+		b.Files = append(b.Files, *c.learned.file)
 	}
 	if f := stateFile(Watch{At: c.start, Threads: c.threads.State(itemKeys(c.site.feed)), CommentShapes: pr.shapes, WidgetScripts: pr.widgets, Moved: c.move.stage.Moved(), Gone: c.goneState()}); f != nil {
 		b.Files = append(b.Files, *f)

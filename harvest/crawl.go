@@ -56,12 +56,12 @@ func Learn(ctx context.Context, o Options) (*Result, error) {
 
 // site is what a crawl knows of the blog: set up by the coordinator in
 // the phases before the frontier is drained (discovery, feed, scope,
-// pattern, rules). The coordinator's is written by the set-up and, for
-// the Blog record, after the workers are done; the page worker holds a
-// copy of its own, handed over as a value once the set-up is done
-// (pageWorker.begin) and completed with the rules once they are learned
-// (pageWorker.useRules): nothing the coordinator writes after that
-// reaches it.
+// pattern). The coordinator's is written by the set-up and, for the Blog
+// record, after the workers are done; the page worker holds a copy of its
+// own, handed over as a value once the set-up is done (pageWorker.begin):
+// nothing the coordinator writes after that reaches it. What training
+// learns (the rules, their file, the posts' signs) is not the site's but
+// the crawl's learned value, handed to the worker by useRules.
 type site struct {
 	blog        blogharvest.Blog
 	home        *url.URL // canonical home page
@@ -72,9 +72,19 @@ type site struct {
 	full        bool // the feed carries whole posts
 	scope       *scope
 	pattern     *discover.Pattern
-	signs       postSigns // what the blog's own posts show of the content test's signs
-	rules       *learn.Rules
-	rulesF      *blogharvest.File
+}
+
+// learned is what the coordinator learned of the blog's pages, or took
+// from the last crawl (reuseRules): the extraction rules (nil: none), their
+// file (the Blog record's and every entry's) and what the blog's own posts
+// show of the content test's signs (postsigns.go). It is the crawl's own,
+// not the site's: training and the refit write it (train.go, refit.go),
+// and the page worker is handed a copy once, before the first entry
+// (useRules).
+type learned struct {
+	rules *learn.Rules
+	file  *blogharvest.File
+	signs postSigns
 }
 
 // pageWorker turns one page into an outcome: fetch, parse, extract,
@@ -123,6 +133,9 @@ type pageWorker struct {
 	// comments is the comment stage (commentstage.go): built when the
 	// site is set up, before the first page is processed.
 	comments *comments.Stage
+	// rulesF is the learned rules' file, which every entry carries
+	// (addFiles; nil: none), handed over by useRules.
+	rulesF *blogharvest.File
 }
 
 // crawl is the state of one NewCrawl or UpdateCrawl: the coordinator's
@@ -133,7 +146,10 @@ type crawl struct {
 	// too; o, pol, log and start the crawl's options, policy, logger and
 	// start; client, claims, ledger and stats are shared with the page
 	// workers (each safe for concurrent use).
-	site    *site
+	site *site
+	// learned is what training learned (or the last crawl left) of the
+	// blog's pages: the rules, their file and the posts' signs.
+	learned learned
 	o       Options
 	pol     policy
 	changes *changes // the page worker's too
@@ -261,7 +277,7 @@ func (c *crawl) crawl(ctx context.Context) error {
 		}
 		return err // c.emit is nil for Learn: it stops here
 	}
-	c.w.useRules(c.site.rules, c.site.rulesF, c.site.signs)
+	c.w.useRules(c.learned)
 	if home != nil && !c.disc.cfg.settled { // UpdateCrawl: posts the feed does not list, once a day
 		c.seedLinks(c.site.home.String(), home.info, 0) // before the training pages' links: the home page is depth 0
 	}
@@ -290,7 +306,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 		return nil, err
 	}
 	c.disc.siteFeed.Commented = c.siteCommentPosts(ctx, home)
-	c.threads.Poll(ctx, c.client) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
+	c.threads.Poll(ctx) // before the feed: it is read on to the items of the posts whose thread changed (wantItems)
 	c.step("reading the feed")
 	if err := c.readFeed(ctx, home); err != nil {
 		return nil, err
@@ -319,7 +335,7 @@ func (c *crawl) setUp(ctx context.Context) (*fetchedPage, error) {
 	c.verifyPattern(home)
 	c.step("reading sitemaps")
 	c.readSitemaps(ctx)
-	c.threads.Poll(ctx, c.client)
+	c.threads.Poll(ctx)
 	c.queueCommented()
 	pr := c.move.stage.ProbeArchive(ctx, c.disc.listed()) // the moved posts' matching (moves.go)
 	c.keepAsked(pr.Lines, pr.Pages)
@@ -345,6 +361,8 @@ func (c *crawl) newClient() error {
 	}
 	c.client = cl
 	c.w.useClient(cl) // the home page's requisites and the training pages are fetched by the worker
+	// the thread watch asks through it (Poll: setUp, feedsUnchanged)
+	c.threads.UseFetcher(cl)
 	c.disc.feeds = discover.NewFeeds(c.disc.cfg.feeds, cl, c.log)
 	var posts func() ([]ArchivedPost, error)
 	if c.emit != nil { // Learn emits nothing: no post of it is matched, no stranger looked for

@@ -321,7 +321,8 @@
 //     an entry's title, author, dates and content, feed against page
 //     (fillFields); its config (readConfig) built once by begin from the
 //     worker's copy of the site, the rules and signs handed to it by
-//     useRules, the site's page tests behind pageTests.
+//     useRules (from the crawl's learned value), the site's page tests
+//     behind pageTests.
 //   - entry.go: an entry assembled: identity, aliases, the comment stage,
 //     rendering, files, media and requisites around the reading.
 //   - commentdeps.go: the comment stage (harvest/comments) built
@@ -475,10 +476,12 @@
 //     harvest/discover's find.go; how post URLs are generalised and which
 //     pages the check holds against the pattern: its pattern.go. What it learns of the blog that the page
 //     worker reads is a field of site: the worker gets its own copy when
-//     setUp ends (pageWorker.begin), the reading (reading.go) the rules
-//     and the content test's signs after training (useRules), which the
-//     worker's copy of the site does not hold; nothing the coordinator writes to
-//     its site later reaches the worker.
+//     setUp ends (pageWorker.begin); nothing the coordinator writes to
+//     its site later reaches the worker. What training learns of the
+//     blog's pages (the rules, their file, the content test's signs) is
+//     a field of the crawl's learned value, not of site: the worker gets
+//     a copy after training (useRules: the rules and signs the
+//     reading's, reading.go, the file the worker's, for every entry).
 //   - Something the page worker learns for the whole crawl (for the Blog
 //     record, the State or the Result): a field of pageResult, filled by
 //     pageWorker.result (worker.go); the coordinator reads no field of

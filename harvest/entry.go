@@ -145,8 +145,8 @@ func (w *pageWorker) addFiles(e *blogharvest.Entry, j *pageJob) {
 	if j.cm.Err != nil {
 		e.Problems = append(e.Problems, fmt.Sprintf("comment feed: %v", j.cm.Err))
 	}
-	if w.site.rulesF != nil {
-		e.Files = append(e.Files, *w.site.rulesF)
+	if w.rulesF != nil {
+		e.Files = append(e.Files, *w.rulesF)
 	}
 }
 

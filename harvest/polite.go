@@ -105,7 +105,7 @@ func (c *crawl) feedsUnchanged(ctx context.Context) bool {
 	if !u.Same {
 		return false
 	}
-	if c.threads.Poll(ctx, c.client) {
+	if c.threads.Poll(ctx) {
 		return false // a comment thread drawn by script changed (comments/threads.go)
 	}
 	fv, cv := u.Feed, u.CommentFeed
@@ -310,9 +310,9 @@ func (c *crawl) reuseRules() bool {
 		c.log.Info("rules of the last crawl unreadable: learning again", "err", err)
 		return false
 	}
-	c.site.rules = &r
+	c.learned.rules = &r
 	c.res.Rules = c.o.State.Rules
-	c.site.rulesF = rulesFile(c.o.State.Rules, c.start)
+	c.learned.file = rulesFile(c.o.State.Rules, c.start)
 	return true
 }
 

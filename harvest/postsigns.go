@@ -36,8 +36,8 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 		if p == nil || p.stub != "" || j.item == nil || !c.site.pattern.Match(p.url) {
 			continue
 		}
-		ex, err := c.site.rules.Extract(c.w.read.learnPage(p))
-		j.learned = &learnedExtraction{rules: c.site.rules, page: p, ex: ex, err: err}
+		ex, err := c.learned.rules.Extract(c.w.read.learnPage(p))
+		j.learned = &learnedExtraction{rules: c.learned.rules, page: p, ex: ex, err: err}
 		s.posts++
 		if titleLinksAway(p, ex.Title) {
 			s.titleAway++
@@ -50,7 +50,7 @@ func (c *crawl) learnSigns(jobs []*pageJob) {
 		}
 		s.postLinks = max(s.postLinks, c.site.postLinks(ex, p.url))
 	}
-	c.site.signs = s
+	c.learned.signs = s
 }
 
 // evidence reports whether a sign that shown of the blog's training

@@ -15,8 +15,9 @@ import (
 // TestReadingHandover: the page worker's reading is built by begin from
 // its copy of the site (the feed's language, the full-text feed, the home
 // page), reads with the fallbacks alone until useRules hands it the rules
-// and the content test's signs, and the worker's copy of the site holds
-// no rules: what the coordinator's site holds is not read by the worker.
+// and the content test's signs (and the worker the rules' file): what the
+// coordinator learned (its learned value) is not read by the worker
+// before it is handed over, nor after it changes.
 func TestReadingHandover(t *testing.T) {
 	t.Parallel()
 	home, err := url.Parse("http://blog.example/")
@@ -26,7 +27,7 @@ func TestReadingHandover(t *testing.T) {
 	c := newCrawl(Options{Logger: slog.New(slog.DiscardHandler)}, newCrawlPolicy(), time.Now(), nil)
 	c.site.home, c.site.feed, c.site.full = home, &feed.Feed{Language: "de"}, true
 	c.site.scope, c.site.pattern = newScope(home, nil, nil), discover.LearnPattern(nil)
-	c.site.rules = &learn.Rules{Article: &learn.Rule{Trusted: true}} // the coordinator's: never the worker's
+	c.learned.rules = &learn.Rules{Article: &learn.Rule{Trusted: true}} // the coordinator's: not the worker's until handed over
 	c.w.begin(*c.site, nil, nil)
 	r := c.w.read
 	if r == nil {
@@ -38,24 +39,29 @@ func TestReadingHandover(t *testing.T) {
 	if !r.cfg.full || r.cfg.home != "http://blog.example/" {
 		t.Errorf("config %+v, want the full-text feed and the home page", r.cfg)
 	}
-	if r.rules != nil || r.articleRuleTrusted() || c.w.site.rules != nil {
+	if r.rules != nil || r.articleRuleTrusted() || c.w.rulesF != nil {
 		t.Error("rules before useRules")
 	}
 
 	rules := &learn.Rules{Article: &learn.Rule{Trusted: true}, SoleAuthor: "Ann"}
-	c.site.rules = rules // the coordinator's: not the worker's until handed over
+	file := rulesFile([]byte(`{}`), time.Now())
+	c.learned = learned{rules: rules, file: file, signs: postSigns{posts: 4, titleAway: 1}}
 	if c.w.read.articleRuleTrusted() {
 		t.Error("the coordinator's rules reached the reading without useRules")
 	}
-	c.w.useRules(rules, nil, postSigns{posts: 4, titleAway: 1})
+	c.w.useRules(c.learned)
 	if !r.articleRuleTrusted() || r.rules != rules {
 		t.Fatal("useRules did not hand the rules to the reading")
 	}
 	if r.signs.posts != 4 || !r.signs.evidence(0) {
 		t.Errorf("signs %+v, want those handed over", r.signs)
 	}
-	if c.w.site.rules != nil {
-		t.Error("the worker's copy of the site holds rules: they are the reading's")
+	if c.w.rulesF != file {
+		t.Error("useRules did not hand the worker the rules' file")
+	}
+	c.learned = learned{} // the coordinator's: the worker keeps its copy
+	if r.rules != rules || r.signs.posts != 4 || c.w.rulesF != file {
+		t.Error("the coordinator's learned value changed what the worker was handed")
 	}
 	ex := learn.Extraction{Author: "Ann", Methods: blogharvest.Provenance{"author": blogharvest.MethodHeuristic}}
 	if !r.inferredAuthor(ex) {

@@ -26,7 +26,7 @@ import (
 // changed or its page could not be read), and why the rules no longer
 // fit ("" when they fit, or nothing could be judged).
 func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
-	if c.emit == nil || c.site.rules == nil {
+	if c.emit == nil || c.learned.rules == nil {
 		return nil, ""
 	}
 	for _, u := range c.disc.feedURLs {
@@ -43,8 +43,8 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 		if j.page == nil || j.page.stub != "" {
 			return j, ""
 		}
-		ex, err := c.site.rules.Extract(c.w.read.learnPage(j.page))
-		return j, misfit(c.site.rules, ex, err, it.Title, discover.ItemText(it), c.site.full && itemFullText(*it))
+		ex, err := c.learned.rules.Extract(c.w.read.learnPage(j.page))
+		return j, misfit(c.learned.rules, ex, err, it.Title, discover.ItemText(it), c.site.full && itemFullText(*it))
 	}
 	return nil, ""
 }

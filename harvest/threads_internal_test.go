@@ -60,7 +60,7 @@ func TestPollThreads(t *testing.T) {
 	if err := c.newClient(); err != nil {
 		t.Fatal(err)
 	}
-	if !c.threads.Poll(context.Background(), c.client) {
+	if !c.threads.Poll(context.Background()) {
 		t.Fatal("no thread changed")
 	}
 	if got := c.threads.ChangedPosts(); len(got) != 1 || got[0] != srv.URL+"/b/" {

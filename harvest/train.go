@@ -29,7 +29,7 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 			return nil, nil
 		}
 		c.stats.warnf("the rules of the last crawl no longer fit the blog's pages (%s, on %s): learned again before archiving", why, j.t.url)
-		c.site.rules, c.res.Rules, c.site.rulesF = nil, nil, nil
+		c.learned.rules, c.res.Rules, c.learned.file = nil, nil, nil
 		jobs = append(jobs, j)
 	}
 	jobs = append(jobs, c.trainingJobs(min(c.pol.trainPages, c.o.MaxPages-c.pages)-len(jobs))...)
@@ -58,10 +58,10 @@ func (c *crawl) learnRules(ctx context.Context) ([]*pageJob, error) {
 		for _, sk := range rules.Skipped {
 			c.stats.warnf("learn rules: training page %s skipped: %s", sk.URL, sk.Reason)
 		}
-		c.site.rules = rules
+		c.learned.rules = rules
 		if b, err := json.Marshal(rules); err == nil {
 			c.res.Rules = b
-			c.site.rulesF = rulesFile(b, c.start)
+			c.learned.file = rulesFile(b, c.start)
 		}
 	}
 	c.learnSigns(jobs)

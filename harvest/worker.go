@@ -317,13 +317,12 @@ func isHTMLBytes(b []byte) bool {
 // coordinator's, and the worker reads none of them), the home page, whose
 // scripts are no widget's loader (scriptwidget.go), and the comment
 // stage; it builds the page reading stage (reading.go) from the copy.
-// The copy holds no rules and no content-test signs: they are the
-// reading's, handed to it by useRules. Called once by the coordinator, before the first page job (the
+// The site holds no rules and no content-test signs: they are the
+// crawl's learned value, handed to the reading by useRules. Called once by the coordinator, before the first page job (the
 // training pages' included); nothing the coordinator writes to its site
 // after that reaches the worker.
 func (w *pageWorker) begin(s site, home *fetchedPage, cm *comments.Stage) {
 	s.blog.Files = nil
-	s.rules, s.signs = nil, postSigns{} // the reading's (useRules); none are learned before begin
 	w.site = &s
 	w.read = newReading(w.site, w.stats)
 	w.changes.site = w.site
@@ -331,14 +330,15 @@ func (w *pageWorker) begin(s site, home *fetchedPage, cm *comments.Stage) {
 	w.comments = cm
 }
 
-// useRules hands the page reader what training learned, the rules and
-// the content test's signs (postsigns.go), and completes the worker's
-// site with the rules' file, which every entry carries (addFiles). Called
-// by the coordinator after the training pages are fetched and before any
-// of them is turned into an entry.
-func (w *pageWorker) useRules(rules *learn.Rules, file *blogharvest.File, signs postSigns) {
-	w.read.useRules(rules, signs)
-	w.site.rulesF = file
+// useRules hands the page worker a copy of what the coordinator learned
+// (l, the crawl's learned value): the rules and the content test's signs
+// (postsigns.go) to the page reader, the rules' file, which every entry
+// carries (addFiles), to the worker. Called by the coordinator after the
+// training pages are fetched and before any of them is turned into an
+// entry.
+func (w *pageWorker) useRules(l learned) {
+	w.read.useRules(l.rules, l.signs)
+	w.rulesF = l.file
 }
 
 // useClient hands the page worker's fetching the crawl's client; called

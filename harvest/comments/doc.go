@@ -39,9 +39,10 @@
 //   - threadmore.go: the rest of a rendered thread from its comment API
 //     (FollowThreads, More, NoteThreadShort); RenderedPages.
 //   - threads.go: the watch of comment thread APIs between crawls
-//     (Watcher: Poll, Note, Changed, State; ThreadWatch, threadShape),
-//     which harvest's coordinator holds and polls; the state file that
-//     keeps it for `crawl -out` is harvest's Watch (watch.go).
+//     (Watcher: UseFetcher, Poll, Note, Changed, State; ThreadWatch,
+//     threadShape), which harvest's coordinator holds, hands its client
+//     (UseFetcher) and polls; the state file that keeps it for
+//     `crawl -out` is harvest's Watch (watch.go).
 //   - words.go: the words that name comments (NamesComments, Words) and
 //     a JSON-LD commentCount (LDCommentCount), shared with harvest's
 //     comment signals.

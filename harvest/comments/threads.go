@@ -108,11 +108,13 @@ func threadShape(raw string) string {
 // coordinator polls it during set-up (Poll) and notes each rendered
 // page's watch as the outcome comes back (Note); the comment stage reads
 // which posts' threads changed (Changed, comments.Threads) once set-up is
-// done; State is State.Threads.
+// done; State is State.Threads. It asks through the fetcher handed to it
+// once the crawl's client is built (UseFetcher).
 type Watcher struct {
 	last     map[string][]blogharvest.Validators // State.Threads: the last crawl's watch
 	useState bool                                // policy.useState: an update polls the watch
 	log      *slog.Logger
+	fetch    APIFetcher // what Poll asks through (UseFetcher); nil before
 	// polled says Poll ran; polls holds what each watched thread API
 	// answered, changedPosts the posts whose thread answered differently,
 	// dropped the thread API URLs that change by themselves.
@@ -134,6 +136,12 @@ func NewWatcher(last map[string][]blogharvest.Validators, useState bool, log *sl
 	return &Watcher{last: last, useState: useState, log: log}
 }
 
+// UseFetcher hands the watch what Poll asks through: the crawl's client,
+// once it is built.
+func (t *Watcher) UseFetcher(f APIFetcher) {
+	t.fetch = f
+}
+
 // Changed reports whether Poll found the thread API of the post at raw
 // changed; false for a nil watch (comments.Threads).
 func (t *Watcher) Changed(raw string) bool {
@@ -141,14 +149,15 @@ func (t *Watcher) Changed(raw string) bool {
 }
 
 // Poll asks, once per UpdateCrawl given State.Threads, for every
-// watched thread API conditionally through f (before the posts feed is
-// read, which is then read on to the items of the posts whose thread
+// watched thread API conditionally through its fetcher (UseFetcher; with
+// none, Poll asks nothing and a later one may ask), before the posts feed
+// is read (it is then read on to the items of the posts whose thread
 // changed: wantItems), and returns whether one of them changed; t.polls
 // keeps what each answered, t.changedPosts the posts to read again. A
 // failed request counts as no change: the post is asked about again next
 // time.
-func (t *Watcher) Poll(ctx context.Context, f APIFetcher) bool {
-	if t.polled || !t.useState || len(t.last) == 0 {
+func (t *Watcher) Poll(ctx context.Context) bool {
+	if t.polled || !t.useState || len(t.last) == 0 || t.fetch == nil {
 		return len(t.changedPosts) > 0
 	}
 	t.polled = true
@@ -160,7 +169,7 @@ func (t *Watcher) Poll(ctx context.Context, f APIFetcher) bool {
 				break
 			}
 			polls++
-			nv, same, volatile := t.ask(ctx, f, v)
+			nv, same, volatile := t.ask(ctx, t.fetch, v)
 			switch {
 			case volatile:
 				t.log.Info("comment thread API changes by itself: no longer watched", "post", post, "url", v.URL)
