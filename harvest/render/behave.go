@@ -6,6 +6,8 @@ import (
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/chromedp"
 )
 
 // Behaviour names the "load more" controls of one comment platform.
@@ -38,7 +40,7 @@ const maxScrolls = 40
 // autoscroll scrolls the main frame down a screen at a time until its
 // bottom, so that lazy images and comment widgets load, then every other
 // frame (comment iframes, embedded widgets), in the frames' order, the same
-// way (scrollFrame). Each screen waits for the page to draw two frames
+// way (scrollFrame), each once its iframe is brought into view (reveal). Each screen waits for the page to draw two frames
 // there (js/scroll.js), which the settling's deadline (ctx) bounds; a frame
 // whose document is no taller than its viewport, or that has no height,
 // reports its bottom at once, without waiting for a drawing. A frame that
@@ -55,12 +57,32 @@ func (p *pageRun) autoscroll(ctx context.Context) {
 		if f.frame.ID == main || ctx.Err() != nil {
 			return false
 		}
+		reveal(ctx, f.frame.ID)
 		screens, bottom, err := scrollFrame(ctx, s.worlds, f.frame.ID)
 		if note := scrollNote("frame", screens, bottom, err, ctx.Err()); note != "" {
 			p.note("frame %s: %s", f.frame.URL, note)
 		}
 		return false
 	})
+}
+
+// reveal scrolls the element that holds frame id (its iframe) into the
+// window's view, if it is not, before the frame is scrolled: autoscroll
+// left the main frame at its bottom, and a frame out of view neither draws
+// (Chromium throttles it: js/scroll.js would wait for its drawing until the
+// settling's deadline) nor shows its lazy images to the page's
+// IntersectionObservers, whose root is the window's viewport. The root
+// frame of an out-of-process iframe's session has its element in the
+// tab's session: it is left where it is, as is a frame whose element
+// the browser does not find.
+func reveal(ctx context.Context, id cdp.FrameID) {
+	_ = chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		node, _, err := dom.GetFrameOwner(id).Do(ctx)
+		if err != nil {
+			return err
+		}
+		return dom.ScrollIntoViewIfNeeded().WithBackendNodeID(node).Do(ctx)
+	}))
 }
 
 // scrollFrame scrolls frame id down a screen at a time (js/scroll.js) until
