@@ -5,6 +5,9 @@ import (
 	"fmt"
 
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/chromedp"
 )
 
 // Behaviour names the "load more" controls of one comment platform.
@@ -35,44 +38,79 @@ func selectors(extra []string) []string {
 const maxScrolls = 40
 
 // autoscroll scrolls the main frame down a screen at a time until its
-// bottom, so that lazy images and comment widgets load, then scrolls every
-// other frame to its bottom. Each screen waits for the page to draw two
-// frames there (js/scroll.js), which the settling's deadline (ctx) bounds.
-// Stopping before the main frame's bottom is noted (scrollNote), unless
-// ctx ended: settle notes the timeout.
+// bottom, so that lazy images and comment widgets load, then every other
+// frame (comment iframes, embedded widgets), in the frames' order, the same
+// way (scrollFrame), each once its iframe is brought into view (reveal). Each screen waits for the page to draw two frames
+// there (js/scroll.js), which the settling's deadline (ctx) bounds; a frame
+// whose document is no taller than its viewport, or that has no height,
+// reports its bottom at once, without waiting for a drawing. A frame that
+// stopped before its bottom is noted (scrollNote; other frames' notes name
+// the frame's URL), unless ctx ended: settle notes the timeout.
 func (p *pageRun) autoscroll(ctx context.Context) {
 	main := p.mainFrame()
-	screens, bottom, err := 0, false, error(nil)
-	for ; screens < maxScrolls && ctx.Err() == nil; screens++ {
-		if err = p.worlds.call(ctx, main, scrollJS, &bottom); err != nil || bottom {
-			break
-		}
-	}
+	screens, bottom, err := scrollFrame(ctx, p.worlds, main)
 	p.o.Logger.Debug("autoscroll stopped", "url", p.url, "screens", screens, "bottom", bottom, "err", err)
-	if note := scrollNote(screens, bottom, err, ctx.Err()); note != "" {
+	if note := scrollNote("page", screens, bottom, err, ctx.Err()); note != "" {
 		p.note("%s", note)
 	}
 	p.eachFrame(ctx, func(ctx context.Context, s *session, f *frameNode) bool {
-		if f.frame.ID != main {
-			var bottom bool
-			_ = s.worlds.call(ctx, f.frame.ID, scrollJS, &bottom)
+		if f.frame.ID == main || ctx.Err() != nil {
+			return false
+		}
+		reveal(ctx, f.frame.ID)
+		screens, bottom, err := scrollFrame(ctx, s.worlds, f.frame.ID)
+		if note := scrollNote("frame", screens, bottom, err, ctx.Err()); note != "" {
+			p.note("frame %s: %s", f.frame.URL, note)
 		}
 		return false
 	})
 }
 
-// scrollNote is the note of an autoscroll of the main frame that stopped
-// after screens screens, at its bottom or not, with the scroll script's
-// last error: "" when it reached the bottom or when the settling's context
-// ended (ctxErr; settle notes the timeout).
-func scrollNote(screens int, bottom bool, err, ctxErr error) string {
+// reveal scrolls the element that holds frame id (its iframe) into the
+// window's view, if it is not, before the frame is scrolled: autoscroll
+// left the main frame at its bottom, and a frame out of view neither draws
+// (Chromium throttles it: js/scroll.js would wait for its drawing until the
+// settling's deadline) nor shows its lazy images to the page's
+// IntersectionObservers, whose root is the window's viewport. The root
+// frame of an out-of-process iframe's session has its element in the
+// tab's session: it is left where it is, as is a frame whose element
+// the browser does not find.
+func reveal(ctx context.Context, id cdp.FrameID) {
+	_ = chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		node, _, err := dom.GetFrameOwner(id).Do(ctx)
+		if err != nil {
+			return err
+		}
+		return dom.ScrollIntoViewIfNeeded().WithBackendNodeID(node).Do(ctx)
+	}))
+}
+
+// scrollFrame scrolls frame id down a screen at a time (js/scroll.js) until
+// its bottom, maxScrolls screens or the end of ctx, and returns the screens
+// scrolled, whether the bottom was reached and the scroll script's last
+// error.
+func scrollFrame(ctx context.Context, w *worlds, id cdp.FrameID) (screens int, bottom bool, err error) {
+	for ; screens < maxScrolls && ctx.Err() == nil; screens++ {
+		if err = w.call(ctx, id, scrollJS, &bottom); err != nil || bottom {
+			break
+		}
+	}
+	return screens, bottom, err
+}
+
+// scrollNote is the note of an autoscroll of a frame ("page" for the main
+// frame, "frame" for another) that stopped after screens screens, at its
+// bottom or not, with the scroll script's last error: "" when it reached
+// the bottom or when the settling's context ended (ctxErr; settle notes
+// the timeout).
+func scrollNote(what string, screens int, bottom bool, err, ctxErr error) string {
 	switch {
 	case bottom || ctxErr != nil:
 		return ""
 	case err != nil:
-		return fmt.Sprintf("scrolling stopped after %d screens, before the page's bottom: %v: lazy images and comments further down may be missing", screens, err)
+		return fmt.Sprintf("scrolling stopped after %d screens, before the %s's bottom: %v: lazy images and comments further down may be missing", screens, what, err)
 	case screens >= maxScrolls:
-		return fmt.Sprintf("scrolling stopped at the limit of %d screens, before the page's bottom: lazy images and comments further down may be missing", maxScrolls)
+		return fmt.Sprintf("scrolling stopped at the limit of %d screens, before the %s's bottom: lazy images and comments further down may be missing", maxScrolls, what)
 	}
 	return ""
 }

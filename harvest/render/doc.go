@@ -9,7 +9,13 @@
 // been in flight for Options.IdleTime, scrolls down screen by screen (on to
 // the next screen only once the page has drawn this one, however late its
 // frames come: a busy compositor delays them, and a lazy image scrolled
-// past undrawn is never loaded; js/scroll.js), then
+// past undrawn is never loaded; js/scroll.js), the main frame to its
+// bottom and then every other frame (a fixed-height comment iframe whose
+// document is long) to its own, in the frames' order, each at most
+// maxScrolls screens, its iframe first brought into the window's view (out
+// of view, a frame draws nothing and its lazy images see no viewport;
+// behave.go, reveal); a frame no taller than its viewport, or of no
+// height, costs one script call and no wait (most frames are short); then
 // clicks "load more" controls (the table of Behaviours, labels such as "Load
 // more comments" or "Show 2 more replies", Options.ExtraSelectors) in every
 // frame until a click adds nothing, and serialises the DOM. The package's scripts run in an isolated
@@ -51,12 +57,13 @@
 // the caller redacts.
 //
 // Failures: a page that never settles is captured when its time is nearly
-// spent, with a note in Result.Notes. So is a page whose main frame
+// spent, with a note in Result.Notes. So is a page one of whose frames
 // autoscroll left before its bottom, at the limit of 40 screens
-// (maxScrolls) or on the scroll script's error ("scrolling stopped …:
-// lazy images and comments further down may be missing"; behave.go,
-// scrollNote), unless the settling's time ran out, which the timeout's
-// note says; other frames are scrolled without a note. A crashed or hung renderer loses its
+// (maxScrolls) or on the scroll script's error ("scrolling stopped …,
+// before the page's bottom: lazy images and comments further down may be
+// missing" for the main frame, "frame URL: scrolling stopped …, before the
+// frame's bottom: …" for another; behave.go, scrollNote), unless the
+// settling's time ran out, which the timeout's note says. A crashed or hung renderer loses its
 // tab, a dead or unresponsive browser is restarted, and the page is tried
 // once more before Render returns an error. New returns an error wrapping
 // ErrNoBrowser when no browser is installed (the harvest then runs without

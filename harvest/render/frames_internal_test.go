@@ -112,27 +112,32 @@ func TestBehavioursCopy(t *testing.T) {
 	}
 }
 
-// TestScrollNote: autoscroll notes a stop before the main frame's bottom,
-// at the screen limit or on the scroll script's error, but not a stop at
-// the bottom nor one the settling's deadline made (settle notes that).
+// TestScrollNote: autoscroll notes a stop before a frame's bottom, at the
+// screen limit or on the scroll script's error, but not a stop at the
+// bottom nor one the settling's deadline made (settle notes that).
 func TestScrollNote(t *testing.T) {
 	scriptErr := errors.New("script: TypeError: boom")
 	for _, c := range []struct {
+		what    string
 		screens int
 		bottom  bool
 		err     error
 		ctxErr  error
 		want    string
 	}{
-		{screens: 3, bottom: true},
-		{screens: maxScrolls, bottom: true},
-		{screens: maxScrolls, want: "scrolling stopped at the limit of 40 screens, before the page's bottom: lazy images and comments further down may be missing"},
-		{screens: 7, err: scriptErr, want: "scrolling stopped after 7 screens, before the page's bottom: script: TypeError: boom: lazy images and comments further down may be missing"},
-		{screens: 7, err: context.DeadlineExceeded, ctxErr: context.DeadlineExceeded},
-		{screens: 12, ctxErr: context.DeadlineExceeded},
+		{what: "page", screens: 3, bottom: true},
+		{what: "page", screens: maxScrolls, bottom: true},
+		{what: "page", screens: maxScrolls, want: "scrolling stopped at the limit of 40 screens, before the page's bottom: lazy images and comments further down may be missing"},
+		{what: "page", screens: 7, err: scriptErr, want: "scrolling stopped after 7 screens, before the page's bottom: script: TypeError: boom: lazy images and comments further down may be missing"},
+		{what: "page", screens: 7, err: context.DeadlineExceeded, ctxErr: context.DeadlineExceeded},
+		{what: "page", screens: 12, ctxErr: context.DeadlineExceeded},
+		{what: "frame", screens: 0, bottom: true},
+		{what: "frame", screens: maxScrolls, want: "scrolling stopped at the limit of 40 screens, before the frame's bottom: lazy images and comments further down may be missing"},
+		{what: "frame", screens: 2, err: scriptErr, want: "scrolling stopped after 2 screens, before the frame's bottom: script: TypeError: boom: lazy images and comments further down may be missing"},
+		{what: "frame", screens: 5, ctxErr: context.Canceled},
 	} {
-		if got := scrollNote(c.screens, c.bottom, c.err, c.ctxErr); got != c.want {
-			t.Errorf("scrollNote(%d, %v, %v, %v) = %q, want %q", c.screens, c.bottom, c.err, c.ctxErr, got, c.want)
+		if got := scrollNote(c.what, c.screens, c.bottom, c.err, c.ctxErr); got != c.want {
+			t.Errorf("scrollNote(%q, %d, %v, %v, %v) = %q, want %q", c.what, c.screens, c.bottom, c.err, c.ctxErr, got, c.want)
 		}
 	}
 }

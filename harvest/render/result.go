@@ -46,8 +46,8 @@ type Result struct {
 	// Clicks counts the "load more" controls clicked.
 	Clicks int
 	// Notes says what kept the capture from being complete, e.g. a timeout
-	// before the network went idle, scrolling stopped before the page's
-	// bottom, or a retry after a browser crash. The capture is still the
+	// before the network went idle, scrolling stopped before the bottom
+	// of the page or of one of its frames (named), or a retry after a browser crash. The capture is still the
 	// best the page gave.
 	Notes []string
 	// Elapsed is the wall time the render took.
