@@ -49,17 +49,13 @@ func proxyAddr(raw string) string {
 	return net.JoinHostPort(u.Hostname(), port)
 }
 
-// systemPool is the system's certificate pool, read once: x509's
-// SystemCertPool returns a fresh copy at each call (about 20 KB of
-// certificates here), and every crawl's client made one, kept as long as
-// its transport.
-var systemPool = sync.OnceValue(func() *x509.CertPool {
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
-		return nil
-	}
-	return pool
-})
+// systemPool is the system's certificate pool, read once (readSystemRoots:
+// on Linux each root parsed once, where x509.SystemCertPool parsed every
+// copy) and shared: x509's SystemCertPool returns a fresh copy at each call
+// (about 20 KB of certificates here), and every crawl's client made one,
+// kept as long as its transport. Nil: no system roots. Never added to:
+// filePool adds to a clone.
+var systemPool = sync.OnceValue(readSystemRoots)
 
 // certPool returns the system pool with the PEM files named by
 // SSL_CERT_FILE and caFile added. Without either it is one pool shared by
@@ -107,9 +103,9 @@ func filePool(envFile, caFile string) (*x509.CertPool, error) {
 	if filePools.pool != nil && filePools.key == key {
 		return filePools.pool, nil
 	}
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
-		pool = x509.NewCertPool()
+	pool := x509.NewCertPool()
+	if sys := systemPool(); sys != nil {
+		pool = sys.Clone()
 	}
 	for _, f := range []string{envFile, caFile} {
 		if f == "" {
