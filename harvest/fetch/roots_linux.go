@@ -3,8 +3,10 @@
 package fetch
 
 import (
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/pem"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,15 +43,13 @@ var (
 // nothing is found, x509's own loader answers (its error, or its fallback
 // roots). Nil: no system roots.
 func readSystemRoots() *x509.CertPool {
-	pool := x509.NewCertPool()
-	r := rootReader{pool: pool, files: map[string]struct{}{}, certs: map[string]struct{}{}}
+	r := rootReader{pool: x509.NewCertPool(), files: map[[sha256.Size]byte]struct{}{}, certs: map[[sha256.Size224]byte]struct{}{}}
 	files := certFiles
 	if f := os.Getenv("SSL_CERT_FILE"); f != "" {
 		files = []string{f}
 	}
 	for _, file := range files {
-		if data, err := os.ReadFile(file); err == nil {
-			r.add(data)
+		if r.read(file) == nil {
 			break
 		}
 	}
@@ -63,11 +63,8 @@ func readSystemRoots() *x509.CertPool {
 			continue
 		}
 		for _, e := range entries {
-			if sameDirSymlink(e, dir) {
-				continue
-			}
-			if data, err := os.ReadFile(dir + "/" + e.Name()); err == nil {
-				r.add(data)
+			if !sameDirSymlink(e, dir) {
+				_ = r.read(dir + "/" + e.Name()) // as x509: a file that cannot be read is skipped
 			}
 		}
 	}
@@ -78,26 +75,56 @@ func readSystemRoots() *x509.CertPool {
 		}
 		return sys
 	}
-	return pool
+	return r.pool
 }
 
 // rootReader adds the certificates of PEM files to a pool, each file's
-// bytes and each certificate's DER bytes once.
+// bytes and each certificate's DER bytes once, reading every file into
+// one buffer (the process's first allocations are page faults, which
+// cost as much as the parsing).
 type rootReader struct {
 	pool  *x509.CertPool
-	files map[string]struct{} // the bytes of every file read
-	certs map[string]struct{} // the DER bytes of every certificate seen
+	buf   []byte
+	files map[[sha256.Size]byte]struct{}    // the hash of every file read
+	certs map[[sha256.Size224]byte]struct{} // the hash of every certificate's DER seen (x509 keys its pool by it)
 	added int
+}
+
+// read adds the certificates of the file name (add); an error if it
+// cannot be read.
+func (r *rootReader) read(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r.buf = r.buf[:0]
+	for {
+		if len(r.buf) == cap(r.buf) {
+			r.buf = append(r.buf, 0)[:len(r.buf)]
+		}
+		n, err := f.Read(r.buf[len(r.buf):cap(r.buf)])
+		r.buf = r.buf[:len(r.buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	r.add(r.buf)
+	return nil
 }
 
 // add adds the certificates of a PEM file as x509's AppendCertsFromPEM
 // does (blocks of type CERTIFICATE without headers, those that parse),
 // skipping a file read before and a certificate seen before.
 func (r *rootReader) add(data []byte) {
-	if _, ok := r.files[string(data)]; ok {
+	sum := sha256.Sum256(data)
+	if _, ok := r.files[sum]; ok {
 		return
 	}
-	r.files[string(data)] = struct{}{}
+	r.files[sum] = struct{}{}
 	for len(data) > 0 {
 		var block *pem.Block
 		block, data = pem.Decode(data)
@@ -107,10 +134,11 @@ func (r *rootReader) add(data []byte) {
 		if block.Type != "CERTIFICATE" || len(block.Headers) != 0 {
 			continue
 		}
-		if _, ok := r.certs[string(block.Bytes)]; ok {
+		der := sha256.Sum224(block.Bytes)
+		if _, ok := r.certs[der]; ok {
 			continue
 		}
-		r.certs[string(block.Bytes)] = struct{}{}
+		r.certs[der] = struct{}{}
 		cert, err := x509.ParseCertificate(block.Bytes)
 		if err != nil {
 			continue
