@@ -9,17 +9,14 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/blogharvest/blogharvest/cmd/blogharvest/internal/gcearly"
 	"github.com/blogharvest/blogharvest/daemon"
 )
 
 // gcPercent is the garbage collector's GOGC when the environment sets
-// none: a crawl allocates about 3 MB per archived post (parse trees, WARC
-// records, METS), nearly all of it garbage at once, and the runtime's
-// default of 100 spent 481 ms of CPU in 41 collections on the lahso crawl
-// of the corpus (GODEBUG=gctrace=1, its cpu times summed), 200 spent 234
-// ms in 19, for a maximum resident set of 129 MB instead of 99
-// (doc/benchmarks.md, "Fifth pass").
-const gcPercent = 200
+// none (gcearly.Percent, set there already in an init that runs before the
+// heavy packages' inits).
+const gcPercent = gcearly.Percent
 
 func main() {
 	if defaultGC(os.LookupEnv) {

@@ -146,6 +146,7 @@ func TestNothingHeavyAtInit(t *testing.T) {
 	if inits < 50 {
 		t.Fatalf("read %d init lines from GODEBUG=inittrace=1; has its format changed?\n%s", inits, out)
 	}
+	checkGCEarly(t, string(out))
 	if own > allOwn {
 		t.Errorf("this project's inits allocate %d bytes in all (at most %d)", own, allOwn)
 	}
@@ -167,6 +168,44 @@ func TestNothingHeavyAtInit(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	t.Logf("garbage collections during version: %d", strings.Count("\n"+string(out), "\ngc "))
+}
+
+// gcEarlyPackage is the package whose init sets the GC percentage
+// (cmd/blogharvest/internal/gcearly), and gcEarlyBefore the most the inits
+// run before it may allocate: the runtime starts at GOGC=100, whose first
+// collection comes as the heap nears 4 MB.
+const (
+	gcEarlyPackage = "github.com/blogharvest/blogharvest/cmd/blogharvest/internal/gcearly"
+	gcEarlyBefore  = 1536 << 10
+)
+
+// checkGCEarly fails when the inittrace out (TestNothingHeavyAtInit's run
+// of version) shows gcearly's init after the heavy inits it must precede
+// (a collection at GOGC=100 during the inits, in every process: some 3 %
+// of version's CPU, doc/benchmarks.md, "Twelfth pass"): when the inits
+// before it allocate more than gcEarlyBefore, or when any of gonum plot's,
+// minio-go's s3utils' or nats-server's comes first. Go orders inits by
+// import path once a package's imports are done, so an import of a late
+// path (runtime/debug is one, and delays it past helium's) can move it.
+func checkGCEarly(t *testing.T, out string) {
+	t.Helper()
+	heavy := []string{"gonum.org/v1/plot", "github.com/minio/minio-go/v7/pkg/s3utils", "github.com/nats-io/nats-server/v2/server"}
+	before := 0
+	for _, m := range initLine.FindAllStringSubmatch(out, -1) {
+		if m[1] == gcEarlyPackage {
+			if before > gcEarlyBefore {
+				t.Errorf("the inits before %s's allocate %d bytes (at most %d): a collection may start at GOGC=100", gcEarlyPackage, before, gcEarlyBefore)
+			}
+			t.Logf("the inits before the GC percentage is set allocate %d bytes", before)
+			return
+		}
+		if slices.Contains(heavy, m[1]) {
+			t.Errorf("the init of %s runs before %s's, which sets the GC percentage", m[1], gcEarlyPackage)
+		}
+		n, _ := strconv.Atoi(m[2])
+		before += n
+	}
+	t.Errorf("no init of %s in version's inittrace: the GC percentage is set only in main, after every init", gcEarlyPackage)
 }
 
 // TestLazyRegexpsCompile compiles every regular expression the packages
