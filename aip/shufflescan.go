@@ -1,6 +1,7 @@
 package aip
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"unicode"
@@ -37,10 +38,15 @@ import (
 //     stopped here only at elements special to it), an <a> in an <a>, a
 //     <nobr> in a <nobr>;
 //   - a start tag with its own mode or restructuring: html, body,
-//     frameset, head, form, button, plaintext, template, table and its
-//     parts, select, option, optgroup, ruby's, applet, marquee, object
-//     (scope markers), math and svg (foreign content), image (made an
-//     img), frame;
+//     frameset, head, form, button, plaintext, template, a table's parts
+//     outside their place, select, option, optgroup, ruby's, applet,
+//     marquee, object (scope markers), math and svg (foreign content),
+//     image (made an img), frame;
+//   - in a table's structure (startInTable), any tag but the next level of
+//     a well-formed table (thead, tbody, tfoot or colgroup in a table, tr
+//     in a section, td or th in a row, col in a column group), and text
+//     other than the parser's whitespace (implied elements, foster
+//     parenting);
 //   - a NUL byte anywhere (the parser drops it from text).
 //
 // Within that, formatting elements (b, i, a, …) are closed by their own end
@@ -74,7 +80,13 @@ func noRun(content string) bool {
 			}
 			return true
 		case html.TextToken:
-			if len(s.stack) > 1 { // top-level text is in no element
+			if tableMode(s.top()) {
+				// The parser keeps only its whitespace there, and moves
+				// other text before the table.
+				if len(bytes.Trim(z.Text(), parserSpace)) > 0 {
+					return false
+				}
+			} else if len(s.stack) > 1 { // top-level text is in no element
 				s.addText(z.Text())
 			}
 		case html.CommentToken:
@@ -82,7 +94,11 @@ func noRun(content string) bool {
 			return false
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
-			if !s.start(name) {
+			if tableMode(s.top()) {
+				if !s.startInTable(name) {
+					return false
+				}
+			} else if !s.start(name) {
 				return false
 			}
 		case html.EndTagToken:
@@ -216,20 +232,72 @@ func (s *runScan) pop() bool {
 	return true
 }
 
+// parserSpace is x/net/html's whitespace, the only text it keeps inside
+// a table's structure.
+const parserSpace = " \t\r\n\f"
+
+// top returns the open element's tag (0 at the top level or for a custom
+// element).
+func (s *runScan) top() atom.Atom { return s.stack[len(s.stack)-1].atom }
+
+// tableMode reports whether the parser reads a token after the open
+// element top in a table's modes ("in table", "in table body", "in row",
+// "in column group"): with every element closed by its own end tag, the
+// mode follows the open element, these being opened only in their
+// table's structure (startInTable).
+func tableMode(top atom.Atom) bool {
+	switch top {
+	case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Colgroup:
+		return true
+	}
+	return false
+}
+
+// startInTable reads a start tag in a table's structure: only the next
+// level of a well-formed table (a section or column group in a table, a
+// row in a section, a cell in a row, a column in a column group) is the
+// tags' nesting; the parser implies elements for the others, or moves them
+// before the table (false). A cell's content is read as the body's
+// (start): the parser's "in cell" mode reads it so but for the table tags
+// start refuses, and with scope markers that only make start's refusals
+// cautious.
+func (s *runScan) startInTable(name []byte) bool {
+	a := atom.Lookup(name)
+	switch s.top() {
+	case atom.Table:
+		if a == atom.Tbody || a == atom.Thead || a == atom.Tfoot || a == atom.Colgroup {
+			return s.push(a, name, false)
+		}
+	case atom.Tbody, atom.Thead, atom.Tfoot:
+		if a == atom.Tr {
+			return s.push(a, name, false)
+		}
+	case atom.Tr:
+		if a == atom.Td || a == atom.Th {
+			return s.push(a, name, false)
+		}
+	case atom.Colgroup:
+		if a == atom.Col {
+			return s.push(a, name, true)
+		}
+	}
+	return false
+}
+
 // start reads a start tag: false where the parser's tree may not be the
 // tags' nesting (noRun).
 func (s *runScan) start(name []byte) bool {
 	a := atom.Lookup(name)
 	switch a {
 	case atom.Html, atom.Body, atom.Frameset, atom.Head, atom.Form, atom.Button, atom.Plaintext, atom.Template,
-		atom.Table, atom.Caption, atom.Col, atom.Colgroup, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr,
+		atom.Caption, atom.Col, atom.Colgroup, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr,
 		atom.Select, atom.Option, atom.Optgroup, atom.Rb, atom.Rtc, atom.Rp, atom.Rt,
 		atom.Applet, atom.Marquee, atom.Object, atom.Math, atom.Svg, atom.Image, atom.Frame:
 		return false
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Center, atom.Details, atom.Dialog, atom.Dir,
 		atom.Div, atom.Dl, atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer, atom.Header, atom.Hgroup,
 		atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P, atom.Search, atom.Section, atom.Summary, atom.Ul,
-		atom.Pre, atom.Listing, atom.Xmp:
+		atom.Pre, atom.Listing, atom.Xmp, atom.Table:
 		if s.openP > 0 {
 			return false
 		}
