@@ -93,7 +93,7 @@ func noRun(content string) bool {
 		case html.DoctypeToken:
 			return false
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
+			name := s.tagName(z.Raw()[1:])
 			if tableMode(s.top()) {
 				if !s.startInTable(name) {
 					return false
@@ -102,7 +102,7 @@ func noRun(content string) bool {
 				return false
 			}
 		case html.EndTagToken:
-			name, _ := z.TagName()
+			name := s.tagName(z.Raw()[2:])
 			top := &s.stack[len(s.stack)-1]
 			if len(s.stack) == 1 || !top.is(name) {
 				return false
@@ -121,6 +121,7 @@ type runScan struct {
 	openP  int        // open <p> elements
 	openA  int        // open <a> elements
 	openBr int        // open <nobr> elements
+	name   []byte     // the tag name read last (tagName)
 }
 
 // scanElem is an open element.
@@ -230,6 +231,26 @@ func (s *runScan) pop() bool {
 	parent.last, parent.hasLast = c, true
 	parent.media = parent.media || c.media
 	return true
+}
+
+// tagName returns the lowercased tag name at the start of raw, a tag's
+// bytes after its "<" or "</", as the tokenizer reads it (readTagName:
+// up to a space, "/" or ">"), in a buffer reused for each tag: the
+// tokenizer's TagName makes a copy of every name (replacing NUL bytes,
+// which noRun refuses before).
+func (s *runScan) tagName(raw []byte) []byte {
+	s.name = s.name[:0]
+	for _, c := range raw {
+		switch c {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			return s.name
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		s.name = append(s.name, c)
+	}
+	return s.name
 }
 
 // parserSpace is x/net/html's whitespace, the only text it keeps inside
