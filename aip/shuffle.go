@@ -24,14 +24,6 @@ const maxItemText = 300
 // unshuffled returns content with each run of alike media items sorted,
 // or content itself when it holds none or does not parse.
 func unshuffled(content string) string {
-	if noRun(content) {
-		return content // most posts: no run, told from the tokens (shufflescan.go)
-	}
-	return unshuffledTree(content)
-}
-
-// unshuffledTree is unshuffled read from the parsed tree.
-func unshuffledTree(content string) string {
 	body := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
 	nodes, err := html.ParseFragment(strings.NewReader(content), body)
 	if err != nil {
