@@ -491,15 +491,27 @@ func parseDatePrec(s, lang string) (time.Time, blogharvest.Precision, bool) {
 	if len(s) > 64 {
 		return time.Time{}, "", false
 	}
+	if t, ok := cjkMonthDate(s, lang); ok {
+		return t, textPrecision(s), true // go-dateparser's answer, without its cost (cjkMonthDate)
+	}
+	if t, ok := goDateparser(s, lang); ok {
+		return t, textPrecision(s), true
+	}
+	return time.Time{}, "", false
+}
+
+// goDateparser is go-dateparser's strict reading of s in lang's languages,
+// dates without a zone taken in UTC.
+func goDateparser(s, lang string) (time.Time, bool) {
 	cfg := &dateparser.Configuration{
 		Languages:       dateLanguages(lang),
 		DefaultTimezone: time.UTC,
 		StrictParsing:   true,
 	}
 	if dt, err := dateparser.Parse(cfg, s); err == nil && !dt.IsZero() {
-		return dt.Time, textPrecision(s), true
+		return dt.Time, true
 	}
-	return time.Time{}, "", false
+	return time.Time{}, false
 }
 
 // dateLanguages returns the languages go-dateparser tries for lang.
