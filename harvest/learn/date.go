@@ -164,8 +164,8 @@ func textIsDay(n *html.Node, target time.Time, lang string, slow *int) bool {
 		return false
 	}
 	*slow++ // counted as a parse, so that the budget stays the same
-	if isShortNumber(text) || isClockOnly(text) {
-		return false // a year, a day or a time alone: go-dateparser (strict) reads no date in it
+	if isShortNumber(text) || isClockOnly(text) || isEnglishNumber(text, lang) {
+		return false // a year, a day, a time or such a number alone: go-dateparser (strict) reads no date in it
 	}
 	t, ok := ParseDate(text, lang)
 	return ok && nearDay(t, target)
@@ -178,6 +178,29 @@ func textIsDay(n *html.Node, target time.Time, lang string, slow *int) bool {
 func isShortNumber(s string) bool {
 	_, ok := atoiDigits(s)
 	return ok && len(s) <= 4
+}
+
+// isEnglishNumber reports whether s is, on a page that ParseDate reads in
+// English only (lang "" or en, dateLanguages), a number of five ASCII
+// digits ("12026") or one digit, a point and three or four digits
+// ("3.064", "6.0002"), in which ParseDate finds no date: every such number
+// was checked once (100 000 + 110 000 texts, lang en), TestShortNumbers
+// keeps a sample and FuzzEnglishNumber draws from them all.
+// go-dateparser takes 0.2–8 ms to refuse each (its no-spaces parser tries
+// every split of the digits), and the first call of a process 40–50 ms
+// more: thaumatorium's version numbers and counters were 14 calls a crawl.
+func isEnglishNumber(s, lang string) bool {
+	if b := langBase(lang); b != "" && b != "en" {
+		return false
+	}
+	if _, ok := atoiDigits(s); ok {
+		return len(s) == 5
+	}
+	if (len(s) == 5 || len(s) == 6) && isDigit(s[0]) && s[1] == '.' {
+		_, ok := atoiDigits(s[2:])
+		return ok
+	}
+	return false
 }
 
 // isClockOnly reports whether s is a time of day alone, as blogs write it
@@ -491,15 +514,27 @@ func parseDatePrec(s, lang string) (time.Time, blogharvest.Precision, bool) {
 	if len(s) > 64 {
 		return time.Time{}, "", false
 	}
+	if t, ok := cjkMonthDate(s, lang); ok {
+		return t, textPrecision(s), true // go-dateparser's answer, without its cost (cjkMonthDate)
+	}
+	if t, ok := goDateparser(s, lang); ok {
+		return t, textPrecision(s), true
+	}
+	return time.Time{}, "", false
+}
+
+// goDateparser is go-dateparser's strict reading of s in lang's languages,
+// dates without a zone taken in UTC.
+func goDateparser(s, lang string) (time.Time, bool) {
 	cfg := &dateparser.Configuration{
 		Languages:       dateLanguages(lang),
 		DefaultTimezone: time.UTC,
 		StrictParsing:   true,
 	}
 	if dt, err := dateparser.Parse(cfg, s); err == nil && !dt.IsZero() {
-		return dt.Time, textPrecision(s), true
+		return dt.Time, true
 	}
-	return time.Time{}, "", false
+	return time.Time{}, false
 }
 
 // dateLanguages returns the languages go-dateparser tries for lang.

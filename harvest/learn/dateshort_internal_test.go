@@ -55,3 +55,64 @@ func TestShortNumbers(t *testing.T) {
 		}
 	}
 }
+
+// englishNumberLangs are the page languages isEnglishNumber answers for,
+// each read by ParseDate in English only.
+var englishNumberLangs = []string{"en", "en-GB", "en-US", ""}
+
+// TestEnglishNumbers checks that ParseDate reads no date in a sample of
+// the numbers isEnglishNumber takes, in the languages it takes them for
+// (every one was checked once in English: TestShortNumbers' comment), and
+// that it takes no other text.
+func TestEnglishNumbers(t *testing.T) {
+	nums := []string{"00000", "12026", "10101", "31122", "12312", "20130", "20231", "99999",
+		"0.000", "1.020", "3.064", "6.006", "1.231", "3.112", "9.999", "0.0000", "6.0002", "1.2024", "3.1213", "9.9999"}
+	for _, s := range nums {
+		if !isEnglishNumber(s, "en") {
+			t.Fatalf("isEnglishNumber(%q, en) = false", s)
+		}
+		for _, lang := range englishNumberLangs {
+			if d, ok := ParseDate(s, lang); ok {
+				t.Errorf("ParseDate(%q, %q) = %v: textIsDay must parse it", s, lang, d)
+			}
+		}
+	}
+	for _, s := range []string{"", "1234", "123456", "12.026", "3.06", "3.00002", "3,064", ".3064", "3064.", "3.0a4",
+		"1 2026", "１２０２６", "+1202", "3..64", "a.064"} {
+		if isEnglishNumber(s, "en") {
+			t.Errorf("isEnglishNumber(%q, en) = true", s)
+		}
+	}
+	for _, lang := range []string{"fr", "de", "ja", "zh-TW", "eng", "es-US"} {
+		if isEnglishNumber("12026", lang) {
+			t.Errorf("isEnglishNumber(_, %q) = true: only English is checked", lang)
+		}
+	}
+}
+
+// FuzzEnglishNumber checks that ParseDate reads no date in any of the
+// numbers isEnglishNumber takes (five digits, or one digit, a point and
+// three or four digits), in any language it takes them for.
+func FuzzEnglishNumber(f *testing.F) {
+	f.Add(uint32(12026), uint8(0), uint8(0))
+	f.Add(uint32(3064), uint8(1), uint8(1))
+	f.Add(uint32(60002), uint8(2), uint8(3))
+	f.Fuzz(func(t *testing.T, n uint32, form, langIdx uint8) {
+		var s string
+		switch form % 3 {
+		case 0:
+			s = fmt.Sprintf("%05d", n%100000)
+		case 1:
+			s = fmt.Sprintf("%d.%03d", n/1000%10, n%1000)
+		default:
+			s = fmt.Sprintf("%d.%04d", n/10000%10, n%10000)
+		}
+		lang := englishNumberLangs[int(langIdx)%len(englishNumberLangs)]
+		if !isEnglishNumber(s, lang) {
+			t.Fatalf("isEnglishNumber(%q, %q) = false", s, lang)
+		}
+		if d, ok := ParseDate(s, lang); ok {
+			t.Fatalf("ParseDate(%q, %q) = %v: isEnglishNumber must not spare it", s, lang, d)
+		}
+	})
+}

@@ -157,7 +157,11 @@
 //     sidebar/widget areas they skip.
 //   - author.go, byline.go: authors in bylines and their parts.
 //   - date.go, dateparse.go, datetext.go, urldate.go: dates in attributes,
-//     text and permalinks; date scores in training.
+//     text and permalinks; date scores in training. go-dateparser (slow,
+//     its first call in a process slower) is asked last, and not about
+//     what is read without it (quickDate, cjkMonthDate) or proven no date
+//     (isShortNumber, isClockOnly, isEnglishNumber): each of these is
+//     checked against it by a test or a fuzz target.
 //   - dateclock.go: the time of day after a date and its zone, and the
 //     precision of a date (blogharvest.Precision).
 //   - datepick.go: published against modified dates ("Last edited …",
