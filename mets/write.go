@@ -40,7 +40,7 @@ func (d *Document) Marshal() ([]byte, error) {
 // memory holds the largest section, not the document. On an error, what
 // was written to w is no document.
 func (d *Document) MarshalTo(w io.Writer) error {
-	var s idSet
+	s := idSet{seen: make(map[string]bool, d.idCount())}
 	if d.Created.IsZero() {
 		s.errs = append(s.errs, errors.New("document: zero Created time"))
 	}
@@ -205,7 +205,7 @@ func (f File) write(grp el) {
 	el := grp.CreateElement("mets:file")
 	attrs(el, "ID", f.ID, "MIMETYPE", mediaType(f.MimeType), "SIZE", strconv.FormatInt(f.Size, 10))
 	if !f.Created.IsZero() {
-		el.CreateAttr("CREATED", stamp(f.Created))
+		el.CreateAttr("CREATED", grp.t.stamp(f.Created))
 	}
 	if f.Checksum != "" {
 		attrs(el, "CHECKSUM", f.Checksum, "CHECKSUMTYPE", "SHA-256")
@@ -256,6 +256,18 @@ func mediaType(ct string) string {
 
 // stamp formats t as an xs:dateTime in UTC with second precision.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// stamp is stamp(tm), remembered for the last second asked: the events
+// and files of a package mostly share its creation time or their capture
+// times, and a Format is an allocation. The string depends on the Unix
+// second alone (UTC, no fraction).
+func (t *tree) stamp(tm time.Time) string {
+	if sec := tm.Unix(); t.stampOK && sec == t.stampSec {
+		return t.stampStr
+	}
+	t.stampSec, t.stampStr, t.stampOK = tm.Unix(), stamp(tm), true
+	return t.stampStr
+}
 
 // sectionBufs holds the buffers MarshalTo writes each section into before
 // handing it to its writer: a section holds a record's MARC, the full
