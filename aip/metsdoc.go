@@ -210,12 +210,19 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 			sources[it.file.URL] = n.of(it.rel)
 		}
 	}
+	d.AmdSecs = slices.Grow(d.AmdSecs, len(p.items)+1) // the package's own amdSec follows
+	files, objects = make([]string, 0, len(p.items)), make([]string, 0, len(p.items))
+	detail := "" // the format events' detail, the same for every file: made once
 	for i, it := range p.items {
-		num := fmt.Sprintf("%04d", i+1)
+		num := seqNum(i + 1)
 		amd := mets.AmdSec{ID: "amd-" + num}
 		obj := "object-" + num
 		fm, idErr := it.identify()
-		o := it.premisObject(obj, n.of(it.rel), fm)
+		if detail == "" { // after an identify: the signatures are loaded then
+			detail = formatDetail()
+		}
+		note := formatNote(fm)
+		o := it.premisObject(obj, n.of(it.rel), fm, note)
 		ev := it.provenanceEvent(num, obj, n, e.now)
 		switch {
 		case !it.captured():
@@ -224,7 +231,7 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 			o.Relationships = p.embedRelationships()
 		}
 		amd.Objects = []mets.Object{o}
-		amd.Events = []mets.Event{ev, formatEvent(num, obj, it, n, fm, idErr, e.now)}
+		amd.Events = []mets.Event{ev, formatEventOf(num, obj, it, n, fm, note, detail, idErr, e.now)}
 		d.AmdSecs = append(d.AmdSecs, amd)
 		fileID := "file-" + strings.TrimPrefix(o.Identifier.Value, "urn:uuid:")
 		files, objects = append(files, fileID), append(objects, obj)
@@ -237,6 +244,16 @@ func (p *pkg) addFileMetadata(d *mets.Document, e env, n ids) (files, objects []
 		}
 	}
 	return files, objects
+}
+
+// seqNum returns n in decimal, zero-padded to four digits as
+// fmt.Sprintf("%04d", n) gives it, without fmt's work.
+func seqNum(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) >= 4 {
+		return s
+	}
+	return "0000"[len(s):] + s
 }
 
 // declaredType returns the media type the METS declares for the item:
@@ -259,10 +276,10 @@ func (it *item) declaredType() string {
 func (it *item) captured() bool { return it.file != nil && it.file.Status != 0 }
 
 // premisObject describes the item as a PREMIS file object with its
-// identifier and PRONOM format.
-func (it *item) premisObject(id string, ident mets.Identifier, fm format) mets.Object {
+// identifier and PRONOM format (note: formatNote of fm).
+func (it *item) premisObject(id string, ident mets.Identifier, fm format, note string) mets.Object {
 	o := mets.Object{ID: id, Identifier: ident, SHA256: it.sha256, Size: it.size,
-		FormatName: it.declaredType(), PUID: fm.puid, FormatNote: formatNote(fm)}
+		FormatName: it.declaredType(), PUID: fm.puid, FormatNote: note}
 	if f := it.file; f != nil {
 		if it.captured() {
 			o.OriginalName = f.URL
@@ -384,9 +401,21 @@ func (it *item) sourceRelationships(pages map[string]mets.Identifier) []mets.Rel
 // none; "failure": identification failed with err), and its outcome
 // detail the format or why none.
 func formatEvent(num, obj string, it *item, n ids, fm format, err error, now time.Time) mets.Event {
+	return formatEventOf(num, obj, it, n, fm, formatNote(fm), formatDetail(), err, now)
+}
+
+// formatDetail is the detail of a format identification event: the
+// signatures used.
+func formatDetail() string {
+	return joinSep("identification by PRONOM signatures", signatures(), ", ")
+}
+
+// formatEventOf is formatEvent given formatNote(fm) and formatDetail(),
+// which addFileMetadata makes once a file and once a package.
+func formatEventOf(num, obj string, it *item, n ids, fm format, note, detail string, err error, now time.Time) mets.Event {
 	ev := mets.Event{ID: "event-format-" + num, Identifier: n.of("format identification " + it.rel),
-		Type: mets.EventFormatID, Date: now, Detail: joinSep("identification by PRONOM signatures", signatures(), ", "), Outcome: "success",
-		OutcomeDetail: formatNote(fm), Objects: []string{obj},
+		Type: mets.EventFormatID, Date: now, Detail: detail, Outcome: "success",
+		OutcomeDetail: note, Objects: []string{obj},
 		Agents: []mets.AgentLink{{ID: agentFormats, Role: "executing program"}}}
 	switch {
 	case err != nil:

@@ -46,8 +46,8 @@ type Info struct {
 type Writer struct {
 	info   Info
 	infoID string
-	n      int // records written
-	buf    bytes.Buffer
+	n      int           // records written
+	buf    *bytes.Buffer // the file: the caller's (NewWriterTo) or the Writer's own
 	index  []string
 	uris   uriChecked // target URIs whatwg-url accepted (record.go)
 	built  int        // records built by gowarc's builder (writeGowarc), for tests
@@ -102,7 +102,17 @@ type member struct {
 // NewWriter returns a Writer whose file starts with the warcinfo record
 // of info.
 func NewWriter(info Info, now time.Time) (*Writer, error) {
-	w := &Writer{info: info}
+	return NewWriterTo(new(bytes.Buffer), info, now)
+}
+
+// NewWriterTo is NewWriter writing the file into buf, which should be
+// empty: the records are appended to it, and Bytes returns its bytes. A
+// caller that writes many files one after another can hand each the
+// buffer the last one grew (aip keeps them in a pool until its package is
+// written), where a Writer's own buffer grew by doubling from nothing for
+// every file.
+func NewWriterTo(buf *bytes.Buffer, info Info, now time.Time) (*Writer, error) {
+	w := &Writer{info: info, buf: buf}
 	fields := &gw.WarcFields{}
 	fields.Add("software", info.Software)
 	fields.Add("format", "WARC File Format 1.1")
@@ -331,7 +341,7 @@ func (w *Writer) writeGowarc(t gw.RecordType, hs []header, conv func(gw.WarcReco
 	start := w.buf.Len()
 	m := gzips.Get().(*member)
 	defer gzips.Put(m)
-	m.z.Reset(&w.buf)
+	m.z.Reset(w.buf)
 	m.bw.Reset(m.z)
 	if err := marshal(m.bw, rec); err != nil {
 		return "", 0, err
