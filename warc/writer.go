@@ -410,13 +410,10 @@ func responseHead(x blogharvest.Exchange, n int) []byte {
 // and Content-Length are renamed with the X-Archive-Orig- prefix and
 // Content-Length is n. A revisit keeps h as received.
 func archivedHeader(h map[string][]string, n int, revisit bool) http.Header {
+	if revisit || http.Header(h).Get("Content-Encoding") == "" {
+		return h // kept as received: only read (writeHeader), so not copied
+	}
 	out := http.Header(h).Clone()
-	if out == nil {
-		out = http.Header{}
-	}
-	if revisit || out.Get("Content-Encoding") == "" {
-		return out
-	}
 	for _, k := range []string{"Content-Encoding", "Content-Length"} {
 		if v, ok := out[k]; ok {
 			out[origPrefix+k] = v
@@ -447,8 +444,11 @@ func writeHeader(b *bytes.Buffer, h map[string][]string) {
 	}
 	slices.Sort(names)
 	for _, k := range names {
-		for _, v := range h[k] {
-			fmt.Fprintf(b, "%s: %s\r\n", oneLine(k), oneLine(v))
+		for _, v := range h[k] { // as fmt's "%s: %s\r\n", without its work
+			b.WriteString(oneLine(k))
+			b.WriteString(": ")
+			b.WriteString(oneLine(v))
+			b.WriteString("\r\n")
 		}
 	}
 	b.WriteString("\r\n")
@@ -463,7 +463,18 @@ func stamp(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+// oneLine returns s with each CR and LF replaced by a space: s itself
+// when it holds none (every header field of every response passes here;
+// a Replacer was built for each).
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return lineBreaks.Replace(s)
+}
+
+// lineBreaks is oneLine's Replacer, built once.
+var lineBreaks = strings.NewReplacer("\r", " ", "\n", " ")
 
 func orDefault(s, d string) string {
 	if s == "" {
