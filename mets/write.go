@@ -48,6 +48,9 @@ func (d *Document) MarshalTo(w io.Writer) error {
 	defer t.release()
 	buf := sectionBufs.Get().(*bytes.Buffer)
 	defer putSectionBuf(buf)
+	if hint := int(lastSectionCap.Load()); buf.Cap() < hint {
+		buf.Grow(hint) // a buffer the pool made anew: at once to the size the last one reached
+	}
 	var werr error
 	flush := func() {
 		if werr == nil {
@@ -276,6 +279,12 @@ func (t *tree) stamp(tm time.Time) string {
 // thaumatorium crawl allocated, crawl -memprofile; doc/benchmarks.md).
 var sectionBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// lastSectionCap is the capacity of the section buffer put back last:
+// the pool loses its buffers to collections between a crawl's documents,
+// and a new one was grown by doubling, section after section, to that
+// size again.
+var lastSectionCap atomic.Int64
+
 // maxPooledSection is the largest buffer sectionBufs keeps: a document of
 // one huge section does not pin its buffer for the process's life.
 const maxPooledSection = 4 << 20
@@ -286,6 +295,7 @@ func putSectionBuf(b *bytes.Buffer) {
 	if b.Cap() > maxPooledSection {
 		return
 	}
+	lastSectionCap.Store(int64(b.Cap()))
 	b.Reset()
 	sectionBufs.Put(b)
 }

@@ -158,8 +158,8 @@ func (w *Writer) writeOwn(t gw.RecordType, hs []header, block [][]byte) (id stri
 	}
 
 	start := w.buf.Len()
-	m := gzips.Get().(*member)
-	defer gzips.Put(m)
+	m := getMember()
+	defer putMember(m)
 	m.z.Reset(w.buf)
 	m.bw.Reset(m.z)
 	bw := m.bw

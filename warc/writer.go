@@ -79,6 +79,37 @@ var gzips = sync.Pool{New: func() any {
 	return &member{z: z, bw: bufio.NewWriterSize(z, 32<<10)}
 }}
 
+// keptMembers holds a few members outside gzips, which a collection does
+// not empty: a crawl writes a bag every few requests, and the pool lost
+// its writers to the collections between them, a new writer (its
+// encoder's tables and window) for most bags (crawl -memprofile of
+// mitsuyoshi: flate.NewWriter a sixth of the bytes a WARC allocated).
+// Two: the writers of a crawl write one bag at a time, or two.
+var keptMembers = make(chan *member, 2)
+
+// getMember returns a member from keptMembers, or else from gzips.
+func getMember() *member {
+	select {
+	case m := <-keptMembers:
+		return m
+	default:
+		return gzips.Get().(*member)
+	}
+}
+
+// putMember puts m back in keptMembers, or in gzips when it is full,
+// pointed at io.Discard first: a kept member would otherwise hold the
+// last file it wrote until its next use (a reset is cheap at level 1: an
+// offset moved).
+func putMember(m *member) {
+	m.z.Reset(io.Discard)
+	select {
+	case keptMembers <- m:
+	default:
+		gzips.Put(m)
+	}
+}
+
 // gzipLevel is the deflate level of the records: klauspost's level 1.
 // Measured inside a whole crawl (blogharvest crawl of the corpus blog
 // lahso, 1 291 records, 28.6 MB before compression; -cpuprofile, the
@@ -339,8 +370,8 @@ func (w *Writer) writeGowarc(t gw.RecordType, hs []header, conv func(gw.WarcReco
 		}
 	}
 	start := w.buf.Len()
-	m := gzips.Get().(*member)
-	defer gzips.Put(m)
+	m := getMember()
+	defer putMember(m)
 	m.z.Reset(w.buf)
 	m.bw.Reset(m.z)
 	if err := marshal(m.bw, rec); err != nil {
