@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -48,7 +49,13 @@ func (p *pkg) assemble(e env) error {
 	}
 	out := &spill{limit: spillAbove, buf: metsBuffers.Get().(*bytes.Buffer)}
 	p.pooled = append(p.pooled, out.buf) // its bytes are METS.xml's until the package is written
+	if hint := min(int(lastMETS.Load())*9/8, spillAbove); out.buf.Cap() < hint {
+		out.buf.Grow(hint) // once, where the writes doubled it from what the pool gave
+	}
 	err = doc.MarshalTo(out)
+	if out.f == nil {
+		lastMETS.Store(int64(out.buf.Len()))
+	}
 	if out.f != nil {
 		p.temps = append(p.temps, out.f.Name())
 	}
@@ -105,6 +112,15 @@ var spillAbove = 4 << 20
 // sync.Pool drops the idle ones at collections, but only at the second
 // after their last use: a buffer over maxPooledMETS is dropped at once.
 var metsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// lastMETS is the size of the last METS document kept in memory: the
+// size a buffer is grown to at once before the next is marshalled into
+// it. The pool loses its buffers to the collections between a crawl's
+// bags (sync.Pool drops what was not used since the last but one), and
+// a buffer grown from nothing by the writes was copied some ten times
+// (crawl -memprofile of mitsuyoshi: spill.Write a third of the bytes
+// bytes.growSlice allocated under assemble).
+var lastMETS atomic.Int64
 
 // maxPooledMETS is the largest buffer removeTemps puts back in
 // metsBuffers. A large post's METS grows its buffer to megabytes (up to
@@ -199,7 +215,21 @@ func (p *pkg) removeTemps() {
 		}
 	}
 	p.pooled = nil
+	if b := p.warcBuf; b != nil && b.Cap() <= maxPooledMETS {
+		b.Reset()
+		warcBuffers.Put(b)
+	}
+	p.warcBuf = nil
 }
+
+// warcBuffers holds the buffers the packages' WARC files are written
+// into (warc.NewWriterTo), for reuse by the next package as metsBuffers
+// for the METS: a WARC grew its own buffer by doubling from nothing, the
+// largest share of the bytes a bag's assembling allocated after the
+// METS's (aip's BenchmarkWriteEntry, -memprofile; crawl -memprofile of
+// mitsuyoshi: a third of bytes.growSlice). Put back by removeTemps, under
+// the same cap.
+var warcBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // metsHook, if set (by tests only), changes each METS document built.
 var metsHook func([]byte) []byte
@@ -257,6 +287,7 @@ func lintRecords(recs []record) error {
 // record's non-fatal problems.
 func (p *pkg) captureLog() []byte {
 	var b bytes.Buffer
+	b.Grow(192 * (len(p.items) + 2)) // a line is some 150 bytes and its URL: grown from nothing, it was copied some six times
 	fmt.Fprintf(&b, "# blogharvest capture log of %s\n# captured\tstatus\tsha256\tsize\tpath\turl\n", oneLine(p.permalink))
 	for _, it := range p.items {
 		f := it.file

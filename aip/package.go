@@ -73,11 +73,12 @@ type pkg struct {
 	// requisitesURL is RequisitesPermalink of the blog, once origins are set.
 	requisitesURL string
 
-	items  []*item         // payload, METS.xml first once assembled
-	temps  []string        // temporary files the items read (a large METS.xml), removed once the package is written
-	pooled []*bytes.Buffer // buffers the items' bodies are in (METS.xml), back to their pool once the package is written
-	used   map[string]bool
-	digest string // content digest, "v2:sha256:<hex>" (digest.go)
+	items   []*item         // payload, METS.xml first once assembled
+	temps   []string        // temporary files the items read (a large METS.xml), removed once the package is written
+	pooled  []*bytes.Buffer // buffers the items' bodies are in (METS.xml), back to their pool once the package is written
+	warcBuf *bytes.Buffer   // the buffer the WARC's body is in, back to warcBuffers once the package is written
+	used    map[string]bool
+	digest  string // content digest, "v2:sha256:<hex>" (digest.go)
 }
 
 // item is one payload file.

@@ -1,6 +1,7 @@
 package aip
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -40,7 +41,12 @@ const reusedPropType = "reused capture"
 // record: nobody sent them.
 func (p *pkg) addWARC(e env) error {
 	name := path.Join(warcDir, p.key+".warc.gz")
-	w, err := warc.NewWriter(warc.Info{Filename: name, Software: joinNonEmpty(e.software, e.version), Organization: e.org,
+	buf := new(bytes.Buffer) // a package assembled twice keeps its first WARC's buffer out of the pool
+	if p.warcBuf == nil {
+		buf = warcBuffers.Get().(*bytes.Buffer)
+		p.warcBuf = buf // its bytes are the WARC's until the package is written
+	}
+	w, err := warc.NewWriterTo(buf, warc.Info{Filename: name, Software: joinNonEmpty(e.software, e.version), Organization: e.org,
 		Crawl:  fmt.Sprintf("%s %s of blog %s: %s", p.kind, p.key, p.blogID, p.permalink),
 		IDSeed: ObjID(p.permalink, p.version)}, e.now)
 	if err != nil {

@@ -44,8 +44,12 @@ func oneLine(s string) string {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", " ")
-	return strings.NewReplacer("\r", " ", "\n", " ", "\t", " ").Replace(s)
+	return lineBreaks.Replace(s)
 }
+
+// lineBreaks replaces each line break and tab with a space (oneLine):
+// built once, where a Replacer was built for every value that held one.
+var lineBreaks = strings.NewReplacer("\r", " ", "\n", " ", "\t", " ")
 
 // preTags are the HTML elements whose line breaks are content.
 var preTags = []string{"pre", "listing", "textarea"}

@@ -80,6 +80,9 @@ func plain[T any](tag, attr string, code byte, get func(*T, *ctx) string) field[
 
 // write appends the fields of table for x to b.
 func write[T any](b *builder, table []field[T], x *T, c *ctx) {
+	if b.data == nil {
+		b.data = make([]DataField, 0, len(table)) // about a field a row: grown from nothing, it was copied five times
+	}
 	for _, f := range table {
 		if f.when != nil && !f.when(x, c) {
 			continue
@@ -88,12 +91,13 @@ func write[T any](b *builder, table []field[T], x *T, c *ctx) {
 		if f.ind != nil {
 			i1, i2 = f.ind(x, c)
 		}
-		var sfs []Subfield
+		sfs := b.scratch[:0] // add copies what it keeps: the scratch is reused field after field
 		for _, s := range f.subs {
 			for _, v := range s.get(x, c) {
 				sfs = append(sfs, sf(s.code, v))
 			}
 		}
+		b.scratch = sfs
 		switch {
 		case f.split:
 			b.content(f.tag, f.label, value(sfs, 'a'), value(sfs, 'b'))

@@ -253,6 +253,16 @@ var eventTypeCodes = map[string]string{
 	EventIngestion:       "ins",
 }
 
+// eventTypeURIs maps the same terms to their valueURI (the vocabulary,
+// "/" and the code), joined once rather than for every event written.
+var eventTypeURIs = func() map[string]string {
+	m := make(map[string]string, len(eventTypeCodes))
+	for term, code := range eventTypeCodes {
+		m[term] = eventTypeVocabulary + "/" + code
+	}
+	return m
+}()
+
 // LoC relationship types and subtypes (id.loc.gov/vocabulary/preservation/
 // relationshipType and relationshipSubType).
 const (

@@ -23,18 +23,27 @@ func (d *Document) physicalDiv() *Div {
 		label = "package"
 	}
 	root := &Div{Type: "Directory", Label: label}
-	var files []File
+	n := 0
+	for _, g := range d.FileGroups {
+		n += len(g.Files)
+	}
+	files := make([]File, 0, n)
 	for _, g := range d.FileGroups {
 		files = append(files, g.Files...)
 	}
 	slices.SortStableFunc(files, func(a, b File) int { return strings.Compare(a.Href, b.Href) })
-	for _, f := range files {
-		parts := strings.Split(f.Href, "/")
-		dir := root
-		for _, p := range parts[:len(parts)-1] {
-			dir = dir.subdir(unescape(p))
+	fptrs := make([]string, len(files)) // each Item's single fptr, cut from one slice
+	for i, f := range files {
+		dir, rest := root, f.Href
+		for {
+			p, after, ok := strings.Cut(rest, "/")
+			if !ok {
+				break
+			}
+			dir, rest = dir.subdir(unescape(p)), after
 		}
-		dir.Children = append(dir.Children, Div{Type: "Item", Label: unescape(parts[len(parts)-1]), Fptrs: []string{f.ID}})
+		fptrs[i] = f.ID
+		dir.Children = append(dir.Children, Div{Type: "Item", Label: unescape(rest), Fptrs: fptrs[i : i+1 : i+1]})
 	}
 	return root
 }

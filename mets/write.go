@@ -40,7 +40,7 @@ func (d *Document) Marshal() ([]byte, error) {
 // memory holds the largest section, not the document. On an error, what
 // was written to w is no document.
 func (d *Document) MarshalTo(w io.Writer) error {
-	var s idSet
+	s := idSet{seen: make(map[string]bool, d.idCount())}
 	if d.Created.IsZero() {
 		s.errs = append(s.errs, errors.New("document: zero Created time"))
 	}
@@ -48,6 +48,9 @@ func (d *Document) MarshalTo(w io.Writer) error {
 	defer t.release()
 	buf := sectionBufs.Get().(*bytes.Buffer)
 	defer putSectionBuf(buf)
+	if hint := int(lastSectionCap.Load()); buf.Cap() < hint {
+		buf.Grow(hint) // a buffer the pool made anew: at once to the size the last one reached
+	}
 	var werr error
 	flush := func() {
 		if werr == nil {
@@ -205,7 +208,7 @@ func (f File) write(grp el) {
 	el := grp.CreateElement("mets:file")
 	attrs(el, "ID", f.ID, "MIMETYPE", mediaType(f.MimeType), "SIZE", strconv.FormatInt(f.Size, 10))
 	if !f.Created.IsZero() {
-		el.CreateAttr("CREATED", stamp(f.Created))
+		el.CreateAttr("CREATED", grp.t.stamp(f.Created))
 	}
 	if f.Checksum != "" {
 		attrs(el, "CHECKSUM", f.Checksum, "CHECKSUMTYPE", "SHA-256")
@@ -257,12 +260,30 @@ func mediaType(ct string) string {
 // stamp formats t as an xs:dateTime in UTC with second precision.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// stamp is stamp(tm), remembered for the last second asked: the events
+// and files of a package mostly share its creation time or their capture
+// times, and a Format is an allocation. The string depends on the Unix
+// second alone (UTC, no fraction).
+func (t *tree) stamp(tm time.Time) string {
+	if sec := tm.Unix(); t.stampOK && sec == t.stampSec {
+		return t.stampStr
+	}
+	t.stampSec, t.stampStr, t.stampOK = tm.Unix(), stamp(tm), true
+	return t.stampStr
+}
+
 // sectionBufs holds the buffers MarshalTo writes each section into before
 // handing it to its writer: a section holds a record's MARC, the full
 // text of a post included, so a fresh buffer per document grew by
 // doubling to the largest section every time (37 of the 565 MB a
 // thaumatorium crawl allocated, crawl -memprofile; doc/benchmarks.md).
 var sectionBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// lastSectionCap is the capacity of the section buffer put back last:
+// the pool loses its buffers to collections between a crawl's documents,
+// and a new one was grown by doubling, section after section, to that
+// size again.
+var lastSectionCap atomic.Int64
 
 // maxPooledSection is the largest buffer sectionBufs keeps: a document of
 // one huge section does not pin its buffer for the process's life.
@@ -274,6 +295,7 @@ func putSectionBuf(b *bytes.Buffer) {
 	if b.Cap() > maxPooledSection {
 		return
 	}
+	lastSectionCap.Store(int64(b.Cap()))
 	b.Reset()
 	sectionBufs.Put(b)
 }

@@ -64,6 +64,11 @@ type tree struct {
 	// rootSpace and rootName are the document element's, which Marshal
 	// writes around the sections it builds one at a time.
 	rootSpace, rootName string
+	// stampSec and stampStr are the last time tree.stamp formatted (its
+	// Unix second) and its text, when stampOK.
+	stampSec int64
+	stampStr string
+	stampOK  bool
 }
 
 // trees keeps arenas for reuse across documents: a crawl writes documents

@@ -66,6 +66,12 @@
 // TestOwnRecordsOfFilesAsGowarc write records both ways and compare the
 // files, ids, indexes and refusals.
 //
+// A Writer builds its file in memory: NewWriterTo takes the buffer, so
+// that a caller writing one file after another (aip, a bag each) hands
+// each the buffer the last one grew instead of growing one from nothing;
+// the gzip members are reused across records and Writers (writer.go:
+// gzips, and keptMembers, which no collection empties).
+//
 // Where to change what: writing in writer.go (records; record.go the
 // records written without gowarc's builder, and what sends one to it),
 // revisit.go (the

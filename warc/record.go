@@ -158,9 +158,9 @@ func (w *Writer) writeOwn(t gw.RecordType, hs []header, block [][]byte) (id stri
 	}
 
 	start := w.buf.Len()
-	m := gzips.Get().(*member)
-	defer gzips.Put(m)
-	m.z.Reset(&w.buf)
+	m := getMember()
+	defer putMember(m)
+	m.z.Reset(w.buf)
 	m.bw.Reset(m.z)
 	bw := m.bw
 	bw.WriteString("WARC/1.1\r\n")

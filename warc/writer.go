@@ -46,8 +46,8 @@ type Info struct {
 type Writer struct {
 	info   Info
 	infoID string
-	n      int // records written
-	buf    bytes.Buffer
+	n      int           // records written
+	buf    *bytes.Buffer // the file: the caller's (NewWriterTo) or the Writer's own
 	index  []string
 	uris   uriChecked // target URIs whatwg-url accepted (record.go)
 	built  int        // records built by gowarc's builder (writeGowarc), for tests
@@ -79,6 +79,37 @@ var gzips = sync.Pool{New: func() any {
 	return &member{z: z, bw: bufio.NewWriterSize(z, 32<<10)}
 }}
 
+// keptMembers holds a few members outside gzips, which a collection does
+// not empty: a crawl writes a bag every few requests, and the pool lost
+// its writers to the collections between them, a new writer (its
+// encoder's tables and window) for most bags (crawl -memprofile of
+// mitsuyoshi: flate.NewWriter a sixth of the bytes a WARC allocated).
+// Two: the writers of a crawl write one bag at a time, or two.
+var keptMembers = make(chan *member, 2)
+
+// getMember returns a member from keptMembers, or else from gzips.
+func getMember() *member {
+	select {
+	case m := <-keptMembers:
+		return m
+	default:
+		return gzips.Get().(*member)
+	}
+}
+
+// putMember puts m back in keptMembers, or in gzips when it is full,
+// pointed at io.Discard first: a kept member would otherwise hold the
+// last file it wrote until its next use (a reset is cheap at level 1: an
+// offset moved).
+func putMember(m *member) {
+	m.z.Reset(io.Discard)
+	select {
+	case keptMembers <- m:
+	default:
+		gzips.Put(m)
+	}
+}
+
 // gzipLevel is the deflate level of the records: klauspost's level 1.
 // Measured inside a whole crawl (blogharvest crawl of the corpus blog
 // lahso, 1 291 records, 28.6 MB before compression; -cpuprofile, the
@@ -102,7 +133,17 @@ type member struct {
 // NewWriter returns a Writer whose file starts with the warcinfo record
 // of info.
 func NewWriter(info Info, now time.Time) (*Writer, error) {
-	w := &Writer{info: info}
+	return NewWriterTo(new(bytes.Buffer), info, now)
+}
+
+// NewWriterTo is NewWriter writing the file into buf, which should be
+// empty: the records are appended to it, and Bytes returns its bytes. A
+// caller that writes many files one after another can hand each the
+// buffer the last one grew (aip keeps them in a pool until its package is
+// written), where a Writer's own buffer grew by doubling from nothing for
+// every file.
+func NewWriterTo(buf *bytes.Buffer, info Info, now time.Time) (*Writer, error) {
+	w := &Writer{info: info, buf: buf}
 	fields := &gw.WarcFields{}
 	fields.Add("software", info.Software)
 	fields.Add("format", "WARC File Format 1.1")
@@ -329,9 +370,9 @@ func (w *Writer) writeGowarc(t gw.RecordType, hs []header, conv func(gw.WarcReco
 		}
 	}
 	start := w.buf.Len()
-	m := gzips.Get().(*member)
-	defer gzips.Put(m)
-	m.z.Reset(&w.buf)
+	m := getMember()
+	defer putMember(m)
+	m.z.Reset(w.buf)
 	m.bw.Reset(m.z)
 	if err := marshal(m.bw, rec); err != nil {
 		return "", 0, err
@@ -400,13 +441,10 @@ func responseHead(x blogharvest.Exchange, n int) []byte {
 // and Content-Length are renamed with the X-Archive-Orig- prefix and
 // Content-Length is n. A revisit keeps h as received.
 func archivedHeader(h map[string][]string, n int, revisit bool) http.Header {
+	if revisit || http.Header(h).Get("Content-Encoding") == "" {
+		return h // kept as received: only read (writeHeader), so not copied
+	}
 	out := http.Header(h).Clone()
-	if out == nil {
-		out = http.Header{}
-	}
-	if revisit || out.Get("Content-Encoding") == "" {
-		return out
-	}
 	for _, k := range []string{"Content-Encoding", "Content-Length"} {
 		if v, ok := out[k]; ok {
 			out[origPrefix+k] = v
@@ -437,8 +475,11 @@ func writeHeader(b *bytes.Buffer, h map[string][]string) {
 	}
 	slices.Sort(names)
 	for _, k := range names {
-		for _, v := range h[k] {
-			fmt.Fprintf(b, "%s: %s\r\n", oneLine(k), oneLine(v))
+		for _, v := range h[k] { // as fmt's "%s: %s\r\n", without its work
+			b.WriteString(oneLine(k))
+			b.WriteString(": ")
+			b.WriteString(oneLine(v))
+			b.WriteString("\r\n")
 		}
 	}
 	b.WriteString("\r\n")
@@ -453,7 +494,18 @@ func stamp(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+// oneLine returns s with each CR and LF replaced by a space: s itself
+// when it holds none (every header field of every response passes here;
+// a Replacer was built for each).
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return lineBreaks.Replace(s)
+}
+
+// lineBreaks is oneLine's Replacer, built once.
+var lineBreaks = strings.NewReplacer("\r", " ", "\n", " ")
 
 func orDefault(s, d string) string {
 	if s == "" {
