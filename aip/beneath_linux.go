@@ -2,6 +2,7 @@ package aip
 
 import (
 	"errors"
+	"io/fs"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -43,4 +44,22 @@ func openBeneath(dirfd int, rel string, flags int) (fd int, ok bool, err error) 
 		noOpenat2.Store(true)
 	}
 	return -1, false, nil
+}
+
+// renameNoReplace renames old of olddirfd to new of newdirfd unless new
+// exists (fs.ErrExist then): one renameat2(2) with RENAME_NOREPLACE, which
+// refuses an existing name atomically (a plain rename replaces an empty
+// folder or a file). Where the file system or the kernel refuses the flag
+// it checks first and renames, as before.
+func renameNoReplace(olddirfd int, old string, newdirfd int, new string) error {
+	err := unix.Renameat2(olddirfd, old, newdirfd, new, unix.RENAME_NOREPLACE)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.EEXIST):
+		return fs.ErrExist
+	case errors.Is(err, unix.EINVAL), errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EPERM):
+		return renameChecked(olddirfd, old, newdirfd, new)
+	}
+	return err
 }

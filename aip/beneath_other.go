@@ -7,3 +7,9 @@ package aip
 func openBeneath(dirfd int, rel string, flags int) (fd int, ok bool, err error) {
 	return -1, false, nil
 }
+
+// renameNoReplace renames old of olddirfd to new of newdirfd unless new
+// exists (fs.ErrExist then), checked before the rename.
+func renameNoReplace(olddirfd int, old string, newdirfd int, new string) error {
+	return renameChecked(olddirfd, old, newdirfd, new)
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,5 +187,46 @@ func TestWriterWritesNoFileThroughLinkInTempBag(t *testing.T) {
 	})
 	if len(found) > 0 {
 		t.Errorf("written through the link, outside the archive: %v", found)
+	}
+}
+
+// TestWriterRefusesLinkAboveNewEntryFolder: a new entry's folder is made
+// below the deepest folder on its way that exists (found in one openat2
+// call, nofollow.go); a blog, entries or year folder that is a link to a
+// folder outside the archive makes the write fail with a *SymlinkError
+// naming the link, and no folder or version is made where it points.
+//
+// Local only: symbolic links exist in a folder, not in an object store.
+func TestWriterRefusesLinkAboveNewEntryFolder(t *testing.T) {
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	for _, level := range []string{"blog id", "entries", "year"} {
+		t.Run(level, func(t *testing.T) {
+			root := t.TempDir()
+			w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+			defer w.Close()
+			res, err := w.WriteEntry(context.Background(), reuseEntry(first, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			year := filepath.Dir(filepath.Dir(res.Dir))
+			entries := filepath.Dir(year)
+			p := map[string]string{"blog id": filepath.Dir(entries), "entries": entries, "year": year}[level]
+			out := moveAndLink(t, p)
+			other := reuseEntry(first, 0)
+			other.URL, other.Title = "https://blog.example.org/2024/05/other/", "Other" // a new key, the same year
+			other.Files[0].URL = other.URL
+			_, err = w.WriteEntry(context.Background(), other)
+			wantLink(t, "a new entry's folder under a linked "+level+" folder", err, p)
+			var made []string
+			filepath.WalkDir(out, func(q string, d fs.DirEntry, err error) error {
+				if err == nil && d.IsDir() && filepath.Base(q) != "v1" && strings.Contains(q, "other") {
+					made = append(made, q)
+				}
+				return nil
+			})
+			if len(made) > 0 {
+				t.Errorf("folders made outside the archive, through the link: %v", made)
+			}
+		})
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Store is where an archive's bags are kept: the one storage interface
@@ -93,7 +95,9 @@ func (l *Local) Open(name string) (fs.File, error) {
 	if name == "." {
 		return os.Open(l.Root) // the root itself may be a link: the operator's choice
 	}
-	return OpenFile(l.Root, p)
+	rootfd, done := l.Lock.rootDir(l.Root)
+	defer done()
+	return openFileBelow(rootfd, l.Root, p, unix.O_RDONLY, false, true, Modes{})
 }
 
 // ReadDir lists the folder name, sorted, links listed as links. The
@@ -107,7 +111,9 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 	if name == "." {
 		ents, err = os.ReadDir(l.Root)
 	} else {
-		ents, err = ReadDir(l.Root, p)
+		rootfd, done := l.Lock.rootDir(l.Root)
+		ents, err = readDirAt(rootfd, l.Root, p)
+		done()
 	}
 	if name != "." || err != nil {
 		return ents, err
@@ -123,11 +129,15 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 
 // ReadFile reads the file name without following links.
 func (l *Local) ReadFile(name string) ([]byte, error) {
-	p, err := l.path("readfile", name)
+	if _, err := l.path("readfile", name); err != nil {
+		return nil, err
+	}
+	f, err := l.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return ReadFile(l.Root, p)
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // Stat returns the FileInfo of name without following links.
@@ -272,7 +282,13 @@ func (w *Writer) readStore() Store {
 	if w.Store != nil {
 		return w.Store
 	}
-	return &Local{Root: w.Root}
+	w.mu.Lock()
+	lock := w.Lock
+	if lock == nil {
+		lock = w.own
+	}
+	w.mu.Unlock()
+	return &Local{Root: w.Root, Lock: lock} // the lock's root folder, when it holds one, saves opening it per read
 }
 
 // name returns the store name of dir, a path the layout functions built
