@@ -65,3 +65,19 @@ func renameChecked(olddirfd int, old string, newdirfd int, new string) error {
 	}
 	return unix.Renameat(olddirfd, old, newdirfd, new)
 }
+
+// tmpMade reports whether Stage found or made the lock's temp folder
+// (tmpRoot) before: it is then not looked up again for every bag (a bag's
+// folder made in it fails if it was removed, and Stage makes it again).
+func (l *ArchiveLock) tmpMade() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tmpOK
+}
+
+// setTmpMade records that the lock's temp folder exists.
+func (l *ArchiveLock) setTmpMade() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tmpOK = true
+}

@@ -2,6 +2,7 @@ package aip
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -147,7 +148,9 @@ func (s *stageDir) close() {
 // hashed again: they were hashed while written and fsynced, and reading
 // them back would only read the page cache; what can still go wrong
 // before the rename is another process deleting, truncating or adding
-// files, which this sees.
+// files, which this sees. A folder's entries come with their types
+// (getdents64), so only payload files are stat'ed (for their sizes); a
+// tag file's size is what reading it back finds.
 func (bf bagFiles) verify(parentfd int, base, dir string) error {
 	found := map[string]int64{}
 	var problems []string
@@ -162,12 +165,24 @@ func (bf bagFiles) verify(parentfd int, base, dir string) error {
 	for _, f := range bf {
 		size, ok := found[f.rel]
 		delete(found, f.rel)
+		if ok && size == unstated {
+			if f.body != nil && tagfd >= 0 && !strings.Contains(f.rel, "/") {
+				var same bool
+				if size, same = readBack(tagfd, f.rel, f.body); size == f.size && !same {
+					problems = append(problems, f.rel+" was changed")
+					continue
+				}
+			} else if size, err = sizeAt(tagfd, f.rel); err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+		}
 		switch {
 		case !ok:
 			problems = append(problems, f.rel+" is missing")
 		case size != f.size:
 			problems = append(problems, fmt.Sprintf("%s has %d bytes, %d were written", f.rel, size, f.size))
-		case f.body != nil && tagfd >= 0:
+		case f.body != nil && tagfd >= 0 && strings.Contains(f.rel, "/"):
 			if !sameContent(tagfd, f.rel, f.body) {
 				problems = append(problems, f.rel+" was changed")
 			}
@@ -182,10 +197,15 @@ func (bf bagFiles) verify(parentfd int, base, dir string) error {
 	return nil
 }
 
+// unstated is scanAt's size of a regular file in the bag's own folder:
+// not stat'ed (verify reads a tag file back instead).
+const unstated = -1
+
 // scanAt lists the folder name of parentfd (bag-relative rel) and the
 // folders below it, each opened with O_NOFOLLOW, adding its regular files
 // with their sizes to found and anything else (a symlink, a device) to
-// problems. The bag's own folder (rel "") is left open in *top, for
+// problems; the regular files of the bag's own folder are added with
+// size unstated. The bag's own folder (rel "") is left open in *top, for
 // reading the tag files back.
 func scanAt(parentfd int, name, rel string, found map[string]int64, problems *[]string, top *int) error {
 	fd, err := unix.Openat(parentfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -197,37 +217,53 @@ func scanAt(parentfd int, name, rel string, found map[string]int64, problems *[]
 	} else {
 		defer unix.Close(fd)
 	}
-	names, err := readNames(fd)
+	ents, err := readEntries(fd)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", rel, err)
 	}
-	slices.Sort(names)
-	for _, n := range names {
+	slices.SortFunc(ents, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	for _, e := range ents {
+		n := e.name
 		r := n
 		if rel != "" {
 			r = rel + "/" + n
 		}
-		var st unix.Stat_t
-		if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			return fmt.Errorf("stat %s: %w", r, err)
+		mode := uint32(e.typ) << 12 // DT_* is the S_IF* type shifted (dirent.h's DTTOIF)
+		if e.typ == unix.DT_UNKNOWN || e.typ == unix.DT_REG && rel != "" {
+			var st unix.Stat_t
+			if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return fmt.Errorf("stat %s: %w", r, err)
+			}
+			mode = st.Mode & unix.S_IFMT
+			if mode == unix.S_IFREG {
+				found[r] = st.Size
+				continue
+			}
 		}
-		switch st.Mode & unix.S_IFMT {
+		switch mode {
 		case unix.S_IFDIR:
 			if err := scanAt(fd, n, r, found, problems, top); err != nil {
 				return err
 			}
 		case unix.S_IFREG:
-			found[r] = st.Size
+			found[r] = unstated
 		default:
-			*problems = append(*problems, fmt.Sprintf("%s is not a regular file (mode %#o)", r, st.Mode&unix.S_IFMT))
+			*problems = append(*problems, fmt.Sprintf("%s is not a regular file (mode %#o)", r, mode))
 		}
 	}
 	return nil
 }
 
-// readNames returns the names in the open folder fd, without . and ..
-func readNames(fd int) ([]string, error) {
-	var names []string
+// dirEntry is a folder entry as getdents64(2) gives it: its name and its
+// type (unix.DT_*).
+type dirEntry struct {
+	name string
+	typ  uint8
+}
+
+// readEntries returns the entries of the open folder fd, without . and ..
+func readEntries(fd int) ([]dirEntry, error) {
+	var ents []dirEntry
 	buf := make([]byte, 8192)
 	for {
 		n, err := unix.ReadDirent(fd, buf)
@@ -238,10 +274,74 @@ func readNames(fd int) ([]string, error) {
 			return nil, err
 		}
 		if n <= 0 {
-			return names, nil
+			return ents, nil
 		}
-		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+		// struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2),
+		// d_type (1), d_name (NUL-terminated).
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				return nil, fmt.Errorf("folder entry of %d bytes", reclen)
+			}
+			name := b[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			if s := string(name); s != "." && s != ".." {
+				ents = append(ents, dirEntry{name: s, typ: b[18]})
+			}
+			b = b[reclen:]
+		}
 	}
+}
+
+// readBack reads the file name of the folder dirfd (a tag file in the
+// bag's own folder) without following a link or waiting on a special
+// file, and reports its size and whether it holds want: one read of one
+// byte more than want, a second only when the first was short; the size
+// is stat'ed only when it differs from want's.
+func readBack(dirfd int, name string, want []byte) (size int64, same bool) {
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, false
+	}
+	defer unix.Close(fd)
+	got := make([]byte, len(want)+1)
+	n := 0
+	for n < len(got) {
+		m, err := unix.Read(fd, got[n:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return -1, false
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	if n == len(want) {
+		return int64(n), bytes.Equal(got[:n], want)
+	}
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return -1, false
+	}
+	return st.Size, false
+}
+
+// sizeAt returns the size of the regular file rel of the folder dirfd,
+// not following a link.
+func sizeAt(dirfd int, rel string) (int64, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, rel, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return 0, fmt.Errorf("stat %s: %w", rel, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return 0, fmt.Errorf("%s is not a regular file (mode %#o)", rel, st.Mode&unix.S_IFMT)
+	}
+	return st.Size, nil
 }
 
 // sameContent reports whether the file rel of the folder dirfd, whose

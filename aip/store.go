@@ -204,10 +204,20 @@ func (l *Local) Stage(_ context.Context, final string) (Staged, error) {
 		return nil, err
 	}
 	tmpRoot := l.Lock.tmpRoot()
-	if err := mkdirAllSync(l.Root, tmpRoot); err != nil {
-		return nil, err
+	prefix := strings.ReplaceAll(final, "/", "-") + "-"
+	made := l.Lock.tmpMade()
+	if !made {
+		if err := mkdirAllSync(l.Root, tmpRoot); err != nil {
+			return nil, err
+		}
+		l.Lock.setTmpMade()
 	}
-	tmp, err := mkdirTemp(tmpRoot, strings.ReplaceAll(final, "/", "-")+"-", l.Modes) // the bag's own folder once renamed: its mode, not 0700
+	tmp, err := mkdirTemp(tmpRoot, prefix, l.Modes) // the bag's own folder once renamed: its mode, not 0700
+	if made && errors.Is(err, fs.ErrNotExist) {     // the temp folder was removed meanwhile: made again
+		if err = mkdirAllSync(l.Root, tmpRoot); err == nil {
+			tmp, err = mkdirTemp(tmpRoot, prefix, l.Modes)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
