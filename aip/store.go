@@ -213,7 +213,8 @@ func (l *Local) Stage(_ context.Context, final string) (Staged, error) {
 		l.Lock.setTmpMade()
 	}
 	tmp, err := mkdirTemp(tmpRoot, prefix, l.Modes) // the bag's own folder once renamed: its mode, not 0700
-	if made && errors.Is(err, fs.ErrNotExist) {     // the temp folder was removed meanwhile: made again
+	if made && errors.Is(err, fs.ErrNotExist) {
+		// The temp folder was removed meanwhile: made again.
 		if err = mkdirAllSync(l.Root, tmpRoot); err == nil {
 			tmp, err = mkdirTemp(tmpRoot, prefix, l.Modes)
 		}
