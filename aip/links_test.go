@@ -230,3 +230,58 @@ func TestWriterRefusesLinkAboveNewEntryFolder(t *testing.T) {
 		})
 	}
 }
+
+// TestWriterWritesNoFileThroughLinkedLeafFolder: a leaf folder of the bag
+// being built (data/logs, which the writer made and did not open: its
+// files are created relative to data, resolving no link, stagedir.go)
+// swapped for a link to a folder outside the archive between its two
+// files gets no file through the link: the write fails with a
+// *SymlinkError naming the folder and nothing is published.
+//
+// Local only: symbolic links exist in a folder, not in an object store.
+func TestWriterWritesNoFileThroughLinkedLeafFolder(t *testing.T) {
+	root := t.TempDir()
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+	defer w.Close()
+	outside := t.TempDir()
+	logs := ""
+	aip.SetTestHook(func(final, event string) {
+		if event != "data/logs/capture.log" || logs != "" {
+			return
+		}
+		bags, _ := filepath.Glob(filepath.Join(root, aip.TmpDir, "*"))
+		if len(bags) != 1 {
+			t.Fatalf("temp bags: %v; want one", bags)
+		}
+		logs = filepath.Join(bags[0], "data", "logs")
+		if err := os.Rename(logs, logs+"-aside"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, logs); err != nil {
+			t.Fatal(err)
+		}
+	})
+	defer aip.SetTestHook(nil)
+	res, err := w.WriteEntry(context.Background(), reuseEntry(first, 1))
+	if logs == "" {
+		t.Fatal("the hook never saw data/logs/capture.log written")
+	}
+	if err == nil {
+		t.Errorf("a bag whose data/logs folder became a link was published: %+v", res)
+	}
+	wantLink(t, "a file created in a leaf folder swapped for a link", err, logs)
+	var found []string
+	filepath.WalkDir(outside, func(p string, d fs.DirEntry, err error) error {
+		if p != outside {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) > 0 {
+		t.Errorf("written through the link, outside the archive: %v", found)
+	}
+	if v, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v1")); len(v) > 0 {
+		t.Errorf("published: %v", v)
+	}
+}

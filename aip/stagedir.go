@@ -2,7 +2,6 @@ package aip
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -17,16 +16,20 @@ import (
 
 // stageDir is the temp folder of a bag being built in the folder store,
 // opened once (O_NOFOLLOW) when staged. Every folder of the bag is made
-// once (mkdirat) and opened once relative to the folder above it; every
-// file is created relative to its open folder (openat O_CREAT|O_EXCL|
-// O_NOFOLLOW) and written through the bare descriptor: no path is walked
-// again per file, no link is followed, and a regular file is not offered
-// to the runtime's poller (os.OpenFile probes each descriptor with fcntl
-// and epoll_ctl, which a disk file refuses).
+// once (mkdirat) relative to the folder above it, opened (O_NOFOLLOW) only
+// when a folder is made in it; every file is created relative to the
+// open folder above its own (openat2 of "folder/name", O_CREAT|O_EXCL,
+// resolving no link: RESOLVE_NO_SYMLINKS|RESOLVE_BENEATH) or in its own
+// open folder (openat O_CREAT|O_EXCL|O_NOFOLLOW), and written through the
+// bare descriptor: no path is walked again per file, no link is followed,
+// a leaf folder (page, warc, logs…) is never opened, and a regular file
+// is not offered to the runtime's poller (os.OpenFile probes each
+// descriptor with fcntl and epoll_ctl, which a disk file refuses).
 type stageDir struct {
-	path  string         // the temp folder, for messages and the rename
-	dirs  map[string]int // bag-relative folder ("." the bag itself) → open descriptor
-	modes Modes          // of the folders and files made (modes.go)
+	path  string          // the temp folder, for messages and the rename
+	dirs  map[string]int  // bag-relative folder ("." the bag itself) → open descriptor
+	made  map[string]bool // bag-relative folders made (open or not)
+	modes Modes           // of the folders and files made (modes.go)
 }
 
 // openStageDir opens the temp folder dir, just made by this process; the
@@ -36,7 +39,7 @@ func openStageDir(dir string, m Modes) (*stageDir, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	return &stageDir{path: dir, dirs: map[string]int{".": fd}, modes: m}, nil
+	return &stageDir{path: dir, dirs: map[string]int{".": fd}, made: map[string]bool{".": true}, modes: m}, nil
 }
 
 // dir returns the descriptor of the bag-relative folder d, making it
@@ -48,9 +51,25 @@ func (s *stageDir) dir(d string) (int, error) {
 	if s.dirs == nil {
 		return -1, errors.New("stage folder closed")
 	}
-	parent, err := s.dir(path.Dir(d))
+	parent, err := s.mkdir(d)
 	if err != nil {
 		return -1, err
+	}
+	name := path.Base(d)
+	fd, err := unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, linkError(parent, name, s.name(d), err)
+	}
+	s.dirs[d] = fd
+	return fd, nil
+}
+
+// mkdir makes the bag-relative folder d (d not ".") the first time, in
+// its parent folder, opened (dir), and returns the parent's descriptor.
+func (s *stageDir) mkdir(d string) (int, error) {
+	parent, err := s.dir(path.Dir(d))
+	if err != nil || s.made[d] {
+		return parent, err
 	}
 	name := path.Base(d)
 	if err := unix.Mkdirat(parent, name, s.modes.dir()); err == nil {
@@ -60,21 +79,21 @@ func (s *stageDir) dir(d string) (int, error) {
 	} else if !errors.Is(err, unix.EEXIST) {
 		return -1, &fs.PathError{Op: "mkdir", Path: s.name(d), Err: err}
 	}
-	fd, err := unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, linkError(parent, name, s.name(d), err)
-	}
-	s.dirs[d] = fd
-	return fd, nil
+	s.made[d] = true
+	return parent, nil
 }
 
 // name returns the file path of the bag-relative rel.
 func (s *stageDir) name(rel string) string { return filepath.Join(s.path, filepath.FromSlash(rel)) }
 
-// createAt creates the new file name in the folder dirfd for writing,
+// createAt creates the new file name (one component, or "folder/name"
+// resolved without following any link) in the folder dirfd for writing,
 // with mode (before the umask); a test replaces it to inject failures
 // (such as a real ENOSPC from /dev/full).
 var createAt = func(dirfd int, name string, mode uint32) (int, error) {
+	if strings.Contains(name, "/") {
+		return createBeneath(dirfd, name, mode)
+	}
 	return unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
 }
 
@@ -82,12 +101,23 @@ var createAt = func(dirfd int, name string, mode uint32) (int, error) {
 // It returns the bytes written. It does not sync: publish makes the whole
 // bag durable at once (syncBag) before the rename.
 func (s *stageDir) write(rel string, r io.Reader, size int64) (int64, error) {
-	dirfd, err := s.dir(path.Dir(rel))
+	dirfd, name, err := s.createIn(rel)
 	if err != nil {
 		return 0, err
 	}
-	fd, err := createAt(dirfd, path.Base(rel), s.modes.file())
+	fd, err := createAt(dirfd, name, s.modes.file())
+	if err != nil && strings.Contains(name, "/") && noOpenat2.Load() {
+		// openat2 refused: the file made in its folder, opened.
+		if dirfd, err = s.dir(path.Dir(rel)); err != nil {
+			return 0, err
+		}
+		name = path.Base(rel)
+		fd, err = createAt(dirfd, name, s.modes.file())
+	}
 	if err != nil {
+		if i := strings.LastIndexByte(name, '/'); i >= 0 && (errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EXDEV)) {
+			return 0, linkError(dirfd, name[:i], s.name(path.Dir(rel)), unix.ELOOP) // the folder made became a link
+		}
 		return 0, linkError(dirfd, path.Base(rel), s.name(rel), err)
 	}
 	if err := s.modes.fixFile(fd); err != nil {
@@ -105,6 +135,29 @@ func (s *stageDir) write(rel string, r io.Reader, size int64) (int64, error) {
 		return n, fmt.Errorf("write %s: %w", s.name(rel), err)
 	}
 	return n, nil
+}
+
+// createIn returns where write creates the file rel: its own folder when
+// that is open (the bag's own, or one a folder was made in), with its
+// name; else its folder made (not opened), and the folder above with
+// "folder/name" (createBeneath) — or, without openat2, its folder opened.
+func (s *stageDir) createIn(rel string) (int, string, error) {
+	d := path.Dir(rel)
+	if fd, ok := s.dirs[d]; ok || s.dirs == nil || noOpenat2.Load() {
+		if !ok {
+			var err error
+			fd, err = s.dir(d)
+			if err != nil {
+				return -1, "", err
+			}
+		}
+		return fd, path.Base(rel), nil
+	}
+	parent, err := s.mkdir(d)
+	if err != nil {
+		return -1, "", err
+	}
+	return parent, path.Base(d) + "/" + path.Base(rel), nil
 }
 
 // fdWriter writes to a file descriptor, retrying interrupted and short
@@ -135,7 +188,7 @@ func (s *stageDir) close() {
 	for _, fd := range s.dirs {
 		unix.Close(fd)
 	}
-	s.dirs = nil
+	s.dirs, s.made = nil, nil
 }
 
 // verify checks, right before the bag in the temp folder base of the
@@ -234,7 +287,7 @@ func scanAt(parentfd int, name, rel string, found map[string]int64, problems *[]
 			if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 				return fmt.Errorf("stat %s: %w", r, err)
 			}
-			mode = st.Mode & unix.S_IFMT
+			mode = uint32(st.Mode) & unix.S_IFMT
 			if mode == unix.S_IFREG {
 				found[r] = st.Size
 				continue
@@ -259,40 +312,6 @@ func scanAt(parentfd int, name, rel string, found map[string]int64, problems *[]
 type dirEntry struct {
 	name string
 	typ  uint8
-}
-
-// readEntries returns the entries of the open folder fd, without . and ..
-func readEntries(fd int) ([]dirEntry, error) {
-	var ents []dirEntry
-	buf := make([]byte, 8192)
-	for {
-		n, err := unix.ReadDirent(fd, buf)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n <= 0 {
-			return ents, nil
-		}
-		// struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2),
-		// d_type (1), d_name (NUL-terminated).
-		for b := buf[:n]; len(b) >= 19; {
-			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-			if reclen < 19 || reclen > len(b) {
-				return nil, fmt.Errorf("folder entry of %d bytes", reclen)
-			}
-			name := b[19:reclen]
-			if i := bytes.IndexByte(name, 0); i >= 0 {
-				name = name[:i]
-			}
-			if s := string(name); s != "." && s != ".." {
-				ents = append(ents, dirEntry{name: s, typ: b[18]})
-			}
-			b = b[reclen:]
-		}
-	}
 }
 
 // readBack reads the file name of the folder dirfd (a tag file in the
@@ -325,7 +344,7 @@ func readBack(dirfd int, name string, want []byte) (size int64, same bool) {
 		return int64(n), bytes.Equal(got[:n], want)
 	}
 	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if unix.Fstat(fd, &st) != nil || uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
 		return -1, false
 	}
 	return st.Size, false
@@ -338,8 +357,8 @@ func sizeAt(dirfd int, rel string) (int64, error) {
 	if err := unix.Fstatat(dirfd, rel, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return 0, fmt.Errorf("stat %s: %w", rel, err)
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return 0, fmt.Errorf("%s is not a regular file (mode %#o)", rel, st.Mode&unix.S_IFMT)
+	if uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
+		return 0, fmt.Errorf("%s is not a regular file (mode %#o)", rel, uint32(st.Mode)&unix.S_IFMT)
 	}
 	return st.Size, nil
 }
