@@ -130,7 +130,7 @@ func openBelowAt(rootfd int, root, path string, flags int, create, syncNew bool,
 	}
 	if rel == "." {
 		if rootfd >= 0 {
-			return unix.Dup(rootfd)
+			return unix.FcntlInt(uintptr(rootfd), unix.F_DUPFD_CLOEXEC, 0)
 		}
 		nfd := fd
 		fd = -1 // handed to the caller
