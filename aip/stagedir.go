@@ -221,7 +221,8 @@ func (bf bagFiles) verify(parentfd int, base, dir string) error {
 		if ok && size == unstated {
 			if f.body != nil && tagfd >= 0 && !strings.Contains(f.rel, "/") {
 				var same bool
-				if size, same = readBack(tagfd, f.rel, f.body); size == f.size && !same {
+				size, same = readBack(tagfd, f.rel, f.body)
+				if size < 0 || size == f.size && !same {
 					problems = append(problems, f.rel+" was changed")
 					continue
 				}
