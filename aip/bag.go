@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Tag file names.
@@ -104,23 +105,25 @@ func publishSynced(lock *ArchiveLock, root string, bag *stageDir, final string, 
 	if err := lock.verify(root); err != nil {
 		return err
 	}
-	var dst *os.File
+	rootfd, done := lock.rootDir(root)
+	defer done()
+	var dst int
 	var err error
 	if sync {
-		dst, err = openDirBelow(root, filepath.Dir(final), true, bag.modes) // made if missing; a link on the way is refused
+		dst, err = openDirBelow(rootfd, root, filepath.Dir(final), true, bag.modes) // made if missing; a link on the way is refused
 	} else {
-		dst, err = openDirBelowUnsynced(root, filepath.Dir(final), bag.modes)
+		dst, err = openDirBelowUnsynced(rootfd, root, filepath.Dir(final), bag.modes)
 	}
 	if err != nil {
 		return err
 	}
-	defer dst.Close()
-	src, err := openDirBelow(root, filepath.Dir(bag.path), false, Modes{})
+	defer unix.Close(dst)
+	src, err := openDirBelow(rootfd, root, filepath.Dir(bag.path), false, Modes{})
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	if err := files.verify(int(src.Fd()), filepath.Base(bag.path), bag.path); err != nil {
+	defer unix.Close(src)
+	if err := files.verify(src, filepath.Base(bag.path), bag.path); err != nil {
 		return err
 	}
 	return renameAt(src, bag.path, dst, final, sync)

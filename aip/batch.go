@@ -245,7 +245,7 @@ func (b *Batch) flush(ctx context.Context) error {
 		name, line := pub.stamp(time.Now())
 		if r, err := l.stageRecord(name, line, false); err == nil {
 			recs[i] = r
-			recDirs = append(recDirs, r.dir.Name())
+			recDirs = append(recDirs, r.dir)
 			if testHook != nil {
 				testHook(Location(pb.st, pb.final), "record")
 			}
@@ -282,7 +282,7 @@ func (b *Batch) flush(ctx context.Context) error {
 		}
 		if r := recs[i]; r != nil {
 			if r.publish() == nil {
-				announced = append(announced, r.dir.Name())
+				announced = append(announced, r.dir)
 				continue
 			} // its name taken, or the rename failed: announced on its own
 		}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestOpenBeneathAsWalk opens paths with links, missing components, files
@@ -51,7 +53,7 @@ func TestOpenBeneathAsWalk(t *testing.T) {
 		var err error
 		if dir {
 			var f *os.File
-			if f, err = openDirBelow(root, filepath.Join(root, rel), false, Modes{}); err == nil {
+			if f, err = openBelow(root, filepath.Join(root, rel), unix.O_RDONLY|unix.O_DIRECTORY, false, true, Modes{}); err == nil {
 				r.name = f.Name()
 				f.Close()
 			}
@@ -136,7 +138,7 @@ func BenchmarkOpenBelow(b *testing.B) {
 				noOpenat2.Store(way.walk)
 				defer noOpenat2.Store(false)
 				for b.Loop() {
-					if f, err := openDirBelow(root, p.path, false, Modes{}); err == nil {
+					if f, err := openBelow(root, p.path, unix.O_RDONLY|unix.O_DIRECTORY, false, true, Modes{}); err == nil {
 						f.Close()
 					}
 				}

@@ -121,11 +121,19 @@
 // existing path in one openat2(2) that refuses any link on the way
 // (RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH; beneath_linux.go) and otherwise
 // (a link met, a folder to make, no openat2) every folder relative to the
-// one above it with O_NOFOLLOW, which names the link; the Writer builds a
-// bag through its temp folder opened once so (stagedir.go: each folder made
-// once with mkdirat, each file created with openat relative to its folder,
-// the wholeness re-check read afresh the same way), publishes through
-// parents opened that way (renameat) and reads reused media so, and
+// one above it with O_NOFOLLOW, which names the link (a missing folder to
+// make: below the deepest folder on the way that exists, itself opened in
+// one openat2); under the archive lock these look-ups start from the root
+// folder the lock holds open (rootfd.go) instead of opening the root by
+// its path each time. The Writer builds a bag through its temp folder
+// opened once so (stagedir.go: each folder made once with mkdirat relative
+// to the folder above, opened only when a folder is made in it; each file
+// created with openat in its open folder, or with openat2 of
+// "folder/name" resolving no link relative to the folder above; the
+// wholeness re-check read afresh the same way, entries' types from
+// getdents64, tag files read back), publishes through parents opened that
+// way (renameat2 RENAME_NOREPLACE: an existing version is refused by the
+// rename itself) and reads reused media so, and
 // ArchivedMedia reads an earlier version so (through Local); a link fails
 // with a *SymlinkError naming it (permanent for a write). Other packages
 // reading an archive (report) read it through a Store. ArchivedMedia streams the

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,5 +187,101 @@ func TestWriterWritesNoFileThroughLinkInTempBag(t *testing.T) {
 	})
 	if len(found) > 0 {
 		t.Errorf("written through the link, outside the archive: %v", found)
+	}
+}
+
+// TestWriterRefusesLinkAboveNewEntryFolder: a new entry's folder is made
+// below the deepest folder on its way that exists (found in one openat2
+// call, nofollow.go); a blog, entries or year folder that is a link to a
+// folder outside the archive makes the write fail with a *SymlinkError
+// naming the link, and no folder or version is made where it points.
+//
+// Local only: symbolic links exist in a folder, not in an object store.
+func TestWriterRefusesLinkAboveNewEntryFolder(t *testing.T) {
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	for _, level := range []string{"blog id", "entries", "year"} {
+		t.Run(level, func(t *testing.T) {
+			root := t.TempDir()
+			w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+			defer w.Close()
+			res, err := w.WriteEntry(context.Background(), reuseEntry(first, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			year := filepath.Dir(filepath.Dir(res.Dir))
+			entries := filepath.Dir(year)
+			p := map[string]string{"blog id": filepath.Dir(entries), "entries": entries, "year": year}[level]
+			out := moveAndLink(t, p)
+			other := reuseEntry(first, 0)
+			other.URL, other.Title = "https://blog.example.org/2024/05/other/", "Other" // a new key, the same year
+			other.Files[0].URL = other.URL
+			_, err = w.WriteEntry(context.Background(), other)
+			wantLink(t, "a new entry's folder under a linked "+level+" folder", err, p)
+			var made []string
+			filepath.WalkDir(out, func(q string, d fs.DirEntry, err error) error {
+				if err == nil && d.IsDir() && filepath.Base(q) != "v1" && strings.Contains(q, "other") {
+					made = append(made, q)
+				}
+				return nil
+			})
+			if len(made) > 0 {
+				t.Errorf("folders made outside the archive, through the link: %v", made)
+			}
+		})
+	}
+}
+
+// TestWriterWritesNoFileThroughLinkedLeafFolder: a leaf folder of the bag
+// being built (data/logs, which the writer made and did not open: its
+// files are created relative to data, resolving no link, stagedir.go)
+// swapped for a link to a folder outside the archive between its two
+// files gets no file through the link: the write fails with a
+// *SymlinkError naming the folder and nothing is published.
+//
+// Local only: symbolic links exist in a folder, not in an object store.
+func TestWriterWritesNoFileThroughLinkedLeafFolder(t *testing.T) {
+	root := t.TempDir()
+	first := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	w := &aip.Writer{Root: root, Now: func() time.Time { return first }}
+	defer w.Close()
+	outside := t.TempDir()
+	logs := ""
+	aip.SetTestHook(func(final, event string) {
+		if event != "data/logs/capture.log" || logs != "" {
+			return
+		}
+		bags, _ := filepath.Glob(filepath.Join(root, aip.TmpDir, "*"))
+		if len(bags) != 1 {
+			t.Fatalf("temp bags: %v; want one", bags)
+		}
+		logs = filepath.Join(bags[0], "data", "logs")
+		if err := os.Rename(logs, logs+"-aside"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, logs); err != nil {
+			t.Fatal(err)
+		}
+	})
+	defer aip.SetTestHook(nil)
+	res, err := w.WriteEntry(context.Background(), reuseEntry(first, 1))
+	if logs == "" {
+		t.Fatal("the hook never saw data/logs/capture.log written")
+	}
+	if err == nil {
+		t.Errorf("a bag whose data/logs folder became a link was published: %+v", res)
+	}
+	wantLink(t, "a file created in a leaf folder swapped for a link", err, logs)
+	var found []string
+	filepath.WalkDir(outside, func(p string, d fs.DirEntry, err error) error {
+		if p != outside {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) > 0 {
+		t.Errorf("written through the link, outside the archive: %v", found)
+	}
+	if v, _ := filepath.Glob(filepath.Join(root, "*", "entries", "*", "*", "v1")); len(v) > 0 {
+		t.Errorf("published: %v", v)
 	}
 }

@@ -28,6 +28,11 @@ type ArchiveLock struct {
 
 	tmp   string   // the folder bags are built in; "" means <root>/.tmp (see LockWorker)
 	extra *os.File // a worker's own lock file, held with f
+
+	held   os.FileInfo // f's identity, read once: an open file's inode does not change
+	rootfd int         // the root folder, opened when locked (rootfd.go); -1 once closed
+	users  int         // rootDir calls not yet done
+	tmpOK  bool        // tmpRoot was found or made (Stage makes it once per lock)
 }
 
 // LockedError reports an archive another process (or another lock of this
@@ -75,7 +80,25 @@ func LockArchive(root string) (*ArchiveLock, error) {
 		f.Close()
 		return nil, fmt.Errorf("aip: lock archive %s: %w", path, err)
 	}
-	return &ArchiveLock{root: root, path: path, f: f}, nil
+	return newLock(root, path, f, nil, "")
+}
+
+// newLock returns the lock held through f (and extra, a worker's own
+// lock file) on root, with the root folder opened (rootfd.go) and f's
+// identity read once for verify.
+func newLock(root, path string, f, extra *os.File, tmp string) (*ArchiveLock, error) {
+	held, err := f.Stat()
+	if err == nil {
+		var fd int
+		if fd, err = openRoot(root); err == nil {
+			return &ArchiveLock{root: root, path: path, f: f, extra: extra, tmp: tmp, held: held, rootfd: fd}, nil
+		}
+	}
+	f.Close()
+	if extra != nil {
+		extra.Close()
+	}
+	return nil, fmt.Errorf("aip: lock archive %s: %w", path, err)
 }
 
 // flock takes an exclusive flock on f without waiting, retrying when a
@@ -131,6 +154,10 @@ func (l *ArchiveLock) Close() error {
 		err = errors.Join(err, l.extra.Close())
 		l.extra = nil
 	}
+	if l.users == 0 && l.rootfd >= 0 { // else the last rootDir caller's done closes it
+		closeFD(l.rootfd)
+		l.rootfd = -1
+	}
 	return err
 }
 
@@ -149,12 +176,8 @@ func (l *ArchiveLock) verify(root string) error {
 	if l.f == nil {
 		return fmt.Errorf("aip: archive %s: lock released", root)
 	}
-	held, err := l.f.Stat()
-	if err != nil {
-		return fmt.Errorf("aip: archive %s: lock: %w", root, err)
-	}
 	now, err := os.Lstat(l.path)
-	if err != nil || !os.SameFile(held, now) {
+	if err != nil || !os.SameFile(l.held, now) {
 		return fmt.Errorf("aip: archive %s: lock file %s was removed or replaced: another process may be writing", root, l.path)
 	}
 	return nil

@@ -40,8 +40,7 @@ func LockWorker(root, name string) (*ArchiveLock, error) {
 		own.Close()
 		return nil, fmt.Errorf("aip: lock archive: %w", err)
 	}
-	return &ArchiveLock{root: root, path: filepath.Join(root, LockFile), f: shared, extra: own,
-		tmp: filepath.Join(tmp, "worker-"+name)}, nil
+	return newLock(root, filepath.Join(root, LockFile), shared, own, filepath.Join(tmp, "worker-"+name))
 }
 
 // LockBlog takes an exclusive flock on <root>/.tmp/blog-<id>.lock for the

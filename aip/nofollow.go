@@ -45,7 +45,12 @@ func ReadFile(root, path string) ([]byte, error) {
 // among the entries is listed as a link (its Type has fs.ModeSymlink), not
 // followed.
 func ReadDir(root, path string) ([]fs.DirEntry, error) {
-	f, err := openBelow(root, path, unix.O_RDONLY|unix.O_DIRECTORY, false, true, Modes{})
+	return readDirAt(-1, root, path)
+}
+
+// readDirAt is ReadDir with root's folder held open as rootfd (-1: none).
+func readDirAt(rootfd int, root, path string) ([]fs.DirEntry, error) {
+	f, err := openFileBelow(rootfd, root, path, unix.O_RDONLY|unix.O_DIRECTORY, false, true, Modes{})
 	if err != nil {
 		return nil, err
 	}
@@ -74,48 +79,101 @@ func LatestVersionIn(root, dir string) (int, error) {
 
 // openDirBelow opens the folder dir under root without following links;
 // with create, missing folders are made (with the folder mode of m) and
-// each parent that got a new entry is fsynced.
-func openDirBelow(root, dir string, create bool, m Modes) (*os.File, error) {
-	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, create, true, m)
+// each parent that got a new entry is fsynced. rootfd is root's folder
+// when the caller holds it open (ArchiveLock.rootDir), else -1.
+func openDirBelow(rootfd int, root, dir string, create bool, m Modes) (int, error) {
+	return openBelowAt(rootfd, root, dir, unix.O_RDONLY|unix.O_DIRECTORY, create, true, m)
 }
 
 // openDirBelowUnsynced is openDirBelow with create, except that no parent
 // is fsynced: for a group commit (batch.go), whose syncfs after its
 // renames makes the new folders durable with them.
-func openDirBelowUnsynced(root, dir string, m Modes) (*os.File, error) {
-	return openBelow(root, dir, unix.O_RDONLY|unix.O_DIRECTORY, true, false, m)
+func openDirBelowUnsynced(rootfd int, root, dir string, m Modes) (int, error) {
+	return openBelowAt(rootfd, root, dir, unix.O_RDONLY|unix.O_DIRECTORY, true, false, m)
 }
 
-// openBelow opens path under root with flags, every component below root
-// opened with O_NOFOLLOW relative to its parent; with create, missing
-// folders are made with the folder mode of m, and with syncNew each
-// parent that got one is fsynced.
+// openBelow is openBelowAt as an *os.File, root opened by its path.
 func openBelow(root, path string, flags int, create, syncNew bool, m Modes) (*os.File, error) {
+	return openFileBelow(-1, root, path, flags, create, syncNew, m)
+}
+
+// openFileBelow is openBelowAt as an *os.File.
+func openFileBelow(rootfd int, root, path string, flags int, create, syncNew bool, m Modes) (*os.File, error) {
+	fd, err := openBelowAt(rootfd, root, path, flags, create, syncNew, m)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// openBelowAt opens path under root with flags, every component below
+// root opened with O_NOFOLLOW relative to its parent; with create, missing
+// folders are made with the folder mode of m, and with syncNew each
+// parent that got one is fsynced. rootfd, if not -1, is root's folder,
+// held open by the caller (left open); else root is opened by its path.
+// It returns the new descriptor, which the caller closes.
+func openBelowAt(rootfd int, root, path string, flags int, create, syncNew bool, m Modes) (int, error) {
 	rel, err := relBelow(root, path)
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return nil, fmt.Errorf("%s: not under the archive %s", path, root)
+		return -1, fmt.Errorf("%s: not under the archive %s", path, root)
 	}
-	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
+	fd := rootfd
+	if fd < 0 {
+		if fd, err = openRoot(root); err != nil {
+			return -1, err
+		}
+		defer func() {
+			if fd >= 0 {
+				unix.Close(fd)
+			}
+		}()
 	}
 	if rel == "." {
-		return os.NewFile(uintptr(fd), root), nil
+		if rootfd >= 0 {
+			return unix.FcntlInt(uintptr(rootfd), unix.F_DUPFD_CLOEXEC, 0)
+		}
+		nfd := fd
+		fd = -1 // handed to the caller
+		return nfd, nil
 	}
+	start, at := fd, root
+	var parts []string
 	if flags&unix.O_CREAT == 0 {
 		// Every component at once when the path exists (openBeneath); a
 		// missing one is an answer unless create makes it.
 		nfd, ok, err := openBeneath(fd, rel, flags)
 		if ok && (err == nil || !create) {
-			unix.Close(fd)
 			if err != nil {
-				return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+				return -1, &fs.PathError{Op: "open", Path: path, Err: err}
 			}
-			return os.NewFile(uintptr(nfd), path), nil
+			return nfd, nil
+		}
+		if ok && create {
+			// Missing: open the deepest folder on the way that exists in
+			// one call too, and make the rest below it.
+			for p := filepath.Dir(rel); p != "."; p = filepath.Dir(p) {
+				pfd, ok, err := openBeneath(fd, p, unix.O_RDONLY|unix.O_DIRECTORY)
+				if !ok {
+					break // walk from the root
+				}
+				if err == nil {
+					defer unix.Close(pfd)
+					start, at = pfd, filepath.Join(root, p)
+					parts = strings.Split(rel[len(p)+1:], string(filepath.Separator))
+					break
+				}
+			}
 		}
 	}
-	parts := strings.Split(rel, string(filepath.Separator))
-	at := root
+	if parts == nil {
+		parts = strings.Split(rel, string(filepath.Separator))
+	}
+	cur := start
+	closeCur := func() {
+		if cur != start {
+			unix.Close(cur)
+		}
+	}
 	for i, name := range parts {
 		last := i == len(parts)-1
 		fl := unix.O_RDONLY | unix.O_DIRECTORY
@@ -123,29 +181,29 @@ func openBelow(root, path string, flags int, create, syncNew bool, m Modes) (*os
 			fl = flags
 		}
 		next := filepath.Join(at, name)
-		nfd, err := unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		nfd, err := unix.Openat(cur, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if errors.Is(err, unix.ENOENT) && create && fl&unix.O_DIRECTORY != 0 {
-			err = unix.Mkdirat(fd, name, m.dir())
+			err = unix.Mkdirat(cur, name, m.dir())
 			if err == nil {
-				if err = m.fixDirAt(fd, name); err == nil && syncNew {
-					err = unix.Fsync(fd)
+				if err = m.fixDirAt(cur, name); err == nil && syncNew {
+					err = unix.Fsync(cur)
 				}
 			} else if errors.Is(err, unix.EEXIST) {
 				err = nil // another writer made it between our open and mkdir
 			}
 			if err == nil {
-				nfd, err = unix.Openat(fd, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+				nfd, err = unix.Openat(cur, name, fl|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 			}
 		}
 		if err != nil {
-			err = linkError(fd, name, next, err)
-			unix.Close(fd)
-			return nil, err
+			err = linkError(cur, name, next, err)
+			closeCur()
+			return -1, err
 		}
-		unix.Close(fd)
-		fd, at = nfd, next
+		closeCur()
+		cur, at = nfd, next
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	return cur, nil
 }
 
 // linkError turns the failure to open name in the folder dirfd (at path
@@ -164,24 +222,24 @@ func linkError(dirfd int, name, p string, err error) error {
 }
 
 // renameAt renames the folder from to to through their parents src and
-// dst, opened without following links (openDirBelow); to must not exist.
-// With sync, both parents are fsynced after the rename (a group commit
-// syncs the file system once after all its renames instead, batch.go).
-func renameAt(src *os.File, from string, dst *os.File, to string, sync bool) error {
-	var st unix.Stat_t
-	if err := unix.Fstatat(int(dst.Fd()), filepath.Base(to), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
-		return fmt.Errorf("publish %s: version exists", to)
-	}
-	if err := unix.Renameat(int(src.Fd()), filepath.Base(from), int(dst.Fd()), filepath.Base(to)); err != nil {
+// dst, opened without following links (openDirBelow); to must not exist
+// (renameNoReplace: refused atomically where the kernel can). With sync,
+// both parents are fsynced after the rename (a group commit syncs the
+// file system once after all its renames instead, batch.go).
+func renameAt(src int, from string, dst int, to string, sync bool) error {
+	if err := renameNoReplace(src, filepath.Base(from), dst, filepath.Base(to)); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("publish %s: version exists", to)
+		}
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
 	}
 	if !sync {
 		return nil
 	}
-	if err := dst.Sync(); err != nil {
+	if err := unix.Fsync(dst); err != nil {
 		return fmt.Errorf("sync %s: %w", filepath.Dir(to), err)
 	}
-	if err := src.Sync(); err != nil {
+	if err := unix.Fsync(src); err != nil {
 		return fmt.Errorf("sync %s: %w", filepath.Dir(from), err)
 	}
 	return nil

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -332,7 +331,7 @@ func (l *Local) PutRecord(_ context.Context, name string, data []byte) error {
 	}
 	defer r.close()
 	if err = r.publish(); err == nil {
-		err = unix.Fsync(int(r.dir.Fd()))
+		err = unix.Fsync(r.dirfd)
 	}
 	if err != nil {
 		return &fs.PathError{Op: "put", Path: r.path, Err: err}
@@ -344,10 +343,11 @@ func (l *Local) PutRecord(_ context.Context, name string, data []byte) error {
 // temporary name (a dot, the name, .tmp: ListRecords skips it) in its
 // folder, not yet in place.
 type stagedRecord struct {
-	dir       *os.File // the record's folder
-	tmp, base string   // its temporary name and its name in dir
-	path      string   // its file path, for errors
-	done      bool     // renamed into place
+	dirfd     int    // the record's folder
+	dir       string // its path, for the sync of a group commit
+	tmp, base string // its temporary name and its name in dir
+	path      string // its file path, for errors
+	done      bool   // renamed into place
 }
 
 // stageRecord writes the record name's content under its temporary name
@@ -362,21 +362,22 @@ func (l *Local) stageRecord(name string, data []byte, sync bool) (*stagedRecord,
 	if err != nil {
 		return nil, err
 	}
-	var dir *os.File
+	rootfd, done := l.Lock.rootDir(l.Root)
+	var dfd int
 	if sync {
-		dir, err = openDirBelow(l.Root, filepath.Dir(p), true, l.Modes)
+		dfd, err = openDirBelow(rootfd, l.Root, filepath.Dir(p), true, l.Modes)
 	} else {
-		dir, err = openDirBelowUnsynced(l.Root, filepath.Dir(p), l.Modes)
+		dfd, err = openDirBelowUnsynced(rootfd, l.Root, filepath.Dir(p), l.Modes)
 	}
+	done()
 	if err != nil {
 		return nil, err
 	}
-	r := &stagedRecord{dir: dir, base: path.Base(name), path: p}
+	r := &stagedRecord{dirfd: dfd, dir: filepath.Dir(p), base: path.Base(name), path: p}
 	r.tmp = "." + r.base + ".tmp"
-	dfd := int(dir.Fd())
 	fd, err := unix.Openat(dfd, r.tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, l.Modes.file())
 	if err != nil {
-		dir.Close()
+		unix.Close(dfd)
 		return nil, &fs.PathError{Op: "create", Path: p, Err: err}
 	}
 	err = l.Modes.fixFile(fd)
@@ -399,12 +400,7 @@ func (l *Local) stageRecord(name string, data []byte, sync bool) (*stagedRecord,
 // publish renames the staged record into place, unless its name exists
 // (records are create-only). Its folder is not synced.
 func (r *stagedRecord) publish() error {
-	dfd := int(r.dir.Fd())
-	var st unix.Stat_t
-	if unix.Fstatat(dfd, r.base, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-		return fs.ErrExist
-	}
-	if err := unix.Renameat(dfd, r.tmp, dfd, r.base); err != nil {
+	if err := renameNoReplace(r.dirfd, r.tmp, r.dirfd, r.base); err != nil {
 		return err
 	}
 	r.done = true
@@ -415,9 +411,9 @@ func (r *stagedRecord) publish() error {
 // and closes its folder.
 func (r *stagedRecord) close() {
 	if !r.done {
-		unix.Unlinkat(int(r.dir.Fd()), r.tmp, 0)
+		unix.Unlinkat(r.dirfd, r.tmp, 0)
 	}
-	r.dir.Close()
+	unix.Close(r.dirfd)
 }
 
 // ListRecords lists the files below dir whose names sort after after,

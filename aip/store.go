@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Store is where an archive's bags are kept: the one storage interface
@@ -93,7 +95,9 @@ func (l *Local) Open(name string) (fs.File, error) {
 	if name == "." {
 		return os.Open(l.Root) // the root itself may be a link: the operator's choice
 	}
-	return OpenFile(l.Root, p)
+	rootfd, done := l.Lock.rootDir(l.Root)
+	defer done()
+	return openFileBelow(rootfd, l.Root, p, unix.O_RDONLY, false, true, Modes{})
 }
 
 // ReadDir lists the folder name, sorted, links listed as links. The
@@ -107,7 +111,9 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 	if name == "." {
 		ents, err = os.ReadDir(l.Root)
 	} else {
-		ents, err = ReadDir(l.Root, p)
+		rootfd, done := l.Lock.rootDir(l.Root)
+		ents, err = readDirAt(rootfd, l.Root, p)
+		done()
 	}
 	if name != "." || err != nil {
 		return ents, err
@@ -123,11 +129,15 @@ func (l *Local) ReadDir(name string) ([]fs.DirEntry, error) {
 
 // ReadFile reads the file name without following links.
 func (l *Local) ReadFile(name string) ([]byte, error) {
-	p, err := l.path("readfile", name)
+	if _, err := l.path("readfile", name); err != nil {
+		return nil, err
+	}
+	f, err := l.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return ReadFile(l.Root, p)
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // Stat returns the FileInfo of name without following links.
@@ -194,10 +204,21 @@ func (l *Local) Stage(_ context.Context, final string) (Staged, error) {
 		return nil, err
 	}
 	tmpRoot := l.Lock.tmpRoot()
-	if err := mkdirAllSync(l.Root, tmpRoot); err != nil {
-		return nil, err
+	prefix := strings.ReplaceAll(final, "/", "-") + "-"
+	made := l.Lock.tmpMade()
+	if !made {
+		if err := mkdirAllSync(l.Root, tmpRoot); err != nil {
+			return nil, err
+		}
+		l.Lock.setTmpMade()
 	}
-	tmp, err := mkdirTemp(tmpRoot, strings.ReplaceAll(final, "/", "-")+"-", l.Modes) // the bag's own folder once renamed: its mode, not 0700
+	tmp, err := mkdirTemp(tmpRoot, prefix, l.Modes) // the bag's own folder once renamed: its mode, not 0700
+	if made && errors.Is(err, fs.ErrNotExist) {
+		// The temp folder was removed meanwhile: made again.
+		if err = mkdirAllSync(l.Root, tmpRoot); err == nil {
+			tmp, err = mkdirTemp(tmpRoot, prefix, l.Modes)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +293,13 @@ func (w *Writer) readStore() Store {
 	if w.Store != nil {
 		return w.Store
 	}
-	return &Local{Root: w.Root}
+	w.mu.Lock()
+	lock := w.Lock
+	if lock == nil {
+		lock = w.own
+	}
+	w.mu.Unlock()
+	return &Local{Root: w.Root, Lock: lock} // the lock's root folder, when it holds one, saves opening it per read
 }
 
 // name returns the store name of dir, a path the layout functions built

@@ -48,7 +48,7 @@ func syncRecords(recs []*stagedRecord) error {
 		if r == nil {
 			continue
 		}
-		fd, err := unix.Openat(int(r.dir.Fd()), r.tmp, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		fd, err := unix.Openat(int(r.dirfd), r.tmp, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return fmt.Errorf("sync %s: %w", r.path, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/blogharvest/blogharvest"
@@ -38,6 +39,23 @@ func TestWriterPublishesOnlyWholeBags(t *testing.T) {
 			data[len(data)-1] ^= 1
 			return errors.Join(err, os.WriteFile(p, data, 0o644))
 		},
+		"tag file grown": func(tmp string) error {
+			f, err := os.OpenFile(filepath.Join(tmp, "bag-info.txt"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			_, err = f.Write([]byte("X"))
+			return errors.Join(err, f.Close())
+		},
+		"tag file truncated": func(tmp string) error { return os.Truncate(filepath.Join(tmp, "tagmanifest-sha512.txt"), 3) },
+		"file added beside the tag files": func(tmp string) error {
+			return os.WriteFile(filepath.Join(tmp, "stowaway.txt"), []byte("?"), 0o644)
+		},
+		// local only: an object store has no links (nor named pipes)
+		"tag file replaced by a named pipe": func(tmp string) error {
+			p := filepath.Join(tmp, "bagit.txt")
+			return errors.Join(os.Remove(p), syscall.Mkfifo(p, 0o644))
+		},
 		// local only: an object store has no links
 		"tag file replaced by a symlink": func(tmp string) error {
 			p := filepath.Join(tmp, "bagit.txt")
@@ -47,8 +65,8 @@ func TestWriterPublishesOnlyWholeBags(t *testing.T) {
 	for name, damage := range damages {
 		t.Run(name, func(t *testing.T) {
 			forEachBackend(t, func(t *testing.T, a *testArchive) {
-				if strings.Contains(name, "symlink") && a.backend != "local" {
-					t.Skip("an object store has no symbolic links")
+				if (strings.Contains(name, "symlink") || strings.Contains(name, "named pipe")) && a.backend != "local" {
+					t.Skip("an object store has no symbolic links or named pipes")
 				}
 				if name == "payload rewritten, same size" && a.backend == "local" {
 					t.Skip("the folder's publish re-reads tag files, not the payload: check finds this one")
