@@ -96,6 +96,7 @@ func (n *node) transit(byt byte) *node {
 // as one-element slices of a block with no room after them: a second key
 // appends into a slice of its own.
 type nodes struct {
+	n     int // the nodes handed out
 	block []node
 	keys  []byte
 	next  []*node
@@ -112,6 +113,7 @@ func (a *nodes) new(val byte) *node {
 	}
 	n := &a.block[0]
 	a.block = a.block[1:]
+	a.n++
 	n.val = val
 	return n
 }
@@ -203,17 +205,39 @@ func (start *node) addGotosIndexes(idxs []SeqIndex, seqs []Seq, a *nodes) {
 	}
 }
 
-func (start *node) addFails() {
+// distinct reports whether op holds no output twice.
+func distinct(op []out) bool {
+	for i := 1; i < len(op); i++ {
+		if contains(op[:i], op[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// addFails adds the fail function, and to each node's outputs those of
+// the nodes its fails lead to, breadth first from start, the root of an
+// automaton of n nodes (blogharvest: the same fails and outputs, in the same
+// order, as upstream's, which grew its queue one node at a time and walked
+// each node's whole chain of fails for their outputs, checking each against
+// the node's list). The chain's outputs are its first fail's, which already
+// holds those of the fails after it, without repeats and in the chain's
+// order; a node with no output of its own shares its fail's list when that
+// holds no output twice (no output is added to a node once it has been
+// reached), and one with
+// outputs of its own adds those of its fail's list it lacks, in a list
+// grown once.
+func (start *node) addFails(n int) {
 	// root and its children fail to root
 	start.fail = start
 	for _, c := range start.next {
 		c.fail = start
 	}
 	// traverse tree in breadth first search adding fails
-	queue := make([]*node, 0, 50)
-	queue = append(queue, start)
-	for len(queue) > 0 {
-		pop := queue[0]
+	queue := make([]*node, 1, n)
+	queue[0] = start
+	for i := 0; i < len(queue); i++ {
+		pop := queue[i]
 		for _, node := range pop.next {
 			queue = append(queue, node)
 			// starting from the node's parent, follow the fails back towards root,
@@ -230,18 +254,25 @@ func (start *node) addFails() {
 			} else {
 				node.fail = start
 			}
-			// another traverse back to root following the fails. This time add any unique out functions to the node
+			// the outputs of the node's fails: its fail's, which hold those of
+			// the rest of the chain (blogharvest)
 			fail = node.fail
-			for fail != start {
-				for _, o := range fail.output {
-					if !contains(node.output, o) {
-						node.output, node.outMax, node.outMaxL = addOutput(node.output, o, node.outMax, node.outMaxL)
-					}
+			if fail == start || len(fail.output) == 0 {
+				continue
+			}
+			if len(node.output) == 0 && distinct(fail.output) {
+				node.output, node.outMax, node.outMaxL = fail.output, fail.outMax, fail.outMaxL
+				continue
+			}
+			if want := len(node.output) + len(fail.output); cap(node.output) < want {
+				node.output = append(make([]out, 0, want), node.output...)
+			}
+			for _, o := range fail.output {
+				if !contains(node.output, o) {
+					node.output, node.outMax, node.outMaxL = addOutput(node.output, o, node.outMax, node.outMaxL)
 				}
-				fail = fail.fail
 			}
 		}
-		queue = queue[1:]
 	}
 }
 
