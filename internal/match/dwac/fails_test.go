@@ -21,11 +21,12 @@ func TestFailsAsUpstream(t *testing.T) {
 		got, want := a.new(0), b.new(0)
 		got.addGotos(seqs, &a)
 		want.addGotos(seqs, &b)
+		checkGotos(t, round, got, seqs, nil)
 		got.addFails(a.n)
 		want.upstreamAddFails()
 		compareAutomata(t, round, got, want)
 
-		var idxs []SeqIndex
+		idxs := []SeqIndex{}
 		for i, s := range seqs {
 			if len(s.Choices) > 1 && r.Intn(2) == 0 {
 				idxs = append(idxs, SeqIndex{i, 1 + r.Intn(len(s.Choices)-1)})
@@ -35,9 +36,67 @@ func TestFailsAsUpstream(t *testing.T) {
 		got, want = c.new(0), d.new(0)
 		got.addGotosIndexes(idxs, seqs, &c)
 		want.addGotosIndexes(idxs, seqs, &d)
+		checkGotos(t, round, got, seqs, idxs)
 		got.addFails(c.n)
 		want.upstreamAddFails()
 		compareAutomata(t, round, got, want)
+	}
+}
+
+// checkGotos fails unless the goto function of the automaton rooted at root
+// is the trie of the alternatives of seqs (of the choices idxs name, or of
+// all when idxs is nil): for every node, the path to it, every byte, a goto
+// exactly when path and byte begin an alternative, and a node's children
+// in the order their paths first occur among the alternatives.
+func checkGotos(t *testing.T, round int, root *node, seqs []Seq, idxs []SeqIndex) {
+	t.Helper()
+	first := map[string]int{"": 0} // prefix: order of first occurrence
+	add := func(alt []byte) {
+		for l := 1; l <= len(alt); l++ {
+			if _, ok := first[string(alt[:l])]; !ok {
+				first[string(alt[:l])] = len(first)
+			}
+		}
+	}
+	if idxs == nil {
+		for _, s := range seqs {
+			for _, c := range s.Choices {
+				for _, alt := range c {
+					add(alt)
+				}
+			}
+		}
+	} else {
+		for _, idx := range idxs {
+			for _, c := range seqs[idx[0]].Choices[idx[1]:] {
+				for _, alt := range c {
+					add(alt)
+				}
+			}
+		}
+	}
+	var one [1]*node
+	queue, paths, n := []*node{root}, []string{""}, 0
+	for i := 0; i < len(queue); i++ {
+		n++
+		last := -1
+		for b := 0; b < 256; b++ {
+			_, want := first[paths[i]+string([]byte{byte(b)})]
+			if got := queue[i].transit(byte(b)); (got != nil) != want || (got != nil && got.val != byte(b)) {
+				t.Fatalf("round %d: node %q, byte %d: goto %v, want one: %v", round, paths[i], b, got != nil, want)
+			}
+		}
+		for _, c := range queue[i].children(&one) {
+			p := paths[i] + string([]byte{c.val})
+			if queue[i].transit(c.val) != c || first[p] < last {
+				t.Fatalf("round %d: node %q: child %q out of order or not its goto", round, paths[i], p)
+			}
+			last = first[p]
+			queue, paths = append(queue, c), append(paths, p)
+		}
+	}
+	if n != len(first) {
+		t.Fatalf("round %d: %d nodes, %d prefixes", round, n, len(first))
 	}
 }
 
@@ -73,9 +132,10 @@ func randomSeqs(r *rand.Rand, n, k int) []Seq {
 func compareAutomata(t *testing.T, round int, got, want *node) {
 	t.Helper()
 	index := func(root *node) ([]*node, map[*node]int) {
+		var one [1]*node
 		order, at := []*node{root}, map[*node]int{root: 0}
 		for i := 0; i < len(order); i++ {
-			for _, c := range order[i].next {
+			for _, c := range order[i].children(&one) {
 				at[c] = len(order)
 				order = append(order, c)
 			}
@@ -99,11 +159,11 @@ func compareAutomata(t *testing.T, round int, got, want *node) {
 }
 
 // upstreamAddFails is upstream's addFails (match v1.0.5), the goto table
-// read through transit.
+// read through transit and keys.
 func (start *node) upstreamAddFails() {
 	// root and its children fail to root
 	start.fail = start
-	for _, byt := range start.keys {
+	for _, byt := range start.keys() {
 		start.transit(byt).fail = start
 	}
 	// traverse tree in breadth first search adding fails
@@ -111,7 +171,7 @@ func (start *node) upstreamAddFails() {
 	queue = append(queue, start)
 	for len(queue) > 0 {
 		pop := queue[0]
-		for _, byt := range pop.keys {
+		for _, byt := range pop.keys() {
 			node := pop.transit(byt)
 			queue = append(queue, node)
 			// starting from the node's parent, follow the fails back towards root,
@@ -141,4 +201,15 @@ func (start *node) upstreamAddFails() {
 		}
 		queue = queue[1:]
 	}
+}
+
+// keys returns the bytes with a goto, in the order they were added.
+func (n *node) keys() []byte {
+	switch {
+	case n.more != nil:
+		return n.more.keys
+	case n.only != nil:
+		return []byte{n.key}
+	}
+	return nil
 }
