@@ -51,15 +51,24 @@ func addOutput(op []out, o out, outMax int64, outMaxL int) ([]out, int64, int) {
 // regular node
 type node struct {
 	val     byte
-	key     byte        // keys[0], for a node with one key (blogharvest)
-	only    *node       // next[0], for a node with one key (blogharvest)
-	keys    []byte      // the bytes with a goto, in the order they were added
-	next    []*node     // the goto function: next[i] is the goto for keys[i]
-	dense   *[256]*node // the goto function as a table, for a node with more than denseAt keys (blogharvest)
-	fail    *node       // the fail function
-	output  []out       // the output function
+	key     byte    // the first byte with a goto (blogharvest)
+	only    *node   // the goto of key, nil for a node with no goto (blogharvest)
+	more    *fanout // the goto function of a node with more than one key (blogharvest)
+	fail    *node   // the fail function
+	output  []out   // the output function
 	outMax  int64
 	outMaxL int
+}
+
+// fanout is the goto function of a node with more than one key
+// (blogharvest: upstream kept a [256]*node table in every node; a node's
+// first goto is inline, key and only, and the few nodes with more keys
+// keep them here, so that a node is 72 bytes, not 120 as when every node
+// held the lists).
+type fanout struct {
+	keys  []byte      // the bytes with a goto, in the order they were added
+	next  []*node     // next[i] is the goto for keys[i]
+	dense *[256]*node // the goto function as a table, for a node with more than denseAt keys
 }
 
 // denseAt is the number of keys above which a node keeps its goto function
@@ -73,32 +82,43 @@ const denseAt = 8
 
 // transit returns the goto of byt, or nil.
 func (n *node) transit(byt byte) *node {
-	if n.dense != nil {
-		return n.dense[byt]
-	}
 	if n.key == byt { // nil, or the first key's goto
 		return n.only
 	}
-	for i := 1; i < len(n.keys); i++ { // at most denseAt keys
-		if n.keys[i] == byt {
-			return n.next[i]
+	if m := n.more; m != nil {
+		if m.dense != nil {
+			return m.dense[byt]
+		}
+		for i := 1; i < len(m.keys); i++ { // at most denseAt keys
+			if m.keys[i] == byt {
+				return m.next[i]
+			}
 		}
 	}
 	return nil
 }
 
-// nodes hands out an automaton's nodes, and each node's first key and
-// goto, from blocks (blogharvest: upstream allocated every node, and the
-// first element of its keys and next, one by one: some 75 000 allocations
-// for PRONOM's 26 539 nodes at a process's first identification). A
-// block grows from 16 to 1024 nodes, so that the small automata of a
-// resumed scan (addGotosIndexes) stay small. A node's keys and next start
-// as one-element slices of a block with no room after them: a second key
-// appends into a slice of its own.
+// children returns the node's gotos in the order their keys were added;
+// one, an array of the caller's, holds a node's only goto.
+func (n *node) children(one *[1]*node) []*node {
+	if n.more != nil {
+		return n.more.next
+	}
+	if n.only == nil {
+		return nil
+	}
+	one[0] = n.only
+	return one[:]
+}
+
+// nodes hands out an automaton's nodes from blocks (blogharvest: upstream
+// allocated every node, and its lists of keys and gotos, one by one: some
+// 75 000 allocations for PRONOM's 26 539 nodes at a process's first
+// identification). A block grows from 16 to 1024 nodes, so that the small
+// automata of a resumed scan (addGotosIndexes) stay small.
 type nodes struct {
+	n     int // the nodes handed out
 	block []node
-	keys  []byte
-	next  []*node
 	size  int
 }
 
@@ -107,26 +127,12 @@ func (a *nodes) new(val byte) *node {
 	if len(a.block) == 0 {
 		a.size = min(max(2*a.size, 16), 1024)
 		a.block = make([]node, a.size)
-		a.keys = make([]byte, a.size)
-		a.next = make([]*node, a.size)
 	}
 	n := &a.block[0]
 	a.block = a.block[1:]
+	a.n++
 	n.val = val
 	return n
-}
-
-// first sets the first key of n, byt, and its goto, c.
-func (a *nodes) first(n *node, byt byte, c *node) {
-	if len(a.keys) == 0 {
-		a.keys = make([]byte, a.size)
-	}
-	if len(a.next) == 0 {
-		a.next = make([]*node, a.size)
-	}
-	a.keys[0], a.next[0] = byt, c
-	n.keys, n.next = a.keys[:1:1], a.next[:1:1]
-	a.keys, a.next = a.keys[1:], a.next[1:]
 }
 
 // child returns the goto of byt, adding a new node for it (from a) if
@@ -136,22 +142,22 @@ func (n *node) child(byt byte, a *nodes) *node {
 		return c
 	}
 	c := a.new(byt)
-	if len(n.keys) == 0 {
-		a.first(n, byt, c)
-	} else {
-		n.keys = append(n.keys, byt)
-		n.next = append(n.next, c)
-	}
-	if len(n.keys) == 1 {
+	switch m := n.more; {
+	case n.only == nil:
 		n.key, n.only = byt, c
-	}
-	switch {
-	case n.dense != nil:
-		n.dense[byt] = c
-	case len(n.keys) > denseAt:
-		n.dense = new([256]*node)
-		for i, k := range n.keys {
-			n.dense[k] = n.next[i]
+	case m == nil:
+		n.more = &fanout{keys: []byte{n.key, byt}, next: []*node{n.only, c}}
+	default:
+		m.keys = append(m.keys, byt)
+		m.next = append(m.next, c)
+		switch {
+		case m.dense != nil:
+			m.dense[byt] = c
+		case len(m.keys) > denseAt:
+			m.dense = new([256]*node)
+			for i, k := range m.keys {
+				m.dense[k] = m.next[i]
+			}
 		}
 	}
 	return c
@@ -203,18 +209,41 @@ func (start *node) addGotosIndexes(idxs []SeqIndex, seqs []Seq, a *nodes) {
 	}
 }
 
-func (start *node) addFails() {
+// distinct reports whether op holds no output twice.
+func distinct(op []out) bool {
+	for i := 1; i < len(op); i++ {
+		if contains(op[:i], op[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// addFails adds the fail function, and to each node's outputs those of
+// the nodes its fails lead to, breadth first from start, the root of an
+// automaton of n nodes (blogharvest: the same fails and outputs, in the same
+// order, as upstream's, which grew its queue one node at a time and walked
+// each node's whole chain of fails for their outputs, checking each against
+// the node's list). The chain's outputs are its first fail's, which already
+// holds those of the fails after it, without repeats and in the chain's
+// order; a node with no output of its own shares its fail's list when that
+// holds no output twice (no output is added to a node once it has been
+// reached), and one with
+// outputs of its own adds those of its fail's list it lacks, in a list
+// grown once.
+func (start *node) addFails(n int) {
 	// root and its children fail to root
+	var one [1]*node
 	start.fail = start
-	for _, c := range start.next {
+	for _, c := range start.children(&one) {
 		c.fail = start
 	}
 	// traverse tree in breadth first search adding fails
-	queue := make([]*node, 0, 50)
-	queue = append(queue, start)
-	for len(queue) > 0 {
-		pop := queue[0]
-		for _, node := range pop.next {
+	queue := make([]*node, 1, n)
+	queue[0] = start
+	for i := 0; i < len(queue); i++ {
+		pop := queue[i]
+		for _, node := range pop.children(&one) {
 			queue = append(queue, node)
 			// starting from the node's parent, follow the fails back towards root,
 			// and stop at the first fail that has a goto to the node's value
@@ -230,18 +259,25 @@ func (start *node) addFails() {
 			} else {
 				node.fail = start
 			}
-			// another traverse back to root following the fails. This time add any unique out functions to the node
+			// the outputs of the node's fails: its fail's, which hold those of
+			// the rest of the chain (blogharvest)
 			fail = node.fail
-			for fail != start {
-				for _, o := range fail.output {
-					if !contains(node.output, o) {
-						node.output, node.outMax, node.outMaxL = addOutput(node.output, o, node.outMax, node.outMaxL)
-					}
+			if fail == start || len(fail.output) == 0 {
+				continue
+			}
+			if len(node.output) == 0 && distinct(fail.output) {
+				node.output, node.outMax, node.outMaxL = fail.output, fail.outMax, fail.outMaxL
+				continue
+			}
+			if want := len(node.output) + len(fail.output); cap(node.output) < want {
+				node.output = append(make([]out, 0, want), node.output...)
+			}
+			for _, o := range fail.output {
+				if !contains(node.output, o) {
+					node.output, node.outMax, node.outMaxL = addOutput(node.output, o, node.outMax, node.outMaxL)
 				}
-				fail = fail.fail
 			}
 		}
-		queue = queue[1:]
 	}
 }
 

@@ -80,7 +80,7 @@ func New(seqs []Seq) *Dwac {
 	var a nodes
 	d.root = a.new(0)
 	d.maxOff, d.hasWild = d.root.addGotos(seqs, &a)
-	d.root.addFails()
+	d.root.addFails(a.n)
 	if d.hasWild {
 		d.seqs = seqs
 	}
@@ -139,7 +139,7 @@ func (dwac *Dwac) match(input io.ByteReader, results chan Result, resume chan []
 			var a nodes
 			root := a.new(0)
 			root.addGotosIndexes(seqIndexes, dwac.seqs, &a)
-			root.addFails()
+			root.addFails(a.n)
 			curr = root
 			for c, err = input.ReadByte(); err == nil; c, err = input.ReadByte() {
 				offset++
