@@ -68,3 +68,20 @@ func upstreamPop(str string) (string, OffsetData) {
 	}
 	return str, OffsetData{}
 }
+
+// FuzzPopTzOffsetAsUpstream draws strings for TestMayMatchIsNecessary's
+// comparison of PopTzOffset, which returns before the search expression
+// when no offset may match (blogharvest), with upstream's loop.
+func FuzzPopTzOffsetAsUpstream(f *testing.F) {
+	for _, s := range []string{"10:00 UTC+5:30", "2019-03-05 10:00", "10:00 pm P\u017fT", "x\u212aSTy", "12:00 a.m. AKST", "updated"} {
+		f.Add(s)
+	}
+	loadOffsets()
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotData := PopTzOffset(s)
+		want, wantData := upstreamPop(s)
+		if got != want || gotData.Name != wantData.Name || gotData.Offset != wantData.Offset || gotData.Regex != wantData.Regex {
+			t.Fatalf("PopTzOffset(%q) = %q, %s %d; upstream's loop: %q, %s %d", s, got, gotData.Name, gotData.Offset, want, wantData.Name, wantData.Offset)
+		}
+	})
+}
