@@ -7,6 +7,8 @@
 // (BenchmarkSiegfriedIdentify); signature_test.go checks that siegfried
 // loaded from the inflated signature file gives upstream's answers
 // (TestInflatedSignaturesIdentifyAsUpstream) and that the file is
-// upstream's, inflated (TestInflatedSignatureIsUpstreams).
+// upstream's, inflated (TestInflatedSignatureIsUpstreams);
+// dateparser_first_test.go times go-dateparser's first call in a fresh
+// process (BenchmarkDateparserFirstCall).
 // Why each copy exists, with the figures: doc/dependencies.md.
 package copies

@@ -4,6 +4,9 @@ package timezone
 // str with the timezone code removed.
 func PopTzOffset(str string) (string, OffsetData) {
 	loadOffsets()
+	if !anyMayMatch(str) { // blogharvest: no offset's expression can match; the search's is not compiled
+		return str, OffsetData{}
+	}
 	if rxSearchIgnoreCase.MatchString(str) {
 		for _, offsetData := range timezoneOffsets {
 			if !offsetData.mayMatch(str) { // blogharvest: it cannot match, skip its expression

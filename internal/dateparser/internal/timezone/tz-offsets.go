@@ -13,8 +13,10 @@ type OffsetData struct {
 	Name   string
 	Regex  *regexp.Regexp
 	Offset int
-	need   string // a literal every match of Regex holds, or "" (blogharvest: required)
-	fold   bool   // whether need is matched case-folded
+	need   string   // a literal every match of Regex holds, or "" (blogharvest: required)
+	fold   bool     // whether need is matched case-folded
+	rest   []string // the other literals every match holds (fold), requiredAll
+	anyOf  []string // literals one of which every match holds (fold), or nil
 }
 
 func (tod OffsetData) IsZero() bool {
@@ -71,13 +73,15 @@ func buildOffsets() ([]OffsetData, *regexp.Regexp, *regexp.Regexp) {
 					}
 
 					searchPatterns[searchPattern] = struct{}{}
-					need, _ := required(searchPattern) // a part of the expression, which (?i) folds
+					need, _, rest, anyOf := requiredAll(searchPattern) // parts of the expression, which (?i) folds
 					offsets = append(offsets, OffsetData{
 						Name:   tzName,
 						Regex:  regexp.MustCompile(`(?i)` + regexPattern),
 						Offset: offset,
 						need:   need,
 						fold:   true,
+						rest:   rest,
+						anyOf:  anyOf,
 					})
 				}
 			}

@@ -19,6 +19,7 @@ func TestMayMatchIsNecessary(t *testing.T) {
 		"2019-03-05T10:00:00Z", "2019-03-05T10:00:00+05:30", "10:00 UTC+5:30", "10:00 GMT-3", "10:00 utc+05:45",
 		"posted 3 hours ago", "2019年3月5日 10:00 JST", "5 de marzo de 2019, 10:00 CET", "latest post 12:00 est",
 		"10:00 pm PST", "10:00 pdt", "10:00 (CEST)", "10:00 MSK.", "at midnight", "12:00 a.m. AKST",
+		"2019-03-05 10:00", "2019-03-05 10:00 GMT-03:30", "10:00 utc-0330", "10:00 gmt-03", "10:00 -03:30 UTC", "10:00 GMT -0300",
 	}
 	fold := strings.NewReplacer("K", "\u212a", "k", "\u212a", "S", "\u017f", "s", "\u017f")
 	for _, o := range timezoneOffsets {
@@ -67,4 +68,21 @@ func upstreamPop(str string) (string, OffsetData) {
 		}
 	}
 	return str, OffsetData{}
+}
+
+// FuzzPopTzOffsetAsUpstream draws strings for TestMayMatchIsNecessary's
+// comparison of PopTzOffset, which returns before the search expression
+// when no offset may match (blogharvest), with upstream's loop.
+func FuzzPopTzOffsetAsUpstream(f *testing.F) {
+	for _, s := range []string{"10:00 UTC+5:30", "2019-03-05 10:00", "10:00 pm P\u017fT", "x\u212aSTy", "12:00 a.m. AKST", "updated"} {
+		f.Add(s)
+	}
+	loadOffsets()
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotData := PopTzOffset(s)
+		want, wantData := upstreamPop(s)
+		if got != want || gotData.Name != wantData.Name || gotData.Offset != wantData.Offset || gotData.Regex != wantData.Regex {
+			t.Fatalf("PopTzOffset(%q) = %q, %s %d; upstream's loop: %q, %s %d", s, got, gotData.Name, gotData.Offset, want, wantData.Name, wantData.Offset)
+		}
+	})
 }
