@@ -44,8 +44,15 @@ func (re *Regexp) MayMatch(s string) bool {
 	case !n.fold:
 		return strings.Contains(s, n.lit)
 	}
+	return ContainsFold(s, n.lit)
+}
+
+// ContainsFold reports whether s holds lit, each rune of s equal to lit's
+// or in its case-folding orbit, as Go's regexp folds a literal
+// (blogharvest; the time zones' pre-check uses it too).
+func ContainsFold(s, lit string) bool {
 	for i := 0; i < len(s); {
-		if hasPrefixFold(s[i:], n.lit) {
+		if hasPrefixFold(s[i:], lit) {
 			return true
 		}
 		_, w := utf8.DecodeRuneInString(s[i:])

@@ -3,8 +3,8 @@ package timezone
 import (
 	"regexp/syntax"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/blogharvest/blogharvest/internal/dateparser/internal/regexp"
 )
 
 // requiredAll returns a literal that every match of expr holds, with
@@ -66,11 +66,11 @@ func (tod OffsetData) mayMatch(str string) bool {
 	case !tod.fold:
 		return strings.Contains(str, tod.need)
 	}
-	if !containsFold(str, tod.need) {
+	if !regexp.ContainsFold(str, tod.need) {
 		return false
 	}
 	for _, r := range tod.rest {
-		if !containsFold(str, r) {
+		if !regexp.ContainsFold(str, r) {
 			return false
 		}
 	}
@@ -78,21 +78,9 @@ func (tod OffsetData) mayMatch(str string) bool {
 		return true
 	}
 	for _, a := range tod.anyOf {
-		if containsFold(str, a) {
+		if regexp.ContainsFold(str, a) {
 			return true
 		}
-	}
-	return false
-}
-
-// containsFold reports whether str holds lit, case-folded.
-func containsFold(str, lit string) bool {
-	for i := 0; i < len(str); {
-		if hasPrefixFold(str[i:], lit) {
-			return true
-		}
-		_, n := utf8.DecodeRuneInString(str[i:])
-		i += n
 	}
 	return false
 }
@@ -105,32 +93,6 @@ func containsFold(str, lit string) bool {
 func anyMayMatch(str string) bool {
 	for _, o := range timezoneOffsets {
 		if o.mayMatch(str) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasPrefixFold reports whether s begins with lit, rune by rune, each rune
-// of s equal to lit's or in its fold orbit.
-func hasPrefixFold(s, lit string) bool {
-	for _, r := range lit {
-		if s == "" {
-			return false
-		}
-		c, n := utf8.DecodeRuneInString(s)
-		if c != r && !sameFold(c, r) {
-			return false
-		}
-		s = s[n:]
-	}
-	return true
-}
-
-// sameFold reports whether c is in r's case-folding orbit.
-func sameFold(c, r rune) bool {
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if f == c {
 			return true
 		}
 	}
