@@ -181,7 +181,7 @@ func runCost(d *Daemon, id string, began time.Time, cpu time.Duration, cpuOK boo
 		s = fmt.Sprintf(", %d requests", r.Requests)
 	}
 	if cpuOK {
-		s += fmt.Sprintf(", CPU %.2f s", cpu.Seconds())
+		s += fmt.Sprintf(", CPU %.3f s", cpu.Seconds())
 	}
 	return s
 }

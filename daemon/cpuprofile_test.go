@@ -92,7 +92,7 @@ func TestCrawlCostPerBlog(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, daemontest.LastLines(string(out), 20))
 	}
-	line := regexp.MustCompile(`(?m)^([a-z-]+): [1-9]\d* entry AIPs written, .* of payload, (\d+) requests, CPU (\d+\.\d\d) s$`)
+	line := regexp.MustCompile(`(?m)^([a-z-]+): [1-9]\d* entry AIPs written, .* of payload, (\d+) requests, CPU (\d+\.\d{3}) s$`)
 	requests := map[string]int{}
 	total := 0
 	for _, m := range line.FindAllStringSubmatch(string(out), -1) {
