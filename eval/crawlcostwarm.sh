@@ -18,7 +18,8 @@
 # alone (one request), for wget's own start-up. Each under /usr/bin/time,
 # with a sync before it (freshout). Lines:
 #
-#   warm  ... requests X  CPU X  ms/request  whole  ms/request  ...
+#   warm   user U s  sys S s  max RSS KB  requests R  CPU X s  X/R ms/request
+#          whole W ms/request  own count A B  wall T s  x's line
 #
 # for blogharvest: x's requests (half the replay's count during the
 # process: the replay cannot be read between the two crawls, and the two
