@@ -136,15 +136,18 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO, prepare fun
 		p := newProgress(io.Stderr)
 		var st RunStats
 		var err error
+		began := d.env.Now()
+		cpu0, cpuOK := processCPU()
 		// The samples of -cpuprofile carry the blog's id as the label
 		// "blog" (go tool pprof -tags, -tagfocus blog=ID), so that one
 		// blog's crawl is read apart from the others' and from start-up.
 		pprof.Do(ctx, pprof.Labels("blog", b.ID), func(ctx context.Context) {
 			st, err = d.runBlog(ctx, b, func(e *blogharvest.Entry) { p.entry(b.ID, e) })
 		})
+		cpu1, _ := processCPU()
 		p.done()
 		sum = sum.add(st)
-		fmt.Fprintf(io.Stdout, "%s: %s\n", b.ID, st)
+		fmt.Fprintf(io.Stdout, "%s: %s%s\n", b.ID, st, runCost(d, b.ID, began, cpu1-cpu0, cpuOK))
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", b.ID, err))
 		} else if st.Invalid > 0 {
@@ -159,6 +162,28 @@ func crawlBlogs(ctx context.Context, c *Config, blogs []Blog, io IO, prepare fun
 		return sum, errors.New("failed: " + strings.Join(failed, "; "))
 	}
 	return sum, ctx.Err()
+}
+
+// runCost returns what blog id's run, begun at began, cost, for its line
+// of crawl's output: the HTTP requests it made (its run record's) and
+// the CPU (user and system) the process spent while it ran, cpu (left
+// out without cpuOK, where the system does not say). The blogs of a
+// crawl run one after another, so the process's CPU meanwhile is the
+// run's, together with the little the process does beside it (the
+// runtime's garbage collection of what earlier runs left, the schedule
+// store). Start-up is not in it: the first blog's figure holds the
+// first use of what the process loads once (signatures, the TLS roots,
+// the date parser), a later blog's does not (doc/benchmarks.md, "Every
+// corpus blog against wget").
+func runCost(d *Daemon, id string, began time.Time, cpu time.Duration, cpuOK bool) string {
+	var s string
+	if r := d.plan.history.last(id); r != nil && !r.Start.Before(began) {
+		s = fmt.Sprintf(", %d requests", r.Requests)
+	}
+	if cpuOK {
+		s += fmt.Sprintf(", CPU %.3f s", cpu.Seconds())
+	}
+	return s
 }
 
 // crawlAdHoc runs one crawl of one blog into c.Archive, with a throw-away

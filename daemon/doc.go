@@ -59,7 +59,10 @@
 // progress.go; a blog's storage in archivecount.go; the ledger's
 // shortfalls, and when a crawl's Blog AIP is written again because the
 // newest ledger says less than the archive holds, in ledgershort.go); the demo's stable address and state are in
-// cmd_demo.go; terminal progress lines in progress.go. The hand-off to
+// cmd_demo.go; terminal progress lines in progress.go; crawl's line per
+// blog (the requests and CPU of its run: runCost, processCPU in
+// cputime_unix.go) and its -cpuprofile's blog=ID labels in crawlBlogs
+// (cmd_crawl.go). The hand-off to
 // a repository: the publication log is aip's (aip/publog.go), read by the
 // published command (cmd_published.go) and by the on_publish command's
 // delivery (handoff.go, its cursor beside the state file); the archive's
