@@ -210,14 +210,12 @@ func (l *Local) Stage(_ context.Context, final string) (Staged, error) {
 		if err := mkdirAllSync(l.Root, tmpRoot); err != nil {
 			return nil, err
 		}
-		spreadSubfolders(tmpRoot) // each bag's folder placed apart (topdir_linux.go)
 		l.Lock.setTmpMade()
 	}
 	tmp, err := mkdirTemp(tmpRoot, prefix, l.Modes) // the bag's own folder once renamed: its mode, not 0700
 	if made && errors.Is(err, fs.ErrNotExist) {
 		// The temp folder was removed meanwhile: made again.
 		if err = mkdirAllSync(l.Root, tmpRoot); err == nil {
-			spreadSubfolders(tmpRoot)
 			tmp, err = mkdirTemp(tmpRoot, prefix, l.Modes)
 		}
 	}
