@@ -126,9 +126,7 @@
 // one openat2); under the archive lock these look-ups start from the root
 // folder the lock holds open (rootfd.go) instead of opening the root by
 // its path each time. The Writer builds a bag through its temp folder
-// opened once so (the staging folder marked FS_TOPDIR_FL once per lock, so
-// that ext4 places each bag's folder in a block group of its own choosing:
-// topdir_linux.go; stagedir.go: each folder made once with mkdirat relative
+// opened once so (stagedir.go: each folder made once with mkdirat relative
 // to the folder above, opened only when a folder is made in it; each file
 // created with openat in its open folder, or with openat2 of
 // "folder/name" resolving no link relative to the folder above; the
