@@ -11,7 +11,7 @@ import (
 )
 
 // copies are the folders gen.sh writes, relative to the module root.
-var copies = []string{"internal/dateparser", "internal/match", "internal/siegfried"}
+var copies = []string{"internal/dateparser", "internal/match", "internal/siegfried", "internal/xnet"}
 
 // TestCopiesAreGenerated runs gen.sh into a temporary folder and fails on
 // any file of the committed copies that differs from what it wrote, is
