@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # gen.sh [ROOT]: writes the module's copies of third-party packages
 # (internal/dateparser, internal/match, internal/siegfried, internal/xnet)
-# under ROOT (by
-# default this checkout) from the pinned upstream versions in the module
-# cache (`go mod download`), as doc/dependencies.md explains: each listed
+# under ROOT (by default this checkout) from the pinned upstream versions in
+# the module cache (`go mod download`), as doc/dependencies.md explains: each listed
 # package's non-test Go files and the module's licence; the import paths of
 # the copied modules rewritten into this module (sed); go-dateparser's
 # mechanical renames and its table of locale files (perl, awk); then the one
