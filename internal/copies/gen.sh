@@ -137,6 +137,13 @@ awk '
 # makes Node, NodeType and Attribute aliases of upstream's): the files that
 # only define methods on Node are left out.
 rm "$root/internal/xnet/html/iter.go" "$root/internal/xnet/html/nodetype_string.go"
+# xnet, the character references' tables built on first use (upstream
+# builds them at init: 126 KB allocated by every process, which links
+# upstream's own tables as well): each map literal of entity.go becomes a
+# sync.OnceValue returning it (the patch calls entity() and entity2()).
+sed -i -e 's/^package html$/package html\n\nimport "sync"/' \
+	-e 's/^var \(entity2\?\) = \(map\[string\][^{]*\){$/var \1 = sync.OnceValue(func() \2 { return \2{/' \
+	-e 's/^}$/}})/' "$root/internal/xnet/html/entity.go"
 
 # dateparser, mechanical part of its lazy regular expressions (the patch
 # changes the type): every method calls re.rx() instead of reading re.rx.

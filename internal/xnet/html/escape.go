@@ -149,14 +149,14 @@ func unescapeEntity(s []byte, attribute bool) (rune, rune, int) {
 		// No-op.
 	} else if attribute && entityName[len(entityName)-1] != ';' && len(s) > i && s[i] == '=' {
 		// No-op.
-	} else if x := entity[entityName]; x != 0 {
+	} else if x := entity()[entityName]; x != 0 {
 		return x, 0, i
-	} else if x := entity2[entityName]; x[0] != 0 {
+	} else if x := entity2()[entityName]; x[0] != 0 {
 		return x[0], x[1], i
 	} else if !attribute {
 		maxLen := min(len(entityName)-1, longestEntityWithoutSemicolon)
 		for j := maxLen; j > 1; j-- {
-			if x := entity[entityName[:j]]; x != 0 {
+			if x := entity()[entityName[:j]]; x != 0 {
 				return x, 0, j + 1
 			}
 		}
