@@ -179,7 +179,7 @@ func contains(list []string, s string) bool {
 // copy of a third-party module's packages (doc/dependencies.md): the table
 // has one row for each copy, for all the packages under it, and lists the
 // other packages of the module they import (not their own).
-var generatedCopies = []string{"internal/dateparser", "internal/match", "internal/siegfried"}
+var generatedCopies = []string{"internal/dateparser", "internal/match", "internal/siegfried", "internal/xnet"}
 
 // copyOf returns the folder of generatedCopies that holds pkg (a path
 // relative to the module root), or pkg itself.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -25,7 +27,7 @@ const maxItemText = 300
 // or content itself when it holds none or does not parse.
 func unshuffled(content string) string {
 	body := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
-	nodes, err := html.ParseFragment(strings.NewReader(content), body)
+	nodes, err := xnethtml.ParseFragment(strings.NewReader(content), body)
 	if err != nil {
 		return content
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/htmlnode"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -66,7 +67,7 @@ func mediaURLs(content string, base *url.URL) []string {
 		return out
 	}
 	out, seen = nil, map[string]bool{}
-	doc, err := html.Parse(strings.NewReader(content))
+	doc, err := xnethtml.Parse(strings.NewReader(content))
 	if err != nil {
 		return nil
 	}

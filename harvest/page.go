@@ -11,6 +11,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/platform"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -42,7 +43,7 @@ func (p *fetchedPage) park() {
 // is deterministic.
 func (p *fetchedPage) unpark() {
 	if p.parked {
-		p.doc, _ = html.Parse(bytes.NewReader(p.html))
+		p.doc, _ = xnethtml.Parse(bytes.NewReader(p.html))
 		p.parked = false
 	}
 }
@@ -64,7 +65,7 @@ func newFetchedPage(resp *fetch.Response) (*fetchedPage, error) {
 	fu, _ := url.Parse(final)
 	// A page the parser refuses (nested deeper than it allows) keeps a nil
 	// tree: its links are not read; the extractor says what it makes of it.
-	doc, _ := html.Parse(bytes.NewReader(text))
+	doc, _ := xnethtml.Parse(bytes.NewReader(text))
 	return &fetchedPage{resp: resp, html: text, doc: doc, url: fu, ident: final, info: readPage(doc, u)}, nil
 }
 
@@ -139,7 +140,7 @@ func nodeLinks(n *html.Node, base *url.URL) []link {
 
 // linksOf returns the links of an HTML fragment (an extracted article).
 func linksOf(fragment string, base *url.URL) []link {
-	doc, err := html.Parse(strings.NewReader(fragment))
+	doc, err := xnethtml.Parse(strings.NewReader(fragment))
 	if err != nil {
 		return nil
 	}
@@ -328,7 +329,7 @@ func noscriptNodes(n *html.Node) []*html.Node {
 		return nil
 	}
 	ctx := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	nodes, err := html.ParseFragment(strings.NewReader(n.FirstChild.Data), ctx)
+	nodes, err := xnethtml.ParseFragment(strings.NewReader(n.FirstChild.Data), ctx)
 	if err != nil {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/internal/lazyregexp"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -81,7 +82,7 @@ func stripPageLinks(fragment string) string {
 		return fragment
 	}
 	body := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
-	nodes, err := html.ParseFragment(strings.NewReader(fragment), body)
+	nodes, err := xnethtml.ParseFragment(strings.NewReader(fragment), body)
 	if err != nil {
 		return fragment
 	}

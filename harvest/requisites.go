@@ -13,6 +13,7 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/render"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 	"golang.org/x/net/html"
 )
 
@@ -243,7 +244,7 @@ func (w *pageWorker) embedsOf(f blogharvest.File, k refKind, sc *scope) []requis
 		}
 		return out
 	case k == refIframe && mt == "text/html" && sc != nil && sc.hosts[strings.ToLower(base.Host)]:
-		doc, err := html.Parse(strings.NewReader(string(f.Body)))
+		doc, err := xnethtml.Parse(strings.NewReader(string(f.Body)))
 		if err != nil {
 			return nil
 		}

@@ -57,7 +57,8 @@ var initLine = regexp.MustCompile(`(?m)^init (\S+) @\S+ ms, \S+ ms clock, (\d+) 
 var (
 	ours   = []string{"github.com/blogharvest/blogharvest"}
 	copies = []string{"github.com/blogharvest/blogharvest/internal/dateparser",
-		"github.com/blogharvest/blogharvest/internal/match", "github.com/blogharvest/blogharvest/internal/siegfried"}
+		"github.com/blogharvest/blogharvest/internal/match", "github.com/blogharvest/blogharvest/internal/siegfried",
+		"github.com/blogharvest/blogharvest/internal/xnet"}
 )
 
 // notLinked are modules the command must not link, each with why: their

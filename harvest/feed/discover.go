@@ -10,6 +10,7 @@ import (
 
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -110,7 +111,7 @@ func commonURLs(base string) []string {
 // FeedLinks returns the absolute URLs of the feeds an HTML page declares
 // with <link rel="alternate" type="…feed type…">, in document order.
 func FeedLinks(page []byte, base string) []string {
-	doc, err := html.Parse(bytes.NewReader(page))
+	doc, err := xnethtml.Parse(bytes.NewReader(page))
 	if err != nil {
 		return nil
 	}

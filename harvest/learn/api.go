@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/blogharvest/blogharvest"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 	"golang.org/x/net/html"
 )
 
@@ -26,7 +27,7 @@ type Page struct {
 
 // ParsePage parses a fetched page once, for every reader of its tree.
 func ParsePage(pageURL string, page []byte, lang string) (Page, error) {
-	root, err := html.Parse(bytes.NewReader(page))
+	root, err := xnethtml.Parse(bytes.NewReader(page))
 	if err != nil {
 		return Page{}, fmt.Errorf("parse %s: %w", pageURL, err)
 	}
@@ -38,7 +39,7 @@ func (p Page) root() (*html.Node, error) {
 	if p.Root != nil {
 		return p.Root, nil
 	}
-	root, err := html.Parse(bytes.NewReader(p.HTML))
+	root, err := xnethtml.Parse(bytes.NewReader(p.HTML))
 	if err != nil {
 		return nil, fmt.Errorf("parse html: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/htmlnode"
 
 	"github.com/blogharvest/blogharvest"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 )
 
 // This file finds the comments of a rendered page, or of the document of
@@ -52,7 +53,7 @@ func RenderedComments(p Page) []Comment {
 // records of one of shapes (the shapes other rendered pages of the blog
 // repeated) are read: a thread of one comment repeats nothing.
 func RenderedCommentsShaped(p Page, shapes []string) ([]Comment, string) {
-	root, err := html.Parse(bytes.NewReader(p.HTML))
+	root, err := xnethtml.Parse(bytes.NewReader(p.HTML))
 	if err != nil {
 		return nil, ""
 	}

@@ -7,11 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 )
 
 // copies are the folders gen.sh writes, relative to the module root.
-var copies = []string{"internal/dateparser", "internal/match", "internal/siegfried"}
+var copies = []string{"internal/dateparser", "internal/match", "internal/siegfried", "internal/xnet"}
 
 // TestCopiesAreGenerated runs gen.sh into a temporary folder and fails on
 // any file of the committed copies that differs from what it wrote, is
@@ -79,4 +80,36 @@ func files(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestCopiesFollowGoMod fails when gen.sh copies a module at a version
+// other than the one go.mod requires (golang.org/x/net, whose html package
+// the module also uses as published): a security release taken into
+// go.mod must reach the copy too, by gen.sh at the new version.
+func TestCopiesFollowGoMod(t *testing.T) {
+	gen, err := os.ReadFile("gen.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	required := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^\s*(?:require\s+)?([a-z0-9.\-]+\.[a-z]+/\S+)\s+(v\S+)`).FindAllSubmatch(mod, -1) {
+		required[string(m[1])] = string(m[2])
+	}
+	checked := 0
+	for _, m := range regexp.MustCompile(`(?m)^[a-z]+_mod=(\S+)@(v\S+)$`).FindAllSubmatch(gen, -1) {
+		path, version := string(m[1]), string(m[2])
+		if want, ok := required[path]; ok {
+			checked++
+			if version != want {
+				t.Errorf("gen.sh copies %s@%s, go.mod requires %s: run gen.sh at %s", path, version, want, want)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no module gen.sh copies is in go.mod: the check checks nothing (golang.org/x/net expected)")
+	}
 }

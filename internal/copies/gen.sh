@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gen.sh [ROOT]: writes the module's copies of third-party packages
-# (internal/dateparser, internal/match, internal/siegfried) under ROOT (by
-# default this checkout) from the pinned upstream versions in the module
-# cache (`go mod download`), as doc/dependencies.md explains: each listed
+# (internal/dateparser, internal/match, internal/siegfried, internal/xnet)
+# under ROOT (by default this checkout) from the pinned upstream versions in
+# the module cache (`go mod download`), as doc/dependencies.md explains: each listed
 # package's non-test Go files and the module's licence; the import paths of
 # the copied modules rewritten into this module (sed); go-dateparser's
 # mechanical renames and its table of locale files (perl, awk); then the one
@@ -33,7 +33,13 @@ siegfried_pkgs=". internal/bytematcher internal/bytematcher/frames internal/byte
   pkg/config/internal/wikidatasparql pkg/core pkg/loc pkg/loc/internal/mappings pkg/mimeinfo
   pkg/mimeinfo/internal/mappings pkg/pronom pkg/pronom/internal/mappings pkg/reader pkg/static pkg/wikidata
   pkg/wikidata/internal/converter pkg/wikidata/internal/mappings"
-copies="dateparser match siegfried"
+xnet_mod=golang.org/x/net@v0.60.0
+xnet_pkgs="html"
+# xnet_imports: the import paths of x/net rewritten into the copy, these
+# alone (its html/atom and html/charset stay upstream's: the copy's nodes
+# carry upstream's atom.Atom).
+xnet_imports="golang.org/x/net/html"
+copies="dateparser match siegfried xnet"
 
 # moddir MOD@VER prints the module's folder in the module cache, downloading
 # it when it is not there (checked against the checksum database, GOSUMDB,
@@ -57,6 +63,7 @@ for name in $copies; do
 	done
 	find "$dest" -name '*_test.go' -delete
 	cp "$src"/LICENSE* "$dest/"
+	[ ! -f "$src/PATENTS" ] || cp "$src/PATENTS" "$dest/"
 	chmod -R u+w "$dest"
 	cat >"$dest/COPY.md" <<MD
 # internal/$name
@@ -72,6 +79,13 @@ rewrite=()
 for name in $copies; do
 	modver=${name}_mod
 	mod=${!modver%@*}
+	imports=${name}_imports
+	if [ -n "${!imports:-}" ]; then
+		for imp in ${!imports}; do
+			rewrite+=(-e "s#\"$imp\"#\"$self/internal/$name/${imp#"$mod"/}\"#g")
+		done
+		continue
+	fi
 	rewrite+=(-e "s#\"$mod\"#\"$self/internal/$name\"#g" -e "s#\"$mod/#\"$self/internal/$name/#g")
 done
 for name in $copies; do
@@ -118,6 +132,18 @@ awk '
 		for (i = 0; i < n; i++) printf "\tcase %s:\n\t\treturn %d\n", vars[files[i]], i
 		print "\t}\n\treturn -1\n}"
 	}' "$data"/*.go >"$data/zz-files.go"
+
+# xnet, the html package's parser building upstream's nodes (xnet.patch
+# makes Node, NodeType and Attribute aliases of upstream's): the files that
+# only define methods on Node are left out.
+rm "$root/internal/xnet/html/iter.go" "$root/internal/xnet/html/nodetype_string.go"
+# xnet, the character references' tables built on first use (upstream
+# builds them at init: 126 KB allocated by every process, which links
+# upstream's own tables as well): each map literal of entity.go becomes a
+# sync.OnceValue returning it (the patch calls entity() and entity2()).
+sed -i -e 's/^package html$/package html\n\nimport "sync"/' \
+	-e 's/^var \(entity2\?\) = \(map\[string\][^{]*\){$/var \1 = sync.OnceValue(func() \2 { return \2{/' \
+	-e 's/^}$/}})/' "$root/internal/xnet/html/entity.go"
 
 # dateparser, mechanical part of its lazy regular expressions (the patch
 # changes the type): every method calls re.rx() instead of reading re.rx.
