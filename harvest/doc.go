@@ -31,9 +31,9 @@
 //     once; a URL of the blog's hosts under the other scheme (http for a
 //     blog at https, or the reverse; no port) is the blog's scheme's page,
 //     its own URL a duplicate in the ledger and an alias of the entry
-//     (scope.ownScheme, crawl.sameScheme: feed items, sitemap URLs and
-//     links pass there); MaxPages bounds the pages fetched. The Blog record, with the
-//     crawl ledger, comes last.
+//     (scope.ownScheme, crawl.sameScheme: feed items, sitemap URLs,
+//     links and commented posts pass there); MaxPages bounds the pages
+//     fetched. The Blog record, with the crawl ledger, comes last.
 //
 // Each entry takes its fields from the feed (MethodFeed) where the feed has
 // them and from the page otherwise (the learned rules, else fallbacks);

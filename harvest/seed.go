@@ -60,8 +60,9 @@ func mustCanonical(raw string) *url.URL {
 // and gives raw a duplicate row in the ledger naming that URL, met via
 // via (and, through crawl.folded, the entry of that URL raw as an alias:
 // an archive that holds the post under raw from before writes a new
-// version of that entry, never a second one); raw itself otherwise. Feed items, sitemap URLs and page links
-// pass here before the frontier, the claims and the ledger see them.
+// version of that entry, never a second one); raw itself otherwise.
+// Feed items, sitemap URLs, page links and commented posts pass here
+// before the frontier, the claims and the ledger see them.
 func (c *crawl) sameScheme(raw, via string) string {
 	if c.site.scope == nil || strings.HasPrefix(raw, c.site.scope.scheme+":") {
 		return raw
