@@ -47,8 +47,19 @@ func (discoverCanon) Canonical(raw string) (string, error) { return Canonical(ra
 
 // discoverScope is the blog's scope as the feed stage's discover.Scope.
 type discoverScope struct {
-	discoverCanon
 	s *scope
+	c *crawl
+}
+
+// Canonical is Canonical, under the blog's scheme for the blog's hosts
+// (crawl.sameScheme: the feed's http links of an https blog name its
+// pages, and the other-scheme link gets a duplicate row in the ledger).
+func (d discoverScope) Canonical(raw string) (string, error) {
+	s, err := Canonical(raw)
+	if err != nil || d.c == nil {
+		return s, err
+	}
+	return d.c.sameScheme(s, "feed"), nil
 }
 
 // Excluded reports whether the blog's exclude patterns leave u out.

@@ -28,8 +28,12 @@
 //     estimate of the new post links they hold, trained on the pages
 //     fetched so far. Canonical URLs (rel=canonical in scope, else
 //     normalised: see Canonical) decide identity; each page is processed
-//     once; MaxPages bounds the pages fetched. The Blog record, with the
-//     crawl ledger, comes last.
+//     once; a URL of the blog's hosts under the other scheme (http for a
+//     blog at https, or the reverse; no port) is the blog's scheme's page,
+//     its own URL a duplicate in the ledger and an alias of the entry
+//     (scope.ownScheme, crawl.sameScheme: feed items, sitemap URLs,
+//     links and commented posts pass there); MaxPages bounds the pages
+//     fetched. The Blog record, with the crawl ledger, comes last.
 //
 // Each entry takes its fields from the feed (MethodFeed) where the feed has
 // them and from the page otherwise (the learned rules, else fallbacks);
@@ -290,7 +294,8 @@
 //     bounds left out (discover.LeftOuts, the crawl's c.disc.left) and
 //     its ledger rows (settleLeftOut).
 //   - scope.go, canon.go: which URLs are the blog's, their canonical
-//     form; which are posts is the post pattern, harvest/discover's
+//     form, the one scheme of the blog's pages (scope.ownScheme; applied
+//     by crawl.sameScheme in seed.go); which are posts is the post pattern, harvest/discover's
 //     Pattern (pattern.go there). segments.go: a path's segments.
 //   - frontier.go, knn.go: the priority queue and its estimate.
 //   - changes.go: the change test (changes): which feed items

@@ -8,8 +8,10 @@ import (
 
 // scope decides which URLs belong to the blog: its hosts (with and without
 // "www.") under its path prefix, plus URLs an include pattern names, minus
-// URLs an exclude pattern names.
+// URLs an exclude pattern names. The scheme is not part of it; a page's
+// identity is (ownScheme).
 type scope struct {
+	scheme  string // the home page's scheme: the blog's pages' identity
 	hosts   map[string]bool
 	prefix  string // path prefix, always ending in "/"
 	include []*regexp.Regexp
@@ -18,7 +20,7 @@ type scope struct {
 
 // newScope returns the scope of the blog whose home page is home.
 func newScope(home *url.URL, include, exclude []*regexp.Regexp) *scope {
-	s := &scope{hosts: map[string]bool{}, include: include, exclude: exclude}
+	s := &scope{scheme: home.Scheme, hosts: map[string]bool{}, include: include, exclude: exclude}
 	s.addHost(home.Host)
 	s.prefix = home.Path
 	if i := strings.LastIndexByte(s.prefix, '/'); i >= 0 {
@@ -72,6 +74,23 @@ func (s *scope) contains(u *url.URL) bool {
 		}
 	}
 	return false
+}
+
+// ownScheme returns the canonical URL u under the blog's scheme (the
+// home page's, as the blog is registered or redirected to) when u names
+// one of the blog's hosts, without a port, under the other scheme, and ""
+// otherwise: http://blog/p and https://blog/p are one page, as a web
+// archive's URL key has it, so a post that the feed links under one
+// scheme and the pages under the other is processed once and archived
+// under one key (the blog's). Hosts with a port are left alone: another
+// port is another origin.
+func (s *scope) ownScheme(u *url.URL) string {
+	if s == nil || u.Scheme == s.scheme || s.scheme == "" || !s.hosts[u.Host] || strings.IndexByte(u.Host, ':') >= 0 {
+		return ""
+	}
+	v := *u
+	v.Scheme = s.scheme
+	return v.String()
 }
 
 // underPrefix reports whether path+"/" begins with prefix, which ends in

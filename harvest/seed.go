@@ -55,6 +55,31 @@ func mustCanonical(raw string) *url.URL {
 	return u
 }
 
+// sameScheme returns the canonical URL raw under the blog's scheme when
+// it names one of the blog's hosts under the other (scope.ownScheme),
+// and gives raw a duplicate row in the ledger naming that URL, met via
+// via (and, through crawl.folded, the entry of that URL raw as an alias:
+// an archive that holds the post under raw from before writes a new
+// version of that entry, never a second one); raw itself otherwise.
+// Feed items, sitemap URLs, page links and commented posts pass here
+// before the frontier, the claims and the ledger see them.
+func (c *crawl) sameScheme(raw, via string) string {
+	if c.site.scope == nil || strings.HasPrefix(raw, c.site.scope.scheme+":") {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	own := c.site.scope.ownScheme(u)
+	if own == "" {
+		return raw
+	}
+	c.ledger.set(raw, FateDuplicate, own+" (the blog's scheme: one page under both)", via)
+	c.folded.LoadOrStore(own, raw)
+	return own
+}
+
 // seedFeed hands the feed's items to the feed stage (discover.SeedFeed),
 // which queues their pages (newest first) through discoverItems, and
 // applies what it seeded: the post-URL pattern generalised from the
@@ -62,7 +87,7 @@ func mustCanonical(raw string) *url.URL {
 // entries), the links excluded counted as skipped, the item pages for
 // training.
 func (c *crawl) seedFeed() {
-	s := discover.SeedFeed(c.site.feed.Items, discoverScope{s: c.site.scope}, discoverItems{c})
+	s := discover.SeedFeed(c.site.feed.Items, discoverScope{s: c.site.scope, c: c}, discoverItems{c})
 	c.res.Skipped += s.Excluded
 	c.offsite = append(c.offsite, s.Offsite...)
 	c.site.pattern = discover.LearnPattern(s.Shapes)
@@ -165,6 +190,11 @@ func carriedRobots(files []blogharvest.File) []blogharvest.File {
 // listing. UpdateCrawl skips URLs whose lastmod is not after since.
 func (c *crawl) queueSitemapURL(sitemap string, su discover.URL, page, post bool) {
 	u := mustCanonical(su.Loc)
+	if u != nil {
+		if own := c.sameScheme(u.String(), "sitemap"); own != u.String() {
+			u, _ = url.Parse(own)
+		}
+	}
 	if u == nil || !c.admit(u.String(), sitemap, discover.LeftSitemapURLs) {
 		return
 	}
@@ -204,6 +234,7 @@ func (c *crawl) queueSitemapURL(sitemap string, su discover.URL, page, post bool
 func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 	posts := 0
 	for _, l := range info.links {
+		l.url = c.sameScheme(l.url, "link")
 		if c.front.has(l.url) {
 			continue
 		}

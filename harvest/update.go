@@ -104,8 +104,9 @@ func (c *crawl) queueCommented() {
 	}
 	for _, post := range posts {
 		if c.site.scope.contains(post) {
-			c.ledger.met(post.String(), "comments")
-			c.front.push(task{url: post.String(), kind: "post", prio: prioPost})
+			u := c.sameScheme(post.String(), "comments")
+			c.ledger.met(u, "comments")
+			c.front.push(task{url: u, kind: "post", prio: prioPost})
 		}
 	}
 }
