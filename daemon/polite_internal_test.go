@@ -204,24 +204,33 @@ func TestCarryWithinBudget(t *testing.T) {
 	// collections follow each other, so what other goroutines of the
 	// test binary free meanwhile (servers of tests before) weighs little,
 	// where a measure from before the carrying to after it took that in.
-	r := &runner{env: newEnv(&Config{}), carryBudget: 1 << 30}
-	carryHourly(r, 0, 20000, captured)
-	counted := r.carried.bytes
-	with := liveHeap()
-	runtime.KeepAlive(r)
-	r = nil
-	held := with - liveHeap()
-	t.Logf("20 000 blogs carried: %d bytes live, %.0f a blog; counted %d, %.0f a blog",
-		held, float64(held)/20000, counted, float64(counted)/20000)
-	if counted < held*3/4 || counted > held*3/2 {
-		t.Errorf("counted %d bytes for a live heap of %d: the budget's count is off", counted, held)
+	// Little is not nothing: a run in CI saw 9.8 MB held for 7.2 MB counted
+	// once (2.5 MB freed by something else between the collections), so
+	// the measure is taken up to three times and the count must match one
+	// of them. A count that is off misses all three.
+	var r *runner
+	matched := false
+	for attempt := 1; attempt <= 3 && !matched; attempt++ {
+		r = &runner{env: newEnv(&Config{}), carryBudget: 1 << 30}
+		carryHourly(r, 0, 20000, captured)
+		counted := r.carried.bytes
+		with := liveHeap()
+		runtime.KeepAlive(r)
+		r = nil
+		held := with - liveHeap()
+		matched = counted >= held*3/4 && counted <= held*3/2
+		t.Logf("attempt %d: 20 000 blogs carried: %d bytes live, %.0f a blog; counted %d, %.0f a blog",
+			attempt, held, float64(held)/20000, counted, float64(counted)/20000)
+	}
+	if !matched {
+		t.Errorf("the budget's count is off: it was not within 3/4 to 3/2 of the live heap in three measures")
 	}
 
 	// The bound: 100 000 blogs within the default budget.
 	r = &runner{env: newEnv(&Config{})}
 	before := liveHeap()
 	carryHourly(r, 0, 100000, captured)
-	held = liveHeap() - before
+	held := liveHeap() - before
 	t.Logf("100 000 blogs carried within carryBudget (%d): %d bytes live, %d blogs kept", carryBudget, held, len(r.carried.byID))
 	if held > carryBudget*5/4 {
 		t.Errorf("100 000 blogs carried: %d bytes live, want at most the budget of %d (and a little)", held, carryBudget)
