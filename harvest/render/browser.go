@@ -17,8 +17,10 @@ import (
 )
 
 // startTimeout bounds the start of one browser process, reading its
-// DevTools address included (chromedp's own bound for that, 20 s, is set
-// to this too: on a loaded machine a start takes longer).
+// DevTools address and dialling it included (chromedp's own bounds for
+// those, 20 s and 10 s, are set to this too: on a loaded machine a start
+// takes longer; a test's browser at load 30 on two cores missed the 10 s
+// dial).
 const startTimeout = 120 * time.Second
 
 // Browser is one headless Chromium process shared by the whole harvest, with
@@ -154,7 +156,8 @@ func (b *Browser) start(ctx context.Context, gen int) (*instance, error) {
 	}
 	opts := append(b.allocatorOptions(dir), chromedp.WSURLReadTimeout(startTimeout))
 	actx, acancel := chromedp.NewExecAllocator(b.base, opts...)
-	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(b.cdpError))
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(b.cdpError),
+		chromedp.WithBrowserOption(chromedp.WithDialTimeout(startTimeout)))
 	inst := &instance{gen: gen, ctx: bctx, cancel: bcancel, allocCancel: acancel, dir: dir}
 	done := make(chan error, 1)
 	go func() { done <- chromedp.Run(bctx) }()

@@ -34,10 +34,10 @@ func NewBrowser(t testing.TB) *Browser {
 	if err != nil {
 		toolskip.Missing(t, "chromium", err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WSURLReadTimeout(2*time.Minute),
 		chromedp.WindowSize(1280, 900)) // chromedp makes and removes its own profile folder
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithBrowserOption(chromedp.WithDialTimeout(2*time.Minute))) // chromedp dials for 10 s by default: too short at load 30 on two cores
 	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
 	b := &Browser{Ctx: ctx}

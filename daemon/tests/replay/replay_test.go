@@ -186,9 +186,9 @@ const replayFrameJS = `(() => {` + replayFrameEl + `
 // loaded machine pays one browser start per blog, not one per screenshot.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.NoSandbox, chromedp.WSURLReadTimeout(2*time.Minute), chromedp.WindowSize(1280, 900))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithBrowserOption(chromedp.WithDialTimeout(2*time.Minute))) // chromedp dials for 10 s by default: too short at load 30 on two cores
 	t.Cleanup(func() { cancel(); cancelA() })
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("start chromium: %v", err)
