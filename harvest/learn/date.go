@@ -379,9 +379,10 @@ func machineShape(s string) bool {
 // the training pages whose date (as rule r reads it) has no zone of its
 // own: a page that writes day D (or a wall-clock time on day D) for an
 // instant T says the offset lies in [D − T, D + 24h − T). The estimate is
-// 0 when 0 lies in the intersection over the pages (no evidence for
-// another zone: a plain UTC blog stays UTC) or the pages disagree, else its
-// middle rounded to the hour.
+// the offset of the region the pages' language names (regionOffset) when
+// it lies in the intersection over the pages, else 0 when 0 does (no
+// evidence for another zone: a plain UTC blog stays UTC) or the pages
+// disagree, else its middle rounded to the hour.
 //
 // The offset never reaches a record as a claim: a date without a zone
 // keeps its precision (blogharvest.PrecisionDay, PrecisionLocalMinute),
@@ -389,7 +390,7 @@ func machineShape(s string) bool {
 // the date in time, for ordering and for comparing with feed dates.
 func learnOffset(pages []*trainPage, r *Rule) int {
 	lo, hi := int64(-14*3600), int64(14*3600)
-	seen := false
+	seen, lang := false, ""
 	for _, p := range pages {
 		n := r.firstIn(p.d.root, p.d.ix)
 		if n == nil || p.pair.Target.Date.IsZero() {
@@ -399,12 +400,21 @@ func learnOffset(pages []*trainPage, r *Rule) int {
 		if !ok || prec.HasZone() {
 			continue
 		}
+		if lang == "" {
+			lang = p.pair.Page.Lang
+		}
 		y, m, dd := t.Date()
 		d := time.Date(y, m, dd, 0, 0, 0, 0, time.UTC).Unix() - p.pair.Target.Date.Unix()
 		lo, hi = max(lo, d), min(hi, d+24*3600)
 		seen = true
 	}
-	if !seen || lo >= hi || lo <= 0 && 0 < hi {
+	if !seen || lo >= hi {
+		return 0
+	}
+	if off, ok := regionOffset(lang); ok && lo <= off && off < hi {
+		return int(off)
+	}
+	if lo <= 0 && 0 < hi {
 		return 0
 	}
 	mid := (lo + hi) / 2
@@ -451,6 +461,28 @@ func learnFeedZone(pages []*trainPage, r *Rule) (offset int, zone [][2]int, ok b
 	}
 	slices.SortFunc(zone, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	return offset, zone, true
+}
+
+// regionOffsets are the UTC offsets, in seconds east, of regions (ISO
+// 3166 codes) with one zone and no summer time in the last decades.
+var regionOffsets = map[string]int64{
+	"JP": 9 * 3600, "KR": 9 * 3600, "TW": 8 * 3600, "CN": 8 * 3600, "HK": 8 * 3600, "SG": 8 * 3600,
+	"PH": 8 * 3600, "TH": 7 * 3600, "VN": 7 * 3600, "IN": 5*3600 + 1800, "ZA": 2 * 3600, "KE": 3 * 3600,
+	"CO": -5 * 3600, "PE": -5 * 3600,
+}
+
+// regionOffset returns the UTC offset of the region a BCP 47 tag names
+// ("zh-TW": 8 h), when that region has one (regionOffsets): evidence of
+// a blog's zone among the offsets its pages allow.
+func regionOffset(lang string) (int64, bool) {
+	parts := strings.FieldsFunc(lang, func(r rune) bool { return r == '-' || r == '_' })
+	for i := 1; i < len(parts); i++ {
+		if len(parts[i]) == 2 { // the region; a script ("Hant") has four letters
+			off, ok := regionOffsets[strings.ToUpper(parts[i])]
+			return off, ok
+		}
+	}
+	return 0, false
 }
 
 // minLocalAttrPages is how many training pages must show a mislabelled

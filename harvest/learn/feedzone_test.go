@@ -131,3 +131,61 @@ func TestFeedOffsetAgainstPages(t *testing.T) {
 		t.Fatalf("date rule: offset %d, zone %v; want offset 0, no FeedZone", r.Date.UTCOffset, r.Date.FeedZone)
 	}
 }
+
+// TestRegionOffsetAmongAllowed is issue 43's finding on jerryc: a zh-TW blog
+// whose feed writes UTC ("Z") and whose pages allow offsets from +7:57 to
+// +9:04 got the rounded middle, +9, and a post at 23:30 local was dated a
+// day late. The region the pages' language names (Taiwan, +8) is taken
+// when the pages allow it; not when they do not (a ja-JP page on a blog
+// whose days are UTC's keeps 0).
+func TestRegionOffsetAmongAllowed(t *testing.T) {
+	const east8 = 8 * 3600
+	tw := func(i int, local time.Time) learn.Page {
+		p := dayOnlyPage(i, local)
+		p.Lang = "zh-TW"
+		return p
+	}
+	var pairs []learn.Pair
+	for i, hm := range [][2]int{{0, 3}, {22, 56}, {12, 0}, {18, 30}} {
+		local := time.Date(2019, 3, 1+7*i, hm[0], hm[1], 0, 0, time.UTC)
+		pairs = append(pairs, learn.Pair{Page: tw(i, local), Target: learn.Target{
+			Title: fmt.Sprintf("Harbour notes %d", i), Date: local.Add(-east8 * time.Second)}})
+	}
+	r, err := learn.Learn(pairs, learn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Date == nil {
+		t.Fatal("no date rule")
+	}
+	if r.Date.UTCOffset != east8 {
+		t.Errorf("offset %d, want %d", r.Date.UTCOffset, east8)
+	}
+	local := time.Date(2019, 10, 24, 23, 30, 0, 0, time.UTC)
+	x, err := r.Extract(tw(20, local))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if truth := local.Add(-east8 * time.Second); !textsim.SameDay(x.Date, truth) {
+		t.Errorf("date %v, want 2019-10-24 (feed %v)", x.Date, truth)
+	}
+
+	pairs = pairs[:0]
+	for i, d := range []time.Time{
+		time.Date(2023, 9, 1, 3, 0, 0, 0, time.UTC), time.Date(2023, 9, 8, 12, 0, 0, 0, time.UTC),
+		time.Date(2023, 9, 15, 23, 30, 0, 0, time.UTC), time.Date(2023, 9, 22, 7, 45, 0, 0, time.UTC),
+	} {
+		p := dayOnlyPage(i, d)
+		p.Lang = "ja-JP"
+		pairs = append(pairs, learn.Pair{Page: p, Target: learn.Target{Title: fmt.Sprintf("Harbour notes %d", i), Date: d}})
+	}
+	if r, err = learn.Learn(pairs, learn.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Date == nil {
+		t.Fatal("no date rule")
+	}
+	if r.Date.UTCOffset != 0 {
+		t.Errorf("ja-JP pages with UTC days: offset %d, want 0", r.Date.UTCOffset)
+	}
+}
