@@ -173,7 +173,7 @@ func targetOf(it feed.Item, full bool) learn.Target {
 	if t.Content == "" {
 		t.Content = it.Summary
 	}
-	t.Date = it.Published
+	t.Date, t.DateOffset = it.Published, it.Offset
 	if t.Date.IsZero() {
 		t.Date = it.Updated
 	}

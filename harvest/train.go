@@ -110,8 +110,8 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 	if content == "" {
 		content = it.Summary
 	}
-	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, Content: content,
-		FullText: c.site.full && itemFullText(*it)}
+	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, DateOffset: it.Offset,
+		Content: content, FullText: c.site.full && itemFullText(*it)}
 	for _, cm := range j.cm.Comments {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})

@@ -20,6 +20,9 @@
 // each, bodies of text and CDATA only): gofeed parses it without the
 // bodies, which are filled in from their bytes as gofeed's ParseText
 // reads them (bodycut.go); any other document goes to gofeed whole.
+// Dates are UTC, as gofeed gives them; the numeric offset the feed wrote
+// an item's date with is Item.Offset (parse.go), evidence of the blog's
+// zone for learning.
 //
 // Items are kept whatever host their links point to: a feed proxied
 // through FeedBurner, or a link blog, points off-site. Callers that scope a

@@ -115,6 +115,11 @@ func fromGofeedItem(gi *gofeed.Item, feedURL string) Item {
 		Published: timeOf(gi.PublishedParsed), Updated: timeOf(gi.UpdatedParsed),
 		Content: gi.Content, Summary: gi.Description, Categories: gi.Categories, CommentCount: -1,
 	}
+	if gi.PublishedParsed != nil {
+		it.Offset = statedOffset(gi.Published)
+	} else if gi.UpdatedParsed != nil {
+		it.Offset = statedOffset(gi.Updated)
+	}
 	if len(gi.Authors) > 0 {
 		it.Author = strings.TrimSpace(gi.Authors[0].Name)
 	}
@@ -227,6 +232,36 @@ func timeOf(t *time.Time) time.Time {
 		return time.Time{}
 	}
 	return *t
+}
+
+// statedOffset returns the numeric UTC offset, in seconds east, a feed
+// date ends with ("+01:00", "-0500"); 0 for "Z", a zone name or none.
+func statedOffset(s string) int {
+	s = strings.TrimSpace(s)
+	n := len(s)
+	if n >= 6 && s[n-3] == ':' {
+		s, n = s[:n-3]+s[n-2:], n-1
+	}
+	if n < 5 || s[n-5] != '+' && s[n-5] != '-' {
+		return 0
+	}
+	h, m := digits2(s[n-4:n-2]), digits2(s[n-2:])
+	if h < 0 || m < 0 || h > 14 || m > 59 {
+		return 0
+	}
+	off := h*3600 + m*60
+	if s[n-5] == '-' {
+		off = -off
+	}
+	return off
+}
+
+// digits2 returns the number two ASCII digits write, -1 when they are not digits.
+func digits2(s string) int {
+	if s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' {
+		return -1
+	}
+	return int(s[0]-'0')*10 + int(s[1]-'0')
 }
 
 // clean collapses the white space of a plain-text field.

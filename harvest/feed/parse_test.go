@@ -376,3 +376,39 @@ func TestFillBlog(t *testing.T) {
 		t.Errorf("provenance %v", b.Provenance)
 	}
 }
+
+// TestItemOffset checks that an item keeps the UTC offset its feed wrote
+// the date with (Item.Offset), its time being UTC all the same: evidence of
+// the blog's zone for learning (learn.Target.DateOffset).
+func TestItemOffset(t *testing.T) {
+	atom := `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>
+<entry><title>a</title><link href="https://z.example/a.html"/><published>2015-10-03T00:00:00+01:00</published></entry>
+<entry><title>b</title><link href="https://z.example/b.html"/><updated>2017-03-06T23:08:00-05:30</updated></entry>
+<entry><title>c</title><link href="https://z.example/c.html"/><published>2020-01-20T13:33:23.000Z</published></entry>
+</feed>`
+	rss := `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
+<item><title>d</title><link>https://z.example/d.html</link><pubDate>Sun, 27 Nov 2022 15:02:21 +0900</pubDate></item>
+<item><title>e</title><link>https://z.example/e.html</link><pubDate>Tue, 03 Sep 2013 13:11:07 +0000</pubDate></item>
+<item><title>f</title><link>https://z.example/f.html</link><pubDate>Tue, 03 Sep 2013 13:11:07 GMT</pubDate></item>
+</channel></rss>`
+	want := map[string]int{"a": 3600, "b": -(5*3600 + 1800), "c": 0, "d": 9 * 3600, "e": 0, "f": 0}
+	seen := 0
+	for _, doc := range []string{atom, rss} {
+		f, err := feed.Parse([]byte(doc), "https://z.example/feed")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range f.Items {
+			seen++
+			if it.Offset != want[it.Title] {
+				t.Errorf("%s: offset %d, want %d", it.Title, it.Offset, want[it.Title])
+			}
+			if d := it.Published; !d.IsZero() && d.Location() != time.UTC {
+				t.Errorf("%s: published %v, want UTC", it.Title, d)
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d items, want %d", seen, len(want))
+	}
+}

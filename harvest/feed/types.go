@@ -46,15 +46,21 @@ type Feed struct {
 // Item is one entry of a feed.
 type Item struct {
 	GUID, Link, Title, Author string
-	Published, Updated        time.Time // zero when absent
-	Content                   string    // full content (content:encoded, Atom content, content_html)
-	Summary                   string    // description / summary; often the full post in RSS
-	Categories                []string
-	CommentFeedURL            string // wfw:commentRss or an Atom rel="replies" feed link
-	CommentsURL               string // RSS <comments> or an Atom rel="replies" HTML link
-	CommentCount              int    // slash:comments or thr:count; -1 when unknown
-	Enclosures                []string
-	Raw                       []byte // a JSON Feed item's own JSON; an XML item's is XML()
+	Published, Updated        time.Time // zero when absent; in UTC, whatever offset the feed wrote
+	// Offset is the UTC offset, in seconds east, the feed wrote the
+	// item's date with (Published's, else Updated's): 3600 for
+	// "2015-10-03T00:00:00+01:00"; 0 for "Z", "+0000", a zone name or
+	// none. It is evidence of the blog's zone when not 0 (WordPress writes
+	// "+0000" whatever the blog's zone, Hexo "Z").
+	Offset         int
+	Content        string // full content (content:encoded, Atom content, content_html)
+	Summary        string // description / summary; often the full post in RSS
+	Categories     []string
+	CommentFeedURL string // wfw:commentRss or an Atom rel="replies" feed link
+	CommentsURL    string // RSS <comments> or an Atom rel="replies" HTML link
+	CommentCount   int    // slash:comments or thr:count; -1 when unknown
+	Enclosures     []string
+	Raw            []byte // a JSON Feed item's own JSON; an XML item's is XML()
 
 	xml       itemXML // an XML item's place in the feed, for XML()
 	authorURL string  // Atom author uri, for comments

@@ -49,12 +49,16 @@ func (p Page) root() (*html.Node, error) {
 // Target is what the feed says about the post a Page shows: the values the
 // learner looks for in the page.
 type Target struct {
-	Title    string
-	Author   string
-	Date     time.Time // zero when the feed gives none
-	Content  string    // HTML or text from the feed
-	FullText bool      // whether Content is the whole post (false: a summary)
-	Comments []CommentTarget
+	Title  string
+	Author string
+	Date   time.Time // zero when the feed gives none
+	// DateOffset is the UTC offset, in seconds east, the feed wrote Date
+	// with (feed.Item.Offset): 0 for UTC or none stated, which many feeds
+	// write whatever the blog's zone.
+	DateOffset int
+	Content    string // HTML or text from the feed
+	FullText   bool   // whether Content is the whole post (false: a summary)
+	Comments   []CommentTarget
 }
 
 // CommentTarget is one comment of a post as its comment feed gives it.

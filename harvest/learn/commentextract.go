@@ -59,7 +59,7 @@ func (e *extractor) comment(cr *CommentRules, body, elem *html.Node, selected ma
 	if cr.Date.usable() {
 		if n := cr.Date.first(elem); n != nil {
 			if t, p, ok := nodeDatePrec(n, cr.Date.Attr, e.page.Lang); ok {
-				c.Date, c.DatePrecision = inOffset(t, p, e.rules.dateOffset())
+				c.Date, c.DatePrecision = inOffset(t, p, e.rules.dateRule())
 			}
 		}
 	}

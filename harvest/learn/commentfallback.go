@@ -82,7 +82,7 @@ func (e *extractor) heuristicComment(r record, urls *fragmentURL) Comment {
 	}
 	if r.date != nil {
 		if t, p, ok := nodeDatePrec(r.date, "", e.page.Lang); ok {
-			c.Date, c.DatePrecision = inOffset(t, p, e.rules.dateOffset())
+			c.Date, c.DatePrecision = inOffset(t, p, e.rules.dateRule())
 		}
 	}
 	body := r.ownBody() // the record's own copy: cleaning it changes no other

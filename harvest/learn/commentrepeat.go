@@ -84,7 +84,7 @@ func (e *extractor) looseComments(elems []*html.Node, recs []record) []Comment {
 		}
 		if t, prec, ok := looseDateOf(recs[k].date, p.Lang); ok {
 			// not a relative date the text may hold ("3 years ago")
-			out[k].Date, out[k].DatePrecision = inOffset(t, prec, e.rules.dateOffset())
+			out[k].Date, out[k].DatePrecision = inOffset(t, prec, e.rules.dateRule())
 		}
 	}
 	return out

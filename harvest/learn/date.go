@@ -1,7 +1,9 @@
 package learn
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -377,9 +379,10 @@ func machineShape(s string) bool {
 // the training pages whose date (as rule r reads it) has no zone of its
 // own: a page that writes day D (or a wall-clock time on day D) for an
 // instant T says the offset lies in [D − T, D + 24h − T). The estimate is
-// 0 when 0 lies in the intersection over the pages (no evidence for
-// another zone: a plain UTC blog stays UTC) or the pages disagree, else its
-// middle rounded to the hour.
+// the offset of the region the pages' language names (regionOffset) when
+// it lies in the intersection over the pages, else 0 when 0 does (no
+// evidence for another zone: a plain UTC blog stays UTC) or the pages
+// disagree, else its middle rounded to the hour.
 //
 // The offset never reaches a record as a claim: a date without a zone
 // keeps its precision (blogharvest.PrecisionDay, PrecisionLocalMinute),
@@ -387,7 +390,7 @@ func machineShape(s string) bool {
 // the date in time, for ordering and for comparing with feed dates.
 func learnOffset(pages []*trainPage, r *Rule) int {
 	lo, hi := int64(-14*3600), int64(14*3600)
-	seen := false
+	seen, lang := false, ""
 	for _, p := range pages {
 		n := r.firstIn(p.d.root, p.d.ix)
 		if n == nil || p.pair.Target.Date.IsZero() {
@@ -397,16 +400,89 @@ func learnOffset(pages []*trainPage, r *Rule) int {
 		if !ok || prec.HasZone() {
 			continue
 		}
+		if lang == "" {
+			lang = p.pair.Page.Lang
+		}
 		y, m, dd := t.Date()
 		d := time.Date(y, m, dd, 0, 0, 0, 0, time.UTC).Unix() - p.pair.Target.Date.Unix()
 		lo, hi = max(lo, d), min(hi, d+24*3600)
 		seen = true
 	}
-	if !seen || lo >= hi || lo <= 0 && 0 < hi {
+	if !seen || lo >= hi {
+		return 0
+	}
+	if off, ok := regionOffset(lang); ok && lo <= off && off < hi {
+		return int(off)
+	}
+	if lo <= 0 && 0 < hi {
 		return 0
 	}
 	mid := (lo + hi) / 2
 	return int((mid + 1800*sign(mid)) / 3600 * 3600)
+}
+
+// learnFeedZone learns the blog's zone from the offsets the feed states
+// (Target.DateOffset), which learnOffset can only bound: on every training
+// page where the date rule r reads has no zone and the feed an instant, the
+// page's day must be the day of that instant in the offset the feed stated,
+// and one offset at least must not be 0 (a feed that writes every date in
+// UTC says nothing of the blog's zone). It returns that offset when the
+// feed states one, else the offset most pages had and the Rule.FeedZone
+// pairs; ok is false when the feed is no evidence.
+func learnFeedZone(pages []*trainPage, r *Rule) (offset int, zone [][2]int, ok bool) {
+	count := map[int]int{}
+	for _, p := range pages {
+		n := r.firstIn(p.d.root, p.d.ix)
+		target := p.pair.Target
+		if n == nil || target.Date.IsZero() {
+			continue
+		}
+		t, prec, ok := nodeDatePrec(n, r.Attr, p.pair.Page.Lang)
+		if !ok || prec.HasZone() {
+			continue
+		}
+		local := target.Date.In(time.FixedZone("", target.DateOffset))
+		if y, m, d := t.Date(); local.Year() != y || local.Month() != m || local.Day() != d {
+			return 0, nil, false // the page's day is not the feed's in the zone it stated
+		}
+		count[target.DateOffset]++
+		zone = append(zone, [2]int{local.YearDay(), target.DateOffset})
+	}
+	if len(count) == 0 || len(count) == 1 && count[0] > 0 {
+		return 0, nil, false
+	}
+	for o, c := range count {
+		if c > count[offset] || c == count[offset] && o < offset {
+			offset = o
+		}
+	}
+	if len(count) == 1 {
+		return offset, nil, true
+	}
+	slices.SortFunc(zone, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	return offset, zone, true
+}
+
+// regionOffsets are the UTC offsets, in seconds east, of regions (ISO
+// 3166 codes) with one zone and no summer time in the last decades.
+var regionOffsets = map[string]int64{
+	"JP": 9 * 3600, "KR": 9 * 3600, "TW": 8 * 3600, "CN": 8 * 3600, "HK": 8 * 3600, "SG": 8 * 3600,
+	"PH": 8 * 3600, "TH": 7 * 3600, "VN": 7 * 3600, "IN": 5*3600 + 1800, "ZA": 2 * 3600, "KE": 3 * 3600,
+	"CO": -5 * 3600, "PE": -5 * 3600,
+}
+
+// regionOffset returns the UTC offset of the region a BCP 47 tag names
+// ("zh-TW": 8 h), when that region has one (regionOffsets): evidence of
+// a blog's zone among the offsets its pages allow.
+func regionOffset(lang string) (int64, bool) {
+	parts := strings.FieldsFunc(lang, func(r rune) bool { return r == '-' || r == '_' })
+	for i := 1; i < len(parts); i++ {
+		if len(parts[i]) == 2 { // the region; a script ("Hant") has four letters
+			off, ok := regionOffsets[strings.ToUpper(parts[i])]
+			return off, ok
+		}
+	}
+	return 0, false
 }
 
 // minLocalAttrPages is how many training pages must show a mislabelled
@@ -477,14 +553,41 @@ func sign(x int64) int64 {
 }
 
 // inOffset returns a date without a zone of its own (precision p: a day,
-// or a wall-clock time) as the same wall clock in the zone offset seconds
-// east of UTC. Dates with a zone are kept.
-func inOffset(t time.Time, p blogharvest.Precision, offset int) (time.Time, blogharvest.Precision) {
-	if offset == 0 || p.HasZone() {
+// or a wall-clock time) as the same wall clock in the zone date rule r
+// (nil: UTC) places it in (Rule.offsetAt). Dates with a zone are kept.
+func inOffset(t time.Time, p blogharvest.Precision, r *Rule) (time.Time, blogharvest.Precision) {
+	if p.HasZone() {
+		return t, p
+	}
+	offset := r.offsetAt(t)
+	if offset == 0 {
 		return t, p
 	}
 	y, m, d := t.Date()
 	return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, time.FixedZone("", offset)), p
+}
+
+// offsetAt returns the UTC offset, in seconds east, of the blog's zone on
+// the day of t (a wall clock without zone): that of Rule.FeedZone's nearest
+// day of the year, else Rule.UTCOffset; 0 for a nil rule.
+func (r *Rule) offsetAt(t time.Time) int {
+	if r == nil {
+		return 0
+	}
+	if len(r.FeedZone) == 0 {
+		return r.UTCOffset
+	}
+	day, best, off := t.YearDay(), 400, r.UTCOffset
+	for _, z := range r.FeedZone {
+		d := day - z[0]
+		if d < 0 {
+			d = -d
+		}
+		if d = min(d, 366-d); d < best {
+			best, off = d, z[1]
+		}
+	}
+	return off
 }
 
 // ParseDate parses a date as pages write it, in language lang (a BCP 47 tag;

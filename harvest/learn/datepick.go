@@ -17,13 +17,13 @@ const FieldModified = "date_modified"
 // setDate records the publication date, a time without a zone moved to
 // the zone the blog's dates showed in training.
 func (e *extractor) setDate(t time.Time, p blogharvest.Precision, m blogharvest.Method) {
-	e.x.Date, e.x.DatePrecision = inOffset(t, p, e.rules.dateOffset())
+	e.x.Date, e.x.DatePrecision = inOffset(t, p, e.rules.dateRule())
 	e.x.Methods.Set(FieldDate, m)
 }
 
 // setModified records the date of the last edit.
 func (e *extractor) setModified(t time.Time, p blogharvest.Precision, m blogharvest.Method) {
-	e.x.Modified, e.x.ModifiedPrecision = inOffset(t, p, e.rules.dateOffset())
+	e.x.Modified, e.x.ModifiedPrecision = inOffset(t, p, e.rules.dateRule())
 	e.x.Methods.Set(FieldModified, m)
 }
 

@@ -117,9 +117,14 @@
 // day ("7 October 2023") is a day, with no time and no zone; a time after
 // the date ("2024-10-29 23:42 UTC", "at 4:44 pm") is kept to the minute,
 // with its zone when the text names one, else as a wall clock without
-// zone. Such dates are placed in the zone the training pages allow
-// (Rule.UTCOffset, 0 when UTC is possible), for ordering and comparison
-// only: blogharvest.FormatDate writes no zone the page did not give. A
+// zone. Such dates are placed in the blog's zone, for ordering and
+// comparison only (blogharvest.FormatDate writes no zone the page did not
+// give): the offsets the feed states when they are not all 0 and every
+// training page's day agrees with them (Rule.FeedZone for a zone with
+// summer time: the offset of the nearest training day of the year), else
+// the offset of the region the pages' language names when the training
+// pages allow it ("zh-TW": +8), else 0 when they allow UTC, else the middle
+// of what they allow (Rule.UTCOffset). A
 // machine-readable date whose zone label the feed shows false on every
 // training page by one same offset (a local wall clock written
 // "+00:00") is read as that wall clock in the zone so learned
@@ -157,7 +162,9 @@
 //     sidebar/widget areas they skip.
 //   - author.go, byline.go: authors in bylines and their parts.
 //   - date.go, dateparse.go, datetext.go, urldate.go: dates in attributes,
-//     text and permalinks; date scores in training. go-dateparser (slow,
+//     text and permalinks; date scores in training; the blog's zone for
+//     dates without one (learnOffset, learnFeedZone, regionOffsets,
+//     Rule.offsetAt). go-dateparser (slow,
 //     its first call in a process slower) is asked last, and not about
 //     what is read without it (quickDate, cjkMonthDate) or proven no date
 //     (isShortNumber, isClockOnly, isEnglishNumber): each of these is

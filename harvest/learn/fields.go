@@ -84,8 +84,11 @@ var fields = []*field{
 		tune: func(r *Rule, pages []*trainPage) {
 			r.Attr = voteAttr(pages, r)
 			r.UTCOffset = learnOffset(pages, r)
+			if off, zone, ok := learnFeedZone(pages, r); ok {
+				r.UTCOffset, r.FeedZone = off, zone
+			}
 			if off, ok := learnLocalAttr(pages, r); ok {
-				r.LocalAttr, r.UTCOffset = true, off
+				r.LocalAttr, r.UTCOffset, r.FeedZone = true, off, nil
 			}
 		},
 		read: readDate,
@@ -193,7 +196,7 @@ func readDate(e *extractor, r *Rule, n *html.Node) bool {
 	if r.LocalAttr {
 		t, p = localWallClock(t, p)
 	}
-	e.x.Date, e.x.DatePrecision = inOffset(t, p, r.UTCOffset)
+	e.x.Date, e.x.DatePrecision = inOffset(t, p, r)
 	return true
 }
 

@@ -29,6 +29,13 @@ type Rule struct {
 	// UTCOffset is the zone, in seconds east of UTC, in which the pages
 	// write dates without a zone (dates only); learned from the feed.
 	UTCOffset int `json:"utc_offset,omitempty"`
+	// FeedZone holds the blog's offsets through the year (dates only), when
+	// the feed states more than one (a zone with summer time) and every
+	// training page's date without a zone is the day of the feed's instant
+	// in the offset the feed stated: one [day of the year, offset in
+	// seconds east] pair per training page, by day. A date without a zone
+	// is placed in the offset of the nearest day of the year.
+	FeedZone [][2]int `json:"feed_zone,omitempty"`
 	// LocalAttr says the machine-readable date the rule reads states the
 	// blog's local time under a zone label that is not its own (a theme
 	// writing the wall clock of a blog two hours east of UTC as

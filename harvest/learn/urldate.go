@@ -47,11 +47,11 @@ func (e *extractor) urlDate() {
 	}
 }
 
-// dateOffset returns the zone, in seconds east of UTC, in which the blog
-// writes dates without a zone, 0 when unknown.
-func (r *Rules) dateOffset() int {
-	if r == nil || r.Date == nil {
-		return 0
+// dateRule returns the date rule, whose zone (Rule.offsetAt) places the
+// blog's dates without a zone; nil when there is none.
+func (r *Rules) dateRule() *Rule {
+	if r == nil {
+		return nil
 	}
-	return r.Date.UTCOffset
+	return r.Date
 }
