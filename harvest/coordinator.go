@@ -164,8 +164,8 @@ func (c *crawl) emitEntry(e *blogharvest.Entry) error {
 	c.res.Entries++
 	c.res.Comments += len(e.Comments)
 	c.late.note(e, c.claims.stubsOf(e.URL))
-	if twin, ok := c.folded.Load(e.URL); ok && !contains(e.Aliases, twin.(string)) {
-		e.Aliases = append(e.Aliases, twin.(string)) // met under the other scheme too (crawl.sameScheme)
+	if twin := c.site.scope.twin(e.URL); twin != "" && c.ledger.known(twin) && !contains(e.Aliases, twin) {
+		e.Aliases = append(e.Aliases, twin) // met under the other scheme too (crawl.noteFolded)
 	}
 	under := ""
 	if mv := c.move.stage.Identify(e); mv.From != "" { // the post moved: its archived URL an alias (moves.go)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/blogharvest/blogharvest"
@@ -175,7 +174,6 @@ type crawl struct {
 	offsite    []*feed.Item                      // items whose page lies outside the scope
 	pages      int                               // HTML pages dispatched (bounded by MaxPages)
 	disallowed int                               // URLs robots.txt kept the crawl from
-	folded     sync.Map                          // canonical URL under the blog's scheme -> its other-scheme twin met (crawl.sameScheme)
 	outOfScope int                               // pages outside the blog's origins or redirected out of them
 	notHTML    map[string]int                    // pages skipped as not HTML, by media type (logNotHTML)
 	stopped    bool                              // UpdateCrawl stopped after the feeds: nothing changed

@@ -46,21 +46,12 @@ type discoverCanon struct{}
 func (discoverCanon) Canonical(raw string) (string, error) { return Canonical(raw) }
 
 // discoverScope is the blog's scope as the feed stage's discover.Scope.
-type discoverScope struct {
-	s *scope
-	c *crawl
-}
+type discoverScope struct{ s *scope }
 
-// Canonical is Canonical, under the blog's scheme for the blog's hosts
-// (crawl.sameScheme: the feed's http links of an https blog name its
-// pages, and the other-scheme link gets a duplicate row in the ledger).
-func (d discoverScope) Canonical(raw string) (string, error) {
-	s, err := Canonical(raw)
-	if err != nil || d.c == nil {
-		return s, err
-	}
-	return d.c.sameScheme(s, "feed"), nil
-}
+// Canonical is the crawl's canonicaliser (scope.identity): the feed's
+// http links of an https blog name its pages. Without side effect: the
+// links folded get their ledger rows once, from crawl.noteFeedTwins.
+func (d discoverScope) Canonical(raw string) (string, error) { return d.s.identity(raw) }
 
 // Excluded reports whether the blog's exclude patterns leave u out.
 func (d discoverScope) Excluded(u *url.URL) bool { return d.s.excluded(u) }

@@ -30,10 +30,14 @@
 //     normalised: see Canonical) decide identity; each page is processed
 //     once; a URL of the blog's hosts under the other scheme (http for a
 //     blog at https, or the reverse; no port) is the blog's scheme's page,
-//     its own URL a duplicate in the ledger and an alias of the entry
-//     (scope.ownScheme, crawl.sameScheme: feed items, sitemap URLs,
-//     links and commented posts pass there); MaxPages bounds the pages
-//     fetched. The Blog record, with the crawl ledger, comes last.
+//     its own URL a duplicate in the ledger and an alias of the entry.
+//     One canonicaliser decides it, without side effect (scope.identity,
+//     scope.fold): feed items, sitemap URLs, links, commented posts,
+//     redirects' targets, rel=canonical, stubs' targets and side feeds
+//     pass there, and the ledger row of a URL folded is written where the
+//     crawl decides its fate (crawl.noteFolded, noteFeedTwins,
+//     pageWorker.noteRedirect); MaxPages bounds the pages fetched. The
+//     Blog record, with the crawl ledger, comes last.
 //
 // Each entry takes its fields from the feed (MethodFeed) where the feed has
 // them and from the page otherwise (the learned rules, else fallbacks);
@@ -294,8 +298,11 @@
 //     bounds left out (discover.LeftOuts, the crawl's c.disc.left) and
 //     its ledger rows (settleLeftOut).
 //   - scope.go, canon.go: which URLs are the blog's, their canonical
-//     form, the one scheme of the blog's pages (scope.ownScheme; applied
-//     by crawl.sameScheme in seed.go); which are posts is the post pattern, harvest/discover's
+//     form, the one scheme of the blog's pages: the crawl's one
+//     canonicaliser, scope.identity and scope.fold (its ledger rows:
+//     crawl.noteFolded in seed.go, pageWorker.noteRedirect in worker.go;
+//     the entries' aliases: scope.twin in emitEntry, the rel=canonical in
+//     newEntry); which are posts is the post pattern, harvest/discover's
 //     Pattern (pattern.go there). segments.go: a path's segments.
 //   - frontier.go, knn.go: the priority queue and its estimate.
 //   - changes.go: the change test (changes): which feed items

@@ -77,6 +77,9 @@ func (w *pageWorker) newEntry(j *pageJob, post bool) *blogharvest.Entry {
 	// its workers, and an alias must not depend on that (the WARC holds the
 	// redirect the capture followed; the ledger notes every redirect met).
 	aliases := []string{p.url.String(), p.info.shortlink}
+	if c := p.info.canonical; c != "" && c != p.ident && w.site.scope.fold(c) == p.ident {
+		aliases = append(aliases, c) // the page's rel=canonical under the other scheme (pageOf)
+	}
 	aliases = append(aliases, w.claims.stubsOf(e.URL, j.t.url, p.url.String())...)
 	if j.item != nil {
 		aliases = append(aliases, canonicalOr(j.item.Link))

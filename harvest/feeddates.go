@@ -102,8 +102,9 @@ func (s *sideFeeds) claim(feedURL string) (wait chan struct{}, mine bool) {
 	return ch, true
 }
 
-// add records the dates of a side feed's items, and its first page.
-func (s *sideFeeds) add(feedURL string, f *feed.Feed, first blogharvest.File) {
+// add records the dates of a side feed's items, by their identity in the
+// crawl (sc: the crawl's canonicaliser, scope.identity), and its first page.
+func (s *sideFeeds) add(feedURL string, f *feed.Feed, first blogharvest.File, sc *scope) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pages[feedURL] = first
@@ -113,7 +114,7 @@ func (s *sideFeeds) add(feedURL string, f *feed.Feed, first blogharvest.File) {
 		if d.IsZero() {
 			d = it.Updated
 		}
-		if u := canonicalOr(firstNonEmpty(it.Link, it.GUID)); u != "" && !d.IsZero() {
+		if u, _ := sc.identity(firstNonEmpty(it.Link, it.GUID)); u != "" && !d.IsZero() {
 			if _, ok := s.dates[u]; !ok {
 				s.dates[u] = sideItem{date: d, feedURL: feedURL, format: f.Format, item: it, read: first.Captured}
 			}
@@ -139,7 +140,7 @@ func (w *pageWorker) feedDate(ctx context.Context, p *fetchedPage) (sideItem, bo
 			if err != nil || len(files) == 0 {
 				w.log.Debug("side feed", "url", fu, "err", err)
 			} else {
-				w.side.add(fu, f, files[0])
+				w.side.add(fu, f, files[0], w.site.scope)
 			}
 			close(ch)
 		case ch != nil:
@@ -161,10 +162,13 @@ func (w *pageWorker) feedDate(ctx context.Context, p *fetchedPage) (sideItem, bo
 // then the section feeds its platform keeps at each folder above it.
 func (w *pageWorker) sideFeedsOf(p *fetchedPage) []string {
 	var out []string
+	sc := w.site.scope
 	self := strings.TrimSuffix(p.ident, "/")
+	posts := sc.fold(w.site.blog.FeedURL)
 	for _, f := range p.info.feeds {
+		f = sc.fold(f) // one feed under both schemes is read once (scope.identity)
 		u, err := url.Parse(f)
-		if err != nil || f == w.site.blog.FeedURL || (w.site.feed != nil && f == w.site.feed.URL) || strings.HasPrefix(f, self+"/") ||
+		if err != nil || f == posts || (w.site.feed != nil && f == sc.fold(w.site.feed.URL)) || strings.HasPrefix(f, self+"/") ||
 			platform.SiteCommentFeed(u.Path) || comments.IsBloggerPostFeed(f) || !w.site.scope.contains(u) {
 			continue
 		}
@@ -179,7 +183,7 @@ func (w *pageWorker) sideFeedsOf(p *fetchedPage) []string {
 		for i := len(segs) - 1; i >= 1; i-- {
 			u := &url.URL{Scheme: p.url.Scheme, Host: p.url.Host}
 			blogharvest.SetEscapedPath(u, "/"+strings.Join(segs[:i], "/")+"/"+row.SectionFeed)
-			if s := u.String(); s != w.site.blog.FeedURL && (w.site.feed == nil || s != w.site.feed.URL) {
+			if s := sc.fold(u.String()); s != posts && (w.site.feed == nil || s != sc.fold(w.site.feed.URL)) {
 				out = appendNew(out, s)
 			}
 		}

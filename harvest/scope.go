@@ -9,7 +9,7 @@ import (
 // scope decides which URLs belong to the blog: its hosts (with and without
 // "www.") under its path prefix, plus URLs an include pattern names, minus
 // URLs an exclude pattern names. The scheme is not part of it; a page's
-// identity is (ownScheme).
+// identity is (ownScheme, identity).
 type scope struct {
 	scheme  string // the home page's scheme: the blog's pages' identity
 	hosts   map[string]bool
@@ -91,6 +91,57 @@ func (s *scope) ownScheme(u *url.URL) string {
 	v := *u
 	v.Scheme = s.scheme
 	return v.String()
+}
+
+// identity returns the URL that is raw's identity in the crawl: its
+// canonical form (Canonical), under the blog's scheme for the blog's
+// hosts (fold). It is the crawl's one canonicaliser, which every path by
+// which a URL names a page passes (feed items, sitemap URLs, links,
+// commented posts, redirects' targets, rel=canonical, stubs' targets,
+// side feeds); it has no side effect: the ledger row of a URL folded is
+// written where the crawl decides the URL's fate (crawl.noteFolded,
+// pageWorker.noteRedirect).
+func (s *scope) identity(raw string) (string, error) {
+	c, err := Canonical(raw)
+	if err != nil {
+		return c, err
+	}
+	return s.fold(c), nil
+}
+
+// fold returns the canonical URL c under the blog's scheme when it names
+// one of the blog's hosts under the other (ownScheme), c itself
+// otherwise; a nil scope (before the home page is known) folds nothing.
+func (s *scope) fold(c string) string {
+	if s == nil || s.scheme == "" || strings.HasPrefix(c, s.scheme+":") {
+		return c
+	}
+	u, err := url.Parse(c)
+	if err != nil {
+		return c
+	}
+	if own := s.ownScheme(u); own != "" {
+		return own
+	}
+	return c
+}
+
+// twin returns the other-scheme URL that fold turns into the identity
+// key, "" when none does (another host, a port, no scope): the URL an
+// archive may hold the page under from before.
+func (s *scope) twin(key string) string {
+	if s == nil || s.scheme == "" || !strings.HasPrefix(key, s.scheme+":") {
+		return ""
+	}
+	other := "http"
+	if s.scheme == "http" {
+		other = "https"
+	}
+	t := other + key[len(s.scheme):]
+	if s.fold(t) != key {
+		return ""
+	}
+	return t
 }
 
 // underPrefix reports whether path+"/" begins with prefix, which ends in

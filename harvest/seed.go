@@ -55,29 +55,18 @@ func mustCanonical(raw string) *url.URL {
 	return u
 }
 
-// sameScheme returns the canonical URL raw under the blog's scheme when
-// it names one of the blog's hosts under the other (scope.ownScheme),
-// and gives raw a duplicate row in the ledger naming that URL, met via
-// via (and, through crawl.folded, the entry of that URL raw as an alias:
-// an archive that holds the post under raw from before writes a new
-// version of that entry, never a second one); raw itself otherwise.
-// Feed items, sitemap URLs, page links and commented posts pass here
-// before the frontier, the claims and the ledger see them.
-func (c *crawl) sameScheme(raw, via string) string {
-	if c.site.scope == nil || strings.HasPrefix(raw, c.site.scope.scheme+":") {
-		return raw
+// noteFolded gives raw, a canonical URL met via via that the crawl's
+// canonicaliser folded into key (scope.identity: one of the blog's hosts
+// under the other scheme), its ledger row: a duplicate naming key, which
+// makes it an alias of key's entry (emitEntry: an archive that holds the
+// post under raw from before writes a new version of that entry, never a
+// second one). Nothing when raw is key. Called once where the crawl
+// decides the fate of what it met: feed items (seedFeed), sitemap URLs,
+// page links, commented posts.
+func (c *crawl) noteFolded(raw, key, via string) {
+	if raw != key {
+		c.ledger.set(raw, FateDuplicate, key+" (the blog's scheme: one page under both)", via)
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	own := c.site.scope.ownScheme(u)
-	if own == "" {
-		return raw
-	}
-	c.ledger.set(raw, FateDuplicate, own+" (the blog's scheme: one page under both)", via)
-	c.folded.LoadOrStore(own, raw)
-	return own
 }
 
 // seedFeed hands the feed's items to the feed stage (discover.SeedFeed),
@@ -87,11 +76,33 @@ func (c *crawl) sameScheme(raw, via string) string {
 // entries), the links excluded counted as skipped, the item pages for
 // training.
 func (c *crawl) seedFeed() {
-	s := discover.SeedFeed(c.site.feed.Items, discoverScope{s: c.site.scope, c: c}, discoverItems{c})
+	s := discover.SeedFeed(c.site.feed.Items, discoverScope{s: c.site.scope}, discoverItems{c})
+	c.noteFeedTwins()
 	c.res.Skipped += s.Excluded
 	c.offsite = append(c.offsite, s.Offsite...)
 	c.site.pattern = discover.LearnPattern(s.Shapes)
 	c.disc.feedURLs = s.URLs
+}
+
+// noteFeedTwins gives the link (or guid) of each feed item whose page is
+// the blog's under the other scheme its ledger row (noteFolded): the
+// feed stage met it, discoverScope folded it.
+func (c *crawl) noteFeedTwins() {
+	sc := discoverScope{s: c.site.scope}
+	for i := range c.site.feed.Items {
+		it := &c.site.feed.Items[i]
+		p := discover.ItemURL(it, sc)
+		if p == nil {
+			continue
+		}
+		key := p.String()
+		for _, raw := range []string{it.Link, it.GUID} {
+			if plain := canonicalOr(raw); plain != "" && plain != key && c.site.scope.fold(plain) == key {
+				c.noteFolded(plain, key, "feed")
+				break
+			}
+		}
+	}
 }
 
 // verifyPattern has the post pattern checked (discover.CheckPattern)
@@ -191,8 +202,9 @@ func carriedRobots(files []blogharvest.File) []blogharvest.File {
 func (c *crawl) queueSitemapURL(sitemap string, su discover.URL, page, post bool) {
 	u := mustCanonical(su.Loc)
 	if u != nil {
-		if own := c.sameScheme(u.String(), "sitemap"); own != u.String() {
-			u, _ = url.Parse(own)
+		if key := c.site.scope.fold(u.String()); key != u.String() {
+			c.noteFolded(u.String(), key, "sitemap")
+			u, _ = url.Parse(key)
 		}
 	}
 	if u == nil || !c.admit(u.String(), sitemap, discover.LeftSitemapURLs) {
@@ -234,7 +246,10 @@ func (c *crawl) queueSitemapURL(sitemap string, su discover.URL, page, post bool
 func (c *crawl) seedLinks(source string, info *pageInfo, depth int) int {
 	posts := 0
 	for _, l := range info.links {
-		l.url = c.sameScheme(l.url, "link")
+		if key := c.site.scope.fold(l.url); key != l.url {
+			c.noteFolded(l.url, key, "link")
+			l.url = key
+		}
 		if c.front.has(l.url) {
 			continue
 		}

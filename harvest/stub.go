@@ -249,7 +249,7 @@ func (c *crawl) feedItemOf(u, guid string) *feed.Item {
 		urls[s] = true
 	}
 	for i := range c.site.feed.Items {
-		if p := discover.ItemURL(&c.site.feed.Items[i], discoverScope{s: c.site.scope, c: c}); p != nil && urls[p.String()] {
+		if p := discover.ItemURL(&c.site.feed.Items[i], discoverScope{s: c.site.scope}); p != nil && urls[p.String()] {
 			return &c.site.feed.Items[i]
 		}
 	}

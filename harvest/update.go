@@ -104,7 +104,8 @@ func (c *crawl) queueCommented() {
 	}
 	for _, post := range posts {
 		if c.site.scope.contains(post) {
-			u := c.sameScheme(post.String(), "comments")
+			u := c.site.scope.fold(post.String())
+			c.noteFolded(post.String(), u, "comments")
 			c.ledger.met(u, "comments")
 			c.front.push(task{url: u, kind: "post", prio: prioPost})
 		}

@@ -185,9 +185,13 @@ func (w *pageWorker) noteRedirect(task string, p *fetchedPage) {
 		w.ledger.set(task, FateRedirect, final, "")
 		w.ledger.met(final, "redirect")
 	}
-	if p.ident != final && p.stub == "" && !isQueryVariant(p) {
+	key := w.site.scope.fold(final) // a redirect's target under the other scheme
+	if key != final {
+		w.ledger.set(final, FateDuplicate, key+" (the blog's scheme: one page under both)", "redirect")
+	}
+	if p.ident != key && p.stub == "" && !isQueryVariant(p) {
 		w.ledger.met(p.ident, "canonical")
-		w.ledger.set(final, FateDuplicate, p.ident+" (rel=canonical)", "")
+		w.ledger.set(key, FateDuplicate, p.ident+" (rel=canonical)", "")
 	}
 }
 
@@ -210,7 +214,7 @@ func (w *pageWorker) noteStub(task string, p *fetchedPage) {
 // URL too, so that a link to it does not fetch it again (and archive it
 // twice). It reports whether the page is to be processed.
 func (w *pageWorker) claimIdentity(j *pageJob, p *fetchedPage) bool {
-	own := p.url.String()
+	own := w.site.scope.fold(p.url.String())
 	if w.claims.claim(p.ident) || j.t.again {
 		if own != p.ident {
 			w.claims.claim(own)
@@ -267,10 +271,20 @@ func (w *pageWorker) pageOf(raw string, resp *fetch.Response) (*fetchedPage, err
 	if err != nil {
 		return nil, err
 	}
-	if canon := p.info.canonical; canon != "" && p.stub == "" {
+	// Every identity the page names passes the crawl's canonicaliser
+	// (scope.fold): the URL a redirect ended at, the stub's target and the
+	// rel=canonical, under the blog's scheme for the blog's hosts.
+	sc := w.site.scope
+	p.ident = sc.fold(p.ident)
+	if p.stub != "" {
+		if p.stub = sc.fold(p.stub); p.stub == p.ident {
+			p.stub = "" // its target is the page itself under the other scheme
+		}
+	}
+	if canon := sc.fold(p.info.canonical); canon != "" && p.stub == "" {
 		// a canonical naming the home page on another page is a theme's
 		// mistake, not an identity: the home page is no entry
-		if u, err := url.Parse(canon); err == nil && w.site.scope.contains(u) && (w.site.home == nil || !sameHome(u, w.site.home) || sameHome(p.url, w.site.home)) {
+		if u, err := url.Parse(canon); err == nil && sc.contains(u) && (w.site.home == nil || !sameHome(u, w.site.home) || sameHome(p.url, w.site.home)) {
 			p.ident = canon
 		}
 	}
