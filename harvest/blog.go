@@ -12,7 +12,6 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/discover"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/fetch"
-	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // discover has the feed stage find the feed and fetch the home page
@@ -154,7 +153,8 @@ func (c *crawl) readFeed(ctx context.Context, home *fetchedPage) error {
 		c.stats.warnf("feed %s: %d characters not allowed in XML removed before parsing (the archived feed keeps them)", c.site.blog.FeedURL, f.Removed)
 	}
 	c.site.feed = f
-	c.site.full = fullTextFeed(f)
+	c.site.texts = readItemTexts(f)
+	c.site.full = fullTextFeed(f, c.site.texts)
 	c.site.blog.Files = append(c.site.blog.Files, r.Files...)
 	c.modificationDates(ctx)
 	c.res.State.Feed = r.Validators
@@ -187,23 +187,20 @@ func (c *crawl) modificationDates(ctx context.Context) {
 }
 
 // fullTextFeed reports whether most feed items carry whole posts rather
-// than summaries.
-func fullTextFeed(f *feed.Feed) bool {
+// than summaries, by their texts read with the feed.
+func fullTextFeed(f *feed.Feed, texts itemTexts) bool {
 	full := 0
-	for _, it := range f.Items {
-		if itemFullText(it) {
+	for i := range f.Items {
+		if texts.full(&f.Items[i]) {
 			full++
 		}
 	}
 	return len(f.Items) > 0 && full*2 >= len(f.Items)
 }
 
-// itemFullText reports whether an item's content looks like a whole post:
-// present, not tiny and not ending in a "read more" ellipsis.
-func itemFullText(it feed.Item) bool { return fullText(textsim.HTMLText(it.Content)) }
-
-// fullText is itemFullText of the item's text (textsim.HTMLText of its
-// content), for a caller that reads the text anyway.
+// fullText reports whether an item's text (textsim.HTMLText of its
+// content) looks like a whole post: present, not tiny and not ending in a
+// "read more" ellipsis. A crawl reads it once an item (itemTexts).
 func fullText(text string) bool {
 	text = strings.TrimSpace(text)
 	if len(text) < 200 {

@@ -12,7 +12,6 @@ import (
 	"github.com/blogharvest/blogharvest/harvest/fetch"
 	"github.com/blogharvest/blogharvest/harvest/learn"
 	"github.com/blogharvest/blogharvest/harvest/render"
-	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // rendererState is the crawl's browser: the one given in Options, or one
@@ -132,8 +131,10 @@ func (w *pageWorker) renderReason(ctx context.Context, j *pageJob, post bool, ex
 		return renderWhy{}
 	}
 	feedText := 0
-	if j.item != nil && itemFullText(*j.item) {
-		feedText = len(textsim.HTMLText(j.item.Content))
+	if j.item != nil {
+		if t := w.site.texts.of(j.item.Content); t.full {
+			feedText = t.n
+		}
 	}
 	switch {
 	case errors.Is(exErr, blogharvest.ErrNoArticle) || ex.ContentText == "":

@@ -69,7 +69,8 @@ type site struct {
 	homeLang    string   // <html lang> of the home page
 	homeLicense string   // rel=license link of the home page (Blog.License when the feed names none)
 	feed        *feed.Feed
-	full        bool // the feed carries whole posts
+	full        bool      // the feed carries whole posts
+	texts       itemTexts // what the feed's items' texts are (itemtext.go), read with the feed
 	scope       *scope
 	pattern     *discover.Pattern
 }

@@ -283,6 +283,9 @@
 //     Discovered, keepHome and homeFile the home page's capture), the
 //     posts feed (read by harvest/discover's Feeds: readFeed applies its
 //     Read), the Blog record.
+//   - itemtext.go: what the feed's items' texts are (whole post or
+//     summary, their length), read once with the feed (itemTexts) for
+//     fullTextFeed, training, fillContent and renderReason.
 //   - seed.go: scope (from harvest/discover's FindHome), feed items
 //     (harvest/discover's SeedFeed: seedFeed applies its Seeded and keeps
 //     the post pattern LearnPattern makes of it), the post pattern's
@@ -357,9 +360,10 @@
 //   - browser.go, browsergate.go: when to render, the crawl's browser and
 //     the proxy every browser request goes through.
 //   - media.go, mediacache.go: media discovery (the article's tokens read
-//     once, scanMedia, inline SVG and MathML as the parser reads them,
-//     scanForeign; a parsed tree only where the tree may differ from the
-//     tag order) and capture.
+//     once, scanMedia, the attributes of mediaElement's elements only,
+//     inline SVG and MathML as the parser reads them, scanForeign; a
+//     parsed tree only where the tree may differ from the tag order) and
+//     capture. An element mediaOf reads is one of mediaElement's too.
 //   - requisites.go, requisiteurls.go: page requisites of entries and the
 //     home page: what a page names (parsed), what the browser received
 //     (render.Result.Responses; what it could not hand over,
@@ -429,6 +433,8 @@
 //     pageTests; what training learns for it, an argument of
 //     reading.useRules (the reading reads no pol and no Options).
 //     Date fallbacks after the page: feeddates.go; terms: taxonomy.go.
+//     Whether a feed item is a whole post: fullText (blog.go), read once
+//     an item by itemTexts (itemtext.go), never from the item again.
 //   - Where a blog states a comment count: harvest/comments (stated.go:
 //     readStated; number words: numberWords); what a platform's per-post
 //     comment feed or comments REST endpoint looks like: harvest/platform.

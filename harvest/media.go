@@ -124,16 +124,17 @@ func scanMedia(content string, add func(string)) bool {
 		default:
 			continue
 		}
-		t := z.Token()
-		switch t.DataAtom {
+		name, hasAttr := z.TagName()
+		a := atom.Lookup(name)
+		switch a {
 		case atom.Noscript, atom.Template, atom.Frameset, atom.Frame:
 			return false
 		case atom.Image:
-			t.DataAtom = atom.Img // the parser's reading of <image> outside foreign content
+			a = atom.Img // the parser's reading of <image> outside foreign content
 		}
-		if tableElement(t.DataAtom) {
-			if tt == html.StartTagToken && t.DataAtom != atom.Col {
-				tables = append(tables, t.DataAtom)
+		if tableElement(a) {
+			if tt == html.StartTagToken && a != atom.Col {
+				tables = append(tables, a)
 			}
 			continue
 		}
@@ -144,12 +145,32 @@ func scanMedia(content string, add func(string)) bool {
 				return false // foster-parented before the table: out of document order
 			}
 		}
-		n.DataAtom, n.Attr = t.DataAtom, t.Attr
-		mediaOf(n, add)
-		if (t.DataAtom == atom.Svg || t.DataAtom == atom.Math) && tt == html.StartTagToken {
-			foreign = append(foreign, t.Data) // a self-closing one is closed at once
+		if (a == atom.Svg || a == atom.Math) && tt == html.StartTagToken {
+			foreign = append(foreign, a.String()) // a self-closing one is closed at once
 		}
+		if !mediaElement(a) {
+			continue // mediaOf reads nothing else: its attributes are not copied
+		}
+		n.DataAtom, n.Attr = a, n.Attr[:0]
+		for hasAttr {
+			var key, val []byte
+			key, val, hasAttr = z.TagAttr()
+			n.Attr = append(n.Attr, html.Attribute{Key: atom.String(key), Val: string(val)})
+		}
+		mediaOf(n, add)
 	}
+}
+
+// mediaElement reports whether mediaOf reads an element of this atom (an
+// HTML element's; <image> read as <img>): scanMedia copies the attributes
+// of these only, where it copied every start tag's (Token), most of them a
+// paragraph's, a span's or a div's class.
+func mediaElement(a atom.Atom) bool {
+	switch a {
+	case atom.Img, atom.Source, atom.Audio, atom.Video, atom.Track, atom.Embed, atom.A:
+		return true
+	}
+	return false
 }
 
 // scanForeign reads token tt of z inside SVG or MathML (foreign, the open

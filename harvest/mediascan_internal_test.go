@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // parsedMediaURLs is mediaURLs read off the parsed tree only, the way it
@@ -138,4 +139,31 @@ func TestScanMediaCorpus(t *testing.T) {
 		return nil
 	})
 	t.Logf("%d corpus HTML files, scanMedia answered for %d, each as the parsed tree", files, answered)
+}
+
+// TestMediaElementCoversMediaOf checks that scanMedia copies the
+// attributes of every element mediaOf reads (mediaElement) and of no
+// other, over the HTML elements' names: a case added to mediaOf alone
+// would have scanMedia pass it an element without attributes.
+func TestMediaElementCoversMediaOf(t *testing.T) {
+	names := strings.Fields(`a abbr address area article aside audio b base bdi bdo blockquote body br button
+		canvas caption cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed
+		fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i
+		iframe image img input ins kbd label legend li link main map mark math menu meta meter nav noscript
+		object ol optgroup option output p param picture pre progress q rp rt ruby s samp script search
+		section select slot small source span strong style sub summary sup svg table tbody td template
+		textarea tfoot th thead time title tr track u ul var video wbr`)
+	attrs := []html.Attribute{{Key: "src", Val: "s.png"}, {Key: "srcset", Val: "t.png 2x"}, {Key: "data-src", Val: "u.png"},
+		{Key: "poster", Val: "v.png"}, {Key: "href", Val: "w.pdf"}}
+	for _, name := range names {
+		a := atom.Lookup([]byte(name))
+		if a == 0 {
+			t.Fatalf("%s: no atom", name)
+		}
+		read := false
+		mediaOf(&html.Node{Type: html.ElementNode, Data: name, DataAtom: a, Attr: attrs}, func(string) { read = true })
+		if read != mediaElement(a) {
+			t.Errorf("<%s>: mediaOf reads its attributes: %v; mediaElement: %v", name, read, mediaElement(a))
+		}
+	}
 }

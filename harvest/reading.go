@@ -9,7 +9,6 @@ import (
 	"github.com/blogharvest/blogharvest"
 	"github.com/blogharvest/blogharvest/harvest/feed"
 	"github.com/blogharvest/blogharvest/harvest/learn"
-	"github.com/blogharvest/blogharvest/harvest/textsim"
 )
 
 // reading is reading a page, a stage of the page worker (its named
@@ -41,9 +40,10 @@ type reading struct {
 // readConfig is what reading a page takes of the site, built once by
 // readConfigOf.
 type readConfig struct {
-	lang string // the feed's language, a page's when it names none
-	full bool   // the feed carries whole posts (fillContent)
-	home string // the home page's canonical URL: never content
+	lang  string    // the feed's language, a page's when it names none
+	full  bool      // the feed carries whole posts (fillContent)
+	texts itemTexts // the feed's items' texts (fillContent)
+	home  string    // the home page's canonical URL: never content
 }
 
 // readConfigOf builds the reader's config from the worker's copy of the
@@ -57,6 +57,7 @@ func readConfigOf(s *site) readConfig {
 		cfg.home = s.home.String()
 	}
 	cfg.full = s.full
+	cfg.texts = s.texts
 	return cfg
 }
 
@@ -218,14 +219,14 @@ func (r *reading) fillDates(e *blogharvest.Entry, it *feed.Item, ex learn.Extrac
 // carries the whole post (unless a trusted rule found clearly more), else
 // the page's extraction, else the feed's summary.
 func (r *reading) fillContent(e *blogharvest.Entry, it *feed.Item, ex learn.Extraction, exErr error) {
-	feedHTML, feedText := "", ""
+	feedHTML, feedText := "", itemText{}
 	if it != nil {
 		feedHTML = it.Content
-		feedText = textsim.HTMLText(feedHTML) // read once: whether the item is whole, and its length
+		feedText = r.cfg.texts.of(feedHTML) // whether the item is whole, and its length: read with the feed
 	}
-	feedFull := it != nil && fullText(feedText)
+	feedFull := it != nil && feedText.full
 	// Only a full-text feed's item is compared with the page.
-	pageLonger := feedFull && ex.Score >= 0.8 && len(ex.ContentText) > len(feedText)*3/2
+	pageLonger := feedFull && ex.Score >= 0.8 && len(ex.ContentText) > feedText.n*3/2
 	// A full-text feed's short or empty item (an image post, a post with no
 	// text) beats a fallback's guess, which then holds the article's
 	// surroundings (title, byline) instead.

@@ -44,7 +44,7 @@ func (c *crawl) rulesStillFit(ctx context.Context) (*pageJob, string) {
 			return j, ""
 		}
 		ex, err := c.learned.rules.Extract(c.w.read.learnPage(j.page))
-		return j, misfit(c.learned.rules, ex, err, it.Title, discover.ItemText(it), c.site.full && itemFullText(*it))
+		return j, misfit(c.learned.rules, ex, err, it.Title, discover.ItemText(it), c.site.full && c.site.texts.full(it))
 	}
 	return nil, ""
 }

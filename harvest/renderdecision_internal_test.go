@@ -61,7 +61,7 @@ func TestRenderReasonFeedHoldsAll(t *testing.T) {
 		item: &feed.Item{CommentCount: 2},
 		cm:   comments.Post{Comments: []feed.Comment{{ID: "1", Content: "one"}, {ID: "2", Content: "two"}}}}
 	ex := learn.Extraction{ContentText: "text"}
-	w := &pageWorker{fetch: testFetching(Options{Render: RenderAuto})}
+	w := &pageWorker{site: &site{}, fetch: testFetching(Options{Render: RenderAuto})}
 	if got := w.renderReason(context.Background(), j, false, ex, nil); got.key != "" {
 		t.Errorf("the comment feed holds both comments: reason %q, want none", got)
 	}

@@ -111,7 +111,7 @@ func (c *crawl) pair(j *pageJob) learn.Pair {
 		content = it.Summary
 	}
 	t := learn.Target{Title: it.Title, Author: it.Author, Date: it.Published, DateOffset: it.Offset,
-		Content: content, FullText: c.site.full && itemFullText(*it)}
+		Content: content, FullText: c.site.full && c.site.texts.full(it)}
 	for _, cm := range j.cm.Comments {
 		t.Comments = append(t.Comments, learn.CommentTarget{ID: cm.ID, Author: cm.Author, Date: cm.Published,
 			Content: cm.Content, ParentID: cm.InReplyTo})
