@@ -179,6 +179,7 @@ type crawl struct {
 	notHTML    map[string]int                    // pages skipped as not HTML, by media type (logNotHTML)
 	stopped    bool                              // UpdateCrawl stopped after the feeds: nothing changed
 	failed     map[string]bool                   // canonical URLs of feed items whose page failed
+	sigs       itemSigs                          // the feed's first-page item signatures, made once (itemSignatures)
 	pageVals   map[string]blogharvest.Validators // validators of the pages fetched, for State.Pages
 	late       lateStubs                         // entries re-read for the stubs met after them
 	// threads is the watch of comment thread APIs (comments/threads.go):

@@ -379,7 +379,8 @@
 //   - stats.go: warnings and timings.
 //   - polite.go, update.go: UpdateCrawl's stop when the feeds are
 //     unchanged (feedsUnchanged; the conditional requests are
-//     harvest/discover's Feeds.Unchanged), change signals, State; the
+//     harvest/discover's Feeds.Unchanged), change signals (the feed
+//     items' signatures, made once a crawl: itemSignatures), State; the
 //     blog-wide comment feed (chosen by harvest/discover's
 //     SiteCommentFeed, read and parsed for the comment stage by its
 //     Feeds.SiteComments: siteCommentPosts keeps what it found). The

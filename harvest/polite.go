@@ -157,6 +157,8 @@ func itemSignature(it *feed.Item) string {
 	// The pieces go into the hash one by one: a full-text feed's item is
 	// the whole post, and a copy of it built to be digested (and grown
 	// while it was built) cost more than the digest.
+	// An XML item is written to the hash from the feed's text, not copied
+	// (feed.Item.WriteXML).
 	h := sha256.New()
 	kind := "r:"
 	switch {
@@ -164,8 +166,7 @@ func itemSignature(it *feed.Item) string {
 		kind = "d:"
 		io.WriteString(h, it.Link+"\x00"+strconv.Itoa(it.CommentCount)+"\x00")
 	default:
-		if raw := it.XML(); len(raw) > 0 {
-			h.Write(raw)
+		if it.WriteXML(h) {
 			break
 		}
 		for _, s := range []string{it.GUID, it.Link, it.Title, it.Author, it.Content, it.Summary,
@@ -179,25 +180,40 @@ func itemSignature(it *feed.Item) string {
 }
 
 // itemSignatures returns State.Items for the items of the feed's first
-// page, "" for those whose page failed.
+// page, "" for those whose page failed. The signatures are made once a
+// crawl (itemSigs): the gone check asks for them after the feed is read,
+// the crawl's state at its end, and a full-text feed's items are the
+// whole posts.
 func (c *crawl) itemSignatures() map[string]string {
 	if c.site.feed == nil {
 		return nil
 	}
 	n := min(c.site.feed.FirstPage, len(c.site.feed.Items))
-	out := make(map[string]string, n)
-	for i := range c.site.feed.Items[:n] {
-		it := &c.site.feed.Items[i]
-		k := itemKey(it)
-		if k == "" {
-			continue
+	if c.sigs.feed != c.site.feed || c.sigs.n != n {
+		made := make(map[string]string, n)
+		for i := range c.site.feed.Items[:n] {
+			it := &c.site.feed.Items[i]
+			if k := itemKey(it); k != "" {
+				made[k] = itemSignature(it)
+			}
 		}
-		out[k] = itemSignature(it)
+		c.sigs = itemSigs{feed: c.site.feed, n: n, made: made}
+	}
+	out := maps.Clone(c.sigs.made)
+	for k := range out {
 		if c.failed[k] {
 			out[k] = ""
 		}
 	}
 	return out
+}
+
+// itemSigs keeps the signatures of the first n items of a feed
+// (itemSignatures), by item key.
+type itemSigs struct {
+	feed *feed.Feed
+	n    int
+	made map[string]string
 }
 
 // finishState fills Result.State at the end of a crawl that read the feed.

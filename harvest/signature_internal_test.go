@@ -1,9 +1,11 @@
 package harvest
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,5 +77,60 @@ func TestItemSignatureAsStored(t *testing.T) {
 	}
 	if len(items) < 100 {
 		t.Errorf("only %d items compared", len(items))
+	}
+}
+
+// TestItemSignaturesOnce checks that a crawl digests its feed's items
+// once: the gone check and the crawl's state both ask for the signatures,
+// and a full-text feed's items are whole posts, which neither the
+// signature nor the second call may copy (issue 43, thaumatorium's 2.4 MB
+// feed). A page that failed in between still reads "".
+func TestItemSignaturesOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><title>T</title><link>https://b.example/</link>`)
+	for i := range 4 {
+		fmt.Fprintf(&b, `<item><title>P%d</title><link>https://b.example/p%d</link><content:encoded>%s</content:encoded></item>`, i, i, strings.Repeat("<p>text</p> ", 1<<16))
+	}
+	b.WriteString(`</channel></rss>`)
+	f, err := feed.Parse([]byte(b.String()), "https://b.example/feed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.FirstPage = len(f.Items)
+	c := &crawl{site: &site{feed: f}, failed: map[string]bool{}}
+	first := c.itemSignatures()
+	if len(first) != 4 {
+		t.Fatalf("%d signatures, want 4", len(first))
+	}
+	for i := range f.Items {
+		if k := itemKey(&f.Items[i]); first[k] != signatureAsStored(&f.Items[i]) {
+			t.Errorf("item %d: signature %q, stored before %q", i, first[k], signatureAsStored(&f.Items[i]))
+		}
+	}
+	failed := itemKey(&f.Items[2])
+	c.failed[failed] = true
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	again := c.itemSignatures()
+	runtime.ReadMemStats(&after)
+	for k, v := range first {
+		if want := map[bool]string{true: "", false: v}[k == failed]; again[k] != want {
+			t.Errorf("%s: second call %q, want %q", k, again[k], want)
+		}
+	}
+	if first[failed] == "" {
+		t.Error("the first call's map was changed by the second")
+	}
+	// One item is 768 KiB: a copy of any would be seen.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<10 {
+		t.Errorf("the second call allocated %d bytes: the items were digested (or copied) again", got)
+	}
+	runtime.ReadMemStats(&before)
+	for i := range f.Items {
+		itemSignature(&f.Items[i])
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<10 {
+		t.Errorf("the items' signatures allocated %d bytes: their XML was copied", got)
 	}
 }

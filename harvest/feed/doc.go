@@ -6,7 +6,8 @@
 // declared encodings, never expands DTD entities, and gives each item's own
 // XML (re-encoded as UTF-8) or JSON for the archive (Item.XML, which cuts an
 // XML item from the feed's text when asked rather than holding a copy of
-// it beside the text, types.go and scanns.go). Metadata
+// it beside the text, types.go and scanns.go; Item.WriteXML writes the
+// same bytes without making them, for a digest). Metadata
 // gofeed does not keep (Atom link relations, threading, wfw/slash/sy/
 // creativeCommons/openSearch elements) is read by a second, streaming pass
 // over the same bytes (scan.go), which also marks where each item's body

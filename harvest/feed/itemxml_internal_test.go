@@ -40,3 +40,29 @@ func TestItemXMLCutFromText(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteXMLAsXML checks that WriteXML writes the bytes XML returns:
+// items with namespace declarations to add (escaped values too), without,
+// a JSON Feed item, and an item with neither.
+func TestWriteXMLAsXML(t *testing.T) {
+	t.Parallel()
+	body := []byte(`<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:x="urn:a&amp;b&lt;c"><channel><title>T</title>` +
+		`<item><title>P</title><dc:creator>A</dc:creator></item><item/><item>` + "\n" + `<title>Q</title></item></channel></rss>`)
+	f, err := parse(body, "https://example.org/feed", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := append(f.Items, Item{Raw: []byte(`{"id":"1"}`)}, Item{})
+	plain, err := parse([]byte(`<rss version="2.0"><channel><item><title>P</title></item></channel></rss>`), "https://example.org/feed", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items = append(items, plain.Items...)
+	for i := range items {
+		var b strings.Builder
+		has := items[i].WriteXML(&b)
+		if want := string(items[i].XML()); b.String() != want || has != (want != "") {
+			t.Errorf("item %d: WriteXML wrote %q (%v), XML is %q", i, b.String(), has, want)
+		}
+	}
+}

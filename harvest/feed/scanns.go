@@ -3,6 +3,7 @@ package feed
 import (
 	"bytes"
 	"encoding/xml"
+	"io"
 	"slices"
 	"strings"
 )
@@ -62,22 +63,31 @@ const xmlDecl = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 
 // declare returns raw, an element, as a document: after the XML
 // declaration, with decls added to its start tag just after the element
-// name.
+// name (writeDeclared).
 func declare(raw []byte, decls []xml.Attr) []byte {
 	var b bytes.Buffer
 	b.Grow(len(xmlDecl) + len(raw) + 64*len(decls))
-	b.WriteString(xmlDecl)
+	writeDeclared(&b, raw, decls)
+	return b.Bytes()
+}
+
+// writeDeclared writes declare's document to w, which it does not copy
+// first: a full-text feed's item is the whole post.
+func writeDeclared(w io.Writer, raw []byte, decls []xml.Attr) {
+	io.WriteString(w, xmlDecl)
 	end := bytes.IndexAny(raw, " \t\r\n/>")
 	if len(decls) == 0 || end < 0 {
-		b.Write(raw)
-		return b.Bytes()
+		w.Write(raw)
+		return
 	}
-	b.Write(raw[:end])
+	w.Write(raw[:end])
+	var attr bytes.Buffer
 	for _, a := range decls {
-		b.WriteString(" " + declName(a) + `="`)
-		xml.EscapeText(&b, []byte(a.Value))
-		b.WriteByte('"')
+		attr.Reset()
+		attr.WriteString(" " + declName(a) + `="`)
+		xml.EscapeText(&attr, []byte(a.Value))
+		attr.WriteByte('"')
+		w.Write(attr.Bytes())
 	}
-	b.Write(raw[end:])
-	return b.Bytes()
+	w.Write(raw[end:])
 }

@@ -3,6 +3,7 @@ package feed
 import (
 	"encoding/xml"
 	"errors"
+	"io"
 	"time"
 )
 
@@ -79,6 +80,18 @@ func (it *Item) XML() []byte {
 		return it.Raw
 	}
 	return declare(it.xml.src, it.xml.decls)
+}
+
+// WriteXML writes what XML returns to w without making it first (a
+// digest of a full-text feed's item need not copy the post), and reports
+// whether the item has any.
+func (it *Item) WriteXML(w io.Writer) bool {
+	if len(it.Raw) > 0 || it.xml.src == nil {
+		w.Write(it.Raw)
+		return len(it.Raw) > 0
+	}
+	writeDeclared(w, it.xml.src, it.xml.decls)
+	return true
 }
 
 // itemXML is an XML item's element as the feed's (UTF-8) text holds it and
