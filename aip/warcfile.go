@@ -119,7 +119,11 @@ func (p *pkg) captureRecords(w *warc.Writer, it *item) error {
 	if err != nil {
 		return err
 	}
-	id, err := w.Capture(xs, body)
+	sum := ""
+	if it.src == "" { // body is the bytes it.hash hashed: the payload digest is it.sha256
+		sum = it.sha256
+	}
+	id, err := w.CaptureSum(xs, body, sum)
 	if err != nil {
 		return err
 	}

@@ -88,7 +88,7 @@ func mediaURLs(content string, base *url.URL) []string {
 // as the parser reads them (scanForeign): an article with an SVG icon
 // (Hugo's PaperMod puts one in every post) was parsed whole again.
 func scanMedia(content string, add func(string)) bool {
-	z := html.NewTokenizer(strings.NewReader(content))
+	z := xnethtml.NewTokenizer(strings.NewReader(content))
 	var tables []atom.Atom // the open table elements, innermost last
 	var foreign []string   // the open SVG or MathML elements (their tag names), outermost first; empty in HTML
 	n := &html.Node{Type: html.ElementNode}
@@ -96,7 +96,7 @@ func scanMedia(content string, add func(string)) bool {
 		z.AllowCDATA(len(foreign) > 0) // as the parser: CDATA sections in foreign content only
 		tt := z.Next()
 		if len(foreign) > 0 {
-			if tt == html.ErrorToken {
+			if tt == xnethtml.ErrorToken {
 				return z.Err() == io.EOF
 			}
 			var ok bool
@@ -106,9 +106,9 @@ func scanMedia(content string, add func(string)) bool {
 			continue
 		}
 		switch tt {
-		case html.ErrorToken:
+		case xnethtml.ErrorToken:
 			return z.Err() == io.EOF
-		case html.EndTagToken:
+		case xnethtml.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
 			if tableElement(a) {
@@ -120,7 +120,7 @@ func scanMedia(content string, add func(string)) bool {
 				}
 			}
 			continue
-		case html.StartTagToken, html.SelfClosingTagToken:
+		case xnethtml.StartTagToken, xnethtml.SelfClosingTagToken:
 		default:
 			continue
 		}
@@ -133,7 +133,7 @@ func scanMedia(content string, add func(string)) bool {
 			a = atom.Img // the parser's reading of <image> outside foreign content
 		}
 		if tableElement(a) {
-			if tt == html.StartTagToken && a != atom.Col {
+			if tt == xnethtml.StartTagToken && a != atom.Col {
 				tables = append(tables, a)
 			}
 			continue
@@ -145,7 +145,7 @@ func scanMedia(content string, add func(string)) bool {
 				return false // foster-parented before the table: out of document order
 			}
 		}
-		if (a == atom.Svg || a == atom.Math) && tt == html.StartTagToken {
+		if (a == atom.Svg || a == atom.Math) && tt == xnethtml.StartTagToken {
 			foreign = append(foreign, a.String()) // a self-closing one is closed at once
 		}
 		if !mediaElement(a) {
@@ -187,9 +187,9 @@ func mediaElement(a atom.Atom) bool {
 // SVG <image> is no <img>), and no raw text follows their start tags
 // (NextIsNotRawText, as the parser: an SVG <style> or <title> holds
 // markup).
-func scanForeign(z *html.Tokenizer, tt html.TokenType, foreign []string, n *html.Node, add func(string)) ([]string, bool) {
+func scanForeign(z *xnethtml.Tokenizer, tt xnethtml.TokenType, foreign []string, n *html.Node, add func(string)) ([]string, bool) {
 	switch tt {
-	case html.StartTagToken, html.SelfClosingTagToken:
+	case xnethtml.StartTagToken, xnethtml.SelfClosingTagToken:
 		switch foreign[len(foreign)-1] {
 		case "title", "desc", "foreignobject", "mi", "mo", "mn", "ms", "mtext", "annotation-xml":
 			return foreign, false
@@ -201,10 +201,10 @@ func scanForeign(z *html.Tokenizer, tt html.TokenType, foreign []string, n *html
 		z.NextIsNotRawText()
 		n.DataAtom, n.Attr = t.DataAtom, t.Attr
 		mediaOf(n, add)
-		if tt == html.StartTagToken {
+		if tt == xnethtml.StartTagToken {
 			foreign = append(foreign, t.Data)
 		}
-	case html.EndTagToken:
+	case xnethtml.EndTagToken:
 		name, _ := z.TagName()
 		for i := len(foreign) - 1; i >= 0; i-- {
 			if foreign[i] == string(name) {

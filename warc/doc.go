@@ -64,7 +64,10 @@
 // parsed every record id, its own and the ones it names, with whatwg-url:
 // a third of an Entry AIP's allocations. TestOwnRecordsAsGowarc and
 // TestOwnRecordsOfFilesAsGowarc write records both ways and compare the
-// files, ids, indexes and refusals.
+// files, ids, indexes and refusals. CaptureSum is Capture with the
+// payload's SHA-256 known (the packager's manifest digest, aip): writeOwn
+// writes it as the WARC-Payload-Digest and hashes the payload once, for
+// the block digest (TestCaptureSumAsCapture: the same file as Capture).
 //
 // A Writer builds its file in memory: NewWriterTo takes the buffer, so
 // that a caller writing one file after another (aip, a bag each) hands

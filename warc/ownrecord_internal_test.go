@@ -2,7 +2,9 @@ package warc
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -152,8 +154,10 @@ func TestOwnRecordsAsGowarc(t *testing.T) {
 }
 
 // TestOwnRecordsOfFilesAsGowarc writes every page, picture, style sheet
-// and XML file of the module's test data as a capture and as a resource,
-// through writeOwn and through gowarc's builder, and wants the same file.
+// and XML file of the module's test data as a capture (CaptureSum, its
+// payload digest given) and as a resource, through writeOwn and through
+// gowarc's builder (which hashes the payload itself), and wants the same
+// file.
 func TestOwnRecordsOfFilesAsGowarc(t *testing.T) {
 	var files []string
 	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
@@ -179,8 +183,10 @@ func TestOwnRecordsOfFilesAsGowarc(t *testing.T) {
 				t.Fatal(err)
 			}
 			u := "http://example.com/" + filepath.ToSlash(f)
-			id, err := w.Capture([]blogharvest.Exchange{{Method: "GET", URL: u, Status: 200, RemoteIP: "192.0.2.7",
-				RequestHeader: map[string][]string{"User-Agent": {"bh"}}, ResponseHeader: map[string][]string{"Content-Type": {"x/y"}}}}, body)
+			// the payload's digest given, as the packager gives it
+			id, err := w.CaptureSum([]blogharvest.Exchange{{Method: "GET", URL: u, Status: 200, RemoteIP: "192.0.2.7",
+				RequestHeader: map[string][]string{"User-Agent": {"bh"}}, ResponseHeader: map[string][]string{"Content-Type": {"x/y"}}}}, body,
+				blogharvest.DigestOf(body))
 			logged(out, f, id, err)
 			id, err = w.Resource("urn:dom:"+u, "text/html", time.Unix(1e9, 0), body)
 			logged(out, "dom "+f, id, err)
@@ -192,5 +198,59 @@ func TestOwnRecordsOfFilesAsGowarc(t *testing.T) {
 	}
 	if !bytes.Equal(ours, theirs) {
 		t.Errorf("own records of %d files: %d bytes, gowarc's builder %d; they differ", len(files), len(ours), len(theirs))
+	}
+}
+
+// TestCaptureSumAsCapture writes captures of every kind (a redirect
+// chain, a 304, an empty payload, a truncated hop) with CaptureSum, the
+// payload's digest given, and with Capture, and wants the same file; and
+// shows that the digest given is the one written, the payload not hashed
+// again, for the last response only and not for a 304's empty payload.
+func TestCaptureSumAsCapture(t *testing.T) {
+	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	hdr := map[string][]string{"Content-Type": {"text/html"}}
+	hop := blogharvest.Exchange{Method: "GET", URL: "http://example.com/a", Status: 301, Reason: "301 Moved Permanently",
+		ResponseHeader: map[string][]string{"Location": {"http://example.com/b"}}, Body: []byte("moved"), Truncated: true}
+	captures := []struct {
+		xs      []blogharvest.Exchange
+		payload []byte
+	}{
+		{[]blogharvest.Exchange{{Method: "GET", URL: "http://example.com/p", Status: 200, ResponseHeader: hdr}}, []byte("<p>page</p>")},
+		{[]blogharvest.Exchange{hop, {Method: "GET", URL: "http://example.com/b", Status: 200, ResponseHeader: hdr}}, []byte("<p>b</p>")},
+		{[]blogharvest.Exchange{{Method: "GET", URL: "http://example.com/n", Status: 304, ResponseHeader: hdr}}, []byte("<p>kept</p>")},
+		{[]blogharvest.Exchange{{URL: "http://example.com/e", Status: 200}}, []byte{}},
+		{[]blogharvest.Exchange{{Method: "GET", URL: "http://example.com/nil", Status: 200}}, nil},
+	}
+	write := func(sum func([]byte) string) []byte {
+		w, err := NewWriter(Info{Filename: "s.warc.gz", Software: "bh", Crawl: "sum", IDSeed: "sum"}, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range captures {
+			if _, err := w.CaptureSum(c.xs, c.payload, sum(c.payload)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Index()
+		return bytes.Clone(w.Bytes())
+	}
+	unknown := write(func([]byte) string { return "" })
+	if given := write(blogharvest.DigestOf); !bytes.Equal(given, unknown) {
+		t.Errorf("CaptureSum with the payloads' digests: %d bytes, without %d; they differ", len(given), len(unknown))
+	}
+	// a wrong digest given is written as given: the payload was not
+	// hashed again (4 payloads: the page, the chain's last, the empty and
+	// the nil one; not the redirect hop, not the 304's)
+	bogus := "WARC-Payload-Digest: sha256:" + strings.Repeat("0", 64) + "\r\n"
+	z, err := gzip.NewReader(bytes.NewReader(write(func([]byte) string { return strings.Repeat("0", 64) })))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, all := strings.Count(string(file), bogus), strings.Count(string(file), "WARC-Payload-Digest: "); n != 4 || all != 11 {
+		t.Errorf("%d of %d payload digests are the one given, want 4 of 11 (the requests' among them):\n%s", n, all, file)
 	}
 }

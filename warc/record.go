@@ -136,10 +136,13 @@ func (w *Writer) writeOwn(t gw.RecordType, hs []header, block [][]byte) (id stri
 	defer digestPool.Put(d)
 	d.block.Reset()
 	d.payload.Reset()
+	// known: the payload is the block's second and last part, its SHA-256
+	// given (w.payloadSum): hashed for the block digest alone
+	known := httpBlock && w.payloadSum != "" && len(block) == 2 && headEnd == len(block[0])
 	off := 0
 	for _, p := range block {
 		d.block.Write(p)
-		if httpBlock && off+len(p) > headEnd {
+		if httpBlock && !known && off+len(p) > headEnd {
 			from := max(headEnd-off, 0)
 			d.payload.Write(p[from:])
 		}
@@ -148,6 +151,9 @@ func (w *Writer) writeOwn(t gw.RecordType, hs []header, block [][]byte) (id stri
 	blockDigest := d.format(d.block)
 	payloadDigest := ""
 	switch {
+	case known:
+		payloadDigest = "sha256:" + w.payloadSum
+		w.bodyDigest = payloadDigest
 	case httpBlock:
 		payloadDigest = d.format(d.payload)
 		if headEnd == len(block[0]) { // the payload is the parts after the header: its digest is the index line's

@@ -55,6 +55,12 @@ type Writer struct {
 	// when its payload was its block's parts after the first (an HTTP
 	// record whose first part is the header: record.go), "" otherwise.
 	bodyDigest string
+	// payloadSum is the SHA-256 (lowercase hex) of the payload of the
+	// record being written, the last part of its block after the HTTP
+	// header, as its caller knows it (CaptureSum); "" when unknown.
+	// writeOwn takes it for the WARC-Payload-Digest instead of hashing
+	// the payload a second time beside the block digest.
+	payloadSum string
 }
 
 // optionsMu serialises the making of gowarc builders and readers: each
@@ -181,13 +187,24 @@ type header struct{ name, value string }
 // WARC-Concurrent-To its response: one capture event of one target URI
 // (WARC 1.1 §5.7); no record names another URI's capture so.
 func (w *Writer) Capture(xs []blogharvest.Exchange, payload []byte) (string, error) {
+	return w.CaptureSum(xs, payload, "")
+}
+
+// CaptureSum is Capture with the payload's SHA-256 (lowercase hex, as
+// blogharvest.File.Sum gives it) already known: the last response
+// record's WARC-Payload-Digest is made of sum, its payload hashed once
+// (for the block digest) instead of twice. sum must be payload's: the
+// digest is written as given. "" hashes the payload, as Capture.
+func (w *Writer) CaptureSum(xs []blogharvest.Exchange, payload []byte, sum string) (string, error) {
 	var last string
 	for i, x := range xs {
 		body := x.Body
 		if i == len(xs)-1 {
 			body = payload
+			w.payloadSum = sum
 		}
 		id, err := w.exchange(x, body)
+		w.payloadSum = ""
 		if err != nil {
 			return "", fmt.Errorf("warc: %s: %w", x.URL, err)
 		}
@@ -211,6 +228,7 @@ func (w *Writer) exchange(x blogharvest.Exchange, body []byte) (string, error) {
 	typ := gw.Response
 	if x.Status == http.StatusNotModified { // the answer as received: no payload (see Capture)
 		body = nil
+		w.payloadSum = ""
 	}
 	offset := int64(w.buf.Len())
 	id, n, err := w.write(typ, hs, responseHead(x, len(body)), body)

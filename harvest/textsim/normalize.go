@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/net/html"
+	xnethtml "github.com/blogharvest/blogharvest/internal/xnet/html"
 )
 
 // NormalizeText returns s case-folded with white space collapsed and trimmed:
@@ -108,21 +108,21 @@ func FragmentTexts(s string) []string {
 // eachFragmentText calls f on each text node of FragmentTexts, as bytes
 // valid only during the call.
 func eachFragmentText(s string, f func(text []byte)) {
-	z := html.NewTokenizer(strings.NewReader(s))
+	z := xnethtml.NewTokenizer(strings.NewReader(s))
 	skip := ""
 	for {
 		switch z.Next() {
-		case html.ErrorToken:
+		case xnethtml.ErrorToken:
 			return
-		case html.TextToken:
+		case xnethtml.TextToken:
 			if skip == "" {
 				f(z.Text())
 			}
-		case html.StartTagToken:
+		case xnethtml.StartTagToken:
 			if name, _ := z.TagName(); skip == "" && rawTextTags[string(name)] {
 				skip = string(name)
 			}
-		case html.EndTagToken:
+		case xnethtml.EndTagToken:
 			if name, _ := z.TagName(); string(name) == skip {
 				skip = ""
 			}
