@@ -43,29 +43,6 @@ import (
 // two at a time while Chromium loads each page of the two blogs once.
 func TestMain(m *testing.M) { os.Exit(toolskip.Main(m)) }
 
-// browser is a headless Chromium tab for the live loads.
-type browser struct{ ctx context.Context }
-
-// newBrowser starts headless Chromium for the test, or skips the test when
-// there is none. Its tab lives at most five minutes.
-func newBrowser(t *testing.T) *browser {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		toolskip.Missing(t, "chromium", err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WSURLReadTimeout(2*time.Minute),
-		chromedp.WindowSize(1280, 900))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx, chromedp.WithBrowserOption(chromedp.WithDialTimeout(2*time.Minute))) // chromedp dials for 10 s by default: too short at load 30 on two cores
-	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
-	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
-	return &browser{ctx: ctx}
-}
-
 func TestRequisiteCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crawls the demo blog twice and loads its entries in Chromium")
@@ -120,7 +97,7 @@ func TestRequisiteCoverage(t *testing.T) {
 	// compared with the same live loads.
 	live := map[string][]string{} // by page URL: its subresources
 	for _, blog := range []string{"wordpress", "jscomments"} {
-		b := newBrowser(t) // one per blog: its time limit is per browser
+		b := daemontest.NewBrowser(t) // one per blog: its time limit (five minutes) is per browser
 		tr := sites[blog].Truth(srvs[blog].URL)
 		for _, p := range append(tr.Posts, tr.Pages...) {
 			live[p.URL] = liveSubresources(t, b, p.URL)
@@ -139,12 +116,12 @@ func TestRequisiteCoverage(t *testing.T) {
 			pages := daemontest.EntryPages(t, c.out)
 			var loaded, found, browserOnly int
 			var missing, onlyBrowser []string
-			var b *browser // started if a page was not measured: its time limit is per browser
+			var b *daemontest.Browser // started if a page was not measured: its time limit is per browser
 			for _, p := range pages {
 				subs, ok := live[p]
 				if !ok {
 					if b == nil {
-						b = newBrowser(t)
+						b = daemontest.NewBrowser(t)
 					}
 					subs = liveSubresources(t, b, p)
 					live[p] = subs
@@ -238,7 +215,7 @@ func archivedURLs(t *testing.T, root string) map[string]bool {
 // comments a script fetches (the jscomments blog: every comment section
 // marked loaded) and then for the network to be idle: no request in
 // flight and none started for idleFor, or 10 s at most.
-func liveSubresources(t *testing.T, b *browser, page string) []string {
+func liveSubresources(t *testing.T, b *daemontest.Browser, page string) []string {
 	t.Helper()
 	const idleFor = 100 * time.Millisecond
 	var mu sync.Mutex
@@ -246,7 +223,7 @@ func liveSubresources(t *testing.T, b *browser, page string) []string {
 	var urls []string
 	inFlight := map[network.RequestID]bool{}
 	changed := make(chan struct{}, 1)
-	ctx, cancel := context.WithCancel(b.ctx)
+	ctx, cancel := context.WithCancel(b.Ctx)
 	defer cancel()
 	chromedp.ListenTarget(ctx, func(ev any) {
 		mu.Lock()
@@ -275,7 +252,7 @@ func liveSubresources(t *testing.T, b *browser, page string) []string {
 		}
 	})
 	var loaded bool
-	err := chromedp.Run(b.ctx, network.Enable(), network.SetCacheDisabled(true), chromedp.Navigate(page),
+	err := chromedp.Run(b.Ctx, network.Enable(), network.SetCacheDisabled(true), chromedp.Navigate(page),
 		chromedp.Evaluate(`new Promise(done => {
 			const ok = () => !document.querySelector('section[data-comments]:not(.comments-loaded)');
 			const end = Date.now() + 30000;
@@ -308,8 +285,8 @@ func liveSubresources(t *testing.T, b *browser, page string) []string {
 			defer mu.Unlock()
 			t.Logf("%s: %d requests still in flight 10 s after the page loaded; counted what it requested", page, len(inFlight))
 			return append([]string(nil), urls...)
-		case <-b.ctx.Done():
-			t.Fatalf("load %s: %v with requests in flight", page, b.ctx.Err())
+		case <-b.Ctx.Done():
+			t.Fatalf("load %s: %v with requests in flight", page, b.Ctx.Err())
 		}
 	}
 }
